@@ -1,0 +1,41 @@
+# gpu-advisor: `make run` sets up and starts the main job; `make test` sets up and passes the tests.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt
+
+# Offline at run time: nothing fetched from a model hub, no telemetry.
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export GRADIO_ANALYTICS_ENABLED := False
+export ANONYMIZED_TELEMETRY := False
+
+.PHONY: run test bench contract clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Stamps make a second run skip what is already installed; they are redone when the
+# project's dependencies or pins change.
+$(VENV)/.installed: pyproject.toml constraints.txt | $(BIN)/python
+	$(PIP) -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml constraints.txt | $(BIN)/python
+	$(PIP) -e '.[test]'
+	@touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/python -m ui.demo
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed
+	$(BIN)/python -m evals.bench
+
+contract: $(VENV)/.installed
+	$(PYTHON) ../shared/checks/contract.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info

@@ -1,0 +1,1 @@
+"""The assistant: questions in, grounded answers out (planner, LLM agent, answer composition)."""

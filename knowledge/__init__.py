@@ -1,0 +1,1 @@
+"""Sourced facts: GPU, model and price tables, reference documents, the retrieval index."""

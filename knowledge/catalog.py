@@ -1,0 +1,116 @@
+"""Load the model and GPU tables once; resolve ids, aliases and bare sizes to records.
+
+Lookups are forgiving about case, spaces, dashes and underscores (`A100 80GB` = `a100-80gb`),
+and a Hugging Face repo name matches with or without its organisation prefix. A miss raises
+`UnknownItem`, which names the closest valid ids.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from pathlib import Path
+
+import yaml
+
+from knowledge.generic import generic_model, parse_param_count
+from knowledge.schemas import GPU, ModelSpec
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+class UnknownItem(LookupError):
+    """A model or GPU name that is not in the catalog; carries suggestions for the message."""
+
+    def __init__(self, kind: str, query: str, suggestions: list[str], list_command: str):
+        self.kind, self.query, self.suggestions = kind, query, suggestions
+        hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+        super().__init__(f"unknown {kind} {query!r}{hint} ({list_command} lists all)")
+
+
+def normalize(name: str) -> str:
+    """Case-folded name without spaces, dashes or underscores: the lookup key."""
+    return re.sub(r"[\s\-_]+", "", name.strip().lower())
+
+
+class Catalog:
+    """The model and GPU tables with alias lookup."""
+
+    def __init__(self, models: list[ModelSpec], gpus: list[GPU]):
+        self.models = models
+        self.gpus = gpus
+        self._model_keys = self._index(models, "model")
+        self._gpu_keys = self._index(gpus, "GPU")
+
+    @staticmethod
+    def _index(records, kind: str) -> dict[str, object]:
+        keys: dict[str, object] = {}
+        for rec in records:
+            names = [rec.id, *rec.aliases]
+            names += [a.split("/", 1)[1] for a in rec.aliases if "/" in a]
+            for name in names:
+                key = normalize(name)
+                other = keys.get(key)
+                if other is not None and other is not rec:
+                    raise ValueError(f"{kind} name {name!r} is used by both {other.id} and {rec.id}")
+                keys[key] = rec
+        return keys
+
+    def model(self, query: str) -> tuple[ModelSpec, str | None]:
+        """The model record for an id, alias, HF repo name or bare size ('70b', '700亿')."""
+        rec = self._model_keys.get(normalize(query))
+        if rec is not None:
+            return rec, None
+        n_params = parse_param_count(query)
+        if n_params is not None:
+            spec, reference = generic_model(n_params, self._llama3_references())
+            return spec, (f"'{query}' names no specific model: sized as a generic dense decoder with exactly "
+                          f"{n_params:,} parameters shaped like {reference.name} (layers {spec.num_layers}, "
+                          f"hidden {spec.hidden_size}, {spec.num_attention_heads} heads / {spec.num_kv_heads} KV heads, "
+                          f"MLP {spec.intermediate_size}, vocab {spec.vocab_size})")
+        raise UnknownItem("model", query, self._suggest(query, self._model_keys), "gpu-advisor models")
+
+    def gpu(self, query: str) -> tuple[GPU, str | None]:
+        """The GPU record for an id or alias; a name shared by variants resolves to the default one, with a note."""
+        rec = self._gpu_keys.get(normalize(query))
+        if rec is None:
+            raise UnknownItem("GPU", query, self._suggest(query, self._gpu_keys), "gpu-advisor gpus")
+        stem = normalize(query)
+        variants = [g.id for g in self.gpus if g is not rec and _is_prefix_of(stem, g.id)]
+        note = None
+        if variants and normalize(rec.id) != stem:
+            note = f"'{query}' is ambiguous ({', '.join([rec.id, *variants])}); taken as {rec.name} ({rec.id})"
+        elif variants:
+            note = f"'{query}' means {rec.name}; other variants: {', '.join(variants)}"
+        return rec, note
+
+    def _llama3_references(self) -> list[ModelSpec]:
+        ids = ["llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"]
+        return [self._model_keys[normalize(i)] for i in ids]
+
+    @staticmethod
+    def _suggest(query: str, keys: dict[str, object]) -> list[str]:
+        close = difflib.get_close_matches(normalize(query), list(keys), n=8, cutoff=0.6)
+        out: list[str] = []
+        for key in close:
+            rid = keys[key].id
+            if rid not in out:
+                out.append(rid)
+        return out[:4]
+
+
+def _is_prefix_of(stem: str, gpu_id: str) -> bool:
+    """True when `stem` names a leading part of `gpu_id` ('a100' of 'a100-40gb', not 'l4' of 'l40s')."""
+    parts = gpu_id.split("-")
+    return any(normalize("".join(parts[:k])) == stem for k in range(1, len(parts)))
+
+
+def _load(path: Path, record_type):
+    rows = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return [record_type(**row) for row in rows]
+
+
+@functools.lru_cache(maxsize=1)
+def default_catalog() -> Catalog:
+    """The catalog built from knowledge/data/*.yaml (loaded once per process)."""
+    return Catalog(_load(DATA_DIR / "models.yaml", ModelSpec), _load(DATA_DIR / "gpus.yaml", GPU))

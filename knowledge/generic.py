@@ -1,0 +1,59 @@
+"""Bare sizes ('70b', '7B', '700亿'): a generic dense decoder with exactly that many parameters.
+
+The shape copies the nearest Llama-3-family model (by log-distance in parameters): its head
+dimension, KV heads, vocabulary and tying, with the hidden size scaled by sqrt(N / N_ref) and
+the depth scaled with it, then the MLP width solved so that the count lands on N (to within
+the rounding of one integer, < 0.01%).
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from knowledge.schemas import ModelSpec
+from tools.params import count_parameters
+
+_UNITS = {"b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "t": 1e12, "trillion": 1e12,
+          "亿": 1e8, "千亿": 1e11, "万亿": 1e12, "百万": 1e6}
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(billion|trillion|million|bn|b|m|t|千亿|万亿|亿|百万)\s*(?:params?|parameters?|参数)?\s*$",
+                   re.IGNORECASE)
+MIN_GENERIC_PARAMS = 1e8
+MAX_GENERIC_PARAMS = 1e13
+
+
+def parse_param_count(text: str) -> int | None:
+    """'70b' -> 70_000_000_000; '700亿' -> 70_000_000_000; None if `text` is not a bare size."""
+    m = _SIZE.match(text)
+    if not m:
+        return None
+    n = float(m.group(1)) * _UNITS[m.group(2).lower()]
+    if not MIN_GENERIC_PARAMS <= n <= MAX_GENERIC_PARAMS:
+        raise ValueError(f"a bare model size must be between 0.1B and 10T parameters, got {text!r}")
+    return int(round(n))
+
+
+def generic_model(n_params: int, references: list[ModelSpec]) -> tuple[ModelSpec, ModelSpec]:
+    """(generic spec with n_params parameters, the reference it was shaped after)."""
+    ref = min(references, key=lambda r: abs(math.log(n_params / r.params_total)))
+    step = ref.head_dim * ref.num_kv_heads
+    hidden = max(step, round(ref.hidden_size * math.sqrt(n_params / ref.params_total) / step) * step)
+    layers = max(2, round(ref.num_layers * hidden / ref.hidden_size))
+    base = ref.model_dump()
+    base.update(hidden_size=hidden, num_attention_heads=hidden // ref.head_dim, intermediate_size=1)
+    for _ in range(4 * layers):
+        base["num_layers"] = layers
+        fixed = count_parameters(ModelSpec(**base)).total - 3 * hidden * layers  # everything but the MLP
+        width = round((n_params - fixed) / (3 * hidden * layers))
+        if width >= 2 * hidden or layers <= 2:
+            break
+        layers -= 1  # too deep for the budget: trade depth for MLP width
+    if width < 1:
+        raise ValueError(f"{n_params:,} parameters is too small for a generic {ref.name}-shaped model")
+    label = f"{n_params / 1e9:g}b"
+    base.update(
+        id=f"generic-{label}", name=f"generic {label.upper()} dense decoder", aliases=[], family="generic",
+        hf_repo=None, params_total=n_params, params_active=None, intermediate_size=width, generic=True,
+        notes=f"Made up from a bare size; shaped like {ref.name}.",
+        source=f"derived from {ref.id} ({ref.source})", as_of=ref.as_of,
+    )
+    return ModelSpec(**base), ref

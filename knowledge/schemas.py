@@ -1,0 +1,117 @@
+"""Records of the knowledge tables: one pydantic model per kind, strict (extra="forbid").
+
+Every record carries `source` and `as_of`; the loaders in `catalog.py` refuse a table
+whose records lack them, so a fact without a source cannot enter the system.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MoE(_Record):
+    """Mixture-of-experts layout, named as in the models' config.json files."""
+
+    routed_experts: int = Field(gt=0, description="n_routed_experts / num_local_experts / num_experts")
+    shared_experts: int = Field(0, ge=0, description="always-on experts (DeepSeek n_shared_experts)")
+    experts_per_token: int = Field(gt=0, description="num_experts_per_tok: routed experts each token uses")
+    expert_intermediate_size: int = Field(gt=0, description="moe_intermediate_size (or intermediate_size for Mixtral)")
+    shared_expert_intermediate_size: int | None = Field(
+        None, description="width of the shared expert(s); DeepSeek uses moe_intermediate_size per shared expert"
+    )
+    first_dense_layers: int = Field(0, ge=0, description="first_k_dense_replace: leading layers with a dense MLP")
+    router_bias: bool = Field(False, description="per-expert score-correction bias (DeepSeek-V3)")
+
+
+class MLA(_Record):
+    """Multi-head latent attention (DeepSeek-V2/V3): K and V are cached as one compressed latent."""
+
+    kv_lora_rank: int = Field(gt=0)
+    q_lora_rank: int | None = Field(None, description="None: queries are projected directly from the hidden state")
+    qk_rope_head_dim: int = Field(gt=0)
+    qk_nope_head_dim: int = Field(gt=0)
+    v_head_dim: int = Field(gt=0)
+
+
+class ModelSpec(_Record):
+    """A decoder-only transformer, with fields from its official config.json."""
+
+    id: str
+    name: str
+    aliases: list[str] = []
+    family: str
+    hf_repo: str | None = None
+    params_total: int = Field(gt=0, description="official total parameter count (model card or safetensors index)")
+    params_active: int | None = Field(None, description="official active parameters per token (MoE only)")
+    num_layers: int = Field(gt=0)
+    hidden_size: int = Field(gt=0)
+    num_attention_heads: int = Field(gt=0)
+    num_kv_heads: int = Field(gt=0)
+    head_dim: int = Field(gt=0)
+    intermediate_size: int = Field(gt=0, description="dense MLP width (the dense layers of an MoE model)")
+    vocab_size: int = Field(gt=0)
+    tie_embeddings: bool
+    max_context: int = Field(gt=0)
+    attention: Literal["mha", "gqa", "mqa", "mla"]
+    mlp: Literal["gated", "plain"] = Field("gated", description="gated = SwiGLU/GeGLU (3 matrices); plain = 2 matrices")
+    qkv_bias: bool = False
+    norms_per_layer: int = Field(2, ge=0, description="RMSNorm/LayerNorm weight vectors of width hidden_size per layer")
+    qk_norm: bool = Field(False, description="per-head RMSNorm on queries and keys (Qwen3)")
+    dropout: bool = Field(False, description="dropout in attention/MLP during training (modern LLMs: none)")
+    mla: MLA | None = None
+    moe: MoE | None = None
+    generic: bool = Field(False, description="True for a shape made up from a bare size such as '70b'")
+    notes: str | None = None
+    source: str
+    as_of: str
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "ModelSpec":
+        if self.num_attention_heads % self.num_kv_heads:
+            raise ValueError(f"{self.id}: {self.num_attention_heads} heads not divisible by {self.num_kv_heads} KV heads")
+        if (self.attention == "mla") != (self.mla is not None):
+            raise ValueError(f"{self.id}: attention 'mla' and the mla block go together")
+        if self.moe is not None and self.params_active is None:
+            raise ValueError(f"{self.id}: an MoE record needs params_active")
+        return self
+
+    @property
+    def is_moe(self) -> bool:
+        return self.moe is not None
+
+
+class GPU(_Record):
+    """One accelerator. Throughput figures are DENSE unless the field name says sparse."""
+
+    id: str
+    name: str
+    aliases: list[str] = []
+    vendor: str
+    architecture: str
+    form_factor: str = Field(description="SXM, PCIe, NVL (PCIe pair with NVLink bridge), OAM, board...")
+    memory_gb: float = Field(gt=0, description="capacity as marketed, decimal GB")
+    memory_bytes: int = Field(gt=0, description="capacity as nvidia-smi (or the vendor's tool) reports it, bytes")
+    memory_type: str
+    memory_bandwidth_gbps: float = Field(gt=0, description="GB/s, decimal")
+    fp32_tflops: float | None = None
+    tf32_dense_tflops: float | None = None
+    bf16_dense_tflops: float | None = None
+    fp16_dense_tflops: float | None = None
+    fp8_dense_tflops: float | None = Field(None, description="null where the chip has no FP8 tensor cores (e.g. A100)")
+    int8_dense_tops: float | None = None
+    fp4_dense_tflops: float | None = None
+    interconnect: str
+    nvlink_gbps: float | None = Field(None, description="NVLink/HCCS/Infinity Fabric GB/s per GPU, bidirectional total")
+    gpus_per_nvlink_domain: int | None = None
+    tdp_w: float | None = None
+    release_year: int | None = None
+    market_notes: str | None = None
+    notes: str | None = None
+    source: str
+    source_kind: Literal["vendor", "secondary"] = "vendor"
+    as_of: str

@@ -1,0 +1,1 @@
+"""Deterministic calculators: pure functions, pydantic in and out, no I/O."""

@@ -1,0 +1,1 @@
+"""Surfaces that translate between people and the assistant: CLI, web, Slack, MCP."""

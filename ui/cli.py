@@ -1,0 +1,210 @@
+"""gpu-advisor command line: argparse in, tool calls, text or JSON out.
+
+Errors people can fix (unknown names, impossible values) print one line naming what is allowed
+and exit with status 2; nothing here prints a traceback for bad input.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+
+from pydantic import ValidationError
+
+EXAMPLES = """\
+examples:
+  gpu-advisor size train --model llama-3.1-70b --method qlora --gpu a100-80gb
+  gpu-advisor size train --model 70b --method full --gpu a100-80gb --num-gpus 8 --zero 3 --offload optimizer
+  gpu-advisor size infer --model qwen2.5-72b --precision int4 --context 32k --gpu l40s --num-gpus 2
+  gpu-advisor size infer --model llama-3.1-70b --gpu h100 --num-gpus 2 --engine vllm --json
+  gpu-advisor models        gpu-advisor gpus        gpu-advisor spec h20
+
+Models: a catalog id (gpu-advisor models), a Hugging Face repo name (meta-llama/Llama-3.1-70B-Instruct)
+or a bare size (70b, 7B, 700亿). GPUs: an id or alias (gpu-advisor gpus); a bare A100 means the 80GB SXM.
+All memory figures are decimal GB (1e9 bytes); throughput figures are dense.
+"""
+
+
+class UsageError(Exception):
+    """Bad input, explained for a person; exits 2."""
+
+
+def parse_length(text: str) -> int:
+    """A token length: 2048, 32k (= 32768), 128K, 1m (= 1048576)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kKmM]?)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a token count (use e.g. 2048, 32k, 128k)")
+    scale = {"": 1, "k": 1024, "m": 1024**2}[m.group(2).lower()]
+    value = float(m.group(1)) * scale
+    if value != int(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of tokens")
+    return int(value)
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", required=True, help="catalog id, HF repo name, or bare size (70b, 700亿)")
+    p.add_argument("--gpu", help="GPU id or alias; without it no fit is checked")
+    p.add_argument("--num-gpus", type=int, default=1, help="GPUs in the job (default 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpu-advisor", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
+        description="Computed answers to GPU sizing questions for LLMs: memory per GPU for training, "
+                    "fine-tuning and inference, with the breakdown and the assumptions.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    size = sub.add_parser("size", help="memory per GPU for training or inference")
+    size_sub = size.add_subparsers(dest="what", required=True)
+
+    t = size_sub.add_parser("train", help="training / fine-tuning memory", formatter_class=argparse.RawDescriptionHelpFormatter,
+                            epilog="Defaults: seq-len 2048, micro-batch 1, recompute full (selective with --tp > 1), "
+                                   "ZeRO-3 with more than one GPU, LoRA rank 16 on all linear layers.")
+    _add_common(t)
+    t.add_argument("--method", choices=["full", "lora", "qlora"], default="full")
+    t.add_argument("--zero", type=int, choices=[0, 1, 2, 3], help="ZeRO stage (fsdp = 3); default 3 with >1 GPU")
+    t.add_argument("--fsdp", action="store_const", const=3, dest="zero", help="same as --zero 3")
+    t.add_argument("--offload", choices=["none", "optimizer", "all"], default="none", help="CPU offload")
+    t.add_argument("--optimizer", choices=["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"], default="adamw")
+    t.add_argument("--precision", choices=["mixed", "bf16", "fp32"], default="mixed",
+                   help="mixed = bf16 compute + fp32 master weights (default); bf16 = pure bf16 states")
+    t.add_argument("--grad-dtype", choices=["bf16", "fp32"], help="gradient dtype (default bf16; fp32 for --precision fp32)")
+    t.add_argument("--master-weights", choices=["fp32", "none"], help="fp32 master copy (default: with mixed precision)")
+    t.add_argument("--tp", type=int, default=1, help="tensor-parallel degree")
+    t.add_argument("--pp", type=int, default=1, help="pipeline-parallel degree")
+    t.add_argument("--seq-len", type=parse_length, help="tokens per sequence (default 2048; 8k = 8192)")
+    t.add_argument("--micro-batch", type=int, help="sequences per GPU per step (default 1)")
+    t.add_argument("--recompute", choices=["none", "selective", "full"], help="activation recomputation")
+    t.add_argument("--no-flash-attention", action="store_true", help="eager attention (stores the s^2 scores)")
+    t.add_argument("--lora-rank", type=int, help="LoRA rank (default 16)")
+    t.add_argument("--lora-targets", help="comma-separated module names, e.g. q_proj,v_proj (default: all linear)")
+    t.add_argument("--lora-dropout", action="store_true", help="lora_dropout > 0 (stores dropped inputs)")
+    t.add_argument("--no-double-quant", action="store_true", help="QLoRA without double quantization")
+    t.add_argument("--optimizer-in-backward", action="store_true", help="fuse the optimizer step into backward (torchtune)")
+    t.add_argument("--loss", choices=["hf", "chunked"], default="hf", help="hf cross-entropy or torchtune chunked")
+
+    i = size_sub.add_parser("infer", help="inference memory", formatter_class=argparse.RawDescriptionHelpFormatter,
+                            epilog="Defaults: bf16 weights and KV cache, context 4096 (or the model's maximum), batch 1, "
+                                   "the whole context prefilled at once, engine hf.")
+    _add_common(i)
+    i.add_argument("--precision", choices=["bf16", "fp16", "fp8", "int8", "int4", "nf4"], default="bf16",
+                   help="weight format (int4 = AWQ/GPTQ, group 128)")
+    i.add_argument("--kv-dtype", choices=["bf16", "fp16", "fp8"])
+    i.add_argument("--context", type=parse_length, help="tokens per sequence, prompt + output (default 4096)")
+    i.add_argument("--prompt-len", type=parse_length, help="tokens prefilled at once (default: the context)")
+    i.add_argument("--batch", type=int, default=1, help="concurrent sequences")
+    i.add_argument("--engine", choices=["hf", "vllm"], default="hf")
+    i.add_argument("--gpu-memory-utilization", type=float, default=0.9, help="vLLM's pre-allocated share")
+    i.add_argument("--split", choices=["auto", "tp", "layers"], default="auto",
+                   help="how several GPUs share the model (auto: TP where it divides the heads, else layers)")
+    i.add_argument("--quantize-embeddings", action="store_true", help="count embeddings at the quantized width too")
+
+    for name, helptext in (("models", "list the model catalog"), ("gpus", "list the GPU table")):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("--json", action="store_true")
+    s = sub.add_parser("spec", help="one GPU's specification, with its source")
+    s.add_argument("gpu")
+    s.add_argument("--json", action="store_true")
+    return parser
+
+
+def _explain(err: ValidationError) -> str:
+    msgs = []
+    for e in err.errors():
+        loc = [str(x) for x in e.get("loc", ()) if str(x) not in ("model",)] or [""]
+        flag = "--" + loc[0].replace("_", "-") if loc[0] else ""
+        msg = e.get("msg", "").removeprefix("Value error, ")
+        value = e.get("input")
+        shown = f" (got {value!r})" if flag and not isinstance(value, (dict, list)) else ""
+        msgs.append(f"{flag} {msg}{shown}".strip())
+    return "; ".join(msgs)
+
+
+def _size_train(args, catalog) -> tuple[dict, str]:
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+    from ui.render import render_training
+
+    model, notes = _resolve(args, catalog)
+    targets = [x.strip() for x in args.lora_targets.split(",") if x.strip()] if args.lora_targets else None
+    req = TrainingMemoryRequest(
+        model=model, gpu=notes.pop("gpu"), method=args.method, precision=args.precision, optimizer=args.optimizer,
+        grad_dtype=args.grad_dtype, master_weights=args.master_weights, zero=args.zero, offload=args.offload,
+        num_gpus=args.num_gpus, tp=args.tp, pp=args.pp, micro_batch=args.micro_batch, seq_len=args.seq_len,
+        recompute=args.recompute, flash_attention=not args.no_flash_attention, lora_rank=args.lora_rank,
+        lora_targets=targets, lora_dropout=args.lora_dropout, double_quant=not args.no_double_quant,
+        optimizer_in_backward=args.optimizer_in_backward, loss=args.loss)
+    res = estimate_training_memory(req)
+    res = res.model_copy(update={"assumptions": notes["notes"] + res.assumptions})
+    return res.model_dump(mode="json"), render_training(res, model)
+
+
+def _size_infer(args, catalog) -> tuple[dict, str]:
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+    from ui.render import render_inference
+
+    model, notes = _resolve(args, catalog)
+    req = InferenceMemoryRequest(
+        model=model, gpu=notes.pop("gpu"), num_gpus=args.num_gpus, precision=args.precision, kv_dtype=args.kv_dtype,
+        context=args.context, prompt_len=args.prompt_len, batch=args.batch, engine=args.engine,
+        gpu_memory_utilization=args.gpu_memory_utilization, split=args.split,
+        quantize_embeddings=args.quantize_embeddings)
+    res = estimate_inference_memory(req)
+    res = res.model_copy(update={"assumptions": notes["notes"] + res.assumptions})
+    return res.model_dump(mode="json"), render_inference(res, model)
+
+
+def _resolve(args, catalog):
+    model, note = catalog.model(args.model)
+    notes = {"notes": [note] if note else [], "gpu": None}
+    if args.gpu:
+        gpu, gnote = catalog.gpu(args.gpu)
+        notes["gpu"] = gpu
+        if gnote:
+            notes["notes"].append(gnote)
+    return model, notes
+
+
+def run(argv: list[str] | None = None) -> tuple[int, str]:
+    """Run one command; (exit status, text for stdout). Raises UsageError for bad input."""
+    args = build_parser().parse_args(argv)
+    from knowledge.catalog import UnknownItem, default_catalog
+    from ui.render import render_gpus, render_models, render_spec
+
+    catalog = default_catalog()
+    try:
+        if args.command == "size":
+            data, text = (_size_train if args.what == "train" else _size_infer)(args, catalog)
+        elif args.command == "models":
+            data = {"models": [m.model_dump(mode="json") for m in catalog.models]}
+            text = render_models(catalog.models)
+        elif args.command == "gpus":
+            data = {"gpus": [g.model_dump(mode="json") for g in catalog.gpus]}
+            text = render_gpus(catalog.gpus)
+        else:
+            gpu, note = catalog.gpu(args.gpu)
+            data = gpu.model_dump(mode="json") | ({"note": note} if note else {})
+            text = (note + "\n" if note else "") + render_spec(gpu)
+    except UnknownItem as e:
+        raise UsageError(str(e)) from None
+    except ValidationError as e:
+        raise UsageError(_explain(e)) from None
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return 0, json.dumps(data, ensure_ascii=False, indent=2) if args.json else text
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point."""
+    try:
+        code, out = run(argv)
+    except UsageError as e:
+        print(f"gpu-advisor: error: {e}", file=sys.stderr)
+        return 2
+    print(out)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

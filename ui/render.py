@@ -1,0 +1,85 @@
+"""Plain-text renderings of the sizing results for the terminal."""
+from __future__ import annotations
+
+from knowledge.schemas import GPU, ModelSpec
+from tools.infer_memory import InferenceMemory
+from tools.train_memory import TrainingMemory
+
+
+def _table(rows: list[tuple[str, str, str]]) -> list[str]:
+    w0 = max(len(r[0]) for r in rows)
+    w1 = max(len(r[1]) for r in rows)
+    return [f"  {a:<{w0}}  {b:>{w1}}  {c}".rstrip() for a, b, c in rows]
+
+
+def _verdict(fits: bool | None, usable: float | None, gpu: str | None) -> str:
+    if fits is None:
+        return "no GPU given (--gpu): fit not checked"
+    return f"{'FITS' if fits else 'DOES NOT FIT'} in {usable:.1f} GB usable per {gpu}"
+
+
+def _tail(res, title_rows: list[tuple[str, str, str]]) -> list[str]:
+    terms = [t for t in res.terms if t.place == "gpu"]
+    rows = [(t.name, f"{t.bytes / 1e9:.2f} GB", t.why) for t in terms]
+    rows.append(("-" * 12, "", ""))
+    rows.append(("per GPU", f"{res.per_gpu_gb:.2f} GB", f"range {res.range_gb[0]:.1f}-{res.range_gb[1]:.1f} GB"))
+    rows += title_rows
+    lines = _table(rows)
+    lines.append("")
+    lines.append("  " + _verdict(res.fits, res.usable_gb, res.gpu))
+    if res.gpu is not None:
+        lines.append(f"  minimum GPUs: {res.min_gpus if res.min_gpus is not None else 'none fits (see assumptions)'}")
+    lines.append("")
+    lines.append("Assumptions:")
+    lines += [f"  - {a}" for a in res.assumptions]
+    return lines
+
+
+def render_training(res: TrainingMemory, model: ModelSpec) -> str:
+    """The breakdown table, verdict and assumptions of a training estimate."""
+    head = (f"{model.name} - {res.method} - {res.num_gpus} x {res.gpu or 'GPU'} "
+            f"(dp {res.layout['dp']}, tp {res.layout['tp']}, pp {res.layout['pp']}, ZeRO-{res.layout['zero']})")
+    extra = [("trainable", f"{res.trainable_params / 1e6:,.1f}M", f"of {res.total_params / 1e9:.2f}B parameters")]
+    if res.host_ram_gb:
+        parts = ", ".join(f"{k} {v:.0f}" for k, v in res.host_breakdown_gb.items())
+        extra.append(("host RAM", f"{res.host_ram_gb:.1f} GB", f"all {res.num_gpus} GPUs' offload: {parts} GB"))
+    return "\n".join([head, "Memory per GPU (1 GB = 1e9 bytes):"] + _tail(res, extra))
+
+
+def render_inference(res: InferenceMemory, model: ModelSpec) -> str:
+    """The breakdown table, verdict, limits and assumptions of an inference estimate."""
+    lay = res.layout
+    head = (f"{model.name} - inference ({res.engine}) - {res.num_gpus} x {res.gpu or 'GPU'} "
+            f"({lay['split']}) - context {lay['context']}, batch {lay['batch']}")
+    extra = [("KV cache/token", f"{res.kv_cache_bytes_per_token:,} B", "whole model, all layers")]
+    if res.max_context is not None:
+        extra.append(("max context", f"{res.max_context:,}", "tokens, one sequence, on this hardware"))
+    if res.max_batch is not None:
+        extra.append(("max batch", f"{res.max_batch:,}", f"sequences of {lay['context']} tokens"))
+    return "\n".join([head, "Memory per GPU (1 GB = 1e9 bytes):"] + _tail(res, extra))
+
+
+def render_models(models: list[ModelSpec]) -> str:
+    """One line per catalog model."""
+    rows = [("id", "params", "layers/hidden/heads/kv  vocab  context")]
+    for m in models:
+        p = f"{m.params_total / 1e9:.1f}B" + (f" ({m.params_active / 1e9:.1f}B active)" if m.params_active else "")
+        rows.append((m.id, p, f"{m.num_layers}/{m.hidden_size}/{m.num_attention_heads}/{m.num_kv_heads}  "
+                              f"{m.vocab_size}  {m.max_context}  {m.attention.upper()}{' MoE' if m.moe else ''}"))
+    return "\n".join(_table(rows)) + "\n\nA bare size such as 70b or 700亿 also works (a generic dense decoder)."
+
+
+def render_gpus(gpus: list[GPU]) -> str:
+    """One line per catalog GPU (dense BF16 throughput)."""
+    rows = [("id", "memory", "bandwidth  BF16 dense  interconnect")]
+    for g in gpus:
+        bf16 = f"{g.bf16_dense_tflops:g} TFLOPS" if g.bf16_dense_tflops else "n/a"
+        link = f"{g.nvlink_gbps:g} GB/s" if g.nvlink_gbps else "PCIe"
+        rows.append((g.id, f"{g.memory_gb:g} GB", f"{g.memory_bandwidth_gbps:g} GB/s  {bf16}  {link}"))
+    return "\n".join(_table(rows))
+
+
+def render_spec(g: GPU) -> str:
+    """Every field of one GPU record."""
+    rows = [(k, "", str(v)) for k, v in g.model_dump().items() if v is not None]
+    return "\n".join(_table(rows))
