@@ -20,43 +20,50 @@ from knowledge.schemas import ModelSpec
 ACT_BYTES = 2  # bf16/fp16 activations
 
 
-def _attention_elements(spec: ModelSpec) -> tuple[int, int]:
-    """(elements saved per token by the attention projections, query heads)."""
+def _attention_elements(spec: ModelSpec) -> tuple[int, int, int]:
+    """(elements saved per token by the attention block, of which the projection input, query heads)."""
     h, heads = spec.hidden_size, spec.num_attention_heads
     if spec.mla is not None:
         m = spec.mla
         qk = m.qk_nope_head_dim + m.qk_rope_head_dim
         latent = 2 * (m.q_lora_rank or 0) + 2 * (m.kv_lora_rank + m.qk_rope_head_dim)  # low-rank paths and their norms
-        return h + latent + heads * qk * 2 + heads * m.v_head_dim * 2, heads
+        return h + latent + heads * qk * 2 + heads * m.v_head_dim * 2, h, heads
     q = heads * spec.head_dim
     kv = spec.num_kv_heads * spec.head_dim
     # projection input (norm output), Q, K, V, and the attention output fed to o_proj
-    return h + q + kv + kv + q, heads
+    return h + q + kv + kv + q, h, heads
 
 
-def _mlp_elements(spec: ModelSpec) -> int:
-    """Elements saved per token by the MLP (or MoE) block, its input included."""
+def _mlp_elements(spec: ModelSpec) -> tuple[int, int, int]:
+    """(elements saved per token by the MLP/MoE block, of which its input, of which the down-projection input)."""
     h = spec.hidden_size
     per_matrix_set = 4 if spec.mlp == "gated" else 2  # gated: gate, up, act(gate), product; plain: act in/out
     if spec.moe is None:
-        return h + per_matrix_set * spec.intermediate_size
+        return h + per_matrix_set * spec.intermediate_size, h, spec.intermediate_size
     moe = spec.moe
-    routed = moe.experts_per_token * (h + per_matrix_set * moe.expert_intermediate_size)  # token copies per expert
-    shared_width = moe.shared_expert_intermediate_size or moe.expert_intermediate_size
+    k, width = moe.experts_per_token, moe.expert_intermediate_size
+    shared_width = moe.shared_expert_intermediate_size or width
+    routed = k * (h + per_matrix_set * width)  # each routed copy of the token, and its intermediates
     shared = moe.shared_experts * per_matrix_set * shared_width
     router = 2 * moe.routed_experts  # fp32 router probabilities (4 bytes = 2 elements)
-    return h + routed + shared + router
+    return h + routed + shared + router, h + k * h, k * width + moe.shared_experts * shared_width
 
 
-def layer_bytes_per_token(spec: ModelSpec, *, seq_len: int, attention_core: bool) -> float:
+def layer_bytes_per_token(spec: ModelSpec, *, seq_len: int, attention_core: bool,
+                          frozen: frozenset[str] = frozenset()) -> float:
     """Bytes one layer keeps per token for backward, without recomputation.
 
     attention_core: True to keep the softmax scores (eager attention without selective
     recomputation): Korthikanti's 5·a·s term with dropout, 2·a·s without.
+    frozen: inputs no weight gradient needs, so autograd does not keep them (LoRA on some matrices):
+    "qkv" (input of q/k/v), "mlp_in" (input of gate/up), "down_in" (input of down_proj).
     """
     h = spec.hidden_size
-    attn_elems, heads = _attention_elements(spec)
-    total = ACT_BYTES * (attn_elems + _mlp_elements(spec) + spec.norms_per_layer * h)
+    attn_elems, qkv_in, heads = _attention_elements(spec)
+    mlp_elems, mlp_in, down_in = _mlp_elements(spec)
+    saved = attn_elems + mlp_elems + spec.norms_per_layer * h
+    saved -= qkv_in * ("qkv" in frozen) + mlp_in * ("mlp_in" in frozen) + down_in * ("down_in" in frozen)
+    total = ACT_BYTES * saved
     if spec.dropout:
         total += 2 * h  # one-byte dropout masks after attention and after the MLP
     if attention_core:
@@ -90,5 +97,5 @@ def inference_workspace_bytes_per_token(spec: ModelSpec) -> float:
         mlp = routed + 3 * moe.shared_experts * shared_width + 2 * moe.routed_experts + h
         if moe.first_dense_layers:
             mlp = max(mlp, 3 * spec.intermediate_size)
-    attn_elems, _ = _attention_elements(spec)
+    attn_elems, _, _ = _attention_elements(spec)
     return ACT_BYTES * (max(mlp, attn_elems) + 2 * h)

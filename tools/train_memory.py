@@ -170,6 +170,18 @@ def _lora_shapes(spec: ModelSpec, targets: list[str] | None, rank: int) -> tuple
     return params, int(in_per_token), int(rank_elems)
 
 
+_INPUT_ROLES = {"q_proj": "qkv", "k_proj": "qkv", "v_proj": "qkv", "q_a_proj": "qkv", "kv_a_proj_with_mqa": "qkv",
+                "gate_proj": "mlp_in", "up_proj": "mlp_in", "down_proj": "down_in"}
+
+
+def _frozen_inputs(req: TrainingMemoryRequest) -> frozenset[str]:
+    """Matrix inputs that no adapter needs: frozen weights need no input for their (absent) gradient."""
+    if req.lora_targets is None:
+        return frozenset()
+    needed = {_INPUT_ROLES.get(t) for t in req.lora_targets}
+    return frozenset({"qkv", "mlp_in", "down_in"} - needed)
+
+
 def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
     """(terms, trainable parameters, notes) for a plan."""
     req, spec = p.req, p.req.model
@@ -205,7 +217,9 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
             put(term("master_weights", local * p.master_bytes / shard(1), "fp32 master copy for the optimizer step"),
                 offload)
         opt = _optimizer_bytes(req.optimizer, local, p.state_dtype_bytes, spec, full=True) / shard(1)
-        put(term("optimizer_states", opt, f"{req.optimizer} states"), offload)
+        paged = req.optimizer == "paged-adamw-8bit"  # bitsandbytes: CUDA unified memory, outside torch's counters
+        put(term("optimizer_states", opt, f"{req.optimizer} states" + (" (CUDA unified memory)" if paged else ""),
+                 allocated=not paged), offload)
     else:
         adapter, in_per_token, rank_elems = _lora_shapes(spec, req.lora_targets, p.lora_rank)
         trainable = adapter
@@ -230,14 +244,17 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
                           f"{'bf16' if a_bytes == 2 else 'fp32'}"))
         terms.append(term("lora_optimizer_states",
                           _optimizer_bytes(req.optimizer, adapter, p.state_dtype_bytes, spec, full=False) / mp / shard(1),
-                          f"{req.optimizer} states of the adapters"))
+                          f"{req.optimizer} states of the adapters", allocated=req.optimizer != "paged-adamw-8bit"))
 
     # --- communication and gather buffers -------------------------------------------------
     w_bytes = p.weight_bytes if req.method != "qlora" else 2.0
     unit = max(counts.largest_layer, counts.embedding) / req.tp
     if (p.zero >= 3 and dp > 1) or req.offload == "all":
-        terms.append(term("zero3_gather_buffers", 2 * unit * w_bytes,
-                          "ZeRO-3/FSDP: the current and the prefetched layer gathered in full"))
+        two_units = 2 * unit * w_bytes
+        live = max(two_units, min(oh.ZERO3_MAX_LIVE_PARAMETERS, local) * w_bytes)
+        terms.append(term("zero3_gather_buffers", live,
+                          "ZeRO-3: gathered parameters kept while reused soon (DeepSpeed max_live 1e9; FSDP: 2 layers)",
+                          low=two_units, high=live))
     if req.method == "full" and not req.optimizer_in_backward:
         if p.zero >= 3 and dp > 1:
             terms.append(term("gradient_buckets", unit * p.grad_bytes, "one layer's full gradients before reduce-scatter"))
@@ -251,7 +268,8 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
     # --- activations and logits -----------------------------------------------------------
     tokens = p.micro_batch * p.seq_len
     keep_core = p.recompute == "none" and not req.flash_attention
-    per_layer = layer_bytes_per_token(spec, seq_len=p.seq_len, attention_core=keep_core)
+    per_layer = layer_bytes_per_token(spec, seq_len=p.seq_len, attention_core=keep_core,
+                                      frozen=_frozen_inputs(req) if req.method != "full" else frozenset())
     if req.method != "full":
         per_layer += lora_extra_bytes_per_token(in_per_token, rank_elems, req.lora_dropout)
     layers_held = math.ceil(spec.num_layers / req.pp) * req.pp  # 1F1B: the first stage holds pp micro-batches

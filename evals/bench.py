@@ -1,0 +1,42 @@
+"""`make bench`: the calibration table (case, reported, estimated, error) and the estimator's speed."""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from evals.calibration import run_memory_cases
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the memory calibration table; --json for machine-readable rows."""
+    ap = argparse.ArgumentParser(prog="python -m evals.bench", description=__doc__)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    rows = run_memory_cases()
+    elapsed = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps([r.model_dump() for r in rows], indent=2))
+        return 0
+    print("Memory estimator vs published measurements (evals/calibration/)")
+    print(f"{'case':<16} {'what':<36} {'reported':>10} {'estimated':>10} {'unit':<4} {'error':>7} {'tol':>5}  ok")
+    for r in rows:
+        fmt = (lambda v: f"{v}" if isinstance(v, bool) else f"{v:.2f}")
+        err = "" if r.error_pct is None else f"{r.error_pct:+.1f}%"
+        tol = "" if r.tolerance_pct is None else f"{r.tolerance_pct:.0f}%"
+        print(f"{r.id:<16} {r.what[:36]:<36} {fmt(r.reported):>10} {fmt(r.estimated):>10} {r.unit:<4} {err:>7} {tol:>5}  "
+              f"{'source error' if r.source_error else 'yes' if r.ok else 'NO'}")
+    for r in rows:
+        if r.source_error and r.id.endswith("1k"):
+            print(f"  {r.id.rsplit(' ', 1)[0]}: source error: {r.source_error}")
+    ok = sum(r.ok and not r.source_error for r in rows)
+    disputed = sum(bool(r.source_error) for r in rows)
+    errs = sorted(abs(r.error_pct) for r in rows if r.error_pct is not None and not r.source_error)
+    print(f"\n{ok}/{len(rows) - disputed} within tolerance ({disputed} rows where the source is wrong); median |error| {errs[len(errs) // 2]:.1f}%, max {errs[-1]:.1f}%; "
+          f"{len(rows)} estimates in {elapsed * 1000:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

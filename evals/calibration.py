@@ -1,0 +1,96 @@
+"""The memory estimators against published measurements (evals/calibration/*.{jsonl,yaml}).
+
+`memory_cases.yaml` says, for each published case, which engine request matches its conditions and
+what to compare; the reported figures are read from `published_measurements.jsonl`, never copied.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, Field
+
+from knowledge.catalog import Catalog, default_catalog
+from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory, kv_cache_bytes_per_token
+from tools.memory import weight_bytes
+from tools.params import count_parameters
+from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+from tools.units import GB, GiB
+
+HERE = Path(__file__).resolve().parent / "calibration"
+
+
+class CaseResult(BaseModel):
+    """One compared figure: reported by the source, estimated by the engine."""
+
+    id: str
+    what: str
+    reported: float | bool
+    estimated: float | bool
+    unit: str
+    error_pct: float | None
+    tolerance_pct: float | None
+    ok: bool
+    conditions: str
+    source_error: str | None = Field(None, description="why the published figure is believed wrong; not counted as a miss")
+
+
+def published() -> dict[str, dict]:
+    """The published measurements by case id."""
+    lines = (HERE / "published_measurements.jsonl").read_text(encoding="utf-8").splitlines()
+    return {row["id"]: row for row in map(json.loads, filter(str.strip, lines))}
+
+
+def _request(kind: str, spec: dict, catalog: Catalog):
+    args = dict(spec)
+    args["model"], _ = catalog.model(str(args["model"]))
+    if "gpu" in args:
+        args["gpu"], _ = catalog.gpu(args["gpu"])
+    return TrainingMemoryRequest(**args) if kind == "train" else InferenceMemoryRequest(**args)
+
+
+def _compare(cid: str, what: str, reported: float, estimated: float, unit: str, tol: float, conditions: str) -> CaseResult:
+    err = 100 * (estimated / reported - 1)
+    return CaseResult(id=cid, what=what, reported=reported, estimated=round(estimated, 3), unit=unit,
+                      error_pct=round(err, 1), tolerance_pct=100 * tol, ok=abs(err) <= 100 * tol, conditions=conditions)
+
+
+def run_memory_cases(catalog: Catalog | None = None) -> list[CaseResult]:
+    """Every memory case of memory_cases.yaml, estimated and compared."""
+    catalog = catalog or default_catalog()
+    pub = published()
+    cases = yaml.safe_load((HERE / "memory_cases.yaml").read_text(encoding="utf-8"))
+    out: list[CaseResult] = []
+    for case in cases:
+        cid, kind, cond = case["id"], case["kind"], case["conditions"]
+        row = pub[case.get("case", cid)]
+        if kind == "weights_matrix":
+            for size, model_id in case["models"].items():
+                counts = count_parameters(catalog.model(model_id)[0])
+                for col, fmt in case["columns"].items():
+                    est = sum(weight_bytes(counts, fmt, quantize_embeddings=True)) / GB
+                    out.append(_compare(f"{cid} {size} {fmt}", "weights", row["reported"][size][col], est, "GB",
+                                        case["tolerance"], cond))
+            continue
+        if kind == "kv_matrix":
+            for size, model_id in case["models"].items():
+                bpt = kv_cache_bytes_per_token(catalog.model(model_id)[0], "fp16")
+                for col, tokens in case["columns"].items():
+                    res = _compare(f"{cid} {size} {col.split('_')[0]}", "KV cache", row["reported"][size][col],
+                                   bpt * tokens / GiB, "GiB", case["tolerance"], cond)
+                    why = case.get("source_errors", {}).get(size)
+                    out.append(res.model_copy(update={"source_error": why, "ok": res.ok or why is not None}))
+            continue
+        req = _request(kind, case["request"], catalog)
+        res = estimate_training_memory(req) if kind == "train" else estimate_inference_memory(req)
+        what = f"{kind} {case['request']['model']} {case['request'].get('method', case['request'].get('precision', ''))}"
+        if case["measure"] == "fits":
+            out.append(CaseResult(id=cid, what=what + " fits?", reported=case["expect"], estimated=bool(res.fits),
+                                  unit="", error_pct=None, tolerance_pct=None, ok=res.fits == case["expect"],
+                                  conditions=cond))
+            continue
+        unit = "GiB" if case["measure"].endswith("gib") else "GB"
+        est = res.allocated_gb * GB / (GiB if unit == "GiB" else GB)
+        out.append(_compare(cid, what, row["reported"][case["reported"]], est, unit, case["tolerance"], cond))
+    return out
