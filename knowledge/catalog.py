@@ -77,12 +77,9 @@ class Catalog:
             raise UnknownItem("GPU", query, self._suggest(query, self._gpu_keys), "gpu-advisor gpus")
         stem = normalize(query)
         variants = [g.id for g in self.gpus if g is not rec and _is_prefix_of(stem, g.id)]
-        note = None
-        if variants and normalize(rec.id) != stem:
-            note = f"'{query}' is ambiguous ({', '.join([rec.id, *variants])}); taken as {rec.name} ({rec.id})"
-        elif variants:
-            note = f"'{query}' means {rec.name}; other variants: {', '.join(variants)}"
-        return rec, note
+        if not variants or normalize(rec.id) == stem:
+            return rec, None
+        return rec, f"'{query}' is ambiguous ({', '.join([rec.id, *variants])}); taken as {rec.name} ({rec.id})"
 
     def _llama3_references(self) -> list[ModelSpec]:
         ids = ["llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"]

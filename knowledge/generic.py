@@ -2,8 +2,8 @@
 
 The shape copies the nearest Llama-3-family model (by log-distance in parameters): its head
 dimension, KV heads, vocabulary and tying, with the hidden size scaled by sqrt(N / N_ref) and
-the depth scaled with it, then the MLP width solved so that the count lands on N (to within
-the rounding of one integer, < 0.01%).
+the depth scaled with it, then the MLP width solved so that the count lands on N; the rounding
+remainder (< 3 x hidden x layers parameters) is kept as `extra_params`, so the total is exact.
 """
 from __future__ import annotations
 
@@ -49,10 +49,17 @@ def generic_model(n_params: int, references: list[ModelSpec]) -> tuple[ModelSpec
         layers -= 1  # too deep for the budget: trade depth for MLP width
     if width < 1:
         raise ValueError(f"{n_params:,} parameters is too small for a generic {ref.name}-shaped model")
+    base["intermediate_size"] = width
+    remainder = n_params - count_parameters(ModelSpec(**base)).total
+    if remainder < 0:  # rounded up: take one unit of width off, so the remainder is what is left
+        width -= 1
+        base["intermediate_size"] = width
+        remainder = n_params - count_parameters(ModelSpec(**base)).total
     label = f"{n_params / 1e9:g}b"
     base.update(
         id=f"generic-{label}", name=f"generic {label.upper()} dense decoder", aliases=[], family="generic",
         hf_repo=None, params_total=n_params, params_active=None, intermediate_size=width, generic=True,
+        extra_params=remainder,
         notes=f"Made up from a bare size; shaped like {ref.name}.",
         source=f"derived from {ref.id} ({ref.source})", as_of=ref.as_of,
     )

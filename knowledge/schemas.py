@@ -66,6 +66,8 @@ class ModelSpec(_Record):
     mla: MLA | None = None
     moe: MoE | None = None
     generic: bool = Field(False, description="True for a shape made up from a bare size such as '70b'")
+    extra_params: int = Field(0, ge=0, description="parameters the fields above do not describe (a generic "
+                              "shape's rounding remainder), counted as 16-bit non-matrix weights")
     notes: str | None = None
     source: str
     as_of: str

@@ -146,7 +146,7 @@ def count_parameters(spec: ModelSpec) -> ParamCounts:
     dense_p = sum(m.total_params for m in mlp if not m.expert)
     expert_p = sum(m.total_params for m in mlp if m.expert)
     linear = attn_p + dense_p + expert_p
-    total = embedding + lm_head + linear + norms + router
+    total = embedding + lm_head + linear + norms + router + spec.extra_params
     inactive = sum(m.total_params - m.active_params for m in mlp)
     L = spec.num_layers
     per_layer_attn = attn_p // L

@@ -115,7 +115,11 @@ def _explain(err: ValidationError) -> str:
     for e in err.errors():
         loc = [str(x) for x in e.get("loc", ()) if str(x) not in ("model",)] or [""]
         flag = "--" + loc[0].replace("_", "-") if loc[0] else ""
-        msg = e.get("msg", "").removeprefix("Value error, ")
+        ctx = e.get("ctx") or {}
+        bounds = {"greater_than_equal": ">= {ge}", "greater_than": "> {gt}", "less_than_equal": "<= {le}",
+                  "less_than": "< {lt}"}
+        kind = e.get("type", "")
+        msg = f"must be {bounds[kind].format(**ctx)}" if kind in bounds else e.get("msg", "").removeprefix("Value error, ")
         value = e.get("input")
         shown = f" (got {value!r})" if flag and not isinstance(value, (dict, list)) else ""
         msgs.append(f"{flag} {msg}{shown}".strip())
@@ -202,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as e:
         print(f"gpu-advisor: error: {e}", file=sys.stderr)
         return 2
+    except SystemExit as e:  # argparse: --help (0) or a malformed flag (2), already printed
+        return e.code if isinstance(e.code, int) else 2
     print(out)
     return code
 

@@ -39,7 +39,9 @@ def render_training(res: TrainingMemory, model: ModelSpec) -> str:
     """The breakdown table, verdict and assumptions of a training estimate."""
     head = (f"{model.name} - {res.method} - {res.num_gpus} x {res.gpu or 'GPU'} "
             f"(dp {res.layout['dp']}, tp {res.layout['tp']}, pp {res.layout['pp']}, ZeRO-{res.layout['zero']})")
-    extra = [("trainable", f"{res.trainable_params / 1e6:,.1f}M", f"of {res.total_params / 1e9:.2f}B parameters")]
+    n = res.trainable_params
+    shown = f"{n / 1e9:.2f}B" if n >= 1e9 else f"{n / 1e6:,.1f}M"
+    extra = [("trainable", shown, f"of {res.total_params / 1e9:.2f}B parameters")]
     if res.host_ram_gb:
         parts = ", ".join(f"{k} {v:.0f}" for k, v in res.host_breakdown_gb.items())
         extra.append(("host RAM", f"{res.host_ram_gb:.1f} GB", f"all {res.num_gpus} GPUs' offload: {parts} GB"))

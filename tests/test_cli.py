@@ -1,0 +1,88 @@
+"""The CLI contract: flags, JSON keys, exit status 2 with a teaching message for bad input."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ui.cli import main
+
+TRAIN_KEYS = {"per_gpu_gb", "breakdown_gb", "fits", "min_gpus", "assumptions", "host_ram_gb", "trainable_params", "range_gb"}
+INFER_KEYS = {"per_gpu_gb", "breakdown_gb", "fits", "min_gpus", "assumptions", "kv_cache_bytes_per_token", "max_context", "range_gb"}
+
+
+def run_json(capsys, *args):
+    code = main([*args, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_size_train_json_has_the_contract_keys(capsys):
+    d = run_json(capsys, "size", "train", "--model", "llama-3.1-70b", "--method", "qlora", "--gpu", "a100-80gb", "--num-gpus", "1")
+    assert TRAIN_KEYS <= set(d)
+    assert d["fits"] is True and 40 <= d["per_gpu_gb"] <= 50
+    assert abs(sum(d["breakdown_gb"].values()) - d["per_gpu_gb"]) < 1e-6
+
+
+def test_size_infer_json_has_the_contract_keys(capsys):
+    d = run_json(capsys, "size", "infer", "--model", "llama-3.1-70b", "--precision", "bf16", "--context", "1")
+    assert INFER_KEYS <= set(d)
+    assert 139 <= d["breakdown_gb"]["weights"] <= 143 and d["kv_cache_bytes_per_token"] == 327680
+    assert d["fits"] is None and d["min_gpus"] is None and d["max_context"] is None
+
+
+def test_full_70b_on_8_a100_zero3(capsys):
+    d = run_json(capsys, "size", "train", "--model", "70b", "--method", "full", "--gpu", "a100-80gb", "--num-gpus", "8", "--zero", "3")
+    assert d["fits"] is False and 14 <= d["min_gpus"] <= 20
+    assert any("generic dense decoder" in a for a in d["assumptions"])
+
+
+def test_context_accepts_k_suffix(capsys):
+    d = run_json(capsys, "size", "infer", "--model", "qwen2.5-7b", "--context", "32k")
+    assert d["layout"]["context"] == 32768
+
+
+def test_models_and_gpus_list_everything(capsys, catalog):
+    assert len(run_json(capsys, "models")["models"]) == len(catalog.models)
+    assert len(run_json(capsys, "gpus")["gpus"]) == len(catalog.gpus)
+
+
+def test_spec_has_dense_figures_and_source(capsys):
+    d = run_json(capsys, "spec", "h100")
+    assert abs(d["bf16_dense_tflops"] - 989) < 10 and d["source"] and d["as_of"]
+
+
+def test_readable_output_is_a_table_with_units(capsys):
+    assert main(["size", "train", "--model", "llama-3.1-8b", "--method", "lora", "--gpu", "4090"]) == 0
+    out = capsys.readouterr().out
+    assert "weights" in out and " GB " in out and "Assumptions:" in out
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["size", "train", "--model", "lama-3.1-70b"], "did you mean llama-3.1-70b"),
+    (["size", "infer", "--model", "llama-3.1-8b", "--gpu", "a1000"], "unknown GPU 'a1000'"),
+    (["size", "train", "--model", "llama-3.1-8b", "--num-gpus", "0"], "--num-gpus"),
+    (["size", "train", "--model", "llama-3.1-8b", "--num-gpus", "-4"], "--num-gpus"),
+    (["size", "train", "--model", "llama-3.1-8b", "--seq-len", "0"], "--seq-len"),
+    (["size", "train", "--model", "llama-3.1-70b", "--tp", "3", "--num-gpus", "3"], "must divide the 64 attention heads"),
+    (["size", "infer", "--model", "llama-3.1-8b", "--batch", "-1"], "--batch"),
+    (["size", "infer", "--model", "llama-3.1-8b", "--context", "abc"], "not a token count"),
+])
+def test_bad_input_exits_2_with_a_message(capsys, args, needle):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_installed_console_script_exits_2_on_unknown_model():
+    exe = Path(sys.executable).with_name("gpu-advisor")
+    p = subprocess.run([str(exe), "size", "train", "--model", "gpt-9", "--json"], capture_output=True, text=True,
+                       env=dict(os.environ, HF_HUB_OFFLINE="1"), timeout=60)
+    assert p.returncode == 2
+    assert "unknown model 'gpt-9'" in p.stderr and "gpu-advisor models" in p.stderr
