@@ -275,6 +275,14 @@ def _assumptions(req: InferenceMemoryRequest, lay: _Layout, context: int, info: 
     else:
         out.append(f"vLLM: pre-allocates {req.gpu_memory_utilization:g} x capacity; activation profile of "
                    f"{oh.VLLM_MAX_NUM_BATCHED_TOKENS} batched tokens; the rest becomes KV-cache blocks")
+        if req.gpu is not None:
+            tokens = info["vllm_tokens"] or 0
+            budget = req.gpu_memory_utilization * usable_bytes(req.gpu) / GB
+            if tokens <= 0:
+                out.append(f"vLLM: weights + activations exceed its {budget:.1f} GB budget per GPU: no room for KV cache")
+            else:
+                out.append(f"vLLM: weights + activations fit its {budget:.1f} GB budget per GPU; the KV pool holds "
+                           f"{tokens:,} tokens = {tokens // context:,} sequence(s) of {context:,} tokens")
     if max_context and max_context > spec.max_context:
         out.append(f"the hardware holds {max_context:,} tokens but {spec.name} is trained for {spec.max_context:,}")
     if req.gpu is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 
@@ -42,6 +43,15 @@ def parse_length(text: str) -> int:
     return int(value)
 
 
+def _zero_stage(text: str) -> int:
+    """A ZeRO stage 0-3, or 'fsdp' (= 3: parameters, gradients and optimizer states sharded)."""
+    if text.strip().lower() == "fsdp":
+        return 3
+    if text.strip() in ("0", "1", "2", "3"):
+        return int(text)
+    raise argparse.ArgumentTypeError(f"{text!r} is not a ZeRO stage (0, 1, 2, 3 or fsdp)")
+
+
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", required=True, help="catalog id, HF repo name, or bare size (70b, 700亿)")
     p.add_argument("--gpu", help="GPU id or alias; without it no fit is checked")
@@ -64,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "ZeRO-3 with more than one GPU, LoRA rank 16 on all linear layers.")
     _add_common(t)
     t.add_argument("--method", choices=["full", "lora", "qlora"], default="full")
-    t.add_argument("--zero", type=int, choices=[0, 1, 2, 3], help="ZeRO stage (fsdp = 3); default 3 with >1 GPU")
+    t.add_argument("--zero", type=_zero_stage, metavar="{0,1,2,3,fsdp}",
+                   help="ZeRO stage (fsdp = 3); default 3 with more than one GPU")
     t.add_argument("--fsdp", action="store_const", const=3, dest="zero", help="same as --zero 3")
     t.add_argument("--offload", choices=["none", "optimizer", "all"], default="none", help="CPU offload")
     t.add_argument("--optimizer", choices=["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"], default="adamw")
@@ -208,7 +219,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except SystemExit as e:  # argparse: --help (0) or a malformed flag (2), already printed
         return e.code if isinstance(e.code, int) else 2
-    print(out)
+    try:
+        print(out)
+    except BrokenPipeError:  # `gpu-advisor ... | head`: the reader left; not an error
+        sys.stdout = open(os.devnull, "w")
     return code
 
 
