@@ -33,8 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     ok = sum(r.ok and not r.source_error for r in rows)
     disputed = sum(bool(r.source_error) for r in rows)
     errs = sorted(abs(r.error_pct) for r in rows if r.error_pct is not None and not r.source_error)
-    print(f"\n{ok}/{len(rows) - disputed} within tolerance ({disputed} rows where the source is wrong); median |error| {errs[len(errs) // 2]:.1f}%, max {errs[-1]:.1f}%; "
-          f"{len(rows)} estimates in {elapsed * 1000:.0f} ms")
+    print(f"\n{ok}/{len(rows) - disputed} within tolerance ({disputed} rows where the source is wrong); "
+          f"median |error| {errs[len(errs) // 2]:.1f}%, max {errs[-1]:.1f}%; {len(rows)} estimates in {elapsed * 1000:.0f} ms")
     return 0
 
 

@@ -15,8 +15,8 @@ from tools.params import count_parameters
 
 _UNITS = {"b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "t": 1e12, "trillion": 1e12,
           "亿": 1e8, "千亿": 1e11, "万亿": 1e12, "百万": 1e6}
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(billion|trillion|million|bn|b|m|t|千亿|万亿|亿|百万)\s*(?:params?|parameters?|参数)?\s*$",
-                   re.IGNORECASE)
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(billion|trillion|million|bn|b|m|t|千亿|万亿|亿|百万)"
+                   r"\s*(?:params?|parameters?|参数)?\s*$", re.IGNORECASE)
 MIN_GENERIC_PARAMS = 1e8
 MAX_GENERIC_PARAMS = 1e13
 

@@ -73,7 +73,7 @@ class ModelSpec(_Record):
     as_of: str
 
     @model_validator(mode="after")
-    def _consistent(self) -> "ModelSpec":
+    def _consistent(self) -> ModelSpec:
         if self.num_attention_heads % self.num_kv_heads:
             raise ValueError(f"{self.id}: {self.num_attention_heads} heads not divisible by {self.num_kv_heads} KV heads")
         if (self.attention == "mla") != (self.mla is not None):

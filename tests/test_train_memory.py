@@ -132,3 +132,11 @@ def test_impossible_layouts_are_refused_with_what_is_allowed(model, kw, message)
 def test_non_positive_numbers_are_refused(model, field, value):
     with pytest.raises(ValidationError):
         TrainingMemoryRequest(model=model("llama-3.1-8b"), **{field: value})
+
+
+def test_adafactor_factors_the_second_moment(model):
+    r = size(model("llama-3.1-8b"), method="full", optimizer="adafactor")
+    # rows + columns per layer: q 4096+4096, k and v 4096+1024, o 4096+4096, gate/up/down 4096+14336 each
+    per_layer = 8192 + 5120 + 5120 + 8192 + 3 * 18432
+    vectors = 32 * per_layer + 2 * (128256 + 4096)   # + embedding and LM head
+    assert r.breakdown_gb["optimizer_states"] == pytest.approx(4 * vectors / 1e9, abs=1e-4)

@@ -45,7 +45,7 @@ class InferenceMemoryRequest(BaseModel):
     quantize_embeddings: bool = Field(False, description="quantize embeddings and LM head too (pure params x bytes)")
 
     @model_validator(mode="after")
-    def _check(self) -> "InferenceMemoryRequest":
+    def _check(self) -> InferenceMemoryRequest:
         if self.prompt_len and self.context and self.prompt_len > self.context:
             raise ValueError(f"--prompt-len {self.prompt_len} exceeds --context {self.context}")
         if self.split == "tp" and not _tp_ok(self.model, self.num_gpus):
@@ -180,7 +180,8 @@ def _terms(req: InferenceMemoryRequest, lay: _Layout, context: int, batch: int, 
     terms.append(term("kv_cache", need_kv, f"{context} tokens x {batch} sequence(s) x {bpt_gpu:,.0f} B/token ({kv_dtype})"))
     dynamic = need_kv + act
     fr = oh.ALLOCATOR_FRAGMENTATION
-    terms.append(term("allocator_fragmentation", dynamic * fr.point, f"caching-allocator gap, {fr.point:.0%} of KV cache + activations",
+    terms.append(term("allocator_fragmentation", dynamic * fr.point,
+                      f"caching-allocator gap, {fr.point:.0%} of KV cache + activations",
                       low=dynamic * fr.low, high=dynamic * fr.high, allocated=False))
     return terms, info
 

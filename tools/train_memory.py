@@ -18,6 +18,7 @@ from tools import overheads as oh
 from tools.activations import layer_bytes_per_token, lora_extra_bytes_per_token
 from tools.memory import Term, rounded_gb, term, usable_bytes, weight_bytes
 from tools.params import count_parameters, linear_layers
+from tools.states import full_factored_vectors, lora_shapes, optimizer_state_bytes
 from tools.units import GB
 
 Method = Literal["full", "lora", "qlora"]
@@ -28,9 +29,6 @@ DEFAULT_SEQ_LEN = 2048
 DEFAULT_MICRO_BATCH = 1
 DEFAULT_LORA_RANK = 16
 MAX_GPUS = 131072
-# bitsandbytes 8-bit optimizers quantize each state blockwise: one byte per value and an fp32
-# absmax per block of 2048 values.
-BNB_8BIT_BLOCK = 2048
 
 
 class TrainingMemoryRequest(BaseModel):
@@ -61,7 +59,7 @@ class TrainingMemoryRequest(BaseModel):
     loss: Literal["hf", "chunked"] = "hf"
 
     @model_validator(mode="after")
-    def _layout(self) -> "TrainingMemoryRequest":
+    def _layout(self) -> TrainingMemoryRequest:
         m = self.model
         if m.num_attention_heads % self.tp:
             raise ValueError(f"--tp {self.tp} must divide the {m.num_attention_heads} attention heads of {m.id}")
@@ -141,35 +139,6 @@ def _plan(req: TrainingMemoryRequest, num_gpus: int) -> _Plan:
     )
 
 
-def _optimizer_bytes(optimizer: str, n_params: float, state_dtype_bytes: float, spec: ModelSpec, full: bool) -> float:
-    if optimizer == "adamw":
-        return 2 * state_dtype_bytes * n_params  # first and second moments
-    if optimizer in ("adamw-8bit", "paged-adamw-8bit"):
-        return 2 * (1 + 4 / BNB_8BIT_BLOCK) * n_params
-    if optimizer == "sgd":
-        return state_dtype_bytes * n_params  # momentum buffer
-    # adafactor (beta1=None, as in HF): a factored second moment, one row and one column vector
-    # per matrix; for LoRA adapters (rank-wide matrices) that is about (in + out) per adapter pair.
-    if full:
-        vectors = sum((m.in_features + m.out_features) * m.per_layer * m.layers for m in linear_layers(spec))
-        vectors += 2 * (spec.vocab_size + spec.hidden_size)
-        return 4 * vectors
-    return 4 * n_params / 8
-
-
-def _lora_shapes(spec: ModelSpec, targets: list[str] | None, rank: int) -> tuple[int, int, int]:
-    """(adapter parameters, input features of adapted matrices per layer per token, rank elements per token per layer)."""
-    params = in_per_token = rank_elems = 0
-    for lin in linear_layers(spec):
-        if targets is not None and lin.name.split(".")[-1] not in targets:
-            continue
-        params += rank * (lin.in_features + lin.out_features) * lin.per_layer * lin.layers
-        share = lin.layers / spec.num_layers  # MoE: dense matrices live in only some layers
-        in_per_token += lin.in_features * lin.active_per_layer * share
-        rank_elems += rank * lin.active_per_layer * share
-    return params, int(in_per_token), int(rank_elems)
-
-
 _INPUT_ROLES = {"q_proj": "qkv", "k_proj": "qkv", "v_proj": "qkv", "q_a_proj": "qkv", "kv_a_proj_with_mqa": "qkv",
                 "gate_proj": "mlp_in", "up_proj": "mlp_in", "down_proj": "down_in"}
 
@@ -189,7 +158,7 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
     mp = req.tp * req.pp
     dp = p.num_gpus // mp
     local = counts.total / mp
-    shard = lambda stage: dp if p.zero >= stage else 1  # noqa: E731
+    shard = lambda stage: dp if p.zero >= stage else 1
     offload = req.offload != "none"
     notes: list[str] = []
     terms: list[Term] = []
@@ -216,12 +185,13 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
         if p.master_bytes:
             put(term("master_weights", local * p.master_bytes / shard(1), "fp32 master copy for the optimizer step"),
                 offload)
-        opt = _optimizer_bytes(req.optimizer, local, p.state_dtype_bytes, spec, full=True) / shard(1)
+        opt = optimizer_state_bytes(req.optimizer, local, p.state_dtype_bytes, full_factored_vectors(spec) / mp) / shard(1)
         paged = req.optimizer == "paged-adamw-8bit"  # bitsandbytes: CUDA unified memory, outside torch's counters
         put(term("optimizer_states", opt, f"{req.optimizer} states" + (" (CUDA unified memory)" if paged else ""),
                  allocated=not paged), offload)
     else:
-        adapter, in_per_token, rank_elems = _lora_shapes(spec, req.lora_targets, p.lora_rank)
+        lora = lora_shapes(spec, req.lora_targets, p.lora_rank)
+        adapter = lora.params
         trainable = adapter
         if req.method == "lora":
             base = term("weights", local * p.weight_bytes / shard(3),
@@ -243,7 +213,8 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
                           f"{adapter / 1e6:.1f}e6 adapter parameters (rank {p.lora_rank}) and their gradients, "
                           f"{'bf16' if a_bytes == 2 else 'fp32'}"))
         terms.append(term("lora_optimizer_states",
-                          _optimizer_bytes(req.optimizer, adapter, p.state_dtype_bytes, spec, full=False) / mp / shard(1),
+                          optimizer_state_bytes(req.optimizer, adapter, p.state_dtype_bytes, lora.factored_vectors)
+                          / mp / shard(1),
                           f"{req.optimizer} states of the adapters", allocated=req.optimizer != "paged-adamw-8bit"))
 
     # --- communication and gather buffers -------------------------------------------------
@@ -271,7 +242,8 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
     per_layer = layer_bytes_per_token(spec, seq_len=p.seq_len, attention_core=keep_core,
                                       frozen=_frozen_inputs(req) if req.method != "full" else frozenset())
     if req.method != "full":
-        per_layer += lora_extra_bytes_per_token(in_per_token, rank_elems, req.lora_dropout)
+        per_layer += lora_extra_bytes_per_token(lora.in_features_per_token, lora.rank_elements_per_token,
+                                                req.lora_dropout)
     layers_held = math.ceil(spec.num_layers / req.pp) * req.pp  # 1F1B: the first stage holds pp micro-batches
     if p.recompute == "full":
         act = (layers_held * 2 * h + per_layer) * tokens
@@ -329,7 +301,7 @@ def min_gpus_for(req: TrainingMemoryRequest) -> int | None:
     """The least GPU count (a multiple of tp x pp) at which the request fits `req.gpu`."""
     assert req.gpu is not None
     step = req.tp * req.pp
-    ok = lambda n: _fits(_terms(_plan(req, n))[0], req.gpu)  # noqa: E731
+    ok = lambda n: _fits(_terms(_plan(req, n))[0], req.gpu)
     for k in range(1, 9):  # small counts one by one (1 -> 2 adds NCCL buffers; not monotone there)
         if ok(k * step):
             return k * step
@@ -369,7 +341,7 @@ def estimate_training_memory(req: TrainingMemoryRequest) -> TrainingMemory:
 
 
 def _assumptions(p: _Plan, notes: list[str], min_gpus: int | None) -> list[str]:
-    req, spec = p.req, p.req.model
+    req = p.req
     out: list[str] = []
     if req.seq_len is None:
         out.append(f"sequence length {DEFAULT_SEQ_LEN} tokens (default; --seq-len)")
@@ -395,7 +367,8 @@ def _assumptions(p: _Plan, notes: list[str], min_gpus: int | None) -> list[str]:
             out.append(f"{req.precision} precision AdamW: weights {w:g} + gradients {g:g} + master {m:g} + moments {s:g} "
                        f"= {w + g + m + s:g} bytes/parameter of model states")
         else:
-            out.append(f"{req.precision} precision, {req.optimizer}: weights {w:g} + gradients {g:g} + master {m:g} bytes/parameter + optimizer states")
+            out.append(f"{req.precision} precision, {req.optimizer}: weights {w:g} + gradients {g:g} + master {m:g} "
+                       "bytes/parameter + optimizer states")
     elif req.method == "qlora":
         out.append("QLoRA: layer weights in NF4 (bitsandbytes, 64-value blocks"
                    + (", double quantization" if req.double_quant else "") + "); embeddings and LM head in bf16; "
@@ -412,7 +385,8 @@ def _assumptions(p: _Plan, notes: list[str], min_gpus: int | None) -> list[str]:
     if req.tp > 1 or req.pp > 1:
         out.append(f"tensor parallel {req.tp} (sequence parallelism assumed), pipeline parallel {req.pp} (1F1B schedule); "
                    "model states split evenly over tp x pp")
-    out.append("activations after Korthikanti et al. 2022 (16-bit), " + ("FlashAttention" if req.flash_attention else "eager attention")
+    attention = "FlashAttention" if req.flash_attention else "eager attention"
+    out.append(f"activations after Korthikanti et al. 2022 (16-bit), {attention}"
                + f"; logits held at {oh.LOGITS_BYTES_PER_ELEMENT[req.loss].point:g} B per element ({req.loss} loss)")
     if req.gpu is not None:
         out.append(f"{req.gpu.name}: {usable_bytes(req.gpu) / GB:.1f} GB usable of {req.gpu.memory_bytes / GB:.1f} GB "
