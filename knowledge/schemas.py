@@ -117,3 +117,34 @@ class GPU(_Record):
     source: str
     source_kind: Literal["vendor", "secondary"] = "vendor"
     as_of: str
+
+
+class Price(_Record):
+    """One price estimate: a range with its unit, currency, source, date and confidence."""
+
+    id: str
+    gpu: str = Field(description="GPU id from gpus.yaml")
+    kind: Literal["rent_on_demand", "rent_reserved", "rent_spot", "buy_new", "buy_used"]
+    unit: Literal["per_gpu_hour", "per_gpu", "per_8gpu_server"]
+    currency: Literal["USD", "CNY"]
+    low: float = Field(gt=0)
+    high: float = Field(gt=0)
+    typical: float | None = Field(None, gt=0, description="a representative figure inside [low, high]")
+    provider: str | None = Field(None, description="cloud or market, e.g. 'AWS p5.48xlarge', 'Alibaba Cloud', 'used market'")
+    region: str | None = None
+    commitment: str | None = Field(None, description="for reserved prices: term, e.g. '1 year'")
+    confidence: Literal["high", "medium", "low"]
+    note: str | None = None
+    source: str
+    source_kind: Literal["vendor", "secondary"] = "secondary"
+    as_of: str
+
+    @model_validator(mode="after")
+    def _range(self) -> "Price":
+        if self.low > self.high:
+            raise ValueError(f"{self.id}: low {self.low} > high {self.high}")
+        if self.typical is not None and not self.low <= self.typical <= self.high:
+            raise ValueError(f"{self.id}: typical {self.typical} outside [{self.low}, {self.high}]")
+        if self.kind.startswith("rent") != (self.unit == "per_gpu_hour"):
+            raise ValueError(f"{self.id}: rentals are per_gpu_hour, purchases per_gpu or per_8gpu_server")
+        return self

