@@ -10,7 +10,7 @@ export TRANSFORMERS_OFFLINE := 1
 export GRADIO_ANALYTICS_ENABLED := False
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: run test bench contract clean
+.PHONY: run test bench contract embeddings clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ test: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed
 	$(BIN)/python -m evals.bench
+
+# After editing knowledge/docs or the tables: refresh the shipped embeddings (a stale cache only costs build time).
+embeddings: $(VENV)/.installed
+	$(BIN)/python -m knowledge.embedding_cache
 
 contract: $(VENV)/.installed
 	$(PYTHON) ../shared/checks/contract.py

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from knowledge.schemas import GPU, ModelSpec, Price
 
@@ -45,11 +45,25 @@ class Chunk(BaseModel):
 
     @property
     def hash(self) -> str:
-        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
+        """Content hash: changes when the text, its metadata or what gets embedded changes."""
+        return hashlib.sha256((self.model_dump_json() + self.embed_text).encode()).hexdigest()[:16]
+
+    @property
+    def search_text(self) -> str:
+        """What BM25 indexes: title, section and text; Chinese text also carries the glossary's English words."""
+        from knowledge.glossary import expand
+
+        text = " - ".join(x for x in (self.title, self.section, self.text) if x)
+        return expand(text) if self.lang == "zh" else text
 
     @property
     def embed_text(self) -> str:
-        return " - ".join(x for x in (self.title, self.section, self.text) if x)
+        """What the (English-only) embedder reads. For Chinese text that is its Latin-script words and the
+        glossary's English for its Chinese terms: CJK characters would only cost time as [UNK]-like tokens."""
+        text = self.search_text
+        if self.lang != "zh":
+            return text
+        return " ".join(re.findall(r"[A-Za-z0-9][A-Za-z0-9.\-/+]*", text))
 
 
 class DocumentError(ValueError):
@@ -61,6 +75,13 @@ def detect_lang(text: str) -> Literal["en", "zh"]:
     cjk = len(re.findall(r"[\u3400-\u9fff]", text))
     words = len(re.findall(r"[A-Za-z]+", text))
     return "zh" if cjk and cjk / (cjk + words) >= 0.3 else "en"
+
+
+def latin_share(text: str) -> float:
+    """Share of Latin-script words among words plus CJK characters (1.0 for pure English)."""
+    cjk = len(re.findall(r"[\u3400-\u9fff]", text))
+    words = len(re.findall(r"[A-Za-z]+", text))
+    return words / (words + cjk) if words + cjk else 1.0
 
 
 def looks_like_instructions(text: str) -> bool:

@@ -152,7 +152,7 @@ def chroma_embedding_function(embedder: Embedder):
         def __init__(self, inner: Embedder):
             self.inner = inner
 
-        def __call__(self, input: Documents) -> Embeddings:  # noqa: A002 (Chroma's signature)
+        def __call__(self, input: Documents) -> Embeddings:
             import numpy as np
 
             return [np.asarray(v, dtype=np.float32) for v in self.inner.embed(list(input))]
@@ -165,7 +165,7 @@ def chroma_embedding_function(embedder: Embedder):
             return {"embedder": self.inner.key}
 
         @staticmethod
-        def build_from_config(config: dict) -> "_GpuAdvisorEmbedding":
+        def build_from_config(config: dict) -> _GpuAdvisorEmbedding:
             key = config.get("embedder", "")
             return _GpuAdvisorEmbedding(make_embedder("hash" + key[4:] if key.startswith("hash") else None))
 

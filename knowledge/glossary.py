@@ -5,6 +5,8 @@ these English expansions; BM25 (with jieba) matches the Chinese words themselves
 """
 from __future__ import annotations
 
+import re
+
 # term -> English words appended to the query. Longer terms are matched first.
 GLOSSARY: dict[str, str] = {
     "显存": "GPU memory VRAM", "内存": "host RAM memory", "带宽": "bandwidth", "显存带宽": "memory bandwidth",
@@ -32,16 +34,28 @@ GLOSSARY: dict[str, str] = {
     "时间": "time", "多久": "how long time", "速度": "speed throughput", "出口": "export China market",
     "特供": "China market export", "公式": "formula", "怎么算": "how to compute formula estimate",
     "估算": "estimate", "存储": "storage", "写入": "write", "频率": "how often frequency",
+    "16位": "16-bit bf16 fp16", "8位": "8-bit int8 fp8", "4位": "4-bit int4 nf4", "切分": "shard partition split",
+    "分片": "shard sharding", "显存不足": "out of memory OOM", "爆显存": "out of memory OOM",
+}
+
+# English abbreviations, matched as whole words, expanded into both languages.
+ABBREVIATIONS: dict[str, str] = {
+    "dp": "data parallelism 数据并行", "ddp": "data parallelism 数据并行", "tp": "tensor parallelism 张量并行",
+    "pp": "pipeline parallelism 流水线并行", "sp": "sequence parallelism 序列并行", "ep": "expert parallelism 专家并行",
+    "oom": "out of memory 显存不足", "ft": "fine-tuning 微调", "sft": "supervised fine-tuning 微调",
+    "moe": "mixture of experts 专家", "ckpt": "checkpoint 检查点", "kv": "KV cache 缓存",
 }
 _TERMS = sorted(GLOSSARY, key=len, reverse=True)
 
 
 def expand(query: str) -> str:
-    """The query followed by the English words of every glossary term it contains."""
+    """The query followed by the English words of every glossary term (and abbreviation) it contains."""
     extra: list[str] = []
     rest = query
     for term in _TERMS:
         if term in rest:
             extra.append(GLOSSARY[term])
             rest = rest.replace(term, " ")
+    words = {w.lower() for w in re.findall(r"(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])", query)}
+    extra += [ABBREVIATIONS[w] for w in sorted(words & ABBREVIATIONS.keys())]
     return query if not extra else f"{query} {' '.join(extra)}"

@@ -7,6 +7,7 @@ CHROMA_HOST/CHROMA_PORT are set; it is brought up to date incrementally by conte
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -17,13 +18,18 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge.documents import (Chunk, DocumentError, external_chunks, gpu_chunk, model_chunk, price_chunk,
+from knowledge.documents import (Chunk, DocumentError, detect_lang, external_chunks, latin_share, gpu_chunk, model_chunk, price_chunk,
                                  project_doc_chunks, read_external)
+from knowledge.embedding_cache import load_cache
 from knowledge.embeddings import Embedder, chroma_embedding_function, make_embedder
 from knowledge.glossary import expand
 
 MAX_QUERY_CHARS = 2000
 RRF_K = 60  # Cormack et al. 2009: reciprocal rank fusion constant
+DENSE_WEIGHT_FLOOR = 0.0  # the dense vote for a query with no Latin words at all (MiniLM reads no Chinese)
+ENTITY_WEIGHT = 0.5  # the vote of 'the query names this GPU/model' for its spec row
+SECTION_WEIGHT = 2  # times a section heading's words are counted in BM25 (once more than the body)
+SAME_LANGUAGE_BOOST = 1.5  # a passage in the query's language is preferred over an equally ranked translation
 Mode = Literal["hybrid", "dense", "bm25"]
 
 
@@ -56,7 +62,8 @@ class SearchResult(BaseModel):
 
 class BuildReport(BaseModel):
     chunks: int
-    added: int
+    added: int = Field(description="chunks stored (new or changed)")
+    embedded: int = Field(0, description="of those, embedded now (the rest came from the shipped cache)")
     removed: int
     unchanged: int
     seconds: float
@@ -86,13 +93,27 @@ _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _WORD = re.compile(r"[a-z0-9]+(?:[.\-][a-z0-9]+)*")
 
 
+@functools.lru_cache(maxsize=1)
 def _jieba():
+    """jieba, quiet, knowing the glossary's domain words (so '放得下' and '全参微调' stay whole)."""
     import logging
 
     import jieba
 
+    from knowledge.glossary import GLOSSARY
+
     jieba.setLogLevel(logging.WARNING)
+    for word in GLOSSARY:
+        jieba.add_word(word, freq=20000)
     return jieba
+
+
+# Words that say nothing about the topic ("how many", "的", "吗"); dropped from BM25 tokens.
+STOPWORDS = frozenset(
+    "a an the is are was be do does did can could should would will i we you it its of to in on for with and or "
+    "what which how why when where who much many my our me this that these those there than then if vs versus "
+    "的 了 是 吗 呢 吧 啊 么 和 与 及 或 在 有 要 能 会 就 都 也 还 又 把 被 让 给 用 对 从 到 上 下 里 中 "
+    "个 张 一 这 那 哪 些 什么 怎么 怎样 如何 为什么 为啥 啥 多少 几 吗 呀 嘛 么 我 我们 你 你们 它".split())
 
 
 def tokenize(text: str) -> list[str]:
@@ -100,13 +121,14 @@ def tokenize(text: str) -> list[str]:
     jieba = _jieba()
 
     text = text.lower()
-    tokens = _WORD.findall(_CJK_RUN.sub(" ", text))
+    tokens = [re.sub(r"^(\d+)g$", r"\1gb", t) for t in _WORD.findall(_CJK_RUN.sub(" ", text))]  # '80g' = '80gb'
     for word in list(tokens):
-        if "-" in word or "." in word:
-            tokens += re.split(r"[.\-]", word)  # 'h100-sxm' also matches 'h100'
+        if "-" in word or "." in word:  # 'h100-sxm' also matches 'h100' and 'h100sxm'; 'gpt-3' matches 'gpt3'
+            tokens += [*re.split(r"[.\-]", word), re.sub(r"[.\-]", "", word)]
     for run in _CJK_RUN.findall(text):
-        tokens += [w for w in jieba.lcut(run) if w.strip()]
-    return tokens
+        tokens += [w for w in jieba.lcut_for_search(run) if w.strip()]
+        tokens += [run[i:i + 2] for i in range(len(run) - 1)]  # character bigrams: robust to segmentation
+    return [t for t in tokens if t not in STOPWORDS]
 
 
 class KnowledgeIndex:
@@ -123,6 +145,8 @@ class KnowledgeIndex:
         self._chunks: list[Chunk] | None = None
         self._collection = None
         self._bm25 = None
+        self._entities: dict[str, str] | None = None
+        self._readable_share: list[float] | None = None
         self._synced = False
 
     # --- chunks -----------------------------------------------------------------------
@@ -167,8 +191,10 @@ class KnowledgeIndex:
                 metadata={"hnsw:space": "cosine"})
         return self._collection
 
-    def build(self, progress: Callable[[int, int], None] | None = None) -> BuildReport:
-        """Bring the dense store up to date with chunks(): embed new or changed chunks, drop removed ones."""
+    def build(self, progress: Callable[[int, int], None] | None = None, use_cache: bool = True) -> BuildReport:
+        """Bring the dense store up to date with chunks(): embed new or changed chunks, drop removed ones.
+
+        use_cache: take vectors of unchanged shipped chunks from knowledge/data/embeddings-*.npz."""
         t0 = time.perf_counter()
         col = self.collection()
         wanted = {c.id: c for c in self.chunks()}
@@ -178,16 +204,21 @@ class KnowledgeIndex:
         if stale:
             col.delete(ids=stale)
         todo = [c for c in wanted.values() if have_hash.get(c.id) != c.hash]
+        cached = load_cache(self.embedder.key) if todo and use_cache else {}
+        embedded = 0
         batch = 64
         for start in range(0, len(todo), batch):
             part = todo[start:start + batch]
+            missing = [c for c in part if c.hash not in cached]
+            embedded += len(missing)
+            fresh = dict(zip((c.hash for c in missing), self.embedder.embed([c.embed_text for c in missing]))) if missing else {}
             col.add(ids=[c.id for c in part], documents=[c.text for c in part],
-                    embeddings=self.embedder.embed([c.embed_text for c in part]),
+                    embeddings=[cached.get(c.hash) or fresh[c.hash] for c in part],
                     metadatas=[{"hash": c.hash, "source": c.source, "kind": c.kind} for c in part])
             if progress:
                 progress(min(start + batch, len(todo)), len(todo))
         self._synced = True
-        return BuildReport(chunks=len(wanted), added=len(todo), removed=len([i for i in stale if i not in wanted]),
+        return BuildReport(chunks=len(wanted), added=len(todo), embedded=embedded, removed=len([i for i in stale if i not in wanted]),
                            unchanged=len(wanted) - len(todo), seconds=round(time.perf_counter() - t0, 2))
 
     def add(self, path: Path) -> tuple[list[Chunk], BuildReport]:
@@ -211,7 +242,9 @@ class KnowledgeIndex:
             import bm25s
 
             retriever = bm25s.BM25()
-            retriever.index([tokenize(c.embed_text) for c in self.chunks()], show_progress=False)
+            # BM25F-style field weight: the section heading counts twice (it names what the passage answers)
+            retriever.index([tokenize(c.section or "") * SECTION_WEIGHT + tokenize(c.search_text) for c in self.chunks()],
+                            show_progress=False)
             self._bm25 = retriever
         return self._bm25
 
@@ -236,6 +269,35 @@ class KnowledgeIndex:
                                       include=[])
         return [positions[i] for i in res["ids"][0] if i in positions]
 
+    def _readable(self) -> list[float]:
+        """Per chunk, the share of its text the English-only embedder can read (Latin-script words)."""
+        if self._readable_share is None:
+            self._readable_share = [latin_share(c.text) for c in self.chunks()]
+        return self._readable_share
+
+    def _entity_ranking(self, query: str) -> list[int]:
+        """Spec rows of the GPUs and models the query names ('H20 显存带宽' -> the h20 row), in order of mention."""
+        from knowledge.catalog import normalize
+
+        if self._entities is None:
+            names: dict[str, str] = {}
+            for rec, prefix in [*((g, "gpu") for g in self.catalog.gpus), *((m, "model") for m in self.catalog.models)]:
+                for name in (rec.id, *rec.aliases):
+                    names.setdefault(normalize(name.split("/")[-1]), f"{prefix}:{rec.id}")
+            self._entities = names
+        positions = {c.id: i for i, c in enumerate(self.chunks())}
+        tokens = [t for t in tokenize(query) if not re.fullmatch(r"[\u3400-\u9fff]+", t)]
+        found: list[tuple[int, int]] = []  # (position in the query, chunk)
+        used: set[int] = set()
+        for n in (3, 2, 1):  # longer names first: 'a100 80gb pcie' before 'a100'
+            for start in range(len(tokens) - n + 1):
+                span = set(range(start, start + n))
+                chunk_id = self._entities.get(normalize("".join(tokens[start:start + n])))
+                if chunk_id in positions and not span & used:
+                    used |= span
+                    found.append((start, positions[chunk_id]))
+        return [chunk for _, chunk in sorted(found)]
+
     def search(self, query: str, k: int = 5, mode: Mode = "hybrid") -> SearchResult:
         """The k best passages for `query`; raises ValueError for an empty query."""
         warnings: list[str] = []
@@ -250,11 +312,22 @@ class KnowledgeIndex:
         pool = max(30, 3 * k)
         dense = self._dense_ranking(expanded, pool) if mode in ("hybrid", "dense") else []
         sparse = self._bm25_ranking(expanded, pool) if mode in ("hybrid", "bm25") else []
+        named = self._entity_ranking(query) if mode == "hybrid" else []
+        hybrid = mode == "hybrid"
+        lang = detect_lang(query)
+        # MiniLM reads English only: its vote counts as much as the query is Latin-script words
+        dense_weight = max(DENSE_WEIGHT_FLOOR, latin_share(query))
         fused: dict[int, float] = {}
-        for ranking in (dense, sparse):
-            for rank, idx in enumerate(ranking):
-                fused[idx] = fused.get(idx, 0.0) + 1.0 / (RRF_K + rank + 1)
         chunks = self.chunks()
+        readable = self._readable() if hybrid else None
+        for ranking, weight, per_chunk in ((dense, dense_weight, readable), (sparse, 1.0, None), (named, ENTITY_WEIGHT, None)):
+            for rank, idx in enumerate(ranking):
+                # a dense match means little on a passage the embedder could not read (Chinese text)
+                w = weight * (per_chunk[idx] if per_chunk else 1.0)
+                fused[idx] = fused.get(idx, 0.0) + w / (RRF_K + rank + 1)
+        for idx in fused:  # answer in the asker's language where a passage in it exists
+            if hybrid and chunks[idx].lang == lang:
+                fused[idx] *= SAME_LANGUAGE_BOOST
         d_rank = {idx: r + 1 for r, idx in enumerate(dense)}
         s_rank = {idx: r + 1 for r, idx in enumerate(sparse)}
         best = sorted(fused, key=lambda i: -fused[i])[:k]

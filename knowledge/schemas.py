@@ -140,7 +140,7 @@ class Price(_Record):
     as_of: str
 
     @model_validator(mode="after")
-    def _range(self) -> "Price":
+    def _range(self) -> Price:
         if self.low > self.high:
             raise ValueError(f"{self.id}: low {self.low} > high {self.high}")
         if self.typical is not None and not self.low <= self.typical <= self.high:

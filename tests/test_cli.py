@@ -86,3 +86,22 @@ def test_installed_console_script_exits_2_on_unknown_model():
                        env=dict(os.environ, HF_HUB_OFFLINE="1"), timeout=60)
     assert p.returncode == 2
     assert "unknown model 'gpt-9'" in p.stderr and "gpu-advisor models" in p.stderr
+
+
+def test_search_json_lists_passages_with_source_title_text_score(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("GPU_ADVISOR_DATA", str(tmp_path))
+    monkeypatch.setenv("GPU_ADVISOR_EMBEDDING_MODEL", "hash")
+    d = run_json(capsys, "search", "H20 显存带宽", "--k", "3")
+    assert len(d) == 3 and {"source", "title", "text", "score"} <= set(d[0])
+    assert d[0]["source"] == "gpus.yaml#h20"
+
+
+def test_index_commands_and_their_errors(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("GPU_ADVISOR_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("GPU_ADVISOR_EMBEDDING_MODEL", "hash")
+    assert run_json(capsys, "index", "build")["chunks"] > 100
+    assert run_json(capsys, "index", "status")["up_to_date"] is True
+    assert main(["index", "add", str(tmp_path / "nope.md")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["search", ""]) == 2
+    assert "empty query" in capsys.readouterr().err

@@ -101,3 +101,9 @@ def test_prompt_longer_than_context_is_refused(model):
 def test_tp_that_does_not_divide_heads_is_refused(model):
     with pytest.raises(ValidationError, match="divides the 64 heads"):
         InferenceMemoryRequest(model=model("llama-3.1-70b"), num_gpus=3, split="tp")
+
+
+def test_fp8_on_a100_says_it_has_no_fp8_tensor_cores(model, gpu):
+    r = size(model("llama-3.1-8b"), gpu("a100-80gb"), precision="fp8")
+    assert any("no FP8 tensor cores" in a for a in r.assumptions)
+    assert not any("no FP8" in a for a in size(model("llama-3.1-8b"), gpu("h100"), precision="fp8").assumptions)

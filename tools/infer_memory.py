@@ -257,6 +257,9 @@ def _assumptions(req: InferenceMemoryRequest, lay: _Layout, context: int, info: 
                + ("" if req.kv_dtype else " (default)"))
     if req.precision == "int4":
         out.append("int4 = AWQ/GPTQ with group size 128: fp16 scale + 4-bit zero per group (+3.9%)")
+    if req.precision == "fp8" and req.gpu is not None and req.gpu.fp8_dense_tflops is None:
+        out.append(f"{req.gpu.name} has no FP8 tensor cores: FP8 checkpoints run there as weight-only W8A16 (e.g. "
+                   "vLLM's Marlin kernel): the memory is as computed, the compute stays 16-bit")
     if req.precision == "nf4":
         out.append("nf4 = bitsandbytes 4-bit, 64-value blocks, no double quantization (its default)")
     if spec.mla is not None:

@@ -66,7 +66,8 @@ def run_command(args: argparse.Namespace, catalog) -> tuple[object, str]:
         return data, "\n".join(lines)
     if args.index_cmd == "build":
         rep = index.build(progress=_progress)
-        return rep.model_dump(), (f"index: {rep.chunks} chunks ({rep.added} embedded, {rep.unchanged} unchanged, "
+        return rep.model_dump(), (f"index: {rep.chunks} chunks ({rep.added} stored, of which {rep.embedded} embedded now "
+                                  f"and {rep.added - rep.embedded} from the shipped cache; {rep.unchanged} unchanged, "
                                   f"{rep.removed} removed) in {rep.seconds:.1f} s -> {index.settings.data_dir}")
     if args.index_cmd == "add":
         from pathlib import Path
