@@ -82,3 +82,18 @@ def test_unknown_model_names_the_closest_ids(catalog):
 def test_absurd_bare_size_is_refused(catalog):
     with pytest.raises(ValueError, match="between 0.1B and 10T"):
         catalog.model("900000b")
+
+
+def test_every_id_and_alias_resolves_to_its_own_record(catalog):
+    for g in catalog.gpus:
+        for name in (g.id, *g.aliases):
+            assert catalog.gpu(name)[0].id == g.id, name
+    for m in catalog.models:
+        for name in (m.id, *m.aliases):
+            assert catalog.model(name)[0].id == m.id, name
+
+
+def test_prices_and_gpus_agree_on_ids(catalog):
+    from knowledge.prices import shipped_prices
+
+    assert {p.gpu for p in shipped_prices()} <= {g.id for g in catalog.gpus}
