@@ -20,12 +20,14 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         print()
     t0 = time.perf_counter()
-    rows = run_memory_cases()
+    from evals.calibration import run_time_cases
+
+    rows = run_memory_cases() + run_time_cases()
     elapsed = time.perf_counter() - t0
     if args.json:
         print(json.dumps([r.model_dump() for r in rows], indent=2))
         return 0
-    print("Memory estimator vs published measurements (evals/calibration/)")
+    print("Memory and time estimators vs published measurements (evals/calibration/)")
     print(f"{'case':<16} {'what':<36} {'reported':>10} {'estimated':>10} {'unit':<4} {'error':>7} {'tol':>5}  ok")
     for r in rows:
         fmt = (lambda v: f"{v}" if isinstance(v, bool) else f"{v:.2f}")

@@ -94,3 +94,32 @@ def run_memory_cases(catalog: Catalog | None = None) -> list[CaseResult]:
         est = res.allocated_gb * GB / (GiB if unit == "GiB" else GB)
         out.append(_compare(cid, what, row["reported"][case["reported"]], est, unit, case["tolerance"], cond))
     return out
+
+
+def run_time_cases(catalog: Catalog | None = None) -> list[CaseResult]:
+    """Training-time cases (time_cases.yaml) and the MFU band against Megatron-LM's (C08)."""
+    from tools.efficiency import default_mfu
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    catalog = catalog or default_catalog()
+    pub = published()
+    out: list[CaseResult] = []
+    for case in yaml.safe_load((HERE / "time_cases.yaml").read_text(encoding="utf-8")):
+        args = dict(case["request"])
+        args["model"], _ = catalog.model(str(args["model"]))
+        args["gpu"], _ = catalog.gpu(args["gpu"])
+        if "achieved_tflops" in case:
+            args["mfu"] = case["achieved_tflops"] / args["gpu"].bf16_dense_tflops
+        res = estimate_training_time(TrainingTimeRequest(**args))
+        est = res.gpu_hours if case["reported"] == "gpu_hours" else res.wall_seconds
+        what = f"time {case['request']['model']} x{case['request']['num_gpus']} {case['reported']}"
+        out.append(_compare(case["id"], what, pub[case["id"]]["reported"][case["reported"]], est,
+                            "GPU-h" if case["reported"] == "gpu_hours" else "s", case["tolerance"], case["conditions"]))
+    mfu = pub["C08"]["reported"]["MFU_pct"]
+    band = default_mfu(catalog.gpu("a100-80gb")[0], "bf16")
+    lo, hi = min(mfu.values()) / 100, max(mfu.values()) / 100
+    out.append(CaseResult(id="C08", what="default A100 MFU inside Megatron's range", reported=round(lo, 3),
+                          estimated=band.point, unit="MFU", error_pct=None, tolerance_pct=None, ok=lo <= band.point <= hi,
+                          conditions=f"Megatron-LM A100 MFU {lo:.3f}-{hi:.3f} (22B-1T, large TP/PP); engine default "
+                                     f"{band.point} (band {band.low}-{band.high})"))
+    return out

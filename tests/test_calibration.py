@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from evals.calibration import run_memory_cases
+from evals.calibration import run_memory_cases, run_time_cases
 
-ROWS = run_memory_cases()
+ROWS = run_memory_cases() + run_time_cases()
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r.id for r in ROWS])

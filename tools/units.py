@@ -53,3 +53,22 @@ def gib_to_gb(gib: float) -> float:
 def gb_to_gib(gb: float) -> float:
     """Decimal GB to GiB."""
     return gb * GB / GiB
+
+
+_COUNT_SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+
+
+def parse_count(text: str) -> float:
+    """A positive count written as 2e12, 2T, 15T, 500B, 100M, 1.5k or 2000000 (decimal suffixes).
+
+    Raises ValueError naming the accepted forms for anything else (negative, zero, words).
+    """
+    import re
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*([kmbgt]?)\s*", str(text), flags=re.IGNORECASE)
+    if not m:
+        raise ValueError(f"{text!r} is not a count; use a number such as 2e12, 2T, 15T, 500B, 100M")
+    value = float(m.group(1)) * _COUNT_SUFFIX[m.group(2).lower()]
+    if value <= 0:
+        raise ValueError(f"{text!r} must be more than zero")
+    return value

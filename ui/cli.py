@@ -14,6 +14,16 @@ import sys
 from pydantic import ValidationError
 
 from ui.cli_knowledge import add_parsers as add_knowledge_parsers
+from ui.cli_time import add_parsers as add_time_parsers
+
+
+def _cli_plan():
+    """The cost/plan commands' module (ui/cli_plan.py)."""
+    try:
+        from ui import cli_plan
+    except ImportError:
+        return None
+    return cli_plan
 
 EXAMPLES = """\
 examples:
@@ -122,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("gpu")
     s.add_argument("--json", action="store_true")
     add_knowledge_parsers(sub)
+    add_time_parsers(sub)
+    if _cli_plan() is not None:
+        _cli_plan().add_parsers(sub)
     return parser
 
 
@@ -195,6 +208,12 @@ def run(argv: list[str] | None = None) -> tuple[int, str]:
     try:
         if args.command == "size":
             data, text = (_size_train if args.what == "train" else _size_infer)(args, catalog)
+        elif args.command == "time":
+            from ui.cli_time import run_command as run_time
+
+            data, text = run_time(args, catalog)
+        elif args.command in ("cost", "plan"):
+            data, text = _cli_plan().run_command(args, catalog)
         elif args.command in ("index", "search", "compare", "prices"):
             from knowledge.documents import DocumentError
             from knowledge.embeddings import EmbedderUnavailable

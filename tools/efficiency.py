@@ -1,0 +1,62 @@
+"""Achieved-efficiency defaults: the share of dense peak that real jobs reach, per GPU family.
+
+MFU (model FLOPs utilization, PaLM's definition: 6·N·D plus attention, over time x peak) as
+published for large runs; a band, because it varies with model size, scale and software.
+Sources: Llama 2 model card (A100: 184,320 GPU-hours for 7B on 2T tokens at 4k context implies
+MFU 0.45 with the attention term, 0.39 without; 13B 0.43; 70B 0.46); Megatron-LM README (A100,
+22B-1T: MFU 41.5-56.3%); Llama 3 paper (H100 BF16, 405B: 38-43%). FP8, AMD and Ascend figures
+are estimates from fewer public runs and carry wider bands.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from knowledge.schemas import GPU
+
+
+class MfuBand(NamedTuple):
+    point: float
+    low: float
+    high: float
+    basis: str
+
+
+_FAMILY_MFU: dict[str, MfuBand] = {
+    "ampere": MfuBand(0.45, 0.35, 0.55, "A100 runs: Llama 2 (0.43-0.46), Megatron-LM (0.42-0.56)"),
+    "hopper": MfuBand(0.40, 0.30, 0.50, "H100 BF16: Llama 3 405B 0.38-0.43"),
+    "blackwell": MfuBand(0.40, 0.25, 0.50, "few public runs yet; Hopper-like assumed"),
+    "ada": MfuBand(0.35, 0.25, 0.45, "PCIe workstation/consumer cards, smaller runs"),
+    "cdna": MfuBand(0.30, 0.20, 0.40, "MI300X public training reports ~0.3"),
+    "ascend": MfuBand(0.30, 0.20, 0.40, "Ascend 910B with MindSpeed: secondary reports"),
+}
+FP8_MFU_FACTOR = 0.75  # FP8 runs reach a smaller share of their (doubled) peak: ~1.5x BF16 speed, not 2x
+DECODE_BANDWIDTH_EFFICIENCY = 0.8   # share of HBM bandwidth a decode step reaches (vLLM-class kernels)
+PREFILL_COMPUTE_EFFICIENCY = 0.5    # share of dense peak during prefill
+DECODE_COMPUTE_EFFICIENCY = 0.6     # share of dense peak once decode is compute-bound (large batches)
+LINK_EFFICIENCY = 0.8               # share of nominal NVLink / PCIe / network bandwidth collectives reach
+# Per-layer launch overhead of a decode step in Hugging Face generate() (eager PyTorch, no CUDA graphs):
+# the Qwen2.5 speed benchmark's batch-1 A100 rows imply 0.3-0.55 ms per layer on top of the memory time.
+HF_DECODE_OVERHEAD_PER_LAYER_S = 0.4e-3
+VLLM_DECODE_OVERHEAD_PER_LAYER_S = 0.02e-3
+
+
+def family(gpu: GPU) -> str:
+    """The efficiency family of a GPU from its architecture and vendor."""
+    arch = f"{gpu.architecture} {gpu.vendor}".lower()
+    for key, names in (("blackwell", ("blackwell",)), ("hopper", ("hopper",)), ("ada", ("ada",)),
+                       ("ampere", ("ampere",)), ("cdna", ("cdna", "amd")), ("ascend", ("da vinci", "ascend", "huawei"))):
+        if any(n in arch for n in names):
+            # workstation Ampere (RTX A6000, GA102) behaves like the Ada cards, not like the A100
+            if key == "ampere" and "ga10" in arch and "ga100" not in arch:
+                return "ada"
+            return key
+    return "ada"
+
+
+def default_mfu(gpu: GPU, precision: str) -> MfuBand:
+    """The MFU band for a GPU family and precision."""
+    band = _FAMILY_MFU[family(gpu)]
+    if precision == "fp8":
+        f = FP8_MFU_FACTOR
+        return MfuBand(band.point * f, band.low * f, band.high * f, band.basis + f"; x{f} for FP8")
+    return band

@@ -1,0 +1,147 @@
+"""Inference speed by roofline: prefill is compute-bound, decode reads weights and KV cache per step.
+
+Per GPU (tensor parallelism splits weights, KV heads and FLOPs over tp GPUs):
+- prefill (time to first token) = 2·N_active·prompt·batch + attention FLOPs, over peak x efficiency;
+- a decode step reads the weights (MoE: the experts the batch touches) and every sequence's KV
+  cache: bytes / (bandwidth x efficiency); its FLOPs are 2·N_active·batch + attention; the step
+  takes the longer of the two (the roofline), plus a per-layer launch overhead of the engine and,
+  with TP, two all-reduces of the hidden state per layer over the interconnect.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from knowledge.schemas import GPU, ModelSpec
+from tools import efficiency as eff
+from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory, kv_cache_bytes_per_token
+from tools.memory import weight_bytes
+from tools.params import count_parameters
+from tools.units import GB, dtype_bytes
+
+NVLINK_LATENCY_S = 8e-6  # one small all-reduce over NVLink
+PCIE_LATENCY_S = 25e-6
+
+
+class InferenceSpeedRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    model: ModelSpec
+    gpu: GPU
+    num_gpus: int = Field(1, ge=1, le=1024)
+    precision: Literal["bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16"
+    kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
+    context: int = Field(2048, ge=1, le=10_000_000, description="prompt tokens per sequence")
+    output: int = Field(256, ge=1, le=1_000_000, description="generated tokens per sequence")
+    batch: int = Field(1, ge=1, le=100_000)
+    engine: Literal["hf", "vllm"] = "vllm"
+
+
+class InferenceSpeed(BaseModel):
+    model: str
+    gpu: str
+    num_gpus: int
+    layout: dict[str, int | str]
+    ttft_s: float
+    decode_step_s: float
+    decode_tokens_per_s_per_seq: float
+    decode_tokens_per_s_total: float
+    decode_bound: Literal["memory", "compute"]
+    compute_bound_batch: int | None = Field(description="smallest batch at which decode turns compute-bound")
+    max_batch_that_fits: int | None
+    total_seconds: float = Field(description="prefill + all output tokens for the batch")
+    assumptions: list[str]
+
+
+def _peak(gpu: GPU, precision: str) -> tuple[float, str]:
+    if precision == "fp8" and gpu.fp8_dense_tflops:
+        return gpu.fp8_dense_tflops, "FP8"
+    if precision == "int8" and gpu.int8_dense_tops:
+        return gpu.int8_dense_tops, "INT8"
+    return gpu.bf16_dense_tflops or gpu.fp16_dense_tflops or 0.0, "BF16"
+
+
+def _step(req: InferenceSpeedRequest, batch: int, tp: int) -> tuple[float, float, float]:
+    """(memory-time, compute-time, overhead) of one decode step at `batch`, per GPU."""
+    spec, gpu = req.model, req.gpu
+    counts = count_parameters(spec)
+    q, rest, consts = weight_bytes(counts, req.precision)
+    w = q + rest + consts
+    if spec.moe is not None:  # only the experts some sequence routes to are read
+        moe = spec.moe
+        used = 1 - (1 - moe.experts_per_token / moe.routed_experts) ** batch
+        w -= counts.experts * (1 - used) * (w / counts.total)
+    ctx = req.context + req.output / 2  # average context during generation
+    kv = kv_cache_bytes_per_token(spec, req.kv_dtype or ("fp16" if req.precision == "fp16" else "bf16")) * ctx * batch
+    kv_share = 1.0 if spec.mla else min(1.0, max(1, spec.num_kv_heads // tp) * tp / spec.num_kv_heads) / tp
+    mem_s = (w / tp + kv * kv_share) / (gpu.memory_bandwidth_gbps * GB * eff.DECODE_BANDWIDTH_EFFICIENCY)
+    peak, _ = _peak(gpu, req.precision)
+    q_dim = spec.num_attention_heads * (spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla else spec.head_dim)
+    flops = (2 * counts.active + 4 * spec.num_layers * ctx * q_dim) * batch / tp
+    comp_s = flops / (peak * 1e12 * eff.DECODE_COMPUTE_EFFICIENCY)
+    per_layer = eff.HF_DECODE_OVERHEAD_PER_LAYER_S if req.engine == "hf" else eff.VLLM_DECODE_OVERHEAD_PER_LAYER_S
+    over = spec.num_layers * per_layer
+    if tp > 1:
+        lat = NVLINK_LATENCY_S if gpu.nvlink_gbps else PCIE_LATENCY_S
+        link = (gpu.nvlink_gbps / 2 if gpu.nvlink_gbps else 25.0) * GB * eff.LINK_EFFICIENCY
+        over += spec.num_layers * 2 * (lat + 2 * (tp - 1) / tp * batch * spec.hidden_size * 2 / link)
+    return mem_s, comp_s, over
+
+
+def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
+    """Time to first token, decode tokens/s per sequence and in total, and where decode turns compute-bound."""
+    spec, gpu = req.model, req.gpu
+    mem = estimate_inference_memory(InferenceMemoryRequest(
+        model=spec, gpu=gpu, num_gpus=req.num_gpus, precision=req.precision, kv_dtype=req.kv_dtype,
+        context=req.context + req.output, prompt_len=req.context, batch=req.batch,
+        engine="vllm" if req.engine == "vllm" else "hf"))
+    tp = mem.layout["tp"] if mem.layout["split"] == "tp" else 1
+    stages = mem.layout.get("stages", 1) if mem.layout["split"] == "layers" else 1
+    peak, peak_name = _peak(gpu, req.precision)
+    counts = count_parameters(spec)
+    q_dim = spec.num_attention_heads * (spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla else spec.head_dim)
+    prefill_flops = (2 * counts.active * req.context + 2 * spec.num_layers * req.context ** 2 * q_dim) * req.batch
+    ttft = prefill_flops / (tp * peak * 1e12 * eff.PREFILL_COMPUTE_EFFICIENCY)
+    mem_s, comp_s, over = _step(req, req.batch, tp)
+    step = max(mem_s, comp_s) * stages + over  # layers split: one stage works at a time for one batch
+    bound = "compute" if comp_s > mem_s else "memory"
+    cb = next((b for b in _doubling(1, 1 << 17) if _compute_bound(req, b, tp)), None)
+    if cb is not None:
+        lo = max(1, cb // 2)
+        while lo < cb:
+            mid = (lo + cb) // 2
+            lo, cb = (lo, mid) if _compute_bound(req, mid, tp) else (mid + 1, cb)
+    total = ttft + req.output * step
+    assumptions = [
+        f"prefill at {eff.PREFILL_COMPUTE_EFFICIENCY:.0%} of dense {peak_name} {peak:g} TFLOPS; decode reads at "
+        f"{eff.DECODE_BANDWIDTH_EFFICIENCY:.0%} of {gpu.memory_bandwidth_gbps:g} GB/s",
+        f"{req.batch} sequence(s) of {req.context} prompt + {req.output} output tokens; engine {req.engine}"
+        + (" (eager PyTorch: ~0.4 ms launch overhead per layer per step)" if req.engine == "hf" else " (CUDA graphs)"),
+        f"layout: {mem.layout['split']}" + (f", TP {tp} with two all-reduces per layer" if tp > 1 else ""),
+    ]
+    if spec.moe is not None:
+        assumptions.append("MoE: compute uses the active parameters; a decode step reads only the experts the batch routes to")
+    if req.precision in ("fp8", "int8") and peak_name == "BF16":
+        assumptions.append(f"{gpu.name} has no {req.precision.upper()} tensor cores: weights are read at "
+                           f"{dtype_bytes(req.precision):g} B but computed in BF16")
+    if not mem.fits:
+        assumptions.append(f"this configuration does not fit {req.num_gpus} x {gpu.id} (needs {mem.min_gpus}): "
+                           "the speed is what it would be if it did")
+    return InferenceSpeed(
+        model=spec.id, gpu=gpu.id, num_gpus=req.num_gpus, layout={"split": mem.layout["split"], "tp": tp, "stages": stages},
+        ttft_s=round(ttft, 4), decode_step_s=round(step, 5), decode_tokens_per_s_per_seq=round(1 / step, 2),
+        decode_tokens_per_s_total=round(req.batch / step, 1), decode_bound=bound, compute_bound_batch=cb,
+        max_batch_that_fits=mem.max_batch, total_seconds=round(total, 2), assumptions=assumptions + mem.assumptions[:0],
+    )
+
+
+def _compute_bound(req: InferenceSpeedRequest, batch: int, tp: int) -> bool:
+    mem_s, comp_s, _ = _step(req, batch, tp)
+    return comp_s >= mem_s
+
+
+def _doubling(start: int, stop: int):
+    b = start
+    while b <= stop:
+        yield b
+        b *= 2

@@ -1,0 +1,212 @@
+"""Training time: FLOPs over GPUs x dense peak x MFU, with recomputation, pipeline bubble and
+the communication a slow link cannot hide.
+
+Model FLOPs per token (Kaplan et al. 2020; PaLM's MFU, Chowdhery et al. 2022, appendix B):
+6·N (forward 2·N, backward 4·N; N = active parameters for MoE) plus attention 12·L·h_attn·s/2
+... counted as in Megatron-LM (Narayanan et al. 2021): 6·N·(1 + s/(6·h)) for a dense decoder.
+LoRA/QLoRA skip the weight gradients of frozen matrices: 4·N. Full recomputation repeats the
+forward (+2·N: 8·N for full training), which costs time but is not "model FLOPs"; so time uses
+hardware FLOPs over peak x HFU, with HFU = MFU x hardware/model FLOPs of the calibrating runs.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from knowledge.schemas import GPU, ModelSpec
+from tools import efficiency as eff
+from tools.params import count_parameters
+from tools.units import GB, dtype_bytes
+
+DEFAULT_SEQ_LEN = 2048
+# Tokens per optimizer step when not given: Llama 2 pre-training used 4M; fine-tuning recipes ~0.25M.
+PRETRAIN_BATCH_TOKENS = 4_000_000
+FINETUNE_BATCH_TOKENS = 262_144
+PRETRAIN_SCALE_TOKENS = 1e11  # runs this long are taken as pre-training
+# PCIe servers: 8 cards share the host's PCIe switches and, between servers, one 100 GbE port.
+PCIE_GBPS = {"gen3": 16.0, "gen4": 32.0, "gen5": 64.0}  # per direction, x16
+PCIE_SERVER_GPUS = 8
+ETHERNET_GBPS_PER_SERVER = 12.5  # 100 Gb/s
+# Share of a step's compute behind which communication can hide on a slow link (prefetch and bucketed
+# all-reduce overlap imperfectly: DeepSpeed/FSDP over PCIe typically hide about half).
+SLOW_LINK_OVERLAP = 0.5
+QLORA_DEQUANT_PASSES = 3  # NF4 weights dequantized in the forward, the recomputed forward and the backward
+
+
+class TrainingTimeRequest(BaseModel):
+    """A training job to time."""
+
+    model_config = ConfigDict(extra="forbid")
+    model: ModelSpec
+    gpu: GPU
+    num_gpus: int = Field(1, ge=1, le=1_000_000)
+    tokens: float = Field(gt=0, le=1e16, description="training tokens (tokens x epochs)")
+    method: Literal["full", "lora", "qlora"] = "full"
+    precision: Literal["bf16", "fp8"] = "bf16"
+    mfu: float | None = Field(None, gt=0, le=1, description="model FLOPs utilization; default by GPU family")
+    seq_len: int | None = Field(None, ge=1, le=10_000_000)
+    recompute: Literal["none", "selective", "full"] | None = None
+    zero: int | None = Field(None, ge=0, le=3)
+    tp: int = Field(1, ge=1)
+    pp: int = Field(1, ge=1)
+    global_batch_tokens: int | None = Field(None, ge=1)
+
+    @model_validator(mode="after")
+    def _layout(self) -> "TrainingTimeRequest":
+        if self.num_gpus % (self.tp * self.pp):
+            raise ValueError(f"--num-gpus {self.num_gpus} must be a multiple of tp x pp = {self.tp * self.pp}")
+        return self
+
+
+class TrainingTime(BaseModel):
+    """How long, how many GPU-hours, at what utilization."""
+
+    model: str
+    gpu: str
+    num_gpus: int
+    method: str
+    precision: str
+    total_flops: float = Field(description="model FLOPs (6·N·D + attention; 4·N·D for LoRA/QLoRA)")
+    hardware_flops: float = Field(description="FLOPs executed, recomputation included")
+    peak_tflops: float = Field(description="dense peak per GPU for the precision used")
+    mfu: float
+    mfu_range: tuple[float, float]
+    hfu: float
+    gpu_hours: float
+    gpu_hours_range: tuple[float, float]
+    wall_hours: float
+    wall_seconds: float
+    wall_hours_range: tuple[float, float]
+    wall_days: float
+    tokens_per_second: float
+    overheads: dict[str, float] = Field(description="fractions added to compute time: bubble, exposed comm, dequant")
+    assumptions: list[str]
+
+
+def model_flops_per_token(spec: ModelSpec, seq_len: int, method: str) -> float:
+    """Model FLOPs per trained token: 6·N_active (4·N for adapters) plus causal attention."""
+    counts = count_parameters(spec)
+    n = counts.active
+    mult = 6 if method == "full" else 4
+    q_dim = spec.num_attention_heads * (spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla else spec.head_dim)
+    # QK^T and AV: 2 matmuls x 2 FLOPs x s x q_dim per layer per token in the forward; causal masks half
+    attention_fwd = 2 * 2 * seq_len * q_dim * spec.num_layers / 2
+    return mult * n + mult / 2 * attention_fwd
+
+
+def slow_link(gpu: GPU, num_gpus: int) -> tuple[float, str] | None:
+    """(per-direction GB/s, name) when data-parallel traffic must cross PCIe or Ethernet; None on NVLink/InfiniBand.
+
+    HGX-class systems (NVLink inside the server, an InfiniBand/RoCE NIC per GPU between servers) hide
+    their collectives behind compute: that is already inside the published MFU. PCIe cards do not."""
+    domain = gpu.gpus_per_nvlink_domain or 1
+    if gpu.nvlink_gbps and (num_gpus <= domain or domain >= 8):
+        return None
+    if num_gpus > PCIE_SERVER_GPUS:
+        return ETHERNET_GBPS_PER_SERVER / PCIE_SERVER_GPUS, f"Ethernet between PCIe servers ({ETHERNET_GBPS_PER_SERVER * 8:g} Gb/s per server)"
+    text = gpu.interconnect.lower().replace(" ", "")
+    gen = next((g for g in ("gen5", "gen4", "gen3") if g in text), "gen4")
+    return PCIE_GBPS[gen], f"PCIe {gen.capitalize()} ({PCIE_GBPS[gen]:g} GB/s per direction)"
+
+
+def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
+    """Total FLOPs, GPU-hours, wall-clock time and throughput for a training job, with a band."""
+    spec, gpu = req.model, req.gpu
+    notes: list[str] = []
+    precision = req.precision
+    if precision == "fp8" and not gpu.fp8_dense_tflops:
+        notes.append(f"{gpu.name} has no FP8 tensor cores: timed in BF16 instead")
+        precision = "bf16"
+    peak = gpu.fp8_dense_tflops if precision == "fp8" else (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops)
+    if not peak:
+        raise ValueError(f"{gpu.id} has no dense BF16/FP16 figure in the GPU table; pass --mfu and a GPU with one")
+    seq = req.seq_len or DEFAULT_SEQ_LEN
+    recompute = req.recompute or ("full" if req.method != "full" else "selective")
+    per_token = model_flops_per_token(spec, seq, req.method)
+    total = per_token * req.tokens
+    n_active = count_parameters(spec).active
+    extra_forward = 2 * n_active if recompute == "full" else 0.0
+    hardware = (per_token + extra_forward) * req.tokens
+
+    band = eff.default_mfu(gpu, precision)
+    mfu = req.mfu if req.mfu is not None else band.point
+    lo, hi = (mfu, mfu) if req.mfu is not None else (band.low, band.high)
+    # the calibrating runs recomputed selectively (hardware ~= model FLOPs), so MFU is their HFU
+    hfu = mfu
+    compute_s = hardware / (req.num_gpus * peak * 1e12 * hfu)
+
+    # --- overheads on top of compute -------------------------------------------------------
+    overheads: dict[str, float] = {}
+    mp = req.tp * req.pp
+    dp = req.num_gpus // mp
+    gbt = req.global_batch_tokens or (PRETRAIN_BATCH_TOKENS if req.tokens >= PRETRAIN_SCALE_TOKENS
+                                      else FINETUNE_BATCH_TOKENS)
+    micro = max(1, gbt // (dp * seq))  # micro-batches of one sequence per data-parallel rank per step
+    if req.pp > 1:
+        overheads["pipeline_bubble"] = (req.pp - 1) / (micro + req.pp - 1)
+    zero = req.zero if req.zero is not None else (3 if req.num_gpus > 1 else 0)
+    link = slow_link(gpu, req.num_gpus) if dp > 1 else None
+    if link is not None:
+        gbps, link_name = link
+        bw = gbps * eff.LINK_EFFICIENCY * GB
+        params_local = count_parameters(spec).total / mp
+        grad_bytes = (params_local if req.method == "full" else 0.0) * 2
+        share = (dp - 1) / dp
+        step_compute = compute_s / max(1.0, req.tokens / gbt)  # seconds of compute per optimizer step
+        if zero >= 3:  # weights gathered for every micro-batch's forward and backward, gradients reduce-scattered
+            weights = params_local * (0.5 if req.method == "qlora" else 2.0)
+            comm = micro * share * (2 * weights + grad_bytes) / bw
+        else:  # one gradient all-reduce per optimizer step (ring: 2 x (dp-1)/dp of the gradients)
+            comm = 2 * share * grad_bytes / bw
+        exposed = max(0.0, comm - SLOW_LINK_OVERLAP * step_compute)
+        if exposed > 0:
+            overheads["exposed_communication"] = exposed / step_compute
+            notes.append(f"data parallelism over {link_name}: {comm:.1f} s of communication per optimizer step, "
+                         f"{exposed:.1f} s not hidden behind {step_compute:.1f} s of compute")
+    if req.method == "qlora":
+        tokens_per_pass = micro * seq
+        dequant_bytes = count_parameters(spec).linear / mp * (dtype_bytes("nf4") + 2 + 2)  # read NF4, write+read bf16
+        dq_s = QLORA_DEQUANT_PASSES * dequant_bytes / (gpu.memory_bandwidth_gbps * GB * eff.DECODE_BANDWIDTH_EFFICIENCY)
+        per_pass_compute = compute_s / (req.tokens / (tokens_per_pass * dp))
+        overheads["qlora_dequantization"] = dq_s / per_pass_compute
+    factor = 1 + sum(overheads.values())
+    wall_s = compute_s * factor
+    wall_h = wall_s / 3600
+    gpu_h = wall_h * req.num_gpus
+
+    def hours(m: float) -> float:
+        return hardware / (req.num_gpus * peak * 1e12 * m) * factor / 3600
+
+    assumptions = [
+        f"FLOPs: {'6' if req.method == 'full' else '4'}·N·D + causal attention at {seq} tokens/sequence"
+        + ("" if req.seq_len else " (default; --seq-len)") + f", N = {n_active / 1e9:.2f}e9"
+        + (" active" if spec.moe else "") + " parameters",
+        f"recomputation {recompute}" + (" (+2·N·D: the forward runs twice)" if recompute == "full" else "")
+        + ("" if req.recompute else " (default)"),
+        f"dense {precision.upper()} peak {peak:g} TFLOPS per GPU ({gpu.name}, GPU table)",
+        (f"MFU {mfu:.2f} (given)" if req.mfu is not None else
+         f"MFU {mfu:.2f}, band {lo:.2f}-{hi:.2f} (default for {eff.family(gpu)}: {band.basis}; --mfu to override)"),
+        f"{req.num_gpus} GPUs: dp {dp} x tp {req.tp} x pp {req.pp}, ZeRO-{zero}; {gbt:,} tokens per optimizer step"
+        + ("" if req.global_batch_tokens else " (default)"),
+    ]
+    if req.method != "full":
+        assumptions.append("LoRA/QLoRA: no weight gradients for frozen matrices (4·N·D instead of 6·N·D)")
+    if req.method == "qlora":
+        assumptions.append(f"QLoRA: NF4 weights dequantized {QLORA_DEQUANT_PASSES} times per micro-batch, "
+                           f"memory-bound at {eff.DECODE_BANDWIDTH_EFFICIENCY:.0%} of {gpu.memory_bandwidth_gbps:g} GB/s "
+                           f"(+{overheads['qlora_dequantization']:.0%})")
+    if req.pp > 1:
+        assumptions.append(f"pipeline bubble (p-1)/(m+p-1) = {overheads['pipeline_bubble']:.1%} with {micro} micro-batches")
+    return TrainingTime(
+        model=spec.id, gpu=gpu.id, num_gpus=req.num_gpus, method=req.method, precision=precision,
+        total_flops=total, hardware_flops=hardware, peak_tflops=peak, mfu=round(mfu, 4),
+        mfu_range=(round(lo, 4), round(hi, 4)), hfu=round(hfu, 4),
+        gpu_hours=round(gpu_h, 1), gpu_hours_range=(round(hours(hi) * req.num_gpus, 1), round(hours(lo) * req.num_gpus, 1)),
+        wall_hours=round(wall_h, 4), wall_seconds=round(wall_s, 3), wall_hours_range=(round(hours(hi), 2), round(hours(lo), 2)),
+        wall_days=round(wall_h / 24, 2), tokens_per_second=round(req.tokens / wall_s, 1),
+        overheads={k: round(v, 4) for k, v in overheads.items()}, assumptions=assumptions + notes,
+    )
+
+
+__all__ = ["TrainingTimeRequest", "TrainingTime", "estimate_training_time", "model_flops_per_token"]
