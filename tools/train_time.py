@@ -53,7 +53,7 @@ class TrainingTimeRequest(BaseModel):
     global_batch_tokens: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
-    def _layout(self) -> "TrainingTimeRequest":
+    def _layout(self) -> TrainingTimeRequest:
         if self.num_gpus % (self.tp * self.pp):
             raise ValueError(f"--num-gpus {self.num_gpus} must be a multiple of tp x pp = {self.tp * self.pp}")
         return self
@@ -104,7 +104,8 @@ def slow_link(gpu: GPU, num_gpus: int) -> tuple[float, str] | None:
     if gpu.nvlink_gbps and (num_gpus <= domain or domain >= 8):
         return None
     if num_gpus > PCIE_SERVER_GPUS:
-        return ETHERNET_GBPS_PER_SERVER / PCIE_SERVER_GPUS, f"Ethernet between PCIe servers ({ETHERNET_GBPS_PER_SERVER * 8:g} Gb/s per server)"
+        name = f"Ethernet between PCIe servers ({ETHERNET_GBPS_PER_SERVER * 8:g} Gb/s per server)"
+        return ETHERNET_GBPS_PER_SERVER / PCIE_SERVER_GPUS, name
     text = gpu.interconnect.lower().replace(" ", "")
     gen = next((g for g in ("gen5", "gen4", "gen3") if g in text), "gen4")
     return PCIE_GBPS[gen], f"PCIe {gen.capitalize()} ({PCIE_GBPS[gen]:g} GB/s per direction)"
