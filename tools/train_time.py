@@ -27,6 +27,7 @@ PRETRAIN_SCALE_TOKENS = 1e11  # runs this long are taken as pre-training
 # PCIe servers: 8 cards share the host's PCIe switches and, between servers, one 100 GbE port.
 PCIE_GBPS = {"gen3": 16.0, "gen4": 32.0, "gen5": 64.0}  # per direction, x16
 PCIE_SERVER_GPUS = 8
+NETWORK_GBPS_PER_GPU = 50.0  # HGX-class clusters: one 400 Gb/s InfiniBand/RoCE NIC per GPU
 ETHERNET_GBPS_PER_SERVER = 12.5  # 100 Gb/s
 # Share of a step's compute behind which communication can hide on a slow link (prefetch and bucketed
 # all-reduce overlap imperfectly: DeepSpeed/FSDP over PCIe typically hide about half).

@@ -53,17 +53,15 @@ def add_parsers(sub) -> None:
 def _rent(gpu_id: str, gpu_hours: float) -> dict | None:
     """The on-demand rental cost range of gpu_hours at the price table's USD rates, with the records used."""
     from knowledge.prices import load_prices
+    from tools.pricing import on_demand_rate
 
-    rows = [p for p in load_prices().records if p.gpu == gpu_id and p.kind == "rent_on_demand" and p.currency == "USD"]
-    if not rows:
+    rate = on_demand_rate(load_prices().records, gpu_id)
+    if rate is None:
         return None
-    low, high = min(p.low for p in rows), max(p.high for p in rows)
-    import statistics
-
-    typical = statistics.median(p.typical or (p.low + p.high) / 2 for p in rows)
-    return {"low": round(low * gpu_hours, 2), "typical": round(typical * gpu_hours, 2), "high": round(high * gpu_hours, 2),
-            "currency": "USD", "per_gpu_hour": {"low": low, "typical": typical, "high": high},
-            "prices_used": [{"id": p.id, "provider": p.provider, "source": p.source, "as_of": p.as_of} for p in rows]}
+    return {"low": round(rate.low * gpu_hours, 2), "typical": round(rate.typical * gpu_hours, 2),
+            "high": round(rate.high * gpu_hours, 2), "currency": rate.currency,
+            "per_gpu_hour": {"low": rate.low, "typical": rate.typical, "high": rate.high},
+            "prices_used": [{"id": p.id, "provider": p.provider, "source": p.source, "as_of": p.as_of} for p in rate.records]}
 
 
 def run_command(args, catalog) -> tuple[dict, str]:

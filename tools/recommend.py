@@ -1,0 +1,154 @@
+"""GPU recommendation: every GPU in the table (or a given list) sized, timed, priced and ranked.
+
+For training tasks each GPU gets the least count that fits (memory engine), raised if a deadline
+needs more, then time (training-time model) and rental cost (price table). For inference, the
+least count that holds the model and the requested context x concurrency, its decode speed and
+cost per hour. Ranking: with a deadline, the cheapest option that meets it; with a budget, the
+fastest within it; otherwise the cheapest. Options that cannot run are listed apart with why.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from knowledge.schemas import GPU, ModelSpec, Price
+from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+from tools.pricing import on_demand_rate
+from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+Task = Literal["pretrain", "full", "lora", "qlora", "inference"]
+DEFAULT_FINETUNE_TOKENS = 1e8  # 100M tokens: e.g. 50k examples x 2k tokens, one epoch
+MAX_GPUS = 4096
+
+
+class RecommendRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    model: ModelSpec
+    task: Task
+    gpus: list[GPU] = Field(min_length=1)
+    prices: list[Price] = []
+    seq_len: int | None = Field(None, ge=1, le=10_000_000)
+    tokens: float | None = Field(None, gt=0, le=1e16, description="training tokens")
+    batch: int = Field(1, ge=1, le=100_000, description="inference: concurrent sequences")
+    budget: float | None = Field(None, gt=0, description="USD for the whole job (training) or per hour (inference)")
+    deadline_hours: float | None = Field(None, gt=0)
+
+
+class Option(BaseModel):
+    gpu: str
+    num_gpus: int | None
+    config: dict[str, int | str | float | None]
+    fits: bool
+    per_gpu_gb: float | None
+    wall_hours: float | None
+    cost: float | None = Field(description="USD: whole job (training) or per hour (inference), on-demand typical")
+    tokens_per_second: float | None = None
+    rank: int | None = None
+    why: str
+
+
+class Recommendation(BaseModel):
+    options: list[Option]
+    rejected: list[Option]
+    assumptions: list[str]
+
+
+def _train_option(req: RecommendRequest, gpu: GPU, tokens: float) -> Option:
+    method = "full" if req.task == "pretrain" else req.task
+    mem_req = TrainingMemoryRequest(model=req.model, gpu=gpu, method=method, seq_len=req.seq_len)
+    n = estimate_training_memory(mem_req).min_gpus
+    if n is None:
+        return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
+                      why="does not fit at any GPU count (activations per GPU exceed its memory)")
+
+    def timed(count: int):
+        return estimate_training_time(TrainingTimeRequest(model=req.model, gpu=gpu, num_gpus=count, tokens=tokens,
+                                                          method=method, seq_len=req.seq_len))
+    t = timed(n)
+    while req.deadline_hours and t.wall_hours > req.deadline_hours and n * 2 <= MAX_GPUS:
+        faster = timed(n * 2)
+        if faster.wall_hours >= t.wall_hours * 0.95:  # more GPUs stopped helping (slow links)
+            break
+        n, t = n * 2, faster
+    mem = estimate_training_memory(mem_req.model_copy(update={"num_gpus": n}))
+    rate = on_demand_rate(req.prices, gpu.id)
+    return Option(gpu=gpu.id, num_gpus=n, config={"method": method, **mem.layout}, fits=bool(mem.fits),
+                  per_gpu_gb=mem.per_gpu_gb, wall_hours=t.wall_hours, cost=round(rate.typical * t.gpu_hours, 0) if rate else None,
+                  tokens_per_second=t.tokens_per_second, why="")
+
+
+def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
+    ctx = req.seq_len or 4096
+    mem = estimate_inference_memory(InferenceMemoryRequest(model=req.model, gpu=gpu, context=ctx, batch=req.batch,
+                                                           engine="vllm"))
+    n = mem.min_gpus
+    if n is None:
+        return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
+                      why=f"cannot hold the model and {req.batch} x {ctx} tokens of KV cache on up to 1024 GPUs")
+    speed = estimate_inference_speed(InferenceSpeedRequest(model=req.model, gpu=gpu, num_gpus=n, context=ctx,
+                                                           output=256, batch=req.batch))
+    at_n = estimate_inference_memory(InferenceMemoryRequest(model=req.model, gpu=gpu, num_gpus=n, context=ctx,
+                                                            batch=req.batch, engine="vllm"))
+    rate = on_demand_rate(req.prices, gpu.id)
+    return Option(gpu=gpu.id, num_gpus=n, config={"engine": "vllm", **at_n.layout}, fits=bool(at_n.fits),
+                  per_gpu_gb=at_n.per_gpu_gb, wall_hours=None, cost=round(rate.typical * n, 2) if rate else None,
+                  tokens_per_second=speed.decode_tokens_per_s_total, why="")
+
+
+def recommend(req: RecommendRequest) -> Recommendation:
+    """Every candidate GPU evaluated and ranked; those that cannot run are listed apart with the reason."""
+    tokens = req.tokens or (None if req.task in ("pretrain", "inference") else DEFAULT_FINETUNE_TOKENS)
+    if req.task == "pretrain" and tokens is None:
+        raise ValueError("pre-training needs --tokens (e.g. 2T); fine-tuning defaults to 100M")
+    opts = [(_infer_option(req, g) if req.task == "inference" else _train_option(req, g, tokens)) for g in req.gpus]
+    viable = [o for o in opts if o.fits]
+    rejected = [o for o in opts if not o.fits]
+    inf = float("inf")
+    if req.deadline_hours and req.task != "inference":
+        key = lambda o: (o.wall_hours > req.deadline_hours, o.cost if o.cost is not None else inf, o.wall_hours)
+    elif req.budget:
+        key = lambda o: ((o.cost or inf) > req.budget, o.wall_hours or 0, -(o.tokens_per_second or 0))
+    else:
+        key = lambda o: (o.cost if o.cost is not None else inf, o.wall_hours or 0, -(o.tokens_per_second or 0))
+    viable.sort(key=key)
+    best = viable[0] if viable else None
+    for rank, o in enumerate(viable, 1):
+        o.rank = rank
+        o.why = _why(o, best, req)
+    return Recommendation(options=viable, rejected=rejected, assumptions=_assumptions(req, tokens))
+
+
+def _why(o: Option, best: Option, req: RecommendRequest) -> str:
+    if o.cost is None:
+        return "no rental price in the table for this GPU (add one to your prices file)"
+    if req.deadline_hours and o.wall_hours is not None and o.wall_hours > req.deadline_hours:
+        return f"misses the {req.deadline_hours:g} h deadline by {o.wall_hours - req.deadline_hours:,.1f} h"
+    if req.budget and o.cost > req.budget:
+        return f"over the budget by ${o.cost - req.budget:,.0f}"
+    if o is best:
+        return ("cheapest that meets the deadline" if req.deadline_hours else
+                "fastest within the budget" if req.budget else "cheapest")
+    if best.cost is not None and o.cost > best.cost:
+        more = f"${o.cost - best.cost:,.0f} more than {best.gpu}"
+        if o.wall_hours is not None and best.wall_hours is not None:
+            more += f", {'faster' if o.wall_hours < best.wall_hours else 'slower'} ({o.wall_hours:,.1f} h)"
+        return more
+    return f"slower than {best.gpu}" if req.budget else f"ties {best.gpu} on cost"
+
+
+def _assumptions(req: RecommendRequest, tokens: float | None) -> list[str]:
+    out = []
+    if req.task != "inference":
+        out.append(f"{tokens:.3g} training tokens" + ("" if req.tokens else " (default for fine-tuning; --tokens)"))
+        out.append("per GPU type: the least count that fits (memory engine defaults: ZeRO-3 with more than one GPU, "
+                   "full recomputation), doubled while a deadline is missed and more GPUs still help")
+    else:
+        out.append(f"serving {req.batch} concurrent sequence(s) of {req.seq_len or 4096} tokens with vLLM; cost per hour")
+    out.append("cost: on-demand rental at the median of the price table's USD records for each GPU (estimates; "
+               "override in ~/.config/gpu-advisor/prices.yaml)")
+    out.append("ranking: " + ("cheapest meeting the deadline" if req.deadline_hours else
+                              "fastest within the budget" if req.budget else "cheapest, then fastest"))
+    return out
