@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.schemas import GPU, ModelSpec, Price
 from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
 from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
-from tools.pricing import on_demand_rate
+from tools.pricing import CNY_PER_USD, on_demand_rate
 from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 from tools.train_time import TrainingTimeRequest, estimate_training_time
 
@@ -56,8 +56,15 @@ class Recommendation(BaseModel):
     assumptions: list[str]
 
 
+# QLoRA's NF4 matmuls come from bitsandbytes, built for CUDA (NVIDIA) and ROCm (AMD).
+QLORA_VENDORS = ("nvidia", "amd")
+
+
 def _train_option(req: RecommendRequest, gpu: GPU, tokens: float) -> Option:
     method = "full" if req.task == "pretrain" else req.task
+    if method == "qlora" and not gpu.vendor.lower().startswith(QLORA_VENDORS):
+        return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
+                      why=f"QLoRA needs bitsandbytes' NF4 kernels (NVIDIA CUDA, AMD ROCm); on {gpu.vendor} use LoRA")
     mem_req = TrainingMemoryRequest(model=req.model, gpu=gpu, method=method, seq_len=req.seq_len)
     n = estimate_training_memory(mem_req).min_gpus
     if n is None:
@@ -147,8 +154,8 @@ def _assumptions(req: RecommendRequest, tokens: float | None) -> list[str]:
                    "full recomputation), doubled while a deadline is missed and more GPUs still help")
     else:
         out.append(f"serving {req.batch} concurrent sequence(s) of {req.seq_len or 4096} tokens with vLLM; cost per hour")
-    out.append("cost: on-demand rental at the median of the price table's USD records for each GPU (estimates; "
-               "override in ~/.config/gpu-advisor/prices.yaml)")
+    out.append("cost: on-demand rental at the median of the price table's USD records for each GPU (CNY-only GPUs "
+               f"converted at {CNY_PER_USD} CNY/USD; estimates; override in ~/.config/gpu-advisor/prices.yaml)")
     out.append("ranking: " + ("cheapest meeting the deadline" if req.deadline_hours else
                               "fastest within the budget" if req.budget else "cheapest, then fastest"))
     return out

@@ -55,20 +55,20 @@ def gb_to_gib(gb: float) -> float:
     return gb * GB / GiB
 
 
-_COUNT_SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+_COUNT_SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12, "万": 1e4, "亿": 1e8, "万亿": 1e12}
+COUNT_HELP = "a positive count such as 2e12, 15T, 500B, 100M, 1.5k or 1万亿 (k = 1e3, M = 1e6, B = 1e9, T = 1e12)"
 
 
 def parse_count(text: str) -> float:
-    """A positive count written as 2e12, 2T, 15T, 500B, 100M, 1.5k or 2000000 (decimal suffixes).
+    """A positive count written as 2e12, 2T, 15T, 500B, 100M, 1.5k, 2,000,000 or 1万亿 (decimal multipliers).
 
     Raises ValueError naming the accepted forms for anything else (negative, zero, words).
     """
     import re
 
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*([kmbgt]?)\s*", str(text), flags=re.IGNORECASE)
-    if not m:
-        raise ValueError(f"{text!r} is not a count; use a number such as 2e12, 2T, 15T, 500B, 100M")
-    value = float(m.group(1)) * _COUNT_SUFFIX[m.group(2).lower()]
-    if value <= 0:
-        raise ValueError(f"{text!r} must be more than zero")
+    s = str(text).strip().replace(",", "").replace("_", "")
+    m = re.fullmatch(r"(\d+(?:\.\d*)?(?:[eE][+]?\d+)?)\s*(万亿|[kKmMbBgGtT万亿]?)\s*(?:tokens?)?", s)
+    value = float(m.group(1)) * _COUNT_SUFFIX[m.group(2).lower()] if m else None
+    if value is None or not 0 < value < float("inf"):
+        raise ValueError(f"{text!r} is not a count: use {COUNT_HELP}")
     return value

@@ -14,6 +14,8 @@ import sys
 from pydantic import ValidationError
 
 from ui.cli_knowledge import add_parsers as add_knowledge_parsers
+from ui.cli_recommend import add_parallel_parser
+from ui.cli_recommend import add_parsers as add_recommend_parsers
 from ui.cli_time import add_parsers as add_time_parsers
 
 
@@ -133,8 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     add_knowledge_parsers(sub)
     add_time_parsers(sub)
+    add_recommend_parsers(sub)
     if _cli_plan() is not None:
         _cli_plan().add_parsers(sub)
+        add_parallel_parser(_cli_plan().PLAN_SUBPARSERS)
     return parser
 
 
@@ -212,6 +216,14 @@ def run(argv: list[str] | None = None) -> tuple[int, str]:
             from ui.cli_time import run_command as run_time
 
             data, text = run_time(args, catalog)
+        elif args.command == "recommend":
+            from ui.cli_recommend import run_recommend
+
+            data, text = run_recommend(args, catalog)
+        elif args.command == "plan" and getattr(args, "plan_cmd", None) == "parallel":
+            from ui.cli_recommend import run_parallel
+
+            data, text = run_parallel(args, catalog)
         elif args.command in ("cost", "plan"):
             data, text = _cli_plan().run_command(args, catalog)
         elif args.command in ("index", "search", "compare", "prices"):

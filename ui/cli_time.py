@@ -1,16 +1,8 @@
 """CLI commands `time train` and `time infer`: the planning tools' timing, as text or JSON."""
 from __future__ import annotations
 
-import argparse
 
-
-def _count(text: str) -> float:
-    from tools.units import parse_count
-
-    try:
-        return parse_count(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+from ui.cli_plan import parse_token_count as _count
 
 
 def add_parsers(sub) -> None:

@@ -1,0 +1,335 @@
+"""Rent vs buy for one GPU job: rental cost, owned cost of the same hours, and the break-even.
+
+Prices are passed in as records (knowledge.prices.load_prices); nothing here reads a file.
+
+Symbols (per GPU): r rental price per GPU-hour, P purchase price, R resale fraction after Y years of
+depreciation, u utilization (share of the year the owned GPUs do useful work), H hosting per month,
+W TDP in kW, e electricity price per kWh, PUE the facility's power usage effectiveness; N GPUs for
+h wall-clock hours. A month is 8760 / 12 = 730 hours.
+
+  rent_cost        = N · h · r
+  buy_cost         = N · h · [ P·(1 − R) / (Y · 8760 · u)     capital, spread over the hours the GPUs work
+                             + H / (730 · u)                  hosting (rack, cooling, network), same share
+                             + W · PUE · e ]                  power while the job runs
+  break_even_months       = P / (r·730·u − H − W·PUE·e·730·u)      cash payback: months of renting at
+                            utilization u whose cost would pay for the purchase (resale not credited)
+  break_even_utilization  = [P·(1 − R) / (Y · 8760) + 12·H / 8760] / (r − W·PUE·e)
+                            the u at which owning costs the same per working GPU-hour as renting
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from knowledge.schemas import GPU, Price
+
+HOURS_PER_YEAR = 8760.0
+HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730
+GPUS_PER_SERVER = 8  # per_8gpu_server prices: HGX/DGX-class systems
+
+# Defaults: each is an assumption, stated in the answer whenever it is used.
+DEFAULT_ELECTRICITY_PER_KWH = {"USD": 0.12, "CNY": 0.7}  # US commercial average; China industrial tariff
+DEFAULT_PUE = 1.3  # a typical modern air-cooled data center (hyperscalers report ~1.1, older rooms 1.5+)
+DEFAULT_UTILIZATION = 0.7
+DEFAULT_HOSTING_PER_GPU_MONTH = {"USD": 150.0, "CNY": 1000.0}  # colocation space, cooling, network: 1/8 of a server's
+DEFAULT_DEPRECIATION_YEARS = 4.0  # NVIDIA ships a data-center generation about every two years
+DEFAULT_RESALE_FRACTION = 0.2
+DEFAULT_CNY_PER_USD = 7.2
+# The source article: used 8xA100 servers sell at 30-40% of list in 2026. A claim, not a measurement.
+DEFAULT_USED_FRACTION_OF_NEW = 0.35
+
+PRICE_FILE_HINT = ("your prices file (GPU_ADVISOR_PRICES or ~/.config/gpu-advisor/prices.yaml, records shaped like "
+                   "knowledge/data/prices.yaml)")
+
+
+class CostRequest(BaseModel):
+    """A GPU job to cost: which GPU, how many, how long, and the prices in force. None means 'use the default'."""
+
+    model_config = ConfigDict(extra="forbid")
+    gpu: GPU
+    num_gpus: int = Field(1, ge=1, le=1_000_000)
+    hours: float = Field(gt=0, allow_inf_nan=False, description="wall-clock hours of the job; GPU-hours = hours x num_gpus")
+    mode: Literal["rent", "buy", "both"] = "both"
+    currency: Literal["USD", "CNY"] = "USD"
+    prices: list[Price] = Field(default_factory=list, description="the price table in force")
+    price_per_hour: float | None = Field(None, gt=0, allow_inf_nan=False, description="your rental price per GPU-hour")
+    purchase_price_per_gpu: float | None = Field(None, gt=0, allow_inf_nan=False, description="your purchase price per GPU")
+    used: bool = Field(False, description="buy used GPUs (default new)")
+    used_fraction_of_new: float | None = Field(None, description="used price as a share of new; default 0.35 when no used price exists")
+    electricity_price: float | None = Field(None, ge=0, allow_inf_nan=False, description="per kWh, in the currency")
+    pue: float | None = Field(None, ge=1, le=3, description="facility power / IT power (default 1.3)")
+    utilization: float | None = Field(None, description="share of the year owned GPUs do useful work (default 0.7)")
+    hosting_per_gpu_month: float | None = Field(None, ge=0, allow_inf_nan=False)
+    depreciation_years: float | None = Field(None, gt=0, le=15)
+    resale_fraction: float | None = Field(None, ge=0, lt=1, description="resale value after depreciation, share of purchase")
+    cny_per_usd: float | None = Field(None, gt=0, allow_inf_nan=False)
+    power_watts_per_gpu: float | None = Field(None, gt=0, le=5000, description="default: the GPU's TDP")
+
+    @field_validator("utilization", "used_fraction_of_new")
+    @classmethod
+    def _fraction(cls, v: float | None, info) -> float | None:
+        if v is not None and not (0 < v <= 1):
+            hint = f"; for {v:g}% write {v / 100:g}" if 5 <= v <= 100 else ""  # 70 most likely meant 70%
+            raise ValueError(f"must be a fraction in (0, 1]{hint}")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CostRequest:
+        if self.used_fraction_of_new is not None and not self.used:
+            raise ValueError("--used-fraction-of-new applies to used purchases: add --used")
+        return self
+
+
+class CostRange(BaseModel):
+    """An amount with its band, in the estimate's currency."""
+
+    low: float
+    typical: float
+    high: float
+
+
+class PriceUsed(BaseModel):
+    """A price record the estimate used, as recorded (its own currency and unit)."""
+
+    id: str
+    used_for: Literal["rent", "buy"]
+    kind: str
+    provider: str | None
+    low: float
+    high: float
+    typical: float | None
+    currency: str
+    unit: str
+    source: str
+    as_of: str
+    confidence: str
+
+
+class CostEstimate(BaseModel):
+    """Rental and owned cost of one job, the break-even, and every price and default behind them."""
+
+    gpu: str
+    num_gpus: int
+    hours: float
+    gpu_hours: float
+    mode: str
+    currency: str
+    rent_price_per_gpu_hour: CostRange | None
+    rent_cost: CostRange | None
+    purchase_price_per_gpu: CostRange | None
+    buy_cost: CostRange | None = Field(description="owned cost attributed to this job (see the module docstring)")
+    buy_breakdown: dict[str, float] | None = Field(description="typical buy_cost split into capital, hosting, power")
+    owned_cost_per_gpu_hour: float | None = Field(description="typical owned cost per working GPU-hour")
+    cheaper: Literal["rent", "buy"] | None = Field(description="at the typical prices, for this job")
+    utilization: float | None = Field(description="share of the year owned GPUs work (buy side and break-even)")
+    break_even_months: float | None
+    break_even_utilization: float | None
+    prices_used: list[PriceUsed]
+    assumptions: list[str]
+
+
+class PricePick(BaseModel):
+    """A per-GPU price range in the request's currency, the records behind it, and how it was formed."""
+
+    per_gpu: CostRange
+    used: list[PriceUsed]
+    notes: list[str]
+
+
+def _convert(amount: float, src: str, dst: str, cny_per_usd: float) -> float:
+    if src == dst:
+        return amount
+    return amount * cny_per_usd if (src, dst) == ("USD", "CNY") else amount / cny_per_usd
+
+
+def price_range(records: list[Price], used_for: str, currency: str, cny_per_usd: float, rate_text: str) -> PricePick:
+    """Range across records: cheapest low, highest high, median of typical values (midpoint where none)."""
+    lows, highs, typicals, notes = [], [], [], []
+    for p in records:
+        scale = _convert(1.0, p.currency, currency, cny_per_usd) / (GPUS_PER_SERVER if p.unit == "per_8gpu_server" else 1)
+        lows.append(p.low * scale)
+        highs.append(p.high * scale)
+        typicals.append((p.typical if p.typical is not None else (p.low + p.high) / 2) * scale)
+        if p.unit == "per_8gpu_server":
+            notes.append(f"{p.id}: an 8-GPU server price divided by 8 (it includes CPUs, RAM, networking)")
+    converted = sorted({p.currency for p in records} - {currency})
+    if converted:
+        notes.append(f"{', '.join(converted)} prices converted to {currency} at {rate_text}")
+    used = [PriceUsed(id=p.id, used_for=used_for, kind=p.kind, provider=p.provider, low=p.low, high=p.high,
+                      typical=p.typical, currency=p.currency, unit=p.unit, source=p.source, as_of=p.as_of,
+                      confidence=p.confidence) for p in records]
+    return PricePick(per_gpu=CostRange(low=min(lows), typical=statistics.median(typicals), high=max(highs)),
+                 used=used, notes=notes)
+
+
+def prefer_currency(records: list[Price], currency: str) -> list[Price]:
+    same = [p for p in records if p.currency == currency]
+    return same or records
+
+
+def _kinds_for(gpu_id: str, prices: list[Price]) -> str:
+    kinds = sorted({p.kind for p in prices if p.gpu == gpu_id})
+    return f"it has: {', '.join(kinds)}" if kinds else "it has no prices at all"
+
+
+def _rate(req: CostRequest) -> tuple[float, str]:
+    """CNY per USD for converting prices, and how to state it."""
+    if req.cny_per_usd is not None:
+        return req.cny_per_usd, f"{req.cny_per_usd:g} CNY/USD (given)"
+    return DEFAULT_CNY_PER_USD, f"{DEFAULT_CNY_PER_USD:g} CNY/USD (default, an assumption; --cny-per-usd)"
+
+
+def rental_price(req: CostRequest) -> PricePick:
+    """Per-GPU-hour rental price range: the override, else on-demand records for the GPU."""
+    if req.price_per_hour is not None:
+        x = req.price_per_hour
+        return PricePick(per_gpu=CostRange(low=x, typical=x, high=x), used=[],
+                     notes=[f"rental price {x:g} {req.currency} per GPU-hour (given)"])
+    records = [p for p in req.prices if p.gpu == req.gpu.id and p.kind == "rent_on_demand"]
+    cny_per_usd, rate_text = _rate(req)
+    if not records:
+        raise ValueError(f"no on-demand rental price for {req.gpu.id} in the price table ({_kinds_for(req.gpu.id, req.prices)}); "
+                         f"give --price-per-hour (per GPU-hour, {req.currency}) or add a rent_on_demand record for "
+                         f"{req.gpu.id} to {PRICE_FILE_HINT}")
+    pick = price_range(prefer_currency(records, req.currency), "rent", req.currency, cny_per_usd, rate_text)
+    pick.notes.insert(0, f"rental: on-demand prices for {req.gpu.id} across {len(pick.used)} record(s): low = cheapest "
+                         "low, high = highest high, typical = median of the typical values (midpoint where a record has none)")
+    return pick
+
+
+def purchase_price(req: CostRequest) -> PricePick:
+    """Per-GPU purchase price range: the override, else buy_used / buy_new records (used = a share of new)."""
+    if req.purchase_price_per_gpu is not None:
+        x = req.purchase_price_per_gpu
+        return PricePick(per_gpu=CostRange(low=x, typical=x, high=x), used=[],
+                     notes=[f"purchase price {x:,.0f} {req.currency} per GPU (given)"])
+    mine = [p for p in req.prices if p.gpu == req.gpu.id]
+    cny_per_usd, rate_text = _rate(req)
+    used = [p for p in mine if p.kind == "buy_used"]
+    new = [p for p in mine if p.kind == "buy_new"]
+    if req.used and used and req.used_fraction_of_new is None:
+        pick = price_range(prefer_currency(used, req.currency), "buy", req.currency, cny_per_usd, rate_text)
+        pick.notes.insert(0, f"purchase: used-market prices for {req.gpu.id} ({len(pick.used)} record(s)): "
+                             "range across records, typical = median")
+        return pick
+    if not new:
+        what = "used or new" if req.used else "new"
+        raise ValueError(f"no {what} purchase price for {req.gpu.id} in the price table ({_kinds_for(req.gpu.id, req.prices)}); "
+                         f"give --purchase-price (per GPU, {req.currency}) or add a buy_new record for {req.gpu.id} "
+                         f"to {PRICE_FILE_HINT}")
+    pick = price_range(prefer_currency(new, req.currency), "buy", req.currency, cny_per_usd, rate_text)
+    pick.notes.insert(0, f"purchase: new prices for {req.gpu.id} ({len(pick.used)} record(s)): range across records, "
+                         "typical = median")
+    if req.used:
+        f = req.used_fraction_of_new if req.used_fraction_of_new is not None else DEFAULT_USED_FRACTION_OF_NEW
+        r = pick.per_gpu
+        pick.per_gpu = CostRange(low=r.low * f, typical=r.typical * f, high=r.high * f)
+        pick.notes.append(f"used = {f:g} x the new price" + (
+            " (given)" if req.used_fraction_of_new is not None else
+            f" (default: no used price for {req.gpu.id} in the table; the source article claims used 8xA100 servers "
+            "sell at 30-40% of list in 2026, unverified; --used-fraction-of-new)"))
+    return pick
+
+
+def estimate_cost(req: CostRequest) -> CostEstimate:
+    """Rental cost, owned cost and break-even for one job, with the prices and defaults used."""
+    cur = req.currency
+    notes: list[str] = []
+
+    def default(value, fallback, text: str):
+        if value is not None:
+            return value
+        notes.append(text)
+        return fallback
+
+    gpu_hours = req.hours * req.num_gpus
+    used: list[PriceUsed] = []
+
+    rent = rent_cost = None
+    if req.mode in ("rent", "both"):
+        pick = rental_price(req)
+        rent, used = pick.per_gpu, used + pick.used
+        notes += pick.notes
+        rent_cost = CostRange(low=rent.low * gpu_hours, typical=rent.typical * gpu_hours, high=rent.high * gpu_hours)
+        notes.append(f"rent: {req.num_gpus} GPUs x {round(req.hours, 2):,g} h = {round(gpu_hours, 2):,g} GPU-hours x the price "
+                     "per GPU-hour; storage, egress and idle time between jobs not included")
+
+    buy = buy_cost = breakdown = owned_h = u = None
+    be_months = be_util = None
+    if req.mode in ("buy", "both"):
+        pick = purchase_price(req)
+        buy, used = pick.per_gpu, used + pick.used
+        notes += pick.notes
+        watts = req.power_watts_per_gpu or req.gpu.tdp_w
+        if watts is None:
+            raise ValueError(f"no TDP for {req.gpu.id} in the GPU table; give the power per GPU (--power-watts-per-gpu)")
+        if req.power_watts_per_gpu is not None:
+            notes.append(f"power: {watts:g} W per GPU while the job runs (given)")
+        else:
+            notes.append(f"power: {req.gpu.id} TDP {watts:g} W per GPU while the job runs (GPU table); the server's "
+                         "CPUs, memory, fans and network add more (a DGX H100 is rated 10.2 kW for 5.6 kW of GPUs)")
+        e = default(req.electricity_price, DEFAULT_ELECTRICITY_PER_KWH[cur],
+                    f"electricity {DEFAULT_ELECTRICITY_PER_KWH[cur]:g} {cur}/kWh (default; --electricity-price)")
+        pue = default(req.pue, DEFAULT_PUE, f"PUE {DEFAULT_PUE:g} (default, cooling and power delivery; --pue)")
+        u = default(req.utilization, DEFAULT_UTILIZATION,
+                    f"utilization {DEFAULT_UTILIZATION:g}: owned GPUs do useful work {DEFAULT_UTILIZATION:.0%} of the year "
+                    "(default; --utilization); idle power not counted")
+        hosting = default(req.hosting_per_gpu_month, DEFAULT_HOSTING_PER_GPU_MONTH[cur],
+                          f"hosting {DEFAULT_HOSTING_PER_GPU_MONTH[cur]:g} {cur} per GPU-month for rack space, cooling "
+                          "and network (default, an assumption; --hosting-per-gpu-month); staff time not included")
+        years = default(req.depreciation_years, DEFAULT_DEPRECIATION_YEARS,
+                        f"depreciation over {DEFAULT_DEPRECIATION_YEARS:g} years (default; --depreciation-years)")
+        resale = default(req.resale_fraction, DEFAULT_RESALE_FRACTION,
+                         f"resale at {DEFAULT_RESALE_FRACTION:.0%} of the purchase price after {years:g} years "
+                         "(default; --resale-fraction)")
+        power_h = watts / 1000 * pue * e  # per GPU-hour of work
+        fixed_h = lambda p: p * (1 - resale) / (years * HOURS_PER_YEAR * u) + hosting / (HOURS_PER_MONTH * u)
+        buy_cost = CostRange(**{k: req.num_gpus * req.hours * (fixed_h(getattr(buy, k)) + power_h)
+                                for k in ("low", "typical", "high")})
+        capital = req.num_gpus * req.hours * buy.typical * (1 - resale) / (years * HOURS_PER_YEAR * u)
+        breakdown = {"capital": capital, "hosting": req.num_gpus * req.hours * hosting / (HOURS_PER_MONTH * u),
+                     "power": req.num_gpus * req.hours * power_h}
+        owned_h = fixed_h(buy.typical) + power_h
+        notes.append("buy: the job's share of (purchase - resale) over the depreciation years and of hosting, "
+                     f"by its hours over the {u:.0%} of each year the GPUs work, plus power = TDP x GPUs x hours x PUE x price")
+        if rent is not None:
+            notes.append("break-even months = purchase / (monthly rent at this utilization - monthly hosting and power), "
+                         "typical prices, resale not credited")
+            margin = rent.typical * HOURS_PER_MONTH * u - hosting - power_h * HOURS_PER_MONTH * u
+            be_months = buy.typical / margin if margin > 0 else None
+            if be_months is None:
+                notes.append("break-even: renting costs less per month than hosting and powering owned GPUs; buying never pays")
+            elif be_months > years * 12:
+                notes.append(f"break-even after {be_months:.0f} months: beyond the {years:g}-year depreciation life")
+            spread = rent.typical - power_h
+            raw = (buy.typical * (1 - resale) / (years * HOURS_PER_YEAR) + 12 * hosting / HOURS_PER_YEAR) / spread \
+                if spread > 0 else math.inf
+            be_util = raw if raw <= 1 else None
+            if be_util is None:
+                notes.append("break-even utilization: owning costs more per GPU-hour than renting even at 100% use")
+    if req.mode != "both":
+        notes.append("break-even needs both prices: --mode both")
+    notes.append("prices are estimates (ranges) with dates; replace them with your quotes: --price-per-hour, "
+                 "--purchase-price, or " + PRICE_FILE_HINT)
+
+    rnd = lambda r: None if r is None else CostRange(low=round(r.low, 2), typical=round(r.typical, 2), high=round(r.high, 2))
+    cheaper = None
+    if rent_cost is not None and buy_cost is not None:
+        cheaper = "buy" if buy_cost.typical < rent_cost.typical else "rent"
+    return CostEstimate(
+        gpu=req.gpu.id, num_gpus=req.num_gpus, hours=req.hours, gpu_hours=gpu_hours, mode=req.mode, currency=cur,
+        rent_price_per_gpu_hour=None if rent is None else CostRange(
+            low=round(rent.low, 4), typical=round(rent.typical, 4), high=round(rent.high, 4)),
+        rent_cost=rnd(rent_cost), purchase_price_per_gpu=rnd(buy), buy_cost=rnd(buy_cost),
+        buy_breakdown=None if breakdown is None else {k: round(v, 2) for k, v in breakdown.items()},
+        owned_cost_per_gpu_hour=None if owned_h is None else round(owned_h, 4), cheaper=cheaper, utilization=u,
+        break_even_months=None if be_months is None else round(be_months, 2),
+        break_even_utilization=None if be_util is None else round(be_util, 4),
+        prices_used=used, assumptions=list(dict.fromkeys(notes)),
+    )
+
+
+__all__ = ["CostRequest", "CostEstimate", "CostRange", "PriceUsed", "PricePick", "estimate_cost", "rental_price", "purchase_price"]
