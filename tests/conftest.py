@@ -22,6 +22,15 @@ def no_network(monkeypatch):
     monkeypatch.setattr(socket.socket, "connect", guarded)
 
 
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path, monkeypatch):
+    """No test reads the developer's own price overrides or index: HOME and the data directory are fresh."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("GPU_ADVISOR_DATA", str(tmp_path / "data"))
+    monkeypatch.delenv("GPU_ADVISOR_PRICES", raising=False)
+    monkeypatch.delenv("CHROMA_HOST", raising=False)
+
+
 @pytest.fixture(scope="session")
 def catalog():
     return default_catalog()

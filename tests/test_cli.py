@@ -105,3 +105,39 @@ def test_index_commands_and_their_errors(capsys, monkeypatch, tmp_path):
     assert "no such file" in capsys.readouterr().err
     assert main(["search", ""]) == 2
     assert "empty query" in capsys.readouterr().err
+
+
+def test_time_train_json_keys_and_bad_tokens(capsys):
+    d = run_json(capsys, "time", "train", "--model", "llama-2-7b", "--tokens", "2T", "--gpu", "a100-80gb", "--num-gpus", "64")
+    assert {"total_flops", "gpu_hours", "wall_hours", "mfu", "tokens_per_second", "assumptions"} <= set(d)
+    for bad in ("-5", "lots", "0"):
+        assert main(["time", "train", "--model", "7b", "--tokens", bad, "--gpu", "a100"]) == 2
+        assert "is not a count" in capsys.readouterr().err
+    assert main(["time", "train", "--model", "7b", "--tokens", "1B", "--gpu", "a100", "--mfu", "1.7"]) == 2
+    assert "--mfu must be <= 1" in capsys.readouterr().err
+
+
+def test_time_infer_json_keys(capsys):
+    d = run_json(capsys, "time", "infer", "--model", "llama-3.1-8b", "--gpu", "h100", "--batch", "8")
+    assert {"ttft_s", "decode_tokens_per_s_per_seq", "decode_tokens_per_s_total", "max_batch_that_fits", "assumptions"} <= set(d)
+
+
+def test_cost_json_keys(capsys):
+    d = run_json(capsys, "cost", "--gpu", "h100", "--num-gpus", "8", "--hours", "100")
+    assert {"rent_cost", "buy_cost", "break_even_months", "currency", "prices_used", "assumptions"} <= set(d)
+    assert all(p["source"] and p["as_of"] for p in d["prices_used"])
+
+
+def test_recommend_json_shape(capsys):
+    d = run_json(capsys, "recommend", "--model", "llama-3.1-8b", "--task", "lora", "--gpus", "a100-80gb,h100,rtx-4090")
+    assert [o["rank"] for o in d["options"]] == list(range(1, len(d["options"]) + 1))
+    assert {"gpu", "num_gpus", "config", "fits", "per_gpu_gb", "wall_hours", "cost", "rank", "why"} <= set(d["options"][0])
+
+
+def test_plan_json_keys(capsys):
+    p = run_json(capsys, "plan", "parallel", "--model", "llama-3.1-70b", "--task", "full", "--gpu", "h100", "--num-gpus", "32")
+    assert {"dp", "tp", "pp", "zero", "per_gpu_gb", "fits", "assumptions"} <= set(p)
+    c = run_json(capsys, "plan", "checkpoint", "--model", "70b", "--task", "full", "--num-gpus", "64")
+    assert {"checkpoint_gb", "weights_only_gb", "write_seconds", "cluster_mtbf_hours", "interval_minutes",
+            "interval_steps", "assumptions"} <= set(c)
+    assert c["interval_steps"] is None and c["checkpoint_gb"] == 980.0   # 14 B x 70e9, no --step-seconds

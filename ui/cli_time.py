@@ -87,7 +87,7 @@ def run_command(args, catalog) -> tuple[dict, str]:
             lines.append("  overheads          " + ", ".join(f"{k} +{v:.0%}" for k, v in res.overheads.items()))
         if cost:
             lines.append(f"  rent (on-demand)   ${cost['typical']:,.0f}   (${cost['low']:,.0f}-${cost['high']:,.0f}; "
-                         f"${cost['per_gpu_hour']['typical']:g}/GPU-h typical)")
+                         f"${cost['per_gpu_hour']['typical']:.2f}/GPU-h typical)")
         return data, "\n".join(lines + ["", "Assumptions:"] + [f"  - {a}" for a in data["assumptions"]])
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
