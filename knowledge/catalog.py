@@ -41,6 +41,7 @@ class Catalog:
         self.models = models
         self.gpus = gpus
         self._model_keys = self._index(models, "model")
+        self._names: dict[str, tuple[str, object]] | None = None
         self._gpu_keys = self._index(gpus, "GPU")
 
     @staticmethod
@@ -81,6 +82,31 @@ class Catalog:
         if not variants or normalize(rec.id) == stem:
             return rec, None
         return rec, f"'{query}' is ambiguous ({', '.join([rec.id, *variants])}); taken as {rec.name} ({rec.id})"
+
+    def mentions(self, text: str) -> list[tuple[int, str, object]]:
+        """GPUs and models named in free text, in order: [(token position, 'gpu'|'model', record)].
+
+        Longer names win ('A100 80GB PCIe' before 'A100'); CJK text around the names is ignored.
+        """
+        if self._names is None:
+            names: dict[str, tuple[str, object]] = {}
+            for rec, kind in [*((g, "gpu") for g in self.gpus), *((m, "model") for m in self.models)]:
+                for name in (rec.id, *rec.aliases):
+                    names.setdefault(normalize(name.split("/")[-1]), (kind, rec))
+            self._names = names
+        latin = re.sub(r"[\u3400-\u9fff，。？！、：；（）]+", " ", text.lower())
+        tokens = re.findall(r"[a-z0-9]+(?:[.\-][a-z0-9]+)*", latin)
+        found: list[tuple[int, str, object]] = []
+        used: set[int] = set()
+        for n in (4, 3, 2, 1):
+            for start in range(len(tokens) - n + 1):
+                span = set(range(start, start + n))
+                joined = normalize("".join(tokens[start:start + n]))
+                hit = self._names.get(joined) or (self._names.get(joined[:-1]) if joined.endswith("s") else None)
+                if hit and not span & used and not any(r is hit[1] for _, _, r in found):
+                    used |= span
+                    found.append((start, hit[0], hit[1]))
+        return sorted(found, key=lambda f: f[0])
 
     def _llama3_references(self) -> list[ModelSpec]:
         ids = ["llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"]

@@ -145,7 +145,6 @@ class KnowledgeIndex:
         self._chunks: list[Chunk] | None = None
         self._collection = None
         self._bm25 = None
-        self._entities: dict[str, str] | None = None
         self._readable_share: list[float] | None = None
         self._synced = False
 
@@ -277,26 +276,9 @@ class KnowledgeIndex:
 
     def _entity_ranking(self, query: str) -> list[int]:
         """Spec rows of the GPUs and models the query names ('H20 显存带宽' -> the h20 row), in order of mention."""
-        from knowledge.catalog import normalize
-
-        if self._entities is None:
-            names: dict[str, str] = {}
-            for rec, prefix in [*((g, "gpu") for g in self.catalog.gpus), *((m, "model") for m in self.catalog.models)]:
-                for name in (rec.id, *rec.aliases):
-                    names.setdefault(normalize(name.split("/")[-1]), f"{prefix}:{rec.id}")
-            self._entities = names
         positions = {c.id: i for i, c in enumerate(self.chunks())}
-        tokens = [t for t in tokenize(query) if not re.fullmatch(r"[\u3400-\u9fff]+", t)]
-        found: list[tuple[int, int]] = []  # (position in the query, chunk)
-        used: set[int] = set()
-        for n in (3, 2, 1):  # longer names first: 'a100 80gb pcie' before 'a100'
-            for start in range(len(tokens) - n + 1):
-                span = set(range(start, start + n))
-                chunk_id = self._entities.get(normalize("".join(tokens[start:start + n])))
-                if chunk_id in positions and not span & used:
-                    used |= span
-                    found.append((start, positions[chunk_id]))
-        return [chunk for _, chunk in sorted(found)]
+        ids = [f"{kind}:{rec.id}" for _, kind, rec in self.catalog.mentions(query)]
+        return [positions[i] for i in ids if i in positions]
 
     def search(self, query: str, k: int = 5, mode: Mode = "hybrid") -> SearchResult:
         """The k best passages for `query`; raises ValueError for an empty query."""

@@ -1,0 +1,49 @@
+"""The Answer object: the contract every surface (CLI, web, Slack, evals) renders or checks."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Intent = Literal["training_memory", "inference_memory", "training_time", "inference_speed", "cost", "recommend",
+                 "compare", "spec", "fact_check", "explain", "out_of_scope"]
+
+
+class Verdict(BaseModel):
+    """The main configuration an answer is about."""
+
+    fits: bool | None = None
+    gpu: str | None = None
+    num_gpus: int | None = None
+    min_gpus: int | None = None
+    method: str | None = None
+    per_gpu_gb: float | None = None
+
+
+class Citation(BaseModel):
+    source: str
+    title: str
+    snippet: str
+    as_of: str | None = None
+
+
+class ToolCall(BaseModel):
+    name: str
+    args: dict[str, Any]
+    result: dict[str, Any]
+
+
+class Answer(BaseModel):
+    """What the assistant says, and every number's origin."""
+
+    answer: str = Field(description="Markdown in the question's language")
+    lang: Literal["zh", "en"]
+    intent: Intent
+    verdict: Verdict | None = None
+    options: list[Verdict] = []
+    figures: dict[str, float | int | str | None] = {}
+    citations: list[Citation] = []
+    tool_calls: list[ToolCall] = []
+    backend: str = "rules"
+    warnings: list[str] = []
+    slots: dict[str, Any] = Field(default_factory=dict, description="what the question was understood to ask")

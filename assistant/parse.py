@@ -1,0 +1,125 @@
+"""Question -> intent and slots, for Chinese, English and mixed text. Rules, no model."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from knowledge.catalog import Catalog
+from knowledge.documents import detect_lang
+from knowledge.generic import parse_param_count
+
+MAX_QUESTION_CHARS = 4000
+_CN_NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
+           "十六": 16, "三十二": 32, "六十四": 64, "单": 1}
+
+_METHOD = [("qlora", r"qlora|4\s*bit\s*lora|4位lora"), ("lora", r"\blora\b|lora"),
+           ("pretrain", r"pre-?train|预训练|从头训练|from scratch"),
+           ("full", r"全量|全参|full[\s-]*(fine[\s-]*tun\w*|ft|finetun\w*|parameter)|full\b"),
+           ("inference", r"推理|部署|serv(e|ing)|inference|上线|跑.*(模型|服务)|host\b")]
+_FINETUNE = r"微调|fine[\s-]*tun|finetun|\bsft\b|\bft\b|训练|train"
+
+
+def _count_before(text: str, start: int) -> int | None:
+    """A GPU count written just before a GPU name: '8卡', '8x', '8 x', '两张', '8 张', '8块'."""
+    before = text[max(0, start - 12):start]
+    m = re.search(r"(\d+)\s*(?:x|×|\*|张|块|卡|个|台)?\s*$", before, flags=re.IGNORECASE)
+    if m:
+        return int(m.group(1))
+    m = re.search(r"(十六|三十二|六十四|[一两二三四五六七八九十单])\s*(?:张|块|卡|个)?\s*$", before)
+    return _CN_NUM[m.group(1)] if m else None
+
+
+def parse(text: str, catalog: Catalog, previous: dict[str, Any] | None = None) -> tuple[str, dict[str, Any], list[str]]:
+    """(intent, slots, warnings). Slots not in the question are inherited from `previous` (follow-ups)."""
+    warnings: list[str] = []
+    if len(text) > MAX_QUESTION_CHARS:
+        warnings.append(f"the message was {len(text):,} characters; only the first {MAX_QUESTION_CHARS:,} were read")
+        text = text[:MAX_QUESTION_CHARS]
+    low = text.lower()
+    slots: dict[str, Any] = {"lang": detect_lang(text)}
+    original_low = low
+    latin = re.sub(r"[\u3400-\u9fff，。？！、：；（）]+", " ", low)
+    for _, kind, rec in catalog.mentions(text):
+        key = "gpu" if kind == "gpu" else "model"
+        if key == "gpu":
+            slots.setdefault("gpus", []).append(rec.id)
+        slots.setdefault(key, rec.id)
+    if "model" not in slots:
+        for gpu_id in slots.get("gpus", []):  # '910B' is a GPU, not 910 billion parameters
+            for name in _gpu_names(catalog, gpu_id):
+                low = low.replace(name, " ")
+        latin = re.sub(r"[\u3400-\u9fff，。？！、：；（）]+", " ", low)
+        m = re.search(r"(\d+(?:\.\d+)?)\s*(b|亿|千亿)(?![a-z])", low) or re.search(r"(\d+(?:\.\d+)?)\s*(b)\b", latin)
+        if m:
+            try:
+                n = parse_param_count(m.group(1) + m.group(2))
+                slots["model"] = f"{n / 1e9:g}b"
+            except ValueError as e:
+                warnings.append(str(e))
+    low = original_low
+    if "gpu" in slots:
+        idx = low.find(next((a for a in _gpu_names(catalog, slots["gpu"]) if a in low), slots["gpu"]))
+        n = _count_before(text, idx) if idx >= 0 else None
+        if n is None and re.search(r"单卡|一张|one\s+(gpu|card)|single|1\s*x", low):
+            n = 1
+        if n is not None:
+            slots["num_gpus"] = n
+    m = re.search(r"(\d+)\s*(?:张|块|卡|x)\s*(?:gpu|显卡|卡)?", low)
+    if "num_gpus" not in slots and m and "gpu" not in slots:
+        slots["num_gpus"] = int(m.group(1))
+    for method, pattern in _METHOD:
+        if re.search(pattern, low):
+            slots["method"] = method
+            break
+    if "method" not in slots and re.search(_FINETUNE, low):
+        slots["method"] = None  # fine-tuning, method not named
+        slots["finetune"] = True
+    m = re.search(r"(\d+(?:\.\d+)?)\s*([kK])\s*(?:上下文|context|tokens?|长度|序列)?", text)
+    if m and re.search(r"上下文|context|长度|序列|seq", low):
+        slots["context"] = int(float(m.group(1)) * 1024)
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(t|b|m|万亿|亿)\s*(?:个)?\s*tokens?", low)
+    if m:
+        from tools.units import parse_count
+
+        slots["tokens"] = parse_count(m.group(1) + m.group(2))
+    if re.search(r"ignore (all |any )?(the )?(previous|prior|above)|忽略(之前|以上|前面|所有)|system prompt|系统提示", low):
+        warnings.append("the message contains instructions aimed at the assistant; they were treated as text")
+    intent = _intent(low, slots)
+    merged = {**(previous or {}), **{k: v for k, v in slots.items() if v is not None or k == "method"}}
+    if previous and "method" not in slots and previous.get("method"):
+        merged["method"] = previous["method"]
+    if previous and intent == "out_of_scope" and re.search(r"那|呢|what about|and (for|with)|how about", low):
+        intent = previous.get("intent", intent)
+    merged["intent"] = intent
+    return intent, merged, warnings
+
+
+def _gpu_names(catalog: Catalog, gpu_id: str) -> list[str]:
+    g = catalog.gpu(gpu_id)[0]
+    return sorted({a.lower() for a in (g.id, *g.aliases)}, key=len, reverse=True)
+
+
+def _intent(low: str, slots: dict[str, Any]) -> str:
+    if re.search(r"文章|article|说法|claim|对吗|是真的吗|is it true|fact.?check", low):
+        return "fact_check"
+    if re.search(r"多少钱|价格|成本|租|买|price|cost|rent|buy|\$|预算|budget", low):
+        return "cost" if "gpu" in slots else "recommend"
+    if re.search(r"推荐|选什么|选哪|哪个好|which gpu|recommend|should i (buy|use)", low):
+        return "compare" if len(slots.get("gpus", [])) >= 2 else "recommend"
+    if re.search(r"多久|多长时间|几天|how long|time to train|gpu.?hours|降级|慢多少|slower|faster|speedup", low):
+        return "training_time"
+    if re.search(r"吞吐|延迟|tokens?/s|throughput|latency|ttft|速度", low):
+        return "inference_speed"
+    if len(slots.get("gpus", [])) >= 2 or re.search(r"\bvs\.?\b|对比|比较|区别.*(卡|gpu)|compare", low):
+        return "compare" if len(slots.get("gpus", [])) >= 2 else "explain"
+    if slots.get("method") == "inference" or re.search(r"kv ?cache|上下文|context", low):
+        return "inference_memory" if ("model" in slots) else "explain"
+    if ("model" in slots) and (slots.get("method") or slots.get("finetune") or re.search(
+            r"显存|够不够|够用|放得下|装得下|几张|多少张|how many|enough|fit|memory|vram", low)):
+        return "training_memory"
+    if "gpu" in slots and re.search(r"显存|带宽|规格|参数|spec|bandwidth|tflops|算力|memory|功耗|tdp", low):
+        return "spec"
+    if re.search(r"什么是|是什么|怎么算|原理|区别|为什么|what is|what's|explain|how does|why|difference|zero|fsdp|"
+                 r"lora|kv cache|bf16|fp16|fp8|nvlink|tensor parallel|checkpoint|并行|精度|量化", low):
+        return "explain"
+    return "out_of_scope"
