@@ -44,6 +44,14 @@ def parse(text: str, catalog: Catalog, previous: dict[str, Any] | None = None) -
         if key == "gpu":
             slots.setdefault("gpus", []).append(rec.id)
         slots.setdefault(key, rec.id)
+    for token in set(re.findall(r"\b[a-z]{1,2}\d{2,4}[a-z]?\b", latin)):  # GPU-like names the table lacks
+        if re.fullmatch(r"\d+[bmkt]", token) or token in ("fp16", "bf16", "fp32", "int8", "int4", "fp8", "nf4", "gb"):
+            continue
+        try:
+            catalog.gpu(token)
+        except LookupError as e:
+            if not any(token in a.lower() for m in catalog.models for a in (m.id, *m.aliases)):
+                warnings.append(str(e))
     if "model" not in slots:
         for gpu_id in slots.get("gpus", []):  # '910B' is a GPU, not 910 billion parameters
             for name in _gpu_names(catalog, gpu_id):
@@ -119,7 +127,13 @@ def _intent(low: str, slots: dict[str, Any]) -> str:
         return "training_memory"
     if "gpu" in slots and re.search(r"显存|带宽|规格|参数|spec|bandwidth|tflops|算力|memory|功耗|tdp", low):
         return "spec"
-    if re.search(r"什么是|是什么|怎么算|原理|区别|为什么|what is|what's|explain|how does|why|difference|zero|fsdp|"
-                 r"lora|kv cache|bf16|fp16|fp8|nvlink|tensor parallel|checkpoint|并行|精度|量化", low):
+    if re.search(_DOMAIN, low):
         return "explain"
     return "out_of_scope"
+
+
+# Words that mark a question as being about LLM hardware at all (anything else is out of scope).
+_DOMAIN = (r"zero|fsdp|deepspeed|megatron|lora|kv ?cache|bf16|fp16|fp8|fp4|int8|int4|nf4|nvlink|nvswitch|pcie|"
+           r"infiniband|roce|tensor parallel|pipeline parallel|data parallel|checkpoint|flash ?attention|attention|moe|"
+           r"gpu|tflops|hbm|vram|offload|quantiz|mixed precision|recomput|activation|optimizer|adam|cuda|rocm|cann|"
+           r"显存|显卡|并行|精度|量化|混合精度|卸载|检查点|重计算|激活|优化器|注意力|算力|带宽|互联|推理|训练|微调|模型")

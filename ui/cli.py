@@ -136,6 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_knowledge_parsers(sub)
     add_time_parsers(sub)
     add_recommend_parsers(sub)
+    a = sub.add_parser("ask", help="ask a question in Chinese or English (computed answer with sources)")
+    a.add_argument("question")
+    a.add_argument("--lang", choices=["zh", "en"], help="answer language (default: the question's)")
+    a.add_argument("--backend", default="rules", help="rules (default; no LLM, no network)")
+    a.add_argument("--session", help="JSON file that keeps the conversation across calls")
+    a.add_argument("--json", action="store_true", help="print the Answer object")
+    c = sub.add_parser("chat", help="a multi-turn terminal conversation (empty line or Ctrl-D ends it)")
+    c.add_argument("--lang", choices=["zh", "en"])
     if _cli_plan() is not None:
         _cli_plan().add_parsers(sub)
         add_parallel_parser(_cli_plan().PLAN_SUBPARSERS)
@@ -202,6 +210,25 @@ def _resolve(args, catalog):
     return model, notes
 
 
+def _chat(args) -> int:
+    """Read questions from stdin until an empty line or EOF; each answer continues the conversation."""
+    from assistant.service import ask
+
+    history: list[dict] = []
+    print("gpu-advisor chat - ask in Chinese or English; an empty line ends it.")
+    while True:
+        try:
+            line = input("> ")
+        except EOFError:
+            break
+        if not line.strip():
+            break
+        ans = ask(line, lang=args.lang, history=history)
+        history.append(ans.slots)
+        print(ans.answer + "".join(f"\n_note: {w}_" for w in ans.warnings) + "\n")
+    return 0
+
+
 def run(argv: list[str] | None = None) -> tuple[int, str]:
     """Run one command; (exit status, text for stdout). Raises UsageError for bad input."""
     args = build_parser().parse_args(argv)
@@ -216,6 +243,16 @@ def run(argv: list[str] | None = None) -> tuple[int, str]:
             from ui.cli_time import run_command as run_time
 
             data, text = run_time(args, catalog)
+        elif args.command == "ask":
+            from pathlib import Path
+
+            from assistant.service import ask, ask_in_session
+
+            ans = (ask_in_session(args.question, Path(args.session), lang=args.lang, backend=args.backend)
+                   if args.session else ask(args.question, lang=args.lang, backend=args.backend))
+            data, text = ans.model_dump(mode="json"), ans.answer + "".join(f"\n\n_note: {w}_" for w in ans.warnings)
+        elif args.command == "chat":
+            return _chat(args), ""
         elif args.command == "recommend":
             from ui.cli_recommend import run_recommend
 
@@ -252,7 +289,7 @@ def run(argv: list[str] | None = None) -> tuple[int, str]:
         raise UsageError(_explain(e)) from None
     except ValueError as e:
         raise UsageError(str(e)) from None
-    return 0, json.dumps(data, ensure_ascii=False, indent=2) if args.json else text
+    return 0, json.dumps(data, ensure_ascii=False, indent=2) if getattr(args, "json", False) else text
 
 
 def main(argv: list[str] | None = None) -> int:
