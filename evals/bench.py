@@ -12,8 +12,13 @@ def main(argv: list[str] | None = None) -> int:
     """Print the memory calibration table; --json for machine-readable rows."""
     ap = argparse.ArgumentParser(prog="python -m evals.bench", description=__doc__)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--suite", choices=["all", "memory", "retrieval"], default="all")
+    ap.add_argument("--suite", choices=["all", "memory", "retrieval", "assistant"], default="all")
     args = ap.parse_args(argv)
+    if args.suite in ("all", "assistant"):
+        print(_assistant())
+        if args.suite == "assistant":
+            return 0
+        print()
     if args.suite in ("all", "retrieval"):
         print(_retrieval(args.json))
         if args.suite == "retrieval":
@@ -44,6 +49,34 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{ok}/{len(rows) - disputed} within tolerance ({disputed} rows where the source is wrong); "
           f"median |error| {errs[len(errs) // 2]:.1f}%, max {errs[-1]:.1f}%; {len(rows)} estimates in {elapsed * 1000:.0f} ms")
     return 0
+
+
+def _assistant() -> str:
+    """Warm in-process `ask` latency on the rules backend, and a fresh `gpu-advisor ask` process."""
+    import statistics
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from assistant.service import ask
+
+    questions = ["A100够不够微调70B？", "Is one A100 80GB enough to fine-tune a 70B model?", "H20 显存带宽多少",
+                 "A100 和 910B 哪个好", "从H100降级到A100只多20%-30%的时间，对吗？", "What is ZeRO-3?"]
+    for q in questions:
+        ask(q)
+    ms = []
+    for _ in range(5):
+        for q in questions:
+            t0 = time.perf_counter()
+            ask(q)
+            ms.append((time.perf_counter() - t0) * 1000)
+    exe = Path(sys.executable).with_name("gpu-advisor")
+    t0 = time.perf_counter()
+    subprocess.run([str(exe), "ask", questions[0]], capture_output=True, check=False)
+    fresh = time.perf_counter() - t0
+    ms.sort()
+    return (f"Assistant (rules backend): warm ask p50 {statistics.median(ms):.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms "
+            f"over {len(ms)} questions; a fresh `gpu-advisor ask` process {fresh:.2f} s")
 
 
 def _retrieval(as_json: bool) -> str:
