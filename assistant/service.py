@@ -22,9 +22,24 @@ def default_deps() -> Deps:
     return _DEPS
 
 
+def resolve_backend(backend: str | None) -> str:
+    """'auto' -> GPU_ADVISOR_LLM when set, else 'rules'; other names pass through."""
+    import os
+
+    backend = backend or "auto"
+    if backend == "auto":
+        return os.environ.get("GPU_ADVISOR_LLM") or "rules"
+    if backend in ("openai", "ollama"):
+        configured = os.environ.get("GPU_ADVISOR_LLM", "")
+        return configured if configured.startswith(backend + ":") else f"{backend}:{os.environ.get('GPU_ADVISOR_MODEL', '')}"
+    return backend
+
+
 def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None, deps: Deps | None = None,
-        backend: str = "rules") -> Answer:
-    """Answer one message; `history` holds earlier turns' slots (the last one is inherited by follow-ups)."""
+        backend: str = "rules", chat_model=None) -> Answer:
+    """Answer one message; `history` holds earlier turns' slots (the last one is inherited by follow-ups).
+
+    backend: rules (default), auto, openai:MODEL or ollama:MODEL; chat_model overrides the model (tests)."""
     deps = deps or default_deps()
     text = (text or "").strip()
     if not text:
@@ -35,9 +50,20 @@ def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None
     if lang:
         slots["lang"] = lang
     answer = plan(intent, slots, deps, text)
-    if backend != "rules":
-        warnings.append(f"backend {backend!r} is not available yet; answered by the rules backend")
-    return answer.model_copy(update={"warnings": warnings + answer.warnings, "backend": "rules"})
+    answer = answer.model_copy(update={"warnings": warnings + answer.warnings, "backend": "rules"})
+    backend = resolve_backend(backend) if chat_model is None else backend
+    if backend == "rules" or answer.intent == "out_of_scope":
+        return answer
+    from assistant.llm import make_chat_model, run_agent
+
+    try:
+        model = chat_model or make_chat_model(backend)
+    except ImportError as e:
+        return answer.model_copy(update={"warnings": answer.warnings + [
+            f"the LLM backend needs the llm extra (pip install 'gpu-advisor[llm]'): {e}; answered by the rules backend"]})
+    except ValueError as e:
+        return answer.model_copy(update={"warnings": answer.warnings + [f"{e}; answered by the rules backend"]})
+    return run_agent(text, answer, deps, model, backend)
 
 
 def ask_in_session(text: str, session_file: Path, **kw) -> Answer:

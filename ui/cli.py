@@ -139,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("ask", help="ask a question in Chinese or English (computed answer with sources)")
     a.add_argument("question")
     a.add_argument("--lang", choices=["zh", "en"], help="answer language (default: the question's)")
-    a.add_argument("--backend", default="rules", help="rules (default; no LLM, no network)")
+    a.add_argument("--backend", default="auto",
+                   help="auto (default: the LLM in GPU_ADVISOR_LLM if set, else rules), rules, openai:MODEL, ollama:MODEL")
     a.add_argument("--session", help="JSON file that keeps the conversation across calls")
     a.add_argument("--json", action="store_true", help="print the Answer object")
     c = sub.add_parser("chat", help="a multi-turn terminal conversation (empty line or Ctrl-D ends it)")

@@ -1,0 +1,62 @@
+"""The LLM backend driven by a scripted chat model: tools run, numbers are held to tool results."""
+from __future__ import annotations
+
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+
+from assistant.llm import ungrounded_numbers
+from assistant.service import ask
+
+Q = "Is one A100 80GB enough for QLoRA of Llama 3.1 70B?"
+
+
+class ScriptedModel(GenericFakeChatModel):
+    """Replays scripted messages; binding tools changes nothing (the script already knows them)."""
+
+    def bind_tools(self, tools, **kwargs):
+        return self
+
+
+def scripted(final_text: str, args: dict | None = None) -> ScriptedModel:
+    call = AIMessage(content="", tool_calls=[{"name": "size_train", "id": "call-1", "args": args or {
+        "model": "llama-3.1-70b", "method": "qlora", "gpu": "a100-80gb", "num_gpus": 1}}])
+    return ScriptedModel(messages=iter([call, AIMessage(content=final_text)]))
+
+
+def test_agent_calls_the_tool_and_keeps_grounded_prose():
+    rules = ask(Q)
+    gb = rules.verdict.per_gpu_gb
+    a = ask(Q, backend="openai:scripted", chat_model=scripted(f"Yes: QLoRA fits on one A100 80GB at about {gb:.1f} GB."))
+    assert a.backend == "openai:scripted"
+    assert a.tool_calls[0].name == "size_train" and a.tool_calls[0].args["method"] == "qlora"
+    assert f"{gb:.1f}" in a.answer
+    assert a.verdict == rules.verdict and a.figures == rules.figures   # fields never come from the prose
+
+
+def test_a_wrong_number_is_caught_and_the_rules_answer_returns():
+    a = ask(Q, backend="openai:scripted", chat_model=scripted("Yes, it fits at about 23.7 GB."))
+    assert a.backend == "rules"
+    assert any("23.7 not found in any tool result" in w for w in a.warnings)
+
+
+def test_malformed_tool_arguments_go_back_to_the_model_as_an_error():
+    a = ask(Q, backend="openai:scripted", chat_model=scripted("It fits.", args={"model": "llama-3.1-70b", "num_gpus": -3}))
+    first = a.tool_calls[0]
+    assert first.args["num_gpus"] == -3 and "greater than" in str(first.result)
+    assert a.verdict.fits is True and a.verdict.method == "qlora"   # from the rules planner's own tool calls
+
+
+def test_an_empty_final_answer_falls_back():
+    a = ask(Q, backend="openai:scripted", chat_model=scripted(""))
+    assert a.backend == "rules" and any("no answer" in w for w in a.warnings)
+
+
+def test_unconfigured_backend_says_how_to_configure_it():
+    a = ask(Q, backend="openai")
+    assert a.backend == "rules" and any("openai:MODEL" in w for w in a.warnings)
+
+
+def test_guard_allows_rounding_units_and_counts():
+    results = [{"per_gpu_gb": 49.3381, "host_ram_gb": 1012.4}]
+    assert ungrounded_numbers("About 49.3 GB (45.9 GiB), 1.01 TB of RAM, on 2 GPUs.", results, "") == []
+    assert ungrounded_numbers("About 61 GB.", results, "") == [61.0]
