@@ -26,7 +26,14 @@ def _count_before(text: str, start: int) -> int | None:
     if m:
         return int(m.group(1))
     m = re.search(r"(十六|三十二|六十四|[一两二三四五六七八九十单])\s*(?:张|块|卡|个)?\s*$", before)
-    return _CN_NUM[m.group(1)] if m else None
+    if m:
+        return _CN_NUM[m.group(1)]
+    m = re.search(r"\b(one|two|three|four|six|eight|sixteen|thirty-two|sixty-four)\s*(?:x\s*)?$", before.lower())
+    return _EN_NUM[m.group(1)] if m else None
+
+
+_EN_NUM = {"one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "eight": 8, "sixteen": 16, "thirty-two": 32,
+           "sixty-four": 64}
 
 
 def parse(text: str, catalog: Catalog, previous: dict[str, Any] | None = None) -> tuple[str, dict[str, Any], list[str]]:
@@ -90,14 +97,31 @@ def parse(text: str, catalog: Catalog, previous: dict[str, Any] | None = None) -
         from tools.units import parse_count
 
         slots["tokens"] = parse_count(m.group(1) + m.group(2))
+    m = re.search(r"预算\s*(\d+(?:\.\d+)?)\s*(万|亿|k|m)?\s*(美元|元|人民币|usd|\$)?", low) or \
+        re.search(r"\$\s*(\d+(?:\.\d+)?)\s*(k|m)?|budget (?:of )?\$?\s*(\d+(?:\.\d+)?)\s*(k|m)?", low)
+    if m:
+        groups = [g for g in m.groups() if g is not None]
+        value = float(groups[0]) * {"万": 1e4, "亿": 1e8, "k": 1e3, "m": 1e6}.get(groups[1] if len(groups) > 1 else "", 1)
+        yuan = "元" in m.group(0) or "人民币" in m.group(0) or ("预算" in m.group(0) and "$" not in m.group(0)
+                                                              and "美元" not in m.group(0) and "usd" not in m.group(0))
+        slots["budget"] = value
+        slots["budget_currency"] = "CNY" if yuan else "USD"
+    m = re.search(r"(\d+|[一两二三四五六七八九十])\s*(天|周|星期|个月|小时|days?|weeks?|months?|hours?)\s*(内|以内|之内)?", low)
+    if m and re.search(r"内|以内|之内|within|deadline|in \d|before", low):
+        n = int(m.group(1)) if m.group(1).isdigit() else _CN_NUM[m.group(1)]
+        unit = m.group(2)
+        hours = n * (24 if unit in ("天", "day", "days") else 168 if unit in ("周", "星期", "week", "weeks")
+                     else 730 if unit in ("个月", "month", "months") else 1)
+        slots["deadline_hours"] = hours
     if re.search(r"ignore (all |any )?(the )?(previous|prior|above)|忽略(之前|以上|前面|所有)|system prompt|系统提示", low):
         warnings.append("the message contains instructions aimed at the assistant; they were treated as text")
     intent = _intent(low, slots)
     merged = {**(previous or {}), **{k: v for k, v in slots.items() if v is not None or k == "method"}}
     if previous and "method" not in slots and previous.get("method"):
         merged["method"] = previous["method"]
-    if previous and intent == "out_of_scope" and re.search(r"那|呢|what about|and (for|with)|how about", low):
-        intent = previous.get("intent", intent)
+    follow_up = re.search(r"^\s*(那|换成|改成|如果)|呢[？?]?\s*$|what about|how about|^\s*and\b|instead", low)
+    if previous and follow_up and "model" not in slots and len(text) < 80:
+        intent = previous.get("intent", intent)  # "那H100呢？", "what about with QLoRA?": same question, one slot changed
     merged["intent"] = intent
     return intent, merged, warnings
 

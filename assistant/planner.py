@@ -239,8 +239,16 @@ def _recommend(slots, deps, question, lang, intent) -> Answer:
     model, mnote = deps.catalog.model(slots.get("model") or "llama-3.1-8b")
     task = slots.get("method") if slots.get("method") in ("qlora", "lora", "full", "pretrain", "inference") else "lora"
     calls: list[ToolCall] = []
-    res = _call(calls, "recommend", {"model": model.id, "task": task}, recommend(RecommendRequest(
-        model=model, task=task, gpus=deps.catalog.gpus, prices=load_prices().records, tokens=slots.get("tokens"))))
+    from tools.pricing import CNY_PER_USD
+
+    budget = slots.get("budget")
+    if budget and slots.get("budget_currency") == "CNY":
+        budget = budget / CNY_PER_USD
+    args = {"model": model.id, "task": task, "tokens": slots.get("tokens"), "budget_usd": budget,
+            "deadline_hours": slots.get("deadline_hours")}
+    res = _call(calls, "recommend", args, recommend(RecommendRequest(
+        model=model, task=task, gpus=deps.catalog.gpus, prices=load_prices().records, tokens=slots.get("tokens"),
+        budget=budget, deadline_hours=slots.get("deadline_hours"))))
     rows = [[str(o.rank), o.gpu, str(o.num_gpus), f"{o.per_gpu_gb:.1f}", "-" if o.cost is None else f"{o.cost:,.0f}", o.why]
             for o in res.options[:6]]
     top = res.options[0] if res.options else None

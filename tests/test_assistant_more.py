@@ -1,0 +1,98 @@
+"""More planner cases across intents and both languages; each asserts verdict fields or figures."""
+from __future__ import annotations
+
+import builtins
+
+import pytest
+
+from assistant.service import ask, ask_in_session
+from ui.cli import main
+
+
+@pytest.mark.parametrize("q,gpu,n,fits", [
+    ("8卡A100全参微调Llama 3.1 8B够吗", "a100-80gb", 8, True),
+    ("Can 8x H100 do a full fine-tune of Llama 3.1 8B?", "h100", 8, True),
+    ("单卡4090能QLoRA微调Qwen2.5-7B吗", "rtx-4090", 1, True),
+    ("Can one RTX 4090 run a full fine-tune of Llama 3.1 8B?", "rtx-4090", 1, False),
+])
+def test_training_memory_cases(q, gpu, n, fits):
+    a = ask(q)
+    assert a.intent == "training_memory" and a.verdict.gpu == gpu and a.verdict.num_gpus == n
+    assert a.verdict.fits is fits
+
+
+# H100: 141.1 GB of bf16 weights > 84.7 GB usable. H200: nvidia-smi reports 143,771 MiB = 150.8 GB, so
+# the weights fit with ~8 GB for 4k tokens of KV cache (1.3 GB) and workspace.
+@pytest.mark.parametrize("q,fits", [("一张H100能跑Llama 3.1 70B推理吗", False),
+                                    ("Can one H200 serve Llama 3.1 70B in bf16 for inference?", True),
+                                    ("Can two H100 serve Llama 3.1 70B for inference?", True)])
+def test_inference_memory_cases(q, fits):
+    a = ask(q)
+    assert a.intent == "inference_memory" and a.verdict.fits is fits
+    # 70.55e9 parameters x 2 B = 141.1 GB of weights in every case
+    assert a.figures["kv_cache_bytes_per_token"] == 327_680
+
+
+@pytest.mark.parametrize("q,currency", [("预算50万，两周内微调Llama 3.1 70B，推荐什么卡？", "CNY"),
+                                         ("Which GPU should I use to fine-tune Llama 3.1 70B with a budget of $20k?", "USD")])
+def test_recommend_reads_budget_and_deadline(q, currency):
+    a = ask(q)
+    assert a.intent == "recommend" and a.slots["budget_currency"] == currency
+    assert a.verdict is not None and a.verdict.fits is True and a.options
+
+
+def test_pretraining_time_with_chinese_token_count():
+    a = ask("用1000亿token在64张A100上预训练7B要多久")
+    assert a.intent == "training_time" and a.verdict.num_gpus == 64
+    # 6 x 7e9 x 1e11 = 4.2e21 FLOPs (+ attention) / (64 x 312e12 x 0.45) = ~130 h
+    assert 100 < a.figures["wall_hours"] < 170
+
+
+def test_follow_up_changes_the_method(tmp_path):
+    f = tmp_path / "s.json"
+    ask_in_session("Is one A100 80GB enough to fine-tune Llama 3.1 70B with LoRA?", f)
+    b = ask_in_session("what about with QLoRA?", f)
+    assert b.intent == "training_memory" and b.verdict.method == "qlora" and b.verdict.fits is True
+
+
+def test_follow_up_changes_the_context(tmp_path):
+    f = tmp_path / "s.json"
+    first = ask_in_session("Can one H100 serve Qwen2.5-7B for inference?", f)
+    second = ask_in_session("and for 128k context?", f)
+    assert second.intent == "inference_memory" and second.slots["context"] == 131072
+    assert second.figures["kv_cache_gb"] > first.figures["kv_cache_gb"]
+
+
+def test_compare_three_gpus():
+    a = ask("Compare A100, H100 and H20 for training")
+    assert a.intent == "compare" and a.figures["bf16_dense_tflops:h20"] == 148
+
+
+def test_spec_in_english():
+    a = ask("What is the memory bandwidth of the H200?")
+    assert a.intent == "spec" and a.figures["memory_bandwidth_gbps"] == 4800
+
+
+@pytest.mark.parametrize("q", ["KV cache 怎么算", "BF16和FP16有什么区别？", "Why does tensor parallelism stay inside an NVLink domain?"])
+def test_explain_cases(q):
+    a = ask(q)
+    assert a.intent == "explain" and a.citations and a.citations[0].source.startswith("docs/")
+
+
+def test_out_of_scope_joke_in_chinese():
+    a = ask("讲个笑话")
+    assert a.intent == "out_of_scope" and a.lang == "zh" and "GPU" in a.answer
+
+
+def test_nonsense_numbers_are_explained():
+    a = ask("Is 0 x H100 enough to fine-tune Llama 3.1 8B?")
+    assert a.intent == "training_memory"
+    assert a.warnings or a.verdict is None or a.verdict.num_gpus >= 1
+
+
+def test_chat_session_in_the_terminal(monkeypatch, capsys):
+    lines = iter(["A100够不够微调70B？", "那H100呢？", ""])
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
+    assert main(["chat"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("放得下") >= 2 and "H100" in out
