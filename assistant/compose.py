@@ -25,6 +25,11 @@ PHRASES: dict[str, dict[str, str]] = {
     "fc_wrong": {"en": "**The claim is wrong**, by the numbers below.", "zh": "**这个说法不对**，计算如下。"},
     "fc_time": {"en": "**The claim is wrong**: dense BF16 is 989 vs 312 TFLOPS, and the computed time ratio is below.",
                 "zh": "**这个说法不对**：稠密 BF16 算力是 989 对 312 TFLOPS，按同一任务计算的时间倍数如下。"},
+    "fc_para": {"en": "**{n} checkable claims; {wrong} are wrong or misleading:**",
+                "zh": "**可核对的说法 {n} 条，其中 {wrong} 条错误或有误导：**"},
+    "verdict": {"en": "verdict", "zh": "结论"}, "v_right": {"en": "right", "zh": "正确"},
+    "v_wrong": {"en": "wrong", "zh": "错误"}, "v_misleading": {"en": "misleading", "zh": "有误导"}, "claim": {"en": "claim", "zh": "说法"},
+    "correct": {"en": "computed / correct", "zh": "计算结果 / 正确数字"},
     "cmp_head": {"en": "**{gpus} side by side** (dense throughput, from the GPU table):",
                  "zh": "**{gpus} 对比**（稠密算力，来自 GPU 规格表）："},
     "cmp_note": {"en": "Beyond specs: CUDA (NVIDIA) vs CANN/MindSpore (Ascend) vs ROCm (AMD) decides how much porting "

@@ -132,6 +132,8 @@ def _gpu_names(catalog: Catalog, gpu_id: str) -> list[str]:
 
 
 def _intent(low: str, slots: dict[str, Any]) -> str:
+    if len(re.findall(r"[。！？!?]|\.\s", low)) >= 3 and len(low) > 150:  # a pasted paragraph
+        return "fact_check"
     if re.search(r"文章|article|说法|claim|对吗|是真的吗|is it true|fact.?check", low):
         return "fact_check"
     if re.search(r"多少钱|价格|成本|租|买|price|cost|rent|buy|\$|预算|budget", low):

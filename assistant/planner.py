@@ -118,7 +118,24 @@ def _training_memory(slots, deps, question, lang, intent) -> Answer:
 
 
 def _fact_check(slots, deps, question, lang, intent) -> Answer:
+    from assistant.claims import check_paragraph, sentences
+
     low = question.lower()
+    if len(sentences(question)) > 2:  # a pasted paragraph: check every claim we can compute
+        checks = check_paragraph(question, deps)
+        if checks:
+            mark = {"right": "✅", "wrong": "❌", "misleading": "⚠️"}
+            rows = [[mark[c.verdict] + " " + T(lang, "v_" + c.verdict), c.claim[:80], c.correct, c.source] for c in checks]
+            cites = deps.search("errata 文章 A100" if lang == "zh" else "errata article A100 claims", k=3)
+            text = (T(lang, "fc_para", n=len(checks), wrong=sum(c.verdict != "right" for c in checks)) + "\n\n"
+                    + md_table([T(lang, "verdict"), T(lang, "claim"), T(lang, "correct"), T(lang, "sources")], rows)
+                    + _sources_md(lang, cites))
+            calls = [ToolCall(name="check_claims", args={"sentences": len(sentences(question))},
+                              result={"checks": [c.model_dump() for c in checks]})]
+            return Answer(answer=text, lang=lang, intent="fact_check", citations=cites, tool_calls=calls, slots=slots,
+                          figures={"claims_checked": len(checks),
+                                   "claims_wrong": sum(c.verdict == "wrong" for c in checks),
+                                   "claims_misleading": sum(c.verdict == "misleading" for c in checks)})
     if slots.get("model") and (slots.get("method") or slots.get("finetune")):
         base = _training_memory(slots, deps, question, lang, "fact_check")
         claim_fits = not any(w in low for w in ("不能", "不够", "cannot", "can't", "doesn't fit", "not fit"))

@@ -96,3 +96,25 @@ def test_chat_session_in_the_terminal(monkeypatch, capsys):
     assert main(["chat"]) == 0
     out = capsys.readouterr().out
     assert out.count("放得下") >= 2 and "H100" in out
+
+
+ARTICLE = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+@pytest.mark.skipif(not ARTICLE.exists(), reason="../shared/corpus (the source article) is not beside this checkout")
+def test_the_pasted_source_article_is_checked_claim_by_claim():
+    text = next(ARTICLE.glob("*.txt")).read_text(encoding="utf-8")
+    a = ask("请核对这篇文章：\n" + text[:4000])
+    assert a.intent == "fact_check" and a.lang == "zh"
+    checks = a.tool_calls[0].result["checks"]
+    kinds = " ".join(c["correct"] for c in checks)
+    # the LoRA claim, the 8-A100 full fine-tune claim, the 20-30% claim and both NVLink claims are caught
+    assert "16-bit LoRA does not" in kinds and "needs 16 A100" in kinds and "not 20-30% longer" in kinds
+    assert sum(c["verdict"] == "wrong" for c in checks) >= 4
+
+
+def test_a_pasted_english_paragraph():
+    text = ("The A100 uses NVLink 2.0 to connect up to 6 GPUs. For a 70B model, LoRA fits on a single A100 80GB. "
+            "A full fine-tune needs at least 8 A100. Moving from H100 to A100 costs only 20-30% more time.")
+    a = ask(text)
+    assert a.intent == "fact_check" and a.figures["claims_checked"] >= 4 and a.figures["claims_wrong"] >= 3
