@@ -92,6 +92,8 @@ def parse(text: str, catalog: Catalog, previous: dict[str, Any] | None = None) -
     m = re.search(r"(\d+(?:\.\d+)?)\s*([kK])\s*(?:上下文|context|tokens?|长度|序列)?", text)
     if m and re.search(r"上下文|context|长度|序列|seq", low):
         slots["context"] = int(float(m.group(1)) * 1024)
+    if re.search(r"-\s*\d+(?:\.\d+)?\s*(?:t|b|m|万亿|亿)?\s*(?:个)?\s*tokens?", low):
+        slots["invalid"] = "a negative token count; give a positive number such as 2T, 500B or 1000亿"
     m = re.search(r"(\d+(?:\.\d+)?)\s*(t|b|m|万亿|亿)\s*(?:个)?\s*tokens?", low)
     if m:
         from tools.units import parse_count

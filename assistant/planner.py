@@ -45,6 +45,10 @@ def plan(intent: str, slots: dict[str, Any], deps: Deps, question: str) -> Answe
                "explain": _explain, "recommend": _recommend, "cost": _training_time,
                "inference_speed": _inference_memory}.get(intent, _out_of_scope)
     try:
+        if slots.get("invalid"):
+            raise ValueError(slots["invalid"])
+        if slots.get("num_gpus") == 0:
+            raise ValueError("0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')")
         return handler(slots, deps, question, lang, intent)
     except UnknownItem as e:
         return Answer(answer=T(lang, "unknown", msg=str(e)), lang=lang, intent=intent, warnings=[str(e)], slots=slots)

@@ -78,3 +78,14 @@ def ask_in_session(text: str, session_file: Path, **kw) -> Answer:
     history.append({"question": text[:4000], "slots": answer.slots, "intent": answer.intent})
     session_file.write_text(json.dumps({"turns": history[-50:]}, ensure_ascii=False, indent=1), encoding="utf-8")
     return answer
+
+
+def ask_stream(text: str, **kw):
+    """The answer in pieces for surfaces that stream (yields Markdown chunks, then the Answer object last).
+
+    The rules backend computes the whole answer at once (milliseconds) and yields it paragraph by
+    paragraph; token streaming from the LLM agent is left to the web issue."""
+    answer = ask(text, **kw)
+    for part in answer.answer.split("\n\n"):
+        yield part + "\n\n"
+    yield answer

@@ -84,10 +84,19 @@ def test_out_of_scope_joke_in_chinese():
     assert a.intent == "out_of_scope" and a.lang == "zh" and "GPU" in a.answer
 
 
-def test_nonsense_numbers_are_explained():
-    a = ask("Is 0 x H100 enough to fine-tune Llama 3.1 8B?")
-    assert a.intent == "training_memory"
-    assert a.warnings or a.verdict is None or a.verdict.num_gpus >= 1
+@pytest.mark.parametrize("q,needle", [("Is 0 x H100 enough to fine-tune Llama 3.1 8B?", "0 GPUs"),
+                                       ("How long to train Llama 3.1 8B on -3 tokens with 8 H100?", "negative token count")])
+def test_nonsense_numbers_get_a_clear_message(q, needle):
+    a = ask(q)
+    assert a.verdict is None and any(needle in w for w in a.warnings) and needle in a.answer
+
+
+def test_streaming_yields_the_answer_then_the_object():
+    from assistant.service import ask_stream
+
+    parts = list(ask_stream("A100够不够微调70B？"))
+    assert parts[-1].intent == "training_memory"
+    assert "".join(parts[:-1]).strip() == parts[-1].answer.strip()
 
 
 def test_chat_session_in_the_terminal(monkeypatch, capsys):
