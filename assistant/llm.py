@@ -166,19 +166,62 @@ def ungrounded_numbers(text: str, tool_results: list[Any], question: str) -> lis
     return bad
 
 
+def _agent(deps, chat_model, lang: str):
+    from langchain.agents import create_agent
+
+    return create_agent(chat_model, build_tools(deps), system_prompt=SYSTEM_PROMPT.format(
+        lang="Chinese" if lang == "zh" else "English"))
+
+
+def _failed(rules_answer: Answer, backend: str, e: Exception) -> Answer:
+    return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
+        f"LLM backend {backend} failed ({type(e).__name__}); answered by the rules backend"]})
+
+
 def run_agent(question: str, rules_answer: Answer, deps, chat_model, backend: str) -> Answer:
     """The LLM's answer held to the tools' numbers; the rules answer (with a warning) when it fails."""
-    from langchain.agents import create_agent
-    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+    from langchain_core.messages import HumanMessage
 
-    lang = rules_answer.lang
     try:
-        agent = create_agent(chat_model, build_tools(deps), system_prompt=SYSTEM_PROMPT.format(
-            lang="Chinese" if lang == "zh" else "English"))
-        state = agent.invoke({"messages": [HumanMessage(question)]})
+        state = _agent(deps, chat_model, rules_answer.lang).invoke({"messages": [HumanMessage(question)]})
     except Exception as e:  # endpoint down, time-out, malformed tool call: the rules answer stands
-        return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
-            f"LLM backend {backend} failed ({type(e).__name__}); answered by the rules backend"]})
+        return _failed(rules_answer, backend, e)
+    return finish(state, question, rules_answer, backend)
+
+
+def stream_agent(question: str, rules_answer: Answer, deps, chat_model, backend: str):
+    """Events while the agent runs: {"type": "token", "text"} for the model's prose, then
+    {"type": "reset", "reason"} if that prose is rejected, and always {"type": "answer", "answer"} last."""
+    from langchain_core.messages import AIMessageChunk, HumanMessage
+
+    state = None
+    streamed = False
+    try:
+        for mode, payload in _agent(deps, chat_model, rules_answer.lang).stream(
+                {"messages": [HumanMessage(question)]}, stream_mode=["messages", "values"]):
+            if mode == "values":
+                state = payload
+                continue
+            chunk, meta = payload
+            if isinstance(chunk, AIMessageChunk) and chunk.content and not chunk.tool_call_chunks \
+                    and isinstance(chunk.content, str) and meta.get("langgraph_node") == "model":
+                streamed = True
+                yield {"type": "token", "text": chunk.content}
+        answer = finish(state or {}, question, rules_answer, backend)
+    except Exception as e:
+        answer = _failed(rules_answer, backend, e)
+    if answer.backend != backend and streamed:
+        yield {"type": "reset", "reason": answer.warnings[-1]}
+    if answer.backend != backend:
+        for part in answer.answer.split("\n\n"):
+            yield {"type": "token", "text": part + "\n\n"}
+    yield {"type": "answer", "answer": answer}
+
+
+def finish(state: dict, question: str, rules_answer: Answer, backend: str) -> Answer:
+    """The Answer from an agent's final state: its prose if grounded, else the rules answer with a warning."""
+    from langchain_core.messages import AIMessage, ToolMessage
+
     messages = state.get("messages", [])
     calls: list[ToolCall] = []
     results: list[Any] = []

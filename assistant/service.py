@@ -80,12 +80,23 @@ def ask_in_session(text: str, session_file: Path, **kw) -> Answer:
     return answer
 
 
-def ask_stream(text: str, **kw):
-    """The answer in pieces for surfaces that stream (yields Markdown chunks, then the Answer object last).
+def ask_events(text: str, *, backend: str = "rules", chat_model=None, **kw):
+    """Events for streaming surfaces: {"type": "token", "text"} pieces of Markdown, {"type": "reset"}
+    when streamed LLM prose was rejected (the rules answer follows), and {"type": "answer"} last."""
+    rules = ask(text, backend="rules", **kw)
+    resolved = resolve_backend(backend) if chat_model is None else backend
+    if resolved == "rules" or rules.intent == "out_of_scope":
+        for part in rules.answer.split("\n\n"):
+            yield {"type": "token", "text": part + "\n\n"}
+        yield {"type": "answer", "answer": rules}
+        return
+    from assistant.llm import make_chat_model, stream_agent
 
-    The rules backend computes the whole answer at once (milliseconds) and yields it paragraph by
-    paragraph; token streaming from the LLM agent is left to the web issue."""
-    answer = ask(text, **kw)
-    for part in answer.answer.split("\n\n"):
-        yield part + "\n\n"
-    yield answer
+    try:
+        model = chat_model or make_chat_model(resolved)
+    except (ValueError, ImportError) as e:
+        rules = rules.model_copy(update={"warnings": rules.warnings + [f"{e}; answered by the rules backend"]})
+        yield {"type": "token", "text": rules.answer}
+        yield {"type": "answer", "answer": rules}
+        return
+    yield from stream_agent(text, rules, kw.get("deps") or default_deps(), model, resolved)

@@ -92,11 +92,12 @@ def test_nonsense_numbers_get_a_clear_message(q, needle):
 
 
 def test_streaming_yields_the_answer_then_the_object():
-    from assistant.service import ask_stream
+    from assistant.service import ask_events
 
-    parts = list(ask_stream("A100够不够微调70B？"))
-    assert parts[-1].intent == "training_memory"
-    assert "".join(parts[:-1]).strip() == parts[-1].answer.strip()
+    events = list(ask_events("A100够不够微调70B？"))
+    assert events[-1]["type"] == "answer" and events[-1]["answer"].intent == "training_memory"
+    text = "".join(e["text"] for e in events if e["type"] == "token")
+    assert text.strip() == events[-1]["answer"].answer.strip()
 
 
 def test_chat_session_in_the_terminal(monkeypatch, capsys):

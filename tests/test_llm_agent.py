@@ -60,3 +60,53 @@ def test_guard_allows_rounding_units_and_counts():
     results = [{"per_gpu_gb": 49.3381, "host_ram_gb": 1012.4}]
     assert ungrounded_numbers("About 49.3 GB (45.9 GiB), 1.01 TB of RAM, on 2 GPUs.", results, "") == []
     assert ungrounded_numbers("About 61 GB.", results, "") == [61.0]
+
+
+class StreamingScripted(ScriptedModel):
+    """Streams its script: tool calls as tool-call chunks, prose word by word."""
+
+    def _stream(self, messages, stop=None, run_manager=None, **kwargs):
+        import json
+        import re
+
+        from langchain_core.messages import AIMessageChunk
+        from langchain_core.outputs import ChatGenerationChunk
+
+        msg = next(self.messages)
+        if msg.tool_calls:
+            yield ChatGenerationChunk(message=AIMessageChunk(content="", tool_call_chunks=[
+                {"name": tc["name"], "args": json.dumps(tc["args"]), "id": tc["id"], "index": i}
+                for i, tc in enumerate(msg.tool_calls)]))
+            return
+        for tok in re.split(r"(\s)", msg.content):
+            chunk = ChatGenerationChunk(message=AIMessageChunk(content=tok))
+            if run_manager:
+                run_manager.on_llm_new_token(tok, chunk=chunk)
+            yield chunk
+
+
+def streaming(final_text: str) -> StreamingScripted:
+    call = AIMessage(content="", tool_calls=[{"name": "size_train", "id": "call-1", "args": {
+        "model": "llama-3.1-70b", "method": "qlora", "gpu": "a100-80gb", "num_gpus": 1}}])
+    return StreamingScripted(messages=iter([call, AIMessage(content=final_text)]))
+
+
+def test_streaming_tokens_from_the_agent():
+    from assistant.service import ask_events
+
+    gb = ask(Q).verdict.per_gpu_gb
+    events = list(ask_events(Q, backend="openai:scripted", chat_model=streaming(f"QLoRA fits at {gb:.1f} GB on one card.")))
+    tokens = [e["text"] for e in events if e["type"] == "token"]
+    final = events[-1]["answer"]
+    assert len(tokens) > 3 and "".join(tokens) == final.answer and final.backend == "openai:scripted"
+    assert final.tool_calls[0].name == "size_train"
+
+
+def test_streamed_prose_with_a_wrong_number_is_reset():
+    from assistant.service import ask_events
+
+    events = list(ask_events(Q, backend="openai:scripted", chat_model=streaming("It fits at 23.7 GB.")))
+    kinds = [e["type"] for e in events]
+    assert "reset" in kinds and kinds[-1] == "answer"
+    after = "".join(e["text"] for e in events[kinds.index("reset"):] if e["type"] == "token")
+    assert events[-1]["answer"].backend == "rules" and after.strip() == events[-1]["answer"].answer.strip()
