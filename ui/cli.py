@@ -14,6 +14,7 @@ import sys
 from pydantic import ValidationError
 
 from ui.cli_knowledge import add_parsers as add_knowledge_parsers
+from ui.cli_eval import add_parsers as add_eval_parsers
 from ui.cli_recommend import add_parallel_parser
 from ui.cli_recommend import add_parsers as add_recommend_parsers
 from ui.cli_time import add_parsers as add_time_parsers
@@ -136,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_knowledge_parsers(sub)
     add_time_parsers(sub)
     add_recommend_parsers(sub)
+    add_eval_parsers(sub)
     a = sub.add_parser("ask", help="ask a question in Chinese or English (computed answer with sources)")
     a.add_argument("question")
     a.add_argument("--lang", choices=["zh", "en"], help="answer language (default: the question's)")
@@ -252,6 +254,10 @@ def run(argv: list[str] | None = None) -> tuple[int, str]:
             ans = (ask_in_session(args.question, Path(args.session), lang=args.lang, backend=args.backend)
                    if args.session else ask(args.question, lang=args.lang, backend=args.backend))
             data, text = ans.model_dump(mode="json"), ans.answer + "".join(f"\n\n_note: {w}_" for w in ans.warnings)
+        elif args.command == "eval":
+            from ui.cli_eval import run_command as run_eval
+
+            data, text = run_eval(args, catalog)
         elif args.command == "chat":
             return _chat(args), ""
         elif args.command == "recommend":

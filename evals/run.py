@@ -1,0 +1,209 @@
+"""Run eval cases through the assistant, score every check, summarise, report and compare runs."""
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel
+
+from evals.cases import Case, Figure
+
+DATASETS = Path(__file__).resolve().parent / "datasets"
+GATE_FILE = Path(__file__).resolve().parent / "gate.yaml"
+
+
+class Check(BaseModel):
+    name: str
+    ok: bool
+    expected: str
+    got: str
+    rel_error: float | None = None
+
+
+class CaseResult(BaseModel):
+    id: str
+    lang: str
+    intent: str | None
+    tags: list[str]
+    question: str
+    passed: bool
+    checks: list[Check]
+    latency_ms: float
+    backend: str
+    guard_interventions: int = 0
+
+
+def load_cases(path: Path | None = None, tag: str | None = None) -> list[Case]:
+    """Every case under `path` (a file or a folder of *.yaml), optionally only those with `tag`."""
+    path = path or DATASETS
+    files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
+    cases = [Case(**row) for f in files for row in (yaml.safe_load(f.read_text(encoding="utf-8")) or [])]
+    ids = [c.id for c in cases]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        raise ValueError(f"duplicate case ids: {', '.join(sorted(dup))}")
+    return [c for c in cases if tag is None or tag in c.tags or tag == c.expect.intent]
+
+
+def _match(expected, got) -> bool:
+    if isinstance(expected, list) and len(expected) == 2 and not isinstance(got, bool):
+        return got is not None and expected[0] <= got <= expected[1]
+    return expected == got
+
+
+def _figure(name: str, fig: Figure, got) -> Check:
+    if not isinstance(got, (int, float)) or isinstance(got, bool):
+        return Check(name=f"figure {name}", ok=False, expected=_fig_text(fig), got=str(got))
+    if fig.range is not None:
+        lo, hi = fig.range
+        mid = (lo + hi) / 2
+        return Check(name=f"figure {name}", ok=lo <= got <= hi, expected=_fig_text(fig), got=f"{got:g}",
+                     rel_error=abs(got / mid - 1) if mid else None)
+    err = abs(got / fig.value - 1) if fig.value else abs(got)
+    return Check(name=f"figure {name}", ok=err <= fig.tol, expected=_fig_text(fig), got=f"{got:g}", rel_error=err)
+
+
+def _fig_text(fig: Figure) -> str:
+    return f"{fig.range[0]:g}-{fig.range[1]:g}" if fig.range else f"{fig.value:g} ±{fig.tol:.0%}"
+
+
+def score(case: Case, answer) -> list[Check]:
+    """Each expectation of `case` checked against an Answer."""
+    e, checks = case.expect, []
+    if e.intent:
+        checks.append(Check(name="intent", ok=answer.intent == e.intent, expected=e.intent, got=answer.intent))
+    verdict = answer.verdict.model_dump() if answer.verdict else {}
+    for k, v in e.verdict.items():
+        checks.append(Check(name=f"verdict.{k}", ok=_match(v, verdict.get(k)), expected=str(v), got=str(verdict.get(k))))
+    by_method = {o.method: o.model_dump() for o in answer.options}
+    for method, fields in e.options.items():
+        for k, v in fields.items():
+            got = by_method.get(method, {}).get(k)
+            checks.append(Check(name=f"options.{method}.{k}", ok=_match(v, got), expected=str(v), got=str(got)))
+    for name, fig in e.figures.items():
+        checks.append(_figure(name, fig, answer.figures.get(name)))
+    text = answer.answer.lower()
+    for s in e.contains:
+        checks.append(Check(name=f"contains {s!r}", ok=s.lower() in text, expected="present", got="present" if s.lower() in text else "absent"))
+    for s in e.not_contains:
+        checks.append(Check(name=f"not_contains {s!r}", ok=s.lower() not in text, expected="absent", got="absent" if s.lower() not in text else "present"))
+    for s in e.warnings_contain:
+        hit = any(s.lower() in w.lower() for w in answer.warnings + [answer.answer])
+        checks.append(Check(name=f"warning {s!r}", ok=hit, expected="present", got="; ".join(answer.warnings)[:200] or "none"))
+    if e.min_citations:
+        n = len([c for c in answer.citations if c.source != "(none)"])
+        checks.append(Check(name="citations", ok=n >= e.min_citations, expected=f">= {e.min_citations}", got=str(n)))
+    want = e.answer_lang or case.lang
+    checks.append(Check(name="language", ok=answer.lang == want, expected=want, got=answer.lang))
+    return checks
+
+
+def run_case(case: Case, backend: str = "rules") -> CaseResult:
+    """One case through `ask` (multi-turn cases as one conversation), scored."""
+    from assistant.service import ask
+
+    history: list[dict] = []
+    t0 = time.perf_counter()
+    answer = None
+    for turn in case.turns:
+        answer = ask(turn, history=history, backend=backend)
+        history.append(answer.slots)
+    ms = (time.perf_counter() - t0) * 1000
+    checks = score(case, answer)
+    guard = sum("LLM answer rejected" in w for w in answer.warnings)
+    return CaseResult(id=case.id, lang=case.lang, intent=case.expect.intent, tags=case.tags, question=case.turns[-1][:300],
+                      passed=all(c.ok for c in checks), checks=checks, latency_ms=round(ms, 2), backend=answer.backend,
+                      guard_interventions=guard)
+
+
+def run(cases: list[Case], backend: str = "rules", workers: int = 1, progress: bool = True) -> list[CaseResult]:
+    """All cases, in parallel threads for LLM backends, with a progress line on stderr."""
+    from assistant.service import ask
+
+    ask("A100够不够微调70B？", backend="rules")  # warm up the catalog, jieba and BM25 so latencies are per answer
+    results: list[CaseResult] = []
+
+    def tick(r: CaseResult):
+        results.append(r)
+        if progress:
+            done = len(results)
+            bar = "#" * int(30 * done / len(cases))
+            print(f"\r  eval [{bar:<30}] {done}/{len(cases)}", end="" if done < len(cases) else "\n", file=sys.stderr)
+
+    if workers <= 1:
+        for c in cases:
+            tick(run_case(c, backend))
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for r in pool.map(lambda c: run_case(c, backend), cases):
+                tick(r)
+    order = {c.id: i for i, c in enumerate(cases)}
+    return sorted(results, key=lambda r: order[r.id])
+
+
+def _group(results: list[CaseResult]) -> dict:
+    lat = sorted(r.latency_ms for r in results)
+    errs = [c.rel_error for r in results for c in r.checks if c.rel_error is not None]
+    return {"cases": len(results), "passed": sum(r.passed for r in results),
+            "pass_rate": round(sum(r.passed for r in results) / len(results), 4) if results else None,
+            "median_figure_error": round(statistics.median(errs), 4) if errs else None,
+            "latency_ms_p50": round(statistics.median(lat), 2) if lat else None,
+            "latency_ms_p95": round(lat[min(len(lat) - 1, int(0.95 * len(lat)))], 2) if lat else None}
+
+
+def summarise(results: list[CaseResult]) -> dict:
+    """Overall, per-intent and per-language figures."""
+    out = _group(results)
+    out["by_intent"] = {k: _group([r for r in results if (r.intent or "none") == k])
+                        for k in sorted({r.intent or "none" for r in results})}
+    out["by_lang"] = {k: _group([r for r in results if r.lang == k]) for k in sorted({r.lang for r in results})}
+    out["guard_interventions"] = sum(r.guard_interventions for r in results)
+    out["backend"] = results[0].backend if results else None
+    return out
+
+
+def render_summary(summary: dict) -> str:
+    rows = [("all", summary)] + [(f"intent {k}", v) for k, v in summary["by_intent"].items()] + \
+           [(f"lang {k}", v) for k, v in summary["by_lang"].items()]
+    lines = [f"{'':<28} {'cases':>5} {'passed':>6} {'rate':>6} {'fig err':>8} {'p50 ms':>7} {'p95 ms':>7}"]
+    for name, g in rows:
+        err = "-" if g["median_figure_error"] is None else f"{g['median_figure_error']:.1%}"
+        lines.append(f"{name:<28} {g['cases']:>5} {g['passed']:>6} {g['pass_rate']:>6.1%} {err:>8} "
+                     f"{g['latency_ms_p50']:>7.1f} {g['latency_ms_p95']:>7.1f}")
+    if summary.get("guard_interventions"):
+        lines.append(f"grounding guard rejected {summary['guard_interventions']} LLM answers")
+    return "\n".join(lines)
+
+
+def write_report(results: list[CaseResult], summary: dict, directory: Path) -> None:
+    """report.json (summary + every case) and report.md (summary table + failures)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "report.json").write_text(json.dumps({"summary": summary, "cases": [r.model_dump() for r in results]},
+                                                      ensure_ascii=False, indent=1), encoding="utf-8")
+    md = ["# gpu-advisor eval report", "", "```", render_summary(summary), "```", "", "## Failures", ""]
+    for r in results:
+        if r.passed:
+            continue
+        md.append(f"### {r.id} ({r.lang}, {r.intent})\n\n> {r.question}\n")
+        md += [f"- {c.name}: expected {c.expected}, got {c.got}" for c in r.checks if not c.ok]
+        md.append("")
+    (directory / "report.md").write_text("\n".join(md), encoding="utf-8")
+
+
+def compare(old_report: Path, results: list[CaseResult]) -> dict:
+    """Cases that regressed (passed before, fail now) and improved, against an earlier report.json."""
+    old = {c["id"]: c["passed"] for c in json.loads(old_report.read_text(encoding="utf-8"))["cases"]}
+    now = {r.id: r.passed for r in results}
+    return {"regressed": sorted(i for i in now if old.get(i) is True and not now[i]),
+            "improved": sorted(i for i in now if old.get(i) is False and now[i]),
+            "new": sorted(i for i in now if i not in old), "removed": sorted(i for i in old if i not in now)}
+
+
+def gate_threshold() -> float:
+    """The pass rate the CI gate requires (evals/gate.yaml)."""
+    return float(yaml.safe_load(GATE_FILE.read_text(encoding="utf-8"))["min_pass_rate"])
