@@ -89,9 +89,11 @@ def score(case: Case, answer) -> list[Check]:
         checks.append(_figure(name, fig, answer.figures.get(name)))
     text = answer.answer.lower()
     for s in e.contains:
-        checks.append(Check(name=f"contains {s!r}", ok=s.lower() in text, expected="present", got="present" if s.lower() in text else "absent"))
+        found = s.lower() in text
+        checks.append(Check(name=f"contains {s!r}", ok=found, expected="present", got="present" if found else "absent"))
     for s in e.not_contains:
-        checks.append(Check(name=f"not_contains {s!r}", ok=s.lower() not in text, expected="absent", got="absent" if s.lower() not in text else "present"))
+        found = s.lower() in text
+        checks.append(Check(name=f"not_contains {s!r}", ok=not found, expected="absent", got="present" if found else "absent"))
     for s in e.warnings_contain:
         hit = any(s.lower() in w.lower() for w in answer.warnings + [answer.answer])
         checks.append(Check(name=f"warning {s!r}", ok=hit, expected="present", got="; ".join(answer.warnings)[:200] or "none"))
