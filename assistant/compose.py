@@ -21,6 +21,9 @@ PHRASES: dict[str, dict[str, str]] = {
                 "zh": "**{model}，{method}，{tokens:.3g} 个 token，{n} 张卡：**"},
     "tt_ratio": {"en": "{a} takes **{ratio:.1f}x** as long as {b} (not 20-30% longer).",
                  "zh": "{a} 所需时间是 {b} 的 **{ratio:.1f} 倍**（不是只多 20%–30%）。"},
+    "tt_cost": {"en": "Renting on demand: about ${cost:,.0f} (${low:,.0f}-${high:,.0f}; ${rate:.2f} per GPU-hour typical, "
+                      "price-table estimate).",
+                "zh": "按需租用约 ${cost:,.0f}（${low:,.0f}-${high:,.0f}；典型 ${rate:.2f}/卡时，价格表估计）。"},
     "fc_right": {"en": "**The claim holds**, by the numbers below.", "zh": "**这个说法成立**，依据如下。"},
     "fc_wrong": {"en": "**The claim is wrong**, by the numbers below.", "zh": "**这个说法不对**，计算如下。"},
     "fc_time": {"en": "**The claim is wrong**: dense BF16 is 989 vs 312 TFLOPS, and the computed time ratio is below.",
@@ -30,6 +33,10 @@ PHRASES: dict[str, dict[str, str]] = {
     "verdict": {"en": "verdict", "zh": "结论"}, "v_right": {"en": "right", "zh": "正确"},
     "v_wrong": {"en": "wrong", "zh": "错误"}, "v_misleading": {"en": "misleading", "zh": "有误导"}, "claim": {"en": "claim", "zh": "说法"},
     "correct": {"en": "computed / correct", "zh": "计算结果 / 正确数字"},
+    "speed_head": {"en": "**{model} on {n} x {gpu}, {ctx}-token prompts** (roofline estimate):",
+                   "zh": "**{model}，{n} 张 {gpu}，提示长度 {ctx}**（roofline 估算）："},
+    "ttft": {"en": "time to first token", "zh": "首 token 延迟"}, "per_seq": {"en": "decode per sequence", "zh": "单序列解码"},
+    "total": {"en": "decode, whole batch", "zh": "整批解码"}, "max_batch": {"en": "most sequences that fit", "zh": "最多并发序列"},
     "cmp_head": {"en": "**{gpus} side by side** (dense throughput, from the GPU table):",
                  "zh": "**{gpus} 对比**（稠密算力，来自 GPU 规格表）："},
     "cmp_note": {"en": "Beyond specs: CUDA (NVIDIA) vs CANN/MindSpore (Ascend) vs ROCm (AMD) decides how much porting "

@@ -12,10 +12,27 @@ MAX_QUESTION_CHARS = 4000
 _CN_NUM = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
            "十六": 16, "三十二": 32, "六十四": 64, "单": 1}
 
-_METHOD = [("qlora", r"qlora|4\s*bit\s*lora|4位lora"), ("lora", r"\blora\b|lora"),
+_METHOD = [("qlora", r"qlora|4\s*bit\s*lora|4位lora"), ("lora", r"(?<!q)lora"),
            ("pretrain", r"pre-?train|预训练|从头训练|from scratch"),
-           ("full", r"全量|全参|full[\s-]*(fine[\s-]*tun\w*|ft|finetun\w*|parameter)|full\b"),
-           ("inference", r"推理|部署|serv(e|ing)|inference|上线|跑.*(模型|服务)|host\b")]
+           ("full", r"全量|全参|全餐|full[\s-]*(fine[\s-]*tun\w*|ft|finetun\w*|parameter)|full\b"),
+           ("inference", r"推理|部署|serv(e|ing)|infer\w*|上线|跑.*(模型|服务)|host\b|decode|生成")]
+_PRECISION = [("int4", r"int4|awq|gptq|4\s*-?bit|4位"), ("nf4", r"nf4|bnb"), ("fp8", r"fp8"), ("int8", r"int8|8\s*-?bit"),
+              ("fp16", r"fp16"), ("bf16", r"bf16")]
+
+
+def _cn_number(text: str) -> float | None:
+    """七百 -> 700, 一千 -> 1000, 七十 -> 70, 五 -> 5 (what precedes 亿 in '七百亿参数')."""
+    digits = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+    total, current = 0, 0
+    for ch in text:
+        if ch in digits:
+            current = digits[ch]
+        elif ch in "十百千":
+            total += (current or 1) * {"十": 10, "百": 100, "千": 1000}[ch]
+            current = 0
+        else:
+            return None
+    return float(total + current) or None
 _FINETUNE = r"微调|fine[\s-]*tun|finetun|\bsft\b|\bft\b|训练|train"
 
 
@@ -59,6 +76,9 @@ def parse(text: str, catalog: Catalog, previous: dict[str, Any] | None = None) -
         except LookupError as e:
             if not any(token in a.lower() for m in catalog.models for a in (m.id, *m.aliases)):
                 warnings.append(str(e))
+    m = re.search(r"([零一二两三四五六七八九十百千]+)\s*亿\s*(?:参数|params)?", text)
+    if "model" not in slots and m and _cn_number(m.group(1)):
+        slots["model"] = f"{_cn_number(m.group(1)) * 1e8 / 1e9:g}b"
     if "model" not in slots:
         for gpu_id in slots.get("gpus", []):  # '910B' is a GPU, not 910 billion parameters
             for name in _gpu_names(catalog, gpu_id):
@@ -82,23 +102,36 @@ def parse(text: str, catalog: Catalog, previous: dict[str, Any] | None = None) -
     m = re.search(r"(\d+)\s*(?:张|块|卡|x)\s*(?:gpu|显卡|卡)?", low)
     if "num_gpus" not in slots and m and "gpu" not in slots:
         slots["num_gpus"] = int(m.group(1))
-    for method, pattern in _METHOD:
+    named = [method for method, pattern in _METHOD if re.search(pattern, low) and method != "inference"]
+    if len({"qlora", "lora", "full"} & set(named)) >= 2:
+        slots["method"] = None  # several methods named: weigh them all
+        slots["finetune"] = True
+    else:
+        for method, pattern in _METHOD:
+            if re.search(pattern, low):
+                slots["method"] = method
+                break
+    for precision, pattern in _PRECISION:
         if re.search(pattern, low):
-            slots["method"] = method
+            slots["precision"] = precision
             break
+    m = re.search(r"batch\s*(?:size\s*)?(?:of\s*)?(\d+)|(\d+)\s*(?:sequences|concurrent|路并发|个并发|条并发)|并发\s*(\d+)", low)
+    if m:
+        slots["batch"] = int(next(g for g in m.groups() if g))
     if "method" not in slots and re.search(_FINETUNE, low):
         slots["method"] = None  # fine-tuning, method not named
         slots["finetune"] = True
-    m = re.search(r"(\d+(?:\.\d+)?)\s*([kK])\s*(?:上下文|context|tokens?|长度|序列)?", text)
-    if m and re.search(r"上下文|context|长度|序列|seq", low):
+    m = re.search(r"(\d+(?:\.\d+)?)([kK])(?![a-zA-Z])\s*(?:上下文|context|ctx|tokens?|长度|序列)?", text)
+    if m and re.search(r"上下文|context|ctx|长度|序列|seq|tokens?", low):
         slots["context"] = int(float(m.group(1)) * 1024)
     if re.search(r"-\s*\d+(?:\.\d+)?\s*(?:t|b|m|万亿|亿)?\s*(?:个)?\s*tokens?", low):
         slots["invalid"] = "a negative token count; give a positive number such as 2T, 500B or 1000亿"
-    m = re.search(r"(\d+(?:\.\d+)?)\s*(t|b|m|万亿|亿)\s*(?:个)?\s*tokens?", low)
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(trillion|billion|million|t|b|m|万亿|亿)\s*(?:个)?\s*tokens?", low)
     if m:
         from tools.units import parse_count
 
-        slots["tokens"] = parse_count(m.group(1) + m.group(2))
+        unit = {"trillion": "t", "billion": "b", "million": "m"}.get(m.group(2), m.group(2))
+        slots["tokens"] = parse_count(m.group(1) + unit)
     m = re.search(r"预算\s*(\d+(?:\.\d+)?)\s*(万|亿|k|m)?\s*(美元|元|人民币|usd|\$)?", low) or \
         re.search(r"\$\s*(\d+(?:\.\d+)?)\s*(k|m)?|budget (?:of )?\$?\s*(\d+(?:\.\d+)?)\s*(k|m)?", low)
     if m:
@@ -140,12 +173,16 @@ def _intent(low: str, slots: dict[str, Any]) -> str:
         return "fact_check"
     if re.search(r"多少钱|价格|成本|租|买|price|cost|rent|buy|\$|预算|budget", low):
         return "cost" if "gpu" in slots else "recommend"
-    if re.search(r"推荐|选什么|选哪|哪个好|which gpu|recommend|should i (buy|use)", low):
+    if re.search(r"推荐|选什么|选哪|哪个好|最便宜|which gpu|what gpu|recomm?end|should i (buy|use)|cheapest|hardware for", low):
         return "compare" if len(slots.get("gpus", [])) >= 2 else "recommend"
-    if re.search(r"多久|多长时间|几天|how long|time to train|gpu.?hours|降级|慢多少|slower|faster|speedup", low):
+    if re.search(r"多久|多长时间|几天|多少天|小时|how long|wall.?clock|time to train|gpu.?hours|降级|慢多少|更久|"
+                 r"slower|faster|speedup|longer|how many days", low):
         return "training_time"
-    if re.search(r"吞吐|延迟|tokens?/s|throughput|latency|ttft|速度", low):
+    if re.search(r"吞吐|延迟|tokens?/s|throughput|latency|ttft|速度|每秒|first token|首 ?token|per second", low) \
+            and "model" in slots:  # "bf16 throughput of an A100" (no model) is a spec question
         return "inference_speed"
+    if "model" in slots and slots.get("finetune") and slots.get("method") is None and len(slots.get("gpus", [])) < 2:
+        return "training_memory"  # "qlora vs lora vs full for 8B": the methods are being compared
     if len(slots.get("gpus", [])) >= 2 or re.search(r"\bvs\.?\b|对比|比较|区别.*(卡|gpu)|compare", low):
         return "compare" if len(slots.get("gpus", [])) >= 2 else "explain"
     if slots.get("method") == "inference" or re.search(r"kv ?cache|上下文|context", low):

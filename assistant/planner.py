@@ -43,7 +43,7 @@ def plan(intent: str, slots: dict[str, Any], deps: Deps, question: str) -> Answe
     handler = {"training_memory": _training_memory, "fact_check": _fact_check, "training_time": _training_time,
                "compare": _compare, "spec": _spec, "inference_memory": _inference_memory,
                "explain": _explain, "recommend": _recommend, "cost": _training_time,
-               "inference_speed": _inference_memory}.get(intent, _out_of_scope)
+               "inference_speed": _inference_speed}.get(intent, _out_of_scope)
     try:
         if slots.get("invalid"):
             raise ValueError(slots["invalid"])
@@ -181,12 +181,21 @@ def _training_time(slots, deps, question, lang, intent) -> Answer:
     figures: dict[str, Any] = {f"{r.gpu}_wall_hours": r.wall_hours for r in results}
     figures |= {f"{r.gpu}_gpu_hours": r.gpu_hours for r in results}
     if len(results) >= 2:
-        ratio = results[1].wall_hours / results[0].wall_hours
+        slow, fast = max(results[:2], key=lambda r: r.wall_hours), min(results[:2], key=lambda r: r.wall_hours)
+        ratio = slow.wall_hours / fast.wall_hours
         figures["time_ratio"] = round(ratio, 2)
-        lines.append(T(lang, "tt_ratio", a=results[1].gpu, b=results[0].gpu, ratio=ratio))
+        lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=ratio))
     else:
+        from knowledge.prices import load_prices
+        from tools.pricing import on_demand_rate
+
         figures["wall_hours"] = results[0].wall_hours
         figures["gpu_hours"] = results[0].gpu_hours
+        rate = on_demand_rate(load_prices().records, results[0].gpu)
+        if rate is not None:
+            figures["cost_usd"] = round(rate.typical * results[0].gpu_hours, 0)
+            lines.append(T(lang, "tt_cost", cost=figures["cost_usd"], rate=rate.typical, low=rate.low * results[0].gpu_hours,
+                           high=rate.high * results[0].gpu_hours))
     lines.append("")
     lines.append(md_table(["GPU", "BF16 TFLOPS", "MFU", T(lang, "hours"), "GPU-h"], rows))
     cites = deps.search("H100 A100 BF16 989 312 训练时间 文章" if lang == "zh" else "H100 vs A100 training time BF16 989 312")
@@ -239,10 +248,11 @@ def _inference_memory(slots, deps, question, lang, intent) -> Answer:
     model, gpu, notes = _model_gpu(slots, deps)
     n = slots.get("num_gpus") or 1
     ctx = slots.get("context") or 4096
+    precision, batch = slots.get("precision") or "bf16", slots.get("batch") or 1
     calls: list[ToolCall] = []
-    args = {"model": model.id, "gpu": gpu.id, "num_gpus": n, "context": ctx}
+    args = {"model": model.id, "gpu": gpu.id, "num_gpus": n, "context": ctx, "precision": precision, "batch": batch}
     r = _call(calls, "size_infer", args, estimate_inference_memory(InferenceMemoryRequest(
-        model=model, gpu=gpu, num_gpus=n, context=ctx)))
+        model=model, gpu=gpu, num_gpus=n, context=ctx, precision=precision, batch=batch)))
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     lines = [T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
                min=r.min_gpus, ctx=ctx), "", md_table(["", "GB"], [[k, f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
@@ -251,6 +261,28 @@ def _inference_memory(slots, deps, question, lang, intent) -> Answer:
     return Answer(answer=text, lang=lang, intent=intent, verdict=v, options=[v], figures={
         "per_gpu_gb": r.per_gpu_gb, "kv_cache_gb": r.kv_cache_gb, "kv_cache_bytes_per_token": r.kv_cache_bytes_per_token,
         "max_context": r.max_context}, citations=cites, tool_calls=calls, slots=slots)
+
+
+def _inference_speed(slots, deps, question, lang, intent) -> Answer:
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    model, gpu, notes = _model_gpu(slots, deps)
+    n, ctx = slots.get("num_gpus") or 1, slots.get("context") or 2048
+    args = {"model": model.id, "gpu": gpu.id, "num_gpus": n, "context": ctx, "batch": slots.get("batch") or 1,
+            "precision": slots.get("precision") or "bf16"}
+    calls: list[ToolCall] = []
+    r = _call(calls, "time_infer", args, estimate_inference_speed(InferenceSpeedRequest(
+        model=model, gpu=gpu, num_gpus=n, context=ctx, batch=args["batch"], precision=args["precision"])))
+    rows = [[T(lang, "ttft"), f"{r.ttft_s * 1000:,.0f} ms"], [T(lang, "per_seq"), f"{r.decode_tokens_per_s_per_seq:,.1f} tokens/s"],
+            [T(lang, "total"), f"{r.decode_tokens_per_s_total:,.0f} tokens/s"], ["bound", r.decode_bound],
+            [T(lang, "max_batch"), str(r.max_batch_that_fits)]]
+    text = (T(lang, "speed_head", model=model.name, n=n, gpu=gpu.name, ctx=ctx) + "\n\n" + md_table(["", ""], rows)
+            + _assumptions_md(lang, notes + r.assumptions))
+    return Answer(answer=text, lang=lang, intent=intent, tool_calls=calls, slots=slots,
+                  verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"),
+                  figures={"ttft_s": r.ttft_s, "decode_tokens_per_s_per_seq": r.decode_tokens_per_s_per_seq,
+                           "decode_tokens_per_s_total": r.decode_tokens_per_s_total,
+                           "max_batch_that_fits": r.max_batch_that_fits})
 
 
 def _recommend(slots, deps, question, lang, intent) -> Answer:

@@ -102,7 +102,8 @@ class Catalog:
             for start in range(len(tokens) - n + 1):
                 span = set(range(start, start + n))
                 joined = normalize("".join(tokens[start:start + n]))
-                hit = self._names.get(joined) or (self._names.get(joined[:-1]) if joined.endswith("s") else None)
+                hit = (self._names.get(joined) or (self._names.get(joined[:-1]) if joined.endswith("s") else None)
+                       or self._names.get(re.sub(r"(\d)g$", r"\1gb", joined)))  # 'A100 40G' = 'a100 40gb'
                 if hit and not span & used and not any(r is hit[1] for _, _, r in found):
                     used |= span
                     found.append((start, hit[0], hit[1]))
