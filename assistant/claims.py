@@ -68,21 +68,37 @@ def _speed(s, ctx):
                       source="GPU table; gpu-advisor time train; docs/errata-source-article")
 
 
+def _gpus_named(s, ctx):
+    return [rec for _, kind, rec in ctx.catalog.mentions(s) if kind == "gpu"]
+
+
 def _nvlink(s, ctx):
-    if not re.search(r"nvlink\s*[23]\.0", s, re.I):
+    m = re.search(r"nvlink\s*(\d)(?:\.0)?", s, re.I)
+    gpus = _gpus_named(s, ctx)
+    if not m or not gpus:
         return None
-    a100, h100 = ctx.catalog.gpu("a100-80gb")[0], ctx.catalog.gpu("h100")[0]
-    return ClaimCheck(claim=s, verdict="wrong",
-                      correct=f"A100: {a100.interconnect.split(';')[0]}, {a100.nvlink_gbps:g} GB/s, "
-                              f"{a100.gpus_per_nvlink_domain} GPUs per HGX board; H100: {h100.interconnect.split(';')[0]}, "
-                              f"{h100.nvlink_gbps:g} GB/s", source="gpus.yaml (NVIDIA datasheets)")
+    said = int(m.group(1))
+    g = gpus[0]
+    actual = re.search(r"nvlink\s*(\d)", g.interconnect, re.I)
+    real = int(actual.group(1)) if actual else None
+    wrong = real is None or said != real or (re.search(r"(\d{3,4})\s*gb/s", s, re.I) and g.nvlink_gbps and
+                                               float(re.search(r"(\d{3,4})\s*gb/s", s, re.I).group(1)) != g.nvlink_gbps)
+    return ClaimCheck(claim=s, verdict="wrong" if wrong else "right",
+                      correct=f"{g.name}: {g.interconnect.split(';')[0]}, {g.nvlink_gbps or 0:g} GB/s per GPU"
+                              + (f", {g.gpus_per_nvlink_domain} GPUs per NVLink domain" if g.gpus_per_nvlink_domain else ""),
+                      source="gpus.yaml (NVIDIA datasheets)")
 
 
 def _architecture(s, ctx):
-    if "半人马座" not in s and not re.search(r"centaur", s, re.I):
+    m = re.search(r"半人马座|centaur\w*|hopper|ampere|blackwell|ada lovelace|ada\b|volta", s, re.I)
+    gpus = _gpus_named(s, ctx)
+    if not m or not gpus or not re.search(r"架构|architecture|based on|基于|是", s, re.I):
         return None
-    return ClaimCheck(claim=s, verdict="wrong", correct=f"the A100 is {ctx.catalog.gpu('a100-80gb')[0].architecture}; "
-                      "NVIDIA uses no 'Centaurus' name for it", source="gpus.yaml; NVIDIA A100 whitepaper")
+    g = gpus[0]
+    said = m.group(0).lower()
+    right = said not in ("半人马座",) and not said.startswith("centaur") and said.split()[0] in g.architecture.lower()
+    return ClaimCheck(claim=s, verdict="right" if right else "wrong",
+                      correct=f"{g.name} is {g.architecture}", source="gpus.yaml; NVIDIA architecture whitepapers")
 
 
 def _checkpoint(s, ctx):

@@ -125,7 +125,8 @@ def _fact_check(slots, deps, question, lang, intent) -> Answer:
     from assistant.claims import check_paragraph, sentences
 
     low = question.lower()
-    if len(sentences(question)) > 2:  # a pasted paragraph: check every claim we can compute
+    memory_claim = slots.get("model") and (slots.get("method") or slots.get("finetune"))
+    if len(sentences(question)) > 2 or not memory_claim:  # check every claim we can compute
         checks = check_paragraph(question, deps)
         if checks:
             mark = {"right": "✅", "wrong": "❌", "misleading": "⚠️"}
@@ -140,9 +141,11 @@ def _fact_check(slots, deps, question, lang, intent) -> Answer:
                           figures={"claims_checked": len(checks),
                                    "claims_wrong": sum(c.verdict == "wrong" for c in checks),
                                    "claims_misleading": sum(c.verdict == "misleading" for c in checks)})
-    if slots.get("model") and (slots.get("method") or slots.get("finetune")):
-        base = _training_memory(slots, deps, question, lang, "fact_check")
-        claim_fits = not any(w in low for w in ("不能", "不够", "cannot", "can't", "doesn't fit", "not fit"))
+    if memory_claim:
+        inference = slots.get("method") == "inference"
+        base = (_inference_memory if inference else _training_memory)(slots, deps, question, lang, "fact_check")
+        claim_fits = not any(w in low for w in ("不能", "不够", "放不下", "装不下", "跑不了", "cannot", "can't",
+                                                "doesn't fit", "does not fit", "won't fit", "not fit", "not enough"))
         v = base.verdict
         correct = v.fits == claim_fits
         head = T(lang, "fc_right" if correct else "fc_wrong")
