@@ -13,6 +13,7 @@ class ClaimCheck(BaseModel):
     verdict: str  # right | wrong | misleading
     correct: str
     source: str
+    figures: dict[str, float] = {}
 
 
 def sentences(text: str) -> list[str]:
@@ -65,6 +66,7 @@ def _speed(s, ctx):
     return ClaimCheck(claim=s, verdict="wrong",
                       correct=f"dense BF16 is 989.4 vs 312 TFLOPS; the same job takes {a.wall_hours / h.wall_hours:.1f}x as "
                               "long on A100 (published speedups 2-3x), not 20-30% longer",
+                      figures={"time_ratio": round(a.wall_hours / h.wall_hours, 2)},
                       source="GPU table; gpu-advisor time train; docs/errata-source-article")
 
 

@@ -173,7 +173,8 @@ def _intent(low: str, slots: dict[str, Any]) -> str:
         return "fact_check"
     if re.search(r"多少钱|价格|成本|租|买|price|cost|rent|buy|\$|预算|budget", low):
         return "cost" if "gpu" in slots else "recommend"
-    if re.search(r"推荐|选什么|选哪|哪个好|最便宜|which gpu|what gpu|recomm?end|should i (buy|use)|cheapest|hardware for", low):
+    if re.search(r"推荐|选什么|选哪|哪个好|最便宜|which gpu|what gpu|recomm?end|should i (buy|use)|cheapest|hardware for", low) \
+            and (slots.get("model") or slots.get("gpus") or re.search(_DOMAIN, low)):
         return "compare" if len(slots.get("gpus", [])) >= 2 else "recommend"
     if re.search(r"多久|多长时间|几天|多少天|小时|how long|wall.?clock|time to train|gpu.?hours|降级|慢多少|更久|"
                  r"slower|faster|speedup|longer|how many days", low):
@@ -190,7 +191,8 @@ def _intent(low: str, slots: dict[str, Any]) -> str:
     if ("model" in slots) and (slots.get("method") or slots.get("finetune") or re.search(
             r"显存|够不够|够用|放得下|装得下|几张|多少张|how many|enough|fit|memory|vram", low)):
         return "training_memory"
-    if "gpu" in slots and re.search(r"显存|带宽|规格|参数|spec|bandwidth|tflops|算力|memory|功耗|tdp", low):
+    if "gpu" in slots and re.search(r"显存|带宽|规格|参数|spec|bandwidth|tflops|算力|memory|功耗|tdp|throughput|bf16|fp8|fp16",
+                                    low):
         return "spec"
     if re.search(_DOMAIN, low):
         return "explain"

@@ -138,7 +138,7 @@ def _fact_check(slots, deps, question, lang, intent) -> Answer:
             calls = [ToolCall(name="check_claims", args={"sentences": len(sentences(question))},
                               result={"checks": [c.model_dump() for c in checks]})]
             return Answer(answer=text, lang=lang, intent="fact_check", citations=cites, tool_calls=calls, slots=slots,
-                          figures={"claims_checked": len(checks),
+                          figures={k: v for c in checks for k, v in c.figures.items()} | {"claims_checked": len(checks),
                                    "claims_wrong": sum(c.verdict == "wrong" for c in checks),
                                    "claims_misleading": sum(c.verdict == "misleading" for c in checks)})
     if memory_claim:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from evals import run as ev
@@ -39,3 +40,24 @@ def test_eval_cli_json(capsys):
     assert main(["eval", "--dataset", str(SAMPLE), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["cases"] == 3 and d["by_lang"]["zh"]["pass_rate"] == 1.0
+def test_the_dataset_is_large_bilingual_and_covers_every_intent():
+    cases = ev.load_cases()
+    assert len(cases) >= 200
+    zh = sum(c.lang == "zh" for c in cases)
+    assert 0.4 <= zh / len(cases) <= 0.6
+    intents = {c.expect.intent for c in cases}
+    assert {"training_memory", "inference_memory", "training_time", "inference_speed", "cost", "recommend", "compare",
+            "spec", "fact_check", "explain", "out_of_scope"} <= intents
+    assert any(len(c.turns) > 1 for c in cases) and all(c.derivation.strip() for c in cases)
+
+
+def test_quality_gate_rules_backend_over_the_full_set():
+    cases = ev.load_cases()
+    t0 = time.perf_counter()
+    results = ev.run(cases, progress=False)
+    elapsed = time.perf_counter() - t0
+    summary = ev.summarise(results)
+    failed = [f"{r.id}: " + "; ".join(f"{c.name} want {c.expected} got {c.got}" for c in r.checks if not c.ok)
+              for r in results if not r.passed]
+    assert summary["pass_rate"] >= ev.gate_threshold(), "\n".join(failed)
+    assert elapsed < 60
