@@ -122,3 +122,20 @@ def test_slow_endpoint_times_out_and_falls_back(stub):
     a = ask(Q, backend="openai:stub-model")
     assert a.backend == "rules" and any("failed" in w for w in a.warnings)
     assert time.perf_counter() - t0 < 10
+
+
+def test_eval_runs_unchanged_against_an_llm_backend_and_counts_guard_interventions(stub, tmp_path):
+    from evals import run as ev
+
+    (tmp_path / "one.yaml").write_text("""
+- id: llm-1
+  lang: en
+  turns: ["Is one A100 80GB enough for QLoRA of Llama 3.1 70B?"]
+  expect: {intent: training_memory, verdict: {fits: true, method: qlora}}
+  derivation: "NF4 70B ~40-50 GB < 85.1 GB usable"
+""", encoding="utf-8")
+    stub([tool_call(ARGS), {"role": "assistant", "content": "It fits at 12.5 GB."}])
+    results = ev.run(ev.load_cases(tmp_path / "one.yaml"), backend="openai:stub-model", progress=False)
+    summary = ev.summarise(results)
+    assert summary["passed"] == 1                 # the verdict comes from the tools, whatever the prose said
+    assert summary["guard_interventions"] == 1    # and the guard's rejection of 12.5 GB is counted
