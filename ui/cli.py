@@ -13,20 +13,13 @@ import sys
 
 from pydantic import ValidationError
 
+from ui import cli_plan
 from ui.cli_knowledge import add_parsers as add_knowledge_parsers
 from ui.cli_eval import add_parsers as add_eval_parsers
 from ui.cli_recommend import add_parallel_parser
 from ui.cli_recommend import add_parsers as add_recommend_parsers
 from ui.cli_time import add_parsers as add_time_parsers
 
-
-def _cli_plan():
-    """The cost/plan commands' module (ui/cli_plan.py)."""
-    try:
-        from ui import cli_plan
-    except ImportError:
-        return None
-    return cli_plan
 
 EXAMPLES = """\
 examples:
@@ -147,9 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="print the Answer object")
     c = sub.add_parser("chat", help="a multi-turn terminal conversation (empty line or Ctrl-D ends it)")
     c.add_argument("--lang", choices=["zh", "en"])
-    if _cli_plan() is not None:
-        _cli_plan().add_parsers(sub)
-        add_parallel_parser(_cli_plan().PLAN_SUBPARSERS)
+    cli_plan.add_parsers(sub)
+    add_parallel_parser(cli_plan.PLAN_SUBPARSERS)
     return parser
 
 
@@ -264,12 +256,8 @@ def run(argv: list[str] | None = None) -> tuple[int, str]:
             from ui.cli_recommend import run_recommend
 
             data, text = run_recommend(args, catalog)
-        elif args.command == "plan" and getattr(args, "plan_cmd", None) == "parallel":
-            from ui.cli_recommend import run_parallel
-
-            data, text = run_parallel(args, catalog)
         elif args.command in ("cost", "plan"):
-            data, text = _cli_plan().run_command(args, catalog)
+            data, text = cli_plan.run_command(args, catalog)
         elif args.command in ("index", "search", "compare", "prices"):
             from knowledge.documents import DocumentError
             from knowledge.embeddings import EmbedderUnavailable

@@ -7,7 +7,7 @@ import argparse
 def add_parsers(sub) -> None:
     """Register `recommend`."""
     from ui.cli import parse_length
-    from ui.cli_time import _count
+    from ui.cli_plan import parse_token_count as _count
 
     r = sub.add_parser("recommend", help="rank GPU options for a workload (fit, count, time, cost)",
                        description="Evaluates every GPU in the table (or --gpus): least count that fits, time and "
@@ -35,6 +35,7 @@ def add_parallel_parser(plan_sub) -> None:
     p.add_argument("--num-gpus", type=int, required=True)
     p.add_argument("--seq-len", type=int, default=4096)
     p.add_argument("--json", action="store_true")
+    p.set_defaults(plan_handler=run_parallel)  # ui/cli_plan.run_command dispatches `plan` sub-commands by this
 
 
 def _china(gpu) -> bool:
