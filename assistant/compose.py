@@ -24,6 +24,8 @@ PHRASES: dict[str, dict[str, str]] = {
     "tt_cost": {"en": "Renting on demand: about ${cost:,.0f} (${low:,.0f}-${high:,.0f}; ${rate:.2f} per GPU-hour typical, "
                       "price-table estimate).",
                 "zh": "按需租用约 ${cost:,.0f}（${low:,.0f}-${high:,.0f}；典型 ${rate:.2f}/卡时，价格表估计）。"},
+    "tt_cost_given": {"en": "Renting on demand: about ${cost:,.0f} at your price of ${rate:.2f} per GPU-hour (this session's override).",
+                      "zh": "按需租用约 ${cost:,.0f}（按你给的 ${rate:.2f}/卡时，本会话覆盖价）。"},
     "fc_right": {"en": "**The claim holds**, by the numbers below.", "zh": "**这个说法成立**，依据如下。"},
     "fc_wrong": {"en": "**The claim is wrong**, by the numbers below.", "zh": "**这个说法不对**，计算如下。"},
     "fc_time": {"en": "**The claim is wrong**: dense BF16 is 989 vs 312 TFLOPS, and the computed time ratio is below.",

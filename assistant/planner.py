@@ -13,9 +13,27 @@ FINETUNE_METHODS = ("qlora", "lora", "full")
 class Deps:
     """What the planner needs, built once: the catalog and (lazily) the retrieval index."""
 
-    def __init__(self, catalog: Catalog, index=None):
+    def __init__(self, catalog: Catalog, index=None, prices=None):
         self.catalog = catalog
         self._index = index
+        self._prices = prices
+
+    def prices(self) -> list:
+        """The price records answers use: this Deps' own (a session's overrides applied), else the shipped
+        table with the user's price file on top."""
+        if self._prices is not None:
+            return self._prices
+        from knowledge.prices import load_prices
+
+        return load_prices().records
+
+    def with_prices(self, overrides: list) -> Deps:
+        """The same catalog and index with these Price records replacing the same GPU's records of the same kind."""
+        replaced = {(p.gpu, p.kind) for p in overrides}
+        kept = [p for p in self.prices() if (p.gpu, p.kind) not in replaced]
+        clone = Deps(self.catalog, self._index, kept + list(overrides))
+        clone.search = self.search  # one retrieval index per process, however many sessions
+        return clone
 
     def search(self, query: str, k: int = 3) -> list[Citation]:
         """Citations from BM25 + named-entity retrieval (no embedding model: answers stay fast)."""
@@ -189,16 +207,16 @@ def _training_time(slots, deps, question, lang, intent) -> Answer:
         figures["time_ratio"] = round(ratio, 2)
         lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=ratio))
     else:
-        from knowledge.prices import load_prices
         from tools.pricing import on_demand_rate
 
         figures["wall_hours"] = results[0].wall_hours
         figures["gpu_hours"] = results[0].gpu_hours
-        rate = on_demand_rate(load_prices().records, results[0].gpu)
+        rate = on_demand_rate(deps.prices(), results[0].gpu)
         if rate is not None:
             figures["cost_usd"] = round(rate.typical * results[0].gpu_hours, 0)
-            lines.append(T(lang, "tt_cost", cost=figures["cost_usd"], rate=rate.typical, low=rate.low * results[0].gpu_hours,
-                           high=rate.high * results[0].gpu_hours))
+            given = all(p.id.startswith("session-") for p in rate.records)
+            lines.append(T(lang, "tt_cost_given" if given else "tt_cost", cost=figures["cost_usd"], rate=rate.typical,
+                           low=rate.low * results[0].gpu_hours, high=rate.high * results[0].gpu_hours))
     lines.append("")
     lines.append(md_table(["GPU", "BF16 TFLOPS", "MFU", T(lang, "hours"), "GPU-h"], rows))
     cites = deps.search("H100 A100 BF16 989 312 训练时间 文章" if lang == "zh" else "H100 vs A100 training time BF16 989 312")
@@ -289,7 +307,6 @@ def _inference_speed(slots, deps, question, lang, intent) -> Answer:
 
 
 def _recommend(slots, deps, question, lang, intent) -> Answer:
-    from knowledge.prices import load_prices
     from tools.recommend import RecommendRequest, recommend
 
     model, mnote = deps.catalog.model(slots.get("model") or "llama-3.1-8b")
@@ -303,7 +320,7 @@ def _recommend(slots, deps, question, lang, intent) -> Answer:
     args = {"model": model.id, "task": task, "tokens": slots.get("tokens"), "budget_usd": budget,
             "deadline_hours": slots.get("deadline_hours")}
     res = _call(calls, "recommend", args, recommend(RecommendRequest(
-        model=model, task=task, gpus=deps.catalog.gpus, prices=load_prices().records, tokens=slots.get("tokens"),
+        model=model, task=task, gpus=deps.catalog.gpus, prices=deps.prices(), tokens=slots.get("tokens"),
         budget=budget, deadline_hours=slots.get("deadline_hours"))))
     rows = [[str(o.rank), o.gpu, str(o.num_gpus), f"{o.per_gpu_gb:.1f}", "-" if o.cost is None else f"{o.cost:,.0f}", o.why]
             for o in res.options[:6]]

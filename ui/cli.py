@@ -13,7 +13,7 @@ import sys
 
 from pydantic import ValidationError
 
-from ui import cli_plan
+from ui import cli_plan, cli_serve
 from ui.cli_knowledge import add_parsers as add_knowledge_parsers
 from ui.cli_eval import add_parsers as add_eval_parsers
 from ui.cli_recommend import add_parallel_parser
@@ -141,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("chat", help="a multi-turn terminal conversation (empty line or Ctrl-D ends it)")
     c.add_argument("--lang", choices=["zh", "en"])
     cli_plan.add_parsers(sub)
+    cli_serve.add_parsers(sub)
     add_parallel_parser(cli_plan.PLAN_SUBPARSERS)
     return parser
 
@@ -252,6 +253,13 @@ def run(argv: list[str] | None = None) -> tuple[int, str]:
             data, text = run_eval(args, catalog)
         elif args.command == "chat":
             return _chat(args), ""
+        elif args.command == "serve":
+            from ui.sessions import SessionError
+
+            try:
+                return cli_serve.run_command(args), ""
+            except SessionError as e:
+                raise UsageError(str(e)) from None
         elif args.command == "recommend":
             from ui.cli_recommend import run_recommend
 

@@ -1,0 +1,83 @@
+"""The HTTP API: POST /api/ask (the Answer object plus session_id) and GET /healthz."""
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Literal
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from assistant.answer import Answer
+
+log = logging.getLogger("gpu_advisor.api")
+
+ACCEPTED = ('{"message": str (required), "session_id": str or null, "lang": "zh", "en" or null, '
+            '"prices": {gpu_id: USD per GPU-hour} (optional)}')
+
+
+class AskRequest(BaseModel):
+    message: str = Field(description="the question, Chinese or English; longer than the limit is truncated with a notice")
+    session_id: str | None = Field(None, description="from an earlier reply, to ask a follow-up; null starts a conversation")
+    lang: Literal["zh", "en"] | None = Field(None, description="answer language; null = the question's")
+    prices: dict[str, float] | None = Field(None, description="rental prices for this request, USD per GPU-hour by GPU id")
+
+
+class AskResponse(Answer):
+    session_id: str
+
+
+class Health(BaseModel):
+    status: Literal["ok", "degraded"]
+    backend: str
+    index: dict
+    sessions: str
+    version: str
+
+
+def _client_key(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def add_routes(app: FastAPI, ctx) -> None:
+    """Register the API on `app`; ctx is the server's AppContext (settings, store, deps, limiter)."""
+    router = APIRouter()
+
+    @router.post("/api/ask", response_model=AskResponse)
+    def api_ask(body: AskRequest, request: Request):
+        # A plain `def`: FastAPI runs it on its thread pool, so a slow LLM call never blocks other requests.
+        wait = ctx.limiter.allow(_client_key(request))
+        if wait > 0:
+            return JSONResponse(status_code=429, headers={"Retry-After": str(max(1, round(wait)))}, content={
+                "error": f"rate limit: {ctx.limiter.limit.describe()}; retry in {wait:.1f} s"})
+        try:
+            answer, session_id = ctx.answer(body.message, body.session_id, body.lang, body.prices)
+        except ValueError as e:  # a bad session id, an unknown GPU in prices, an unusable price
+            return JSONResponse(status_code=422, content={"error": str(e), "accepted": ACCEPTED})
+        return AskResponse(**answer.model_dump(), session_id=session_id)
+
+    @router.get("/healthz", response_model=Health)
+    def healthz():
+        return ctx.health()
+
+    app.include_router(router)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, exc: RequestValidationError):
+        problems = []
+        for e in exc.errors():
+            if e.get("type") == "json_invalid":
+                problems.append("the body is not valid JSON")
+                continue
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+            problems.append(f"{where}: {e.get('msg', 'invalid')}")
+        return JSONResponse(status_code=422, content={"error": "; ".join(problems), "accepted": ACCEPTED})
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception):
+        ref = uuid.uuid4().hex[:12]
+        log.exception("internal error %s on %s", ref, request.url.path)
+        return JSONResponse(status_code=500, content={
+            "error": f"internal error (reference {ref}); the details are in the server log, not in this reply"})

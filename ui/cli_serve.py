@@ -1,0 +1,50 @@
+"""`gpu-advisor serve`: the web chat and HTTP API on one port."""
+from __future__ import annotations
+
+import argparse
+
+EPILOG = """\
+examples:
+  gpu-advisor serve                                 # http://127.0.0.1:7860/ with the rules backend (make run)
+  gpu-advisor serve --backend openai                # GPU_ADVISOR_MODEL on OPENAI_BASE_URL (vLLM, llama.cpp, hosted)
+  GPU_ADVISOR_TOKEN=s3cret gpu-advisor serve --host 0.0.0.0   # open /?token=s3cret once in the browser
+  curl -s localhost:7860/api/ask -H 'content-type: application/json' -d '{"message": "A100够不够微调70B？"}'
+
+Environment: GPU_ADVISOR_TOKEN (access token for the UI and /api/ask), GPU_ADVISOR_RATE_LIMIT (e.g. 60/min,burst=20
+or off; per client on /api/ask), REDIS_URL (shared sessions; default SQLite in GPU_ADVISOR_DATA),
+GPU_ADVISOR_SESSION_TTL (seconds, default 604800), GPU_ADVISOR_LLM / OPENAI_BASE_URL / OLLAMA_HOST for LLM backends.
+"""
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("serve", help="the web chat (Gradio) and the HTTP API on one port",
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+                       description="Start one FastAPI app: the Gradio UI at /, POST /api/ask, GET /healthz, API docs at /api/docs.")
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=7860, help="TCP port (default 7860)")
+    p.add_argument("--backend", default="auto",
+                   help="auto (GPU_ADVISOR_LLM if set, else rules), rules, openai, ollama, or openai:MODEL / ollama:MODEL")
+    p.add_argument("--rate-limit", help="per-client limit on /api/ask, e.g. 60/min,burst=20, 5/s or off "
+                                        "(default GPU_ADVISOR_RATE_LIMIT or 60/min,burst=20)")
+    p.add_argument("--concurrency", type=int, default=8, help="chat events processed at once by the Gradio queue (default 8)")
+    p.add_argument("--max-message-chars", type=int, default=4000, help="longer messages are truncated with a notice")
+
+
+def run_command(args) -> int:
+    from pydantic import ValidationError
+
+    from ui.ratelimit import RateLimit
+    from ui.server import ServeSettings, serve
+
+    kw = {"host": args.host, "port": args.port, "backend": args.backend, "concurrency": args.concurrency,
+          "max_message_chars": args.max_message_chars}
+    if args.rate_limit:
+        kw["rate_limit"] = RateLimit.parse(args.rate_limit)
+    if args.backend.split(":")[0] not in ("auto", "rules", "openai", "ollama"):
+        raise ValueError(f"--backend {args.backend!r}: use auto, rules, openai, ollama, openai:MODEL or ollama:MODEL")
+    try:
+        settings = ServeSettings(**kw)
+    except ValidationError as e:
+        raise ValueError("; ".join(f"--{'-'.join(str(x) for x in err['loc']).replace('_', '-')}: {err['msg']}"
+                                   for err in e.errors())) from None
+    return serve(settings)

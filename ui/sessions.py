@@ -1,0 +1,196 @@
+"""Conversation state for follow-ups, shared by the web chat, the HTTP API and the Slack adapter.
+
+A session is a list of turns ({"question", "slots", "intent", "at"}); a follow-up inherits the last
+turn's slots. Two stores with one interface:
+
+- SQLite in the data directory (default): one file, survives restarts, safe across threads;
+- Redis when REDIS_URL is set: several replicas behind a load balancer share the sessions.
+
+Sessions idle for longer than the TTL (GPU_ADVISOR_SESSION_TTL seconds, default 7 days) expire.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Protocol
+
+DEFAULT_TTL_S = 7 * 24 * 3600
+MAX_TURNS = 50
+SESSION_ID = re.compile(r"[A-Za-z0-9_\-][A-Za-z0-9_.:\-]{0,127}")
+
+
+class SessionError(ValueError):
+    """A session id or store that cannot be used, said plainly."""
+
+
+def new_session_id() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def check_session_id(session_id: str) -> str:
+    if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
+        raise SessionError("session_id must be 1-128 characters of letters, digits, '_', '-', '.', ':' (not starting with '.' or ':') "
+                           "(or null to start a new conversation)")
+    return session_id
+
+
+class SessionStore(Protocol):
+    def history(self, session_id: str) -> list[dict]: ...
+
+    def append(self, session_id: str, turn: dict) -> None: ...
+
+    def describe(self) -> str: ...
+
+    def ping(self) -> bool: ...
+
+
+def data_dir() -> Path:
+    """The data directory: GPU_ADVISOR_DATA or ~/.local/share/gpu-advisor (the index lives there too)."""
+    return Path(os.environ.get("GPU_ADVISOR_DATA") or Path.home() / ".local/share/gpu-advisor").expanduser()
+
+
+def ttl_from_env() -> int:
+    raw = os.environ.get("GPU_ADVISOR_SESSION_TTL")
+    if not raw:
+        return DEFAULT_TTL_S
+    try:
+        ttl = int(raw)
+    except ValueError:
+        raise SessionError(f"GPU_ADVISOR_SESSION_TTL={raw!r} is not a whole number of seconds") from None
+    if ttl < 1:
+        raise SessionError(f"GPU_ADVISOR_SESSION_TTL={raw!r} must be at least 1 second")
+    return ttl
+
+
+class SQLiteSessionStore:
+    """Sessions in one SQLite file; each call opens its own connection, writes are serialized."""
+
+    def __init__(self, path: Path, ttl_s: int = DEFAULT_TTL_S, clock=time.time):
+        self.path = Path(path)
+        self.ttl_s = ttl_s
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._writes = 0
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, turns TEXT NOT NULL, updated REAL NOT NULL)")
+            db.execute("CREATE INDEX IF NOT EXISTS sessions_updated ON sessions (updated)")
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.path, timeout=10, isolation_level=None)
+
+    def history(self, session_id: str) -> list[dict]:
+        with self._connect() as db:
+            row = db.execute("SELECT turns, updated FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None or row[1] < self.clock() - self.ttl_s:
+            return []
+        return json.loads(row[0])
+
+    def append(self, session_id: str, turn: dict) -> None:
+        now = self.clock()
+        with self._lock:
+            db = self._connect()
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                row = db.execute("SELECT turns, updated FROM sessions WHERE id = ?", (session_id,)).fetchone()
+                turns = json.loads(row[0]) if row and row[1] >= now - self.ttl_s else []
+                turns = (turns + [turn])[-MAX_TURNS:]
+                db.execute("INSERT INTO sessions (id, turns, updated) VALUES (?, ?, ?) "
+                           "ON CONFLICT(id) DO UPDATE SET turns = excluded.turns, updated = excluded.updated",
+                           (session_id, json.dumps(turns, ensure_ascii=False), now))
+                self._writes += 1
+                if self._writes % 100 == 1:  # expire old sessions now and then, not on every write
+                    db.execute("DELETE FROM sessions WHERE updated < ?", (now - self.ttl_s,))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            finally:
+                db.close()
+
+    def count(self) -> int:
+        with self._connect() as db:
+            return db.execute("SELECT COUNT(*) FROM sessions WHERE updated >= ?", (self.clock() - self.ttl_s,)).fetchone()[0]
+
+    def describe(self) -> str:
+        return f"sqlite {self.path}"
+
+    def ping(self) -> bool:
+        try:
+            with self._connect() as db:
+                db.execute("SELECT 1").fetchone()
+            return True
+        except sqlite3.Error:
+            return False
+
+
+class RedisSessionStore:
+    """Sessions as Redis lists (one key per session, expiring after the TTL of inactivity)."""
+
+    PREFIX = "gpu-advisor:session:"
+
+    def __init__(self, url: str, ttl_s: int = DEFAULT_TTL_S):
+        import redis
+
+        self.url = url
+        self.ttl_s = ttl_s
+        self.client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5, decode_responses=True)
+
+    def history(self, session_id: str) -> list[dict]:
+        return [json.loads(x) for x in self.client.lrange(self.PREFIX + session_id, 0, -1)]
+
+    def append(self, session_id: str, turn: dict) -> None:
+        key = self.PREFIX + session_id
+        with self.client.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, json.dumps(turn, ensure_ascii=False))
+            pipe.ltrim(key, -MAX_TURNS, -1)
+            pipe.expire(key, self.ttl_s)
+            pipe.execute()
+
+    def describe(self) -> str:
+        from urllib.parse import urlsplit
+
+        u = urlsplit(self.url)  # never show a password
+        return f"redis {u.scheme}://{u.hostname}:{u.port or 6379}{u.path}"
+
+    def ping(self) -> bool:
+        try:
+            return bool(self.client.ping())
+        except Exception:
+            return False
+
+
+def open_store(redis_url: str | None = None, directory: Path | None = None, ttl_s: int | None = None) -> SessionStore:
+    """Redis when a URL is given (or REDIS_URL is set), else SQLite in the data directory."""
+    ttl = ttl_s if ttl_s is not None else ttl_from_env()
+    url = redis_url if redis_url is not None else os.environ.get("REDIS_URL")
+    if url:
+        if not url.startswith(("redis://", "rediss://", "unix://")):
+            raise SessionError(f"REDIS_URL must start with redis://, rediss:// or unix:// (got {url.split(':')[0]}:...)")
+        return RedisSessionStore(url, ttl)
+    return SQLiteSessionStore((directory or data_dir()) / "sessions.sqlite3", ttl)
+
+
+def ask_in_store(text: str, store: SessionStore, session_id: str | None, **kw):
+    """ask() continuing the conversation kept under session_id; (answer, session_id)."""
+    from assistant.service import ask
+
+    session_id = check_session_id(session_id) if session_id else new_session_id()
+    history = store.history(session_id)
+    answer = ask(text, history=[t["slots"] for t in history], **kw)
+    store.append(session_id, turn_of(text, answer))
+    return answer, session_id
+
+
+def turn_of(text: str, answer) -> dict:
+    """What a session keeps of one exchange (the question is capped like the parser caps it)."""
+    from assistant.parse import MAX_QUESTION_CHARS
+
+    return {"question": (text or "")[:MAX_QUESTION_CHARS], "slots": answer.slots, "intent": answer.intent, "at": round(time.time(), 3)}

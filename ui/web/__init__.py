@@ -1,0 +1,1 @@
+"""The Gradio web UI: tabs built from pure view functions."""

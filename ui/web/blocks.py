@@ -1,0 +1,52 @@
+"""The web UI: four tabs in one gr.Blocks, a UI language switch (default: the browser's language)."""
+from __future__ import annotations
+
+import gradio as gr
+
+from ui.web import calculator_tab, chat_tab, gpus_tab, settings_tab
+from ui.web.i18n import browser_lang_js, t
+
+CSS = """
+#verdict h3 { font-size: 1.35em; margin: 0.2em 0; }
+#calc-verdict h3 { font-size: 1.2em; }
+footer { visibility: hidden; }
+"""
+
+
+def build_ui(ctx) -> gr.Blocks:
+    lang = "en"
+    with gr.Blocks(title="gpu-advisor", analytics_enabled=False) as demo:
+        session_state = gr.State(None)
+        prices_state = gr.State({})
+        with gr.Row():
+            title = gr.Markdown(f"## {t(lang, 'title')}\n{t(lang, 'subtitle')}", elem_id="title")
+            ui_lang = gr.Radio([("中文", "zh"), ("English", "en")], value=lang, label=t(lang, "ui_lang"),
+                               elem_id="ui-lang", scale=0, min_width=200)
+        with gr.Tabs():
+            with gr.Tab("对话 Chat", id="chat", elem_id="tab-chat"):
+                chat = chat_tab.build(ctx, lang, session_state, prices_state)
+            with gr.Tab("计算器 Calculator", id="calculator", elem_id="tab-calculator"):
+                calc = calculator_tab.build(ctx, lang, ui_lang)
+            with gr.Tab("GPU 规格 GPUs", id="gpus", elem_id="tab-gpus"):
+                gpus = gpus_tab.build(ctx, lang)
+            with gr.Tab("设置 Settings", id="settings", elem_id="tab-settings"):
+                settings = settings_tab.build(ctx, lang, prices_state, ui_lang)
+        gpus_tab.wire_compare(gpus, ui_lang)
+
+        parts = [(chat_tab, chat), (calculator_tab, calc), (gpus_tab, gpus), (settings_tab, settings)]
+        relabel_outputs = [ui_lang, title] + [c for mod, comps in parts for c in mod.outputs(comps)]
+
+        def relabel(choice):
+            updates = [gr.update(label=t(choice, "ui_lang")), gr.update(value=f"## {t(choice, 'title')}\n{t(choice, 'subtitle')}")]
+            for mod, comps in parts:
+                updates += mod.relabel(choice, comps)
+            return updates
+
+        ui_lang.input(relabel, [ui_lang], relabel_outputs, queue=False)
+        # First paint: the browser's language, then the calculator's first estimate and the comparison.
+        demo.load(lambda x: gr.update(value=x), [ui_lang], [ui_lang], js=browser_lang_js(), queue=False).then(
+            relabel, [ui_lang], relabel_outputs, queue=False).then(
+            calc["on_change"], calc["inputs"], calc["outputs"], queue=False).then(
+            gpus["do_compare"], [gpus["pick"], ui_lang], [gpus["hint"], gpus["compare"], gpus["tflops"], gpus["bandwidth"]],
+            queue=False)
+    return demo

@@ -1,0 +1,96 @@
+"""The Calculator tab's logic: a form in, the sizing tool's result, chart rows and the equivalent CLI line out."""
+from __future__ import annotations
+
+import shlex
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from assistant.answer import ToolCall
+
+
+class CalcForm(BaseModel):
+    """What the form holds; the defaults are the CLI's."""
+
+    mode: Literal["train", "infer"] = "train"
+    model: str = "llama-3.1-70b"
+    gpu: str = "a100-80gb"
+    num_gpus: int = Field(1, ge=1, le=100_000)
+    # training
+    method: Literal["full", "lora", "qlora"] = "qlora"
+    seq_len: int = Field(2048, ge=1, le=10_000_000)
+    micro_batch: int = Field(1, ge=1, le=4096)
+    precision: Literal["mixed", "bf16", "fp32"] = "mixed"
+    zero: Literal["auto", "0", "1", "2", "3"] = "auto"
+    offload: Literal["none", "optimizer", "all"] = "none"
+    # inference
+    weights: Literal["bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16"
+    context: int = Field(4096, ge=1, le=10_000_000)
+    batch: int = Field(1, ge=1, le=100_000)
+    engine: Literal["hf", "vllm"] = "hf"
+
+
+class CalcResult(BaseModel):
+    call: ToolCall
+    per_gpu_gb: float
+    usable_gb: float | None
+    fits: bool | None
+    min_gpus: int | None
+    breakdown_gb: dict[str, float]
+    assumptions: list[str]
+    cli: str
+
+
+def cli_command(form: CalcForm) -> str:
+    """The `gpu-advisor size ...` line that gives the same estimate (only non-default flags)."""
+    q = shlex.quote
+    parts = ["gpu-advisor", "size", form.mode, "--model", q(form.model), "--gpu", q(form.gpu)]
+    if form.num_gpus != 1:
+        parts += ["--num-gpus", str(form.num_gpus)]
+    if form.mode == "train":
+        parts += ["--method", form.method]
+        if form.seq_len != 2048:
+            parts += ["--seq-len", str(form.seq_len)]
+        if form.micro_batch != 1:
+            parts += ["--micro-batch", str(form.micro_batch)]
+        if form.precision != "mixed":
+            parts += ["--precision", form.precision]
+        if form.zero != "auto":
+            parts += ["--zero", form.zero]
+        if form.offload != "none":
+            parts += ["--offload", form.offload]
+    else:
+        if form.weights != "bf16":
+            parts += ["--precision", form.weights]
+        parts += ["--context", str(form.context)]
+        if form.batch != 1:
+            parts += ["--batch", str(form.batch)]
+        if form.engine != "hf":
+            parts += ["--engine", form.engine]
+    return " ".join(parts)
+
+
+def calculate(form: CalcForm, catalog) -> CalcResult:
+    """Run the sizing tool the form describes. Raises UnknownItem / ValueError for bad input (shown, not raised, by the UI)."""
+    model, mnote = catalog.model(form.model)
+    gpu, gnote = catalog.gpu(form.gpu)
+    notes = [n for n in (mnote, gnote) if n]
+    if form.mode == "train":
+        from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+        args = {"model": model.id, "method": form.method, "gpu": gpu.id, "num_gpus": form.num_gpus, "seq_len": form.seq_len,
+                "micro_batch": form.micro_batch, "precision": form.precision,
+                "zero": None if form.zero == "auto" else int(form.zero), "offload": form.offload}
+        res = estimate_training_memory(TrainingMemoryRequest(**(args | {"model": model, "gpu": gpu})))
+        name = "size_train"
+    else:
+        from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+        args = {"model": model.id, "gpu": gpu.id, "num_gpus": form.num_gpus, "precision": form.weights,
+                "context": form.context, "batch": form.batch, "engine": form.engine}
+        res = estimate_inference_memory(InferenceMemoryRequest(**(args | {"model": model, "gpu": gpu})))
+        name = "size_infer"
+    dump = res.model_dump(mode="json", exclude={"terms"})
+    return CalcResult(call=ToolCall(name=name, args=args, result=dump), per_gpu_gb=res.per_gpu_gb, usable_gb=res.usable_gb,
+                      fits=res.fits, min_gpus=res.min_gpus, breakdown_gb=res.breakdown_gb,
+                      assumptions=notes + res.assumptions, cli=cli_command(form))

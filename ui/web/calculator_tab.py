@@ -1,0 +1,101 @@
+"""The Calculator tab: the sizing tools as a form; chart, table and CLI line update on every change."""
+from __future__ import annotations
+
+import gradio as gr
+from pydantic import ValidationError
+
+from knowledge.catalog import UnknownItem
+from ui.web.calculator import CalcForm, calculate
+from ui.web.i18n import t
+from ui.web.views import breakdown_frame
+
+FIELDS = ["mode", "model", "gpu", "num_gpus", "method", "seq_len", "micro_batch", "precision", "zero", "offload",
+          "weights", "context", "batch", "engine"]
+
+
+def _explain(err: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in err.errors())
+
+
+def compute(catalog, lang: str, *values):
+    """(verdict markdown, chart frame, breakdown rows, CLI line) for the form's values; errors become the verdict."""
+    raw = dict(zip(FIELDS, values))
+    raw = {k: v for k, v in raw.items() if v is not None and v != ""}
+    for k in ("num_gpus", "seq_len", "micro_batch", "context", "batch"):
+        if k in raw:
+            raw[k] = int(raw[k])
+    try:
+        form = CalcForm(**raw)
+        res = calculate(form, catalog)
+    except ValidationError as e:
+        return f"### ⚠️ {_explain(e)}", None, None, ""
+    except (UnknownItem, ValueError) as e:
+        return f"### ⚠️ {e}", None, None, ""
+    fit = ("✅ " + t(lang, "fits")) if res.fits else ("❌ " + t(lang, "does_not_fit")) if res.fits is False else ""
+    usable = f" / {res.usable_gb:.1f} GB {t(lang, 'usable')}" if res.usable_gb else ""
+    need = (f"; 至少 {res.min_gpus} 张" if lang == "zh" else f"; needs at least {res.min_gpus}") \
+        if res.fits is False and res.min_gpus else ""
+    verdict = f"### {fit}: {res.per_gpu_gb:.1f} GB/GPU{usable}{need}"
+    rows = [[k, round(v, 2)] for k, v in res.breakdown_gb.items()] + [["= per GPU", round(res.per_gpu_gb, 2)]]
+    notes = "\n".join(f"- {a}" for a in res.assumptions)
+    return verdict + "\n\n" + notes, breakdown_frame([res.call], lang), {"headers": ["component", "GB"], "data": rows}, res.cli
+
+
+def build(ctx, lang: str, lang_state) -> dict:
+    cat = ctx.deps.catalog
+    gpu_ids = [g.id for g in cat.gpus]
+    model_ids = [m.id for m in cat.models]
+    d = CalcForm()
+    intro = gr.Markdown(t(lang, "calc_intro"))
+    with gr.Row():
+        with gr.Column(scale=2):
+            mode = gr.Radio([(t(lang, "mode_train"), "train"), (t(lang, "mode_infer"), "infer")], value=d.mode,
+                            label=t(lang, "mode"), elem_id="calc-mode")
+            model = gr.Dropdown(model_ids + ["70b", "7b"], value=d.model, allow_custom_value=True, label=t(lang, "model"),
+                                elem_id="calc-model")
+            gpu = gr.Dropdown(gpu_ids, value=d.gpu, label=t(lang, "gpu"), elem_id="calc-gpu")
+            num_gpus = gr.Number(d.num_gpus, precision=0, minimum=1, maximum=100_000, label=t(lang, "num_gpus"),
+                                 elem_id="calc-num-gpus")
+            with gr.Group(visible=d.mode == "train") as train_box:
+                method = gr.Radio(["full", "lora", "qlora"], value=d.method, label=t(lang, "method"), elem_id="calc-method")
+                seq_len = gr.Dropdown([512, 1024, 2048, 4096, 8192, 16384, 32768, 131072], value=d.seq_len,
+                                      allow_custom_value=True, label=t(lang, "seq_len"))
+                micro_batch = gr.Number(d.micro_batch, precision=0, minimum=1, label=t(lang, "micro_batch"))
+                precision = gr.Radio(["mixed", "bf16", "fp32"], value=d.precision, label=t(lang, "train_precision"))
+                zero = gr.Radio(["auto", "0", "1", "2", "3"], value=d.zero, label=t(lang, "zero"))
+                offload = gr.Radio(["none", "optimizer", "all"], value=d.offload, label=t(lang, "offload"))
+            with gr.Group(visible=d.mode == "infer") as infer_box:
+                weights = gr.Radio(["bf16", "fp16", "fp8", "int8", "int4", "nf4"], value=d.weights,
+                                   label=t(lang, "infer_precision"))
+                context = gr.Dropdown([2048, 4096, 8192, 32768, 131072], value=d.context, allow_custom_value=True,
+                                      label=t(lang, "context"))
+                batch = gr.Number(d.batch, precision=0, minimum=1, label=t(lang, "batch"))
+                engine = gr.Radio(["hf", "vllm"], value=d.engine, label=t(lang, "engine"))
+        with gr.Column(scale=3):
+            verdict = gr.Markdown(elem_id="calc-verdict")
+            chart = gr.BarPlot(None, x="option", y="GB", color="component", title=t(lang, "chart"), x_title="",
+                               y_title="GB / GPU", height=340, elem_id="calc-chart", sort=None, tooltip="all")
+            table = gr.Dataframe(label=t(lang, "breakdown"), interactive=False, elem_id="calc-table")
+            cli = gr.Code(label=t(lang, "cli"), language="shell", lines=2, interactive=False, elem_id="calc-cli")
+    inputs = [lang_state, mode, model, gpu, num_gpus, method, seq_len, micro_batch, precision, zero, offload, weights,
+              context, batch, engine]
+    outs = [verdict, chart, table, cli]
+    def on_change(ui_lang, *values):
+        return compute(cat, ui_lang, *values)
+
+    for comp in inputs[1:]:
+        comp.change(on_change, inputs, outs, queue=False, show_progress="hidden")
+    mode.change(lambda m: (gr.update(visible=m == "train"), gr.update(visible=m == "infer")), [mode],
+                [train_box, infer_box], queue=False)
+    return {"intro": intro, "inputs": inputs, "outputs": outs, "mode": mode, "model": model, "gpu": gpu,
+            "num_gpus": num_gpus, "method": method, "on_change": on_change, "chart": chart, "table": table, "cli": cli}
+
+
+def relabel(lang: str, c: dict) -> list:
+    return [gr.update(value=t(lang, "calc_intro")), gr.update(label=t(lang, "model")), gr.update(label=t(lang, "gpu")),
+            gr.update(label=t(lang, "num_gpus")), gr.update(label=t(lang, "method")),
+            gr.update(title=t(lang, "chart")), gr.update(label=t(lang, "breakdown")), gr.update(label=t(lang, "cli"))]
+
+
+def outputs(c: dict) -> list:
+    return [c["intro"], c["model"], c["gpu"], c["num_gpus"], c["method"], c["chart"], c["table"], c["cli"]]

@@ -1,0 +1,99 @@
+"""Pure functions from an Answer (or a tool result) to what the web UI shows: verdict, chart rows, tables.
+
+No Gradio here, so each is easy to test: the UI modules only wire these to components.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from assistant.answer import Answer, ToolCall
+from ui.web.i18n import t
+
+CHART_COLUMNS = ["option", "component", "GB"]
+SIZING_TOOLS = ("size_train", "size_infer")
+
+
+def option_label(call: ToolCall) -> str:
+    """'qlora · 1× a100-80gb' for a training call, 'int4 · 2× l40s' for an inference call."""
+    a, r = call.args, call.result
+    if call.name == "size_train":
+        what = a.get("method") or r.get("method")
+    else:
+        what = a.get("precision") or r.get("precision") or "bf16"
+    extra = "".join(f" · {k} {a[k]}" for k in ("offload", "zero", "seq_len", "context", "batch") if a.get(k) not in (None, "none"))
+    return f"{what} · {r.get('num_gpus', a.get('num_gpus', 1))}× {r.get('gpu') or a.get('gpu') or '?'}{extra}"
+
+
+def breakdown_frame(calls: list[ToolCall], lang: str = "en") -> pd.DataFrame:
+    """Long-format rows (option, component, GB) for a stacked bar chart, one bar per sizing call, plus a
+    'usable on the GPU' bar per GPU so the eye can compare need with capacity."""
+    rows: list[dict] = []
+    usable: dict[str, float] = {}
+    seen: set[str] = set()
+    for call in calls:
+        if call.name not in SIZING_TOOLS or not isinstance(call.result.get("breakdown_gb"), dict):
+            continue
+        label = option_label(call)
+        if label in seen:
+            continue
+        seen.add(label)
+        for component, gb in call.result["breakdown_gb"].items():
+            if gb and gb > 0:
+                rows.append({"option": label, "component": component, "GB": round(float(gb), 2)})
+        if call.result.get("usable_gb") and call.result.get("gpu"):
+            usable[call.result["gpu"]] = float(call.result["usable_gb"])
+    for gpu, gb in usable.items():
+        rows.append({"option": f"{t(lang, 'usable')}: {gpu}", "component": t(lang, "usable"), "GB": round(gb, 2)})
+    return pd.DataFrame(rows, columns=CHART_COLUMNS)
+
+
+def verdict_markdown(answer: Answer) -> str:
+    """The one-line verdict in large type, or the answer's first line where there is no fit question."""
+    lang = answer.lang
+    v = answer.verdict
+    if v is None or v.fits is None:
+        first = next((line for line in answer.answer.splitlines() if line.strip()), "")
+        return f"### {first.strip('*# ')}" if first else ""
+    mark = "✅" if v.fits else "❌"
+    fit = t(lang, "fits") if v.fits else t(lang, "does_not_fit")
+    count = f"{v.num_gpus}× " if v.num_gpus else ""
+    method = f"{v.method} · " if v.method else ""
+    tail = "" if v.fits or not v.min_gpus else (f" — 至少 {v.min_gpus} 张" if lang == "zh" else f" — needs at least {v.min_gpus}")
+    per_gpu = f"{v.per_gpu_gb:.1f} GB/GPU" if v.per_gpu_gb is not None else ""
+    return f"### {mark} {method}{count}{v.gpu or ''}: **{fit}** ({per_gpu}){tail}"
+
+
+def options_rows(answer: Answer) -> tuple[list[str], list[list]]:
+    """(headers, rows) of the answer's options: method and GPUs, fits, GB per GPU, minimum GPUs."""
+    lang = answer.lang
+    headers = [t(lang, "col_option"), t(lang, "col_fits"), t(lang, "col_per_gpu"), t(lang, "col_min")]
+    rows = []
+    for o in answer.options or ([answer.verdict] if answer.verdict else []):
+        label = " · ".join(x for x in (o.method, f"{o.num_gpus}× {o.gpu}" if o.gpu else None) if x)
+        fits = "-" if o.fits is None else t(lang, "yes") if o.fits else t(lang, "no")
+        rows.append([label, fits, "-" if o.per_gpu_gb is None else round(o.per_gpu_gb, 1),
+                     "-" if o.min_gpus is None else o.min_gpus])
+    return headers, rows
+
+
+def citations_markdown(answer: Answer) -> str:
+    """Each source with its as-of date; links where the source is a URL."""
+    if not answer.citations:
+        return ""
+    lines = []
+    for c in answer.citations:
+        src = f"<{c.source}>" if c.source.startswith("http") else f"`{c.source}`"
+        as_of = f" (as of {c.as_of})" if answer.lang == "en" and c.as_of else f"（截至 {c.as_of}）" if c.as_of else ""
+        lines.append(f"- **{c.title}**: {src}{as_of}")
+    return f"**{t(answer.lang, 'citations')}**\n\n" + "\n".join(lines)
+
+
+def tool_calls_payload(answer: Answer) -> list[dict]:
+    """The tool calls, arguments and results, as JSON for a collapsed viewer."""
+    return [c.model_dump(mode="json") for c in answer.tool_calls]
+
+
+def chat_markdown(answer: Answer) -> str:
+    """The answer as shown in the chat, with its warnings as notes."""
+    notes = "".join(f"\n\n> ⚠️ {w}" for w in answer.warnings)
+    return answer.answer + notes
