@@ -46,3 +46,77 @@ def model(catalog):
 @pytest.fixture(scope="session")
 def gpu(catalog):
     return lambda name: catalog.gpu(name)[0]
+
+
+@pytest.fixture
+def live_server():
+    """Start an ASGI app with uvicorn on a free 127.0.0.1 port in a thread; yields a function app -> base URL."""
+    import threading
+    import time
+
+    import uvicorn
+
+    servers = []
+
+    def start(app) -> str:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("uvicorn did not start within 30 s")
+            time.sleep(0.02)
+        servers.append((server, thread, sock))
+        return f"http://127.0.0.1:{port}"
+
+    yield start
+    for server, thread, sock in servers:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+def _find_redis_server():
+    import os
+    import shutil
+
+    return shutil.which("redis-server") or next(
+        (p for p in ("/usr/bin/redis-server", "/usr/sbin/redis-server") if os.path.exists(p)), None)
+
+
+@pytest.fixture
+def redis_url(tmp_path):
+    """A real redis-server on a free loopback port, started for the test (Debian's package, installed by .ci/run).
+    Skips with the reason where none is installed, except under CI=true, where that is a failure."""
+    import os
+    import subprocess
+    import time
+
+    exe = _find_redis_server()
+    if exe is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but redis-server is not installed (.ci/run installs Debian's redis-server)")
+        pytest.skip("redis-server not installed (apt-get install redis-server); the Redis session store is untested here")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                             "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                pytest.fail("redis-server did not start on 127.0.0.1")
+            time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(10)

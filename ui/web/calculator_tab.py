@@ -7,7 +7,7 @@ from pydantic import ValidationError
 from knowledge.catalog import UnknownItem
 from ui.web.calculator import CalcForm, calculate
 from ui.web.i18n import t
-from ui.web.views import breakdown_frame
+from ui.web.views import breakdown_frame, color_map
 
 FIELDS = ["mode", "model", "gpu", "num_gpus", "method", "seq_len", "micro_batch", "precision", "zero", "offload",
           "weights", "context", "batch", "engine"]
@@ -28,17 +28,19 @@ def compute(catalog, lang: str, *values):
         form = CalcForm(**raw)
         res = calculate(form, catalog)
     except ValidationError as e:
-        return f"### ⚠️ {_explain(e)}", None, None, ""
+        return f"### ⚠ {_explain(e)}", None, None, ""
     except (UnknownItem, ValueError) as e:
-        return f"### ⚠️ {e}", None, None, ""
-    fit = ("✅ " + t(lang, "fits")) if res.fits else ("❌ " + t(lang, "does_not_fit")) if res.fits is False else ""
+        return f"### ⚠ {e}", None, None, ""
+    fit = ("✔ " + t(lang, "fits")) if res.fits else ("✘ " + t(lang, "does_not_fit")) if res.fits is False else ""
     usable = f" / {res.usable_gb:.1f} GB {t(lang, 'usable')}" if res.usable_gb else ""
     need = (f"; 至少 {res.min_gpus} 张" if lang == "zh" else f"; needs at least {res.min_gpus}") \
         if res.fits is False and res.min_gpus else ""
     verdict = f"### {fit}: {res.per_gpu_gb:.1f} GB/GPU{usable}{need}"
     rows = [[k, round(v, 2)] for k, v in res.breakdown_gb.items()] + [["= per GPU", round(res.per_gpu_gb, 2)]]
     notes = "\n".join(f"- {a}" for a in res.assumptions)
-    return verdict + "\n\n" + notes, breakdown_frame([res.call], lang), {"headers": ["component", "GB"], "data": rows}, res.cli
+    frame = breakdown_frame([res.call], lang)
+    chart = gr.update(value=frame, color_map=color_map(frame, lang))
+    return verdict + "\n\n" + notes, chart, {"headers": ["component", "GB"], "data": rows}, res.cli
 
 
 def build(ctx, lang: str, lang_state) -> dict:
@@ -87,15 +89,21 @@ def build(ctx, lang: str, lang_state) -> dict:
         comp.change(on_change, inputs, outs, queue=False, show_progress="hidden")
     mode.change(lambda m: (gr.update(visible=m == "train"), gr.update(visible=m == "infer")), [mode],
                 [train_box, infer_box], queue=False)
+    # component -> i18n key of its label, for the language switch
+    labels = {mode: "mode", model: "model", gpu: "gpu", num_gpus: "num_gpus", method: "method", seq_len: "seq_len",
+              micro_batch: "micro_batch", precision: "train_precision", zero: "zero", offload: "offload",
+              weights: "infer_precision", context: "context", batch: "batch", engine: "engine", table: "breakdown",
+              cli: "cli"}
     return {"intro": intro, "inputs": inputs, "outputs": outs, "mode": mode, "model": model, "gpu": gpu,
-            "num_gpus": num_gpus, "method": method, "on_change": on_change, "chart": chart, "table": table, "cli": cli}
+            "on_change": on_change, "chart": chart, "labels": labels}
 
 
 def relabel(lang: str, c: dict) -> list:
-    return [gr.update(value=t(lang, "calc_intro")), gr.update(label=t(lang, "model")), gr.update(label=t(lang, "gpu")),
-            gr.update(label=t(lang, "num_gpus")), gr.update(label=t(lang, "method")),
-            gr.update(title=t(lang, "chart")), gr.update(label=t(lang, "breakdown")), gr.update(label=t(lang, "cli"))]
+    mode_choices = [(t(lang, "mode_train"), "train"), (t(lang, "mode_infer"), "infer")]
+    return ([gr.update(value=t(lang, "calc_intro")), gr.update(title=t(lang, "chart"))]
+            + [gr.update(label=t(lang, key), **({"choices": mode_choices} if key == "mode" else {}))
+               for key in c["labels"].values()])
 
 
 def outputs(c: dict) -> list:
-    return [c["intro"], c["model"], c["gpu"], c["num_gpus"], c["method"], c["chart"], c["table"], c["cli"]]
+    return [c["intro"], c["chart"], *c["labels"]]

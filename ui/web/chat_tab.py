@@ -6,8 +6,8 @@ import logging
 import gradio as gr
 
 from ui.web.i18n import t
-from ui.web.views import (breakdown_frame, chat_markdown, citations_markdown, options_rows, tool_calls_payload,
-                          verdict_markdown)
+from ui.web.views import (breakdown_frame, chat_markdown, citations_markdown, color_map, options_rows,
+                          tool_calls_payload, verdict_markdown)
 
 log = logging.getLogger("gpu_advisor.web")
 
@@ -34,7 +34,7 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                                  max_lines=6, elem_id="question", max_length=ctx.settings.max_message_chars * 25)
                 send = gr.Button(t(lang, "send"), variant="primary", scale=1, elem_id="ask")
             new = gr.Button(t(lang, "new_chat"), size="sm", variant="secondary")
-            examples = gr.Examples(EXAMPLES, inputs=[box], label=t(lang, "examples"))
+            examples = gr.Examples(EXAMPLES, inputs=[box], label=f"{t('zh', 'examples')} · {t('en', 'examples')}")
         with gr.Column(scale=4):
             verdict = gr.Markdown(f"*{t(lang, 'no_verdict')}*", elem_id="verdict")
             chart = gr.BarPlot(None, x="option", y="GB", color="component", title=t(lang, "chart"), x_title="",
@@ -68,15 +68,16 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                     headers, rows = options_rows(answer)
                     frame = breakdown_frame(answer.tool_calls, answer.lang)
                     yield (history, session_id, verdict_markdown(answer),
-                           gr.update(value=frame if len(frame) else None, visible=bool(len(frame))),
+                           gr.update(value=frame if len(frame) else None, visible=bool(len(frame)),
+                                     color_map=color_map(frame, answer.lang) if len(frame) else None),
                            gr.update(value={"headers": headers, "data": rows} if rows else None, visible=bool(rows)),
                            tool_calls_payload(answer), citations_markdown(answer), "")
         except ValueError as e:  # a session id or price the store refused: say so in the chat
-            history[-1] = {"role": "assistant", "content": f"⚠️ {e}"}
+            history[-1] = {"role": "assistant", "content": f"⚠ {e}"}
             yield history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
         except Exception:
             log.exception("chat turn failed")
-            history[-1] = {"role": "assistant", "content": "⚠️ internal error: the details are in the server log. "
+            history[-1] = {"role": "assistant", "content": "⚠ internal error: the details are in the server log. "
                                                            "Try again, or rephrase the question."}
             yield history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
 

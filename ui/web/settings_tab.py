@@ -37,7 +37,7 @@ def build(ctx, lang: str, prices_state, lang_state) -> dict:
         try:
             session_rental_override(gpu_id, float(usd) if usd is not None else -1.0)
         except PriceFileError as e:
-            return prices, f"⚠️ {e}\n\n" + _prices_md(prices, ui_lang)
+            return prices, f"⚠ {e}\n\n" + _prices_md(prices, ui_lang)
         prices[gpu_id] = float(usd)
         return prices, _prices_md(prices, ui_lang)
 

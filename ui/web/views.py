@@ -47,6 +47,22 @@ def breakdown_frame(calls: list[ToolCall], lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=CHART_COLUMNS)
 
 
+# Colours for stacked components, in order of first appearance; the GPU's usable memory is always grey.
+PALETTE = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d", "#79706e",
+           "#1f77b4", "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#17becf", "#9edae5"]
+USABLE_COLOR = "#bab0ac"
+
+
+def color_map(frame: pd.DataFrame, lang: str = "en") -> dict[str, str]:
+    """A distinct colour per component (cycling past 20), grey for 'usable on the GPU'."""
+    usable = t(lang, "usable")
+    components = [c for c in dict.fromkeys(frame["component"]) if c != usable]
+    colors = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(components)}
+    if usable in set(frame["component"]):
+        colors[usable] = USABLE_COLOR
+    return colors
+
+
 def verdict_markdown(answer: Answer) -> str:
     """The one-line verdict in large type, or the answer's first line where there is no fit question."""
     lang = answer.lang
@@ -54,7 +70,7 @@ def verdict_markdown(answer: Answer) -> str:
     if v is None or v.fits is None:
         first = next((line for line in answer.answer.splitlines() if line.strip()), "")
         return f"### {first.strip('*# ')}" if first else ""
-    mark = "✅" if v.fits else "❌"
+    mark = "✔" if v.fits else "✘"
     fit = t(lang, "fits") if v.fits else t(lang, "does_not_fit")
     count = f"{v.num_gpus}× " if v.num_gpus else ""
     method = f"{v.method} · " if v.method else ""
@@ -95,5 +111,5 @@ def tool_calls_payload(answer: Answer) -> list[dict]:
 
 def chat_markdown(answer: Answer) -> str:
     """The answer as shown in the chat, with its warnings as notes."""
-    notes = "".join(f"\n\n> ⚠️ {w}" for w in answer.warnings)
+    notes = "".join(f"\n\n> ⚠ {w}" for w in answer.warnings)
     return answer.answer + notes

@@ -1,0 +1,158 @@
+"""The HTTP API: POST /api/ask and GET /healthz, in process and over a real socket."""
+from __future__ import annotations
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from ui.ratelimit import RateLimit
+from ui.server import ServeSettings, create_app
+from ui.sessions import SQLiteSessionStore
+
+ANSWER_KEYS = {"answer", "lang", "intent", "verdict", "options", "figures", "citations", "tool_calls", "backend",
+               "warnings", "slots", "session_id"}
+Q70 = "A100够不够微调70B？"
+
+
+def make_client(tmp_path, **settings) -> TestClient:
+    settings = {"backend": "rules", "rate_limit": RateLimit(per_minute=0)} | settings
+    app = create_app(ServeSettings(**settings), store=SQLiteSessionStore(tmp_path / "s.sqlite3"), with_ui=False)
+    return TestClient(app, raise_server_exceptions=False)
+
+
+def test_ask_returns_the_answer_object_and_a_session(tmp_path):
+    r = make_client(tmp_path).post("/api/ask", json={"message": Q70, "session_id": None, "lang": None})
+    assert r.status_code == 200
+    body = r.json()
+    assert set(body) >= ANSWER_KEYS
+    assert body["lang"] == "zh" and body["intent"] == "training_memory"
+    # QLoRA of a 70B model fits one A100 80GB; 16-bit LoRA does not (weights alone: 70e9 x 2 B = 140 GB > 80 GB)
+    assert body["verdict"]["fits"] is True and body["verdict"]["method"] == "qlora"
+    lora = next(o for o in body["options"] if o["method"] == "lora")
+    assert lora["fits"] is False and lora["per_gpu_gb"] > 140
+    assert body["session_id"]
+
+
+def test_follow_up_in_the_same_session(tmp_path):
+    client = make_client(tmp_path)
+    sid = client.post("/api/ask", json={"message": Q70}).json()["session_id"]
+    follow = client.post("/api/ask", json={"message": "那H100呢？", "session_id": sid}).json()
+    assert follow["session_id"] == sid and follow["verdict"]["gpu"] == "h100" and follow["slots"]["model"] == "70b"
+
+
+def test_lang_forces_the_answer_language(tmp_path):
+    body = make_client(tmp_path).post("/api/ask", json={"message": Q70, "lang": "en"}).json()
+    assert body["lang"] == "en" and "fits" in body["answer"]
+
+
+def test_bad_requests_say_what_is_accepted(tmp_path):
+    client = make_client(tmp_path)
+    cases = [({"json": {"msg": "x"}}, "message: Field required"),
+             ({"content": b"{not json", "headers": {"content-type": "application/json"}}, "not valid JSON"),
+             ({"json": {"message": "x", "lang": "fr"}}, "lang"),
+             ({"json": {"message": "x", "session_id": "has spaces"}}, "session_id must be"),
+             ({"json": {"message": "x", "prices": {"nope-gpu": 2.0}}}, "prices: unknown GPU"),
+             ({"json": {"message": "x", "prices": {"h100": -3}}}, "between 0 and 10,000")]
+    for kw, needle in cases:
+        r = client.post("/api/ask", **kw)
+        assert r.status_code == 422, kw
+        assert needle in r.json()["error"] and '"message": str' in r.json()["accepted"], r.json()
+
+
+def test_a_100k_character_message_is_truncated_with_a_notice(tmp_path):
+    body = make_client(tmp_path).post("/api/ask", json={"message": Q70 + "x" * 100_000}).json()
+    assert body["warnings"][0] == "the message was 100,013 characters; only the first 4,000 were read"  # 13 + 100,000
+    assert body["verdict"]["fits"] is True                                  # the question itself was still read
+
+
+def test_session_prices_change_the_cost(tmp_path):
+    client = make_client(tmp_path)
+    q = "How long to fine-tune Llama 3.1 8B with LoRA on 100M tokens on 8 H100?"
+    table = client.post("/api/ask", json={"message": q}).json()
+    mine = client.post("/api/ask", json={"message": q, "prices": {"h100": 1.0}}).json()
+    gpu_hours = mine["figures"]["gpu_hours"]
+    assert mine["figures"]["cost_usd"] == round(1.0 * gpu_hours)           # cost = your price x GPU-hours
+    assert table["figures"]["cost_usd"] != mine["figures"]["cost_usd"]
+    assert "your price" in mine["answer"]
+
+
+def test_healthz(tmp_path):
+    body = make_client(tmp_path).get("/healthz").json()
+    assert body["status"] == "ok" and body["backend"] == "rules"
+    assert "index" in body and body["sessions"].startswith("sqlite ")
+
+
+def test_rate_limit_answers_429_with_retry_after(tmp_path):
+    client = make_client(tmp_path, rate_limit=RateLimit(per_minute=6, burst=2))   # 1 request per 10 s after 2
+    codes = [client.post("/api/ask", json={"message": "H100 spec"}).status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    r = client.post("/api/ask", json={"message": "H100 spec"})
+    assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 10 and "rate limit" in r.json()["error"]
+    assert client.get("/healthz").status_code == 200                         # health checks are not limited
+
+
+def test_token_guards_api_and_ui(tmp_path):
+    client = make_client(tmp_path, token="s3cret")
+    r = client.post("/api/ask", json={"message": Q70})
+    assert r.status_code == 401 and "Authorization: Bearer" in r.json()["error"] and "s3cret" not in r.text
+    assert client.post("/api/ask", json={"message": Q70}, headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert client.post("/api/ask", json={"message": Q70}, headers={"Authorization": "Bearer s3cret"}).status_code == 200
+    assert client.get("/healthz").status_code == 200
+    page = client.get("/", follow_redirects=False)
+    assert page.status_code == 401 and "/?token=" in page.text
+
+
+def test_token_in_the_url_becomes_a_cookie(tmp_path):
+    settings = ServeSettings(backend="rules", token="s3cret", rate_limit=RateLimit(per_minute=0))
+    app = create_app(settings, store=SQLiteSessionStore(tmp_path / "s.sqlite3"), with_ui=True)
+    client = TestClient(app)
+    r = client.get("/?token=s3cret", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/" and "httponly" in r.headers["set-cookie"].lower()
+    assert client.get("/").status_code == 200                                # the cookie now opens the UI
+    assert client.post("/api/ask", json={"message": Q70}).status_code == 200  # and the API from the same browser
+
+
+def test_internal_errors_show_no_traceback(tmp_path, monkeypatch):
+    client = make_client(tmp_path)
+
+    def boom(*a, **k):
+        raise RuntimeError("secret path /etc/shadow")
+
+    monkeypatch.setattr(client.app.state.ctx, "answer", boom)
+    r = client.post("/api/ask", json={"message": Q70})
+    assert r.status_code == 500 and "reference" in r.json()["error"]
+    assert "shadow" not in r.text and "Traceback" not in r.text
+
+
+def test_over_a_real_socket_with_the_ui_mounted(tmp_path, live_server):
+    settings = ServeSettings(backend="rules", rate_limit=RateLimit(per_minute=0))
+    base = live_server(create_app(settings, store=SQLiteSessionStore(tmp_path / "s.sqlite3")))
+    with httpx.Client(base_url=base, timeout=30) as http:
+        assert http.get("/healthz").json()["status"] == "ok"
+        page = http.get("/")
+        assert page.status_code == 200 and "gradio" in page.text.lower()
+        first = http.post("/api/ask", json={"message": Q70}).json()
+        follow = http.post("/api/ask", json={"message": "那H100呢？", "session_id": first["session_id"]}).json()
+        assert follow["verdict"]["gpu"] == "h100" and follow["verdict"]["fits"] is True
+
+
+def test_sessions_survive_a_server_restart(tmp_path, live_server):
+    store_path = tmp_path / "s.sqlite3"
+    settings = ServeSettings(backend="rules", rate_limit=RateLimit(per_minute=0))
+    base1 = live_server(create_app(settings, store=SQLiteSessionStore(store_path), with_ui=False))
+    sid = httpx.post(base1 + "/api/ask", json={"message": Q70}, timeout=30).json()["session_id"]
+    base2 = live_server(create_app(settings, store=SQLiteSessionStore(store_path), with_ui=False))  # a new process' store
+    follow = httpx.post(base2 + "/api/ask", json={"message": "那H100呢？", "session_id": sid}, timeout=30).json()
+    assert follow["slots"]["model"] == "70b"
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["serve", "--port", "0"], "--port: Input should be greater than or equal to 1"),
+    (["serve", "--backend", "gpt"], "--backend 'gpt': use auto, rules, openai, ollama"),
+    (["serve", "--rate-limit", "fast"], "not a rate limit"),
+])
+def test_serve_rejects_bad_flags_with_a_message(argv, needle, capsys):
+    from ui.cli import main
+
+    assert main(argv) == 2
+    assert needle in capsys.readouterr().err

@@ -1,0 +1,106 @@
+"""What the web UI shows, computed by pure functions: chart rows, verdict, tables, the calculator and its CLI line."""
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+
+from assistant.service import ask
+from ui.cli import run as cli_run
+from ui.web.calculator import CalcForm, calculate, cli_command
+from ui.web.calculator_tab import compute
+from ui.web.gpu_table import COLUMNS, compare_frame, source_url, spec_frame
+from ui.web.views import breakdown_frame, citations_markdown, options_rows, verdict_markdown
+
+
+@pytest.fixture(scope="module")
+def answer70():
+    return ask("A100够不够微调70B？")
+
+
+def test_chart_has_one_stacked_bar_per_option_that_sums_to_its_total(answer70):
+    frame = breakdown_frame(answer70.tool_calls, "zh")
+    sized = [c for c in answer70.tool_calls if c.name == "size_train"]
+    assert len(sized) == 4                                   # qlora, lora, full on 1 GPU; full on 8 with offload
+    for call in sized:
+        label = next(o for o in frame["option"].unique() if o.startswith(call.args["method"]) and
+                     (f"{call.result['num_gpus']}×" in o) and (("offload" in o) == ("offload" in call.args)))
+        total = frame[frame["option"] == label]["GB"].sum()
+        assert total == pytest.approx(call.result["per_gpu_gb"], abs=0.05)   # components rounded to 0.01 GB each
+
+
+def test_chart_shows_the_usable_memory_of_the_gpu(answer70):
+    frame = breakdown_frame(answer70.tool_calls, "en")
+    usable = frame[frame["component"] == "usable on the GPU"]
+    # A100 80GB: nvidia-smi reports 81920 MiB = 85.899 GB; less the 768 MiB (0.805 GB) driver reservation = 85.09 GB
+    assert list(usable["GB"]) == [pytest.approx(81920 * 2**20 / 1e9 - 768 * 2**20 / 1e9, abs=0.01)]
+
+
+def test_verdict_and_options_table(answer70):
+    assert verdict_markdown(answer70).startswith("### ✔ qlora · 1× a100-80gb: **放得下** (49.0 GB/GPU)")
+    headers, rows = options_rows(answer70)
+    assert headers == ["方案", "放得下", "每卡 GB", "最少卡数"]
+    assert [r[0] for r in rows] == ["qlora · 1× a100-80gb", "lora · 1× a100-80gb", "full · 1× a100-80gb"]
+    assert [r[1] for r in rows] == ["是", "否", "否"]
+
+
+def test_citations_carry_source_and_as_of(answer70):
+    md = citations_markdown(answer70)
+    for c in answer70.citations:
+        assert c.source in md and (c.as_of is None or c.as_of in md)
+
+
+def test_calculator_matches_the_cli_line_it_prints(catalog):
+    form = CalcForm(mode="train", model="llama-3.1-70b", method="qlora", gpu="a100-80gb", seq_len=4096)
+    res = calculate(form, catalog)
+    assert res.cli == "gpu-advisor size train --model llama-3.1-70b --gpu a100-80gb --method qlora --seq-len 4096"
+    code, out = cli_run(shlex.split(res.cli)[1:] + ["--json"])
+    assert code == 0 and json.loads(out)["per_gpu_gb"] == pytest.approx(res.per_gpu_gb)
+
+
+def test_calculator_inference_line_round_trips(catalog):
+    form = CalcForm(mode="infer", model="qwen2.5-72b", gpu="l40s", num_gpus=2, weights="int4", context=32768)
+    res = calculate(form, catalog)
+    assert cli_command(form) == ("gpu-advisor size infer --model qwen2.5-72b --gpu l40s --num-gpus 2 --precision int4 "
+                                 "--context 32768")
+    code, out = cli_run(shlex.split(res.cli)[1:] + ["--json"])
+    assert json.loads(out)["per_gpu_gb"] == pytest.approx(res.per_gpu_gb)
+
+
+def test_changing_the_gpu_changes_the_verdict(catalog):
+    values = lambda gpu: ["train", "llama-3.1-70b", gpu, 1, "qlora", 2048, 1, "mixed", "auto", "none", "bf16", 4096, 1, "hf"]
+    big, _, _, _ = compute(catalog, "en", *values("a100-80gb"))
+    small, _, table, _ = compute(catalog, "en", *values("a100-40gb"))
+    assert "✔ fits" in big and "✘ does not fit" in small   # ~49 GB of QLoRA state: above 40 GB, below 80 GB
+    assert table["headers"] == ["component", "GB"] and table["data"][-1][0] == "= per GPU"
+
+
+def test_calculator_bad_input_is_a_message(catalog):
+    verdict, chart, table, cli = compute(catalog, "en", "train", "llama-9000b-nope", "a100-80gb", 1, "qlora", 2048, 1,
+                                         "mixed", "auto", "none", "bf16", 4096, 1, "hf")
+    assert verdict.startswith("### ⚠") and "gpu-advisor models" in verdict and chart is None and cli == ""
+    verdict, *_ = compute(catalog, "en", "train", "llama-3.1-8b", "a100-80gb", 0, "qlora", 2048, 1, "mixed", "auto",
+                          "none", "bf16", 4096, 1, "hf")
+    assert "num_gpus" in verdict and "greater than or equal to 1" in verdict
+
+
+def test_spec_table_labels_dense_throughput_and_links_sources(catalog):
+    frame = spec_frame(catalog.gpus)
+    labels = [label for _, label in COLUMNS]
+    assert "BF16 dense TFLOPS" in labels and "FP8 dense TFLOPS" in labels and "memory GB (decimal)" in labels
+    assert not any("TFLOPS" in x and "dense" not in x and "non-tensor" not in x for x in labels)
+    assert len(frame) == len(catalog.gpus)
+    h100 = catalog.gpu("h100")[0]
+    row = frame[frame["id"] == "h100"].iloc[0]
+    assert row["BF16 dense TFLOPS"] == h100.bf16_dense_tflops and source_url(h100) in row["GPU"]
+    assert set(spec_frame(catalog.gpus, vendor="Huawei")["vendor"]) == {"Huawei"}
+    assert (spec_frame(catalog.gpus, min_memory_gb=141)["memory GB (decimal)"] >= 141).all()
+
+
+def test_compare_frame_puts_gpus_side_by_side(catalog):
+    gpus = [catalog.gpu(x)[0] for x in ("a100-80gb", "h20", "h200")]
+    frame = compare_frame(gpus)
+    assert list(frame.columns) == ["field", "a100-80gb", "h20", "h200"]
+    bw = frame[frame["field"] == "bandwidth GB/s"].iloc[0]
+    assert bw["h200"].startswith(f"[{gpus[2].memory_bandwidth_gbps:g}](http")          # value linked to its source
