@@ -10,7 +10,7 @@ export TRANSFORMERS_OFFLINE := 1
 export GRADIO_ANALYTICS_ENABLED := False
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: run test bench contract embeddings clean
+.PHONY: run demo test bench contract embeddings clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,12 @@ $(VENV)/.installed-test: pyproject.toml constraints.txt | $(BIN)/python
 	$(PIP) -e '.[test]'
 	@touch $@ $(VENV)/.installed
 
+# The web chat and HTTP API on http://127.0.0.1:7860/ (rules backend unless GPU_ADVISOR_LLM is set).
 run: $(VENV)/.installed
+	$(BIN)/gpu-advisor serve --host 127.0.0.1 --port 7860 --backend auto
+
+# The source article's FAQ, answered in the terminal.
+demo: $(VENV)/.installed
 	$(BIN)/python -m ui.demo
 
 test: $(VENV)/.installed-test

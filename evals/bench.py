@@ -12,8 +12,15 @@ def main(argv: list[str] | None = None) -> int:
     """Print the memory calibration table; --json for machine-readable rows."""
     ap = argparse.ArgumentParser(prog="python -m evals.bench", description=__doc__)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--suite", choices=["all", "memory", "retrieval", "assistant"], default="all")
+    ap.add_argument("--suite", choices=["all", "memory", "retrieval", "assistant", "load"], default="all")
     args = ap.parse_args(argv)
+    if args.suite in ("all", "load"):
+        from evals.load_bench import render, run_load
+
+        print(render(run_load()))
+        if args.suite == "load":
+            return 0
+        print()
     if args.suite in ("all", "assistant"):
         print(_assistant())
         if args.suite == "assistant":

@@ -1,4 +1,4 @@
-"""`make run` until the web chat exists: the source article's FAQ, asked and answered."""
+"""`make demo`: the source article's FAQ, asked and answered in the terminal."""
 from __future__ import annotations
 
 from assistant.service import ask
@@ -14,7 +14,7 @@ def demo() -> int:
         a = ask(q, backend="rules")
         print(f"### {q}\n\n{a.answer}\n")
         print("-" * 100 + "\n")
-    print("Next: .venv/bin/gpu-advisor ask \"your question\"  |  gpu-advisor chat  |  gpu-advisor --help  |  make bench")
+    print("Next: make run (web chat on http://127.0.0.1:7860/)  |  .venv/bin/gpu-advisor ask \"your question\"  |  gpu-advisor --help")
     return 0
 
 
