@@ -146,6 +146,30 @@ def test_sessions_survive_a_server_restart(tmp_path, live_server):
     assert follow["slots"]["model"] == "70b"
 
 
+def test_slow_answers_do_not_block_each_other(tmp_path, live_server, monkeypatch):
+    """Four requests whose answer takes 1 s each (a slow LLM, say) finish together, not one after another."""
+    import concurrent.futures
+    import time
+
+    settings = ServeSettings(backend="rules", rate_limit=RateLimit(per_minute=0))
+    app = create_app(settings, store=SQLiteSessionStore(tmp_path / "s.sqlite3"), with_ui=False)
+    real = app.state.ctx.answer
+
+    def slow(*args, **kw):
+        time.sleep(1.0)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(app.state.ctx, "answer", slow)
+    base = live_server(app)
+    t0 = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        codes = list(pool.map(lambda _: httpx.post(base + "/api/ask", json={"message": Q70}, timeout=30).status_code,
+                              range(4)))
+    elapsed = time.perf_counter() - t0
+    assert codes == [200] * 4
+    assert elapsed < 2.5          # serially it would take at least 4 x 1 s = 4 s
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["serve", "--port", "0"], "--port: Input should be greater than or equal to 1"),
     (["serve", "--backend", "gpt"], "--backend 'gpt': use auto, rules, openai, ollama"),

@@ -55,8 +55,16 @@ def _shot(page, name: str) -> Path:
     return path
 
 
+def _offsite_requests(page) -> list[str]:
+    """Collects every request the page makes beyond this server (fonts, CDNs, analytics): there must be none."""
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+    return seen
+
+
 def test_ask_the_70b_question_in_chinese_then_change_the_gpu_in_the_calculator(browser, site):
     page = browser.new_page(locale="zh-CN", viewport={"width": 1400, "height": 1000})
+    offsite = _offsite_requests(page)
     page.goto(site + "/")
     page.wait_for_selector("#question textarea", timeout=60_000)
     # the interface follows the browser's language
@@ -90,6 +98,7 @@ def test_ask_the_70b_question_in_chinese_then_change_the_gpu_in_the_calculator(b
     assert "--gpu a100-40gb" in page.inner_text("#calc-cli")
     calc_png = _shot(page, "calculator-a100-40gb")
     assert chat_png.stat().st_size > 10_000 and calc_png.stat().st_size > 10_000
+    assert offsite == []                                                 # nothing fetched from the network
 
 
 def test_english_browser_gets_english_and_the_gpu_tab_compares(browser, site):
