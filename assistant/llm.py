@@ -13,7 +13,6 @@ import os
 import re
 from typing import Any
 
-from pydantic import BaseModel, Field
 
 from assistant.answer import Answer, ToolCall
 
@@ -27,87 +26,21 @@ SYSTEM_PROMPT = (
 LLM_TIMEOUT_S = 60.0
 
 
-class SizeTrainArgs(BaseModel):
-    model: str = Field(description="model id, Hugging Face name or size such as '70b'")
-    method: str = Field("full", description="full | lora | qlora")
-    gpu: str | None = Field(None, description="GPU id or alias, e.g. a100-80gb, h100")
-    num_gpus: int = Field(1, ge=1)
-    offload: str = Field("none", description="none | optimizer | all")
-    seq_len: int | None = Field(None, ge=1)
-
-
-class SizeInferArgs(BaseModel):
-    model: str
-    gpu: str | None = None
-    num_gpus: int = Field(1, ge=1)
-    precision: str = "bf16"
-    context: int | None = Field(None, ge=1)
-    batch: int = Field(1, ge=1)
-
-
-class TimeTrainArgs(BaseModel):
-    model: str
-    gpu: str
-    num_gpus: int = Field(1, ge=1)
-    tokens: float = Field(gt=0)
-    method: str = "full"
-
-
-class CompareArgs(BaseModel):
-    gpus: list[str] = Field(min_length=2)
-
-
-class SearchArgs(BaseModel):
-    query: str
-    k: int = Field(3, ge=1, le=10)
+AGENT_TOOLS = ("size_train", "size_infer", "time_train", "compare_gpus", "search_knowledge")
 
 
 def build_tools(deps) -> list:
-    """The agent's tools: thin wrappers that resolve names and return the tools' JSON."""
+    """The agent's tools: assistant.toolbox's specs as LangChain StructuredTools (same schemas, same functions)."""
     from langchain_core.tools import StructuredTool
 
-    from knowledge.lookups import CompareGpusInput, compare_gpus
-    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
-    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
-    from tools.train_time import TrainingTimeRequest, estimate_training_time
+    from assistant.toolbox import tool_specs
 
-    cat = deps.catalog
+    def bind(spec):
+        return lambda **kw: spec.call(**kw)
 
-    def gpu_or_none(name):
-        return cat.gpu(name)[0] if name else None
-
-    def size_train(**kw) -> dict:
-        a = SizeTrainArgs(**kw)
-        r = estimate_training_memory(TrainingMemoryRequest(
-            model=cat.model(a.model)[0], gpu=gpu_or_none(a.gpu), method=a.method, num_gpus=a.num_gpus,
-            offload=a.offload, seq_len=a.seq_len))
-        return r.model_dump(mode="json", exclude={"terms"})
-
-    def size_infer(**kw) -> dict:
-        a = SizeInferArgs(**kw)
-        r = estimate_inference_memory(InferenceMemoryRequest(
-            model=cat.model(a.model)[0], gpu=gpu_or_none(a.gpu), num_gpus=a.num_gpus, precision=a.precision,
-            context=a.context, batch=a.batch))
-        return r.model_dump(mode="json", exclude={"terms"})
-
-    def time_train(**kw) -> dict:
-        a = TimeTrainArgs(**kw)
-        return estimate_training_time(TrainingTimeRequest(model=cat.model(a.model)[0], gpu=cat.gpu(a.gpu)[0],
-                                                          num_gpus=a.num_gpus, tokens=a.tokens, method=a.method)).model_dump()
-
-    def compare(**kw) -> dict:
-        return compare_gpus(CompareGpusInput(gpus=CompareArgs(**kw).gpus), cat).model_dump(mode="json")
-
-    def search(**kw) -> dict:
-        a = SearchArgs(**kw)
-        return {"passages": [c.model_dump() for c in deps.search(a.query, k=a.k)]}
-
-    specs = [("size_train", size_train, SizeTrainArgs, "GPU memory per device for training/fine-tuning, with fit and min GPUs."),
-             ("size_infer", size_infer, SizeInferArgs, "GPU memory per device for inference (weights, KV cache), fit, min GPUs."),
-             ("time_train", time_train, TimeTrainArgs, "Training FLOPs, GPU-hours and wall-clock time."),
-             ("compare_gpus", compare, CompareArgs, "Side-by-side GPU specifications (dense figures) with sources."),
-             ("search_knowledge", search, SearchArgs, "Passages from the reference notes and tables, with sources.")]
-    return [StructuredTool.from_function(func=f, name=n, description=d, args_schema=s) for n, f, s, d in specs]
+    return [StructuredTool.from_function(func=bind(spec), name=spec.name, description=spec.description,
+                                         args_schema=spec.args)
+            for spec in tool_specs(deps) if spec.name in AGENT_TOOLS]
 
 
 def make_chat_model(spec: str):

@@ -142,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--lang", choices=["zh", "en"])
     cli_plan.add_parsers(sub)
     cli_serve.add_parsers(sub)
+    cli_serve.add_mcp_parser(sub)
     add_parallel_parser(cli_plan.PLAN_SUBPARSERS)
     return parser
 
@@ -225,8 +226,8 @@ def _chat(args) -> int:
     return 0
 
 
-def run(argv: list[str] | None = None) -> tuple[int, str]:
-    """Run one command; (exit status, text for stdout). Raises UsageError for bad input."""
+def run(argv: list[str] | None = None) -> tuple[int, str | None]:
+    """Run one command; (exit status, text for stdout, None for servers). Raises UsageError for bad input."""
     args = build_parser().parse_args(argv)
     from knowledge.catalog import UnknownItem, default_catalog
     from ui.render import render_gpus, render_models, render_spec
@@ -257,9 +258,11 @@ def run(argv: list[str] | None = None) -> tuple[int, str]:
             from ui.sessions import SessionError
 
             try:
-                return cli_serve.run_command(args), ""
+                return cli_serve.run_command(args), None
             except SessionError as e:
                 raise UsageError(str(e)) from None
+        elif args.command == "mcp":
+            return cli_serve.run_mcp(args), None  # stdout belongs to the protocol: print nothing else
         elif args.command == "recommend":
             from ui.cli_recommend import run_recommend
 
@@ -305,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # argparse: --help (0) or a malformed flag (2), already printed
         return e.code if isinstance(e.code, int) else 2
     try:
-        print(out)
+        if out is not None:
+            print(out)
     except BrokenPipeError:  # `gpu-advisor ... | head`: the reader left; not an error
         sys.stdout = open(os.devnull, "w")
     return code

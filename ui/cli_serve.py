@@ -30,6 +30,32 @@ def add_parsers(sub) -> None:
     p.add_argument("--max-message-chars", type=int, default=4000, help="longer messages are truncated with a notice")
 
 
+MCP_EPILOG = """\
+examples:
+  gpu-advisor mcp                          # stdio: for Claude Desktop, Cursor, VS Code (see README for the config)
+  gpu-advisor mcp --http --port 8765       # streamable HTTP at http://127.0.0.1:8765/mcp
+
+Tools: size_train, size_infer, time_train, compare_gpus, lookup_gpu, recommend_gpus, search_knowledge, ask.
+"""
+
+
+def add_mcp_parser(sub) -> None:
+    p = sub.add_parser("mcp", help="the tools over the Model Context Protocol (stdio, or streamable HTTP)",
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=MCP_EPILOG,
+                       description="Serve gpu-advisor's sizing, planning, lookup and search tools, and ask, to MCP clients.")
+    p.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
+    p.add_argument("--host", default="127.0.0.1", help="with --http: interface (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="with --http: TCP port (default 8765)")
+
+
+def run_mcp(args) -> int:
+    if not 1 <= args.port <= 65535:
+        raise ValueError(f"--port must be 1-65535 (got {args.port})")
+    from ui.mcp.server import serve as serve_mcp
+
+    return serve_mcp(http=args.http, host=args.host, port=args.port)
+
+
 def run_command(args) -> int:
     from pydantic import ValidationError
 
