@@ -143,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_plan.add_parsers(sub)
     cli_serve.add_parsers(sub)
     cli_serve.add_mcp_parser(sub)
+    cli_serve.add_slack_parser(sub)
     add_parallel_parser(cli_plan.PLAN_SUBPARSERS)
     return parser
 
@@ -261,6 +262,8 @@ def run(argv: list[str] | None = None) -> tuple[int, str | None]:
                 return cli_serve.run_command(args), None
             except SessionError as e:
                 raise UsageError(str(e)) from None
+        elif args.command == "slack":
+            return cli_serve.run_slack(args), None
         elif args.command == "mcp":
             return cli_serve.run_mcp(args), None  # stdout belongs to the protocol: print nothing else
         elif args.command == "recommend":

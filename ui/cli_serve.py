@@ -48,6 +48,34 @@ def add_mcp_parser(sub) -> None:
     p.add_argument("--port", type=int, default=8765, help="with --http: TCP port (default 8765)")
 
 
+SLACK_EPILOG = """\
+examples:
+  SLACK_BOT_TOKEN=xoxb-... SLACK_APP_TOKEN=xapp-... gpu-advisor slack                 # Socket Mode
+  SLACK_BOT_TOKEN=xoxb-... SLACK_SIGNING_SECRET=... gpu-advisor slack --http --port 3000   # events at /slack/events
+
+SLACK_API_URL overrides the Web API base URL (tests, Slack-compatible servers). The app manifest with the scopes
+and events is ui/slack/manifest.yaml. Threads are sessions, shared with the web chat's store (REDIS_URL or SQLite).
+"""
+
+
+def add_slack_parser(sub) -> None:
+    p = sub.add_parser("slack", help="the Slack bot (Socket Mode, or HTTP events with --http)",
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=SLACK_EPILOG,
+                       description="Answer @-mentions (in the thread), direct messages and /gpu QUESTION in Slack.")
+    p.add_argument("--http", action="store_true", help="receive events over HTTP at /slack/events instead of Socket Mode")
+    p.add_argument("--host", default="127.0.0.1", help="with --http: interface (default 127.0.0.1; put a TLS proxy in front)")
+    p.add_argument("--port", type=int, default=3000, help="with --http: TCP port (default 3000)")
+    p.add_argument("--backend", default="auto", help="auto, rules, openai, ollama (as for serve)")
+
+
+def run_slack(args) -> int:
+    if not 1 <= args.port <= 65535:
+        raise ValueError(f"--port must be 1-65535 (got {args.port})")
+    from ui.slack.run import serve as serve_slack
+
+    return serve_slack(args.http, args.host, args.port, args.backend)
+
+
 def run_mcp(args) -> int:
     if not 1 <= args.port <= 65535:
         raise ValueError(f"--port must be 1-65535 (got {args.port})")
