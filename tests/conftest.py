@@ -80,6 +80,28 @@ def live_server():
         sock.close()
 
 
+def wait_for_port(port: int, proc, timeout_s: float, what: str) -> None:
+    """Until something accepts connections on 127.0.0.1:port; fails the test if `proc` exits or time runs out."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                err = proc.stderr.read().decode(errors="replace")[-1500:] if proc.stderr else ""
+                pytest.fail(f"{what} did not start on 127.0.0.1:{port} {err}")
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def port_waiter():
+    return wait_for_port
+
+
 def _find_redis_server():
     import os
     import shutil
@@ -94,7 +116,6 @@ def redis_url(tmp_path):
     Skips with the reason where none is installed, except under CI=true, where that is a failure."""
     import os
     import subprocess
-    import time
 
     exe = _find_redis_server()
     if exe is None:
@@ -107,16 +128,7 @@ def redis_url(tmp_path):
     sock.close()
     proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                              "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                break
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                pytest.fail("redis-server did not start on 127.0.0.1")
-            time.sleep(0.05)
+    wait_for_port(port, proc, 10, "redis-server")
     yield f"redis://127.0.0.1:{port}/0"
     proc.terminate()
     proc.wait(10)

@@ -6,7 +6,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -85,22 +84,14 @@ def test_over_stdio_as_agent_hosts_run_it(model, gpu):
     _check_qlora_70b(result, model, gpu)
 
 
-def test_over_streamable_http(model, gpu):
+def test_over_streamable_http(model, gpu, port_waiter):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "ui.cli", "mcp", "--http", "--port", str(port)], env=_env(),
                             cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"MCP HTTP server did not start: {proc.stderr.read().decode()[-1500:]}")
-                time.sleep(0.1)
+        port_waiter(port, proc, 60, "the MCP HTTP server")
         tools, result = run(_list_and_call(f"http://127.0.0.1:{port}/mcp"))
         assert {t.name for t in tools} == TOOLS
         _check_qlora_70b(result, model, gpu)

@@ -39,13 +39,22 @@ Tools: size_train, size_infer, time_train, compare_gpus, lookup_gpu, recommend_g
 """
 
 
+def _add_http_flags(p, http_help: str, port: int) -> None:
+    p.add_argument("--http", action="store_true", help=http_help)
+    p.add_argument("--host", default="127.0.0.1", help="with --http: interface (default 127.0.0.1; put a TLS proxy in front)")
+    p.add_argument("--port", type=int, default=port, help=f"with --http: TCP port (default {port})")
+
+
+def _check_port(port: int) -> None:
+    if not 1 <= port <= 65535:
+        raise ValueError(f"--port must be 1-65535 (got {port})")
+
+
 def add_mcp_parser(sub) -> None:
     p = sub.add_parser("mcp", help="the tools over the Model Context Protocol (stdio, or streamable HTTP)",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=MCP_EPILOG,
                        description="Serve gpu-advisor's sizing, planning, lookup and search tools, and ask, to MCP clients.")
-    p.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
-    p.add_argument("--host", default="127.0.0.1", help="with --http: interface (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="with --http: TCP port (default 8765)")
+    _add_http_flags(p, "streamable HTTP instead of stdio", 8765)
 
 
 SLACK_EPILOG = """\
@@ -62,23 +71,19 @@ def add_slack_parser(sub) -> None:
     p = sub.add_parser("slack", help="the Slack bot (Socket Mode, or HTTP events with --http)",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=SLACK_EPILOG,
                        description="Answer @-mentions (in the thread), direct messages and /gpu QUESTION in Slack.")
-    p.add_argument("--http", action="store_true", help="receive events over HTTP at /slack/events instead of Socket Mode")
-    p.add_argument("--host", default="127.0.0.1", help="with --http: interface (default 127.0.0.1; put a TLS proxy in front)")
-    p.add_argument("--port", type=int, default=3000, help="with --http: TCP port (default 3000)")
+    _add_http_flags(p, "receive events over HTTP at /slack/events instead of Socket Mode", 3000)
     p.add_argument("--backend", default="auto", help="auto, rules, openai, ollama (as for serve)")
 
 
 def run_slack(args) -> int:
-    if not 1 <= args.port <= 65535:
-        raise ValueError(f"--port must be 1-65535 (got {args.port})")
+    _check_port(args.port)
     from ui.slack.run import serve as serve_slack
 
     return serve_slack(args.http, args.host, args.port, args.backend)
 
 
 def run_mcp(args) -> int:
-    if not 1 <= args.port <= 65535:
-        raise ValueError(f"--port must be 1-65535 (got {args.port})")
+    _check_port(args.port)
     from ui.mcp.server import serve as serve_mcp
 
     return serve_mcp(http=args.http, host=args.host, port=args.port)
