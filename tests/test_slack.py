@@ -200,3 +200,25 @@ def test_missing_secrets_are_named_not_echoed(monkeypatch, capsys):
     assert main(["slack", "--http"]) == 2
     err = capsys.readouterr().err
     assert "needs SLACK_SIGNING_SECRET" in err and "xoxb-should-not-appear" not in err
+
+
+def test_slow_llm_backend_shows_a_thinking_reaction(tmp_path, live_server, monkeypatch):
+    """With an LLM backend the bot reacts ⌛ while it works and removes it after. Here the 'LLM' is the stub, which
+    has no /v1/chat/completions: the agent fails, and the rules answer arrives with a warning instead."""
+    stub = SlackStub()
+    stub_url = live_server(stub.app)
+    monkeypatch.setenv("OPENAI_BASE_URL", stub_url + "/v1")
+    ctx = AppContext(ServeSettings(backend="openai:stub-model"), store=SQLiteSessionStore(tmp_path / "s.sqlite3"))
+    settings = SlackSettings(bot_token="xoxb-t", signing_secret=SECRET, app_token=None, api_url=stub_url + "/api/")
+    base = live_server(http_asgi(build_app(settings, ctx, http=True)))
+    post_event(base, mention("<@UBOT> A100够不够微调70B？", "1700000000.000100", "Ev1"))
+    (post,) = stub.wait_posts(1, timeout=60)
+    assert "放得下" in post["blocks"][0]["text"]["text"]
+    assert any("rules backend" in json.dumps(b, ensure_ascii=False) for b in post["blocks"] if b["type"] == "context")
+    deadline = time.monotonic() + 10
+    while "reactions.remove" not in [m for m, _ in stub.calls] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    methods = [m for m, _ in stub.calls]
+    assert methods.index("reactions.add") < methods.index("chat.postMessage") < methods.index("reactions.remove")
+    add = dict(stub.calls)["reactions.add"]
+    assert add["name"] == "hourglass_flowing_sand" and add["timestamp"] == "1700000000.000100"
