@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlencode
 
 import httpx
 import pytest
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 
 from ui.ratelimit import RateLimit
 from ui.server import AppContext, ServeSettings
@@ -222,3 +222,44 @@ def test_slow_llm_backend_shows_a_thinking_reaction(tmp_path, live_server, monke
     assert methods.index("reactions.add") < methods.index("chat.postMessage") < methods.index("reactions.remove")
     add = dict(stub.calls)["reactions.add"]
     assert add["name"] == "hourglass_flowing_sand" and add["timestamp"] == "1700000000.000100"
+
+
+def test_socket_mode_end_to_end_against_a_local_stub(tmp_path, live_server):
+    """Socket Mode offline: apps.connections.open (on the stub) hands out a ws:// URL on 127.0.0.1, the stub sends an
+    events_api envelope over it, the bot acks the envelope and answers in the thread through the Web API stub."""
+    from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+    stub = SlackStub()
+    acks: list[dict] = []
+    envelope = {"envelope_id": "env-1", "type": "events_api", "accepts_response_payload": False,
+                "payload": json.loads(mention("<@UBOT> A100够不够微调70B？", "1700000000.000700", "EvS"))}
+
+    @stub.app.websocket("/link")
+    async def link(ws: WebSocket):
+        await ws.accept()
+        await ws.send_text(json.dumps({"type": "hello", "num_connections": 1}))
+        await ws.send_text(json.dumps(envelope))
+        while True:
+            try:
+                acks.append(json.loads(await ws.receive_text()))
+            except Exception:
+                return
+
+    stub_url = live_server(stub.app)
+
+    @stub.app.post("/api/apps.connections.open")
+    async def connections_open():
+        return {"ok": True, "url": stub_url.replace("http://", "ws://") + "/link"}
+
+    stub.app.router.routes.insert(0, stub.app.router.routes.pop())  # before the catch-all /api/{method}
+    ctx = AppContext(ServeSettings(backend="rules"), store=SQLiteSessionStore(tmp_path / "s.sqlite3"))
+    settings = SlackSettings(bot_token="xoxb-t", signing_secret=None, app_token="xapp-t", api_url=stub_url + "/api/")
+    app = build_app(settings, ctx, http=False)
+    handler = SocketModeHandler(app, settings.app_token, web_client=app.client)
+    handler.connect()
+    try:
+        (post,) = stub.wait_posts(1, timeout=30)
+        assert post["thread_ts"] == "1700000000.000700" and "放得下" in post["blocks"][0]["text"]["text"]
+        assert {"envelope_id": "env-1"} in acks
+    finally:
+        handler.close()

@@ -28,5 +28,5 @@ def serve(http: bool, host: str, port: int, backend: str) -> int:
 
         print(f"gpu-advisor Slack adapter: Socket Mode (backend {ctx.backend}, sessions {ctx.store.describe()})",
               file=sys.stderr, flush=True)
-        SocketModeHandler(app, settings.app_token).start()
+        SocketModeHandler(app, settings.app_token, web_client=app.client).start()  # honours SLACK_API_URL
     return 0
