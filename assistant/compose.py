@@ -64,10 +64,15 @@ PHRASES: dict[str, dict[str, str]] = {
 }
 
 
+def phrase(table: dict[str, dict[str, str]], lang: str, key: str, **values) -> str:
+    """table[key] in `lang` (en fallback), with values filled in."""
+    entry = table[key]
+    return entry.get(lang, entry["en"]).format(**values)
+
+
 def T(lang: str, key: str, **values) -> str:
-    """The phrase `key` in `lang` (en fallback), with values filled in."""
-    table = PHRASES[key]
-    return table.get(lang, table["en"]).format(**values)
+    """The answer phrase `key` in `lang` (en fallback), with values filled in."""
+    return phrase(PHRASES, lang, key, **values)
 
 
 def md_table(header: list[str], rows: list[list[str]]) -> str:

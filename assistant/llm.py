@@ -13,7 +13,6 @@ import os
 import re
 from typing import Any
 
-
 from assistant.answer import Answer, ToolCall
 
 SYSTEM_PROMPT = (

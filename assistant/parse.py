@@ -53,12 +53,16 @@ _EN_NUM = {"one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "eight": 8, "six
            "sixty-four": 64}
 
 
+def truncate_question(text: str, limit: int = MAX_QUESTION_CHARS) -> tuple[str, list[str]]:
+    """(the first `limit` characters, [a notice saying so]) for an over-long message; (text, []) otherwise."""
+    if len(text) <= limit:
+        return text, []
+    return text[:limit], [f"the message was {len(text):,} characters; only the first {limit:,} were read"]
+
+
 def parse(text: str, catalog: Catalog, previous: dict[str, Any] | None = None) -> tuple[str, dict[str, Any], list[str]]:
     """(intent, slots, warnings). Slots not in the question are inherited from `previous` (follow-ups)."""
-    warnings: list[str] = []
-    if len(text) > MAX_QUESTION_CHARS:
-        warnings.append(f"the message was {len(text):,} characters; only the first {MAX_QUESTION_CHARS:,} were read")
-        text = text[:MAX_QUESTION_CHARS]
+    text, warnings = truncate_question(text)
     low = text.lower()
     slots: dict[str, Any] = {"lang": detect_lang(text)}
     original_low = low

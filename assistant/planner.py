@@ -31,18 +31,22 @@ class Deps:
         """The same catalog and index with these Price records replacing the same GPU's records of the same kind."""
         replaced = {(p.gpu, p.kind) for p in overrides}
         kept = [p for p in self.prices() if (p.gpu, p.kind) not in replaced]
-        clone = Deps(self.catalog, self._index, kept + list(overrides))
-        clone.search = self.search  # one retrieval index per process, however many sessions
+        clone = Deps(self.catalog, prices=kept + list(overrides))
+        clone.index = self.index  # one retrieval index per process, however many sessions
         return clone
+
+    def index(self, load: bool = True):
+        """The retrieval index, built on first use; with load=False, None until then."""
+        if self._index is None and load:
+            from knowledge.index import KnowledgeIndex
+
+            self._index = KnowledgeIndex(catalog=self.catalog)
+        return self._index
 
     def search(self, query: str, k: int = 3) -> list[Citation]:
         """Citations from BM25 + named-entity retrieval (no embedding model: answers stay fast)."""
         try:
-            if self._index is None:
-                from knowledge.index import KnowledgeIndex
-
-                self._index = KnowledgeIndex(catalog=self.catalog)
-            res = self._index.search(query, k=k, mode="bm25")
+            res = self.index().search(query, k=k, mode="bm25")
         except Exception as e:  # the answer stands without citations; say why
             return [Citation(source="(none)", title="retrieval unavailable", snippet=str(e)[:200])]
         return [Citation(source=p.source, title=p.title + (f" / {p.section}" if p.section else ""),
@@ -207,6 +211,7 @@ def _training_time(slots, deps, question, lang, intent) -> Answer:
         figures["time_ratio"] = round(ratio, 2)
         lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=ratio))
     else:
+        from knowledge.prices import is_session_override
         from tools.pricing import on_demand_rate
 
         figures["wall_hours"] = results[0].wall_hours
@@ -214,7 +219,7 @@ def _training_time(slots, deps, question, lang, intent) -> Answer:
         rate = on_demand_rate(deps.prices(), results[0].gpu)
         if rate is not None:
             figures["cost_usd"] = round(rate.typical * results[0].gpu_hours, 0)
-            given = all(p.id.startswith("session-") for p in rate.records)
+            given = all(map(is_session_override, rate.records))
             lines.append(T(lang, "tt_cost_given" if given else "tt_cost", cost=figures["cost_usd"], rate=rate.typical,
                            low=rate.low * results[0].gpu_hours, high=rate.high * results[0].gpu_hours))
     lines.append("")

@@ -66,6 +66,16 @@ def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None
     return run_agent(text, answer, deps, model, backend)
 
 
+def session_turn(text: str, answer: Answer) -> dict:
+    """What a conversation keeps of one exchange: the question (capped like the parser caps it), slots, intent."""
+    import time
+
+    from assistant.parse import MAX_QUESTION_CHARS
+
+    return {"question": (text or "")[:MAX_QUESTION_CHARS], "slots": answer.slots, "intent": answer.intent,
+            "at": round(time.time(), 3)}
+
+
 def ask_in_session(text: str, session_file: Path, **kw) -> Answer:
     """ask() with the conversation kept in a JSON file (consecutive calls continue one conversation)."""
     history: list[dict] = []
@@ -75,7 +85,7 @@ def ask_in_session(text: str, session_file: Path, **kw) -> Answer:
         except (ValueError, AttributeError):
             history = []
     answer = ask(text, history=[t["slots"] for t in history], **kw)
-    history.append({"question": text[:4000], "slots": answer.slots, "intent": answer.intent})
+    history.append(session_turn(text, answer))
     session_file.write_text(json.dumps({"turns": history[-50:]}, ensure_ascii=False, indent=1), encoding="utf-8")
     return answer
 

@@ -79,11 +79,15 @@ class IndexStatus(BaseModel):
     external_sources: list[str]
 
 
+def default_data_dir() -> Path:
+    """GPU_ADVISOR_DATA or ~/.local/share/gpu-advisor: the index, ingested files and web sessions live there."""
+    return Path(os.environ.get("GPU_ADVISOR_DATA") or Path.home() / ".local/share/gpu-advisor").expanduser()
+
+
 class IndexSettings(BaseModel):
     """Where the index lives and which embedder it uses (read once from the environment)."""
 
-    data_dir: Path = Field(default_factory=lambda: Path(os.environ.get("GPU_ADVISOR_DATA")
-                                                         or Path.home() / ".local/share/gpu-advisor"))
+    data_dir: Path = Field(default_factory=lambda: default_data_dir())
     chroma_host: str | None = Field(default_factory=lambda: os.environ.get("CHROMA_HOST"))
     chroma_port: int = Field(default_factory=lambda: int(os.environ.get("CHROMA_PORT", "8000")))
     embedding_model: str | None = Field(default_factory=lambda: os.environ.get("GPU_ADVISOR_EMBEDDING_MODEL"))

@@ -78,10 +78,18 @@ def load_prices(path: Path | None = None, gpu_ids: set[str] | None = None) -> Pr
     return PriceTable(records=list(records.values()), user_file=str(path), overridden=overridden)
 
 
+SESSION_PRICE_PREFIX = "session-"
+
+
+def is_session_override(price: Price) -> bool:
+    """A price the user typed for this session, not a record from a table."""
+    return price.id.startswith(SESSION_PRICE_PREFIX)
+
+
 def session_rental_override(gpu_id: str, per_gpu_hour: float, currency: str = "USD") -> Price:
     """An on-demand rental price a user typed for this session (web Settings, API `prices`)."""
     if not isinstance(per_gpu_hour, (int, float)) or not 0 < per_gpu_hour <= 10_000:
         raise PriceFileError(f"a rental price must be between 0 and 10,000 {currency} per GPU-hour (got {per_gpu_hour!r})")
-    return Price(id=f"session-{gpu_id}-rent", gpu=gpu_id, kind="rent_on_demand", unit="per_gpu_hour", currency=currency,
+    return Price(id=f"{SESSION_PRICE_PREFIX}{gpu_id}-rent", gpu=gpu_id, kind="rent_on_demand", unit="per_gpu_hour", currency=currency,
                  low=per_gpu_hour, high=per_gpu_hour, typical=per_gpu_hour, confidence="high",
                  source="your override for this session", source_kind="vendor", as_of=dt.date.today().isoformat())

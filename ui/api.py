@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from assistant.answer import Answer
+from ui.errors import validation_message
 
 log = logging.getLogger("gpu_advisor.api")
 
@@ -66,14 +67,8 @@ def add_routes(app: FastAPI, ctx) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError):
-        problems = []
-        for e in exc.errors():
-            if e.get("type") == "json_invalid":
-                problems.append("the body is not valid JSON")
-                continue
-            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
-            problems.append(f"{where}: {e.get('msg', 'invalid')}")
-        return JSONResponse(status_code=422, content={"error": "; ".join(problems), "accepted": ACCEPTED})
+        return JSONResponse(status_code=422, content={
+            "error": validation_message(exc.errors(), skip=("body",), empty="body"), "accepted": ACCEPTED})
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception):

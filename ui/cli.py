@@ -256,12 +256,7 @@ def run(argv: list[str] | None = None) -> tuple[int, str | None]:
         elif args.command == "chat":
             return _chat(args), ""
         elif args.command == "serve":
-            from ui.sessions import SessionError
-
-            try:
-                return cli_serve.run_command(args), None
-            except SessionError as e:
-                raise UsageError(str(e)) from None
+            return cli_serve.run_command(args), None
         elif args.command == "slack":
             return cli_serve.run_slack(args), None
         elif args.command == "mcp":

@@ -27,7 +27,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--rate-limit", help="per-client limit on /api/ask, e.g. 60/min,burst=20, 5/s or off "
                                         "(default GPU_ADVISOR_RATE_LIMIT or 60/min,burst=20)")
     p.add_argument("--concurrency", type=int, default=8, help="chat events processed at once by the Gradio queue (default 8)")
-    p.add_argument("--max-message-chars", type=int, default=4000, help="longer messages are truncated with a notice")
+    p.add_argument("--max-message-chars", type=int,
+                   help="longer messages are truncated with a notice (default and most: the parser's 4000)")
 
 
 MCP_EPILOG = """\
@@ -92,11 +93,13 @@ def run_mcp(args) -> int:
 def run_command(args) -> int:
     from pydantic import ValidationError
 
+    from ui.errors import validation_message
     from ui.ratelimit import RateLimit
     from ui.server import ServeSettings, serve
 
-    kw = {"host": args.host, "port": args.port, "backend": args.backend, "concurrency": args.concurrency,
-          "max_message_chars": args.max_message_chars}
+    kw = {"host": args.host, "port": args.port, "backend": args.backend, "concurrency": args.concurrency}
+    if args.max_message_chars is not None:
+        kw["max_message_chars"] = args.max_message_chars
     if args.rate_limit:
         kw["rate_limit"] = RateLimit.parse(args.rate_limit)
     if args.backend.split(":")[0] not in ("auto", "rules", "openai", "ollama"):
@@ -104,6 +107,5 @@ def run_command(args) -> int:
     try:
         settings = ServeSettings(**kw)
     except ValidationError as e:
-        raise ValueError("; ".join(f"--{'-'.join(str(x) for x in err['loc']).replace('_', '-')}: {err['msg']}"
-                                   for err in e.errors())) from None
+        raise ValueError(validation_message(e.errors(), as_flags=True)) from None
     return serve(settings)

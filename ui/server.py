@@ -3,18 +3,15 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 from importlib.metadata import PackageNotFoundError, version
-from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from assistant.parse import MAX_QUESTION_CHARS, truncate_question
 from ui.ratelimit import RateLimit, RateLimiter
-from ui.sessions import SessionStore, ask_in_store, open_store
+from ui.sessions import SessionStore, events_in_store, open_store
 
 log = logging.getLogger("gpu_advisor.server")
-
-Backend = Literal["auto", "rules", "openai", "ollama"]
 
 
 class ServeSettings(BaseModel):
@@ -25,10 +22,10 @@ class ServeSettings(BaseModel):
     backend: str = Field("auto", description="auto | rules | openai | ollama (or openai:MODEL, ollama:MODEL)")
     token: str | None = Field(default_factory=lambda: os.environ.get("GPU_ADVISOR_TOKEN") or None, repr=False)
     rate_limit: RateLimit = Field(default_factory=lambda: RateLimit.parse(os.environ.get("GPU_ADVISOR_RATE_LIMIT", "60/min,burst=20")))
-    max_message_chars: int = Field(4000, ge=100, le=100_000)
+    max_message_chars: int = Field(MAX_QUESTION_CHARS, ge=100, le=MAX_QUESTION_CHARS,
+                                   description="longer messages are cut with a notice; the parser reads no more anyway")
     concurrency: int = Field(8, ge=1, le=256, description="Gradio queue: events processed at once")
     redis_url: str | None = Field(default_factory=lambda: os.environ.get("REDIS_URL") or None, repr=False)
-    share: bool = False  # never on by default
 
 
 def package_version() -> str:
@@ -49,18 +46,10 @@ class AppContext:
         self.deps = deps or default_deps()
         self.backend = resolve_backend(settings.backend)
         self.limiter = RateLimiter(settings.rate_limit)
-        self._index_lock = threading.Lock()
 
     def warm_up(self) -> None:
         """Load the retrieval index and the tokenizer before the first user waits for them."""
-        with self._index_lock:
-            self.deps.search("A100 80GB", k=1)
-
-    def truncate(self, message: str) -> tuple[str, list[str]]:
-        limit = self.settings.max_message_chars
-        if len(message) <= limit:
-            return message, []
-        return message[:limit], [f"the message was {len(message):,} characters; only the first {limit:,} were read"]
+        self.deps.search("A100 80GB", k=1)
 
     def deps_for(self, prices: dict[str, float] | None):
         """Deps with this request's rental prices (USD per GPU-hour) replacing the table's."""
@@ -74,42 +63,28 @@ class AppContext:
             overrides.append(session_rental_override(gpu.id, usd))
         return self.deps.with_prices(overrides)
 
-    def answer(self, message: str, session_id: str | None, lang: str | None, prices: dict[str, float] | None = None):
-        """(Answer, session_id) for one message: truncated, priced, continued from the session."""
+    def stream(self, message: str, session_id: str | None, lang: str | None, prices: dict[str, float] | None = None):
+        """Events for one message, truncated, priced and continued from the session: token/reset events, then
+        {"type": "answer", "answer", "session_id"}. Raises ValueError for a bad session id or price."""
         from knowledge.catalog import UnknownItem
 
-        text, notes = self.truncate(message)
+        text, notes = truncate_question(message, self.settings.max_message_chars)
         try:
             deps = self.deps_for(prices)
         except UnknownItem as e:
             raise ValueError(f"prices: {e}") from None
-        answer, sid = ask_in_store(text, self.store, session_id, lang=lang, deps=deps, backend=self.backend)
-        if notes:
-            answer = answer.model_copy(update={"warnings": notes + answer.warnings})
-        return answer, sid
+        for event in events_in_store(text, self.store, session_id, lang=lang, deps=deps, backend=self.backend):
+            if event["type"] == "answer" and notes:
+                event = event | {"answer": event["answer"].model_copy(update={"warnings": notes + event["answer"].warnings})}
+            yield event
 
-    def stream(self, message: str, session_id: str | None, lang: str | None, prices: dict[str, float] | None = None):
-        """ask_events for the web chat, continuing the session: token/reset events, then
-        {"type": "answer", "answer", "session_id"}; the turn is stored when the answer is complete."""
-        from assistant.service import ask_events
-        from ui.sessions import check_session_id, new_session_id, turn_of
-
-        text, notes = self.truncate(message)
-        session_id = check_session_id(session_id) if session_id else new_session_id()
-        history = [t["slots"] for t in self.store.history(session_id)]
-        deps = self.deps_for(prices)
-        for event in ask_events(text, backend=self.backend, history=history, deps=deps, lang=lang):
-            if event["type"] == "answer":
-                answer = event["answer"]
-                if notes:
-                    answer = answer.model_copy(update={"warnings": notes + answer.warnings})
-                self.store.append(session_id, turn_of(text, answer))
-                yield {"type": "answer", "answer": answer, "session_id": session_id}
-            else:
-                yield event
+    def answer(self, message: str, session_id: str | None, lang: str | None, prices: dict[str, float] | None = None):
+        """The same without streaming: (Answer, session_id)."""
+        *_, last = self.stream(message, session_id, lang, prices)
+        return last["answer"], last["session_id"]
 
     def index_summary(self) -> dict:
-        index = getattr(self.deps, "_index", None)
+        index = self.deps.index(load=False)
         if index is None:
             return {"ready": False, "chunks": 0, "retrieval": "bm25 + named entities (not loaded yet)"}
         return {"ready": True, "chunks": len(index.chunks()), "retrieval": "bm25 + named entities",

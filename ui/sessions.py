@@ -50,11 +50,6 @@ class SessionStore(Protocol):
     def ping(self) -> bool: ...
 
 
-def data_dir() -> Path:
-    """The data directory: GPU_ADVISOR_DATA or ~/.local/share/gpu-advisor (the index lives there too)."""
-    return Path(os.environ.get("GPU_ADVISOR_DATA") or Path.home() / ".local/share/gpu-advisor").expanduser()
-
-
 def ttl_from_env() -> int:
     raw = os.environ.get("GPU_ADVISOR_SESSION_TTL")
     if not raw:
@@ -175,22 +170,28 @@ def open_store(redis_url: str | None = None, directory: Path | None = None, ttl_
         if not url.startswith(("redis://", "rediss://", "unix://")):
             raise SessionError(f"REDIS_URL must start with redis://, rediss:// or unix:// (got {url.split(':')[0]}:...)")
         return RedisSessionStore(url, ttl)
-    return SQLiteSessionStore((directory or data_dir()) / "sessions.sqlite3", ttl)
+    if directory is None:
+        from knowledge.index import default_data_dir
+
+        directory = default_data_dir()
+    return SQLiteSessionStore(directory / "sessions.sqlite3", ttl)
+
+
+def events_in_store(text: str, store: SessionStore, session_id: str | None, **kw):
+    """ask_events() continuing the conversation kept under session_id: its events, the last one
+    {"type": "answer", "answer", "session_id"}; the turn is stored once the answer is complete."""
+    from assistant.service import ask_events, session_turn
+
+    session_id = check_session_id(session_id) if session_id else new_session_id()
+    history = [t["slots"] for t in store.history(session_id)]
+    for event in ask_events(text, history=history, **kw):
+        if event["type"] == "answer":
+            store.append(session_id, session_turn(text, event["answer"]))
+            event = event | {"session_id": session_id}
+        yield event
 
 
 def ask_in_store(text: str, store: SessionStore, session_id: str | None, **kw):
-    """ask() continuing the conversation kept under session_id; (answer, session_id)."""
-    from assistant.service import ask
-
-    session_id = check_session_id(session_id) if session_id else new_session_id()
-    history = store.history(session_id)
-    answer = ask(text, history=[t["slots"] for t in history], **kw)
-    store.append(session_id, turn_of(text, answer))
-    return answer, session_id
-
-
-def turn_of(text: str, answer) -> dict:
-    """What a session keeps of one exchange (the question is capped like the parser caps it)."""
-    from assistant.parse import MAX_QUESTION_CHARS
-
-    return {"question": (text or "")[:MAX_QUESTION_CHARS], "slots": answer.slots, "intent": answer.intent, "at": round(time.time(), 3)}
+    """The same, without streaming: (answer, session_id)."""
+    *_, last = events_in_store(text, store, session_id, **kw)
+    return last["answer"], last["session_id"]

@@ -18,15 +18,12 @@ INSTRUCTIONS = (
 )
 
 
-def _explain(err: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(str(x) for x in e['loc']) or 'arguments'}: {e['msg']}" for e in err.errors())
-
-
 def as_function(spec):
     """A plain function whose signature mirrors spec.args, so the SDK publishes the same schema."""
     from mcp.server.mcpserver.exceptions import ToolError
 
     from knowledge.catalog import UnknownItem
+    from ui.errors import validation_message
 
     params = []
     for name, field in spec.args.model_fields.items():
@@ -38,7 +35,7 @@ def as_function(spec):
         try:
             return spec.call(**kw)
         except ValidationError as e:
-            raise ToolError(f"{spec.name}: {_explain(e)}") from None
+            raise ToolError(f"{spec.name}: {validation_message(e.errors())}") from None
         except (UnknownItem, ValueError) as e:
             raise ToolError(f"{spec.name}: {e}") from None
 

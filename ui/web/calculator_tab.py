@@ -5,16 +5,14 @@ import gradio as gr
 from pydantic import ValidationError
 
 from knowledge.catalog import UnknownItem
+from ui.errors import validation_message
 from ui.web.calculator import CalcForm, calculate
 from ui.web.i18n import t
 from ui.web.views import breakdown_frame, color_map
+from ui.web.widgets import memory_chart
 
 FIELDS = ["mode", "model", "gpu", "num_gpus", "method", "seq_len", "micro_batch", "precision", "zero", "offload",
           "weights", "context", "batch", "engine"]
-
-
-def _explain(err: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in err.errors())
 
 
 def compute(catalog, lang: str, *values):
@@ -28,7 +26,7 @@ def compute(catalog, lang: str, *values):
         form = CalcForm(**raw)
         res = calculate(form, catalog)
     except ValidationError as e:
-        return f"### ⚠ {_explain(e)}", None, None, ""
+        return f"### ⚠ {validation_message(e.errors())}", None, None, ""
     except (UnknownItem, ValueError) as e:
         return f"### ⚠ {e}", None, None, ""
     fit = ("✔ " + t(lang, "fits")) if res.fits else ("✘ " + t(lang, "does_not_fit")) if res.fits is False else ""
@@ -75,8 +73,7 @@ def build(ctx, lang: str, lang_state) -> dict:
                 engine = gr.Radio(["hf", "vllm"], value=d.engine, label=t(lang, "engine"))
         with gr.Column(scale=3):
             verdict = gr.Markdown(elem_id="calc-verdict")
-            chart = gr.BarPlot(None, x="option", y="GB", color="component", title=t(lang, "chart"), x_title="",
-                               y_title="GB / GPU", height=340, elem_id="calc-chart", sort=None, tooltip="all")
+            chart = memory_chart(lang, "calc-chart")
             table = gr.Dataframe(label=t(lang, "breakdown"), interactive=False, elem_id="calc-table")
             cli = gr.Code(label=t(lang, "cli"), language="shell", lines=2, interactive=False, elem_id="calc-cli")
     inputs = [lang_state, mode, model, gpu, num_gpus, method, seq_len, micro_batch, precision, zero, offload, weights,

@@ -6,6 +6,7 @@ import logging
 import gradio as gr
 
 from ui.web.i18n import t
+from ui.web.widgets import memory_chart
 from ui.web.views import (breakdown_frame, chat_markdown, citations_markdown, color_map, options_rows,
                           tool_calls_payload, verdict_markdown)
 
@@ -37,29 +38,31 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
             examples = gr.Examples(EXAMPLES, inputs=[box], label=f"{t('zh', 'examples')} · {t('en', 'examples')}")
         with gr.Column(scale=4):
             verdict = gr.Markdown(f"*{t(lang, 'no_verdict')}*", elem_id="verdict")
-            chart = gr.BarPlot(None, x="option", y="GB", color="component", title=t(lang, "chart"), x_title="",
-                               y_title="GB / GPU", x_label_angle=-20, height=340, elem_id="chat-chart",
-                               label=t(lang, "chart"), sort=None, tooltip="all")
+            chart = memory_chart(lang, "chat-chart", x_label_angle=-20, label=t(lang, "chart"))
             options = gr.Dataframe(label=t(lang, "options"), interactive=False, elem_id="options", wrap=True)
             with gr.Accordion(t(lang, "tool_calls"), open=False) as calls_box:
                 calls = gr.JSON(label=t(lang, "tool_calls"), open=False)
             sources = gr.Markdown("", elem_id="sources")
 
+    def chat_only(history, session_id):
+        """Outputs where only the conversation changed (the panels keep the last answer's)."""
+        return history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
+
     def respond(message, history, session_id, prices):
         history = list(history or [])
         message = (message or "").strip()
         if not message:
-            yield history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
+            yield chat_only(history, session_id)
             return
         history += [{"role": "user", "content": message}, {"role": "assistant", "content": "…"}]
-        yield history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
+        yield chat_only(history, session_id)
         text = ""
         try:
             for event in ctx.stream(message, session_id, None, prices or None):
                 if event["type"] == "token":
                     text += event["text"]
                     history[-1] = {"role": "assistant", "content": text}
-                    yield history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
+                    yield chat_only(history, session_id)
                 elif event["type"] == "reset":
                     text = ""
                 elif event["type"] == "answer":
@@ -74,12 +77,12 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                            tool_calls_payload(answer), citations_markdown(answer), "")
         except ValueError as e:  # a session id or price the store refused: say so in the chat
             history[-1] = {"role": "assistant", "content": f"⚠ {e}"}
-            yield history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
+            yield chat_only(history, session_id)
         except Exception:
             log.exception("chat turn failed")
             history[-1] = {"role": "assistant", "content": "⚠ internal error: the details are in the server log. "
                                                            "Try again, or rephrase the question."}
-            yield history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
+            yield chat_only(history, session_id)
 
     outputs = [chatbot, session_state, verdict, chart, options, calls, sources, box]
     inputs = [box, chatbot, session_state, prices_state]

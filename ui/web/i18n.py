@@ -1,6 +1,8 @@
 """The web UI's own words in Chinese and English (answers carry their own language)."""
 from __future__ import annotations
 
+from assistant.compose import phrase
+
 TEXT: dict[str, dict[str, str]] = {
     "title": {"en": "gpu-advisor: computed answers to GPU sizing questions for LLMs",
               "zh": "gpu-advisor：大模型 GPU 选型，答案靠计算而不是猜"},
@@ -73,8 +75,7 @@ TEXT: dict[str, dict[str, str]] = {
 
 
 def t(lang: str, key: str) -> str:
-    entry = TEXT[key]
-    return entry.get(lang) or entry["en"]
+    return phrase(TEXT, lang, key)
 
 
 def browser_lang_js() -> str:

@@ -43,11 +43,7 @@ def build(ctx, lang: str, prices_state, lang_state) -> dict:
 
     def index_status():
         try:
-            index = ctx.deps._index
-            if index is None:
-                ctx.warm_up()
-                index = ctx.deps._index
-            return index.status().model_dump()
+            return ctx.deps.index().status().model_dump()
         except Exception as e:  # an unreachable Chroma server, say: show what, not a traceback
             return {"error": f"{e.__class__.__name__}: {str(e)[:300]}"}
 
