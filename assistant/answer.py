@@ -5,8 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Intent = Literal["training_memory", "inference_memory", "training_time", "inference_speed", "cost", "recommend",
-                 "compare", "spec", "fact_check", "explain", "out_of_scope"]
+from assistant.request import Clarification, Intent  # noqa: F401  (Intent is re-exported)
 
 
 class Verdict(BaseModel):
@@ -46,4 +45,8 @@ class Answer(BaseModel):
     tool_calls: list[ToolCall] = []
     backend: str = "rules"
     warnings: list[str] = []
-    slots: dict[str, Any] = Field(default_factory=dict, description="what the question was understood to ask")
+    status: Literal["answered", "needs_clarification", "error"] = "answered"
+    request: dict[str, Any] | None = Field(None, description="the understood Request (assistant/request.py), as a dict")
+    clarification: Clarification | None = Field(None, description="the question back when status is needs_clarification")
+    ignored: list[str] = Field(default_factory=list, description="stated inputs the answering tool could not use, named")
+    slots: dict[str, Any] = Field(default_factory=dict, description="the same Request dict; what follow-ups inherit")

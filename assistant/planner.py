@@ -1,13 +1,15 @@
-"""Rule-based planner: intent and slots -> tool calls -> one Answer. Every number comes from a tool."""
+"""Request -> tool calls -> one Answer. Every number comes from a tool; every stated input reaches a tool
+or is named as ignored; a missing essential becomes a question back; the answer opens with the Request restated."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.answer import Answer, Citation, ToolCall, Verdict
-from assistant.compose import T, md_table
+from assistant.answer import Answer, Citation, ToolCall
+from assistant.compose import T
+from assistant.request import META_FIELDS, Request
+from assistant.restate import clarification, restate
 from knowledge.catalog import Catalog, UnknownItem
-
-FINETUNE_METHODS = ("qlora", "lora", "full")
 
 
 class Deps:
@@ -53,307 +55,192 @@ class Deps:
                          snippet=p.text[:240].replace("\n", " "), as_of=p.as_of) for p in res.passages]
 
 
-def _call(calls: list[ToolCall], name: str, args: dict, result) -> Any:
-    dump = result.model_dump(mode="json", exclude={"terms"}) if hasattr(result, "model_dump") else result
-    calls.append(ToolCall(name=name, args=args, result=dump))
-    return result
+@dataclass
+class Ctx:
+    """One answer being built: the request, the tools called, the defaults assumed, the notes."""
+
+    req: Request
+    deps: Deps
+    question: str
+    calls: list[ToolCall] = field(default_factory=list)
+    assumed: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+
+    @property
+    def lang(self) -> str:
+        return self.req.lang
+
+    @property
+    def zh(self) -> bool:
+        return self.req.lang == "zh"
+
+    def call(self, name: str, args: dict, result) -> Any:
+        """Record a tool call (arguments and result) and return the result."""
+        dump = result.model_dump(mode="json", exclude={"terms"}) if hasattr(result, "model_dump") else result
+        self.calls.append(ToolCall(name=name, args=args, result=dump))
+        return result
+
+    def model(self):
+        rec, note = self.deps.catalog.model(self.req.model)
+        if note:
+            self.notes.append(note)
+        return rec
+
+    def gpu(self, gpu_id: str | None = None, default: str | None = None):
+        """The GPU record for `gpu_id` (or the request's); `default` is used, and said, when none was named."""
+        gid = gpu_id or self.req.gpu
+        if gid is None:
+            if default is None:
+                raise ValueError("no GPU named")
+            gid = default
+            self.assume(f"{_short(self, default)}", f"{_short(self, default)}（未指定 GPU）")
+        rec, note = self.deps.catalog.gpu(gid)
+        if note:
+            self.notes.append(note)
+        return rec
+
+    def assume(self, en: str, zh: str) -> None:
+        """A default the answer rests on: shown in the first line, in the user's language."""
+        text = zh if self.zh else en
+        if text not in self.assumed:
+            self.assumed.append(text)
+
+    def ignore(self, field_name: str, why_en: str, why_zh: str) -> None:
+        """A stated input the answering tool cannot use, named with the reason."""
+        value = getattr(self.req, field_name)
+        self.ignored.append(f"{field_name}={value}: " + (why_zh if self.zh else why_en))
+
+    def t(self, en: str, zh: str) -> str:
+        return zh if self.zh else en
 
 
-def plan(intent: str, slots: dict[str, Any], deps: Deps, question: str) -> Answer:
-    """The answer for a parsed question."""
-    lang = slots.get("lang", "en")
-    handler = {"training_memory": _training_memory, "fact_check": _fact_check, "training_time": _training_time,
-               "compare": _compare, "spec": _spec, "inference_memory": _inference_memory,
-               "explain": _explain, "recommend": _recommend, "cost": _training_time,
-               "inference_speed": _inference_speed}.get(intent, _out_of_scope)
+def _short(ctx: Ctx, gpu_id: str) -> str:
+    from assistant.restate import gpu_label
+
+    return gpu_label(gpu_id, ctx.deps.catalog)
+
+
+# What each intent needs before it can answer without guessing.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "training_memory": ("model",), "inference_memory": ("model",), "serving": ("model",),
+    "inference_speed": ("model",), "training_time": ("model", "tokens"), "cost": ("gpu", "period_hours"),
+    "price": ("gpu",), "spec": ("gpu",), "compare": ("gpus",),
+}
+
+
+def missing_inputs(req: Request) -> list[str]:
+    """The essentials the request lacks for its intent (no sensible default exists for these)."""
+    out = []
+    for need in NEEDS.get(req.intent, ()):
+        if need == "gpus":
+            if len(req.gpus) < 2:
+                out.append("gpus")
+        elif need == "period_hours":
+            if not req.period_hours and not req.tokens:
+                out.append("period_hours")
+            elif req.tokens and not req.period_hours and not req.model:
+                out.append("model")
+        elif getattr(req, need) in (None, [], 0):
+            out.append(need)
+    return out
+
+
+def plan(req: Request, deps: Deps, question: str) -> Answer:
+    """The answer for an understood question."""
+    from assistant import plan_facts, plan_infer, plan_money, plan_train
+
+    handlers = {"training_memory": plan_train.training_memory, "training_time": plan_train.training_time,
+                "inference_memory": plan_infer.inference_memory, "serving": plan_infer.serving,
+                "inference_speed": plan_infer.inference_speed, "price": plan_money.price, "cost": plan_money.cost,
+                "published_run": plan_facts.published_run, "recommend": plan_facts.recommend,
+                "compare": plan_facts.compare, "spec": plan_facts.spec, "fact_check": plan_facts.fact_check,
+                "explain": plan_facts.explain}
+    ctx = Ctx(req=req, deps=deps, question=question)
+    if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
+        return _unknown_gpu(ctx)
+    missing = missing_inputs(req)
+    if missing:
+        return _ask(ctx, missing)
+    handler = handlers.get(req.intent)
+    if handler is None:
+        return _finish(ctx, Answer(answer=T(ctx.lang, "oos"), lang=ctx.lang, intent="out_of_scope"))
     try:
-        if slots.get("invalid"):
-            raise ValueError(slots["invalid"])
-        if slots.get("num_gpus") == 0:
+        if req.num_gpus is not None and req.num_gpus <= 0:
             raise ValueError("0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')")
-        return handler(slots, deps, question, lang, intent)
+        answer = handler(ctx)
     except UnknownItem as e:
-        return Answer(answer=T(lang, "unknown", msg=str(e)), lang=lang, intent=intent, warnings=[str(e)], slots=slots)
+        return _finish(ctx, Answer(answer=T(ctx.lang, "unknown", msg=str(e)), lang=ctx.lang, intent=req.intent,
+                                   warnings=[str(e)], status="error"))
     except ValueError as e:
-        return Answer(answer=T(lang, "bad_input", msg=str(e)), lang=lang, intent=intent, warnings=[str(e)], slots=slots)
+        msg = str(e).split("\n")[0] if "validation error" not in str(e) else _pydantic_message(e)
+        return _finish(ctx, Answer(answer=T(ctx.lang, "bad_input", msg=msg), lang=ctx.lang, intent=req.intent,
+                                   warnings=[msg], status="error"))
+    return _finish(ctx, answer)
 
 
-def _model_gpu(slots, deps):
-    model_name = slots.get("model")
-    if not model_name:
-        raise ValueError("no model named (e.g. Llama-3.1-70B, Qwen2.5-7B or a size such as 70B)")
-    model, mnote = deps.catalog.model(model_name)
-    gpu, gnote = deps.catalog.gpu(slots.get("gpu") or "a100-80gb")
-    notes = [n for n in (mnote, gnote) if n]
-    if not slots.get("gpu"):
-        notes.append("no GPU named: sized for an A100 80GB SXM")
-    return model, gpu, notes
+USES: dict[str, set[str]] = {}  # filled by the plan_* modules: the Request fields each intent's tools consume
 
 
-def _training_memory(slots, deps, question, lang, intent) -> Answer:
-    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
-
-    model, gpu, notes = _model_gpu(slots, deps)
-    n = slots.get("num_gpus") or 1
-    if not slots.get("num_gpus"):
-        notes.append(T(lang, "assume_one"))
-    methods = [slots["method"]] if slots.get("method") in FINETUNE_METHODS else list(FINETUNE_METHODS)
-    calls: list[ToolCall] = []
-    options: list[Verdict] = []
-    results = {}
-    for method in methods:
-        args = {"model": model.id, "method": method, "gpu": gpu.id, "num_gpus": n}
-        r = _call(calls, "size_train", args, estimate_training_memory(TrainingMemoryRequest(
-            model=model, gpu=gpu, method=method, num_gpus=n)))
-        results[method] = r
-        options.append(Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method=method,
-                               per_gpu_gb=r.per_gpu_gb))
-    offload = None
-    if "full" in results and not results["full"].fits:
-        args = {"model": model.id, "method": "full", "gpu": gpu.id, "num_gpus": 8, "offload": "optimizer"}
-        offload = _call(calls, "size_train", args, estimate_training_memory(TrainingMemoryRequest(
-            model=model, gpu=gpu, method="full", num_gpus=8, offload="optimizer")))
-    asked = slots.get("method")
-    main = next((o for o in options if o.fits), options[-1]) if asked not in FINETUNE_METHODS else options[0]
-    rows = [[o.method.upper() if o.method != "full" else T(lang, "full"), T(lang, "yes") if o.fits else T(lang, "no"),
-             f"{o.per_gpu_gb:.1f}", str(o.min_gpus or "-")] for o in options]
-    lines = [T(lang, "tm_head", model=model.name, n=n, gpu=gpu.name)]
-    for o in options:
-        key = "tm_fits" if o.fits else "tm_nofit"
-        lines.append("- " + T(lang, key, method=o.method, gb=o.per_gpu_gb, min=o.min_gpus, n=n))
-    if offload is not None:
-        lines.append("- " + T(lang, "tm_offload", gb=offload.per_gpu_gb, host=offload.host_ram_gb / 1000,
-                              fits=T(lang, "yes") if offload.fits else T(lang, "no")))
-    lines.append("")
-    lines.append(md_table([T(lang, "method"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows))
-    best = results.get(main.method)
-    if best is not None:
-        lines.append("")
-        lines.append(T(lang, "breakdown", method=main.method))
-        lines.append(md_table(["", "GB"], [[k, f"{v:.2f}"] for k, v in best.breakdown_gb.items()]))
-    cites = deps.search(f"{model.name} {main.method} {gpu.id} 显存" if lang == "zh" else
-                        f"{main.method} memory {model.name} {gpu.id}")
-    figures = {f"{o.method}_per_gpu_gb": o.per_gpu_gb for o in options}
-    figures |= {f"{o.method}_min_gpus": o.min_gpus for o in options}
-    if offload is not None:
-        figures["full_offload_host_ram_gb"] = offload.host_ram_gb
-    assumptions = notes + (best.assumptions if best else [])
-    text = "\n".join(lines) + _assumptions_md(lang, assumptions) + _sources_md(lang, cites)
-    return Answer(answer=text, lang=lang, intent=intent, verdict=main, options=options, figures=figures,
-                  citations=cites, tool_calls=calls, slots=slots)
+def _finish(ctx: Ctx, answer: Answer) -> Answer:
+    """Open with the restatement, name the ignored inputs, attach the request."""
+    req = ctx.req
+    uses = USES.get(answer.intent, set())
+    if answer.intent not in ("explain", "out_of_scope", "fact_check") and answer.status == "answered":
+        already = {i.split("=", 1)[0] for i in ctx.ignored}
+        for name in req.stated:
+            if name not in uses and name not in META_FIELDS and name not in already:
+                ctx.ignore(name, "the tool that answers this question does not use it",
+                           "回答这个问题的工具用不到它")
+    req_dict = req.model_dump(mode="json")
+    text = restate(req, ctx.deps.catalog, ctx.assumed) + "\n\n" + answer.answer
+    if ctx.ignored:
+        text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(f"- {i}" for i in ctx.ignored)
+    return answer.model_copy(update={"answer": text, "request": req_dict, "slots": req_dict, "ignored": ctx.ignored,
+                                     "tool_calls": answer.tool_calls or ctx.calls})
 
 
-def _fact_check(slots, deps, question, lang, intent) -> Answer:
-    from assistant.claims import check_paragraph, sentences
-
-    low = question.lower()
-    memory_claim = slots.get("model") and (slots.get("method") or slots.get("finetune"))
-    if len(sentences(question)) > 2 or not memory_claim:  # check every claim we can compute
-        checks = check_paragraph(question, deps)
-        if checks:
-            mark = {"right": "✅", "wrong": "❌", "misleading": "⚠️"}
-            rows = [[mark[c.verdict] + " " + T(lang, "v_" + c.verdict), c.claim[:80], c.correct, c.source] for c in checks]
-            cites = deps.search("errata 文章 A100" if lang == "zh" else "errata article A100 claims", k=3)
-            text = (T(lang, "fc_para", n=len(checks), wrong=sum(c.verdict != "right" for c in checks)) + "\n\n"
-                    + md_table([T(lang, "verdict"), T(lang, "claim"), T(lang, "correct"), T(lang, "sources")], rows)
-                    + _sources_md(lang, cites))
-            calls = [ToolCall(name="check_claims", args={"sentences": len(sentences(question))},
-                              result={"checks": [c.model_dump() for c in checks]})]
-            return Answer(answer=text, lang=lang, intent="fact_check", citations=cites, tool_calls=calls, slots=slots,
-                          figures={k: v for c in checks for k, v in c.figures.items()} | {"claims_checked": len(checks),
-                                   "claims_wrong": sum(c.verdict == "wrong" for c in checks),
-                                   "claims_misleading": sum(c.verdict == "misleading" for c in checks)})
-    if memory_claim:
-        inference = slots.get("method") == "inference"
-        base = (_inference_memory if inference else _training_memory)(slots, deps, question, lang, "fact_check")
-        claim_fits = not any(w in low for w in ("不能", "不够", "放不下", "装不下", "跑不了", "cannot", "can't",
-                                                "doesn't fit", "does not fit", "won't fit", "not fit", "not enough"))
-        v = base.verdict
-        correct = v.fits == claim_fits
-        head = T(lang, "fc_right" if correct else "fc_wrong")
-        errata = deps.search("errata 单张A100 LoRA 70B 文章" if lang == "zh" else "errata article LoRA 70B one A100", k=2)
-        return base.model_copy(update={"answer": head + "\n\n" + base.answer + _sources_md(lang, errata),
-                                       "citations": errata + base.citations, "figures": base.figures | {"claim_correct": int(correct)}})
-    if len(slots.get("gpus", [])) >= 2 or "a100" in low:
-        base = _training_time(slots, deps, question, lang, "fact_check")
-        return base.model_copy(update={"answer": T(lang, "fc_time") + "\n\n" + base.answer})
-    return _explain(slots, deps, question, lang, "fact_check")
+def _ask(ctx: Ctx, missing: list[str]) -> Answer:
+    clar = clarification(ctx.req, missing, ctx.deps.catalog)
+    text = clar.question + "\n\n" + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions)
+    req_dict = ctx.req.model_dump(mode="json")
+    req_dict["awaiting"] = missing
+    return Answer(answer=restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=ctx.req.intent,
+                  status="needs_clarification", clarification=clar, request=ctx.req.model_dump(mode="json"),
+                  slots=req_dict)
 
 
-def _training_time(slots, deps, question, lang, intent) -> Answer:
-    from tools.train_time import TrainingTimeRequest, estimate_training_time
-
-    model_name = slots.get("model") or "llama-3.1-8b"
-    model, mnote = deps.catalog.model(model_name)
-    gpus = slots.get("gpus") or [slots.get("gpu") or "a100-80gb"]
-    if len(gpus) == 1 and intent == "fact_check":
-        gpus = ["h100", "a100-80gb"]
-    if len(gpus) == 1 and gpus[0] != "a100-80gb" and "降级" in question:
-        gpus.append("a100-80gb")
-    n = slots.get("num_gpus") or 8
-    tokens = slots.get("tokens") or 1e10
-    method = slots.get("method") if slots.get("method") in FINETUNE_METHODS else "full"
-    calls: list[ToolCall] = []
-    rows, results = [], []
-    for gid in gpus:
-        gpu, _ = deps.catalog.gpu(gid)
-        args = {"model": model.id, "gpu": gpu.id, "num_gpus": n, "tokens": tokens, "method": method}
-        r = _call(calls, "time_train", args, estimate_training_time(TrainingTimeRequest(
-            model=model, gpu=gpu, num_gpus=n, tokens=tokens, method=method)))
-        results.append(r)
-        rows.append([gpu.id, f"{r.peak_tflops:g}", f"{r.mfu:.2f}", f"{r.wall_hours:,.1f}", f"{r.gpu_hours:,.0f}"])
-    lines = [T(lang, "tt_head", model=model.name, n=n, tokens=tokens, method=method)]
-    figures: dict[str, Any] = {f"{r.gpu}_wall_hours": r.wall_hours for r in results}
-    figures |= {f"{r.gpu}_gpu_hours": r.gpu_hours for r in results}
-    if len(results) >= 2:
-        slow, fast = max(results[:2], key=lambda r: r.wall_hours), min(results[:2], key=lambda r: r.wall_hours)
-        ratio = slow.wall_hours / fast.wall_hours
-        figures["time_ratio"] = round(ratio, 2)
-        lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=ratio))
-    else:
-        from knowledge.prices import is_session_override
-        from tools.pricing import on_demand_rate
-
-        figures["wall_hours"] = results[0].wall_hours
-        figures["gpu_hours"] = results[0].gpu_hours
-        rate = on_demand_rate(deps.prices(), results[0].gpu)
-        if rate is not None:
-            figures["cost_usd"] = round(rate.typical * results[0].gpu_hours, 0)
-            given = all(map(is_session_override, rate.records))
-            lines.append(T(lang, "tt_cost_given" if given else "tt_cost", cost=figures["cost_usd"], rate=rate.typical,
-                           low=rate.low * results[0].gpu_hours, high=rate.high * results[0].gpu_hours))
-    lines.append("")
-    lines.append(md_table(["GPU", "BF16 TFLOPS", "MFU", T(lang, "hours"), "GPU-h"], rows))
-    cites = deps.search("H100 A100 BF16 989 312 训练时间 文章" if lang == "zh" else "H100 vs A100 training time BF16 989 312")
-    notes = [n for n in (mnote,) if n]
-    if not slots.get("tokens"):
-        notes.append(T(lang, "assume_tokens", tokens=tokens))
-    text = "\n".join(lines) + _assumptions_md(lang, notes + results[0].assumptions) + _sources_md(lang, cites)
-    return Answer(answer=text, lang=lang, intent=intent, figures=figures, citations=cites, tool_calls=calls, slots=slots,
-                  verdict=Verdict(gpu=results[0].gpu, num_gpus=n, method=method))
+def _unknown_gpu(ctx: Ctx) -> Answer:
+    """A card the table lacks: ask which one was meant (never size another card silently)."""
+    name = ctx.req.unknown_gpu
+    try:
+        ctx.deps.catalog.gpu(name)
+        suggestions: list[str] = []
+        msg = ""
+    except UnknownItem as e:
+        suggestions, msg = e.suggestions, str(e)
+    clar = clarification(ctx.req, ["gpu"], ctx.deps.catalog)
+    if suggestions:
+        clar.suggestions = suggestions[:4]
+    warn = ctx.t(f"'{name}' is not in the GPU table; it was not replaced by another card",
+                 f"GPU 表里没有“{name}”，不会换成别的卡来算")
+    text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + ". " + msg + "\n\n" + clar.question + "\n\n"
+            + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions))
+    req_dict = ctx.req.model_dump(mode="json")
+    return Answer(answer=text, lang=ctx.lang, intent=ctx.req.intent, status="needs_clarification", clarification=clar,
+                  request=req_dict, slots=req_dict | {"awaiting": ["gpu"]}, warnings=[warn])
 
 
-def _compare(slots, deps, question, lang, intent) -> Answer:
-    from knowledge.lookups import CompareGpusInput, compare_gpus
-
-    gpus = slots.get("gpus") or []
-    calls: list[ToolCall] = []
-    res = _call(calls, "compare_gpus", {"gpus": gpus}, compare_gpus(CompareGpusInput(gpus=gpus, fields=[
-        "memory_gb", "memory_bandwidth_gbps", "bf16_dense_tflops", "fp8_dense_tflops", "nvlink_gbps", "tdp_w",
-        "source_kind", "as_of"]), deps.catalog))
-    ids = [g.id for g in res.gpus]
-    rows = [[r.field] + ["-" if v is None else (f"{v:g}" if isinstance(v, float) else str(v)) for v in r.values.values()]
-            for r in res.rows]
-    cites = deps.search(" ".join(ids) + (" 生态 软件栈 对比" if lang == "zh" else " ecosystem software stack compare"))
-    text = (T(lang, "cmp_head", gpus=", ".join(ids)) + "\n\n" + md_table([""] + ids, rows) + "\n\n" + T(lang, "cmp_note")
-            + _assumptions_md(lang, res.notes) + _sources_md(lang, cites))
-    figures = {f"{r.field}:{gid}": v for r in res.rows for gid, v in r.values.items() if isinstance(v, (int, float))}
-    return Answer(answer=text, lang=lang, intent=intent, figures=figures, citations=cites, tool_calls=calls, slots=slots)
+def _pydantic_message(e: Exception) -> str:
+    lines = [ln.strip() for ln in str(e).splitlines()[1:] if ln.strip() and not ln.strip().startswith("For further")]
+    return "; ".join(lines[:4])
 
 
-def _spec(slots, deps, question, lang, intent) -> Answer:
-    from knowledge.lookups import LookupGpuInput, lookup_gpu
-
-    calls: list[ToolCall] = []
-    res = _call(calls, "lookup_gpu", {"name": slots["gpu"]}, lookup_gpu(LookupGpuInput(name=slots["gpu"]), deps.catalog))
-    g = res.gpu
-    rows = [[k, "-" if v is None else str(v)] for k, v in g.model_dump().items()
-            if k in ("memory_gb", "memory_type", "memory_bandwidth_gbps", "bf16_dense_tflops", "fp8_dense_tflops",
-                     "int8_dense_tops", "interconnect", "nvlink_gbps", "tdp_w", "market_notes")]
-    text = (T(lang, "spec_head", name=g.name) + "\n\n" + md_table(["", ""], rows)
-            + _sources_md(lang, [Citation(source=f"gpus.yaml#{g.id}", title=g.source[:120], snippet="", as_of=g.as_of)]))
-    return Answer(answer=text, lang=lang, intent=intent, figures={"memory_gb": g.memory_gb,
-                  "memory_bandwidth_gbps": g.memory_bandwidth_gbps, "bf16_dense_tflops": g.bf16_dense_tflops},
-                  citations=[Citation(source=f"gpus.yaml#{g.id}", title=g.name, snippet=g.source[:200], as_of=g.as_of)],
-                  tool_calls=calls, slots=slots)
+def assumptions_md(lang: str, items: list[str]) -> str:
+    return "" if not items else "\n\n**" + T(lang, "assumptions") + "**\n" + "\n".join(f"- {a}" for a in items[:14])
 
 
-def _inference_memory(slots, deps, question, lang, intent) -> Answer:
-    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
-
-    model, gpu, notes = _model_gpu(slots, deps)
-    n = slots.get("num_gpus") or 1
-    ctx = slots.get("context") or 4096
-    precision, batch = slots.get("precision") or "bf16", slots.get("batch") or 1
-    calls: list[ToolCall] = []
-    args = {"model": model.id, "gpu": gpu.id, "num_gpus": n, "context": ctx, "precision": precision, "batch": batch}
-    r = _call(calls, "size_infer", args, estimate_inference_memory(InferenceMemoryRequest(
-        model=model, gpu=gpu, num_gpus=n, context=ctx, precision=precision, batch=batch)))
-    v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
-    lines = [T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
-               min=r.min_gpus, ctx=ctx), "", md_table(["", "GB"], [[k, f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
-    cites = deps.search(f"KV cache {model.name} 推理 显存" if lang == "zh" else f"KV cache inference memory {model.name}")
-    text = "\n".join(lines) + _assumptions_md(lang, notes + r.assumptions) + _sources_md(lang, cites)
-    return Answer(answer=text, lang=lang, intent=intent, verdict=v, options=[v], figures={
-        "per_gpu_gb": r.per_gpu_gb, "kv_cache_gb": r.kv_cache_gb, "kv_cache_bytes_per_token": r.kv_cache_bytes_per_token,
-        "max_context": r.max_context}, citations=cites, tool_calls=calls, slots=slots)
-
-
-def _inference_speed(slots, deps, question, lang, intent) -> Answer:
-    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
-
-    model, gpu, notes = _model_gpu(slots, deps)
-    n, ctx = slots.get("num_gpus") or 1, slots.get("context") or 2048
-    args = {"model": model.id, "gpu": gpu.id, "num_gpus": n, "context": ctx, "batch": slots.get("batch") or 1,
-            "precision": slots.get("precision") or "bf16"}
-    calls: list[ToolCall] = []
-    r = _call(calls, "time_infer", args, estimate_inference_speed(InferenceSpeedRequest(
-        model=model, gpu=gpu, num_gpus=n, context=ctx, batch=args["batch"], precision=args["precision"])))
-    rows = [[T(lang, "ttft"), f"{r.ttft_s * 1000:,.0f} ms"], [T(lang, "per_seq"), f"{r.decode_tokens_per_s_per_seq:,.1f} tokens/s"],
-            [T(lang, "total"), f"{r.decode_tokens_per_s_total:,.0f} tokens/s"], ["bound", r.decode_bound],
-            [T(lang, "max_batch"), str(r.max_batch_that_fits)]]
-    text = (T(lang, "speed_head", model=model.name, n=n, gpu=gpu.name, ctx=ctx) + "\n\n" + md_table(["", ""], rows)
-            + _assumptions_md(lang, notes + r.assumptions))
-    return Answer(answer=text, lang=lang, intent=intent, tool_calls=calls, slots=slots,
-                  verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"),
-                  figures={"ttft_s": r.ttft_s, "decode_tokens_per_s_per_seq": r.decode_tokens_per_s_per_seq,
-                           "decode_tokens_per_s_total": r.decode_tokens_per_s_total,
-                           "max_batch_that_fits": r.max_batch_that_fits})
-
-
-def _recommend(slots, deps, question, lang, intent) -> Answer:
-    from tools.recommend import RecommendRequest, recommend
-
-    model, mnote = deps.catalog.model(slots.get("model") or "llama-3.1-8b")
-    task = slots.get("method") if slots.get("method") in ("qlora", "lora", "full", "pretrain", "inference") else "lora"
-    calls: list[ToolCall] = []
-    from tools.pricing import CNY_PER_USD
-
-    budget = slots.get("budget")
-    if budget and slots.get("budget_currency") == "CNY":
-        budget = budget / CNY_PER_USD
-    args = {"model": model.id, "task": task, "tokens": slots.get("tokens"), "budget_usd": budget,
-            "deadline_hours": slots.get("deadline_hours")}
-    res = _call(calls, "recommend", args, recommend(RecommendRequest(
-        model=model, task=task, gpus=deps.catalog.gpus, prices=deps.prices(), tokens=slots.get("tokens"),
-        budget=budget, deadline_hours=slots.get("deadline_hours"))))
-    rows = [[str(o.rank), o.gpu, str(o.num_gpus), f"{o.per_gpu_gb:.1f}", "-" if o.cost is None else f"{o.cost:,.0f}", o.why]
-            for o in res.options[:6]]
-    top = res.options[0] if res.options else None
-    text = (T(lang, "rec_head", model=model.name, task=task) + "\n\n"
-            + md_table(["#", "GPU", "GPUs", "GB/GPU", "USD", T(lang, "why")], rows) + _assumptions_md(lang, res.assumptions))
-    verdict = Verdict(fits=True, gpu=top.gpu, num_gpus=top.num_gpus, method=task, per_gpu_gb=top.per_gpu_gb) if top else None
-    return Answer(answer=text, lang=lang, intent=intent, verdict=verdict, tool_calls=calls, slots=slots,
-                  options=[Verdict(fits=o.fits, gpu=o.gpu, num_gpus=o.num_gpus, method=task, per_gpu_gb=o.per_gpu_gb)
-                           for o in res.options], figures={"cost_usd": top.cost if top else None})
-
-
-def _explain(slots, deps, question, lang, intent) -> Answer:
-    cites = deps.search(question, k=3)
-    body = "\n\n".join(f"> {c.snippet}\n> — {c.title} ({c.source})" for c in cites if c.source != "(none)")
-    text = T(lang, "explain_head") + "\n\n" + (body or T(lang, "no_sources"))
-    return Answer(answer=text, lang=lang, intent=intent, citations=cites, slots=slots)
-
-
-def _out_of_scope(slots, deps, question, lang, intent) -> Answer:
-    return Answer(answer=T(lang, "oos"), lang=lang, intent="out_of_scope", slots=slots)
-
-
-def _assumptions_md(lang: str, items: list[str]) -> str:
-    return "" if not items else "\n\n**" + T(lang, "assumptions") + "**\n" + "\n".join(f"- {a}" for a in items[:12])
-
-
-def _sources_md(lang: str, cites: list[Citation]) -> str:
+def sources_md(lang: str, cites: list[Citation]) -> str:
     good = [c for c in cites if c.source != "(none)"]
     return "" if not good else "\n\n**" + T(lang, "sources") + "**\n" + "\n".join(
         f"- {c.title} — `{c.source}`" + (f" (as of {c.as_of})" if c.as_of else "") for c in good)

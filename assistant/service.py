@@ -6,8 +6,8 @@ from pathlib import Path
 
 from assistant.answer import Answer
 from assistant.compose import T
-from assistant.parse import parse
 from assistant.planner import Deps, plan
+from assistant.readers.rules import read
 
 _DEPS: Deps | None = None
 
@@ -37,7 +37,7 @@ def resolve_backend(backend: str | None) -> str:
 
 def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None, deps: Deps | None = None,
         backend: str = "rules", chat_model=None) -> Answer:
-    """Answer one message; `history` holds earlier turns' slots (the last one is inherited by follow-ups).
+    """Answer one message; `history` holds earlier turns' requests (the last one is inherited by follow-ups).
 
     backend: rules (default), auto, openai:MODEL or ollama:MODEL; chat_model overrides the model (tests)."""
     deps = deps or default_deps()
@@ -46,11 +46,10 @@ def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None
         lang = lang or "en"
         return Answer(answer=T(lang, "empty"), lang=lang, intent="out_of_scope", warnings=["empty message"])
     previous = history[-1] if history else None
-    intent, slots, warnings = parse(text, deps.catalog, previous)
-    if lang:
-        slots["lang"] = lang
-    answer = plan(intent, slots, deps, text)
-    answer = answer.model_copy(update={"warnings": warnings + answer.warnings, "backend": "rules"})
+    reading = read(text, deps.catalog, previous)
+    request = reading.request if not lang else reading.request.model_copy(update={"lang": lang})
+    answer = plan(request, deps, text)
+    answer = answer.model_copy(update={"warnings": reading.warnings + answer.warnings, "backend": "rules"})
     backend = resolve_backend(backend) if chat_model is None else backend
     if backend == "rules" or answer.intent == "out_of_scope":
         return answer
@@ -70,7 +69,7 @@ def session_turn(text: str, answer: Answer) -> dict:
     """What a conversation keeps of one exchange: the question (capped like the parser caps it), slots, intent."""
     import time
 
-    from assistant.parse import MAX_QUESTION_CHARS
+    from assistant.readers.rules import MAX_QUESTION_CHARS
 
     return {"question": (text or "")[:MAX_QUESTION_CHARS], "slots": answer.slots, "intent": answer.intent,
             "at": round(time.time(), 3)}

@@ -28,6 +28,13 @@ class Expect(BaseModel):
     min_citations: int = 0
     warnings_contain: list[str] = []
     answer_lang: Literal["zh", "en"] | None = Field(None, description="default: the case's lang")
+    status: Literal["answered", "needs_clarification", "error"] | None = None
+    request: dict[str, bool | int | float | str | list[float] | list[str] | None] = Field(
+        default_factory=dict, description="fields of Answer.request; a [low, high] list of numbers is a range")
+    missing: list[str] = Field(default_factory=list, description="fields a clarifying question must ask for")
+    ignored_contains: list[str] = Field(default_factory=list, description="strings Answer.ignored must mention")
+    first_line_contains: list[str] = Field(default_factory=list,
+                                           description="strings the answer's first line (the restatement) must contain")
 
 
 class Case(BaseModel):

@@ -97,11 +97,41 @@ def score(case: Case, answer) -> list[Check]:
     for s in e.warnings_contain:
         hit = any(s.lower() in w.lower() for w in answer.warnings + [answer.answer])
         checks.append(Check(name=f"warning {s!r}", ok=hit, expected="present", got="; ".join(answer.warnings)[:200] or "none"))
+    checks += _request_checks(e, answer)
     if e.min_citations:
         n = len([c for c in answer.citations if c.source != "(none)"])
         checks.append(Check(name="citations", ok=n >= e.min_citations, expected=f">= {e.min_citations}", got=str(n)))
     want = e.answer_lang or case.lang
     checks.append(Check(name="language", ok=answer.lang == want, expected=want, got=answer.lang))
+    return checks
+
+
+def _request_checks(e, answer) -> list[Check]:
+    """Status, the understood Request, the clarifying question, the ignored list and the restatement line."""
+    checks: list[Check] = []
+    status = getattr(answer, "status", "answered")
+    if e.status:
+        checks.append(Check(name="status", ok=status == e.status, expected=e.status, got=str(status)))
+    request = getattr(answer, "request", None) or {}
+    for k, v in e.request.items():
+        got = request.get(k)
+        if isinstance(v, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
+            ok = abs(got - v) <= 0.01 * abs(v)
+        elif isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+            ok = isinstance(got, list) and all(x in got for x in v)
+        else:
+            ok = _match(v, got)
+        checks.append(Check(name=f"request.{k}", ok=ok, expected=str(v), got=str(got)))
+    clar = getattr(answer, "clarification", None)
+    missing = clar.missing if clar else []
+    for field in e.missing:
+        checks.append(Check(name=f"missing {field}", ok=field in missing, expected="asked", got=", ".join(missing) or "none"))
+    ignored = " | ".join(getattr(answer, "ignored", []) or []).lower()
+    for s in e.ignored_contains:
+        checks.append(Check(name=f"ignored {s!r}", ok=s.lower() in ignored, expected="named", got=ignored[:200] or "none"))
+    first = answer.answer.strip().split("\n", 1)[0].lower()
+    for s in e.first_line_contains:
+        checks.append(Check(name=f"first line {s!r}", ok=s.lower() in first, expected="present", got=first[:200]))
     return checks
 
 

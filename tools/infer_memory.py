@@ -73,6 +73,8 @@ class InferenceMemory(BaseModel):
     min_gpus: int | None
     kv_cache_bytes_per_token: int = Field(description="whole model, all layers, one token")
     kv_cache_gb: float = Field(description="KV cache of the requested sequences on one GPU")
+    kv_cache_total_gb: float = Field(description="KV cache of the requested sequences, whole model (all GPUs)")
+    weights_total_gb: float = Field(description="all weights in the requested format, whole model (all GPUs)")
     max_context: int | None = Field(description="longest single sequence that fits the given hardware")
     max_batch: int | None = Field(description="most concurrent sequences of --context tokens that fit")
     vllm_kv_cache_tokens: int | None = None
@@ -241,6 +243,9 @@ def estimate_inference_memory(req: InferenceMemoryRequest) -> InferenceMemory:
         usable_gb=round(usable_bytes(gpu) / GB, 2) if gpu else None,
         fits=fits, min_gpus=min_gpus, kv_cache_bytes_per_token=info["bpt"],
         kv_cache_gb=round(info["bpt_gpu"] * context * req.batch / GB, 4),
+        kv_cache_total_gb=round(info["bpt"] * context * req.batch / GB, 4),
+        weights_total_gb=round(sum(weight_bytes(count_parameters(spec), req.precision,
+                                                quantize_embeddings=req.quantize_embeddings, double_quant=False)) / GB, 3),
         max_context=max_context, max_batch=max_batch, vllm_kv_cache_tokens=info["vllm_tokens"],
         terms=terms, assumptions=_assumptions(req, lay, context, info, max_context),
     )

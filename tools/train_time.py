@@ -29,6 +29,10 @@ PCIE_GBPS = {"gen3": 16.0, "gen4": 32.0, "gen5": 64.0}  # per direction, x16
 PCIE_SERVER_GPUS = 8
 NETWORK_GBPS_PER_GPU = 50.0  # HGX-class clusters: one 400 Gb/s InfiniBand/RoCE NIC per GPU
 ETHERNET_GBPS_PER_SERVER = 12.5  # 100 Gb/s
+# Links between servers, per direction, GB/s: Ethernet is one port per server, shared by its GPUs;
+# InfiniBand/RoCE clusters give each GPU its own 400 Gb/s NIC.
+SERVER_LINK_GBPS = {"ethernet-25g": 25 / 8, "ethernet-100g": 100 / 8, "ethernet-400g": 400 / 8}
+Interconnect = Literal["nvlink", "pcie", "ethernet-25g", "ethernet-100g", "ethernet-400g", "infiniband", "roce"]
 # Share of a step's compute behind which communication can hide on a slow link (prefetch and bucketed
 # all-reduce overlap imperfectly: DeepSpeed/FSDP over PCIe typically hide about half).
 SLOW_LINK_OVERLAP = 0.5
@@ -52,6 +56,8 @@ class TrainingTimeRequest(BaseModel):
     tp: int = Field(1, ge=1)
     pp: int = Field(1, ge=1)
     global_batch_tokens: int | None = Field(None, ge=1)
+    interconnect: Interconnect | None = Field(None, description="the link data parallelism crosses; default: the GPU's own")
+    gpus_per_node: int | None = Field(None, ge=1, le=64, description="GPUs per server (default 8)")
 
     @model_validator(mode="after")
     def _layout(self) -> TrainingTimeRequest:
@@ -96,11 +102,23 @@ def model_flops_per_token(spec: ModelSpec, seq_len: int, method: str) -> float:
     return mult * n + mult / 2 * attention_fwd
 
 
-def slow_link(gpu: GPU, num_gpus: int) -> tuple[float, str] | None:
+def slow_link(gpu: GPU, num_gpus: int, interconnect: str | None = None,
+              gpus_per_node: int | None = None) -> tuple[float, str] | None:
     """(per-direction GB/s, name) when data-parallel traffic must cross PCIe or Ethernet; None on NVLink/InfiniBand.
 
     HGX-class systems (NVLink inside the server, an InfiniBand/RoCE NIC per GPU between servers) hide
-    their collectives behind compute: that is already inside the published MFU. PCIe cards do not."""
+    their collectives behind compute: that is already inside the published MFU. PCIe cards do not.
+    A stated interconnect replaces the GPU's default: Ethernet between servers, or PCIe inside one."""
+    per_node = gpus_per_node or PCIE_SERVER_GPUS
+    if interconnect in SERVER_LINK_GBPS and num_gpus > per_node:
+        gbps = SERVER_LINK_GBPS[interconnect]
+        return gbps / per_node, f"{interconnect} between servers ({gbps * 8:g} Gb/s per server, {per_node} GPUs each)"
+    if interconnect == "pcie" and gpu.nvlink_gbps:
+        text = gpu.interconnect.lower().replace(" ", "")
+        gen = next((g for g in ("gen5", "gen4", "gen3") if g in text), "gen4")
+        return PCIE_GBPS[gen], f"PCIe {gen.capitalize()} without NVLink ({PCIE_GBPS[gen]:g} GB/s per direction)"
+    if interconnect in ("infiniband", "roce", "nvlink"):
+        return None
     domain = gpu.gpus_per_nvlink_domain or 1
     if gpu.nvlink_gbps and (num_gpus <= domain or domain >= 8):
         return None
@@ -148,7 +166,7 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
     if req.pp > 1:
         overheads["pipeline_bubble"] = (req.pp - 1) / (micro + req.pp - 1)
     zero = req.zero if req.zero is not None else (3 if req.num_gpus > 1 else 0)
-    link = slow_link(gpu, req.num_gpus) if dp > 1 else None
+    link = slow_link(gpu, req.num_gpus, req.interconnect, req.gpus_per_node) if dp > 1 else None
     if link is not None:
         gbps, link_name = link
         bw = gbps * eff.LINK_EFFICIENCY * GB

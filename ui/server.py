@@ -7,7 +7,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from pydantic import BaseModel, Field
 
-from assistant.parse import MAX_QUESTION_CHARS, truncate_question
+from assistant.readers.rules import MAX_QUESTION_CHARS, truncate_question
 from ui.ratelimit import RateLimit, RateLimiter
 from ui.sessions import SessionStore, events_in_store, open_store
 

@@ -1,0 +1,162 @@
+"""Answers from the tables and documents: GPU specs and comparisons, recommendations, published training runs,
+concept explanations and fact checks."""
+from __future__ import annotations
+
+from assistant.answer import Answer, Citation, ToolCall, Verdict
+from assistant.compose import T, md_table
+from assistant.planner import USES, Ctx, assumptions_md, sources_md
+
+USES["compare"] = {"gpu", "gpus"}
+USES["spec"] = {"gpu", "gpus"}
+USES["recommend"] = {"model", "method", "tokens", "epochs", "budget", "currency", "deadline_hours", "gpus"}
+USES["published_run"] = {"model", "models", "gpu", "gpus"}
+
+
+def compare(ctx: Ctx) -> Answer:
+    from knowledge.lookups import CompareGpusInput, compare_gpus
+
+    gpus = ctx.req.gpus
+    res = ctx.call("compare_gpus", {"gpus": gpus}, compare_gpus(CompareGpusInput(gpus=gpus, fields=[
+        "memory_gb", "memory_bandwidth_gbps", "bf16_dense_tflops", "fp8_dense_tflops", "nvlink_gbps", "tdp_w",
+        "source_kind", "as_of"]), ctx.deps.catalog))
+    ids = [g.id for g in res.gpus]
+    rows = [[r.field] + ["-" if v is None else (f"{v:g}" if isinstance(v, float) else str(v)) for v in r.values.values()]
+            for r in res.rows]
+    cites = ctx.deps.search(" ".join(ids) + (" 生态 软件栈 对比" if ctx.zh else " ecosystem software stack compare"))
+    text = (T(ctx.lang, "cmp_head", gpus=", ".join(ids)) + "\n\n" + md_table([""] + ids, rows) + "\n\n"
+            + T(ctx.lang, "cmp_note") + assumptions_md(ctx.lang, res.notes) + sources_md(ctx.lang, cites))
+    figures = {f"{r.field}:{gid}": v for r in res.rows for gid, v in r.values.items() if isinstance(v, (int, float))}
+    return Answer(answer=text, lang=ctx.lang, intent="compare", figures=figures, citations=cites, tool_calls=ctx.calls)
+
+
+def spec(ctx: Ctx) -> Answer:
+    from knowledge.lookups import LookupGpuInput, lookup_gpu
+
+    name = ctx.req.gpu
+    g = ctx.call("lookup_gpu", {"name": name}, lookup_gpu(LookupGpuInput(name=name), ctx.deps.catalog)).gpu
+    rows = [[k, "-" if v is None else str(v)] for k, v in g.model_dump().items()
+            if k in ("memory_gb", "memory_type", "memory_bandwidth_gbps", "bf16_dense_tflops", "fp8_dense_tflops",
+                     "int8_dense_tops", "interconnect", "nvlink_gbps", "tdp_w", "market_notes")]
+    cite = Citation(source=f"gpus.yaml#{g.id}", title=g.name, snippet=g.source[:200], as_of=g.as_of)
+    text = T(ctx.lang, "spec_head", name=g.name) + "\n\n" + md_table(["", ""], rows) + sources_md(
+        ctx.lang, [Citation(source=f"gpus.yaml#{g.id}", title=g.source[:120], snippet="", as_of=g.as_of)])
+    return Answer(answer=text, lang=ctx.lang, intent="spec", figures={
+        "memory_gb": g.memory_gb, "memory_bandwidth_gbps": g.memory_bandwidth_gbps,
+        "bf16_dense_tflops": g.bf16_dense_tflops}, citations=[cite], tool_calls=ctx.calls)
+
+
+def recommend(ctx: Ctx) -> Answer:
+    from tools.pricing import CNY_PER_USD
+    from tools.recommend import RecommendRequest, recommend as rank
+
+    req, lang = ctx.req, ctx.lang
+    if not req.model:
+        ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
+    model, _ = ctx.deps.catalog.model(req.model or "llama-3.1-8b")
+    task = req.method if req.method in ("qlora", "lora", "full", "pretrain", "inference") else "lora"
+    if not req.method:
+        ctx.assume("LoRA", "LoRA")
+    budget = req.budget / CNY_PER_USD if (req.budget and req.currency == "CNY") else req.budget
+    tokens = req.tokens * (req.epochs or 1) if req.tokens else None
+    candidates = [g for g in ctx.deps.catalog.gpus if not req.gpus or len(req.gpus) < 2 or g.id in req.gpus]
+    args = {"model": model.id, "task": task, "tokens": tokens, "budget_usd": budget, "deadline_hours": req.deadline_hours,
+            "gpus": [g.id for g in candidates] if len(req.gpus) >= 2 else "all"}
+    res = ctx.call("recommend", args, rank(RecommendRequest(
+        model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), tokens=tokens, budget=budget,
+        deadline_hours=req.deadline_hours)))
+    rows = [[str(o.rank), o.gpu, str(o.num_gpus), f"{o.per_gpu_gb:.1f}", "-" if o.cost is None else f"{o.cost:,.0f}", o.why]
+            for o in res.options[:6]]
+    top = res.options[0] if res.options else None
+    text = (T(lang, "rec_head", model=model.name, task=task) + "\n\n"
+            + md_table(["#", "GPU", "GPUs", "GB/GPU", "USD", T(lang, "why")], rows) + assumptions_md(lang, res.assumptions))
+    verdict = Verdict(fits=True, gpu=top.gpu, num_gpus=top.num_gpus, method=task, per_gpu_gb=top.per_gpu_gb) if top else None
+    return Answer(answer=text, lang=lang, intent="recommend", verdict=verdict, tool_calls=ctx.calls,
+                  options=[Verdict(fits=o.fits, gpu=o.gpu, num_gpus=o.num_gpus, method=task, per_gpu_gb=o.per_gpu_gb)
+                           for o in res.options], figures={"cost_usd": top.cost if top else None})
+
+
+def published_run(ctx: Ctx) -> Answer:
+    from knowledge.runs import find_run, load_training_runs
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    req, lang = ctx.req, ctx.lang
+    run = find_run(ctx.question.lower())
+    if run is None and req.model:
+        run = next((r for r in load_training_runs() if r.model == req.model), None)
+    if run is None:
+        names = ", ".join(r.name for r in load_training_runs())
+        text = ctx.t(f"I have no published training figures for that run. Runs on record: {names}.",
+                     f"没有这次训练的公开数据。已收录：{names}。")
+        return Answer(answer=text, lang=lang, intent="published_run", tool_calls=ctx.calls)
+    model_id = run.model or f"{run.params / 1e9:g}b"
+    model = ctx.deps.catalog.model(model_id)[0]
+    gpu = ctx.gpu(run.gpu)
+    args = {"model": model, "gpu": gpu, "num_gpus": run.num_gpus or 1, "tokens": run.tokens, "method": "full",
+            "precision": "fp8" if run.precision == "fp8" else "bf16"}
+    est = ctx.call("time_train", {k: (v.id if hasattr(v, "id") else v) for k, v in args.items()},
+                   estimate_training_time(TrainingTimeRequest(**args)))
+    implied = est.total_flops / (run.gpu_hours * 3600 * est.peak_tflops * 1e12)
+    ratio = est.gpu_hours / run.gpu_hours
+    lines = [ctx.t(f"**{run.name}: {run.gpu_hours:,.0f} {gpu.name} GPU-hours published** ({run.gpu_hours_scope}; "
+                   f"{run.tokens / 1e12:g}T tokens).",
+                   f"**{run.name}：公开数据 {run.gpu_hours:,.0f} 卡时（{gpu.name}）**（{run.gpu_hours_scope}；"
+                   f"{run.tokens / 1e12:g}T token）。"),
+             ctx.t(f"Our estimate for the same tokens on the same GPU: {est.gpu_hours:,.0f} GPU-hours "
+                   f"(MFU {est.mfu:.2f}, band {est.gpu_hours_range[0]:,.0f}–{est.gpu_hours_range[1]:,.0f}), "
+                   f"{ratio:.2f}× the published figure.",
+                   f"按同样的 token 数和 GPU 估算：{est.gpu_hours:,.0f} 卡时（MFU {est.mfu:.2f}，区间 "
+                   f"{est.gpu_hours_range[0]:,.0f}–{est.gpu_hours_range[1]:,.0f}），是公开数字的 {ratio:.2f} 倍。"),
+             ctx.t(f"Implied MFU of the published run: **{implied:.0%}** (model FLOPs / (GPU-hours × dense peak)) — "
+                   + ("plausible (35-60% is typical of large runs)." if 0.2 <= implied <= 0.65 else "outside the usual 20-65%."),
+                   f"公开数字隐含的 MFU：**{implied:.0%}**（模型 FLOPs / (卡时 × 稠密峰值)）——"
+                   + ("合理（大规模训练通常 35-60%）。" if 0.2 <= implied <= 0.65 else "超出常见的 20-65%。"))]
+    notes = [run.note] if run.note else []
+    cite = Citation(source=f"training_runs.yaml#{run.id}", title=run.name, snippet=run.source[:200], as_of=run.as_of)
+    text = "\n".join(lines) + assumptions_md(lang, notes + est.assumptions) + sources_md(lang, [cite])
+    figures = {"published_gpu_hours": run.gpu_hours, "published_tokens": run.tokens, "estimated_gpu_hours": est.gpu_hours,
+               "implied_mfu": round(implied, 4), "published_gpu": run.gpu}
+    return Answer(answer=text, lang=lang, intent="published_run", figures=figures, citations=[cite], tool_calls=ctx.calls,
+                  verdict=Verdict(gpu=run.gpu, num_gpus=run.num_gpus))
+
+
+def explain(ctx: Ctx) -> Answer:
+    cites = ctx.deps.search(ctx.question, k=3)
+    body = "\n\n".join(f"> {c.snippet}\n> — {c.title} ({c.source})" for c in cites if c.source != "(none)")
+    return Answer(answer=T(ctx.lang, "explain_head") + "\n\n" + (body or T(ctx.lang, "no_sources")), lang=ctx.lang,
+                  intent=ctx.req.intent, citations=cites)
+
+
+def fact_check(ctx: Ctx) -> Answer:
+    from assistant.claims import check_paragraph, sentences
+    from assistant.plan_train import training_memory
+    from assistant.plan_infer import inference_memory
+
+    req, lang, question = ctx.req, ctx.lang, ctx.question
+    low = question.lower()
+    memory_claim = req.model and (req.method or req.methods or "lora" in low or "微调" in low)
+    if len(sentences(question)) > 2 or not memory_claim:
+        checks = check_paragraph(question, ctx.deps)
+        if checks:
+            mark = {"right": "✅", "wrong": "❌", "misleading": "⚠️"}
+            rows = [[mark[c.verdict] + " " + T(lang, "v_" + c.verdict), c.claim[:80], c.correct, c.source] for c in checks]
+            cites = ctx.deps.search("errata 文章 A100" if ctx.zh else "errata article A100 claims", k=3)
+            text = (T(lang, "fc_para", n=len(checks), wrong=sum(c.verdict != "right" for c in checks)) + "\n\n"
+                    + md_table([T(lang, "verdict"), T(lang, "claim"), T(lang, "correct"), T(lang, "sources")], rows)
+                    + sources_md(lang, cites))
+            calls = [ToolCall(name="check_claims", args={"sentences": len(sentences(question))},
+                              result={"checks": [c.model_dump() for c in checks]})]
+            return Answer(answer=text, lang=lang, intent="fact_check", citations=cites, tool_calls=calls,
+                          figures={k: v for c in checks for k, v in c.figures.items()} | {
+                              "claims_checked": len(checks), "claims_wrong": sum(c.verdict == "wrong" for c in checks),
+                              "claims_misleading": sum(c.verdict == "misleading" for c in checks)})
+    if memory_claim:
+        base = (inference_memory if req.method == "inference" else training_memory)(ctx)
+        claim_fits = not any(w in low for w in ("不能", "不够", "放不下", "装不下", "跑不了", "cannot", "can't",
+                                                "doesn't fit", "does not fit", "won't fit", "not fit", "not enough"))
+        correct = base.verdict.fits == claim_fits
+        errata = ctx.deps.search("errata 单张A100 LoRA 70B 文章" if ctx.zh else "errata article LoRA 70B one A100", k=2)
+        head = T(lang, "fc_right" if correct else "fc_wrong")
+        return base.model_copy(update={"intent": "fact_check", "answer": head + "\n\n" + base.answer + sources_md(lang, errata),
+                                       "citations": errata + base.citations,
+                                       "figures": base.figures | {"claim_correct": int(correct)}})
+    return explain(ctx)

@@ -1,0 +1,195 @@
+"""Inference answers: can it run (the best precision that fits), serving N users with a pre-allocating engine,
+and decode/prefill speed."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from assistant.answer import Answer, Verdict
+from assistant.compose import T, md_table
+from assistant.planner import USES, Ctx, assumptions_md, sources_md
+
+DEFAULT_CONTEXT = 4096
+DEFAULT_SERVING_GPU = "a100-80gb"
+PRECISION_LADDER = ("bf16", "fp8", "int8", "int4")  # best quality first
+PREALLOCATING = ("vllm", "sglang", "tensorrt-llm")
+
+_INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype",
+          "context", "prompt_len", "output_len", "batch", "engine"}
+USES["inference_memory"] = set(_INFER)
+USES["serving"] = _INFER | {"concurrent_users", "requests_per_s"}
+USES["inference_speed"] = _INFER | {"concurrent_users"}
+
+
+def _engine(ctx: Ctx, default: str) -> str:
+    """The tool's engine mode: vllm (pre-allocating pool) or hf (allocate as you go: HF, llama.cpp, Ollama)."""
+    e = ctx.req.engine
+    if e is None:
+        return default
+    return "vllm" if e in PREALLOCATING else "hf"
+
+
+def _context(ctx: Ctx) -> int:
+    req = ctx.req
+    if req.context:
+        return req.context
+    if req.prompt_len or req.output_len:
+        return (req.prompt_len or 0) + (req.output_len or 0)
+    ctx.assume(f"context {DEFAULT_CONTEXT}", f"上下文 {DEFAULT_CONTEXT}")
+    return DEFAULT_CONTEXT
+
+
+def _size(ctx: Ctx, model, gpu, precision: str, batch: int, engine: str, context: int):
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    req = ctx.req
+    args: dict[str, Any] = {"num_gpus": req.num_gpus or 1, "context": context, "precision": precision, "batch": batch,
+                            "engine": engine}
+    if req.kv_dtype:
+        args["kv_dtype"] = req.kv_dtype
+    if req.prompt_len and req.prompt_len <= context:
+        args["prompt_len"] = req.prompt_len
+    return ctx.call("size_infer", {"model": model.id, "gpu": gpu.id if gpu else None, **args},
+                    estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
+
+
+def inference_memory(ctx: Ctx) -> Answer:
+    req, lang = ctx.req, ctx.lang
+    model = ctx.model()
+    gpu = ctx.gpu(default=DEFAULT_SERVING_GPU) if (req.gpu or not req.num_gpus) else ctx.gpu(default=DEFAULT_SERVING_GPU)
+    if not req.num_gpus:
+        ctx.assume("1 GPU", "单卡")
+    context = _context(ctx)
+    engine = _engine(ctx, "hf")
+    batch = req.batch or 1
+    if req.precision:
+        ladder = [req.precision]
+    else:
+        ladder = [p for p in PRECISION_LADDER if p != "fp8" or gpu.fp8_dense_tflops]
+    results = {p: _size(ctx, model, gpu, p, batch, engine, context) for p in ladder}
+    best = next((p for p in ladder if results[p].fits), None)
+    main_p = best or ladder[-1]
+    r = results[main_p]
+    n = req.num_gpus or 1
+    v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
+    lines = []
+    if len(ladder) > 1:
+        if best:
+            lines.append(ctx.t(f"**Yes, in {best}**: {model.name} fits on {n}× {gpu.name} at {context:,} tokens "
+                               f"({r.per_gpu_gb:.1f} GB per GPU of {r.usable_gb:.1f} GB usable).",
+                               f"**可以，用 {best}**：{model.name} 放得进 {n} 张 {gpu.name}（上下文 {context:,}，"
+                               f"每卡 {r.per_gpu_gb:.1f} GB，可用 {r.usable_gb:.1f} GB）。"))
+        else:
+            lines.append(ctx.t(f"**No**: even in int4, {model.name} needs {r.per_gpu_gb:.1f} GB per GPU on {n}× {gpu.name}; "
+                               f"at least {r.min_gpus} GPUs in int4.",
+                               f"**放不下**：即使 int4，{model.name} 在 {n} 张 {gpu.name} 上每卡也要 {r.per_gpu_gb:.1f} GB；"
+                               f"int4 至少需要 {r.min_gpus} 张。"))
+        rows = [[p, T(lang, "yes") if x.fits else T(lang, "no"), f"{x.per_gpu_gb:.1f}", str(x.min_gpus or "-")]
+                for p, x in results.items()]
+        lines += ["", md_table([ctx.t("precision", "精度"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
+    else:
+        lines.append(T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
+                       min=r.min_gpus, ctx=context))
+    lines += ["", ctx.t(f"Breakdown per GPU ({main_p}):", f"每卡显存构成（{main_p}）："),
+              md_table(["", "GB"], [[k, f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
+    cites = ctx.deps.search(f"KV cache {model.name} 推理 显存" if ctx.zh else f"KV cache inference memory {model.name}")
+    figures: dict[str, Any] = {"per_gpu_gb": r.per_gpu_gb, "weights_gb": r.weights_total_gb, "kv_cache_gb": r.kv_cache_gb,
+                               "kv_cache_bytes_per_token": r.kv_cache_bytes_per_token, "max_context": r.max_context,
+                               "min_gpus": r.min_gpus, "precision": main_p}
+    if len(ladder) > 1:
+        figures |= {f"{p}_per_gpu_gb": x.per_gpu_gb for p, x in results.items()}
+        figures["best_precision"] = best
+    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions) + sources_md(lang, cites)
+    return Answer(answer=text, lang=lang, intent=req.intent, verdict=v, options=[v], figures=figures, citations=cites,
+                  tool_calls=ctx.calls)
+
+
+def _users_from_rate(ctx: Ctx, model, gpu, context: int) -> int:
+    """Concurrent sequences implied by requests per second (Little's law: L = λ·W, W from the speed tool)."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    req = ctx.req
+    prompt = req.prompt_len or max(1, context - (req.output_len or 256))
+    out = req.output_len or 256
+    users = 1
+    for _ in range(4):
+        s = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, "batch": users, "context": prompt, "output": out},
+                     estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, num_gpus=req.num_gpus or 1,
+                                                                    precision=req.precision or "bf16", context=prompt,
+                                                                    output=out, batch=users)))
+        users = max(1, math.ceil(req.requests_per_s * (s.ttft_s + out / max(s.decode_tokens_per_s_per_seq, 1e-9))))
+    ctx.notes.append(ctx.t(f"{req.requests_per_s:g} requests/s x {out} output tokens each ≈ {users} requests in flight "
+                           "(Little's law with the estimated latency)",
+                           f"{req.requests_per_s:g} 请求/秒 × 每个输出 {out} token ≈ 同时处理 {users} 个请求（Little 定律，按估算延迟）"))
+    return users
+
+
+def serving(ctx: Ctx) -> Answer:
+    req, lang = ctx.req, ctx.lang
+    model = ctx.model()
+    gpu = ctx.gpu(default=DEFAULT_SERVING_GPU)
+    if not req.num_gpus:
+        ctx.assume("1 GPU", "单卡")
+    if not req.engine:
+        ctx.assume("vLLM", "vLLM")
+    if not req.precision:
+        ctx.assume("bf16 weights", "bf16 权重")
+    context = _context(ctx)
+    users = req.concurrent_users or (_users_from_rate(ctx, model, gpu, context) if req.requests_per_s else req.batch or 1)
+    if req.batch and req.concurrent_users:
+        ctx.ignore("batch", "the concurrent users set how many sequences are decoded together", "并发用户数决定同时解码的序列数")
+    r = _size(ctx, model, gpu, req.precision or "bf16", users, _engine(ctx, "vllm"), context)
+    n = req.num_gpus or 1
+    max_seqs = r.max_batch or 0
+    v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
+    if r.fits:
+        head = ctx.t(f"**Yes**: {n}× {gpu.name} hold {users} concurrent sequences of {context:,} tokens "
+                     f"(KV pool {r.vllm_kv_cache_tokens or 0:,} tokens = up to **{max_seqs}** such sequences).",
+                     f"**可以**：{n} 张 {gpu.name} 能同时容纳 {users} 路 {context:,} token 的请求"
+                     f"（KV 池 {r.vllm_kv_cache_tokens or 0:,} token，最多 **{max_seqs}** 路）。")
+    else:
+        head = ctx.t(f"**No**: {users} concurrent sequences of {context:,} tokens need {r.kv_cache_total_gb:.1f} GB of KV cache; "
+                     f"{n}× {gpu.name} hold up to **{max_seqs}**; at least **{r.min_gpus}** GPUs are needed.",
+                     f"**不够**：{users} 路 {context:,} token 的请求需要 {r.kv_cache_total_gb:.1f} GB KV cache；"
+                     f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；至少需要 **{r.min_gpus}** 张。")
+    lines = [head, "", md_table(["", "GB"], [[k, f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
+    cites = ctx.deps.search("vLLM KV cache 并发" if ctx.zh else "vLLM KV cache concurrency PagedAttention")
+    figures = {"per_gpu_gb": r.per_gpu_gb, "kv_cache_gb": r.kv_cache_total_gb, "kv_pool_tokens": r.vllm_kv_cache_tokens,
+               "max_concurrent_sequences": max_seqs, "min_gpus": r.min_gpus, "concurrent_users": users,
+               "kv_cache_bytes_per_token": r.kv_cache_bytes_per_token}
+    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions) + sources_md(lang, cites)
+    return Answer(answer=text, lang=lang, intent=req.intent, verdict=v, options=[v], figures=figures, citations=cites,
+                  tool_calls=ctx.calls)
+
+
+def inference_speed(ctx: Ctx) -> Answer:
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    req, lang = ctx.req, ctx.lang
+    model = ctx.model()
+    gpu = ctx.gpu(default=DEFAULT_SERVING_GPU)
+    if not req.num_gpus:
+        ctx.assume("1 GPU", "单卡")
+    n = req.num_gpus or 1
+    prompt = req.prompt_len or req.context or 2048
+    if not (req.prompt_len or req.context):
+        ctx.assume("prompt 2048", "输入 2048")
+    out = req.output_len or 256
+    batch = req.batch or req.concurrent_users or 1
+    args: dict[str, Any] = {"num_gpus": n, "context": prompt, "output": out, "batch": batch,
+                            "precision": req.precision or "bf16", "engine": _engine(ctx, "vllm")}
+    if req.kv_dtype:
+        args["kv_dtype"] = req.kv_dtype
+    r = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
+                 estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
+    rows = [[T(lang, "ttft"), f"{r.ttft_s * 1000:,.0f} ms"],
+            [T(lang, "per_seq"), f"{r.decode_tokens_per_s_per_seq:,.1f} tokens/s"],
+            [T(lang, "total"), f"{r.decode_tokens_per_s_total:,.0f} tokens/s"], ["bound", r.decode_bound],
+            [T(lang, "max_batch"), str(r.max_batch_that_fits)]]
+    text = (T(lang, "speed_head", model=model.name, n=n, gpu=gpu.name, ctx=prompt) + "\n\n" + md_table(["", ""], rows)
+            + assumptions_md(lang, ctx.notes + r.assumptions))
+    return Answer(answer=text, lang=lang, intent=req.intent, tool_calls=ctx.calls,
+                  verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"),
+                  figures={"ttft_s": r.ttft_s, "decode_tokens_per_s_per_seq": r.decode_tokens_per_s_per_seq,
+                           "decode_tokens_per_s_total": r.decode_tokens_per_s_total,
+                           "max_batch_that_fits": r.max_batch_that_fits})

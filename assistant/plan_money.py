@@ -1,0 +1,166 @@
+"""Money answers: what a GPU costs (the sourced price table) and what a job or a period of use costs (rent vs buy)."""
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.answer import Answer, Citation, Verdict
+from assistant.compose import md_table
+from assistant.planner import USES, Ctx, assumptions_md
+
+USES["price"] = {"gpu", "gpus", "used", "server", "price_kind", "currency", "num_gpus", "gpus_per_node", "nodes"}
+USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hours", "hours_per_day", "price_per_gpu_hour",
+                "purchase_price", "purchase_price_per_server", "used", "utilization", "currency", "price_kind", "server",
+                "model", "method", "methods", "tokens", "epochs", "seq_len", "precision", "interconnect", "zero", "recompute",
+                "global_batch", "budget"}
+_KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
+         "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
+
+
+def _currency(ctx: Ctx) -> str:
+    if ctx.req.currency:
+        return ctx.req.currency
+    cur = "CNY" if ctx.zh else "USD"
+    ctx.assume(cur, "人民币" if cur == "CNY" else "美元")
+    return cur
+
+
+def _sym(cur: str) -> str:
+    return "¥" if cur == "CNY" else "$"
+
+
+def price(ctx: Ctx) -> Answer:
+    from tools.pricing import KINDS, gpu_prices
+
+    req, lang = ctx.req, ctx.lang
+    cur = _currency(ctx)
+    gpu = ctx.gpu()
+    kinds = KINDS
+    if req.price_kind == "rent":
+        kinds = tuple(k for k in KINDS if k.startswith("rent"))
+    elif req.price_kind == "buy" or req.used or req.server:
+        kinds = ("buy_used", "buy_new") if req.used else ("buy_new", "buy_used")
+    res = ctx.call("gpu_prices", {"gpu": gpu.id, "currency": cur, "kinds": list(kinds)},
+                   gpu_prices(ctx.deps.prices(), gpu.id, cur, kinds))
+    s = _sym(cur)
+    figures: dict[str, Any] = {"currency": cur}
+    rows = []
+    for k in res.kinds:
+        name = {"rent_on_demand": "rent_on_demand_per_gpu_hour", "rent_reserved": "rent_reserved_per_gpu_hour",
+                "rent_spot": "rent_spot_per_gpu_hour", "buy_new": "buy_new_per_gpu", "buy_used": "buy_used_per_gpu"}[k.kind]
+        figures |= {name: round(k.typical, 2), name + "_low": round(k.low, 2), name + "_high": round(k.high, 2)}
+        if k.kind == "rent_on_demand":
+            figures |= {"rent_on_demand_low": round(k.low, 2), "rent_on_demand_high": round(k.high, 2)}
+        unit = ctx.t("per GPU-hour", "每卡每小时") if k.unit == "per_gpu_hour" else ctx.t("per GPU", "每卡")
+        row = [_KIND[k.kind][1 if ctx.zh else 0], f"{s}{k.low:,.2f} – {s}{k.high:,.2f}", f"{s}{k.typical:,.2f}", unit,
+               str(k.records)]
+        if k.per_server_typical:
+            server = k.kind.replace("_per_gpu", "")
+            figures |= {f"{server}_per_server": round(k.per_server_typical, 0),
+                        f"{server}_per_server_low": round(k.per_server_low, 0),
+                        f"{server}_per_server_high": round(k.per_server_high, 0)}
+            row[3] += ctx.t(f"; 8-GPU server {s}{k.per_server_low:,.0f} – {s}{k.per_server_high:,.0f}",
+                            f"；8 卡整机 {s}{k.per_server_low:,.0f} – {s}{k.per_server_high:,.0f}")
+        rows.append(row)
+    if not rows:
+        text = ctx.t(f"The price table has no {'/'.join(kinds)} price for {gpu.name}. Add your own quote with "
+                     "GPU_ADVISOR_PRICES (see `gpu-advisor prices`).",
+                     f"价格表里没有 {gpu.name} 的这类价格（{'/'.join(kinds)}）。可以用 GPU_ADVISOR_PRICES 加入你拿到的报价。")
+        return Answer(answer=text, lang=lang, intent="price", figures=figures, tool_calls=ctx.calls, status="answered")
+    head = ctx.t(f"**{gpu.name} prices** (estimates with sources and dates; ranges across providers, {cur}):",
+                 f"**{gpu.name} 价格**（估计值，附来源与日期；不同来源之间的区间，{cur}）：")
+    lines = [head, "", md_table([ctx.t("kind", "类型"), ctx.t("range", "区间"), ctx.t("typical", "典型"),
+                                 ctx.t("unit", "单位"), ctx.t("sources", "来源数")], rows), ""]
+    src_rows = [[r.provider or "-", f"{r.low:,.2f}–{r.high:,.2f} {r.currency}", r.unit, r.confidence, r.as_of]
+                for r in res.records[:12]]
+    lines += [ctx.t("**Records behind these ranges:**", "**区间背后的记录：**"),
+              md_table([ctx.t("provider", "来源"), ctx.t("price", "价格"), ctx.t("unit", "单位"),
+                        ctx.t("confidence", "可信度"), ctx.t("as of", "日期")], src_rows)]
+    notes = sorted({n for k in res.kinds for n in k.notes}) + [ctx.t(
+        "prices move weekly; replace them with your quotes (GPU_ADVISOR_PRICES or ~/.config/gpu-advisor/prices.yaml)",
+        "价格每周都在变；可用 GPU_ADVISOR_PRICES 或 ~/.config/gpu-advisor/prices.yaml 换成你的报价")]
+    cites = [Citation(source=f"prices.yaml#{r.id}", title=(r.provider or r.id), snippet=r.source[:200], as_of=r.as_of)
+             for r in res.records[:6]]
+    return Answer(answer="\n".join(lines) + assumptions_md(lang, notes), lang=lang, intent="price", figures=figures,
+                  citations=cites, tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id))
+
+
+def _job_hours(ctx: Ctx) -> float:
+    """Wall-clock hours: the stated period, else the training time of the stated job."""
+    req = ctx.req
+    if req.period_hours:
+        return req.period_hours
+    from assistant.plan_train import time_args, training_tokens
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    model, gpu = ctx.model(), ctx.gpu()
+    args = time_args(ctx, model, gpu, training_tokens(ctx))
+    r = ctx.call("time_train", {k: (v.id if hasattr(v, "id") else v) for k, v in args.items()},
+                 estimate_training_time(TrainingTimeRequest(**args)))
+    ctx.notes.append(ctx.t(f"job length: {r.wall_hours:,.1f} h on {r.num_gpus} GPUs ({r.gpu_hours:,.0f} GPU-hours) from the "
+                           "training-time estimate", f"任务时长：按训练时间估算 {r.num_gpus} 张卡 {r.wall_hours:,.1f} 小时"
+                           f"（{r.gpu_hours:,.0f} 卡时）"))
+    return r.wall_hours
+
+
+def cost(ctx: Ctx) -> Answer:
+    from tools.cost import GPUS_PER_SERVER, CostRequest, estimate_cost
+
+    req, lang = ctx.req, ctx.lang
+    cur = _currency(ctx)
+    gpu = ctx.gpu()
+    n = req.num_gpus or 1
+    if not req.num_gpus:
+        ctx.assume("1 GPU", "单卡")
+    hours = _job_hours(ctx)
+    util = req.utilization
+    if util is None and req.hours_per_day:
+        util = min(1.0, req.hours_per_day / 24)
+        ctx.notes.append(ctx.t(f"utilization {util:.0%} of owned GPUs = {req.hours_per_day:g} h a day / 24",
+                               f"自有 GPU 利用率 {util:.0%} = 每天 {req.hours_per_day:g} 小时 / 24"))
+    purchase = req.purchase_price
+    if purchase is None and req.purchase_price_per_server:
+        per = req.gpus_per_node or GPUS_PER_SERVER
+        purchase = req.purchase_price_per_server / per
+        ctx.notes.append(ctx.t(f"your server price / {per} GPUs = {purchase:,.0f} {cur} per GPU",
+                               f"整机价 / {per} 张卡 = 每卡 {purchase:,.0f} {cur}"))
+    base = {"gpu": gpu, "num_gpus": n, "hours": hours, "currency": cur, "prices": ctx.deps.prices(),
+            "price_per_hour": req.price_per_gpu_hour, "purchase_price_per_gpu": purchase, "used": bool(req.used),
+            "utilization": util}
+    try:
+        r = estimate_cost(CostRequest(**base, mode="both"))
+    except ValueError as e:  # no purchase price for this card: rent only, and say why
+        ctx.notes.append(str(e).split(";")[0])
+        r = estimate_cost(CostRequest(**base, mode="rent"))
+    ctx.call("cost", {k: (v.id if hasattr(v, "id") else v) for k, v in base.items() if k != "prices"}, r)
+    s = _sym(cur)
+    lines = []
+    if r.rent_cost:
+        lines.append(ctx.t(f"**Rent: {s}{r.rent_cost.typical:,.0f}** ({s}{r.rent_cost.low:,.0f}–{s}{r.rent_cost.high:,.0f}) for "
+                           f"{n} GPUs × {hours:,.0f} h = {r.gpu_hours:,.0f} GPU-hours at {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
+                           "/GPU-h" + (" (your price)" if req.price_per_gpu_hour else " (price table)") + ".",
+                           f"**租用：{s}{r.rent_cost.typical:,.0f}**（{s}{r.rent_cost.low:,.0f}–{s}{r.rent_cost.high:,.0f}），"
+                           f"{n} 张卡 × {hours:,.0f} 小时 = {r.gpu_hours:,.0f} 卡时，每卡时 {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
+                           + ("（你给的价格）" if req.price_per_gpu_hour else "（价格表）") + "。"))
+    if r.buy_cost:
+        lines.append(ctx.t(f"**Own: {s}{r.buy_cost.typical:,.0f}** for the same hours (capital share, hosting, power), "
+                           f"buying at {s}{r.purchase_price_per_gpu.typical:,.0f} per GPU.",
+                           f"**自购：{s}{r.buy_cost.typical:,.0f}**（同样时长分摊的购机、托管、电费），"
+                           f"每卡购价 {s}{r.purchase_price_per_gpu.typical:,.0f}。"))
+    if r.cheaper:
+        be = (ctx.t(f" Buying pays back after {r.break_even_months:.1f} months of use at this utilization.",
+                    f"按这个利用率，自购 {r.break_even_months:.1f} 个月回本。") if r.break_even_months else "")
+        lines.append(ctx.t(f"Cheaper for this: **{r.cheaper}**.", f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。")
+                     + be)
+    figures: dict[str, Any] = {"gpu_hours": r.gpu_hours, "hours": hours, "currency": cur, "cheaper": r.cheaper,
+                               "break_even_months": r.break_even_months}
+    if r.rent_cost:
+        figures |= {"rent_cost": r.rent_cost.typical, "rent_price_per_gpu_hour": r.rent_price_per_gpu_hour.typical}
+    if r.buy_cost:
+        figures |= {"buy_cost": r.buy_cost.typical, "purchase_price_per_gpu": r.purchase_price_per_gpu.typical}
+    if req.budget and r.rent_cost:
+        ok = req.budget >= r.rent_cost.typical
+        lines.append(ctx.t(f"Budget {s}{req.budget:,.0f}: {'enough' if ok else 'not enough'} to rent.",
+                           f"预算 {s}{req.budget:,.0f}：租用{'够' if ok else '不够'}。"))
+    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions)
+    return Answer(answer=text, lang=lang, intent="cost", figures=figures, tool_calls=ctx.calls,
+                  verdict=Verdict(gpu=gpu.id, num_gpus=n))

@@ -1,0 +1,181 @@
+"""Training answers: memory per GPU for each fine-tune method, and training time (with its on-demand cost)."""
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.answer import Answer, Verdict
+from assistant.compose import T, md_table
+from assistant.planner import USES, Ctx, assumptions_md, sources_md
+
+FINETUNE_METHODS = ("qlora", "lora", "full")
+DEFAULT_GPU = "a100-80gb"
+
+USES["training_memory"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision",
+                           "seq_len", "micro_batch", "optimizer", "zero", "offload", "recompute", "lora_rank"}
+USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "interconnect",
+                         "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
+                         "price_per_gpu_hour", "currency", "deadline_hours", "budget"}
+
+
+def _methods(ctx: Ctx) -> list[str]:
+    req = ctx.req
+    if req.methods:
+        return list(req.methods)
+    if req.method in FINETUNE_METHODS:
+        return [req.method]
+    if req.method == "pretrain":
+        return ["full"]
+    if req.precision in ("int4", "nf4"):  # '4-bit fine-tune' is QLoRA
+        return ["qlora"]
+    return list(FINETUNE_METHODS)
+
+
+def _memory_args(ctx: Ctx, method: str) -> dict[str, Any]:
+    """TrainingMemoryRequest fields from the request (None where the tool's default applies)."""
+    req = ctx.req
+    precision = {"fp32": "fp32", "bf16": "mixed", "fp16": "mixed"}.get(req.precision or "", None)
+    return {k: v for k, v in {
+        "method": method, "num_gpus": req.num_gpus or 1, "precision": precision, "optimizer": req.optimizer,
+        "zero": req.zero, "offload": req.offload, "micro_batch": req.micro_batch, "seq_len": req.seq_len,
+        "recompute": req.recompute, "lora_rank": req.lora_rank if method != "full" else None}.items() if v is not None}
+
+
+def training_memory(ctx: Ctx) -> Answer:
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    req, lang = ctx.req, ctx.lang
+    model = ctx.model()
+    gpu = ctx.gpu(default=DEFAULT_GPU)
+    n = req.num_gpus or 1
+    if not req.num_gpus:
+        ctx.assume("1 GPU", "单卡")
+    if not req.seq_len:
+        ctx.assume("seq 2048", "序列 2048")
+    if req.precision in ("int8", "fp8"):
+        ctx.ignore("precision", "training memory is sized for 16-bit LoRA, NF4 QLoRA or mixed-precision full training",
+                   "训练显存按 16 位 LoRA、NF4 QLoRA 或混合精度全参计算")
+    if req.lora_rank and set(_methods(ctx)) == {"full"}:
+        ctx.ignore("lora_rank", "a full fine-tune has no LoRA rank", "全参微调没有 LoRA rank")
+    results, options = {}, []
+    for method in _methods(ctx):
+        args = _memory_args(ctx, method)
+        r = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
+                     estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+        results[method] = r
+        options.append(Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method=method,
+                               per_gpu_gb=r.per_gpu_gb))
+    offload = None
+    if "full" in results and not results["full"].fits and req.offload is None:
+        n_off = n if n > 1 else 8
+        args = _memory_args(ctx, "full") | {"num_gpus": n_off, "offload": "optimizer"}
+        args.pop("zero", None) if args.get("zero") == 0 else None
+        offload = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
+                           estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+    single = req.method in FINETUNE_METHODS or (len(options) == 1)
+    main = options[0] if single else next((o for o in options if o.fits), options[-1])
+    lines = [T(lang, "tm_head", model=model.name, n=n, gpu=gpu.name)]
+    for o in options:
+        lines.append("- " + T(lang, "tm_fits" if o.fits else "tm_nofit", method=o.method, gb=o.per_gpu_gb, min=o.min_gpus, n=n))
+    if offload is not None:
+        lines.append("- " + T(lang, "tm_offload", gb=offload.per_gpu_gb, host=offload.host_ram_gb / 1000,
+                              fits=T(lang, "yes") if offload.fits else T(lang, "no")).replace(" 8 ", f" {offload.num_gpus} "))
+    rows = [[o.method.upper() if o.method != "full" else T(lang, "full"), T(lang, "yes") if o.fits else T(lang, "no"),
+             f"{o.per_gpu_gb:.1f}", str(o.min_gpus or "-")] for o in options]
+    lines += ["", md_table([T(lang, "method"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
+    best = results[main.method]
+    lines += ["", T(lang, "breakdown", method=main.method),
+              md_table(["", "GB"], [[k, f"{v:.2f}"] for k, v in best.breakdown_gb.items()])]
+    cites = ctx.deps.search(f"{model.name} {main.method} {gpu.id} 显存" if ctx.zh else f"{main.method} memory {model.name} {gpu.id}")
+    figures: dict[str, Any] = {f"{o.method}_per_gpu_gb": o.per_gpu_gb for o in options}
+    figures |= {f"{o.method}_min_gpus": o.min_gpus for o in options}
+    if offload is not None:
+        figures["full_offload_host_ram_gb"] = offload.host_ram_gb
+        figures["full_offload_per_gpu_gb"] = offload.per_gpu_gb
+    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + best.assumptions) + sources_md(lang, cites)
+    return Answer(answer=text, lang=lang, intent=ctx.req.intent, verdict=main, options=options, figures=figures,
+                  citations=cites, tool_calls=ctx.calls)
+
+
+def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
+    """TrainingTimeRequest fields from the request."""
+    req = ctx.req
+    methods = _methods(ctx)
+    method = methods[0] if len(methods) == 1 else "full"
+    return {k: v for k, v in {
+        "model": model, "gpu": gpu, "num_gpus": req.num_gpus or 1, "tokens": tokens, "method": method,
+        "precision": "fp8" if req.precision == "fp8" else None, "seq_len": req.seq_len, "zero": req.zero,
+        "recompute": req.recompute, "global_batch_tokens": (req.global_batch * (req.seq_len or 2048)) if req.global_batch else None,
+        "interconnect": req.interconnect, "gpus_per_node": req.gpus_per_node}.items() if v is not None}
+
+
+def training_tokens(ctx: Ctx) -> float:
+    req = ctx.req
+    return req.tokens * (req.epochs or 1)
+
+
+def training_time(ctx: Ctx) -> Answer:
+    from knowledge.prices import is_session_override
+    from tools.pricing import on_demand_rate
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    req, lang = ctx.req, ctx.lang
+    model = ctx.model()
+    gpus = req.gpus if len(req.gpus) > 1 else [req.gpu or DEFAULT_GPU]
+    if not req.gpu:
+        ctx.assume("A100 80GB", "A100 80GB（未指定 GPU）")
+    if not req.num_gpus:
+        ctx.assume("1 GPU", "单卡")
+    tokens = training_tokens(ctx)
+    if req.precision and req.precision not in ("bf16", "fp16", "fp8"):
+        ctx.ignore("precision", "training time is computed for BF16 or FP8 tensor math",
+                   "训练时间按 BF16 或 FP8 算力计算")
+    results = []
+    for gid in gpus:
+        gpu = ctx.gpu(gid)
+        args = time_args(ctx, model, gpu, tokens)
+        r = ctx.call("time_train", {k: (v.id if hasattr(v, "id") else v) for k, v in args.items()},
+                     estimate_training_time(TrainingTimeRequest(**args)))
+        results.append(r)
+    n = req.num_gpus or 1
+    lines = [T(lang, "tt_head", model=model.name, n=n, tokens=tokens, method=results[0].method)]
+    figures: dict[str, Any] = {f"{r.gpu}_wall_hours": r.wall_hours for r in results}
+    figures |= {f"{r.gpu}_gpu_hours": r.gpu_hours for r in results}
+    first = results[0]
+    figures |= {"wall_hours": first.wall_hours, "wall_days": first.wall_days, "gpu_hours": first.gpu_hours, "mfu": first.mfu}
+    if len(results) >= 2:
+        slow, fast = max(results[:2], key=lambda r: r.wall_hours), min(results[:2], key=lambda r: r.wall_hours)
+        figures["time_ratio"] = round(slow.wall_hours / fast.wall_hours, 2)
+        lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"]))
+    lines.append(ctx.t(f"**{first.wall_hours:,.1f} hours ({first.wall_days:,.1f} days) on {n} GPUs, "
+                       f"{first.gpu_hours:,.0f} GPU-hours** (band {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} h).",
+                       f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天），共 {first.gpu_hours:,.0f} 卡时**"
+                       f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
+    if req.price_per_gpu_hour:
+        cost = req.price_per_gpu_hour * first.gpu_hours
+        sym = "¥" if req.currency == "CNY" else "$"
+        figures["cost_at_your_price"] = round(cost, 2)
+        lines.append(ctx.t(f"At your price of {sym}{req.price_per_gpu_hour:g} per GPU-hour: **{sym}{cost:,.0f}**.",
+                           f"按你给的 {sym}{req.price_per_gpu_hour:g}/卡时：**{sym}{cost:,.0f}**。"))
+    rate = on_demand_rate(ctx.deps.prices(), first.gpu)
+    if rate is not None:
+        figures["cost_usd"] = round(rate.typical * first.gpu_hours, 0)
+        given = all(map(is_session_override, rate.records))
+        lines.append(T(lang, "tt_cost_given" if given else "tt_cost", cost=figures["cost_usd"], rate=rate.typical,
+                       low=rate.low * first.gpu_hours, high=rate.high * first.gpu_hours))
+    if req.deadline_hours:
+        ok = first.wall_hours <= req.deadline_hours
+        figures["meets_deadline"] = int(ok)
+        lines.append(ctx.t(f"Deadline {req.deadline_hours:,.0f} h: {'met' if ok else 'missed'} on {n} GPUs.",
+                           f"期限 {req.deadline_hours:,.0f} 小时：{n} 张卡{'来得及' if ok else '来不及'}。"))
+    if req.budget and "cost_usd" in figures:
+        from tools.pricing import CNY_PER_USD
+
+        usd = req.budget / CNY_PER_USD if req.currency == "CNY" else req.budget
+        lines.append(ctx.t(f"Budget ${usd:,.0f}: {'enough' if usd >= figures['cost_usd'] else 'not enough'} at on-demand prices.",
+                           f"预算约 ${usd:,.0f}：按需租用{'够' if usd >= figures['cost_usd'] else '不够'}。"))
+    rows = [[r.gpu, f"{r.peak_tflops:g}", f"{r.mfu:.2f}", f"{r.wall_hours:,.1f}", f"{r.gpu_hours:,.0f}"] for r in results]
+    lines += ["", md_table(["GPU", "TFLOPS (dense)", "MFU", T(lang, "hours"), "GPU-h"], rows)]
+    cites = ctx.deps.search("H100 A100 BF16 989 312 训练时间" if ctx.zh else "training time MFU GPU hours")
+    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + first.assumptions) + sources_md(lang, cites)
+    return Answer(answer=text, lang=lang, intent=req.intent, figures=figures, citations=cites, tool_calls=ctx.calls,
+                  verdict=Verdict(gpu=first.gpu, num_gpus=n, method=first.method))

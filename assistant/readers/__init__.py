@@ -1,0 +1,1 @@
+"""Readers: question (+ history) -> Request. rules (default) and, later, llm."""

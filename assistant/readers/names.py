@@ -1,0 +1,167 @@
+"""Models and GPUs named in a question, with checkpoint-format suffixes and the counts written around GPU names.
+
+Names are found before any number is read, and their characters are masked afterwards, so '8x7B' is a
+model (not 8 GPUs), 'H100' is a GPU (not 100 of anything) and '910B' is a chip (not 910 billion).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from assistant.readers.numbers import EN_WORDS, cn_number, number
+from knowledge.catalog import Catalog
+
+# Published checkpoint formats written as a suffix of a model name, and the weight precision each implies.
+FORMATS: list[tuple[str, str, str]] = [  # (pattern, format name, precision)
+    (r"gptq[\s_-]*int4|gptq[\s_-]*4[\s_-]*bit", "gptq-int4", "int4"),
+    (r"gptq[\s_-]*int8|gptq[\s_-]*8[\s_-]*bit", "gptq-int8", "int8"),
+    (r"gptq", "gptq-int4", "int4"),
+    (r"awq", "awq", "int4"),
+    (r"bnb[\s_-]*4[\s_-]*bit|unsloth[\s_-]*bnb[\s_-]*4bit", "bnb-4bit", "nf4"),
+    (r"(?:gguf[\s_:-]*)?(?:i?q[2-8]_k(?:_[msl])?|q[48]_0|iq[1-4]_\w+)", "gguf", "int4"),
+    (r"fp8(?:[\s_-]*dynamic)?", "fp8", "fp8"),
+    (r"mlx[\s_-]*4bit|4bit", "4bit", "int4"),
+    (r"gguf", "gguf", "int4"),
+]
+_GGUF_BITS = {"q2": "int4", "q3": "int4", "q4": "int4", "q5": "int8", "q6": "int8", "q8": "int8"}
+_NAME_TAIL = r"(?:[\s_-]*(?:instruct|chat|it|base|hf))*"
+_CN_COUNT = r"[一两二三四五六七八九十单双]+"
+
+
+def _alias_pattern(alias: str) -> str:
+    parts = [re.escape(p) for p in re.split(r"[\s\-_]+", alias.lower()) if p]
+    return r"(?<![a-z0-9])" + r"[\s\-_]*".join(parts) + r"s?(?![a-z0-9])"
+
+
+@dataclass
+class Names:
+    """What the names in a question gave: ids in order of mention and where they were."""
+
+    models: list[str] = field(default_factory=list)
+    model_text: str | None = None
+    checkpoint_format: str | None = None
+    format_precision: str | None = None
+    gpus: list[str] = field(default_factory=list)
+    gpu_text: str | None = None
+    gpu_spans: list[tuple[int, int, str]] = field(default_factory=list)
+    unknown_gpu: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def mask(text: str, start: int, end: int) -> str:
+    """The text with [start, end) blanked (positions kept)."""
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
+    """(the names found, the text with them masked)."""
+    out = Names()
+    work = low
+    # 1. checkpoint format suffixes: 'qwen2.5-72b-instruct-awq', 'llama-3.1-8b-instruct-q4_k_m.gguf', 'awq版'
+    for pattern, name, precision in FORMATS:
+        m = re.search(r"(?<![a-z0-9])(?:[-_.:\s]?)(" + pattern + r")(?![a-z0-9])", work)
+        if m:
+            token = m.group(1)
+            out.checkpoint_format = _format_name(token, name)
+            out.format_precision = _GGUF_BITS.get(token.replace("gguf", "").strip("_:- ")[:2], precision) \
+                if name == "gguf" else precision
+            work = mask(work, m.start(1), m.end(1))
+            break
+    # 2. MoE names written as experts x size: '8x7B', '8x22b', '8×7B'
+    for m in re.finditer(r"(?<![a-z0-9])(\d+)\s*[x×*]\s*(\d+)\s*b(?![a-z0-9])", work):
+        key = f"{m.group(1)}x{m.group(2)}b"
+        rec = next((r for r in catalog.models if r.id.endswith(key)), None)
+        if rec is not None:
+            out.models.append(rec.id)
+            out.model_text = out.model_text or m.group(0).strip()
+            work = mask(work, m.start(), m.end())
+    # 3. catalog names (longest first), with '-Instruct' / '-chat' tails
+    for _, kind, rec in catalog.mentions(re.sub(r"\s+", " ", work)):
+        if kind == "model" and rec.id not in out.models:
+            out.models.append(rec.id)
+        elif kind == "gpu" and rec.id not in out.gpus:
+            out.gpus.append(rec.id)
+    for mid in out.models:
+        rec = catalog.model(mid)[0]
+        for alias in sorted({rec.id, *rec.aliases, *(a.split("/")[-1] for a in rec.aliases)}, key=len, reverse=True):
+            m = re.search(_alias_pattern(alias) + _NAME_TAIL, work)
+            if m:
+                out.model_text = out.model_text or m.group(0).strip()
+                work = mask(work, m.start(), m.end())
+                break
+    for gid in out.gpus:
+        rec = catalog.gpu(gid)[0]
+        for alias in sorted({rec.id, *rec.aliases}, key=len, reverse=True):
+            for m in re.finditer(_alias_pattern(alias), work):
+                out.gpu_spans.append((m.start(), m.end(), gid))
+                out.gpu_text = out.gpu_text or m.group(0).strip()
+                work = mask(work, m.start(), m.end())
+    out.gpu_spans.sort()
+    # 4. GPU-like names the table lacks: never replaced by another card
+    for m in re.finditer(r"(?<![a-z0-9])((?:rtx|gtx|tesla|quadro|radeon|rx|arc|nvidia|geforce)\s*)?"
+                         r"([a-z]{1,2}\d{2,4}[a-z]?|\d{4}(?:\s*ti|\s*super)?)(?![a-z0-9])", work):
+        token = m.group(2)
+        if re.fullmatch(r"\d+[bkmtgw]|fp\d+|bf16|int\d|nf4|q\d|gb\d*|v\d|r\d+|k\d+|x\d+", token):
+            continue
+        if token.isdigit() and not m.group(1):
+            continue  # a plain number; only 'RTX 9090'-like forms name a card
+        if re.fullmatch(r"[a-z]{1,2}\d{2,4}[a-z]?", token) and not m.group(1) and not _gpu_like(token):
+            continue
+        if any(token in a.lower() for r in catalog.models for a in (r.id, *r.aliases)):
+            continue
+        out.unknown_gpu = (m.group(0)).strip()
+        break
+    return out, work
+
+
+def _gpu_like(token: str) -> bool:
+    """'a1000x', 'h300', 'b500' look like accelerator names; 'gpt4', 'v3', 'r1', 'q4' do not."""
+    return bool(re.fullmatch(r"(?:a|h|b|l|v|t|p|k|m|mi|gb)\d{2,4}[a-z]?", token)) and not token.startswith("gpt")
+
+
+def _format_name(token: str, name: str) -> str:
+    if name != "gguf":
+        return name
+    q = re.search(r"i?q[2-8]_\w+", token)
+    return f"gguf-{q.group(0)}" if q else "gguf"
+
+
+def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, int | None]:
+    """(total GPUs, GPUs per node, nodes) written around the GPU names: '8x A100', 'A100 x 8', '两张4090',
+    '2 servers x 8 H100', '两台8卡A100', 'H100s (16)', 'dual 4090', 'my 4090'."""
+    for start, end, _ in names.gpu_spans:
+        before, after = text[max(0, start - 40):start], text[end:end + 16]
+        m = re.search(r"(\d+)\s*(?:台|个节点|nodes?|servers?|machines?|boxes|hosts?)\s*(?:[x×*,，、]|of|with|each with|"
+                      r"每台|每个)?\s*(\d+)\s*(?:[x×*]|张|块|卡|gpus?|cards?)?\s*(?:nvidia\s*)?$", before)
+        if m:
+            nodes, per = int(m.group(1)), int(m.group(2))
+            return nodes * per, per, nodes
+        m = re.search(rf"({_CN_COUNT}|\d+)\s*(?:台|个节点)\s*(\d+|{_CN_COUNT})\s*(?:卡|张|块)\s*$", before)
+        if m:
+            nodes, per = int(_count(m.group(1))), int(_count(m.group(2)))
+            return nodes * per, per, nodes
+        m = re.search(r"(?<![\d.])(\d+)\s*[x×*]\s*(\d+)\s*[x×*]?\s*(?:nvidia\s*)?$", before)
+        if m:  # '2x8 H100': nodes x GPUs per node
+            nodes, per = int(m.group(1)), int(m.group(2))
+            return nodes * per, per, nodes
+        m = re.search(r"(?<![\d.])(\d+)\s*(?:[x×*]|张|块|卡|个|pcs|片)?\s*(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
+        if m and 0 < int(m.group(1)) <= 100_000:
+            return int(m.group(1)), None, None
+        m = re.search(rf"({_CN_COUNT})\s*(?:张|块|卡|个|片)?\s*(?:nvidia\s*)?$", before)
+        if m and _count(m.group(1)):
+            return int(_count(m.group(1))), None, None
+        m = re.search(r"(?<![a-z])(a|an|one|single|dual|two|three|four|quad|six|eight|sixteen|thirty-two|sixty-four|"
+                      r"a couple of|a pair of|my|our)\s+(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
+        if m:
+            word = m.group(1).replace("a pair of", "pair of")
+            return (1 if word in ("my", "our") and not re.match(r"s\b", text[end - 1:end + 1]) else
+                    EN_WORDS.get(word, 1)), None, None
+        m = re.match(r"\s*(?:gpus?|cards?)?\s*(?:[x×*]\s*(\d+)(?![\d.]*\s*b)|\(\s*(\d+)\s*\)|(\d+)\s*(?:张|块|卡|片))", after)
+        if m:
+            return int(next(g for g in m.groups() if g)), None, None
+    return None, None, None
+
+
+def _count(word: str) -> float | None:
+    word = {"单": "一", "双": "两"}.get(word, word)
+    return number(word) if word.isdigit() else cn_number(word)

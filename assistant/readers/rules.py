@@ -1,0 +1,261 @@
+"""The rules reader: question (+ the conversation's last Request) -> Request. Chinese, English and mixed text.
+
+Names first (models, GPUs, checkpoint formats), then every stated input, then the intent from scored
+evidence; a follow-up changes exactly what it states and keeps the rest.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from assistant.readers import cues, slots
+from assistant.readers.names import counts_near_gpus, find_names
+from assistant.request import Request
+from knowledge.catalog import Catalog
+from knowledge.documents import detect_lang
+
+MAX_QUESTION_CHARS = 4000
+TRAIN_INTENTS = ("training_memory", "training_time", "cost", "recommend", "published_run")
+INFER_INTENTS = ("inference_memory", "serving", "inference_speed")
+_FOLLOW_UP = (r"^\s*(?:那|换成|换|改成|改为|如果|要是|假如|再|同样|还是|用)|呢\s*[?？]?\s*$|"
+              + slots.w(r"what about|how about|and|what if|instead|same but|same with|now with|then with|with|ok|okay|"
+                        r"and if|but with|if i use|if we use|switch to|make it"))
+_INJECTION = (r"ignore (?:all |any )?(?:the )?(?:previous|prior|above)|忽略(?:之前|以上|前面|所有)|system prompt|系统提示|"
+              r"you are now|disregard")
+
+
+def truncate_question(text: str, limit: int = MAX_QUESTION_CHARS) -> tuple[str, list[str]]:
+    """(the first `limit` characters, [a notice saying so]) for an over-long message; (text, []) otherwise."""
+    if len(text) <= limit:
+        return text, []
+    return text[:limit], [f"the message was {len(text):,} characters; only the first {limit:,} were read"]
+
+
+@dataclass
+class Reading:
+    """A question, read: the Request and what the reader noticed on the way."""
+
+    request: Request
+    warnings: list[str] = field(default_factory=list)
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
+    """The Request a question states, merged with the previous turn's when it is a follow-up."""
+    text, warnings = truncate_question(text)
+    lang = detect_lang(text)
+    low = unicodedata.normalize("NFKC", text).lower()
+    if re.search(_INJECTION, low):
+        warnings.append("the message contains instructions aimed at the assistant; they were treated as text")
+    names, work = find_names(low, catalog)
+    stated: dict = {}
+    if names.models:
+        stated["model"], stated["models"] = names.models[0], names.models
+        stated["model_text"] = names.model_text
+    else:
+        size, as_written = slots.model_size(work)
+        if size:
+            stated["model"] = _family_size(work, as_written, size, catalog) or size
+            stated["model_text"] = as_written.strip()
+            work = work.replace(as_written, " " * len(as_written), 1)
+    if names.checkpoint_format:
+        stated["checkpoint_format"] = names.checkpoint_format
+    if names.gpus:
+        stated["gpu"], stated["gpus"], stated["gpu_text"] = names.gpus[0], names.gpus, names.gpu_text
+    if names.unknown_gpu:
+        stated["unknown_gpu"] = names.unknown_gpu
+        warnings.append(f"'{names.unknown_gpu}' is not in the GPU table; it was not replaced by another card")
+    total, per, nodes = counts_near_gpus(work, names)
+    counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total else slots.gpu_count(work)
+    stated |= {k: v for k, v in counts.items() if v}
+    for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
+                   slots.users, slots.engine, slots.tokens, slots.money, slots.deadline, slots.interconnect):
+        stated |= reader(work)
+    if names.format_precision and "precision" not in stated:
+        stated["precision"] = names.format_precision
+    scores = cues.score(work)
+    prev = _previous(previous)
+    follow = prev is not None and (bool(previous.get("awaiting")) or _is_follow_up(low, stated, prev))
+    intent = _intent(scores, stated, work, low, follow, prev)
+    if intent in ("price", "cost"):
+        stated |= {k: v for k, v in slots.purchase_words(work).items() if k not in stated}
+    _assign_lengths(stated, intent)
+    if follow:
+        merged = _merge(prev, stated)
+    else:
+        merged = dict(stated)
+    merged.pop("length", None)
+    skip = {"intent", "lang", "follow_up", "stated"}
+    req = Request(**{k: v for k, v in merged.items() if k in Request.model_fields and k not in skip},
+                  intent=intent, lang=lang, follow_up=follow,
+                  stated=sorted(k for k in stated if k in Request.model_fields and k not in ("models", "gpus")))
+    return Reading(request=req, warnings=warnings, scores=scores)
+
+
+def _family_size(work: str, as_written: str, size: str, catalog: Catalog) -> str | None:
+    """'DeepSeek 671B' -> deepseek-v3 when exactly one catalog model of that family has that size."""
+    at = work.find(as_written)
+    before = work[max(0, at - 14):at]
+    m = re.search(r"([a-z]+)[\s\-_]*[\d.]*[\s\-_]*$", before)
+    if not m:
+        return None
+    fam = m.group(1)
+    want = float(size[:-1]) * 1e9
+    hits = [r for r in catalog.models if re.match(r"[a-z]+", r.id).group(0) == fam
+            and abs(r.params_total / want - 1) < 0.06]
+    return hits[0].id if len(hits) == 1 else None
+
+
+def _previous(previous: dict | None) -> dict | None:
+    if not previous:
+        return None
+    keys = set(Request.model_fields)
+    prev = {k: v for k, v in previous.items() if k in keys and v not in (None, [], False)}
+    return prev if prev.get("intent") and prev["intent"] != "out_of_scope" else None
+
+
+def _is_follow_up(low: str, stated: dict, prev: dict) -> bool:
+    """A short message that changes part of the last question ('那H100呢？', 'what about 4 GPUs?')."""
+    if len(low) > 160:
+        return False
+    if re.search(_FOLLOW_UP, low):
+        return True
+    return "model" not in stated and bool(prev.get("model"))
+
+
+def _intent(scores: dict[str, float], stated: dict, work: str, low: str, follow: bool, prev: dict | None) -> str:
+    """The best supported intent; the previous turn's for a follow-up that brings no strong evidence of its own."""
+    s = dict(scores)
+    memory = s.pop("memory", 0.0)
+    has_model = bool(stated.get("model")) or bool(follow and prev and prev.get("model"))
+    method = stated.get("method") or (prev.get("method") if follow and prev else None)
+    trainish = (method in ("full", "lora", "qlora", "pretrain") or bool(stated.get("methods"))
+                or s.get("training_memory", 0) > 0 or any(k in stated for k in ("optimizer", "zero", "lora_rank", "micro_batch")))
+    inferish = s.get("inference_memory", 0) > 0 or method == "inference" or "engine" in stated or "kv_dtype" in stated
+    gpus = stated.get("gpus", [])
+
+    def add(k: str, v: float) -> None:
+        s[k] = s.get(k, 0.0) + v
+
+    if "concurrent_users" in stated or "requests_per_s" in stated:
+        add("serving", 4)
+    if "engine" in stated and not trainish:
+        add("serving", 1)
+    if "tokens" in stated:
+        add("training_time", 2)
+    if any(k in stated for k in ("price_per_gpu_hour", "purchase_price", "purchase_price_per_server", "utilization")):
+        add("cost", 3)
+    if "period_hours" in stated and (s.get("price", 0) or s.get("cost", 0)):
+        add("cost", 2)
+    if has_model:
+        if trainish and not (inferish and s.get("inference_memory", 0) > s.get("training_memory", 0)):
+            add("training_memory", memory + 1)
+        else:
+            add("inference_memory", memory + (1 if inferish else 0.5))
+        if s.get("price", 0) and not stated.get("gpu"):
+            s["price"] = 0
+    elif stated.get("gpu") and not trainish and not inferish:
+        add("spec", 1 + memory / 2)
+    if len(gpus) >= 2 and not has_model:
+        add("compare", 2)
+    run = _published_run(low)
+    if run is not None and "tokens" not in stated and "num_gpus" not in stated:
+        if s.get("published_run", 0) or s.get("training_time", 0) or re.search(r"卡时|" + slots.w(r"gpu[\s-]?hours?"), low):
+            add("published_run", 3)
+    if s.get("fact_check", 0) and not (has_model or stated.get("gpu") or re.search(r"\d", work)):
+        s["fact_check"] = 0  # 'is it true that...' with nothing to compute is a concept question
+    if _pasted_paragraph(low):
+        add("fact_check", 4)
+    # requirements: an intent without what it is about loses to the others
+    if len(gpus) < 2:
+        s.pop("compare", None)
+    if not stated.get("gpu") and not (follow and prev and prev.get("gpu")):
+        s.pop("spec", None)
+    if s.get("price", 0) and any(k in stated for k in ("period_hours", "tokens", "price_per_gpu_hour", "utilization")):
+        add("cost", s.pop("price"))
+    if s.get("cost", 0) and s.get("price", 0) >= s.get("cost", 0) and not has_model:
+        s["cost"] = 0
+    if s.get("inference_speed", 0) and s.get("serving", 0) and "concurrent_users" in stated:
+        s["serving"] = 0  # speed asked at a number of users: the users are the batch
+    if s.get("training_time", 0) and s.get("inference_speed", 0) and inferish and not trainish:
+        s["training_time"] = 0
+    if s.get("training_time", 0) and s.get("cost", 0) >= 3 and "tokens" in stated:
+        s["training_time"] = 0  # 'what does training X on N tokens cost': a cost answer, timed first
+    if s.get("recommend", 0) and len(gpus) >= 2 and s.get("compare", 0) >= s["recommend"]:
+        s["recommend"] = 0
+    if s.get("explain", 0) and (has_model or stated.get("gpu")) and max(
+            (v for k, v in s.items() if k != "explain"), default=0) >= 2:
+        s["explain"] = 0
+    best = max(s.items(), key=lambda kv: (kv[1], -_PRIORITY.index(kv[0])), default=(None, 0.0))
+    if follow and prev:
+        own = {k: v for k, v in s.items() if v >= 3 and k not in ("training_memory", "inference_memory")}
+        if not own and not ("concurrent_users" in stated or "requests_per_s" in stated):
+            return prev["intent"]
+    if best[0] is None or best[1] < 1.5:
+        if has_model:
+            return "training_memory" if trainish else "inference_memory"
+        if stated.get("gpu") and len(gpus) == 1:
+            return "spec"
+        return "explain" if re.search(cues.DOMAIN, work) else "out_of_scope"
+    return best[0]
+
+
+_PRIORITY = ["fact_check", "published_run", "serving", "inference_speed", "cost", "price", "training_time", "recommend",
+             "compare", "training_memory", "inference_memory", "spec", "explain"]
+
+
+def _published_run(low: str):
+    try:
+        from knowledge.runs import find_run
+    except ImportError:  # the table of published runs is optional to the reader
+        return None
+    return find_run(low)
+
+
+def _pasted_paragraph(low: str) -> bool:
+    """Several declarative sentences with few questions: a pasted text to check, not a question."""
+    sentences = [s for s in re.split(r"[。！!？?\n]|\.\s", low) if len(s.strip()) > 8]
+    questions = len(re.findall(r"[？?]", low))
+    return len(sentences) >= 5 and len(low) > 300 and questions <= 1
+
+
+def _assign_lengths(stated: dict, intent: str) -> None:
+    """A length read as 'seq' / 'context' / '8k' is a training sequence or an inference context, by intent."""
+    n = stated.get("length")
+    if n is None:
+        return
+    training = intent in ("training_memory", "training_time") or stated.get("method") in ("full", "lora", "qlora", "pretrain")
+    stated["seq_len" if training else "context"] = n
+    if not training and "batch" not in stated and "micro_batch" in stated:
+        stated["batch"] = stated.pop("micro_batch")
+    if training and "batch" in stated and "micro_batch" not in stated:
+        stated["micro_batch"] = stated.pop("batch")
+
+
+def _merge(prev: dict, stated: dict) -> dict:
+    """The previous request with this turn's stated fields replacing theirs (and what they imply)."""
+    merged = dict(prev)
+    merged.pop("stated", None)
+    if "model" in stated:
+        for k in ("model_text", "checkpoint_format", "models"):
+            merged.pop(k, None)
+    if "gpu" in stated:
+        merged.pop("unknown_gpu", None)
+        if "num_gpus" not in stated and merged.get("gpus_per_node"):
+            merged.pop("gpus_per_node", None)
+            merged.pop("nodes", None)
+    if "method" in stated or "methods" in stated:
+        merged.pop("method", None)
+        merged.pop("methods", None)
+    if "num_gpus" in stated and "nodes" not in stated:
+        merged.pop("nodes", None)
+        merged.pop("gpus_per_node", None)
+    if "seq_len" in stated or "context" in stated:  # 'what if seq is 8k' after an inference question
+        n = stated.get("seq_len") or stated.get("context")
+        key = "context" if prev.get("intent") in INFER_INTENTS else "seq_len"
+        stated = {k: v for k, v in stated.items() if k not in ("seq_len", "context")} | {key: n}
+    if "batch" in stated and prev.get("intent") in TRAIN_INTENTS:
+        stated = {k: v for k, v in stated.items() if k != "batch"} | {"micro_batch": stated["batch"]}
+    merged.update(stated)
+    return merged

@@ -1,0 +1,357 @@
+"""Every input a question can state, read from text whose model and GPU names are already masked.
+
+Each reader returns {Request field: value} for what it found; English cues are word-bounded
+(`w(...)`: no letter or digit on either side), so 'rent' never fires inside 'concurrent'.
+"""
+from __future__ import annotations
+
+import re
+
+from assistant.readers.numbers import (EN_WORDS, LEN, MAG, NUM, TIME_UNIT, duration_hours, length, magnitude,
+                                       number)
+
+
+def w(pattern: str) -> str:
+    """`pattern` with no ASCII letter or digit directly before or after it."""
+    return rf"(?<![a-z0-9])(?:{pattern})(?![a-z0-9])"
+
+
+def has(pattern: str, text: str) -> bool:
+    return re.search(pattern, text) is not None
+
+
+_CN_COUNT = r"[一两二三四五六七八九十单双]+"
+_COUNT_WORD = "|".join(sorted((re.escape(k) for k in EN_WORDS), key=len, reverse=True))
+
+
+def _num(s: str) -> float | None:
+    s = {"单": "一", "双": "两"}.get(s, s)
+    return number(s)
+
+
+def gpu_count(text: str) -> dict:
+    """Counts not attached to a GPU name: '8卡', '8 GPUs', '4 cards', 'dual', '单卡', '2 nodes x 8 GPUs'."""
+    m = re.search(rf"(\d+|{_CN_COUNT})\s*(?:台|个节点|{w('nodes?|servers?|machines?|boxes|hosts?')})\s*"
+                  rf"(?:[x×*,，、]|of|with|each with|每台|每个|每台机器|每个节点|，每台)?\s*(?:有|装|插)?\s*(\d+|{_CN_COUNT})\s*"
+                  rf"(?:张|块|卡|{w('gpus?|cards?')}|x)", text) or \
+        re.search(rf"每台\s*(?:机器|服务器)?\s*(?:有|装|插)?\s*(\d+|{_CN_COUNT})\s*(?:张|块|卡).{{0,8}}?(\d+|{_CN_COUNT})\s*台", text)
+    if m:
+        a, b = _num(m.group(1)), _num(m.group(2))
+        if a and b:
+            nodes, per = (int(a), int(b)) if not m.group(0).startswith("每台") else (int(b), int(a))
+            return {"num_gpus": nodes * per, "gpus_per_node": per, "nodes": nodes}
+    m = re.search(r"(?<![\d.x×])(\d+)\s*(?:张|块|卡|" + w(r"gpus?|cards?|x\s*gpus?") + ")", text)
+    if m and 0 < int(m.group(1)) <= 100_000:
+        return {"num_gpus": int(m.group(1))}
+    m = re.search(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块|卡)(?!时)", text)
+    if m and _num(m.group(1)):
+        return {"num_gpus": int(_num(m.group(1)))}
+    m = re.search(w(rf"({_COUNT_WORD})\s+(?:gpus?|cards?)"), text)
+    if m:
+        return {"num_gpus": EN_WORDS[m.group(1)]}
+    return {}
+
+
+def model_size(text: str) -> tuple[str | None, str | None]:
+    """A bare parameter count ('a 70B model', '7b', '700亿参数', '1.5B') as '70b'; (size, as written)."""
+    m = re.search(r"([零一二两三四五六七八九十百千]+)\s*(亿|千亿)\s*(?:参数|params?|的模型|模型)", text)
+    if m:
+        v = number(m.group(1))
+        if v:
+            return f"{magnitude(v, m.group(2)) / 1e9:g}b", m.group(0)
+    for m in re.finditer(r"(?<![a-z0-9.x×])(\d+(?:\.\d+)?)\s*(b|billion|亿|千亿)(?![a-z0-9])(?!\s*(?:个\s*)?(?:tokens?|词元|token))"
+                         r"(?!\s*(?:的)?(?:数据|语料|条))", text):
+        v = float(m.group(1)) * {"b": 1e9, "billion": 1e9, "亿": 1e8, "千亿": 1e11}[m.group(2)]
+        if 1e7 <= v <= 1e13:
+            return f"{v / 1e9:g}b", m.group(0)
+    return None, None
+
+
+def method(text: str) -> dict:
+    """Fine-tune method(s) named, pre-training, or inference."""
+    found = []
+    if has(w(r"q[\s-]?lora") + r"|" + w(r"4[\s-]?bit\s*lora|lora.{0,12}4[\s-]?bit|4位\s*lora") + r"|4bit微调|4-bit微调", text):
+        found.append("qlora")
+    if has(r"(?<![a-z0-9q])lora(?![a-z0-9])", text) and not has(r"(?<![a-z0-9q])lora(?![a-z0-9]).{0,12}4[\s-]?bit", text):
+        found.append("lora")
+    if has(r"全量|全参|全参数|全部参数|" + w(r"full[\s-]*(?:fine[\s-]*tun\w*|ft|finetun\w*|param\w*|sft|training|train)|fft"), text):
+        found.append("full")
+    out: dict = {}
+    if len(found) >= 2:
+        out["methods"] = [m for m in ("full", "lora", "qlora") if m in found]
+    elif found:
+        out["method"] = found[0]
+    if has(w(r"pre[\s-]?train\w*|from scratch|continued pre[\s-]?training|cpt") + r"|预训练|从头训|从零训|增量预训练", text):
+        out.setdefault("method", "pretrain")
+    return out
+
+
+FINETUNE_CUE = w(r"fine[\s-]*tun\w*|finetun\w*|sft|ft|train\w*|dpo|rlhf|grpo|ppo|lora|qlora") + r"|微调|训练|训"
+INFER_CUE = (w(r"run\w*|inference|infer|serv(?:e|es|ing)|host\w*|deploy\w*|load\w*|chat|generat\w*|local(?:ly)?|"
+               r"ollama|vllm|sglang|llama\.?cpp|lm ?studio|api|endpoint|production") +
+             r"|推理|部署|跑|运行|加载|上线|服务|本地|对话")
+
+
+def precision(text: str) -> dict:
+    """Weights / training precision and KV-cache dtype."""
+    out: dict = {}
+    m = re.search(r"(?:kv[\s_-]*(?:cache)?[\s_-]*(?:dtype)?\s*[=:：]?\s*(?:用|in|at|as|设为|使用)?\s*(fp8|bf16|fp16|int8))|"
+                  r"(?:(fp8|bf16|fp16|int8)\s*(?:的)?\s*kv)", text)
+    if m:
+        kv = m.group(1) or m.group(2)
+        out["kv_dtype"] = "fp8" if kv == "int8" else kv
+        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    for p, pattern in (("nf4", w("nf4")), ("fp8", w("fp8|e4m3")), ("bf16", w("bf16|bfloat16")),
+                       ("fp16", w("fp16|float16|half precision|半精度")), ("fp32", w("fp32|float32|full precision") + "|全精度"),
+                       ("int8", w(r"int8|8[\s-]?bit|w8a8|q8") + r"|8位|八位"),
+                       ("int4", w(r"int4|4[\s-]?bit|w4a16|q4|awq|gptq") + r"|4位|四位")):
+        if has(pattern, text):
+            out["precision"] = p
+            break
+    return out
+
+
+def optimizer_and_sharding(text: str) -> dict:
+    out: dict = {}
+    if has(r"paged[\s_-]*adamw?[\s_-]*(?:8[\s_-]*bit|_8bit)", text):
+        out["optimizer"] = "paged-adamw-8bit"
+    elif has(r"adamw?[\s_-]*8[\s_-]*bit|8[\s_-]*bit\s*adamw?|adamw_bnb_8bit|bnb\s*adam|8位\s*adam|8-bit optimi[sz]er|8bit optimi[sz]er", text):
+        out["optimizer"] = "adamw-8bit"
+    elif has(w("adafactor"), text):
+        out["optimizer"] = "adafactor"
+    elif has(w("sgd"), text):
+        out["optimizer"] = "sgd"
+    elif has(w(r"adamw?|adam_torch|adamw_torch"), text):
+        out["optimizer"] = "adamw"
+    m = re.search(r"zero[\s_-]*(?:stage)?[\s_-]*([0-3])(?![0-9])|ds_z([0-3])|deepspeed.{0,12}stage\s*([0-3])|" + w(r"z([0-3])"),
+                  text)
+    if m:
+        out["zero"] = int(next(g for g in m.groups() if g))
+    elif has(w("fsdp") + r"|full[\s_-]*shard", text):
+        out["zero"] = 3
+    if has(w(r"offload\w*") + r"|卸载", text):
+        out["offload"] = "all" if has(r"offload\w*\s*(?:_|\s)?(?:param\w*|weights?|all|everything)|param\w*\s*offload|全部卸载|"
+                                      r"参数.{0,4}卸载", text) else "optimizer"
+    if has(r"(?:no|without|disable\w*|不用|不开|关闭|关掉)\s*(?:gradient|activation|梯度)?\s*(?:checkpointing|检查点|重计算)", text):
+        out["recompute"] = "none"
+    elif has(w(r"gradient[\s_-]*checkpoint\w*|activation[\s_-]*checkpoint\w*|recompute\w*") + r"|梯度检查点|重计算", text):
+        out["recompute"] = "full"
+    m = re.search(w(r"(?:lora[\s_-]*)?(?:rank|r)\s*[=:]?\s*(\d{1,4})") + r"|秩\s*[=:：为]?\s*(\d{1,4})|lora_r\s*[=:]?\s*(\d{1,4})", text)
+    if m and (has(w("lora|qlora|rank") + "|秩", text)):
+        out["lora_rank"] = int(next(g for g in m.groups() if g))
+    return out
+
+
+def lengths(text: str) -> dict:
+    """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
+    out: dict = {}
+    m = re.search(rf"(?:prompt|input|输入|提示词?|问题)\s*(?:tokens?|长度|len\w*|length)?\s*(?:是|为|约|大概|about|~|=|:|：|of)?\s*({LEN})",
+                  text) or re.search(rf"({LEN})\s*(?:tokens?|token的)?\s*(?:prompt|input|输入|提示)", text)
+    if m:
+        out["prompt_len"] = length(m.group(1))
+        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    m = re.search(rf"(?:output|输出|生成|completion|max[\s_]*(?:new[\s_]*)?tokens|回复|回答)\s*(?:tokens?|长度|len\w*|length)?\s*"
+                  rf"(?:是|为|约|大概|about|~|=|:|：|of)?\s*({LEN})", text) or \
+        re.search(rf"({LEN})\s*(?:tokens?|token的)?\s*(?:output|输出|生成|completion|回复)", text)
+    if m:
+        out["output_len"] = length(m.group(1))
+        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    cue = (r"seq(?:uence)?[\s_-]*len(?:gth)?|seq|max[\s_-]*(?:seq[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len|model_max_length|"
+           r"context[\s_-]*(?:length|len|window|size)?|ctx|num_ctx|max_model_len|上下文(?:长度)?|序列长度|序列|文本长度|长度")
+    m = re.search(rf"(?:{cue})\s*(?:是|为|设为|设成|开到|到|约|大概|of|is|=|:|：|at|to|up to|长)?\s*({LEN})", text) or \
+        re.search(rf"({LEN})\s*(?:tokens?\s*)?(?:的)?\s*(?:{cue}|long\s+(?:prompts?|documents?|inputs?)|tokens? long)", text) or \
+        re.search(rf"(?<![\d.])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])", text)
+    if m:
+        n = length(m.group(1))
+        if n and n >= 16:
+            out["length"] = n
+    return out
+
+
+def batches(text: str) -> dict:
+    out: dict = {}
+    m = re.search(r"(?:micro[\s_-]*batch(?:[\s_-]*size)?|per[\s_-]*device[\s_-]*(?:train[\s_-]*)?batch[\s_-]*size|mbs)\s*[=:：]?\s*(\d+)",
+                  text)
+    if m:
+        out["micro_batch"] = int(m.group(1))
+    m = re.search(r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch)\s*[=:：]?\s*(\d+)", text)
+    if m:
+        out["global_batch"] = int(m.group(1))
+    m = re.search(w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:|是|为|设为)?\s*(\d+)") + r"|批大小\s*[=:：为]?\s*(\d+)|"
+                  r"(\d+)\s*的?\s*(?:batch|批)", text)
+    if m and "micro_batch" not in out:
+        out["batch"] = int(next(g for g in m.groups() if g))
+    return out
+
+
+def users(text: str) -> dict:
+    out: dict = {}
+    m = re.search(rf"({NUM})\s*(?:{MAG})?\s*(?:个|名|位)?\s*(?:concurrent|simultaneous|parallel|active|同时在线的?|并发的?|在线的?)?\s*"
+                  rf"(?:{w('users?|people|clients?|requests?|sessions?|streams?|sequences?|chats?|conversations?')}|用户|人同时|人并发|"
+                  r"路并发|个并发|并发|个请求|请求)", text)
+    m2 = re.search(rf"(?:并发|concurrency|concurrent users|同时在线|同时)\s*(?:数|量|用户数?)?\s*(?:of|是|为|=|:|：|约|大概|达到|要)?\s*"
+                   rf"({NUM})\s*({MAG})?", text)
+    for hit in (m, m2):
+        if hit:
+            v = _num(hit.group(1))
+            mag = re.match(rf"\s*({MAG})", text[hit.end(1):])
+            if v:
+                v = magnitude(v, mag.group(1)) if mag and mag.group(1) in ("万", "k", "千", "w") else v
+                if re.search(w("concurrent|simultaneous|parallel|active") + r"|并发|同时|在线", hit.group(0)) or \
+                        re.search(w("users?|people|clients?") + "|用户|人同时", hit.group(0)):
+                    out["concurrent_users"] = int(v)
+                    break
+    m = re.search(r"(?:qps|rps)\s*(?:of|=|:|：|是|为|约|大概)?\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:qps|rps|requests?\s*(?:per|/|a)\s*"
+                  r"s(?:ec(?:ond)?)?|req/s|个?请求每秒)|每秒\s*(\d+(?:\.\d+)?)\s*个?请求", text)
+    if m:
+        out["requests_per_s"] = float(next(g for g in m.groups() if g))
+    return out
+
+
+def engine(text: str) -> dict:
+    for name, pattern in (("vllm", w("vllm")), ("sglang", w("sglang")), ("tensorrt-llm", w(r"tensorrt[\s_-]*llm|trt[\s_-]*llm")),
+                          ("llamacpp", w(r"llama[\s._-]*cpp|llamacpp|llama-server|lm ?studio|koboldcpp")),
+                          ("ollama", w("ollama")), ("hf", w(r"transformers|hf generate|huggingface pipeline|accelerate"))):
+        if has(pattern, text):
+            return {"engine": name}
+    return {}
+
+
+def tokens(text: str) -> dict:
+    """Training tokens ('1T tokens', '1000亿token', '500B tokens'), samples x length, epochs."""
+    out: dict = {}
+    m = re.search(rf"({NUM})\s*({MAG})?\s*(?:个)?\s*(?:tokens?|词元|token数)", text)
+    if m:
+        v = _num(m.group(1))
+        if v:
+            total = magnitude(v, m.group(2))
+            if total >= 1e5:
+                out["tokens"] = total
+    if "tokens" not in out:
+        m = re.search(rf"({NUM})\s*({MAG})?\s*(?:条|samples?|examples?|conversations?|rows?|instructions?|对话|样本)", text)
+        per = re.search(rf"(?:每条|each|avg|average|平均|per sample|per example)\s*(?:约|大概|about|~|is)?\s*({LEN})\s*(?:tokens?)?",
+                        text) or re.search(rf"({LEN})\s*tokens?\s*(?:each|per sample|per example|每条)", text)
+        if m and per and _num(m.group(1)):
+            out["tokens"] = magnitude(_num(m.group(1)), m.group(2)) * (length(per.group(1)) or 0)
+    m = re.search(r"(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*(?:epochs?|轮|遍)", text)
+    if m and _num(m.group(1)):
+        out["epochs"] = _num(m.group(1))
+    return out
+
+
+_CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元"
+_USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
+MONEY = rf"(?:(?P<pre>{_USD}|¥|￥)\s*)?(?P<v>\d+(?:,\d{{3}})*(?:\.\d+)?|[零一二两三四五六七八九十百千半]+)\s*(?P<mag>万亿|亿|万|千|k|m|w)?\s*(?P<post>{_CNY}|{_USD})?"
+
+
+def _money(m: re.Match) -> tuple[float, str | None] | None:
+    v = _num(m.group("v"))
+    if v is None:
+        return None
+    v = magnitude(v, m.group("mag"))
+    cur = m.group("pre") or m.group("post") or ""
+    currency = "CNY" if re.fullmatch(_CNY, cur) else "USD" if re.fullmatch(_USD, cur) else None
+    return v, currency
+
+
+def money(text: str) -> dict:
+    """The user's own prices, budget, utilization and periods."""
+    out: dict = {}
+    rate = (rf"(?:/|per|每|一|an?|每个|each)\s*(?:gpu|卡|张卡|card)?\s*[-·]?\s*(?:hours?|hr|h|小时|卡时|卡·时|个小时)(?![a-z])")
+    m = re.search(MONEY + r"\s*" + rate, text) or \
+        re.search(rf"(?:每小时|一小时|每卡时|每卡每小时|每张卡每小时|per hour|an hour|hourly|/h|/hr)\s*(?:是|要|约|大概|收费|价格)?\s*" + MONEY, text)
+    if m:
+        got = _money(m)
+        if got and (got[1] or re.search(rf"{_CNY}|{_USD}|小时|hour|/h", m.group(0))):
+            out["price_per_gpu_hour"], cur = got
+            if cur:
+                out["currency"] = cur
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    m = re.search(r"(?:预算|budget(?:\s*(?:of|is))?|最多花|手上有|手里有)\s*(?:是|为|有|约|大概|:|：)?\s*" + MONEY, text) or \
+        re.search(MONEY + r"\s*(?:的)?\s*(?:预算|budget)", text)
+    if m:
+        got = _money(m)
+        if got and got[0] > 0:
+            out["budget"], cur = got
+            if cur:
+                out["currency"] = cur
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|售价|报价|单价|价格|一张|一台|each|per card|"
+           r"a card|a server|per server|一整台)")
+    m = re.search(buy + r".{0,16}?" + MONEY, text)
+    if m and "price_per_gpu_hour" not in out:
+        got = _money(m)
+        if got and got[1] and got[0] >= 100:
+            server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡", m.group(0))
+            out["purchase_price_per_server" if server else "purchase_price"], cur = got
+            out["currency"] = out.get("currency") or cur
+    m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time)|"
+                  r"(?:utili[sz]ation|利用率|使用率|usage|负载)\s*(?:of|是|为|约|大概|按|:|：|at|about|around|~)?\s*(\d+(?:\.\d+)?)\s*%", text)
+    if m:
+        out["utilization"] = float(next(g for g in m.groups() if g)) / 100
+    m = re.search(r"(?:每天|一天|天天|per day|a day|daily)\s*(?:用|跑|开|使用|运行)?\s*(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*"
+                  r"(?:小时|hours?|hrs?|h)(?![a-z])", text) or \
+        re.search(r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h|小时)\s*(?:/|a|per|每)\s*(?:day|天)", text)
+    if m and _num(m.group(1)):
+        out["hours_per_day"] = _num(m.group(1))
+        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    m = re.search(r"(?:(?:for|over|持续|用|租|跑|使用|运行|期限|周期|rent\w*\s+for)\s*(?:了|上)?\s*)?(?<![\d.])(" + NUM + r")\s*(" + TIME_UNIT
+                  + r")(?![a-z])", text)
+    if m and _num(m.group(1)) and not re.search(r"内|以内|之内", text[m.end():m.end() + 3]):
+        hours = duration_hours(_num(m.group(1)), m.group(2))
+        out["period_raw_hours"] = hours
+    elif re.search(r"(?<![\d])(?:一|1)?\s*(?:整)?年(?:下来|用|租)|(?:a|per|one|for a)\s+year|全年|一年", text):
+        out["period_raw_hours"] = 8760.0
+    if "period_raw_hours" in out and "hours_per_day" in out and out["period_raw_hours"] >= 24:
+        out["period_hours"] = out["period_raw_hours"] / 24 * out["hours_per_day"]
+    elif "period_raw_hours" in out:
+        out["period_hours"] = out["period_raw_hours"]
+    out.pop("period_raw_hours", None)
+    if "currency" not in out:
+        if has(_CNY, text):
+            out["currency"] = "CNY"
+        elif has(r"\$|" + w("usd|dollars?|bucks") + "|美元|美金", text):
+            out["currency"] = "USD"
+    return out
+
+
+def deadline(text: str) -> dict:
+    m = re.search(r"(" + NUM + r")\s*(" + TIME_UNIT + r")\s*(?:内|以内|之内|之前|搞定|完成|训完|跑完)", text) or \
+        re.search(r"(?:within|in under|in less than|under|by|deadline(?: of| is)?|before)\s+(" + NUM + r"|a|one)\s*(" + TIME_UNIT
+                  + r")(?![a-z])", text)
+    if m:
+        v = _num(m.group(1)) if m.group(1) not in ("a", "one") else 1.0
+        if v:
+            return {"deadline_hours": duration_hours(v, m.group(2))}
+    return {}
+
+
+def interconnect(text: str) -> dict:
+    if has(w(r"infiniband|ib|ndr|hdr|edr") + r"|ib网|ib网络", text):
+        return {"interconnect": "infiniband"}
+    if has(w(r"roce(?:v2)?"), text):
+        return {"interconnect": "roce"}
+    m = re.search(r"(25|100|200|400)\s*(?:g|gb|gbe|gbps|gb/s|gbit|g以太网|千兆)(?![a-z0-9])", text)
+    if m and has(w(r"ethernet|gbe|nic|network|networking|net|interconnect|link") + r"|以太网|网卡|网络|互联", text):
+        return {"interconnect": {"25": "ethernet-25g", "100": "ethernet-100g", "200": "ethernet-100g",
+                                 "400": "ethernet-400g"}[m.group(1)]}
+    if has(w(r"ethernet|tcp"), text) or has(r"以太网|千兆网|万兆网", text):
+        return {"interconnect": "ethernet-25g" if has(r"万兆|10\s*g|25\s*g", text) else "ethernet-25g"}
+    if has(w(r"no nvlink|without nvlink|pcie only|pcie") + r"|没有nvlink|没有 nvlink|无nvlink", text):
+        return {"interconnect": "pcie"}
+    if has(w(r"nvlink|nvswitch|sxm"), text):
+        return {"interconnect": "nvlink"}
+    return {}
+
+
+def purchase_words(text: str) -> dict:
+    out: dict = {}
+    if has(r"二手|" + w(r"used|second[\s-]*hand|secondhand|refurb\w*|pre-owned|ebay"), text):
+        out["used"] = True
+    if has(r"服务器|整机|机器|一台|" + w(r"servers?|nodes?|box|dgx|hgx|system") + r"|8卡机|八卡机", text):
+        out["server"] = True
+    if has(r"租|" + w(r"rent\w*|rental|per hour|hourly|an hour|/h|/hr|cloud|lease|runpod|lambda|aws|autodl"), text):
+        out["price_kind"] = "rent"
+    elif has(r"买|购买|采购|售价|" + w(r"buy\w*|purchase\w*|msrp|retail|own"), text):
+        out["price_kind"] = "buy"
+    return out

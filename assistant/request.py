@@ -1,0 +1,107 @@
+"""Request: everything a person can state about a GPU job, typed, with units.
+
+The one contract between reading a question (the rules reader, or an LLM filling this schema) and
+answering it: the planner takes a Request, surfaces show it, the calculator is prefilled from it.
+A field is None when the question (and the conversation before it) did not state it; defaults are
+the planner's business and are always said out loud.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Intent = Literal["training_memory", "inference_memory", "serving", "training_time", "inference_speed", "cost", "price",
+                 "published_run", "recommend", "compare", "spec", "fact_check", "explain", "out_of_scope"]
+Method = Literal["full", "lora", "qlora", "pretrain", "inference"]
+Engine = Literal["vllm", "sglang", "hf", "llamacpp", "ollama", "tensorrt-llm"]
+Interconnect = Literal["nvlink", "pcie", "ethernet-25g", "ethernet-100g", "ethernet-400g", "infiniband", "roce"]
+Currency = Literal["USD", "CNY"]
+
+# Fields that describe the question itself rather than the job; the enumeration test skips them.
+META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu")
+
+
+class Request(BaseModel):
+    """A GPU question, understood: the job, the hardware, the money and the time, each as stated."""
+
+    model_config = ConfigDict(extra="forbid")
+    intent: Intent = Field("out_of_scope", description="what answer is wanted")
+    lang: Literal["zh", "en"] = "en"
+
+    # the job
+    method: Method | None = Field(None, description="full / LoRA / QLoRA fine-tune, pre-train, or inference")
+    methods: list[Literal["full", "lora", "qlora"]] = Field(default_factory=list,
+                                                           description="several fine-tune methods named: compare them")
+    model: str | None = Field(None, description="catalog id ('qwen2.5-7b') or a bare size ('70b')")
+    model_text: str | None = Field(None, description="the model as written")
+    checkpoint_format: str | None = Field(None, description="a published checkpoint's format: awq, gptq-int4, fp8, "
+                                                            "gguf-q4_k_m, ... (sets the inference precision)")
+    models: list[str] = Field(default_factory=list, description="every model named, in order (comparisons)")
+
+    # the hardware
+    gpu: str | None = Field(None, description="catalog GPU id")
+    gpus: list[str] = Field(default_factory=list, description="every GPU named, in order")
+    gpu_text: str | None = None
+    unknown_gpu: str | None = Field(None, description="a GPU-like name the table lacks (never replaced silently)")
+    num_gpus: int | None = Field(None, description="total GPUs (nodes x GPUs per node when both are given)")
+    gpus_per_node: int | None = None
+    nodes: int | None = None
+    interconnect: Interconnect | None = None
+
+    # numerics
+    precision: Literal["bf16", "fp16", "fp32", "fp8", "int8", "int4", "nf4"] | None = Field(
+        None, description="weights (inference) or training precision")
+    kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
+
+    # lengths and batches (tokens)
+    seq_len: int | None = Field(None, description="training sequence length")
+    context: int | None = Field(None, description="inference context per sequence (prompt + output)")
+    prompt_len: int | None = None
+    output_len: int | None = None
+    micro_batch: int | None = None
+    global_batch: int | None = None
+    batch: int | None = Field(None, description="inference: sequences decoded together")
+    concurrent_users: int | None = None
+    requests_per_s: float | None = None
+    engine: Engine | None = None
+
+    # training job
+    tokens: float | None = Field(None, description="training tokens (x epochs)")
+    epochs: float | None = None
+    optimizer: Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"] | None = None
+    zero: int | None = Field(None, ge=0, le=3)
+    offload: Literal["none", "optimizer", "all"] | None = None
+    recompute: Literal["none", "selective", "full"] | None = None
+    lora_rank: int | None = None
+
+    # money and time
+    price_per_gpu_hour: float | None = Field(None, description="the user's rental price, in `currency`")
+    purchase_price: float | None = Field(None, description="the user's purchase price per GPU, in `currency`")
+    purchase_price_per_server: float | None = Field(None, description="per 8-GPU server, in `currency`")
+    used: bool | None = Field(None, description="second-hand purchase")
+    price_kind: Literal["rent", "buy"] | None = Field(None, description="price questions: renting or buying")
+    server: bool | None = Field(None, description="price of a whole (8-GPU) server")
+    utilization: float | None = Field(None, description="share of the time owned GPUs work, 0-1")
+    period_hours: float | None = Field(None, description="how long: rental period or job length, wall-clock hours")
+    hours_per_day: float | None = None
+    budget: float | None = None
+    currency: Currency | None = Field(None, description="currency the user wrote prices or budget in")
+    deadline_hours: float | None = None
+
+    # what was read from this turn (names of fields), and whether it changes an earlier question
+    stated: list[str] = Field(default_factory=list)
+    follow_up: bool = False
+
+    def given(self) -> dict:
+        """The job fields that hold a value (what the restatement line shows)."""
+        skip = set(META_FIELDS) | {"stated"}
+        return {k: v for k, v in self.model_dump().items() if k not in skip and v not in (None, [], False)}
+
+
+class Clarification(BaseModel):
+    """A question back to the user when the answer hinges on something missing."""
+
+    missing: list[str] = Field(description="Request fields that are missing")
+    question: str
+    suggestions: list[str] = Field(description="2-4 completions the user can send as they are")
