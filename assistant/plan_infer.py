@@ -15,10 +15,10 @@ PRECISION_LADDER = ("bf16", "fp8", "int8", "int4")  # best quality first
 PREALLOCATING = ("vllm", "sglang", "tensorrt-llm")
 
 _INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype",
-          "context", "prompt_len", "output_len", "batch", "engine"}
+          "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization"}
 USES["inference_memory"] = set(_INFER)
 USES["serving"] = _INFER | {"concurrent_users", "requests_per_s"}
-USES["inference_speed"] = _INFER | {"concurrent_users"}
+USES["inference_speed"] = (_INFER - {"gpu_memory_utilization"}) | {"concurrent_users"}
 
 
 def _engine(ctx: Ctx, default: str) -> str:
@@ -47,6 +47,8 @@ def _size(ctx: Ctx, model, gpu, precision: str, batch: int, engine: str, context
                             "engine": engine}
     if req.kv_dtype:
         args["kv_dtype"] = req.kv_dtype
+    if req.gpu_memory_utilization:
+        args["gpu_memory_utilization"] = req.gpu_memory_utilization
     if req.prompt_len and req.prompt_len <= context:
         args["prompt_len"] = req.prompt_len
     return ctx.call("size_infer", {"model": model.id, "gpu": gpu.id if gpu else None, **args},
@@ -56,7 +58,7 @@ def _size(ctx: Ctx, model, gpu, precision: str, batch: int, engine: str, context
 def inference_memory(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     model = ctx.model()
-    gpu = ctx.gpu(default=DEFAULT_SERVING_GPU) if (req.gpu or not req.num_gpus) else ctx.gpu(default=DEFAULT_SERVING_GPU)
+    gpu = ctx.gpu(default=DEFAULT_SERVING_GPU)
     if not req.num_gpus:
         ctx.assume("1 GPU", "单卡")
     context = _context(ctx)

@@ -89,6 +89,10 @@ def _job_hours(ctx: Ctx) -> float:
     req = ctx.req
     if req.period_hours:
         return req.period_hours
+    if not req.tokens:  # break-even only: a nominal month of use
+        ctx.notes.append(ctx.t("costs shown for one month of use (730 h); the break-even does not depend on it",
+                               "按使用一个月（730 小时）列出费用；回本时间与此无关"))
+        return 730.0
     from assistant.plan_train import time_args, training_tokens
     from tools.train_time import TrainingTimeRequest, estimate_training_time
 

@@ -88,6 +88,9 @@ def training_memory(ctx: Ctx) -> Answer:
     cites = ctx.deps.search(f"{model.name} {main.method} {gpu.id} 显存" if ctx.zh else f"{main.method} memory {model.name} {gpu.id}")
     figures: dict[str, Any] = {f"{o.method}_per_gpu_gb": o.per_gpu_gb for o in options}
     figures |= {f"{o.method}_min_gpus": o.min_gpus for o in options}
+    if "full" in results and req.offload in ("optimizer", "all"):
+        figures["full_offload_host_ram_gb"] = results["full"].host_ram_gb
+    figures |= {f"{m}_host_ram_gb": r.host_ram_gb for m, r in results.items()}
     if offload is not None:
         figures["full_offload_host_ram_gb"] = offload.host_ram_gb
         figures["full_offload_per_gpu_gb"] = offload.per_gpu_gb
@@ -108,8 +111,14 @@ def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
         "interconnect": req.interconnect, "gpus_per_node": req.gpus_per_node}.items() if v is not None}
 
 
+RATIO_TOKENS = 1e10  # a GPU-vs-GPU time ratio hardly depends on the job; this one is stated when used
+
+
 def training_tokens(ctx: Ctx) -> float:
     req = ctx.req
+    if req.tokens is None:
+        ctx.assume(f"{RATIO_TOKENS:.0e} tokens (the ratio does not depend on it)", f"{RATIO_TOKENS:.0e} token（倍数与它无关）")
+        return RATIO_TOKENS
     return req.tokens * (req.epochs or 1)
 
 
@@ -119,7 +128,9 @@ def training_time(ctx: Ctx) -> Answer:
     from tools.train_time import TrainingTimeRequest, estimate_training_time
 
     req, lang = ctx.req, ctx.lang
-    model = ctx.model()
+    if not req.model:
+        ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
+    model = ctx.model() if req.model else ctx.deps.catalog.model("llama-3.1-8b")[0]
     gpus = req.gpus if len(req.gpus) > 1 else [req.gpu or DEFAULT_GPU]
     if not req.gpu:
         ctx.assume("A100 80GB", "A100 80GB（未指定 GPU）")

@@ -132,7 +132,12 @@ NEEDS: dict[str, tuple[str, ...]] = {
 def missing_inputs(req: Request) -> list[str]:
     """The essentials the request lacks for its intent (no sensible default exists for these)."""
     out = []
-    for need in NEEDS.get(req.intent, ()):
+    needs = NEEDS.get(req.intent, ())
+    if req.intent == "training_time" and len(req.gpus) >= 2:
+        needs = ()  # a ratio between GPUs hardly depends on the job: defaults are stated instead
+    if req.intent == "cost" and req.break_even:
+        needs = ("gpu",)  # when buying pays back does not depend on a job length
+    for need in needs:
         if need == "gpus":
             if len(req.gpus) < 2:
                 out.append("gpus")
@@ -146,7 +151,7 @@ def missing_inputs(req: Request) -> list[str]:
     return out
 
 
-def plan(req: Request, deps: Deps, question: str) -> Answer:
+def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
     """The answer for an understood question."""
     from assistant import plan_facts, plan_infer, plan_money, plan_train
 
@@ -157,6 +162,12 @@ def plan(req: Request, deps: Deps, question: str) -> Answer:
                 "compare": plan_facts.compare, "spec": plan_facts.spec, "fact_check": plan_facts.fact_check,
                 "explain": plan_facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question)
+    problems = list(invalid)
+    if req.num_gpus is not None and req.num_gpus <= 0:
+        problems.append("0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')")
+    if problems:
+        return _finish(ctx, Answer(answer=T(ctx.lang, "bad_input", msg="; ".join(problems)), lang=ctx.lang,
+                                   intent=req.intent, warnings=problems, status="error"))
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
     missing = missing_inputs(req)
@@ -166,8 +177,6 @@ def plan(req: Request, deps: Deps, question: str) -> Answer:
     if handler is None:
         return _finish(ctx, Answer(answer=T(ctx.lang, "oos"), lang=ctx.lang, intent="out_of_scope"))
     try:
-        if req.num_gpus is not None and req.num_gpus <= 0:
-            raise ValueError("0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')")
         answer = handler(ctx)
     except UnknownItem as e:
         return _finish(ctx, Answer(answer=T(ctx.lang, "unknown", msg=str(e)), lang=ctx.lang, intent=req.intent,
@@ -222,13 +231,13 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
     clar = clarification(ctx.req, ["gpu"], ctx.deps.catalog)
     if suggestions:
         clar.suggestions = suggestions[:4]
-    warn = ctx.t(f"'{name}' is not in the GPU table; it was not replaced by another card",
-                 f"GPU 表里没有“{name}”，不会换成别的卡来算")
+    warn = ctx.t(f"unknown GPU '{name}': not in the GPU table; it was not replaced by another card",
+                 f"unknown GPU：GPU 表里没有“{name}”，不会换成别的卡来算")
     text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + ". " + msg + "\n\n" + clar.question + "\n\n"
             + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions))
     req_dict = ctx.req.model_dump(mode="json")
     return Answer(answer=text, lang=ctx.lang, intent=ctx.req.intent, status="needs_clarification", clarification=clar,
-                  request=req_dict, slots=req_dict | {"awaiting": ["gpu"]}, warnings=[warn])
+                  request=req_dict, slots=req_dict | {"awaiting": ["gpu"]})
 
 
 def _pydantic_message(e: Exception) -> str:

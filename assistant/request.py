@@ -65,6 +65,7 @@ class Request(BaseModel):
     concurrent_users: int | None = None
     requests_per_s: float | None = None
     engine: Engine | None = None
+    gpu_memory_utilization: float | None = Field(None, gt=0, le=1, description="vLLM/SGLang share of GPU memory it takes")
 
     # training job
     tokens: float | None = Field(None, description="training tokens (x epochs)")
@@ -88,6 +89,7 @@ class Request(BaseModel):
     budget: float | None = None
     currency: Currency | None = Field(None, description="currency the user wrote prices or budget in")
     deadline_hours: float | None = None
+    break_even: bool | None = Field(None, description="asks when buying pays back (no job length needed)")
 
     # what was read from this turn (names of fields), and whether it changes an earlier question
     stated: list[str] = Field(default_factory=list)

@@ -25,7 +25,7 @@ def model_label(model_id: str | None, catalog) -> str | None:
         return None
     try:
         rec, note = catalog.model(model_id)
-    except LookupError:
+    except (LookupError, ValueError):
         return model_id
     if note:  # a bare size sized as a generic decoder
         return model_id.upper()

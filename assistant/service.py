@@ -48,7 +48,7 @@ def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None
     previous = history[-1] if history else None
     reading = read(text, deps.catalog, previous)
     request = reading.request if not lang else reading.request.model_copy(update={"lang": lang})
-    answer = plan(request, deps, text)
+    answer = plan(request, deps, text, reading.invalid)
     answer = answer.model_copy(update={"warnings": reading.warnings + answer.warnings, "backend": "rules"})
     backend = resolve_backend(backend) if chat_model is None else backend
     if backend == "rules" or answer.intent == "out_of_scope":

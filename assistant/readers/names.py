@@ -19,8 +19,8 @@ FORMATS: list[tuple[str, str, str]] = [  # (pattern, format name, precision)
     (r"awq", "awq", "int4"),
     (r"bnb[\s_-]*4[\s_-]*bit|unsloth[\s_-]*bnb[\s_-]*4bit", "bnb-4bit", "nf4"),
     (r"(?:gguf[\s_:-]*)?(?:i?q[2-8]_k(?:_[msl])?|q[48]_0|iq[1-4]_\w+)", "gguf", "int4"),
-    (r"fp8(?:[\s_-]*dynamic)?", "fp8", "fp8"),
-    (r"mlx[\s_-]*4bit|4bit", "4bit", "int4"),
+    (r"(?<=[a-z0-9][-_])fp8(?:[\s_-]*dynamic)?", "fp8", "fp8"),
+    (r"(?<=[a-z0-9][-_])(?:mlx[\s_-]*)?4bit", "4bit", "int4"),
     (r"gguf", "gguf", "int4"),
 ]
 _GGUF_BITS = {"q2": "int4", "q3": "int4", "q4": "int4", "q5": "int8", "q6": "int8", "q8": "int8"}
@@ -30,7 +30,7 @@ _CN_COUNT = r"[一两二三四五六七八九十单双]+"
 
 def _alias_pattern(alias: str) -> str:
     parts = [re.escape(p) for p in re.split(r"[\s\-_]+", alias.lower()) if p]
-    return r"(?<![a-z0-9])" + r"[\s\-_]*".join(parts) + r"s?(?![a-z0-9])"
+    return r"(?:(?<![a-z0-9])|(?<=\dx))" + r"[\s\-_]*".join(parts) + r"s?(?![a-z0-9])"
 
 
 @dataclass
@@ -59,7 +59,7 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     work = low
     # 1. checkpoint format suffixes: 'qwen2.5-72b-instruct-awq', 'llama-3.1-8b-instruct-q4_k_m.gguf', 'awq版'
     for pattern, name, precision in FORMATS:
-        m = re.search(r"(?<![a-z0-9])(?:[-_.:\s]?)(" + pattern + r")(?![a-z0-9])", work)
+        m = re.search(r"(?:(?<![a-z0-9])|(?<=[a-z0-9][-_]))(" + pattern + r")(?![a-z0-9])", work)
         if m:
             token = m.group(1)
             out.checkpoint_format = _format_name(token, name)
@@ -93,30 +93,38 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         rec = catalog.gpu(gid)[0]
         for alias in sorted({rec.id, *rec.aliases}, key=len, reverse=True):
             for m in re.finditer(_alias_pattern(alias), work):
+                tail = re.match(r"\s*(ti|super|pro)(?![a-z0-9])", work[m.end():])
+                if tail and not re.search(tail.group(1), alias):  # 'RTX 5090 Ti' is not the 5090
+                    out.unknown_gpu = (m.group(0) + work[m.end():m.end() + tail.end()]).strip()
+                    work = mask(work, m.start(), m.end() + tail.end())
+                    continue
                 out.gpu_spans.append((m.start(), m.end(), gid))
                 out.gpu_text = out.gpu_text or m.group(0).strip()
                 work = mask(work, m.start(), m.end())
     out.gpu_spans.sort()
+    if out.unknown_gpu:
+        out.gpus = [g for g in out.gpus if any(sp[2] == g for sp in out.gpu_spans)]
+        out.gpu_text = out.gpu_text if out.gpus else None
     # 4. GPU-like names the table lacks: never replaced by another card
     for m in re.finditer(r"(?<![a-z0-9])((?:rtx|gtx|tesla|quadro|radeon|rx|arc|nvidia|geforce)\s*)?"
-                         r"([a-z]{1,2}\d{2,4}[a-z]?|\d{4}(?:\s*ti|\s*super)?)(?![a-z0-9])", work):
+                         r"([a-z]{1,2}\d{2,4}[a-z]?|[a-z]{1,2}\d[\do]{1,3}|\d{4}(?:\s*ti|\s*super)?)(?![a-z0-9])", work):
         token = m.group(2)
         if re.fullmatch(r"\d+[bkmtgw]|fp\d+|bf16|int\d|nf4|q\d|gb\d*|v\d|r\d+|k\d+|x\d+", token):
             continue
         if token.isdigit() and not m.group(1):
             continue  # a plain number; only 'RTX 9090'-like forms name a card
-        if re.fullmatch(r"[a-z]{1,2}\d{2,4}[a-z]?", token) and not m.group(1) and not _gpu_like(token):
+        if re.fullmatch(r"[a-z]{1,2}\d[\do]{1,3}[a-z]?", token) and not m.group(1) and not _gpu_like(token):
             continue
         if any(token in a.lower() for r in catalog.models for a in (r.id, *r.aliases)):
             continue
-        out.unknown_gpu = (m.group(0)).strip()
+        out.unknown_gpu = out.unknown_gpu or m.group(0).strip()
         break
     return out, work
 
 
 def _gpu_like(token: str) -> bool:
     """'a1000x', 'h300', 'b500' look like accelerator names; 'gpt4', 'v3', 'r1', 'q4' do not."""
-    return bool(re.fullmatch(r"(?:a|h|b|l|v|t|p|k|m|mi|gb)\d{2,4}[a-z]?", token)) and not token.startswith("gpt")
+    return bool(re.fullmatch(r"(?:a|h|b|l|v|t|p|k|m|mi|gb)\d[\do]{1,3}[a-z]?", token)) and not token.startswith("gpt")
 
 
 def _format_name(token: str, name: str) -> str:
@@ -145,7 +153,7 @@ def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, i
             nodes, per = int(m.group(1)), int(m.group(2))
             return nodes * per, per, nodes
         m = re.search(r"(?<![\d.])(\d+)\s*(?:[x×*]|张|块|卡|个|pcs|片)?\s*(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
-        if m and 0 < int(m.group(1)) <= 100_000:
+        if m and 0 <= int(m.group(1)) <= 100_000:
             return int(m.group(1)), None, None
         m = re.search(rf"({_CN_COUNT})\s*(?:张|块|卡|个|片)?\s*(?:nvidia\s*)?$", before)
         if m and _count(m.group(1)):

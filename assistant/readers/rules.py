@@ -19,8 +19,9 @@ MAX_QUESTION_CHARS = 4000
 TRAIN_INTENTS = ("training_memory", "training_time", "cost", "recommend", "published_run")
 INFER_INTENTS = ("inference_memory", "serving", "inference_speed")
 _FOLLOW_UP = (r"^\s*(?:那|换成|换|改成|改为|如果|要是|假如|再|同样|还是|用)|呢\s*[?？]?\s*$|"
-              + slots.w(r"what about|how about|and|what if|instead|same but|same with|now with|then with|with|ok|okay|"
-                        r"and if|but with|if i use|if we use|switch to|make it"))
+              + slots.w(r"what about|how about|wh?at abou?t|how abt|what abt|and|what if|instead|same but|same with|now with|"
+                        r"then with|with|ok|okay|and if|but with|if i use|if we use|switch to|make it"))
+_NEGATIVE = r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:[kmbt]|万亿|亿|万)?\s*(?:个)?\s*(tokens?|token|上下文|context|ctx)"
 _INJECTION = (r"ignore (?:all |any )?(?:the )?(?:previous|prior|above)|忽略(?:之前|以上|前面|所有)|system prompt|系统提示|"
               r"you are now|disregard")
 
@@ -39,15 +40,19 @@ class Reading:
     request: Request
     warnings: list[str] = field(default_factory=list)
     scores: dict[str, float] = field(default_factory=dict)
+    invalid: list[str] = field(default_factory=list)
 
 
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up."""
     text, warnings = truncate_question(text)
-    lang = detect_lang(text)
+    lang = detect_lang(text[:300])  # the question, not a log or a paste that follows it
     low = unicodedata.normalize("NFKC", text).lower()
     if re.search(_INJECTION, low):
         warnings.append("the message contains instructions aimed at the assistant; they were treated as text")
+    invalid = []
+    if re.search(_NEGATIVE, low):
+        invalid.append("a negative token count or context; give a positive number such as 2T, 500B, 1000亿 or 8k")
     names, work = find_names(low, catalog)
     stated: dict = {}
     if names.models:
@@ -65,24 +70,26 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         stated["gpu"], stated["gpus"], stated["gpu_text"] = names.gpus[0], names.gpus, names.gpu_text
     if names.unknown_gpu:
         stated["unknown_gpu"] = names.unknown_gpu
-        warnings.append(f"'{names.unknown_gpu}' is not in the GPU table; it was not replaced by another card")
-    total, per, nodes = counts_near_gpus(work, names)
-    counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total else slots.gpu_count(work)
+        warnings.append(f"unknown GPU '{names.unknown_gpu}': not in the GPU table; it was not replaced by another card")
+    counts = slots.nodes(work)
+    if not counts:
+        total, per, nodes = counts_near_gpus(work, names)
+        counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total else slots.gpu_count(work)
     stated |= {k: v for k, v in counts.items() if v}
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, slots.money, slots.deadline, slots.interconnect):
         stated |= reader(work)
     if names.format_precision and "precision" not in stated:
         stated["precision"] = names.format_precision
-    scores = cues.score(work)
+    scores, last = cues.score(work)
     prev = _previous(previous)
     follow = prev is not None and (bool(previous.get("awaiting")) or _is_follow_up(low, stated, prev))
-    intent = _intent(scores, stated, work, low, follow, prev)
+    intent = _intent(scores, last, stated, work, low, follow, prev)
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in slots.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
     if follow:
-        merged = _merge(prev, stated)
+        merged = _merge(prev, _follow_up_only(low, stated, prev, catalog), catalog)
     else:
         merged = dict(stated)
     merged.pop("length", None)
@@ -90,7 +97,7 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     req = Request(**{k: v for k, v in merged.items() if k in Request.model_fields and k not in skip},
                   intent=intent, lang=lang, follow_up=follow,
                   stated=sorted(k for k in stated if k in Request.model_fields and k not in ("models", "gpus")))
-    return Reading(request=req, warnings=warnings, scores=scores)
+    return Reading(request=req, warnings=warnings, scores=scores, invalid=invalid)
 
 
 def _family_size(work: str, as_written: str, size: str, catalog: Catalog) -> str | None:
@@ -124,7 +131,8 @@ def _is_follow_up(low: str, stated: dict, prev: dict) -> bool:
     return "model" not in stated and bool(prev.get("model"))
 
 
-def _intent(scores: dict[str, float], stated: dict, work: str, low: str, follow: bool, prev: dict | None) -> str:
+def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: str, low: str, follow: bool,
+            prev: dict | None) -> str:
     """The best supported intent; the previous turn's for a follow-up that brings no strong evidence of its own."""
     s = dict(scores)
     memory = s.pop("memory", 0.0)
@@ -134,6 +142,8 @@ def _intent(scores: dict[str, float], stated: dict, work: str, low: str, follow:
                 or s.get("training_memory", 0) > 0 or any(k in stated for k in ("optimizer", "zero", "lora_rank", "micro_batch")))
     inferish = s.get("inference_memory", 0) > 0 or method == "inference" or "engine" in stated or "kv_dtype" in stated
     gpus = stated.get("gpus", [])
+    gpu_named = bool(stated.get("gpu") or stated.get("unknown_gpu"))
+    strong_explain = s.pop("explain_strong", 0.0)
 
     def add(k: str, v: float) -> None:
         s[k] = s.get(k, 0.0) + v
@@ -155,35 +165,63 @@ def _intent(scores: dict[str, float], stated: dict, work: str, low: str, follow:
             add("inference_memory", memory + (1 if inferish else 0.5))
         if s.get("price", 0) and not stated.get("gpu"):
             s["price"] = 0
-    elif stated.get("gpu") and not trainish and not inferish:
+    elif gpu_named and not trainish and not inferish:
         add("spec", 1 + memory / 2)
     if len(gpus) >= 2 and not has_model:
         add("compare", 2)
     run = _published_run(low)
     if run is not None and "tokens" not in stated and "num_gpus" not in stated:
-        if s.get("published_run", 0) or s.get("training_time", 0) or re.search(r"卡时|" + slots.w(r"gpu[\s-]?hours?"), low):
+        if s.get("published_run", 0) or (len(gpus) < 2 and re.search(r"卡时|gpu\s*小时|" + slots.w(r"(?:gpu|a100|h100|h800)[\s-]?hours?"), low)):
             add("published_run", 3)
+    if run is None:
+        s.pop("published_run", None)
     if s.get("fact_check", 0) and not (has_model or stated.get("gpu") or re.search(r"\d", work)):
         s["fact_check"] = 0  # 'is it true that...' with nothing to compute is a concept question
     if _pasted_paragraph(low):
         add("fact_check", 4)
+    elif s.get("fact_check", 0) >= 3 and (has_model or gpu_named):
+        add("fact_check", 3)  # 'an article says X fits on Y; is it true?': check the claim
+    if strong_explain and re.search(cues.CONCEPTS, work) and not gpu_named and not any(
+            k in stated for k in ("num_gpus", "tokens", "concurrent_users", "price_per_gpu_hour")):
+        add("explain", strong_explain)
+        for k in ("training_memory", "inference_memory", "training_time", "inference_speed"):
+            s[k] = min(s.get(k, 0), 2)
+    elif strong_explain:
+        add("explain", 2)
     # requirements: an intent without what it is about loses to the others
     if len(gpus) < 2:
         s.pop("compare", None)
-    if not stated.get("gpu") and not (follow and prev and prev.get("gpu")):
+    if not gpu_named and not (follow and prev and prev.get("gpu")):
         s.pop("spec", None)
-    if s.get("price", 0) and any(k in stated for k in ("period_hours", "tokens", "price_per_gpu_hour", "utilization")):
+    if s.get("inference_speed", 0) and not has_model and gpu_named and not re.search(r"token|tok/", work):
+        add("spec", s.pop("inference_speed"))  # 'bf16 throughput of an A100' is a spec
+    elif not has_model and (trainish or inferish) and s.get("spec", 0) < 3:
+        s.pop("spec", None)  # 'can my 4090 run it?': a sizing question without its model
+    if not has_model and not gpu_named and (memory >= 2 or s.get("inference_speed", 0)) and not strong_explain and \
+            not any(s.get(k, 0) >= 3 for k in ("price", "cost", "recommend", "explain", "published_run", "fact_check")):
+        add("training_memory" if trainish else "inference_memory", memory + 1)  # asks back for the model
+    if s.get("recommend", 0) and not (has_model or gpus or re.search(slots.w(r"gpus?|cards?|hardware") + r"|显卡|卡", work)):
+        s.pop("recommend", None)
+    if s.get("explain", 0) and not re.search(cues.CONCEPTS, work):
+        s.pop("explain", None)
+    if s.get("price", 0) and any(k in stated for k in ("period_hours", "tokens", "price_per_gpu_hour", "utilization",
+                                                         "purchase_price", "purchase_price_per_server", "break_even")):
         add("cost", s.pop("price"))
     if s.get("cost", 0) and s.get("price", 0) >= s.get("cost", 0) and not has_model:
         s["cost"] = 0
     if s.get("inference_speed", 0) and s.get("serving", 0) and "concurrent_users" in stated:
         s["serving"] = 0  # speed asked at a number of users: the users are the batch
+    if trainish and not ("concurrent_users" in stated or "requests_per_s" in stated):
+        s.pop("serving", None)
     if s.get("training_time", 0) and s.get("inference_speed", 0) and inferish and not trainish:
         s["training_time"] = 0
-    if s.get("training_time", 0) and s.get("cost", 0) >= 3 and "tokens" in stated:
-        s["training_time"] = 0  # 'what does training X on N tokens cost': a cost answer, timed first
-    if s.get("recommend", 0) and len(gpus) >= 2 and s.get("compare", 0) >= s["recommend"]:
+    if s.get("training_time", 0) and s.get("cost", 0):
+        loser = "cost" if last.get("training_time", 0) > last.get("cost", 0) else "training_time"
+        s[loser] = 0  # 'costs matter to us... how many days?': the question asked last
+    if s.get("recommend", 0) and len(gpus) >= 2 and s.get("compare", 0) >= s["recommend"] and not has_model:
         s["recommend"] = 0
+    if s.get("compare", 0) and has_model and len(gpus) >= 2 and (trainish or inferish):
+        add("recommend", s.pop("compare"))  # 'A100, H100 or H20 to fine-tune 8B?': choose for the job
     if s.get("explain", 0) and (has_model or stated.get("gpu")) and max(
             (v for k, v in s.items() if k != "explain"), default=0) >= 2:
         s["explain"] = 0
@@ -197,7 +235,7 @@ def _intent(scores: dict[str, float], stated: dict, work: str, low: str, follow:
             return "training_memory" if trainish else "inference_memory"
         if stated.get("gpu") and len(gpus) == 1:
             return "spec"
-        return "explain" if re.search(cues.DOMAIN, work) else "out_of_scope"
+        return "explain" if re.search(cues.CONCEPTS, work) else "out_of_scope"
     return best[0]
 
 
@@ -214,10 +252,10 @@ def _published_run(low: str):
 
 
 def _pasted_paragraph(low: str) -> bool:
-    """Several declarative sentences with few questions: a pasted text to check, not a question."""
+    """Several declarative sentences with few questions, not opened by a question: a pasted text to check."""
     sentences = [s for s in re.split(r"[。！!？?\n]|\.\s", low) if len(s.strip()) > 8]
     questions = len(re.findall(r"[？?]", low))
-    return len(sentences) >= 5 and len(low) > 300 and questions <= 1
+    return len(sentences) >= 5 and len(low) > 300 and questions <= 1 and not re.search(r"[？?]", low[:200])
 
 
 def _assign_lengths(stated: dict, intent: str) -> None:
@@ -233,7 +271,38 @@ def _assign_lengths(stated: dict, intent: str) -> None:
         stated["micro_batch"] = stated.pop("batch")
 
 
-def _merge(prev: dict, stated: dict) -> dict:
+def _follow_up_only(low: str, stated: dict, prev: dict, catalog: Catalog) -> dict:
+    """What a short follow-up means only against the last question: 'and with 256?' (a GPU count),
+    'the 80GB one?' (a variant of the same GPU), 'and for the 70B?' (the same family at another size)."""
+    stated = dict(stated)
+    m = re.fullmatch(r"\W*(?:and|what about|how about|那|换成|改成|用)?\s*(?:with|用)?\s*(\d+)\s*(?:呢)?\W*", low)
+    if m and not (set(stated) - {"length"}) and prev.get("num_gpus"):
+        stated.pop("length", None)
+        stated["num_gpus"] = int(m.group(1))
+    m = re.search(r"(?<![\d.])(\d+)\s*g(?:b)?(?![a-z0-9])", low)
+    if m and "gpu" not in stated and prev.get("gpu"):
+        family = prev["gpu"].split("-")[0]
+        hits = [g for g in catalog.gpus if g.id.split("-")[0] == family and round(g.memory_gb) == int(m.group(1))]
+        if hits:
+            pick = next((g for g in hits if g.id == f"{family}-{m.group(1)}gb"), hits[0])
+            stated["gpu"], stated["gpus"] = pick.id, [pick.id]
+    model = stated.get("model")
+    if model and re.fullmatch(r"[\d.]+b", model) and prev.get("model"):
+        try:
+            old = catalog.model(prev["model"])[0]
+        except LookupError:
+            old = None
+        want = float(model[:-1]) * 1e9
+        hits = [r for r in catalog.models if old is not None and r.family == old.family and abs(r.params_total / want - 1) < 0.1]
+        if len(hits) == 1:
+            stated["model"] = hits[0].id
+    if "hours_per_day" in stated and "period_hours" not in stated and prev.get("period_hours"):
+        days = prev["period_hours"] / (prev.get("hours_per_day") or 24)
+        stated["period_hours"] = days * stated["hours_per_day"]
+    return stated
+
+
+def _merge(prev: dict, stated: dict, catalog: Catalog) -> dict:
     """The previous request with this turn's stated fields replacing theirs (and what they imply)."""
     merged = dict(prev)
     merged.pop("stated", None)

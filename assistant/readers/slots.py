@@ -20,35 +20,58 @@ def has(pattern: str, text: str) -> bool:
     return re.search(pattern, text) is not None
 
 
-_CN_COUNT = r"[一两二三四五六七八九十单双]+"
+_CN_COUNT = r"[一两二三四五六七八九十单双俩仨]+"
 _COUNT_WORD = "|".join(sorted((re.escape(k) for k in EN_WORDS), key=len, reverse=True))
 
 
 def _num(s: str) -> float | None:
-    s = {"单": "一", "双": "两"}.get(s, s)
+    s = {"单": "一", "双": "两", "俩": "两", "仨": "三"}.get(s, s)
     return number(s)
 
 
-def gpu_count(text: str) -> dict:
-    """Counts not attached to a GPU name: '8卡', '8 GPUs', '4 cards', 'dual', '单卡', '2 nodes x 8 GPUs'."""
-    m = re.search(rf"(\d+|{_CN_COUNT})\s*(?:台|个节点|{w('nodes?|servers?|machines?|boxes|hosts?')})\s*"
-                  rf"(?:[x×*,，、]|of|with|each with|每台|每个|每台机器|每个节点|，每台)?\s*(?:有|装|插)?\s*(\d+|{_CN_COUNT})\s*"
-                  rf"(?:张|块|卡|{w('gpus?|cards?')}|x)", text) or \
-        re.search(rf"每台\s*(?:机器|服务器)?\s*(?:有|装|插)?\s*(\d+|{_CN_COUNT})\s*(?:张|块|卡).{{0,8}}?(\d+|{_CN_COUNT})\s*台", text)
-    if m:
+_NODE = r"(?:台|个节点|个机器|台机器|台服务器|机(?!器)|" + w(r"nodes?|servers?|machines?|boxes|hosts?|boxen") + ")"
+_CARD = r"(?:张|块(?=\s*(?:显卡|卡|gpu|[a-z]))|卡|" + w(r"gpus?|cards?") + ")"
+_ANY = rf"(\d+|{_CN_COUNT}|{_COUNT_WORD})"
+
+
+def nodes(text: str) -> dict:
+    """Servers x GPUs each: '两台机器，每台8张', '2 servers × 8 GPUs', 'two boxes with eight A100s each',
+    '3 nodes of 8', 'two 8-GPU nodes', '三机24卡'."""
+    pats = [
+        (rf"{_ANY}\s*{_NODE}[^0-9一两二三四五六七八九十。；;?？]{{0,24}}?(?:每台|每个|每一台|各|each with|each has|per node|"
+         rf"per server|of|with|×|x|\*|,|，)\s*(?:机器|服务器|节点)?\s*(?:有|装|插|配)?\s*{_ANY}\s*(?:张|块|卡|-?\s*gpus?|cards?|x|×)?",
+         "nodes_first"),
+        (rf"{_ANY}\s*{_NODE}\s*(?:with|of)?\s*{_ANY}\s*(?:x\s*)?(?:[a-z]*\s*)?(?:[a-z0-9]+s?)?\s*each", "nodes_first"),
+        (rf"每台\s*(?:机器|服务器)?\s*(?:有|装|插)?\s*{_ANY}\s*(?:张|块|卡).{{0,8}}?{_ANY}\s*台", "per_first"),
+        (rf"{_ANY}\s*(?:x\s*)?{_ANY}\s*-?\s*(?:gpu|卡)\s*{_NODE}", "nodes_first"),
+        (rf"{_ANY}\s*机\s*(\d+)\s*卡", "total"),
+    ]
+    for pattern, kind in pats:
+        m = re.search(pattern, text)
+        if not m:
+            continue
         a, b = _num(m.group(1)), _num(m.group(2))
-        if a and b:
-            nodes, per = (int(a), int(b)) if not m.group(0).startswith("每台") else (int(b), int(a))
-            return {"num_gpus": nodes * per, "gpus_per_node": per, "nodes": nodes}
-    m = re.search(r"(?<![\d.x×])(\d+)\s*(?:张|块|卡|" + w(r"gpus?|cards?|x\s*gpus?") + ")", text)
-    if m and 0 < int(m.group(1)) <= 100_000:
+        if not a or not b:
+            continue
+        if kind == "total":
+            return {"num_gpus": int(b), "gpus_per_node": int(b // a), "nodes": int(a)} if b % a == 0 else {}
+        nodes_, per = (a, b) if kind == "nodes_first" else (b, a)
+        if 1 <= per <= 16 and nodes_ >= 1:
+            return {"num_gpus": int(nodes_ * per), "gpus_per_node": int(per), "nodes": int(nodes_)}
+    return {}
+
+
+def gpu_count(text: str) -> dict:
+    """Counts not attached to a GPU name: '8卡', '8 GPUs', '8-GPU', '4 cards', 'dual', '单卡', '2048 of them'."""
+    m = re.search(r"(?<![\d.x×$¥])(\d+)\s*-?\s*" + _CARD, text)
+    if m and 0 <= int(m.group(1)) <= 100_000:
         return {"num_gpus": int(m.group(1))}
-    m = re.search(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块|卡)(?!时)", text)
+    m = re.search(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块|卡)(?!时|钱)", text)
     if m and _num(m.group(1)):
         return {"num_gpus": int(_num(m.group(1)))}
-    m = re.search(w(rf"({_COUNT_WORD})\s+(?:gpus?|cards?)"), text)
+    m = re.search(w(rf"({_COUNT_WORD})\s+(?:gpus?|cards?)"), text) or re.search(r"(\d+)\s+of them", text)
     if m:
-        return {"num_gpus": EN_WORDS[m.group(1)]}
+        return {"num_gpus": int(_num(m.group(1)))}
     return {}
 
 
@@ -62,7 +85,7 @@ def model_size(text: str) -> tuple[str | None, str | None]:
     for m in re.finditer(r"(?<![a-z0-9.x×])(\d+(?:\.\d+)?)\s*(b|billion|亿|千亿)(?![a-z0-9])(?!\s*(?:个\s*)?(?:tokens?|词元|token))"
                          r"(?!\s*(?:的)?(?:数据|语料|条))", text):
         v = float(m.group(1)) * {"b": 1e9, "billion": 1e9, "亿": 1e8, "千亿": 1e11}[m.group(2)]
-        if 1e7 <= v <= 1e13:
+        if 1e7 <= v <= 1e16:
             return f"{v / 1e9:g}b", m.group(0)
     return None, None
 
@@ -72,9 +95,15 @@ def method(text: str) -> dict:
     found = []
     if has(w(r"q[\s-]?lora") + r"|" + w(r"4[\s-]?bit\s*lora|lora.{0,12}4[\s-]?bit|4位\s*lora") + r"|4bit微调|4-bit微调", text):
         found.append("qlora")
-    if has(r"(?<![a-z0-9q])lora(?![a-z0-9])", text) and not has(r"(?<![a-z0-9q])lora(?![a-z0-9]).{0,12}4[\s-]?bit", text):
+    loras = re.findall(r"(?<![a-z0-9q])lora(?![a-z0-9])(?!\s*[_-]?\s*(?:rank|r\b|r=|alpha|dropout|target|config|adapter|权重|秩))", text)
+    if loras and not has(r"(?<![a-z0-9q])lora(?![a-z0-9]).{0,12}4[\s-]?bit", text) and \
+            ("qlora" not in found or has(w(r"vs\.?|or|versus|and|compared?") + r"|还是|和|对比|比较|或|、|,|/|三种|两种|分别", text)):
         found.append("lora")
-    if has(r"全量|全参|全参数|全部参数|" + w(r"full[\s-]*(?:fine[\s-]*tun\w*|ft|finetun\w*|param\w*|sft|training|train)|fft"), text):
+    training = has(FINETUNE_CUE, text)
+    serving = has(INFER_CUE, text)
+    if has(w(r"full[\s-]*(?:fine[\s-]*tun\w*|ft|finetun\w*|param\w*|sft|training|train)|fft") + r"|全参|全部参数|全餐", text) or \
+            has(r"(?:vs\.?|or|/|,|、|和)\s*full(?![a-z])|(?<![a-z])full\s*(?:vs\.?|or|/|,|、)", text) or \
+            (has(r"全量", text) and (training or not serving)):
         found.append("full")
     out: dict = {}
     if len(found) >= 2:
@@ -101,8 +130,12 @@ def precision(text: str) -> dict:
         kv = m.group(1) or m.group(2)
         out["kv_dtype"] = "fp8" if kv == "int8" else kv
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    text = re.sub(r"8[\s_-]?bit\s*(?:adam\w*|optimi[sz]er)|(?:paged[\s_-]*)?adam\w*[\s_-]*8[\s_-]*bit|8位\s*adam\w*", " ", text)
+    if has(r"原版|不量化|未量化|无量化|" + w(r"unquantized|unquantised|no quantization|without quantization"), text):
+        out["precision"] = "bf16"
+        return out
     for p, pattern in (("nf4", w("nf4")), ("fp8", w("fp8|e4m3")), ("bf16", w("bf16|bfloat16")),
-                       ("fp16", w("fp16|float16|half precision|半精度")), ("fp32", w("fp32|float32|full precision") + "|全精度"),
+                       ("fp16", w("fp16|float16|half precision") + "|半精度"), ("fp32", w("fp32|float32|full precision") + "|全精度"),
                        ("int8", w(r"int8|8[\s-]?bit|w8a8|q8") + r"|8位|八位"),
                        ("int4", w(r"int4|4[\s-]?bit|w4a16|q4|awq|gptq") + r"|4位|四位")):
         if has(pattern, text):
@@ -136,7 +169,8 @@ def optimizer_and_sharding(text: str) -> dict:
         out["recompute"] = "none"
     elif has(w(r"gradient[\s_-]*checkpoint\w*|activation[\s_-]*checkpoint\w*|recompute\w*") + r"|梯度检查点|重计算", text):
         out["recompute"] = "full"
-    m = re.search(w(r"(?:lora[\s_-]*)?(?:rank|r)\s*[=:]?\s*(\d{1,4})") + r"|秩\s*[=:：为]?\s*(\d{1,4})|lora_r\s*[=:]?\s*(\d{1,4})", text)
+    m = re.search(w(r"(?:lora[\s_-]*)?(?:rank|r)\s*(?:[=:]|of|to|改成|设成|设为|设到|为|开到)?\s*(\d{1,4})")
+                  + r"|秩\s*[=:：为]?\s*(\d{1,4})|lora_r\s*[=:]?\s*(\d{1,4})", text)
     if m and (has(w("lora|qlora|rank") + "|秩", text)):
         out["lora_rank"] = int(next(g for g in m.groups() if g))
     return out
@@ -156,11 +190,16 @@ def lengths(text: str) -> dict:
     if m:
         out["output_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    cue = (r"seq(?:uence)?[\s_-]*len(?:gth)?|seq|max[\s_-]*(?:seq[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len|model_max_length|"
+    cue = (r"seq(?:uence)?[\s_-]*len(?:gth)?s?|seq|max[\s_-]*(?:seq[\s_-]*)?len(?:gth)?|cutoff(?:[\s_-]*len)?|model_max_length|"
+           r"max_model_len|max[\s_-]*length|block[\s_-]*size|"
            r"context[\s_-]*(?:length|len|window|size)?|ctx|num_ctx|max_model_len|上下文(?:长度)?|序列长度|序列|文本长度|长度")
-    m = re.search(rf"(?:{cue})\s*(?:是|为|设为|设成|开到|到|约|大概|of|is|=|:|：|at|to|up to|长)?\s*({LEN})", text) or \
+    conn = (r"(?:是|为|设的|设为|设成|设置为|设到|开到|拉到|再改成|改成|改为|换成|到|约|大概|of|is|are|=|:|：|at|to|up to|长|"
+            r"of about|around|~)")
+    m = re.search(rf"(?:{cue})\s*(?:再)?\s*{conn}?\s*{conn}?\s*({LEN})", text) or \
         re.search(rf"({LEN})\s*(?:tokens?\s*)?(?:的)?\s*(?:{cue}|long\s+(?:prompts?|documents?|inputs?)|tokens? long)", text) or \
-        re.search(rf"(?<![\d.])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])", text)
+        re.search(rf"(?<![\d.$¥￥])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])(?!\s*(?:a card|each|per|一张|一台|/))", text) or \
+        re.search(r"(?<![\d.$¥,])(512|1024|2048|3072|4096|6144|8192|12288|16384|32768|65536|131072)\s*(?:tokens?)?"
+                  r"(?![\d.]|\s*(?:gb|g\b|mb|张|块|卡|台|个|条|b\b|万|亿|元|美元|gpus?|cards?|人|users?|steps?|%))", text)
     if m:
         n = length(m.group(1))
         if n and n >= 16:
@@ -170,14 +209,14 @@ def lengths(text: str) -> dict:
 
 def batches(text: str) -> dict:
     out: dict = {}
-    m = re.search(r"(?:micro[\s_-]*batch(?:[\s_-]*size)?|per[\s_-]*device[\s_-]*(?:train[\s_-]*)?batch[\s_-]*size|mbs)\s*[=:：]?\s*(\d+)",
-                  text)
+    m = re.search(r"(?:micro[\s_-]*batch(?:[\s_-]*size)?|per[\s_-]*device[\s_-]*(?:train[\s_-]*)?batch[\s_-]*size|mbs)\s*"
+                  r"(?:[=:：]|to|of|is|改成|设为|设成|开到|为)?\s*(\d+)", text)
     if m:
         out["micro_batch"] = int(m.group(1))
     m = re.search(r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch)\s*[=:：]?\s*(\d+)", text)
     if m:
         out["global_batch"] = int(m.group(1))
-    m = re.search(w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:|是|为|设为)?\s*(\d+)") + r"|批大小\s*[=:：为]?\s*(\d+)|"
+    m = re.search(w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:|是|为|设为|to|改成|开到)?\s*(\d+)") + r"|批大小\s*[=:：为]?\s*(\d+)|"
                   r"(\d+)\s*的?\s*(?:batch|批)", text)
     if m and "micro_batch" not in out:
         out["batch"] = int(next(g for g in m.groups() if g))
@@ -188,7 +227,7 @@ def users(text: str) -> dict:
     out: dict = {}
     m = re.search(rf"({NUM})\s*(?:{MAG})?\s*(?:个|名|位)?\s*(?:concurrent|simultaneous|parallel|active|同时在线的?|并发的?|在线的?)?\s*"
                   rf"(?:{w('users?|people|clients?|requests?|sessions?|streams?|sequences?|chats?|conversations?')}|用户|人同时|人并发|"
-                  r"路并发|个并发|并发|个请求|请求)", text)
+                  r"人(?:同时|并发|在线|用|使用|在用|访问|调用)|路并发|个并发|并发|个请求|请求|路)", text)
     m2 = re.search(rf"(?:并发|concurrency|concurrent users|同时在线|同时)\s*(?:数|量|用户数?)?\s*(?:of|是|为|=|:|：|约|大概|达到|要)?\s*"
                    rf"({NUM})\s*({MAG})?", text)
     for hit in (m, m2):
@@ -197,8 +236,8 @@ def users(text: str) -> dict:
             mag = re.match(rf"\s*({MAG})", text[hit.end(1):])
             if v:
                 v = magnitude(v, mag.group(1)) if mag and mag.group(1) in ("万", "k", "千", "w") else v
-                if re.search(w("concurrent|simultaneous|parallel|active") + r"|并发|同时|在线", hit.group(0)) or \
-                        re.search(w("users?|people|clients?") + "|用户|人同时", hit.group(0)):
+                if re.search(w("concurrent|simultaneous|parallel|active") + r"|并发|同时|在线|路", hit.group(0)) or \
+                        re.search(w("users?|people|clients?") + "|用户|人", hit.group(0)):
                     out["concurrent_users"] = int(v)
                     break
     m = re.search(r"(?:qps|rps)\s*(?:of|=|:|：|是|为|约|大概)?\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:qps|rps|requests?\s*(?:per|/|a)\s*"
@@ -209,23 +248,27 @@ def users(text: str) -> dict:
 
 
 def engine(text: str) -> dict:
+    out = {}
+    m = re.search(r"gpu[\s_-]*memory[\s_-]*utili[sz]ation\s*(?:=|:|设成|设为|to|of|为|是)?\s*(0?\.\d+|1(?:\.0)?)", text)
+    if m:
+        out["gpu_memory_utilization"] = float(m.group(1))
     for name, pattern in (("vllm", w("vllm")), ("sglang", w("sglang")), ("tensorrt-llm", w(r"tensorrt[\s_-]*llm|trt[\s_-]*llm")),
                           ("llamacpp", w(r"llama[\s._-]*cpp|llamacpp|llama-server|lm ?studio|koboldcpp")),
                           ("ollama", w("ollama")), ("hf", w(r"transformers|hf generate|huggingface pipeline|accelerate"))):
         if has(pattern, text):
-            return {"engine": name}
-    return {}
+            return out | {"engine": name}
+    return out
 
 
 def tokens(text: str) -> dict:
     """Training tokens ('1T tokens', '1000亿token', '500B tokens'), samples x length, epochs."""
     out: dict = {}
-    m = re.search(rf"({NUM})\s*({MAG})?\s*(?:个)?\s*(?:tokens?|词元|token数)", text)
+    m = re.search(rf"({NUM})\s*({MAG})?\s*(?:个)?\s*(?:tok(?:en|ne)s?|词元|token数)", text)
     if m:
         v = _num(m.group(1))
         if v:
             total = magnitude(v, m.group(2))
-            if total >= 1e5:
+            if total >= 1e6 and (m.group(2) or total >= 1e7):
                 out["tokens"] = total
     if "tokens" not in out:
         m = re.search(rf"({NUM})\s*({MAG})?\s*(?:条|samples?|examples?|conversations?|rows?|instructions?|对话|样本)", text)
@@ -241,7 +284,8 @@ def tokens(text: str) -> dict:
 
 _CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元"
 _USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
-MONEY = rf"(?:(?P<pre>{_USD}|¥|￥)\s*)?(?P<v>\d+(?:,\d{{3}})*(?:\.\d+)?|[零一二两三四五六七八九十百千半]+)\s*(?P<mag>万亿|亿|万|千|k|m|w)?\s*(?P<post>{_CNY}|{_USD})?"
+MONEY = (rf"(?:(?P<pre>{_USD}|¥|￥)\s*)?(?P<v>\d+(?:,\d{{3}})*(?:\.\d+)?|[零一二两三四五六七八九十百千半]+)\s*(?P<mag>万亿|亿|万|千|k|m|w)?\s*"
+         rf"(?P<post>{_CNY}|{_USD})?(?P<jiao>(?<=块)\d)?")
 
 
 def _money(m: re.Match) -> tuple[float, str | None] | None:
@@ -249,6 +293,8 @@ def _money(m: re.Match) -> tuple[float, str | None] | None:
     if v is None:
         return None
     v = magnitude(v, m.group("mag"))
+    if m.group("jiao"):  # '7块5' = 7.5
+        v += int(m.group("jiao")) / 10
     cur = m.group("pre") or m.group("post") or ""
     currency = "CNY" if re.fullmatch(_CNY, cur) else "USD" if re.fullmatch(_USD, cur) else None
     return v, currency
@@ -279,9 +325,9 @@ def money(text: str) -> dict:
     buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台)")
     m = re.search(buy + r".{0,16}?" + MONEY, text)
-    if m and "price_per_gpu_hour" not in out:
+    if m:
         got = _money(m)
-        if got and got[1] and got[0] >= 100:
+        if got and (got[1] or m.group("mag") in ("万", "w", "k")) and got[0] >= 100:
             server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡", m.group(0))
             out["purchase_price_per_server" if server else "purchase_price"], cur = got
             out["currency"] = out.get("currency") or cur
@@ -289,19 +335,32 @@ def money(text: str) -> dict:
                   r"(?:utili[sz]ation|利用率|使用率|usage|负载)\s*(?:of|是|为|约|大概|按|:|：|at|about|around|~)?\s*(\d+(?:\.\d+)?)\s*%", text)
     if m:
         out["utilization"] = float(next(g for g in m.groups() if g)) / 100
-    m = re.search(r"(?:每天|一天|天天|per day|a day|daily)\s*(?:用|跑|开|使用|运行)?\s*(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*"
+    m = re.search(r"(?:每天|一天|天天|per day|a day|daily)\s*(?:只|就|大概|大约|约)?\s*(?:用|跑|开|使用|运行)?\s*(?:了)?\s*"
+                  r"(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*"
                   r"(?:小时|hours?|hrs?|h)(?![a-z])", text) or \
-        re.search(r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h|小时)\s*(?:/|a|per|每)\s*(?:day|天)", text)
+        re.search(r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h|小时)\s*(?:/|a|per|每|一)\s*(?:day|天)", text)
     if m and _num(m.group(1)):
         out["hours_per_day"] = _num(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(r"(?:(?:for|over|持续|用|租|跑|使用|运行|期限|周期|rent\w*\s+for)\s*(?:了|上)?\s*)?(?<![\d.])(" + NUM + r")\s*(" + TIME_UNIT
-                  + r")(?![a-z])", text)
-    if m and _num(m.group(1)) and not re.search(r"内|以内|之内", text[m.end():m.end() + 3]):
-        hours = duration_hours(_num(m.group(1)), m.group(2))
-        out["period_raw_hours"] = hours
-    elif re.search(r"(?<![\d])(?:一|1)?\s*(?:整)?年(?:下来|用|租)|(?:a|per|one|for a)\s+year|全年|一年", text):
-        out["period_raw_hours"] = 8760.0
+    period = None
+    for m in re.finditer(r"(?<![\d.])(" + NUM + r")\s*-?\s*(" + TIME_UNIT + r")(半)?(?![a-z])", text):
+        v = _num(m.group(1))
+        if not v or re.match(r"\s*(?:内|以内|之内)", text[m.end():m.end() + 3]):
+            continue
+        hourly = m.group(2) in ("小时", "个小时", "hour", "hours", "hr", "hrs", "h")
+        if hourly and (re.fullmatch(r"一|1|每", m.group(1)) or re.search(r"(?:每|per|an?|/)\s*$", text[max(0, m.start() - 5):m.start()])):
+            continue  # 'per hour' / '一小时' is a rate's unit, not a period
+        period = duration_hours(v + (0.5 if m.group(3) else 0), m.group(2))
+        break
+    if period is None:
+        m = re.search(w(r"(?:for|over|in|run me|a|one)\s+(?:a|an|one|a full|the)?\s*(year|month|week|day)") + r"|(?:一|1)?\s*整?(年|个月)(?:下来|用|租)|全年|一年|半年", text)
+        if m:
+            unit = m.group(1) or m.group(2) or ("半年" if "半年" in m.group(0) else "年")
+            period = 4380.0 if unit == "半年" else duration_hours(1, unit)
+    if period is not None:
+        out["period_raw_hours"] = period
+    if has(r"回本|" + w(r"break[\s-]?even|payback|pay back|pays? for itself|pays? off"), text):
+        out["break_even"] = True
     if "period_raw_hours" in out and "hours_per_day" in out and out["period_raw_hours"] >= 24:
         out["period_hours"] = out["period_raw_hours"] / 24 * out["hours_per_day"]
     elif "period_raw_hours" in out:
