@@ -71,10 +71,14 @@ def test_full_finetune_count_in_english():
     assert 14 <= a.verdict.min_gpus <= 20
 
 
-def test_training_time_with_gpus_and_count():
+def test_training_time_without_tokens_asks_then_answers_the_follow_up():
     a = ask("用8张H100做70B的full finetune要多久")
-    assert a.intent == "training_time" and a.verdict.num_gpus == 8 and a.verdict.gpu == "h100"
-    assert a.figures["wall_hours"] > 0
+    assert a.intent == "training_time" and a.status == "needs_clarification" and a.clarification.missing == ["tokens"]
+    assert a.request["num_gpus"] == 8 and a.request["gpu"] == "h100" and 2 <= len(a.clarification.suggestions) <= 4
+    b = ask("10亿token", history=[a.slots])
+    assert b.status == "answered" and b.verdict.num_gpus == 8 and b.verdict.gpu == "h100"
+    # 6 x 70e9 x 1e9 = 4.2e20 FLOPs (+ attention, + recompute) / (8 x 989 TFLOPS x MFU ~0.4) ~ 40 h
+    assert 15 < b.figures["wall_hours"] < 80
 
 
 def test_inference_memory_with_context_and_count():

@@ -65,6 +65,7 @@ CUES: list[tuple[str, float, str]] = [
                       + w(r"article|is it true|is this true|true that|fact[\s-]?check|blog post|this claim|the claim|"
                           r"from a blog|a blog")),
     ("fact_check", 1, r"网上说|有人说|据说|" + w(r"they say|someone said|i read")),
+    ("fact_check", 6, r"核对|帮我检查|检查这段|检查一下这|" + w(r"fact[\s-]?check\w*|check (?:these|this|the following) (?:claims?|paragraph|text)")),
 ]
 
 # Concepts the reference notes explain (an explanation needs one of these).

@@ -74,11 +74,13 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     counts = slots.nodes(work)
     if not counts:
         total, per, nodes = counts_near_gpus(work, names)
-        counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total else slots.gpu_count(work)
-    stated |= {k: v for k, v in counts.items() if v}
+        counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total is not None else slots.gpu_count(work)
+    stated |= {k: v for k, v in counts.items() if v is not None}
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, slots.money, slots.deadline, slots.interconnect):
         stated |= reader(work)
+    if stated.get("budget") and "currency" not in stated:
+        stated["currency"] = "CNY" if lang == "zh" else "USD"  # '预算50万' is yuan; shown in the restatement
     if names.format_precision and "precision" not in stated:
         stated["precision"] = names.format_precision
     scores, last = cues.score(work)
@@ -178,8 +180,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if s.get("fact_check", 0) and not (has_model or stated.get("gpu") or re.search(r"\d", work)):
         s["fact_check"] = 0  # 'is it true that...' with nothing to compute is a concept question
     if _pasted_paragraph(low):
-        add("fact_check", 4)
-    elif s.get("fact_check", 0) >= 3 and (has_model or gpu_named):
+        return "fact_check"
+    if s.get("fact_check", 0) >= 3 and (has_model or gpu_named):
         add("fact_check", 3)  # 'an article says X fits on Y; is it true?': check the claim
     if strong_explain and re.search(cues.CONCEPTS, work) and not gpu_named and not any(
             k in stated for k in ("num_gpus", "tokens", "concurrent_users", "price_per_gpu_hour")):
@@ -218,8 +220,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if s.get("training_time", 0) and s.get("cost", 0):
         loser = "cost" if last.get("training_time", 0) > last.get("cost", 0) else "training_time"
         s[loser] = 0  # 'costs matter to us... how many days?': the question asked last
-    if s.get("recommend", 0) and len(gpus) >= 2 and s.get("compare", 0) >= s["recommend"] and not has_model:
-        s["recommend"] = 0
+    if s.get("recommend", 0) and len(gpus) >= 2 and not has_model:
+        add("compare", s.pop("recommend"))  # 'A100 和 910B 哪个好': no job named, so compare the cards
     if s.get("compare", 0) and has_model and len(gpus) >= 2 and (trainish or inferish):
         add("recommend", s.pop("compare"))  # 'A100, H100 or H20 to fine-tune 8B?': choose for the job
     if s.get("explain", 0) and (has_model or stated.get("gpu")) and max(
@@ -255,6 +257,9 @@ def _pasted_paragraph(low: str) -> bool:
     """Several declarative sentences with few questions, not opened by a question: a pasted text to check."""
     sentences = [s for s in re.split(r"[。！!？?\n]|\.\s", low) if len(s.strip()) > 8]
     questions = len(re.findall(r"[？?]", low))
+    first_person = len(re.findall(slots.w(r"i|we|our|my|i'm|we're|i've|we've") + r"|我们|我", low))
+    if len(sentences) >= 3 and len(low) > 150 and questions == 0 and first_person <= 1:
+        return True
     return len(sentences) >= 5 and len(low) > 300 and questions <= 1 and not re.search(r"[？?]", low[:200])
 
 
