@@ -16,6 +16,7 @@ CUES: list[tuple[str, float, str]] = [
                  + w(r"how much (?:is|are|does|do)(?: an?| the| one)?(?! it cost to| it take)|price of|prices? (?:for|of)|pricing|"
                      r"msrp|street price|going rate|hourly rate|rent(?:al)? price|rental cost|hourly rental|rental per hour|"
                      r"on-demand price|price per (?:gpu[\s-]?)?hour|per hour in|how much per hour")),
+    ("price", 3, r"租.{0,6}(?:一小时|每小时|一天|一个月).{0,4}(?:多少|几块)|(?:一小时|每小时).{0,4}多少"),
     ("price", 1, w(r"price|prices|cost of an?|on the cloud|per hour") + r"|租一小时|租.{0,4}一小时|一小时多少|每小时多少|多少钱一小时|租金|租价"),
     ("cost", 3, r"成本|花多少|要花|费用|花费|开销|总价|电费|租还是买|买还是租|自建还是|还是租|还是买|回本|划算|省钱|账单|"
                 + w(r"how much (?:would|will|does|did) (?:it|this|that) cost|cost(?:s)? to|total cost|rent(?:ing)? or buy(?:ing)?|"
@@ -35,11 +36,13 @@ CUES: list[tuple[str, float, str]] = [
     ("serving", 3, r"并发|同时在线|同时使用|同时访问|多少人用|多少用户|qps|线上服务|同时跑|几路|多少路|kv ?池|"
                    + w(r"concurrency|qps|rps|requests per|serve \d+|serving \d+|how many (?:concurrent|simultaneous|parallel)|"
                        r"throughput for \d+|gpu[\s_-]*memory[\s_-]*utili[sz]ation|kv[\s-]?cache (?:pool|blocks)|"
-                       r"max[\s_-]*num[\s_-]*seqs")),
+                       r"max[\s_-]*num[\s_-]*seqs|how many (?:users|requests|people|sessions)|max(?:imum)? number of "
+                       r"(?:concurrent|simultaneous|parallel|users|requests)|concurrent requests|kv cache (?:actually )?hold") +
+                   r"|能服务多少|服务多少人|同时服务"),
     ("serving", 1, w(r"concurrent|simultaneous|users|production|at once")),
-    ("inference_speed", 3, r"速度|多快|延迟|首字|首 ?token|吞吐|每秒|生成速度|"
+    ("inference_speed", 3, r"速度|多快|延迟|首字|首 ?token|吞吐|每秒|生成速度|最大 ?batch|"
                            + w(r"tokens?/s|tok/s|t/s|tokens?/sec|tok/sec|tps|tokens? per second|latency|ttft|itl|throughput|"
-                               r"how fast|speed|"
+                               r"how fast|speed|max(?:imum)? batch|"
                                r"time to first token|tokens a second")),
     ("inference_memory", 2, r"推理|部署|能跑|跑得动|跑得起|跑不跑得|跑起来|能不能跑|可以跑|运行|加载|装得下|跑满血|本地跑|带得动|跑得了|"
                             + w(r"run|running|inference|serve|serving|host|hosting|deploy\w*|load|loading|locally|"
@@ -55,7 +58,7 @@ CUES: list[tuple[str, float, str]] = [
                      + w(r"which gpu|what gpu|which card|what card|which hardware|what hardware|recommend\w*|"
                          r"should (?:i|we) (?:buy|get|use|rent|pick|choose)|best gpu|cheapest|bang for|which one|"
                          r"choosing between|choose between|pick between|recomm?end\w*|recomend\w*")),
-    ("compare", 3, r"对比|比较|区别|差别|差距|差多少|好还是|哪个更|哪个.{0,24}更|跟.{0,8}比|和.{0,8}比|不一样|有啥不同|有什么不同|"
+    ("compare", 3, r"对比|比较|区别|差别|差距|差多少|好还是|哪个更|还是|哪个.{0,24}更|跟.{0,8}比|和.{0,8}比|不一样|有啥不同|有什么不同|"
                    + w(r"vs\.?|versus|compared? (?:to|with)|difference|better than|side by side|or")),
     ("spec", 2, r"规格|带宽|算力|显存多大|多少显存|功耗|参数表|" + w(r"specs?|bandwidth|tflops|tdp|nvlink|hbm\w*|datasheet")),
     ("explain", 2, r"什么意思|怎么理解|" + w(r"what is|what's|what are|explain|how does|how do|meaning of")),

@@ -25,7 +25,7 @@ FORMATS: list[tuple[str, str, str]] = [  # (pattern, format name, precision)
 ]
 _GGUF_BITS = {"q2": "int4", "q3": "int4", "q4": "int4", "q5": "int8", "q6": "int8", "q8": "int8"}
 _NAME_TAIL = r"(?:[\s_-]*(?:instruct|chat|it|base|hf))*"
-_CN_COUNT = r"[一两二三四五六七八九十单双]+"
+_CN_COUNT = r"[一两二三四五六七八九十单双俩仨]+"
 
 
 def _alias_pattern(alias: str) -> str:
@@ -171,5 +171,5 @@ def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, i
 
 
 def _count(word: str) -> float | None:
-    word = {"单": "一", "双": "两"}.get(word, word)
+    word = {"单": "一", "双": "两", "俩": "两", "仨": "三"}.get(word, word)
     return number(word) if word.isdigit() else cn_number(word)

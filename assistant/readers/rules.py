@@ -47,7 +47,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up."""
     text, warnings = truncate_question(text)
     lang = detect_lang(text[:300])  # the question, not a log or a paste that follows it
-    low = unicodedata.normalize("NFKC", text).lower()
+    # '，' would become ',' under NFKC and glue '8，128' into one number: keep a space after it
+    low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
+    low = re.sub(r"(?<![a-z0-9.])(\d{1,3})\s*[x×*]\s*(?=\d{4}(?![\d.]*\s*b)|[a-z])", r"\1x ", low)  # '8xh100' -> '8x h100' 
     if re.search(_INJECTION, low):
         warnings.append("the message contains instructions aimed at the assistant; they were treated as text")
     invalid = []
@@ -86,7 +88,7 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     scores, last = cues.score(work)
     prev = _previous(previous)
     follow = prev is not None and (bool(previous.get("awaiting")) or _is_follow_up(low, stated, prev))
-    intent = _intent(scores, last, stated, work, low, follow, prev)
+    intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in slots.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
@@ -106,14 +108,20 @@ def _family_size(work: str, as_written: str, size: str, catalog: Catalog) -> str
     """'DeepSeek 671B' -> deepseek-v3 when exactly one catalog model of that family has that size."""
     at = work.find(as_written)
     before = work[max(0, at - 14):at]
-    m = re.search(r"([a-z]+)[\s\-_]*[\d.]*[\s\-_]*$", before)
-    if not m:
-        return None
-    fam = m.group(1)
     want = float(size[:-1]) * 1e9
-    hits = [r for r in catalog.models if re.match(r"[a-z]+", r.id).group(0) == fam
-            and abs(r.params_total / want - 1) < 0.06]
-    return hits[0].id if len(hits) == 1 else None
+    m = re.search(r"([a-z]+)[\s\-_]*[\d.]*[\s\-_]*$", before)
+    if m:
+        hits = [r for r in catalog.models if re.match(r"[a-z]+", r.id).group(0) == m.group(1)
+                and abs(r.params_total / want - 1) < 0.06]
+        if len(hits) == 1:
+            return hits[0].id
+    # a versioned family named elsewhere in the question: 'Llama 3.1 三个模型 ... 405B 那个'
+    for rec in catalog.models:
+        stem = re.match(r"([a-z]+)-?([\d.]+)?", rec.id)
+        if stem and stem.group(2) and abs(rec.params_total / want - 1) < 0.06 and \
+                re.search(rf"(?<![a-z0-9]){stem.group(1)}[\s\-_]*{re.escape(stem.group(2))}(?![\d])", work):
+            return rec.id
+    return None
 
 
 def _previous(previous: dict | None) -> dict | None:
@@ -134,7 +142,7 @@ def _is_follow_up(low: str, stated: dict, prev: dict) -> bool:
 
 
 def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: str, low: str, follow: bool,
-            prev: dict | None) -> str:
+            prev: dict | None, catalog: Catalog) -> str:
     """The best supported intent; the previous turn's for a follow-up that brings no strong evidence of its own."""
     s = dict(scores)
     memory = s.pop("memory", 0.0)
@@ -160,8 +168,9 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("cost", 3)
     if "period_hours" in stated and (s.get("price", 0) or s.get("cost", 0)):
         add("cost", 2)
+    named_method = method in ("full", "lora", "qlora", "pretrain") or bool(stated.get("methods"))
     if has_model:
-        if trainish and not (inferish and s.get("inference_memory", 0) > s.get("training_memory", 0)):
+        if named_method or (trainish and not (inferish and s.get("inference_memory", 0) > s.get("training_memory", 0))):
             add("training_memory", memory + 1)
         else:
             add("inference_memory", memory + (1 if inferish else 0.5))
@@ -171,8 +180,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("spec", 1 + memory / 2)
     if len(gpus) >= 2 and not has_model:
         add("compare", 2)
-    run = _published_run(low)
-    if run is not None and "tokens" not in stated and "num_gpus" not in stated:
+    run = _published_run(low, stated.get("model"), catalog)
+    if run is not None and (("tokens" not in stated and "num_gpus" not in stated) or s.get("published_run", 0)):
         if s.get("published_run", 0) or (len(gpus) < 2 and re.search(r"卡时|gpu\s*小时|" + slots.w(r"(?:gpu|a100|h100|h800)[\s-]?hours?"), low)):
             add("published_run", 3)
     if run is None:
@@ -195,11 +204,13 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s.pop("compare", None)
     if not gpu_named and not (follow and prev and prev.get("gpu")):
         s.pop("spec", None)
-    if s.get("inference_speed", 0) and not has_model and gpu_named and not re.search(r"token|tok/", work):
+    if s.get("inference_speed", 0) and not has_model and gpu_named and \
+            not re.search(r"token|tok/|ttft|latency|first token|首字|延迟|batch", work):
         add("spec", s.pop("inference_speed"))  # 'bf16 throughput of an A100' is a spec
     elif not has_model and (trainish or inferish) and s.get("spec", 0) < 3:
         s.pop("spec", None)  # 'can my 4090 run it?': a sizing question without its model
     if not has_model and not gpu_named and (memory >= 2 or s.get("inference_speed", 0)) and not strong_explain and \
+            not ("concurrent_users" in stated or "requests_per_s" in stated) and \
             not any(s.get(k, 0) >= 3 for k in ("price", "cost", "recommend", "explain", "published_run", "fact_check")):
         add("training_memory" if trainish else "inference_memory", memory + 1)  # asks back for the model
     if s.get("recommend", 0) and not (has_model or gpus or re.search(slots.w(r"gpus?|cards?|hardware") + r"|显卡|卡", work)):
@@ -245,12 +256,22 @@ _PRIORITY = ["fact_check", "published_run", "serving", "inference_speed", "cost"
              "compare", "training_memory", "inference_memory", "spec", "explain"]
 
 
-def _published_run(low: str):
-    try:
-        from knowledge.runs import find_run
-    except ImportError:  # the table of published runs is optional to the reader
-        return None
-    return find_run(low)
+def _published_run(low: str, model: str | None, catalog: Catalog):
+    """The published run a question names: by name, by the catalog model, or by a bare size only one run has."""
+    from knowledge.runs import find_run, load_training_runs
+
+    run = find_run(low)
+    if run is not None or not model:
+        return run
+    runs = load_training_runs()
+    by_model = [r for r in runs if r.model == model]
+    if by_model:
+        return by_model[-1]  # the latest record of that model (Llama 3.1 after Llama 3)
+    if re.fullmatch(r"[\d.]+b", model):
+        want = float(model[:-1]) * 1e9
+        hits = [r for r in runs if abs(r.params / want - 1) < 0.02]
+        return hits[0] if len(hits) == 1 else None
+    return None
 
 
 def _pasted_paragraph(low: str) -> bool:

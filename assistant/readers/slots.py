@@ -99,6 +99,8 @@ def method(text: str) -> dict:
     if loras and not has(r"(?<![a-z0-9q])lora(?![a-z0-9]).{0,12}4[\s-]?bit", text) and \
             ("qlora" not in found or has(w(r"vs\.?|or|versus|and|compared?") + r"|还是|和|对比|比较|或|、|,|/|三种|两种|分别", text)):
         found.append("lora")
+    if not found and has(r"(?<![a-z0-9q])lora[\s_-]*(?:rank|r\b|r=|秩)", text):
+        found.append("lora")  # 'lora rank 256' without QLoRA named is a LoRA job
     training = has(FINETUNE_CUE, text)
     serving = has(INFER_CUE, text)
     if has(w(r"full[\s-]*(?:fine[\s-]*tun\w*|ft|finetun\w*|param\w*|sft|training|train)|fft") + r"|全参|全部参数|全餐", text) or \
@@ -124,7 +126,7 @@ INFER_CUE = (w(r"run\w*|inference|infer|serv(?:e|es|ing)|host\w*|deploy\w*|load\
 def precision(text: str) -> dict:
     """Weights / training precision and KV-cache dtype."""
     out: dict = {}
-    m = re.search(r"(?:kv[\s_-]*(?:cache)?[\s_-]*(?:dtype)?\s*[=:：]?\s*(?:用|in|at|as|设为|使用)?\s*(fp8|bf16|fp16|int8))|"
+    m = re.search(r"(?:kv[\s_-]*(?:cache)?[\s_-]*(?:dtype)?\s*[=:：]?\s*(?:用|in|at|as|设为|使用|改成|改为|换成|to|存成)?\s*(fp8|bf16|fp16|int8))|"
                   r"(?:(fp8|bf16|fp16|int8)\s*(?:的)?\s*kv)", text)
     if m:
         kv = m.group(1) or m.group(2)
@@ -180,13 +182,15 @@ def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
     m = re.search(rf"(?:prompt|input|输入|提示词?|问题)\s*(?:tokens?|长度|len\w*|length)?\s*(?:是|为|约|大概|about|~|=|:|：|of)?\s*({LEN})",
-                  text) or re.search(rf"({LEN})\s*(?:tokens?|token的)?\s*(?:prompt|input|输入|提示)", text)
+                  text) or re.search(rf"({LEN})\s*(?:tokens?|token)?\s*的?\s*(?:prompt|input|输入|提示|长文档|文档|长文本|document|doc|pdf)", text) \
+        or re.search(rf"({LEN})\s*(?:tokens?)?\s*in(?![a-z])(?=\s*(?:/|,|and|\+|、|，)?\s*{LEN}\s*(?:tokens?)?\s*out)", text)
     if m:
         out["prompt_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     m = re.search(rf"(?:output|输出|生成|completion|max[\s_]*(?:new[\s_]*)?tokens|回复|回答)\s*(?:tokens?|长度|len\w*|length)?\s*"
                   rf"(?:是|为|约|大概|about|~|=|:|：|of)?\s*({LEN})", text) or \
-        re.search(rf"({LEN})\s*(?:tokens?|token的)?\s*(?:output|输出|生成|completion|回复)", text)
+        re.search(rf"({LEN})\s*(?:tokens?|token)?\s*的?\s*(?:output|输出|生成|completion|回复)", text) or \
+        re.search(rf"({LEN})\s*(?:tokens?)?\s*out(?![a-z])", text)
     if m:
         out["output_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
@@ -197,7 +201,7 @@ def lengths(text: str) -> dict:
             r"of about|around|~)")
     m = re.search(rf"(?:{cue})\s*(?:再)?\s*{conn}?\s*{conn}?\s*({LEN})", text) or \
         re.search(rf"({LEN})\s*(?:tokens?\s*)?(?:的)?\s*(?:{cue}|long\s+(?:prompts?|documents?|inputs?)|tokens? long)", text) or \
-        re.search(rf"(?<![\d.$¥￥])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])(?!\s*(?:a card|each|per|一张|一台|/))", text) or \
+        re.search(rf"(?<![\d.$¥￥])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])(?!\s*(?:a card|一张|一台|/))", text) or \
         re.search(r"(?<![\d.$¥,])(512|1024|2048|3072|4096|6144|8192|12288|16384|32768|65536|131072)\s*(?:tokens?)?"
                   r"(?![\d.]|\s*(?:gb|g\b|mb|张|块|卡|台|个|条|b\b|万|亿|元|美元|gpus?|cards?|人|users?|steps?|%))", text)
     if m:
@@ -323,12 +327,12 @@ def money(text: str) -> dict:
                 out["currency"] = cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|售价|报价|单价|价格|一张|一台|each|per card|"
-           r"a card|a server|per server|一整台)")
+           r"a card|a server|per server|一整台|整机|服务器)")
     m = re.search(buy + r".{0,16}?" + MONEY, text)
     if m:
         got = _money(m)
         if got and (got[1] or m.group("mag") in ("万", "w", "k")) and got[0] >= 100:
-            server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡", m.group(0))
+            server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡", text[max(0, m.start() - 8):m.end()])
             out["purchase_price_per_server" if server else "purchase_price"], cur = got
             out["currency"] = out.get("currency") or cur
     m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time)|"
@@ -391,7 +395,7 @@ def interconnect(text: str) -> dict:
     if has(w(r"roce(?:v2)?"), text):
         return {"interconnect": "roce"}
     m = re.search(r"(25|100|200|400)\s*(?:g|gb|gbe|gbps|gb/s|gbit|g以太网|千兆)(?![a-z0-9])", text)
-    if m and has(w(r"ethernet|gbe|nic|network|networking|net|interconnect|link") + r"|以太网|网卡|网络|互联", text):
+    if m and (re.search(r"gbe|以太网", m.group(0)) or has(w(r"ethernet|gbe|nic|network|networking|net|interconnect|link|between") + r"|以太网|网卡|网络|互联", text)):
         return {"interconnect": {"25": "ethernet-25g", "100": "ethernet-100g", "200": "ethernet-100g",
                                  "400": "ethernet-400g"}[m.group(1)]}
     if has(w(r"ethernet|tcp"), text) or has(r"以太网|千兆网|万兆网", text):
