@@ -2,6 +2,8 @@
 concept explanations and fact checks."""
 from __future__ import annotations
 
+import re
+
 from assistant.answer import Answer, Citation, ToolCall, Verdict
 from assistant.compose import T, md_table
 from assistant.planner import USES, Ctx, assumptions_md, sources_md
@@ -133,7 +135,9 @@ def fact_check(ctx: Ctx) -> Answer:
 
     req, lang, question = ctx.req, ctx.lang, ctx.question
     low = question.lower()
-    memory_claim = req.model and (req.method or req.methods or "lora" in low or "微调" in low)
+    training_words = re.search(r"lora|微调|训练|fine[\s-]?tun|train", low)
+    inference_words = re.search(r"推理|部署|serv|inference|run", low)
+    memory_claim = req.model and (req.method or req.methods or training_words or inference_words)
     if len(sentences(question)) > 2 or not memory_claim:
         checks = check_paragraph(question, ctx.deps)
         if checks:
@@ -150,7 +154,8 @@ def fact_check(ctx: Ctx) -> Answer:
                               "claims_checked": len(checks), "claims_wrong": sum(c.verdict == "wrong" for c in checks),
                               "claims_misleading": sum(c.verdict == "misleading" for c in checks)})
     if memory_claim:
-        base = (inference_memory if req.method == "inference" else training_memory)(ctx)
+        infer = req.method == "inference" or (inference_words and not (req.method or req.methods or training_words))
+        base = (inference_memory if infer else training_memory)(ctx)
         claim_fits = not any(w in low for w in ("不能", "不够", "放不下", "装不下", "跑不了", "cannot", "can't",
                                                 "doesn't fit", "does not fit", "won't fit", "not fit", "not enough"))
         correct = base.verdict.fits == claim_fits

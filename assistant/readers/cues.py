@@ -15,7 +15,8 @@ CUES: list[tuple[str, float, str]] = [
                  r"多少(?:人民币|美元|美金|刀)|什么价位|"
                  + w(r"how much (?:is|are|does|do)(?: an?| the| one)?(?! it cost to| it take)|price of|prices? (?:for|of)|pricing|"
                      r"msrp|street price|going rate|hourly rate|rent(?:al)? price|rental cost|hourly rental|rental per hour|"
-                     r"on-demand price|price per (?:gpu[\s-]?)?hour|per hour in|how much per hour")),
+                     r"on-demand price|price per (?:gpu[\s-]?)?hour|per hour in|how much per hour|cost per (?:gpu[\s-]?)?hour|"
+                     r"what does an? \S+ cost")),
     ("price", 3, r"租.{0,6}(?:一小时|每小时|一天|一个月).{0,4}(?:多少|几块)|(?:一小时|每小时).{0,4}多少"),
     ("price", 1, w(r"price|prices|cost of an?|on the cloud|per hour") + r"|租一小时|租.{0,4}一小时|一小时多少|每小时多少|多少钱一小时|租金|租价"),
     ("cost", 3, r"成本|花多少|要花|费用|花费|开销|总价|电费|租还是买|买还是租|自建还是|还是租|还是买|回本|划算|省钱|账单|"
@@ -30,9 +31,9 @@ CUES: list[tuple[str, float, str]] = [
                              r"how (?:much )?(?:faster|slower|longer)|speed[\s-]?up|slower|faster|longer")
                          + r"|gpu\s*小时|gpu时|降级|会增加多少|慢多少|快多少"),
     ("published_run", 3, r"官方|报告|论文|号称|声称|据说|公布|披露|用了多少|花了多少|可信|靠谱吗|合理吗|训了多少|"
-                         + w(r"reported|report|published|paper|according to|claims?|plausible|realistic|"
+                         + w(r"reported|report|published|paper|according to|plausible|realistic|"
                              r"did (?:meta|deepseek|they|it) use|took to train|was trained|did .{0,30} take|hours did|consistent|"
-                             r"says? (?:it|they|that|\d)|said")),
+                             r"says (?:it|they|that|\d)|said")),
     ("serving", 3, r"并发|同时在线|同时使用|同时访问|多少人用|多少用户|qps|线上服务|同时跑|几路|多少路|kv ?池|"
                    + w(r"concurrency|qps|rps|requests per|serve \d+|serving \d+|how many (?:concurrent|simultaneous|parallel)|"
                        r"throughput for \d+|gpu[\s_-]*memory[\s_-]*utili[sz]ation|kv[\s-]?cache (?:pool|blocks)|"

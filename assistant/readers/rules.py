@@ -209,7 +209,9 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("spec", s.pop("inference_speed"))  # 'bf16 throughput of an A100' is a spec
     elif not has_model and (trainish or inferish) and s.get("spec", 0) < 3:
         s.pop("spec", None)  # 'can my 4090 run it?': a sizing question without its model
+    concept = re.search(cues.CONCEPTS, work) is not None
     if not has_model and not gpu_named and (memory >= 2 or s.get("inference_speed", 0)) and not strong_explain and \
+            not (concept and s.get("explain", 0) >= 2) and \
             not ("concurrent_users" in stated or "requests_per_s" in stated) and \
             not any(s.get(k, 0) >= 3 for k in ("price", "cost", "recommend", "explain", "published_run", "fact_check")):
         add("training_memory" if trainish else "inference_memory", memory + 1)  # asks back for the model
