@@ -4,6 +4,11 @@ from __future__ import annotations
 PHRASES: dict[str, dict[str, str]] = {
     "tm_head": {"en": "**{model} on {n} x {gpu}:**", "zh": "**{model}，{n} 张 {gpu}：**"},
     "tm_fits": {"en": "{method}: **fits**, about {gb:.1f} GB per GPU", "zh": "{method}：**放得下**，每卡约 {gb:.1f} GB"},
+    "tm_nofit_any": {"en": "{method}: **does not fit** on {n} GPU(s) ({gb:.1f} GB per GPU), and no GPU count fixes it: the "
+                           "per-GPU terms that do not shrink with more GPUs are too large (shorten the sequence, lower the "
+                           "micro-batch, or use tensor parallelism)",
+                     "zh": "{method}：{n} 张卡**放不下**（每卡 {gb:.1f} GB），加卡也解决不了：不随卡数减少的部分太大"
+                           "（缩短序列、减小 micro-batch，或用张量并行）"},
     "tm_nofit": {"en": "{method}: **does not fit** on {n} GPU(s) ({gb:.1f} GB per GPU); it needs at least {min} GPUs",
                  "zh": "{method}：{n} 张卡**放不下**（每卡 {gb:.1f} GB），至少需要 {min} 张"},
     "tm_offload": {"en": "full fine-tune on 8 GPUs with the optimizer offloaded to CPU: {gb:.1f} GB per GPU (fits: {fits}), "

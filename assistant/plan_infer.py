@@ -60,7 +60,7 @@ def inference_memory(ctx: Ctx) -> Answer:
     model = ctx.model()
     gpu = ctx.gpu(default=DEFAULT_SERVING_GPU)
     if not req.num_gpus:
-        ctx.assume("1 GPU", "单卡")
+        ctx.assume_one_gpu()
     context = _context(ctx)
     engine = _engine(ctx, "hf")
     batch = req.batch or 1
@@ -131,7 +131,7 @@ def serving(ctx: Ctx) -> Answer:
     model = ctx.model()
     gpu = ctx.gpu(default=DEFAULT_SERVING_GPU)
     if not req.num_gpus:
-        ctx.assume("1 GPU", "单卡")
+        ctx.assume_one_gpu()
     if not req.engine:
         ctx.assume("vLLM", "vLLM")
     if not req.precision:
@@ -171,7 +171,7 @@ def inference_speed(ctx: Ctx) -> Answer:
     model = ctx.model()
     gpu = ctx.gpu(default=DEFAULT_SERVING_GPU)
     if not req.num_gpus:
-        ctx.assume("1 GPU", "单卡")
+        ctx.assume_one_gpu()
     n = req.num_gpus or 1
     prompt = req.prompt_len or req.context or 2048
     if not (req.prompt_len or req.context):

@@ -114,7 +114,7 @@ def cost(ctx: Ctx) -> Answer:
     gpu = ctx.gpu()
     n = req.num_gpus or 1
     if not req.num_gpus:
-        ctx.assume("1 GPU", "单卡")
+        ctx.assume_one_gpu()
     hours = _job_hours(ctx)
     util = req.utilization
     if util is None and req.hours_per_day:

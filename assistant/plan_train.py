@@ -48,7 +48,7 @@ def training_memory(ctx: Ctx) -> Answer:
     gpu = ctx.gpu(default=DEFAULT_GPU)
     n = req.num_gpus or 1
     if not req.num_gpus:
-        ctx.assume("1 GPU", "单卡")
+        ctx.assume_one_gpu()
     if not req.seq_len:
         ctx.assume("seq 2048", "序列 2048")
     if req.precision in ("int8", "fp8"):
@@ -75,7 +75,8 @@ def training_memory(ctx: Ctx) -> Answer:
     main = options[0] if single else next((o for o in options if o.fits), options[-1])
     lines = [T(lang, "tm_head", model=model.name, n=n, gpu=gpu.name)]
     for o in options:
-        lines.append("- " + T(lang, "tm_fits" if o.fits else "tm_nofit", method=o.method, gb=o.per_gpu_gb, min=o.min_gpus, n=n))
+        key = "tm_fits" if o.fits else ("tm_nofit" if o.min_gpus else "tm_nofit_any")
+        lines.append("- " + T(lang, key, method=o.method, gb=o.per_gpu_gb, min=o.min_gpus, n=n))
     if offload is not None:
         lines.append("- " + T(lang, "tm_offload", gb=offload.per_gpu_gb, host=offload.host_ram_gb / 1000,
                               fits=T(lang, "yes") if offload.fits else T(lang, "no")).replace(" 8 ", f" {offload.num_gpus} "))
@@ -135,7 +136,7 @@ def training_time(ctx: Ctx) -> Answer:
     if not req.gpu:
         ctx.assume("A100 80GB", "A100 80GB（未指定 GPU）")
     if not req.num_gpus:
-        ctx.assume("1 GPU", "单卡")
+        ctx.assume_one_gpu()
     tokens = training_tokens(ctx)
     if req.precision and req.precision not in ("bf16", "fp16", "fp8"):
         ctx.ignore("precision", "training time is computed for BF16 or FP8 tensor math",

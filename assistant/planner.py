@@ -66,6 +66,7 @@ class Ctx:
     assumed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    applied: dict = field(default_factory=dict)  # defaults shown in the restatement as if stated ('1× H100')
 
     @property
     def lang(self) -> str:
@@ -105,6 +106,10 @@ class Ctx:
         text = zh if self.zh else en
         if text not in self.assumed:
             self.assumed.append(text)
+
+    def assume_one_gpu(self) -> None:
+        self.assume("1 GPU", "单卡")
+        self.applied["num_gpus"] = 1
 
     def ignore(self, field_name: str, why_en: str, why_zh: str) -> None:
         """A stated input the answering tool cannot use, named with the reason."""
@@ -202,7 +207,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                 ctx.ignore(name, "the tool that answers this question does not use it",
                            "回答这个问题的工具用不到它")
     req_dict = req.model_dump(mode="json")
-    text = restate(req, ctx.deps.catalog, ctx.assumed) + "\n\n" + answer.answer
+    shown = req.model_copy(update=ctx.applied) if ctx.applied else req
+    text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + answer.answer
     if ctx.ignored:
         text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(f"- {i}" for i in ctx.ignored)
     return answer.model_copy(update={"answer": text, "request": req_dict, "slots": req_dict, "ignored": ctx.ignored,

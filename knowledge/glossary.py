@@ -44,6 +44,7 @@ ABBREVIATIONS: dict[str, str] = {
     "pp": "pipeline parallelism 流水线并行", "sp": "sequence parallelism 序列并行", "ep": "expert parallelism 专家并行",
     "oom": "out of memory 显存不足", "ft": "fine-tuning 微调", "sft": "supervised fine-tuning 微调",
     "moe": "mixture of experts 专家", "ckpt": "checkpoint 检查点", "kv": "KV cache 缓存",
+    "seq": "sequence length 序列长度", "bs": "batch size 批大小", "mbs": "micro-batch 批大小",
 }
 _TERMS = sorted(GLOSSARY, key=len, reverse=True)
 

@@ -148,3 +148,49 @@ class Price(_Record):
         if self.kind.startswith("rent") != (self.unit == "per_gpu_hour"):
             raise ValueError(f"{self.id}: rentals are per_gpu_hour, purchases per_gpu or per_8gpu_server")
         return self
+
+
+class TrainingRun(_Record):
+    """One published training run: GPU-hours, tokens and cluster as the developer reported them.
+
+    Figures are copied as published, never derived; a field the source does not give is null.
+    `gpu_hours` is the source's own total for the scope named in `gpu_hours_scope` (what a
+    "GPU-hour" covers differs between sources: pre-training only, or everything up to the
+    released chat model).
+    """
+
+    id: str
+    name: str
+    model: str | None = Field(None, description="model id from models.yaml when the model is in the catalog")
+    aliases: list[str] = Field(default_factory=list, description="names people use for this run or model")
+    params: int = Field(gt=0, description="total parameters, as the source states them (nominal, e.g. 70e9)")
+    active_params: int | None = Field(None, gt=0, description="parameters active per token (MoE only)")
+    gpu: str = Field(description="GPU id from gpus.yaml")
+    gpu_hours: float | None = Field(None, gt=0, description="GPU-hours as published; null when the source gives "
+                                    "only a cluster size and a duration")
+    gpu_hours_scope: str = Field(description="what the GPU-hour figure covers, e.g. 'pre-training only'")
+    gpu_hours_breakdown: dict[str, float] | None = Field(
+        None, description="published split of gpu_hours by stage, e.g. {'pre-training': 2.664e6, ...}")
+    tokens: float = Field(gt=0, description="training tokens as published")
+    num_gpus: int | None = Field(None, gt=0, description="GPUs used (peak cluster size) if published")
+    wall_days: float | None = Field(None, gt=0, description="wall-clock days if published")
+    precision: str | None = Field(None, description="training precision as published (bf16, fp16, fp8 mixed, ...)")
+    reported_mfu: float | None = Field(None, gt=0, le=1, description="model FLOPs utilization as published (0-1)")
+    reported_tflops_per_gpu: float | None = Field(
+        None, gt=0, description="achieved TFLOPS per GPU as published (the source's own counting)")
+    source: str = Field(description="title and URL of the publication the figures come from")
+    source_kind: Literal["paper", "model_card", "developer_blog", "secondary"]
+    as_of: str
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TrainingRun:
+        if self.gpu_hours is None and (self.num_gpus is None or self.wall_days is None):
+            raise ValueError(f"{self.id}: without gpu_hours a run needs both num_gpus and wall_days")
+        if self.active_params is not None and self.active_params > self.params:
+            raise ValueError(f"{self.id}: active_params {self.active_params} > params {self.params}")
+        if self.gpu_hours_breakdown and self.gpu_hours is not None:
+            total = sum(self.gpu_hours_breakdown.values())
+            if abs(total - self.gpu_hours) > 0.01 * self.gpu_hours:
+                raise ValueError(f"{self.id}: breakdown sums to {total:,.0f}, not gpu_hours {self.gpu_hours:,.0f}")
+        return self

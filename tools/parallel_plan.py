@@ -77,7 +77,10 @@ def _step(req: ParallelPlanRequest, tp: int, pp: int, dp: int, zero: int) -> tup
     spec, gpu = req.model, req.gpu
     method = "full" if req.task == "pretrain" else req.task
     flops = model_flops_per_token(spec, req.seq_len, method) * req.global_batch_tokens
-    compute = flops / (req.num_gpus * gpu.bf16_dense_tflops * 1e12 * eff.default_mfu(gpu, "bf16").point)
+    peak = gpu.bf16_dense_tflops or gpu.fp16_dense_tflops  # V100 and T4 have FP16 tensor cores only
+    if not peak:
+        raise ValueError(f"{gpu.id} has no dense BF16/FP16 figure in the GPU table")
+    compute = flops / (req.num_gpus * peak * 1e12 * eff.default_mfu(gpu, "bf16").point)
     micro = max(1, req.global_batch_tokens // (dp * req.micro_batch * req.seq_len))
     bubble = (pp - 1) / (micro + pp - 1)
     nv = (gpu.nvlink_gbps or 64.0) / 2 * GB * eff.LINK_EFFICIENCY
