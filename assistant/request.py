@@ -19,7 +19,7 @@ Interconnect = Literal["nvlink", "pcie", "ethernet-25g", "ethernet-100g", "ether
 Currency = Literal["USD", "CNY"]
 
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
-META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu")
+META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu", "models")
 
 
 class Request(BaseModel):

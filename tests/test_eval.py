@@ -61,3 +61,22 @@ def test_quality_gate_rules_backend_over_the_full_set():
               for r in results if not r.passed]
     assert summary["pass_rate"] >= ev.gate_threshold(), "\n".join(failed)
     assert elapsed < 60
+
+
+def test_the_realistic_set_is_large_bilingual_and_apart_from_the_first_set():
+    cases = ev.load_cases(ev.REALISTIC)
+    assert len(cases) >= 300 and sum(c.lang == "zh" for c in cases) >= len(cases) / 2
+    assert not {c.id for c in cases} & {c.id for c in ev.load_cases()}
+    assert sum(len(c.turns) > 1 for c in cases) >= 30 and sum(c.expect.status == "needs_clarification" for c in cases) >= 20
+    assert {"price", "cost", "serving", "published_run", "training_memory", "inference_memory"} <= {c.expect.intent for c in cases}
+    assert all(c.derivation.strip() for c in cases)
+
+
+def test_quality_gate_realistic_set_in_each_language():
+    results = ev.run(ev.load_cases(ev.REALISTIC), progress=False)
+    summary = ev.summarise(results)
+    threshold = ev.gate_threshold("realistic_min_pass_rate")
+    failed = [f"{r.id}: " + "; ".join(f"{c.name} want {c.expected} got {c.got}" for c in r.checks if not c.ok)
+              for r in results if not r.passed]
+    for lang in ("zh", "en"):
+        assert summary["by_lang"][lang]["pass_rate"] >= threshold, (lang, "\n".join(failed))

@@ -6,7 +6,8 @@ from pathlib import Path
 
 def add_parsers(sub) -> None:
     e = sub.add_parser("eval", help="offline evaluation: the question set, scored; reports and run comparison")
-    e.add_argument("--dataset", help="a YAML file or folder of cases (default evals/datasets)")
+    e.add_argument("--dataset", help="a YAML file or folder of cases (default evals/datasets); 'realistic' = evals/realistic, "
+                                     "the questions as people write them")
     e.add_argument("--backend", default="rules", help="rules (default), auto, openai:MODEL, ollama:MODEL")
     e.add_argument("--report", help="folder for report.json and report.md")
     e.add_argument("--filter", help="only cases with this tag or intent")
@@ -20,7 +21,8 @@ def add_parsers(sub) -> None:
 def run_command(args, catalog) -> tuple[dict, str]:
     from evals import run as ev
 
-    cases = ev.load_cases(Path(args.dataset) if args.dataset else None, args.filter)
+    dataset = ev.REALISTIC if args.dataset == "realistic" else (Path(args.dataset) if args.dataset else None)
+    cases = ev.load_cases(dataset, args.filter)
     if not cases:
         raise ValueError("no cases matched (check --dataset and --filter)")
     workers = args.workers or (1 if args.backend == "rules" else 4)

@@ -100,7 +100,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     skip = {"intent", "lang", "follow_up", "stated"}
     req = Request(**{k: v for k, v in merged.items() if k in Request.model_fields and k not in skip},
                   intent=intent, lang=lang, follow_up=follow,
-                  stated=sorted(k for k in stated if k in Request.model_fields and k not in ("models", "gpus")))
+                  stated=sorted(k for k in stated if k in Request.model_fields and k != "models"
+                                and not (k == "gpus" and len(stated["gpus"]) < 2)))
     return Reading(request=req, warnings=warnings, scores=scores, invalid=invalid)
 
 

@@ -328,13 +328,17 @@ def money(text: str) -> dict:
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台|整机|服务器)")
-    m = re.search(buy + r".{0,16}?" + MONEY, text)
-    if m:
-        got = _money(m)
-        if got and (got[1] or m.group("mag") in ("万", "w", "k")) and got[0] >= 100:
-            server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡", text[max(0, m.start() - 8):m.end()])
-            out["purchase_price_per_server" if server else "purchase_price"], cur = got
-            out["currency"] = out.get("currency") or cur
+    for b in re.finditer(buy, text):
+        window = text[b.end():b.end() + 24]
+        hit = next((m for m in re.finditer(MONEY, window) if m.group("v") and (_money(m) or (0, None))[0] >= 100
+                    and ((_money(m) or (0, None))[1] or m.group("mag") in ("万", "w", "k"))), None)
+        if hit is None:
+            continue
+        value, cur = _money(hit)
+        server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡", text[max(0, b.start() - 8):b.end() + hit.end()])
+        out["purchase_price_per_server" if server else "purchase_price"] = value
+        out["currency"] = out.get("currency") or cur
+        break
     m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time)|"
                   r"(?:utili[sz]ation|利用率|使用率|usage|负载)\s*(?:of|是|为|约|大概|按|:|：|at|about|around|~)?\s*(\d+(?:\.\d+)?)\s*%", text)
     if m:

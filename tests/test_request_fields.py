@@ -1,0 +1,89 @@
+"""Every input a person can state reaches a tool: for each Request field, a question that states it makes a
+different tool call than the same question without it. A new Request field fails this test until it is covered."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.request import META_FIELDS, Request
+from assistant.service import ask
+
+# field -> (question without it, the same question stating it)
+PAIRS: dict[str, tuple[str, str]] = {
+    "method": ("Does Llama 3.1 8B fit on one A100 80GB for fine-tuning?",
+               "Does Llama 3.1 8B fit on one A100 80GB for QLoRA fine-tuning?"),
+    "methods": ("LoRA of Llama 3.1 8B on one A100 80GB?", "LoRA vs QLoRA of Llama 3.1 8B on one A100 80GB?"),
+    "model": ("How much memory does LoRA need on one A100 80GB?", "How much memory does LoRA of Qwen2.5-7B need on one A100 80GB?"),
+    "checkpoint_format": ("Can I run Qwen2.5-72B on 2x A100 80GB?", "Can I run Qwen2.5-72B-Instruct-AWQ on 2x A100 80GB?"),
+    "gpu": ("LoRA of Llama 3.1 8B on one GPU, does it fit?", "LoRA of Llama 3.1 8B on one H100, does it fit?"),
+    "gpus": ("How long to train Llama 3.1 8B on 1B tokens with 8 H100?",
+             "How long to train Llama 3.1 8B on 1B tokens with 8 H100 vs 8 A100?"),
+    "num_gpus": ("Full fine-tune of Llama 3.1 8B on H100, does it fit?", "Full fine-tune of Llama 3.1 8B on 4 H100, does it fit?"),
+    "gpus_per_node": ("How long to full fine-tune Llama 3.1 8B on 1B tokens with 16 H800 over 100GbE?",
+                      "How long to full fine-tune Llama 3.1 8B on 1B tokens with 4 nodes x 4 H800 over 100GbE?"),
+    "nodes": ("Full fine-tune of Qwen2.5-32B on 8 A100s, enough?",
+              "Full fine-tune of Qwen2.5-32B on 2 servers with 8 A100s each, enough?"),
+    "interconnect": ("How long to full fine-tune Llama 3.1 8B on 1B tokens with 16 H800?",
+                     "How long to full fine-tune Llama 3.1 8B on 1B tokens with 16 H800 over 100GbE?"),
+    "precision": ("Can I run Llama 3.1 8B on one RTX 4090?", "Can I run Llama 3.1 8B in int8 on one RTX 4090?"),
+    "kv_dtype": ("Llama 3.1 70B inference on one H200 at 32k context?",
+                 "Llama 3.1 70B inference on one H200 at 32k context with fp8 KV cache?"),
+    "seq_len": ("LoRA of Llama 3.1 8B on one A100 80GB?", "LoRA of Llama 3.1 8B on one A100 80GB at seq 8192?"),
+    "context": ("Can one H100 run Llama 3.1 8B?", "Can one H100 run Llama 3.1 8B at 32k context?"),
+    "prompt_len": ("TTFT of Llama 3.1 8B on one H100?", "TTFT of Llama 3.1 8B on one H100 for an 8k prompt?"),
+    "output_len": ("How fast is Llama 3.1 8B on one H100?", "How fast is Llama 3.1 8B on one H100 with 1024 output tokens?"),
+    "micro_batch": ("LoRA of Llama 3.1 8B on one A100 80GB?", "LoRA of Llama 3.1 8B on one A100 80GB with micro batch 4?"),
+    "global_batch": ("How long to train Llama 3.1 8B on 1B tokens with 8 H100?",
+                     "How long to train Llama 3.1 8B on 1B tokens with 8 H100, global batch 64?"),
+    "batch": ("Llama 3.1 8B tokens/s on one H100?", "Llama 3.1 8B tokens/s on one H100 at batch 32?"),
+    "concurrent_users": ("Serving Llama 3.1 8B on one H100 with vLLM at 4k context: enough?",
+                         "Serving Llama 3.1 8B on one H100 with vLLM at 4k context for 50 concurrent users: enough?"),
+    "requests_per_s": ("Serving Llama 3.1 8B on one H100 with vLLM at 4k context: enough?",
+                       "Serving Llama 3.1 8B on one H100 with vLLM at 4k context at 5 requests per second: enough?"),
+    "engine": ("Can one H100 serve Llama 3.1 8B for 20 concurrent users?",
+               "Can one H100 serve Llama 3.1 8B for 20 concurrent users with llama.cpp?"),
+    "gpu_memory_utilization": ("vLLM with Llama 3.1 8B on one A100 80GB for 20 concurrent users?",
+                               "vLLM with Llama 3.1 8B on one A100 80GB for 20 concurrent users, gpu_memory_utilization 0.5?"),
+    "tokens": ("How long to train Llama 3.1 8B on 8 H100?", "How long to train Llama 3.1 8B on 10B tokens with 8 H100?"),
+    "epochs": ("How long to train Llama 3.1 8B on 1B tokens with 8 H100?",
+               "How long to train Llama 3.1 8B on 1B tokens for 3 epochs with 8 H100?"),
+    "optimizer": ("Full fine-tune of Llama 3.1 8B on one H100?", "Full fine-tune of Llama 3.1 8B on one H100 with 8-bit adam?"),
+    "zero": ("Full fine-tune of Llama 3.1 8B on 8 H100?", "Full fine-tune of Llama 3.1 8B on 8 H100 with ZeRO-2?"),
+    "offload": ("Full fine-tune of Llama 3.1 8B on 8 H100?", "Full fine-tune of Llama 3.1 8B on 8 H100 with CPU offload?"),
+    "recompute": ("LoRA of Llama 3.1 8B on one A100 80GB?",
+                  "LoRA of Llama 3.1 8B on one A100 80GB without gradient checkpointing?"),
+    "lora_rank": ("LoRA of Llama 3.1 8B on one A100 80GB?", "LoRA of Llama 3.1 8B on one A100 80GB with rank 64?"),
+    "price_per_gpu_hour": ("Renting 8 A100 for 3 days, what is the total?", "Renting 8 A100 for 3 days at $1.5/hour, what is the total?"),
+    "purchase_price": ("Rent or buy 8 H100 for a year?", "Rent or buy 8 H100 for a year, buying at $25k each?"),
+    "purchase_price_per_server": ("Rent or buy 8 H100 for a year?", "Rent or buy 8 H100 for a year if a server costs $250k?"),
+    "used": ("What is the price of an A100?", "What is the price of a used A100?"),
+    "price_kind": ("How much is an H100?", "How much is it to rent an H100?"),
+    "server": ("How much is an A100?", "How much is an 8-GPU A100 server?"),
+    "utilization": ("Rent or buy 8 H100 for a year?", "Rent or buy 8 H100 for a year at 50% utilization?"),
+    "period_hours": ("Renting 8 A100 at $1.5/hour, what is the total?", "Renting 8 A100 at $1.5/hour for 3 days, what is the total?"),
+    "hours_per_day": ("Rent or buy 8 H100 for a year?", "Rent or buy 8 H100 for a year, 8 hours a day?"),
+    "budget": ("Which GPU should I use to fine-tune Llama 3.1 70B?",
+               "Which GPU should I use to fine-tune Llama 3.1 70B with a budget of $20k?"),
+    "currency": ("How much is an H100?", "How much is an H100 in RMB?"),
+    "deadline_hours": ("Which GPU should I use to fine-tune Llama 3.1 70B on 1B tokens?",
+                       "Which GPU should I use to fine-tune Llama 3.1 70B on 1B tokens within 2 weeks?"),
+    "break_even": ("Buy an H100 at $25k or rent at $2 per hour?",
+                   "Buy an H100 at $25k or rent at $2 per hour: when does buying break even?"),
+}
+
+
+def _calls(answer) -> list[tuple[str, dict]]:
+    return [(c.name, c.args) for c in answer.tool_calls]
+
+
+def test_every_request_field_has_a_question_that_states_it():
+    fields = set(Request.model_fields) - set(META_FIELDS)
+    assert fields == set(PAIRS), f"uncovered: {sorted(fields - set(PAIRS))}; unknown: {sorted(set(PAIRS) - fields)}"
+
+
+@pytest.mark.parametrize("field", sorted(PAIRS))
+def test_stating_a_field_changes_the_tool_call(field):
+    without, with_it = (ask(q) for q in PAIRS[field])
+    assert field in with_it.request["stated"], f"{field} not read from: {PAIRS[field][1]!r}"
+    assert field not in without.request["stated"]
+    assert _calls(with_it) != _calls(without), f"stating {field} changed no tool call"
+    assert with_it.status == "answered" and not any(i.startswith(field + "=") for i in with_it.ignored)
