@@ -82,8 +82,23 @@ def _assistant() -> str:
     subprocess.run([str(exe), "ask", questions[0]], capture_output=True, check=False)
     fresh = time.perf_counter() - t0
     ms.sort()
+    from evals.run import REALISTIC, load_cases
+
+    real = []
+    for case in load_cases(REALISTIC):  # every turn of the realistic set, as its conversation asks it
+        history: list[dict] = []
+        for turn in case.turns:
+            t0 = time.perf_counter()
+            a = ask(turn, history=history)
+            real.append((time.perf_counter() - t0) * 1000)
+            history.append(a.slots)
+    real.sort()
+    p50 = statistics.median(real)
     return (f"Assistant (rules backend): warm ask p50 {statistics.median(ms):.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms "
-            f"over {len(ms)} questions; a fresh `gpu-advisor ask` process {fresh:.2f} s")
+            f"over {len(ms)} questions; a fresh `gpu-advisor ask` process {fresh:.2f} s\n"
+            f"Realistic set (evals/realistic, {len(real)} turns): warm answer p50 {p50:.1f} ms, "
+            f"p95 {real[int(len(real) * 0.95)]:.1f} ms, max {real[-1]:.1f} ms (target: p50 < 50 ms: "
+            f"{'met' if p50 < 50 else 'MISSED'})")
 
 
 def _retrieval(as_json: bool) -> str:
