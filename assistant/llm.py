@@ -128,6 +128,7 @@ def stream_agent(question: str, rules_answer: Answer, deps, chat_model, backend:
 
     state = None
     streamed = False
+    yield {"type": "token", "text": restatement(rules_answer) + "\n\n"}
     try:
         for mode, payload in _agent(deps, chat_model, rules_answer.lang).stream(
                 {"messages": [HumanMessage(question)]}, stream_mode=["messages", "values"]):
@@ -145,7 +146,8 @@ def stream_agent(question: str, rules_answer: Answer, deps, chat_model, backend:
     if answer.backend != backend and streamed:
         yield {"type": "reset", "reason": answer.warnings[-1]}
     if answer.backend != backend:
-        for part in answer.answer.split("\n\n"):
+        parts = answer.answer.split("\n\n")
+        for part in parts if streamed else parts[1:]:  # the restatement is already on screen unless reset
             yield {"type": "token", "text": part + "\n\n"}
     yield {"type": "answer", "answer": answer}
 
@@ -181,5 +183,10 @@ def finish(state: dict, question: str, rules_answer: Answer, backend: str) -> An
         return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
             f"LLM answer rejected: {', '.join(f'{b:g}' for b in bad[:5])} not found in any tool result; "
             "answered by the rules backend"]})
-    return rules_answer.model_copy(update={"answer": text, "backend": backend,
+    return rules_answer.model_copy(update={"answer": restatement(rules_answer) + "\n\n" + text, "backend": backend,
                                            "tool_calls": calls + rules_answer.tool_calls})
+
+
+def restatement(rules_answer: Answer) -> str:
+    """The first line of every answer (what was understood), which LLM prose is shown under too."""
+    return rules_answer.answer.split("\n", 1)[0]

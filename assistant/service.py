@@ -51,8 +51,8 @@ def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None
     answer = plan(request, deps, text, reading.invalid)
     answer = answer.model_copy(update={"warnings": reading.warnings + answer.warnings, "backend": "rules"})
     backend = resolve_backend(backend) if chat_model is None else backend
-    if backend == "rules" or answer.intent == "out_of_scope":
-        return answer
+    if backend == "rules" or answer.intent == "out_of_scope" or answer.status != "answered":
+        return answer  # a question back or an input error needs no LLM prose
     from assistant.llm import make_chat_model, run_agent
 
     try:
@@ -94,7 +94,7 @@ def ask_events(text: str, *, backend: str = "rules", chat_model=None, **kw):
     when streamed LLM prose was rejected (the rules answer follows), and {"type": "answer"} last."""
     rules = ask(text, backend="rules", **kw)
     resolved = resolve_backend(backend) if chat_model is None else backend
-    if resolved == "rules" or rules.intent == "out_of_scope":
+    if resolved == "rules" or rules.intent == "out_of_scope" or rules.status != "answered":
         for part in rules.answer.split("\n\n"):
             yield {"type": "token", "text": part + "\n\n"}
         yield {"type": "answer", "answer": rules}
