@@ -57,10 +57,7 @@ def _size(ctx: Ctx, model, gpu, precision: str, batch: int, engine: str, context
 
 def inference_memory(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
-    model = ctx.model()
-    gpu = ctx.gpu(default=DEFAULT_SERVING_GPU)
-    if not req.num_gpus:
-        ctx.assume_one_gpu()
+    model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     context = _context(ctx)
     engine = _engine(ctx, "hf")
     batch = req.batch or 1
@@ -72,7 +69,6 @@ def inference_memory(ctx: Ctx) -> Answer:
     best = next((p for p in ladder if results[p].fits), None)
     main_p = best or ladder[-1]
     r = results[main_p]
-    n = req.num_gpus or 1
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     lines = []
     if len(ladder) > 1:
@@ -128,10 +124,7 @@ def _users_from_rate(ctx: Ctx, model, gpu, context: int) -> int:
 
 def serving(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
-    model = ctx.model()
-    gpu = ctx.gpu(default=DEFAULT_SERVING_GPU)
-    if not req.num_gpus:
-        ctx.assume_one_gpu()
+    model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     if not req.engine:
         ctx.assume("vLLM", "vLLM")
     if not req.precision:
@@ -141,7 +134,6 @@ def serving(ctx: Ctx) -> Answer:
     if req.batch and req.concurrent_users:
         ctx.ignore("batch", "the concurrent users set how many sequences are decoded together", "并发用户数决定同时解码的序列数")
     r = _size(ctx, model, gpu, req.precision or "bf16", users, _engine(ctx, "vllm"), context)
-    n = req.num_gpus or 1
     max_seqs = r.max_batch or 0
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     if r.fits:
@@ -168,11 +160,7 @@ def inference_speed(ctx: Ctx) -> Answer:
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     req, lang = ctx.req, ctx.lang
-    model = ctx.model()
-    gpu = ctx.gpu(default=DEFAULT_SERVING_GPU)
-    if not req.num_gpus:
-        ctx.assume_one_gpu()
-    n = req.num_gpus or 1
+    model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     prompt = req.prompt_len or req.context or 2048
     if not (req.prompt_len or req.context):
         ctx.assume("prompt 2048", "输入 2048")

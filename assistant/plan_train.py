@@ -44,11 +44,7 @@ def training_memory(ctx: Ctx) -> Answer:
     from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 
     req, lang = ctx.req, ctx.lang
-    model = ctx.model()
-    gpu = ctx.gpu(default=DEFAULT_GPU)
-    n = req.num_gpus or 1
-    if not req.num_gpus:
-        ctx.assume_one_gpu()
+    model, gpu, n = ctx.job(DEFAULT_GPU)
     if not req.seq_len:
         ctx.assume("seq 2048", "序列 2048")
     if req.precision in ("int8", "fp8"):

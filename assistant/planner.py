@@ -107,6 +107,13 @@ class Ctx:
         if text not in self.assumed:
             self.assumed.append(text)
 
+    def job(self, default_gpu: str):
+        """(model, GPU, GPU count) of the request, with the defaults it lacks stated."""
+        model, gpu = self.model(), self.gpu(default=default_gpu)
+        if not self.req.num_gpus:
+            self.assume_one_gpu()
+        return model, gpu, self.req.num_gpus or 1
+
     def assume_one_gpu(self) -> None:
         self.assume("1 GPU", "单卡")
         self.applied["num_gpus"] = 1
