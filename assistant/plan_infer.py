@@ -136,7 +136,14 @@ def serving(ctx: Ctx) -> Answer:
     r = _size(ctx, model, gpu, req.precision or "bf16", users, _engine(ctx, "vllm"), context)
     max_seqs = r.max_batch or 0
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
-    if r.fits:
+    if not (req.concurrent_users or req.requests_per_s or req.batch):
+        head = ctx.t(f"**Up to {max_seqs} concurrent sequences of {context:,} tokens** on {n}× {gpu.name}: the KV pool holds "
+                     f"{r.vllm_kv_cache_tokens or 0:,} tokens ({r.kv_cache_bytes_per_token:,} B per token). Shorter "
+                     "conversations fit more; the engine queues the rest.",
+                     f"**最多同时 {max_seqs} 路 {context:,} token 的请求**（{n} 张 {gpu.name}）：KV 池 "
+                     f"{r.vllm_kv_cache_tokens or 0:,} token（每 token {r.kv_cache_bytes_per_token:,} B）。对话更短能容纳更多，"
+                     "多出来的请求由引擎排队。")
+    elif r.fits:
         head = ctx.t(f"**Yes**: {n}× {gpu.name} hold {users} concurrent sequences of {context:,} tokens "
                      f"(KV pool {r.vllm_kv_cache_tokens or 0:,} tokens = up to **{max_seqs}** such sequences).",
                      f"**可以**：{n} 张 {gpu.name} 能同时容纳 {users} 路 {context:,} token 的请求"

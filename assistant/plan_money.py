@@ -54,6 +54,11 @@ def price(ctx: Ctx) -> Answer:
         row = [_KIND[k.kind][1 if ctx.zh else 0], f"{s}{k.low:,.2f} – {s}{k.high:,.2f}", f"{s}{k.typical:,.2f}", unit,
                str(k.records)]
         if k.per_server_typical:
+            if not any(r.kind == k.kind and r.unit == "per_8gpu_server" for r in res.records):
+                ctx.notes.append(ctx.t(f"{_KIND[k.kind][0]}: no whole-server price in the table; the 8-GPU figure is 8 x the "
+                                       "card price, without CPUs, RAM, NICs and chassis (a real server costs more)",
+                                       f"{_KIND[k.kind][1]}：价格表里没有整机价；8 卡整机按 8 × 单卡估算，"
+                                       "不含 CPU、内存、网卡和机箱（实际整机更贵）"))
             server = k.kind.replace("_per_gpu", "")
             figures |= {f"{server}_per_server": round(k.per_server_typical, 0),
                         f"{server}_per_server_low": round(k.per_server_low, 0),
@@ -75,7 +80,7 @@ def price(ctx: Ctx) -> Answer:
     lines += [ctx.t("**Records behind these ranges:**", "**区间背后的记录：**"),
               md_table([ctx.t("provider", "来源"), ctx.t("price", "价格"), ctx.t("unit", "单位"),
                         ctx.t("confidence", "可信度"), ctx.t("as of", "日期")], src_rows)]
-    notes = sorted({n for k in res.kinds for n in k.notes}) + [ctx.t(
+    notes = ctx.notes + sorted({n for k in res.kinds for n in k.notes}) + [ctx.t(
         "prices move weekly; replace them with your quotes (GPU_ADVISOR_PRICES or ~/.config/gpu-advisor/prices.yaml)",
         "价格每周都在变；可用 GPU_ADVISOR_PRICES 或 ~/.config/gpu-advisor/prices.yaml 换成你的报价")]
     cites = [Citation(source=f"prices.yaml#{r.id}", title=(r.provider or r.id), snippet=r.source[:200], as_of=r.as_of)
@@ -117,6 +122,12 @@ def cost(ctx: Ctx) -> Answer:
         ctx.assume_one_gpu()
     hours = _job_hours(ctx)
     util = req.utilization
+    if util is not None and req.period_hours and not req.hours_per_day:
+        hours = req.period_hours * util  # 'a year at 60% utilization': rented only for the hours used
+        ctx.notes.append(ctx.t(f"{req.period_hours:,.0f} h x {util:.0%} utilization = {hours:,.0f} working hours per GPU; "
+                               "renting pays for those, owning for the whole period",
+                               f"{req.period_hours:,.0f} 小时 × 利用率 {util:.0%} = 每卡 {hours:,.0f} 工作小时；"
+                               "租用只付这些小时，自购按整个周期分摊"))
     if util is None and req.hours_per_day:
         util = min(1.0, req.hours_per_day / 24)
         ctx.notes.append(ctx.t(f"utilization {util:.0%} of owned GPUs = {req.hours_per_day:g} h a day / 24",
