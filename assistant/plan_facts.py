@@ -78,17 +78,18 @@ def recommend(ctx: Ctx) -> Answer:
 
 
 def published_run(ctx: Ctx) -> Answer:
-    from knowledge.runs import find_run, load_training_runs
+    from knowledge.runs import load_training_runs, run_for
     from tools.train_time import TrainingTimeRequest, estimate_training_time
 
     req, lang = ctx.req, ctx.lang
-    run = find_run(ctx.question.lower())
-    if run is None and req.model:
-        run = next((r for r in load_training_runs() if r.model == req.model), None)
+    run = run_for(ctx.question.lower(), req.model)
     if run is None:
         names = ", ".join(r.name for r in load_training_runs())
-        text = ctx.t(f"I have no published training figures for that run. Runs on record: {names}.",
-                     f"没有这次训练的公开数据。已收录：{names}。")
+        text = ctx.t(f"I have no published training figures for that run on record, so I won't quote one. Runs on "
+                     f"record (knowledge/data/training_runs.yaml, each with its source): {names}. For an estimate of "
+                     "any run, ask for its training time with the model, token count and GPUs.",
+                     f"这次训练没有收录公开数据，所以不报数字。已收录（knowledge/data/training_runs.yaml，均附来源）：{names}。"
+                     "要估算任意一次训练，可以给出模型、token 数和 GPU 来问训练时间。")
         return Answer(answer=text, lang=lang, intent="published_run", tool_calls=ctx.calls)
     model_id = run.model or f"{run.params / 1e9:g}b"
     model = ctx.deps.catalog.model(model_id)[0]
@@ -97,26 +98,41 @@ def published_run(ctx: Ctx) -> Answer:
             "precision": "fp8" if run.precision == "fp8" else "bf16"}
     est = ctx.call("time_train", {k: (v.id if hasattr(v, "id") else v) for k, v in args.items()},
                    estimate_training_time(TrainingTimeRequest(**args)))
-    implied = est.total_flops / (run.gpu_hours * 3600 * est.peak_tflops * 1e12)
-    ratio = est.gpu_hours / run.gpu_hours
-    lines = [ctx.t(f"**{run.name}: {run.gpu_hours:,.0f} {gpu.name} GPU-hours published** ({run.gpu_hours_scope}; "
+    published = run.gpu_hours or run.num_gpus * run.wall_days * 24
+    notes = [] if run.gpu_hours else [ctx.t(
+        f"no GPU-hour figure was published: {run.num_gpus:,} GPUs x {run.wall_days:g} days x 24 h = {published:,.0f}",
+        f"没有公布卡时：{run.num_gpus:,} 张卡 × {run.wall_days:g} 天 × 24 小时 = {published:,.0f}")]
+    implied = est.total_flops / (published * 3600 * est.peak_tflops * 1e12)
+    ratio = est.gpu_hours / published
+    scope = run.gpu_hours_scope or ""
+    word = ctx.t("published", "公开数据") if run.gpu_hours else ctx.t("implied by the published cluster and days",
+                                                                       "由公开的卡数和天数推算")
+    bf16_peak = gpu.bf16_dense_tflops or gpu.fp16_dense_tflops
+    implied_bf16 = est.total_flops / (published * 3600 * bf16_peak * 1e12)
+    lines = [ctx.t(f"**{run.name}: {published:,.0f} {gpu.name} GPU-hours, {word}** ({scope}; "
                    f"{run.tokens / 1e12:g}T tokens).",
-                   f"**{run.name}：公开数据 {run.gpu_hours:,.0f} 卡时（{gpu.name}）**（{run.gpu_hours_scope}；"
+                   f"**{run.name}：{published:,.0f} 卡时（{gpu.name}，{word}）**（{scope}；"
                    f"{run.tokens / 1e12:g}T token）。"),
              ctx.t(f"Our estimate for the same tokens on the same GPU: {est.gpu_hours:,.0f} GPU-hours "
                    f"(MFU {est.mfu:.2f}, band {est.gpu_hours_range[0]:,.0f}–{est.gpu_hours_range[1]:,.0f}), "
                    f"{ratio:.2f}× the published figure.",
                    f"按同样的 token 数和 GPU 估算：{est.gpu_hours:,.0f} 卡时（MFU {est.mfu:.2f}，区间 "
                    f"{est.gpu_hours_range[0]:,.0f}–{est.gpu_hours_range[1]:,.0f}），是公开数字的 {ratio:.2f} 倍。"),
-             ctx.t(f"Implied MFU of the published run: **{implied:.0%}** (model FLOPs / (GPU-hours × dense peak)) — "
-                   + ("plausible (35-60% is typical of large runs)." if 0.2 <= implied <= 0.65 else "outside the usual 20-65%."),
-                   f"公开数字隐含的 MFU：**{implied:.0%}**（模型 FLOPs / (卡时 × 稠密峰值)）——"
-                   + ("合理（大规模训练通常 35-60%）。" if 0.2 <= implied <= 0.65 else "超出常见的 20-65%。"))]
-    notes = [run.note] if run.note else []
+             ctx.t(f"Implied MFU of the published run: **{implied:.0%}** of the dense {est.precision.upper()} peak"
+                   + (f" ({implied_bf16:.0%} of the BF16 peak)" if est.precision != "bf16" else "")
+                   + " (model FLOPs / (GPU-hours × peak)) — "
+                   + ("plausible (30-60% of the BF16 peak is typical of large runs)." if 0.2 <= implied_bf16 <= 0.65
+                      else "outside the usual 20-65% of the BF16 peak: check what the figure covers."),
+                   f"公开数字隐含的 MFU：**{implied:.0%}**（相对稠密 {est.precision.upper()} 峰值"
+                   + (f"；相对 BF16 峰值 {implied_bf16:.0%}" if est.precision != "bf16" else "")
+                   + "；模型 FLOPs / (卡时 × 峰值)）——"
+                   + ("合理（大规模训练通常为 BF16 峰值的 30-60%）。" if 0.2 <= implied_bf16 <= 0.65
+                      else "超出常见的 BF16 峰值 20-65%，要看这个数字包含了什么。"))]
+    notes += [run.note] if run.note else []
     cite = Citation(source=f"training_runs.yaml#{run.id}", title=run.name, snippet=run.source[:200], as_of=run.as_of)
     text = "\n".join(lines) + assumptions_md(lang, notes + est.assumptions) + sources_md(lang, [cite])
-    figures = {"published_gpu_hours": run.gpu_hours, "published_tokens": run.tokens, "estimated_gpu_hours": est.gpu_hours,
-               "implied_mfu": round(implied, 4), "published_gpu": run.gpu}
+    figures = {"published_gpu_hours": run.gpu_hours or published, "published_tokens": run.tokens, "estimated_gpu_hours": est.gpu_hours,
+               "implied_mfu": round(implied, 4), "implied_mfu_bf16": round(implied_bf16, 4), "published_gpu": run.gpu}
     return Answer(answer=text, lang=lang, intent="published_run", figures=figures, citations=[cite], tool_calls=ctx.calls,
                   verdict=Verdict(gpu=run.gpu, num_gpus=run.num_gpus))
 
@@ -153,6 +169,9 @@ def fact_check(ctx: Ctx) -> Answer:
                           figures={k: v for c in checks for k, v in c.figures.items()} | {
                               "claims_checked": len(checks), "claims_wrong": sum(c.verdict == "wrong" for c in checks),
                               "claims_misleading": sum(c.verdict == "misleading" for c in checks)})
+    claimed_hours = req.period_hours or req.deadline_hours
+    if req.model and req.tokens and claimed_hours:
+        return _time_claim(ctx, claimed_hours)
     if memory_claim:
         infer = req.method == "inference" or (inference_words and not (req.method or req.methods or training_words))
         base = (inference_memory if infer else training_memory)(ctx)
@@ -165,3 +184,17 @@ def fact_check(ctx: Ctx) -> Answer:
                                        "citations": errata + base.citations,
                                        "figures": base.figures | {"claim_correct": int(correct)}})
     return explain(ctx)
+
+
+def _time_claim(ctx: Ctx, claimed_hours: float) -> Answer:
+    """'8 H100 pre-train Llama-3.1-8B on 1T tokens in one day': the claim holds if the fastest plausible time fits."""
+    from assistant.plan_train import training_time
+
+    base = training_time(ctx)
+    fastest = min(c.result["wall_hours_range"][0] for c in base.tool_calls if c.name == "time_train")
+    correct = claimed_hours >= fastest
+    head = T(ctx.lang, "fc_right" if correct else "fc_wrong") + " " + ctx.t(
+        f"Claimed {claimed_hours:,.0f} h; computed {base.figures['wall_hours']:,.0f} h (fastest plausible {fastest:,.0f} h).",
+        f"说法是 {claimed_hours:,.0f} 小时；计算得 {base.figures['wall_hours']:,.0f} 小时（最快也要 {fastest:,.0f} 小时）。")
+    return base.model_copy(update={"intent": "fact_check", "answer": head + "\n\n" + base.answer,
+                                   "figures": base.figures | {"claim_correct": int(correct), "claimed_hours": claimed_hours}})

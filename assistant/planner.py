@@ -238,16 +238,15 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
     try:
         ctx.deps.catalog.gpu(name)
         suggestions: list[str] = []
-        msg = ""
     except UnknownItem as e:
-        suggestions, msg = e.suggestions, str(e)
+        suggestions = e.suggestions
     clar = clarification(ctx.req, ["gpu"], ctx.deps.catalog)
     if suggestions:
         clar.suggestions = suggestions[:4]
     warn = ctx.t(f"unknown GPU '{name}': not in the GPU table; it was not replaced by another card",
                  f"unknown GPU：GPU 表里没有“{name}”，不会换成别的卡来算")
-    text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + ". " + msg + "\n\n" + clar.question + "\n\n"
-            + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions))
+    text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + ctx.t(" (`gpu-advisor gpus` lists all).", "（`gpu-advisor gpus` 列出全部）。")
+            + "\n\n" + clar.question + "\n\n" + ctx.t("Did you mean: ", "是不是：") + " / ".join(clar.suggestions))
     req_dict = ctx.req.model_dump(mode="json")
     return Answer(answer=text, lang=ctx.lang, intent=ctx.req.intent, status="needs_clarification", clarification=clar,
                   request=req_dict, slots=req_dict | {"awaiting": ["gpu"]})

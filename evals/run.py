@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import sys
 import time
@@ -107,6 +108,16 @@ def score(case: Case, answer) -> list[Check]:
     return checks
 
 
+def _numeric(v):
+    """YAML 1.1 reads '1.0e9' (no sign in the exponent) as a string: a number written that way is a number."""
+    def num(x):
+        try:
+            return float(x) if isinstance(x, str) and re.fullmatch(r"[-+]?\d+(?:\.\d*)?[eE][-+]?\d+", x) else x
+        except ValueError:
+            return x
+    return [num(x) for x in v] if isinstance(v, list) else num(v)
+
+
 def _request_checks(e, answer) -> list[Check]:
     """Status, the understood Request, the clarifying question, the ignored list and the restatement line."""
     checks: list[Check] = []
@@ -116,8 +127,11 @@ def _request_checks(e, answer) -> list[Check]:
     request = getattr(answer, "request", None) or {}
     for k, v in e.request.items():
         got = request.get(k)
+        v = _numeric(v)
         if isinstance(v, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
             ok = abs(got - v) <= 0.01 * abs(v)
+        elif isinstance(v, list) and len(v) == 2 and all(isinstance(x, float) for x in v):
+            ok = isinstance(got, (int, float)) and v[0] <= got <= v[1]
         elif isinstance(v, list) and v and all(isinstance(x, str) for x in v):
             ok = isinstance(got, list) and all(x in got for x in v)
         else:

@@ -99,3 +99,20 @@ def find_run(text: str) -> TrainingRun | None:
     """The run a question names (the first one when it names several), or None."""
     runs = find_runs(text)
     return runs[0] if runs else None
+
+
+def run_for(text: str, model: str | None = None) -> TrainingRun | None:
+    """The run a question is about: named in `text`; else the latest run of the catalog `model`; else, for a
+    bare size such as '405b', the one run with that many parameters (within 2%)."""
+    run = find_run(text)
+    if run is not None or not model:
+        return run
+    runs = load_training_runs()
+    of_model = [r for r in runs if r.model == model]
+    if of_model:
+        return of_model[-1]  # the table lists a model's runs oldest first (Llama 3 before Llama 3.1)
+    if re.fullmatch(r"[\d.]+b", model):
+        want = float(model[:-1]) * 1e9
+        hits = [r for r in runs if abs(r.params / want - 1) < 0.02]
+        return hits[0] if len(hits) == 1 else None
+    return None

@@ -49,7 +49,7 @@ CUES: list[tuple[str, float, str]] = [
                             + w(r"run|running|inference|serve|serving|host|hosting|deploy\w*|load|loading|locally|"
                                 r"what (?:models?|llms?) (?:can|could|will|would|fits?)|can i run|will it run|handle it|"
                                 r"what fits")),
-    ("training_memory", 2, r"微调|训练|全参|全量|预训练|"
+    ("training_memory", 2, r"微调|训练|全参|预训练|"
                            + w(r"fine[\s-]*tun\w*|finetun\w*|sft|train|training|lora|qlora|pre[\s-]?train\w*|dpo|grpo|rlhf")),
     ("memory", 2, r"显存|够不够|够用|够吗|放得下|放不下|装不下|爆显存|几张|多少张|几块|多少块|几卡|需要多少|要多少|最长上下文|"
                   r"最大上下文|每个\s*token" + "|"

@@ -117,6 +117,15 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
             continue
         if any(token in a.lower() for r in catalog.models for a in (r.id, *r.aliases)):
             continue
+        try:  # a known card the name search missed ('a100-hours'): take it
+            rec = catalog.gpu(token)[0]
+            if rec.id not in out.gpus:
+                out.gpus.append(rec.id)
+                out.gpu_spans.append((m.start(2), m.end(2), rec.id))
+                out.gpu_text = out.gpu_text or token
+            continue
+        except LookupError:
+            pass
         out.unknown_gpu = out.unknown_gpu or m.group(0).strip()
         break
     return out, work

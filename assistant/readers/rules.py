@@ -160,9 +160,9 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s[k] = s.get(k, 0.0) + v
 
     if "concurrent_users" in stated or "requests_per_s" in stated:
-        add("serving", 4)
+        add("serving", 6)  # users to serve decide the question unless a speed is asked
     if "engine" in stated and not trainish:
-        add("serving", 1)
+        add("serving", 2 if s.get("serving", 0) >= 3 else 1)
     if "tokens" in stated:
         add("training_time", 2)
     if any(k in stated for k in ("price_per_gpu_hour", "purchase_price", "purchase_price_per_server", "utilization")):
@@ -181,12 +181,14 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("spec", 1 + memory / 2)
     if len(gpus) >= 2 and not has_model:
         add("compare", 2)
-    run = _published_run(low, stated.get("model"), catalog)
+    from knowledge.runs import run_for
+
+    run = run_for(low, stated.get("model"))
     if run is not None and (("tokens" not in stated and "num_gpus" not in stated) or s.get("published_run", 0)):
         if s.get("published_run", 0) or (len(gpus) < 2 and re.search(r"卡时|gpu\s*小时|" + slots.w(r"(?:gpu|a100|h100|h800)[\s-]?hours?"), low)):
             add("published_run", 3)
-    if run is None:
-        s.pop("published_run", None)
+    if run is None and not (s.get("published_run", 0) >= 3 and re.search(r"hours|卡时|gpu\s*小时|token", work)):
+        s.pop("published_run", None)  # 'how many A100-hours did Meta report for LLaMA 1?' still asks for a record
     if s.get("fact_check", 0) and not (has_model or stated.get("gpu") or re.search(r"\d", work)):
         s["fact_check"] = 0  # 'is it true that...' with nothing to compute is a concept question
     if _pasted_paragraph(low):
@@ -259,24 +261,6 @@ _PRIORITY = ["fact_check", "published_run", "serving", "inference_speed", "cost"
              "compare", "training_memory", "inference_memory", "spec", "explain"]
 
 
-def _published_run(low: str, model: str | None, catalog: Catalog):
-    """The published run a question names: by name, by the catalog model, or by a bare size only one run has."""
-    from knowledge.runs import find_run, load_training_runs
-
-    run = find_run(low)
-    if run is not None or not model:
-        return run
-    runs = load_training_runs()
-    by_model = [r for r in runs if r.model == model]
-    if by_model:
-        return by_model[-1]  # the latest record of that model (Llama 3.1 after Llama 3)
-    if re.fullmatch(r"[\d.]+b", model):
-        want = float(model[:-1]) * 1e9
-        hits = [r for r in runs if abs(r.params / want - 1) < 0.02]
-        return hits[0] if len(hits) == 1 else None
-    return None
-
-
 def _pasted_paragraph(low: str) -> bool:
     """Several declarative sentences with few questions, not opened by a question: a pasted text to check."""
     sentences = [s for s in re.split(r"[。！!？?\n]|\.\s", low) if len(s.strip()) > 8]
@@ -289,6 +273,8 @@ def _pasted_paragraph(low: str) -> bool:
 
 def _assign_lengths(stated: dict, intent: str) -> None:
     """A length read as 'seq' / 'context' / '8k' is a training sequence or an inference context, by intent."""
+    if intent in ("training_memory", "training_time") and "prompt_len" in stated and "length" not in stated:
+        stated["length"] = stated.pop("prompt_len")  # '32k 长文本继续训练': a training sequence
     n = stated.get("length")
     if n is None:
         return
@@ -323,8 +309,9 @@ def _follow_up_only(low: str, stated: dict, prev: dict, catalog: Catalog) -> dic
             old = None
         want = float(model[:-1]) * 1e9
         hits = [r for r in catalog.models if old is not None and r.family == old.family and abs(r.params_total / want - 1) < 0.1]
-        if len(hits) == 1:
-            stated["model"] = hits[0].id
+        same_line = [r for r in hits if old is not None and r.id.rsplit("-", 1)[0] == old.id.rsplit("-", 1)[0]]
+        if len(same_line) == 1 or len(hits) == 1:
+            stated["model"] = (same_line or hits)[0].id  # 'and for the 70B?' after Llama-3.1-8B: Llama-3.1-70B
     if "hours_per_day" in stated and "period_hours" not in stated and prev.get("period_hours"):
         days = prev["period_hours"] / (prev.get("hours_per_day") or 24)
         stated["period_hours"] = days * stated["hours_per_day"]

@@ -304,6 +304,16 @@ def _money(m: re.Match) -> tuple[float, str | None] | None:
     return v, currency
 
 
+def _purchase_amount(m: re.Match, window: str) -> bool:
+    """A price, not a length or a count: a currency, or a bare '6万' that no token word follows."""
+    got = _money(m)
+    if not m.group("v") or got is None or got[0] < 100:
+        return False
+    if re.match(r"\s*(?:tokens?|token|上下文|context|ctx|序列|seq|条|张|卡|台|b\b)", window[m.end():]):
+        return False
+    return bool(got[1]) or m.group("mag") in ("万", "w")
+
+
 def money(text: str) -> dict:
     """The user's own prices, budget, utilization and periods."""
     out: dict = {}
@@ -330,8 +340,7 @@ def money(text: str) -> dict:
            r"a card|a server|per server|一整台|整机|服务器)")
     for b in re.finditer(buy, text):
         window = text[b.end():b.end() + 24]
-        hit = next((m for m in re.finditer(MONEY, window) if m.group("v") and (_money(m) or (0, None))[0] >= 100
-                    and ((_money(m) or (0, None))[1] or m.group("mag") in ("万", "w", "k"))), None)
+        hit = next((m for m in re.finditer(MONEY, window) if _purchase_amount(m, window)), None)
         if hit is None:
             continue
         value, cur = _money(hit)
