@@ -37,14 +37,14 @@ def spec(ctx: Ctx) -> Answer:
     name = ctx.req.gpu
     g = ctx.call("lookup_gpu", {"name": name}, lookup_gpu(LookupGpuInput(name=name), ctx.deps.catalog)).gpu
     rows = [[k, "-" if v is None else str(v)] for k, v in g.model_dump().items()
-            if k in ("memory_gb", "memory_type", "memory_bandwidth_gbps", "bf16_dense_tflops", "fp8_dense_tflops",
+            if k in ("memory_gb", "memory_type", "memory_bandwidth_gbps", "bf16_dense_tflops", "fp16_dense_tflops", "fp8_dense_tflops",
                      "int8_dense_tops", "interconnect", "nvlink_gbps", "tdp_w", "market_notes")]
     cite = Citation(source=f"gpus.yaml#{g.id}", title=g.name, snippet=g.source[:200], as_of=g.as_of)
     text = T(ctx.lang, "spec_head", name=g.name) + "\n\n" + md_table(["", ""], rows) + sources_md(
         ctx.lang, [Citation(source=f"gpus.yaml#{g.id}", title=g.source[:120], snippet="", as_of=g.as_of)])
-    return Answer(answer=text, lang=ctx.lang, intent="spec", figures={
-        "memory_gb": g.memory_gb, "memory_bandwidth_gbps": g.memory_bandwidth_gbps,
-        "bf16_dense_tflops": g.bf16_dense_tflops}, citations=[cite], tool_calls=ctx.calls)
+    figures = {k: getattr(g, k) for k in ("memory_gb", "memory_bandwidth_gbps", "bf16_dense_tflops", "fp16_dense_tflops",
+                                          "fp8_dense_tflops", "int8_dense_tops", "nvlink_gbps", "tdp_w")}
+    return Answer(answer=text, lang=ctx.lang, intent="spec", figures=figures, citations=[cite], tool_calls=ctx.calls)
 
 
 def recommend(ctx: Ctx) -> Answer:

@@ -24,7 +24,7 @@ CUES: list[tuple[str, float, str]] = [
                     r"buy(?:ing)? or rent(?:ing)?|rent vs\.? buy|buy vs\.? rent|break[\s-]?even|payback|tco|roi|bill|spend|"
                     r"cheaper to (?:rent|buy)|worth buying|own vs|electricity|run me|set me back|how much would .{0,40}cost")),
     ("cost", 1, w(r"cost|costs|rent|renting|rental|buy|buying|purchase") + r"|租|买"),
-    ("training_time", 3, r"多久|多长时间|多少时间|几天|多少天|几周|几个月|多少小时|几个小时|训练时间|耗时|卡时|要跑多|跑多久|训多久|"
+    ("training_time", 3, r"多久|多长时间|多少时间|几天|多少天|几周|几个月|多少小时|几个小时|训练时间|耗时|(?<![一每/])卡时|要跑多|跑多久|训多久|"
                          r"快多少|慢多少|快几倍|慢几倍|"
                          + w(r"how long|how many (?:days|hours|weeks|months)|wall[\s-]?clock|time to (?:train|finish|complete)|"
                              r"training time|(?<!per )(?<!/)gpu[\s-]?hours?|gpu[\s-]?days|days to train|hours to train|eta|"

@@ -88,6 +88,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     scores, last = cues.score(work)
     prev = _previous(previous)
     follow = prev is not None and (bool(previous.get("awaiting")) or _is_follow_up(low, stated, prev))
+    if follow and prev.get("lang") == "zh" and re.search(r"[\u3400-\u9fff]", text):
+        lang = "zh"  # 'Qwen2.5-14B，用qlora，cutoff 2048' continues a Chinese conversation
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in slots.purchase_words(work).items() if k not in stated}
@@ -195,8 +197,9 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         return "fact_check"
     if s.get("fact_check", 0) >= 3 and (has_model or gpu_named):
         add("fact_check", 3)  # 'an article says X fits on Y; is it true?': check the claim
-    if strong_explain and re.search(cues.CONCEPTS, work) and not gpu_named and not any(
-            k in stated for k in ("num_gpus", "tokens", "concurrent_users", "price_per_gpu_hour")):
+    explaining = bool(strong_explain and re.search(cues.CONCEPTS, work) and not gpu_named and not any(
+        k in stated for k in ("num_gpus", "tokens", "concurrent_users", "price_per_gpu_hour")))
+    if explaining:  # 'why does a 30B-A3B MoE need 30B of memory?': a concept, even with a model named
         add("explain", strong_explain)
         for k in ("training_memory", "inference_memory", "training_time", "inference_speed"):
             s[k] = min(s.get(k, 0), 2)
@@ -218,13 +221,15 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             not ("concurrent_users" in stated or "requests_per_s" in stated) and \
             not any(s.get(k, 0) >= 3 for k in ("price", "cost", "recommend", "explain", "published_run", "fact_check")):
         add("training_memory" if trainish else "inference_memory", memory + 1)  # asks back for the model
-    if s.get("recommend", 0) and not (has_model or gpus or re.search(slots.w(r"gpus?|cards?|hardware") + r"|显卡|卡", work)):
-        s.pop("recommend", None)
+    if s.get("recommend", 0) and not (has_model or trainish or inferish or re.search(cues.CONCEPTS, work)
+                                      or re.search(slots.w(r"llms?|ai|models?|deep learning") + r"|模型|大模型", work)):
+        s.pop("recommend", None)  # 'best GPU for Cyberpunk 2077' is not about LLMs
     if s.get("explain", 0) and not re.search(cues.CONCEPTS, work):
         s.pop("explain", None)
     if s.get("price", 0) and any(k in stated for k in ("period_hours", "tokens", "price_per_gpu_hour", "utilization",
                                                          "purchase_price", "purchase_price_per_server", "break_even")):
         add("cost", s.pop("price"))
+        last["cost"] = max(last.get("cost", 0), last.get("price", 0))
     if s.get("cost", 0) and s.get("price", 0) >= s.get("cost", 0) and not has_model:
         s["cost"] = 0
     if s.get("inference_speed", 0) and s.get("serving", 0) and "concurrent_users" in stated:
@@ -240,7 +245,7 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("compare", s.pop("recommend"))  # 'A100 和 910B 哪个好': no job named, so compare the cards
     if s.get("compare", 0) and has_model and len(gpus) >= 2 and (trainish or inferish):
         add("recommend", s.pop("compare"))  # 'A100, H100 or H20 to fine-tune 8B?': choose for the job
-    if s.get("explain", 0) and (has_model or stated.get("gpu")) and max(
+    if s.get("explain", 0) and not explaining and (has_model or stated.get("gpu")) and max(
             (v for k, v in s.items() if k != "explain"), default=0) >= 2:
         s["explain"] = 0
     best = max(s.items(), key=lambda kv: (kv[1], -_PRIORITY.index(kv[0])), default=(None, 0.0))

@@ -21,6 +21,14 @@ def has(pattern: str, text: str) -> bool:
 
 
 _CN_COUNT = r"[一两二三四五六七八九十单双俩仨]+"
+# 'w/o offload', 'not lora', '不支持bf16': a named thing the user does NOT use
+_NEGATED = (r"(?:\bw/o|\bwithout|\bno|\bnot|\bnever|\bdon't use|不开|不用|不要|关掉|关闭|不支持|没有|没开|不是|非)\s*(?:the\s+|a\s+|cpu\s+)?"
+            r"(?:offload\w*|q?lora|bf16|fp16|fp8|int8|int4|nf4|4[\s-]?bit|8[\s-]?bit)(?![a-z0-9])")
+
+
+def unnegated(text: str) -> str:
+    """The text with negated mentions blanked ('mine OOMs w/o offload' names no offload)."""
+    return re.sub(_NEGATED, lambda m: " " * len(m.group(0)), text)
 _COUNT_WORD = "|".join(sorted((re.escape(k) for k in EN_WORDS), key=len, reverse=True))
 
 
@@ -92,8 +100,9 @@ def model_size(text: str) -> tuple[str | None, str | None]:
 
 def method(text: str) -> dict:
     """Fine-tune method(s) named, pre-training, or inference."""
+    text = unnegated(text)
     found = []
-    if has(w(r"q[\s-]?lora") + r"|" + w(r"4[\s-]?bit\s*lora|lora.{0,12}4[\s-]?bit|4位\s*lora") + r"|4bit微调|4-bit微调", text):
+    if has(w(r"q[\s-]?lora") + r"|" + w(r"4[\s-]?bit.{0,10}lora|lora.{0,12}4[\s-]?bit|4位\s*lora") + r"|4bit微调|4-bit微调|4\s*bit\s*量化", text):
         found.append("qlora")
     loras = re.findall(r"(?<![a-z0-9q])lora(?![a-z0-9])(?!\s*[_-]?\s*(?:rank|r\b|r=|alpha|dropout|target|config|adapter|权重|秩))", text)
     if loras and not has(r"(?<![a-z0-9q])lora(?![a-z0-9]).{0,12}4[\s-]?bit", text) and \
@@ -125,6 +134,7 @@ INFER_CUE = (w(r"run\w*|inference|infer|serv(?:e|es|ing)|host\w*|deploy\w*|load\
 
 def precision(text: str) -> dict:
     """Weights / training precision and KV-cache dtype."""
+    text = unnegated(text)
     out: dict = {}
     m = re.search(r"(?:kv[\s_-]*(?:cache)?[\s_-]*(?:dtype)?\s*[=:：]?\s*(?:用|in|at|as|设为|使用|改成|改为|换成|to|存成)?\s*(fp8|bf16|fp16|int8))|"
                   r"(?:(fp8|bf16|fp16|int8)\s*(?:的)?\s*kv)", text)
@@ -133,9 +143,7 @@ def precision(text: str) -> dict:
         out["kv_dtype"] = "fp8" if kv == "int8" else kv
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     text = re.sub(r"8[\s_-]?bit\s*(?:adam\w*|optimi[sz]er)|(?:paged[\s_-]*)?adam\w*[\s_-]*8[\s_-]*bit|8位\s*adam\w*", " ", text)
-    if has(r"原版|不量化|未量化|无量化|" + w(r"unquantized|unquantised|no quantization|without quantization"), text):
-        out["precision"] = "bf16"
-        return out
+    unquantised = has(r"原版|不量化|未量化|无量化|" + w(r"unquantized|unquantised|no quantization|without quantization"), text)
     for p, pattern in (("nf4", w("nf4")), ("fp8", w("fp8|e4m3")), ("bf16", w("bf16|bfloat16")),
                        ("fp16", w("fp16|float16|half precision") + "|半精度"), ("fp32", w("fp32|float32|full precision") + "|全精度"),
                        ("int8", w(r"int8|8[\s-]?bit|w8a8|q8") + r"|8位|八位"),
@@ -143,6 +151,8 @@ def precision(text: str) -> dict:
         if has(pattern, text):
             out["precision"] = p
             break
+    if unquantised and "precision" not in out:
+        out["precision"] = "bf16"  # '原版不量化': the published 16-bit weights
     return out
 
 
@@ -164,7 +174,7 @@ def optimizer_and_sharding(text: str) -> dict:
         out["zero"] = int(next(g for g in m.groups() if g))
     elif has(w("fsdp") + r"|full[\s_-]*shard", text):
         out["zero"] = 3
-    if has(w(r"offload\w*") + r"|卸载", text):
+    if has(w(r"offload\w*") + r"|卸载", unnegated(text)):
         out["offload"] = "all" if has(r"offload\w*\s*(?:_|\s)?(?:param\w*|weights?|all|everything)|param\w*\s*offload|全部卸载|"
                                       r"参数.{0,4}卸载", text) else "optimizer"
     if has(r"(?:no|without|disable\w*|不用|不开|关闭|关掉)\s*(?:gradient|activation|梯度)?\s*(?:checkpointing|检查点|重计算)", text):
@@ -181,7 +191,7 @@ def optimizer_and_sharding(text: str) -> dict:
 def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
-    m = re.search(rf"(?:prompt|input|输入|提示词?|问题)\s*(?:tokens?|长度|len\w*|length)?\s*(?:是|为|约|大概|about|~|=|:|：|of)?\s*({LEN})",
+    m = re.search(rf"(?:prompts?|inputs?|输入|提示词?|问题)\s*(?:tokens?|长度|len\w*|length)?\s*(?:是|为|约|大概|about|~|=|:|：|of)?\s*({LEN})",
                   text) or re.search(rf"({LEN})\s*(?:tokens?|token)?\s*的?\s*(?:prompt|input|输入|提示|长文档|文档|长文本|document|doc|pdf)", text) \
         or re.search(rf"({LEN})\s*(?:tokens?)?\s*in(?![a-z])(?=\s*(?:/|,|and|\+|、|，)?\s*{LEN}\s*(?:tokens?)?\s*out)", text)
     if m:
@@ -220,10 +230,13 @@ def batches(text: str) -> dict:
     m = re.search(r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch)\s*[=:：]?\s*(\d+)", text)
     if m:
         out["global_batch"] = int(m.group(1))
-    m = re.search(w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:|是|为|设为|to|改成|开到)?\s*(\d+)") + r"|批大小\s*[=:：为]?\s*(\d+)|"
+    m = re.search(w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:|是|为|设为|to|改成|开到|只能开|只能|最多开|最多)?\s*(\d+)")
+                  + r"|批大小\s*[=:：为]?\s*(\d+)|"
                   r"(\d+)\s*的?\s*(?:batch|批)", text)
     if m and "micro_batch" not in out:
         out["batch"] = int(next(g for g in m.groups() if g))
+    elif has(w(r"single user|one user|a single request|one request") + r"|单用户|一个用户|一个人用", text):
+        out["batch"] = 1
     return out
 
 
@@ -276,7 +289,7 @@ def tokens(text: str) -> dict:
                 out["tokens"] = total
     if "tokens" not in out:
         m = re.search(rf"({NUM})\s*({MAG})?\s*(?:条|samples?|examples?|conversations?|rows?|instructions?|对话|样本)", text)
-        per = re.search(rf"(?:每条|each|avg|average|平均|per sample|per example)\s*(?:约|大概|about|~|is)?\s*({LEN})\s*(?:tokens?)?",
+        per = re.search(rf"(?:每条|each|avg|averag\w*|平均|per sample|per example)\s*(?:约|大概|about|~|is)?\s*({LEN})\s*(?:tokens?)?",
                         text) or re.search(rf"({LEN})\s*tokens?\s*(?:each|per sample|per example|每条)", text)
         if m and per and _num(m.group(1)):
             out["tokens"] = magnitude(_num(m.group(1)), m.group(2)) * (length(per.group(1)) or 0)
@@ -348,6 +361,14 @@ def money(text: str) -> dict:
         out["purchase_price_per_server" if server else "purchase_price"] = value
         out["currency"] = out.get("currency") or cur
         break
+    if "purchase_price" not in out and "purchase_price_per_server" not in out:
+        for hit in re.finditer(MONEY + r"\s*(?:一张|一块|一台|each|a card|per card|/张|/卡|/台)", text):
+            if _purchase_amount(hit, text[hit.start():]) or (_money(hit) or (0, None))[0] >= 1000:
+                value, cur = _money(hit)
+                key = "purchase_price_per_server" if re.search(r"台", hit.group(0)) else "purchase_price"
+                out[key] = value
+                out["currency"] = out.get("currency") or cur
+                break
     m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time)|"
                   r"(?:utili[sz]ation|利用率|使用率|usage|负载)\s*(?:of|是|为|约|大概|按|:|：|at|about|around|~)?\s*(\d+(?:\.\d+)?)\s*%", text)
     if m:
@@ -370,7 +391,7 @@ def money(text: str) -> dict:
         period = duration_hours(v + (0.5 if m.group(3) else 0), m.group(2))
         break
     if period is None:
-        m = re.search(w(r"(?:for|over|in|run me|a|one)\s+(?:a|an|one|a full|the)?\s*(year|month|week|day)") + r"|(?:一|1)?\s*整?(年|个月)(?:下来|用|租)|全年|一年|半年", text)
+        m = re.search(w(r"(?:for|over|in|run me|a|one)\s+(?:a|an|one|a full|the)?\s*(?:whole|full|entire)?\s*(year|month|week|day)") + r"|(?:一|1)?\s*整?(年|个月)(?:下来|用|租)|全年|一年|半年", text)
         if m:
             unit = m.group(1) or m.group(2) or ("半年" if "半年" in m.group(0) else "年")
             period = 4380.0 if unit == "半年" else duration_hours(1, unit)
