@@ -111,8 +111,8 @@ def run_for(text: str, model: str | None = None) -> TrainingRun | None:
     of_model = [r for r in runs if r.model == model]
     if of_model:
         return of_model[-1]  # the table lists a model's runs oldest first (Llama 3 before Llama 3.1)
-    if re.fullmatch(r"[\d.]+b", model):
-        want = float(model[:-1]) * 1e9
+    if re.fullmatch(r"[\d.]+b", model) and not re.search(rf"[a-z]+[\s_-]*(?:[\d.]+[\s_-]*)?{re.escape(model)}", text.lower()):
+        want = float(model[:-1]) * 1e9  # a truly bare size ('405B'), not 'OLMo 7B' (a model the table lacks)
         hits = [r for r in runs if abs(r.params / want - 1) < 0.02]
         return hits[0] if len(hits) == 1 else None
     return None

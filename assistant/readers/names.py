@@ -168,7 +168,7 @@ def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, i
         if m and _count(m.group(1)):
             return int(_count(m.group(1))), None, None
         m = re.search(r"(?<![a-z])(a|an|one|single|dual|two|three|four|quad|six|eight|sixteen|thirty-two|sixty-four|"
-                      r"a couple of|a pair of|my|our)\s+(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
+                      r"a couple of|a pair of|my|our)\s+(?:\d+\s*gb?\s+)?(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
         if m:
             word = m.group(1).replace("a pair of", "pair of")
             return (1 if word in ("my", "our") and not re.match(r"s\b", text[end - 1:end + 1]) else

@@ -91,6 +91,12 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if follow and prev.get("lang") == "zh" and re.search(r"[\u3400-\u9fff]", text):
         lang = "zh"  # 'Qwen2.5-14B，用qlora，cutoff 2048' continues a Chinese conversation
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
+    if intent == "published_run" and re.fullmatch(r"[\d.]+b", stated.get("model") or "-"):
+        from knowledge.runs import run_for
+
+        run = run_for(low, stated["model"])
+        if run is not None and run.model:
+            stated["model"] = run.model  # '30.84M GPU hours for 405B': the run's model
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in slots.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)

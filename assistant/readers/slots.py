@@ -105,8 +105,9 @@ def method(text: str) -> dict:
     if has(w(r"q[\s-]?lora") + r"|" + w(r"4[\s-]?bit.{0,10}lora|lora.{0,12}4[\s-]?bit|4位\s*lora") + r"|4bit微调|4-bit微调|4\s*bit\s*量化", text):
         found.append("qlora")
     loras = re.findall(r"(?<![a-z0-9q])lora(?![a-z0-9])(?!\s*[_-]?\s*(?:rank|r\b|r=|alpha|dropout|target|config|adapter|权重|秩))", text)
-    if loras and not has(r"(?<![a-z0-9q])lora(?![a-z0-9]).{0,12}4[\s-]?bit", text) and \
-            ("qlora" not in found or has(w(r"vs\.?|or|versus|and|compared?") + r"|还是|和|对比|比较|或|、|,|/|三种|两种|分别", text)):
+    listed = has(r"q?lora\s*(?:\(.{0,12}\))?\s*(?:vs\.?|or|versus|and|和|还是|、|,|/|与|或|对比)\s*(?:16[\s-]?bit\s*)?q?lora|"
+                 r"三种|两种|分别|" + w(r"which ones|each of"), text)
+    if loras and not has(r"(?<![a-z0-9q])lora(?![a-z0-9]).{0,12}4[\s-]?bit", text) and ("qlora" not in found or listed):
         found.append("lora")
     if not found and has(r"(?<![a-z0-9q])lora[\s_-]*(?:rank|r\b|r=|秩)", text):
         found.append("lora")  # 'lora rank 256' without QLoRA named is a LoRA job
