@@ -16,7 +16,7 @@ PREALLOCATING = ("vllm", "sglang", "tensorrt-llm")
 
 _INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype",
           "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization"}
-USES["inference_memory"] = set(_INFER)
+USES["inference_memory"] = _INFER | {"largest_model"}
 USES["serving"] = _INFER | {"concurrent_users", "requests_per_s"}
 USES["inference_speed"] = (_INFER - {"gpu_memory_utilization"}) | {"concurrent_users"}
 
@@ -55,8 +55,38 @@ def _size(ctx: Ctx, model, gpu, precision: str, batch: int, engine: str, context
                     estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
 
 
+def _largest_runnable(ctx: Ctx) -> Answer:
+    from assistant.plan_train import largest_sizes
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    req = ctx.req
+    gpu = ctx.gpu()
+    if not req.num_gpus:
+        ctx.assume_one_gpu()
+    n, context, engine = req.num_gpus or 1, _context(ctx), _engine(ctx, "hf")
+    ladder = [req.precision] if req.precision else [p for p in PRECISION_LADDER if p != "fp8" or gpu.fp8_dense_tflops]
+    def fits(p: str, spec) -> bool:
+        args = {"model": spec, "gpu": gpu, "context": context, "precision": p, "batch": req.batch or 1, "engine": engine}
+        try:
+            return bool(estimate_inference_memory(InferenceMemoryRequest(num_gpus=n, **args)).fits)
+        except ValueError:  # too small to split over n GPUs: then it fits if it fits on one
+            return bool(estimate_inference_memory(InferenceMemoryRequest(num_gpus=1, **args)).fits)
+
+    sizes = largest_sizes(ctx, gpu, ladder, fits)
+    rows = [[p, "-" if v is None else f"{v / 1e9:.3g}B"] for p, v in sizes.items()]
+    head = ctx.t(f"**Largest model that runs on {n}× {gpu.name} at {context:,} tokens, by weight precision:**",
+                 f"**{n} 张 {gpu.name} 能跑的最大模型（上下文 {context:,}，按权重精度）：**")
+    text = head + "\n\n" + md_table([ctx.t("precision", "精度"), ctx.t("largest model", "最大模型")], rows) + \
+        assumptions_md(ctx.lang, ctx.notes)
+    figures = {f"largest_{p}_params_b": None if v is None else round(v / 1e9, 2) for p, v in sizes.items()}
+    return Answer(answer=text, lang=ctx.lang, intent=req.intent, figures=figures, tool_calls=ctx.calls,
+                  verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"))
+
+
 def inference_memory(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
+    if req.largest_model and not req.model:
+        return _largest_runnable(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     context = _context(ctx)
     engine = _engine(ctx, "hf")

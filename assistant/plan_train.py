@@ -11,7 +11,7 @@ FINETUNE_METHODS = ("qlora", "lora", "full")
 DEFAULT_GPU = "a100-80gb"
 
 USES["training_memory"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision",
-                           "seq_len", "micro_batch", "optimizer", "zero", "offload", "recompute", "lora_rank"}
+                           "seq_len", "micro_batch", "optimizer", "zero", "offload", "recompute", "lora_rank", "largest_model"}
 USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "interconnect",
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
                          "price_per_gpu_hour", "currency", "deadline_hours", "budget"}
@@ -40,10 +40,50 @@ def _memory_args(ctx: Ctx, method: str) -> dict[str, Any]:
         "recompute": req.recompute, "lora_rank": req.lora_rank if method != "full" else None}.items() if v is not None}
 
 
+def largest_sizes(ctx: Ctx, gpu, labels: list[str], fits_for) -> dict[str, float | None]:
+    """{label: largest parameter count that fits} by bisection over generic dense decoders (tools/largest_model)."""
+    from tools.largest_model import largest_fitting
+
+    out = {}
+    for label in labels:
+        def fits(n: float, label=label) -> bool:
+            size = f"{n / 1e9:.4f}".rstrip("0").rstrip(".") + "b"
+            return bool(fits_for(label, ctx.deps.catalog.model(size)[0]))
+
+        best = largest_fitting(fits)
+        out[label] = ctx.call("largest_model", {"gpu": gpu.id, "num_gpus": ctx.req.num_gpus or 1, "for": label},
+                              {"params": best})["params"]
+    ctx.notes.append(ctx.t("sizes are generic dense decoders shaped like Llama 3 (an MoE of the same total size needs the "
+                           "same weight memory); found by bisection to 1%",
+                           "按 Llama 3 形状的通用稠密模型计算（同样总参数量的 MoE 权重显存相同）；二分搜索，精度 1%"))
+    return out
+
+
+def _largest_trainable(ctx: Ctx, gpu, n: int) -> Answer:
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    sizes = largest_sizes(ctx, gpu, _methods(ctx), lambda method, spec: estimate_training_memory(
+        TrainingMemoryRequest(model=spec, gpu=gpu, **_memory_args(ctx, method))).fits)
+    rows = [[m.upper() if m != "full" else T(ctx.lang, "full"), "-" if v is None else f"{v / 1e9:.3g}B"] for m, v in sizes.items()]
+    head = ctx.t(f"**Largest model that fits {n}× {gpu.name}, by method:**", f"**{n} 张 {gpu.name} 能训的最大模型（按方法）：**")
+    text = head + "\n\n" + md_table([T(ctx.lang, "method"), ctx.t("largest model", "最大模型")], rows) + \
+        assumptions_md(ctx.lang, ctx.notes)
+    figures = {f"largest_{m}_params_b": None if v is None else round(v / 1e9, 2) for m, v in sizes.items()}
+    return Answer(answer=text, lang=ctx.lang, intent=ctx.req.intent, figures=figures, tool_calls=ctx.calls,
+                  verdict=Verdict(gpu=gpu.id, num_gpus=n))
+
+
 def training_memory(ctx: Ctx) -> Answer:
     from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 
     req, lang = ctx.req, ctx.lang
+    if req.largest_model and not req.model:
+        if not req.seq_len:
+            ctx.assume("seq 2048", "序列 2048")
+        gpu = ctx.gpu()
+        if not req.num_gpus:
+            ctx.assume_one_gpu()
+        return _largest_trainable(ctx, gpu, req.num_gpus or 1)
     model, gpu, n = ctx.job(DEFAULT_GPU)
     if not req.seq_len:
         ctx.assume("seq 2048", "序列 2048")

@@ -147,6 +147,8 @@ def missing_inputs(req: Request) -> list[str]:
     needs = NEEDS.get(req.intent, ())
     if req.intent == "training_time" and len(req.gpus) >= 2:
         needs = ()  # a ratio between GPUs hardly depends on the job: defaults are stated instead
+    if req.intent in ("training_memory", "inference_memory") and req.largest_model and not req.model:
+        needs = ("gpu",)  # 'how big a model can 8 A100s train?': the model is the answer
     if req.intent == "cost" and req.break_even:
         needs = ("gpu",)  # when buying pays back does not depend on a job length
     for need in needs:

@@ -90,6 +90,7 @@ class Request(BaseModel):
     currency: Currency | None = Field(None, description="currency the user wrote prices or budget in")
     deadline_hours: float | None = None
     break_even: bool | None = Field(None, description="asks when buying pays back (no job length needed)")
+    largest_model: bool | None = Field(None, description="asks how big a model the hardware can train or run")
 
     # what was read from this turn (names of fields), and whether it changes an earlier question
     stated: list[str] = Field(default_factory=list)

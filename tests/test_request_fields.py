@@ -66,6 +66,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "currency": ("How much is an H100?", "How much is an H100 in RMB?"),
     "deadline_hours": ("Which GPU should I use to fine-tune Llama 3.1 70B on 1B tokens?",
                        "Which GPU should I use to fine-tune Llama 3.1 70B on 1B tokens within 2 weeks?"),
+    "largest_model": ("I have 8 A100s, can I fine-tune with them?", "I have 8 A100s, what is the biggest model I can fine-tune?"),
     "break_even": ("Buy an H100 at $25k or rent at $2 per hour?",
                    "Buy an H100 at $25k or rent at $2 per hour: when does buying break even?"),
 }

@@ -79,7 +79,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total is not None else slots.gpu_count(work)
     stated |= {k: v for k, v in counts.items() if v is not None}
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
-                   slots.users, slots.engine, slots.tokens, slots.money, slots.deadline, slots.interconnect):
+                   slots.users, slots.engine, slots.tokens, slots.money, slots.deadline, slots.interconnect,
+                   slots.largest_model):
         stated |= reader(work)
     if stated.get("budget") and "currency" not in stated:
         stated["currency"] = "CNY" if lang == "zh" else "USD"  # '预算50万' is yuan; shown in the restatement
@@ -227,6 +228,11 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             not ("concurrent_users" in stated or "requests_per_s" in stated) and \
             not any(s.get(k, 0) >= 3 for k in ("price", "cost", "recommend", "explain", "published_run", "fact_check")):
         add("training_memory" if trainish else "inference_memory", memory + 1)  # asks back for the model
+    if stated.get("largest_model") and not has_model:
+        train = trainish or re.search(slots.FINETUNE_CUE, work) is not None
+        add("training_memory" if train else "inference_memory", 6)  # '我有8张A100能训多大的模型'
+        for k in ("spec", "explain", "recommend"):
+            s.pop(k, None)
     if s.get("recommend", 0) and not (has_model or trainish or inferish or re.search(cues.CONCEPTS, work)
                                       or re.search(slots.w(r"llms?|ai|models?|deep learning") + r"|模型|大模型", work)):
         s.pop("recommend", None)  # 'best GPU for Cyberpunk 2077' is not about LLMs

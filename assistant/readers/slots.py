@@ -413,6 +413,16 @@ def money(text: str) -> dict:
     return out
 
 
+def largest_model(text: str) -> dict:
+    """'能训多大的模型', 'what's the biggest model I can run', 'what models fit on my card'."""
+    if has(r"多大的?模型|最大(?:能|可以)?(?:训|跑|跑到|放|微调|部署)?多大|能(?:训|跑|放|微调|部署)多大|最大的模型|"
+           + w(r"how big (?:a |of a )?(?:model|llm)|(?:largest|biggest) (?:model|llm)|what size (?:model|llm)|"
+               r"what (?:models?|llms?) (?:can|could|will|would) (?:i|we) (?:run|train|fine[\s-]?tune|fit)|"
+               r"what (?:models?|llms?) (?:fit|fits)|max(?:imum)? model size"), text):
+        return {"largest_model": True}
+    return {}
+
+
 def deadline(text: str) -> dict:
     m = re.search(r"(" + NUM + r")\s*(" + TIME_UNIT + r")\s*(?:内|以内|之内|之前|搞定|完成|训完|跑完)", text) or \
         re.search(r"(?:within|in under|in less than|under|by|deadline(?: of| is)?|before)\s+(" + NUM + r"|a|one)\s*(" + TIME_UNIT
