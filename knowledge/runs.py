@@ -101,6 +101,11 @@ def find_run(text: str) -> TrainingRun | None:
     return runs[0] if runs else None
 
 
+# Words that may stand before a bare size without naming a model ('for 405B', 'the 70B').
+_NOT_A_NAME = {"for", "of", "on", "a", "an", "the", "with", "to", "at", "by", "is", "was", "and", "or", "vs", "train",
+               "trained", "training", "model", "that", "this", "about", "s"}
+
+
 def run_for(text: str, model: str | None = None) -> TrainingRun | None:
     """The run a question is about: named in `text`; else the latest run of the catalog `model`; else, for a
     bare size such as '405b', the one run with that many parameters (within 2%)."""
@@ -111,7 +116,8 @@ def run_for(text: str, model: str | None = None) -> TrainingRun | None:
     of_model = [r for r in runs if r.model == model]
     if of_model:
         return of_model[-1]  # the table lists a model's runs oldest first (Llama 3 before Llama 3.1)
-    if re.fullmatch(r"[\d.]+b", model) and not re.search(rf"[a-z]+[\s_-]*(?:[\d.]+[\s_-]*)?{re.escape(model)}", text.lower()):
+    named = re.search(rf"([a-z]+)[\s_-]*(?:[\d.]+[\s_-]*)?{re.escape(model)}", text.lower())
+    if re.fullmatch(r"[\d.]+b", model) and (named is None or named.group(1) in _NOT_A_NAME):
         want = float(model[:-1]) * 1e9  # a truly bare size ('405B'), not 'OLMo 7B' (a model the table lacks)
         hits = [r for r in runs if abs(r.params / want - 1) < 0.02]
         return hits[0] if len(hits) == 1 else None

@@ -119,3 +119,12 @@ def test_schema_refuses_a_run_without_gpu_hours_or_cluster_and_duration():
     with pytest.raises(ValidationError, match="breakdown"):
         TrainingRun(**base, gpu_hours=100.0, gpu_hours_breakdown={"pre-training": 50.0})
     assert TrainingRun(**base, num_gpus=8, wall_days=1.5).gpu_hours is None
+
+
+def test_run_for_a_bare_size_only_when_one_run_has_it_and_no_other_model_is_named():
+    from knowledge.runs import run_for
+
+    # Llama 3.1 405B is the only 405e9-parameter run; 'OLMo 7B' names a model the table does not hold
+    assert run_for("is 30.84m gpu hours for 405b on 15.6t tokens consistent with 40% mfu?", "405b").id == "llama-3.1-405b"
+    assert run_for("olmo 7b 官方说训了多少 token", "7b") is None
+    assert run_for("how long did it take?", "llama-3.1-70b").id == "llama-3.1-70b"  # the latest run of that model
