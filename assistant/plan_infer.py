@@ -98,10 +98,23 @@ def inference_memory(ctx: Ctx) -> Answer:
     results = {p: _size(ctx, model, gpu, p, batch, engine, context) for p in ladder}
     best = next((p for p in ladder if results[p].fits), None)
     main_p = best or ladder[-1]
+    if not req.gpu and not req.precision:  # 'how much memory does 70B need': the published 16-bit weights first
+        main_p = "bf16"
+        ctx.assume("bf16 weights", "bf16 权重")
     r = results[main_p]
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     lines = []
-    if len(ladder) > 1:
+    if len(ladder) > 1 and not req.gpu:
+        lines.append(ctx.t(f"**{model.name} needs about {results['bf16'].weights_total_gb:,.0f} GB of weights in bf16** "
+                           f"(int4: {results['int4'].weights_total_gb:,.0f} GB) plus KV cache and workspace; on {gpu.name} "
+                           f"cards that is at least {results['bf16'].min_gpus} GPU(s) in bf16, {results['int4'].min_gpus} in int4.",
+                           f"**{model.name} bf16 权重约 {results['bf16'].weights_total_gb:,.0f} GB**（int4 约 "
+                           f"{results['int4'].weights_total_gb:,.0f} GB），另加 KV cache 和工作区；用 {gpu.name} 的话，bf16 至少 "
+                           f"{results['bf16'].min_gpus} 张，int4 至少 {results['int4'].min_gpus} 张。"))
+        rows = [[p, T(lang, "yes") if x.fits else T(lang, "no"), f"{x.per_gpu_gb:.1f}", str(x.min_gpus or "-")]
+                for p, x in results.items()]
+        lines += ["", md_table([ctx.t("precision", "精度"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
+    elif len(ladder) > 1:
         if best:
             lines.append(ctx.t(f"**Yes, in {best}**: {model.name} fits on {n}× {gpu.name} at {context:,} tokens "
                                f"({r.per_gpu_gb:.1f} GB per GPU of {r.usable_gb:.1f} GB usable).",

@@ -94,6 +94,10 @@ def _job_hours(ctx: Ctx) -> float:
     req = ctx.req
     if req.period_hours:
         return req.period_hours
+    if req.deadline_hours and not req.tokens:
+        ctx.notes.append(ctx.t(f"rented for the {req.deadline_hours:,.0f} h you have to finish in",
+                               f"按你给的期限 {req.deadline_hours:,.0f} 小时租用"))
+        return req.deadline_hours
     if not req.tokens:  # break-even only: a nominal month of use
         ctx.notes.append(ctx.t("costs shown for one month of use (730 h); the break-even does not depend on it",
                                "按使用一个月（730 小时）列出费用；回本时间与此无关"))

@@ -2,6 +2,7 @@
 or is named as ignored; a missing essential becomes a question back; the answer opens with the Request restated."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +87,10 @@ class Ctx:
         rec, note = self.deps.catalog.model(self.req.model)
         if note:
             self.notes.append(note)
+            named = self.req.model_text or ""
+            if re.match(r"[a-z]", named.lower()) and named.lower() != self.req.model:  # 'gpt-oss-20b', not in the catalog
+                self.assume(f"{named} sized as a generic {self.req.model.upper()} dense decoder (not in the catalog)",
+                            f"{named} 按通用 {self.req.model.upper()} 稠密模型估算（不在模型表中）")
         return rec
 
     def gpu(self, gpu_id: str | None = None, default: str | None = None):
@@ -156,7 +161,7 @@ def missing_inputs(req: Request) -> list[str]:
             if len(req.gpus) < 2:
                 out.append("gpus")
         elif need == "period_hours":
-            if not req.period_hours and not req.tokens:
+            if not req.period_hours and not req.tokens and not req.deadline_hours:
                 out.append("period_hours")
             elif req.tokens and not req.period_hours and not req.model:
                 out.append("model")

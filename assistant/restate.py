@@ -77,7 +77,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         else:
             out.append(f"{req.num_gpus}× {label}" if req.num_gpus else label)
     elif req.num_gpus:
-        out.append(f"{req.num_gpus} 张卡" if zh else f"{req.num_gpus} GPUs")
+        out.append(f"{req.num_gpus} 张卡" if zh else f"{req.num_gpus} GPU" + ("s" if req.num_gpus != 1 else ""))
     if req.unknown_gpu:
         out.append(f"{req.unknown_gpu}（不在 GPU 表中）" if zh else f"{req.unknown_gpu} (not in the GPU table)")
     labels = {

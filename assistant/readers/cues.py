@@ -58,10 +58,12 @@ CUES: list[tuple[str, float, str]] = [
     ("recommend", 3, r"推荐|选什么|选哪|哪个好|哪款|哪种卡|买什么卡|用什么卡|什么卡|最便宜|最划算|性价比|"
                      + w(r"which gpu|what gpu|which card|what card|which hardware|what hardware|recommend\w*|"
                          r"should (?:i|we) (?:buy|get|use|rent|pick|choose)|best gpu|cheapest|bang for|which one|"
-                         r"choosing between|choose between|pick between|recomm?end\w*|recomend\w*")),
+                         r"choosing between|choose between|pick between|recomm?end\w*|recomend\w*|best cluster|"
+                         r"what cluster|which cluster|best setup|what setup") + r"|什么集群|什么配置|怎么配"),
     ("compare", 3, r"对比|比较|区别|差别|差距|差多少|好还是|哪个更|还是|哪个.{0,24}更|跟.{0,8}比|和.{0,8}比|不一样|有啥不同|有什么不同|"
                    + w(r"vs\.?|versus|compared? (?:to|with)|difference|better than|side by side|or")),
     ("spec", 2, r"规格|带宽|算力|显存多大|多少显存|功耗|参数表|" + w(r"specs?|bandwidth|tflops|tdp|nvlink|hbm\w*|datasheet")),
+    ("spec", 3, r"适合|适不适合|好不好|好用吗|值得|" + w(r"good for|any good|worth it|suitable|is it good")),
     ("explain", 2, r"什么意思|怎么理解|" + w(r"what is|what's|what are|explain|how does|how do|meaning of")),
     ("explain_strong", 4, r"什么是|是什么|原理|为什么|为啥|区别是|有什么区别|有啥区别|什么区别|好处|是怎么|怎么省|"
                           + w(r"why|difference between|what's the difference|what is the difference|how does .{0,40} (?:save|work)")),

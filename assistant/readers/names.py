@@ -67,7 +67,17 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                 if name == "gguf" else precision
             work = mask(work, m.start(1), m.end(1))
             break
-    # 2. MoE names written as experts x size: '8x7B', '8x22b', '8×7B'
+    # 2. DeepSeek-R1 distills are their base models ('DeepSeek-R1-Distill-Qwen-32B' is a Qwen2.5-32B), not R1
+    m = re.search(r"deepseek[\s_-]*r1[\s_-]*distill[\s_-]*(qwen|llama)[\s_-]*(\d+(?:\.\d+)?)\s*b(?![a-z0-9])", work)
+    if m:
+        base = {"qwen": f"qwen2.5-{m.group(2)}b", "llama": {"8": "llama-3.1-8b", "70": "llama-3.3-70b"}.get(m.group(2), "")}
+        rec = next((r for r in catalog.models if r.id == base[m.group(1)]), None)
+        if rec is not None:
+            out.models.append(rec.id)
+            out.model_text = m.group(0).strip()
+            out.notes.append(f"{m.group(0).strip()} is a distilled {rec.name} (same architecture), not the 671B DeepSeek-R1")
+        work = mask(work, m.start(), m.end())
+    # 3. MoE names written as experts x size: '8x7B', '8x22b', '8×7B'
     for m in re.finditer(r"(?<![a-z0-9])(\d+)\s*[x×*]\s*(\d+)\s*b(?![a-z0-9])", work):
         key = f"{m.group(1)}x{m.group(2)}b"
         rec = next((r for r in catalog.models if r.id.endswith(key)), None)
@@ -105,7 +115,12 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     if out.unknown_gpu:
         out.gpus = [g for g in out.gpus if any(sp[2] == g for sp in out.gpu_spans)]
         out.gpu_text = out.gpu_text if out.gpus else None
-    # 4. GPU-like names the table lacks: never replaced by another card
+    # 4. Apple silicon (issue 15 adds its unified-memory records): asked about, never sized as a data-centre card
+    m = re.search(r"(?<![a-z0-9])(macbook(?:\s*pro|\s*air)?|mac\s*(?:studio|mini|pro)|imac|m[1-4]\s*(?:max|ultra|pro))(?![a-z0-9])",
+                  work)
+    if m and not out.gpus:
+        out.unknown_gpu = m.group(0).strip()
+    # 5. GPU-like names the table lacks: never replaced by another card
     for m in re.finditer(r"(?<![a-z0-9])((?:rtx|gtx|tesla|quadro|radeon|rx|arc|nvidia|geforce)\s*)?"
                          r"([a-z]{1,2}\d{2,4}[a-z]?|[a-z]{1,2}\d[\do]{1,3}|\d{4}(?:\s*ti|\s*super)?)(?![a-z0-9])", work):
         token = m.group(2)

@@ -65,11 +65,15 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         if size:
             stated["model"] = _family_size(work, as_written, size, catalog) or size
             stated["model_text"] = as_written.strip()
-            work = work.replace(as_written, " " * len(as_written), 1)
+            if stated["model"] == size and re.match(r"[a-z]", as_written.strip()):
+                warnings.append(f"'{as_written.strip()}' is not in the model catalog: sized as a generic {size.upper()} dense "
+                                "decoder (an MoE or a quantised checkpoint of that name needs its own config)")
+            work = work.replace(as_written.strip(), " " * len(as_written.strip()), 1)
     if names.checkpoint_format:
         stated["checkpoint_format"] = names.checkpoint_format
     if names.gpus:
         stated["gpu"], stated["gpus"], stated["gpu_text"] = names.gpus[0], names.gpus, names.gpu_text
+    warnings += names.notes
     if names.unknown_gpu:
         stated["unknown_gpu"] = names.unknown_gpu
         warnings.append(f"unknown GPU '{names.unknown_gpu}': not in the GPU table; it was not replaced by another card")
@@ -98,6 +102,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         run = run_for(low, stated["model"])
         if run is not None and run.model:
             stated["model"] = run.model  # '30.84M GPU hours for 405B': the run's model
+    if intent == "recommend" and "method" not in stated and not stated.get("methods") and \
+            re.search(slots.INFER_CUE, work) and not re.search(slots.FINETUNE_CUE, work):
+        stated["method"] = "inference"  # 'what GPU to run 70B locally': choose for serving
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in slots.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)

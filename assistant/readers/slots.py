@@ -94,7 +94,8 @@ def model_size(text: str) -> tuple[str | None, str | None]:
                          r"(?!\s*(?:的)?(?:数据|语料|条))", text):
         v = float(m.group(1)) * {"b": 1e9, "billion": 1e9, "亿": 1e8, "千亿": 1e11}[m.group(2)]
         if 1e7 <= v <= 1e16:
-            return f"{v / 1e9:g}b", m.group(0)
+            named = re.search(r"([a-z][a-z0-9.]*(?:[-_][a-z0-9.]+)*)[-_]$", text[max(0, m.start() - 24):m.start()])
+            return f"{v / 1e9:g}b", (named.group(0) if named else "") + m.group(0)
     return None, None
 
 
@@ -341,9 +342,10 @@ def money(text: str) -> dict:
             if cur:
                 out["currency"] = cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(r"(?:预算|budget(?:\s*(?:of|is))?|最多花|手上有|手里有)\s*(?:是|为|有|约|大概|:|：)?\s*" + MONEY, text) or \
-        re.search(MONEY + r"\s*(?:的)?\s*(?:预算|budget)", text)
-    if m:
+    m = re.search(r"(?:预算|budget(?:\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(r"under|below|less than|at most|max") + r")\s*"
+                  r"(?:是|为|有|约|大概|:|：)?\s*" + MONEY, text) or \
+        re.search(MONEY + r"\s*(?:的)?\s*(?:预算|budget|以内)", text)
+    if m and (m.group("pre") or m.group("post") or re.search(r"预算|budget|最多花|手上有|手里有", m.group(0))):
         got = _money(m)
         if got and got[0] > 0:
             out["budget"], cur = got
