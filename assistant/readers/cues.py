@@ -81,14 +81,6 @@ CONCEPTS = (w(r"zero[\s-]?[0-3]?|fsdp|deepspeed|megatron|q?lora|kv ?cache|bf16|f
               r"paged ?attention|gqa|mla|sparsity|sparse|dense|gb vs gib|gib|memory|vram|bytes per param\w*")
             + r"|并行|精度|量化|混合精度|卸载|检查点|重计算|激活|优化器|注意力|算力|带宽|互联|稀疏|稠密|显存占用|显存")
 
-# Words that mark a question as being about LLM hardware at all (anything else is out of scope).
-DOMAIN = (w(r"zero|fsdp|deepspeed|megatron|lora|kv ?cache|bf16|fp16|fp8|fp4|int8|int4|nf4|nvlink|nvswitch|pcie|"
-            r"infiniband|roce|tensor parallel|pipeline parallel|data parallel|checkpoint\w*|flash ?attention|attention|moe|"
-            r"gpus?|tflops|hbm|vram|offload|quantiz\w*|mixed precision|recomput\w*|activations?|optimizer|adam\w*|cuda|rocm|"
-            r"cann|llms?|models?|tokens?|inference|training|fine[\s-]?tun\w*|vllm|ollama|gguf|awq|gptq")
-          + r"|显存|显卡|并行|精度|量化|混合精度|卸载|检查点|重计算|激活|优化器|注意力|算力|带宽|互联|推理|训练|微调|模型|大模型")
-
-
 def score(text: str) -> tuple[dict[str, float], dict[str, int]]:
     """Evidence per intent from the words alone, and where each intent's last cue ends (the question is
     usually asked last: '...costs matter. How many days will it take?')."""
