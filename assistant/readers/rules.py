@@ -9,7 +9,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from assistant.readers import cues, slots
+from assistant.readers import cues, money, slots
 from assistant.readers.names import counts_near_gpus, find_names
 from assistant.request import Request
 from knowledge.catalog import Catalog
@@ -83,7 +83,7 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total is not None else slots.gpu_count(work)
     stated |= {k: v for k, v in counts.items() if v is not None}
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
-                   slots.users, slots.engine, slots.tokens, slots.money, slots.deadline, slots.interconnect,
+                   slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
                    slots.largest_model):
         stated |= reader(work)
     if stated.get("budget") and "currency" not in stated:
@@ -106,7 +106,7 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
             re.search(slots.INFER_CUE, work) and not re.search(slots.FINETUNE_CUE, work):
         stated["method"] = "inference"  # 'what GPU to run 70B locally': choose for serving
     if intent in ("price", "cost"):
-        stated |= {k: v for k, v in slots.purchase_words(work).items() if k not in stated}
+        stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
     if follow:
         merged = _merge(prev, _follow_up_only(low, stated, prev, catalog), catalog)

@@ -32,7 +32,8 @@ def unnegated(text: str) -> str:
 _COUNT_WORD = "|".join(sorted((re.escape(k) for k in EN_WORDS), key=len, reverse=True))
 
 
-def _num(s: str) -> float | None:
+def to_number(s: str) -> float | None:
+    """A count or amount as written: digits, Chinese numerals (单 双 俩 仨 too) or English words."""
     s = {"单": "一", "双": "两", "俩": "两", "仨": "三"}.get(s, s)
     return number(s)
 
@@ -58,7 +59,7 @@ def nodes(text: str) -> dict:
         m = re.search(pattern, text)
         if not m:
             continue
-        a, b = _num(m.group(1)), _num(m.group(2))
+        a, b = to_number(m.group(1)), to_number(m.group(2))
         if not a or not b:
             continue
         if kind == "total":
@@ -75,11 +76,11 @@ def gpu_count(text: str) -> dict:
     if m and 0 <= int(m.group(1)) <= 100_000:
         return {"num_gpus": int(m.group(1))}
     m = re.search(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块|卡)(?!时|钱)", text)
-    if m and _num(m.group(1)):
-        return {"num_gpus": int(_num(m.group(1)))}
+    if m and to_number(m.group(1)):
+        return {"num_gpus": int(to_number(m.group(1)))}
     m = re.search(w(rf"({_COUNT_WORD})\s+(?:gpus?|cards?)"), text) or re.search(r"(\d+)\s+of them", text)
     if m:
-        return {"num_gpus": int(_num(m.group(1)))}
+        return {"num_gpus": int(to_number(m.group(1)))}
     return {}
 
 
@@ -251,7 +252,7 @@ def users(text: str) -> dict:
                    rf"({NUM})\s*({MAG})?", text)
     for hit in (m, m2):
         if hit:
-            v = _num(hit.group(1))
+            v = to_number(hit.group(1))
             mag = re.match(rf"\s*({MAG})", text[hit.end(1):])
             if v:
                 v = magnitude(v, mag.group(1)) if mag and mag.group(1) in ("万", "k", "千", "w") else v
@@ -284,7 +285,7 @@ def tokens(text: str) -> dict:
     out: dict = {}
     m = re.search(rf"({NUM})\s*({MAG})?\s*(?:个)?\s*(?:tok(?:en|ne)s?|词元|token数)", text)
     if m:
-        v = _num(m.group(1))
+        v = to_number(m.group(1))
         if v:
             total = magnitude(v, m.group(2))
             if total >= 1e6 and (m.group(2) or total >= 1e7):
@@ -293,125 +294,11 @@ def tokens(text: str) -> dict:
         m = re.search(rf"({NUM})\s*({MAG})?\s*(?:条|samples?|examples?|conversations?|rows?|instructions?|对话|样本)", text)
         per = re.search(rf"(?:每条|each|avg|averag\w*|平均|per sample|per example)\s*(?:约|大概|about|~|is)?\s*({LEN})\s*(?:tokens?)?",
                         text) or re.search(rf"({LEN})\s*tokens?\s*(?:each|per sample|per example|每条)", text)
-        if m and per and _num(m.group(1)):
-            out["tokens"] = magnitude(_num(m.group(1)), m.group(2)) * (length(per.group(1)) or 0)
+        if m and per and to_number(m.group(1)):
+            out["tokens"] = magnitude(to_number(m.group(1)), m.group(2)) * (length(per.group(1)) or 0)
     m = re.search(r"(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*(?:epochs?|轮|遍)", text)
-    if m and _num(m.group(1)):
-        out["epochs"] = _num(m.group(1))
-    return out
-
-
-_CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元"
-_USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
-MONEY = (rf"(?:(?P<pre>{_USD}|¥|￥)\s*)?(?P<v>\d+(?:,\d{{3}})*(?:\.\d+)?|[零一二两三四五六七八九十百千半]+)\s*(?P<mag>万亿|亿|万|千|k|m|w)?\s*"
-         rf"(?P<post>{_CNY}|{_USD})?(?P<jiao>(?<=块)\d)?")
-
-
-def _money(m: re.Match) -> tuple[float, str | None] | None:
-    v = _num(m.group("v"))
-    if v is None:
-        return None
-    v = magnitude(v, m.group("mag"))
-    if m.group("jiao"):  # '7块5' = 7.5
-        v += int(m.group("jiao")) / 10
-    cur = m.group("pre") or m.group("post") or ""
-    currency = "CNY" if re.fullmatch(_CNY, cur) else "USD" if re.fullmatch(_USD, cur) else None
-    return v, currency
-
-
-def _purchase_amount(m: re.Match, window: str) -> bool:
-    """A price, not a length or a count: a currency, or a bare '6万' that no token word follows."""
-    got = _money(m)
-    if not m.group("v") or got is None or got[0] < 100:
-        return False
-    if re.match(r"\s*(?:tokens?|token|上下文|context|ctx|序列|seq|条|张|卡|台|b\b)", window[m.end():]):
-        return False
-    return bool(got[1]) or m.group("mag") in ("万", "w")
-
-
-def money(text: str) -> dict:
-    """The user's own prices, budget, utilization and periods."""
-    out: dict = {}
-    rate = (rf"(?:/|per|每|一|an?|每个|each)\s*(?:gpu|卡|张卡|card)?\s*[-·]?\s*(?:hours?|hr|h|小时|卡时|卡·时|个小时)(?![a-z])")
-    m = re.search(MONEY + r"\s*" + rate, text) or \
-        re.search(rf"(?:每小时|一小时|每卡时|每卡每小时|每张卡每小时|per hour|an hour|hourly|/h|/hr)\s*(?:是|要|约|大概|收费|价格)?\s*" + MONEY, text)
-    if m:
-        got = _money(m)
-        if got and (got[1] or re.search(rf"{_CNY}|{_USD}|小时|hour|/h", m.group(0))):
-            out["price_per_gpu_hour"], cur = got
-            if cur:
-                out["currency"] = cur
-            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(r"(?:预算|budget(?:\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(r"under|below|less than|at most|max") + r")\s*"
-                  r"(?:是|为|有|约|大概|:|：)?\s*" + MONEY, text) or \
-        re.search(MONEY + r"\s*(?:的)?\s*(?:预算|budget|以内)", text)
-    if m and (m.group("pre") or m.group("post") or re.search(r"预算|budget|最多花|手上有|手里有", m.group(0))):
-        got = _money(m)
-        if got and got[0] > 0:
-            out["budget"], cur = got
-            if cur:
-                out["currency"] = cur
-            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|售价|报价|单价|价格|一张|一台|each|per card|"
-           r"a card|a server|per server|一整台|整机|服务器)")
-    for b in re.finditer(buy, text):
-        window = text[b.end():b.end() + 24]
-        hit = next((m for m in re.finditer(MONEY, window) if _purchase_amount(m, window)), None)
-        if hit is None:
-            continue
-        value, cur = _money(hit)
-        server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡", text[max(0, b.start() - 8):b.end() + hit.end()])
-        out["purchase_price_per_server" if server else "purchase_price"] = value
-        out["currency"] = out.get("currency") or cur
-        break
-    if "purchase_price" not in out and "purchase_price_per_server" not in out:
-        for hit in re.finditer(MONEY + r"\s*(?:一张|一块|一台|each|a card|per card|/张|/卡|/台)", text):
-            if _purchase_amount(hit, text[hit.start():]) or (_money(hit) or (0, None))[0] >= 1000:
-                value, cur = _money(hit)
-                key = "purchase_price_per_server" if re.search(r"台", hit.group(0)) else "purchase_price"
-                out[key] = value
-                out["currency"] = out.get("currency") or cur
-                break
-    m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time)|"
-                  r"(?:utili[sz]ation|利用率|使用率|usage|负载)\s*(?:of|是|为|约|大概|按|:|：|at|about|around|~)?\s*(\d+(?:\.\d+)?)\s*%", text)
-    if m:
-        out["utilization"] = float(next(g for g in m.groups() if g)) / 100
-    m = re.search(r"(?:每天|一天|天天|per day|a day|daily)\s*(?:只|就|大概|大约|约)?\s*(?:用|跑|开|使用|运行)?\s*(?:了)?\s*"
-                  r"(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*"
-                  r"(?:小时|hours?|hrs?|h)(?![a-z])", text) or \
-        re.search(r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h|小时)\s*(?:/|a|per|每|一)\s*(?:day|天)", text)
-    if m and _num(m.group(1)):
-        out["hours_per_day"] = _num(m.group(1))
-        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    period = None
-    for m in re.finditer(r"(?<![\d.])(" + NUM + r")\s*-?\s*(" + TIME_UNIT + r")(半)?(?![a-z])", text):
-        v = _num(m.group(1))
-        if not v or re.match(r"\s*(?:内|以内|之内)", text[m.end():m.end() + 3]):
-            continue
-        hourly = m.group(2) in ("小时", "个小时", "hour", "hours", "hr", "hrs", "h")
-        if hourly and (re.fullmatch(r"一|1|每", m.group(1)) or re.search(r"(?:每|per|an?|/)\s*$", text[max(0, m.start() - 5):m.start()])):
-            continue  # 'per hour' / '一小时' is a rate's unit, not a period
-        period = duration_hours(v + (0.5 if m.group(3) else 0), m.group(2))
-        break
-    if period is None:
-        m = re.search(w(r"(?:for|over|in|run me|a|one)\s+(?:a|an|one|a full|the)?\s*(?:whole|full|entire)?\s*(year|month|week|day)") + r"|(?:一|1)?\s*整?(年|个月)(?:下来|用|租)|全年|一年|半年", text)
-        if m:
-            unit = m.group(1) or m.group(2) or ("半年" if "半年" in m.group(0) else "年")
-            period = 4380.0 if unit == "半年" else duration_hours(1, unit)
-    if period is not None:
-        out["period_raw_hours"] = period
-    if has(r"回本|" + w(r"break[\s-]?even|payback|pay back|pays? for itself|pays? off"), text):
-        out["break_even"] = True
-    if "period_raw_hours" in out and "hours_per_day" in out and out["period_raw_hours"] >= 24:
-        out["period_hours"] = out["period_raw_hours"] / 24 * out["hours_per_day"]
-    elif "period_raw_hours" in out:
-        out["period_hours"] = out["period_raw_hours"]
-    out.pop("period_raw_hours", None)
-    if "currency" not in out:
-        if has(_CNY, text):
-            out["currency"] = "CNY"
-        elif has(r"\$|" + w("usd|dollars?|bucks") + "|美元|美金", text):
-            out["currency"] = "USD"
+    if m and to_number(m.group(1)):
+        out["epochs"] = to_number(m.group(1))
     return out
 
 
@@ -430,7 +317,7 @@ def deadline(text: str) -> dict:
         re.search(r"(?:within|in under|in less than|under|by|deadline(?: of| is)?|before)\s+(" + NUM + r"|a|one)\s*(" + TIME_UNIT
                   + r")(?![a-z])", text)
     if m:
-        v = _num(m.group(1)) if m.group(1) not in ("a", "one") else 1.0
+        v = to_number(m.group(1)) if m.group(1) not in ("a", "one") else 1.0
         if v:
             return {"deadline_hours": duration_hours(v, m.group(2))}
     return {}
@@ -452,16 +339,3 @@ def interconnect(text: str) -> dict:
     if has(w(r"nvlink|nvswitch|sxm"), text):
         return {"interconnect": "nvlink"}
     return {}
-
-
-def purchase_words(text: str) -> dict:
-    out: dict = {}
-    if has(r"二手|" + w(r"used|second[\s-]*hand|secondhand|refurb\w*|pre-owned|ebay"), text):
-        out["used"] = True
-    if has(r"服务器|整机|机器|一台|" + w(r"servers?|nodes?|box|dgx|hgx|system") + r"|8卡机|八卡机", text):
-        out["server"] = True
-    if has(r"租|" + w(r"rent\w*|rental|per hour|hourly|an hour|/h|/hr|cloud|lease|runpod|lambda|aws|autodl"), text):
-        out["price_kind"] = "rent"
-    elif has(r"买|购买|采购|售价|" + w(r"buy\w*|purchase\w*|msrp|retail|own"), text):
-        out["price_kind"] = "buy"
-    return out
