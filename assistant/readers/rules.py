@@ -18,7 +18,7 @@ from knowledge.documents import detect_lang
 MAX_QUESTION_CHARS = 4000
 TRAIN_INTENTS = ("training_memory", "training_time", "cost", "recommend", "published_run")
 INFER_INTENTS = ("inference_memory", "serving", "inference_speed")
-_FOLLOW_UP = (r"^\s*(?:那|换成|换|改成|改为|如果|要是|假如|再|同样|还是|用)|呢\s*[?？]?\s*$|"
+_FOLLOW_UP = (r"^\s*(?:那|换成|换|改成|改为|如果|要是|假如)|呢\s*[?？]?\s*$|"
               + slots.w(r"what about|how about|wh?at abou?t|how abt|what abt|and|what if|instead|same but|same with|now with|"
                         r"then with|with|ok|okay|and if|but with|if i use|if we use|switch to|make it"))
 _NEGATIVE = r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:[kmbt]|万亿|亿|万)?\s*(?:个)?\s*(tokens?|token|上下文|context|ctx)"
@@ -153,6 +153,9 @@ def _is_follow_up(low: str, stated: dict, prev: dict) -> bool:
     """A short message that changes part of the last question ('那H100呢？', 'what about 4 GPUs?')."""
     if len(low) > 160:
         return False
+    complete = "model" in stated and ("gpu" in stated or "tokens" in stated or "num_gpus" in stated)
+    if complete and len(low) > 25 and not re.search(r"^\s*(?:那|换成|改成)|" + slots.w(r"what about|how about|instead"), low):
+        return False  # '用两台8卡H800训练70B，1000亿token，要多少天': a new question, whole
     if re.search(_FOLLOW_UP, low):
         return True
     return "model" not in stated and bool(prev.get("model"))
