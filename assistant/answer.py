@@ -44,6 +44,7 @@ class Answer(BaseModel):
     citations: list[Citation] = []
     tool_calls: list[ToolCall] = []
     backend: str = "rules"
+    reader: Literal["rules", "llm"] = Field("rules", description="which reader's Request the answer was planned from")
     warnings: list[str] = []
     status: Literal["answered", "needs_clarification", "error"] = "answered"
     request: dict[str, Any] | None = Field(None, description="the understood Request (assistant/request.py), as a dict")

@@ -35,11 +35,23 @@ def resolve_backend(backend: str | None) -> str:
     return backend
 
 
+def llm_mode(mode: str | None = None) -> str:
+    """How an LLM backend is used: 'reader' (default: it fills the Request, the planner answers) or 'agent'
+    (it calls the tools and writes the prose, held to their numbers). GPU_ADVISOR_LLM_MODE sets it."""
+    import os
+
+    mode = mode or os.environ.get("GPU_ADVISOR_LLM_MODE") or "reader"
+    if mode not in ("reader", "agent"):
+        raise ValueError(f"unknown LLM mode {mode!r}; use reader or agent (GPU_ADVISOR_LLM_MODE)")
+    return mode
+
+
 def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None, deps: Deps | None = None,
-        backend: str = "rules", chat_model=None) -> Answer:
+        backend: str = "rules", chat_model=None, mode: str | None = None) -> Answer:
     """Answer one message; `history` holds earlier turns' requests (the last one is inherited by follow-ups).
 
-    backend: rules (default), auto, openai:MODEL or ollama:MODEL; chat_model overrides the model (tests)."""
+    backend: rules (default), auto, openai:MODEL or ollama:MODEL; chat_model overrides the model (tests);
+    mode: reader (default) or agent, for LLM backends."""
     deps = deps or default_deps()
     text = (text or "").strip()
     if not text:
@@ -51,7 +63,13 @@ def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None
     answer = plan(request, deps, text, reading.invalid)
     answer = answer.model_copy(update={"warnings": reading.warnings + answer.warnings, "backend": "rules"})
     backend = resolve_backend(backend) if chat_model is None else backend
-    if backend == "rules" or answer.intent == "out_of_scope" or answer.status != "answered":
+    if backend == "rules":
+        return answer
+    try:
+        mode = llm_mode(mode)
+    except ValueError as e:
+        return answer.model_copy(update={"warnings": answer.warnings + [f"{e}; answered by the rules backend"]})
+    if mode == "agent" and (answer.intent == "out_of_scope" or answer.status != "answered"):
         return answer  # a question back or an input error needs no LLM prose
     from assistant.llm import make_chat_model, run_agent
 
@@ -59,10 +77,40 @@ def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None
         model = chat_model or make_chat_model(backend)
     except ImportError as e:
         return answer.model_copy(update={"warnings": answer.warnings + [
-            f"the LLM backend needs the llm extra (pip install 'gpu-advisor[llm]'): {e}; answered by the rules backend"]})
+            f"the LLM backend needs the llm extra ({LLM_INSTALL_HINT}): {e}; answered by the rules backend"]})
     except ValueError as e:
         return answer.model_copy(update={"warnings": answer.warnings + [f"{e}; answered by the rules backend"]})
+    if mode == "reader":
+        return _llm_reader_answer(text, reading, previous, deps, model, backend, lang, answer)
     return run_agent(text, answer, deps, model, backend)
+
+
+LLM_INSTALL_HINT = "from this checkout: make llm, or .venv/bin/pip install -e '.[llm]'"
+
+
+def _llm_reader_answer(text, reading, previous, deps: Deps, model, backend: str, lang, rules_answer: Answer) -> Answer:
+    """The planner's answer to the Request the LLM read; the rules reader's answer when the LLM's form fails."""
+    from assistant.readers.llm import disagreements, read_with_llm
+
+    try:
+        llm_reading = read_with_llm(text, model, deps.catalog, reading, previous)
+    except Exception as e:  # time-out, HTTP error, malformed or invalid form: the rules reading stands
+        reason = str(e).split("\n")[0][:200] or type(e).__name__
+        return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
+            f"LLM reader {backend} failed ({type(e).__name__}: {reason}); answered from the rules reader's reading"]})
+    request = llm_reading.request if not lang else llm_reading.request.model_copy(update={"lang": lang})
+    answer = plan(request, deps, text, llm_reading.invalid)
+    diff = disagreements(request, reading.request)
+    notes = [f"the LLM and rules readers disagree ({'; '.join(diff[:6])}); the LLM reader's reading was used"] if diff else []
+    return answer.model_copy(update={"backend": backend, "reader": "llm",
+                                     "warnings": llm_reading.warnings + notes + answer.warnings})
+
+
+def _mode_or_none() -> str | None:
+    try:
+        return llm_mode()
+    except ValueError:
+        return None
 
 
 def session_turn(text: str, answer: Answer) -> dict:
@@ -94,6 +142,9 @@ def ask_events(text: str, *, backend: str = "rules", chat_model=None, **kw):
     when streamed LLM prose was rejected (the rules answer follows), and {"type": "answer"} last."""
     rules = ask(text, backend="rules", **kw)
     resolved = resolve_backend(backend) if chat_model is None else backend
+    if resolved != "rules" and _mode_or_none() == "reader":  # the reader fills a form: nothing to stream until it is read
+        rules = ask(text, backend=resolved, chat_model=chat_model, mode="reader", **kw)
+        resolved = "rules"
     if resolved == "rules" or rules.intent == "out_of_scope" or rules.status != "answered":
         for part in rules.answer.split("\n\n"):
             yield {"type": "token", "text": part + "\n\n"}

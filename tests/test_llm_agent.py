@@ -1,11 +1,18 @@
 """The LLM backend driven by a scripted chat model: tools run, numbers are held to tool results."""
 from __future__ import annotations
 
+import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
 from assistant.llm import ungrounded_numbers
 from assistant.service import ask
+
+
+@pytest.fixture(autouse=True)
+def agent_mode(monkeypatch):
+    monkeypatch.setenv("GPU_ADVISOR_LLM_MODE", "agent")  # these tests drive the tool-calling agent mode
+
 
 Q = "Is one A100 80GB enough for QLoRA of Llama 3.1 70B?"
 

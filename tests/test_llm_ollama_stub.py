@@ -9,6 +9,12 @@ import pytest
 
 from assistant.service import ask
 
+
+@pytest.fixture(autouse=True)
+def agent_mode(monkeypatch):
+    monkeypatch.setenv("GPU_ADVISOR_LLM_MODE", "agent")  # these tests drive the tool-calling agent mode
+
+
 Q = "Is one A100 80GB enough for QLoRA of Llama 3.1 70B?"
 
 

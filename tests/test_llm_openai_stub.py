@@ -11,6 +11,12 @@ import pytest
 from assistant import llm
 from assistant.service import ask
 
+
+@pytest.fixture(autouse=True)
+def agent_mode(monkeypatch):
+    monkeypatch.setenv("GPU_ADVISOR_LLM_MODE", "agent")  # these tests drive the tool-calling agent mode
+
+
 Q = "Is one A100 80GB enough for QLoRA of Llama 3.1 70B?"
 
 
@@ -139,3 +145,20 @@ def test_eval_runs_unchanged_against_an_llm_backend_and_counts_guard_interventio
     summary = ev.summarise(results)
     assert summary["passed"] == 1                 # the verdict comes from the tools, whatever the prose said
     assert summary["guard_interventions"] == 1    # and the guard's rejection of 12.5 GB is counted
+
+
+def test_reader_mode_over_http_fills_the_form_with_json_output(stub):
+    form = {"intent": "training_memory", "method": "qlora", "model": "llama-3.1-70b", "gpu": "a100-80gb", "num_gpus": 1}
+    s = stub([{"role": "assistant", "content": json.dumps(form)}])
+    a = ask(Q, backend="openai:stub", mode="reader")
+    assert a.backend == "openai:stub" and a.reader == "llm" and a.verdict.fits is True and a.verdict.method == "qlora"
+    sent = s.requests[0]
+    assert "response_format" in sent or "tools" in sent  # structured output was asked for, not free prose
+    assert "training_memory" in json.dumps(sent)  # the form's schema travelled with the request
+
+
+def test_reader_mode_over_http_survives_prose_instead_of_json(stub):
+    stub([{"role": "assistant", "content": "Sure! The user wants to know about QLoRA."}])
+    a = ask(Q, backend="openai:stub", mode="reader")
+    assert a.backend == "rules" and any("LLM reader openai:stub failed" in w for w in a.warnings)
+    assert a.verdict.fits is True  # the rules reader's answer

@@ -19,6 +19,12 @@ from ui.sessions import SQLiteSessionStore
 from ui.slack.app import SlackSettings, build_app, http_asgi, question_of
 from ui.slack.blocks import SECTION_MAX, answer_blocks, split_messages, to_mrkdwn
 
+
+@pytest.fixture(autouse=True)
+def agent_mode(monkeypatch):
+    monkeypatch.setenv("GPU_ADVISOR_LLM_MODE", "agent")  # these tests drive the tool-calling agent mode
+
+
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 
 

@@ -1,0 +1,89 @@
+"""The LLM reader mode: a chat model fills the Request, the planner and the tools answer it, and a form that does
+not validate falls back to the rules reader's reading with a warning."""
+from __future__ import annotations
+
+import pytest
+from langchain_core.runnables import RunnableLambda
+
+from assistant.readers.llm import LLMForm
+from assistant.service import ask
+
+Q = "两台机器，每台8张A100，全参微调 Llama 3.1 70B 够吗"
+
+
+class FormModel:
+    """A stand-in chat model whose structured output is scripted (a dict, or an exception to raise)."""
+
+    def __init__(self, form):
+        self.form = form
+        self.prompts: list = []
+
+    def with_structured_output(self, schema, **kwargs):
+        def run(messages):
+            self.prompts.append(messages)
+            if isinstance(self.form, Exception):
+                raise self.form
+            return schema.model_validate(self.form)
+        return RunnableLambda(run)
+
+
+def llm_ask(question, form, **kw):
+    model = FormModel(form)
+    return ask(question, backend="openai:scripted", chat_model=model, mode="reader", **kw), model
+
+
+def test_the_planner_answers_the_request_the_model_read():
+    form = {"intent": "training_memory", "method": "full", "model": "llama-3.1-70b", "gpu": "a100-80gb", "num_gpus": 16,
+            "gpus_per_node": 8, "nodes": 2}
+    a, _ = llm_ask(Q, form)
+    rules = ask(Q)
+    assert a.backend == "openai:scripted" and a.reader == "llm" and a.status == "answered"
+    assert a.request["num_gpus"] == 16 and a.request["model"] == "llama-3.1-70b"
+    # same Request, same tools: the figures are the rules planner's for the same job
+    assert a.figures == rules.figures and a.verdict == rules.verdict
+    assert not any("disagree" in w for w in a.warnings)
+
+
+def test_where_the_readers_disagree_the_answer_says_so_and_uses_the_llm_reading():
+    form = {"intent": "training_memory", "method": "full", "model": "llama-3.1-70b", "gpu": "a100-80gb", "num_gpus": 8}
+    a, _ = llm_ask(Q, form)
+    assert a.verdict.num_gpus == 8 and a.request["num_gpus"] == 8
+    assert any("num_gpus: llm 8, rules 16" in w for w in a.warnings)
+
+
+def test_names_are_resolved_through_the_catalog_and_unknown_ones_fall_back():
+    a, _ = llm_ask("Can I LoRA Llama 3.1 8B on one H100?", {"intent": "training_memory", "method": "lora",
+                                                          "model": "Meta-Llama-3.1-8B-Instruct", "gpu": "NVIDIA H100 80GB"})
+    assert a.request["model"] == "llama-3.1-8b"
+    b, _ = llm_ask("Can I LoRA Llama 3.1 8B on one H100?", {"intent": "training_memory", "method": "lora",
+                                                          "model": "llama-9-8b", "gpu": "h100"})
+    assert b.request["model"] == "llama-3.1-8b" and any("does not know" in w for w in b.warnings)
+
+
+@pytest.mark.parametrize("failure", [ValueError("malformed JSON"), TimeoutError("read timed out")])
+def test_a_failing_reader_leaves_the_rules_answer_with_a_warning(failure):
+    a, _ = llm_ask(Q, failure)
+    assert a.backend == "rules" and a.reader == "rules" and a.request["num_gpus"] == 16
+    assert any("LLM reader openai:scripted failed" in w for w in a.warnings)
+
+
+def test_an_invalid_form_is_refused_not_half_used():
+    a, _ = llm_ask(Q, {"intent": "training_memory", "num_gpus": "sixteen"})
+    assert a.backend == "rules" and any("failed" in w for w in a.warnings)
+
+
+def test_a_question_back_comes_from_the_planner_whichever_reader():
+    a, _ = llm_ask("how long will the training take?", {"intent": "training_time"})
+    assert a.reader == "llm" and a.status == "needs_clarification" and set(a.clarification.missing) == {"model", "tokens"}
+
+
+def test_a_follow_up_shows_the_model_the_last_request():
+    first = ask(Q)
+    a, model = llm_ask("那H100呢", {"intent": "training_memory", "method": "full", "model": "llama-3.1-70b", "gpu": "h100",
+                                   "num_gpus": 16}, history=[first.slots])
+    system = model.prompts[0][0].content
+    assert '"num_gpus": 16' in system and a.verdict.gpu == "h100"
+
+
+def test_the_form_schema_is_small_enough_for_a_small_model():
+    assert len(LLMForm.model_fields) <= 40
