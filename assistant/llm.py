@@ -106,8 +106,17 @@ def _agent(deps, chat_model, lang: str):
 
 
 def _failed(rules_answer: Answer, backend: str, e: Exception) -> Answer:
+    """The rules answer, saying which failure or which bound stopped the LLM."""
+    from assistant.llm_limits import MAX_TOOL_CALLS, LLMLimit
+
+    if isinstance(e, LLMLimit):
+        why = str(e)
+    elif type(e).__name__ == "GraphRecursionError":
+        why = f"more than {MAX_TOOL_CALLS} tool calls"
+    else:
+        why = type(e).__name__
     return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
-        f"LLM backend {backend} failed ({type(e).__name__}); answered by the rules backend"]})
+        f"LLM backend {backend} failed ({why}); answered by the rules backend"]})
 
 
 def run_agent(question: str, rules_answer: Answer, deps, chat_model, backend: str) -> Answer:
@@ -115,7 +124,12 @@ def run_agent(question: str, rules_answer: Answer, deps, chat_model, backend: st
     from langchain_core.messages import HumanMessage
 
     try:
-        state = _agent(deps, chat_model, rules_answer.lang).invoke({"messages": [HumanMessage(question)]})
+        from assistant.llm_limits import MAX_TOOL_CALLS, bounded
+
+        agent = _agent(deps, chat_model, rules_answer.lang)
+        # each tool call is two graph steps (model, tools) plus the final answer
+        state = bounded(lambda: agent.invoke({"messages": [HumanMessage(question)]},
+                                             config={"recursion_limit": 2 * MAX_TOOL_CALLS + 1}))
     except Exception as e:  # endpoint down, time-out, malformed tool call: the rules answer stands
         return _failed(rules_answer, backend, e)
     return finish(state, question, rules_answer, backend)

@@ -90,10 +90,11 @@ LLM_INSTALL_HINT = "from this checkout: make llm, or .venv/bin/pip install -e '.
 
 def _llm_reader_answer(text, reading, previous, deps: Deps, model, backend: str, lang, rules_answer: Answer) -> Answer:
     """The planner's answer to the Request the LLM read; the rules reader's answer when the LLM's form fails."""
+    from assistant.llm_limits import bounded
     from assistant.readers.llm import disagreements, read_with_llm
 
     try:
-        llm_reading = read_with_llm(text, model, deps.catalog, reading, previous)
+        llm_reading = bounded(lambda: read_with_llm(text, model, deps.catalog, reading, previous))
     except Exception as e:  # time-out, HTTP error, malformed or invalid form: the rules reading stands
         reason = str(e).split("\n")[0][:200] or type(e).__name__
         return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [

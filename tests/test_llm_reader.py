@@ -87,3 +87,34 @@ def test_a_follow_up_shows_the_model_the_last_request():
 
 def test_the_form_schema_is_small_enough_for_a_small_model():
     assert len(LLMForm.model_fields) <= 40
+
+
+def test_a_slow_reader_is_cut_at_the_budget(monkeypatch):
+    import time
+
+    from assistant import llm_limits
+
+    class Slow(FormModel):
+        def with_structured_output(self, schema, **kwargs):
+            return RunnableLambda(lambda messages: time.sleep(2) or schema.model_validate({"intent": "training_memory"}))
+
+    monkeypatch.setenv("GPU_ADVISOR_LLM_BUDGET_S", "0.3")
+    t0 = time.perf_counter()
+    a = ask(Q, backend="openai:scripted", chat_model=Slow(None), mode="reader")
+    assert time.perf_counter() - t0 < 1.5 and a.backend == "rules"
+    assert any("longer than the 0.3 s budget" in w for w in a.warnings)
+    assert llm_limits.budget_s() == 0.3
+
+
+def test_an_endless_tool_loop_stops_at_the_tool_call_cap(monkeypatch):
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    class Looping(GenericFakeChatModel):
+        def bind_tools(self, tools, **kwargs):
+            return self
+
+    call = {"name": "size_train", "id": "c", "args": {"model": "llama-3.1-70b", "method": "qlora", "gpu": "a100-80gb"}}
+    model = Looping(messages=iter([AIMessage(content="", tool_calls=[dict(call, id=f"c{i}")]) for i in range(50)]))
+    a = ask("Is one A100 80GB enough for QLoRA of Llama 3.1 70B?", backend="openai:scripted", chat_model=model, mode="agent")
+    assert a.backend == "rules" and any("more than 8 tool calls" in w for w in a.warnings)
