@@ -79,7 +79,17 @@ def test_session_prices_change_the_cost(tmp_path):
 def test_healthz(tmp_path):
     body = make_client(tmp_path).get("/healthz").json()
     assert body["status"] == "ok" and body["backend"] == "rules"
-    assert "index" in body and body["sessions"].startswith("sqlite ")
+    assert "index" in body and body["sessions"].startswith("sqlite ") and body["llm"] == {"configured": False}
+
+
+def test_healthz_reports_an_llm_backend_whose_package_is_missing(tmp_path, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "langchain_ollama" else real(name, *a))
+    body = make_client(tmp_path, backend="ollama:qwen2.5").get("/healthz").json()
+    assert body["status"] == "degraded" and body["llm"]["configured"] and body["llm"]["importable"] is False
+    assert "make llm" in body["llm"]["detail"] and body["llm"]["mode"] == "reader"
 
 
 def test_rate_limit_answers_429_with_retry_after(tmp_path):

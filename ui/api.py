@@ -36,6 +36,7 @@ class Health(BaseModel):
     index: dict
     sessions: str
     version: str
+    llm: dict = Field(default_factory=dict, description="configured, mode, importable, detail (no network call)")
 
 
 def _client_key(request: Request) -> str:

@@ -119,13 +119,34 @@ class AppContext:
             ok, detail = False, f"{shown}: unreachable ({e.__class__.__name__}); answers fall back to the rules backend"
         return {"backend": self.backend, "model": model, "ok": ok, "detail": detail}
 
+    def llm_state(self) -> dict:
+        """The LLM backend as configured here: its mode and whether its package is installed (no network call)."""
+        import importlib.util
+
+        from assistant.service import LLM_INSTALL_HINT, llm_mode
+
+        provider = self.backend.partition(":")[0]
+        if provider not in ("openai", "ollama"):
+            return {"configured": False}
+        module = {"openai": "langchain_openai", "ollama": "langchain_ollama"}[provider]
+        importable = importlib.util.find_spec(module) is not None
+        try:
+            mode = llm_mode()
+        except ValueError as e:
+            mode = str(e)
+        return {"configured": True, "backend": self.backend, "mode": mode, "importable": importable,
+                "detail": "ready to call" if importable else f"{module} is not installed ({LLM_INSTALL_HINT}); "
+                                                             "answers come from the rules backend"}
+
     def health(self) -> dict:
         from ui.api import Health
 
         sessions_ok = self.store.ping()
-        return Health(status="ok" if sessions_ok else "degraded", backend=self.backend, index=self.index_summary(),
+        llm = self.llm_state()
+        ok = sessions_ok and (not llm["configured"] or llm["importable"])
+        return Health(status="ok" if ok else "degraded", backend=self.backend, index=self.index_summary(),
                       sessions=self.store.describe() + ("" if sessions_ok else " (unreachable)"),
-                      version=package_version()).model_dump()
+                      version=package_version(), llm=llm).model_dump()
 
 
 def create_app(settings: ServeSettings | None = None, *, store: SessionStore | None = None, deps=None,
