@@ -44,11 +44,21 @@ def test_the_planner_answers_the_request_the_model_read():
     assert not any("disagree" in w for w in a.warnings)
 
 
-def test_where_the_readers_disagree_the_answer_says_so_and_uses_the_llm_reading():
-    form = {"intent": "training_memory", "method": "full", "model": "llama-3.1-70b", "gpu": "a100-80gb", "num_gpus": 8}
+def test_what_the_rules_reader_read_from_the_text_stands_and_the_model_may_only_add():
+    # the model reads 8 GPUs where the question says 2 servers x 8: the rules reading (16) stands, and the
+    # answer names the value it dropped; a stated-nowhere sequence length is dropped as unsupported
+    form = {"intent": "training_memory", "method": "full", "model": "llama-3.1-70b", "gpu": "a100-80gb", "num_gpus": 8,
+            "seq_len": 4096}
     a, _ = llm_ask(Q, form)
-    assert a.verdict.num_gpus == 8 and a.request["num_gpus"] == 8
-    assert any("num_gpus: llm 8, rules 16" in w for w in a.warnings)
+    assert a.reader == "llm" and a.verdict.num_gpus == 16 and a.request["seq_len"] is None
+    assert any("num_gpus=8 (the rules reader read 16)" in w and "seq_len=4096" in w for w in a.warnings)
+
+
+def test_the_model_adds_a_field_the_rules_reader_missed_when_the_question_shows_it():
+    q = "Qwen2.5-7B LoRA on one 4090 with max_len set to 3000?"  # '3000' with no cue the rules reader knows
+    a, _ = llm_ask(q, {"intent": "training_memory", "method": "lora", "model": "qwen2.5-7b", "gpu": "rtx-4090",
+                       "num_gpus": 1, "seq_len": 3000})
+    assert a.request["seq_len"] == 3000 and any("seq_len: llm 3000, rules None" in w for w in a.warnings)
 
 
 def test_names_are_resolved_through_the_catalog_and_unknown_ones_fall_back():

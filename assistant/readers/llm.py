@@ -7,6 +7,7 @@ the rules reader's reading, and where the two readers disagree the answer says w
 from __future__ import annotations
 
 import json
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
@@ -26,7 +27,8 @@ model: a catalog id from this list when the message names one of them, else the 
 gpu: a catalog id from this list: {gpus}
 Lengths in tokens (8k = 8192). tokens: training tokens as a number (1T = 1e12, 1000亿 = 1e11). Money in the currency
 written (元/块/¥ = CNY, $ = USD). period_hours: a year = 8760, a month = 730, a day = 24.
-{previous}Return only the form."""
+Fields: {fields}.
+{previous}Return only the form, as one JSON object."""
 
 
 class LLMForm(BaseModel):
@@ -74,7 +76,7 @@ def _prompt(catalog: Catalog, previous: dict | None) -> str:
         prev = ("The previous message was understood as " + json.dumps(kept, ensure_ascii=False)
                 + ". If this message is a follow-up that changes part of it, return the whole updated form.\n")
     return PROMPT.format(models=", ".join(m.id for m in catalog.models), gpus=", ".join(g.id for g in catalog.gpus),
-                         previous=prev)
+                         fields=", ".join(LLMForm.model_fields), previous=prev)
 
 
 def _resolve(form: LLMForm, catalog: Catalog, rules: Reading) -> tuple[dict, list[str]]:
@@ -105,20 +107,165 @@ def _resolve(form: LLMForm, catalog: Catalog, rules: Reading) -> tuple[dict, lis
     return {k: v for k, v in fields.items() if v is not None}, notes
 
 
+# How each endpoint takes a schema: OpenAI-style json_schema first; llama.cpp's server (and other local servers)
+# accept only {"type": "json_object", "schema": ...}. The first style an endpoint accepts is remembered.
+_STYLE: dict[int, str] = {}
+
+
+def _fill(chat_model, messages: list) -> object:
+    """The model's form, by the first structured-output style the endpoint accepts."""
+    style = _STYLE.get(id(chat_model), "json_schema")
+    if style == "json_schema":
+        try:
+            out = chat_model.with_structured_output(LLMForm).invoke(messages)
+            _STYLE[id(chat_model)] = "json_schema"
+            return out
+        except Exception as e:  # the endpoint refuses the response_format style: try the JSON-object one
+            if "json_schema" not in str(e) and "response_format" not in str(e):
+                raise
+            _STYLE[id(chat_model)] = "json_object"
+    msg = chat_model.bind(response_format={"type": "json_object", "schema": LLMForm.model_json_schema()}).invoke(messages)
+    content = msg.content if isinstance(msg.content, str) else json.dumps(msg.content)
+    try:
+        return json.loads(content[content.find("{"):content.rfind("}") + 1])
+    except ValueError as e:
+        raise ValueError(f"the LLM reader did not return JSON: {content[:80]!r}") from e
+
+
+# Words that must appear in the question for the model's choice of an enumerated field to stand.
+_EVIDENCE: dict[str, dict[str, str]] = {
+    "method": {"full": r"full|全参|全量|全部参数", "lora": r"(?<!q)lora", "qlora": r"qlora|4[\s-]?bit|4位",
+               "pretrain": r"pre-?train|预训练|from scratch|从头|从零", "inference": r"infer|serv|run|推理|部署|跑"},
+    "precision": {"bf16": r"bf16|bfloat", "fp16": r"fp16|half|半精度", "fp32": r"fp32|float32", "fp8": r"fp8",
+                  "int8": r"int8|8[\s-]?bit|q8|8位", "int4": r"int4|4[\s-]?bit|awq|gptq|q4|4位", "nf4": r"nf4|bnb"},
+    "kv_dtype": {"bf16": r"kv", "fp16": r"kv", "fp8": r"kv"},
+    "engine": {"vllm": r"vllm", "sglang": r"sglang", "hf": r"transformers|hf|hugging", "llamacpp": r"llama[.\s-]?cpp",
+               "ollama": r"ollama", "tensorrt-llm": r"tensorrt|trt"},
+    "offload": {"none": r"offload|卸载", "optimizer": r"offload|卸载", "all": r"offload|卸载"},
+    "currency": {"CNY": r"¥|￥|元|块|rmb|人民币|cny", "USD": r"\$|usd|美元|美金|dollar"},
+    "used": {"True": r"二手|used|second|refurb"},
+}
+# A number the question writes may stand in a field as written (with its k, 万, 亿, B or T), or as hours for
+# a period of days, weeks, months or years, or as a share for a percentage.
+_SCALES: dict[str, tuple[float, ...]] = {
+    **{f: (1, 24, 168, 730, 8760) for f in ("period_hours", "deadline_hours")},
+    "utilization": (0.01, 1),
+}
+_MAGNITUDE = {"k": (1e3, 1024), "m": (1e6, 1024 * 1024), "b": (1e9,), "t": (1e12,), "万": (1e4,), "亿": (1e8,),
+              "千": (1e3,), "w": (1e4,)}
+_LENGTHS = ("seq_len", "context", "prompt_len", "output_len")
+
+
+def _numbers(text: str) -> list[float]:
+    """Every number the question writes, with its magnitude applied ('4k' -> 4096 and 4000, '1.5万' -> 15000)."""
+    from assistant.readers.numbers import cn_number
+
+    out: list[float] = []
+    for m in re.finditer(r"(?<![a-z\d.])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k|m|b|t|万|亿|千|w)?(?![a-z\d])", text):
+        v = float(m.group(1).replace(",", ""))
+        out += [v * f for f in _MAGNITUDE.get(m.group(2) or "", (1,))]
+    out += [v for v in (cn_number(x) for x in re.findall(r"[零一二两三四五六七八九十百千半]+", text)) if v]
+    return out
+
+
+def _grounded(name: str, value, text: str, rules: Request) -> bool:
+    """True when the question shows evidence for the model's value of a field (or the rules reader read the same)."""
+    if getattr(rules, name, None) == value:
+        return True
+    if name in _EVIDENCE:
+        pattern = _EVIDENCE[name].get(str(value))
+        return bool(pattern and re.search(pattern, text))
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return name in ("intent",)
+    if (name in _LENGTHS and value < 64) or (name == "utilization" and not 0 < value <= 1):
+        return False
+    numbers = _numbers(text) + ([1.0] if re.search(r"\b(?:a|an|one|single)\b|单|一", text) and name == "num_gpus" else [])
+    return any(value and abs(n * scale / value - 1) <= 0.02 for n in numbers for scale in _SCALES.get(name, (1,)))
+
+
+def _named(value: str, text: str, catalog: Catalog, kind: str) -> bool:
+    """A model or GPU id whose name (an alias, or a bare size) the question writes."""
+    squashed = re.sub(r"[\s_-]+", "", text)
+    try:
+        rec = catalog.model(value)[0] if kind == "model" else catalog.gpu(value)[0]
+    except (LookupError, ValueError):
+        return False
+    names = {rec.id, *rec.aliases, *(a.split("/")[-1] for a in rec.aliases)}
+    if kind == "model" and re.fullmatch(r"[\d.]+b", value):
+        names.add(value)
+    return any(re.sub(r"[\s_-]+", "", n.lower()) in squashed for n in names)
+
+
+def _owner(stated: dict, value) -> str:
+    return next((k for k, v in stated.items() if v == value), "?")
+
+
+def _keep_grounded(fields: dict, text: str, rules: Request, catalog: Catalog) -> tuple[dict, list[str]]:
+    """The fields the question supports; the dropped ones named (a small model fills every blank it is given)."""
+    low = text.lower()
+    kept, dropped = {}, []
+    stated = {k: getattr(rules, k) for k in rules.stated}
+    taken = {v for v in stated.values() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    for name, value in fields.items():
+        if name in stated and stated[name] != value:
+            dropped.append(f"{name}={value} (the rules reader read {stated[name]})")
+            continue  # what the rules reader read from the text stands; the model may add, not overwrite
+        if name not in stated and isinstance(value, (int, float)) and not isinstance(value, bool) and value in taken:
+            dropped.append(f"{name}={value} (that number is the question's {_owner(stated, value)})")
+            continue
+        if name == "model":
+            ok = value == rules.model or _named(value, low, catalog, "model")
+        elif name == "gpu":
+            ok = value in rules.gpus or _named(value, low, catalog, "gpu")
+        elif name == "gpus":
+            value = [g for g in value if g in rules.gpus or _named(g, low, catalog, "gpu")]
+            ok = bool(value)
+        elif name == "unknown_gpu":
+            ok = str(value).lower() in low
+        else:
+            ok = _grounded(name, value, low, rules)
+        if ok:
+            kept[name] = value
+        else:
+            dropped.append(f"{name}={value}")
+    return kept, dropped
+
+
+def dropped_names(dropped: list[str]) -> set[str]:
+    return {d.split("=", 1)[0] for d in dropped}
+
+
 def read_with_llm(text: str, chat_model, catalog: Catalog, rules: Reading, previous: dict | None = None) -> Reading:
     """The Request a chat model reads from `text`; raises ValueError when its form does not validate."""
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    reader = chat_model.with_structured_output(LLMForm)
-    out = reader.invoke([SystemMessage(_prompt(catalog, previous)), HumanMessage(text)])
+    out = _fill(chat_model, [SystemMessage(_prompt(catalog, previous)), HumanMessage(text)])
     try:
         form = out if isinstance(out, LLMForm) else LLMForm.model_validate(out)
     except ValidationError as e:
         raise ValueError(f"the LLM reader's form did not validate: {e.error_count()} error(s)") from e
     fields, notes = _resolve(form, catalog, rules)
+    fields, dropped = _keep_grounded(fields, text, rules.request, catalog)
+    if "gpus" in fields and fields.get("gpu") not in fields["gpus"]:
+        fields["gpu"] = fields["gpus"][0]
+    elif "gpu" in dropped_names(dropped):
+        fields.pop("gpus", None)
+    strong = max(rules.scores.values(), default=0) >= 3
+    if fields.get("intent") != rules.request.intent and strong and not previous:
+        notes.append(f"the LLM reader read the question as {fields.get('intent')}; the rules reader's {rules.request.intent} "
+                     "(strong cues in the question) was kept")
+        fields["intent"] = rules.request.intent
+    if dropped:
+        notes.append("the LLM reader's values that nothing in the question supports were dropped: " + ", ".join(dropped[:12]))
+    # what the rules reader read stands unless the model read it otherwise with evidence; for a follow-up the
+    # rules reading already carries the last request
+    base = {k: v for k, v in rules.request.model_dump().items() if k in rules.request.stated or
+            (rules.request.follow_up and k in LLMForm.model_fields and v not in (None, []))}
+    fields = base | fields
     try:
-        request = Request(**fields, lang=rules.request.lang, stated=sorted(k for k in fields if k not in META_FIELDS
-                                                                          and k != "intent"))
+        request = Request(**{k: v for k, v in fields.items() if k not in ("lang", "stated", "follow_up")},
+                          lang=rules.request.lang, follow_up=rules.request.follow_up,
+                          stated=sorted(k for k in fields if k not in META_FIELDS and k not in ("intent", "lang")))
     except ValidationError as e:
         raise ValueError(f"the LLM reader's form did not make a valid request: {e.error_count()} error(s)") from e
     return Reading(request=request, warnings=rules.warnings + notes, invalid=rules.invalid)
