@@ -69,7 +69,7 @@ def start_server(python: Path, model: Path, threads: int) -> tuple[subprocess.Po
 
 
 def run(cases, backend: str, mode: str | None) -> dict:
-    """One pass over the cases; pass rate, fallbacks, guard rejections, latency."""
+    """One pass over the cases; pass rate, fallbacks, guard rejections, latency; report.json/md in .llm/report-MODE."""
     from evals import run as ev
 
     if mode:
@@ -79,6 +79,7 @@ def run(cases, backend: str, mode: str | None) -> dict:
         results.append(ev.run_case(case, backend=backend))
         print(f"\r  {mode or 'rules'}: {i}/{len(cases)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
+    ev.write_report(results, ev.summarise(results), LLM_DIR / f"report-{mode or 'rules'}")
     ms = sorted(r.latency_ms for r in results)
     return {"cases": len(results), "passed": sum(r.passed for r in results),
             "fallbacks": sum(r.backend == "rules" for r in results) if backend != "rules" else 0,

@@ -38,6 +38,7 @@ class CaseResult(BaseModel):
     latency_ms: float
     backend: str
     guard_interventions: int = 0
+    reader: str = "rules"
 
 
 def load_cases(path: Path | None = None, tag: str | None = None) -> list[Case]:
@@ -165,7 +166,7 @@ def run_case(case: Case, backend: str = "rules") -> CaseResult:
     guard = sum("LLM answer rejected" in w for w in answer.warnings)
     return CaseResult(id=case.id, lang=case.lang, intent=case.expect.intent, tags=case.tags, question=case.turns[-1][:300],
                       passed=all(c.ok for c in checks), checks=checks, latency_ms=round(ms, 2), backend=answer.backend,
-                      guard_interventions=guard)
+                      guard_interventions=guard, reader=getattr(answer, "reader", "rules"))
 
 
 def run(cases: list[Case], backend: str = "rules", workers: int = 1, progress: bool = True) -> list[CaseResult]:
@@ -210,6 +211,7 @@ def summarise(results: list[CaseResult]) -> dict:
                         for k in sorted({r.intent or "none" for r in results})}
     out["by_lang"] = {k: _group([r for r in results if r.lang == k]) for k in sorted({r.lang for r in results})}
     out["guard_interventions"] = sum(r.guard_interventions for r in results)
+    out["llm_reader_used"] = sum(r.reader == "llm" for r in results)
     out["backend"] = results[0].backend if results else None
     return out
 
@@ -224,6 +226,9 @@ def render_summary(summary: dict) -> str:
                      f"{g['latency_ms_p50']:>7.1f} {g['latency_ms_p95']:>7.1f}")
     if summary.get("guard_interventions"):
         lines.append(f"grounding guard rejected {summary['guard_interventions']} LLM answers")
+    if summary.get("llm_reader_used"):
+        lines.append(f"answered from the LLM reader's Request in {summary['llm_reader_used']} of {summary['cases']} cases "
+                     "(the rest fell back to the rules reader)")
     return "\n".join(lines)
 
 

@@ -128,3 +128,23 @@ def test_an_endless_tool_loop_stops_at_the_tool_call_cap(monkeypatch):
     model = Looping(messages=iter([AIMessage(content="", tool_calls=[dict(call, id=f"c{i}")]) for i in range(50)]))
     a = ask("Is one A100 80GB enough for QLoRA of Llama 3.1 70B?", backend="openai:scripted", chat_model=model, mode="agent")
     assert a.backend == "rules" and any("more than 8 tool calls" in w for w in a.warnings)
+
+
+@pytest.mark.parametrize("field,value,text,ok", [
+    ("seq_len", 8192, "lora at 8k context", True),          # 8k = 8 x 1024
+    ("seq_len", 100, "full fine-tune on a100", False),     # '100' is part of a GPU name, and too short a length
+    ("context", 70, "70b model at 4k", False),             # a model size is not a context
+    ("tokens", 1e12, "pretrain 7b on 1t tokens", True),
+    ("period_hours", 72, "8 gpus for 3 days", True),       # 3 days x 24 h
+    ("utilization", 0.6, "at 60% utilization", True),
+    ("utilization", 1.0, "one h100", False),
+    ("price_per_gpu_hour", 4.0, "llama 8b at 4k context", False),  # '4k' is 4096 or 4000, not 4
+    ("purchase_price", 15000, "4090一张1.5万", True),       # 1.5万 = 15,000
+    ("engine", "vllm", "serve it with vllm", True),
+    ("engine", "llamacpp", "serve it with vllm", False),
+])
+def test_a_value_stands_only_when_the_question_shows_it(field, value, text, ok):
+    from assistant.readers.llm import _grounded
+    from assistant.request import Request
+
+    assert _grounded(field, value, text, Request()) is ok

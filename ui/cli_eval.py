@@ -14,7 +14,8 @@ def add_parsers(sub) -> None:
     e.add_argument("--compare", help="an earlier report.json: list what regressed and improved")
     e.add_argument("--suite", choices=["questions", "all"], default="questions",
                    help="all: also the calibration benchmarks (engine vs published measurements)")
-    e.add_argument("--workers", type=int, help="parallel cases (default 1 for rules, 4 for LLM backends)")
+    e.add_argument("--workers", type=int, help="parallel cases (default 1: a local model server usually has one slot, "
+                                               "and parallel requests would only queue into its time-outs)")
     e.add_argument("--json", action="store_true", help="print the summary object")
 
 
@@ -25,7 +26,7 @@ def run_command(args, catalog) -> tuple[dict, str]:
     cases = ev.load_cases(dataset, args.filter)
     if not cases:
         raise ValueError("no cases matched (check --dataset and --filter)")
-    workers = args.workers or (1 if args.backend == "rules" else 4)
+    workers = args.workers or 1
     results = ev.run(cases, backend=args.backend, workers=workers, progress=not args.json)
     summary = ev.summarise(results)
     text = [f"gpu-advisor eval: {len(cases)} cases, backend {summary['backend']}", ev.render_summary(summary)]
