@@ -25,7 +25,9 @@ SYSTEM_PROMPT = (
 LLM_TIMEOUT_S = 60.0
 
 
-AGENT_TOOLS = ("size_train", "size_infer", "time_train", "compare_gpus", "search_knowledge")
+AGENT_TOOLS = ("size_train", "size_infer", "time_train", "time_infer", "gpu_prices", "estimate_cost", "compare_gpus",
+               "lookup_gpu", "recommend_gpus", "search_knowledge")
+TOOL_RESULT_CHARS = 3000  # what a tool result may take of a small model's context
 
 
 def build_tools(deps) -> list:
@@ -35,11 +37,32 @@ def build_tools(deps) -> list:
     from assistant.toolbox import tool_specs
 
     def bind(spec):
-        return lambda **kw: spec.call(**kw)
+        def run(**kw):
+            try:
+                return trim(spec.call(**kw))
+            except (LookupError, ValueError) as e:  # unknown name, bad argument: tell the model, let it retry
+                return {"error": str(e)[:500], "hint": "fix the arguments (ids from lookup_gpu / the error's suggestions) "
+                                                       "and call again"}
+        return run
 
     return [StructuredTool.from_function(func=bind(spec), name=spec.name, description=spec.description,
                                          args_schema=spec.args)
             for spec in tool_specs(deps) if spec.name in AGENT_TOOLS]
+
+
+def trim(result: dict, limit: int = TOOL_RESULT_CHARS) -> dict:
+    """A tool result small enough for a small model: long lists (records, assumptions, breakdown terms) cut first."""
+    if len(json.dumps(result, default=str)) <= limit:
+        return result
+    out = dict(result)
+    for key in ("prices_used", "records", "host_breakdown_gb", "assumptions", "rows", "passages", "kinds"):
+        if isinstance(out.get(key), (list, dict)) and len(json.dumps(out[key], default=str)) > 200:
+            items = out[key]
+            out[key] = items[:3] if isinstance(items, list) else dict(list(items.items())[:6])
+            out.setdefault("trimmed", []).append(key)
+        if len(json.dumps(out, default=str)) <= limit:
+            break
+    return out
 
 
 def make_chat_model(spec: str):
@@ -192,6 +215,10 @@ def finish(state: dict, question: str, rules_answer: Answer, backend: str) -> An
     if not text:
         return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
             f"LLM backend {backend} returned no answer; answered by the rules backend"]})
+    why = prose_problem(text, results, question)
+    if why:
+        return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
+            f"LLM answer rejected: {why}; answered by the rules backend"]})
     bad = ungrounded_numbers(text, results + [c.result for c in rules_answer.tool_calls], question)
     if bad:
         return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
@@ -199,6 +226,21 @@ def finish(state: dict, question: str, rules_answer: Answer, backend: str) -> An
             "answered by the rules backend"]})
     return rules_answer.model_copy(update={"answer": restatement(rules_answer) + "\n\n" + text, "backend": backend,
                                            "tool_calls": calls + rules_answer.tool_calls})
+
+
+_TOOL_CALL_TEXT = re.compile(r'"name"\s*:\s*"\w+"\s*,\s*"(?:arguments|parameters|args)"|</?tools?>|</?tool_call>|'
+                             r'\{\s*"(?:tool|function)"\s*:', re.I)
+
+
+def prose_problem(text: str, results: list, question: str) -> str | None:
+    """Why an agent's prose may not be shown, or None: tool-call text written as the answer, or figures with no
+    tool call behind them (small models do both)."""
+    if _TOOL_CALL_TEXT.search(text):
+        return "it is tool-call text, not an answer"
+    asked = set(_numbers(question))
+    if not results and any(n not in asked for n in _numbers(text)):
+        return "it states figures but called no tool"
+    return None
 
 
 def restatement(rules_answer: Answer) -> str:

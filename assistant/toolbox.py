@@ -27,7 +27,9 @@ class SizeInferArgs(BaseModel):
     num_gpus: int = Field(1, ge=1)
     precision: Literal["bf16", "fp16", "fp8", "int8", "int4", "nf4"] = Field("bf16", description="weight format")
     context: int | None = Field(None, ge=1, description="tokens per sequence, prompt + output (default 4096)")
-    batch: int = Field(1, ge=1, description="concurrent sequences")
+    batch: int = Field(1, ge=1, description="concurrent sequences (users being served at once)")
+    engine: Literal["hf", "vllm"] = Field("hf", description="vllm for a pre-allocating server (vLLM, SGLang): the KV "
+                                                          "pool and how many sequences it holds; hf for HF/llama.cpp")
 
 
 class TimeTrainArgs(BaseModel):
@@ -39,7 +41,32 @@ class TimeTrainArgs(BaseModel):
 
 
 class CompareArgs(BaseModel):
-    gpus: list[str] = Field(min_length=2, description="two or more GPU ids or aliases")
+    gpus: list[str] = Field(min_length=1, description="one or more GPU ids or aliases")
+
+
+class TimeInferArgs(BaseModel):
+    model: str = Field(description="model id, Hugging Face name or size")
+    gpu: str = Field(description="GPU id or alias")
+    num_gpus: int = Field(1, ge=1)
+    precision: Literal["bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16"
+    prompt_tokens: int = Field(2048, ge=1)
+    output_tokens: int = Field(256, ge=1)
+    batch: int = Field(1, ge=1, description="sequences decoded together")
+
+
+class PriceArgs(BaseModel):
+    gpu: str = Field(description="GPU id or alias")
+    currency: Literal["USD", "CNY"] = "USD"
+
+
+class CostArgs(BaseModel):
+    gpu: str = Field(description="GPU id or alias")
+    num_gpus: int = Field(1, ge=1)
+    hours: float = Field(gt=0, description="wall-clock hours the GPUs are used")
+    currency: Literal["USD", "CNY"] = "USD"
+    price_per_gpu_hour: float | None = Field(None, gt=0, description="the user's own rental price, if given")
+    purchase_price_per_gpu: float | None = Field(None, gt=0, description="the user's own purchase price, if given")
+    utilization: float | None = Field(None, gt=0, le=1, description="share of the year owned GPUs work (0-1)")
 
 
 class LookupArgs(BaseModel):
@@ -99,8 +126,31 @@ def tool_specs(deps, include_ask: bool = False) -> list[ToolSpec]:
     def size_infer(a: SizeInferArgs) -> dict:
         r = estimate_inference_memory(InferenceMemoryRequest(
             model=cat.model(a.model)[0], gpu=gpu_or_none(a.gpu), num_gpus=a.num_gpus, precision=a.precision,
-            context=a.context, batch=a.batch))
+            context=a.context, batch=a.batch, engine=a.engine))
         return r.model_dump(mode="json", exclude={"terms"})
+
+    def time_infer(a: TimeInferArgs) -> dict:
+        from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+        return estimate_inference_speed(InferenceSpeedRequest(
+            model=cat.model(a.model)[0], gpu=cat.gpu(a.gpu)[0], num_gpus=a.num_gpus, precision=a.precision,
+            context=a.prompt_tokens, output=a.output_tokens, batch=a.batch)).model_dump(mode="json")
+
+    def prices(a: PriceArgs) -> dict:
+        from tools.pricing import gpu_prices
+
+        return gpu_prices(deps.prices(), cat.gpu(a.gpu)[0].id, a.currency).model_dump(mode="json")
+
+    def cost(a: CostArgs) -> dict:
+        from tools.cost import CostRequest, estimate_cost
+
+        base = {"gpu": cat.gpu(a.gpu)[0], "num_gpus": a.num_gpus, "hours": a.hours, "currency": a.currency,
+                "prices": deps.prices(), "price_per_hour": a.price_per_gpu_hour,
+                "purchase_price_per_gpu": a.purchase_price_per_gpu, "utilization": a.utilization}
+        try:
+            return estimate_cost(CostRequest(**base, mode="both")).model_dump(mode="json")
+        except ValueError:  # no purchase price for this card: the rental side alone
+            return estimate_cost(CostRequest(**base, mode="rent")).model_dump(mode="json")
 
     def time_train(a: TimeTrainArgs) -> dict:
         return estimate_training_time(TrainingTimeRequest(model=cat.model(a.model)[0], gpu=cat.gpu(a.gpu)[0],
@@ -135,6 +185,15 @@ def tool_specs(deps, include_ask: bool = False) -> list[ToolSpec]:
                              "longest context and largest batch that fit. Decimal GB."),
         ToolSpec(name="time_train", run=time_train, args=TimeTrainArgs,
                  description="Training FLOPs, GPU-hours and wall-clock time from dense throughput and an MFU assumption."),
+        ToolSpec(name="time_infer", run=time_infer, args=TimeInferArgs,
+                 description="Inference speed (roofline): time to first token, decode tokens/s per sequence and in "
+                             "total, whether decode is memory- or compute-bound, largest batch that fits."),
+        ToolSpec(name="gpu_prices", run=prices, args=PriceArgs,
+                 description="What a GPU costs: rental per GPU-hour (on-demand, reserved, spot) and purchase (new, used, "
+                             "per card and per 8-GPU server), ranges across sourced records with dates."),
+        ToolSpec(name="estimate_cost", run=cost, args=CostArgs,
+                 description="Rent vs buy for GPUs used for some hours: rental cost, owned cost of the same hours, "
+                             "the cheaper option and the break-even in months; the user's own prices when given."),
         ToolSpec(name="compare_gpus", run=compare, args=CompareArgs,
                  description="Side-by-side GPU specifications (dense TFLOPS, memory, bandwidth) with sources and dates."),
         ToolSpec(name="lookup_gpu", run=lookup, args=LookupArgs,

@@ -39,7 +39,7 @@ class ModelLookup(BaseModel):
 
 
 class CompareGpusInput(BaseModel):
-    gpus: list[str] = Field(min_length=2, max_length=12, description="two or more GPU ids or aliases")
+    gpus: list[str] = Field(min_length=1, max_length=12, description="one or more GPU ids or aliases")
     fields: list[str] | None = Field(None, description=f"fields to compare (default: {', '.join(COMPARE_FIELDS[:8])}, ...)")
 
 

@@ -117,3 +117,50 @@ def test_streamed_prose_with_a_wrong_number_is_reset():
     assert "reset" in kinds and kinds[-1] == "answer"
     after = "".join(e["text"] for e in events[kinds.index("reset"):] if e["type"] == "token")
     assert events[-1]["answer"].backend == "rules" and after.strip() == events[-1]["answer"].answer.strip()
+
+
+def test_tool_call_text_instead_of_an_answer_is_rejected():
+    text = '{"name": "size_train", "arguments": {"model": "llama-3.1-70b", "method": "qlora"}}'
+    a = ask(Q, backend="openai:scripted", chat_model=ScriptedModel(messages=iter([AIMessage(content=text)])))
+    assert a.backend == "rules" and any("tool-call text" in w for w in a.warnings)
+
+
+def test_figures_without_any_tool_call_are_rejected():
+    a = ask(Q, backend="openai:scripted",
+            chat_model=ScriptedModel(messages=iter([AIMessage(content="Yes, QLoRA needs about 42 GB, so it fits.")])))
+    assert a.backend == "rules" and any("called no tool" in w for w in a.warnings)
+
+
+def test_an_unknown_gpu_in_a_tool_call_goes_back_to_the_model_which_can_retry():
+    bad = AIMessage(content="", tool_calls=[{"name": "size_train", "id": "c1", "args": {
+        "model": "llama-3.1-70b", "method": "qlora", "gpu": "NVIDIA A100 80GB GPU"}}])
+    good = AIMessage(content="", tool_calls=[{"name": "size_train", "id": "c2", "args": {
+        "model": "llama-3.1-70b", "method": "qlora", "gpu": "a100-80gb"}}])
+    gb = ask(Q).verdict.per_gpu_gb
+    model = ScriptedModel(messages=iter([bad, good, AIMessage(content=f"It fits: about {gb:.1f} GB per GPU.")]))
+    a = ask(Q, backend="openai:scripted", chat_model=model)
+    assert a.backend == "openai:scripted"
+    assert "error" in a.tool_calls[0].result and "did you mean" in a.tool_calls[0].result["error"]
+    assert a.tool_calls[1].result["fits"] is True
+
+
+def test_the_agent_has_price_cost_speed_and_one_gpu_lookups():
+    from assistant.llm import build_tools
+    from assistant.service import default_deps
+
+    tools = {t.name: t for t in build_tools(default_deps())}
+    assert {"gpu_prices", "estimate_cost", "time_infer", "recommend_gpus", "lookup_gpu"} <= set(tools)
+    one = tools["compare_gpus"].invoke({"gpus": ["h100"]})
+    assert one["gpus"][0]["id"] == "h100"
+    # 8 GPUs x 10 h x $2/GPU-h = $160 rental at the user's price
+    cost = tools["estimate_cost"].invoke({"gpu": "h100", "num_gpus": 8, "hours": 10, "price_per_gpu_hour": 2.0})
+    assert cost["rent_cost"]["typical"] == 160.0
+
+
+def test_long_tool_results_are_trimmed_for_small_models():
+    from assistant.llm import TOOL_RESULT_CHARS, trim
+
+    big = {"fits": True, "assumptions": [f"assumption {i} " * 10 for i in range(100)]}
+    small = trim(big)
+    assert small["fits"] is True and len(small["assumptions"]) == 3 and "assumptions" in small["trimmed"]
+    assert len(str(small)) < TOOL_RESULT_CHARS
