@@ -204,8 +204,9 @@ def finish(state: dict, question: str, rules_answer: Answer, backend: str) -> An
         elif isinstance(m, ToolMessage):
             try:
                 result = json.loads(m.content) if isinstance(m.content, str) else m.content
-            except ValueError:
-                result = {"text": m.content}
+            except ValueError:  # LangGraph reports argument errors as text ('Error: 1 validation error ...')
+                result = {"error": m.content} if getattr(m, "status", "") == "error" or \
+                    str(m.content).startswith("Error") else {"text": m.content}
             results.append(result)
             tc = pending.get(m.tool_call_id, {"name": m.name or "tool", "args": {}})
             calls.append(ToolCall(name=tc["name"], args=tc.get("args", {}),
@@ -215,17 +216,56 @@ def finish(state: dict, question: str, rules_answer: Answer, backend: str) -> An
     if not text:
         return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
             f"LLM backend {backend} returned no answer; answered by the rules backend"]})
-    why = prose_problem(text, results, question)
+    ok_results = [r for r in results if not (isinstance(r, dict) and "error" in r)]
+    why = prose_problem(text, ok_results, question)
+    if why is None and not ok_results and rules_answer.intent in NUMERIC_INTENTS:
+        why = "it answers a sizing question without a successful tool call"
     if why:
         return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
             f"LLM answer rejected: {why}; answered by the rules backend"]})
-    bad = ungrounded_numbers(text, results + [c.result for c in rules_answer.tool_calls], question)
+    bad = ungrounded_numbers(text, ok_results, question)  # only what the model itself was shown
     if bad:
         return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
             f"LLM answer rejected: {', '.join(f'{b:g}' for b in bad[:5])} not found in any tool result; "
             "answered by the rules backend"]})
+    own = agent_fields(calls)  # what the user is shown comes from the agent's own tool calls, not the planner's
     return rules_answer.model_copy(update={"answer": restatement(rules_answer) + "\n\n" + text, "backend": backend,
-                                           "tool_calls": calls + rules_answer.tool_calls})
+                                           "tool_calls": calls, **own})
+
+
+NUMERIC_INTENTS = ("training_memory", "inference_memory", "serving", "training_time", "inference_speed", "cost", "price")
+
+
+def agent_fields(calls: list[ToolCall]) -> dict:
+    """Verdict, options and figures from the agent's own successful tool calls (the last sizing call is the verdict)."""
+    from assistant.answer import Verdict
+
+    verdict, options, figures = None, [], {}
+    for c in calls:
+        r = c.result
+        if not isinstance(r, dict) or "error" in r:
+            continue
+        if c.name in ("size_train", "size_infer"):
+            method = r.get("method") or "inference"
+            verdict = Verdict(fits=r.get("fits"), gpu=r.get("gpu"), num_gpus=r.get("num_gpus"), min_gpus=r.get("min_gpus"),
+                              method=method, per_gpu_gb=r.get("per_gpu_gb"))
+            options.append(verdict)
+            if c.name == "size_train":
+                figures |= {f"{method}_per_gpu_gb": r.get("per_gpu_gb"), f"{method}_min_gpus": r.get("min_gpus")}
+            else:
+                figures |= {k: r.get(k) for k in ("per_gpu_gb", "min_gpus", "kv_cache_gb", "kv_cache_bytes_per_token",
+                                                  "max_context")}
+        elif c.name == "time_train":
+            figures |= {k: r.get(k) for k in ("wall_hours", "wall_days", "gpu_hours", "mfu")}
+            verdict = verdict or Verdict(gpu=r.get("gpu"), num_gpus=r.get("num_gpus"), method=r.get("method"))
+        elif c.name == "time_infer":
+            figures |= {k: r.get(k) for k in ("ttft_s", "decode_tokens_per_s_per_seq", "decode_tokens_per_s_total",
+                                              "max_batch_that_fits")}
+        elif c.name == "estimate_cost":
+            figures |= {"rent_cost": (r.get("rent_cost") or {}).get("typical"),
+                        "buy_cost": (r.get("buy_cost") or {}).get("typical"),
+                        "break_even_months": r.get("break_even_months"), "gpu_hours": r.get("gpu_hours")}
+    return {"verdict": verdict, "options": options, "figures": {k: v for k, v in figures.items() if v is not None}}
 
 
 _TOOL_CALL_TEXT = re.compile(r'"name"\s*:\s*"\w+"\s*,\s*"(?:arguments|parameters|args)"|</?tools?>|</?tool_call>|'

@@ -106,7 +106,24 @@ def score(case: Case, answer) -> list[Check]:
         checks.append(Check(name="citations", ok=n >= e.min_citations, expected=f">= {e.min_citations}", got=str(n)))
     want = e.answer_lang or case.lang
     checks.append(Check(name="language", ok=answer.lang == want, expected=want, got=answer.lang))
+    if answer.backend != "rules" and getattr(answer, "reader", "rules") != "llm":  # prose an LLM wrote: judge it too
+        checks += _prose_checks(answer.answer.split("\n", 1)[-1], want)
     return checks
+
+
+_REFUSAL = re.compile(r"\b(?:i can(?:no|')t|i am unable|i'm unable|i'm sorry|as an ai)\b|抱歉|无法回答|不能回答|作为(?:一个)?ai", re.I)
+
+
+def _prose_checks(prose: str, lang: str) -> list[Check]:
+    """What an LLM wrote as the answer: in the user's language, not a refusal, not tool-call text."""
+    from knowledge.documents import detect_lang
+
+    got = detect_lang(prose)
+    return [Check(name="prose language", ok=got == lang, expected=lang, got=got),
+            Check(name="prose not a refusal", ok=not _REFUSAL.search(prose), expected="an answer",
+                  got="refusal" if _REFUSAL.search(prose) else "an answer"),
+            Check(name="prose not tool-call text", ok='"arguments"' not in prose and "<tool" not in prose,
+                  expected="prose", got="tool-call text" if '"arguments"' in prose else "prose")]
 
 
 def _numeric(v):

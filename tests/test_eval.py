@@ -80,3 +80,18 @@ def test_quality_gate_realistic_set_in_each_language():
               for r in results if not r.passed]
     for lang in ("zh", "en"):
         assert summary["by_lang"][lang]["pass_rate"] >= threshold, (lang, "\n".join(failed))
+
+
+def test_llm_prose_is_judged_language_refusal_and_tool_call_text():
+    from assistant.answer import Answer
+    from evals.cases import Case
+
+    case = Case(id="p", lang="zh", turns=["A100够不够微调70B？"], expect={}, derivation="prose checks only")
+    english = Answer(answer="理解为：训练显存：70B\n\nYes, QLoRA fits on one A100.", lang="zh", intent="training_memory",
+                     backend="openai:x")
+    refusal = english.model_copy(update={"answer": "理解为：训练显存：70B\n\n抱歉，我无法回答这个问题。"})
+    checks = {c.name: c.ok for c in ev.score(case, english)}
+    assert checks["prose language"] is False and checks["prose not a refusal"] is True
+    assert {c.name: c.ok for c in ev.score(case, refusal)}["prose not a refusal"] is False
+    rules = english.model_copy(update={"backend": "rules"})
+    assert "prose language" not in {c.name for c in ev.score(case, rules)}  # the composer's text is not judged as prose
