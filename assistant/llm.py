@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from typing import Any
 
 from assistant.answer import Answer, ToolCall
@@ -163,20 +164,26 @@ def stream_agent(question: str, rules_answer: Answer, deps, chat_model, backend:
     {"type": "reset", "reason"} if that prose is rejected, and always {"type": "answer", "answer"} last."""
     from langchain_core.messages import AIMessageChunk, HumanMessage
 
+    from assistant.llm_limits import MAX_TOOL_CALLS, LLMLimit, slot
+
     state = None
     streamed = False
     yield {"type": "token", "text": restatement(rules_answer) + "\n\n"}
     try:
-        for mode, payload in _agent(deps, chat_model, rules_answer.lang).stream(
-                {"messages": [HumanMessage(question)]}, stream_mode=["messages", "values"]):
-            if mode == "values":
-                state = payload
-                continue
-            chunk, meta = payload
-            if isinstance(chunk, AIMessageChunk) and chunk.content and not chunk.tool_call_chunks \
-                    and isinstance(chunk.content, str) and meta.get("langgraph_node") == "model":
-                streamed = True
-                yield {"type": "token", "text": chunk.content}
+        with slot() as deadline:
+            for mode, payload in _agent(deps, chat_model, rules_answer.lang).stream(
+                    {"messages": [HumanMessage(question)]}, stream_mode=["messages", "values"],
+                    config={"recursion_limit": 2 * MAX_TOOL_CALLS + 1}):
+                if time.monotonic() > deadline:
+                    raise LLMLimit("the LLM took longer than the budget (GPU_ADVISOR_LLM_BUDGET_S)")
+                if mode == "values":
+                    state = payload
+                    continue
+                chunk, meta = payload
+                if isinstance(chunk, AIMessageChunk) and chunk.content and not chunk.tool_call_chunks \
+                        and isinstance(chunk.content, str) and meta.get("langgraph_node") == "model":
+                    streamed = True
+                    yield {"type": "token", "text": chunk.content}
         answer = finish(state or {}, question, rules_answer, backend)
     except Exception as e:
         answer = _failed(rules_answer, backend, e)

@@ -53,3 +53,18 @@ def bounded(fn: Callable[[], T], budget: float | None = None) -> T:
         return future.result(timeout=max(0.0, budget - (time.monotonic() - t0)))
     except FutureTimeout:
         raise LLMLimit(f"the LLM took longer than the {budget:g} s budget (GPU_ADVISOR_LLM_BUDGET_S)") from None
+
+
+class slot:
+    """`with slot(budget):` one of the LLM call slots for a streamed answer (LLMLimit when none frees in time)."""
+
+    def __init__(self, budget: float | None = None):
+        self.budget = budget_s() if budget is None else budget
+
+    def __enter__(self) -> float:
+        if not _slots.acquire(timeout=self.budget):
+            raise LLMLimit(f"{_concurrency()} LLM calls already in flight for {self.budget:g} s (GPU_ADVISOR_LLM_CONCURRENCY)")
+        return time.monotonic() + self.budget  # the deadline
+
+    def __exit__(self, *exc) -> None:
+        _slots.release()

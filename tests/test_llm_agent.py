@@ -165,3 +165,25 @@ def test_long_tool_results_are_trimmed_for_small_models():
     small = trim(big)
     assert small["fits"] is True and len(small["assumptions"]) == 3 and "assumptions" in small["trimmed"]
     assert len(str(small)) < TOOL_RESULT_CHARS
+
+
+def test_a_streamed_answer_past_the_budget_falls_back_and_says_so(monkeypatch):
+    from assistant.service import ask_events
+
+    monkeypatch.setenv("GPU_ADVISOR_LLM_BUDGET_S", "0.000001")
+    events = list(ask_events(Q, backend="openai:scripted", chat_model=streaming("It fits at about 49.3 GB.")))
+    final = events[-1]["answer"]
+    assert final.backend == "rules" and any("budget" in w for w in final.warnings)
+
+
+def test_a_client_that_goes_away_frees_its_llm_slot(monkeypatch):
+    from assistant.service import ask_events
+
+    monkeypatch.setenv("GPU_ADVISOR_LLM_BUDGET_S", "2")
+    gb = ask(Q).verdict.per_gpu_gb
+    for _ in range(4):  # more than the 2 slots: a leaked slot would make a later stream wait and fail
+        stream = ask_events(Q, backend="openai:scripted", chat_model=streaming(f"It fits at about {gb:.1f} GB."))
+        next(stream), next(stream)
+        stream.close()  # the web/API/Slack surface closes the generator when its client disconnects
+    last = list(ask_events(Q, backend="openai:scripted", chat_model=streaming(f"It fits at about {gb:.1f} GB.")))[-1]
+    assert last["answer"].backend == "openai:scripted"

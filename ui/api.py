@@ -61,7 +61,7 @@ def add_routes(app: FastAPI, ctx) -> None:
         return AskResponse(**answer.model_dump(), session_id=session_id)
 
     @router.get("/healthz", response_model=Health)
-    def healthz():
+    async def healthz():  # on the event loop: answers even when every worker thread waits on a slow LLM
         return ctx.health()
 
     app.include_router(router)
