@@ -223,8 +223,9 @@ def finish(state: dict, question: str, rules_answer: Answer, backend: str) -> An
     if not text:
         return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
             f"LLM backend {backend} returned no answer; answered by the rules backend"]})
-    ok_results = [r for r in results if not (isinstance(r, dict) and "error" in r)]
-    why = prose_problem(text, ok_results, question)
+    ok_results = [c.result for c in calls if "error" not in c.result and c.name != "search_knowledge"]  # documents
+    # never ground a memory, time or cost figure: only the calculators' results do
+    why = prose_problem(text, ok_results, question) or contradiction(text, agent_fields(calls), question)
     if why is None and not ok_results and rules_answer.intent in NUMERIC_INTENTS:
         why = "it answers a sizing question without a successful tool call"
     if why:
@@ -287,6 +288,31 @@ def prose_problem(text: str, results: list, question: str) -> str | None:
     asked = set(_numbers(question))
     if not results and any(n not in asked for n in _numbers(text)):
         return "it states figures but called no tool"
+    return None
+
+
+_NO_FIT = re.compile(r"does not fit|doesn't fit|won't fit|will not fit|not enough|cannot fit|can't fit|放不下|装不下|不够|跑不了|"
+                     r"不能|无法", re.I)
+_FITS = re.compile(r"\bfits\b|\bit fits|is enough|will fit|放得下|装得下|够用|足够|可以", re.I)
+_GPU_COUNT = re.compile(r"(\d+)\s*(?:x\s*)?(?:张|块|台|gpus?|cards?)(?![a-z])", re.I)
+
+
+def contradiction(text: str, own: dict, question: str) -> str | None:
+    """Where the prose says the opposite of the tools: 'fits' against a no-fit verdict (or back), or a GPU count no
+    tool result and no part of the question gave (small integers included)."""
+    verdict = own.get("verdict")
+    if verdict is not None and verdict.fits is not None:
+        says_no, says_yes = bool(_NO_FIT.search(text)), bool(_FITS.search(text))
+        if verdict.fits and says_no and not says_yes:
+            return "it says it does not fit; the tools say it fits"
+        if not verdict.fits and says_yes and not says_no:
+            return "it says it fits; the tools say it does not"
+    counts = {float(v) for o in own.get("options", []) for v in (o.num_gpus, o.min_gpus) if v is not None}
+    asked = set(_numbers(question))
+    for m in _GPU_COUNT.finditer(text):
+        n = float(m.group(1))
+        if n not in counts and n not in asked:
+            return f"it gives {m.group(0).strip()}, a GPU count no tool returned"
     return None
 
 

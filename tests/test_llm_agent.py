@@ -187,3 +187,19 @@ def test_a_client_that_goes_away_frees_its_llm_slot(monkeypatch):
         stream.close()  # the web/API/Slack surface closes the generator when its client disconnects
     last = list(ask_events(Q, backend="openai:scripted", chat_model=streaming(f"It fits at about {gb:.1f} GB.")))[-1]
     assert last["answer"].backend == "openai:scripted"
+
+
+@pytest.mark.parametrize("prose,why", [
+    ("No, it does not fit on one A100.", "says it does not fit"),                 # the tool says it fits
+    ("It fits; the minimum is 4 GPUs.", "4 GPUs, a GPU count no tool returned"),  # small integers are checked too
+])
+def test_prose_that_contradicts_the_tools_is_rejected(prose, why):
+    a = ask(Q, backend="openai:scripted", chat_model=scripted(prose))
+    assert a.backend == "rules" and any(why in w for w in a.warnings)
+
+
+def test_a_number_from_a_retrieved_document_does_not_ground_a_figure():
+    search = AIMessage(content="", tool_calls=[{"name": "search_knowledge", "id": "s", "args": {"query": "A100 bandwidth"}}])
+    model = ScriptedModel(messages=iter([search, AIMessage(content="It needs about 2039 GB.")]))
+    a = ask(Q, backend="openai:scripted", chat_model=model)
+    assert a.backend == "rules"  # 2039 is in a passage (the A100's GB/s), not in any calculator's result
