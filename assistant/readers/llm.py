@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from assistant.readers.rules import Reading
 from assistant.request import META_FIELDS, Intent, Request
@@ -31,42 +30,26 @@ Fields: {fields}.
 {previous}Return only the form, as one JSON object."""
 
 
-class LLMForm(BaseModel):
-    """What a person stated about a GPU job; null for anything not stated."""
+# The Request fields a model is asked to fill (the rest are derived, or too fine for a small model's form).
+FORM_FIELDS = ("method", "model", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype", "seq_len",
+               "context", "prompt_len", "output_len", "micro_batch", "batch", "concurrent_users", "requests_per_s", "engine",
+               "tokens", "epochs", "zero", "offload", "lora_rank", "price_per_gpu_hour", "purchase_price", "used",
+               "utilization", "period_hours", "hours_per_day", "budget", "currency", "deadline_hours")
 
-    intent: Intent
-    method: Literal["full", "lora", "qlora", "pretrain", "inference"] | None = None
-    model: str | None = Field(None, description="catalog model id, or a bare size such as 70b")
-    gpu: str | None = Field(None, description="catalog GPU id")
-    gpus: list[str] = Field(default_factory=list, description="every GPU named, for comparisons")
-    num_gpus: int | None = None
-    gpus_per_node: int | None = None
-    nodes: int | None = None
-    precision: Literal["bf16", "fp16", "fp32", "fp8", "int8", "int4", "nf4"] | None = None
-    kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
-    seq_len: int | None = Field(None, description="training sequence length, tokens")
-    context: int | None = Field(None, description="inference context per sequence, tokens")
-    prompt_len: int | None = None
-    output_len: int | None = None
-    micro_batch: int | None = None
-    batch: int | None = None
-    concurrent_users: int | None = None
-    requests_per_s: float | None = None
-    engine: Literal["vllm", "sglang", "hf", "llamacpp", "ollama", "tensorrt-llm"] | None = None
-    tokens: float | None = None
-    epochs: float | None = None
-    zero: int | None = None
-    offload: Literal["none", "optimizer", "all"] | None = None
-    lora_rank: int | None = None
-    price_per_gpu_hour: float | None = None
-    purchase_price: float | None = None
-    used: bool | None = None
-    utilization: float | None = Field(None, description="0-1")
-    period_hours: float | None = None
-    hours_per_day: float | None = None
-    budget: float | None = None
-    currency: Literal["USD", "CNY"] | None = None
-    deadline_hours: float | None = None
+
+def _form_model() -> type[BaseModel]:
+    """LLMForm: the Request's own field types and descriptions (one place knows each field), all optional but intent,
+    without the Request's bounds (a wrong value is caught afterwards and named, not a failed form)."""
+    fields: dict = {"intent": (Intent, Field(description=Request.model_fields["intent"].description))}
+    for name in FORM_FIELDS:
+        info = Request.model_fields[name]
+        default = Field(default_factory=list) if name == "gpus" else Field(None)
+        default.description = info.description
+        fields[name] = (info.annotation, default)
+    return create_model("LLMForm", __doc__="What a person stated about a GPU job; null for anything not stated.", **fields)
+
+
+LLMForm = _form_model()
 
 
 def _prompt(catalog: Catalog, previous: dict | None) -> str:
