@@ -124,9 +124,44 @@ def ungrounded_numbers(text: str, tool_results: list[Any], question: str) -> lis
 
 def _agent(deps, chat_model, lang: str):
     from langchain.agents import create_agent
+    from langchain.agents.middleware import ModelResponse, wrap_model_call
 
-    return create_agent(chat_model, build_tools(deps), system_prompt=SYSTEM_PROMPT.format(
+    tools = build_tools(deps)
+    names = {t.name for t in tools}
+
+    @wrap_model_call
+    def text_tool_calls(request, handler):  # small models write the call as text: make it the call it means
+        response = handler(request)
+        return ModelResponse(result=[text_to_tool_call(m, names) for m in response.result],
+                             structured_response=response.structured_response)
+
+    return create_agent(chat_model, tools, middleware=[text_tool_calls], system_prompt=SYSTEM_PROMPT.format(
         lang="Chinese" if lang == "zh" else "English"))
+
+
+def text_to_tool_call(message, names: set[str]):
+    """An AIMessage whose text is a tool call ('{"name": "size_train", "arguments": {...}}', '<tool_call>...') as
+    that tool call; any other message unchanged."""
+    from langchain_core.messages import AIMessage
+
+    if not isinstance(message, AIMessage) or message.tool_calls or not isinstance(message.content, str):
+        return message
+    calls, decoder, text = [], json.JSONDecoder(), message.content
+    for start in [i for i, ch in enumerate(text) if ch == "{"]:
+        try:
+            obj, _ = decoder.raw_decode(text[start:])
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and obj.get("name") in names:
+            args = obj.get("arguments", obj.get("parameters", obj.get("args", {})))
+            if isinstance(args, str):
+                try:
+                    args = json.loads(args)
+                except ValueError:
+                    continue
+            if isinstance(args, dict):
+                calls.append({"name": obj["name"], "args": args, "id": f"text-call-{len(calls)}", "type": "tool_call"})
+    return AIMessage(content="", tool_calls=calls, id=message.id) if calls else message
 
 
 def _failed(rules_answer: Answer, backend: str, e: Exception) -> Answer:

@@ -121,7 +121,7 @@ def test_streamed_prose_with_a_wrong_number_is_reset():
 
 
 def test_tool_call_text_instead_of_an_answer_is_rejected():
-    text = '{"name": "size_train", "arguments": {"model": "llama-3.1-70b", "method": "qlora"}}'
+    text = '<tools></tools>{"name": "estimate_vram", "arguments": {"model": "llama-3.1-70b"}}'  # no such tool: not a call
     a = ask(Q, backend="openai:scripted", chat_model=ScriptedModel(messages=iter([AIMessage(content=text)])))
     assert a.backend == "rules" and any("tool-call text" in w for w in a.warnings)
 
@@ -203,3 +203,23 @@ def test_a_number_from_a_retrieved_document_does_not_ground_a_figure():
     model = ScriptedModel(messages=iter([search, AIMessage(content="It needs about 2039 GB.")]))
     a = ask(Q, backend="openai:scripted", chat_model=model)
     assert a.backend == "rules"  # 2039 is in a passage (the A100's GB/s), not in any calculator's result
+
+
+def test_a_tool_call_written_as_text_is_made_the_call_it_means():
+    # small local models often write the call as JSON text instead of calling the tool
+    gb = ask(Q).verdict.per_gpu_gb
+    as_text = AIMessage(content='<tool_call>{"name": "size_train", "arguments": {"model": "llama-3.1-70b", '
+                                '"method": "qlora", "gpu": "a100-80gb", "num_gpus": 1}}</tool_call>')
+    model = ScriptedModel(messages=iter([as_text, AIMessage(content=f"QLoRA fits: about {gb:.1f} GB per GPU.")]))
+    a = ask(Q, backend="openai:scripted", chat_model=model)
+    assert a.backend == "openai:scripted" and a.tool_calls[0].name == "size_train"
+    assert a.verdict.fits is True and f"{gb:.1f}" in a.answer
+
+
+def test_text_that_only_mentions_a_tool_stays_text():
+    from langchain_core.messages import AIMessage as M
+
+    from assistant.llm import text_to_tool_call
+
+    m = M(content='I could call {"name": "rm -rf", "arguments": {}} but will not.')
+    assert text_to_tool_call(m, {"size_train"}) is m
