@@ -116,7 +116,7 @@ def _job_hours(ctx: Ctx) -> float:
 
 
 def cost(ctx: Ctx) -> Answer:
-    from tools.cost import GPUS_PER_SERVER, CostRequest, estimate_cost
+    from tools.cost import GPUS_PER_SERVER, CostRequest, estimate_rent_and_buy
 
     req, lang = ctx.req, ctx.lang
     cur = _currency(ctx)
@@ -145,11 +145,7 @@ def cost(ctx: Ctx) -> Answer:
     base = {"gpu": gpu, "num_gpus": n, "hours": hours, "currency": cur, "prices": ctx.deps.prices(),
             "price_per_hour": req.price_per_gpu_hour, "purchase_price_per_gpu": purchase, "used": bool(req.used),
             "utilization": util}
-    try:
-        r = estimate_cost(CostRequest(**base, mode="both"))
-    except ValueError as e:  # no purchase price for this card: rent only, and say why
-        ctx.notes.append(str(e).split(";")[0])
-        r = estimate_cost(CostRequest(**base, mode="rent"))
+    r = estimate_rent_and_buy(CostRequest(**base))
     ctx.call("cost", {k: (v.id if hasattr(v, "id") else v) for k, v in base.items() if k != "prices"}, r)
     s = _sym(cur)
     lines = []

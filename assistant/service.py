@@ -141,11 +141,12 @@ def ask_in_session(text: str, session_file: Path, **kw) -> Answer:
 def ask_events(text: str, *, backend: str = "rules", chat_model=None, **kw):
     """Events for streaming surfaces: {"type": "token", "text"} pieces of Markdown, {"type": "reset"}
     when streamed LLM prose was rejected (the rules answer follows), and {"type": "answer"} last."""
-    rules = ask(text, backend="rules", **kw)
     resolved = resolve_backend(backend) if chat_model is None else backend
     if resolved != "rules" and _mode_or_none() == "reader":  # the reader fills a form: nothing to stream until it is read
         rules = ask(text, backend=resolved, chat_model=chat_model, mode="reader", **kw)
         resolved = "rules"
+    else:
+        rules = ask(text, backend="rules", **kw)
     if resolved == "rules" or rules.intent == "out_of_scope" or rules.status != "answered":
         for part in rules.answer.split("\n\n"):
             yield {"type": "token", "text": part + "\n\n"}

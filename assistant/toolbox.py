@@ -142,15 +142,12 @@ def tool_specs(deps, include_ask: bool = False) -> list[ToolSpec]:
         return gpu_prices(deps.prices(), cat.gpu(a.gpu)[0].id, a.currency).model_dump(mode="json")
 
     def cost(a: CostArgs) -> dict:
-        from tools.cost import CostRequest, estimate_cost
+        from tools.cost import CostRequest, estimate_rent_and_buy
 
         base = {"gpu": cat.gpu(a.gpu)[0], "num_gpus": a.num_gpus, "hours": a.hours, "currency": a.currency,
                 "prices": deps.prices(), "price_per_hour": a.price_per_gpu_hour,
                 "purchase_price_per_gpu": a.purchase_price_per_gpu, "utilization": a.utilization}
-        try:
-            return estimate_cost(CostRequest(**base, mode="both")).model_dump(mode="json")
-        except ValueError:  # no purchase price for this card: the rental side alone
-            return estimate_cost(CostRequest(**base, mode="rent")).model_dump(mode="json")
+        return estimate_rent_and_buy(CostRequest(**base)).model_dump(mode="json")
 
     def time_train(a: TimeTrainArgs) -> dict:
         return estimate_training_time(TrainingTimeRequest(model=cat.model(a.model)[0], gpu=cat.gpu(a.gpu)[0],

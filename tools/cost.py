@@ -332,4 +332,15 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
     )
 
 
-__all__ = ["CostRequest", "CostEstimate", "CostRange", "PriceUsed", "PricePick", "estimate_cost", "rental_price", "purchase_price"]
+def estimate_rent_and_buy(req: CostRequest) -> CostEstimate:
+    """Both sides where the prices exist; where the table has no purchase price for the card, the rental side
+    alone, with the reason first in its assumptions."""
+    try:
+        return estimate_cost(req.model_copy(update={"mode": "both"}))
+    except ValueError as e:
+        rent = estimate_cost(req.model_copy(update={"mode": "rent"}))
+        rent.assumptions.insert(0, str(e).split(";")[0])
+        return rent
+
+
+__all__ = ["CostRequest", "estimate_rent_and_buy", "CostEstimate", "CostRange", "PriceUsed", "PricePick", "estimate_cost", "rental_price", "purchase_price"]

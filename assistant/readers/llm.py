@@ -11,6 +11,7 @@ import re
 
 from pydantic import BaseModel, Field, ValidationError, create_model
 
+from assistant.readers.numbers import written_numbers
 from assistant.readers.rules import Reading
 from assistant.request import META_FIELDS, Intent, Request
 from knowledge.catalog import Catalog
@@ -134,21 +135,7 @@ _SCALES: dict[str, tuple[float, ...]] = {
     **{f: (1, 24, 168, 730, 8760) for f in ("period_hours", "deadline_hours")},
     "utilization": (0.01, 1),
 }
-_MAGNITUDE = {"k": (1e3, 1024), "m": (1e6, 1024 * 1024), "b": (1e9,), "t": (1e12,), "万": (1e4,), "亿": (1e8,),
-              "千": (1e3,), "w": (1e4,)}
 _LENGTHS = ("seq_len", "context", "prompt_len", "output_len")
-
-
-def _numbers(text: str) -> list[float]:
-    """Every number the question writes, with its magnitude applied ('4k' -> 4096 and 4000, '1.5万' -> 15000)."""
-    from assistant.readers.numbers import cn_number
-
-    out: list[float] = []
-    for m in re.finditer(r"(?<![a-z\d.])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k|m|b|t|万|亿|千|w)?(?![a-z\d])", text):
-        v = float(m.group(1).replace(",", ""))
-        out += [v * f for f in _MAGNITUDE.get(m.group(2) or "", (1,))]
-    out += [v for v in (cn_number(x) for x in re.findall(r"[零一二两三四五六七八九十百千半]+", text)) if v]
-    return out
 
 
 def _grounded(name: str, value, text: str, rules: Request) -> bool:
@@ -162,7 +149,7 @@ def _grounded(name: str, value, text: str, rules: Request) -> bool:
         return name in ("intent",)
     if (name in _LENGTHS and value < 64) or (name == "utilization" and not 0 < value <= 1):
         return False
-    numbers = _numbers(text) + ([1.0] if re.search(r"\b(?:a|an|one|single)\b|单|一", text) and name == "num_gpus" else [])
+    numbers = written_numbers(text) + ([1.0] if re.search(r"\b(?:a|an|one|single)\b|单|一", text) and name == "num_gpus" else [])
     return any(value and abs(n * scale / value - 1) <= 0.02 for n in numbers for scale in _SCALES.get(name, (1,)))
 
 

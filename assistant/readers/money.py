@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from assistant.readers.numbers import NUM, TIME_UNIT, duration_hours, magnitude
-from assistant.readers.slots import has, to_number, w
+from assistant.readers.numbers import NUM, TIME_UNIT, duration_hours, magnitude, to_number
+from assistant.readers.slots import has, w
 
 _CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元"
 _USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
@@ -39,9 +39,9 @@ def _purchase_amount(m: re.Match, window: str) -> bool:
 def money(text: str) -> dict:
     """The user's own prices, budget, utilization and periods."""
     out: dict = {}
-    rate = (rf"(?:/|per|每|一|an?|每个|each)\s*(?:gpu|卡|张卡|card)?\s*[-·]?\s*(?:hours?|hr|h|小时|卡时|卡·时|个小时)(?![a-z])")
+    rate = (r"(?:/|per|每|一|an?|每个|each)\s*(?:gpu|卡|张卡|card)?\s*[-·]?\s*(?:hours?|hr|h|小时|卡时|卡·时|个小时)(?![a-z])")
     m = re.search(MONEY + r"\s*" + rate, text) or \
-        re.search(rf"(?:每小时|一小时|每卡时|每卡每小时|每张卡每小时|per hour|an hour|hourly|/h|/hr)\s*(?:是|要|约|大概|收费|价格)?\s*" + MONEY, text)
+        re.search(r"(?:每小时|一小时|每卡时|每卡每小时|每张卡每小时|per hour|an hour|hourly|/h|/hr)\s*(?:是|要|约|大概|收费|价格)?\s*" + MONEY, text)
     if m:
         got = _money(m)
         if got and (got[1] or re.search(rf"{_CNY}|{_USD}|小时|hour|/h", m.group(0))):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from assistant.readers.numbers import EN_WORDS, cn_number, number
+from assistant.readers.numbers import CN_COUNT, EN_WORDS, to_number
 from knowledge.catalog import Catalog
 
 # Published checkpoint formats written as a suffix of a model name, and the weight precision each implies.
@@ -25,7 +25,7 @@ FORMATS: list[tuple[str, str, str]] = [  # (pattern, format name, precision)
 ]
 _GGUF_BITS = {"q2": "int4", "q3": "int4", "q4": "int4", "q5": "int8", "q6": "int8", "q8": "int8"}
 _NAME_TAIL = r"(?:[\s_-]*(?:instruct|chat|it|base|hf))*"
-_CN_COUNT = r"[一两二三四五六七八九十单双俩仨]+"
+_CN_COUNT = CN_COUNT
 
 
 def _alias_pattern(alias: str) -> str:
@@ -170,7 +170,7 @@ def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, i
             return nodes * per, per, nodes
         m = re.search(rf"({_CN_COUNT}|\d+)\s*(?:台|个节点)\s*(\d+|{_CN_COUNT})\s*(?:卡|张|块)\s*$", before)
         if m:
-            nodes, per = int(_count(m.group(1))), int(_count(m.group(2)))
+            nodes, per = int(to_number(m.group(1))), int(to_number(m.group(2)))
             return nodes * per, per, nodes
         m = re.search(r"(?<![\d.])(\d+)\s*[x×*]\s*(\d+)\s*[x×*]?\s*(?:nvidia\s*)?$", before)
         if m:  # '2x8 H100': nodes x GPUs per node
@@ -180,8 +180,8 @@ def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, i
         if m and 0 <= int(m.group(1)) <= 100_000:
             return int(m.group(1)), None, None
         m = re.search(rf"({_CN_COUNT})\s*(?:张|块|卡|个|片)?\s*(?:nvidia\s*)?$", before)
-        if m and _count(m.group(1)):
-            return int(_count(m.group(1))), None, None
+        if m and to_number(m.group(1)):
+            return int(to_number(m.group(1))), None, None
         m = re.search(r"(?<![a-z])(a|an|one|single|dual|two|three|four|quad|six|eight|sixteen|thirty-two|sixty-four|"
                       r"a couple of|a pair of|my|our)\s+(?:\d+\s*gb?\s+)?(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
         if m:
@@ -192,8 +192,3 @@ def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, i
         if m:
             return int(next(g for g in m.groups() if g)), None, None
     return None, None, None
-
-
-def _count(word: str) -> float | None:
-    word = {"单": "一", "双": "两", "俩": "两", "仨": "三"}.get(word, word)
-    return number(word) if word.isdigit() else cn_number(word)

@@ -57,6 +57,27 @@ def number(text: str) -> float | None:
     return cn_number(text)
 
 
+CN_COUNT = r"[一两二三四五六七八九十单双俩仨]+"  # counts written in Chinese: 两张, 单卡, 俩A800, 仨节点
+
+
+def to_number(text: str) -> float | None:
+    """A count or amount as written: digits, Chinese numerals (单 双 俩 仨 too) or English words."""
+    return number({"单": "一", "双": "两", "俩": "两", "仨": "三"}.get(text, text))
+
+
+def written_numbers(text: str) -> list[float]:
+    """Every number `text` writes, with its magnitude applied: '4k' -> 4000 and 4096 (a k of tokens is 1024),
+    '1.5万' -> 15000, '70b' -> 7e10; Chinese numerals too. Digits inside names ('a100') are not numbers."""
+    out: list[float] = []
+    for m in re.finditer(r"(?<![a-z\d.])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k|m|b|t|万|亿|千|w)?(?![a-z\d])", text):
+        v, word = float(m.group(1).replace(",", "")), m.group(2) or ""
+        out.append(magnitude(v, word))
+        if word in ("k", "m"):
+            out.append(v * {"k": 1024, "m": 1024 * 1024}[word])
+    out += [v for v in (cn_number(x) for x in re.findall(r"[零一二两三四五六七八九十百千半]+", text)) if v]
+    return out
+
+
 def magnitude(value: float, word: str | None) -> float:
     """value x the magnitude word ('1.5', '万' -> 15000)."""
     return value * MAGNITUDE.get((word or "").lower(), 1.0)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from assistant.readers.numbers import (EN_WORDS, LEN, MAG, NUM, TIME_UNIT, duration_hours, length, magnitude,
-                                       number)
+from assistant.readers.numbers import (CN_COUNT, EN_WORDS, LEN, MAG, NUM, TIME_UNIT, duration_hours, length,
+                                       magnitude, number, to_number)
 
 
 def w(pattern: str) -> str:
@@ -20,7 +20,7 @@ def has(pattern: str, text: str) -> bool:
     return re.search(pattern, text) is not None
 
 
-_CN_COUNT = r"[一两二三四五六七八九十单双俩仨]+"
+_CN_COUNT = CN_COUNT
 # 'w/o offload', 'not lora', '不支持bf16': a named thing the user does NOT use
 _NEGATED = (r"(?:\bw/o|\bwithout|\bno|\bnot|\bnever|\bdon't use|不开|不用|不要|关掉|关闭|不支持|没有|没开|不是|非)\s*(?:the\s+|a\s+|cpu\s+)?"
             r"(?:offload\w*|q?lora|bf16|fp16|fp8|int8|int4|nf4|4[\s-]?bit|8[\s-]?bit)(?![a-z0-9])")
@@ -30,12 +30,6 @@ def unnegated(text: str) -> str:
     """The text with negated mentions blanked ('mine OOMs w/o offload' names no offload)."""
     return re.sub(_NEGATED, lambda m: " " * len(m.group(0)), text)
 _COUNT_WORD = "|".join(sorted((re.escape(k) for k in EN_WORDS), key=len, reverse=True))
-
-
-def to_number(s: str) -> float | None:
-    """A count or amount as written: digits, Chinese numerals (单 双 俩 仨 too) or English words."""
-    s = {"单": "一", "双": "两", "俩": "两", "仨": "三"}.get(s, s)
-    return number(s)
 
 
 _NODE = r"(?:台|个节点|个机器|台机器|台服务器|机(?!器)|" + w(r"nodes?|servers?|machines?|boxes|hosts?|boxen") + ")"
@@ -214,7 +208,7 @@ def lengths(text: str) -> dict:
             r"of about|around|~)")
     m = re.search(rf"(?:{cue})\s*(?:再)?\s*{conn}?\s*{conn}?\s*({LEN})", text) or \
         re.search(rf"({LEN})\s*(?:tokens?\s*)?(?:的)?\s*(?:{cue}|long\s+(?:prompts?|documents?|inputs?)|tokens? long)", text) or \
-        re.search(rf"(?<![\d.$¥￥])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])(?!\s*(?:a card|一张|一台|/))", text) or \
+        re.search(r"(?<![\d.$¥￥])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])(?!\s*(?:a card|一张|一台|/))", text) or \
         re.search(r"(?<![\d.$¥,])(512|1024|2048|3072|4096|6144|8192|12288|16384|32768|65536|131072)\s*(?:tokens?)?"
                   r"(?![\d.]|\s*(?:gb|g\b|mb|张|块|卡|台|个|条|b\b|万|亿|元|美元|gpus?|cards?|人|users?|steps?|%))", text)
     if m:
