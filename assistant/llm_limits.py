@@ -2,14 +2,18 @@
 
 A slow or hung model endpoint must not hold a user past the budget, nor take every worker thread from the
 rules answers and /healthz: calls run on a small pool behind a semaphore, and the caller stops waiting at the
-budget (the HTTP client's own time-out ends the abandoned call).
+budget or when the client goes away (a surface sets a cancel event with `cancel_on`). The abandoned work is
+told to stop: `checkpoint()` (called before each model call and each tool call) raises once its answer was
+given up, so an agent starts no further calls; the HTTP call already in flight ends at its own time-out.
 """
 from __future__ import annotations
 
+import contextvars
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TypeVar
@@ -37,22 +41,58 @@ _slots = threading.BoundedSemaphore(_concurrency())
 _pool = ThreadPoolExecutor(max_workers=_concurrency() * 2, thread_name_prefix="llm")
 
 
-def bounded(fn: Callable[[], T], budget: float | None = None) -> T:
-    """fn() within the budget; LLMLimit when no slot frees in time or the budget runs out."""
-    budget = budget_s() if budget is None else budget
-    t0 = time.monotonic()
-    if not _slots.acquire(timeout=budget):
-        raise LLMLimit(f"{_concurrency()} LLM calls already in flight for {budget:g} s (GPU_ADVISOR_LLM_CONCURRENCY)")
+# The event that says "stop": set by a surface when its client goes away, and by bounded() for the work it gave up.
+_cancel: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("gpu_advisor_cancel", default=None)
+GONE = "the client went away before the answer was ready; the LLM work was stopped"
+POLL_S = 0.1
+
+
+@contextmanager
+def cancel_on(event: threading.Event) -> Iterator[threading.Event]:
+    """LLM work started inside this block stops when `event` is set (the surface sets it on a disconnect)."""
+    token = _cancel.set(event)
     try:
-        future = _pool.submit(fn)
+        yield event
+    finally:
+        _cancel.reset(token)
+
+
+def checkpoint() -> None:
+    """Raise LLMLimit when the current answer was given up (client gone, budget spent): call before each LLM step."""
+    event = _cancel.get()
+    if event is not None and event.is_set():
+        raise LLMLimit(GONE)
+
+
+def bounded(fn: Callable[[], T], budget: float | None = None) -> T:
+    """fn() within the budget; LLMLimit when no slot frees in time, the budget runs out or the client goes away."""
+    budget = budget_s() if budget is None else budget
+    deadline = time.monotonic() + budget
+    outer = _cancel.get()
+    while not _slots.acquire(timeout=min(POLL_S, max(0.0, deadline - time.monotonic()))):
+        if outer is not None and outer.is_set():
+            raise LLMLimit(GONE)
+        if time.monotonic() >= deadline:
+            raise LLMLimit(f"{_concurrency()} LLM calls already in flight for {budget:g} s (GPU_ADVISOR_LLM_CONCURRENCY)")
+    stop = threading.Event()  # what the worker's checkpoints see: set when this caller gives up
+    ctx = contextvars.copy_context()
+    ctx.run(_cancel.set, stop)
+    try:
+        future = _pool.submit(ctx.run, fn)
     except BaseException:
         _slots.release()
         raise
     future.add_done_callback(lambda _: _slots.release())
-    try:
-        return future.result(timeout=max(0.0, budget - (time.monotonic() - t0)))
-    except FutureTimeout:
-        raise LLMLimit(f"the LLM took longer than the {budget:g} s budget (GPU_ADVISOR_LLM_BUDGET_S)") from None
+    while True:
+        try:
+            return future.result(timeout=min(POLL_S, max(0.0, deadline - time.monotonic())))
+        except FutureTimeout:
+            if outer is not None and outer.is_set():
+                stop.set()
+                raise LLMLimit(GONE) from None
+            if time.monotonic() >= deadline:
+                stop.set()
+                raise LLMLimit(f"the LLM took longer than the {budget:g} s budget (GPU_ADVISOR_LLM_BUDGET_S)") from None
 
 
 class slot:

@@ -60,7 +60,10 @@ def recommend(ctx: Ctx) -> Answer:
         ctx.assume("LoRA", "LoRA")
     budget = req.budget / CNY_PER_USD if (req.budget and req.currency == "CNY") else req.budget
     tokens = req.tokens * (req.epochs or 1) if req.tokens else None
-    candidates = [g for g in ctx.deps.catalog.gpus if not req.gpus or len(req.gpus) < 2 or g.id in req.gpus]
+    if len(req.gpus) >= 2:
+        candidates = [g for g in ctx.deps.catalog.gpus if g.id in req.gpus]
+    else:  # the data-centre and desktop cards (Macs run other engines; they are sized, not ranked)
+        candidates = [g for g in ctx.deps.catalog.gpus if g.vendor != "Apple"]
     args = {"model": model.id, "task": task, "tokens": tokens, "budget_usd": budget, "deadline_hours": req.deadline_hours,
             "gpus": [g.id for g in candidates] if len(req.gpus) >= 2 else "all"}
     res = ctx.call("recommend", args, rank(RecommendRequest(

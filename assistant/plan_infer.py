@@ -12,13 +12,121 @@ from assistant.planner import USES, Ctx, assumptions_md, sources_md
 DEFAULT_CONTEXT = 4096
 DEFAULT_SERVING_GPU = "a100-80gb"
 PRECISION_LADDER = ("bf16", "fp8", "int8", "int4")  # best quality first
+APPLE_LADDER = ("bf16", "q8_0", "q4_k_m")  # llama.cpp / MLX on Apple silicon
 PREALLOCATING = ("vllm", "sglang", "tensorrt-llm")
+# a published checkpoint's format (as the reader names it) -> the weight format it is sized in
+CHECKPOINT_FORMATS = {"awq": "awq", "gptq-int4": "gptq", "gptq-int8": "int8", "fp8": "fp8", "bnb-4bit": "nf4",
+                      "4bit": "int4", "mxfp4": "mxfp4", "nvfp4": "nvfp4", "gguf": "q4_k_m"}
 
 _INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype",
-          "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization"}
+          "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization", "ram_gb"}
 USES["inference_memory"] = _INFER | {"largest_model"}
 USES["serving"] = _INFER | {"concurrent_users", "requests_per_s"}
 USES["inference_speed"] = (_INFER - {"gpu_memory_utilization"}) | {"concurrent_users"}
+
+
+def _bits(fmt: str) -> float:
+    from tools.formats import weight_format
+
+    return weight_format(fmt).bits
+
+
+def weight_format_for(ctx: Ctx, model, gpu) -> str | None:
+    """The weight format the question fixes, if any: a named checkpoint ('-AWQ', 'Q4_K_M' -> q4_k_m), else the
+    stated precision ('int4'; on Apple silicon an 8-/4-bit ask is a GGUF/MLX file); bf16 on a card without BF16
+    becomes fp16, said. None: not fixed (the answer tries the checkpoint's own format first)."""
+    from tools.formats import supported_on, weight_format
+
+    req = ctx.req
+    fmt = None
+    cf = (req.checkpoint_format or "").lower()
+    if cf.startswith("gguf-"):
+        try:
+            fmt = weight_format(cf[5:]).id
+        except ValueError:
+            fmt = "q4_k_m"
+    elif cf in CHECKPOINT_FORMATS:
+        fmt = CHECKPOINT_FORMATS[cf]
+        if cf == "gguf":
+            ctx.assume("GGUF Q4_K_M (no quant type named)", "GGUF Q4_K_M（未写量化类型）")
+    elif req.precision and req.precision != "fp32":
+        fmt = req.precision
+        if gpu is not None and gpu.vendor == "Apple" and fmt in ("int8", "int4"):
+            fmt = {"int8": "q8_0", "int4": "q4_k_m"}[fmt]
+    if fmt in ("bf16",) and gpu is not None and not supported_on("bf16", gpu)[0]:
+        ctx.notes.append(ctx.t(f"{gpu.name} has no BF16: the 16-bit weights run in fp16 (same size)",
+                               f"{gpu.name} 不支持 BF16：16 位权重用 fp16 运行（大小相同）"))
+        fmt = "fp16"
+    return fmt
+
+
+def precision_ladder(ctx: Ctx, model, gpu) -> list[str]:
+    """Formats to try, best first: the checkpoint's own, then fewer bits (FP8 only where the card has it;
+    GGUF on Apple silicon; fp16 where there is no BF16)."""
+    from tools.formats import supported_on
+
+    native = model.native_precision
+    base = APPLE_LADDER if gpu is not None and gpu.vendor == "Apple" else PRECISION_LADDER
+    ladder = [native] + [p for p in base if _bits(p) < _bits(native) and (gpu is None or supported_on(p, gpu)[0])]
+    if gpu is not None and "bf16" in ladder and not supported_on("bf16", gpu)[0]:
+        ladder[ladder.index("bf16")] = "fp16"
+    return list(dict.fromkeys(ladder))
+
+
+def _served_format(ctx: Ctx, model, gpu, say: bool = True) -> str:
+    """The format a serving or speed answer uses: the one the question fixes, else the checkpoint's own (said)."""
+    fmt = weight_format_for(ctx, model, gpu)
+    if fmt:
+        return fmt
+    fmt = model.native_precision
+    from tools.formats import supported_on
+
+    if fmt == "bf16" and not supported_on("bf16", gpu)[0]:
+        fmt = "fp16"
+    if say:
+        ctx.assume(f"{fmt} weights (the published checkpoint)", f"{fmt} 权重（官方发布的格式）")
+    return fmt
+
+
+def offload(ctx: Ctx) -> Answer:
+    """Local inference with part of the model in system RAM (llama.cpp / Ollama): the split, the flags, the speed."""
+    from tools.offload import OffloadRequest, plan_offload
+
+    req, lang = ctx.req, ctx.lang
+    model, gpu, _ = ctx.job("rtx-4090")
+    fmt = weight_format_for(ctx, model, gpu)
+    if not fmt:
+        fmt = model.native_precision if model.native_precision != "bf16" else "q4_k_m"
+        ctx.assume(f"{fmt} weights" + (" (the published checkpoint)" if fmt == model.native_precision else
+                                       " (the usual llama.cpp file)"),
+                   f"{fmt} 权重" + ("（官方发布的格式）" if fmt == model.native_precision else "（llama.cpp 最常用的文件）"))
+    context = req.context or 8192
+    if not req.context:
+        ctx.assume("context 8192 (llama.cpp -c)", "上下文 8192（llama.cpp -c）")
+    if req.num_gpus and req.num_gpus > 1:
+        ctx.ignore("num_gpus", "the offload plan is for one GPU plus system RAM", "内存卸载方案按单卡 + 系统内存计算")
+    r = ctx.call("plan_offload", {"model": model.id, "gpu": gpu.id, "precision": fmt, "context": context,
+                                  "ram_gb": req.ram_gb},
+                 plan_offload(OffloadRequest(model=model, gpu=gpu, precision=fmt, context=context, ram_gb=req.ram_gb)))
+    fits_all = r.fits_gpu and (r.fits_ram is not False)
+    head = ctx.t(
+        f"**{'Yes' if fits_all else 'No'}**: {model.name} in {fmt} on one {gpu.name} + {req.ram_gb:g} GB RAM — "
+        + (f"{r.gpu_layers} of {r.total_layers} layers on the GPU" if r.mode == "layers" else
+           f"all layers on the GPU, the experts of {r.cpu_moe_layers} layers in RAM")
+        + f"; decode up to **~{r.decode_tokens_per_s:.0f} tokens/s** (batch 1, bandwidth bound).",
+        f"**{'可以' if fits_all else '不行'}**：{model.name}（{fmt}）用一张 {gpu.name} + {req.ram_gb:g} GB 内存 —— "
+        + (f"{r.total_layers} 层里 {r.gpu_layers} 层放 GPU" if r.mode == "layers" else
+           f"所有层放 GPU，{r.cpu_moe_layers} 层的专家放内存")
+        + f"；解码上限约 **{r.decode_tokens_per_s:.0f} token/s**（batch 1，按带宽估算）。")
+    rows = [[ctx.t("GPU layers (-ngl)", "GPU 层数 (-ngl)"), f"{r.gpu_layers} / {r.total_layers}"],
+            [ctx.t("experts in RAM (--n-cpu-moe)", "专家放内存的层 (--n-cpu-moe)"), str(r.cpu_moe_layers)],
+            [ctx.t("GPU memory", "显存"), f"{r.gpu_gb:.1f} GB"], [ctx.t("system RAM", "内存"), f"{r.ram_gb:.1f} GB"],
+            [ctx.t("decode (batch 1)", "解码（batch 1）"), f"{r.decode_tokens_per_s:.1f} tokens/s"]]
+    text = (head + "\n\n" + md_table(["", ""], rows) + f"\n\n`{r.command}`" + assumptions_md(lang, ctx.notes + r.assumptions))
+    figures = {"gpu_layers": r.gpu_layers, "cpu_moe_layers": r.cpu_moe_layers, "offload_gpu_gb": r.gpu_gb,
+               "offload_ram_gb": r.ram_gb, "offload_decode_tokens_per_s": r.decode_tokens_per_s}
+    return Answer(answer=text, lang=lang, intent=req.intent, tool_calls=ctx.calls, figures=figures,
+                  verdict=Verdict(fits=fits_all, gpu=gpu.id, num_gpus=1, method="inference", per_gpu_gb=r.gpu_gb))
 
 
 def _engine(ctx: Ctx, default: str) -> str:
@@ -87,30 +195,34 @@ def inference_memory(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     if req.largest_model and not req.model:
         return _largest_runnable(ctx)
+    if req.ram_gb:
+        return offload(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     context = _context(ctx)
     engine = _engine(ctx, "hf")
     batch = req.batch or 1
-    if req.precision:
-        ladder = [req.precision]
-    else:
-        ladder = [p for p in PRECISION_LADDER if p != "fp8" or gpu.fp8_dense_tflops]
+    fixed = weight_format_for(ctx, model, gpu if req.gpu else None)
+    ladder = [fixed] if fixed else precision_ladder(ctx, model, gpu)
     results = {p: _size(ctx, model, gpu, p, batch, engine, context) for p in ladder}
     best = next((p for p in ladder if results[p].fits), None)
-    main_p = best or ladder[-1]
-    if not req.gpu and not req.precision:  # 'how much memory does 70B need': the published 16-bit weights first
-        main_p = "bf16"
-        ctx.assume("bf16 weights", "bf16 权重")
+    main_p = best or ladder[0]  # nothing fits: the published format leads, with the GPUs it needs
+    if not req.gpu and not fixed:  # 'how much memory does 70B need': the published checkpoint first
+        main_p = model.native_precision
+        ctx.assume(f"{main_p} weights (the published checkpoint)", f"{main_p} 权重（官方发布的格式）")
+    elif not fixed and model.native_precision != "bf16":
+        ctx.notes.append(ctx.t(f"{model.name} is published in {model.native_precision}: sized in that format first",
+                               f"{model.name} 官方以 {model.native_precision} 发布：先按该格式估算"))
     r = results[main_p]
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     lines = []
     if len(ladder) > 1 and not req.gpu:
-        lines.append(ctx.t(f"**{model.name} needs about {results['bf16'].weights_total_gb:,.0f} GB of weights in bf16** "
-                           f"(int4: {results['int4'].weights_total_gb:,.0f} GB) plus KV cache and workspace; on {gpu.name} "
-                           f"cards that is at least {results['bf16'].min_gpus} GPU(s) in bf16, {results['int4'].min_gpus} in int4.",
-                           f"**{model.name} bf16 权重约 {results['bf16'].weights_total_gb:,.0f} GB**（int4 约 "
-                           f"{results['int4'].weights_total_gb:,.0f} GB），另加 KV cache 和工作区；用 {gpu.name} 的话，bf16 至少 "
-                           f"{results['bf16'].min_gpus} 张，int4 至少 {results['int4'].min_gpus} 张。"))
+        top, low = results[ladder[0]], results[ladder[-1]]
+        lines.append(ctx.t(f"**{model.name} needs about {top.weights_total_gb:,.0f} GB of weights in {ladder[0]}** "
+                           f"({ladder[-1]}: {low.weights_total_gb:,.0f} GB) plus KV cache and workspace; on {gpu.name} "
+                           f"cards that is at least {top.min_gpus} GPU(s) in {ladder[0]}, {low.min_gpus} in {ladder[-1]}.",
+                           f"**{model.name} {ladder[0]} 权重约 {top.weights_total_gb:,.0f} GB**（{ladder[-1]} 约 "
+                           f"{low.weights_total_gb:,.0f} GB），另加 KV cache 和工作区；用 {gpu.name} 的话，{ladder[0]} 至少 "
+                           f"{top.min_gpus} 张，{ladder[-1]} 至少 {low.min_gpus} 张。"))
         rows = [[p, T(lang, "yes") if x.fits else T(lang, "no"), f"{x.per_gpu_gb:.1f}", str(x.min_gpus or "-")]
                 for p, x in results.items()]
         lines += ["", md_table([ctx.t("precision", "精度"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
@@ -121,10 +233,11 @@ def inference_memory(ctx: Ctx) -> Answer:
                                f"**可以，用 {best}**：{model.name} 放得进 {n} 张 {gpu.name}（上下文 {context:,}，"
                                f"每卡 {r.per_gpu_gb:.1f} GB，可用 {r.usable_gb:.1f} GB）。"))
         else:
-            lines.append(ctx.t(f"**No**: even in int4, {model.name} needs {r.per_gpu_gb:.1f} GB per GPU on {n}× {gpu.name}; "
-                               f"at least {r.min_gpus} GPUs in int4.",
-                               f"**放不下**：即使 int4，{model.name} 在 {n} 张 {gpu.name} 上每卡也要 {r.per_gpu_gb:.1f} GB；"
-                               f"int4 至少需要 {r.min_gpus} 张。"))
+            last = results[ladder[-1]]
+            lines.append(ctx.t(f"**No**: on {n}× {gpu.name}, {model.name} needs {r.per_gpu_gb:.1f} GB per GPU in {main_p}; "
+                               f"at least **{r.min_gpus or '-'}** GPUs in {main_p}, {last.min_gpus or '-'} in {ladder[-1]}.",
+                               f"**放不下**：{n} 张 {gpu.name} 上，{model.name} {main_p} 每卡要 {r.per_gpu_gb:.1f} GB；"
+                               f"{main_p} 至少需要 **{r.min_gpus or '-'}** 张，{ladder[-1]} 至少 {last.min_gpus or '-'} 张。"))
         rows = [[p, T(lang, "yes") if x.fits else T(lang, "no"), f"{x.per_gpu_gb:.1f}", str(x.min_gpus or "-")]
                 for p, x in results.items()]
         lines += ["", md_table([ctx.t("precision", "精度"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
@@ -156,7 +269,8 @@ def _users_from_rate(ctx: Ctx, model, gpu, context: int) -> int:
     for _ in range(4):
         s = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, "batch": users, "context": prompt, "output": out},
                      estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, num_gpus=req.num_gpus or 1,
-                                                                    precision=req.precision or "bf16", context=prompt,
+                                                                    precision=_served_format(ctx, model, gpu, say=False),
+                                                                    context=prompt,
                                                                     output=out, batch=users)))
         users = max(1, math.ceil(req.requests_per_s * (s.ttft_s + out / max(s.decode_tokens_per_s_per_seq, 1e-9))))
     ctx.notes.append(ctx.t(f"{req.requests_per_s:g} requests/s x {out} output tokens each ≈ {users} requests in flight "
@@ -170,13 +284,12 @@ def serving(ctx: Ctx) -> Answer:
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     if not req.engine:
         ctx.assume("vLLM", "vLLM")
-    if not req.precision:
-        ctx.assume("bf16 weights", "bf16 权重")
+    fmt = _served_format(ctx, model, gpu)
     context = _context(ctx)
     users = req.concurrent_users or (_users_from_rate(ctx, model, gpu, context) if req.requests_per_s else req.batch or 1)
     if req.batch and req.concurrent_users:
         ctx.ignore("batch", "the concurrent users set how many sequences are decoded together", "并发用户数决定同时解码的序列数")
-    r = _size(ctx, model, gpu, req.precision or "bf16", users, _engine(ctx, "vllm"), context)
+    r = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
     max_seqs = r.max_batch or 0
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     if not (req.concurrent_users or req.requests_per_s or req.batch):
@@ -210,6 +323,8 @@ def inference_speed(ctx: Ctx) -> Answer:
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     req, lang = ctx.req, ctx.lang
+    if req.ram_gb:
+        return offload(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     prompt = req.prompt_len or req.context or 2048
     if not (req.prompt_len or req.context):
@@ -217,7 +332,7 @@ def inference_speed(ctx: Ctx) -> Answer:
     out = req.output_len or 256
     batch = req.batch or req.concurrent_users or 1
     args: dict[str, Any] = {"num_gpus": n, "context": prompt, "output": out, "batch": batch,
-                            "precision": req.precision or "bf16", "engine": _engine(ctx, "vllm")}
+                            "precision": _served_format(ctx, model, gpu), "engine": _engine(ctx, "vllm")}
     if req.kv_dtype:
         args["kv_dtype"] = req.kv_dtype
     r = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},

@@ -84,7 +84,7 @@ class Ctx:
         return result
 
     def model(self):
-        rec, note = self.deps.catalog.model(self.req.model)
+        rec, note = self.deps.catalog.model(self.req.model_path or self.req.model)
         if note:
             self.notes.append(note)
             named = self.req.model_text or ""
@@ -217,6 +217,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     if answer.intent not in ("explain", "out_of_scope", "fact_check") and answer.status == "answered":
         already = {i.split("=", 1)[0] for i in ctx.ignored}
         for name in req.stated:
+            if name == "model_path" and "model" in uses:
+                continue
             if name not in uses and name not in META_FIELDS and name not in already:
                 ctx.ignore(name, "the tool that answers this question does not use it",
                            "回答这个问题的工具用不到它")
@@ -247,6 +249,10 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
         suggestions: list[str] = []
     except UnknownItem as e:
         suggestions = e.suggestions
+    stem = re.sub(r"[\s\-_]+", "", name.lower())
+    chips = [g.id for g in ctx.deps.catalog.gpus if g.vendor == "Apple" and re.sub("-", "", g.id).startswith(stem)]
+    if chips:  # 'M3 Max' without its memory: which configuration?
+        suggestions = [c for c in chips if not re.search(r"-\d+c-", c)][:6] or chips[:6]
     clar = clarification(ctx.req, ["gpu"], ctx.deps.catalog)
     if suggestions:
         clar.suggestions = suggestions[:4]

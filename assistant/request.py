@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tools.formats import WEIGHT_FORMATS
+
 Intent = Literal["training_memory", "inference_memory", "serving", "training_time", "inference_speed", "cost", "price",
                  "published_run", "recommend", "compare", "spec", "fact_check", "explain", "out_of_scope"]
 Method = Literal["full", "lora", "qlora", "pretrain", "inference"]
@@ -33,7 +35,9 @@ class Request(BaseModel):
     method: Method | None = Field(None, description="full / LoRA / QLoRA fine-tune, pre-train, or inference")
     methods: list[Literal["full", "lora", "qlora"]] = Field(default_factory=list,
                                                            description="several fine-tune methods named: compare them")
-    model: str | None = Field(None, description="catalog id ('qwen2.5-7b') or a bare size ('70b')")
+    model: str | None = Field(None, description="catalog id ('qwen2.5-7b'), a bare size ('70b'), or the id of a model "
+                              "read from model_path")
+    model_path: str | None = Field(None, description="a config.json (or a folder holding one) named in the question")
     model_text: str | None = Field(None, description="the model as written")
     checkpoint_format: str | None = Field(None, description="a published checkpoint's format: awq, gptq-int4, fp8, "
                                                             "gguf-q4_k_m, ... (sets the inference precision)")
@@ -44,14 +48,16 @@ class Request(BaseModel):
     gpus: list[str] = Field(default_factory=list, description="every GPU named, in order")
     gpu_text: str | None = None
     unknown_gpu: str | None = Field(None, description="a GPU-like name the table lacks (never replaced silently)")
+    ram_gb: float | None = Field(None, gt=0, description="system RAM in GB (local inference with part of the model "
+                                 "offloaded to it: llama.cpp -ngl, --n-cpu-moe)")
     num_gpus: int | None = Field(None, description="total GPUs (nodes x GPUs per node when both are given)")
     gpus_per_node: int | None = None
     nodes: int | None = None
     interconnect: Interconnect | None = None
 
     # numerics
-    precision: Literal["bf16", "fp16", "fp32", "fp8", "int8", "int4", "nf4"] | None = Field(
-        None, description="weights (inference) or training precision")
+    precision: Literal[("fp32",) + WEIGHT_FORMATS] | None = Field(  # type: ignore[valid-type]
+        None, description="weights (inference: bf16, fp8, awq, gptq, mxfp4, nvfp4, GGUF q4_k_m...) or training precision")
     kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
 
     # lengths and batches (tokens)

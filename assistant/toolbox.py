@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tools.formats import WeightFormatId
+
 
 class SizeTrainArgs(BaseModel):
     model: str = Field(description="model id, Hugging Face name or size such as '70b'")
@@ -25,7 +27,8 @@ class SizeInferArgs(BaseModel):
     model: str = Field(description="model id, Hugging Face name or size such as '70b'")
     gpu: str | None = Field(None, description="GPU id or alias; omit for no fit check")
     num_gpus: int = Field(1, ge=1)
-    precision: Literal["bf16", "fp16", "fp8", "int8", "int4", "nf4"] = Field("bf16", description="weight format")
+    precision: WeightFormatId | None = Field(None, description="weight format; default: the checkpoint's own "
+                                             "(bf16 for most, fp8 for DeepSeek-V3/R1, mxfp4 for gpt-oss)")
     context: int | None = Field(None, ge=1, description="tokens per sequence, prompt + output (default 4096)")
     batch: int = Field(1, ge=1, description="concurrent sequences (users being served at once)")
     engine: Literal["hf", "vllm"] = Field("hf", description="vllm for a pre-allocating server (vLLM, SGLang): the KV "
@@ -48,7 +51,7 @@ class TimeInferArgs(BaseModel):
     model: str = Field(description="model id, Hugging Face name or size")
     gpu: str = Field(description="GPU id or alias")
     num_gpus: int = Field(1, ge=1)
-    precision: Literal["bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16"
+    precision: WeightFormatId | None = Field(None, description="weight format; default: the checkpoint's own")
     prompt_tokens: int = Field(2048, ge=1)
     output_tokens: int = Field(256, ge=1)
     batch: int = Field(1, ge=1, description="sequences decoded together")

@@ -12,8 +12,13 @@ def main(argv: list[str] | None = None) -> int:
     """Print the memory calibration table; --json for machine-readable rows."""
     ap = argparse.ArgumentParser(prog="python -m evals.bench", description=__doc__)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--suite", choices=["all", "memory", "retrieval", "assistant", "load"], default="all")
+    ap.add_argument("--suite", choices=["all", "memory", "retrieval", "assistant", "load", "models"], default="all")
     args = ap.parse_args(argv)
+    if args.suite in ("all", "models"):
+        print(models_table())
+        if args.suite == "models":
+            return 0
+        print()
     if args.suite in ("all", "load"):
         from evals.load_bench import render, run_load
 
@@ -56,6 +61,34 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{ok}/{len(rows) - disputed} within tolerance ({disputed} rows where the source is wrong); "
           f"median |error| {errs[len(errs) // 2]:.1f}%, max {errs[-1]:.1f}%; {len(rows)} estimates in {elapsed * 1000:.0f} ms")
     return 0
+
+
+def models_table() -> str:
+    """Every catalog model: parameters computed from its config fields vs the published total, active parameters,
+    KV cache bytes per token and the attention kind; a row over 1% off is flagged."""
+    from knowledge.catalog import default_catalog
+    from tools.infer_memory import kv_cache_bytes, kv_cache_bytes_per_token
+    from tools.params import count_parameters
+
+    lines = ["Catalog models: parameters from the config fields vs the published figure; KV cache per token (bf16)",
+             f"{'model':<30} {'ours':>9} {'published':>10} {'diff':>7} {'active':>8} {'KV B/token':>11} "
+             f"{'KV GB @32k':>10}  attention / format"]
+    flagged = 0
+    for m in default_catalog().models:
+        c = count_parameters(m)
+        diff = c.total / m.params_total - 1
+        flagged += abs(diff) > 0.01
+        kinds = [m.attention.upper()] + (["MoE"] if m.moe else []) + \
+            ([f"{m.sliding_window.layers}x{m.sliding_window.kind} {m.sliding_window.window}"] if m.sliding_window else []) + \
+            ([f"{m.linear_attention.layers}x linear"] if m.linear_attention else []) + [m.native_precision]
+        lines.append(f"{m.id:<30} {c.total / 1e9:>8.2f}B {m.params_total / 1e9:>9.2f}B {diff:>+7.2%} "
+                     f"{(c.active / 1e9 if m.moe else c.total / 1e9):>7.2f}B {kv_cache_bytes_per_token(m, 'bf16'):>11,} "
+                     f"{kv_cache_bytes(m, 'bf16', 32768) / 1e9:>10.2f}  {' · '.join(kinds)}"
+                     + ("  <-- over 1%" if abs(diff) > 0.01 else ""))
+    n = len(default_catalog().models)
+    lines.append(f"\n{n - flagged}/{n} within 1% of the published total ('published' is the model card, report or Hub "
+                 "figure; see each record's source)")
+    return "\n".join(lines)
 
 
 def _assistant() -> str:

@@ -82,6 +82,12 @@ def run_memory_cases(catalog: Catalog | None = None) -> list[CaseResult]:
                     why = case.get("source_errors", {}).get(size)
                     out.append(res.model_copy(update={"source_error": why, "ok": res.ok or why is not None}))
             continue
+        if kind == "gpu":  # what the GPU may use of a card's memory
+            from tools.memory import usable_bytes
+
+            out.append(_compare(cid, f"usable {case['gpu']}", row["reported"][case["reported"]],
+                                usable_bytes(catalog.gpu(case["gpu"])[0]) / GiB, "GiB", case["tolerance"], cond))
+            continue
         req = _request(kind, case["request"], catalog)
         res = estimate_training_memory(req) if kind == "train" else estimate_inference_memory(req)
         what = f"{kind} {case['request']['model']} {case['request'].get('method', case['request'].get('precision', ''))}"
@@ -91,7 +97,10 @@ def run_memory_cases(catalog: Catalog | None = None) -> list[CaseResult]:
                                   conditions=cond))
             continue
         unit = "GiB" if case["measure"].endswith("gib") else "GB"
-        est = res.allocated_gb * GB / (GiB if unit == "GiB" else GB)
+        if case["measure"].startswith("weights"):  # the checkpoint: weights and their scales
+            est = (res.breakdown_gb.get("weights", 0) + res.breakdown_gb.get("quant_constants", 0)) * GB / (GiB if unit == "GiB" else GB)
+        else:
+            est = res.allocated_gb * GB / (GiB if unit == "GiB" else GB)
         out.append(_compare(cid, what, row["reported"][case["reported"]], est, unit, case["tolerance"], cond))
     return out
 

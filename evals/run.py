@@ -39,6 +39,8 @@ class CaseResult(BaseModel):
     backend: str
     guard_interventions: int = 0
     reader: str = "rules"
+    llm_warnings: list[str] = []  # what the answer said about the LLM path: readers disagreeing, a fallback, a rejection
+    turn_ms: list[float] = []  # each answer's own time (a conversation case asks several times)
 
 
 def load_cases(path: Path | None = None, tag: str | None = None) -> list[Case]:
@@ -175,15 +177,19 @@ def run_case(case: Case, backend: str = "rules") -> CaseResult:
     history: list[dict] = []
     t0 = time.perf_counter()
     answer = None
+    turn_ms = []
     for turn in case.turns:
+        t1 = time.perf_counter()
         answer = ask(turn, history=history, backend=backend)
+        turn_ms.append(round((time.perf_counter() - t1) * 1000, 2))
         history.append(answer.slots)
     ms = (time.perf_counter() - t0) * 1000
     checks = score(case, answer)
     guard = sum("LLM answer rejected" in w for w in answer.warnings)
     return CaseResult(id=case.id, lang=case.lang, intent=case.expect.intent, tags=case.tags, question=case.turns[-1][:300],
                       passed=all(c.ok for c in checks), checks=checks, latency_ms=round(ms, 2), backend=answer.backend,
-                      guard_interventions=guard, reader=getattr(answer, "reader", "rules"))
+                      guard_interventions=guard, reader=getattr(answer, "reader", "rules"),
+                      llm_warnings=[w for w in answer.warnings if "LLM" in w], turn_ms=turn_ms)
 
 
 def run(cases: list[Case], backend: str = "rules", workers: int = 1, progress: bool = True) -> list[CaseResult]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from knowledge.generic import generic_model, parse_param_count
-from knowledge.schemas import GPU, ModelSpec
+from knowledge.schemas import GPU, AppleChip, ModelSpec
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -22,11 +22,11 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 class UnknownItem(LookupError):
     """A model or GPU name that is not in the catalog; carries suggestions for the message."""
 
-    def __init__(self, kind: str, query: str, suggestions: list[str], list_command: str):
+    def __init__(self, kind: str, query: str, suggestions: list[str], list_command: str, how: str | None = None):
         self.kind, self.query, self.suggestions = kind, query, suggestions
         hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
         shown = query if len(query) <= 60 else query[:57] + "..."
-        super().__init__(f"unknown {kind} {shown!r}{hint} ({list_command} lists all)")
+        super().__init__(f"unknown {kind} {shown!r}{hint} ({list_command} lists all)" + (f"; {how}" if how else ""))
 
 
 def normalize(name: str) -> str:
@@ -40,6 +40,7 @@ class Catalog:
     def __init__(self, models: list[ModelSpec], gpus: list[GPU]):
         self.models = models
         self.gpus = gpus
+        self.problems: list[str] = []  # entries of the user's models file that could not be read
         self._model_keys = self._index(models, "model")
         self._names: dict[str, tuple[str, object]] | None = None
         self._gpu_keys = self._index(gpus, "GPU")
@@ -59,10 +60,17 @@ class Catalog:
         return keys
 
     def model(self, query: str) -> tuple[ModelSpec, str | None]:
-        """The model record for an id, alias, HF repo name or bare size ('70b', '700亿')."""
+        """The model record for an id, alias, HF repo name, bare size ('70b', '700亿'), or a path to a
+        config.json (or a folder holding one) for a model in no catalog."""
         rec = self._model_keys.get(normalize(query))
         if rec is not None:
             return rec, None
+        from knowledge.hf_config import load_config_path, looks_like_path
+
+        if looks_like_path(query):
+            spec, notes = load_config_path(query)
+            return spec, (f"{spec.id}: read from {query} ({spec.params_total / 1e9:.2f}e9 parameters computed from the "
+                          f"architecture" + (f"; {'; '.join(notes)}" if notes else "") + ")")
         n_params = parse_param_count(query)
         if n_params is not None:
             spec, reference = generic_model(n_params, self._llama3_references())
@@ -70,11 +78,19 @@ class Catalog:
                           f"{n_params:,} parameters shaped like {reference.name} (layers {spec.num_layers}, "
                           f"hidden {spec.hidden_size}, {spec.num_attention_heads} heads / {spec.num_kv_heads} KV heads, "
                           f"MLP {spec.intermediate_size}, vocab {spec.vocab_size})")
+        if re.fullmatch(r"[\w.\-]+/[\w.\-]+", query.strip()):  # a Hub repo id the catalog does not hold
+            raise UnknownItem("model", query, self._suggest(query, self._model_keys), "gpu-advisor models",
+                              how=f"to size it, download https://huggingface.co/{query.strip()}/resolve/main/config.json "
+                                  "and pass its path (--model ./config.json, or the folder), or register it with "
+                                  "`gpu-advisor models add PATH`")
         raise UnknownItem("model", query, self._suggest(query, self._model_keys), "gpu-advisor models")
 
     def gpu(self, query: str) -> tuple[GPU, str | None]:
-        """The GPU record for an id or alias; a name shared by variants resolves to the default one, with a note."""
+        """The GPU record for an id or alias; a name shared by variants resolves to the default one, with a note;
+        a memory size ('24GB', '48gb:864' with GB/s) is a custom card."""
         rec = self._gpu_keys.get(normalize(query))
+        if rec is None and CUSTOM_GPU.fullmatch(query.strip()):
+            return custom_gpu(query)
         if rec is None:
             raise UnknownItem("GPU", query, self._suggest(query, self._gpu_keys), "gpu-advisor gpus")
         stem = normalize(query)
@@ -126,6 +142,27 @@ class Catalog:
         return out[:4]
 
 
+CUSTOM_GPU = re.compile(r"(?:custom-)?(\d+(?:\.\d+)?)\s*(gb|g|gib)(?:\s*[:@/]\s*(\d+(?:\.\d+)?)\s*(?:gb/?s|gbps)?)?", re.I)
+
+
+def custom_gpu(query: str) -> tuple[GPU, str]:
+    """A card known only by its memory (and optionally bandwidth): '24GB', '24GB:936' (GB/s)."""
+    m = CUSTOM_GPU.fullmatch(query.strip())
+    size, unit, bw = float(m.group(1)), m.group(2).lower(), m.group(3)
+    if not 1 <= size <= 4096:
+        raise ValueError(f"--gpu {query!r}: a custom card's memory must be 1-4096 GB")
+    n_bytes = int(size * (2**30 if unit == "gib" else 1e9))
+    gpu = GPU(id=f"custom-{size:g}{unit}", name=f"a {size:g} {'GiB' if unit == 'gib' else 'GB'} GPU",
+              vendor="custom", architecture="unknown", form_factor="unknown", memory_gb=round(n_bytes / 1e9, 3),
+              memory_bytes=n_bytes, memory_type="unknown", memory_bandwidth_gbps=float(bw) if bw else None,
+              supports_bf16=True,
+              interconnect="unknown", source="given on the command line", source_kind="secondary", as_of="n/a")
+    note = (f"{query}: a custom card with {n_bytes / 1e9:g} GB" + (f" and {float(bw):g} GB/s" if bw else
+            " (no bandwidth given: speed estimates need it, e.g. --gpu 24GB:936 for 936 GB/s)")
+            + "; no compute figures: BF16 assumed, no FP8/FP4 formats offered for it")
+    return gpu, note
+
+
 def _is_prefix_of(stem: str, gpu_id: str) -> bool:
     """True when `stem` names a leading part of `gpu_id` ('a100' of 'a100-40gb', not 'l4' of 'l40s')."""
     parts = gpu_id.split("-")
@@ -138,7 +175,94 @@ def _load(path: Path, record_type):
     return [record_type(**row) for row in rows]
 
 
+def user_models_file() -> Path:
+    """The user's own models: GPU_ADVISOR_MODELS, else ~/.config/gpu-advisor/models.yaml."""
+    import os
+
+    return Path(os.environ.get("GPU_ADVISOR_MODELS") or Path.home() / ".config" / "gpu-advisor" / "models.yaml").expanduser()
+
+
+def load_user_models(path: Path) -> tuple[list[ModelSpec], list[str]]:
+    """Records from the user's models file: full catalog records, or {id, config: PATH} entries read from a
+    config.json. (models, problems): an entry that cannot be read is skipped and named, never fatal."""
+    from pydantic import ValidationError
+
+    from knowledge.hf_config import ConfigError, load_config_path
+
+    if not path.is_file():
+        return [], []
+    try:
+        rows = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    except yaml.YAMLError as e:
+        return [], [f"{path}: not valid YAML ({str(e).splitlines()[0]})"]
+    if not isinstance(rows, list):
+        return [], [f"{path}: expected a YAML list of models"]
+    out, problems = [], []
+    for i, row in enumerate(rows, 1):
+        try:
+            if isinstance(row, dict) and "config" in row:
+                spec, _ = load_config_path(row["config"], model_id=str(row.get("id") or "").lower() or None)
+                extra = {k: row[k] for k in ("name", "aliases") if k in row}
+                out.append(spec.model_copy(update=extra))
+            elif isinstance(row, dict):
+                out.append(ModelSpec(**row))
+            else:
+                problems.append(f"{path} entry {i}: expected a mapping")
+        except (ConfigError, ValidationError, TypeError, OSError) as e:
+            problems.append(f"{path} entry {i} ({row.get('id', '?') if isinstance(row, dict) else '?'}): "
+                            f"{str(e).splitlines()[0]}")
+    return out, problems
+
+
+def with_user_models(builtin: list[ModelSpec], user: list[ModelSpec], problems: list[str]) -> list[ModelSpec]:
+    """Built-in records plus the user's; a user id or alias that a built-in record already has is skipped."""
+    taken = {normalize(n) for m in builtin for n in (m.id, *m.aliases)}
+    kept = []
+    for m in user:
+        clash = [n for n in (m.id, *m.aliases) if normalize(n) in taken]
+        if clash:
+            problems.append(f"user model {m.id}: the name {clash[0]!r} is already in the catalog; choose another id")
+            continue
+        taken |= {normalize(n) for n in (m.id, *m.aliases)}
+        kept.append(m)
+    return builtin + kept
+
+
+# macOS lets the GPU wire about 2/3 of unified memory on machines with up to 36 GB and 3/4 above (Metal's
+# recommendedMaxWorkingSetSize on macOS 13-15: 10.67 of 16, 21.33 of 32, 48 of 64, 96 of 128 GiB, measured in
+# llama.cpp #1870 and PR #2011, llama-cpp-python #687, ollama #434; macOS 26 was seen higher, 107.52 of 128 GiB in
+# antirez/ds4 #893). `sudo sysctl iogpu.wired_limit_mb=N` raises it; then pass --gpu NGB for what you set.
+APPLE_SMALL_SHARE, APPLE_LARGE_SHARE, APPLE_SMALL_MAX_GB = 2 / 3, 3 / 4, 36
+
+
+def apple_gpus(chips: list[AppleChip]) -> list[GPU]:
+    """One GPU record per Apple chip variant and memory option: m4-max-128gb, m2-ultra-192gb, ..."""
+    out = []
+    for c in chips:
+        for mem in c.memory_options_gb:
+            share = APPLE_SMALL_SHARE if mem <= APPLE_SMALL_MAX_GB else APPLE_LARGE_SHARE
+            out.append(GPU(
+                id=f"{c.chip}-{mem}gb", name=f"{c.name}, {mem} GB", aliases=[f"{c.chip} {mem}gb", f"{c.chip}{mem}"],
+                vendor="Apple", architecture=c.name.split(" (")[0], form_factor="SoC with unified memory",
+                memory_gb=mem, memory_bytes=mem * 2**30, memory_type="unified LPDDR (shared with the CPU)",
+                memory_bandwidth_gbps=c.memory_bandwidth_gbps, fp32_tflops=c.fp32_tflops,
+                fp16_dense_tflops=c.fp32_tflops, bf16_dense_tflops=c.fp32_tflops if c.bf16 else None,
+                supports_bf16=c.bf16, interconnect="none (one SoC; Thunderbolt between machines)",
+                usable_share=share, release_year=c.release_year, source=c.source,
+                source_kind="vendor" if "apple.com" in c.source else "secondary", as_of=c.as_of,
+                notes=(f"macOS lets the GPU wire about {share:.0%} of unified memory by default (Metal "
+                       "recommendedMaxWorkingSetSize, macOS 13-15; newer macOS may allow more); `sudo sysctl "
+                       "iogpu.wired_limit_mb=N` raises it, then pass --gpu NGB. FP16 runs at the FP32 rate (no "
+                       "tensor cores)." + (f" {c.notes}" if c.notes else ""))))
+    return out
+
+
 @functools.lru_cache(maxsize=1)
 def default_catalog() -> Catalog:
-    """The catalog built from knowledge/data/*.yaml (loaded once per process)."""
-    return Catalog(_load(DATA_DIR / "models.yaml", ModelSpec), _load(DATA_DIR / "gpus.yaml", GPU))
+    """The catalog built from knowledge/data/*.yaml plus the user's models file (loaded once per process)."""
+    user, problems = load_user_models(user_models_file())
+    models = with_user_models(_load(DATA_DIR / "models.yaml", ModelSpec), user, problems)
+    gpus = _load(DATA_DIR / "gpus.yaml", GPU) + apple_gpus(_load(DATA_DIR / "apple.yaml", AppleChip))
+    catalog = Catalog(models, gpus)
+    catalog.problems = problems
+    return catalog

@@ -117,7 +117,7 @@ STOPWORDS = frozenset(
     "a an the is are was be do does did can could should would will i we you it its of to in on for with and or "
     "what which how why when where who much many my our me this that these those there than then if vs versus "
     "的 了 是 吗 呢 吧 啊 么 和 与 及 或 在 有 要 能 会 就 都 也 还 又 把 被 让 给 用 对 从 到 上 下 里 中 "
-    "个 张 一 这 那 哪 些 什么 怎么 怎样 如何 为什么 为啥 啥 多少 几 吗 呀 嘛 么 我 我们 你 你们 它".split())
+    "个 张 一 这 那 哪 些 哪个 哪些 哪种 哪款 哪家 哪里 什么 怎么 怎样 如何 为什么 为啥 啥 多少 几 吗 呀 嘛 么 我 我们 你 你们 它".split())
 
 
 def tokenize(text: str) -> list[str]:

@@ -25,7 +25,16 @@ class MoE(_Record):
         None, description="width of the shared expert(s); DeepSeek uses moe_intermediate_size per shared expert"
     )
     first_dense_layers: int = Field(0, ge=0, description="first_k_dense_replace: leading layers with a dense MLP")
-    router_bias: bool = Field(False, description="per-expert score-correction bias (DeepSeek-V3)")
+    router_bias: bool = Field(False, description="per-expert score-correction bias (DeepSeek-V3) or router bias (gpt-oss)")
+    layer_step: int = Field(1, ge=1, description="MoE in every k-th layer after the dense ones (Llama 4 Maverick "
+                            "interleave_moe_layer_step 2); the others have a dense MLP of intermediate_size")
+    expert_bias: bool = Field(False, description="biases on the expert matrices (gpt-oss)")
+    shared_expert_gate: bool = Field(False, description="a sigmoid gate (hidden -> 1) on the shared expert "
+                                     "(Qwen2-MoE, Qwen3-Next)")
+
+    def moe_layers(self, num_layers: int) -> int:
+        """How many of `num_layers` layers hold experts."""
+        return len(range(self.first_dense_layers + self.layer_step - 1, num_layers, self.layer_step))
 
 
 class MLA(_Record):
@@ -38,6 +47,31 @@ class MLA(_Record):
     v_head_dim: int = Field(gt=0)
 
 
+class SlidingWindow(_Record):
+    """Layers that attend only to the last `window` tokens (their KV cache stops growing there)."""
+
+    window: int = Field(gt=0, description="sliding_window / attention_chunk_size, tokens")
+    layers: int = Field(gt=0, description="how many layers use the window; the others attend over the whole context")
+    kind: Literal["sliding", "chunked"] = Field("sliding", description="chunked: Llama 4's local attention in "
+                                                "fixed chunks (at most one chunk of KV per layer)")
+
+
+class LinearAttention(_Record):
+    """Hybrid models' linear-attention layers (Qwen3-Next Gated DeltaNet): a fixed-size state per sequence
+    instead of a KV cache that grows with the context."""
+
+    layers: int = Field(gt=0, description="layers with linear attention; the rest use full attention")
+    num_key_heads: int = Field(gt=0, description="linear_num_key_heads")
+    num_value_heads: int = Field(gt=0, description="linear_num_value_heads")
+    key_head_dim: int = Field(gt=0, description="linear_key_head_dim")
+    value_head_dim: int = Field(gt=0, description="linear_value_head_dim")
+    conv_kernel: int = Field(gt=0, description="linear_conv_kernel_dim: a short causal convolution over q, k, v")
+
+    @property
+    def conv_dim(self) -> int:
+        return 2 * self.num_key_heads * self.key_head_dim + self.num_value_heads * self.value_head_dim
+
+
 class ModelSpec(_Record):
     """A decoder-only transformer, with fields from its official config.json."""
 
@@ -48,6 +82,9 @@ class ModelSpec(_Record):
     hf_repo: str | None = None
     params_total: int = Field(gt=0, description="official total parameter count (model card or safetensors index)")
     params_active: int | None = Field(None, description="official active parameters per token (MoE only)")
+    active_excludes: list[Literal["embedding", "lm_head"]] = Field(
+        default_factory=list, description="what the published active figure leaves out (gpt-oss: the embedding; "
+        "GLM-4.5: embedding and LM head), so a check compares like with like")
     num_layers: int = Field(gt=0)
     hidden_size: int = Field(gt=0)
     num_attention_heads: int = Field(gt=0)
@@ -60,6 +97,13 @@ class ModelSpec(_Record):
     attention: Literal["mha", "gqa", "mqa", "mla"]
     mlp: Literal["gated", "plain"] = Field("gated", description="gated = SwiGLU/GeGLU (3 matrices); plain = 2 matrices")
     qkv_bias: bool = False
+    o_bias: bool = Field(False, description="bias on the attention output projection too (gpt-oss)")
+    attn_output_gate: bool = Field(False, description="gated attention: q_proj also emits a gate (Qwen3-Next)")
+    attention_sinks: bool = Field(False, description="a learned sink logit per head (gpt-oss)")
+    sliding_window: SlidingWindow | None = None
+    linear_attention: LinearAttention | None = None
+    native_precision: str = Field("bf16", description="the published checkpoint's weight format (tools.formats id): "
+                                  "fp8 for DeepSeek-V3/R1 and Kimi K2, mxfp4 for gpt-oss")
     norms_per_layer: int = Field(2, ge=0, description="RMSNorm/LayerNorm weight vectors of width hidden_size per layer")
     qk_norm: bool = Field(False, description="per-head RMSNorm on queries and keys (Qwen3)")
     dropout: bool = Field(False, description="dropout in attention/MLP during training (modern LLMs: none)")
@@ -80,11 +124,42 @@ class ModelSpec(_Record):
             raise ValueError(f"{self.id}: attention 'mla' and the mla block go together")
         if self.moe is not None and self.params_active is None:
             raise ValueError(f"{self.id}: an MoE record needs params_active")
+        from tools.formats import weight_format  # the one place that knows formats (no import cycle: pydantic only)
+
+        weight_format(self.native_precision)
+        windowed = self.sliding_window.layers if self.sliding_window else 0
+        linear = self.linear_attention.layers if self.linear_attention else 0
+        if windowed + linear > self.num_layers:
+            raise ValueError(f"{self.id}: {windowed} windowed + {linear} linear-attention layers exceed {self.num_layers}")
         return self
+
+    @property
+    def full_attention_layers(self) -> int:
+        """Layers whose KV cache grows with the whole context."""
+        windowed = self.sliding_window.layers if self.sliding_window else 0
+        linear = self.linear_attention.layers if self.linear_attention else 0
+        return self.num_layers - windowed - linear
 
     @property
     def is_moe(self) -> bool:
         return self.moe is not None
+
+
+class AppleChip(_Record):
+    """One Apple silicon variant (GPU core count); the catalog makes one GPU record per memory option
+    (ids such as m4-max-128gb)."""
+
+    chip: str
+    name: str
+    gpu_cores: int = Field(gt=0)
+    memory_options_gb: list[int] = Field(min_length=1, description="unified memory configurations sold (GB = GiB here)")
+    memory_bandwidth_gbps: float = Field(gt=0)
+    fp32_tflops: float | None = None
+    bf16: bool = Field(description="bfloat16 at native speed in Metal/MLX (M3 and later; M1/M2 emulate it)")
+    release_year: int | None = None
+    source: str
+    as_of: str
+    notes: str | None = None
 
 
 class GPU(_Record):
@@ -99,7 +174,12 @@ class GPU(_Record):
     memory_gb: float = Field(gt=0, description="capacity as marketed, decimal GB")
     memory_bytes: int = Field(gt=0, description="capacity as nvidia-smi (or the vendor's tool) reports it, bytes")
     memory_type: str
-    memory_bandwidth_gbps: float = Field(gt=0, description="GB/s, decimal")
+    memory_bandwidth_gbps: float | None = Field(gt=0, description="GB/s, decimal; None only for a custom card "
+                                                "given by its memory size alone (speed estimates then ask for it)")
+    supports_bf16: bool | None = Field(None, description="None: BF16 where the table gives a BF16 figure "
+                                       "(none on V100/T4); Apple silicon says it per chip")
+    usable_share: float | None = Field(None, gt=0, le=1, description="share of memory_bytes the GPU may use (Apple "
+                                       "silicon: the wired-memory limit macOS sets); None: all but the driver's reserve")
     fp32_tflops: float | None = None
     tf32_dense_tflops: float | None = None
     bf16_dense_tflops: float | None = None

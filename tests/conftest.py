@@ -28,6 +28,7 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("GPU_ADVISOR_DATA", str(tmp_path / "data"))
     monkeypatch.delenv("GPU_ADVISOR_PRICES", raising=False)
+    monkeypatch.delenv("GPU_ADVISOR_MODELS", raising=False)
     monkeypatch.delenv("CHROMA_HOST", raising=False)
     for var in ("GPU_ADVISOR_LLM", "OPENAI_BASE_URL", "OPENAI_API_KEY", "OLLAMA_HOST"):
         monkeypatch.delenv(var, raising=False)

@@ -78,7 +78,7 @@ def stub(monkeypatch):
         made.append(s)
         monkeypatch.setenv("OPENAI_BASE_URL", s.url)
         monkeypatch.setenv("OPENAI_API_KEY", "test")
-        monkeypatch.setattr(llm, "LLM_TIMEOUT_S", timeout)
+        monkeypatch.setenv("GPU_ADVISOR_LLM_BUDGET_S", str(timeout))  # the HTTP time-out is the answer budget
         return s
     yield start
     for s in made:

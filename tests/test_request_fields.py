@@ -67,6 +67,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "deadline_hours": ("Which GPU should I use to fine-tune Llama 3.1 70B on 1B tokens?",
                        "Which GPU should I use to fine-tune Llama 3.1 70B on 1B tokens within 2 weeks?"),
     "largest_model": ("I have 8 A100s, can I fine-tune with them?", "I have 8 A100s, what is the biggest model I can fine-tune?"),
+    "model_path": ("Can one RTX 4090 run Phi-4?", "Can one RTX 4090 run the model in ./tests/data/configs/my-finetune?"),
+    "ram_gb": ("Can I run Qwen3-30B-A3B on one RTX 4090?", "Can I run Qwen3-30B-A3B on one RTX 4090 with 64GB of RAM?"),
     "break_even": ("Buy an H100 at $25k or rent at $2 per hour?",
                    "Buy an H100 at $25k or rent at $2 per hour: when does buying break even?"),
 }

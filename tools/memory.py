@@ -8,7 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.schemas import GPU
 from tools.overheads import GPU_RESERVED_BYTES
 from tools.params import ParamCounts
-from tools.units import GB, dtype_bytes
+from tools.formats import weight_format
+from tools.units import GB
 
 
 class Term(BaseModel):
@@ -38,7 +39,10 @@ def rounded_gb(terms: list[Term]) -> tuple[dict[str, float], float]:
 
 
 def usable_bytes(gpu: GPU) -> float:
-    """What one GPU can hold: its reported capacity less the driver's reservation."""
+    """What one GPU can hold: its reported capacity less the driver's reservation (Apple silicon: the share of
+    unified memory macOS lets the GPU wire)."""
+    if gpu.usable_share is not None:
+        return gpu.memory_bytes * gpu.usable_share
     return gpu.memory_bytes - GPU_RESERVED_BYTES
 
 
@@ -53,25 +57,39 @@ INT4_GROUP = 128
 
 def quant_constant_bytes_per_param(fmt: str, *, double_quant: bool = True, group_size: int = INT4_GROUP) -> float:
     """Scale/zero-point bytes per quantized weight for a weight format (0 for 16-bit)."""
-    if fmt == "nf4":
+    f = weight_format(fmt)
+    if f.id == "nf4":
         return (1 / NF4_BLOCK + 4 / (NF4_BLOCK * NF4_SECOND_BLOCK)) if double_quant else 4 / NF4_BLOCK
-    if fmt == "int4":
+    if f.id in ("int4", "awq", "gptq"):
         return (2 + 0.5) / group_size
-    return 0.0
+    return f.scale_bits / 8
+
+
+def quantized_params(counts: ParamCounts, fmt: str, *, quantize_embeddings: bool = False) -> int:
+    """How many parameters a format holds in its own bits; the rest stay 16-bit (see tools.formats scopes)."""
+    f = weight_format(fmt)
+    if f.bits >= 16 or f.scope == "all":
+        return counts.total
+    if f.scope == "experts" and counts.experts:
+        return counts.experts
+    return counts.linear + (counts.embedding + counts.lm_head if quantize_embeddings else 0)
 
 
 def weight_bytes(counts: ParamCounts, fmt: str, *, quantize_embeddings: bool = False,
                  double_quant: bool = True, group_size: int = INT4_GROUP) -> tuple[float, float, float]:
-    """(quantized-matrix bytes, 16-bit remainder bytes, scale bytes) for a weight format.
+    """(quantized-weight bytes, 16-bit remainder bytes, scale bytes) for a weight format.
 
     8- and 4-bit formats quantize the matrices inside the layers; embeddings, LM head, norms and
     routers stay in 16-bit, as AWQ, GPTQ, bitsandbytes and FP8 checkpoints do, unless
-    quantize_embeddings (a pure params x bytes figure).
+    quantize_embeddings (a pure params x bytes figure). GGUF files hold every tensor at the file's
+    average bits per weight; MXFP4 (gpt-oss) holds only the MoE experts.
     """
-    bpp = dtype_bytes(fmt)
-    if bpp >= 2:
-        return counts.total * bpp, 0.0, 0.0
-    quantized = counts.linear + (counts.embedding + counts.lm_head if quantize_embeddings else 0)
+    f = weight_format(fmt)
+    if f.bits >= 16:
+        return counts.total * f.bytes, 0.0, 0.0
+    quantized = quantized_params(counts, f.id, quantize_embeddings=quantize_embeddings)
+    consts = quant_constant_bytes_per_param(f.id, double_quant=double_quant, group_size=group_size)
     rest = counts.total - quantized
-    return quantized * bpp, rest * 2.0, quantized * quant_constant_bytes_per_param(
-        fmt, double_quant=double_quant, group_size=group_size)
+    if f.family == "gguf":  # published whole-file averages: scales are inside the figure
+        return quantized * f.bytes, rest * 2.0, 0.0
+    return quantized * (f.bits - f.scale_bits) / 8, rest * 2.0, quantized * consts

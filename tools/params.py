@@ -56,8 +56,19 @@ class ParamCounts(BaseModel):
 
 
 def attention_linears(spec: ModelSpec) -> list[Linear]:
-    """The attention projections of one layer type, repeated over all layers."""
-    h, L = spec.hidden_size, spec.num_layers
+    """The attention projections, repeated over the layers that have them (hybrid models: full attention in
+    some layers, linear attention in the others)."""
+    h = spec.hidden_size
+    la = spec.linear_attention
+    L = spec.num_layers - (la.layers if la else 0)
+    linear_attn: list[Linear] = []
+    if la is not None:  # Gated DeltaNet: one fused q/k/v/z input projection, b/a gates, output projection
+        key_dim, value_dim = la.num_key_heads * la.key_head_dim, la.num_value_heads * la.value_head_dim
+        linear_attn = [
+            Linear(name="linear_attn.in_proj_qkvz", in_features=h, out_features=2 * key_dim + 2 * value_dim, layers=la.layers),
+            Linear(name="linear_attn.in_proj_ba", in_features=h, out_features=2 * la.num_value_heads, layers=la.layers),
+            Linear(name="linear_attn.out_proj", in_features=value_dim, out_features=h, layers=la.layers),
+        ]
     if spec.mla is not None:
         m = spec.mla
         qk_dim = m.qk_nope_head_dim + m.qk_rope_head_dim
@@ -74,22 +85,22 @@ def attention_linears(spec: ModelSpec) -> list[Linear]:
                    out_features=heads * (m.qk_nope_head_dim + m.v_head_dim), layers=L),
             Linear(name="o_proj", in_features=heads * m.v_head_dim, out_features=h, layers=L),
         ]
-        return out
+        return out + linear_attn
     q_dim = spec.num_attention_heads * spec.head_dim
     kv_dim = spec.num_kv_heads * spec.head_dim
     b = spec.qkv_bias
     return [
-        Linear(name="q_proj", in_features=h, out_features=q_dim, layers=L, bias=b),
+        Linear(name="q_proj", in_features=h, out_features=q_dim * (2 if spec.attn_output_gate else 1), layers=L, bias=b),
         Linear(name="k_proj", in_features=h, out_features=kv_dim, layers=L, bias=b),
         Linear(name="v_proj", in_features=h, out_features=kv_dim, layers=L, bias=b),
-        Linear(name="o_proj", in_features=q_dim, out_features=h, layers=L),
-    ]
+        Linear(name="o_proj", in_features=q_dim, out_features=h, layers=L, bias=spec.o_bias),
+    ] + linear_attn
 
 
 def _mlp(prefix: str, h: int, width: int, gated: bool, layers: int, per_layer: int = 1,
-         active: int = 1, expert: bool = False) -> list[Linear]:
+         active: int = 1, expert: bool = False, bias: bool = False) -> list[Linear]:
     names = ["gate_proj", "up_proj"] if gated else ["up_proj"]
-    kw = dict(layers=layers, per_layer=per_layer, active_per_layer=active, expert=expert)
+    kw = dict(layers=layers, per_layer=per_layer, active_per_layer=active, expert=expert, bias=bias)
     mats = [Linear(name=prefix + n, in_features=h, out_features=width, **kw) for n in names]
     mats.append(Linear(name=prefix + "down_proj", in_features=width, out_features=h, **kw))
     return [m for m in mats if m.layers > 0 and m.per_layer > 0]
@@ -101,10 +112,10 @@ def mlp_linears(spec: ModelSpec) -> list[Linear]:
     if spec.moe is None:
         return _mlp("", h, spec.intermediate_size, gated, spec.num_layers)
     moe = spec.moe
-    moe_layers = spec.num_layers - moe.first_dense_layers
-    out = _mlp("", h, spec.intermediate_size, gated, moe.first_dense_layers)
+    moe_layers = moe.moe_layers(spec.num_layers)
+    out = _mlp("", h, spec.intermediate_size, gated, spec.num_layers - moe_layers)
     out += _mlp("experts.", h, moe.expert_intermediate_size, gated, moe_layers,
-                per_layer=moe.routed_experts, active=moe.experts_per_token, expert=True)
+                per_layer=moe.routed_experts, active=moe.experts_per_token, expert=True, bias=moe.expert_bias)
     if moe.shared_experts:
         width = moe.shared_expert_intermediate_size or moe.expert_intermediate_size
         out += _mlp("shared_experts.", h, width, gated, moe_layers,
@@ -118,13 +129,21 @@ def linear_layers(spec: ModelSpec) -> list[Linear]:
 
 
 def _norm_params(spec: ModelSpec) -> int:
+    """Norm weights and the other small non-matrix parameters (attention sinks, linear-attention convolution,
+    decay and norm vectors): all kept in 16-bit by every format."""
     h, L = spec.hidden_size, spec.num_layers
-    per_layer = spec.norms_per_layer * h
+    la = spec.linear_attention
+    attn_layers = L - (la.layers if la else 0)
+    out = spec.norms_per_layer * h * L + h  # + the final norm
     if spec.qk_norm:
-        per_layer += 2 * spec.head_dim
+        out += 2 * spec.head_dim * attn_layers
     if spec.mla is not None:
-        per_layer += spec.mla.kv_lora_rank + (spec.mla.q_lora_rank or 0)
-    return per_layer * L + h  # + the final norm
+        out += (spec.mla.kv_lora_rank + (spec.mla.q_lora_rank or 0)) * attn_layers
+    if spec.attention_sinks:
+        out += spec.num_attention_heads * attn_layers
+    if la is not None:  # depthwise conv1d (conv_dim x kernel), A_log and dt_bias per value head, gated RMSNorm
+        out += (la.conv_dim * la.conv_kernel + 2 * la.num_value_heads + la.value_head_dim) * la.layers
+    return out
 
 
 def _router_params(spec: ModelSpec) -> int:
@@ -132,7 +151,9 @@ def _router_params(spec: ModelSpec) -> int:
         return 0
     moe = spec.moe
     per_layer = spec.hidden_size * moe.routed_experts + (moe.routed_experts if moe.router_bias else 0)
-    return per_layer * (spec.num_layers - moe.first_dense_layers)
+    if moe.shared_expert_gate:
+        per_layer += spec.hidden_size
+    return per_layer * moe.moe_layers(spec.num_layers)
 
 
 def count_parameters(spec: ModelSpec) -> ParamCounts:
@@ -155,9 +176,10 @@ def count_parameters(spec: ModelSpec) -> ParamCounts:
         + layer_norms
     moe_layer = 0
     if spec.moe is not None:
-        moe_layer = per_layer_attn + layer_norms + router // max(1, L - spec.moe.first_dense_layers) + sum(
+        n_moe = spec.moe.moe_layers(L)
+        moe_layer = per_layer_attn + layer_norms + router // max(1, n_moe) + sum(
             m.weight_params * m.per_layer for m in mlp if m.expert or m.name.startswith("shared_experts."))
-        if spec.moe.first_dense_layers == 0:
+        if n_moe == L:
             dense_layer = 0
     return ParamCounts(
         embedding=embedding, lm_head=lm_head, attention=attn_p, mlp=dense_p, experts=expert_p,

@@ -60,8 +60,21 @@ class Recommendation(BaseModel):
 QLORA_VENDORS = ("nvidia", "amd")
 
 
+def _unrated(gpu: GPU, task: str) -> str | None:
+    """Why a card cannot be ranked for this task, or None."""
+    if gpu.vendor == "Apple":
+        return ("Apple silicon runs llama.cpp / MLX, not vLLM: size it with `size infer`" if task == "inference" else
+                "Apple silicon trains with MLX, outside these CUDA/ROCm estimates")
+    if not (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops) or gpu.memory_bandwidth_gbps is None:
+        return "no compute or bandwidth figures for this card"
+    return None
+
+
 def _train_option(req: RecommendRequest, gpu: GPU, tokens: float) -> Option:
     method = "full" if req.task == "pretrain" else req.task
+    if _unrated(gpu, method):
+        return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
+                      why=_unrated(gpu, method))
     if method == "qlora" and not gpu.vendor.lower().startswith(QLORA_VENDORS):
         return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
                       why=f"QLoRA needs bitsandbytes' NF4 kernels (NVIDIA CUDA, AMD ROCm); on {gpu.vendor} use LoRA")
@@ -88,6 +101,9 @@ def _train_option(req: RecommendRequest, gpu: GPU, tokens: float) -> Option:
 
 
 def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
+    if _unrated(gpu, "inference"):
+        return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
+                      why=_unrated(gpu, "inference"))
     ctx = req.seq_len or 4096
     mem = estimate_inference_memory(InferenceMemoryRequest(model=req.model, gpu=gpu, context=ctx, batch=req.batch,
                                                            engine="vllm"))

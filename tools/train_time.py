@@ -140,7 +140,8 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         precision = "bf16"
     peak = gpu.fp8_dense_tflops if precision == "fp8" else (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops)
     if not peak:
-        raise ValueError(f"{gpu.id} has no dense BF16/FP16 figure in the GPU table; pass --mfu and a GPU with one")
+        raise ValueError(f"{gpu.id} has no dense BF16/FP16 figure in the GPU table, and training time is bound by "
+                         "it: name a card from `gpu-advisor gpus`")
     seq = req.seq_len or DEFAULT_SEQ_LEN
     recompute = req.recompute or ("full" if req.method != "full" else "selective")
     per_token = model_flops_per_token(spec, seq, req.method)
@@ -187,7 +188,7 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
     if req.method == "qlora":
         tokens_per_pass = micro * seq
         dequant_bytes = count_parameters(spec).linear / mp * (dtype_bytes("nf4") + 2 + 2)  # read NF4, write+read bf16
-        dq_s = QLORA_DEQUANT_PASSES * dequant_bytes / (gpu.memory_bandwidth_gbps * GB * eff.DECODE_BANDWIDTH_EFFICIENCY)
+        dq_s = QLORA_DEQUANT_PASSES * dequant_bytes / ((gpu.memory_bandwidth_gbps or 1.0) * GB * eff.DECODE_BANDWIDTH_EFFICIENCY)
         per_pass_compute = compute_s / (req.tokens / (tokens_per_pass * dp))
         overheads["qlora_dequantization"] = dq_s / per_pass_compute
     factor = 1 + sum(overheads.values())

@@ -1,19 +1,24 @@
 """The HTTP API: POST /api/ask (the Answer object plus session_id) and GET /healthz."""
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 import uuid
 from typing import Literal
 
+import anyio
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from assistant.answer import Answer
+from assistant.llm_limits import cancel_on
 from ui.errors import validation_message
 
 log = logging.getLogger("gpu_advisor.api")
+DISCONNECT_POLL_S = 0.25  # how often a waiting /api/ask checks whether its client is still there
 
 ACCEPTED = ('{"message": str (required), "session_id": str or null, "lang": "zh", "en" or null, '
             '"prices": {gpu_id: USD per GPU-hour} (optional)}')
@@ -48,14 +53,27 @@ def add_routes(app: FastAPI, ctx) -> None:
     router = APIRouter()
 
     @router.post("/api/ask", response_model=AskResponse)
-    def api_ask(body: AskRequest, request: Request):
-        # A plain `def`: FastAPI runs it on its thread pool, so a slow LLM call never blocks other requests.
+    async def api_ask(body: AskRequest, request: Request):
         wait = ctx.limiter.allow(_client_key(request))
         if wait > 0:
             return JSONResponse(status_code=429, headers={"Retry-After": str(max(1, round(wait)))}, content={
                 "error": f"rate limit: {ctx.limiter.limit.describe()}; retry in {wait:.1f} s"})
+        gone = threading.Event()
+
+        def work():
+            with cancel_on(gone):
+                return ctx.answer(body.message, body.session_id, body.lang, body.prices)
+
+        # the answer is worked out on a thread (a slow LLM never blocks the event loop); when the client hangs up
+        # first, its LLM work is told to stop, and the turn is still kept in the session (the rules answer)
+        task = asyncio.ensure_future(anyio.to_thread.run_sync(work))
+        while not task.done():
+            await asyncio.wait({task}, timeout=DISCONNECT_POLL_S)
+            if not task.done() and not gone.is_set() and await request.is_disconnected():
+                log.info("client %s went away; stopping its LLM work", _client_key(request))
+                gone.set()
         try:
-            answer, session_id = ctx.answer(body.message, body.session_id, body.lang, body.prices)
+            answer, session_id = task.result()
         except ValueError as e:  # a bad session id, an unknown GPU in prices, an unusable price
             return JSONResponse(status_code=422, content={"error": str(e), "accepted": ACCEPTED})
         return AskResponse(**answer.model_dump(), session_id=session_id)

@@ -13,6 +13,7 @@ import sys
 
 from pydantic import ValidationError
 
+from tools.formats import WEIGHT_FORMATS, weight_format
 from ui import cli_plan, cli_serve
 from ui.cli_knowledge import add_parsers as add_knowledge_parsers
 from ui.cli_eval import add_parsers as add_eval_parsers
@@ -106,11 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--loss", choices=["hf", "chunked"], default="hf", help="hf cross-entropy or torchtune chunked")
 
     i = size_sub.add_parser("infer", help="inference memory", formatter_class=argparse.RawDescriptionHelpFormatter,
-                            epilog="Defaults: bf16 weights and KV cache, context 4096 (or the model's maximum), batch 1, "
-                                   "the whole context prefilled at once, engine hf.")
+                            epilog="Defaults: the checkpoint's own weight format (bf16 for most; fp8 for DeepSeek-V3/R1 "
+                                   "and Kimi K2; mxfp4 for gpt-oss), KV cache bf16 (fp16 for GGUF), context 4096 (or "
+                                   "the model's maximum), batch 1, the whole context prefilled at once, engine hf. "
+                                   "With --gpu, every answer also lists the formats that fit, best first.")
     _add_common(i)
-    i.add_argument("--precision", choices=["bf16", "fp16", "fp8", "int8", "int4", "nf4"], default="bf16",
-                   help="weight format (int4 = AWQ/GPTQ, group 128)")
+    i.add_argument("--precision", type=_weight_format, metavar="FORMAT",
+                   help="weight format: " + ", ".join(WEIGHT_FORMATS) + " (int4/awq/gptq: group 128; q* and iq*: "
+                   "GGUF at their published bits per weight). Default: the checkpoint's own format")
     i.add_argument("--kv-dtype", choices=["bf16", "fp16", "fp8"])
     i.add_argument("--context", type=parse_length, help="tokens per sequence, prompt + output (default 4096)")
     i.add_argument("--prompt-len", type=parse_length, help="tokens prefilled at once (default: the context)")
@@ -121,9 +125,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how several GPUs share the model (auto: TP where it divides the heads, else layers)")
     i.add_argument("--quantize-embeddings", action="store_true", help="count embeddings at the quantized width too")
 
-    for name, helptext in (("models", "list the model catalog"), ("gpus", "list the GPU table")):
-        p = sub.add_parser(name, help=helptext)
-        p.add_argument("--json", action="store_true")
+    m = sub.add_parser("models", help="list the model catalog; `models add PATH` registers a model from its config.json",
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=MODELS_EPILOG)
+    m.add_argument("action", nargs="?", choices=["list", "add"], default="list")
+    m.add_argument("path", nargs="?", help="for add: a config.json, or a folder holding one")
+    m.add_argument("--id", help="for add: the id to use (default: the folder's name)")
+    m.add_argument("--json", action="store_true")
+    p = sub.add_parser("gpus", help="list the GPU table")
+    p.add_argument("--json", action="store_true")
     s = sub.add_parser("spec", help="one GPU's specification, with its source")
     s.add_argument("gpu")
     s.add_argument("--json", action="store_true")
@@ -146,6 +155,47 @@ def build_parser() -> argparse.ArgumentParser:
     cli_serve.add_slack_parser(sub)
     add_parallel_parser(cli_plan.PLAN_SUBPARSERS)
     return parser
+
+
+MODELS_EPILOG = """\
+A model in no catalog: pass its config.json (or the folder holding it) wherever a model is asked for:
+  gpu-advisor size infer --model ./Qwen3-4B-Instruct-2507/ --gpu rtx-4090
+or register it once under an id of your own (kept in ~/.config/gpu-advisor/models.yaml, or GPU_ADVISOR_MODELS):
+  gpu-advisor models add ./my-finetune/config.json --id my-finetune
+The parameter count is computed from the architecture; a model.safetensors.index.json beside the config is
+used to check the checkpoint's size, and a quantization_config sets the checkpoint's own weight format."""
+
+
+def _models_add(args, catalog) -> tuple[dict, str]:
+    from knowledge.catalog import normalize, user_models_file
+    from knowledge.hf_config import load_config_path
+
+    if not args.path:
+        raise UsageError("models add needs a path: a config.json or a folder holding one")
+    spec, notes = load_config_path(args.path, model_id=(args.id or "").lower() or None)
+    taken = {normalize(n) for m in catalog.models for n in (m.id, *m.aliases)}
+    if normalize(spec.id) in taken:
+        raise UsageError(f"the id {spec.id!r} is already in the catalog: choose another with --id")
+    target = user_models_file()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    import yaml
+    from pathlib import Path
+
+    rows = (yaml.safe_load(target.read_text(encoding="utf-8")) or []) if target.is_file() else []
+    rows.append({"id": spec.id, "config": str(Path(args.path).expanduser().resolve())})
+    target.write_text(yaml.safe_dump(rows, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    text = (f"added {spec.id} to {target}: {spec.params_total / 1e9:.2f}e9 parameters"
+            + (f" ({spec.params_active / 1e9:.2f}e9 active)" if spec.params_active else "")
+            + f", {spec.num_layers} layers, {spec.attention.upper()}, checkpoint format {spec.native_precision}"
+            + "".join(f"\n  {n}" for n in notes) + f"\nuse it as --model {spec.id}")
+    return {"added": spec.model_dump(mode="json"), "file": str(target), "notes": notes}, text
+
+
+def _weight_format(text: str) -> str:
+    try:
+        return weight_format(text).id
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _explain(err: ValidationError) -> str:
@@ -277,9 +327,11 @@ def run(argv: list[str] | None = None) -> tuple[int, str | None]:
                 data, text = run_command(args, catalog)
             except (DocumentError, EmbedderUnavailable, PriceFileError) as e:
                 raise UsageError(str(e)) from None
+        elif args.command == "models" and args.action == "add":
+            data, text = _models_add(args, catalog)
         elif args.command == "models":
-            data = {"models": [m.model_dump(mode="json") for m in catalog.models]}
-            text = render_models(catalog.models)
+            data = {"models": [m.model_dump(mode="json") for m in catalog.models], "problems": catalog.problems}
+            text = render_models(catalog.models) + "".join(f"\nnot loaded: {p}" for p in catalog.problems)
         elif args.command == "gpus":
             data = {"gpus": [g.model_dump(mode="json") for g in catalog.gpus]}
             text = render_gpus(catalog.gpus)

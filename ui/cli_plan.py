@@ -28,6 +28,7 @@ def add_parsers(sub) -> None:
                           description="Planning tools for a training job.")
     PLAN_SUBPARSERS = plan.add_subparsers(dest="plan_cmd", required=True)
     add_checkpoint_subparser(PLAN_SUBPARSERS)
+    add_offload_subparser(PLAN_SUBPARSERS)
 
 
 def _add_cost_parser(sub) -> None:
@@ -77,6 +78,52 @@ def add_checkpoint_subparser(plan_sub) -> None:
     p.add_argument("--restart-minutes", type=float, help="failure to training again (default: 10 min + reading the checkpoint)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(plan_handler=_plan_checkpoint)
+
+
+def add_offload_subparser(plan_sub) -> None:
+    """Register `plan offload`: llama.cpp / Ollama partial offload to system RAM."""
+    from tools.offload import DEFAULT_RAM_BANDWIDTH_GBPS
+
+    p = plan_sub.add_parser(
+        "offload", help="local inference with part of the model in system RAM (llama.cpp -ngl / --n-cpu-moe)",
+        description="Which layers (or, for MoE models, which experts) fit on the GPU, what stays in RAM, the llama.cpp "
+                    "flags for that split, and the batch-1 decode speed the two memories' bandwidths allow.",
+        epilog="Example: gpu-advisor plan offload --model qwen3-30b-a3b --gpu rtx-4060-ti-16gb --precision q4_k_m "
+               "--ram-gb 64")
+    p.add_argument("--model", required=True, help="catalog id, HF repo name, bare size, or a config.json path")
+    p.add_argument("--gpu", required=True, help="GPU id or memory size (24GB:936 = 24 GB at 936 GB/s)")
+    p.add_argument("--precision", help="weight format, e.g. q4_k_m, q8_0 (default: the checkpoint's own)")
+    p.add_argument("--context", type=parse_token_count, default=8192, help="llama.cpp -c (default 8192)")
+    p.add_argument("--mode", choices=["auto", "layers", "experts"], default="auto",
+                   help="layers (-ngl) or experts (--n-cpu-moe, MoE only); auto picks experts for MoE models")
+    p.add_argument("--ram-gb", type=float, help="system RAM in GB (checks the rest fits)")
+    p.add_argument("--ram-bandwidth", type=float, default=DEFAULT_RAM_BANDWIDTH_GBPS,
+                   help=f"system RAM bandwidth GB/s (default {DEFAULT_RAM_BANDWIDTH_GBPS:g}: dual-channel DDR5-5600)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(plan_handler=_plan_offload)
+
+
+def _plan_offload(args, catalog):
+    from tools.offload import OffloadRequest, plan_offload
+
+    model, note = catalog.model(args.model)
+    gpu, gnote = catalog.gpu(args.gpu)
+    res = plan_offload(OffloadRequest(model=model, gpu=gpu, precision=args.precision, context=int(args.context),
+                                      mode=args.mode, ram_gb=args.ram_gb, ram_bandwidth_gbps=args.ram_bandwidth))
+    res = res.model_copy(update={"assumptions": [n for n in (note, gnote) if n] + res.assumptions})
+    rows = [("layers on GPU", f"{res.gpu_layers} of {res.total_layers}", "-ngl"),
+            ("GPU memory", f"{res.gpu_gb:.1f} GB", "fits" if res.fits_gpu else "does NOT fit"),
+            ("system RAM", f"{res.ram_gb:.1f} GB", "" if res.fits_ram is None else ("fits" if res.fits_ram else "does NOT fit")),
+            ("decode", f"{res.decode_tokens_per_s:.1f} tok/s", f"batch 1; {res.gpu_share_of_time:.0%} of the time on GPU reads")]
+    if res.cpu_moe_layers:
+        rows.insert(1, ("experts in RAM", f"{res.cpu_moe_layers} layers", "--n-cpu-moe"))
+    if res.all_on_gpu_tokens_per_s:
+        rows.append(("all on one GPU", f"{res.all_on_gpu_tokens_per_s:.1f} tok/s", "for comparison, if it fitted"))
+    width = max(len(r[0]) for r in rows)
+    text = "\n".join([f"{model.name} on {gpu.name} with RAM offload ({res.precision}, {res.mode})"]
+                      + [f"  {a:<{width}}  {b:>16}  {c}" for a, b, c in rows]
+                      + ["", f"  {res.command}", "", "Assumptions:"] + [f"  - {a}" for a in res.assumptions])
+    return res.model_dump(mode="json"), text
 
 
 def run_command(args: argparse.Namespace, catalog) -> tuple[object, str]:

@@ -48,7 +48,8 @@ def run_recommend(args: argparse.Namespace, catalog) -> tuple[dict, str]:
     from tools.recommend import RecommendRequest, recommend
 
     model, note = catalog.model(args.model)
-    gpus = [catalog.gpu(g.strip())[0] for g in args.gpus.split(",")] if args.gpus else list(catalog.gpus)
+    gpus = ([catalog.gpu(g.strip())[0] for g in args.gpus.split(",")] if args.gpus else
+            [g for g in catalog.gpus if g.vendor != "Apple"])
     if args.china_available:
         gpus = [g for g in gpus if _china(g)]
         if not gpus:

@@ -5,6 +5,17 @@ from __future__ import annotations
 from ui.cli_plan import parse_token_count as _count
 
 
+def _weight_format(text: str) -> str:
+    import argparse
+
+    from tools.formats import weight_format
+
+    try:
+        return weight_format(text).id
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def add_parsers(sub) -> None:
     """Register `time train` and `time infer`."""
     from ui.cli import parse_length
@@ -33,7 +44,8 @@ def add_parsers(sub) -> None:
     inf.add_argument("--model", required=True)
     inf.add_argument("--gpu", required=True)
     inf.add_argument("--num-gpus", type=int, default=1)
-    inf.add_argument("--precision", choices=["bf16", "fp16", "fp8", "int8", "int4", "nf4"], default="bf16")
+    inf.add_argument("--precision", type=_weight_format, metavar="FORMAT",
+                     help="weight format (see `size infer --help`); default: the checkpoint's own")
     inf.add_argument("--kv-dtype", choices=["bf16", "fp16", "fp8"])
     inf.add_argument("--context", type=parse_length, default=2048, help="prompt tokens (default 2048)")
     inf.add_argument("--output", type=parse_length, default=256, help="generated tokens (default 256)")

@@ -53,12 +53,22 @@ def render_inference(res: InferenceMemory, model: ModelSpec) -> str:
     lay = res.layout
     head = (f"{model.name} - inference ({res.engine}) - {res.num_gpus} x {res.gpu or 'GPU'} "
             f"({lay['split']}) - context {lay['context']}, batch {lay['batch']}")
-    extra = [("KV cache/token", f"{res.kv_cache_bytes_per_token:,} B", "whole model, all layers")]
+    extra = [("weights", res.precision, "the checkpoint's own format" if res.precision == res.native_precision
+              else f"the checkpoint ships {res.native_precision}")]
+    extra.append(("KV cache/token", f"{res.kv_cache_bytes_per_token:,} B", "whole model, layers that grow with context"))
+    if res.kv_cache_bytes_per_sequence and res.kv_cache_bytes_per_sequence != res.kv_cache_bytes_per_token * lay["context"]:
+        extra.append(("KV cache/sequence", f"{res.kv_cache_bytes_per_sequence / 1e9:.3f} GB",
+                      f"at {lay['context']:,} tokens: windowed layers and linear-attention state included"))
     if res.max_context is not None:
         extra.append(("max context", f"{res.max_context:,}", "tokens, one sequence, on this hardware"))
     if res.max_batch is not None:
         extra.append(("max batch", f"{res.max_batch:,}", f"sequences of {lay['context']} tokens"))
-    return "\n".join([head, "Memory per GPU (1 GB = 1e9 bytes):"] + _tail(res, extra))
+    lines = [head, "Memory per GPU (1 GB = 1e9 bytes):"] + _tail(res, extra)
+    if res.precision_options:
+        at = lines.index("Assumptions:") if "Assumptions:" in lines else len(lines)
+        lines[at:at] = ["Formats on this hardware, best first (GB per GPU): " + " · ".join(
+            f"{o['precision']} {'fits' if o['fits'] else 'no'} {o['per_gpu_gb']:.1f}" for o in res.precision_options), ""]
+    return "\n".join(lines)
 
 
 def render_models(models: list[ModelSpec]) -> str:

@@ -20,6 +20,9 @@ FORMATS: list[tuple[str, str, str]] = [  # (pattern, format name, precision)
     (r"bnb[\s_-]*4[\s_-]*bit|unsloth[\s_-]*bnb[\s_-]*4bit", "bnb-4bit", "nf4"),
     (r"(?:gguf[\s_:-]*)?(?:i?q[2-8]_k(?:_[msl])?|q[48]_0|iq[1-4]_\w+)", "gguf", "int4"),
     (r"(?<=[a-z0-9][-_])fp8(?:[\s_-]*dynamic)?", "fp8", "fp8"),
+    (r"fp8(?=\s*(?:版|版本|量化版|checkpoint|weights|权重|release))", "fp8", "fp8"),
+    (r"mxfp4", "mxfp4", "mxfp4"),
+    (r"nvfp4", "nvfp4", "nvfp4"),
     (r"(?<=[a-z0-9][-_])(?:mlx[\s_-]*)?4bit", "4bit", "int4"),
     (r"gguf", "gguf", "int4"),
 ]
@@ -143,6 +146,21 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
             pass
         out.unknown_gpu = out.unknown_gpu or m.group(0).strip()
         break
+    # 6. a card the table lacks, written with its memory ('my 3060 12GB', 'RX 7900 XTX 24G'): sized as a card of
+    # that memory, and said so (speed estimates then ask for its bandwidth). A data-centre-style name the table
+    # lacks ('V200 32G', 'H300') is more likely a typo: that one is asked about instead.
+    if not out.gpus and (not out.unknown_gpu or re.match(r"(?:rtx|gtx|rx|radeon|arc|geforce|nvidia)\b", out.unknown_gpu)):
+        m = re.search(r"(?<![a-z0-9])((?:rtx|gtx|rx|radeon|arc|quadro|tesla)?\s*[a-z]{0,2}\d{3,4}(?:\s*(?:ti|super|xtx|xt))?)"
+                      r"\s*(?:\(|,|with)?\s*(\d{1,3})\s*g(?:b|ib)?(?![a-z0-9])", work)
+        if m and not re.fullmatch(r"\s*\d{1,2}", m.group(1)) and 2 <= int(m.group(2)) <= 512:
+            gid = f"custom-{int(m.group(2))}gb"
+            out.gpus = [gid]
+            out.gpu_text = m.group(0).strip()
+            out.gpu_spans.append((m.start(), m.end(), gid))
+            out.notes.append(f"'{m.group(1).strip()}' is not in the GPU table: sized as a {int(m.group(2))} GB card "
+                             f"from the memory written beside it")
+            out.unknown_gpu = None
+            work = mask(work, m.start(), m.end())
     return out, work
 
 

@@ -46,7 +46,7 @@ class Reading:
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up."""
     text, warnings = truncate_question(text)
-    lang = detect_lang(text[:300])  # the question, not a log or a paste that follows it
+    lang = question_lang(text[:300])  # the question, not a log or a paste that follows it
     # '，' would become ',' under NFKC and glue '8，128' into one number: keep a space after it
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
     low = re.sub(r"(?<![a-z0-9.])(\d{1,3})\s*[x×*]\s*(?=\d{4}(?![\d.]*\s*b)|[a-z])", r"\1x ", low)  # '8xh100' -> '8x h100' 
@@ -55,9 +55,15 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     invalid = []
     if re.search(_NEGATIVE, low):
         invalid.append("a negative token count or context; give a positive number such as 2T, 500B, 1000亿 or 8k")
+    path, low = config_path(text, low)
     names, work = find_names(low, catalog)
     stated: dict = {}
-    if names.models:
+    if path is not None:
+        stated |= path
+        names.models = [m for m in names.models if m != path.get("model")]
+    if "model" in stated:
+        pass
+    elif names.models:
         stated["model"], stated["models"] = names.models[0], names.models
         stated["model_text"] = names.model_text
     else:
@@ -71,6 +77,11 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
             work = work.replace(as_written.strip(), " " * len(as_written.strip()), 1)
     if names.checkpoint_format:
         stated["checkpoint_format"] = names.checkpoint_format
+    if not names.gpus and not names.unknown_gpu:
+        card = slots.card_by_memory(work)
+        if card:
+            names.gpus, names.gpu_text = [card[0]], card[1]
+            names.gpu_spans.append((card[2], card[3], card[0]))
     if names.gpus:
         stated["gpu"], stated["gpus"], stated["gpu_text"] = names.gpus[0], names.gpus, names.gpu_text
     warnings += names.notes
@@ -84,13 +95,13 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     stated |= {k: v for k, v in counts.items() if v is not None}
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
-                   slots.largest_model):
+                   slots.largest_model, slots.system_ram):
         stated |= reader(work)
     if stated.get("budget") and "currency" not in stated:
         stated["currency"] = "CNY" if lang == "zh" else "USD"  # '预算50万' is yuan; shown in the restatement
     if names.format_precision and "precision" not in stated:
         stated["precision"] = names.format_precision
-    scores, last = cues.score(work)
+    scores, last = cues.score(re.sub(_TUNED_MODEL, lambda m: " " * len(m.group(0)), work))
     prev = _previous(previous)
     follow = prev is not None and (bool(previous.get("awaiting")) or _is_follow_up(low, stated, prev))
     if follow and prev.get("lang") == "zh" and re.search(r"[\u3400-\u9fff]", text):
@@ -119,6 +130,39 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
                   stated=sorted(k for k in stated if k in Request.model_fields and k != "models"
                                 and not (k == "gpus" and len(stated["gpus"]) < 2)))
     return Reading(request=req, warnings=warnings, scores=scores, invalid=invalid)
+
+
+# 'my own fine-tuned model' names what is run, not a fine-tuning job: no training cue
+_TUNED_MODEL = re.compile(r"(?:自己|我们|我)?(?:微调|训练|调)(?:过|好|出来)?的(?:模型|版本|权重)|"
+                          r"(?:my|our|a|the)\s+(?:own\s+)?(?:fine[\s-]*tuned?|finetuned?)\s+(?:model|version|checkpoint|weights)")
+_QUESTION_ZH = re.compile(r"[吗呢吧么嘛]|多少|能否|是否|怎么|什么|可以|能不能|够不够|够吗|能跑|需要|几张|几块|几台")
+_PATH = re.compile(r"(?<![\w/.~])((?:\.{1,2}/|~/|/)[^\s，。？?！!、；;'\"（）()<>]+)")
+
+
+def question_lang(text: str) -> str:
+    """'zh' for a question with Chinese in it that reads as Chinese: a CJK share of 30%, or a Chinese question word
+    ('Mac Studio M3 Ultra 512G 能跑 DeepSeek-R1 671B 的 Q4_K_M 吗' is mostly names, but Chinese)."""
+    if detect_lang(text) == "zh":
+        return "zh"
+    return "zh" if _QUESTION_ZH.search(text) else "en"
+
+
+def config_path(text: str, low: str) -> tuple[dict | None, str]:
+    """A model named by a path to its config.json (or the folder holding one): ({model, model_path, model_text},
+    the lower-cased text with the path blanked), or (None, low). A path that holds no config is still returned
+    (the planner then says what is missing there)."""
+    from knowledge.hf_config import ConfigError, load_config_path
+
+    m = _PATH.search(text)
+    if not m or len(m.group(1)) < 3:
+        return None, low
+    path = m.group(1).rstrip(".,:;")
+    low = low.replace(path.lower(), " " * len(path), 1)
+    try:
+        spec, _ = load_config_path(path)
+    except (ConfigError, OSError):
+        return {"model_path": path, "model": path.rstrip("/").split("/")[-1].lower() or "model", "model_text": path}, low
+    return {"model_path": path, "model": spec.id, "model_text": path}, low
 
 
 def _family_size(work: str, as_written: str, size: str, catalog: Catalog) -> str | None:

@@ -333,3 +333,29 @@ def interconnect(text: str) -> dict:
     if has(w(r"nvlink|nvswitch|sxm"), text):
         return {"interconnect": "nvlink"}
     return {}
+
+
+_MEMORY_CARD = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d)?)\s*(?:g|gb|gib)\s*(?:的)?\s*(?:显存|vram|gpu|graphics card|card|卡|显卡)"
+                   r"|(?:显存|vram)\s*(?:只有|是|为|有|[:：])?\s*(\d{1,3}(?:\.\d)?)\s*(?:g|gb|gib)(?![a-z])")
+
+
+def card_by_memory(text: str) -> tuple[str, str, int, int] | None:
+    """A card named only by its memory ('16G 显存的卡', 'a 24GB GPU', '显存只有12G'): (custom id, as written, span)."""
+    m = _MEMORY_CARD.search(text)
+    if not m:
+        return None
+    size = m.group(1) or m.group(2)
+    return f"custom-{float(size):g}gb", m.group(0).strip(), m.start(), m.end()
+
+
+_RAM = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:ddr\d\w*\s*)?(?:系统)?(?:内存|(?<!v)ram\b|of\s+(?<!v)ram\b|"
+                  r"system memory|ddr\d)|(?:内存|(?<!v)ram\b)\s*(?:有|是|为|[:：])?\s*(\d{1,4})\s*(?:g|gb|gib)(?![a-z])")
+
+
+def system_ram(text: str) -> dict:
+    """System RAM for local offload: '128G 内存', '64GB DDR5', '64 GB of RAM', '内存 96G'."""
+    m = _RAM.search(text)
+    if not m:
+        return {}
+    gb = float(m.group(1) or m.group(2))
+    return {"ram_gb": gb} if 4 <= gb <= 8192 else {}

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from assistant.answer import ToolCall
+from tools.formats import WeightFormatId
 
 
 class CalcForm(BaseModel):
@@ -24,7 +25,7 @@ class CalcForm(BaseModel):
     zero: Literal["auto", "0", "1", "2", "3"] = "auto"
     offload: Literal["none", "optimizer", "all"] = "none"
     # inference
-    weights: Literal["bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16"
+    weights: WeightFormatId | Literal["native"] = "native"
     context: int = Field(4096, ge=1, le=10_000_000)
     batch: int = Field(1, ge=1, le=100_000)
     engine: Literal["hf", "vllm"] = "hf"
@@ -60,7 +61,7 @@ def cli_command(form: CalcForm) -> str:
         if form.offload != "none":
             parts += ["--offload", form.offload]
     else:
-        if form.weights != "bf16":
+        if form.weights != "native":
             parts += ["--precision", form.weights]
         parts += ["--context", str(form.context)]
         if form.batch != 1:
@@ -86,7 +87,7 @@ def calculate(form: CalcForm, catalog) -> CalcResult:
     else:
         from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
 
-        args = {"model": model.id, "gpu": gpu.id, "num_gpus": form.num_gpus, "precision": form.weights,
+        args = {"model": model.id, "gpu": gpu.id, "num_gpus": form.num_gpus, "precision": None if form.weights == "native" else form.weights,
                 "context": form.context, "batch": form.batch, "engine": form.engine}
         res = estimate_inference_memory(InferenceMemoryRequest(**(args | {"model": model, "gpu": gpu})))
         name = "size_infer"

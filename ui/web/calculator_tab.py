@@ -5,6 +5,7 @@ import gradio as gr
 from pydantic import ValidationError
 
 from knowledge.catalog import UnknownItem
+from tools.formats import WEIGHT_FORMATS
 from ui.errors import validation_message
 from ui.web.calculator import CalcForm, calculate
 from ui.web.i18n import t
@@ -53,7 +54,7 @@ def build(ctx, lang: str, lang_state) -> dict:
                             label=t(lang, "mode"), elem_id="calc-mode")
             model = gr.Dropdown(model_ids + ["70b", "7b"], value=d.model, allow_custom_value=True, label=t(lang, "model"),
                                 elem_id="calc-model")
-            gpu = gr.Dropdown(gpu_ids, value=d.gpu, label=t(lang, "gpu"), elem_id="calc-gpu")
+            gpu = gr.Dropdown(gpu_ids, value=d.gpu, allow_custom_value=True, label=t(lang, "gpu"), elem_id="calc-gpu")  # or "24GB"
             num_gpus = gr.Number(d.num_gpus, precision=0, minimum=1, maximum=100_000, label=t(lang, "num_gpus"),
                                  elem_id="calc-num-gpus")
             with gr.Group(visible=d.mode == "train") as train_box:
@@ -65,8 +66,8 @@ def build(ctx, lang: str, lang_state) -> dict:
                 zero = gr.Radio(["auto", "0", "1", "2", "3"], value=d.zero, label=t(lang, "zero"))
                 offload = gr.Radio(["none", "optimizer", "all"], value=d.offload, label=t(lang, "offload"))
             with gr.Group(visible=d.mode == "infer") as infer_box:
-                weights = gr.Radio(["bf16", "fp16", "fp8", "int8", "int4", "nf4"], value=d.weights,
-                                   label=t(lang, "infer_precision"))
+                weights = gr.Dropdown(["native", *WEIGHT_FORMATS], value=d.weights,
+                                      label=t(lang, "infer_precision"))
                 context = gr.Dropdown([2048, 4096, 8192, 32768, 131072], value=d.context, allow_custom_value=True,
                                       label=t(lang, "context"))
                 batch = gr.Number(d.batch, precision=0, minimum=1, label=t(lang, "batch"))

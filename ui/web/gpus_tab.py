@@ -16,7 +16,7 @@ def build(ctx, lang: str) -> dict:
     intro = gr.Markdown(t(lang, "gpus_intro"))
     with gr.Row():
         vendor = gr.Dropdown(vendors, value="all", label=t(lang, "vendor"), scale=1)
-        min_mem = gr.Slider(0, 300, value=0, step=8, label=t(lang, "min_memory"), scale=2)
+        min_mem = gr.Slider(0, 512, value=0, step=8, label=t(lang, "min_memory"), scale=2)
     table = gr.Dataframe(spec_frame(gpus), datatype=spec_datatypes(), interactive=False, show_search="filter",
                          max_height=520, elem_id="gpu-table", pinned_columns=1, wrap=True)
     pick = gr.Dropdown(ids, value=[i for i in DEFAULT_COMPARE if i in ids][:3], multiselect=True,
