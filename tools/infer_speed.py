@@ -11,17 +11,19 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from knowledge.schemas import GPU, ModelSpec
 from tools import efficiency as eff
-from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory, kv_cache_bytes_per_token
+from tools.formats import kv_default, weight_format
+from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory, kv_cache_bytes
 from tools.memory import weight_bytes
 from tools.params import count_parameters
-from tools.units import GB, dtype_bytes
+from tools.units import GB
 
 NVLINK_LATENCY_S = 8e-6  # one small all-reduce over NVLink
 PCIE_LATENCY_S = 25e-6
+STAGE_HANDOFF_S = 30e-6  # pipeline stages: one hidden-state send to the next stage (same node or across nodes)
 
 
 class InferenceSpeedRequest(BaseModel):
@@ -29,12 +31,29 @@ class InferenceSpeedRequest(BaseModel):
     model: ModelSpec
     gpu: GPU
     num_gpus: int = Field(1, ge=1, le=1024)
-    precision: Literal["bf16", "fp16", "fp8", "int8", "int4", "nf4"] = "bf16"
+    precision: str | None = Field(None, description="weight format (tools.formats id); default: the checkpoint's own")
     kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
     context: int = Field(2048, ge=1, le=10_000_000, description="prompt tokens per sequence")
     output: int = Field(256, ge=1, le=1_000_000, description="generated tokens per sequence")
     batch: int = Field(1, ge=1, le=100_000)
     engine: Literal["hf", "vllm"] = "vllm"
+
+    @field_validator("precision")
+    @classmethod
+    def _format(cls, v: str | None) -> str | None:
+        return None if v is None else weight_format(v).id
+
+    @field_validator("gpu")
+    @classmethod
+    def _bandwidth(cls, g: GPU) -> GPU:
+        if g.memory_bandwidth_gbps is None:
+            raise ValueError(f"{g.name} has no memory bandwidth, and decode speed is bound by it: give it as "
+                             "--gpu 24GB:936 (GB/s), or name a card from `gpu-advisor gpus`")
+        return g
+
+    @property
+    def fmt(self) -> str:
+        return self.precision or self.model.native_precision
 
 
 class InferenceSpeed(BaseModel):
@@ -61,21 +80,38 @@ def _peak(gpu: GPU, precision: str) -> tuple[float, str]:
     return gpu.bf16_dense_tflops or gpu.fp16_dense_tflops or 0.0, "BF16"
 
 
+def prefill_seconds(req: InferenceSpeedRequest, tokens: int, tp: int) -> float:
+    """Compute-bound time to prefill one prompt of `tokens` over `tp` tensor-parallel GPUs: 2·N_active·tokens plus
+    the attention scores (2·layers·tokens²·q_dim), at PREFILL_COMPUTE_EFFICIENCY of dense peak."""
+    spec = req.model
+    counts = count_parameters(spec)
+    peak, _ = _peak(req.gpu, req.fmt)
+    q_dim = spec.num_attention_heads * (spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla else spec.head_dim)
+    flops = 2 * counts.active * tokens + 2 * spec.num_layers * tokens ** 2 * q_dim
+    return flops / (tp * peak * 1e12 * eff.PREFILL_COMPUTE_EFFICIENCY)
+
+
+def decode_step_parts(req: InferenceSpeedRequest, batch: int, tp: int) -> tuple[float, float, float]:
+    """(memory-time, compute-time, overhead) of one decode step at `batch` sequences on a `tp`-wide group: the step
+    takes max(memory, compute) + overhead."""
+    return _step(req, batch, tp)
+
+
 def _step(req: InferenceSpeedRequest, batch: int, tp: int) -> tuple[float, float, float]:
     """(memory-time, compute-time, overhead) of one decode step at `batch`, per GPU."""
     spec, gpu = req.model, req.gpu
     counts = count_parameters(spec)
-    q, rest, consts = weight_bytes(counts, req.precision)
+    q, rest, consts = weight_bytes(counts, req.fmt)
     w = q + rest + consts
     if spec.moe is not None:  # only the experts some sequence routes to are read
         moe = spec.moe
         used = 1 - (1 - moe.experts_per_token / moe.routed_experts) ** batch
         w -= counts.experts * (1 - used) * (w / counts.total)
     ctx = req.context + req.output / 2  # average context during generation
-    kv = kv_cache_bytes_per_token(spec, req.kv_dtype or ("fp16" if req.precision == "fp16" else "bf16")) * ctx * batch
+    kv = kv_cache_bytes(spec, req.kv_dtype or kv_default(req.fmt), int(ctx)) * batch
     kv_share = 1.0 if spec.mla else min(1.0, max(1, spec.num_kv_heads // tp) * tp / spec.num_kv_heads) / tp
     mem_s = (w / tp + kv * kv_share) / (gpu.memory_bandwidth_gbps * GB * eff.DECODE_BANDWIDTH_EFFICIENCY)
-    peak, _ = _peak(gpu, req.precision)
+    peak, _ = _peak(gpu, req.fmt)
     q_dim = spec.num_attention_heads * (spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla else spec.head_dim)
     flops = (2 * counts.active + 4 * spec.num_layers * ctx * q_dim) * batch / tp
     comp_s = flops / (peak * 1e12 * eff.DECODE_COMPUTE_EFFICIENCY)
@@ -95,15 +131,16 @@ def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
         model=spec, gpu=gpu, num_gpus=req.num_gpus, precision=req.precision, kv_dtype=req.kv_dtype,
         context=req.context + req.output, prompt_len=req.context, batch=req.batch,
         engine="vllm" if req.engine == "vllm" else "hf"))
-    tp = mem.layout["tp"] if mem.layout["split"] == "tp" else 1
-    stages = mem.layout.get("stages", 1) if mem.layout["split"] == "layers" else 1
-    peak, peak_name = _peak(gpu, req.precision)
+    tp, stages = int(mem.layout["tp"]), int(mem.layout["stages"])
+    peak, peak_name = _peak(gpu, req.fmt)
     counts = count_parameters(spec)
     q_dim = spec.num_attention_heads * (spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla else spec.head_dim)
     prefill_flops = (2 * counts.active * req.context + 2 * spec.num_layers * req.context ** 2 * q_dim) * req.batch
     ttft = prefill_flops / (tp * peak * 1e12 * eff.PREFILL_COMPUTE_EFFICIENCY)
     mem_s, comp_s, over = _step(req, req.batch, tp)
-    step = max(mem_s, comp_s) * stages + over  # layers split: one stage works at a time for one batch
+    # layers split: a token passes every stage in turn, each reading its share of the weights, so one stream's step
+    # is the whole model's read (as on one GPU of the stage's TP width) plus a hand-off per stage boundary
+    step = max(mem_s, comp_s) + over + (stages - 1) * STAGE_HANDOFF_S
     bound = "compute" if comp_s > mem_s else "memory"
     cb = next((b for b in _doubling(1, 1 << 17) if _compute_bound(req, b, tp)), None)
     if cb is not None:
@@ -117,13 +154,15 @@ def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
         f"{eff.DECODE_BANDWIDTH_EFFICIENCY:.0%} of {gpu.memory_bandwidth_gbps:g} GB/s",
         f"{req.batch} sequence(s) of {req.context} prompt + {req.output} output tokens; engine {req.engine}"
         + (" (eager PyTorch: ~0.4 ms launch overhead per layer per step)" if req.engine == "hf" else " (CUDA graphs)"),
-        f"layout: {mem.layout['split']}" + (f", TP {tp} with two all-reduces per layer" if tp > 1 else ""),
+        f"layout: {mem.layout['split']}" + (f", TP {tp} with two all-reduces per layer" if tp > 1 else "")
+        + (f", {stages} pipeline stages: one stream's decode speed is one GPU's (plus {STAGE_HANDOFF_S * 1e6:.0f} µs "
+           "per hand-off); more stages add memory and, with several streams in flight, throughput" if stages > 1 else ""),
     ]
     if spec.moe is not None:
         assumptions.append("MoE: compute uses the active parameters; a decode step reads only the experts the batch routes to")
-    if req.precision in ("fp8", "int8") and peak_name == "BF16":
-        assumptions.append(f"{gpu.name} has no {req.precision.upper()} tensor cores: weights are read at "
-                           f"{dtype_bytes(req.precision):g} B but computed in BF16")
+    if weight_format(req.fmt).bits < 16 and peak_name == "BF16":
+        assumptions.append(f"weights are read as {weight_format(req.fmt).name} ({weight_format(req.fmt).bytes:.3g} B "
+                           "per weight) and computed in BF16 (weight-only kernels)")
     if not mem.fits:
         assumptions.append(f"this configuration does not fit {req.num_gpus} x {gpu.id} (needs {mem.min_gpus}): "
                            "the speed is what it would be if it did")

@@ -29,6 +29,7 @@ def add_parsers(sub) -> None:
     PLAN_SUBPARSERS = plan.add_subparsers(dest="plan_cmd", required=True)
     add_checkpoint_subparser(PLAN_SUBPARSERS)
     add_offload_subparser(PLAN_SUBPARSERS)
+    add_serve_subparser(PLAN_SUBPARSERS)
 
 
 def _add_cost_parser(sub) -> None:
@@ -124,6 +125,101 @@ def _plan_offload(args, catalog):
                       + [f"  {a:<{width}}  {b:>16}  {c}" for a, b, c in rows]
                       + ["", f"  {res.command}", "", "Assumptions:"] + [f"  - {a}" for a in res.assumptions])
     return res.model_dump(mode="json"), text
+
+
+def parse_length(text: str) -> int:
+    """A token length: 2048, 2k (= 2048, as context lengths are written), 128K, 1.5k (= 1536)."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kK]?)\s*", text)
+    if not m or float(m.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a token length: write 2048, 2k or 128K")
+    return int(round(float(m.group(1)) * (1024 if m.group(2) else 1)))
+
+
+def parse_seconds(text: str, bare_unit: str = "s") -> float:
+    """A duration in seconds: '1s', '0.5 s', '500ms', '50 ms'; a bare number is in `bare_unit` (s or ms)."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|毫秒|秒)?\s*", text.lower())
+    if not m or float(m.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration: write 1s, 0.5s, 500ms or 50ms")
+    unit = m.group(2) or bare_unit
+    return float(m.group(1)) / (1000 if unit in ("ms", "毫秒") else 1)
+
+
+def add_serve_subparser(plan_sub) -> None:
+    """Register `plan serve`: users or requests/s and latency targets -> layout, replicas, launch line, $/1M tokens."""
+    from tools.serving import DEFAULT_ITL_MS, DEFAULT_OUTPUT, DEFAULT_PROMPT, DEFAULT_TTFT_S
+
+    p = plan_sub.add_parser(
+        "serve", help="GPUs, layout and cost to serve N users or R requests/s within latency targets",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="The smallest serving layout (tensor parallel within a node, pipeline stages across nodes, "
+                    "replicas) that carries the load within the TTFT and inter-token-latency targets, with the "
+                    "engine's launch line, the KV pool and concurrency per replica, tokens/s per GPU and per user, "
+                    "and $/hour and $/1M input and output tokens (the price table's typical on-demand rate, or --price).",
+        epilog="Examples:\n"
+               "  gpu-advisor plan serve --model llama-3.1-70b --gpu h100 --users 100 --prompt-len 2k --output-len 512 "
+               "--ttft 1s --itl 50ms\n"
+               "  gpu-advisor plan serve --model qwen2.5-7b --gpu rtx-4090 --qps 2 --engine llama.cpp --precision q4_k_m\n"
+               "  gpu-advisor plan serve --model deepseek-v3 --gpu h20 --users 50 --gpu-options h200,h800,ascend-910b\n"
+               "Load: --users N counts requests in flight at once (a user waiting for an answer); --qps R counts "
+               "arrivals per second. An impossible target (an ITL below what the card's bandwidth allows) exits 2 "
+               "with the bound it hit.")
+    p.add_argument("--model", required=True, help="catalog id, HF repo name, bare size, or a config.json path")
+    p.add_argument("--gpu", required=True, help="GPU id or alias (gpu-advisor gpus)")
+    load = p.add_mutually_exclusive_group(required=True)
+    load.add_argument("--users", type=int, help="concurrent users (requests in flight)")
+    load.add_argument("--qps", type=float, help="requests per second")
+    p.add_argument("--prompt-len", type=parse_length, default=DEFAULT_PROMPT,
+                   help=f"prompt tokens per request, e.g. 2k (default {DEFAULT_PROMPT})")
+    p.add_argument("--output-len", type=parse_length, default=DEFAULT_OUTPUT,
+                   help=f"output tokens per request (default {DEFAULT_OUTPUT})")
+    p.add_argument("--ttft", type=parse_seconds, help=f"time-to-first-token target, e.g. 1s or 800ms (default {DEFAULT_TTFT_S:g}s)")
+    p.add_argument("--itl", type=lambda t: parse_seconds(t, "ms"),
+                   help=f"inter-token latency target, e.g. 50ms (default {DEFAULT_ITL_MS:g}ms; a bare number is ms)")
+    p.add_argument("--engine", default="vllm", choices=["vllm", "sglang", "hf", "llama.cpp"],
+                   help="serving engine (default vllm; Ollama = llama.cpp)")
+    p.add_argument("--precision", help="weight format, e.g. fp8, awq, q4_k_m (default: the checkpoint's own)")
+    p.add_argument("--kv-dtype", choices=["bf16", "fp16", "fp8"], help="KV-cache dtype (default: 16-bit)")
+    p.add_argument("--memory-fraction", type=float,
+                   help="engine memory share (vLLM --gpu-memory-utilization, SGLang --mem-fraction-static)")
+    p.add_argument("--prefix-cache-hit", type=float, default=0.0,
+                   help="share of prompt tokens served from the prefix cache, 0-0.99 (default 0)")
+    p.add_argument("--gpus-per-node", type=int, default=8, help="GPUs per server: the TP limit (default 8)")
+    p.add_argument("--price", type=float, help="your price, USD per GPU-hour (default: the price table's typical)")
+    p.add_argument("--gpu-options", help="comma-separated GPUs to rank as alternatives (default: a standard set "
+                                         "incl. H20, L20, 910B, 4090)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(plan_handler=_plan_serve)
+
+
+def _plan_serve(args, catalog):
+    from knowledge.prices import load_prices
+    from tools.serving import ServeRequest, plan_serving, serving_options
+
+    model, note = catalog.model(args.model)
+    gpu, gnote = catalog.gpu(args.gpu)
+    prices = load_prices().records
+    fields = dict(users=args.users, qps=args.qps, prompt_len=args.prompt_len, output_len=args.output_len,
+                  ttft_s=args.ttft, itl_ms=args.itl * 1000 if args.itl else None, engine=args.engine,
+                  precision=args.precision, kv_dtype=args.kv_dtype, memory_fraction=args.memory_fraction,
+                  prefix_cache_hit=args.prefix_cache_hit, gpus_per_node=args.gpus_per_node, prices=prices)
+    req = ServeRequest(model=model, gpu=gpu, price_per_gpu_hour=args.price, **fields)
+    plan = plan_serving(req)
+    names = [g.strip() for g in args.gpu_options.split(",")] if args.gpu_options else None
+    alt_gpus = [catalog.gpu(n)[0] for n in names] if names else [g for g in catalog.gpus if g.id in DEFAULT_SERVE_OPTIONS]
+    options = serving_options(req, alt_gpus)
+    data = plan.model_dump(mode="json") | {"options": [o.model_dump(mode="json") for o in options]}
+    data["assumptions"] = [n for n in (note, gnote) if n] + data["assumptions"]
+    from ui.render import render_serve_plan
+
+    return data, render_serve_plan(plan, options, [n for n in (note, gnote) if n])
+
+
+DEFAULT_SERVE_OPTIONS = ("h100", "h200", "h800", "h20", "a100-80gb", "l40s", "l20", "rtx-4090", "ascend-910b", "b200",
+                         "mi300x")
 
 
 def run_command(args: argparse.Namespace, catalog) -> tuple[object, str]:

@@ -95,3 +95,39 @@ def render_spec(g: GPU) -> str:
     """Every field of one GPU record."""
     rows = [(k, "", str(v)) for k, v in g.model_dump().items() if v is not None]
     return "\n".join(_table(rows))
+
+
+def render_serve_plan(plan, options, notes: list[str]) -> str:
+    """`plan serve` as text: the layout, the figures at the offered load, the launch line, cost, alternatives."""
+    load = (f"{plan.load['users']:,} concurrent users" if plan.load["users"] is not None
+            else f"{plan.load['qps']:g} requests/s")
+    head = (f"Serving {plan.model} on {plan.gpu} with {plan.engine}: {load}, {plan.load['prompt_len']:,} prompt + "
+            f"{plan.load['output_len']:,} output tokens, TTFT <= {plan.targets['ttft_s']:g} s, ITL <= {plan.targets['itl_ms']:g} ms")
+    layout = f"TP{plan.tp}" + (f" x PP{plan.pp}" if plan.pp > 1 else "") + f" x {plan.replicas} replica(s)"
+    cost = ("" if plan.cost_per_hour_usd is None else
+            f"${plan.cost_per_hour_usd:,.2f}/hour; ${plan.cost_per_million_input_tokens_usd:g} per 1M input, "
+            f"${plan.cost_per_million_output_tokens_usd:g} per 1M output tokens")
+    rows = [("GPUs", f"{plan.total_gpus}", layout),
+            ("per replica", f"{plan.max_concurrent_sequences:,} seqs",
+             (f"KV pool {plan.kv_pool_tokens:,} tokens; " if plan.kv_pool_tokens else "in memory at once; ")
+             + f"{plan.per_gpu_gb:g} GB per GPU"),
+            ("TTFT", f"{plan.ttft_s:.3f} s", "p50-style estimate at this load"),
+            ("ITL", f"{plan.itl_ms:.1f} ms", f"{plan.tokens_per_s_per_user:g} tokens/s per user"),
+            ("throughput", f"{plan.tokens_per_s_per_gpu:,.0f} tok/s/GPU", f"{plan.output_tokens_per_s:,.0f} output tokens/s in all"),
+            ("saturates at", f"{next(iter(plan.saturation.values())):g}", f"{next(iter(plan.saturation))} per replica within the targets")]
+    if cost:
+        rows.append(("cost", f"${plan.cost_per_hour_usd:,.2f}/h", cost.split("; ", 1)[1]))
+    lines = [*notes, head, *_table(rows), "", "  " + plan.launch_command]
+    ok = [o for o in options if o.total_gpus]
+    if ok:
+        lines += ["", "Other GPUs for the same load (cheapest per hour first):"]
+        for o in ok[:8]:
+            lines.append(f"  {o.rank}. {o.total_gpus} x {o.gpu} (TP{o.tp}" + (f" x PP{o.pp}" if o.pp and o.pp > 1 else "")
+                         + f" x {o.replicas}), ITL {o.itl_ms:.0f} ms, "
+                         + (f"${o.cost_per_hour_usd:,.2f}/h, ${o.cost_per_million_output_tokens_usd:g}/1M output"
+                            if o.cost_per_hour_usd else "no price in the table"))
+    no = [o for o in options if not o.total_gpus]
+    if no:
+        lines.append("  cannot: " + "; ".join(f"{o.gpu} ({o.why_not})" for o in no[:4]))
+    lines += ["", "Assumptions:"] + [f"  - {a}" for a in plan.assumptions]
+    return "\n".join(lines)

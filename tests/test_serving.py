@@ -1,0 +1,160 @@
+"""Serving capacity (tools/serving.py, `plan serve`): the arithmetic by hand, and the properties a planner must keep."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tools.serving import ServeRequest, ServeTargetError, _Ctx, load_point, plan_serving
+
+W8B = 2 * 8_030_261_248  # Llama 3.1 8B bf16 weights, bytes (every weight incl. embeddings at 2 B)
+BPT_8B = 32 * 8 * 128 * 2 * 2  # 32 layers x 8 KV heads x 128 dims x (K and V) x 2 B = 131,072 B per token
+
+
+def req(model, gpu, m="llama-3.1-8b", g="h100", **kw):
+    kw.setdefault("users", 1)
+    return ServeRequest(model=model(m), gpu=gpu(g), **kw)
+
+
+@pytest.mark.parametrize("engine, per_layer_s", [("vllm", 0.02e-3), ("sglang", 0.02e-3), ("hf", 0.4e-3)])
+def test_decode_step_is_weights_plus_kv_over_bandwidth_per_engine(model, gpu, engine, per_layer_s):
+    c = _Ctx(req(model, gpu, engine=engine, prompt_len=1024, output_len=512), 1, 1, False)
+    # one sequence at its mean context 1024 + 512/2 = 1280 tokens: 16.06 GB weights + 1280 x 131,072 B of KV,
+    # read at 80% of the H100's 3,350 GB/s, plus the engine's per-layer launch cost x 32 layers
+    expected = (W8B + 1280 * BPT_8B) / (3350e9 * 0.8) + 32 * per_layer_s
+    assert c.step(1) == pytest.approx(expected, rel=1e-3)  # 6.63 ms (vLLM), 19.2 ms (HF eager)
+
+
+def test_llama_cpp_decode_reads_the_gguf_bits(model, gpu):
+    c = _Ctx(req(model, gpu, g="rtx-4090", engine="llama.cpp", precision="q4_k_m", prompt_len=1024, output_len=512),
+             1, 1, False)
+    # Q4_K_M averages 4.84 bits per weight over the whole file: 8,030,261,248 x 4.84 / 8 = 4.858e9 B;
+    # KV in f16 (llama.cpp's default), 1280 x 131,072 B; RTX 4090: 1,008 GB/s at 80%; CUDA graphs: 0.02 ms x 32
+    expected = (8_030_261_248 * 4.84 / 8 + 1280 * BPT_8B) / (1008e9 * 0.8) + 32 * 0.02e-3
+    assert c.step(1) == pytest.approx(expected, rel=1e-3)
+
+
+def test_pipeline_stages_keep_one_streams_speed(model, gpu):
+    r = req(model, gpu, m="llama-3.1-405b", g="h100", prompt_len=1024, output_len=256)
+    tp8 = _Ctx(r, 8, 1, False)
+    tp8_pp2 = _Ctx(r, 8, 2, True)
+    # each stage reads half the weights, in turn: the same bytes per token, plus one 30 µs hand-off
+    assert tp8_pp2.step(1) == pytest.approx(tp8.step(1) + 30e-6, rel=1e-6)
+    assert tp8_pp2.step(1) / tp8.step(1) < 1.10
+    # and with 2 micro-batches in flight, 2 sequences cost one micro-batch step each
+    assert tp8_pp2.step(2) == tp8_pp2.step(1)
+
+
+def test_time_infer_with_a_layer_split_stays_near_one_gpu(model, gpu):
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    one = estimate_inference_speed(InferenceSpeedRequest(model=model("llama-3.1-8b"), gpu=gpu("h100")))
+    seven = estimate_inference_speed(InferenceSpeedRequest(model=model("llama-3.1-8b"), gpu=gpu("h100"), num_gpus=7))
+    assert seven.layout["split"] == "layers" and seven.layout["stages"] == 7
+    # was 146 -> 23 tok/s (the step multiplied by the stage count); now 6 hand-offs of 30 µs on a ~6.8 ms step
+    assert seven.decode_tokens_per_s_per_seq / one.decode_tokens_per_s_per_seq > 0.9
+
+
+def test_kv_pool_to_max_sequences_is_exact(model, gpu):
+    r = req(model, gpu, prompt_len=2048, output_len=512)
+    c = _Ctx(r, 1, 1, False)
+    pool = next(t.bytes for t in c.cap.terms if t.name == "kv_cache")
+    # the pool holds floor(pool / 131,072 B) tokens; sequences of 2,048 + 512 = 2,560 tokens: floor(tokens / 2,560)
+    tokens = int(pool // BPT_8B)
+    assert c.cap.kv_pool_tokens == tokens
+    assert c.cap.sequences == tokens // 2560
+    assert c.max_seqs == min(tokens // 2560, 256)  # vLLM's default --max-num-seqs 256
+
+
+def test_tensor_parallel_pool_counts_the_kv_heads_each_gpu_keeps(model, gpu):
+    r = req(model, gpu, m="llama-3.1-70b", prompt_len=2048, output_len=512)
+    c = _Ctx(r, 4, 1, False)
+    pool = next(t.bytes for t in c.cap.terms if t.name == "kv_cache")
+    # 80 layers x 8 KV heads x 128 x 2 x 2 B = 327,680 B per token; TP4 keeps 2 of the 8 KV heads per GPU: 81,920 B
+    assert c.cap.kv_pool_tokens == int(pool // (327_680 / 4))
+
+
+def test_more_users_never_need_fewer_gpus(model, gpu):
+    last = 0
+    for users in (1, 5, 20, 60, 150, 400, 1000):
+        p = plan_serving(req(model, gpu, users=users, prompt_len=2048, output_len=256))
+        assert p.total_gpus >= last, users
+        last = p.total_gpus
+    assert last > 1
+
+
+def test_a_looser_latency_target_never_needs_more_gpus(model, gpu):
+    last = None
+    for itl in (15, 20, 30, 50, 100, 200):
+        p = plan_serving(req(model, gpu, m="llama-3.1-70b", users=200, itl_ms=itl, ttft_s=3))
+        assert last is None or p.total_gpus <= last, itl
+        last = p.total_gpus
+    first = plan_serving(req(model, gpu, m="llama-3.1-70b", users=200, itl_ms=15, ttft_s=3)).total_gpus
+    assert first > last  # the tightest target did cost more
+
+
+def test_requests_past_the_pool_queue_and_wait(model, gpu):
+    c = _Ctx(req(model, gpu, g="rtx-4090", prompt_len=8192, output_len=512), 1, 1, False)
+    m = c.max_seqs
+    at_pool = load_point(c, users=m)
+    double = load_point(c, users=2 * m)
+    assert at_pool.queued == 0 and double.queued == m
+    # twice the users through the same pool: each waits about one more service time before its first token
+    service = at_pool.ttft_s + 511 * at_pool.itl_ms / 1000
+    assert double.ttft_s == pytest.approx(at_pool.ttft_s + service, rel=0.02)
+
+
+def test_an_open_loop_past_the_prefill_rate_is_saturated(model, gpu):
+    c = _Ctx(req(model, gpu, prompt_len=2048, output_len=256), 1, 1, False)
+    p = load_point(c, rate=1.0 / c.prefill_s)  # prefill alone would need 100% of the GPU
+    assert p.saturated and "prefill" in p.saturated
+
+
+def test_cost_per_million_tokens_splits_gpu_time_by_prefill_share(model, gpu):
+    p = plan_serving(req(model, gpu, users=50, price_per_gpu_hour=2.0))
+    per_hour = 2.0 * p.total_gpus
+    out_tps = p.output_tokens_per_s
+    # output tokens pay for the decode share of GPU time: $/h x (1 - ρ) / (tokens/s x 3600) x 1e6
+    assert p.cost_per_million_output_tokens_usd == pytest.approx(per_hour * (1 - p.prefill_share) / (out_tps * 3600) * 1e6,
+                                                                 rel=1e-3)
+    in_tps = out_tps / 512 * 2048
+    assert p.cost_per_million_input_tokens_usd == pytest.approx(per_hour * p.prefill_share / (in_tps * 3600) * 1e6,
+                                                                abs=1e-4)  # rounded to 4 decimals
+    assert p.price_source == "your price"
+
+
+def test_the_launch_line_carries_the_layout(model, gpu):
+    p = plan_serving(req(model, gpu, m="llama-3.1-70b", users=100, prompt_len=2048, output_len=512, kv_dtype="fp8"))
+    line = p.launch_command
+    assert line.startswith("vllm serve meta-llama/Llama-3.1-70B")
+    assert f"--tensor-parallel-size {p.tp}" in line and "--max-model-len 2560" in line
+    assert "--gpu-memory-utilization 0.9" in line and "--kv-cache-dtype fp8" in line
+    sg = plan_serving(req(model, gpu, m="llama-3.1-70b", users=100, engine="sglang"))
+    assert sg.launch_command.startswith("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B")
+    assert f"--tp {sg.tp}" in sg.launch_command and "--mem-fraction-static 0.88" in sg.launch_command
+
+
+def test_an_impossible_itl_names_the_bound(model, gpu):
+    with pytest.raises(ServeTargetError) as e:
+        plan_serving(req(model, gpu, m="llama-3.1-70b", users=1, itl_ms=2))
+    # one stream on 8 H100s still reads 141 GB / 8 per GPU per token: 141.1e9 / 8 / (3350e9 x 0.8) = 6.6 ms > 2 ms
+    assert e.value.bound["bound"] == "itl" and e.value.bound["tp"] == 8 and e.value.bound["best_itl_ms"] > 6.5
+    assert "ITL target 2 ms" in str(e.value)
+
+
+def test_the_cli_contract(capsys):
+    from ui.cli import main
+
+    code = main(["plan", "serve", "--model", "llama-3.1-70b", "--gpu", "h100", "--users", "100", "--prompt-len", "2k",
+                 "--output-len", "512", "--ttft", "1s", "--itl", "50ms", "--json"])
+    assert code == 0
+    d = json.loads(capsys.readouterr().out)
+    for key in ("total_gpus", "tp", "pp", "replicas", "max_concurrent_sequences", "ttft_s", "itl_ms",
+                "tokens_per_s_per_gpu", "launch_command", "cost_per_million_output_tokens_usd", "options", "assumptions"):
+        assert key in d, key
+    assert d["load"]["prompt_len"] == 2048  # '2k' as context lengths are written
+    assert d["total_gpus"] == d["tp"] * d["pp"] * d["replicas"]
+    assert d["ttft_s"] <= 1 and d["itl_ms"] <= 50
+    assert [o["rank"] for o in d["options"] if o["rank"]] == list(range(1, 1 + sum(1 for o in d["options"] if o["rank"])))
+    assert main(["plan", "serve", "--model", "llama-3.1-70b", "--gpu", "h100", "--users", "1", "--itl", "1ms"]) == 2
+    assert "below what h100 allows" in capsys.readouterr().err

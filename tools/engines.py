@@ -1,0 +1,80 @@
+"""Serving engines: how each one takes GPU memory, batches requests and is launched.
+
+One row per engine, with where each default was read. The serving planner (tools/serving.py) reads
+these; nothing else knows an engine's defaults.
+- vLLM: pre-allocates gpu_memory_utilization x capacity, profiles one forward of max_num_batched_tokens
+  for activations, captures CUDA graphs, and fills the rest with paged KV blocks (16 tokens). Continuous
+  batching with chunked prefill; past the pool it queues new requests and preempts running ones
+  (recompute) when blocks run out.
+- SGLang: mem_fraction_static of capacity for weights + KV pool (the rest for activations and graphs);
+  radix-tree prefix cache on by default; continuous batching, queues past the pool.
+- Hugging Face transformers generate(): no server, no paging: one static batch at a time, KV grows as
+  it generates; a request that arrives mid-batch waits for the batch to finish.
+- llama.cpp server / Ollama: n_parallel slots share one context of -c tokens (each slot gets -c / n_parallel),
+  allocated at start; continuous batching across slots; a request past the slots waits.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+EngineId = Literal["vllm", "sglang", "hf", "llama.cpp"]
+
+
+class Engine(BaseModel):
+    id: EngineId
+    name: str
+    preallocates: bool = Field(description="takes a fixed share of GPU memory at start and pages KV into it")
+    memory_fraction: float | None = Field(description="share of capacity the engine takes (None: allocates as it goes)")
+    fraction_flag: str | None
+    continuous_batching: bool
+    max_num_seqs: int | None = Field(description="running sequences per replica, the engine's default cap")
+    max_num_seqs_flag: str | None
+    max_batched_tokens: int | None = Field(description="tokens one scheduler step processes (chunked prefill budget)")
+    cuda_graphs: bool
+    prefix_cache: str
+    past_the_pool: str = Field(description="what happens to requests beyond what the KV pool holds")
+    source: str
+
+
+ENGINES: dict[str, Engine] = {e.id: e for e in (
+    Engine(id="vllm", name="vLLM", preallocates=True, memory_fraction=0.9, fraction_flag="--gpu-memory-utilization",
+           continuous_batching=True, max_num_seqs=256, max_num_seqs_flag="--max-num-seqs", max_batched_tokens=8192,
+           cuda_graphs=True, prefix_cache="automatic prefix caching, on by default in the V1 engine",
+           past_the_pool="new requests wait in the queue; when running sequences need more KV blocks than are free, "
+                         "the newest is preempted and recomputed later (its latency jumps)",
+           source="vLLM docs, engine arguments (gpu_memory_utilization 0.9, block_size 16, max_num_seqs 256 on most "
+                  "GPUs - V1 raises it to 1024 on >= 70 GiB non-A100 GPUs when launched from the LLM class; "
+                  "max_num_batched_tokens 8192 for the OpenAI server on large GPUs, 2048 on smaller), "
+                  "vllm/engine/arg_utils.py; as of v0.10-0.11, 2025"),
+    Engine(id="sglang", name="SGLang", preallocates=True, memory_fraction=0.88, fraction_flag="--mem-fraction-static",
+           continuous_batching=True, max_num_seqs=None, max_num_seqs_flag="--max-running-requests",
+           max_batched_tokens=8192, cuda_graphs=True, prefix_cache="RadixAttention prefix cache, on by default",
+           past_the_pool="requests wait in the queue until the pool frees; running requests can be retracted "
+                         "(recomputed) when decode runs out of KV space",
+           source="sgl-project/sglang python/sglang/srt/server_args.py: mem_fraction_static picked from GPU memory "
+                  "and TP (0.79-0.88 on 80-141 GB cards), chunked_prefill_size 8192 on large GPUs, "
+                  "max_running_requests from the pool; as of v0.4-0.5, 2025"),
+    Engine(id="hf", name="Hugging Face transformers generate()", preallocates=False, memory_fraction=None,
+           fraction_flag=None, continuous_batching=False, max_num_seqs=None, max_num_seqs_flag=None,
+           max_batched_tokens=None, cuda_graphs=False, prefix_cache="none",
+           past_the_pool="one static batch at a time: a request arriving mid-batch waits for the whole batch",
+           source="transformers GenerationMixin.generate with DynamicCache (no paging, no server)"),
+    Engine(id="llama.cpp", name="llama.cpp server (and Ollama)", preallocates=True, memory_fraction=None,
+           fraction_flag=None, continuous_batching=True, max_num_seqs=4, max_num_seqs_flag="--parallel",
+           max_batched_tokens=2048, cuda_graphs=True, prefix_cache="per-slot prompt cache",
+           past_the_pool="one request per slot; further requests wait for a free slot",
+           source="ggml-org/llama.cpp tools/server README: -np/--parallel slots (default auto = 4 with a unified "
+                  "KV cache), -c context shared by the slots, -b 2048 logical batch; Ollama OLLAMA_NUM_PARALLEL "
+                  "(1-4 by memory) x num_ctx"),
+)}
+
+
+def engine(engine_id: str) -> Engine:
+    """The engine row for an id; a ValueError lists the ids accepted."""
+    key = {"vllm": "vllm", "sglang": "sglang", "hf": "hf", "transformers": "hf", "llama.cpp": "llama.cpp",
+           "llamacpp": "llama.cpp", "llama-cpp": "llama.cpp", "ollama": "llama.cpp"}.get(engine_id.strip().lower())
+    if key is None:
+        raise ValueError(f"unknown engine {engine_id!r}: use one of {', '.join(ENGINES)} (ollama = llama.cpp)")
+    return ENGINES[key]
