@@ -314,9 +314,73 @@ def serving(ctx: Ctx) -> Answer:
     figures = {"per_gpu_gb": r.per_gpu_gb, "kv_cache_gb": r.kv_cache_total_gb, "kv_pool_tokens": r.vllm_kv_cache_tokens,
                "max_concurrent_sequences": max_seqs, "min_gpus": r.min_gpus, "concurrent_users": users,
                "kv_cache_bytes_per_token": r.kv_cache_bytes_per_token}
-    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions) + sources_md(lang, cites)
+    plan_lines, plan = _serve_plan(ctx, model, gpu, fmt, context, users)
+    if plan is not None:
+        figures.update({"serve_total_gpus": plan.total_gpus, "serve_tp": plan.tp, "serve_pp": plan.pp,
+                        "serve_replicas": plan.replicas, "serve_ttft_s": plan.ttft_s, "serve_itl_ms": plan.itl_ms,
+                        "serve_tokens_per_s_per_gpu": plan.tokens_per_s_per_gpu,
+                        "serve_cost_per_million_output_usd": plan.cost_per_million_output_tokens_usd})
+        if not req.num_gpus:  # 'how many GPUs for N users': the plan answers; memory on one GPU follows
+            lines = plan_lines[1:] + ["", ctx.t("Memory alone, on one GPU:", "仅看显存（单卡）：")] + lines
+            v = v.model_copy(update={"fits": True, "num_gpus": plan.total_gpus})
+            plan_lines = []
+            for text in ("1 GPU", "单卡"):
+                if text in ctx.assumed:
+                    ctx.assumed.remove(text)
+            ctx.applied["num_gpus"] = plan.total_gpus
+        else:
+            enough = n >= plan.total_gpus
+            figures["serve_enough"] = enough
+            plan_lines.insert(1, ctx.t(
+                f"**Latency**: {n}× {gpu.name} " + ("also meet the latency targets at this load." if enough else
+                                                  f"hold the load in memory but **not within the latency targets**: "
+                                                  f"that takes {plan.total_gpus}."),
+                f"**延迟**：{n} 张 {gpu.name} " + ("在这个负载下也满足延迟目标。" if enough else
+                                               f"显存放得下，但**达不到延迟目标**：需要 {plan.total_gpus} 张。")))
+    lines += plan_lines
+    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions + (plan.assumptions if plan else [])) \
+        + sources_md(lang, cites)
     return Answer(answer=text, lang=lang, intent=req.intent, verdict=v, options=[v], figures=figures, citations=cites,
                   tool_calls=ctx.calls)
+
+
+def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
+    """The serving planner for the users (or requests/s) asked about: (answer lines, plan), or a line saying why not."""
+    from tools.serving import DEFAULT_OUTPUT, ServeRequest, ServeTargetError, plan_serving
+
+    req = ctx.req
+    if not (req.concurrent_users or req.requests_per_s):
+        return [], None
+    if gpu.memory_bandwidth_gbps is None or gpu.vendor == "Apple":
+        return [], None
+    out = req.output_len or min(DEFAULT_OUTPUT, max(1, context // 4))
+    prompt = req.prompt_len or max(1, context - out)
+    engine = {"vllm": "vllm", "sglang": "sglang", "tensorrt-llm": "vllm", "llama.cpp": "llama.cpp", "ollama": "llama.cpp",
+              "hf": "hf", "transformers": "hf"}.get(req.engine or "vllm", "vllm")
+    args = {"model": model.id, "gpu": gpu.id, "prompt_len": prompt, "output_len": out, "engine": engine,
+            "precision": fmt, "kv_dtype": req.kv_dtype, "price_per_gpu_hour": req.price_per_gpu_hour}
+    args |= {"users": req.concurrent_users} if req.concurrent_users else {"qps": req.requests_per_s}
+    try:
+        plan = ctx.call("plan_serve", args, plan_serving(ServeRequest(
+            model=model, gpu=gpu, prices=ctx.deps.prices(), **{k: v for k, v in args.items() if k not in ("model", "gpu")})))
+    except ServeTargetError as e:
+        return ["", ctx.t(f"**Latency**: {e}", f"**延迟**：{e}")], None
+    except ValueError as e:
+        return ["", ctx.t(f"**Serving plan**: {e}", f"**服务规划**：{e}")], None
+    load = (ctx.t(f"{req.concurrent_users:,} concurrent users", f"{req.concurrent_users:,} 个并发用户")
+            if req.concurrent_users else ctx.t(f"{req.requests_per_s:g} requests/s", f"每秒 {req.requests_per_s:g} 个请求"))
+    shape = f"TP{plan.tp}" + (f" × PP{plan.pp}" if plan.pp > 1 else "") + f" × {plan.replicas}"
+    cost = ("" if plan.cost_per_million_output_tokens_usd is None else
+            ctx.t(f"; ${plan.cost_per_hour_usd:,.2f}/hour, ${plan.cost_per_million_output_tokens_usd:g} per 1M output tokens",
+                  f"；每小时 ${plan.cost_per_hour_usd:,.2f}，每百万输出 token ${plan.cost_per_million_output_tokens_usd:g}"))
+    head = ctx.t(
+        f"**{plan.total_gpus}× {gpu.name}** ({shape} replicas) serve {load} at {prompt:,} prompt + {out:,} output tokens "
+        f"within TTFT ≤ {plan.targets['ttft_s']:g} s and ITL ≤ {plan.targets['itl_ms']:g} ms: TTFT ≈ {plan.ttft_s:.2f} s, "
+        f"ITL ≈ {plan.itl_ms:.0f} ms ({plan.tokens_per_s_per_user:g} tokens/s per user){cost}.",
+        f"**{plan.total_gpus} 张 {gpu.name}**（{shape} 副本）可在首 token ≤ {plan.targets['ttft_s']:g} 秒、每 token ≤ "
+        f"{plan.targets['itl_ms']:g} 毫秒内服务{load}（输入 {prompt:,} + 输出 {out:,} token）：首 token ≈ {plan.ttft_s:.2f} 秒，"
+        f"每 token ≈ {plan.itl_ms:.0f} 毫秒（每用户 {plan.tokens_per_s_per_user:g} token/秒）{cost}。")
+    return ["", head, "", f"`{plan.launch_command}`"], plan
 
 
 def inference_speed(ctx: Ctx) -> Answer:

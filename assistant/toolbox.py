@@ -57,6 +57,21 @@ class TimeInferArgs(BaseModel):
     batch: int = Field(1, ge=1, description="sequences decoded together")
 
 
+class PlanServeArgs(BaseModel):
+    model: str = Field(description="model id, Hugging Face name or size")
+    gpu: str = Field(description="GPU id or alias")
+    users: int | None = Field(None, ge=1, description="concurrent users (requests in flight); give this or qps")
+    qps: float | None = Field(None, gt=0, description="requests per second; give this or users")
+    prompt_len: int = Field(2048, ge=1, description="prompt tokens per request")
+    output_len: int = Field(512, ge=1, description="output tokens per request")
+    ttft_s: float | None = Field(None, gt=0, description="time-to-first-token target, seconds (default 2)")
+    itl_ms: float | None = Field(None, gt=0, description="inter-token latency target, ms (default 50)")
+    engine: Literal["vllm", "sglang", "hf", "llama.cpp"] = "vllm"
+    precision: WeightFormatId | None = Field(None, description="weight format; default: the checkpoint's own")
+    kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
+    price_per_gpu_hour: float | None = Field(None, gt=0, description="the user's own price, USD per GPU-hour")
+
+
 class PriceArgs(BaseModel):
     gpu: str = Field(description="GPU id or alias")
     currency: Literal["USD", "CNY"] = "USD"
@@ -139,6 +154,13 @@ def tool_specs(deps, include_ask: bool = False) -> list[ToolSpec]:
             model=cat.model(a.model)[0], gpu=cat.gpu(a.gpu)[0], num_gpus=a.num_gpus, precision=a.precision,
             context=a.prompt_tokens, output=a.output_tokens, batch=a.batch)).model_dump(mode="json")
 
+    def plan_serve(a: PlanServeArgs) -> dict:
+        from tools.serving import ServeRequest, plan_serving
+
+        p = plan_serving(ServeRequest(model=cat.model(a.model)[0], gpu=cat.gpu(a.gpu)[0], prices=deps.prices(),
+                                      **a.model_dump(exclude={"model", "gpu"})))
+        return p.model_dump(mode="json", exclude={"layouts"})
+
     def prices(a: PriceArgs) -> dict:
         from tools.pricing import gpu_prices
 
@@ -188,6 +210,10 @@ def tool_specs(deps, include_ask: bool = False) -> list[ToolSpec]:
         ToolSpec(name="time_infer", run=time_infer, args=TimeInferArgs,
                  description="Inference speed (roofline): time to first token, decode tokens/s per sequence and in "
                              "total, whether decode is memory- or compute-bound, largest batch that fits."),
+        ToolSpec(name="plan_serve", run=plan_serve, args=PlanServeArgs,
+                 description="Serving capacity: GPUs, tensor/pipeline layout and replicas to serve N concurrent users "
+                             "or R requests/s within TTFT and inter-token-latency targets, max concurrent sequences per "
+                             "replica, tokens/s per GPU, the engine's launch command and $/1M input and output tokens."),
         ToolSpec(name="gpu_prices", run=prices, args=PriceArgs,
                  description="What a GPU costs: rental per GPU-hour (on-demand, reserved, spot) and purchase (new, used, "
                              "per card and per 8-GPU server), ranges across sourced records with dates."),

@@ -12,8 +12,16 @@ def main(argv: list[str] | None = None) -> int:
     """Print the memory calibration table; --json for machine-readable rows."""
     ap = argparse.ArgumentParser(prog="python -m evals.bench", description=__doc__)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--suite", choices=["all", "memory", "retrieval", "assistant", "load", "models"], default="all")
+    ap.add_argument("--suite", choices=["all", "memory", "retrieval", "assistant", "load", "models", "serving"], default="all")
     args = ap.parse_args(argv)
+    if args.suite in ("all", "serving"):
+        from evals.serving_calibration import render, run_serving_cases
+
+        print("Serving estimators vs published and measured figures (evals/calibration/serving_*)")
+        print(render(run_serving_cases()))
+        print()
+        if args.suite == "serving":
+            return 0
     if args.suite in ("all", "models"):
         print(models_table())
         if args.suite == "models":

@@ -15,7 +15,7 @@ from ui.mcp.server import build_server
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = {"size_train", "size_infer", "time_train", "time_infer", "gpu_prices", "estimate_cost", "compare_gpus", "lookup_gpu",
-         "recommend_gpus", "search_knowledge", "ask"}
+         "recommend_gpus", "search_knowledge", "ask", "plan_serve"}
 QLORA_70B = {"model": "llama-3.1-70b", "method": "qlora", "gpu": "a100-80gb"}
 
 

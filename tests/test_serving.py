@@ -158,3 +158,16 @@ def test_the_cli_contract(capsys):
     assert [o["rank"] for o in d["options"] if o["rank"]] == list(range(1, 1 + sum(1 for o in d["options"] if o["rank"])))
     assert main(["plan", "serve", "--model", "llama-3.1-70b", "--gpu", "h100", "--users", "1", "--itl", "1ms"]) == 2
     assert "below what h100 allows" in capsys.readouterr().err
+
+
+def test_serving_calibration_rows_have_sources_and_mostly_agree():
+    from evals.serving_calibration import rows, run_serving_cases
+
+    data = rows()
+    assert len(data) >= 15
+    for r in data.values():
+        assert r["source"] and r["as_of"] and r["quote"] and r["inputs"], r["id"]
+    results = run_serving_cases()
+    assert sum(r.ok for r in results) >= 0.75 * len(results), [(r.id, r.error_pct) for r in results if not r.ok]
+    # memory measured here on an H200 (transformers generate, allocated peak): every batch within 10%
+    assert all(r.ok for r in results if r.id.startswith("H0") and "alloc" in r.what)

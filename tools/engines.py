@@ -44,18 +44,21 @@ ENGINES: dict[str, Engine] = {e.id: e for e in (
            cuda_graphs=True, prefix_cache="automatic prefix caching, on by default in the V1 engine",
            past_the_pool="new requests wait in the queue; when running sequences need more KV blocks than are free, "
                          "the newest is preempted and recomputed later (its latency jumps)",
-           source="vLLM docs, engine arguments (gpu_memory_utilization 0.9, block_size 16, max_num_seqs 256 on most "
-                  "GPUs - V1 raises it to 1024 on >= 70 GiB non-A100 GPUs when launched from the LLM class; "
-                  "max_num_batched_tokens 8192 for the OpenAI server on large GPUs, 2048 on smaller), "
-                  "vllm/engine/arg_utils.py; as of v0.10-0.11, 2025"),
+           source="vllm/engine/arg_utils.py and config/cache.py, read in the v0.11 wheel (gpu_memory_utilization 0.9 "
+                  "of total memory, block_size 16, max_num_seqs 256 and max_num_batched_tokens 8192 for the OpenAI "
+                  "server; >= 70 GiB non-A100 GPUs get max_num_seqs 1024). Later releases differ: 0.20-0.33 default "
+                  "gpu_memory_utilization 0.92 and subtract a CUDA-graph estimate; 0.34 sizes an extensible KV cache "
+                  "from free memory after graph capture and uses block_size 64. Modelled: v0.11; set "
+                  "--memory-fraction / --max-num-seqs for another release"),
     Engine(id="sglang", name="SGLang", preallocates=True, memory_fraction=0.88, fraction_flag="--mem-fraction-static",
            continuous_batching=True, max_num_seqs=None, max_num_seqs_flag="--max-running-requests",
            max_batched_tokens=8192, cuda_graphs=True, prefix_cache="RadixAttention prefix cache, on by default",
            past_the_pool="requests wait in the queue until the pool frees; running requests can be retracted "
                          "(recomputed) when decode runs out of KV space",
-           source="sgl-project/sglang python/sglang/srt/server_args.py: mem_fraction_static picked from GPU memory "
-                  "and TP (0.79-0.88 on 80-141 GB cards), chunked_prefill_size 8192 on large GPUs, "
-                  "max_running_requests from the pool; as of v0.4-0.5, 2025"),
+           source="sglang python/sglang/srt/server_args.py, read in the 0.4.6 and 0.5.23 wheels: mem_fraction_static "
+                  "0.88/0.87/0.85/0.81 for TP 1/2/4/8 on <= 80 GB cards in 0.4.6; 0.5.x derives it from reserved "
+                  "memory (~0.83 on an 80 GB H100 at TP1); chunked_prefill_size 8192 on 60-160 GiB cards; radix "
+                  "cache on; max_running_requests from the pool. Modelled: 0.88 (TP1, 0.4.x)"),
     Engine(id="hf", name="Hugging Face transformers generate()", preallocates=False, memory_fraction=None,
            fraction_flag=None, continuous_batching=False, max_num_seqs=None, max_num_seqs_flag=None,
            max_batched_tokens=None, cuda_graphs=False, prefix_cache="none",
@@ -65,9 +68,9 @@ ENGINES: dict[str, Engine] = {e.id: e for e in (
            fraction_flag=None, continuous_batching=True, max_num_seqs=4, max_num_seqs_flag="--parallel",
            max_batched_tokens=2048, cuda_graphs=True, prefix_cache="per-slot prompt cache",
            past_the_pool="one request per slot; further requests wait for a free slot",
-           source="ggml-org/llama.cpp tools/server README: -np/--parallel slots (default auto = 4 with a unified "
-                  "KV cache), -c context shared by the slots, -b 2048 logical batch; Ollama OLLAMA_NUM_PARALLEL "
-                  "(1-4 by memory) x num_ctx"),
+           source="llama.cpp common/arg.cpp (commit 0c1e570, as bundled in llama-cpp-python 0.3.36): --parallel auto "
+                  "= 4 slots with a unified KV cache; -c 0 = the trained context; -b 2048; KV f16. Ollama: "
+                  "OLLAMA_NUM_PARALLEL 1 since v0.10, KV for num_ctx x num_parallel"),
 )}
 
 

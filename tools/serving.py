@@ -70,6 +70,8 @@ class ServeRequest(BaseModel):
     kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
     memory_fraction: float | None = Field(None, gt=0, le=1, description="the engine's memory share (vLLM "
                                           "--gpu-memory-utilization, SGLang --mem-fraction-static); default the engine's")
+    max_num_seqs: int | None = Field(None, ge=1, le=100_000, description="the engine's running-sequence cap (vLLM "
+                                     "--max-num-seqs, SGLang --max-running-requests); default the engine's")
     gpus_per_node: int = Field(8, ge=1, le=72)
     prefix_cache_hit: float = Field(0.0, ge=0, lt=1, description="share of prompt tokens served from the prefix cache")
     price_per_gpu_hour: float | None = Field(None, gt=0, description="your price; default the price table's typical on-demand")
@@ -194,8 +196,9 @@ class _Ctx:
             gpu_memory_utilization=req.memory_fraction or eng.memory_fraction or 0.9)
         self.cap = serving_capacity(self.mem_req)
         m = self.cap.sequences
-        if eng.max_num_seqs is not None and eng.id != "llama.cpp":
-            m = min(m, eng.max_num_seqs * (pp if self.pipelined else 1))
+        cap = req.max_num_seqs or (eng.max_num_seqs if eng.id != "llama.cpp" else None)
+        if cap is not None:
+            m = min(m, cap * (pp if self.pipelined else 1))
         self.max_seqs = m
         self.speed_req = InferenceSpeedRequest(
             model=req.model, gpu=req.gpu, num_gpus=tp * pp, precision=req.precision, kv_dtype=req.kv_dtype,
@@ -489,7 +492,8 @@ def _assumptions(req: ServeRequest, lay: Layout, c: _Ctx, p: LoadPoint, kv: str,
                    f"{eng.max_batched_tokens:,} tokens and CUDA graphs holds {lay.kv_pool_tokens or 0:,} tokens = "
                    f"{c.cap.sequences:,} sequences of {req.prompt_len + req.output_len:,}"
                    + (f", capped at the engine's {eng.max_num_seqs_flag} {eng.max_num_seqs}" if eng.max_num_seqs and
-                      c.cap.sequences > lay.max_concurrent_sequences else ""))
+                      c.cap.sequences > lay.max_concurrent_sequences and not req.max_num_seqs else "")
+               + (f", capped at your {eng.max_num_seqs_flag} {req.max_num_seqs}" if req.max_num_seqs else ""))
     elif eng.id == "llama.cpp":
         out.append(f"llama.cpp: --parallel {lay.max_concurrent_sequences} slots of {req.prompt_len + req.output_len:,} "
                    "tokens allocated at start (-c = slots x context); layers split over GPUs, one stage at a time")

@@ -187,6 +187,8 @@ def add_serve_subparser(plan_sub) -> None:
                    help="engine memory share (vLLM --gpu-memory-utilization, SGLang --mem-fraction-static)")
     p.add_argument("--prefix-cache-hit", type=float, default=0.0,
                    help="share of prompt tokens served from the prefix cache, 0-0.99 (default 0)")
+    p.add_argument("--max-num-seqs", type=int, help="the engine's cap on running sequences per replica (default: "
+                                                     "vLLM 256; SGLang and llama.cpp: what memory holds)")
     p.add_argument("--gpus-per-node", type=int, default=8, help="GPUs per server: the TP limit (default 8)")
     p.add_argument("--price", type=float, help="your price, USD per GPU-hour (default: the price table's typical)")
     p.add_argument("--gpu-options", help="comma-separated GPUs to rank as alternatives (default: a standard set "
@@ -205,7 +207,8 @@ def _plan_serve(args, catalog):
     fields = dict(users=args.users, qps=args.qps, prompt_len=args.prompt_len, output_len=args.output_len,
                   ttft_s=args.ttft, itl_ms=args.itl * 1000 if args.itl else None, engine=args.engine,
                   precision=args.precision, kv_dtype=args.kv_dtype, memory_fraction=args.memory_fraction,
-                  prefix_cache_hit=args.prefix_cache_hit, gpus_per_node=args.gpus_per_node, prices=prices)
+                  prefix_cache_hit=args.prefix_cache_hit, gpus_per_node=args.gpus_per_node, prices=prices,
+                  max_num_seqs=args.max_num_seqs)
     req = ServeRequest(model=model, gpu=gpu, price_per_gpu_hour=args.price, **fields)
     plan = plan_serving(req)
     names = [g.strip() for g in args.gpu_options.split(",")] if args.gpu_options else None

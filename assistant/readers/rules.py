@@ -299,7 +299,10 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if s.get("cost", 0) and s.get("price", 0) >= s.get("cost", 0) and not has_model:
         s["cost"] = 0
     if s.get("inference_speed", 0) and s.get("serving", 0) and "concurrent_users" in stated:
-        s["serving"] = 0  # speed asked at a number of users: the users are the batch
+        if re.search(r"延迟|卡顿|体验|" + slots.w(r"latency|latencies|acceptable|responsive|ttft|itl|time to first token|lag"), low):
+            s["inference_speed"] = 0  # latency under a load of users: the serving planner's question
+        else:
+            s["serving"] = 0  # speed asked at a number of users: the users are the batch
     if trainish and not ("concurrent_users" in stated or "requests_per_s" in stated):
         s.pop("serving", None)
     if s.get("training_time", 0) and s.get("inference_speed", 0) and inferish and not trainish:
