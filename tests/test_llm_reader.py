@@ -148,3 +148,21 @@ def test_a_value_stands_only_when_the_question_shows_it(field, value, text, ok):
     from assistant.request import Request
 
     assert _grounded(field, value, text, Request()) is ok
+
+
+def test_a_gpu_list_cannot_replace_the_gpu_the_question_names():
+    # seen with Qwen2.5-Coder-1.5B: gpus ['a40'] read from 'on a 4090' ('a40' sits inside 'a 4090' once the
+    # spaces go): the name must stand as a whole, and a list may not overwrite the card the rules reader read
+    q = "Llama 3.1 8B in ollama on a 4090, 20 people use it at once; with vLLM at 4k context can it hold them?"
+    a, _ = llm_ask(q, {"intent": "serving", "model": "llama-3.1-8b", "gpu": "a40", "gpus": ["a40"], "num_gpus": 1})
+    assert a.request["gpu"] == "rtx-4090" and a.verdict.gpu == "rtx-4090"
+
+
+def test_a_word_the_rules_reader_gave_one_field_does_not_ground_another():
+    # 'kv cache 用 fp8' states the KV-cache dtype; a small model also wrote precision fp8 (weights), which (in a
+    # follow-up to a 4-bit 72B) made the weights 8-bit; the word belongs to kv_dtype
+    q = "Qwen2.5-72B 一张 A100 80G，32k 上下文，kv cache 用 fp8"
+    a, _ = llm_ask(q, {"intent": "inference_memory", "model": "qwen2.5-72b", "gpu": "a100-80gb", "num_gpus": 1,
+                       "precision": "fp8", "kv_dtype": "fp8", "context": 32768})
+    assert a.request["kv_dtype"] == "fp8" and a.request["precision"] is None
+    assert any("precision=fp8 (that word is the question's" in w for w in a.warnings)

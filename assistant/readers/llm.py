@@ -165,8 +165,9 @@ def _grounded(name: str, value, text: str, rules: Request) -> bool:
 
 
 def _named(value: str, text: str, catalog: Catalog, kind: str) -> bool:
-    """A model or GPU id whose name (an alias, or a bare size) the question writes."""
-    squashed = re.sub(r"[\s_-]+", "", text)
+    """A model or GPU id whose name (an alias, or a bare size) the question writes as a whole: spaces, '-' and '_'
+    inside the name are optional ('llama 3.1 8b'), but it may not start or end inside a longer word or number
+    ('a40' is not written in 'on a 4090')."""
     try:
         rec = catalog.model(value)[0] if kind == "model" else catalog.gpu(value)[0]
     except (LookupError, ValueError):
@@ -174,7 +175,14 @@ def _named(value: str, text: str, catalog: Catalog, kind: str) -> bool:
     names = {rec.id, *rec.aliases, *(a.split("/")[-1] for a in rec.aliases)}
     if kind == "model" and re.fullmatch(r"[\d.]+b", value):
         names.add(value)
-    return any(re.sub(r"[\s_-]+", "", n.lower()) in squashed for n in names)
+    for n in names:
+        squashed = re.sub(r"[\s_-]+", "", n.lower())
+        if not squashed:
+            continue
+        pattern = r"[\s_\-]*".join(map(re.escape, squashed))
+        if re.search(rf"(?<![a-z0-9]){pattern}(?![0-9])", text):
+            return True
+    return False
 
 
 def _owner(stated: dict, value) -> str:
@@ -187,10 +195,14 @@ def _keep_grounded(fields: dict, text: str, rules: Request, catalog: Catalog) ->
     kept, dropped = {}, []
     stated = {k: getattr(rules, k) for k in rules.stated}
     taken = {v for v in stated.values() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    words = {str(v).lower(): k for k, v in stated.items() if isinstance(v, str) and not k.endswith("_text")}
     for name, value in fields.items():
         if name in stated and stated[name] != value:
             dropped.append(f"{name}={value} (the rules reader read {stated[name]})")
             continue  # what the rules reader read from the text stands; the model may add, not overwrite
+        if name not in stated and isinstance(value, str) and words.get(value.lower()) not in (None, name):
+            dropped.append(f"{name}={value} (that word is the question's {words[value.lower()]})")
+            continue  # 'kv cache 用 fp8' says kv_dtype fp8, not weights in fp8
         if name not in stated and isinstance(value, (int, float)) and not isinstance(value, bool) and value in taken:
             dropped.append(f"{name}={value} (that number is the question's {_owner(stated, value)})")
             continue
@@ -227,8 +239,10 @@ def read_with_llm(text: str, chat_model, catalog: Catalog, rules: Reading, previ
         raise ValueError(f"the LLM reader's form did not validate: {e.error_count()} error(s)") from e
     fields, notes = _resolve(form, catalog, rules)
     fields, dropped = _keep_grounded(fields, text, rules.request, catalog)
-    if "gpus" in fields and fields.get("gpu") not in fields["gpus"]:
+    if "gpus" in fields and fields.get("gpu") not in fields["gpus"] and "gpu" not in rules.request.stated:
         fields["gpu"] = fields["gpus"][0]
+    elif "gpus" in fields and "gpu" in rules.request.stated and rules.request.gpu not in fields["gpus"]:
+        dropped.append(f"gpus={fields.pop('gpus')} (the rules reader read gpu {rules.request.gpu})")
     elif "gpu" in dropped_names(dropped):
         fields.pop("gpus", None)
     # the intent the rules reader found (from cues, or from what the stated inputs imply: 'q4' is a checkpoint
