@@ -171,3 +171,46 @@ def test_serving_calibration_rows_have_sources_and_mostly_agree():
     assert sum(r.ok for r in results) >= 0.75 * len(results), [(r.id, r.error_pct) for r in results if not r.ok]
     # memory measured here on an H200 (transformers generate, allocated peak): every batch within 10%
     assert all(r.ok for r in results if r.id.startswith("H0") and "alloc" in r.what)
+
+
+def test_recommend_for_inference_uses_the_serving_planners_layouts(model, gpu):
+    from knowledge.prices import load_prices
+    from tools.recommend import RecommendRequest, recommend
+
+    gpus = [gpu(g) for g in ("h100", "h200", "a100-80gb", "l40s", "rtx-4090", "h20")]
+    rec = recommend(RecommendRequest(model=model("llama-3.1-70b"), task="inference", gpus=gpus,
+                                     prices=load_prices().records, batch=32))
+    assert rec.options
+    for o in rec.options:
+        tp, pp, replicas = o.config["tp"], o.config["pp"], o.config["replicas"]
+        assert tp in (1, 2, 4, 8) and o.num_gpus == tp * pp * replicas   # realistic: powers of two in a node
+        assert pp == 1 or tp == 8                                        # whole nodes beyond one
+        assert o.config["itl_ms"] <= 50 and o.config["ttft_s"] <= 2       # the default targets hold
+        # the same count of the same card as the planner's own answer
+        assert o.num_gpus == plan_serving(req(model, gpu, m="llama-3.1-70b", g=o.gpu, users=32, prompt_len=3584,
+                                              output_len=512)).total_gpus
+
+
+def test_lora_slots_are_rank_times_in_plus_out_on_every_projection(model, gpu):
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    r = estimate_inference_memory(InferenceMemoryRequest(model=model("llama-3.1-8b"), gpu=gpu("h100"), engine="vllm",
+                                                         context=4096, max_loras=4, max_lora_rank=16))
+    # per layer, rank 16 x (in + out): q 4096+4096, k 4096+1024, v 4096+1024, o 4096+4096, gate and up
+    # 4096+14336 each, down 14336+4096 -> 16 x 81,920 = 1,310,720; x 32 layers = 41.94M parameters per slot,
+    # x 2 B x 4 slots = 335.5 MB
+    per_layer = 16 * ((4096 + 4096) * 2 + (4096 + 1024) * 2 + (4096 + 14336) * 3)
+    assert r.breakdown_gb["lora_slots"] == pytest.approx(4 * 32 * per_layer * 2 / 1e9, abs=1e-4)
+
+
+def test_a_draft_model_takes_weights_and_shares_the_kv_pool(model, gpu):
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    base = dict(model=model("llama-3.1-8b"), gpu=gpu("h100"), engine="vllm", context=4096)
+    plain = estimate_inference_memory(InferenceMemoryRequest(**base))
+    draft = estimate_inference_memory(InferenceMemoryRequest(**base, speculative="draft", draft_model=model("llama-3.2-1b")))
+    # Llama 3.2 1B: 1,235,814,400 parameters x 2 B = 2.47 GB of draft weights
+    assert draft.breakdown_gb["speculative_draft"] == pytest.approx(1_235_814_400 * 2 / 1e9, abs=1e-3)
+    # its KV (16 layers x 8 KV heads x 64 x 2 x 2 B = 32,768 B/token) joins the target's 131,072 in the same pool
+    assert draft.kv_cache_bytes_per_token == 131_072 + 32_768
+    assert draft.vllm_kv_cache_tokens < plain.vllm_kv_cache_tokens

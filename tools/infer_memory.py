@@ -49,6 +49,12 @@ class InferenceMemoryRequest(BaseModel):
     pipeline: int = Field(1, ge=1, le=64, description="pipeline stages (layers split, e.g. one per node); with "
                           "num_gpus > pipeline, each stage is tensor-parallel over num_gpus / pipeline GPUs")
     quantize_embeddings: bool = Field(False, description="quantize embeddings and LM head too (pure params x bytes)")
+    speculative: Literal["draft", "eagle", "mtp"] | None = Field(None, description="speculative decoding: a draft "
+                                                                  "model, an EAGLE head, or the model's MTP layers")
+    draft_model: ModelSpec | None = Field(None, description="the draft model (speculative='draft')")
+    mtp_layers: int = Field(1, ge=1, le=8, description="MTP / EAGLE layers (DeepSeek-V3: num_nextn_predict_layers 1)")
+    max_loras: int = Field(0, ge=0, le=1024, description="LoRA adapters resident at once (vLLM --max-loras); 0: no LoRA")
+    max_lora_rank: int = Field(16, ge=1, le=1024, description="vLLM --max-lora-rank: slots are allocated at this rank")
 
     @field_validator("precision")
     @classmethod
@@ -69,6 +75,8 @@ class InferenceMemoryRequest(BaseModel):
                              f"{self.model.num_attention_heads} heads and fits the {self.model.num_kv_heads} KV heads")
         if self.split == "layers" and self.num_gpus > self.model.num_layers:
             raise ValueError(f"{self.num_gpus} GPUs exceed the {self.model.num_layers} layers to split")
+        if self.speculative == "draft" and self.draft_model is None:
+            raise ValueError("speculative='draft' needs the draft model (e.g. --draft-model llama-3.2-1b)")
         if self.pipeline > 1:
             if self.num_gpus % self.pipeline:
                 raise ValueError(f"{self.num_gpus} GPUs do not divide into {self.pipeline} pipeline stages")
@@ -194,9 +202,10 @@ def _terms(req: InferenceMemoryRequest, lay: _Layout, context: int, batch: int, 
         kv_heads_here = 1 if spec.mla is not None else max(1, spec.num_kv_heads // lay.tp) / spec.num_kv_heads
         kv_share = 1.0 if spec.mla is not None else kv_heads_here
         ws_div = lay.tp
-    bpt = kv_cache_bytes_per_token(spec, kv_dtype)
+    extra_terms, extra_bpt = _engine_extras(req, counts, fmt, kv_dtype, lay)
+    bpt = kv_cache_bytes_per_token(spec, kv_dtype) + extra_bpt
     bpt_gpu = bpt * kv_share
-    seq_gpu = kv_cache_bytes(spec, kv_dtype, context) * kv_share  # one sequence's cache on this GPU
+    seq_gpu = (kv_cache_bytes(spec, kv_dtype, context) + extra_bpt * context) * kv_share  # one sequence on this GPU
     plain = spec.sliding_window is None and spec.linear_attention is None
     prompt = min(req.prompt_len or context, context)
     split_over = lay.tp * lay.stages
@@ -205,6 +214,7 @@ def _terms(req: InferenceMemoryRequest, lay: _Layout, context: int, batch: int, 
     if consts:
         terms.append(term("quant_constants", consts / split_over,
                           f"{fmt.name}: block scales / zero points"))
+    terms += extra_terms
     ws = inference_workspace_bytes_per_token(spec) / ws_div
     if req.engine == "vllm":
         step_tokens = min(oh.VLLM_MAX_NUM_BATCHED_TOKENS, max(prompt * batch, 1))
@@ -256,6 +266,43 @@ def _terms(req: InferenceMemoryRequest, lay: _Layout, context: int, batch: int, 
                       f"caching-allocator gap, {fr.point:.0%} of KV cache + activations",
                       low=dynamic * fr.low, high=dynamic * fr.high, allocated=False))
     return terms, info
+
+
+def _engine_extras(req: InferenceMemoryRequest, counts, fmt, kv_dtype: str, lay: _Layout) -> tuple[list[Term], float]:
+    """Memory engines add and nobody sizes: speculative decoding (draft weights or EAGLE/MTP layers, and their KV
+    cache in the same pool) and multi-LoRA slots (vLLM allocates max_loras slots at max_lora_rank for every
+    wrapped linear at start). Returns (terms per GPU, extra KV bytes per token for the whole model)."""
+    from tools.params import attention_linears, mlp_linears
+
+    spec = req.model
+    split = lay.tp * lay.stages
+    out: list[Term] = []
+    extra_bpt = 0.0
+    h = spec.hidden_size
+    if req.speculative == "draft":
+        d = req.draft_model
+        dc = count_parameters(d)
+        out.append(term("speculative_draft", dc.total * 2 / split,
+                        f"draft model {d.id}: {dc.total / 1e9:.2f}e9 parameters in 16-bit, sharded like the target"))
+        extra_bpt = kv_cache_bytes_per_token(d, kv_dtype)
+    elif req.speculative in ("eagle", "mtp"):
+        per_layer = counts.largest_layer if req.speculative == "mtp" else (
+            (counts.attention // max(1, spec.num_layers)) + 3 * h * spec.intermediate_size)
+        params = req.mtp_layers * (per_layer + 2 * h * h + 2 * h)  # + the fc/eh_proj joining embedding and hidden
+        size = fmt.bytes if req.speculative == "mtp" and fmt.bits < 16 else 2.0
+        what = (f"{req.mtp_layers} MTP layer(s) of {spec.id} (one decoder layer + 2h x h projection each)"
+                if req.speculative == "mtp" else f"EAGLE head: {req.mtp_layers} dense decoder layer(s) + 2h x h fc")
+        out.append(term("speculative_layers", params * size / split, f"{what}: {params / 1e9:.2f}e9 parameters; "
+                        "embeddings and LM head shared with the target"))
+        extra_bpt = req.mtp_layers * kv_layer_bytes_per_token(spec, kv_dtype)
+    if req.max_loras:
+        r = req.max_lora_rank
+        per_slot = sum(r * (lin.in_features + lin.out_features) * lin.per_layer * lin.layers
+                       for lin in attention_linears(spec) + mlp_linears(spec) if not lin.expert)
+        out.append(term("lora_slots", req.max_loras * per_slot * 2 / lay.tp,
+                        f"{req.max_loras} LoRA slot(s) x rank {r} on every attention and dense MLP projection: "
+                        f"{per_slot / 1e6:.1f}M parameters per slot, 16-bit (vLLM allocates them at start)"))
+    return out, extra_bpt
 
 
 def _kept_16bit(fmt, spec: ModelSpec, req: InferenceMemoryRequest) -> str:

@@ -101,24 +101,27 @@ def _train_option(req: RecommendRequest, gpu: GPU, tokens: float) -> Option:
 
 
 def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
+    """The serving planner's smallest layout for `batch` users at seq_len tokens within the default latency targets:
+    TP a power of two in a node, whole nodes beyond, replicas for the rest (never a layout slower per stream than
+    a smaller one: the planner takes the fewest GPUs that meet the targets)."""
+    from tools.serving import DEFAULT_OUTPUT, ServeRequest, plan_serving
+
     if _unrated(gpu, "inference"):
         return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
                       why=_unrated(gpu, "inference"))
     ctx = req.seq_len or 4096
-    mem = estimate_inference_memory(InferenceMemoryRequest(model=req.model, gpu=gpu, context=ctx, batch=req.batch,
-                                                           engine="vllm"))
-    n = mem.min_gpus
-    if n is None:
+    out = min(DEFAULT_OUTPUT, max(1, ctx // 4))
+    try:
+        p = plan_serving(ServeRequest(model=req.model, gpu=gpu, users=req.batch, prompt_len=max(1, ctx - out),
+                                      output_len=out, prices=req.prices))
+    except ValueError as e:
         return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
-                      why=f"cannot hold the model and {req.batch} x {ctx} tokens of KV cache on up to 1024 GPUs")
-    speed = estimate_inference_speed(InferenceSpeedRequest(model=req.model, gpu=gpu, num_gpus=n, context=ctx,
-                                                           output=256, batch=req.batch))
-    at_n = estimate_inference_memory(InferenceMemoryRequest(model=req.model, gpu=gpu, num_gpus=n, context=ctx,
-                                                            batch=req.batch, engine="vllm"))
-    rate = on_demand_rate(req.prices, gpu.id)
-    return Option(gpu=gpu.id, num_gpus=n, config={"engine": "vllm", **at_n.layout}, fits=bool(at_n.fits),
-                  per_gpu_gb=at_n.per_gpu_gb, wall_hours=None, cost=round(rate.typical * n, 2) if rate else None,
-                  tokens_per_second=speed.decode_tokens_per_s_total, why="")
+                      why=str(e).split(": try")[0])
+    return Option(gpu=gpu.id, num_gpus=p.total_gpus,
+                  config={"engine": "vllm", "tp": p.tp, "pp": p.pp, "replicas": p.replicas, "itl_ms": p.itl_ms,
+                          "ttft_s": p.ttft_s, "max_concurrent_sequences": p.max_concurrent_sequences},
+                  fits=True, per_gpu_gb=p.per_gpu_gb, wall_hours=None, cost=p.cost_per_hour_usd,
+                  tokens_per_second=p.output_tokens_per_s, why="")
 
 
 def recommend(req: RecommendRequest) -> Recommendation:
@@ -169,7 +172,9 @@ def _assumptions(req: RecommendRequest, tokens: float | None) -> list[str]:
         out.append("per GPU type: the least count that fits (memory engine defaults: ZeRO-3 with more than one GPU, "
                    "full recomputation), doubled while a deadline is missed and more GPUs still help")
     else:
-        out.append(f"serving {req.batch} concurrent sequence(s) of {req.seq_len or 4096} tokens with vLLM; cost per hour")
+        out.append(f"serving {req.batch} concurrent user(s) at {req.seq_len or 4096} tokens each with vLLM, within TTFT "
+                   "<= 2 s and ITL <= 50 ms (the serving planner: TP within a node, whole nodes beyond, replicas); "
+                   "cost per hour")
     out.append("cost: on-demand rental at the median of the price table's USD records for each GPU (CNY-only GPUs "
                f"converted at {CNY_PER_USD} CNY/USD; estimates; override in ~/.config/gpu-advisor/prices.yaml)")
     out.append("ranking: " + ("cheapest meeting the deadline" if req.deadline_hours else

@@ -72,6 +72,12 @@ class ServeRequest(BaseModel):
                                           "--gpu-memory-utilization, SGLang --mem-fraction-static); default the engine's")
     max_num_seqs: int | None = Field(None, ge=1, le=100_000, description="the engine's running-sequence cap (vLLM "
                                      "--max-num-seqs, SGLang --max-running-requests); default the engine's")
+    speculative: Literal["draft", "eagle", "mtp"] | None = Field(None, description="memory of speculative decoding "
+                                                                  "(its speed-up is not modelled)")
+    draft_model: ModelSpec | None = None
+    mtp_layers: int = Field(1, ge=1, le=8)
+    max_loras: int = Field(0, ge=0, le=1024, description="multi-LoRA serving: adapters resident at once")
+    max_lora_rank: int = Field(16, ge=1, le=1024)
     gpus_per_node: int = Field(8, ge=1, le=72)
     prefix_cache_hit: float = Field(0.0, ge=0, lt=1, description="share of prompt tokens served from the prefix cache")
     price_per_gpu_hour: float | None = Field(None, gt=0, description="your price; default the price table's typical on-demand")
@@ -193,7 +199,9 @@ class _Ctx:
             precision=req.precision, kv_dtype=req.kv_dtype, context=ctx,
             prompt_len=min(req.prompt_len, eng.max_batched_tokens or req.prompt_len),
             engine="vllm" if eng.id in ("vllm", "sglang") else "hf",
-            gpu_memory_utilization=req.memory_fraction or eng.memory_fraction or 0.9)
+            gpu_memory_utilization=req.memory_fraction or eng.memory_fraction or 0.9,
+            speculative=req.speculative, draft_model=req.draft_model, mtp_layers=req.mtp_layers,
+            max_loras=req.max_loras, max_lora_rank=req.max_lora_rank)
         self.cap = serving_capacity(self.mem_req)
         m = self.cap.sequences
         cap = req.max_num_seqs or (eng.max_num_seqs if eng.id != "llama.cpp" else None)
@@ -449,7 +457,13 @@ def launch_command(req: ServeRequest, lay: Layout, kv: str) -> str:
             parts.append("--kv-cache-dtype fp8")
         if quant and req.precision == "fp8":
             parts.append("--quantization fp8")
-        elif quant and req.precision in ("awq", "gptq", "int4"):
+        if req.max_loras:
+            parts.append(f"--enable-lora --max-loras {req.max_loras} --max-lora-rank {req.max_lora_rank}")
+        if req.speculative:
+            spec_cfg = {"draft": f'"model": "{req.draft_model.hf_repo or req.draft_model.id}"' if req.draft_model else "",
+                        "eagle": '"method": "eagle3", "model": "<EAGLE head repo>"', "mtp": '"method": "mtp"'}[req.speculative]
+            parts.append(f"--speculative-config '{{{spec_cfg}, \"num_speculative_tokens\": {req.mtp_layers if req.speculative == 'mtp' else 3}}}'")
+        if quant and req.precision in ("awq", "gptq", "int4"):
             parts[0] = f"vllm serve <an {req.precision.upper()} checkpoint of {repo}>"
         return " ".join(parts) + tail
     if eng.id == "sglang":
@@ -514,6 +528,12 @@ def _assumptions(req: ServeRequest, lay: Layout, c: _Ctx, p: LoadPoint, kv: str,
                    f"layers split over {lay.pp} GPUs for memory; they run one after another")
     if req.model.moe is not None:
         out.append("MoE: each decode step reads the experts the running batch routes to; compute uses active parameters")
+    if req.speculative:
+        out.append(f"speculative decoding ({req.speculative}): its weights and KV cache are counted in memory; its "
+                   "speed-up depends on the acceptance rate and is not modelled (ITL as without it)")
+    if req.max_loras:
+        out.append(f"{req.max_loras} LoRA slot(s) at rank {req.max_lora_rank} allocated at start (vLLM --max-loras "
+                   f"{req.max_loras} --max-lora-rank {req.max_lora_rank}); adapters beyond them wait in the CPU cache")
     if req.prefix_cache_hit:
         out.append(f"{req.prefix_cache_hit:.0%} of prompt tokens served from the prefix cache (not prefilled)")
     if price_source:

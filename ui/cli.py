@@ -124,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--split", choices=["auto", "tp", "layers"], default="auto",
                    help="how several GPUs share the model (auto: TP where it divides the heads, else layers)")
     i.add_argument("--quantize-embeddings", action="store_true", help="count embeddings at the quantized width too")
+    add_engine_extras(i)
 
     m = sub.add_parser("models", help="list the model catalog; `models add PATH` registers a model from its config.json",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=MODELS_EPILOG)
@@ -241,7 +242,7 @@ def _size_infer(args, catalog) -> tuple[dict, str]:
         model=model, gpu=notes.pop("gpu"), num_gpus=args.num_gpus, precision=args.precision, kv_dtype=args.kv_dtype,
         context=args.context, prompt_len=args.prompt_len, batch=args.batch, engine=args.engine,
         gpu_memory_utilization=args.gpu_memory_utilization, split=args.split,
-        quantize_embeddings=args.quantize_embeddings)
+        quantize_embeddings=args.quantize_embeddings, **engine_extras(args, catalog))
     res = estimate_inference_memory(req)
     res = res.model_copy(update={"assumptions": notes["notes"] + res.assumptions})
     return res.model_dump(mode="json"), render_inference(res, model)
@@ -275,6 +276,25 @@ def _chat(args) -> int:
         history.append(ans.slots)
         print(ans.answer + "".join(f"\n_note: {w}_" for w in ans.warnings) + "\n")
     return 0
+
+
+def add_engine_extras(p) -> None:
+    """Flags for memory that serving engines add: speculative decoding and multi-LoRA slots."""
+    p.add_argument("--speculative", choices=["draft", "eagle", "mtp"],
+                   help="speculative decoding: a draft model (--draft-model), an EAGLE head or the model's MTP layers")
+    p.add_argument("--draft-model", help="the draft model for --speculative draft (catalog id, repo name or size)")
+    p.add_argument("--mtp-layers", type=int, default=1, help="MTP / EAGLE layers (default 1)")
+    p.add_argument("--max-loras", type=int, default=0, help="LoRA adapters resident at once (vLLM --max-loras)")
+    p.add_argument("--max-lora-rank", type=int, default=16, help="vLLM --max-lora-rank (default 16)")
+
+
+def engine_extras(args, catalog) -> dict:
+    """The InferenceMemoryRequest fields of add_engine_extras' flags."""
+    out = {"speculative": args.speculative, "mtp_layers": args.mtp_layers, "max_loras": args.max_loras,
+           "max_lora_rank": args.max_lora_rank}
+    if args.draft_model:
+        out["draft_model"] = catalog.model(args.draft_model)[0]
+    return out
 
 
 def run(argv: list[str] | None = None) -> tuple[int, str | None]:

@@ -193,6 +193,9 @@ def add_serve_subparser(plan_sub) -> None:
     p.add_argument("--price", type=float, help="your price, USD per GPU-hour (default: the price table's typical)")
     p.add_argument("--gpu-options", help="comma-separated GPUs to rank as alternatives (default: a standard set "
                                          "incl. H20, L20, 910B, 4090)")
+    from ui.cli import add_engine_extras
+
+    add_engine_extras(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(plan_handler=_plan_serve)
 
@@ -209,7 +212,9 @@ def _plan_serve(args, catalog):
                   precision=args.precision, kv_dtype=args.kv_dtype, memory_fraction=args.memory_fraction,
                   prefix_cache_hit=args.prefix_cache_hit, gpus_per_node=args.gpus_per_node, prices=prices,
                   max_num_seqs=args.max_num_seqs)
-    req = ServeRequest(model=model, gpu=gpu, price_per_gpu_hour=args.price, **fields)
+    from ui.cli import engine_extras
+
+    req = ServeRequest(model=model, gpu=gpu, price_per_gpu_hour=args.price, **fields, **engine_extras(args, catalog))
     plan = plan_serving(req)
     names = [g.strip() for g in args.gpu_options.split(",")] if args.gpu_options else None
     alt_gpus = [catalog.gpu(n)[0] for n in names] if names else [g for g in catalog.gpus if g.id in DEFAULT_SERVE_OPTIONS]
