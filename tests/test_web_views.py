@@ -104,3 +104,18 @@ def test_compare_frame_puts_gpus_side_by_side(catalog):
     assert list(frame.columns) == ["field", "a100-80gb", "h20", "h200"]
     bw = frame[frame["field"] == "bandwidth GB/s"].iloc[0]
     assert bw["h200"].startswith(f"[{gpus[2].memory_bandwidth_gbps:g}](http")          # value linked to its source
+
+
+def test_calculator_serving_mode_is_the_planner_and_round_trips(catalog):
+    form = CalcForm(mode="serve", model="llama-3.1-70b", gpu="h100", users=100, prompt_len=2048, output_len=512,
+                    ttft_s=1, itl_ms=50)
+    res = calculate(form, catalog)
+    assert res.cli == ("gpu-advisor plan serve --model llama-3.1-70b --gpu h100 --users 100 --prompt-len 2048 "
+                       "--output-len 512 --ttft 1s --itl 50ms")
+    code, out = cli_run(shlex.split(res.cli)[1:] + ["--json"])
+    d = json.loads(out)
+    assert code == 0 and f"### {d['total_gpus']} × h100" in res.headline and d["launch_command"] in res.headline
+    assert res.breakdown_gb["kv_cache"] > 0 and res.call.name == "plan_serve"
+    verdict, _, table, cli = compute(catalog, "zh", "serve", "llama-3.1-70b", "h100", 1, "qlora", 2048, 1, "mixed",
+                                     "auto", "none", "native", 4096, 1, "hf", 100, 2048, 512, 1, 50, "vllm")
+    assert verdict.startswith(f"### {d['total_gpus']} × h100") and cli == res.cli

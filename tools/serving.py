@@ -169,6 +169,7 @@ class ServePlan(BaseModel):
     max_concurrent_sequences: int = Field(description="per replica: sequences of prompt+output tokens the KV pool holds")
     kv_pool_tokens: int | None
     per_gpu_gb: float
+    breakdown_gb: dict[str, float] = Field(default_factory=dict, description="one GPU of the chosen layout")
     ttft_s: float
     itl_ms: float
     tokens_per_s_per_user: float
@@ -384,7 +385,7 @@ def plan_serving(req: ServeRequest) -> ServePlan:
         targets={"ttft_s": req.ttft_target, "itl_ms": req.itl_target_s * 1000},
         total_gpus=best.total_gpus, tp=best.tp, pp=best.pp, replicas=best.replicas,
         max_concurrent_sequences=best.max_concurrent_sequences, kv_pool_tokens=best.kv_pool_tokens,
-        per_gpu_gb=best.per_gpu_gb, ttft_s=round(point.ttft_s, 3), itl_ms=round(point.itl_ms, 2),
+        per_gpu_gb=best.per_gpu_gb, breakdown_gb=c.cap.breakdown_gb, ttft_s=round(point.ttft_s, 3), itl_ms=round(point.itl_ms, 2),
         tokens_per_s_per_user=round(1000 / point.itl_ms, 1), tokens_per_s_per_gpu=round(out_tps / best.total_gpus, 1),
         output_tokens_per_s=round(out_tps, 1), prefill_share=round(point.prefill_share, 4),
         saturation={"users" if req.users is not None else "requests_per_s": round(best.capacity, 3)},

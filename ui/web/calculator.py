@@ -13,7 +13,7 @@ from tools.formats import WeightFormatId
 class CalcForm(BaseModel):
     """What the form holds; the defaults are the CLI's."""
 
-    mode: Literal["train", "infer"] = "train"
+    mode: Literal["train", "infer", "serve"] = "train"
     model: str = "llama-3.1-70b"
     gpu: str = "a100-80gb"
     num_gpus: int = Field(1, ge=1, le=100_000)
@@ -29,6 +29,13 @@ class CalcForm(BaseModel):
     context: int = Field(4096, ge=1, le=10_000_000)
     batch: int = Field(1, ge=1, le=100_000)
     engine: Literal["hf", "vllm"] = "hf"
+    # serving (the planner: users and latency targets -> layout, replicas, cost)
+    users: int = Field(32, ge=1, le=10_000_000)
+    prompt_len: int = Field(2048, ge=1, le=10_000_000)
+    output_len: int = Field(512, ge=1, le=1_000_000)
+    ttft_s: float = Field(2.0, gt=0, le=3600)
+    itl_ms: float = Field(50.0, gt=0, le=600_000)
+    serve_engine: Literal["vllm", "sglang", "hf", "llama.cpp"] = "vllm"
 
 
 class CalcResult(BaseModel):
@@ -40,11 +47,21 @@ class CalcResult(BaseModel):
     breakdown_gb: dict[str, float]
     assumptions: list[str]
     cli: str
+    headline: str | None = Field(None, description="serving: the plan in one line")
 
 
 def cli_command(form: CalcForm) -> str:
     """The `gpu-advisor size ...` line that gives the same estimate (only non-default flags)."""
     q = shlex.quote
+    if form.mode == "serve":
+        parts = ["gpu-advisor", "plan", "serve", "--model", q(form.model), "--gpu", q(form.gpu), "--users", str(form.users),
+                 "--prompt-len", str(form.prompt_len), "--output-len", str(form.output_len), "--ttft", f"{form.ttft_s:g}s",
+                 "--itl", f"{form.itl_ms:g}ms"]
+        if form.serve_engine != "vllm":
+            parts += ["--engine", form.serve_engine]
+        if form.weights != "native":
+            parts += ["--precision", form.weights]
+        return " ".join(parts)
     parts = ["gpu-advisor", "size", form.mode, "--model", q(form.model), "--gpu", q(form.gpu)]
     if form.num_gpus != 1:
         parts += ["--num-gpus", str(form.num_gpus)]
@@ -76,6 +93,23 @@ def calculate(form: CalcForm, catalog) -> CalcResult:
     model, mnote = catalog.model(form.model)
     gpu, gnote = catalog.gpu(form.gpu)
     notes = [n for n in (mnote, gnote) if n]
+    if form.mode == "serve":
+        from knowledge.prices import load_prices
+        from tools.serving import ServeRequest, plan_serving
+
+        args = {"model": model.id, "gpu": gpu.id, "users": form.users, "prompt_len": form.prompt_len,
+                "output_len": form.output_len, "ttft_s": form.ttft_s, "itl_ms": form.itl_ms, "engine": form.serve_engine,
+                "precision": None if form.weights == "native" else form.weights}
+        plan = plan_serving(ServeRequest(**(args | {"model": model, "gpu": gpu}), prices=load_prices().records))
+        cost = ("" if plan.cost_per_million_output_tokens_usd is None else
+                f"; ${plan.cost_per_hour_usd:,.2f}/h, ${plan.cost_per_million_output_tokens_usd:g} per 1M output tokens")
+        head = (f"### {plan.total_gpus} × {gpu.id} (TP{plan.tp}" + (f" × PP{plan.pp}" if plan.pp > 1 else "")
+                + f" × {plan.replicas} replicas): TTFT {plan.ttft_s:.2f} s, ITL {plan.itl_ms:.0f} ms, "
+                f"{plan.tokens_per_s_per_gpu:,.0f} tok/s/GPU{cost}\n\n`{plan.launch_command}`")
+        return CalcResult(call=ToolCall(name="plan_serve", args=args, result=plan.model_dump(mode="json", exclude={"layouts"})),
+                          per_gpu_gb=plan.per_gpu_gb, usable_gb=None, fits=True, min_gpus=plan.total_gpus,
+                          breakdown_gb=plan.breakdown_gb, assumptions=notes + plan.assumptions, cli=cli_command(form),
+                          headline=head)
     if form.mode == "train":
         from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 

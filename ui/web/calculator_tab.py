@@ -13,14 +13,14 @@ from ui.web.views import breakdown_frame, color_map
 from ui.web.widgets import memory_chart
 
 FIELDS = ["mode", "model", "gpu", "num_gpus", "method", "seq_len", "micro_batch", "precision", "zero", "offload",
-          "weights", "context", "batch", "engine"]
+          "weights", "context", "batch", "engine", "users", "prompt_len", "output_len", "ttft_s", "itl_ms", "serve_engine"]
 
 
 def compute(catalog, lang: str, *values):
     """(verdict markdown, chart frame, breakdown rows, CLI line) for the form's values; errors become the verdict."""
     raw = dict(zip(FIELDS, values))
     raw = {k: v for k, v in raw.items() if v is not None and v != ""}
-    for k in ("num_gpus", "seq_len", "micro_batch", "context", "batch"):
+    for k in ("num_gpus", "seq_len", "micro_batch", "context", "batch", "users", "prompt_len", "output_len"):
         if k in raw:
             raw[k] = int(raw[k])
     try:
@@ -34,7 +34,7 @@ def compute(catalog, lang: str, *values):
     usable = f" / {res.usable_gb:.1f} GB {t(lang, 'usable')}" if res.usable_gb else ""
     need = (f"; 至少 {res.min_gpus} 张" if lang == "zh" else f"; needs at least {res.min_gpus}") \
         if res.fits is False and res.min_gpus else ""
-    verdict = f"### {fit}: {res.per_gpu_gb:.1f} GB/GPU{usable}{need}"
+    verdict = res.headline or f"### {fit}: {res.per_gpu_gb:.1f} GB/GPU{usable}{need}"
     rows = [[k, round(v, 2)] for k, v in res.breakdown_gb.items()] + [["= per GPU", round(res.per_gpu_gb, 2)]]
     notes = "\n".join(f"- {a}" for a in res.assumptions)
     frame = breakdown_frame([res.call], lang)
@@ -50,7 +50,7 @@ def build(ctx, lang: str, lang_state) -> dict:
     intro = gr.Markdown(t(lang, "calc_intro"))
     with gr.Row():
         with gr.Column(scale=2):
-            mode = gr.Radio([(t(lang, "mode_train"), "train"), (t(lang, "mode_infer"), "infer")], value=d.mode,
+            mode = gr.Radio(_modes(lang), value=d.mode,
                             label=t(lang, "mode"), elem_id="calc-mode")
             model = gr.Dropdown(model_ids + ["70b", "7b"], value=d.model, allow_custom_value=True, label=t(lang, "model"),
                                 elem_id="calc-model")
@@ -65,7 +65,14 @@ def build(ctx, lang: str, lang_state) -> dict:
                 precision = gr.Radio(["mixed", "bf16", "fp32"], value=d.precision, label=t(lang, "train_precision"))
                 zero = gr.Radio(["auto", "0", "1", "2", "3"], value=d.zero, label=t(lang, "zero"))
                 offload = gr.Radio(["none", "optimizer", "all"], value=d.offload, label=t(lang, "offload"))
-            with gr.Group(visible=d.mode == "infer") as infer_box:
+            with gr.Group(visible=d.mode == "serve") as serve_box:
+                users = gr.Number(d.users, precision=0, minimum=1, label=t(lang, "users"), elem_id="calc-users")
+                prompt_len = gr.Number(d.prompt_len, precision=0, minimum=1, label=t(lang, "prompt_len"))
+                output_len = gr.Number(d.output_len, precision=0, minimum=1, label=t(lang, "output_len"))
+                ttft_s = gr.Number(d.ttft_s, minimum=0.01, label=t(lang, "ttft_target"))
+                itl_ms = gr.Number(d.itl_ms, minimum=1, label=t(lang, "itl_target"))
+                serve_engine = gr.Radio(["vllm", "sglang", "hf", "llama.cpp"], value=d.serve_engine, label=t(lang, "engine"))
+            with gr.Group(visible=d.mode != "train") as infer_box:
                 weights = gr.Dropdown(["native", *WEIGHT_FORMATS], value=d.weights,
                                       label=t(lang, "infer_precision"))
                 context = gr.Dropdown([2048, 4096, 8192, 32768, 131072], value=d.context, allow_custom_value=True,
@@ -78,26 +85,31 @@ def build(ctx, lang: str, lang_state) -> dict:
             table = gr.Dataframe(label=t(lang, "breakdown"), interactive=False, elem_id="calc-table")
             cli = gr.Code(label=t(lang, "cli"), language="shell", lines=2, interactive=False, elem_id="calc-cli")
     inputs = [lang_state, mode, model, gpu, num_gpus, method, seq_len, micro_batch, precision, zero, offload, weights,
-              context, batch, engine]
+              context, batch, engine, users, prompt_len, output_len, ttft_s, itl_ms, serve_engine]
     outs = [verdict, chart, table, cli]
     def on_change(ui_lang, *values):
         return compute(cat, ui_lang, *values)
 
     for comp in inputs[1:]:
         comp.change(on_change, inputs, outs, queue=False, show_progress="hidden")
-    mode.change(lambda m: (gr.update(visible=m == "train"), gr.update(visible=m == "infer")), [mode],
-                [train_box, infer_box], queue=False)
+    mode.change(lambda m: (gr.update(visible=m == "train"), gr.update(visible=m != "train"),
+                           gr.update(visible=m == "serve")), [mode], [train_box, infer_box, serve_box], queue=False)
     # component -> i18n key of its label, for the language switch
     labels = {mode: "mode", model: "model", gpu: "gpu", num_gpus: "num_gpus", method: "method", seq_len: "seq_len",
               micro_batch: "micro_batch", precision: "train_precision", zero: "zero", offload: "offload",
               weights: "infer_precision", context: "context", batch: "batch", engine: "engine", table: "breakdown",
-              cli: "cli"}
+              cli: "cli", users: "users", prompt_len: "prompt_len", output_len: "output_len", ttft_s: "ttft_target",
+              itl_ms: "itl_target", serve_engine: "engine"}
     return {"intro": intro, "inputs": inputs, "outputs": outs, "mode": mode, "model": model, "gpu": gpu,
             "on_change": on_change, "chart": chart, "labels": labels}
 
 
+def _modes(lang: str) -> list[tuple[str, str]]:
+    return [(t(lang, "mode_train"), "train"), (t(lang, "mode_infer"), "infer"), (t(lang, "mode_serve"), "serve")]
+
+
 def relabel(lang: str, c: dict) -> list:
-    mode_choices = [(t(lang, "mode_train"), "train"), (t(lang, "mode_infer"), "infer")]
+    mode_choices = _modes(lang)
     return ([gr.update(value=t(lang, "calc_intro")), gr.update(title=t(lang, "chart"))]
             + [gr.update(label=t(lang, key), **({"choices": mode_choices} if key == "mode" else {}))
                for key in c["labels"].values()])
