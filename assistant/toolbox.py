@@ -175,9 +175,15 @@ def tool_specs(deps, include_ask: bool = False) -> list[ToolSpec]:
         return estimate_rent_and_buy(CostRequest(**base)).model_dump(mode="json")
 
     def time_train(a: TimeTrainArgs) -> dict:
-        return estimate_training_time(TrainingTimeRequest(model=cat.model(a.model)[0], gpu=cat.gpu(a.gpu)[0],
-                                                          num_gpus=a.num_gpus, tokens=a.tokens, method=a.method)
-                                      ).model_dump(mode="json")
+        # pre-training costs what a full fine-tune of the same tokens costs (6·N·D + attention): the tool's 'full'
+        method = "full" if a.method == "pretrain" else a.method
+        out = estimate_training_time(TrainingTimeRequest(model=cat.model(a.model)[0], gpu=cat.gpu(a.gpu)[0],
+                                                         num_gpus=a.num_gpus, tokens=a.tokens, method=method)
+                                     ).model_dump(mode="json")
+        if a.method == "pretrain":
+            out["assumptions"] = ["pre-training timed as full training of every parameter on these tokens"] + \
+                out.get("assumptions", [])
+        return out
 
     def compare(a: CompareArgs) -> dict:
         return compare_gpus(CompareGpusInput(gpus=a.gpus), cat).model_dump(mode="json")

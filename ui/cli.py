@@ -13,6 +13,8 @@ import sys
 
 from pydantic import ValidationError
 
+from ui.argtypes import backend_name, positive_int  # noqa: F401 (argparse types)
+
 from tools.formats import WEIGHT_FORMATS, weight_format
 from ui import cli_plan, cli_serve
 from ui.cli_knowledge import add_parsers as add_knowledge_parsers
@@ -144,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("ask", help="ask a question in Chinese or English (computed answer with sources)")
     a.add_argument("question")
     a.add_argument("--lang", choices=["zh", "en"], help="answer language (default: the question's)")
-    a.add_argument("--backend", default="auto",
+    a.add_argument("--backend", default="auto", type=backend_name,
                    help="auto (default: the LLM in GPU_ADVISOR_LLM if set, else rules), rules, openai:MODEL, ollama:MODEL")
     a.add_argument("--session", help="JSON file that keeps the conversation across calls")
     a.add_argument("--json", action="store_true", help="print the Answer object")
@@ -220,7 +222,10 @@ def _size_train(args, catalog) -> tuple[dict, str]:
     from ui.render import render_training
 
     model, notes = _resolve(args, catalog)
-    targets = [x.strip() for x in args.lora_targets.split(",") if x.strip()] if args.lora_targets else None
+    targets = [x.strip() for x in args.lora_targets.split(",") if x.strip()] if args.lora_targets is not None else None
+    if targets == []:
+        raise ValueError(f"--lora-targets {args.lora_targets!r} names no module: give names such as q_proj,v_proj "
+                         "(or leave it out for all linear layers)")
     req = TrainingMemoryRequest(
         model=model, gpu=notes.pop("gpu"), method=args.method, precision=args.precision, optimizer=args.optimizer,
         grad_dtype=args.grad_dtype, master_weights=args.master_weights, zero=args.zero, offload=args.offload,
@@ -365,7 +370,13 @@ def run(argv: list[str] | None = None) -> tuple[int, str | None]:
         raise UsageError(_explain(e)) from None
     except ValueError as e:
         raise UsageError(str(e)) from None
-    return 0, json.dumps(data, ensure_ascii=False, indent=2) if getattr(args, "json", False) else text
+    if getattr(args, "json", False):
+        try:
+            return 0, json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False)
+        except ValueError:
+            raise UsageError("a result is not a finite number (an input is out of range, e.g. --hours 1e308): "
+                             "give values of a size a real job has") from None
+    return 0, text
 
 
 def main(argv: list[str] | None = None) -> int:

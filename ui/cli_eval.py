@@ -1,6 +1,8 @@
 """CLI command `eval`: run the offline question set (and, with --suite all, the calibration benchmarks)."""
 from __future__ import annotations
 
+from ui.argtypes import backend_name, positive_int  # noqa: F401
+
 from pathlib import Path
 
 
@@ -8,13 +10,13 @@ def add_parsers(sub) -> None:
     e = sub.add_parser("eval", help="offline evaluation: the question set, scored; reports and run comparison")
     e.add_argument("--dataset", help="a YAML file or folder of cases (default evals/datasets); 'realistic' = evals/realistic, "
                                      "the questions as people write them")
-    e.add_argument("--backend", default="rules", help="rules (default), auto, openai:MODEL, ollama:MODEL")
+    e.add_argument("--backend", default="rules", type=backend_name, help="rules (default), auto, openai:MODEL, ollama:MODEL")
     e.add_argument("--report", help="folder for report.json and report.md")
     e.add_argument("--filter", help="only cases with this tag or intent")
     e.add_argument("--compare", help="an earlier report.json: list what regressed and improved")
     e.add_argument("--suite", choices=["questions", "all"], default="questions",
                    help="all: also the calibration benchmarks (engine vs published measurements)")
-    e.add_argument("--workers", type=int, help="parallel cases (default 1: a local model server usually has one slot, "
+    e.add_argument("--workers", type=positive_int, help="parallel cases (default 1: a local model server usually has one slot, "
                                                "and parallel requests would only queue into its time-outs)")
     e.add_argument("--json", action="store_true", help="print the summary object")
 

@@ -1,6 +1,8 @@
 """CLI commands over the knowledge base: index build|add|status, search, compare, prices."""
 from __future__ import annotations
 
+from ui.argtypes import backend_name, positive_int  # noqa: F401
+
 import argparse
 import sys
 
@@ -22,7 +24,7 @@ def add_parsers(sub) -> None:
 
     q = sub.add_parser("search", help="search the knowledge base (Chinese or English)")
     q.add_argument("query")
-    q.add_argument("--k", type=int, default=5, help="passages to return (default 5)")
+    q.add_argument("--k", type=positive_int, default=5, help="passages to return (default 5)")
     q.add_argument("--mode", choices=["hybrid", "dense", "bm25"], default="hybrid")
     q.add_argument("--json", action="store_true")
 

@@ -1,0 +1,35 @@
+"""Quietly accepted nonsense is refused with what is accepted (issue 17, item 3): exit 2, one line, no traceback."""
+from __future__ import annotations
+
+import pytest
+
+from ui.cli import main
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["cost", "--gpu", "h100", "--hours", "1e308", "--json"], "not a finite number"),
+    (["size", "train", "--model", "llama-3.1-8b", "--method", "lora", "--lora-targets", ",,,"], "names no module"),
+    (["search", "h100", "--k", "0"], "must be at least 1"),
+    (["ask", "hi", "--backend", "bogus"], "is not a backend"),
+    (["eval", "--workers", "-3"], "must be at least 1"),
+    (["time", "train", "--model", "llama-3.1-70b", "--tokens", "1B", "--gpu", "h100", "--num-gpus", "8", "--tp", "3"],
+     "multiple of tp x pp"),
+    (["plan", "serve", "--model", "llama-3.1-8b", "--gpu", "h100", "--users", "0"], "users"),
+    (["plan", "serve", "--model", "llama-3.1-8b", "--gpu", "h100", "--users", "5", "--itl", "fast"], "not a duration"),
+    (["plan", "serve", "--model", "llama-3.1-8b", "--gpu", "h100", "--users", "5", "--prompt-len=-2k"], "token length"),
+])
+def test_nonsense_exits_2_and_says_what_is_accepted(capsys, argv, says):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
+
+
+def test_every_method_a_tool_advertises_it_accepts():
+    # MCP's time_train advertised method 'pretrain' and then rejected it
+    from assistant.service import default_deps
+    from assistant.toolbox import tool_specs
+
+    spec = next(t for t in tool_specs(default_deps()) if t.name == "time_train")
+    for method in spec.args.model_json_schema()["properties"]["method"]["enum"]:
+        out = spec.call(model="llama-3.1-8b", gpu="h100", num_gpus=8, tokens=1e9, method=method)
+        assert out["gpu_hours"] > 0, method
