@@ -59,10 +59,45 @@ def test_bad_requests_say_what_is_accepted(tmp_path):
         assert needle in r.json()["error"] and '"message": str' in r.json()["accepted"], r.json()
 
 
-def test_a_100k_character_message_is_truncated_with_a_notice(tmp_path):
-    body = make_client(tmp_path).post("/api/ask", json={"message": Q70 + "x" * 100_000}).json()
-    assert body["warnings"][0] == "the message was 100,013 characters; only the first 4,000 were read"  # 13 + 100,000
+def test_a_long_message_is_truncated_with_a_notice(tmp_path):
+    body = make_client(tmp_path).post("/api/ask", json={"message": Q70 + "x" * 50_000}).json()
+    assert body["warnings"][0] == "the message was 50,013 characters; only the first 4,000 were read"  # 13 + 50,000
     assert body["verdict"]["fits"] is True                                  # the question itself was still read
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_kept(tmp_path):
+    # 100k characters is a ~100 kB body: over the 64 kB default, refused with 413 and what is accepted
+    client = make_client(tmp_path)
+    r = client.post("/api/ask", json={"message": Q70 + "x" * 100_000})
+    assert r.status_code == 413 and "65,536 bytes" in r.json()["error"] and "4,000 characters" in r.json()["error"]
+
+    def chunks():  # no Content-Length: counted as it streams, refused at the limit
+        for _ in range(100):
+            yield b"x" * 4096
+    r = client.post("/api/ask", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert make_client(tmp_path, max_body_bytes=200_000).post(
+        "/api/ask", json={"message": Q70 + "x" * 100_000}).status_code == 200
+
+
+def test_x_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path):
+    from ui.limits import client_address
+
+    # a client rotating the header gets nothing: without trusted proxies the socket peer is the key
+    assert client_address("203.0.113.9", "1.2.3.4", []) == "203.0.113.9"
+    # behind a trusted proxy: the right-most hop that is not a trusted proxy
+    assert client_address("10.0.0.5", "198.51.100.7, 10.0.0.4", ["10.0.0.0/8"]) == "198.51.100.7"
+    assert client_address("10.0.0.5", "spoofed, 198.51.100.7", ["10.0.0.0/8"]) == "198.51.100.7"
+    assert client_address("203.0.113.9", "1.2.3.4", ["10.0.0.0/8"]) == "203.0.113.9"   # peer not trusted
+    client = make_client(tmp_path, rate_limit=RateLimit(per_minute=1, burst=2))
+    codes = [client.post("/api/ask", json={"message": "hi"}, headers={"x-forwarded-for": f"9.9.9.{i}"}).status_code
+             for i in range(4)]
+    assert codes[:2] == [200, 200] and 429 in codes[2:]   # rotating the header did not buy new buckets
+
+
+def test_healthz_shows_no_server_paths(tmp_path):
+    h = make_client(tmp_path).get("/healthz").json()
+    assert h["sessions"].startswith("sqlite") and "/" not in h["sessions"] and str(tmp_path) not in str(h)
 
 
 def test_session_prices_change_the_cost(tmp_path):
@@ -79,7 +114,7 @@ def test_session_prices_change_the_cost(tmp_path):
 def test_healthz(tmp_path):
     body = make_client(tmp_path).get("/healthz").json()
     assert body["status"] == "ok" and body["backend"] == "rules"
-    assert "index" in body and body["sessions"].startswith("sqlite ") and body["llm"] == {"configured": False}
+    assert "index" in body and body["sessions"] == "sqlite" and body["llm"] == {"configured": False}  # no path
 
 
 def test_healthz_reports_an_llm_backend_whose_package_is_missing(tmp_path, monkeypatch):

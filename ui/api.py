@@ -44,13 +44,14 @@ class Health(BaseModel):
     llm: dict = Field(default_factory=dict, description="configured, mode, importable, detail (no network call)")
 
 
-def _client_key(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 def add_routes(app: FastAPI, ctx) -> None:
     """Register the API on `app`; ctx is the server's AppContext (settings, store, deps, limiter)."""
     router = APIRouter()
+    from ui.limits import client_address
+
+    def _client_key(request: Request) -> str:
+        return client_address(request.client.host if request.client else None,
+                              request.headers.get("x-forwarded-for"), ctx.settings.trusted_proxies)
 
     @router.post("/api/ask", response_model=AskResponse)
     async def api_ask(body: AskRequest, request: Request):

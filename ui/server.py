@@ -26,6 +26,20 @@ class ServeSettings(BaseModel):
                                    description="longer messages are cut with a notice; the parser reads no more anyway")
     concurrency: int = Field(8, ge=1, le=256, description="Gradio queue: events processed at once")
     redis_url: str | None = Field(default_factory=lambda: os.environ.get("REDIS_URL") or None, repr=False)
+    max_body_bytes: int = Field(default_factory=lambda: _max_body(), ge=1024, le=64 * 1024 * 1024,
+                                description="larger request bodies are refused with 413 (GPU_ADVISOR_MAX_BODY_BYTES)")
+    trusted_proxies: list[str] = Field(default_factory=lambda: _trusted(), description="peers whose X-Forwarded-For "
+                                       "is believed (GPU_ADVISOR_TRUSTED_PROXIES); none by default")
+
+
+def _max_body() -> int:
+    from ui.limits import max_body_from_env
+    return max_body_from_env()
+
+
+def _trusted() -> list[str]:
+    from ui.limits import trusted_from_env
+    return trusted_from_env()
 
 
 def package_version() -> str:
@@ -145,7 +159,7 @@ class AppContext:
         llm = self.llm_state()
         ok = sessions_ok and (not llm["configured"] or llm["importable"])
         return Health(status="ok" if ok else "degraded", backend=self.backend, index=self.index_summary(),
-                      sessions=self.store.describe() + ("" if sessions_ok else " (unreachable)"),
+                      sessions=self.store.describe().split(" ")[0] + ("" if sessions_ok else " (unreachable)"),
                       version=package_version(), llm=llm).model_dump()
 
 
@@ -175,6 +189,9 @@ def create_app(settings: ServeSettings | None = None, *, store: SessionStore | N
                                   show_error=False, css=CSS, theme=gr.themes.Soft())
         app.state.ctx = ctx
     app.add_middleware(TokenGuard, token=settings.token)
+    from ui.limits import BodyLimit
+
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app
 
 
@@ -191,5 +208,6 @@ def serve(settings: ServeSettings) -> int:
     if settings.host not in ("127.0.0.1", "localhost", "::1") and not settings.token:
         print("warning: listening beyond loopback without GPU_ADVISOR_TOKEN: anyone who can reach this port can use it",
               flush=True)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", access_log=False)
+    # proxy_headers off: X-Forwarded-For is read by ui.limits.client_address, from trusted proxies only
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", access_log=False, proxy_headers=False)
     return 0
