@@ -127,11 +127,19 @@ def session_turn(text: str, answer: Answer) -> dict:
 def ask_in_session(text: str, session_file: Path, **kw) -> Answer:
     """ask() with the conversation kept in a JSON file (consecutive calls continue one conversation)."""
     history: list[dict] = []
+    if session_file.is_dir():
+        raise ValueError(f"--session {session_file} is a folder: give a file, e.g. {session_file / 'chat.json'}")
+    if not session_file.parent.is_dir():
+        raise ValueError(f"--session {session_file}: the folder {session_file.parent} does not exist")
     if session_file.exists():
         try:
-            history = json.loads(session_file.read_text(encoding="utf-8")).get("turns", [])
-        except (ValueError, AttributeError):
-            history = []
+            data = json.loads(session_file.read_text(encoding="utf-8"))
+            history = data["turns"]
+            if not isinstance(history, list) or not all(isinstance(t, dict) and "slots" in t for t in history):
+                raise ValueError
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            raise ValueError(f"--session {session_file} is not a gpu-advisor session file (JSON with 'turns'); it was "
+                             "left as it is: give a new file name to start a conversation") from None
     answer = ask(text, history=[t["slots"] for t in history], **kw)
     history.append(session_turn(text, answer))
     session_file.write_text(json.dumps({"turns": history[-50:]}, ensure_ascii=False, indent=1), encoding="utf-8")

@@ -46,8 +46,19 @@ class CaseResult(BaseModel):
 def load_cases(path: Path | None = None, tag: str | None = None) -> list[Case]:
     """Every case under `path` (a file or a folder of *.yaml), optionally only those with `tag`."""
     path = path or DATASETS
+    if not path.exists():
+        raise ValueError(f"--dataset {path}: no such file or folder (a YAML file of cases, a folder of them, or "
+                         "'realistic')")
     files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
-    cases = [Case(**row) for f in files for row in (yaml.safe_load(f.read_text(encoding="utf-8")) or [])]
+    cases = []
+    for f in files:
+        try:
+            rows = yaml.safe_load(f.read_text(encoding="utf-8")) or []
+            if not isinstance(rows, list):
+                raise ValueError("not a list of cases")
+            cases += [Case(**row) for row in rows]
+        except (yaml.YAMLError, UnicodeDecodeError, ValueError, TypeError) as e:
+            raise ValueError(f"--dataset {f}: not a YAML list of eval cases ({str(e).splitlines()[0][:120]})") from None
     ids = [c.id for c in cases]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
@@ -272,7 +283,11 @@ def write_report(results: list[CaseResult], summary: dict, directory: Path) -> N
 
 def compare(old_report: Path, results: list[CaseResult]) -> dict:
     """Cases that regressed (passed before, fail now) and improved, against an earlier report.json."""
-    old = {c["id"]: c["passed"] for c in json.loads(old_report.read_text(encoding="utf-8"))["cases"]}
+    try:
+        old = {c["id"]: c["passed"] for c in json.loads(old_report.read_text(encoding="utf-8"))["cases"]}
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
+        raise ValueError(f"--compare {old_report}: not a report.json written by `gpu-advisor eval --report DIR` "
+                         f"({type(e).__name__})") from None
     now = {r.id: r.passed for r in results}
     return {"regressed": sorted(i for i in now if old.get(i) is True and not now[i]),
             "improved": sorted(i for i in now if old.get(i) is False and now[i]),

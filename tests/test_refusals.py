@@ -33,3 +33,29 @@ def test_every_method_a_tool_advertises_it_accepts():
     for method in spec.args.model_json_schema()["properties"]["method"]["enum"]:
         out = spec.call(model="llama-3.1-8b", gpu="h100", num_gpus=8, tokens=1e9, method=method)
         assert out["gpu_hours"] > 0, method
+
+
+@pytest.mark.parametrize("make, says", [
+    (lambda d: ["ask", "hi", "--session", str(d)], "is a folder"),
+    (lambda d: ["ask", "hi", "--session", str(d / "missing" / "s.json")], "does not exist"),
+    (lambda d: ["eval", "--dataset", str(d / "nope.yaml")], "no such file or folder"),
+    (lambda d: ["eval", "--dataset", str(_write(d / "bin.yaml", b"\x00\x01binary"))], "not a YAML list of eval cases"),
+    (lambda d: ["eval", "--dataset", "evals/realistic/serving_capacity.yaml", "--compare",
+                str(_write(d / "r.json", b"{not json"))], "not a report.json"),
+])
+def test_bad_paths_are_messages_not_tracebacks(capsys, tmp_path, make, says):
+    assert main(make(tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
+
+
+def test_a_file_that_is_not_a_session_is_left_as_it_is(capsys, tmp_path):
+    notes = _write(tmp_path / "notes.json", b'{"my": "own data"}')
+    assert main(["ask", "hi", "--session", str(notes)]) == 2
+    assert "not a gpu-advisor session file" in capsys.readouterr().err
+    assert notes.read_bytes() == b'{"my": "own data"}'   # nothing lost
+
+
+def _write(path, data: bytes):
+    path.write_bytes(data)
+    return path

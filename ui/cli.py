@@ -370,6 +370,8 @@ def run(argv: list[str] | None = None) -> tuple[int, str | None]:
         raise UsageError(_explain(e)) from None
     except ValueError as e:
         raise UsageError(str(e)) from None
+    except OSError as e:  # a path that is missing, a folder, unreadable or unwritable
+        raise UsageError(f"{e.filename or ''}: {e.strerror or e}".lstrip(": ")) from None
     if getattr(args, "json", False):
         try:
             return 0, json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False)
