@@ -269,3 +269,25 @@ def test_socket_mode_end_to_end_against_a_local_stub(tmp_path, live_server):
         assert {"envelope_id": "env-1"} in acks
     finally:
         handler.close()
+
+
+def test_malformed_requests_are_refused_without_a_traceback(slack, caplog):
+    base, stub = slack
+    body = mention("<@UBOT> hi", "1700000000.000200", "Ev42")
+    headers = sign(body) | {"X-Slack-Request-Timestamp": "yesterday"}
+    assert post_event(base, body, headers).status_code == 401           # a timestamp that is not whole seconds
+    broken = '{"type": "event_callback", "event": '                       # cut JSON, correctly signed
+    assert post_event(base, broken, sign(broken)).status_code in (400, 401)
+    assert "Traceback" not in caplog.text
+
+
+def test_a_runaway_answer_is_cut_to_a_few_messages():
+    from assistant.service import ask
+    from ui.slack.blocks import ANSWER_MAX, MESSAGES_MAX
+
+    answer = ask("A100够不够微调70B？")
+    huge = answer.model_copy(update={"answer": ("paragraph of words " * 50 + "\n\n") * 10_000})   # ~10 MB
+    messages = split_messages(answer_blocks(huge))
+    assert len(messages) <= MESSAGES_MAX
+    posted = "".join(b["text"]["text"] for m in messages for b in m if b["type"] == "section" and "text" in b)
+    assert len(posted) < ANSWER_MAX + 20_000 and "只显示前 12,000 个字符" in posted   # the answer is Chinese

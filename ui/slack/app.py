@@ -162,13 +162,27 @@ def http_asgi(app):
     handler = SlackRequestHandler(app)
     api = FastAPI(title="gpu-advisor Slack adapter", docs_url=None, redoc_url=None, openapi_url=None)
 
+    async def checked(req: Request):
+        """Slack's request, refused plainly (no traceback in the log) when its headers or body are malformed."""
+        from fastapi.responses import JSONResponse
+
+        ts = req.headers.get("x-slack-request-timestamp", "")
+        if not ts.isdigit() or not req.headers.get("x-slack-signature"):
+            return JSONResponse(status_code=401, content={
+                "error": "not a Slack request: X-Slack-Request-Timestamp (whole seconds) and X-Slack-Signature required"})
+        try:
+            return await handler.handle(req)
+        except Exception as e:  # a body Bolt cannot parse: the sender is not Slack, or it was cut
+            log.warning("refused a malformed Slack request: %s", e.__class__.__name__)
+            return JSONResponse(status_code=400, content={"error": "malformed Slack request body"})
+
     @api.post("/slack/events")
     async def events(req: Request):
-        return await handler.handle(req)
+        return await checked(req)
 
     @api.post("/slack/commands")
     async def commands(req: Request):
-        return await handler.handle(req)
+        return await checked(req)
 
     @api.get("/healthz")
     def healthz():

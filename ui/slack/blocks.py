@@ -10,6 +10,8 @@ HEADER_MAX = 150          # plain_text in a header block
 SECTION_MAX = 3000        # text of a section block
 FIELD_MAX = 2000          # each field of a section; at most 10 fields
 CONTEXT_MAX = 10          # elements in a context block
+ANSWER_MAX = 12_000       # characters of answer text posted to Slack (a runaway LLM answer is cut, not 67 messages)
+MESSAGES_MAX = 3          # messages per reply
 BLOCKS_PER_MESSAGE = 50
 
 
@@ -96,14 +98,23 @@ def answer_blocks(answer: Answer) -> list[dict]:
     blocks.append({"type": "divider"})
     details = "详细说明与假设" if zh else "Details and assumptions"
     blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": f"*{details}* ↓"}]})
-    for piece in _chunks(to_mrkdwn(answer.answer), SECTION_MAX):
+    text = to_mrkdwn(answer.answer)
+    if len(text) > ANSWER_MAX:
+        cut = ("（回答过长，只显示前 {n:,} 个字符；完整内容请用网页聊天或 API）" if zh else
+               "(answer cut at {n:,} characters; the web chat and the API have the full text)").format(n=ANSWER_MAX)
+        head = text[:ANSWER_MAX]
+        head = head.rsplit("\n\n", 1)[0] if "\n\n" in head else head  # at a paragraph: no table or fence cut open
+        if head.count("```") % 2:
+            head += "\n```"
+        text = head + "\n\n… " + cut
+    for piece in _chunks(text, SECTION_MAX):
         blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": piece}})
     return blocks
 
 
 def split_messages(blocks: list[dict]) -> list[list[dict]]:
-    """Messages of at most 50 blocks each (Slack's limit)."""
-    return [blocks[i:i + BLOCKS_PER_MESSAGE] for i in range(0, len(blocks), BLOCKS_PER_MESSAGE)] or [[]]
+    """Messages of at most 50 blocks each (Slack's limit), at most MESSAGES_MAX of them."""
+    return [blocks[i:i + BLOCKS_PER_MESSAGE] for i in range(0, len(blocks), BLOCKS_PER_MESSAGE)][:MESSAGES_MAX] or [[]]
 
 
 def fallback_text(answer: Answer) -> str:
