@@ -225,3 +225,34 @@ def test_serve_rejects_bad_flags_with_a_message(argv, needle, capsys):
 
     assert main(argv) == 2
     assert needle in capsys.readouterr().err
+
+
+def test_a_session_store_outage_degrades_to_answers_without_history_and_recovers(tmp_path):
+    import redis
+
+    class Flaky(SQLiteSessionStore):
+        down = False
+
+        def history(self, session_id):
+            if self.down:
+                raise redis.exceptions.ConnectionError("Error 111 connecting to localhost:6379. Connection refused.")
+            return super().history(session_id)
+
+        def append(self, session_id, turn):
+            if self.down:
+                raise redis.exceptions.ConnectionError("Connection refused.")
+            return super().append(session_id, turn)
+
+    store = Flaky(tmp_path / "s.sqlite3")
+    app = create_app(ServeSettings(backend="rules", rate_limit=RateLimit(per_minute=0)), store=store, with_ui=False)
+    client = TestClient(app, raise_server_exceptions=False)
+    sid = client.post("/api/ask", json={"message": Q70}).json()["session_id"]
+    store.down = True
+    r = client.post("/api/ask", json={"message": "那H100呢？", "session_id": sid})
+    assert r.status_code == 200 and "unreachable (ConnectionError)" in r.json()["warnings"][0]   # answered, said so
+    new = client.post("/api/ask", json={"message": Q70})                                          # new conversations too
+    assert new.status_code == 200 and new.json()["verdict"]["fits"] is True
+    store.down = False                                                                            # it comes back
+    follow = client.post("/api/ask", json={"message": "那H100呢？", "session_id": sid}).json()
+    assert follow["verdict"]["gpu"] == "h100" and follow["slots"]["model"] == "70b"              # history again
+    assert not any("unreachable" in w for w in follow["warnings"])

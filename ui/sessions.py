@@ -11,6 +11,7 @@ Sessions idle for longer than the TTL (GPU_ADVISOR_SESSION_TTL seconds, default 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import secrets
@@ -23,6 +24,8 @@ from typing import Protocol
 DEFAULT_TTL_S = 7 * 24 * 3600
 MAX_TURNS = 50
 SESSION_ID = re.compile(r"[A-Za-z0-9_\-][A-Za-z0-9_.:\-]{0,127}")
+
+log = logging.getLogger(__name__)
 
 
 class SessionError(ValueError):
@@ -183,12 +186,39 @@ def events_in_store(text: str, store: SessionStore, session_id: str | None, **kw
     from assistant.service import ask_events, session_turn
 
     session_id = check_session_id(session_id) if session_id else new_session_id()
-    history = [t["slots"] for t in store.history(session_id)]
+    trouble = None
+    try:
+        history = [t["slots"] for t in store.history(session_id)]
+    except store_errors() as e:  # the store is down: answer anyway, without the earlier turns, and say so
+        log.warning("session store unreachable (%s): answering without history", e.__class__.__name__)
+        history, trouble = [], e.__class__.__name__
     for event in ask_events(text, history=history, **kw):
         if event["type"] == "answer":
-            store.append(session_id, session_turn(text, event["answer"]))
-            event = event | {"session_id": session_id}
+            answer = event["answer"]
+            if trouble is None:
+                try:
+                    store.append(session_id, session_turn(text, answer))
+                except store_errors() as e:
+                    trouble = e.__class__.__name__
+            if trouble is not None:
+                answer = answer.model_copy(update={"warnings": [
+                    f"the conversation store ({store.describe().split(' ')[0]}) is unreachable ({trouble}): this "
+                    "answer does not use earlier turns and this turn was not kept; it recovers by itself"]
+                    + answer.warnings})
+            event = event | {"answer": answer, "session_id": session_id}
         yield event
+
+
+def store_errors() -> tuple[type[BaseException], ...]:
+    """What a failing session store raises: SQLite and OS errors, and Redis's own when redis is installed."""
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, ConnectionError, TimeoutError)
+    try:
+        import redis
+
+        errors += (redis.exceptions.RedisError,)
+    except ImportError:
+        pass
+    return errors
 
 
 def ask_in_store(text: str, store: SessionStore, session_id: str | None, **kw):
