@@ -256,3 +256,22 @@ def test_a_session_store_outage_degrades_to_answers_without_history_and_recovers
     follow = client.post("/api/ask", json={"message": "那H100呢？", "session_id": sid}).json()
     assert follow["verdict"]["gpu"] == "h100" and follow["slots"]["model"] == "70b"              # history again
     assert not any("unreachable" in w for w in follow["warnings"])
+
+
+def test_session_ids_are_issued_per_surface_and_bound_to_the_caller(tmp_path):
+    client = make_client(tmp_path)
+    sid = client.post("/api/ask", json={"message": Q70}).json()["session_id"]
+    assert sid.startswith("api-")                                            # issued by the server, namespaced
+    # a Slack thread's predictable id, a made-up id, or one edited by a character: refused, not read or steered
+    for forged in ("slack:T1:C1:1700000000.000100", "api-made-up.sig", sid[:-1] + ("A" if sid[-1] != "A" else "B")):
+        r = client.post("/api/ask", json={"message": "那H100呢？", "session_id": forged})
+        assert r.status_code == 422 and "not issued to you" in r.json()["error"], forged
+    # with an access token, an id is bound to the token that started it
+    guarded = make_client(tmp_path, token="tok-A")
+    mine = guarded.post("/api/ask", json={"message": Q70}, headers={"Authorization": "Bearer tok-A"}).json()["session_id"]
+    ok = guarded.post("/api/ask", json={"message": "那H100呢？", "session_id": mine},
+                      headers={"Authorization": "Bearer tok-A"})
+    assert ok.status_code == 200 and ok.json()["verdict"]["gpu"] == "h100"
+    from ui.sessions import SessionError, verify_session_id
+    with pytest.raises(SessionError):
+        verify_session_id(mine, "api", "some-other-caller")

@@ -49,6 +49,14 @@ def add_routes(app: FastAPI, ctx) -> None:
     router = APIRouter()
     from ui.limits import client_address
 
+    def _caller(request: Request) -> str:
+        """Who a session id is bound to: the API token the request carries (hashed), else anonymous."""
+        import hashlib
+
+        auth = request.headers.get("authorization", "")
+        token = auth[7:].strip() if auth.lower().startswith("bearer ") else request.headers.get("x-gpu-advisor-token", "")
+        return hashlib.sha256(token.encode()).hexdigest()[:16] if token else "anon"
+
     def _client_key(request: Request) -> str:
         return client_address(request.client.host if request.client else None,
                               request.headers.get("x-forwarded-for"), ctx.settings.trusted_proxies)
@@ -63,7 +71,8 @@ def add_routes(app: FastAPI, ctx) -> None:
 
         def work():
             with cancel_on(gone):
-                return ctx.answer(body.message, body.session_id, body.lang, body.prices)
+                return ctx.answer(body.message, body.session_id, body.lang, body.prices, surface="api",
+                                  caller=_caller(request))
 
         # the answer is worked out on a thread (a slow LLM never blocks the event loop); when the client hangs up
         # first, its LLM work is told to stop, and the turn is still kept in the session (the rules answer)

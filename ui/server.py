@@ -77,11 +77,19 @@ class AppContext:
             overrides.append(session_rental_override(gpu.id, usd))
         return self.deps.with_prices(overrides)
 
-    def stream(self, message: str, session_id: str | None, lang: str | None, prices: dict[str, float] | None = None):
+    def stream(self, message: str, session_id: str | None, lang: str | None, prices: dict[str, float] | None = None,
+               *, surface: str = "web", caller: str = "", trusted_id: bool = False):
         """Events for one message, truncated, priced and continued from the session: token/reset events, then
-        {"type": "answer", "answer", "session_id"}. Raises ValueError for a bad session id or price."""
+        {"type": "answer", "answer", "session_id"}. Raises ValueError for a bad session id or price.
+        Session ids are issued here, namespaced by surface and signed for the caller; a client's id is verified
+        (trusted_id: an id the surface built itself, e.g. a Slack thread's)."""
         from knowledge.catalog import UnknownItem
+        from ui.sessions import issue_session_id, verify_session_id
 
+        if session_id is None:
+            session_id = issue_session_id(surface, caller)
+        elif not trusted_id:
+            session_id = verify_session_id(session_id, surface, caller)
         text, notes = truncate_question(message, self.settings.max_message_chars)
         try:
             deps = self.deps_for(prices)
@@ -92,9 +100,10 @@ class AppContext:
                 event = event | {"answer": event["answer"].model_copy(update={"warnings": notes + event["answer"].warnings})}
             yield event
 
-    def answer(self, message: str, session_id: str | None, lang: str | None, prices: dict[str, float] | None = None):
+    def answer(self, message: str, session_id: str | None, lang: str | None, prices: dict[str, float] | None = None,
+               **kw):
         """The same without streaming: (Answer, session_id)."""
-        *_, last = self.stream(message, session_id, lang, prices)
+        *_, last = self.stream(message, session_id, lang, prices, **kw)
         return last["answer"], last["session_id"]
 
     def index_summary(self) -> dict:

@@ -36,6 +36,58 @@ def new_session_id() -> str:
     return secrets.token_urlsafe(18)
 
 
+SURFACES = ("api", "web", "slack", "cli")
+
+
+def _secret() -> bytes:
+    """The key that signs session ids: GPU_ADVISOR_SESSION_SECRET, else a random key kept in the data directory
+    (created once, mode 0600; replicas sharing sessions in Redis must share the variable)."""
+    env = os.environ.get("GPU_ADVISOR_SESSION_SECRET")
+    if env:
+        return env.encode()
+    from knowledge.index import default_data_dir
+
+    path = default_data_dir() / "session.key"
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_bytes(32)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+        return key
+
+
+def _sign(surface: str, rand: str, caller: str) -> str:
+    import base64
+    import hashlib
+    import hmac
+
+    mac = hmac.new(_secret(), f"{surface}|{rand}|{caller}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:12]).decode().rstrip("=")
+
+
+def issue_session_id(surface: str, caller: str = "") -> str:
+    """A new session id for `surface`, signed for `caller` (e.g. a hash of the API token): 'api-RANDOM.SIG'."""
+    rand = secrets.token_urlsafe(18)
+    return f"{surface}-{rand}.{_sign(surface, rand, caller)}"
+
+
+def verify_session_id(session_id: str, surface: str, caller: str = "") -> str:
+    """session_id if this server issued it on `surface` to `caller`; SessionError otherwise. A Slack thread's id, or
+    another client's, cannot be continued through the API."""
+    import hmac
+
+    check_session_id(session_id)
+    head, _, sig = session_id.partition(".")
+    prefix, _, rand = head.partition("-")
+    if prefix != surface or not rand or not sig or not hmac.compare_digest(sig, _sign(surface, rand, caller)):
+        raise SessionError("session_id was not issued to you by this server for this surface: continue with the "
+                           "session_id a reply gave you, or send null to start a new conversation")
+    return session_id
+
+
 def check_session_id(session_id: str) -> str:
     if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
         raise SessionError("session_id must be 1-128 characters of letters, digits, '_', '-', '.', ':' (not starting with '.' or ':') "

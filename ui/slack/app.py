@@ -101,7 +101,7 @@ def build_app(settings: SlackSettings, ctx, *, http: bool = True):
             if not question:
                 raise ValueError("ask a question after the mention, e.g. “A100够不够微调70B？” or “How many H100s to "
                                  "fine-tune Llama 3.1 70B?”")
-            answer, _ = ctx.answer(question, session_id, None)
+            answer, _ = ctx.answer(question, session_id, None, surface="slack", trusted_id=True)
             for blocks in split_messages(answer_blocks(answer)):
                 client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=blocks, text=fallback_text(answer))
         except Exception as e:  # the thread hears about it; the log has the details, never the secrets
