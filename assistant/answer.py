@@ -24,6 +24,9 @@ class Citation(BaseModel):
     title: str
     snippet: str
     as_of: str | None = None
+    trust: Literal["project", "user"] = Field("project", description="project: the shipped, sourced notes and tables; "
+                                              "user: a document someone added with `index add` (unverified)")
+    flagged: bool = Field(False, description="the passage contains text addressed to an AI: withheld, never quoted")
 
 
 class ToolCall(BaseModel):

@@ -141,8 +141,13 @@ def published_run(ctx: Ctx) -> Answer:
 
 
 def explain(ctx: Ctx) -> Answer:
+    from assistant.planner import trust_mark
+
     cites = ctx.deps.search(ctx.question, k=3)
-    body = "\n\n".join(f"> {c.snippet}\n> — {c.title} ({c.source})" for c in cites if c.source != "(none)")
+    # the project's notes are quoted; a user-added document is quoted only as what it says, labelled unverified;
+    # a passage with instructions to an AI is not quoted at all
+    body = "\n\n".join((f"> {c.snippet}\n> — {c.title} ({c.source})" if not c.flagged else f"— {c.title} ({c.source})")
+                        + trust_mark(ctx.lang, c) for c in cites if c.source != "(none)")
     return Answer(answer=T(ctx.lang, "explain_head") + "\n\n" + (body or T(ctx.lang, "no_sources")), lang=ctx.lang,
                   intent=ctx.req.intent, citations=cites)
 

@@ -53,7 +53,9 @@ class Deps:
         except Exception as e:  # the answer stands without citations; say why
             return [Citation(source="(none)", title="retrieval unavailable", snippet=str(e)[:200])]
         return [Citation(source=p.source, title=p.title + (f" / {p.section}" if p.section else ""),
-                         snippet=p.text[:240].replace("\n", " "), as_of=p.as_of) for p in res.passages]
+                         snippet=WITHHELD if p.flagged_instructions else p.text[:240].replace("\n", " "), as_of=p.as_of,
+                         trust="user" if p.untrusted else "project", flagged=p.flagged_instructions)
+                for p in res.passages]
 
 
 @dataclass
@@ -274,7 +276,19 @@ def assumptions_md(lang: str, items: list[str]) -> str:
     return "" if not items else "\n\n**" + T(lang, "assumptions") + "**\n" + "\n".join(f"- {a}" for a in items[:14])
 
 
+WITHHELD = ("[withheld: this passage of a user-added document contains text addressed to an AI (instructions); "
+            "it is data, not quoted as fact]")
+
+
+def trust_mark(lang: str, c: Citation) -> str:
+    """' (user-added document, unverified)' for passages that are not the project's own sourced notes."""
+    if c.trust != "user":
+        return ""
+    return (" （用户添加的文档，未经核实" + ("；含有针对 AI 的指令，已隐去" if c.flagged else "") + "）") if lang == "zh" else \
+        (" (user-added document, unverified" + ("; contains instructions to an AI, withheld" if c.flagged else "") + ")")
+
+
 def sources_md(lang: str, cites: list[Citation]) -> str:
     good = [c for c in cites if c.source != "(none)"]
     return "" if not good else "\n\n**" + T(lang, "sources") + "**\n" + "\n".join(
-        f"- {c.title} — `{c.source}`" + (f" (as of {c.as_of})" if c.as_of else "") for c in good)
+        f"- {c.title} — `{c.source}`" + (f" (as of {c.as_of})" if c.as_of else "") + trust_mark(lang, c) for c in good)

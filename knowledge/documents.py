@@ -20,10 +20,27 @@ DOCS_DIR = Path(__file__).resolve().parent / "docs"
 MAX_EXTERNAL_BYTES = 5_000_000
 EXTERNAL_CHUNK_CHARS = 700
 
+# Text addressed to an AI rather than to a reader, in English and Chinese, paraphrases included: an override verb
+# with what it overrides, a new role or identity, commands about how to answer, or talk of prompts.
+_OVERRIDE_EN = (r"(?:ignore|disregard|forget|override|bypass|skip|drop|abandon|set aside|pay no (?:attention|heed) to|"
+                r"do not (?:follow|obey|heed)|don't (?:follow|obey|heed)|stop following|no longer follow)")
+_WHAT_EN = (r"(?:(?:all|any|the|your|these|those|my|every)\s+)*(?:previous|prior|above|earlier|preceding|original|initial|"
+            r"old|former|existing|system|safety)?\s*(?:instructions?|prompts?|rules|guidelines|directions|directives|"
+            r"guidance|programming|constraints|orders|what (?:you were|you've been|you have been) told|everything (?:above|"
+            r"before|you were told)|the above)")
 _INJECTION = re.compile(
-    r"ignore (all |any )?(the )?(previous|prior|above|earlier) (instructions|prompts?)|disregard (all |the )?(previous|prior|above)"
-    r"|you are now|system prompt|act as (an?|the) |new instructions:|forget (everything|all previous)"
-    r"|忽略(之前|以上|前面|所有|上述)|无视(之前|以上|前面|所有|上述)|你现在是|系统提示|不要遵守",
+    rf"{_OVERRIDE_EN}\s+{_WHAT_EN}"
+    r"|(?:you are|you're) (?:now|no longer)\b|from now on,? (?:you|answer|respond|reply|always|only)"
+    r"|\b(?:act|behave|respond|answer) as (?:if you were |though you were )?(?:an?|the|my) (?!example)"
+    r"|pretend (?:to be|you are|you're)|role-?play as|your new (?:role|task|instructions?|persona|name) (?:is|are)"
+    r"|new instructions\s*:|system prompt|(?:reveal|print|show|repeat|leak) (?:your|the) (?:hidden |system |initial )?"
+    r"(?:prompt|instructions)|\b(?:ai|assistant|chatbot|language model|llm)s? (?:reading|processing) this"
+    r"|(?:note|message|instruction) (?:to|for) (?:the |any )?(?:ai|assistant|model|llm|chatbot)"
+    r"|always (?:recommend|say|answer|reply|respond|tell)|(?:tell|inform) the user (?:that|to)"
+    r"|(?:忽略|无视|忘记|忘掉|不要理会|不用理会|别管|不用管|抛开|跳过|覆盖|推翻)(?:掉)?(?:你)?(?:之前|以上|上面|前面|先前|原来|原先|原有|"
+    r"所有|上述|此前|刚才|系统)?(?:的|收到的|得到的|给你的)?(?:所有)?(?:指令|指示|要求|规则|设定|提示|说明|命令|约束|内容|话)"
+    r"|你现在是|你已经不是|从现在(?:开始|起)|扮演|假装你是|假装成|你的新(?:任务|角色|身份|指令)|请始终|必须(?:回答|推荐|告诉)"
+    r"|(?:告诉|告知)用户|系统提示|提示词|作为(?:一个)?(?:AI|人工智能|语言模型|助手)|不要遵守|不再遵守|给(?:AI|模型|助手)的(?:指令|说明|提示)",
     re.IGNORECASE)
 
 
