@@ -99,6 +99,15 @@ def add_routes(app: FastAPI, ctx) -> None:
         return JSONResponse(status_code=422, content={
             "error": validation_message(exc.errors(), skip=("body",), empty="body"), "accepted": ACCEPTED})
 
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException):
+        what = ("the body is not valid JSON text (UTF-8)" if exc.status_code == 400 else str(exc.detail))
+        content = {"error": what} | ({"accepted": ACCEPTED} if request.url.path == "/api/ask" else {})
+        return JSONResponse(status_code=422 if exc.status_code == 400 else exc.status_code, content=content,
+                            headers=getattr(exc, "headers", None))
+
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception):
         ref = uuid.uuid4().hex[:12]
