@@ -22,10 +22,17 @@ def no_network(monkeypatch):
     monkeypatch.setattr(socket.socket, "connect", guarded)
 
 
+@pytest.fixture(scope="session")
+def model_cache(tmp_path_factory):
+    """One cache folder for the whole run: the MiniLM ONNX export is made once, not per test."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path, monkeypatch):
+def isolated_home(tmp_path, monkeypatch, model_cache):
     """No test reads the developer's own price overrides or index: HOME and the data directory are fresh."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("GPU_ADVISOR_CACHE", str(model_cache))
     monkeypatch.setenv("GPU_ADVISOR_DATA", str(tmp_path / "data"))
     monkeypatch.delenv("GPU_ADVISOR_PRICES", raising=False)
     monkeypatch.delenv("GPU_ADVISOR_MODELS", raising=False)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from knowledge.embeddings import HashEmbedder, MeanPoolingEmbedder, make_embedder
+from knowledge.embeddings import HashEmbedder, MeanPoolingEmbedder, OnnxMiniLM, make_embedder
 
 TEXTS = ["How much GPU memory does QLoRA of a 70B model need?",
          "KV cache bytes per token for grouped-query attention",
@@ -16,6 +16,7 @@ def _cos(a, b):
 
 def test_default_embedder_is_the_shipped_minilm_and_agrees_with_sentence_transformers(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("GPU_ADVISOR_EMBEDDING_RUNTIME", "torch")
     emb = make_embedder("all-MiniLM-L6-v2")
     assert isinstance(emb, MeanPoolingEmbedder)
     ours = emb.embed(TEXTS)
@@ -43,3 +44,29 @@ def test_an_unknown_model_name_is_refused_without_downloading():
 
     with pytest.raises(EmbedderUnavailable, match="nothing is downloaded"):
         make_embedder("BAAI/bge-m3")
+
+
+def test_the_onnx_runtime_gives_the_same_vectors_without_torch(monkeypatch):
+    # the default for queries: MiniLM exported once to ONNX, run by onnxruntime + tokenizers (no torch import);
+    # the same vectors as the torch pipeline to 1e-4, so the shipped embedding cache stays valid
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    emb = make_embedder("all-MiniLM-L6-v2")
+    assert isinstance(emb, OnnxMiniLM) and emb.key == "minilm-l6-v2"
+    monkeypatch.setenv("GPU_ADVISOR_EMBEDDING_RUNTIME", "torch")
+    reference = make_embedder("all-MiniLM-L6-v2").embed(TEXTS + ["显存", ""])
+    for mine, ref in zip(emb.embed(TEXTS + ["显存", ""]), reference):
+        assert max(abs(a - b) for a, b in zip(mine, ref)) < 1e-4
+
+
+def test_a_cold_query_does_not_import_torch():
+    from knowledge.embeddings import make_embedder
+
+    import subprocess
+    import sys
+
+    make_embedder().embed(["warm: the ONNX export exists after a first use"])
+    code = ("import sys; from knowledge.embeddings import make_embedder; make_embedder().embed(['H100 memory']); "
+            "print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-500:]
+    assert out.stdout.strip().splitlines()[-1] == "False"
