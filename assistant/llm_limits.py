@@ -20,6 +20,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 DEFAULT_BUDGET_S = 30.0
+FALLBACK_RESERVE_S = 0.25  # of the budget, kept for the rules answer a bound falls back to: the whole answer fits
 DEFAULT_CONCURRENCY = 2
 MAX_TOOL_CALLS = 8  # an agent's tool calls per answer
 
@@ -67,7 +68,7 @@ def checkpoint() -> None:
 def bounded(fn: Callable[[], T], budget: float | None = None) -> T:
     """fn() within the budget; LLMLimit when no slot frees in time, the budget runs out or the client goes away."""
     budget = budget_s() if budget is None else budget
-    deadline = time.monotonic() + budget
+    deadline = time.monotonic() + max(budget * 0.5, budget - FALLBACK_RESERVE_S)
     outer = _cancel.get()
     while not _slots.acquire(timeout=min(POLL_S, max(0.0, deadline - time.monotonic()))):
         if outer is not None and outer.is_set():
