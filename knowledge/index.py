@@ -120,6 +120,9 @@ STOPWORDS = frozenset(
     "个 张 一 这 那 哪 些 哪个 哪些 哪种 哪款 哪家 哪里 什么 怎么 怎样 如何 为什么 为啥 啥 多少 几 吗 呀 嘛 么 我 我们 你 你们 它".split())
 
 
+TOKENIZER_VERSION = "2"  # bump when tokenize() or STOPWORDS change: cached corpus tokens are rebuilt
+
+
 def tokenize(text: str) -> list[str]:
     """BM25 tokens: lowercase Latin words (keeping ids like h100-pcie, 3.1) and jieba words for CJK runs."""
     jieba = _jieba()
@@ -221,6 +224,8 @@ class KnowledgeIndex:
             if progress:
                 progress(min(start + batch, len(todo)), len(todo))
         self._synced = True
+        if self.settings.chroma_host is None and (todo or stale or not self._vectors_path().exists()):
+            self._save_vectors()
         return BuildReport(chunks=len(wanted), added=len(todo), embedded=embedded, removed=len([i for i in stale if i not in wanted]),
                            unchanged=len(wanted) - len(todo), seconds=round(time.perf_counter() - t0, 2))
 
@@ -246,10 +251,36 @@ class KnowledgeIndex:
 
             retriever = bm25s.BM25()
             # BM25F-style field weight: the section heading counts twice (it names what the passage answers)
-            retriever.index([tokenize(c.section or "") * SECTION_WEIGHT + tokenize(c.search_text) for c in self.chunks()],
-                            show_progress=False)
+            retriever.index(self._corpus_tokens(), show_progress=False)
             self._bm25 = retriever
         return self._bm25
+
+    def _corpus_tokens(self) -> list[list[str]]:
+        """BM25 tokens of every chunk, kept in the data directory under a key of the chunks' hashes: a cold query
+        reads them instead of segmenting the whole corpus with jieba again."""
+        import hashlib
+        import json
+
+        chunks = self.chunks()
+        key = hashlib.sha256("|".join([TOKENIZER_VERSION, str(SECTION_WEIGHT)] + [c.hash for c in chunks]).encode())
+        path = Path(self.settings.data_dir) / f"bm25-tokens-{key.hexdigest()[:16]}.json"
+        try:
+            tokens = json.loads(path.read_text(encoding="utf-8"))
+            if len(tokens) == len(chunks):
+                return tokens
+        except (OSError, ValueError):
+            pass
+        tokens = [tokenize(c.section or "") * SECTION_WEIGHT + tokenize(c.search_text) for c in chunks]
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            for old in path.parent.glob("bm25-tokens-*.json"):
+                old.unlink(missing_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(tokens, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:  # a read-only data directory: tokenise each time
+            pass
+        return tokens
 
     def _bm25_ranking(self, query: str, n: int) -> list[int]:
         tokens = tokenize(query)
@@ -264,7 +295,43 @@ class KnowledgeIndex:
         order = sorted(range(len(scores)), key=lambda i: -scores[i])
         return [i for i in order[:n] if scores[i] > 0]
 
+    def _vectors_path(self) -> Path:
+        """The chunk vectors in chunk order, kept beside the store under a key of the embedder and the chunks."""
+        import hashlib
+
+        key = hashlib.sha256("|".join([self.embedder.key] + [c.hash for c in self.chunks()]).encode()).hexdigest()[:16]
+        return Path(self.settings.data_dir) / f"dense-vectors-{key}.npy"
+
+    def _save_vectors(self) -> None:
+        import numpy as np
+
+        ids = [c.id for c in self.chunks()]
+        got = self.collection().get(ids=ids, include=["embeddings"])
+        by_id = dict(zip(got["ids"], got["embeddings"]))
+        if len(by_id) != len(ids):
+            return
+        path = self._vectors_path()
+        try:
+            for old in path.parent.glob("dense-vectors-*.npy"):
+                old.unlink(missing_ok=True)
+            with open(path.with_suffix(".tmp"), "wb") as f:
+                np.save(f, np.asarray([by_id[i] for i in ids], dtype=np.float32))
+            path.with_suffix(".tmp").replace(path)
+        except OSError:
+            pass
+
     def _dense_ranking(self, query: str, n: int) -> list[int]:
+        if not self._synced and self.settings.chroma_host is None:
+            # a cold process: rank against the saved vectors of exactly these chunks (no Chroma import, no sync)
+            try:
+                import numpy as np
+
+                matrix = np.load(self._vectors_path())
+                q = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+                scores = matrix @ q
+                return [int(i) for i in np.argsort(-scores, kind="stable")[:n]]
+            except (OSError, ValueError):
+                pass
         if not self._synced:
             self.build()
         positions = {c.id: i for i, c in enumerate(self.chunks())}

@@ -70,3 +70,26 @@ def test_a_cold_query_does_not_import_torch():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-500:]
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_a_cold_search_ranks_like_the_store_without_importing_chroma_or_torch(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from knowledge.index import IndexSettings, KnowledgeIndex
+
+    index = KnowledgeIndex(IndexSettings(data_dir=tmp_path / "ix", chroma_host=None, embedding_model=None))
+    index.build()                                     # syncs Chroma and saves the chunk vectors beside it
+    warm = [p.source + "#" + (p.section or "") for p in index.search("H100 显存带宽", k=5).passages]
+    code = ("import sys, json; from knowledge.index import IndexSettings, KnowledgeIndex; "
+            f"ix = KnowledgeIndex(IndexSettings(data_dir={str(tmp_path / 'ix')!r}, chroma_host=None, embedding_model=None)); "
+            "r = ix.search('H100 显存带宽', k=5); "
+            "print(json.dumps([[p.source + '#' + (p.section or '') for p in r.passages], "
+            "'chromadb' in sys.modules, 'torch' in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=os.environ.copy())
+    assert out.returncode == 0, out.stderr[-800:]
+    cold, chroma_loaded, torch_loaded = json.loads(out.stdout.strip().splitlines()[-1])
+    assert not chroma_loaded and not torch_loaded
+    assert cold == warm   # exact dot products over the saved vectors rank as the store does

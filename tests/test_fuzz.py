@@ -70,7 +70,8 @@ def api(tmp_path_factory):
     return TestClient(app, raise_server_exceptions=False)
 
 
-JSONISH = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=60)),
+JSONISH = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+                                  st.text(max_size=60)),
                        lambda kids: st.one_of(st.lists(kids, max_size=4), st.dictionaries(st.text(max_size=12), kids,
                                                                                             max_size=4)), max_leaves=12)
 

@@ -39,24 +39,36 @@ def new_session_id() -> str:
 SURFACES = ("api", "web", "slack", "cli")
 
 
+_SECRET_LOCK = threading.Lock()
+_SECRETS: dict[str, bytes] = {}
+
+
 def _secret() -> bytes:
     """The key that signs session ids: GPU_ADVISOR_SESSION_SECRET, else a random key kept in the data directory
-    (created once, mode 0600; replicas sharing sessions in Redis must share the variable)."""
+    (created once, atomically, mode 0600; replicas sharing sessions in Redis must share the variable)."""
     env = os.environ.get("GPU_ADVISOR_SESSION_SECRET")
     if env:
         return env.encode()
     from knowledge.index import default_data_dir
 
     path = default_data_dir() / "session.key"
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_bytes(32)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key)
-        return key
+    with _SECRET_LOCK:
+        if str(path) in _SECRETS:
+            return _SECRETS[str(path)]
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".session.key.{os.getpid()}.{threading.get_ident()}")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(secrets.token_bytes(32))
+            try:
+                os.link(tmp, path)  # atomic: the first process to get here wins, the others read its key
+            except FileExistsError:
+                pass
+            finally:
+                tmp.unlink(missing_ok=True)
+        _SECRETS[str(path)] = path.read_bytes()
+        return _SECRETS[str(path)]
 
 
 def _sign(surface: str, rand: str, caller: str) -> str:
