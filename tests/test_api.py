@@ -275,3 +275,58 @@ def test_session_ids_are_issued_per_surface_and_bound_to_the_caller(tmp_path):
     from ui.sessions import SessionError, verify_session_id
     with pytest.raises(SessionError):
         verify_session_id(mine, "api", "some-other-caller")
+
+
+def _redis_server() -> str | None:
+    import os
+    import shutil
+
+    return os.environ.get("GPU_ADVISOR_REDIS_SERVER") or shutil.which("redis-server")
+
+
+@pytest.mark.skipif(_redis_server() is None, reason="no redis-server binary (PATH or GPU_ADVISOR_REDIS_SERVER)")
+def test_a_real_redis_stopped_and_restarted(tmp_path):
+    import os
+    import socket
+    import subprocess
+    import time
+
+    from ui.sessions import RedisSessionStore
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def start():
+        proc = subprocess.Popen([_redis_server(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                 "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env=os.environ.copy())
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                return proc
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    server = start()
+    try:
+        store = RedisSessionStore(f"redis://127.0.0.1:{port}/0")
+        app = create_app(ServeSettings(backend="rules", rate_limit=RateLimit(per_minute=0)), store=store, with_ui=False)
+        client = TestClient(app, raise_server_exceptions=False)
+        sid = client.post("/api/ask", json={"message": Q70}).json()["session_id"]
+        server.terminate()
+        server.wait(10)
+        down = client.post("/api/ask", json={"message": "那H100呢？", "session_id": sid})
+        assert down.status_code == 200 and "unreachable" in down.json()["warnings"][0]
+        assert client.get("/healthz").json()["status"] == "degraded"
+        fresh = client.post("/api/ask", json={"message": Q70})
+        assert fresh.status_code == 200
+        server = start()                                   # back, with no restart of the app
+        new = client.post("/api/ask", json={"message": Q70}).json()
+        follow = client.post("/api/ask", json={"message": "那H100呢？", "session_id": new["session_id"]}).json()
+        assert follow["verdict"]["gpu"] == "h100" and not any("unreachable" in w for w in follow["warnings"])
+        assert client.get("/healthz").json()["status"] == "ok"
+    finally:
+        server.terminate()
+        server.wait(10)
