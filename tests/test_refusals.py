@@ -13,7 +13,11 @@ from ui.cli import main
     (["ask", "hi", "--backend", "bogus"], "is not a backend"),
     (["eval", "--workers", "-3"], "must be at least 1"),
     (["time", "train", "--model", "llama-3.1-70b", "--tokens", "1B", "--gpu", "h100", "--num-gpus", "8", "--tp", "3"],
-     "multiple of tp x pp"),
+     "must divide the 64 attention heads"),
+    (["time", "train", "--model", "llama-3.1-70b", "--tokens", "1B", "--gpu", "h100", "--num-gpus", "9", "--tp", "3"],
+     "must divide the 64 attention heads"),   # was accepted: '0.6 h' on a layout that cannot exist
+    (["time", "train", "--model", "llama-3.1-70b", "--tokens", "1B", "--gpu", "h100", "--num-gpus", "1000", "--pp",
+      "1000"], "exceeds the 80 layers"),
     (["plan", "serve", "--model", "llama-3.1-8b", "--gpu", "h100", "--users", "0"], "users"),
     (["plan", "serve", "--model", "llama-3.1-8b", "--gpu", "h100", "--users", "5", "--itl", "fast"], "not a duration"),
     (["plan", "serve", "--model", "llama-3.1-8b", "--gpu", "h100", "--users", "5", "--prompt-len=-2k"], "token length"),

@@ -31,6 +31,19 @@ DEFAULT_LORA_RANK = 16
 MAX_GPUS = 131072
 
 
+def layout_problem(m: ModelSpec, tp: int, pp: int, num_gpus: int) -> str | None:
+    """Why a tensor/pipeline layout cannot run this model, or None (shared by the memory and time estimators)."""
+    if m.num_attention_heads % tp:
+        return f"--tp {tp} must divide the {m.num_attention_heads} attention heads of {m.id}"
+    if tp > 1 and m.num_kv_heads % tp and tp % m.num_kv_heads:
+        return f"--tp {tp} and the {m.num_kv_heads} KV heads of {m.id}: one must divide the other"
+    if pp > m.num_layers:
+        return f"--pp {pp} exceeds the {m.num_layers} layers of {m.id}"
+    if num_gpus % (tp * pp):
+        return f"--num-gpus {num_gpus} must be a multiple of tp x pp = {tp * pp}"
+    return None
+
+
 class TrainingMemoryRequest(BaseModel):
     """What to size: a model, a method and the parallel layout. None means 'use the default'."""
 
@@ -61,14 +74,9 @@ class TrainingMemoryRequest(BaseModel):
     @model_validator(mode="after")
     def _layout(self) -> TrainingMemoryRequest:
         m = self.model
-        if m.num_attention_heads % self.tp:
-            raise ValueError(f"--tp {self.tp} must divide the {m.num_attention_heads} attention heads of {m.id}")
-        if self.tp > 1 and m.num_kv_heads % self.tp and self.tp % m.num_kv_heads:
-            raise ValueError(f"--tp {self.tp} and the {m.num_kv_heads} KV heads of {m.id}: one must divide the other")
-        if self.pp > m.num_layers:
-            raise ValueError(f"--pp {self.pp} exceeds the {m.num_layers} layers of {m.id}")
-        if self.num_gpus % (self.tp * self.pp):
-            raise ValueError(f"--num-gpus {self.num_gpus} must be a multiple of tp x pp = {self.tp * self.pp}")
+        problem = layout_problem(m, self.tp, self.pp, self.num_gpus)
+        if problem:
+            raise ValueError(problem)
         if self.offload == "all" and self.zero not in (None, 3):
             raise ValueError("--offload all (parameters to CPU) needs ZeRO-3; use --zero 3 or --offload optimizer")
         if self.offload != "none" and self.zero == 0:

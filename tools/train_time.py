@@ -61,8 +61,11 @@ class TrainingTimeRequest(BaseModel):
 
     @model_validator(mode="after")
     def _layout(self) -> TrainingTimeRequest:
-        if self.num_gpus % (self.tp * self.pp):
-            raise ValueError(f"--num-gpus {self.num_gpus} must be a multiple of tp x pp = {self.tp * self.pp}")
+        from tools.train_memory import layout_problem
+
+        problem = layout_problem(self.model, self.tp, self.pp, self.num_gpus)
+        if problem:
+            raise ValueError(problem)
         return self
 
 
