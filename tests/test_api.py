@@ -330,3 +330,16 @@ def test_a_real_redis_stopped_and_restarted(tmp_path):
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_api_docs_are_served_offline(tmp_path):
+    import re
+
+    client = make_client(tmp_path)
+    page = client.get("/api/docs")
+    assert page.status_code == 200 and "swagger-ui-bundle.js" in page.text
+    # every URL the page loads is on this app's origin: no CDN (offline, and reachable in mainland China)
+    urls = re.findall(r"""(?:src|href|url)\s*[:=]\s*['"]([^'"]+)['"]""", page.text)
+    assert urls and all(u.startswith("/") for u in urls), urls
+    for u in urls:
+        assert client.get(u).status_code == 200, u

@@ -119,3 +119,19 @@ def test_calculator_serving_mode_is_the_planner_and_round_trips(catalog):
     verdict, _, table, cli = compute(catalog, "zh", "serve", "llama-3.1-70b", "h100", 1, "qlora", 2048, 1, "mixed",
                                      "auto", "none", "native", 4096, 1, "hf", 100, 2048, 512, 1, 50, "vllm")
     assert verdict.startswith(f"### {d['total_gpus']} × h100") and cli == res.cli
+
+
+def test_memory_and_comparison_charts_start_at_zero(catalog):
+    from ui.web.gpus_tab import zero_based
+    from ui.web.views import y_range
+
+    res = calculate(CalcForm(mode="train", model="llama-3.1-70b", method="qlora", gpu="a100-80gb"), catalog)
+    from ui.web.views import breakdown_frame
+    frame = breakdown_frame([res.call])
+    lo, hi = y_range(frame)
+    stack = frame[frame["option"].str.startswith("qlora")]["GB"].sum()   # 49.35 GB of QLoRA memory
+    capacity = frame[frame["component"].str.startswith("usable")]["GB"].sum()  # 85.09 GB usable on an A100 80GB
+    assert lo == 0 and hi == pytest.approx(max(stack, capacity) * 1.1)   # the tallest bar, with 10% headroom
+    import pandas as pd
+    bw = zero_based(pd.DataFrame({"GPU": ["a100-80gb", "h20", "rtx-4090"], "value": [2039.0, 4000.0, 1008.0]}))
+    assert bw["y_lim"] == [0, pytest.approx(4400.0)]                     # the 1,008 GB/s bar keeps its length

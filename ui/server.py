@@ -183,8 +183,9 @@ def create_app(settings: ServeSettings | None = None, *, store: SessionStore | N
 
     settings = settings or ServeSettings()
     ctx = AppContext(settings, store, deps)
-    app = FastAPI(title="gpu-advisor", version=package_version(), docs_url="/api/docs", redoc_url=None,
+    app = FastAPI(title="gpu-advisor", version=package_version(), docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json")
+    _offline_docs(app)
     app.state.ctx = ctx
     add_routes(app, ctx)
     if with_ui:
@@ -202,6 +203,23 @@ def create_app(settings: ServeSettings | None = None, *, store: SessionStore | N
 
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app
+
+
+def _offline_docs(app) -> None:
+    """/api/docs with Swagger UI's assets served by this app (package swagger-ui-bundle): nothing from a CDN, so the
+    page works offline and where CDNs are blocked."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.staticfiles import StaticFiles
+    from swagger_ui_bundle import swagger_ui_path
+
+    app.mount("/api/docs-assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def docs():
+        return get_swagger_ui_html(openapi_url="/api/openapi.json", title="gpu-advisor API",
+                                   swagger_js_url="/api/docs-assets/swagger-ui-bundle.js",
+                                   swagger_css_url="/api/docs-assets/swagger-ui.css",
+                                   swagger_favicon_url="/api/docs-assets/favicon-32x32.png")
 
 
 def serve(settings: ServeSettings) -> int:

@@ -9,7 +9,7 @@ from tools.formats import WEIGHT_FORMATS
 from ui.errors import validation_message
 from ui.web.calculator import CalcForm, calculate
 from ui.web.i18n import t
-from ui.web.views import breakdown_frame, color_map
+from ui.web.views import breakdown_frame, color_map, y_range
 from ui.web.widgets import memory_chart
 
 FIELDS = ["mode", "model", "gpu", "num_gpus", "method", "seq_len", "micro_batch", "precision", "zero", "offload",
@@ -38,7 +38,7 @@ def compute(catalog, lang: str, *values):
     rows = [[k, round(v, 2)] for k, v in res.breakdown_gb.items()] + [["= per GPU", round(res.per_gpu_gb, 2)]]
     notes = "\n".join(f"- {a}" for a in res.assumptions)
     frame = breakdown_frame([res.call], lang)
-    chart = gr.update(value=frame, color_map=color_map(frame, lang))
+    chart = gr.update(value=frame, color_map=color_map(frame, lang), y_lim=y_range(frame))
     return verdict + "\n\n" + notes, chart, {"headers": ["component", "GB"], "data": rows}, res.cli
 
 

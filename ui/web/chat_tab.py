@@ -7,7 +7,7 @@ import gradio as gr
 
 from ui.web.i18n import t
 from ui.web.widgets import memory_chart
-from ui.web.views import (breakdown_frame, chat_markdown, citations_markdown, color_map, options_rows,
+from ui.web.views import (breakdown_frame, chat_markdown, citations_markdown, color_map, options_rows, y_range,
                           tool_calls_payload, verdict_markdown)
 
 log = logging.getLogger("gpu_advisor.web")
@@ -72,7 +72,8 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                     frame = breakdown_frame(answer.tool_calls, answer.lang)
                     yield (history, session_id, verdict_markdown(answer),
                            gr.update(value=frame if len(frame) else None, visible=bool(len(frame)),
-                                     color_map=color_map(frame, answer.lang) if len(frame) else None),
+                                     color_map=color_map(frame, answer.lang) if len(frame) else None,
+                                     y_lim=y_range(frame)),
                            gr.update(value={"headers": headers, "data": rows} if rows else None, visible=bool(rows)),
                            tool_calls_payload(answer), citations_markdown(answer), "")
         except ValueError as e:  # a session id or price the store refused: say so in the chat

@@ -37,13 +37,20 @@ def build(ctx, lang: str) -> dict:
         chosen = [by_id[i] for i in (chosen or []) if i in by_id]
         if len(chosen) < 2:
             return t(ui_lang, "compare_hint"), gr.skip(), gr.skip(), gr.skip()
-        return ("", compare_frame(chosen), compare_chart_frame(chosen, "bf16_dense_tflops"),
-                compare_chart_frame(chosen, "memory_bandwidth_gbps"))
+        return ("", compare_frame(chosen), zero_based(compare_chart_frame(chosen, "bf16_dense_tflops")),
+                zero_based(compare_chart_frame(chosen, "memory_bandwidth_gbps")))
 
     vendor.change(filter_table, [vendor, min_mem], [table], queue=False)
     min_mem.change(filter_table, [vendor, min_mem], [table], queue=False)
     return {"intro": intro, "vendor": vendor, "min_mem": min_mem, "pick": pick, "hint": hint, "compare": compare,
             "tflops": tflops, "bandwidth": bandwidth, "do_compare": do_compare}
+
+
+def zero_based(frame, column: str = "value"):
+    """A bar chart update whose value axis starts at 0 (bars compare by length: a 1,000-2,000 axis made a 2x gap
+    look 10x and hid the smallest bar)."""
+    top = float(frame[column].max()) if len(frame) else 1.0
+    return gr.update(value=frame, y_lim=[0, top * 1.1 if top > 0 else 1.0])
 
 
 def wire_compare(c: dict, lang_state) -> None:

@@ -53,6 +53,14 @@ PALETTE = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b
 USABLE_COLOR = "#bab0ac"
 
 
+def y_range(frame: pd.DataFrame) -> list[float] | None:
+    """[0, a little above the tallest stacked bar]: memory bars always start at zero."""
+    if not len(frame):
+        return None
+    top = float(frame.groupby(CHART_COLUMNS[0])[CHART_COLUMNS[2]].sum().max())
+    return [0, top * 1.1 if top > 0 else 1.0]
+
+
 def color_map(frame: pd.DataFrame, lang: str = "en") -> dict[str, str]:
     """A distinct colour per component (cycling past 20), grey for 'usable on the GPU'."""
     usable = t(lang, "usable")
