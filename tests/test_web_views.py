@@ -38,7 +38,9 @@ def test_chart_shows_the_usable_memory_of_the_gpu(answer70):
 
 
 def test_verdict_and_options_table(answer70):
-    assert verdict_markdown(answer70).startswith("### ✔ qlora · 1× a100-80gb: **放得下** (49.0 GB/GPU)")
+    understood, verdict = verdict_markdown(answer70).split("\n\n")
+    assert understood.startswith("<small>理解为：") and understood.endswith("</small>")   # what was understood, on top
+    assert verdict.startswith("### ✔ qlora · 1× a100-80gb: **放得下** (49.0 GB/GPU)")
     headers, rows = options_rows(answer70)
     assert headers == ["方案", "放得下", "每卡 GB", "最少卡数"]
     assert [r[0] for r in rows] == ["qlora · 1× a100-80gb", "lora · 1× a100-80gb", "full · 1× a100-80gb"]
@@ -135,3 +137,20 @@ def test_memory_and_comparison_charts_start_at_zero(catalog):
     import pandas as pd
     bw = zero_based(pd.DataFrame({"GPU": ["a100-80gb", "h20", "rtx-4090"], "value": [2039.0, 4000.0, 1008.0]}))
     assert bw["y_lim"] == [0, pytest.approx(4400.0)]                     # the 1,008 GB/s bar keeps its length
+
+
+@pytest.mark.parametrize("question, expect", [
+    ("How long to train Llama 3.1 8B on 10B tokens with 8 H100?", r"### ≈ \d+\.\d days \([\d,]+ h\) · [\d,]+ GPU-hours"),
+    ("Rent or buy 8 H100 for a year?", r"### cheaper: (buy|rent) · rent \$[\d,]+ vs buy \$[\d,]+ · break-even [\d.]+ months"),
+    ("how many H100 for 100 users of a 70B model at 8k context",
+     r"### \d+× h100 \(TP\d+ × \d+\) · TTFT [\d.]+ s · ITL \d+ ms · \$[\d.]+/1M output tokens"),
+    ("8张H100训Llama-3.1-8B，100亿token要多久", r"### ≈ \d+\.\d 天（[\d,]+ 小时）· [\d,]+ GPU·时"),
+])
+def test_every_intent_has_a_verdict_with_its_number(question, expect):
+    import re
+
+    from assistant.service import ask
+
+    a = ask(question)
+    verdict = verdict_markdown(a).split("\n\n")[-1]
+    assert re.match(expect, verdict), verdict

@@ -72,12 +72,39 @@ def color_map(frame: pd.DataFrame, lang: str = "en") -> dict[str, str]:
 
 
 def verdict_markdown(answer: Answer) -> str:
-    """The one-line verdict in large type, or the answer's first line where there is no fit question."""
-    lang = answer.lang
-    v = answer.verdict
+    """The understood request in small type, then the verdict with its number, whatever the intent: fit, GPUs for a
+    load (serving), days (training time), rent vs buy (cost); else the answer's own headline."""
+    lines = [line for line in answer.answer.splitlines() if line.strip()]
+    understood = lines[0] if lines and lines[0].startswith(("Understood", "理解为")) else ""
+    rest = lines[1:] if understood else lines
+    head = _headline(answer) or (f"### {rest[0].strip('*# ')}" if rest else "")
+    return (f"<small>{understood}</small>\n\n" if understood else "") + head
+
+
+def _headline(answer: Answer) -> str:
+    lang, f, v = answer.lang, answer.figures or {}, answer.verdict
+    zh = lang == "zh"
+    if f.get("serve_total_gpus"):
+        gpu = v.gpu if v else ""
+        cost = f.get("serve_cost_per_million_output_usd")
+        shape = f"TP{f['serve_tp']}" + (f" × PP{f['serve_pp']}" if f.get("serve_pp", 1) > 1 else "") + f" × {f['serve_replicas']}"
+        money = (f" · ${cost:g}/1M " + ("输出 token" if zh else "output tokens")) if cost else ""
+        return (f"### {f['serve_total_gpus']}× {gpu} ({shape}) · TTFT {f['serve_ttft_s']:.2f} s · "
+                f"ITL {f['serve_itl_ms']:.0f} ms{money}")
+    if answer.intent == "training_time" and f.get("wall_hours") is not None:
+        cost = f" · ${f['cost_usd']:,.0f}" if f.get("cost_usd") else ""
+        days, hours, gh = f.get("wall_days") or f["wall_hours"] / 24, f["wall_hours"], f.get("gpu_hours", 0)
+        return (f"### ≈ {days:,.1f} 天（{hours:,.0f} 小时）· {gh:,.0f} GPU·时{cost}" if zh else
+                f"### ≈ {days:,.1f} days ({hours:,.0f} h) · {gh:,.0f} GPU-hours{cost}")
+    if answer.intent == "cost" and f.get("rent_cost") is not None and f.get("buy_cost") is not None:
+        cur = "¥" if f.get("currency") == "CNY" else "$"
+        cheaper = {"buy": "买" if zh else "buy", "rent": "租" if zh else "rent"}.get(f.get("cheaper"), f.get("cheaper"))
+        be = f.get("break_even_months")
+        tail = (f" · 回本 {be:.1f} 个月" if zh else f" · break-even {be:.1f} months") if be else ""
+        return (f"### {'更划算：' if zh else 'cheaper: '}{cheaper} · {'租' if zh else 'rent'} {cur}{f['rent_cost']:,.0f} vs "
+                f"{'买' if zh else 'buy'} {cur}{f['buy_cost']:,.0f}{tail}")
     if v is None or v.fits is None:
-        first = next((line for line in answer.answer.splitlines() if line.strip()), "")
-        return f"### {first.strip('*# ')}" if first else ""
+        return ""
     mark = "✔" if v.fits else "✘"
     fit = t(lang, "fits") if v.fits else t(lang, "does_not_fit")
     count = f"{v.num_gpus}× " if v.num_gpus else ""
