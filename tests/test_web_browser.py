@@ -113,3 +113,32 @@ def test_english_browser_gets_english_and_the_gpu_tab_compares(browser, site):
     page.wait_for_function("document.querySelector('#gpu-compare-table').innerText.includes('h20')", timeout=20_000)
     assert page.locator("#gpu-compare-table a[href^='http']").count() >= 3   # values link to their sources
     _shot(page, "gpus-compare-en")
+
+
+def test_api_docs_render_with_every_request_beyond_the_app_blocked(browser, site):
+    page = browser.new_page(locale="en-US")
+    blocked: list[str] = []
+
+    def guard(route):
+        if route.request.url.startswith(site):
+            return route.continue_()
+        blocked.append(route.request.url)
+        return route.abort()
+    page.route("**/*", guard)
+    page.goto(site + "/api/docs")
+    page.wait_for_selector("#swagger-ui .opblock", timeout=60_000)   # Swagger UI drew the operations
+    assert "/api/ask" in page.inner_text("#swagger-ui") and blocked == []
+    _shot(page, "api-docs-offline")
+
+
+def test_on_a_phone_the_verdict_comes_before_the_examples(browser, site):
+    page = browser.new_page(locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True)
+    page.goto(site + "/")
+    page.wait_for_selector("#question textarea", timeout=60_000)
+    page.fill("#question textarea", "A100够不够微调70B？")
+    page.click("#ask")
+    page.wait_for_function("document.querySelector('#verdict').innerText.includes('放得下')", timeout=60_000)
+    verdict_y = page.locator("#verdict").bounding_box()["y"]
+    examples_y = page.locator("#examples-box").bounding_box()["y"]
+    assert verdict_y < examples_y
+    _shot(page, "phone-zh-verdict-first")

@@ -206,20 +206,23 @@ def create_app(settings: ServeSettings | None = None, *, store: SessionStore | N
 
 
 def _offline_docs(app) -> None:
-    """/api/docs with Swagger UI's assets served by this app (package swagger-ui-bundle): nothing from a CDN, so the
-    page works offline and where CDNs are blocked."""
+    """/api/docs with Swagger UI's assets served by this app (the files the package fastapi-offline ships): nothing
+    from a CDN, so the page works offline and where CDNs are blocked."""
+    from pathlib import Path
+
+    import fastapi_offline
     from fastapi.openapi.docs import get_swagger_ui_html
     from fastapi.staticfiles import StaticFiles
-    from swagger_ui_bundle import swagger_ui_path
 
-    app.mount("/api/docs-assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+    assets = Path(fastapi_offline.__file__).parent / "static"
+    app.mount("/api/docs-assets", StaticFiles(directory=str(assets)), name="docs-assets")
 
     @app.get("/api/docs", include_in_schema=False)
     async def docs():
         return get_swagger_ui_html(openapi_url="/api/openapi.json", title="gpu-advisor API",
                                    swagger_js_url="/api/docs-assets/swagger-ui-bundle.js",
                                    swagger_css_url="/api/docs-assets/swagger-ui.css",
-                                   swagger_favicon_url="/api/docs-assets/favicon-32x32.png")
+                                   swagger_favicon_url="/api/docs-assets/favicon.png")
 
 
 def serve(settings: ServeSettings) -> int:

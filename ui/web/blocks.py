@@ -10,6 +10,8 @@ CSS = """
 #verdict h3 { font-size: 1.35em; margin: 0.2em 0; }
 #calc-verdict h3 { font-size: 1.2em; }
 footer { visibility: hidden; }
+/* phones: the answer's verdict, chart and options come before the chat log and the examples */
+@media (max-width: 640px) { #chat-row { flex-direction: column-reverse !important; } }
 """
 
 

@@ -26,7 +26,7 @@ EXAMPLES = [
 
 def build(ctx, lang: str, session_state, prices_state) -> dict:
     """Lay out the tab inside the current Blocks; returns the components the language switch relabels."""
-    with gr.Row(equal_height=False):
+    with gr.Row(equal_height=False, elem_id="chat-row"):
         with gr.Column(scale=5):
             chatbot = gr.Chatbot(label="gpu-advisor", height=520, elem_id="chatbot", buttons=["copy"],
                                  feedback_options=None, placeholder=t(lang, "no_verdict"))
@@ -35,7 +35,8 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                                  max_lines=6, elem_id="question", max_length=ctx.settings.max_message_chars * 25)
                 send = gr.Button(t(lang, "send"), variant="primary", scale=1, elem_id="ask")
             new = gr.Button(t(lang, "new_chat"), size="sm", variant="secondary")
-            examples = gr.Examples(EXAMPLES, inputs=[box], label=f"{t('zh', 'examples')} · {t('en', 'examples')}")
+            with gr.Accordion(f"{t('zh', 'examples')} · {t('en', 'examples')}", open=True, elem_id="examples-box"):
+                examples = gr.Examples(EXAMPLES, inputs=[box], label=None)
         with gr.Column(scale=4):
             verdict = gr.Markdown(f"*{t(lang, 'no_verdict')}*", elem_id="verdict")
             chart = memory_chart(lang, "chat-chart", x_label_angle=-20, label=t(lang, "chart"))
