@@ -277,15 +277,7 @@ def test_session_ids_are_issued_per_surface_and_bound_to_the_caller(tmp_path):
         verify_session_id(mine, "api", "some-other-caller")
 
 
-def _redis_server() -> str | None:
-    import os
-    import shutil
-
-    return os.environ.get("GPU_ADVISOR_REDIS_SERVER") or shutil.which("redis-server")
-
-
-@pytest.mark.skipif(_redis_server() is None, reason="no redis-server binary (PATH or GPU_ADVISOR_REDIS_SERVER)")
-def test_a_real_redis_stopped_and_restarted(tmp_path):
+def test_a_real_redis_stopped_and_restarted(tmp_path, redis_exe):
     import os
     import socket
     import subprocess
@@ -298,7 +290,7 @@ def test_a_real_redis_stopped_and_restarted(tmp_path):
         port = s.getsockname()[1]
 
     def start():
-        proc = subprocess.Popen([_redis_server(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+        proc = subprocess.Popen([redis_exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                  "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, env=os.environ.copy())
         for _ in range(100):
