@@ -154,3 +154,17 @@ def test_every_intent_has_a_verdict_with_its_number(question, expect):
     a = ask(question)
     verdict = verdict_markdown(a).split("\n\n")[-1]
     assert re.match(expect, verdict), verdict
+
+
+def test_settings_say_in_words_what_state_things_are_in():
+    from ui.web.status import backend_badge, index_badge, sessions_badge
+
+    assert backend_badge({"backend": "rules", "ok": True}, "zh").startswith("🟢 **回答引擎：规则规划器**")
+    assert "unreachable" not in backend_badge({"backend": "openai:local", "ok": False, "detail": "connection refused"},
+                                              "en") and backend_badge({"backend": "openai:local", "ok": False,
+                                                                       "detail": "connection refused"}, "en").startswith("🔴")
+    # not 'ready: false, indexed: 0' while it loads: what is happening and when it will be ready
+    assert index_badge({"ready": False, "chunks": 0}, "en").startswith("🟡 **Retrieval index: not loaded yet**")
+    assert index_badge({"ready": True, "chunks": 402}, "zh").startswith("🟢 **检索索引：402 段**")
+    assert sessions_badge("redis redis://h:6379/0", False, "zh").startswith("🔴 **对话记录：Redis（多副本共享） 无法连接**")
+    assert sessions_badge("sqlite", True, "en") == "🟢 **Conversations: a SQLite file on this machine**"

@@ -16,8 +16,13 @@ def _prices_md(prices: dict, lang: str) -> str:
 def build(ctx, lang: str, prices_state, lang_state) -> dict:
     gpu_ids = [g.id for g in ctx.deps.catalog.gpus]
     s = ctx.settings
+    from ui.web.status import backend_badge, index_badge, sessions_badge
+
     head = gr.Markdown(f"### {t(lang, 'backend')}")
-    backend = gr.JSON(ctx.backend_health() if ctx.backend == "rules" else {"backend": ctx.backend}, label=t(lang, "backend"))
+    backend = gr.Markdown(backend_badge(ctx.backend_health() if ctx.backend == "rules" else {"backend": ctx.backend,
+                                                                                              "ok": True, "detail": ""},
+                                        lang), elem_id="status-backend")
+    sessions = gr.Markdown(sessions_badge(ctx.store.describe(), ctx.store.ping(), lang), elem_id="status-sessions")
     check = gr.Button(t(lang, "check"), size="sm")
     gr.Markdown(f"Sessions: `{ctx.store.describe()}` · rate limit on /api/ask: {s.rate_limit.describe()} · "
                 f"message limit {s.max_message_chars:,} characters · access token {'required' if s.token else 'off'}")
@@ -30,7 +35,7 @@ def build(ctx, lang: str, prices_state, lang_state) -> dict:
     current = gr.Markdown(_prices_md({}, lang), elem_id="price-overrides")
     data_head = gr.Markdown(f"### {t(lang, 'data')}")
     index_button = gr.Button(t(lang, "check_index"), size="sm")
-    index = gr.JSON(ctx.index_summary(), label="index")
+    index = gr.Markdown(index_badge(ctx.index_summary(), lang), elem_id="status-index")
 
     def add_price(prices, gpu_id, usd, ui_lang):
         prices = dict(prices or {})
@@ -41,16 +46,19 @@ def build(ctx, lang: str, prices_state, lang_state) -> dict:
         prices[gpu_id] = float(usd)
         return prices, _prices_md(prices, ui_lang)
 
-    def index_status():
+    def index_status(ui_lang):
         try:
-            return ctx.deps.index().status().model_dump()
+            ctx.deps.index()  # loads it: the badge shows the real state
+            return index_badge(ctx.index_summary(), ui_lang)
         except Exception as e:  # an unreachable Chroma server, say: show what, not a traceback
-            return {"error": f"{e.__class__.__name__}: {str(e)[:300]}"}
+            return index_badge({"error": f"{e.__class__.__name__}: {str(e)[:300]}"}, ui_lang)
 
-    check.click(lambda: ctx.backend_health(), None, [backend], concurrency_limit=2)
+    check.click(lambda ui_lang: (backend_badge(ctx.backend_health(), ui_lang),
+                                 sessions_badge(ctx.store.describe(), ctx.store.ping(), ui_lang)),
+                [lang_state], [backend, sessions], concurrency_limit=2)
     add.click(add_price, [prices_state, gpu, price, lang_state], [prices_state, current], queue=False)
     clear.click(lambda ui_lang: ({}, _prices_md({}, ui_lang)), [lang_state], [prices_state, current], queue=False)
-    index_button.click(index_status, None, [index], concurrency_limit=1)
+    index_button.click(index_status, [lang_state], [index], concurrency_limit=1)
     return {"head": head, "prices_head": prices_head, "data_head": data_head, "check": check, "add": add, "clear": clear,
             "index_button": index_button, "gpu": gpu, "price": price}
 
