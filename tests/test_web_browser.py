@@ -142,3 +142,18 @@ def test_on_a_phone_the_verdict_comes_before_the_examples(browser, site):
     examples_y = page.locator("#examples-box").bounding_box()["y"]
     assert verdict_y < examples_y
     _shot(page, "phone-zh-verdict-first")
+
+
+def test_a_clarifying_question_offers_its_completions_as_buttons(browser, site):
+    page = browser.new_page(locale="zh-CN", viewport={"width": 1400, "height": 1000})
+    page.goto(site + "/")
+    page.wait_for_selector("#question textarea", timeout=60_000)
+    page.fill("#question textarea", "LoRA 能跑吗")
+    page.click("#ask")
+    page.wait_for_selector("#suggest-0", state="visible", timeout=60_000)
+    assert page.inner_text("#suggest-0").strip() == "Llama-3.1-8B"      # the model the question lacked, as a button
+    page.click("#suggest-0")                                             # one click sends it as the next message
+    page.wait_for_function("document.querySelector('#verdict').innerText.includes('llama') || "
+                           "document.querySelector('#verdict').innerText.includes('Llama')", timeout=60_000)
+    assert "lora" in page.inner_text("#verdict").lower()
+    _shot(page, "clarify-buttons-zh")

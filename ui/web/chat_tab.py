@@ -12,6 +12,8 @@ from ui.web.views import (breakdown_frame, chat_markdown, citations_markdown, co
 
 log = logging.getLogger("gpu_advisor.web")
 
+MAX_SUGGESTIONS = 4
+
 EXAMPLES = [
     "A100够不够微调70B？",
     "A100 和 910B 哪个好？",
@@ -34,6 +36,8 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                 box = gr.Textbox(label=t(lang, "question"), placeholder=t(lang, "placeholder"), scale=6, lines=1,
                                  max_lines=6, elem_id="question", max_length=ctx.settings.max_message_chars * 25)
                 send = gr.Button(t(lang, "send"), variant="primary", scale=1, elem_id="ask")
+            with gr.Row(elem_id="suggestions"):  # a clarifying question's completions, sent with one click
+                suggest = [gr.Button("", visible=False, size="sm", elem_id=f"suggest-{i}") for i in range(MAX_SUGGESTIONS)]
             new = gr.Button(t(lang, "new_chat"), size="sm", variant="secondary")
             with gr.Accordion(f"{t('zh', 'examples')} · {t('en', 'examples')}", open=True, elem_id="examples-box"):
                 examples = gr.Examples(EXAMPLES, inputs=[box], label=None)
@@ -45,9 +49,18 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                 calls = gr.JSON(label=t(lang, "tool_calls"), open=False)
             sources = gr.Markdown("", elem_id="sources")
 
-    def chat_only(history, session_id):
+    def chat_only(history, session_id, buttons=None):
         """Outputs where only the conversation changed (the panels keep the last answer's)."""
-        return history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
+        return (history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), "",
+                *(buttons or [gr.skip()] * MAX_SUGGESTIONS))
+
+    hidden = [gr.update(visible=False)] * MAX_SUGGESTIONS
+
+    def suggestion_buttons(answer):
+        c = answer.clarification if answer.status == "needs_clarification" else None
+        labels = list(c.suggestions[:MAX_SUGGESTIONS]) if c else []
+        return [gr.update(value=labels[i], visible=True) if i < len(labels) else gr.update(visible=False)
+                for i in range(MAX_SUGGESTIONS)]
 
     def respond(message, history, session_id, prices):
         history = list(history or [])
@@ -56,7 +69,7 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
             yield chat_only(history, session_id)
             return
         history += [{"role": "user", "content": message}, {"role": "assistant", "content": "…"}]
-        yield chat_only(history, session_id)
+        yield chat_only(history, session_id, hidden)
         text = ""
         try:
             for event in ctx.stream(message, session_id, None, prices or None):
@@ -76,7 +89,7 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                                      color_map=color_map(frame, answer.lang) if len(frame) else None,
                                      y_lim=y_range(frame)),
                            gr.update(value={"headers": headers, "data": rows} if rows else None, visible=bool(rows)),
-                           tool_calls_payload(answer), citations_markdown(answer), "")
+                           tool_calls_payload(answer), citations_markdown(answer), "", *suggestion_buttons(answer))
         except ValueError as e:  # a session id or price the store refused: say so in the chat
             history[-1] = {"role": "assistant", "content": f"⚠ {e}"}
             yield chat_only(history, session_id)
@@ -86,10 +99,12 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                                                            "Try again, or rephrase the question."}
             yield chat_only(history, session_id)
 
-    outputs = [chatbot, session_state, verdict, chart, options, calls, sources, box]
+    outputs = [chatbot, session_state, verdict, chart, options, calls, sources, box, *suggest]
     inputs = [box, chatbot, session_state, prices_state]
     box.submit(respond, inputs, outputs, concurrency_id="chat")
     send.click(respond, inputs, outputs, concurrency_id="chat")
+    for b in suggest:
+        b.click(lambda label: label, [b], [box], queue=False).then(respond, inputs, outputs, concurrency_id="chat")
     new.click(lambda: ([], None, "", None, None, None, ""), None,
               [chatbot, session_state, verdict, chart, options, calls, sources], queue=False)
     return {"chatbot": chatbot, "box": box, "send": send, "new": new, "verdict": verdict, "chart": chart,
