@@ -106,6 +106,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     follow = prev is not None and (bool(previous.get("awaiting")) or _is_follow_up(low, stated, prev))
     if follow and prev.get("lang") == "zh" and re.search(r"[\u3400-\u9fff]", text):
         lang = "zh"  # 'Qwen2.5-14B，用qlora，cutoff 2048' continues a Chinese conversation
+    elif previous and previous.get("awaiting") and previous.get("lang") and _bare_reply(text):
+        lang = previous["lang"]  # 'Llama-3.1-8B' answering '是哪个模型？' has no language of its own: keep the conversation's
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
     if intent == "published_run" and re.fullmatch(r"[\d.]+b", stated.get("model") or "-"):
         from knowledge.runs import run_for
@@ -137,6 +139,11 @@ _TUNED_MODEL = re.compile(r"(?:自己|我们|我)?(?:微调|训练|调)(?:过|�
                           r"(?:my|our|a|the)\s+(?:own\s+)?(?:fine[\s-]*tuned?|finetuned?)\s+(?:model|version|checkpoint|weights)")
 _QUESTION_ZH = re.compile(r"[吗呢吧么嘛]|多少|能否|是否|怎么|什么|可以|能不能|够不够|够吗|能跑|需要|几张|几块|几台")
 _PATH = re.compile(r"(?<![\w/.~])((?:\.{1,2}/|~/|/)[^\s，。？?！!、；;'\"（）()<>]+)")
+
+
+def _bare_reply(text: str) -> bool:
+    """A reply that is only a name or a number ('Llama-3.1-8B', '4', 'H100 x8'): no CJK and at most three words."""
+    return not re.search(r"[\u3400-\u9fff]", text) and len(re.findall(r"[A-Za-z]{2,}", text)) <= 3 and len(text) <= 40
 
 
 def question_lang(text: str) -> str:
