@@ -355,8 +355,9 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
         return [], None
     out = req.output_len or min(DEFAULT_OUTPUT, max(1, context // 4))
     prompt = req.prompt_len or max(1, context - out)
-    engine = {"vllm": "vllm", "sglang": "sglang", "tensorrt-llm": "vllm", "llama.cpp": "llama.cpp", "ollama": "llama.cpp",
-              "hf": "hf", "transformers": "hf"}.get(req.engine or "vllm", "vllm")
+    from tools.engines import engine as engine_row
+
+    engine = engine_row(req.engine or "vllm").id
     args = {"model": model.id, "gpu": gpu.id, "prompt_len": prompt, "output_len": out, "engine": engine,
             "precision": fmt, "kv_dtype": req.kv_dtype, "price_per_gpu_hour": req.price_per_gpu_hour}
     args |= {"users": req.concurrent_users} if req.concurrent_users else {"qps": req.requests_per_s}

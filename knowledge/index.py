@@ -259,7 +259,6 @@ class KnowledgeIndex:
         """BM25 tokens of every chunk, kept in the data directory under a key of the chunks' hashes: a cold query
         reads them instead of segmenting the whole corpus with jieba again."""
         import hashlib
-        import json
 
         chunks = self.chunks()
         key = hashlib.sha256("|".join([TOKENIZER_VERSION, str(SECTION_WEIGHT)] + [c.hash for c in chunks]).encode())

@@ -31,6 +31,11 @@ class Engine(BaseModel):
     continuous_batching: bool
     max_num_seqs: int | None = Field(description="running sequences per replica, the engine's default cap")
     max_num_seqs_flag: str | None
+    launch: str | None = Field(None, description="the launch line's start; {repo} is the model")
+    tp_flag: str | None = None
+    pp_flag: str | None = None
+    context_flag: str | None = None
+    kv_fp8: str | None = Field(None, description="the --kv-cache-dtype value for an FP8 KV cache")
     max_batched_tokens: int | None = Field(description="tokens one scheduler step processes (chunked prefill budget)")
     cuda_graphs: bool
     prefix_cache: str
@@ -41,6 +46,8 @@ class Engine(BaseModel):
 ENGINES: dict[str, Engine] = {e.id: e for e in (
     Engine(id="vllm", name="vLLM", preallocates=True, memory_fraction=0.9, fraction_flag="--gpu-memory-utilization",
            continuous_batching=True, max_num_seqs=256, max_num_seqs_flag="--max-num-seqs", max_batched_tokens=8192,
+           launch="vllm serve {repo}", tp_flag="--tensor-parallel-size", pp_flag="--pipeline-parallel-size",
+           context_flag="--max-model-len", kv_fp8="fp8",
            cuda_graphs=True, prefix_cache="automatic prefix caching, on by default in the V1 engine",
            past_the_pool="new requests wait in the queue; when running sequences need more KV blocks than are free, "
                          "the newest is preempted and recomputed later (its latency jumps)",
@@ -52,6 +59,8 @@ ENGINES: dict[str, Engine] = {e.id: e for e in (
                   "--memory-fraction / --max-num-seqs for another release"),
     Engine(id="sglang", name="SGLang", preallocates=True, memory_fraction=0.88, fraction_flag="--mem-fraction-static",
            continuous_batching=True, max_num_seqs=None, max_num_seqs_flag="--max-running-requests",
+           launch="python -m sglang.launch_server --model-path {repo}", tp_flag="--tp", pp_flag="--pp-size",
+           context_flag="--context-length", kv_fp8="fp8_e4m3",
            max_batched_tokens=8192, cuda_graphs=True, prefix_cache="RadixAttention prefix cache, on by default",
            past_the_pool="requests wait in the queue until the pool frees; running requests can be retracted "
                          "(recomputed) when decode runs out of KV space",
@@ -77,7 +86,8 @@ ENGINES: dict[str, Engine] = {e.id: e for e in (
 def engine(engine_id: str) -> Engine:
     """The engine row for an id; a ValueError lists the ids accepted."""
     key = {"vllm": "vllm", "sglang": "sglang", "hf": "hf", "transformers": "hf", "llama.cpp": "llama.cpp",
-           "llamacpp": "llama.cpp", "llama-cpp": "llama.cpp", "ollama": "llama.cpp"}.get(engine_id.strip().lower())
+           "llamacpp": "llama.cpp", "llama-cpp": "llama.cpp", "ollama": "llama.cpp",
+           "tensorrt-llm": "vllm"}.get(engine_id.strip().lower())  # TensorRT-LLM: planned as the paged-KV engine
     if key is None:
         raise ValueError(f"unknown engine {engine_id!r}: use one of {', '.join(ENGINES)} (ollama = llama.cpp)")
     return ENGINES[key]

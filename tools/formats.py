@@ -12,9 +12,9 @@ are held in the format, the rest staying 16-bit:
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 LLAMA_CPP_QUANTIZE = ("llama.cpp tools/quantize/README.md, bits per weight of whole Llama 2 7B files (13B and 70B "
                       "within 0.1 bit); https://github.com/ggml-org/llama.cpp/blob/master/tools/quantize/README.md")
@@ -153,3 +153,11 @@ def precision_ladder(native: str, gpu, asked: str | None = None) -> list[tuple[s
     if eight == "int8" and gpu is not None:
         notes["int8"] = supported_on("fp8", gpu)[1] + ": 8-bit as INT8 weight-only"
     return [(i, notes.get(i)) for i in seen]
+
+
+def _format_id(v: str) -> str:
+    return weight_format(v).id
+
+
+# A weight-format field of a request: any spelling weight_format() accepts, stored as its id.
+FormatName = Annotated[str, AfterValidator(_format_id)]

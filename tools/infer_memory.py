@@ -16,12 +16,12 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowledge.schemas import GPU, ModelSpec
 from tools import overheads as oh
 from tools.activations import inference_workspace_bytes_per_token
-from tools.formats import kv_default, precision_ladder, weight_format
+from tools.formats import FormatName, kv_default, precision_ladder, weight_format
 from tools.memory import Term, rounded_gb, term, usable_bytes, weight_bytes
 from tools.params import count_parameters
 from tools.units import GB, dtype_bytes
@@ -37,7 +37,7 @@ class InferenceMemoryRequest(BaseModel):
     model: ModelSpec
     gpu: GPU | None = None
     num_gpus: int = Field(1, ge=1, le=MAX_GPUS)
-    precision: str | None = Field(None, description="weight format (tools.formats id: bf16, fp8, awq, mxfp4, "
+    precision: FormatName | None = Field(None, description="weight format (tools.formats id: bf16, fp8, awq, mxfp4, "
                                   "q4_k_m...); default: the checkpoint's own (model.native_precision)")
     kv_dtype: Literal["bf16", "fp16", "fp8"] | None = Field(None, description="default: fp16 for fp16 weights, else bf16")
     context: int | None = Field(None, ge=1, le=MAX_CONTEXT_SEARCH, description="tokens per sequence (prompt + output)")
@@ -55,11 +55,6 @@ class InferenceMemoryRequest(BaseModel):
     mtp_layers: int = Field(1, ge=1, le=8, description="MTP / EAGLE layers (DeepSeek-V3: num_nextn_predict_layers 1)")
     max_loras: int = Field(0, ge=0, le=1024, description="LoRA adapters resident at once (vLLM --max-loras); 0: no LoRA")
     max_lora_rank: int = Field(16, ge=1, le=1024, description="vLLM --max-lora-rank: slots are allocated at this rank")
-
-    @field_validator("precision")
-    @classmethod
-    def _format(cls, v: str | None) -> str | None:
-        return None if v is None else weight_format(v).id
 
     @property
     def fmt(self) -> str:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from knowledge.schemas import GPU, ModelSpec
 from tools import efficiency as eff
-from tools.formats import kv_default, weight_format
+from tools.formats import FormatName, kv_default, weight_format
 from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory, kv_cache_bytes
 from tools.memory import weight_bytes
 from tools.params import count_parameters
@@ -31,17 +31,12 @@ class InferenceSpeedRequest(BaseModel):
     model: ModelSpec
     gpu: GPU
     num_gpus: int = Field(1, ge=1, le=1024)
-    precision: str | None = Field(None, description="weight format (tools.formats id); default: the checkpoint's own")
+    precision: FormatName | None = Field(None, description="weight format (tools.formats id); default: the checkpoint's own")
     kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
     context: int = Field(2048, ge=1, le=10_000_000, description="prompt tokens per sequence")
     output: int = Field(256, ge=1, le=1_000_000, description="generated tokens per sequence")
     batch: int = Field(1, ge=1, le=100_000)
     engine: Literal["hf", "vllm"] = "vllm"
-
-    @field_validator("precision")
-    @classmethod
-    def _format(cls, v: str | None) -> str | None:
-        return None if v is None else weight_format(v).id
 
     @field_validator("gpu")
     @classmethod

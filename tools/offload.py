@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from knowledge.schemas import GPU, ModelSpec
 from tools import efficiency as eff
 from tools import overheads as oh
-from tools.formats import kv_default, weight_format
+from tools.formats import FormatName, kv_default, weight_format
 from tools.infer_memory import kv_cache_bytes
 from tools.memory import usable_bytes, weight_bytes
 from tools.params import count_parameters
@@ -35,16 +35,11 @@ class OffloadRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     model: ModelSpec
     gpu: GPU
-    precision: str | None = Field(None, description="weight format (GGUF q4_k_m, q8_0...); default: the checkpoint's own")
+    precision: FormatName | None = Field(None, description="weight format (GGUF q4_k_m, q8_0...); default: the checkpoint's own")
     context: int = Field(8192, ge=1, le=10_000_000, description="tokens of context (llama.cpp -c)")
     mode: Literal["auto", "layers", "experts"] = Field("auto", description="auto: experts for MoE models, else layers")
     ram_gb: float | None = Field(None, gt=0, le=100_000, description="system RAM, GB (checks that the rest fits)")
     ram_bandwidth_gbps: float = Field(DEFAULT_RAM_BANDWIDTH_GBPS, gt=0, le=10_000, description="system RAM bandwidth, GB/s")
-
-    @field_validator("precision")
-    @classmethod
-    def _format(cls, v: str | None) -> str | None:
-        return None if v is None else weight_format(v).id
 
     @field_validator("gpu")
     @classmethod

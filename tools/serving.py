@@ -22,13 +22,13 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from knowledge.schemas import GPU, ModelSpec, Price
 from tools import efficiency as eff
 from tools.engines import ENGINES, Engine, EngineId
-from tools.formats import kv_default, weight_format
-from tools.infer_memory import InferenceMemoryRequest, _tp_ok, kv_cache_bytes, serving_capacity
+from tools.formats import FormatName, kv_default, weight_format
+from tools.infer_memory import InferenceMemoryRequest, _tp_ok, serving_capacity
 from tools.infer_speed import STAGE_HANDOFF_S, InferenceSpeedRequest, decode_step_parts, prefill_seconds
 from tools.memory import weight_bytes
 from tools.params import count_parameters
@@ -66,7 +66,7 @@ class ServeRequest(BaseModel):
     ttft_s: float | None = Field(None, gt=0, le=3600, description=f"time-to-first-token target; default {DEFAULT_TTFT_S:g} s")
     itl_ms: float | None = Field(None, gt=0, le=600_000, description=f"inter-token latency target; default {DEFAULT_ITL_MS:g} ms")
     engine: EngineId = "vllm"
-    precision: str | None = Field(None, description="weight format; default: the checkpoint's own")
+    precision: FormatName | None = Field(None, description="weight format; default: the checkpoint's own")
     kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
     memory_fraction: float | None = Field(None, gt=0, le=1, description="the engine's memory share (vLLM "
                                           "--gpu-memory-utilization, SGLang --mem-fraction-static); default the engine's")
@@ -83,11 +83,6 @@ class ServeRequest(BaseModel):
     price_per_gpu_hour: float | None = Field(None, gt=0, description="your price; default the price table's typical on-demand")
     prices: list[Price] = []
     max_gpus: int = Field(4096, ge=1, le=100_000)
-
-    @field_validator("precision")
-    @classmethod
-    def _format(cls, v: str | None) -> str | None:
-        return None if v is None else weight_format(v).id
 
     @field_validator("gpu")
     @classmethod
@@ -449,33 +444,19 @@ def launch_command(req: ServeRequest, lay: Layout, kv: str) -> str:
     quant = req.precision and req.precision != spec.native_precision
     frac = req.memory_fraction or eng.memory_fraction
     tail = f"   # x {lay.replicas} replicas behind a load balancer" if (lay.replicas or 1) > 1 else ""
-    if eng.id == "vllm":
-        parts = [f"vllm serve {repo}", f"--tensor-parallel-size {lay.tp}"]
+    if eng.launch:  # the paged-KV servers (vLLM, SGLang): their flags from the engine table
+        parts = [eng.launch.format(repo=repo), f"{eng.tp_flag} {lay.tp}"]
         if lay.pp > 1:
-            parts.append(f"--pipeline-parallel-size {lay.pp}")
-        parts += [f"--max-model-len {ctx}", f"--gpu-memory-utilization {frac:g}", f"--max-num-seqs {seqs}"]
+            parts.append(f"{eng.pp_flag} {lay.pp}")
+        parts += [f"{eng.context_flag} {ctx}", f"{eng.fraction_flag} {frac:g}", f"{eng.max_num_seqs_flag} {seqs}"]
         if kv == "fp8":
-            parts.append("--kv-cache-dtype fp8")
+            parts.append(f"--kv-cache-dtype {eng.kv_fp8}")
         if quant and req.precision == "fp8":
             parts.append("--quantization fp8")
-        if req.max_loras:
-            parts.append(f"--enable-lora --max-loras {req.max_loras} --max-lora-rank {req.max_lora_rank}")
-        if req.speculative:
-            spec_cfg = {"draft": f'"model": "{req.draft_model.hf_repo or req.draft_model.id}"' if req.draft_model else "",
-                        "eagle": '"method": "eagle3", "model": "<EAGLE head repo>"', "mtp": '"method": "mtp"'}[req.speculative]
-            parts.append(f"--speculative-config '{{{spec_cfg}, \"num_speculative_tokens\": {req.mtp_layers if req.speculative == 'mtp' else 3}}}'")
-        if quant and req.precision in ("awq", "gptq", "int4"):
-            parts[0] = f"vllm serve <an {req.precision.upper()} checkpoint of {repo}>"
-        return " ".join(parts) + tail
-    if eng.id == "sglang":
-        parts = [f"python -m sglang.launch_server --model-path {repo}", f"--tp {lay.tp}"]
-        if lay.pp > 1:
-            parts.append(f"--pp-size {lay.pp}")
-        parts += [f"--context-length {ctx}", f"--mem-fraction-static {frac:g}", f"--max-running-requests {seqs}"]
-        if kv == "fp8":
-            parts.append("--kv-cache-dtype fp8_e4m3")
-        if quant and req.precision == "fp8":
-            parts.append("--quantization fp8")
+        if eng.id == "vllm":
+            parts += _vllm_extras(req)
+            if quant and req.precision in ("awq", "gptq", "int4"):
+                parts[0] = f"vllm serve <an {req.precision.upper()} checkpoint of {repo}>"
         return " ".join(parts) + tail
     if eng.id == "llama.cpp":
         fmt = req.fmt if weight_format(req.fmt).family == "gguf" else "q4_k_m"
@@ -484,6 +465,19 @@ def launch_command(req: ServeRequest, lay: Layout, kv: str) -> str:
     dev = "device_map='auto'" if lay.pp > 1 else "device_map='cuda'"
     return (f"python -c \"from transformers import AutoModelForCausalLM; m = AutoModelForCausalLM.from_pretrained("
             f"'{repo}', {dev}, torch_dtype='auto')\"  # then m.generate() on batches of up to {seqs}" + tail)
+
+
+def _vllm_extras(req: ServeRequest) -> list[str]:
+    """vLLM's flags for multi-LoRA slots and speculative decoding."""
+    out = []
+    if req.max_loras:
+        out.append(f"--enable-lora --max-loras {req.max_loras} --max-lora-rank {req.max_lora_rank}")
+    if req.speculative:
+        method = {"draft": f'"model": "{req.draft_model.hf_repo or req.draft_model.id}"' if req.draft_model else "",
+                  "eagle": '"method": "eagle3", "model": "<EAGLE head repo>"', "mtp": '"method": "mtp"'}[req.speculative]
+        tokens = req.mtp_layers if req.speculative == "mtp" else 3
+        out.append(f"--speculative-config '{{{method}, \"num_speculative_tokens\": {tokens}}}'")
+    return out
 
 
 def _assumptions(req: ServeRequest, lay: Layout, c: _Ctx, p: LoadPoint, kv: str, price_source: str | None) -> list[str]:
@@ -544,11 +538,6 @@ def _assumptions(req: ServeRequest, lay: Layout, c: _Ctx, p: LoadPoint, kv: str,
     return out
 
 
-def kv_bytes_per_sequence(req: ServeRequest) -> int:
-    """One sequence's KV cache at prompt + output tokens, whole model (for explanations)."""
-    return kv_cache_bytes(req.model, req.kv_dtype or kv_default(req.fmt), req.prompt_len + req.output_len)
-
-
 class ServeOption(BaseModel):
     """One GPU type's smallest layout for the same load and targets, for ranking."""
 
@@ -572,9 +561,12 @@ def serving_options(req: ServeRequest, gpus: list[GPU]) -> list[ServeOption]:
     out: list[ServeOption] = []
     for g in gpus:
         try:
-            alt = req.model_copy(update={"gpu": ServeRequest._rated(g), "price_per_gpu_hour":
-                                         req.price_per_gpu_hour if g.id == req.gpu.id else None})
+            alt = ServeRequest(**{**dict(req), "gpu": g,  # validated again: a card without figures is refused
+                                  "price_per_gpu_hour": req.price_per_gpu_hour if g.id == req.gpu.id else None})
             p = plan_serving(alt)
+        except ValidationError as e:  # the card's own check (no bandwidth or compute figures), in its words
+            out.append(ServeOption(gpu=g.id, total_gpus=None, why_not=e.errors()[0]["msg"].removeprefix("Value error, ")))
+            continue
         except ValueError as e:
             out.append(ServeOption(gpu=g.id, total_gpus=None, why_not=str(e).split(": try")[0]))
             continue

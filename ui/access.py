@@ -24,6 +24,12 @@ _LOCKED_PAGE = """<!doctype html><meta charset="utf-8"><title>gpu-advisor: acces
 或在请求头中带上 <code>Authorization: Bearer 你的令牌</code>。</p></body>"""
 
 
+def presented_token(headers) -> str | None:
+    """The token a request presents: `Authorization: Bearer TOKEN` or the `X-GPU-Advisor-Token` header."""
+    auth = headers.get("authorization", "")
+    return auth[7:].strip() if auth.lower().startswith("bearer ") else headers.get("x-gpu-advisor-token")
+
+
 class TokenGuard:
     def __init__(self, app, token: str | None):
         self.app = app
@@ -36,8 +42,7 @@ class TokenGuard:
         if self.token is None or scope["type"] not in ("http", "websocket") or scope.get("path") in OPEN_PATHS:
             return await self.app(scope, receive, send)
         conn = HTTPConnection(scope)
-        auth = conn.headers.get("authorization", "")
-        header = auth[7:].strip() if auth.lower().startswith("bearer ") else conn.headers.get("x-gpu-advisor-token")
+        header = presented_token(conn.headers)
         if self._ok(header) or self._ok(conn.cookies.get(COOKIE)):
             return await self.app(scope, receive, send)
         query = conn.query_params.get("token")

@@ -53,8 +53,9 @@ def add_routes(app: FastAPI, ctx) -> None:
         """Who a session id is bound to: the API token the request carries (hashed), else anonymous."""
         import hashlib
 
-        auth = request.headers.get("authorization", "")
-        token = auth[7:].strip() if auth.lower().startswith("bearer ") else request.headers.get("x-gpu-advisor-token", "")
+        from ui.access import presented_token
+
+        token = presented_token(request.headers)
         return hashlib.sha256(token.encode()).hexdigest()[:16] if token else "anon"
 
     def _client_key(request: Request) -> str:
