@@ -26,11 +26,10 @@ PHRASES: dict[str, dict[str, str]] = {
                 "zh": "**{model}，{method}，{tokens:.3g} 个 token，{n} 张卡：**"},
     "tt_ratio": {"en": "{a} takes **{ratio:.1f}x** as long as {b} (not 20-30% longer).",
                  "zh": "{a} 所需时间是 {b} 的 **{ratio:.1f} 倍**（不是只多 20%–30%）。"},
-    "tt_cost": {"en": "Renting on demand: about ${cost:,.0f} (${low:,.0f}-${high:,.0f}; ${rate:.2f} per GPU-hour typical, "
-                      "price-table estimate).",
-                "zh": "按需租用约 ${cost:,.0f}（${low:,.0f}-${high:,.0f}；典型 ${rate:.2f}/卡时，价格表估计）。"},
-    "tt_cost_given": {"en": "Renting on demand: about ${cost:,.0f} at your price of ${rate:.2f} per GPU-hour (this session's override).",
-                      "zh": "按需租用约 ${cost:,.0f}（按你给的 ${rate:.2f}/卡时，本会话覆盖价）。"},
+    "tt_cost": {"en": "Renting on demand: about {cost} ({low}-{high}; {rate} per GPU-hour typical, price-table estimate).",
+                "zh": "按需租用约 {cost}（{low} 至 {high}；典型 {rate}/卡·时，价格表估计）。"},
+    "tt_cost_given": {"en": "Renting on demand: about {cost} at your price of {rate} per GPU-hour (this session's override).",
+                      "zh": "按需租用约 {cost}（按你给的 {rate}/卡·时，本会话覆盖价）。"},
     "fc_right": {"en": "**The claim holds**, by the numbers below.", "zh": "**这个说法成立**，依据如下。"},
     "fc_wrong": {"en": "**The claim is wrong**, by the numbers below.", "zh": "**这个说法不对**，计算如下。"},
     "fc_time": {"en": "**The claim is wrong**: dense BF16 is 989 vs 312 TFLOPS, and the computed time ratio is below.",
@@ -49,6 +48,21 @@ PHRASES: dict[str, dict[str, str]] = {
     "cmp_note": {"en": "Beyond specs: CUDA (NVIDIA) vs CANN/MindSpore (Ascend) vs ROCm (AMD) decides how much porting "
                        "your code needs; see the sources.",
                  "zh": "规格之外，软件生态（NVIDIA 的 CUDA、昇腾的 CANN/MindSpore、AMD 的 ROCm）决定代码迁移成本，详见来源。"},
+    "cmp_by_job": {"en": "**Which card for which job** (each job is bounded by one figure):",
+                   "zh": "**按任务选卡**（每类任务由一个指标决定）："},
+    "job_training": {"en": "training and prefill (compute-bound, dense BF16 TFLOPS)", "zh": "训练与预填充（看算力，稠密 BF16 TFLOPS）"},
+    "job_decode": {"en": "inference decode (bandwidth-bound, GB/s)", "zh": "推理解码（看显存带宽，GB/s）"},
+    "job_memory": {"en": "largest model per card (memory, GB)", "zh": "单卡能放的模型大小（显存，GB）"},
+    "job_scale_out": {"en": "multi-GPU scaling (GPU-to-GPU link, GB/s)", "zh": "多卡扩展（卡间互联，GB/s）"},
+    "job_fp8": {"en": "FP8 training and inference (dense FP8 TFLOPS)", "zh": "FP8 训练与推理（稠密 FP8 TFLOPS）"},
+    "job_line": {"en": "{job}: **{winner}**, {ratio:.2f}× {runner} ({values})",
+                 "zh": "{job}：**{winner}**，是 {runner} 的 {ratio:.2f} 倍（{values}）"},
+    "job_prefill": {"en": "prefill, i.e. time to first token (compute-bound, dense BF16 TFLOPS)",
+                    "zh": "预填充即首 token 时间（看算力，稠密 BF16 TFLOPS）"},
+    "rec_pick": {"en": "**Pick: {n}× {gpu}**, {cost} ({why}). Why, card against card:",
+                 "zh": "**选 {n} 张 {gpu}**，{cost}（{why}）。逐项对比："},
+    "job_tie": {"en": "{job}: a tie between {winner} and {runner} ({values})", "zh": "{job}：{winner} 与 {runner} 持平（{values}）"},
+    "cmp_market": {"en": "Availability (the GPU table's market notes):", "zh": "供货与出口管制（GPU 规格表的市场说明）："},
     "spec_head": {"en": "**{name}** (dense figures):", "zh": "**{name}** 规格（稠密算力）："},
     "im_fits": {"en": "**{model} fits on {n} x {gpu}** for inference at {ctx} tokens: {gb:.1f} GB per GPU.",
                 "zh": "**{model} 可以在 {n} 张 {gpu} 上推理**（上下文 {ctx}）：每卡 {gb:.1f} GB。"},
@@ -67,6 +81,53 @@ PHRASES: dict[str, dict[str, str]] = {
     "empty": {"en": "The message is empty. Ask, for example: \"How many H100s to fine-tune Llama 3.1 70B?\"",
               "zh": "消息是空的。可以这样问：“全参微调 Llama 3.1 70B 要几张 H100？”"},
 }
+
+
+# GPU table fields as a reader sees them (compare tables)
+FIELD_LABELS: dict[str, dict[str, str]] = {
+    "memory_gb": {"en": "memory (GB, decimal)", "zh": "显存（GB，十进制）"},
+    "memory_type": {"en": "memory type", "zh": "显存类型"},
+    "memory_bandwidth_gbps": {"en": "memory bandwidth (GB/s)", "zh": "显存带宽（GB/s）"},
+    "bf16_dense_tflops": {"en": "BF16 dense TFLOPS", "zh": "BF16 稠密 TFLOPS"},
+    "fp16_dense_tflops": {"en": "FP16 dense TFLOPS", "zh": "FP16 稠密 TFLOPS"},
+    "fp8_dense_tflops": {"en": "FP8 dense TFLOPS", "zh": "FP8 稠密 TFLOPS"},
+    "int8_dense_tops": {"en": "INT8 dense TOPS", "zh": "INT8 稠密 TOPS"},
+    "nvlink_gbps": {"en": "GPU-to-GPU link (GB/s, bidirectional)", "zh": "卡间互联（GB/s，双向）"},
+    "tdp_w": {"en": "power (TDP, W)", "zh": "功耗（TDP，W）"},
+    "source_kind": {"en": "source", "zh": "数据来源类型"},
+    "as_of": {"en": "as of", "zh": "数据日期"},
+    "interconnect": {"en": "interconnect", "zh": "互联"},
+    "release_year": {"en": "released", "zh": "发布年份"},
+    "vendor": {"en": "vendor", "zh": "厂商"},
+    "form_factor": {"en": "form factor", "zh": "形态"},
+    "fp32_tflops": {"en": "FP32 (non-tensor) TFLOPS", "zh": "FP32（非张量核）TFLOPS"},
+    "name": {"en": "name", "zh": "名称"},
+    "notes": {"en": "notes", "zh": "说明"},
+    "field": {"en": "field", "zh": "字段"},
+}
+
+
+def field_label(lang: str, field: str) -> str:
+    return FIELD_LABELS[field].get(lang, FIELD_LABELS[field]["en"]) if field in FIELD_LABELS else field
+
+
+def money(lang: str, usd: float, digits: int = 0) -> str:
+    """A USD amount as an answer shows it: '$1,234' in English; in Chinese yuan first, dollars beside: '¥8,885（$1,234）'
+    at tools.cost.DEFAULT_CNY_PER_USD (the answer states the rate and its date: FX_NOTE)."""
+    from tools.cost import DEFAULT_CNY_PER_USD
+
+    usd_text = f"${usd:,.{digits}f}"
+    return f"¥{usd * DEFAULT_CNY_PER_USD:,.{digits}f}（{usd_text}）" if lang == "zh" else usd_text
+
+
+def fx_note(lang: str) -> str:
+    """The exchange rate behind money(), with its source and date, in the answer's language."""
+    from tools.cost import CNY_PER_USD_AS_OF, CNY_PER_USD_SOURCE, DEFAULT_CNY_PER_USD
+
+    if lang == "zh":
+        return (f"人民币金额按 {DEFAULT_CNY_PER_USD:g} 元/美元换算（假设值：人民银行美元中间价 2024-2025 年在 7.1-7.2 之间，"
+                f"取整；设定于 {CNY_PER_USD_AS_OF}）；价格可按 元/卡·时 或 $/卡·时 覆盖")
+    return f"CNY at {DEFAULT_CNY_PER_USD:g} per USD ({CNY_PER_USD_SOURCE}; as of {CNY_PER_USD_AS_OF})"
 
 
 def phrase(table: dict[str, dict[str, str]], lang: str, key: str, **values) -> str:

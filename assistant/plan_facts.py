@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 
 from assistant.answer import Answer, Citation, ToolCall, Verdict
-from assistant.compose import T, md_table
+from assistant.compose import T, field_label, md_table
+from assistant.zh import assumption_zh
 from assistant.planner import USES, Ctx, assumptions_md, sources_md
 
 USES["compare"] = {"gpu", "gpus"}
 USES["spec"] = {"gpu", "gpus"}
-USES["recommend"] = {"model", "method", "tokens", "epochs", "budget", "currency", "deadline_hours", "gpus"}
+USES["recommend"] = {"model", "method", "tokens", "epochs", "budget", "currency", "deadline_hours", "gpus",
+                     "concurrent_users", "context", "seq_len"}
 USES["published_run"] = {"model", "models", "gpu", "gpus"}
 
 
@@ -22,13 +24,22 @@ def compare(ctx: Ctx) -> Answer:
         "memory_gb", "memory_bandwidth_gbps", "bf16_dense_tflops", "fp8_dense_tflops", "nvlink_gbps", "tdp_w",
         "source_kind", "as_of"]), ctx.deps.catalog))
     ids = [g.id for g in res.gpus]
-    rows = [[r.field] + ["-" if v is None else (f"{v:g}" if isinstance(v, float) else str(v)) for v in r.values.values()]
-            for r in res.rows]
+    lang = ctx.lang
+    rows = [[field_label(lang, r.field)] + ["-" if v is None else (f"{v:g}" if isinstance(v, float) else str(v))
+                                            for v in r.values.values()] for r in res.rows]
     cites = ctx.deps.search(" ".join(ids) + (" 生态 软件栈 对比" if ctx.zh else " ecosystem software stack compare"))
-    text = (T(ctx.lang, "cmp_head", gpus=", ".join(ids)) + "\n\n" + md_table([""] + ids, rows) + "\n\n"
-            + T(ctx.lang, "cmp_note") + assumptions_md(ctx.lang, res.notes) + sources_md(ctx.lang, cites))
+    jobs = [T(lang, "job_tie" if p.ratio <= 1.0 else "job_line", job=T(lang, f"job_{p.job}"), winner=p.winner,
+              runner=p.runner_up, ratio=p.ratio, values=f"{p.values[p.winner]:g} vs {p.values[p.runner_up]:g}")
+            for p in res.by_job]
+    market = [f"{gid}: {note}" for gid, note in res.market.items()]
+    text = (T(lang, "cmp_head", gpus=", ".join(ids)) + "\n\n"
+            + (T(lang, "cmp_by_job") + "\n" + "\n".join(f"- {j}" for j in jobs) + "\n\n" if jobs else "")
+            + md_table([""] + ids, rows) + "\n\n"
+            + (T(lang, "cmp_market") + "\n" + "\n".join(f"- {m}" for m in market) + "\n\n" if market else "")
+            + T(lang, "cmp_note") + assumptions_md(lang, res.notes) + sources_md(lang, cites))
     figures = {f"{r.field}:{gid}": v for r in res.rows for gid, v in r.values.items() if isinstance(v, (int, float))}
-    return Answer(answer=text, lang=ctx.lang, intent="compare", figures=figures, citations=cites, tool_calls=ctx.calls)
+    figures |= {f"best_for_{p.job}": p.winner for p in res.by_job} | {f"best_for_{p.job}_ratio": p.ratio for p in res.by_job}
+    return Answer(answer=text, lang=lang, intent="compare", figures=figures, citations=cites, tool_calls=ctx.calls)
 
 
 def spec(ctx: Ctx) -> Answer:
@@ -55,8 +66,10 @@ def recommend(ctx: Ctx) -> Answer:
     if not req.model:
         ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
     model, _ = ctx.deps.catalog.model(req.model or "llama-3.1-8b")
-    task = req.method if req.method in ("qlora", "lora", "full", "pretrain", "inference") else "lora"
-    if not req.method:
+    serving = bool(req.concurrent_users) and req.method not in ("qlora", "lora", "full", "pretrain")
+    task = "inference" if serving else req.method if req.method in ("qlora", "lora", "full", "pretrain", "inference") \
+        else "lora"
+    if not req.method and not serving:
         ctx.assume("LoRA", "LoRA")
     budget = req.budget / CNY_PER_USD if (req.budget and req.currency == "CNY") else req.budget
     tokens = req.tokens * (req.epochs or 1) if req.tokens else None
@@ -66,18 +79,43 @@ def recommend(ctx: Ctx) -> Answer:
         candidates = [g for g in ctx.deps.catalog.gpus if g.vendor != "Apple"]
     args = {"model": model.id, "task": task, "tokens": tokens, "budget_usd": budget, "deadline_hours": req.deadline_hours,
             "gpus": [g.id for g in candidates] if len(req.gpus) >= 2 else "all"}
+    load = {"batch": req.concurrent_users} if (task == "inference" and req.concurrent_users) else {}
+    if req.context or req.seq_len:
+        load["seq_len"] = req.context if task == "inference" and req.context else (req.seq_len or req.context)
+    args |= load
     res = ctx.call("recommend", args, rank(RecommendRequest(
         model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), tokens=tokens, budget=budget,
-        deadline_hours=req.deadline_hours)))
-    rows = [[str(o.rank), o.gpu, str(o.num_gpus), f"{o.per_gpu_gb:.1f}", "-" if o.cost is None else f"{o.cost:,.0f}", o.why]
+        deadline_hours=req.deadline_hours, **load)))
+    hourly = task == "inference"  # the recommender prices inference per hour, training as the whole job
+    digits = 2 if hourly else 0
+    rows = [[str(o.rank), o.gpu, str(o.num_gpus), f"{o.per_gpu_gb:.1f}",
+             "-" if o.cost is None else ctx.money(o.cost, digits), assumption_zh(o.why) if ctx.zh else o.why]
             for o in res.options[:6]]
     top = res.options[0] if res.options else None
-    text = (T(lang, "rec_head", model=model.name, task=task) + "\n\n"
-            + md_table(["#", "GPU", "GPUs", "GB/GPU", "USD", T(lang, "why")], rows) + assumptions_md(lang, res.assumptions))
+    cost_head = (ctx.t("cost per hour", "每小时费用") if hourly else ctx.t("job cost", "任务费用"))
+    lines = [T(lang, "rec_head", model=model.name, task=task)]
+    if top:
+        cost = "" if top.cost is None else ctx.money(top.cost, digits) + (ctx.t("/h", "/小时") if hourly else "")
+        lines += ["", T(lang, "rec_pick", gpu=top.gpu, n=top.num_gpus, cost=cost,
+                        why=assumption_zh(top.why) if ctx.zh else top.why)]
+    named = [g for g in candidates if g.id in {o.gpu for o in res.options}] if len(req.gpus) >= 2 else []
+    if len(named) >= 2:  # why, card against card: the figure that bounds this job
+        from knowledge.lookups import job_picks
+
+        jobs = ("training",) if task != "inference" else ("decode", "training", "memory")
+        for p in (p for p in job_picks(named) if p.job in jobs):
+            job = T(lang, "job_prefill") if (hourly and p.job == "training") else T(lang, f"job_{p.job}")
+            lines.append("- " + T(lang, "job_tie" if p.ratio <= 1.0 else "job_line", job=job, winner=p.winner,
+                                  runner=p.runner_up, ratio=p.ratio,
+                                  values=f"{p.values[p.winner]:g} vs {p.values[p.runner_up]:g}"))
+    text = ("\n".join(lines) + "\n\n"
+            + md_table(["#", "GPU", "GPUs", "GB/GPU", cost_head, T(lang, "why")], rows)
+            + assumptions_md(lang, ctx.notes + res.assumptions))
     verdict = Verdict(fits=True, gpu=top.gpu, num_gpus=top.num_gpus, method=task, per_gpu_gb=top.per_gpu_gb) if top else None
+    figures = {"cost_usd": top.cost if top else None, "cost_per_hour": int(hourly)}
     return Answer(answer=text, lang=lang, intent="recommend", verdict=verdict, tool_calls=ctx.calls,
                   options=[Verdict(fits=o.fits, gpu=o.gpu, num_gpus=o.num_gpus, method=task, per_gpu_gb=o.per_gpu_gb)
-                           for o in res.options], figures={"cost_usd": top.cost if top else None})
+                           for o in res.options], figures=figures)
 
 
 def published_run(ctx: Ctx) -> Answer:

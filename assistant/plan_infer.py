@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from assistant.answer import Answer, Verdict
+from assistant.zh import component_name
 from assistant.compose import T, md_table
 from assistant.planner import USES, Ctx, assumptions_md, sources_md
 
@@ -245,7 +246,7 @@ def inference_memory(ctx: Ctx) -> Answer:
         lines.append(T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
                        min=r.min_gpus, ctx=context))
     lines += ["", ctx.t(f"Breakdown per GPU ({main_p}):", f"每卡显存构成（{main_p}）："),
-              md_table(["", "GB"], [[k, f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
+              md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
     cites = ctx.deps.search(f"KV cache {model.name} 推理 显存" if ctx.zh else f"KV cache inference memory {model.name}")
     figures: dict[str, Any] = {"per_gpu_gb": r.per_gpu_gb, "weights_gb": r.weights_total_gb, "kv_cache_gb": r.kv_cache_gb,
                                "kv_cache_bytes_per_token": r.kv_cache_bytes_per_token, "max_context": r.max_context,
@@ -309,7 +310,7 @@ def serving(ctx: Ctx) -> Answer:
                      f"{n}× {gpu.name} hold up to **{max_seqs}**; at least **{r.min_gpus}** GPUs are needed.",
                      f"**不够**：{users} 路 {context:,} token 的请求需要 {r.kv_cache_total_gb:.1f} GB KV cache；"
                      f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；至少需要 **{r.min_gpus}** 张。")
-    lines = [head, "", md_table(["", "GB"], [[k, f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
+    lines = [head, "", md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
     cites = ctx.deps.search("vLLM KV cache 并发" if ctx.zh else "vLLM KV cache concurrency PagedAttention")
     figures = {"per_gpu_gb": r.per_gpu_gb, "kv_cache_gb": r.kv_cache_total_gb, "kv_pool_tokens": r.vllm_kv_cache_tokens,
                "max_concurrent_sequences": max_seqs, "min_gpus": r.min_gpus, "concurrent_users": users,
@@ -373,7 +374,8 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
     shape = f"TP{plan.tp}" + (f" × PP{plan.pp}" if plan.pp > 1 else "") + f" × {plan.replicas}"
     cost = ("" if plan.cost_per_million_output_tokens_usd is None else
             ctx.t(f"; ${plan.cost_per_hour_usd:,.2f}/hour, ${plan.cost_per_million_output_tokens_usd:g} per 1M output tokens",
-                  f"；每小时 ${plan.cost_per_hour_usd:,.2f}，每百万输出 token ${plan.cost_per_million_output_tokens_usd:g}"))
+                  f"；每小时 {ctx.money(plan.cost_per_hour_usd, 2)}，每百万输出 token "
+                  f"{ctx.money(plan.cost_per_million_output_tokens_usd, 2)}"))
     head = ctx.t(
         f"**{plan.total_gpus}× {gpu.name}** ({shape} replicas) serve {load} at {prompt:,} prompt + {out:,} output tokens "
         f"within TTFT ≤ {plan.targets['ttft_s']:g} s and ITL ≤ {plan.targets['itl_ms']:g} ms: TTFT ≈ {plan.ttft_s:.2f} s, "

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.answer import Answer, Verdict
+from assistant.zh import component_name
 from assistant.compose import T, md_table
 from assistant.planner import USES, Ctx, assumptions_md, sources_md
 
@@ -121,7 +122,7 @@ def training_memory(ctx: Ctx) -> Answer:
     lines += ["", md_table([T(lang, "method"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
     best = results[main.method]
     lines += ["", T(lang, "breakdown", method=main.method),
-              md_table(["", "GB"], [[k, f"{v:.2f}"] for k, v in best.breakdown_gb.items()])]
+              md_table(["", "GB"], [[component_name(k, lang), f"{v:.2f}"] for k, v in best.breakdown_gb.items()])]
     cites = ctx.deps.search(f"{model.name} {main.method} {gpu.id} 显存" if ctx.zh else f"{main.method} memory {model.name} {gpu.id}")
     figures: dict[str, Any] = {f"{o.method}_per_gpu_gb": o.per_gpu_gb for o in options}
     figures |= {f"{o.method}_min_gpus": o.min_gpus for o in options}
@@ -208,8 +209,9 @@ def training_time(ctx: Ctx) -> Answer:
     if rate is not None:
         figures["cost_usd"] = round(rate.typical * first.gpu_hours, 0)
         given = all(map(is_session_override, rate.records))
-        lines.append(T(lang, "tt_cost_given" if given else "tt_cost", cost=figures["cost_usd"], rate=rate.typical,
-                       low=rate.low * first.gpu_hours, high=rate.high * first.gpu_hours))
+        lines.append(T(lang, "tt_cost_given" if given else "tt_cost", cost=ctx.money(figures["cost_usd"]),
+                       rate=ctx.money(rate.typical, 2), low=ctx.money(rate.low * first.gpu_hours),
+                       high=ctx.money(rate.high * first.gpu_hours)))
     if req.deadline_hours:
         ok = first.wall_hours <= req.deadline_hours
         figures["meets_deadline"] = int(ok)
@@ -220,7 +222,7 @@ def training_time(ctx: Ctx) -> Answer:
 
         usd = req.budget / CNY_PER_USD if req.currency == "CNY" else req.budget
         lines.append(ctx.t(f"Budget ${usd:,.0f}: {'enough' if usd >= figures['cost_usd'] else 'not enough'} at on-demand prices.",
-                           f"预算约 ${usd:,.0f}：按需租用{'够' if usd >= figures['cost_usd'] else '不够'}。"))
+                           f"预算约 {ctx.money(usd)}：按需租用{'够' if usd >= figures['cost_usd'] else '不够'}。"))
     rows = [[r.gpu, f"{r.peak_tflops:g}", f"{r.mfu:.2f}", f"{r.wall_hours:,.1f}", f"{r.gpu_hours:,.0f}"] for r in results]
     lines += ["", md_table(["GPU", "TFLOPS (dense)", "MFU", T(lang, "hours"), "GPU-h"], rows)]
     cites = ctx.deps.search("H100 A100 BF16 989 312 训练时间" if ctx.zh else "training time MFU GPU hours")

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.answer import Answer, Citation, ToolCall
-from assistant.compose import T
+from assistant.compose import T, fx_note, money
+from assistant.zh import in_lang
 from assistant.request import META_FIELDS, Request
 from assistant.restate import clarification, restate
 from knowledge.catalog import Catalog, UnknownItem
@@ -78,6 +79,14 @@ class Ctx:
     @property
     def zh(self) -> bool:
         return self.req.lang == "zh"
+
+    def money(self, usd: float, digits: int = 0) -> str:
+        """compose.money in the answer's language; in Chinese the exchange rate joins the assumptions (once)."""
+        if self.zh:
+            note = fx_note("zh")
+            if note not in self.notes:
+                self.notes.append(note)
+        return money(self.lang, usd, digits)
 
     def call(self, name: str, args: dict, result) -> Any:
         """Record a tool call (arguments and result) and return the result."""
@@ -221,6 +230,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
         for name in req.stated:
             if name == "model_path" and "model" in uses:
                 continue
+            if name == "gpu" and "gpus" in uses and req.gpu in req.gpus and len(req.gpus) >= 2:
+                continue  # the GPU named first is one of the GPUs compared
             if name not in uses and name not in META_FIELDS and name not in already:
                 ctx.ignore(name, "the tool that answers this question does not use it",
                            "回答这个问题的工具用不到它")
@@ -273,7 +284,9 @@ def _pydantic_message(e: Exception) -> str:
 
 
 def assumptions_md(lang: str, items: list[str]) -> str:
-    return "" if not items else "\n\n**" + T(lang, "assumptions") + "**\n" + "\n".join(f"- {a}" for a in items[:14])
+    """The assumptions section, each line in the answer's language where assistant/zh.py knows the line."""
+    items = in_lang(lang, items[:14])
+    return "" if not items else "\n\n**" + T(lang, "assumptions") + "**\n" + "\n".join(f"- {a}" for a in items)
 
 
 WITHHELD = ("[withheld: this passage of a user-added document contains text addressed to an AI (instructions); "
@@ -291,4 +304,4 @@ def trust_mark(lang: str, c: Citation) -> str:
 def sources_md(lang: str, cites: list[Citation]) -> str:
     good = [c for c in cites if c.source != "(none)"]
     return "" if not good else "\n\n**" + T(lang, "sources") + "**\n" + "\n".join(
-        f"- {c.title} — `{c.source}`" + (f" (as of {c.as_of})" if c.as_of else "") + trust_mark(lang, c) for c in good)
+        f"- {c.title} — `{c.source}`" + (("（截至 {}）" if lang == "zh" else " (as of {})").format(c.as_of) if c.as_of else "") + trust_mark(lang, c) for c in good)

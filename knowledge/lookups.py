@@ -4,7 +4,8 @@ These are what the assistant's planner and LLM agent call (and the MCP server wi
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -48,10 +49,51 @@ class ComparisonRow(BaseModel):
     values: dict[str, Any]
 
 
+class JobPick(BaseModel):
+    """Which of the compared GPUs is ahead for one kind of work, by the one figure that bounds that work."""
+
+    job: Literal["training", "decode", "memory", "scale_out", "fp8"] = Field(
+        description="training: training and prefill are compute-bound (dense BF16 TFLOPS); decode: token generation is "
+                    "bandwidth-bound (GB/s); memory: the largest model per card (GB); scale_out: GPU-to-GPU link (GB/s); "
+                    "fp8: dense FP8 TFLOPS where a card has FP8 tensor cores")
+    field: str
+    winner: str = Field(description="highest figure (on a tie, the first named)")
+    runner_up: str
+    ratio: float = Field(description="winner's figure / runner-up's figure")
+    values: dict[str, float]
+
+
 class GpuComparison(BaseModel):
     gpus: list[GPU]
     rows: list[ComparisonRow]
     notes: list[str] = []
+    by_job: list[JobPick] = Field(default_factory=list, description="the card ahead for each kind of work")
+    market: dict[str, str] = Field(default_factory=dict, description="each GPU's market note (export rules, availability "
+                                                                     "in China), first sentence, from the GPU table")
+
+
+JOB_FIELDS = {"training": "bf16_dense_tflops", "decode": "memory_bandwidth_gbps", "memory": "memory_gb",
+              "scale_out": "nvlink_gbps", "fp8": "fp8_dense_tflops"}
+
+
+def job_picks(gpus: list[GPU]) -> list[JobPick]:
+    """For each kind of work, the GPU with the highest bounding figure (cards without the figure are left out; a job
+    needs two cards with it)."""
+    picks = []
+    for job, field in JOB_FIELDS.items():
+        values = {g.id: float(getattr(g, field)) for g in gpus if getattr(g, field)}
+        if len(values) < 2:
+            continue
+        ranked = sorted(values, key=values.get, reverse=True)
+        picks.append(JobPick(job=job, field=field, winner=ranked[0], runner_up=ranked[1],
+                             ratio=round(values[ranked[0]] / values[ranked[1]], 2), values=values))
+    return picks
+
+
+def _first_sentence(text: str | None) -> str:
+    text = " ".join((text or "").split())
+    cut = re.search(r"(?<=[.;])\s", text)
+    return text[:cut.start()] if cut else text
 
 
 class SearchKnowledgeInput(BaseModel):
@@ -82,7 +124,8 @@ def compare_gpus(inp: CompareGpusInput, catalog: Catalog) -> GpuComparison:
         raise ValueError(f"unknown field(s) {', '.join(unknown)}; fields: {', '.join(COMPARE_FIELDS)}")
     gpus = [g for g, _ in resolved]
     rows = [ComparisonRow(field=f, values={g.id: getattr(g, f) for g in gpus}) for f in fields]
-    return GpuComparison(gpus=gpus, rows=rows, notes=[n for _, n in resolved if n])
+    return GpuComparison(gpus=gpus, rows=rows, notes=[n for _, n in resolved if n], by_job=job_picks(gpus),
+                         market={g.id: _first_sentence(g.market_notes) for g in gpus if g.market_notes})
 
 
 def search_knowledge(inp: SearchKnowledgeInput, index: KnowledgeIndex) -> SearchResult:

@@ -30,11 +30,46 @@ def test_chart_has_one_stacked_bar_per_option_that_sums_to_its_total(answer70):
         assert total == pytest.approx(call.result["per_gpu_gb"], abs=0.05)   # components rounded to 0.01 GB each
 
 
-def test_chart_shows_the_usable_memory_of_the_gpu(answer70):
+def test_chart_shows_the_usable_memory_of_the_gpu_as_a_line_not_a_bar(answer70):
+    from ui.web.views import capacities, chart
+
     frame = breakdown_frame(answer70.tool_calls, "en")
-    usable = frame[frame["component"] == "usable on the GPU"]
+    assert not frame["option"].str.contains("usable").any()                # no 'usable' bar among the options
     # A100 80GB: nvidia-smi reports 81920 MiB = 85.899 GB; less the 768 MiB (0.805 GB) driver reservation = 85.09 GB
-    assert list(usable["GB"]) == [pytest.approx(81920 * 2**20 / 1e9 - 768 * 2**20 / 1e9, abs=0.01)]
+    assert capacities(answer70.tool_calls) == {"a100-80gb": pytest.approx(81920 * 2**20 / 1e9 - 768 * 2**20 / 1e9, abs=0.01)}
+    spec = chart(answer70.tool_calls, "en").to_dict()
+    rules = [layer for layer in spec["layer"] if layer["mark"]["type"] == "rule"]
+    assert len(rules) == 1 and rules[0]["mark"]["strokeDash"]            # one dashed line at the card's usable memory
+
+
+def test_one_huge_bar_cannot_hide_the_answer(answer70):
+    """Full fine-tuning on one GPU (1,126 GB) would flatten QLoRA (49 GB) on a linear axis from 0 to 1,240: the axis is
+    cut above LoRA's 149.3 GB (the tallest bar within 2.5x of the card: 149.3 x 1.15 = 171.7 GB), the full bar is
+    clipped and labelled with its real total, and the cut is said."""
+    from ui.web.views import chart
+
+    spec = chart(answer70.tool_calls, "en").to_dict()
+    bars = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "bar")
+    assert bars["mark"]["clip"] is True
+    assert bars["encoding"]["y"]["scale"]["domain"] == [0, pytest.approx(149.29 * 1.15, abs=0.1)]   # zero-based, cut
+    texts = spec["datasets"]
+    labels = [row["text"] for rows in texts.values() for row in rows if "text" in row]
+    assert "49.0 GB" in labels and "149.3 GB" in labels and "▲ 1126.0 GB" in labels   # as the verdict writes them
+    assert "axis cut at 172 GB" in spec["title"]["subtitle"][0]
+
+
+def test_each_component_keeps_its_colour_and_is_named_in_chinese(answer70):
+    from ui.web.charts import component_color
+    from ui.web.views import chart
+
+    zh = chart(answer70.tool_calls, "zh").to_dict()
+    scale = next(layer for layer in zh["layer"] if layer["mark"]["type"] == "bar")["encoding"]["color"]["scale"]
+    colours = dict(zip(scale["domain"], scale["range"]))
+    assert colours["权重"] == component_color("weights") and colours["激活值"] == component_color("activations")
+    inference = ask("Can one RTX 4090 serve Llama 3.1 8B in int4 with a 32k context?")
+    en = chart(inference.tool_calls, "en").to_dict()
+    scale = next(layer for layer in en["layer"] if layer["mark"]["type"] == "bar")["encoding"]["color"]["scale"]
+    assert dict(zip(scale["domain"], scale["range"]))["weights"] == colours["权重"]   # same colour on another chart
 
 
 def test_verdict_and_options_table(answer70):
@@ -72,14 +107,14 @@ def test_calculator_inference_line_round_trips(catalog):
 
 def test_changing_the_gpu_changes_the_verdict(catalog):
     values = lambda gpu: ["train", "llama-3.1-70b", gpu, 1, "qlora", 2048, 1, "mixed", "auto", "none", "bf16", 4096, 1, "hf"]
-    big, _, _, _ = compute(catalog, "en", *values("a100-80gb"))
-    small, _, table, _ = compute(catalog, "en", *values("a100-40gb"))
+    big, _, _, _, _ = compute(catalog, "en", *values("a100-80gb"))
+    small, _, table, _, _ = compute(catalog, "en", *values("a100-40gb"))
     assert "✔ fits" in big and "✘ does not fit" in small   # ~49 GB of QLoRA state: above 40 GB, below 80 GB
     assert table["headers"] == ["component", "GB"] and table["data"][-1][0] == "= per GPU"
 
 
 def test_calculator_bad_input_is_a_message(catalog):
-    verdict, chart, table, cli = compute(catalog, "en", "train", "llama-9000b-nope", "a100-80gb", 1, "qlora", 2048, 1,
+    verdict, chart, table, cli, _ = compute(catalog, "en", "train", "llama-9000b-nope", "a100-80gb", 1, "qlora", 2048, 1,
                                          "mixed", "auto", "none", "bf16", 4096, 1, "hf")
     assert verdict.startswith("### ⚠") and "gpu-advisor models" in verdict and chart is None and cli == ""
     verdict, *_ = compute(catalog, "en", "train", "llama-3.1-8b", "a100-80gb", 0, "qlora", 2048, 1, "mixed", "auto",
@@ -118,22 +153,24 @@ def test_calculator_serving_mode_is_the_planner_and_round_trips(catalog):
     d = json.loads(out)
     assert code == 0 and f"### {d['total_gpus']} × h100" in res.headline and d["launch_command"] in res.headline
     assert res.breakdown_gb["kv_cache"] > 0 and res.call.name == "plan_serve"
-    verdict, _, table, cli = compute(catalog, "zh", "serve", "llama-3.1-70b", "h100", 1, "qlora", 2048, 1, "mixed",
+    verdict, _, table, cli, _ = compute(catalog, "zh", "serve", "llama-3.1-70b", "h100", 1, "qlora", 2048, 1, "mixed",
                                      "auto", "none", "native", 4096, 1, "hf", 100, 2048, 512, 1, 50, "vllm")
-    assert verdict.startswith(f"### {d['total_gpus']} × h100") and cli == res.cli
+    assert verdict.startswith(f"### {d['total_gpus']} 张 h100") and cli == res.cli     # the same plan, said in zh
+    assert f"token 间隔 {d['itl_ms']:.0f} 毫秒" in verdict and "¥" in verdict
 
 
 def test_memory_and_comparison_charts_start_at_zero(catalog):
+    from ui.web.charts import axis_top
     from ui.web.gpus_tab import zero_based
-    from ui.web.views import y_range
+    from ui.web.views import chart
 
     res = calculate(CalcForm(mode="train", model="llama-3.1-70b", method="qlora", gpu="a100-80gb"), catalog)
-    from ui.web.views import breakdown_frame
-    frame = breakdown_frame([res.call])
-    lo, hi = y_range(frame)
-    stack = frame[frame["option"].str.startswith("qlora")]["GB"].sum()   # 49.35 GB of QLoRA memory
-    capacity = frame[frame["component"].str.startswith("usable")]["GB"].sum()  # 85.09 GB usable on an A100 80GB
-    assert lo == 0 and hi == pytest.approx(max(stack, capacity) * 1.1)   # the tallest bar, with 10% headroom
+    spec = chart([res.call]).to_dict()
+    bars = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "bar")
+    # QLoRA 70B ~49.3 GB under the 85.09 GB card: no cut, the top is the card + 10%: 85.09 x 1.1 = 93.6 GB
+    assert bars["encoding"]["y"]["scale"]["domain"] == [0, pytest.approx(85.09 * 1.1, abs=0.05)]
+    assert axis_top([10.0, 20.0], []) == (pytest.approx(22.0), False)           # no card: the tallest bar + 10%
+    assert axis_top([150.4], [42.1]) == (pytest.approx(165.44), False)       # one bar, far above: to scale, not cut
     import pandas as pd
     bw = zero_based(pd.DataFrame({"GPU": ["a100-80gb", "h20", "rtx-4090"], "value": [2039.0, 4000.0, 1008.0]}))
     assert bw["y_lim"] == [0, pytest.approx(4400.0)]                     # the 1,008 GB/s bar keeps its length
@@ -168,3 +205,22 @@ def test_settings_say_in_words_what_state_things_are_in():
     assert index_badge({"ready": True, "chunks": 402}, "zh").startswith("🟢 **检索索引：402 段**")
     assert sessions_badge("redis redis://h:6379/0", False, "zh").startswith("🔴 **对话记录：Redis（多副本共享） 无法连接**")
     assert sessions_badge("sqlite", True, "en") == "🟢 **Conversations: a SQLite file on this machine**"
+
+
+@pytest.mark.parametrize("question", ["A100够不够微调70B？", "how many H100 for 100 users of a 70B model at 8k context",
+                                      "Can one RTX 4090 serve Llama 3.1 8B in int4 with a 32k context?"])
+def test_open_in_calculator_reproduces_the_verdict(question, catalog):
+    from ui.web.views import calc_prefill
+
+    a = ask(question)
+    res = calculate(CalcForm(**calc_prefill(a)), catalog)
+    if a.figures.get("serve_total_gpus"):               # the serving plan: the same GPU count and layout
+        assert res.min_gpus == a.figures["serve_total_gpus"] and res.call.result["tp"] == a.figures["serve_tp"]
+    else:                                                # the verdict's configuration: the same GB per GPU
+        assert res.per_gpu_gb == pytest.approx(a.verdict.per_gpu_gb, rel=1e-9)
+
+
+def test_nothing_to_open_for_an_answer_that_sized_nothing():
+    from ui.web.views import calc_prefill
+
+    assert calc_prefill(ask("How long to pretrain a 7B model on 1T tokens with 64 A100s?")) is None

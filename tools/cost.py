@@ -38,6 +38,10 @@ DEFAULT_HOSTING_PER_GPU_MONTH = {"USD": 150.0, "CNY": 1000.0}  # colocation spac
 DEFAULT_DEPRECIATION_YEARS = 4.0  # NVIDIA ships a data-center generation about every two years
 DEFAULT_RESALE_FRACTION = 0.2
 DEFAULT_CNY_PER_USD = 7.2
+# Where 7.2 comes from, said wherever a price is converted: the PBoC USD/CNY central parity stayed between 7.1 and 7.2
+# through 2024 and 2025; 7.2 is that rounded up, set when the price table was last reviewed. An assumption, overridable.
+CNY_PER_USD_AS_OF = "2026-03-20"
+CNY_PER_USD_SOURCE = "PBoC USD/CNY central parity, 7.1-7.2 through 2024-2025, rounded (an assumption)"
 # The source article: used 8xA100 servers sell at 30-40% of list in 2026. A claim, not a measurement.
 DEFAULT_USED_FRACTION_OF_NEW = 0.35
 

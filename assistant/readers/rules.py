@@ -321,6 +321,9 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("compare", s.pop("recommend"))  # 'A100 和 910B 哪个好': no job named, so compare the cards
     if s.get("compare", 0) and has_model and len(gpus) >= 2 and (trainish or inferish):
         add("recommend", s.pop("compare"))  # 'A100, H100 or H20 to fine-tune 8B?': choose for the job
+    if s.get("recommend", 0) >= 3 and has_model and len(gpus) >= 2 and (trainish or inferish):
+        top_memory = max(s.get("training_memory", 0), s.get("inference_memory", 0))
+        s["recommend"] = max(s["recommend"], top_memory + 1)  # '哪个显存大？推理 70B 选哪个': size the job on each card
     if s.get("explain", 0) and not explaining and (has_model or stated.get("gpu")) and max(
             (v for k, v in s.items() if k != "explain"), default=0) >= 2:
         s["explain"] = 0

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from assistant.answer import ToolCall
+from assistant.compose import money
 from tools.formats import WeightFormatId
 
 
@@ -88,7 +89,7 @@ def cli_command(form: CalcForm) -> str:
     return " ".join(parts)
 
 
-def calculate(form: CalcForm, catalog) -> CalcResult:
+def calculate(form: CalcForm, catalog, lang: str = "en") -> CalcResult:
     """Run the sizing tool the form describes. Raises UnknownItem / ValueError for bad input (shown, not raised, by the UI)."""
     model, mnote = catalog.model(form.model)
     gpu, gnote = catalog.gpu(form.gpu)
@@ -101,11 +102,19 @@ def calculate(form: CalcForm, catalog) -> CalcResult:
                 "output_len": form.output_len, "ttft_s": form.ttft_s, "itl_ms": form.itl_ms, "engine": form.serve_engine,
                 "precision": None if form.weights == "native" else form.weights}
         plan = plan_serving(ServeRequest(**(args | {"model": model, "gpu": gpu}), prices=load_prices().records))
-        cost = ("" if plan.cost_per_million_output_tokens_usd is None else
-                f"; ${plan.cost_per_hour_usd:,.2f}/h, ${plan.cost_per_million_output_tokens_usd:g} per 1M output tokens")
-        head = (f"### {plan.total_gpus} × {gpu.id} (TP{plan.tp}" + (f" × PP{plan.pp}" if plan.pp > 1 else "")
-                + f" × {plan.replicas} replicas): TTFT {plan.ttft_s:.2f} s, ITL {plan.itl_ms:.0f} ms, "
-                f"{plan.tokens_per_s_per_gpu:,.0f} tok/s/GPU{cost}\n\n`{plan.launch_command}`")
+        zh = lang == "zh"
+        shape = f"TP{plan.tp}" + (f" × PP{plan.pp}" if plan.pp > 1 else "") + f" × {plan.replicas}"
+        if plan.cost_per_million_output_tokens_usd is None:
+            cost = ""
+        elif zh:
+            cost = (f"；每小时 {money(lang, plan.cost_per_hour_usd, 2)}，每百万输出 token "
+                    f"{money(lang, plan.cost_per_million_output_tokens_usd, 2)}")
+        else:
+            cost = f"; ${plan.cost_per_hour_usd:,.2f}/h, ${plan.cost_per_million_output_tokens_usd:g} per 1M output tokens"
+        head = ((f"### {plan.total_gpus} 张 {gpu.id}（{shape} 副本）：首 token {plan.ttft_s:.2f} 秒，token 间隔 "
+                 f"{plan.itl_ms:.0f} 毫秒，每卡 {plan.tokens_per_s_per_gpu:,.0f} token/秒{cost}") if zh else
+                (f"### {plan.total_gpus} × {gpu.id} ({shape} replicas): TTFT {plan.ttft_s:.2f} s, ITL {plan.itl_ms:.0f} ms, "
+                 f"{plan.tokens_per_s_per_gpu:,.0f} tok/s/GPU{cost}")) + f"\n\n`{plan.launch_command}`"
         return CalcResult(call=ToolCall(name="plan_serve", args=args, result=plan.model_dump(mode="json", exclude={"layouts"})),
                           per_gpu_gb=plan.per_gpu_gb, usable_gb=None, fits=True, min_gpus=plan.total_gpus,
                           breakdown_gb=plan.breakdown_gb, assumptions=notes + plan.assumptions, cli=cli_command(form),

@@ -4,12 +4,14 @@ from __future__ import annotations
 import gradio as gr
 from pydantic import ValidationError
 
+from assistant.zh import component_name, in_lang
 from knowledge.catalog import UnknownItem
 from tools.formats import WEIGHT_FORMATS
 from ui.errors import validation_message
 from ui.web.calculator import CalcForm, calculate
 from ui.web.i18n import t
-from ui.web.views import breakdown_frame, color_map, y_range
+from ui.web.views import chart as memory_figure
+from ui.web.views import launch_text
 from ui.web.widgets import memory_chart
 
 FIELDS = ["mode", "model", "gpu", "num_gpus", "method", "seq_len", "micro_batch", "precision", "zero", "offload",
@@ -17,7 +19,8 @@ FIELDS = ["mode", "model", "gpu", "num_gpus", "method", "seq_len", "micro_batch"
 
 
 def compute(catalog, lang: str, *values):
-    """(verdict markdown, chart frame, breakdown rows, CLI line) for the form's values; errors become the verdict."""
+    """(verdict markdown, chart, breakdown rows, CLI line, launch configuration to paste) for the form's values; errors
+    become the verdict."""
     raw = dict(zip(FIELDS, values))
     raw = {k: v for k, v in raw.items() if v is not None and v != ""}
     for k in ("num_gpus", "seq_len", "micro_batch", "context", "batch", "users", "prompt_len", "output_len"):
@@ -25,21 +28,22 @@ def compute(catalog, lang: str, *values):
             raw[k] = int(raw[k])
     try:
         form = CalcForm(**raw)
-        res = calculate(form, catalog)
+        res = calculate(form, catalog, lang)
     except ValidationError as e:
-        return f"### ⚠ {validation_message(e.errors())}", None, None, ""
+        return f"### ⚠ {validation_message(e.errors())}", None, None, "", ""
     except (UnknownItem, ValueError) as e:
-        return f"### ⚠ {e}", None, None, ""
+        return f"### ⚠ {e}", None, None, "", ""
     fit = ("✔ " + t(lang, "fits")) if res.fits else ("✘ " + t(lang, "does_not_fit")) if res.fits is False else ""
     usable = f" / {res.usable_gb:.1f} GB {t(lang, 'usable')}" if res.usable_gb else ""
     need = (f"; 至少 {res.min_gpus} 张" if lang == "zh" else f"; needs at least {res.min_gpus}") \
         if res.fits is False and res.min_gpus else ""
     verdict = res.headline or f"### {fit}: {res.per_gpu_gb:.1f} GB/GPU{usable}{need}"
-    rows = [[k, round(v, 2)] for k, v in res.breakdown_gb.items()] + [["= per GPU", round(res.per_gpu_gb, 2)]]
-    notes = "\n".join(f"- {a}" for a in res.assumptions)
-    frame = breakdown_frame([res.call], lang)
-    chart = gr.update(value=frame, color_map=color_map(frame, lang), y_lim=y_range(frame))
-    return verdict + "\n\n" + notes, chart, {"headers": ["component", "GB"], "data": rows}, res.cli
+    rows = [[component_name(k, lang), round(v, 2)] for k, v in res.breakdown_gb.items()] + \
+        [["= 每卡合计" if lang == "zh" else "= per GPU", round(res.per_gpu_gb, 2)]]
+    notes = "\n".join(f"- {a}" for a in in_lang(lang, res.assumptions))
+    headers = ["组成", "GB"] if lang == "zh" else ["component", "GB"]
+    return (verdict + "\n\n" + notes, memory_figure([res.call], lang), {"headers": headers, "data": rows}, res.cli,
+            launch_text([res.call]))
 
 
 def build(ctx, lang: str, lang_state) -> dict:
@@ -84,14 +88,17 @@ def build(ctx, lang: str, lang_state) -> dict:
             chart = memory_chart(lang, "calc-chart")
             table = gr.Dataframe(label=t(lang, "breakdown"), interactive=False, elem_id="calc-table")
             cli = gr.Code(label=t(lang, "cli"), language="shell", lines=2, interactive=False, elem_id="calc-cli")
+            launch = gr.Code(label=t(lang, "launch"), language="shell", lines=6, interactive=False, elem_id="calc-launch")
     inputs = [lang_state, mode, model, gpu, num_gpus, method, seq_len, micro_batch, precision, zero, offload, weights,
               context, batch, engine, users, prompt_len, output_len, ttft_s, itl_ms, serve_engine]
-    outs = [verdict, chart, table, cli]
+    outs = [verdict, chart, table, cli, launch]
     def on_change(ui_lang, *values):
         return compute(cat, ui_lang, *values)
 
+    # .input, not .change: a user's edit recomputes; values set by the program (open in calculator, which computes
+    # the estimate itself) fire nothing, so no stale recomputation can land after the right one
     for comp in inputs[1:]:
-        comp.change(on_change, inputs, outs, queue=False, show_progress="hidden")
+        comp.input(on_change, inputs, outs, queue=False, show_progress="hidden")
     mode.change(lambda m: (gr.update(visible=m == "train"), gr.update(visible=m != "train"),
                            gr.update(visible=m == "serve")), [mode], [train_box, infer_box, serve_box], queue=False)
     # component -> i18n key of its label, for the language switch
@@ -99,7 +106,7 @@ def build(ctx, lang: str, lang_state) -> dict:
               micro_batch: "micro_batch", precision: "train_precision", zero: "zero", offload: "offload",
               weights: "infer_precision", context: "context", batch: "batch", engine: "engine", table: "breakdown",
               cli: "cli", users: "users", prompt_len: "prompt_len", output_len: "output_len", ttft_s: "ttft_target",
-              itl_ms: "itl_target", serve_engine: "engine"}
+              itl_ms: "itl_target", serve_engine: "engine", launch: "launch"}
     return {"intro": intro, "inputs": inputs, "outputs": outs, "mode": mode, "model": model, "gpu": gpu,
             "on_change": on_change, "chart": chart, "labels": labels}
 
@@ -110,7 +117,7 @@ def _modes(lang: str) -> list[tuple[str, str]]:
 
 def relabel(lang: str, c: dict) -> list:
     mode_choices = _modes(lang)
-    return ([gr.update(value=t(lang, "calc_intro")), gr.update(title=t(lang, "chart"))]
+    return ([gr.update(value=t(lang, "calc_intro")), gr.update(label=t(lang, "chart"))]
             + [gr.update(label=t(lang, key), **({"choices": mode_choices} if key == "mode" else {}))
                for key in c["labels"].values()])
 

@@ -7,8 +7,9 @@ import gradio as gr
 
 from ui.web.i18n import t
 from ui.web.widgets import memory_chart
-from ui.web.views import (breakdown_frame, chat_markdown, citations_markdown, color_map, options_rows, y_range,
-                          tool_calls_payload, verdict_markdown)
+from ui.web.views import chart as memory_figure
+from ui.web.views import (calc_prefill, chat_markdown, citations_markdown, launch_text, options_rows, tool_calls_payload,
+                          verdict_markdown)
 
 log = logging.getLogger("gpu_advisor.web")
 
@@ -38,21 +39,25 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                 send = gr.Button(t(lang, "send"), variant="primary", scale=1, elem_id="ask")
             with gr.Row(elem_id="suggestions"):  # a clarifying question's completions, sent with one click
                 suggest = [gr.Button("", visible=False, size="sm", elem_id=f"suggest-{i}") for i in range(MAX_SUGGESTIONS)]
-            new = gr.Button(t(lang, "new_chat"), size="sm", variant="secondary")
+            new = gr.Button(t(lang, "new_chat"), size="sm", variant="secondary", elem_id="new-chat")
             with gr.Accordion(f"{t('zh', 'examples')} · {t('en', 'examples')}", open=True, elem_id="examples-box"):
                 examples = gr.Examples(EXAMPLES, inputs=[box], label=None)
         with gr.Column(scale=4):
             verdict = gr.Markdown(f"*{t(lang, 'no_verdict')}*", elem_id="verdict")
-            chart = memory_chart(lang, "chat-chart", x_label_angle=-20, label=t(lang, "chart"))
+            prefill = gr.State(None)  # the verdict's configuration as Calculator fields
+            open_calc = gr.Button(t(lang, "open_calc"), size="sm", visible=False, elem_id="open-calc")
+            chart = memory_chart(lang, "chat-chart")
             options = gr.Dataframe(label=t(lang, "options"), interactive=False, elem_id="options", wrap=True)
+            launch = gr.Code(label=t(lang, "launch"), language="shell", lines=4, interactive=False, elem_id="chat-launch",
+                             visible=False)
             with gr.Accordion(t(lang, "tool_calls"), open=False) as calls_box:
                 calls = gr.JSON(label=t(lang, "tool_calls"), open=False)
             sources = gr.Markdown("", elem_id="sources")
 
     def chat_only(history, session_id, buttons=None):
         """Outputs where only the conversation changed (the panels keep the last answer's)."""
-        return (history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), "",
-                *(buttons or [gr.skip()] * MAX_SUGGESTIONS))
+        return (history, session_id, gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), "", gr.skip(), gr.skip(),
+                gr.skip(), *(buttons or [gr.skip()] * MAX_SUGGESTIONS))
 
     hidden = [gr.update(visible=False)] * MAX_SUGGESTIONS
 
@@ -83,13 +88,15 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                     answer, session_id = event["answer"], event["session_id"]
                     history[-1] = {"role": "assistant", "content": chat_markdown(answer)}
                     headers, rows = options_rows(answer)
-                    frame = breakdown_frame(answer.tool_calls, answer.lang)
+                    figure = memory_figure(answer.tool_calls, answer.lang)
+                    launch = launch_text(answer.tool_calls, answer.verdict)
+                    form = calc_prefill(answer)
                     yield (history, session_id, verdict_markdown(answer),
-                           gr.update(value=frame if len(frame) else None, visible=bool(len(frame)),
-                                     color_map=color_map(frame, answer.lang) if len(frame) else None,
-                                     y_lim=y_range(frame)),
+                           gr.update(value=figure, visible=figure is not None),
                            gr.update(value={"headers": headers, "data": rows} if rows else None, visible=bool(rows)),
-                           tool_calls_payload(answer), citations_markdown(answer), "", *suggestion_buttons(answer))
+                           tool_calls_payload(answer), citations_markdown(answer), "",
+                           gr.update(value=launch, visible=bool(launch)), form, gr.update(visible=form is not None),
+                           *suggestion_buttons(answer))
         except ValueError as e:  # a session id or price the store refused: say so in the chat
             history[-1] = {"role": "assistant", "content": f"⚠ {e}"}
             yield chat_only(history, session_id)
@@ -99,25 +106,27 @@ def build(ctx, lang: str, session_state, prices_state) -> dict:
                                                            "Try again, or rephrase the question."}
             yield chat_only(history, session_id)
 
-    outputs = [chatbot, session_state, verdict, chart, options, calls, sources, box, *suggest]
+    outputs = [chatbot, session_state, verdict, chart, options, calls, sources, box, launch, prefill, open_calc, *suggest]
     inputs = [box, chatbot, session_state, prices_state]
     box.submit(respond, inputs, outputs, concurrency_id="chat")
     send.click(respond, inputs, outputs, concurrency_id="chat")
     for b in suggest:
         b.click(lambda label: label, [b], [box], queue=False).then(respond, inputs, outputs, concurrency_id="chat")
-    new.click(lambda: ([], None, "", None, None, None, ""), None,
-              [chatbot, session_state, verdict, chart, options, calls, sources], queue=False)
+    new.click(lambda: ([], None, "", None, None, None, "", gr.update(value="", visible=False), None,
+                       gr.update(visible=False)), None,
+              [chatbot, session_state, verdict, chart, options, calls, sources, launch, prefill, open_calc], queue=False)
     return {"chatbot": chatbot, "box": box, "send": send, "new": new, "verdict": verdict, "chart": chart,
-            "options": options, "calls_box": calls_box, "examples": examples}
+            "options": options, "calls_box": calls_box, "examples": examples, "launch": launch,
+            "prefill": prefill, "open_calc": open_calc}
 
 
 def relabel(lang: str, c: dict) -> list:
     """Updates for the language switch, in the order of outputs(c)."""
     return [gr.update(placeholder=t(lang, "no_verdict")), gr.update(label=t(lang, "question"), placeholder=t(lang, "placeholder")),
             gr.update(value=t(lang, "send")), gr.update(value=t(lang, "new_chat")),
-            gr.update(title=t(lang, "chart"), label=t(lang, "chart")), gr.update(label=t(lang, "options")),
-            gr.update(label=t(lang, "tool_calls"))]
+            gr.update(label=t(lang, "chart")), gr.update(label=t(lang, "options")),
+            gr.update(label=t(lang, "tool_calls")), gr.update(label=t(lang, "launch")), gr.update(value=t(lang, "open_calc"))]
 
 
 def outputs(c: dict) -> list:
-    return [c["chatbot"], c["box"], c["send"], c["new"], c["chart"], c["options"], c["calls_box"]]
+    return [c["chatbot"], c["box"], c["send"], c["new"], c["chart"], c["options"], c["calls_box"], c["launch"], c["open_calc"]]

@@ -6,6 +6,7 @@ import re
 
 import pandas as pd
 
+from assistant.compose import FIELD_LABELS, field_label
 from knowledge.schemas import GPU
 
 # (field, column label): throughput columns say DENSE in their label; units in every label.
@@ -25,6 +26,11 @@ COLUMNS = [
     ("source_kind", "source kind"),
     ("as_of", "as of"),
 ]
+def label(field: str, text: str, lang: str) -> str:
+    """A column's label: the table's own English one, or the field's Chinese name (assistant.compose.FIELD_LABELS)."""
+    return field_label("zh", field) if lang == "zh" and field in FIELD_LABELS else text
+
+
 NUMERIC = {"memory_gb", "memory_bandwidth_gbps", "bf16_dense_tflops", "fp8_dense_tflops", "int8_dense_tops", "fp32_tflops",
            "nvlink_gbps", "tdp_w", "release_year"}
 _URL = re.compile(r"https?://\S+")
@@ -40,7 +46,7 @@ def _link(text: str, url: str | None) -> str:
     return f"[{text}]({url})" if url else text
 
 
-def spec_frame(gpus: list[GPU], vendor: str | None = None, min_memory_gb: float = 0) -> pd.DataFrame:
+def spec_frame(gpus: list[GPU], vendor: str | None = None, min_memory_gb: float = 0, lang: str = "en") -> pd.DataFrame:
     """One row per GPU: the name linked to its source, then the COLUMNS (numbers stay numbers so they sort)."""
     rows = []
     for g in gpus:
@@ -49,22 +55,22 @@ def spec_frame(gpus: list[GPU], vendor: str | None = None, min_memory_gb: float 
         if g.memory_gb < (min_memory_gb or 0):
             continue
         row = {"GPU": _link(g.name, source_url(g)), "id": g.id}
-        for field, label in COLUMNS:
-            row[label] = getattr(g, field)
+        for field, text in COLUMNS:
+            row[label(field, text, lang)] = getattr(g, field)
         rows.append(row)
-    return pd.DataFrame(rows, columns=["GPU", "id"] + [label for _, label in COLUMNS])
+    return pd.DataFrame(rows, columns=["GPU", "id"] + [label(field, text, lang) for field, text in COLUMNS])
 
 
 def spec_datatypes() -> list[str]:
     return ["markdown", "str"] + ["number" if f in NUMERIC else "str" for f, _ in COLUMNS]
 
 
-def compare_frame(gpus: list[GPU]) -> pd.DataFrame:
+def compare_frame(gpus: list[GPU], lang: str = "en") -> pd.DataFrame:
     """Fields as rows, the chosen GPUs as columns; each value a link to that GPU's source."""
-    header = ["field"] + [g.id for g in gpus]
+    header = [label("field", "field", lang)] + [g.id for g in gpus]
     rows = []
-    for field, label in [("name", "name"), *COLUMNS, ("interconnect", "interconnect"), ("notes", "notes")]:
-        row = [label]
+    for field, text in [("name", "name"), *COLUMNS, ("interconnect", "interconnect"), ("notes", "notes")]:
+        row = [label(field, text, lang)]
         for g in gpus:
             value = getattr(g, field)
             text = "n/a" if value is None else f"{value:g}" if isinstance(value, float) else str(value)

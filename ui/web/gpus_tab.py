@@ -30,20 +30,18 @@ def build(ctx, lang: str) -> dict:
 
     by_id = {g.id: g for g in gpus}
 
-    def filter_table(v, m):
-        return spec_frame(gpus, v, m or 0)
+    def filter_table(v, m, ui_lang="en"):
+        return spec_frame(gpus, v, m or 0, ui_lang or "en")
 
     def do_compare(chosen, ui_lang):
         chosen = [by_id[i] for i in (chosen or []) if i in by_id]
         if len(chosen) < 2:
             return t(ui_lang, "compare_hint"), gr.skip(), gr.skip(), gr.skip()
-        return ("", compare_frame(chosen), zero_based(compare_chart_frame(chosen, "bf16_dense_tflops")),
+        return ("", compare_frame(chosen, ui_lang), zero_based(compare_chart_frame(chosen, "bf16_dense_tflops")),
                 zero_based(compare_chart_frame(chosen, "memory_bandwidth_gbps")))
 
-    vendor.change(filter_table, [vendor, min_mem], [table], queue=False)
-    min_mem.change(filter_table, [vendor, min_mem], [table], queue=False)
     return {"intro": intro, "vendor": vendor, "min_mem": min_mem, "pick": pick, "hint": hint, "compare": compare,
-            "tflops": tflops, "bandwidth": bandwidth, "do_compare": do_compare}
+            "tflops": tflops, "bandwidth": bandwidth, "do_compare": do_compare, "table": table, "filter": filter_table}
 
 
 def zero_based(frame, column: str = "value"):
@@ -54,8 +52,12 @@ def zero_based(frame, column: str = "value"):
 
 
 def wire_compare(c: dict, lang_state) -> None:
+    """The comparison and the table's filters, in the interface language (the switch re-renders both)."""
     outs = [c["hint"], c["compare"], c["tflops"], c["bandwidth"]]
     c["pick"].change(c["do_compare"], [c["pick"], lang_state], outs, queue=False)
+    lang_state.change(c["do_compare"], [c["pick"], lang_state], outs, queue=False)
+    for comp in (c["vendor"], c["min_mem"], lang_state):
+        comp.change(c["filter"], [c["vendor"], c["min_mem"], lang_state], [c["table"]], queue=False)
 
 
 def relabel(lang: str, c: dict) -> list:

@@ -7,15 +7,19 @@ from __future__ import annotations
 import pandas as pd
 
 from assistant.answer import Answer, ToolCall
+from assistant.compose import money
 from ui.web.i18n import t
 
-CHART_COLUMNS = ["option", "component", "GB"]
-SIZING_TOOLS = ("size_train", "size_infer")
+CHART_COLUMNS = ["option", "key", "GB", "order", "total"]
+SIZING_TOOLS = ("size_train", "size_infer", "plan_serve")
 
 
 def option_label(call: ToolCall) -> str:
-    """'qlora · 1× a100-80gb' for a training call, 'int4 · 2× l40s' for an inference call."""
+    """'qlora · 1× a100-80gb' for a training call, 'int4 · 2× l40s' for an inference call, 'vllm · TP4 × 2 · h100' for
+    a serving plan."""
     a, r = call.args, call.result
+    if call.name == "plan_serve":
+        return f"{r.get('engine') or a.get('engine') or 'vllm'} · TP{r.get('tp', 1)} × {r.get('replicas', 1)} · {a.get('gpu')}"
     if call.name == "size_train":
         what = a.get("method") or r.get("method")
     else:
@@ -25,10 +29,10 @@ def option_label(call: ToolCall) -> str:
 
 
 def breakdown_frame(calls: list[ToolCall], lang: str = "en") -> pd.DataFrame:
-    """Long-format rows (option, component, GB) for a stacked bar chart, one bar per sizing call, plus a
-    'usable on the GPU' bar per GPU so the eye can compare need with capacity."""
+    """Long-format rows (option, component key, GB, stacking order, the option's per-GPU total as the verdict states
+    it) for the stacked chart: one bar per sizing call,
+    in the order the answer computed them. The GPU's usable memory is not a bar: see capacities()."""
     rows: list[dict] = []
-    usable: dict[str, float] = {}
     seen: set[str] = set()
     for call in calls:
         if call.name not in SIZING_TOOLS or not isinstance(call.result.get("breakdown_gb"), dict):
@@ -37,38 +41,27 @@ def breakdown_frame(calls: list[ToolCall], lang: str = "en") -> pd.DataFrame:
         if label in seen:
             continue
         seen.add(label)
-        for component, gb in call.result["breakdown_gb"].items():
+        total = call.result.get("per_gpu_gb") or sum(call.result["breakdown_gb"].values())
+        for i, (key, gb) in enumerate(call.result["breakdown_gb"].items()):
             if gb and gb > 0:
-                rows.append({"option": label, "component": component, "GB": round(float(gb), 2)})
-        if call.result.get("usable_gb") and call.result.get("gpu"):
-            usable[call.result["gpu"]] = float(call.result["usable_gb"])
-    for gpu, gb in usable.items():
-        rows.append({"option": f"{t(lang, 'usable')}: {gpu}", "component": t(lang, "usable"), "GB": round(gb, 2)})
+                rows.append({"option": label, "key": key, "GB": round(float(gb), 2), "order": i, "total": float(total)})
     return pd.DataFrame(rows, columns=CHART_COLUMNS)
 
 
-# Colours for stacked components, in order of first appearance; the GPU's usable memory is always grey.
-PALETTE = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d", "#79706e",
-           "#1f77b4", "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#17becf", "#9edae5"]
-USABLE_COLOR = "#bab0ac"
+def capacities(calls: list[ToolCall]) -> dict[str, float]:
+    """Usable GB per GPU id, from the sizing calls (drawn as a line across the bars)."""
+    out: dict[str, float] = {}
+    for call in calls:
+        if call.name in SIZING_TOOLS and call.result.get("usable_gb") and call.result.get("gpu"):
+            out.setdefault(call.result["gpu"], round(float(call.result["usable_gb"]), 2))
+    return out
 
 
-def y_range(frame: pd.DataFrame) -> list[float] | None:
-    """[0, a little above the tallest stacked bar]: memory bars always start at zero."""
-    if not len(frame):
-        return None
-    top = float(frame.groupby(CHART_COLUMNS[0])[CHART_COLUMNS[2]].sum().max())
-    return [0, top * 1.1 if top > 0 else 1.0]
+def chart(calls: list[ToolCall], lang: str = "en"):
+    """The memory chart for these calls (ui.web.charts), or None when none of them sized memory."""
+    from ui.web.charts import memory_chart
 
-
-def color_map(frame: pd.DataFrame, lang: str = "en") -> dict[str, str]:
-    """A distinct colour per component (cycling past 20), grey for 'usable on the GPU'."""
-    usable = t(lang, "usable")
-    components = [c for c in dict.fromkeys(frame["component"]) if c != usable]
-    colors = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(components)}
-    if usable in set(frame["component"]):
-        colors[usable] = USABLE_COLOR
-    return colors
+    return memory_chart(breakdown_frame(calls, lang), capacities(calls), lang)
 
 
 def verdict_markdown(answer: Answer) -> str:
@@ -84,15 +77,26 @@ def verdict_markdown(answer: Answer) -> str:
 def _headline(answer: Answer) -> str:
     lang, f, v = answer.lang, answer.figures or {}, answer.verdict
     zh = lang == "zh"
+    if answer.intent == "compare" and f.get("best_for_training"):
+        jobs = [("training", "训练", "training"), ("decode", "解码", "decode"), ("memory", "显存", "memory")]
+        parts = [(f"{zh_word}：{f[f'best_for_{k}']}（{f[f'best_for_{k}_ratio']:.2f}×）" if zh else
+                  f"{en_word}: {f[f'best_for_{k}']} ({f[f'best_for_{k}_ratio']:.2f}×)")
+                 for k, zh_word, en_word in jobs if f.get(f"best_for_{k}")]
+        return "### " + " · ".join(parts)
+    if answer.intent == "recommend" and v is not None and v.gpu:
+        cost = f.get("cost_usd")
+        per = ("/小时" if zh else "/h") if f.get("cost_per_hour") else ""
+        price = f" · {money(lang, cost, 2 if per else 0)}{per}" if cost else ""
+        return (f"### 选 {v.num_gpus} 张 {v.gpu}{price}" if zh else f"### pick {v.num_gpus}× {v.gpu}{price}")
     if f.get("serve_total_gpus"):
         gpu = v.gpu if v else ""
         cost = f.get("serve_cost_per_million_output_usd")
         shape = f"TP{f['serve_tp']}" + (f" × PP{f['serve_pp']}" if f.get("serve_pp", 1) > 1 else "") + f" × {f['serve_replicas']}"
-        money = (f" · ${cost:g}/1M " + ("输出 token" if zh else "output tokens")) if cost else ""
+        money_text = (f" · {money(lang, cost, 2)}/1M " + ("输出 token" if zh else "output tokens")) if cost else ""
         return (f"### {f['serve_total_gpus']}× {gpu} ({shape}) · TTFT {f['serve_ttft_s']:.2f} s · "
-                f"ITL {f['serve_itl_ms']:.0f} ms{money}")
+                f"ITL {f['serve_itl_ms']:.0f} ms{money_text}")
     if answer.intent == "training_time" and f.get("wall_hours") is not None:
-        cost = f" · ${f['cost_usd']:,.0f}" if f.get("cost_usd") else ""
+        cost = f" · {money(lang, f['cost_usd'])}" if f.get("cost_usd") else ""
         days, hours, gh = f.get("wall_days") or f["wall_hours"] / 24, f["wall_hours"], f.get("gpu_hours", 0)
         return (f"### ≈ {days:,.1f} 天（{hours:,.0f} 小时）· {gh:,.0f} GPU·时{cost}" if zh else
                 f"### ≈ {days:,.1f} days ({hours:,.0f} h) · {gh:,.0f} GPU-hours{cost}")
@@ -148,3 +152,67 @@ def chat_markdown(answer: Answer) -> str:
     """The answer as shown in the chat, with its warnings as notes."""
     notes = "".join(f"\n\n> ⚠ {w}" for w in answer.warnings)
     return answer.answer + notes
+
+
+def launch_text(calls: list[ToolCall], verdict=None) -> str:
+    """What to paste to run the sized job: for training, ds_config.json plus `accelerate launch` and `torchrun` lines
+    (tools.launch_config) for the option the verdict chose (else the first that fits); for serving, the engine's
+    launch line from the plan. Empty when the answer sized nothing runnable."""
+    from tools.launch_config import TrainingLayout, deepspeed_json, training_launch
+
+    for call in calls:
+        if call.name == "plan_serve" and call.result.get("launch_command"):
+            return "# " + (call.result.get("engine") or "engine") + "\n" + call.result["launch_command"]
+    train = [c for c in calls if c.name == "size_train" and c.result.get("layout")]
+    if verdict is not None and verdict.method:
+        train = [c for c in train if c.args.get("method") == verdict.method and c.result.get("num_gpus") == verdict.num_gpus] \
+            + train
+    pick = next((c for c in train if c.result.get("fits")), None)
+    if pick is None:
+        return ""
+    lay = pick.result["layout"]
+    launch = training_launch(TrainingLayout(
+        num_gpus=pick.result["num_gpus"], zero=lay.get("zero", 0), offload=lay.get("offload", "none"),
+        micro_batch=pick.args.get("micro_batch") or 1, precision=pick.args.get("precision") or "mixed",
+        recompute=lay.get("recompute", "full"), method=pick.args.get("method") or "full"))
+    parts = [f"# {option_label(pick)}", "# accelerate", launch.accelerate, "# torchrun", launch.torchrun]
+    ds = deepspeed_json(launch)
+    if ds:
+        parts += ["# ds_config.json", ds]
+    return "\n".join(parts + [f"# {n}" for n in launch.notes])
+
+
+def calc_prefill(answer: Answer) -> dict | None:
+    """The Calculator form (ui.web.calculator.CalcForm fields) for the configuration the answer's verdict is about, so
+    'open in calculator' shows the same estimate, ready to change. None when the answer sized nothing."""
+    from pydantic import ValidationError
+
+    from ui.web.calculator import CalcForm
+
+    v = answer.verdict
+    calls = [c for c in answer.tool_calls if c.name in SIZING_TOOLS]
+    if v is not None and v.method:
+        calls = [c for c in calls if c.args.get("method") == v.method and c.result.get("num_gpus") == v.num_gpus] + calls
+    calls = [c for c in calls if c.name == "plan_serve"] + calls  # a serving answer's headline is its plan
+    call = next(iter(calls), None)
+    if call is None:
+        return None
+    a = dict(call.args)
+    a["model"] = a["model"].removeprefix("generic-")  # a size the question gave ('70b'), as the form takes it
+    if call.name == "plan_serve":
+        form = {"mode": "serve", "model": a["model"], "gpu": a["gpu"], "users": a.get("users") or 32,
+                "prompt_len": a.get("prompt_len"), "output_len": a.get("output_len"),
+                "serve_engine": a.get("engine"), "weights": a.get("precision") or "native"}
+    elif call.name == "size_train":
+        form = {"mode": "train", "model": a["model"], "gpu": a["gpu"], "num_gpus": a.get("num_gpus"),
+                "method": a.get("method"), "seq_len": a.get("seq_len"), "micro_batch": a.get("micro_batch"),
+                "precision": a.get("precision"), "zero": None if a.get("zero") is None else str(a["zero"]),
+                "offload": a.get("offload")}
+    else:
+        form = {"mode": "infer", "model": a["model"], "gpu": a["gpu"], "num_gpus": a.get("num_gpus"),
+                "weights": a.get("precision") or "native", "context": a.get("context"), "batch": a.get("batch"),
+                "engine": a.get("engine") if a.get("engine") in ("hf", "vllm") else None}
+    try:
+        return CalcForm(**{k: x for k, x in form.items() if x is not None}).model_dump()
+    except ValidationError:  # a value the form cannot hold (an engine it lacks): no prefill rather than a wrong one
+        return None
