@@ -323,7 +323,8 @@ def serving(ctx: Ctx) -> Answer:
                         "serve_cost_per_million_output_usd": plan.cost_per_million_output_tokens_usd})
         if not req.num_gpus:  # 'how many GPUs for N users': the plan answers; memory on one GPU follows
             lines = plan_lines[1:] + ["", ctx.t("Memory alone, on one GPU:", "仅看显存（单卡）：")] + lines
-            v = v.model_copy(update={"fits": True, "num_gpus": plan.total_gpus})
+            # the plan's GPUs and memory per GPU (min_gpus stays the fewest that hold the load in memory)
+            v = v.model_copy(update={"fits": True, "num_gpus": plan.total_gpus, "per_gpu_gb": plan.per_gpu_gb})
             plan_lines = []
             for text in ("1 GPU", "单卡"):
                 if text in ctx.assumed:

@@ -190,7 +190,8 @@ def training_time(ctx: Ctx) -> Answer:
     figures: dict[str, Any] = {f"{r.gpu}_wall_hours": r.wall_hours for r in results}
     figures |= {f"{r.gpu}_gpu_hours": r.gpu_hours for r in results}
     first = results[0]
-    figures |= {"wall_hours": first.wall_hours, "wall_days": first.wall_days, "gpu_hours": first.gpu_hours, "mfu": first.mfu}
+    figures |= {"wall_hours": first.wall_hours, "wall_days": first.wall_days, "gpu_hours": first.gpu_hours, "mfu": first.mfu,
+                "wall_hours_low": first.wall_hours_range[0], "wall_hours_high": first.wall_hours_range[1]}
     if len(results) >= 2:
         slow, fast = max(results[:2], key=lambda r: r.wall_hours), min(results[:2], key=lambda r: r.wall_hours)
         figures["time_ratio"] = round(slow.wall_hours / fast.wall_hours, 2)

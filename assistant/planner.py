@@ -209,7 +209,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     try:
         answer = handler(ctx)
     except UnknownItem as e:
-        return _finish(ctx, Answer(answer=T(ctx.lang, "unknown", msg=str(e)), lang=ctx.lang, intent=req.intent,
+        return _finish(ctx, Answer(answer=T(ctx.lang, "unknown", msg=e.message(ctx.lang)), lang=ctx.lang, intent=req.intent,
                                    warnings=[str(e)], status="error"))
     except ValueError as e:
         msg = str(e).split("\n")[0] if "validation error" not in str(e) else _pydantic_message(e)
@@ -270,7 +270,7 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
     if suggestions:
         clar.suggestions = suggestions[:4]
     warn = ctx.t(f"unknown GPU '{name}': not in the GPU table; it was not replaced by another card",
-                 f"unknown GPU：GPU 表里没有“{name}”，不会换成别的卡来算")
+                 f"未知 GPU：GPU 表里没有“{name}”，不会换成别的卡来算")
     text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + ctx.t(" (`gpu-advisor gpus` lists all).", "（`gpu-advisor gpus` 列出全部）。")
             + "\n\n" + clar.question + "\n\n" + ctx.t("Did you mean: ", "是不是：") + " / ".join(clar.suggestions))
     req_dict = ctx.req.model_dump(mode="json")
@@ -279,6 +279,10 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
 
 
 def _pydantic_message(e: Exception) -> str:
+    """'num_gpus: Input should be less than or equal to 1024 (got 9000)': the field, the rule and the value."""
+    if hasattr(e, "errors"):
+        return "; ".join(f"{'.'.join(str(x) for x in err.get('loc', ()))}: {err.get('msg')} (got {err.get('input')!r})"
+                         for err in e.errors()[:4])
     lines = [ln.strip() for ln in str(e).splitlines()[1:] if ln.strip() and not ln.strip().startswith("For further")]
     return "; ".join(lines[:4])
 

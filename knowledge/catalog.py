@@ -24,9 +24,20 @@ class UnknownItem(LookupError):
 
     def __init__(self, kind: str, query: str, suggestions: list[str], list_command: str, how: str | None = None):
         self.kind, self.query, self.suggestions = kind, query, suggestions
+        self.list_command, self.how = list_command, how
         hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
         shown = query if len(query) <= 60 else query[:57] + "..."
+        self.shown = shown
         super().__init__(f"unknown {kind} {shown!r}{hint} ({list_command} lists all)" + (f"; {how}" if how else ""))
+
+    def message(self, lang: str) -> str:
+        """The message in the answer's language (the how-to-add line stays as written: it names files and flags)."""
+        if lang != "zh":
+            return str(self)
+        kind = {"model": "模型", "gpu": "GPU"}.get(self.kind, self.kind)
+        hint = f"；是不是指 {'、'.join(self.suggestions)}？" if self.suggestions else ""
+        return (f"没有这个{kind}：{self.shown!r}{hint}（`{self.list_command}` 列出全部）"
+                + (f"；{self.how}" if self.how else ""))
 
 
 def normalize(name: str) -> str:

@@ -177,11 +177,11 @@ def test_memory_and_comparison_charts_start_at_zero(catalog):
 
 
 @pytest.mark.parametrize("question, expect", [
-    ("How long to train Llama 3.1 8B on 10B tokens with 8 H100?", r"### ≈ \d+\.\d days \([\d,]+ h\) · [\d,]+ GPU-hours"),
+    ("How long to train Llama 3.1 8B on 10B tokens with 8 H100?", r"### ≈ \d+\.\d days \([\d,]+ h\) · band [\d.]+-[\d.]+ days · [\d,]+ GPU-hours"),
     ("Rent or buy 8 H100 for a year?", r"### cheaper: (buy|rent) · rent \$[\d,]+ vs buy \$[\d,]+ · break-even [\d.]+ months"),
     ("how many H100 for 100 users of a 70B model at 8k context",
      r"### \d+× h100 \(TP\d+ × \d+\) · TTFT [\d.]+ s · ITL \d+ ms · \$[\d.]+/1M output tokens"),
-    ("8张H100训Llama-3.1-8B，100亿token要多久", r"### ≈ \d+\.\d 天（[\d,]+ 小时）· [\d,]+ GPU·时"),
+    ("8张H100训Llama-3.1-8B，100亿token要多久", r"### ≈ \d+\.\d 天（[\d,]+ 小时） · 区间 [\d.]+-[\d.]+ 天 · [\d,]+ GPU·时 · ¥[\d,]+（\$[\d,]+）"),
 ])
 def test_every_intent_has_a_verdict_with_its_number(question, expect):
     import re

@@ -131,7 +131,9 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
             continue
         if token.isdigit() and not m.group(1):
             continue  # a plain number; only 'RTX 9090'-like forms name a card
-        if re.fullmatch(r"[a-z]{1,2}\d[\do]{1,3}[a-z]?", token) and not m.group(1) and not _gpu_like(token):
+        called_a_card = re.match(r"\s*(?:gpus?|cards?|accelerators?|显卡|加速卡)", work[m.end():]) is not None
+        if re.fullmatch(r"[a-z]{1,2}\d[\do]{1,3}[a-z]?", token) and not m.group(1) and not _gpu_like(token) \
+                and not called_a_card:  # 'a Z9000 GPU' names a card, whatever its letters
             continue
         if any(token in a.lower() for r in catalog.models for a in (r.id, *r.aliases)):
             continue

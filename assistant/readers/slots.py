@@ -66,7 +66,7 @@ def nodes(text: str) -> dict:
 
 def gpu_count(text: str) -> dict:
     """Counts not attached to a GPU name: '8卡', '8 GPUs', '8-GPU', '4 cards', 'dual', '单卡', '2048 of them'."""
-    m = re.search(r"(?<![\d.x×$¥])(\d+)\s*-?\s*" + _CARD, text)
+    m = re.search(r"(?<![a-z\d.×$¥])(\d+)\s*-?\s*" + _CARD, text)  # not the digits of a name ('z9000 gpu')
     if m and 0 <= int(m.group(1)) <= 100_000:
         return {"num_gpus": int(m.group(1))}
     m = re.search(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块|卡)(?!时|钱)", text)

@@ -98,8 +98,11 @@ def _headline(answer: Answer) -> str:
     if answer.intent == "training_time" and f.get("wall_hours") is not None:
         cost = f" · {money(lang, f['cost_usd'])}" if f.get("cost_usd") else ""
         days, hours, gh = f.get("wall_days") or f["wall_hours"] / 24, f["wall_hours"], f.get("gpu_hours", 0)
-        return (f"### ≈ {days:,.1f} 天（{hours:,.0f} 小时）· {gh:,.0f} GPU·时{cost}" if zh else
-                f"### ≈ {days:,.1f} days ({hours:,.0f} h) · {gh:,.0f} GPU-hours{cost}")
+        lo, hi = f.get("wall_hours_low"), f.get("wall_hours_high")
+        band = "" if lo is None or hi is None else (f" · 区间 {lo / 24:,.1f}-{hi / 24:,.1f} 天" if zh else
+                                                    f" · band {lo / 24:,.1f}-{hi / 24:,.1f} days")
+        return (f"### ≈ {days:,.1f} 天（{hours:,.0f} 小时）{band} · {gh:,.0f} GPU·时{cost}" if zh else
+                f"### ≈ {days:,.1f} days ({hours:,.0f} h){band} · {gh:,.0f} GPU-hours{cost}")
     if answer.intent == "cost" and f.get("rent_cost") is not None and f.get("buy_cost") is not None:
         cur = "¥" if f.get("currency") == "CNY" else "$"
         cheaper = {"buy": "买" if zh else "buy", "rent": "租" if zh else "rent"}.get(f.get("cheaper"), f.get("cheaper"))
