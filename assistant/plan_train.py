@@ -113,7 +113,8 @@ def training_memory(ctx: Ctx) -> Answer:
     lines = [T(lang, "tm_head", model=model.name, n=n, gpu=gpu.name)]
     for o in options:
         key = "tm_fits" if o.fits else ("tm_nofit" if o.min_gpus else "tm_nofit_any")
-        lines.append("- " + T(lang, key, method=o.method, gb=o.per_gpu_gb, min=o.min_gpus, n=n))
+        lines.append("- " + T(lang, key, method=T(lang, "full") if (ctx.zh and o.method == "full") else o.method,
+                              gb=o.per_gpu_gb, min=o.min_gpus, n=n))
     if offload is not None:
         lines.append("- " + T(lang, "tm_offload", gb=offload.per_gpu_gb, host=offload.host_ram_gb / 1000,
                               fits=T(lang, "yes") if offload.fits else T(lang, "no")).replace(" 8 ", f" {offload.num_gpus} "))

@@ -120,6 +120,12 @@ def test_calculator_bad_input_is_a_message(catalog):
     verdict, *_ = compute(catalog, "en", "train", "llama-3.1-8b", "a100-80gb", 0, "qlora", 2048, 1, "mixed", "auto",
                           "none", "bf16", 4096, 1, "hf")
     assert "num_gpus" in verdict and "greater than or equal to 1" in verdict
+    zh, *_ = compute(catalog, "zh", "train", "llama-3.1-8b", "a100-80gb", 0, "qlora", 2048, 1, "mixed", "auto",
+                     "none", "bf16", 4096, 1, "hf")
+    assert zh == "### ⚠ 卡数：应不小于 1（输入 0）"                       # the form's own label, the rule, the value
+    zh, *_ = compute(catalog, "zh", "train", "llama-9000b-nope", "a100-80gb", 1, "qlora", 2048, 1, "mixed", "auto",
+                     "none", "bf16", 4096, 1, "hf")
+    assert zh.startswith("### ⚠ 没有这个模型：'llama-9000b-nope'")
 
 
 def test_spec_table_labels_dense_throughput_and_links_sources(catalog):

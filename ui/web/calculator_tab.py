@@ -7,15 +7,19 @@ from pydantic import ValidationError
 from assistant.zh import component_name, in_lang
 from knowledge.catalog import UnknownItem
 from tools.formats import WEIGHT_FORMATS
-from ui.errors import validation_message
+from ui.errors import validation_message, validation_message_zh
 from ui.web.calculator import CalcForm, calculate
-from ui.web.i18n import t
+from ui.web.i18n import TEXT, t
 from ui.web.views import chart as memory_figure
 from ui.web.views import launch_text
 from ui.web.widgets import memory_chart
 
 FIELDS = ["mode", "model", "gpu", "num_gpus", "method", "seq_len", "micro_batch", "precision", "zero", "offload",
           "weights", "context", "batch", "engine", "users", "prompt_len", "output_len", "ttft_s", "itl_ms", "serve_engine"]
+
+# form field -> its label's key in ui.web.i18n (where the two names differ)
+LABEL_KEYS = {"precision": "train_precision", "weights": "infer_precision", "ttft_s": "ttft_target", "itl_ms": "itl_target",
+              "serve_engine": "engine"}
 
 
 def compute(catalog, lang: str, *values):
@@ -30,8 +34,13 @@ def compute(catalog, lang: str, *values):
         form = CalcForm(**raw)
         res = calculate(form, catalog, lang)
     except ValidationError as e:
+        if lang == "zh":
+            labels = {f: t("zh", LABEL_KEYS.get(f, f)) for f in FIELDS if LABEL_KEYS.get(f, f) in TEXT}
+            return f"### ⚠ {validation_message_zh(e.errors(), labels)}", None, None, "", ""
         return f"### ⚠ {validation_message(e.errors())}", None, None, "", ""
-    except (UnknownItem, ValueError) as e:
+    except UnknownItem as e:
+        return f"### ⚠ {e.message(lang)}", None, None, "", ""
+    except ValueError as e:
         return f"### ⚠ {e}", None, None, "", ""
     fit = ("✔ " + t(lang, "fits")) if res.fits else ("✘ " + t(lang, "does_not_fit")) if res.fits is False else ""
     usable = f" / {res.usable_gb:.1f} GB {t(lang, 'usable')}" if res.usable_gb else ""
