@@ -237,7 +237,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                            "回答这个问题的工具用不到它")
     req_dict = req.model_dump(mode="json")
     shown = req.model_copy(update=ctx.applied) if ctx.applied else req
-    text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + answer.answer
+    body = re.sub(r"generic (\S+) dense decoder", r"通用 \1 稠密解码器", answer.answer) if ctx.zh else answer.answer
+    text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + body
     if ctx.ignored:
         text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(f"- {i}" for i in ctx.ignored)
     return answer.model_copy(update={"answer": text, "request": req_dict, "slots": req_dict, "ignored": ctx.ignored,
