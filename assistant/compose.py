@@ -122,12 +122,19 @@ def money(lang: str, usd: float, digits: int = 0) -> str:
 
 def fx_note(lang: str) -> str:
     """The exchange rate behind money(), with its source and date, in the answer's language."""
-    from tools.cost import CNY_PER_USD_AS_OF, CNY_PER_USD_SOURCE, DEFAULT_CNY_PER_USD
+    from tools.cost import CNY_PER_USD_AS_OF, CNY_PER_USD_SOURCE, CNY_PER_USD_SOURCE_ZH, DEFAULT_CNY_PER_USD
 
     if lang == "zh":
-        return (f"人民币金额按 {DEFAULT_CNY_PER_USD:g} 元/美元换算（假设值：人民银行美元中间价 2024-2025 年在 7.1-7.2 之间，"
-                f"取整；设定于 {CNY_PER_USD_AS_OF}）；价格可按 元/卡·时 或 $/卡·时 覆盖")
+        return (f"人民币金额按 {DEFAULT_CNY_PER_USD:g} 元/美元换算（{CNY_PER_USD_SOURCE_ZH}；设定于 {CNY_PER_USD_AS_OF}）；"
+                "价格可按 元/卡·时 或 $/卡·时 覆盖")
     return f"CNY at {DEFAULT_CNY_PER_USD:g} per USD ({CNY_PER_USD_SOURCE}; as of {CNY_PER_USD_AS_OF})"
+
+
+def job_line(lang: str, pick, job: str | None = None) -> str:
+    """One knowledge.lookups.JobPick as a sentence: the card ahead for the job, by how much (a tie said as one)."""
+    return T(lang, "job_tie" if pick.ratio <= 1.0 else "job_line", job=job or T(lang, f"job_{pick.job}"),
+             winner=pick.winner, runner=pick.runner_up, ratio=pick.ratio,
+             values=f"{pick.values[pick.winner]:g} vs {pick.values[pick.runner_up]:g}")
 
 
 def phrase(table: dict[str, dict[str, str]], lang: str, key: str, **values) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from assistant.answer import Answer, Citation, ToolCall, Verdict
-from assistant.compose import T, field_label, md_table
+from assistant.compose import T, field_label, job_line, md_table
 from assistant.zh import assumption_zh
 from assistant.planner import USES, Ctx, assumptions_md, sources_md
 
@@ -28,9 +28,7 @@ def compare(ctx: Ctx) -> Answer:
     rows = [[field_label(lang, r.field)] + ["-" if v is None else (f"{v:g}" if isinstance(v, float) else str(v))
                                             for v in r.values.values()] for r in res.rows]
     cites = ctx.deps.search(" ".join(ids) + (" 生态 软件栈 对比" if ctx.zh else " ecosystem software stack compare"))
-    jobs = [T(lang, "job_tie" if p.ratio <= 1.0 else "job_line", job=T(lang, f"job_{p.job}"), winner=p.winner,
-              runner=p.runner_up, ratio=p.ratio, values=f"{p.values[p.winner]:g} vs {p.values[p.runner_up]:g}")
-            for p in res.by_job]
+    jobs = [job_line(lang, p) for p in res.by_job]
     market = [f"{gid}: {note}" for gid, note in res.market.items()]
     text = (T(lang, "cmp_head", gpus=", ".join(ids)) + "\n\n"
             + (T(lang, "cmp_by_job") + "\n" + "\n".join(f"- {j}" for j in jobs) + "\n\n" if jobs else "")
@@ -104,10 +102,7 @@ def recommend(ctx: Ctx) -> Answer:
 
         jobs = ("training",) if task != "inference" else ("decode", "training", "memory")
         for p in (p for p in job_picks(named) if p.job in jobs):
-            job = T(lang, "job_prefill") if (hourly and p.job == "training") else T(lang, f"job_{p.job}")
-            lines.append("- " + T(lang, "job_tie" if p.ratio <= 1.0 else "job_line", job=job, winner=p.winner,
-                                  runner=p.runner_up, ratio=p.ratio,
-                                  values=f"{p.values[p.winner]:g} vs {p.values[p.runner_up]:g}"))
+            lines.append("- " + job_line(lang, p, T(lang, "job_prefill") if (hourly and p.job == "training") else None))
     text = ("\n".join(lines) + "\n\n"
             + md_table(["#", "GPU", "GPUs", "GB/GPU", cost_head, T(lang, "why")], rows)
             + assumptions_md(lang, ctx.notes + res.assumptions))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tools.cost import CNY_PER_USD_AS_OF
+from tools.cost import CNY_PER_USD_AS_OF, CNY_PER_USD_SOURCE_ZH
 
 # memory component key (breakdown_gb) -> Chinese name
 COMPONENTS_ZH: dict[str, str] = {
@@ -88,8 +88,7 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
     (rf"(\S+): an (\d+)-GPU server price divided by (\d+) \(it includes CPUs, RAM, networking\)",
      r"\1：\2 卡整机价格除以 \3（含 CPU、内存和网络）"),
     (rf"(CNY|USD) prices converted to (CNY|USD) at {_N} CNY/USD \(default, an assumption; --cny-per-usd\)",
-     r"\1 价格按 \3 元/美元换算为 \2（默认汇率，是假设：人民银行美元中间价 2024-2025 年在 7.1-7.2 之间，取整；"
-     + f"设定于 {CNY_PER_USD_AS_OF}；--cny-per-usd）"),
+     r"\1 价格按 \3 元/美元换算为 \2（默认汇率，" + f"{CNY_PER_USD_SOURCE_ZH}；设定于 {CNY_PER_USD_AS_OF}；--cny-per-usd）"),
     (rf"(CNY|USD) prices converted to (CNY|USD) at {_N} CNY/USD", r"\1 价格按 \3 元/美元换算为 \2"),
     (rf"(.+?): {_N} GB usable of {_N} GB reported \(nvidia-smi\) less (\d+) MiB driver reservation",
      r"\1：nvidia-smi 报告 \3 GB，减去驱动保留的 \4 MiB，可用 \2 GB"),

@@ -42,6 +42,7 @@ DEFAULT_CNY_PER_USD = 7.2
 # through 2024 and 2025; 7.2 is that rounded up, set when the price table was last reviewed. An assumption, overridable.
 CNY_PER_USD_AS_OF = "2026-03-20"
 CNY_PER_USD_SOURCE = "PBoC USD/CNY central parity, 7.1-7.2 through 2024-2025, rounded (an assumption)"
+CNY_PER_USD_SOURCE_ZH = "假设值：人民银行美元中间价 2024-2025 年在 7.1-7.2 之间，取整"
 # The source article: used 8xA100 servers sell at 30-40% of list in 2026. A claim, not a measurement.
 DEFAULT_USED_FRACTION_OF_NEW = 0.35
 

@@ -1,6 +1,8 @@
 """One wording for validation errors on every surface: 'where: what' pairs, joined by '; '."""
 from __future__ import annotations
 
+import re
+
 
 def validation_message(errors: list[dict], *, as_flags: bool = False, skip: tuple = (), empty: str = "arguments") -> str:
     """pydantic's (or FastAPI's) error list as one line. as_flags: 'num_gpus' -> '--num-gpus' (CLI);
@@ -32,8 +34,6 @@ _MSG_ZH = [
 def validation_message_zh(errors: list[dict], labels: dict[str, str]) -> str:
     """validation_message in Chinese for a form: each field by its label (`labels`), the rule in Chinese, the value
     given."""
-    import re
-
     parts = []
     for e in errors:
         field = str(e.get("loc", ("?",))[0])
