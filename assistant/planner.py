@@ -1,152 +1,21 @@
 """Request -> tool calls -> one Answer. Every number comes from a tool; every stated input reaches a tool
-or is named as ignored; a missing essential becomes a question back; the answer opens with the Request restated."""
+or is named as ignored; a missing essential becomes a question back; the answer opens with the Request restated.
+
+The handlers for each family of intents live in assistant/plans/; what they share (Deps, Ctx, USES, the
+assumption and source sections) in assistant/context.py, below both."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
-from assistant.answer import Answer, Citation, ToolCall
-from assistant.compose import T, fx_note, money
-from assistant.zh import in_lang
+from assistant.answer import Answer
+from assistant.compose import T
+from assistant.context import USES, Ctx, Deps
+from assistant.plans import facts, infer, money, train
 from assistant.request import META_FIELDS, Request
 from assistant.restate import clarification, restate
-from knowledge.catalog import Catalog, UnknownItem
+from knowledge.catalog import UnknownItem
 
-
-class Deps:
-    """What the planner needs, built once: the catalog and (lazily) the retrieval index."""
-
-    def __init__(self, catalog: Catalog, index=None, prices=None):
-        self.catalog = catalog
-        self._index = index
-        self._prices = prices
-
-    def prices(self) -> list:
-        """The price records answers use: this Deps' own (a session's overrides applied), else the shipped
-        table with the user's price file on top."""
-        if self._prices is not None:
-            return self._prices
-        from knowledge.prices import load_prices
-
-        return load_prices().records
-
-    def with_prices(self, overrides: list) -> Deps:
-        """The same catalog and index with these Price records replacing the same GPU's records of the same kind."""
-        replaced = {(p.gpu, p.kind) for p in overrides}
-        kept = [p for p in self.prices() if (p.gpu, p.kind) not in replaced]
-        clone = Deps(self.catalog, prices=kept + list(overrides))
-        clone.index = self.index  # one retrieval index per process, however many sessions
-        return clone
-
-    def index(self, load: bool = True):
-        """The retrieval index, built on first use; with load=False, None until then."""
-        if self._index is None and load:
-            from knowledge.index import KnowledgeIndex
-
-            self._index = KnowledgeIndex(catalog=self.catalog)
-        return self._index
-
-    def search(self, query: str, k: int = 3) -> list[Citation]:
-        """Citations from BM25 + named-entity retrieval (no embedding model: answers stay fast)."""
-        try:
-            res = self.index().search(query, k=k, mode="bm25")
-        except Exception as e:  # the answer stands without citations; say why
-            return [Citation(source="(none)", title="retrieval unavailable", snippet=str(e)[:200])]
-        return [Citation(source=p.source, title=p.title + (f" / {p.section}" if p.section else ""),
-                         snippet=WITHHELD if p.flagged_instructions else p.text[:240].replace("\n", " "), as_of=p.as_of,
-                         trust="user" if p.untrusted else "project", flagged=p.flagged_instructions)
-                for p in res.passages]
-
-
-@dataclass
-class Ctx:
-    """One answer being built: the request, the tools called, the defaults assumed, the notes."""
-
-    req: Request
-    deps: Deps
-    question: str
-    calls: list[ToolCall] = field(default_factory=list)
-    assumed: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    ignored: list[str] = field(default_factory=list)
-    applied: dict = field(default_factory=dict)  # defaults shown in the restatement as if stated ('1× H100')
-
-    @property
-    def lang(self) -> str:
-        return self.req.lang
-
-    @property
-    def zh(self) -> bool:
-        return self.req.lang == "zh"
-
-    def money(self, usd: float, digits: int = 0) -> str:
-        """compose.money in the answer's language; in Chinese the exchange rate joins the assumptions (once)."""
-        if self.zh:
-            note = fx_note("zh")
-            if note not in self.notes:
-                self.notes.append(note)
-        return money(self.lang, usd, digits)
-
-    def call(self, name: str, args: dict, result) -> Any:
-        """Record a tool call (arguments and result) and return the result."""
-        dump = result.model_dump(mode="json", exclude={"terms"}) if hasattr(result, "model_dump") else result
-        self.calls.append(ToolCall(name=name, args=args, result=dump))
-        return result
-
-    def model(self):
-        rec, note = self.deps.catalog.model(self.req.model_path or self.req.model)
-        if note:
-            self.notes.append(note)
-            named = self.req.model_text or ""
-            if re.match(r"[a-z]", named.lower()) and named.lower() != self.req.model:  # 'gpt-oss-20b', not in the catalog
-                self.assume(f"{named} sized as a generic {self.req.model.upper()} dense decoder (not in the catalog)",
-                            f"{named} 按通用 {self.req.model.upper()} 稠密模型估算（不在模型表中）")
-        return rec
-
-    def gpu(self, gpu_id: str | None = None, default: str | None = None):
-        """The GPU record for `gpu_id` (or the request's); `default` is used, and said, when none was named."""
-        gid = gpu_id or self.req.gpu
-        if gid is None:
-            if default is None:
-                raise ValueError("no GPU named")
-            gid = default
-            self.assume(f"{_short(self, default)}", f"{_short(self, default)}（未指定 GPU）")
-        rec, note = self.deps.catalog.gpu(gid)
-        if note:
-            self.notes.append(note)
-        return rec
-
-    def assume(self, en: str, zh: str) -> None:
-        """A default the answer rests on: shown in the first line, in the user's language."""
-        text = zh if self.zh else en
-        if text not in self.assumed:
-            self.assumed.append(text)
-
-    def job(self, default_gpu: str):
-        """(model, GPU, GPU count) of the request, with the defaults it lacks stated."""
-        model, gpu = self.model(), self.gpu(default=default_gpu)
-        if not self.req.num_gpus:
-            self.assume_one_gpu()
-        return model, gpu, self.req.num_gpus or 1
-
-    def assume_one_gpu(self) -> None:
-        self.assume("1 GPU", "单卡")
-        self.applied["num_gpus"] = 1
-
-    def ignore(self, field_name: str, why_en: str, why_zh: str) -> None:
-        """A stated input the answering tool cannot use, named with the reason."""
-        value = getattr(self.req, field_name)
-        self.ignored.append(f"{field_name}={value}: " + (why_zh if self.zh else why_en))
-
-    def t(self, en: str, zh: str) -> str:
-        return zh if self.zh else en
-
-
-def _short(ctx: Ctx, gpu_id: str) -> str:
-    from assistant.restate import gpu_label
-
-    return gpu_label(gpu_id, ctx.deps.catalog)
+__all__ = ["Deps", "plan", "missing_inputs"]
 
 
 # What each intent needs before it can answer without guessing.
@@ -183,14 +52,12 @@ def missing_inputs(req: Request) -> list[str]:
 
 def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
     """The answer for an understood question."""
-    from assistant import plan_facts, plan_infer, plan_money, plan_train
-
-    handlers = {"training_memory": plan_train.training_memory, "training_time": plan_train.training_time,
-                "inference_memory": plan_infer.inference_memory, "serving": plan_infer.serving,
-                "inference_speed": plan_infer.inference_speed, "price": plan_money.price, "cost": plan_money.cost,
-                "published_run": plan_facts.published_run, "recommend": plan_facts.recommend,
-                "compare": plan_facts.compare, "spec": plan_facts.spec, "fact_check": plan_facts.fact_check,
-                "explain": plan_facts.explain}
+    handlers = {"training_memory": train.training_memory, "training_time": train.training_time,
+                "inference_memory": infer.inference_memory, "serving": infer.serving,
+                "inference_speed": infer.inference_speed, "price": money.price, "cost": money.cost,
+                "published_run": facts.published_run, "recommend": facts.recommend,
+                "compare": facts.compare, "spec": facts.spec, "fact_check": facts.fact_check,
+                "explain": facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question)
     problems = list(invalid)
     if req.num_gpus is not None and req.num_gpus <= 0:
@@ -218,7 +85,6 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     return _finish(ctx, answer)
 
 
-USES: dict[str, set[str]] = {}  # filled by the plan_* modules: the Request fields each intent's tools consume
 
 
 def _finish(ctx: Ctx, answer: Answer) -> Answer:
@@ -288,25 +154,3 @@ def _pydantic_message(e: Exception) -> str:
     return "; ".join(lines[:4])
 
 
-def assumptions_md(lang: str, items: list[str]) -> str:
-    """The assumptions section, each line in the answer's language where assistant/zh.py knows the line."""
-    items = in_lang(lang, items[:14])
-    return "" if not items else "\n\n**" + T(lang, "assumptions") + "**\n" + "\n".join(f"- {a}" for a in items)
-
-
-WITHHELD = ("[withheld: this passage of a user-added document contains text addressed to an AI (instructions); "
-            "it is data, not quoted as fact]")
-
-
-def trust_mark(lang: str, c: Citation) -> str:
-    """' (user-added document, unverified)' for passages that are not the project's own sourced notes."""
-    if c.trust != "user":
-        return ""
-    return (" （用户添加的文档，未经核实" + ("；含有针对 AI 的指令，已隐去" if c.flagged else "") + "）") if lang == "zh" else \
-        (" (user-added document, unverified" + ("; contains instructions to an AI, withheld" if c.flagged else "") + ")")
-
-
-def sources_md(lang: str, cites: list[Citation]) -> str:
-    good = [c for c in cites if c.source != "(none)"]
-    return "" if not good else "\n\n**" + T(lang, "sources") + "**\n" + "\n".join(
-        f"- {c.title} — `{c.source}`" + (("（截至 {}）" if lang == "zh" else " (as of {})").format(c.as_of) if c.as_of else "") + trust_mark(lang, c) for c in good)

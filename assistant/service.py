@@ -6,7 +6,8 @@ from pathlib import Path
 
 from assistant.answer import Answer
 from assistant.compose import T
-from assistant.planner import Deps, plan
+from assistant.context import Deps
+from assistant.planner import plan
 from assistant.readers.rules import read
 
 _DEPS: Deps | None = None

@@ -153,24 +153,32 @@ class Catalog:
         return out[:4]
 
 
-CUSTOM_GPU = re.compile(r"(?:custom-)?(\d+(?:\.\d+)?)\s*(gb|g|gib)(?:\s*[:@/]\s*(\d+(?:\.\d+)?)\s*(?:gb/?s|gbps)?)?", re.I)
+CUSTOM_GPU = re.compile(r"(?:custom-)?(\d+(?:\.\d+)?)\s*(gb|g|gib)(?:\s*[:@/]\s*(\d+(?:\.\d+)?)\s*(?:gb/?s|gbps)?"
+                        r"(?:\s*[:@/]\s*(\d+(?:\.\d+)?)\s*(?:tflops)?)?)?", re.I)
 
 
 def custom_gpu(query: str) -> tuple[GPU, str]:
-    """A card known only by its memory (and optionally bandwidth): '24GB', '24GB:936' (GB/s)."""
+    """A card known only by its memory (and optionally bandwidth and dense BF16 TFLOPS): '24GB', '24GB:936' (GB/s),
+    '24GB:936:165'."""
     m = CUSTOM_GPU.fullmatch(query.strip())
-    size, unit, bw = float(m.group(1)), m.group(2).lower(), m.group(3)
+    size, unit, bw, tflops = float(m.group(1)), m.group(2).lower(), m.group(3), m.group(4)
     if not 1 <= size <= 4096:
         raise ValueError(f"--gpu {query!r}: a custom card's memory must be 1-4096 GB")
+    if bw and not 1 <= float(bw) <= 100_000:
+        raise ValueError(f"--gpu {query!r}: a custom card's bandwidth must be 1-100000 GB/s")
+    if tflops and not 0.1 <= float(tflops) <= 100_000:
+        raise ValueError(f"--gpu {query!r}: a custom card's dense BF16 TFLOPS must be 0.1-100000")
     n_bytes = int(size * (2**30 if unit == "gib" else 1e9))
     gpu = GPU(id=f"custom-{size:g}{unit}", name=f"a {size:g} {'GiB' if unit == 'gib' else 'GB'} GPU",
               vendor="custom", architecture="unknown", form_factor="unknown", memory_gb=round(n_bytes / 1e9, 3),
               memory_bytes=n_bytes, memory_type="unknown", memory_bandwidth_gbps=float(bw) if bw else None,
-              supports_bf16=True,
+              bf16_dense_tflops=float(tflops) if tflops else None, supports_bf16=True,
               interconnect="unknown", source="given on the command line", source_kind="secondary", as_of="n/a")
     note = (f"{query}: a custom card with {n_bytes / 1e9:g} GB" + (f" and {float(bw):g} GB/s" if bw else
             " (no bandwidth given: speed estimates need it, e.g. --gpu 24GB:936 for 936 GB/s)")
-            + "; no compute figures: BF16 assumed, no FP8/FP4 formats offered for it")
+            + (f", {float(tflops):g} dense BF16 TFLOPS" if tflops else
+               "; no compute figure (speed estimates need it: --gpu 24GB:936:165 for 165 dense BF16 TFLOPS)")
+            + "; BF16 assumed, no FP8/FP4 formats offered for it")
     return gpu, note
 
 
@@ -246,25 +254,46 @@ def with_user_models(builtin: list[ModelSpec], user: list[ModelSpec], problems: 
 APPLE_SMALL_SHARE, APPLE_LARGE_SHARE, APPLE_SMALL_MAX_GB = 2 / 3, 3 / 4, 36
 
 
+def apple_fp32_estimate(chip: AppleChip, chips: list[AppleChip]) -> tuple[float | None, str | None]:
+    """An Apple chip without a published GPU FP32 figure: its GPU cores times the per-core rate of the same
+    generation's chip that has one (the rate is cores x 128 lanes x 2 x clock, so within a generation it scales with
+    cores), else of the newest earlier generation's; (TFLOPS, the sentence saying so), or (None, None)."""
+    if chip.fp32_tflops:
+        return chip.fp32_tflops, None
+    gen = chip.chip.split("-")[0]  # 'm3' of 'm3-ultra-60c'
+    known = [c for c in chips if c.fp32_tflops]
+    same = [c for c in known if c.chip.split("-")[0] == gen]
+    earlier = sorted((c for c in known if c.chip.split("-")[0] < gen), key=lambda c: (c.chip.split("-")[0], c.gpu_cores))
+    ref = max(same, key=lambda c: c.gpu_cores) if same else (earlier[-1] if earlier else None)
+    if ref is None:
+        return None, None
+    per_core = ref.fp32_tflops / ref.gpu_cores
+    value = round(chip.gpu_cores * per_core, 2)
+    return value, (f"GPU FP32 {value} TFLOPS is an estimate (no published figure): {chip.gpu_cores} GPU cores x "
+                   f"{per_core:.3f} TFLOPS per core, the rate of {ref.chip} ({ref.fp32_tflops} TFLOPS / {ref.gpu_cores} "
+                   f"cores){'' if ref in same else ', an earlier generation: the real clock may be higher'}.")
+
+
 def apple_gpus(chips: list[AppleChip]) -> list[GPU]:
     """One GPU record per Apple chip variant and memory option: m4-max-128gb, m2-ultra-192gb, ..."""
     out = []
     for c in chips:
+        fp32, estimated = apple_fp32_estimate(c, chips)
         for mem in c.memory_options_gb:
             share = APPLE_SMALL_SHARE if mem <= APPLE_SMALL_MAX_GB else APPLE_LARGE_SHARE
             out.append(GPU(
                 id=f"{c.chip}-{mem}gb", name=f"{c.name}, {mem} GB", aliases=[f"{c.chip} {mem}gb", f"{c.chip}{mem}"],
                 vendor="Apple", architecture=c.name.split(" (")[0], form_factor="SoC with unified memory",
                 memory_gb=mem, memory_bytes=mem * 2**30, memory_type="unified LPDDR (shared with the CPU)",
-                memory_bandwidth_gbps=c.memory_bandwidth_gbps, fp32_tflops=c.fp32_tflops,
-                fp16_dense_tflops=c.fp32_tflops, bf16_dense_tflops=c.fp32_tflops if c.bf16 else None,
+                memory_bandwidth_gbps=c.memory_bandwidth_gbps, fp32_tflops=fp32,
+                fp16_dense_tflops=fp32, bf16_dense_tflops=fp32 if c.bf16 else None,
                 supports_bf16=c.bf16, interconnect="none (one SoC; Thunderbolt between machines)",
                 usable_share=share, release_year=c.release_year, source=c.source,
                 source_kind="vendor" if "apple.com" in c.source else "secondary", as_of=c.as_of,
                 notes=(f"macOS lets the GPU wire about {share:.0%} of unified memory by default (Metal "
                        "recommendedMaxWorkingSetSize, macOS 13-15; newer macOS may allow more); `sudo sysctl "
                        "iogpu.wired_limit_mb=N` raises it, then pass --gpu NGB. FP16 runs at the FP32 rate (no "
-                       "tensor cores)." + (f" {c.notes}" if c.notes else ""))))
+                       "tensor cores)." + (f" {estimated}" if estimated else "") + (f" {c.notes}" if c.notes else ""))))
     return out
 
 

@@ -56,7 +56,7 @@ def test_ordinary_documentation_is_not_flagged(text):
 
 
 def test_a_user_document_is_labelled_and_its_instructions_never_quoted(tmp_path, catalog):
-    from assistant.planner import Deps
+    from assistant.context import Deps
     from assistant.service import ask
     from knowledge.embeddings import HashEmbedder
     from knowledge.index import IndexSettings, KnowledgeIndex

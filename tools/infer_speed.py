@@ -9,6 +9,8 @@ Per GPU (tensor parallelism splits weights, KV heads and FLOPs over tp GPUs):
 """
 from __future__ import annotations
 
+import re
+
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -72,7 +74,12 @@ def _peak(gpu: GPU, precision: str) -> tuple[float, str]:
         return gpu.fp8_dense_tflops, "FP8"
     if precision == "int8" and gpu.int8_dense_tops:
         return gpu.int8_dense_tops, "INT8"
-    return gpu.bf16_dense_tflops or gpu.fp16_dense_tflops or 0.0, "BF16"
+    peak = gpu.bf16_dense_tflops or gpu.fp16_dense_tflops
+    if not peak:
+        raise ValueError(f"{gpu.id}: the GPU table has no compute figure (dense BF16/FP16 TFLOPS) for this card, so its "
+                         "speed cannot be estimated; memory answers still work. Give a custom card as "
+                         "'--gpu <GB>:<GB/s>:<TFLOPS>' or add the figure with its source to the GPU table")
+    return peak, ("BF16" if gpu.bf16_dense_tflops else "FP16")
 
 
 def prefill_seconds(req: InferenceSpeedRequest, tokens: int, tp: int) -> float:
@@ -155,6 +162,13 @@ def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
     ]
     if spec.moe is not None:
         assumptions.append("MoE: compute uses the active parameters; a decode step reads only the experts the batch routes to")
+    if peak_name == "FP16":
+        assumptions.append(f"{gpu.id} has no BF16: weights and compute in FP16 at its {peak:g} dense FP16 TFLOPS")
+    if gpu.vendor == "Apple":
+        estimate = re.search(r"GPU FP32 [\d.]+ TFLOPS is an estimate .*? cores\)[^.]*\.", gpu.notes or "")
+        assumptions.append("Apple GPU: FP16 at the FP32 rate (no tensor cores); on a Mac the engine is llama.cpp or MLX "
+                           "(Metal), not vLLM, and the overhead per step modelled is vLLM's: read the figures as an upper "
+                           "bound" + (f"; {estimate.group(0)}" if estimate else ""))
     if weight_format(req.fmt).bits < 16 and peak_name == "BF16":
         assumptions.append(f"weights are read as {weight_format(req.fmt).name} ({weight_format(req.fmt).bytes:.3g} B "
                            "per weight) and computed in BF16 (weight-only kernels)")

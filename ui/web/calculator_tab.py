@@ -27,10 +27,15 @@ def compute(catalog, lang: str, *values):
     become the verdict."""
     raw = dict(zip(FIELDS, values))
     raw = {k: v for k, v in raw.items() if v is not None and v != ""}
-    for k in ("num_gpus", "seq_len", "micro_batch", "context", "batch", "users", "prompt_len", "output_len"):
-        if k in raw:
-            raw[k] = int(raw[k])
     try:
+        for k in ("num_gpus", "seq_len", "micro_batch", "context", "batch", "users", "prompt_len", "output_len"):
+            if k in raw:
+                try:
+                    raw[k] = int(raw[k])
+                except (TypeError, ValueError, OverflowError):
+                    raise ValueError(f"{t(lang, LABEL_KEYS.get(k, k)) if LABEL_KEYS.get(k, k) in TEXT else k}: "
+                                     + ("应为整数" if lang == "zh" else "should be a whole number")
+                                     + f" ({raw[k]!r})") from None
         form = CalcForm(**raw)
         res = calculate(form, catalog, lang)
     except ValidationError as e:

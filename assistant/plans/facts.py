@@ -7,7 +7,7 @@ import re
 from assistant.answer import Answer, Citation, ToolCall, Verdict
 from assistant.compose import T, field_label, job_line, md_table
 from assistant.zh import assumption_zh
-from assistant.planner import USES, Ctx, assumptions_md, sources_md
+from assistant.context import USES, Ctx, assumptions_md, sources_md
 
 USES["compare"] = {"gpu", "gpus"}
 USES["spec"] = {"gpu", "gpus"}
@@ -174,7 +174,7 @@ def published_run(ctx: Ctx) -> Answer:
 
 
 def explain(ctx: Ctx) -> Answer:
-    from assistant.planner import trust_mark
+    from assistant.context import trust_mark
 
     cites = ctx.deps.search(ctx.question, k=3)
     # the project's notes are quoted; a user-added document is quoted only as what it says, labelled unverified;
@@ -187,8 +187,8 @@ def explain(ctx: Ctx) -> Answer:
 
 def fact_check(ctx: Ctx) -> Answer:
     from assistant.claims import check_paragraph, sentences
-    from assistant.plan_train import training_memory
-    from assistant.plan_infer import inference_memory
+    from assistant.plans.train import training_memory
+    from assistant.plans.infer import inference_memory
 
     req, lang, question = ctx.req, ctx.lang, ctx.question
     low = question.lower()
@@ -229,7 +229,7 @@ def fact_check(ctx: Ctx) -> Answer:
 
 def _time_claim(ctx: Ctx, claimed_hours: float) -> Answer:
     """'8 H100 pre-train Llama-3.1-8B on 1T tokens in one day': the claim holds if the fastest plausible time fits."""
-    from assistant.plan_train import training_time
+    from assistant.plans.train import training_time
 
     base = training_time(ctx)
     fastest = min(c.result["wall_hours_range"][0] for c in base.tool_calls if c.name == "time_train")

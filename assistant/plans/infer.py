@@ -8,7 +8,7 @@ from typing import Any
 from assistant.answer import Answer, Verdict
 from assistant.zh import component_name
 from assistant.compose import T, md_table
-from assistant.planner import USES, Ctx, assumptions_md, sources_md
+from assistant.context import USES, Ctx, assumptions_md, sources_md
 
 DEFAULT_CONTEXT = 4096
 DEFAULT_SERVING_GPU = "a100-80gb"
@@ -165,7 +165,7 @@ def _size(ctx: Ctx, model, gpu, precision: str, batch: int, engine: str, context
 
 
 def _largest_runnable(ctx: Ctx) -> Answer:
-    from assistant.plan_train import largest_sizes
+    from assistant.plans.train import largest_sizes
     from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
 
     req = ctx.req

@@ -6,7 +6,7 @@ from typing import Any
 from assistant.answer import Answer, Verdict
 from assistant.zh import component_name
 from assistant.compose import T, md_table
-from assistant.planner import USES, Ctx, assumptions_md, sources_md
+from assistant.context import USES, Ctx, assumptions_md, sources_md
 
 FINETUNE_METHODS = ("qlora", "lora", "full")
 DEFAULT_GPU = "a100-80gb"

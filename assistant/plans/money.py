@@ -5,7 +5,7 @@ from typing import Any
 
 from assistant.answer import Answer, Citation, Verdict
 from assistant.compose import md_table
-from assistant.planner import USES, Ctx, assumptions_md
+from assistant.context import USES, Ctx, assumptions_md
 
 USES["price"] = {"gpu", "gpus", "used", "server", "price_kind", "currency", "num_gpus", "gpus_per_node", "nodes"}
 USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hours", "hours_per_day", "price_per_gpu_hour",
@@ -102,7 +102,7 @@ def _job_hours(ctx: Ctx) -> float:
         ctx.notes.append(ctx.t("costs shown for one month of use (730 h); the break-even does not depend on it",
                                "按使用一个月（730 小时）列出费用；回本时间与此无关"))
         return 730.0
-    from assistant.plan_train import time_args, training_tokens
+    from assistant.plans.train import time_args, training_tokens
     from tools.train_time import TrainingTimeRequest, estimate_training_time
 
     model, gpu = ctx.model(), ctx.gpu()
