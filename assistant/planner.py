@@ -59,6 +59,12 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "compare": facts.compare, "spec": facts.spec, "fact_check": facts.fact_check,
                 "explain": facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question)
+    if req.family_flagship and req.model:
+        ctx.assume(f"'{req.model_text}' taken as the family's flagship, {req.model} (name the exact model to change it)",
+                   f"“{req.model_text}”按该系列旗舰 {req.model} 计算（写明具体型号可改）")
+    if req.standard_server and req.nodes:
+        ctx.assume(f"a node = the standard 8-GPU server (HGX/DGX): {req.nodes}×8 = {req.num_gpus} GPUs",
+                   f"一台 = 标准 8 卡服务器（HGX/DGX）：{req.nodes}×8 = {req.num_gpus} 张")
     problems = list(invalid)
     if req.num_gpus is not None and req.num_gpus <= 0:
         problems.append("0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')")

@@ -21,7 +21,8 @@ Interconnect = Literal["nvlink", "pcie", "ethernet-25g", "ethernet-100g", "ether
 Currency = Literal["USD", "CNY"]
 
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
-META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu", "models")
+META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
+               "family_flagship")
 
 
 class Request(BaseModel):
@@ -42,6 +43,7 @@ class Request(BaseModel):
     checkpoint_format: str | None = Field(None, description="a published checkpoint's format: awq, gptq-int4, fp8, "
                                                             "gguf-q4_k_m, ... (sets the inference precision)")
     models: list[str] = Field(default_factory=list, description="every model named, in order (comparisons)")
+    family_flagship: bool | None = Field(None, description="a model family named alone ('DeepSeek'): its flagship, said")
 
     # the hardware
     gpu: str | None = Field(None, description="catalog GPU id")
@@ -54,11 +56,15 @@ class Request(BaseModel):
     gpus_per_node: int | None = None
     nodes: int | None = None
     interconnect: Interconnect | None = None
+    standard_server: bool | None = Field(None, description="a node/server named without its GPU count: taken as the "
+                                         "vendor's standard 8-GPU server (HGX/DGX), said as an assumption")
 
     # numerics
     precision: Literal[("fp32",) + WEIGHT_FORMATS] | None = Field(  # type: ignore[valid-type]
         None, description="weights (inference: bf16, fp8, awq, gptq, mxfp4, nvfp4, GGUF q4_k_m...) or training precision")
     kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
+    full_model: bool | None = Field(None, description="满血 / the full model / unquantized: the complete model in its "
+                                    "published checkpoint's own format (FP8 for DeepSeek-V3, BF16 for most)")
 
     # lengths and batches (tokens)
     seq_len: int | None = Field(None, description="training sequence length")
@@ -81,6 +87,13 @@ class Request(BaseModel):
     offload: Literal["none", "optimizer", "all"] | None = None
     recompute: Literal["none", "selective", "full"] | None = None
     lora_rank: int | None = None
+    mfu: float | None = Field(None, gt=0, le=1, description="model FLOPs utilization the user states (0-1)")
+
+    # what the user holds serving to
+    ttft_s: float | None = Field(None, gt=0, le=3600, description="time-to-first-token target, seconds")
+    itl_ms: float | None = Field(None, gt=0, le=600_000, description="inter-token latency target, milliseconds")
+    tokens_per_s_per_user: float | None = Field(None, gt=0, le=10_000,
+                                                description="decode rate each user must get (sets the ITL target)")
 
     # money and time
     price_per_gpu_hour: float | None = Field(None, description="the user's rental price, in `currency`")

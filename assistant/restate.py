@@ -89,7 +89,9 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "engine": ("{}", "{}"), "epochs": ("{} epochs", "{} 个 epoch"), "optimizer": ("{}", "{}"),
         "zero": ("ZeRO-{}", "ZeRO-{}"), "offload": ("offload {}", "卸载 {}"), "recompute": ("recompute {}", "重计算 {}"),
         "lora_rank": ("rank {}", "rank {}"), "utilization": ("{:.0%} utilization", "利用率 {:.0%}"),
-        "hours_per_day": ("{:g} h/day", "每天 {:g} 小时"),
+        "hours_per_day": ("{:g} h/day", "每天 {:g} 小时"), "mfu": ("MFU {:.0%}", "MFU {:.0%}"),
+        "ttft_s": ("TTFT ≤ {:g} s", "首 token ≤ {:g} 秒"), "itl_ms": ("ITL ≤ {:g} ms", "每 token ≤ {:g} 毫秒"),
+        "tokens_per_s_per_user": ("≥ {:g} tokens/s per user", "每用户 ≥ {:g} token/秒"),
     }
     for key, (en, cn) in labels.items():
         v = getattr(req, key)

@@ -157,6 +157,16 @@ CUSTOM_GPU = re.compile(r"(?:custom-)?(\d+(?:\.\d+)?)\s*(gb|g|gib)(?:\s*[:@/]\s*
                         r"(?:\s*[:@/]\s*(\d+(?:\.\d+)?)\s*(?:tflops)?)?)?", re.I)
 
 
+# A family named alone ('DeepSeek', 'Qwen', 'Llama'): its flagship, the largest model of the family's newest
+# generation in the catalog (as of the catalog's date); the answer says so and asks for the exact model to change it.
+FAMILY_FLAGSHIPS: dict[str, str] = {
+    "deepseek": "deepseek-v3", "qwen": "qwen3-235b-a22b", "通义千问": "qwen3-235b-a22b", "千问": "qwen3-235b-a22b",
+    "llama": "llama-3.1-405b", "glm": "glm-4.6", "智谱": "glm-4.6", "kimi": "kimi-k2", "mistral": "mistral-large-2407",
+    "mixtral": "mixtral-8x22b", "gemma": "gemma-3-27b", "phi": "phi-4", "gpt-oss": "gpt-oss-120b", "yi": "yi-1.5-34b",
+    "internlm": "internlm2.5-20b", "书生": "internlm2.5-20b", "baichuan": "baichuan2-13b", "百川": "baichuan2-13b",
+}
+
+
 def custom_gpu(query: str) -> tuple[GPU, str]:
     """A card known only by its memory (and optionally bandwidth and dense BF16 TFLOPS): '24GB', '24GB:936' (GB/s),
     '24GB:936:165'."""

@@ -20,9 +20,9 @@ CHECKPOINT_FORMATS = {"awq": "awq", "gptq-int4": "gptq", "gptq-int8": "int8", "f
                       "4bit": "int4", "mxfp4": "mxfp4", "nvfp4": "nvfp4", "gguf": "q4_k_m"}
 
 _INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype",
-          "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization", "ram_gb"}
+          "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization", "ram_gb", "full_model"}
 USES["inference_memory"] = _INFER | {"largest_model"}
-USES["serving"] = _INFER | {"concurrent_users", "requests_per_s"}
+USES["serving"] = _INFER | {"concurrent_users", "requests_per_s", "ttft_s", "itl_ms", "tokens_per_s_per_user"}
 USES["inference_speed"] = (_INFER - {"gpu_memory_utilization"}) | {"concurrent_users"}
 
 
@@ -54,6 +54,10 @@ def weight_format_for(ctx: Ctx, model, gpu) -> str | None:
         fmt = req.precision
         if gpu is not None and gpu.vendor == "Apple" and fmt in ("int8", "int4"):
             fmt = {"int8": "q8_0", "int4": "q4_k_m"}[fmt]
+    if req.full_model and (fmt is None or fmt == model.native_precision):
+        fmt = model.native_precision
+        ctx.assume(f"the full model: {model.name} in its published format, {fmt} (not quantized, not distilled)",
+                   f"满血：{model.name} 官方发布的 {fmt} 格式（不量化、非蒸馏）")
     if fmt in ("bf16",) and gpu is not None and not supported_on("bf16", gpu)[0]:
         ctx.notes.append(ctx.t(f"{gpu.name} has no BF16: the 16-bit weights run in fp16 (same size)",
                                f"{gpu.name} 不支持 BF16：16 位权重用 fp16 运行（大小相同）"))
@@ -346,6 +350,20 @@ def serving(ctx: Ctx) -> Answer:
                   tool_calls=ctx.calls)
 
 
+def serving_targets(ctx: Ctx) -> dict:
+    """The latency targets the user stated: TTFT, ITL, or a per-user decode rate (X tokens/s each = ITL 1000/X ms)."""
+    req = ctx.req
+    itl = req.itl_ms
+    if itl is None and req.tokens_per_s_per_user:
+        itl = round(1000 / req.tokens_per_s_per_user, 3)
+        ctx.notes.append(ctx.t(f"{req.tokens_per_s_per_user:g} tokens/s per user = an inter-token latency target of {itl:g} ms",
+                               f"每用户 {req.tokens_per_s_per_user:g} token/秒 = 每 token 间隔目标 {itl:g} 毫秒"))
+    elif itl is not None and req.tokens_per_s_per_user:
+        ctx.ignore("tokens_per_s_per_user", "the stated inter-token latency target already sets the decode rate",
+                   "已给出每 token 延迟目标，它决定了每用户速度")
+    return {"ttft_s": req.ttft_s, "itl_ms": itl}
+
+
 def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
     """The serving planner for the users (or requests/s) asked about: (answer lines, plan), or a line saying why not."""
     from tools.serving import DEFAULT_OUTPUT, ServeRequest, ServeTargetError, plan_serving
@@ -363,6 +381,7 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
     args = {"model": model.id, "gpu": gpu.id, "prompt_len": prompt, "output_len": out, "engine": engine,
             "precision": fmt, "kv_dtype": req.kv_dtype, "price_per_gpu_hour": req.price_per_gpu_hour}
     args |= {"users": req.concurrent_users} if req.concurrent_users else {"qps": req.requests_per_s}
+    args |= {k: v for k, v in serving_targets(ctx).items() if v is not None}
     try:
         plan = ctx.call("plan_serve", args, plan_serving(ServeRequest(
             model=model, gpu=gpu, prices=ctx.deps.prices(), **{k: v for k, v in args.items() if k not in ("model", "gpu")})))

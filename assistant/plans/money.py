@@ -11,7 +11,7 @@ USES["price"] = {"gpu", "gpus", "used", "server", "price_kind", "currency", "num
 USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hours", "hours_per_day", "price_per_gpu_hour",
                 "purchase_price", "purchase_price_per_server", "used", "utilization", "currency", "price_kind", "server",
                 "model", "method", "methods", "tokens", "epochs", "seq_len", "precision", "interconnect", "zero", "recompute",
-                "global_batch", "budget", "break_even"}
+                "global_batch", "budget", "break_even", "mfu"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
 

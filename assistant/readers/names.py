@@ -119,10 +119,17 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         out.gpus = [g for g in out.gpus if any(sp[2] == g for sp in out.gpu_spans)]
         out.gpu_text = out.gpu_text if out.gpus else None
     # 4. Apple silicon (issue 15 adds its unified-memory records): asked about, never sized as a data-centre card
-    m = re.search(r"(?<![a-z0-9])(macbook(?:\s*pro|\s*air)?|mac\s*(?:studio|mini|pro)|imac|m[1-4]\s*(?:max|ultra|pro))(?![a-z0-9])",
+    m = re.search(r"(?<![a-z0-9])(macbook(?:\s*pro|\s*air)?|mac\s*(?:studio|mini|pro)|imac|m[1-5]\s*(?:max|ultra|pro))(?![a-z0-9])",
                   work)
     if m and not out.gpus:
-        out.unknown_gpu = m.group(0).strip()
+        chip = _apple_chip_with_memory(work, catalog)
+        if chip is not None:  # 'M4 Pro Mac mini 48GB', 'Mac Studio (M2 Ultra, 192G)': the chip and the memory, apart
+            gid, start, end = chip
+            out.gpus, out.gpu_text = [gid], work[start:end].strip()
+            out.gpu_spans.append((start, end, gid))
+            work = mask(work, start, end)
+        else:
+            out.unknown_gpu = m.group(0).strip()
     # 5. GPU-like names the table lacks: never replaced by another card
     for m in re.finditer(r"(?<![a-z0-9])((?:rtx|gtx|tesla|quadro|radeon|rx|arc|nvidia|geforce)\s*)?"
                          r"([a-z]{1,2}\d{2,4}[a-z]?|[a-z]{1,2}\d[\do]{1,3}|\d{4}(?:\s*ti|\s*super)?)(?![a-z0-9])", work):
@@ -164,6 +171,24 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
             out.unknown_gpu = None
             work = mask(work, m.start(), m.end())
     return out, work
+
+
+def _apple_chip_with_memory(work: str, catalog: Catalog) -> tuple[str, int, int] | None:
+    """(GPU id, start, end) for an Apple chip and a memory size written within a few words of each other, in either
+    order: 'm4 pro mac mini 48gb', '128g 的 m3 max'. The chip's first variant sold with that memory."""
+    chip = re.search(r"(?<![a-z0-9])m([1-5])\s*(max|ultra|pro)?(?![a-z0-9])", work)
+    if not chip:
+        return None
+    stem = f"m{chip.group(1)}" + (f"-{chip.group(2)}" if chip.group(2) else "")
+    for mem in re.finditer(r"(?<![\d.])(\d{1,3})\s*(?:g|gb|gib)(?![a-z0-9])", work):
+        if abs(mem.start() - chip.start()) > 40:
+            continue
+        size = int(mem.group(1))
+        ids = [g.id for g in catalog.gpus if g.vendor == "Apple" and re.fullmatch(rf"{stem}(?:-\d+c)?-{size}gb", g.id)]
+        if ids:
+            best = next((i for i in ids if not re.search(r"-\d+c-", i)), ids[0])
+            return best, min(chip.start(), mem.start()), max(chip.end(), mem.end())
+    return None
 
 
 def _gpu_like(token: str) -> bool:

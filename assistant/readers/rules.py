@@ -75,6 +75,10 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
                 warnings.append(f"'{as_written.strip()}' is not in the model catalog: sized as a generic {size.upper()} dense "
                                 "decoder (an MoE or a quantised checkpoint of that name needs its own config)")
             work = work.replace(as_written.strip(), " " * len(as_written.strip()), 1)
+    if "model" not in stated:
+        family = family_flagship(work)
+        if family:
+            stated["model"], stated["model_text"], stated["family_flagship"] = family[1], family[0], True
     if names.checkpoint_format:
         stated["checkpoint_format"] = names.checkpoint_format
     if not names.gpus and not names.unknown_gpu:
@@ -92,13 +96,21 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if not counts:
         total, per, nodes = counts_near_gpus(work, names)
         counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total is not None else slots.gpu_count(work)
+    server = slots.standard_server(work)  # 'a node of H100s', 'two H100 nodes': the vendor's standard 8-GPU server, said
+    if server and (not counts.get("num_gpus") or (counts.get("num_gpus") == server["nodes"] and not counts.get("nodes"))):
+        counts = server
     stated |= {k: v for k, v in counts.items() if v is not None}
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
-                   slots.largest_model, slots.system_ram):
+                   slots.largest_model, slots.system_ram, slots.targets):
         stated |= reader(work)
     if stated.get("budget") and "currency" not in stated:
         stated["currency"] = "CNY" if lang == "zh" else "USD"  # '预算50万' is yuan; shown in the restatement
+    if stated.get("full_model") and "precision" not in stated and stated.get("model"):
+        try:  # '不量化的 Qwen2.5-14B' is its bf16 checkpoint; '满血 DeepSeek' its fp8 one
+            stated["precision"] = catalog.model(stated["model"])[0].native_precision
+        except (LookupError, ValueError):
+            pass
     if names.format_precision and "precision" not in stated:
         stated["precision"] = names.format_precision
     scores, last = cues.score(re.sub(_TUNED_MODEL, lambda m: " " * len(m.group(0)), work))
@@ -139,6 +151,19 @@ _TUNED_MODEL = re.compile(r"(?:自己|我们|我)?(?:微调|训练|调)(?:过|�
                           r"(?:my|our|a|the)\s+(?:own\s+)?(?:fine[\s-]*tuned?|finetuned?)\s+(?:model|version|checkpoint|weights)")
 _QUESTION_ZH = re.compile(r"[吗呢吧么嘛]|多少|能否|是否|怎么|什么|可以|能不能|够不够|够吗|能跑|需要|几张|几块|几台")
 _PATH = re.compile(r"(?<![\w/.~])((?:\.{1,2}/|~/|/)[^\s，。？?！!、；;'\"（）()<>]+)")
+
+
+def family_flagship(work: str) -> tuple[str, str] | None:
+    """(the family word as written, its flagship's id) for a family named alone: 'DeepSeek', '满血版deepseek',
+    'qwen能跑吗' (a name with a version or size is found by the catalog first)."""
+    from knowledge.catalog import FAMILY_FLAGSHIPS
+
+    for word, model_id in FAMILY_FLAGSHIPS.items():
+        pat = re.escape(word) if re.match(r"[\u3400-\u9fff]", word) else rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])(?![\s-]*\d)"
+        m = re.search(pat, work)
+        if m:
+            return m.group(0), model_id
+    return None
 
 
 def _bare_reply(text: str) -> bool:
@@ -231,6 +256,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
 
     if "concurrent_users" in stated or "requests_per_s" in stated:
         add("serving", 6)  # users to serve decide the question unless a speed is asked
+        if any(k in stated for k in ("tokens_per_s_per_user", "ttft_s", "itl_ms")):
+            add("serving", 4)  # 'how many cards for N users at >= X tokens/s each': a plan held to the target
     if "engine" in stated and not trainish:
         add("serving", 2 if s.get("serving", 0) >= 3 else 1)
     if "tokens" in stated:
@@ -306,7 +333,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if s.get("cost", 0) and s.get("price", 0) >= s.get("cost", 0) and not has_model:
         s["cost"] = 0
     if s.get("inference_speed", 0) and s.get("serving", 0) and "concurrent_users" in stated:
-        if re.search(r"延迟|卡顿|体验|" + slots.w(r"latency|latencies|acceptable|responsive|ttft|itl|time to first token|lag"), low):
+        if re.search(r"延迟|卡顿|体验|" + slots.w(r"latency|latencies|acceptable|responsive|ttft|itl|time to first token|lag"), low) \
+                or any(k in stated for k in ("tokens_per_s_per_user", "ttft_s", "itl_ms")) or re.search(COUNT_ASK, low):
             s["inference_speed"] = 0  # latency under a load of users: the serving planner's question
         else:
             s["serving"] = 0  # speed asked at a number of users: the users are the batch
@@ -340,6 +368,10 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         return "explain" if re.search(cues.CONCEPTS, work) else "out_of_scope"
     return best[0]
 
+
+# the answer must be a number of cards: 'how many L40S', '要几张', '需要多少台'
+COUNT_ASK = (r"几张|几块|几台|多少张|多少块|多少台|多少卡|几卡|" + slots.w(r"how many (?:\w+[\s-]?)?(?:gpus?|cards?|nodes?|servers?|"
+             r"a100s?|h100s?|h200s?|h20s?|h800s?|l40s|l40ses|4090s?|5090s?|3090s?|mi300xs?|910bs?)"))
 
 _PRIORITY = ["fact_check", "published_run", "serving", "inference_speed", "cost", "price", "training_time", "recommend",
              "compare", "training_memory", "inference_memory", "spec", "explain"]

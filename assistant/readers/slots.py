@@ -148,9 +148,13 @@ def precision(text: str) -> dict:
         if has(pattern, text):
             out["precision"] = p
             break
-    if unquantised and "precision" not in out:
-        out["precision"] = "bf16"  # '原版不量化': the published 16-bit weights
+    if (unquantised or has(FULL_MODEL, text)) and "precision" not in out:
+        out["full_model"] = True  # '满血版', '原版不量化', 'the full model': the published checkpoint's own format
     return out
+
+
+# the complete model in its native precision (满血 = not distilled, not quantized)
+FULL_MODEL = r"满血|完整版|原版|" + w(r"full[\s-]*(?:fat|size[d]?|model|version|weights)|native precision|full[\s-]*precision weights")
 
 
 def optimizer_and_sharding(text: str) -> dict:
@@ -359,3 +363,70 @@ def system_ram(text: str) -> dict:
         return {}
     gb = float(m.group(1) or m.group(2))
     return {"ram_gb": gb} if 4 <= gb <= 8192 else {}
+
+
+_TIME_MS = r"(\d+(?:\.\d+)?)\s*(ms|毫秒|milliseconds?|s|秒|secs?|seconds?)(?![a-z])"
+
+
+def _ms(value: str, unit: str) -> float:
+    return float(value) * (1 if unit in ("ms", "毫秒") or unit.startswith("milli") else 1000)
+
+
+def targets(text: str) -> dict:
+    """What the user holds the job to: a stated MFU ('45% MFU', 'MFU 0.4', 'mfu按40%'), a time-to-first-token target
+    ('TTFT < 500ms', '首字延迟1秒以内', 'first token within 2 s'), an inter-token latency target ('ITL 50ms', '每个token
+    50毫秒'), and a per-user decode rate ('at least 20 tokens/s per user', '每人每秒20个token', '≥30 tok/s each')."""
+    out: dict = {}
+    m = (re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu", text)
+         or re.search(r"mfu\s*(?:of|=|:|：|at|is|是|为|按|取|大概|约|around|~|≈)?\s*(?:about\s*)?(\d+(?:\.\d+)?)\s*(%?)", text))
+    if m:
+        v = float(m.group(1))
+        pct = "%" in m.group(0)
+        v = v / 100 if (pct or v > 1) else v
+        if 0 < v <= 1:
+            out["mfu"] = round(v, 4)
+    m = re.search(r"(?:ttft|time[\s-]*to[\s-]*first[\s-]*token|first[\s-]*token|首\s*(?:字|token|个token)(?:延迟|时间|响应)?|首字)"
+                  r"[^0-9\n]{0,24}?" + _TIME_MS, text)
+    if m:
+        out["ttft_s"] = _ms(m.group(1), m.group(2)) / 1000
+    m = re.search(r"(?:itl|inter[\s-]*token[\s-]*latency|tpot|time[\s-]*per[\s-]*output[\s-]*token|per[\s-]*token[\s-]*latency|"
+                  r"token\s*间隔|每个?\s*token(?:的)?\s*(?:延迟|间隔|时间))[^0-9\n]{0,16}?" + _TIME_MS, text)
+    if m:
+        out["itl_ms"] = _ms(m.group(1), m.group(2))
+    rate = r"(\d+(?:\.\d+)?)\s*(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second)\b"
+    m = (re.search(r"(?:每(?:个)?(?:人|用户|路|请求)|单(?:个)?用户|每路)[^0-9\n]{0,12}?(?:每秒)?\s*(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:token|tok|字)",
+                   text)
+         or re.search(rate + r"[^.?!\n]{0,16}?(?:per|each|for each|/)\s*(?:user|person|request|stream|seat|session)", text)
+         or re.search(rate + r"\s*each", text)
+         or re.search(r"(?:per|each)[\s-]*(?:user|person|stream|request)[^0-9\n]{0,24}?" + rate, text))
+    if m:
+        v = float(m.group(1))
+        if 0 < v <= 10_000:
+            out["tokens_per_s_per_user"] = v
+    return out
+
+
+STANDARD_SERVER_GPUS = 8  # NVIDIA HGX/DGX (A100, H100, H200, H20, H800, B200), AMD MI300X platform, Ascend Atlas 800: 8 each
+_SERVER_WORD = (r"(?:whole\s+|full\s+|complete\s+|single\s+)?(?:(?:[a-z]*\d[\w.\-]*|gpu|nvidia|sxm\d?|pcie)\s+){0,2}?"
+                r"(?:nodes?|servers?|boxe?s?|dgx|hgx|machines?\s+with\s+(?:\w+\s+)?(?:gpus|cards))")
+
+
+def standard_server(text: str) -> dict:
+    """Servers named without their GPU count: 'a node of H100s', 'two H100 nodes', 'a whole 8-card server' (counted
+    elsewhere), 'DGX H100', '一台H100服务器', '整机', '两台A800机器': the vendor's standard server of 8 GPUs, said
+    as an assumption (standard_server)."""
+    m = re.search(w(rf"({_COUNT_WORD}|\d+)\s+{_SERVER_WORD}"), text) or re.search(w(r"(dgx|hgx)"), text)
+    if m and not re.search(w(r"(?:dgx|hgx)\s*(?:spark|station)"), text):
+        word = m.group(1)
+        n = 1 if word in ("dgx", "hgx") else to_number(word)
+        if n and 1 <= n <= 512:
+            return {"nodes": int(n), "gpus_per_node": STANDARD_SERVER_GPUS, "num_gpus": int(n) * STANDARD_SERVER_GPUS,
+                    "standard_server": True}
+    m = re.search(rf"({_CN_COUNT}|\d+)?\s*台[^\d，。？?]{{0,12}}?(?:服务器|整机|机器|节点)|整机|一整台|({_CN_COUNT}|\d+)\s*个节点", text)
+    if m:
+        word = m.group(1) or m.group(2) or "一"
+        n = to_number(word)
+        if n and 1 <= n <= 512:
+            return {"nodes": int(n), "gpus_per_node": STANDARD_SERVER_GPUS, "num_gpus": int(n) * STANDARD_SERVER_GPUS,
+                    "standard_server": True}
+    return {}
