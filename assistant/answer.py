@@ -35,6 +35,22 @@ class ToolCall(BaseModel):
     result: dict[str, Any]
 
 
+class AskAnswer(BaseModel):
+    """One ask of a message that holds several, answered: its intent, verdict and figures."""
+
+    ask: str = Field(description="the ask as written, or the alternative it computes")
+    intent: Intent
+    status: Literal["answered", "needs_clarification", "error"] = "answered"
+    verdict: Verdict | None = None
+    figures: dict[str, float | int | str | None] = {}
+    request: dict[str, Any] | None = Field(None, description="the Request this ask was computed from")
+
+
+class NotAnswered(BaseModel):
+    ask: str
+    why: str
+
+
 class Answer(BaseModel):
     """What the assistant says, and every number's origin."""
 
@@ -54,3 +70,8 @@ class Answer(BaseModel):
     clarification: Clarification | None = Field(None, description="the question back when status is needs_clarification")
     ignored: list[str] = Field(default_factory=list, description="stated inputs the answering tool could not use, named")
     slots: dict[str, Any] = Field(default_factory=dict, description="the same Request dict; what follow-ups inherit")
+    asks: list[AskAnswer] = Field(default_factory=list, description="a message with several asks: one entry per ask, "
+                                  "in the order asked (the top-level fields are the first ask's); empty for one ask")
+    not_answered: list[NotAnswered] = Field(default_factory=list, description="asks of the message left unanswered, "
+                                            "each with the reason")
+    comparison: str | None = Field(None, description="alternatives asked about: which wins and by how much")

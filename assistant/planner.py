@@ -50,6 +50,18 @@ def missing_inputs(req: Request) -> list[str]:
     return out
 
 
+def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
+    """The answer to a whole message: one plan per ask it holds (alternatives compared, several values, several
+    intents; assistant/readers/asks.py), combined in the order asked; a message with one ask is plan() itself."""
+    from assistant.multi_ask import combine, sub_request
+    from assistant.readers.asks import find_asks
+
+    asks = find_asks(question, req, deps.catalog) if not invalid else []
+    if len(asks) < 2:
+        return plan(req, deps, question, invalid)
+    return combine(req, asks, [plan(sub_request(req, a), deps, question, invalid) for a in asks], question)
+
+
 def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
     """The answer for an understood question."""
     handlers = {"training_memory": train.training_memory, "training_time": train.training_time,
@@ -74,9 +86,22 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
     missing = missing_inputs(req)
+    if missing == ["period_hours"] and req.intent == "cost" and req.gpu:
+        # no job length: a question back only when nothing can be said. With a price of the user's, when buying pays
+        # back (it needs no length); without one, the prices themselves (renting and buying)
+        if req.purchase_price or req.purchase_price_per_server:
+            req = req.model_copy(update={"break_even": True})
+            ctx.req = req
+            ctx.assume("no job length given: the break-even, which needs none (give a period for a total)",
+                       "未给用多久：给出回本时间（它不需要时长；给出时长可算总价）")
+        else:
+            ctx.assume("no period given: the rates per hour, day and month (give a period for a total)",
+                       "未给用多久：给出每小时、每天、每月的费用（给出时长可算总价）")
+            return _finish(ctx, money.rates(ctx))
+        missing = []
     if missing:
         return _ask(ctx, missing)
-    handler = handlers.get(req.intent)
+    handler = handlers.get(req.intent)  # (read after the re-routing above)
     if handler is None:
         return _finish(ctx, Answer(answer=T(ctx.lang, "oos"), lang=ctx.lang, intent="out_of_scope"))
     try:
@@ -113,7 +138,9 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + body
     if ctx.ignored:
         text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(f"- {i}" for i in ctx.ignored)
-    return answer.model_copy(update={"answer": text, "request": req_dict, "slots": req_dict, "ignored": ctx.ignored,
+    slots = req_dict | ({"awaiting": answer.clarification.missing} if answer.clarification and answer.status == "answered"
+                        else {})  # answered, with a one-click completion: a bare reply ('10 days') completes it
+    return answer.model_copy(update={"answer": text, "request": req_dict, "slots": slots, "ignored": ctx.ignored,
                                      "tool_calls": answer.tool_calls or ctx.calls})
 
 

@@ -74,6 +74,8 @@ class Request(BaseModel):
     micro_batch: int | None = None
     global_batch: int | None = None
     batch: int | None = Field(None, description="inference: sequences decoded together")
+    max_throughput: bool | None = Field(None, description="asks for the most tokens/s the hardware can give (the largest "
+                                        "batch that fits)")
     concurrent_users: int | None = None
     requests_per_s: float | None = None
     engine: Engine | None = None

@@ -7,7 +7,7 @@ from pathlib import Path
 from assistant.answer import Answer
 from assistant.compose import T
 from assistant.context import Deps
-from assistant.planner import plan
+from assistant.planner import plan_message
 from assistant.readers.rules import read
 
 _DEPS: Deps | None = None
@@ -61,7 +61,7 @@ def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None
     previous = history[-1] if history else None
     reading = read(text, deps.catalog, previous)
     request = reading.request if not lang else reading.request.model_copy(update={"lang": lang})
-    answer = plan(request, deps, text, reading.invalid)
+    answer = plan_message(request, deps, text, reading.invalid)
     answer = answer.model_copy(update={"warnings": reading.warnings + answer.warnings, "backend": "rules"})
     backend = resolve_backend(backend) if chat_model is None else backend
     if backend == "rules":
@@ -101,7 +101,7 @@ def _llm_reader_answer(text, reading, previous, deps: Deps, model, backend: str,
         return rules_answer.model_copy(update={"warnings": rules_answer.warnings + [
             f"LLM reader {backend} failed ({type(e).__name__}: {reason}); answered from the rules reader's reading"]})
     request = llm_reading.request if not lang else llm_reading.request.model_copy(update={"lang": lang})
-    answer = plan(request, deps, text, llm_reading.invalid)
+    answer = plan_message(request, deps, text, llm_reading.invalid)
     diff = disagreements(request, reading.request)
     notes = [f"the LLM and rules readers disagree ({'; '.join(diff[:6])}); the LLM reader's reading was used"] if diff else []
     return answer.model_copy(update={"backend": backend, "reader": "llm",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from knowledge.generic import generic_model, parse_param_count
+from knowledge.generic import generic_model, generic_moe, parse_moe_shape, parse_param_count
 from knowledge.schemas import GPU, AppleChip, ModelSpec
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -82,6 +82,13 @@ class Catalog:
             spec, notes = load_config_path(query)
             return spec, (f"{spec.id}: read from {query} ({spec.params_total / 1e9:.2f}e9 parameters computed from the "
                           f"architecture" + (f"; {'; '.join(notes)}" if notes else "") + ")")
+        shape = parse_moe_shape(query)
+        if shape is not None:
+            spec, reference = generic_moe(*shape, self.models)
+            return spec, (f"'{query}' is a stated MoE shape: sized as a generic MoE with {shape[0]:,} parameters, "
+                          f"{shape[1]:,} active per token, shaped like {reference.name} ({spec.moe.routed_experts} routed "
+                          f"experts of width {spec.moe.expert_intermediate_size}, {spec.moe.experts_per_token} per token, "
+                          f"{spec.num_layers} layers, hidden {spec.hidden_size})")
         n_params = parse_param_count(query)
         if n_params is not None:
             spec, reference = generic_model(n_params, self._llama3_references())

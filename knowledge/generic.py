@@ -1,4 +1,5 @@
-"""Bare sizes ('70b', '7B', '700亿'): a generic dense decoder with exactly that many parameters.
+"""Bare sizes ('70b', '7B', '700亿'): a generic dense decoder with exactly that many parameters; a stated MoE shape
+('120b-a12b': 120B total, 12B active) a generic MoE with exactly those counts.
 
 The shape copies the nearest Llama-3-family model (by log-distance in parameters): its head
 dimension, KV heads, vocabulary and tying, with the hidden size scaled by sqrt(N / N_ref) and
@@ -63,4 +64,49 @@ def generic_model(n_params: int, references: list[ModelSpec]) -> tuple[ModelSpec
         notes=f"Made up from a bare size; shaped like {ref.name}.",
         source=f"derived from {ref.id} ({ref.source})", as_of=ref.as_of,
     )
+    return ModelSpec(**base), ref
+
+
+_MOE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*b\s*-\s*a\s*(\d+(?:\.\d+)?)\s*b\s*$", re.IGNORECASE)
+
+
+def parse_moe_shape(text: str) -> tuple[int, int] | None:
+    """'120b-a12b' -> (120e9, 12e9): total and active parameters of a stated MoE shape; None otherwise."""
+    m = _MOE.match(text)
+    if not m:
+        return None
+    total, active = float(m.group(1)) * 1e9, float(m.group(2)) * 1e9
+    if not (MIN_GENERIC_PARAMS <= active < total <= MAX_GENERIC_PARAMS):
+        raise ValueError(f"an MoE shape needs 0.1B <= active < total <= 10T parameters, got {text!r}")
+    return int(total), int(active)
+
+
+def generic_moe(total: int, active: int, references: list[ModelSpec]) -> tuple[ModelSpec, ModelSpec]:
+    """(a generic MoE with `total` parameters of which `active` are used per token, the catalog MoE it was shaped
+    after). The reference is the MoE nearest in size and in active share; its attention, embeddings, layers and
+    experts per token are kept, the routed experts' width sets the active count and their number the total; what
+    rounding leaves (under half an expert) is `extra_params`."""
+    moes = [r for r in references if r.moe is not None and not r.linear_attention and not r.generic]
+    ref = min(moes, key=lambda r: abs(math.log(total / r.params_total))
+              + abs(math.log((active / total) / (count_parameters(r).active / r.params_total))))
+    c = count_parameters(ref)
+    moe = ref.moe
+    layers = moe.moe_layers(ref.num_layers)
+    per_width = layers * (3 if ref.mlp == "gated" else 2) * ref.hidden_size  # parameters per unit of expert width
+    fixed_active = c.active - per_width * moe.experts_per_token * moe.expert_intermediate_size  # attention, shared...
+    if active <= fixed_active:
+        raise ValueError(f"{active / 1e9:g}B active is less than the always-on part ({fixed_active / 1e9:.1f}B) of "
+                         f"{ref.name}, the nearest MoE shape; give a config.json for this model")
+    width = max(1, round((active - fixed_active) / (per_width * moe.experts_per_token)))
+    fixed_total = c.total - per_width * moe.routed_experts * moe.expert_intermediate_size
+    experts = max(moe.experts_per_token + 1, round((total - fixed_total) / (per_width * width)))
+    base = ref.model_dump()
+    base["moe"] = moe.model_dump() | {"routed_experts": experts, "expert_intermediate_size": width}
+    spec = ModelSpec(**base)
+    remainder = max(0, total - count_parameters(spec).total)
+    label = f"{total / 1e9:g}b-a{active / 1e9:g}b"
+    base.update(id=f"generic-{label}", name=f"generic {total / 1e9:g}B-A{active / 1e9:g}B MoE", aliases=[],
+                family="generic", hf_repo=None, params_total=total, params_active=active, generic=True,
+                extra_params=remainder, notes=f"Made up from a stated MoE shape; shaped like {ref.name}.",
+                source=f"derived from {ref.id} ({ref.source})", as_of=ref.as_of)
     return ModelSpec(**base), ref

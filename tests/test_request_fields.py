@@ -70,6 +70,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "model_path": ("Can one RTX 4090 run Phi-4?", "Can one RTX 4090 run the model in ./tests/data/configs/my-finetune?"),
     "ram_gb": ("Can I run Qwen3-30B-A3B on one RTX 4090?", "Can I run Qwen3-30B-A3B on one RTX 4090 with 64GB of RAM?"),
     "full_model": ("Qwen2.5-72B 两张 A100 40G 能跑吗", "满血版 Qwen2.5-72B 两张 A100 40G 能跑吗"),
+    "max_throughput": ("Llama 3.1 8B tokens/s on one H100 with vLLM?", "Llama 3.1 8B max throughput on one H100 with vLLM?"),
     "mfu": ("How long to pretrain a 7B model on 100B tokens with 64 H100?",
             "How long to pretrain a 7B model on 100B tokens with 64 H100 at 45% MFU?"),
     "ttft_s": ("How many H100 to serve Llama 3.1 70B to 100 concurrent users?",
@@ -78,8 +79,7 @@ PAIRS: dict[str, tuple[str, str]] = {
                "How many H100 to serve Llama 3.1 70B to 100 concurrent users with ITL under 100 ms?"),
     "tokens_per_s_per_user": ("How many H100 to serve Llama 3.1 70B to 100 concurrent users?",
                               "How many H100 to serve Llama 3.1 70B to 100 concurrent users at 10 tokens/s each?"),
-    "break_even": ("Buy an H100 at $25k or rent at $2 per hour?",
-                   "Buy an H100 at $25k or rent at $2 per hour: when does buying break even?"),
+    "break_even": ("Rent or buy an H100?", "Rent or buy an H100: when does buying break even?"),
 }
 
 

@@ -23,7 +23,8 @@ _INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_nod
           "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization", "ram_gb", "full_model"}
 USES["inference_memory"] = _INFER | {"largest_model"}
 USES["serving"] = _INFER | {"concurrent_users", "requests_per_s", "ttft_s", "itl_ms", "tokens_per_s_per_user"}
-USES["inference_speed"] = (_INFER - {"gpu_memory_utilization"}) | {"concurrent_users"}
+USES["inference_speed"] = (_INFER - {"gpu_memory_utilization"}) | {"concurrent_users", "ttft_s", "itl_ms",
+                                                                   "tokens_per_s_per_user", "max_throughput"}
 
 
 def _bits(fmt: str) -> float:
@@ -407,6 +408,9 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
 
 
 def inference_speed(ctx: Ctx) -> Answer:
+    """Time to first token and decode speed. The format is the one the question fixes, else the best that fits (the
+    published checkpoint's when it fits; a smaller one, said, when it does not: a speed for a set-up that cannot
+    load helps nobody). A stated TTFT or per-user rate is checked; 'max throughput' is the largest batch that fits."""
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     req, lang = ctx.req, ctx.lang
@@ -418,20 +422,124 @@ def inference_speed(ctx: Ctx) -> Answer:
         ctx.assume("prompt 2048", "输入 2048")
     out = req.output_len or 256
     batch = req.batch or req.concurrent_users or 1
+    if not req.num_gpus and req.max_throughput and weight_format_for(ctx, model, gpu) is None:
+        n = _gpus_for_native(ctx, model, gpu, batch, prompt + out)  # full load: as many cards as the checkpoint needs
+    fmt = _speed_format(ctx, model, gpu, batch, prompt + out, n)
     args: dict[str, Any] = {"num_gpus": n, "context": prompt, "output": out, "batch": batch,
-                            "precision": _served_format(ctx, model, gpu), "engine": _engine(ctx, "vllm")}
+                            "precision": fmt, "engine": _engine(ctx, "vllm")}
     if req.kv_dtype:
         args["kv_dtype"] = req.kv_dtype
     r = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
                  estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
+    if req.max_throughput and not req.batch and r.max_batch_that_fits and r.max_batch_that_fits > batch:
+        args["batch"] = batch = r.max_batch_that_fits
+        ctx.notes.append(ctx.t(f"maximum throughput: the largest batch that fits, {batch} sequences of {prompt + out:,} tokens",
+                               f"最大吞吐：放得下的最大 batch，{batch} 条 {prompt + out:,} token 的序列"))
+        r = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
+                     estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
     rows = [[T(lang, "ttft"), f"{r.ttft_s * 1000:,.0f} ms"],
             [T(lang, "per_seq"), f"{r.decode_tokens_per_s_per_seq:,.1f} tokens/s"],
             [T(lang, "total"), f"{r.decode_tokens_per_s_total:,.0f} tokens/s"], ["bound", r.decode_bound],
             [T(lang, "max_batch"), str(r.max_batch_that_fits)]]
+    checks = _target_checks(ctx, r)
     text = (T(lang, "speed_head", model=model.name, n=n, gpu=gpu.name, ctx=prompt) + "\n\n" + md_table(["", ""], rows)
-            + assumptions_md(lang, ctx.notes + r.assumptions))
+            + ("\n\n" + "\n".join(checks) if checks else "") + assumptions_md(lang, ctx.notes + r.assumptions))
+    figures = {"ttft_s": r.ttft_s, "decode_tokens_per_s_per_seq": r.decode_tokens_per_s_per_seq,
+               "decode_tokens_per_s_total": r.decode_tokens_per_s_total, "max_batch_that_fits": r.max_batch_that_fits,
+               "precision": fmt, "batch": batch}
+    rate = req.price_per_gpu_hour or _table_rate(ctx, gpu.id)
+    if rate and r.decode_tokens_per_s_total:
+        # cost per million output tokens at this batch: the GPUs' hourly price over the tokens they make in an hour
+        figures["cost_per_million_tokens"] = round(rate * n / (r.decode_tokens_per_s_total * 3600) * 1e6, 4)
+        figures["price_per_gpu_hour"] = rate
+    sized = next((c.result for c in reversed(ctx.calls) if c.name == "size_infer"
+                  and c.args.get("precision") == fmt), None)
+    if sized:
+        figures |= {"fits": sized.get("fits"), "min_gpus": sized.get("min_gpus"), "per_gpu_gb": sized.get("per_gpu_gb")}
     return Answer(answer=text, lang=lang, intent=req.intent, tool_calls=ctx.calls,
-                  verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"),
-                  figures={"ttft_s": r.ttft_s, "decode_tokens_per_s_per_seq": r.decode_tokens_per_s_per_seq,
-                           "decode_tokens_per_s_total": r.decode_tokens_per_s_total,
-                           "max_batch_that_fits": r.max_batch_that_fits})
+                  verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference", fits=figures.get("fits"),
+                                  min_gpus=figures.get("min_gpus"), per_gpu_gb=figures.get("per_gpu_gb")),
+                  figures=figures)
+
+
+def _table_rate(ctx: Ctx, gpu_id: str) -> float | None:
+    """The price table's typical on-demand rate per GPU-hour, in the request's currency (None without a record)."""
+    from tools.pricing import on_demand_rate
+
+    r = on_demand_rate(ctx.deps.prices(), gpu_id, ctx.req.currency or "USD")
+    return r.typical if r else None
+
+
+def _gpus_for_native(ctx: Ctx, model, gpu, batch: int, context: int) -> int:
+    """No GPU count stated: the fewest GPUs (a power of two, the tensor-parallel width) that hold the published
+    checkpoint, said; one GPU when it fits there."""
+    native = precision_ladder(ctx, model, gpu)[0]
+    one = _size(ctx, model, gpu, native, batch, _engine(ctx, "vllm"), context)
+    if not one.min_gpus:
+        return 1
+    # at full load the KV cache needs room too: the usual deployment leaves about half the memory to it, so twice
+    # the GPUs the weights need, as a tensor-parallel width (a power of two), within one 8-GPU node
+    want = 2 * one.min_gpus if not one.fits else (2 if one.weights_total_gb > one.usable_gb / 2 else 1)
+    n = 1
+    while n < want and n < 8:
+        n *= 2
+    if n < one.min_gpus:
+        return 1  # more than a node: the single-GPU answer says what would fit
+    if n == 1:
+        return 1
+    ctx.assumed[:] = [a for a in ctx.assumed if a not in ("1 GPU", "单卡")]
+    ctx.applied["num_gpus"] = n
+    ctx.req = ctx.req.model_copy(update={"num_gpus": n})
+    ctx.assume(f"{n}× {gpu.name} (TP {n}): the {native} checkpoint needs {one.min_gpus}, and about half the memory is "
+               "left to the KV cache at full load", f"{n} 张 {gpu.name}（TP {n}）：{native} 权重需要 {one.min_gpus} 张，"
+               "满载时约一半显存留给 KV cache")
+    return n
+
+
+def _speed_format(ctx: Ctx, model, gpu, batch: int, context: int, n: int | None = None) -> str:
+    """The weight format a speed answer uses: fixed by the question, else the checkpoint's own when it fits on the GPUs
+    asked about, else the best smaller one that fits (said); when none fits, the checkpoint's own (the answer says it
+    does not fit)."""
+    fixed = weight_format_for(ctx, model, gpu)
+    engine = _engine(ctx, "vllm")
+    if fixed:
+        _size(ctx, model, gpu, fixed, batch, engine, context)
+        return fixed
+    ladder = precision_ladder(ctx, model, gpu)
+    first = _size(ctx, model, gpu, ladder[0], batch, engine, context)
+    if first.fits or first.weights_total_gb / (n or ctx.req.num_gpus or 1) < first.usable_gb:
+        # the checkpoint's weights fit: its own format (a context that overflows is said by the answer)
+        ctx.assume(f"{ladder[0]} weights (the published checkpoint)", f"{ladder[0]} 权重（官方发布的格式）")
+        return ladder[0]
+    for fmt in ladder:
+        if _size(ctx, model, gpu, fmt, batch, engine, context).fits:
+            if fmt == ladder[0]:
+                ctx.assume(f"{fmt} weights (the published checkpoint)", f"{fmt} 权重（官方发布的格式）")
+            else:
+                ctx.assume(f"{fmt} weights: {ladder[0]} does not fit {ctx.req.num_gpus or 1}× {gpu.name}, {fmt} is the best "
+                           "format that does", f"{fmt} 权重：{ladder[0]} 放不下 {ctx.req.num_gpus or 1} 张 {gpu.name}，"
+                           f"{fmt} 是放得下的最好格式")
+            return fmt
+    ctx.assume(f"{ladder[0]} weights (the published checkpoint; no format fits)", f"{ladder[0]} 权重（官方格式；都放不下）")
+    return ladder[0]
+
+
+def _target_checks(ctx: Ctx, r) -> list[str]:
+    """The user's stated TTFT / ITL / per-user rate against the estimate: met or missed, by how much."""
+    req, out = ctx.req, []
+    if req.ttft_s:
+        ok = r.ttft_s <= req.ttft_s
+        out.append(ctx.t(f"**TTFT target {req.ttft_s:g} s: {'met' if ok else 'missed'}** (estimate {r.ttft_s:.2f} s"
+                         + ("" if ok else f", {r.ttft_s / req.ttft_s:.1f}× the target: more GPUs (tensor parallel) or "
+                            "FP8 shorten prefill") + ").",
+                         f"**首 token 目标 {req.ttft_s:g} 秒：{'达到' if ok else '达不到'}**（估算 {r.ttft_s:.2f} 秒"
+                         + ("" if ok else f"，是目标的 {r.ttft_s / req.ttft_s:.1f} 倍：加卡做张量并行或用 FP8 可缩短预填充")
+                         + "）。"))
+    rate = req.tokens_per_s_per_user or (1000 / req.itl_ms if req.itl_ms else None)
+    if rate:
+        ok = r.decode_tokens_per_s_per_seq >= rate
+        out.append(ctx.t(f"**{rate:g} tokens/s per user: {'met' if ok else 'missed'}** (estimate "
+                         f"{r.decode_tokens_per_s_per_seq:,.1f} tokens/s per sequence at batch {r.decode_tokens_per_s_total / max(r.decode_tokens_per_s_per_seq, 1e-9):.0f}).",
+                         f"**每用户 {rate:g} token/秒：{'达到' if ok else '达不到'}**（估算每序列 "
+                         f"{r.decode_tokens_per_s_per_seq:,.1f} token/秒，batch {r.decode_tokens_per_s_total / max(r.decode_tokens_per_s_per_seq, 1e-9):.0f}）。"))
+    return out

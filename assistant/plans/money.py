@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.answer import Answer, Citation, Verdict
+from assistant.request import Clarification
 from assistant.compose import md_table
 from assistant.context import USES, Ctx, assumptions_md
 
@@ -87,6 +88,47 @@ def price(ctx: Ctx) -> Answer:
              for r in res.records[:6]]
     return Answer(answer="\n".join(lines) + assumptions_md(lang, notes), lang=lang, intent="price", figures=figures,
                   citations=cites, tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id))
+
+
+HOURS_PER_MONTH = 730  # 8,760 h a year / 12
+
+
+def rates(ctx: Ctx) -> Answer:
+    """A cost asked without a period ('how much to rent 8 H100s?'): what the GPUs cost per hour, day and month to
+    rent (the user's price, else the table's typical on-demand) and to buy; a total needs a period, offered as a
+    one-click completion (no question back: the rates answer what can be answered)."""
+    req = ctx.req
+    n = req.num_gpus or 1
+    if not req.num_gpus:
+        ctx.assume_one_gpu()
+    base = price(ctx)
+    cur = base.figures.get("currency", "USD")
+    s = _sym(cur)
+    rate = req.price_per_gpu_hour or base.figures.get("rent_on_demand_per_gpu_hour")
+    lines, figures = [], dict(base.figures)
+    if rate:
+        whose = ctx.t("your price", "你给的价格") if req.price_per_gpu_hour else ctx.t("typical on-demand, price table",
+                                                                                      "按需租用典型价，价格表")
+        figures |= {"rent_per_hour": round(n * rate, 2), "rent_per_day": round(n * rate * 24, 2),
+                    "rent_per_month": round(n * rate * HOURS_PER_MONTH, 2), "rate_per_gpu_hour": rate}
+        lines.append(ctx.t(f"**Renting {n}× {ctx.gpu().name}: {s}{n * rate:,.2f} per hour, {s}{n * rate * 24:,.0f} per day, "
+                           f"{s}{n * rate * HOURS_PER_MONTH:,.0f} per month** ({HOURS_PER_MONTH} h; {s}{rate:,.2f} per GPU-hour, "
+                           f"{whose}).",
+                           f"**租 {n} 张 {ctx.gpu().name}：每小时 {s}{n * rate:,.2f}，每天 {s}{n * rate * 24:,.0f}，每月 "
+                           f"{s}{n * rate * HOURS_PER_MONTH:,.0f}**（每月按 {HOURS_PER_MONTH} 小时；每卡每小时 {s}{rate:,.2f}，{whose}）。"))
+    buy = req.purchase_price or base.figures.get("buy_new_per_gpu")
+    if buy:
+        figures["buy_total"] = round(n * buy, 0)
+        lines.append(ctx.t(f"Buying {n}: about {s}{n * buy:,.0f} for the cards ({s}{buy:,.0f} each"
+                           + (", your price)" if req.purchase_price else ", typical new price)") + ", before servers and power.",
+                           f"买 {n} 张：卡约 {s}{n * buy:,.0f}（每张 {s}{buy:,.0f}"
+                           + ("，你给的价格）" if req.purchase_price else "，新卡典型价）") + "，不含服务器和电费。"))
+    lines.append(ctx.t("A total needs how long you will use them: pick a period below, or write one (e.g. '10 days').",
+                       "总价取决于用多久：点下面的时长，或直接写（如“跑10天”）。"))
+    clar = Clarification(missing=["period_hours"], question=ctx.t("For how long?", "用多长时间？"),
+                         suggestions=[ctx.t(x, y) for x, y in (("1 week", "1周"), ("1 month", "1个月"), ("1 year", "1年"))])
+    return base.model_copy(update={"answer": "\n".join(lines) + "\n\n" + base.answer, "intent": "cost", "figures": figures,
+                                   "clarification": clar})
 
 
 def _job_hours(ctx: Ctx) -> float:

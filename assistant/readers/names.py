@@ -134,7 +134,7 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     for m in re.finditer(r"(?<![a-z0-9])((?:rtx|gtx|tesla|quadro|radeon|rx|arc|nvidia|geforce)\s*)?"
                          r"([a-z]{1,2}\d{2,4}[a-z]?|[a-z]{1,2}\d[\do]{1,3}|\d{4}(?:\s*ti|\s*super)?)(?![a-z0-9])", work):
         token = m.group(2)
-        if re.fullmatch(r"\d+[bkmtgw]|fp\d+|bf16|int\d|nf4|q\d|gb\d*|v\d|r\d+|k\d+|x\d+", token):
+        if re.fullmatch(r"\d+[bkmtgw]|fp\d+|bf16|int\d|nf4|q\d|gb\d*|v\d|r\d+|k\d+|x\d+|a\d+b", token):  # a17b: active params
             continue
         if token.isdigit() and not m.group(1):
             continue  # a plain number; only 'RTX 9090'-like forms name a card

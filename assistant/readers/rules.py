@@ -18,6 +18,7 @@ from knowledge.documents import detect_lang
 MAX_QUESTION_CHARS = 4000
 TRAIN_INTENTS = ("training_memory", "training_time", "cost", "recommend", "published_run")
 INFER_INTENTS = ("inference_memory", "serving", "inference_speed")
+GPU_ONLY_INTENTS = ("price", "spec")  # answered from the card alone: a job of an earlier turn does not carry over
 _FOLLOW_UP = (r"^\s*(?:那|换成|换|改成|改为|如果|要是|假如)|呢\s*[?？]?\s*$|"
               + slots.w(r"what about|how about|wh?at abou?t|how abt|what abt|and|what if|instead|same but|same with|now with|"
                         r"then with|with|ok|okay|and if|but with|if i use|if we use|switch to|make it"))
@@ -43,9 +44,37 @@ class Reading:
     invalid: list[str] = field(default_factory=list)
 
 
+_FIRST_PERSON = r"(?<![a-z])(?:i|we|our|ours|my|me|us|i'm|we're|i've|we've|i'd|we'd)(?![a-z])|我们|我|咱们|咱|本人"
+_REFERENCE = (r"(?<![a-z])(?:they|their|meta|deepseek|openai|google|alibaba|mistral|nvidia|the paper|the report|the tech report|"
+              r"reported(?:ly)?|published|was trained|were trained|trained (?:on|with|for|using)|used|took|took them|"
+              r"for reference|according to|as a reference|benchmark(?:ed)?)(?![a-z])|用了|花了|训练了|训了|官方|报告|论文|据说|"
+              r"参考|据报道|公布|号称|声称|披露")
+
+
+def quoted_runs(text: str) -> tuple[str, list[str]]:
+    """(the text of the user's own job, the sentences that quote someone else's run as reference). A sentence is a
+    quotation when it names another party's run (past tense, 'they', a lab, a report) and nothing of the user's
+    ('we', 'our', '我们'); it is set aside only when another sentence states the user's job, so a question about a
+    published run ('how many GPU-hours did Meta use?') stays whole."""
+    parts = re.split(r"(?<=[。！？；\n])\s*|(?<=[.!?;])\s+|(?<=[，,])\s*(?=(?:but |however |而|但|那|我们|我|we |our |my |i ))",
+                     text)
+    parts = [x for x in parts if x and x.strip()]
+    if len(parts) < 2:
+        return text, []
+    low = [x.lower() for x in parts]
+    quoted = [i for i, x in enumerate(low) if re.search(_REFERENCE, x) and not re.search(_FIRST_PERSON, x)]
+    own = [i for i, x in enumerate(low) if re.search(_FIRST_PERSON, x) and i not in quoted]
+    if not quoted or not own:
+        return text, []
+    return " ".join(parts[i] for i in range(len(parts)) if i not in quoted), [parts[i].strip() for i in quoted]
+
+
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up."""
     text, warnings = truncate_question(text)
+    text, quoted = quoted_runs(text)
+    if quoted:
+        warnings.append("quoted as reference, not read as your job: " + " / ".join(q[:160] for q in quoted))
     lang = question_lang(text[:300])  # the question, not a log or a paste that follows it
     # '，' would become ',' under NFKC and glue '8，128' into one number: keep a space after it
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
@@ -66,6 +95,10 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     elif names.models:
         stated["model"], stated["models"] = names.models[0], names.models
         stated["model_text"] = names.model_text
+    elif slots.moe_shape(work):  # '120B total, 12B active': a generic MoE with exactly those counts
+        shape, as_written = slots.moe_shape(work)
+        stated["model"], stated["model_text"] = shape, as_written.strip()
+        work = work.replace(as_written, " " * len(as_written), 1)
     else:
         size, as_written = slots.model_size(work)
         if size:
@@ -133,7 +166,12 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
-    if follow:
+    if follow and intent in GPU_ONLY_INTENTS and intent != prev.get("intent") and not re.search(_FOLLOW_UP, low):
+        # 'H20 多少钱一张？' after a serving question: a question about the card alone keeps none of the job
+        merged = {k: v for k, v in prev.items() if k in ("gpu", "gpus", "gpu_text", "currency") and k not in stated
+                  and not stated.get("gpu")} | stated
+        follow = False
+    elif follow:
         merged = _merge(prev, _follow_up_only(low, stated, prev, catalog), catalog)
     else:
         merged = dict(stated)

@@ -238,6 +238,9 @@ def batches(text: str) -> dict:
         out["batch"] = int(next(g for g in m.groups() if g))
     elif has(w(r"single user|one user|a single request|one request") + r"|单用户|一个用户|一个人用", text):
         out["batch"] = 1
+    if has(w(r"max(?:imum)? throughput|peak throughput|max(?:imum)? tokens?/s|highest throughput|full load|saturat\w*")
+           + r"|最大吞吐|峰值吞吐|吞吐上限|满载|极限吞吐", text):
+        out["max_throughput"] = True
     return out
 
 
@@ -281,7 +284,9 @@ def engine(text: str) -> dict:
 def tokens(text: str) -> dict:
     """Training tokens ('1T tokens', '1000亿token', '500B tokens'), samples x length, epochs."""
     out: dict = {}
-    m = re.search(rf"({NUM})\s*({MAG})?\s*(?:个)?\s*(?:tok(?:en|ne)s?|词元|token数)", text)
+    m = re.search(rf"(?<!每)(?<!per )(?<!每个)({NUM})\s*({MAG})?\s*(?:个)?\s*(?:tok(?:en|ne)s?|词元|token数)", text)
+    if m and re.search(r"(?:每|per|/)\s*$", text[max(0, m.start() - 6):m.start()]):
+        m = None  # '每百万 token 成本', '$ per 1M tokens': a unit of price, not a dataset
     if m:
         v = to_number(m.group(1))
         if v:
@@ -430,3 +435,25 @@ def standard_server(text: str) -> dict:
             return {"nodes": int(n), "gpus_per_node": STANDARD_SERVER_GPUS, "num_gpus": int(n) * STANDARD_SERVER_GPUS,
                     "standard_server": True}
     return {}
+
+
+_B = r"(\d+(?:\.\d+)?)\s*(?:b|billion|bn)(?![a-z0-9])"
+
+
+def moe_shape(text: str) -> tuple[str, str] | None:
+    """A stated MoE shape: ('120b-a12b', as written) from '120B total, 12B active', '120B-A12B', '120B 总参数，激活 12B',
+    '总参 120B / 激活 12B', 'a 120B MoE with 12B active params'; None otherwise."""
+    pats = [
+        (rf"(?<![a-z0-9.]){_B}[\s-]*a\s*{_B}", 1, 2),
+        (rf"(?<![a-z0-9.]){_B}\s*(?:total|总参数?|总参|in total)[^0-9]{{0,40}}?{_B}\s*(?:active|activated|激活)", 1, 2),
+        (rf"(?<![a-z0-9.]){_B}\s*(?:params?|parameters?)?\s*(?:moe)?[^0-9]{{0,24}}?(?:with|,|，|/|and)\s*{_B}\s*(?:active|activated|激活)", 1, 2),
+        (rf"(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*{_B}[^0-9]{{0,24}}?(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*{_B}", 1, 2),
+        (rf"(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*{_B}[^0-9]{{0,24}}?(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*{_B}", 2, 1),
+    ]
+    for pat, ti, ai in pats:
+        m = re.search(pat, text)
+        if m:
+            total, active = float(m.group(ti)), float(m.group(ai))
+            if 0 < active < total:
+                return f"{total:g}b-a{active:g}b", m.group(0)
+    return None

@@ -1,0 +1,216 @@
+"""A message with several asks, answered in one Answer: a section per ask in the order asked, alternatives compared
+(which wins, by how much), and every ask that could not be answered listed with the reason."""
+from __future__ import annotations
+
+from assistant.answer import Answer, AskAnswer, NotAnswered
+from assistant.readers.asks import Ask
+from assistant.request import Request
+
+VALUE_GROUPS = ("batch", "context", "num_gpus")  # several values of one input, not alternatives to choose between
+
+# what decides between alternatives, by intent: (figure, better, label en, label zh)
+_KEY = {
+    "training_time": ("wall_hours", "lower", "wall-clock hours", "小时"),
+    "inference_speed": ("decode_tokens_per_s_per_seq", "higher", "tokens/s per sequence", "每序列 token/秒"),
+    "serving": ("serve_total_gpus", "lower", "GPUs", "张卡"),
+    "cost": ("rent_cost", "lower", "rental cost", "租用成本"),
+}
+
+
+def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str = "") -> Answer:
+    """One Answer for several asks: the first ask's fields on top, a section per ask, `asks`, `not_answered` and,
+    for alternatives, the comparison."""
+    zh = req.lang == "zh"
+    first = answers[0]
+    entries, missed = [], []
+    for ask, ans in zip(asks, answers):
+        entries.append(AskAnswer(ask=ask.text, intent=ans.intent, status=ans.status, verdict=ans.verdict,
+                                 figures=ans.figures, request=ans.request))
+        if ans.status != "answered":
+            why = ans.clarification.question if ans.clarification else "; ".join(ans.warnings[:2]) or ans.status
+            missed.append(NotAnswered(ask=ask.text, why=why))
+    comparison = compare(asks, answers, zh, question) if asks[0].compare else None
+    labels = "; ".join(f"{i}) {a.text}" for i, a in enumerate(asks, 1))
+    head = (f"理解为：这条消息问了 {len(asks)} 件事，依次回答：{labels}" if zh else
+            f"Understood: {len(asks)} asks in this message, answered in order: {labels}")
+    parts = [head]
+    if comparison:
+        parts.append(("**比较**：" if zh else "**Comparison**: ") + comparison)
+    for i, (ask, ans) in enumerate(zip(asks, answers), 1):
+        parts.append(f"### {i}. {ask.text}\n\n{ans.answer}")
+    if missed:
+        parts.append(("**未回答**\n" if zh else "**Not answered**\n") + "\n".join(f"- {m.ask}: {m.why}" for m in missed))
+    warnings = list(dict.fromkeys(w for a in answers for w in a.warnings))
+    calls = [c for a in answers for c in a.tool_calls]
+    cites = list({c.source + c.title: c for a in answers for c in a.citations}.values())
+    return first.model_copy(update={"answer": "\n\n".join(parts), "asks": entries, "not_answered": missed,
+                                    "comparison": comparison, "warnings": warnings, "tool_calls": calls,
+                                    "citations": cites,
+                                    "ignored": list(dict.fromkeys(i for a in answers for i in a.ignored))})
+
+
+# several cards for one job: (figure, better, en, zh) by intent, when money decides and when it does not
+_CARD_KEY = {
+    "serving": (("serve_cost_per_million_output_usd", "lower", "$ per 1M output tokens", "每百万输出 token 美元"),
+                ("serve_total_gpus", "lower", "GPUs", "张卡")),
+    "inference_speed": (("cost_per_million_tokens", "lower", "per 1M output tokens at full load", "每百万输出 token（满载）"),
+                        ("decode_tokens_per_s_total", "higher", "tokens/s at full load", "满载 token/秒")),
+    "training_time": (("cost_at_your_price", "lower", "at your prices", "按你的价格"), ("wall_hours", "lower", "hours", "小时")),
+    "cost": (("rent_per_hour", "lower", "per hour", "每小时"), ("rent_per_hour", "lower", "per hour", "每小时")),
+}
+_MONEY = r"便宜|花费|成本|省钱|划算|性价比|价格|(?<![a-z])(?:cheap\w*|cost\w*|price\w*|dollar|spend|per hour|bill|budget)(?![a-z])"
+
+
+def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str | None:
+    import re
+
+    intent = done[0][1].intent
+    keys = _CARD_KEY.get(intent)
+    if keys is None:
+        return None
+    money_asked = re.search(_MONEY, question.lower()) is not None
+    key = keys[0] if money_asked else keys[1]
+    if intent == "training_time" and money_asked and not all("cost_at_your_price" in x.figures for _, x in done):
+        key = ("cost_usd", "lower", "USD at on-demand prices", "美元（按需价）")
+    name, better, en, cn = key
+    rows = []
+    for a, x in done:
+        v = x.figures.get(name)
+        extra = []
+        n = (x.request or {}).get("num_gpus")
+        if n and "×" not in a.text:
+            extra.append(f"{n} 张" if zh else f"{n} GPU" + ("s" if n > 1 else ""))
+        if x.figures.get("precision"):
+            extra.append(str(x.figures["precision"]))
+        if x.figures.get("fits") is False:
+            extra.append("放不下" if zh else "does not fit")
+        if x.figures.get("batch") and intent == "inference_speed":
+            extra.append(f"batch {x.figures['batch']}")
+        rows.append((a, v, extra))
+    sym = ""
+    if name in ("serve_cost_per_million_output_usd", "cost_usd"):
+        sym = "$"
+    elif name in ("cost_per_million_tokens", "cost_at_your_price", "rent_per_hour"):
+        cur = (done[0][1].request or {}).get("currency") or done[0][1].figures.get("currency")
+        sym = "¥" if cur == "CNY" else "$"
+    listed = "; ".join(f"{a.text}" + (f" ({', '.join(e)})" if e else "") + ": "
+                       + (f"{sym}{v:,.4g} {cn if zh else en}" if isinstance(v, (int, float)) else "-") for a, v, e in rows)
+    vals = [(a, v) for a, v, e in rows if isinstance(v, (int, float)) and "does not fit" not in e and "放不下" not in e]
+    if len(vals) < 2:
+        return listed + ("。" if zh else ".")
+    pick = min if better == "lower" else max
+    win = pick(vals, key=lambda av: av[1])
+    other = pick([av for av in vals if av[0] is not win[0]], key=lambda av: av[1])
+    ratio = (other[1] / win[1]) if better == "lower" else (win[1] / other[1])
+    if abs(ratio - 1) < 0.03:
+        return f"{listed}。" + ("两者相当（差别不到 3%）。" if zh else "") if zh else f"{listed}. A tie (within 3%)."
+    return (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
+            f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
+
+
+def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "") -> str | None:
+    """Which alternative wins and by how much, from the answers' own figures."""
+    done = [(a, x) for a, x in zip(asks, answers) if x.status == "answered"]
+    if len(done) < 2:
+        return None
+    if asks[0].compare == "gpu":
+        return _compare_cards(done, zh, question)
+    intent = done[0][1].intent
+    if intent in ("training_memory", "inference_memory"):
+        return _compare_memory(done, zh)
+    key = _KEY.get(intent)
+    if key is None:
+        return None
+    name, better, en, cn = key
+    vals = [(a, x.figures.get(name)) for a, x in done if isinstance(x.figures.get(name), (int, float))]
+    if len(vals) < 2:
+        return None
+    if asks[0].compare in VALUE_GROUPS:  # several values of one input: the figures side by side, no winner
+        if intent == "inference_speed" and asks[0].compare == "num_gpus":
+            target = (done[0][1].request or {}).get("ttft_s")
+            mark = (lambda x: "" if not target else (("（达到首 token 目标）" if zh else " (meets the TTFT target)")
+                                                    if x.figures.get("ttft_s", 1e9) <= target else
+                                                    ("（达不到首 token 目标）" if zh else " (misses the TTFT target)")))
+            return "; ".join(
+                f"{a.text}: " + (f"首 token {x.figures.get('ttft_s'):.3g} 秒，每序列 {x.figures.get('decode_tokens_per_s_per_seq'):,.4g} token/秒"
+                                 if zh else f"TTFT {x.figures.get('ttft_s'):.3g} s, {x.figures.get('decode_tokens_per_s_per_seq'):,.4g} "
+                                 "tokens/s per sequence") + mark(x) for a, x in done)
+        if intent == "inference_speed":
+            return "; ".join(
+                f"{a.text}: " + (f"每序列 {x.figures.get('decode_tokens_per_s_per_seq'):,.4g} token/秒，合计 "
+                                 f"{x.figures.get('decode_tokens_per_s_total'):,.4g} token/秒，首 token {x.figures.get('ttft_s'):.3g} 秒"
+                                 if zh else
+                                 f"{x.figures.get('decode_tokens_per_s_per_seq'):,.4g} tokens/s per sequence, "
+                                 f"{x.figures.get('decode_tokens_per_s_total'):,.4g} tokens/s in total, TTFT "
+                                 f"{x.figures.get('ttft_s'):.3g} s") for a, x in done)
+        if intent == "serving":
+            return "; ".join(
+                f"{a.text}: " + (f"显存最多容纳 {x.figures.get('max_concurrent_sequences')} 路；按延迟目标需要 "
+                                 f"{x.figures.get('serve_total_gpus')} 张" if zh else
+                                 f"memory holds up to {x.figures.get('max_concurrent_sequences')} sequences; the latency "
+                                 f"plan needs {x.figures.get('serve_total_gpus')} GPUs") for a, x in done)
+        return "; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}" for a, v in vals)
+    pick = min if better == "lower" else max
+    win = pick(vals, key=lambda av: av[1])
+    rest = [av for av in vals if av[0] is not win[0]]
+    other = pick(rest, key=lambda av: av[1])
+    ratio = (other[1] / win[1]) if better == "lower" and win[1] else (win[1] / other[1]) if other[1] else None
+    listed = "; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}" for a, v in vals)
+    if ratio is None or abs(ratio - 1) < 0.03:
+        return (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
+    word = {"wall_hours": ("faster", "更快"), "decode_tokens_per_s_per_seq": ("faster", "更快"),
+            "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜")}[name]
+    return (f"{listed}。**{win[0].text} 胜出**：{word[1]}，是 {other[0].text} 的 {ratio:.2f} 倍。" if zh else
+            f"{listed}. **{win[0].text} wins**: {word[0]} by {ratio:.2f}× over {other[0].text}.")
+
+
+def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool) -> str:
+    """Fits first, then the least memory per GPU; 'do we need X' is answered as needed / not needed; several values
+    of one input are listed side by side."""
+    rows = []
+    for a, x in done:
+        v = x.verdict
+        if v is None or v.per_gpu_gb is None:
+            continue
+        rows.append((a, v))
+    if len(rows) < 2:
+        return ""
+    listed = "; ".join(f"{a.text}: {v.per_gpu_gb:.1f} GB/GPU, " + (("放得下" if v.fits else "放不下") if zh else
+                                                                   ("fits" if v.fits else "does not fit"))
+                       + ("" if v.fits or not v.min_gpus else (f"（至少 {v.min_gpus} 张）" if zh else f" (needs {v.min_gpus})"))
+                       for a, v in rows)
+    fitting = [(a, v) for a, v in rows if v.fits]
+    if done[0][0].compare in VALUE_GROUPS:
+        return listed + ("。" if zh else ".")
+    first_a, first_v = rows[0]
+    off_first = first_a.update and list(first_a.update.values())[0] in ("none",)
+    if off_first:  # 'do we need X?': the first row is without it
+        if first_v.fits:
+            verdict = (f"**不需要**：不用它也放得下（每卡 {first_v.per_gpu_gb:.1f} GB）。" if zh else
+                       f"**Not needed**: it fits without it ({first_v.per_gpu_gb:.1f} GB per GPU).")
+        elif fitting:
+            verdict = (f"**需要**：不用它放不下，用了 {fitting[0][1].per_gpu_gb:.1f} GB/卡，放得下。" if zh else
+                       f"**Needed**: without it the job does not fit; with it, {fitting[0][1].per_gpu_gb:.1f} GB per GPU fits.")
+        else:
+            verdict = ("两种都放不下。" if zh else "Neither fits.")
+        return f"{listed}. {verdict}" if not zh else f"{listed}。{verdict}"
+    if not fitting:
+        best = min(rows, key=lambda av: av[1].per_gpu_gb)
+        return (f"{listed}。都放不下；{best[0].text} 最省显存。" if zh else
+                f"{listed}. None fits; {best[0].text} needs the least memory.")
+    best = min(fitting, key=lambda av: av[1].per_gpu_gb)
+    worst = max(rows, key=lambda av: av[1].per_gpu_gb)
+    ratio = worst[1].per_gpu_gb / best[1].per_gpu_gb if best[1].per_gpu_gb else 1
+    if len(fitting) == len(rows) and ratio < 1.03:
+        return (f"{listed}。都放得下，显存相当（差别不到 3%）。" if zh else f"{listed}. All fit, with about the same memory (within 3%).")
+    if len(fitting) == len(rows):
+        return (f"{listed}。都放得下；{best[0].text} 每卡显存最少（{worst[0].text} 是它的 {ratio:.2f} 倍）。" if zh else
+                f"{listed}. All fit; {best[0].text} uses the least memory per GPU ({worst[0].text} uses {ratio:.2f}×).")
+    return (f"{listed}。只有 {'、'.join(a.text for a, _ in fitting)} 放得下。" if zh else
+            f"{listed}. Only {', '.join(a.text for a, _ in fitting)} fits.")
+
+
+def sub_request(req: Request, ask: Ask) -> Request:
+    """The message's Request with this ask's intent and fields."""
+    update = {"intent": ask.intent, **ask.update}
+    return Request.model_validate(req.model_dump() | update)

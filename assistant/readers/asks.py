@@ -1,0 +1,358 @@
+"""Every ask in a message: one Request can hold several questions about one job.
+
+Three kinds, read from the words, never from a list of known questions:
+- alternatives: 'FP8 or BF16?', 'ZeRO-2 vs ZeRO-3', 'do we need CPU offload?', '要不要开 FP8', 'with or without
+  gradient checkpointing': every alternative is computed and compared; none is applied as a setting;
+- several values of one input: 'batch 1 and batch 64', 'at 8k and 32k context', '4 or 8 GPUs', '4张还是8张';
+- several intents: 'what does it cost to buy, and what does it rent for?', 'how much memory, and how long?',
+  'max concurrency and requests per second': one answer section each, in the order asked.
+
+The first ask keeps the message's own reading (the top-level Answer fields stay its); each further ask is the same
+Request with the fields that differ.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from pydantic import BaseModel, Field
+
+from assistant.readers import cues
+from assistant.readers.slots import w
+from assistant.request import Request
+
+
+class Ask(BaseModel):
+    """One question inside a message: what it asks (as written), and the Request fields that make it."""
+
+    text: str = Field(description="the ask as written, or the alternative named")
+    intent: str
+    update: dict = Field(default_factory=dict, description="Request fields that differ from the message's reading")
+    compare: str | None = Field(None, description="the setting compared across asks of one group ('offload', 'precision', "
+                                                  "'batch', ...); None for an ask of its own")
+
+
+# --- alternatives of a setting ------------------------------------------------------------------------------------
+# setting -> [(value, pattern)], the value 'off' (None) first where the setting can be left out
+_OR = r"(?:\s*(?:or|vs\.?|versus|还是|或者|或是|或|和|与|跟|/|,|，|、|and)\s*(?:stay(?:ing)? (?:in|with|on)|keep(?:ing)?|use|go with|just|"\
+      r"用|选|直接|继续用|保持|留在)?\s*)"
+_NEED = (r"要不要|需不需要|需要不需要|是否需要|是否要|有没有必要|有必要|必须|得不得|用不用|开不开|上不上|" +
+         w(r"do (?:i|we|you) (?:need|have to|require)|would (?:i|we) need|will (?:i|we) need|is .{0,30}? (?:needed|required|necessary)|"
+           r"need(?:ed)? to (?:use|enable|turn on)|should (?:i|we) (?:use|enable|turn on|add|go with|switch to)|"
+           r"with or without|worth (?:using|enabling|it)|required|necessary|needed|can (?:i|we) (?:skip|avoid|get away without)"))
+
+_OR_WORD = r"(?<![a-z])(?:or|vs\.?|versus)(?![a-z])|还是|或者|或是|或|/"
+
+
+def _need_near(low: str, at: int) -> bool:
+    """A need-question about the value named at `at`: 'do we need <X>', '要不要开<X>' just before it, or '<X> needed /
+    required / necessary / 有必要吗' just after it."""
+    before, after = low[max(0, at - 36):at], low[at:at + 48]
+    return bool(re.search(r"(?:" + _NEED + r")[^.?!。？！]{0,14}$", before)
+                or re.search(r"^[^.?!。？！]{0,30}?(?:" + w(r"needed|required|necessary|worth it|a must|need(?:ed)? at all") +
+                             r"|有必要|必要吗|需要吗|必须吗|要开吗|要用吗)", after))
+
+
+SETTINGS: dict[str, list[tuple[object, str]]] = {
+    "offload": [("none", r"(?!)"), ("optimizer", w(r"(?:cpu[\s_-]*)?offload(?:ing)?(?:[\s_-]*(?:the[\s_-]*)?optimi[sz]er)?|"
+                                               r"offload_optimizer|zero[\s-]*offload") + r"|卸载|(?:cpu\s*)?offload")],
+    "precision": [("fp8", w(r"fp8|e4m3")), ("bf16", w(r"bf16|bfloat16")), ("fp16", w(r"fp16|float16")),
+                  ("int8", w(r"int8|8[\s-]?bit(?! adam)|w8a8") + r"|8位|八位"),
+                  ("int4", w(r"int4|4[\s-]?bit|awq|gptq|w4a16") + r"|4位|四位")],
+    "zero": [(1, w(r"zero[\s_-]*(?:stage[\s_-]*)?1")), (2, w(r"zero[\s_-]*(?:stage[\s_-]*)?2")),
+             (3, w(r"zero[\s_-]*(?:stage[\s_-]*)?3|fsdp"))],
+    "recompute": [("none", r"(?!)"), ("full", w(r"gradient[\s_-]*checkpointing|activation[\s_-]*(?:checkpointing|recomputation)|"
+                                                r"recomput\w*") + r"|重计算|梯度检查点")],
+    "kv_dtype": [("bf16", w(r"bf16 kv|kv[\s-]*cache (?:in )?bf16")), ("fp8", w(r"fp8 kv|kv[\s-]*cache (?:in )?fp8|kv fp8"))],
+    "engine": [("vllm", w("vllm")), ("sglang", w("sglang")), ("llamacpp", w(r"llama[\s._-]*cpp|llamacpp")),
+               ("ollama", w("ollama")), ("tensorrt-llm", w(r"tensorrt[\s_-]*llm|trt[\s_-]*llm"))],
+    "method": [("full", w(r"full(?:[\s-]*param(?:eter)?)?[\s-]*fine[\s-]*tun\w*|full ft|full fine-?tune") + r"|全参"),
+               ("lora", w("lora")), ("qlora", w("qlora"))],
+}
+_OFF_WORDS = {"offload": "without offload", "recompute": "without recomputation"}
+_OFF_WORDS_ZH = {"offload": "不卸载", "recompute": "不重计算"}
+_ON_WORDS = {"offload": "optimizer offloaded to CPU", "recompute": "full recomputation (gradient checkpointing)"}
+_ON_WORDS_ZH = {"offload": "优化器卸载到 CPU", "recompute": "全量重计算（梯度检查点）"}
+
+
+def _values_named(low: str, setting: str) -> list[tuple[int, object]]:
+    """(position, value) for each value of a setting named in the text, first mention of each, in order."""
+    found: dict[object, int] = {}
+    for value, pattern in SETTINGS[setting]:
+        m = re.search(pattern, low)
+        if m and value not in found:
+            found[value] = m.start()
+    return sorted(((p, v) for v, p in found.items()), key=lambda pv: pv[0])
+
+
+_KV = w(r"(?:fp8|bf16|fp16|int8)\s*(?:的\s*)?kv(?:[\s-]*cache)?|kv[\s-]*(?:cache)?\s*(?:dtype)?\s*(?:in|用|=|:)?\s*(?:fp8|bf16|fp16|int8)")
+
+
+def alternatives(low: str, req: Request) -> list[Ask]:
+    """The alternatives a message asks to choose between, as asks (empty when it names none)."""
+    zh = req.lang == "zh"
+    for setting in SETTINGS:
+        if setting == "method" and req.methods:
+            continue  # 'LoRA vs QLoRA' is compared by the memory answer itself
+        text = re.sub(_KV, lambda m: " " * len(m.group(0)), low) if setting == "precision" else low
+        text = re.sub(w(r"8[\s-]?bit\s*(?:adam\w*|optimi[sz]er)|adam\w*[\s_-]*8[\s_-]*bit"), " ", text)
+        named = _values_named(text, setting)
+        if setting == "precision" and len(named) >= 2 and req.intent in ("training_memory", "training_time") and \
+                not re.search(r"fp8", low):
+            continue  # 'bf16 or fp16 training' sizes the same
+        if len(named) >= 2:
+            (p1, v1), (p2, v2) = named[0], named[1]
+            between = text[p1:p2]
+            if (len(between) <= 40 and re.search(_OR_WORD, between)) or _need_near(text, p1) or _need_near(text, p2):
+                return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting), update={setting: v}, compare=setting)
+                        for _, v in named[:3]]
+        if len(named) == 1 and _need_near(text, named[0][0]):
+            on = named[0][1]
+            off = _off_value(setting, on, req)
+            if off is None or off == on:
+                continue
+            intent = _job_intent(req, setting)
+            return [Ask(text=_label(setting, off, zh), intent=intent, update={setting: off}, compare=setting),
+                    Ask(text=_label(setting, on, zh), intent=intent, update={setting: on}, compare=setting)]
+    return []
+
+
+def _job_intent(req: Request, setting: str) -> str:
+    """The intent that computes a setting's alternatives: the message's, unless it was read as a choice of card
+    ('should we use FP8 or BF16' on a named card is about the job, not the card)."""
+    if setting == "precision" and req.intent == "training_memory" and req.tokens:
+        return "training_time"  # 'FP8 or BF16 for this run?': the time decides
+    if req.intent not in ("recommend", "compare") or not req.model or len(req.gpus) >= 2:
+        return req.intent
+    if req.method in ("full", "lora", "qlora", "pretrain") or setting in ("offload", "zero", "recompute", "method"):
+        return "training_time" if req.tokens else "training_memory"
+    if req.concurrent_users or req.requests_per_s:
+        return "serving"
+    return "inference_speed" if setting in ("precision", "kv_dtype", "engine") else "inference_memory"
+
+
+def _off_value(setting: str, on: object, req: Request) -> object | None:
+    """What 'without it' means for a setting asked about alone ('do we need X?')."""
+    if setting in ("offload", "recompute"):
+        return "none"
+    if setting == "precision" and on in ("fp8", "int8", "int4"):
+        return "bf16"
+    if setting == "kv_dtype" and on == "fp8":
+        return "bf16"
+    if setting == "zero" and on == 3:
+        return 2
+    return None
+
+
+def _label(setting: str, value: object, zh: bool) -> str:
+    if setting in _OFF_WORDS and value == "none":
+        return (_OFF_WORDS_ZH if zh else _OFF_WORDS)[setting]
+    if setting in _ON_WORDS and value != "none":
+        return (_ON_WORDS_ZH if zh else _ON_WORDS)[setting]
+    if setting == "zero":
+        return f"ZeRO-{value}"
+    if setting == "kv_dtype":
+        return f"KV cache {value}"
+    return str(value).upper() if setting in ("precision",) else str(value)
+
+
+# --- several values of one input -------------------------------------------------------------------------------------
+_NUM = r"(\d+(?:\.\d+)?)\s*(k|K)?"
+VALUE_SLOTS: dict[str, str] = {
+    "batch": w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:|是|为)?\s*(\d+(?:\.\d+)?)\s*(k)?"),
+    "context": r"(?<![\w.])" + _NUM + r"\s*(?:tokens?\s*)?(?:的)?\s*(?:context|ctx|上下文)|(?:context|ctx|上下文)\s*(?:of|=|:|是|为)?\s*" + _NUM,
+    "num_gpus": r"(?<![\w.$¥])(\d+)\s*(?:x\s*)?(?:张|块|卡|gpus?\b|cards?\b)",
+}
+
+
+def several_values(low: str, req: Request) -> list[Ask]:
+    """'batch 1 and batch 64', 'at 8k and 32k context', '4 or 8 GPUs': one ask per value."""
+    zh = req.lang == "zh"
+    for slot, pattern in VALUE_SLOTS.items():
+        values = []
+        for m in re.finditer(pattern, low):
+            groups = [g for g in m.groups()]
+            num = next((g for g in groups if g and re.fullmatch(r"\d+(?:\.\d+)?", g)), None)
+            if num is None:
+                continue
+            k = any(g in ("k", "K") for g in groups if g)
+            v = int(float(num) * (1024 if k and slot == "context" else 1000 if k else 1))
+            if v > 0 and v not in values:
+                values.append(v)
+        if slot == "batch" and len(values) < 2:  # 'batch 1 and 64': the second value without its word
+            m = re.search(w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:)?\s*(\d+)\s*(?:and|or|vs\.?|还是|和|与|或|/)\s*(\d+)"), low)
+            if m:
+                values = [int(m.group(1)), int(m.group(2))]
+        if slot == "context" and len(values) < 2:
+            m = re.search(r"(?<![\w.])(\d+)\s*(k)?\s*(?:and|or|vs\.?|还是|和|与|或|/)\s*(\d+)\s*(k)?\s*(?:tokens?\s*)?(?:的)?\s*"
+                          r"(?:context|ctx|上下文)", low)
+            if m:
+                values = [int(m.group(1)) * (1024 if m.group(2) or m.group(4) else 1),
+                          int(m.group(3)) * (1024 if m.group(4) else 1)]
+        if slot == "num_gpus" and len(values) < 2:
+            m = re.search(r"(?<![\w.$¥])(\d+)\s*(?:张|块|卡)?\s*(?:or|还是|或者|或|vs\.?|/)\s*(\d+)\s*(?:x\s*)?(?:张|块|卡|gpus?\b|cards?\b)", low)
+            if m:
+                values = [int(m.group(1)), int(m.group(2))]
+        if slot == "num_gpus" and len(values) < 2:  # 'is one H100 enough or do we need TP2?'
+            m = re.search(w(r"tp\s*[=:]?\s*(\d+)|tensor[\s-]*parallel(?:ism)?\s*(?:of\s*)?(\d+)"), low)
+            if m and req.num_gpus and int(m.group(1) or m.group(2)) != req.num_gpus:
+                values = [req.num_gpus, int(m.group(1) or m.group(2))]
+        if len(values) >= 2:
+            if slot == "num_gpus" and (req.nodes or req.intent in ("compare", "price")):
+                continue
+            field = slot
+            if slot == "batch" and req.intent in ("training_memory", "training_time"):
+                field = "micro_batch"
+            if slot == "context" and req.intent in ("training_memory", "training_time"):
+                field = "seq_len"
+            label = {"batch": "batch {}", "context": ("上下文 {:,}" if zh else "context {:,}"),
+                     "num_gpus": ("{} 张卡" if zh else "{} GPUs")}[slot]
+            return [Ask(text=label.format(v), intent=req.intent, update={field: v}, compare=slot) for v in values[:4]]
+    return []
+
+
+# --- several intents --------------------------------------------------------------------------------------------------
+_CLAUSE = re.compile(r"[?？;；]|(?:^|\s)(?:and also|also|plus|as well as|另外|还有|以及|顺便|同时|并且|而且|再问|那么)(?=\s|[\u3400-\u9fff])|"
+                     r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|，\s*(?=(?:还有|另外|以及|那|以及|再|多少|能|要|是))|"
+                     r"\band\s+(?=(?:what|how)\s+(?:is|are|does|do|much|many|long|fast|about))")
+_INTENT_NAMES = {"price": ("price", "价格"), "cost": ("cost", "成本"), "training_time": ("training time", "训练时间"),
+                 "training_memory": ("memory", "显存"), "inference_memory": ("memory", "显存"),
+                 "inference_speed": ("speed", "速度"), "serving": ("serving capacity", "服务容量"),
+                 "recommend": ("which GPU", "选卡"), "compare": ("comparison", "对比")}
+# an intent a clause asks by itself; 'memory' words ask for the memory of the job the message is about
+_STRONG = 3.0
+_PRICE_KINDS = (("buy", w(r"buy|buying|purchase|purchasing|own|to own|msrp|street price") + r"|买|购买|采购|售价|入手"),
+                ("rent", w(r"rent|renting|rental|hourly|per hour|an hour|on[\s-]?demand|cloud") + r"|租|每小时|一小时|按小时"))
+
+
+def several_intents(text: str, low: str, req: Request) -> list[Ask]:
+    """Asks of different kinds in one message, each from its own clause, in the order asked. The message's own reading
+    is the first; a clause asking for something the first does not answer becomes a further ask."""
+    zh = req.lang == "zh"
+    asks: list[Ask] = []
+    if req.intent in ("price", "cost") and req.gpu:
+        kinds = [k for k, pat in _PRICE_KINDS if re.search(pat, low)]
+        if len(kinds) == 2 and req.intent == "price" and not req.price_kind:
+            return []  # the price answer shows renting and buying together
+        if len(kinds) == 2 and req.intent == "cost" and not (req.period_hours or req.tokens or req.deadline_hours):
+            return []  # rent vs buy without a job length: the break-even answers both
+    clauses = [c.strip() for c in _CLAUSE.split(low) if c and c.strip() and len(c.strip()) > 3]
+    if len(clauses) < 2:
+        return []
+    seen = {_family(req.intent)}
+    main_at = None
+    for at, clause in enumerate(clauses):
+        intent = _clause_intent(clause, req)
+        if intent is None:
+            continue
+        if _family(intent) == _family(req.intent):
+            main_at = at if main_at is None else main_at
+            continue
+        if _family(intent) in seen:
+            continue
+        if intent in ("price", "cost") and not (req.gpu or req.gpus):
+            continue
+        if intent == "training_time" and not req.tokens:
+            continue
+        if intent == "serving" and not (req.concurrent_users or req.requests_per_s):
+            continue
+        if intent in ("training_memory", "inference_memory") and not req.model:
+            continue
+        seen.add(_family(intent))
+        asks.append((at, Ask(text=clause, intent=intent)))
+    if not asks:
+        return []
+    first = Ask(text=(_INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if zh else 0]), intent=req.intent)
+    asks.append((main_at if main_at is not None else -1, first))
+    return [a for _, a in sorted(asks, key=lambda pa: pa[0])]
+
+
+def _clause_intent(clause: str, req: Request) -> str | None:
+    """The intent one clause asks by itself, or None; 'memory' words ask for the memory of the message's job."""
+    scores, _ = cues.score(clause)
+    memory = scores.pop("memory", 0.0)
+    scores.pop("explain_strong", None)
+    strong = {k: v for k, v in scores.items() if k in _INTENT_NAMES and k not in ("recommend", "compare") and v >= _STRONG}
+    if memory >= 2 and not strong:
+        trains = req.method in ("full", "lora", "qlora", "pretrain") or req.intent.startswith("training")
+        return "training_memory" if trains else "inference_memory"
+    if not strong:
+        return None
+    return max(strong.items(), key=lambda kv: kv[1])[0]
+
+
+def _family(intent: str) -> str:
+    return "memory" if intent in ("training_memory", "inference_memory") else intent
+
+
+# --- several cards for one job -----------------------------------------------------------------------------------------
+_RATE = (r"(?:at|@|租|rent(?:ing)?(?: at)?|for|：|:|,|，)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|元|块|rmb|cny)?\s*"
+         r"(?:/|per|每|一)\s*(?:gpu[\s-]*|卡|张)?(?:hr|hour|h|小时)(?![a-z])")
+# cost per token or per unit of throughput: computed per card, not read off a rental price list
+PER_TOKEN_COST = (r"每\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*token|token\s*成本|" +
+                  w(r"per (?:1m|million|1k|thousand|m) (?:output )?tokens?|\$/m(?:tok)?|cost per token|throughput per dollar|"
+                    r"tokens? per dollar|perf(?:ormance)? per dollar"))
+_COST_WORDS = r"便宜|花费|成本|省钱|划算|per dollar|性价比|" + w(r"cheap\w*|cost\w*|price|dollar|spend|per hour|\$/h|bill")
+
+
+def several_cards(low: str, req: Request, catalog) -> list[Ask]:
+    """'8x L40S, 4x H100, or 2x H200 for Qwen2.5-72B?', 'H100 at $2.5/h or A100 at $1.2/h for the same job?': the job
+    on each card named (with the count and price written beside it), one ask per card, ranked by the comparison."""
+    from assistant.readers.names import Names, counts_near_gpus, find_names
+
+    if len(req.gpus) < 2 or catalog is None or req.follow_up:
+        return []  # (a follow-up 'A100 or 910B?' is answered by the recommendation for the conversation's job)
+    names, work = find_names(low, catalog)
+    spans = sorted({sp[2]: sp for sp in names.gpu_spans}.values(), key=lambda sp: sp[0])
+    if len(spans) < 2:
+        return []
+    job = _card_job_intent(low, req)
+    if job is None:
+        return []
+    counts = [counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans]
+    own_inputs = len(set(counts)) > 1 or bool(re.search(_RATE, low)) or bool(re.search(PER_TOKEN_COST, low))
+    if not own_inputs and job != "serving" and req.intent in ("recommend", "compare", "training_time"):
+        return []  # the same job on each card: the recommendation / the time answer compares the cards itself
+    asks = []
+    for i, (start, end, gid) in enumerate(spans):
+        upto = spans[i + 1][0] if i + 1 < len(spans) else len(low)
+        total, per, nodes = counts_near_gpus(work, Names(gpus=[gid], gpu_spans=[(start, end, gid)]))
+        update: dict = {"gpu": gid, "gpus": [gid], "num_gpus": total or (req.num_gpus if len(spans) == 1 else None),
+                        "nodes": nodes, "gpus_per_node": per}
+        m = re.search(_RATE, low[end:upto]) or re.search(_RATE + r"[^\d]{0,6}$", low[max(0, start - 30):start])
+        if m:
+            update["price_per_gpu_hour"] = float(m.group(1))
+            if m.group(2):
+                update["currency"] = "USD" if m.group(2) in ("美元", "刀", "usd", "$") else "CNY"
+        elif req.price_per_gpu_hour:
+            update["price_per_gpu_hour"] = None  # a price written beside another card is not this card's
+        if job == "inference_speed":
+            update["max_throughput"] = True
+        label = (f"{total}× " if total else "") + catalog.gpu(gid)[0].name.replace("NVIDIA ", "")
+        asks.append(Ask(text=label, intent=job, update=update, compare="gpu"))
+    return asks
+
+
+def _card_job_intent(low: str, req: Request) -> str | None:
+    """What to compute on each card: the serving plan (a load is stated), the training time (a training job with its
+    tokens), the speed at full load (an inference job), or the hourly cost (prices per card, no job to time)."""
+    if req.concurrent_users or req.requests_per_s:
+        return "serving"
+    if req.tokens and (req.method in ("full", "lora", "qlora", "pretrain") or req.intent in ("training_time", "cost")):
+        return "training_time"
+    if re.search(_RATE, low) and re.search(_COST_WORDS, low) and not req.tokens:
+        return "cost"
+    if req.model and (req.method == "inference" or req.intent in ("inference_memory", "inference_speed", "serving") or
+                      re.search(r"推理|部署|服务|上线|" + w(r"serv\w*|inference|deploy\w*|host\w*|run\w*|tokens?/s|throughput"), low)):
+        return "inference_speed"
+    return None
+
+
+def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
+    """The asks of a message (empty for a message with one ask): alternatives first, then several cards, then several
+    values, then several intents."""
+    if req.intent in ("explain", "out_of_scope", "fact_check", "published_run", "spec"):
+        return []
+    low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
+    return (alternatives(low, req) or several_cards(low, req, catalog) or several_values(low, req)
+            or several_intents(text, low, req))
