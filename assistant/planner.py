@@ -18,6 +18,8 @@ from knowledge.catalog import UnknownItem
 __all__ = ["Deps", "plan", "missing_inputs"]
 
 
+RATIO_MODEL = "llama-3.1-8b"  # the job a ratio question is computed on when it names none (said)
+
 # What each intent needs before it can answer without guessing.
 NEEDS: dict[str, tuple[str, ...]] = {
     "training_memory": ("model",), "inference_memory": ("model",), "serving": ("model",),
@@ -36,6 +38,8 @@ def missing_inputs(req: Request) -> list[str]:
         needs = ("gpu",)  # 'how big a model can 8 A100s train?': the model is the answer
     if req.intent == "cost" and req.break_even:
         needs = ("gpu",)  # when buying pays back does not depend on a job length
+    if req.ratio_only:
+        needs = ()  # a ratio between alternatives: the job's defaults are said instead
     for need in needs:
         if need == "gpus":
             if len(req.gpus) < 2:
@@ -71,6 +75,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "compare": facts.compare, "spec": facts.spec, "fact_check": facts.fact_check,
                 "explain": facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question)
+    if req.ratio_only and not req.model:
+        req = ctx.req = req.model_copy(update={"model": RATIO_MODEL})
+        ctx.assume(f"{RATIO_MODEL} (a ratio hardly depends on the model)", f"{RATIO_MODEL}（比例与模型关系不大）")
     if req.family_flagship and req.model:
         ctx.assume(f"'{req.model_text}' taken as the family's flagship, {req.model} (name the exact model to change it)",
                    f"“{req.model_text}”按该系列旗舰 {req.model} 计算（写明具体型号可改）")
@@ -85,6 +92,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                                    intent=req.intent, warnings=problems, status="error"))
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
+    if req.per_token_cost and req.intent in ("cost", "price") and (req.throughput_tokens_per_s or req.model):
+        return _finish(ctx, _guard(ctx, money.per_token))
     missing = missing_inputs(req)
     if missing == ["period_hours"] and req.intent == "cost" and req.gpu:
         # no job length: a question back only when nothing can be said. With a price of the user's, when buying pays
@@ -142,6 +151,19 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                         else {})  # answered, with a one-click completion: a bare reply ('10 days') completes it
     return answer.model_copy(update={"answer": text, "request": req_dict, "slots": slots, "ignored": ctx.ignored,
                                      "tool_calls": answer.tool_calls or ctx.calls})
+
+
+def _guard(ctx: Ctx, handler) -> Answer:
+    """A handler's answer; an unknown name or a bad value as a message in the user's language (never a traceback)."""
+    try:
+        return handler(ctx)
+    except UnknownItem as e:
+        return Answer(answer=T(ctx.lang, "unknown", msg=e.message(ctx.lang)), lang=ctx.lang, intent=ctx.req.intent,
+                      warnings=[str(e)], status="error")
+    except ValueError as e:
+        msg = str(e).split("\n")[0]
+        return Answer(answer=T(ctx.lang, "bad_input", msg=msg), lang=ctx.lang, intent=ctx.req.intent, warnings=[msg],
+                      status="error")
 
 
 def _ask(ctx: Ctx, missing: list[str]) -> Answer:

@@ -22,7 +22,7 @@ Currency = Literal["USD", "CNY"]
 
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
 META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
-               "family_flagship")
+               "family_flagship", "family", "ratio_only")
 
 
 class Request(BaseModel):
@@ -44,6 +44,9 @@ class Request(BaseModel):
                                                             "gguf-q4_k_m, ... (sets the inference precision)")
     models: list[str] = Field(default_factory=list, description="every model named, in order (comparisons)")
     family_flagship: bool | None = Field(None, description="a model family named alone ('DeepSeek'): its flagship, said")
+    family: str | None = Field(None, description="a family named with 'how big a model': the answer names its members that fit")
+    ratio_only: bool | None = Field(None, description="asks a ratio between alternatives that hardly depends on the job "
+                                    "('how much faster is FP8 than BF16?'): the job's defaults are said, nothing asked back")
 
     # the hardware
     gpu: str | None = Field(None, description="catalog GPU id")
@@ -94,6 +97,9 @@ class Request(BaseModel):
     # what the user holds serving to
     ttft_s: float | None = Field(None, gt=0, le=3600, description="time-to-first-token target, seconds")
     itl_ms: float | None = Field(None, gt=0, le=600_000, description="inter-token latency target, milliseconds")
+    throughput_tokens_per_s: float | None = Field(None, gt=0, description="an aggregate throughput the user states "
+                                                  "(tokens/s over all GPUs): a cost per token is computed from it")
+    per_token_cost: bool | None = Field(None, description="asks a cost per million tokens")
     tokens_per_s_per_user: float | None = Field(None, gt=0, le=10_000,
                                                 description="decode rate each user must get (sets the ITL target)")
 

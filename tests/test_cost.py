@@ -221,3 +221,13 @@ def test_token_counts(text, value):
 def test_bad_token_counts_say_what_is_accepted(text):
     with pytest.raises(argparse.ArgumentTypeError, match="2e12, 15T, 500B"):
         cli_plan.parse_token_count(text)
+
+
+def test_rental_rates_by_hand():
+    from tools.rates import RatesRequest, rental_rates
+
+    # 8 GPUs x $2.50 = $20.00 an hour; x 24 = $480 a day; x 730 = $14,600 a month.
+    # 2,500 tokens/s x 3,600 = 9.0M tokens an hour: $20 / 9.0 = $2.2222 per million tokens.
+    r = rental_rates(RatesRequest(num_gpus=8, price_per_gpu_hour=2.5, tokens_per_s=2500))
+    assert (r.per_hour, r.per_day, r.per_month) == (20.0, 480.0, 14600.0)
+    assert r.cost_per_million_tokens == pytest.approx(2.2222, abs=1e-4)

@@ -188,8 +188,16 @@ def _largest_runnable(ctx: Ctx) -> Answer:
 
     sizes = largest_sizes(ctx, gpu, ladder, fits)
     rows = [[p, "-" if v is None else f"{v / 1e9:.3g}B"] for p, v in sizes.items()]
+    if req.family:
+        from assistant.plans.train import family_line
+
+        rows = [r + [""] for r in rows]
+        head_family = family_line(ctx, sizes)
+        ctx.notes.remove(head_family)
+        ctx.notes.insert(0, head_family)
     head = ctx.t(f"**Largest model that runs on {n}× {gpu.name} at {context:,} tokens, by weight precision:**",
                  f"**{n} 张 {gpu.name} 能跑的最大模型（上下文 {context:,}，按权重精度）：**")
+    rows = [r[:2] for r in rows]
     text = head + "\n\n" + md_table([ctx.t("precision", "精度"), ctx.t("largest model", "最大模型")], rows) + \
         assumptions_md(ctx.lang, ctx.notes)
     figures = {f"largest_{p}_params_b": None if v is None else round(v / 1e9, 2) for p, v in sizes.items()}
@@ -285,6 +293,35 @@ def _users_from_rate(ctx: Ctx, model, gpu, context: int) -> int:
     return users
 
 
+def _rate_at_capacity(ctx: Ctx, model, gpu, fmt: str, context: int, seqs: int) -> tuple[list[str], dict | None]:
+    """Requests per second the GPUs sustain with `seqs` in flight: each request costs its own prefill plus its share
+    of the decode steps, 1 / (prefill of one prompt + output / tokens-per-second of the whole batch)."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    req = ctx.req
+    out = req.output_len or min(512, max(1, context // 8))
+    prompt = req.prompt_len or max(1, context - out)
+    if not req.output_len:
+        ctx.assume(f"{out} output tokens per request", f"每个请求输出 {out} token")
+    base = {"num_gpus": req.num_gpus or 1, "precision": fmt, "context": prompt, "output": out}
+    one = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **base, "batch": 1},
+                   estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, batch=1, **base)))
+    full = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **base, "batch": seqs},
+                    estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, batch=seqs, **base)))
+    if not full.decode_tokens_per_s_total:
+        return [], None
+    rps = 1 / (one.ttft_s + out / full.decode_tokens_per_s_total)
+    line = ctx.t(f"At {seqs} in flight: about **{rps:,.1f} requests/s** ({prompt:,} prompt + {out:,} output tokens each: "
+                 f"{one.ttft_s:.2f} s of prefill per request plus {out:,} tokens at {full.decode_tokens_per_s_total:,.0f} "
+                 f"tokens/s for the batch; {full.decode_tokens_per_s_per_seq:,.1f} tokens/s per user).",
+                 f"同时 {seqs} 路时：约 **每秒 {rps:,.1f} 个请求**（每个输入 {prompt:,} + 输出 {out:,} token：每个请求预填充 "
+                 f"{one.ttft_s:.2f} 秒，加上整批每秒 {full.decode_tokens_per_s_total:,.0f} token 的解码；每用户 "
+                 f"{full.decode_tokens_per_s_per_seq:,.1f} token/秒）。")
+    return ["", line], {"requests_per_s_at_capacity": round(rps, 2),
+                        "tokens_per_s_at_capacity": full.decode_tokens_per_s_total,
+                        "tokens_per_s_per_user_at_capacity": full.decode_tokens_per_s_per_seq}
+
+
 def serving(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
@@ -316,10 +353,16 @@ def serving(ctx: Ctx) -> Answer:
                      f"**不够**：{users} 路 {context:,} token 的请求需要 {r.kv_cache_total_gb:.1f} GB KV cache；"
                      f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；至少需要 **{r.min_gpus}** 张。")
     lines = [head, "", md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
+    rate_line, rate = ([], None)
+    if not (req.concurrent_users or req.requests_per_s or req.batch) and max_seqs:
+        rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, max_seqs)
+        lines[1:1] = rate_line
     cites = ctx.deps.search("vLLM KV cache 并发" if ctx.zh else "vLLM KV cache concurrency PagedAttention")
     figures = {"per_gpu_gb": r.per_gpu_gb, "kv_cache_gb": r.kv_cache_total_gb, "kv_pool_tokens": r.vllm_kv_cache_tokens,
                "max_concurrent_sequences": max_seqs, "min_gpus": r.min_gpus, "concurrent_users": users,
                "kv_cache_bytes_per_token": r.kv_cache_bytes_per_token}
+    if rate:
+        figures |= rate
     plan_lines, plan = _serve_plan(ctx, model, gpu, fmt, context, users)
     if plan is not None:
         figures.update({"serve_total_gpus": plan.total_gpus, "serve_tp": plan.tp, "serve_pp": plan.pp,
@@ -449,8 +492,12 @@ def inference_speed(ctx: Ctx) -> Answer:
                "precision": fmt, "batch": batch}
     rate = req.price_per_gpu_hour or _table_rate(ctx, gpu.id)
     if rate and r.decode_tokens_per_s_total:
+        from tools.rates import RatesRequest, rental_rates
+
         # cost per million output tokens at this batch: the GPUs' hourly price over the tokens they make in an hour
-        figures["cost_per_million_tokens"] = round(rate * n / (r.decode_tokens_per_s_total * 3600) * 1e6, 4)
+        rr = ctx.call("rental_rates", {"num_gpus": n, "price_per_gpu_hour": rate, "tokens_per_s": r.decode_tokens_per_s_total},
+                      rental_rates(RatesRequest(num_gpus=n, price_per_gpu_hour=rate, tokens_per_s=r.decode_tokens_per_s_total)))
+        figures["cost_per_million_tokens"] = rr.cost_per_million_tokens
         figures["price_per_gpu_hour"] = rate
     sized = next((c.result for c in reversed(ctx.calls) if c.name == "size_infer"
                   and c.args.get("precision") == fmt), None)

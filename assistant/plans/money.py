@@ -5,6 +5,7 @@ from typing import Any
 
 from assistant.answer import Answer, Citation, Verdict
 from assistant.request import Clarification
+from tools.cost import HOURS_PER_MONTH
 from assistant.compose import md_table
 from assistant.context import USES, Ctx, assumptions_md
 
@@ -12,7 +13,8 @@ USES["price"] = {"gpu", "gpus", "used", "server", "price_kind", "currency", "num
 USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hours", "hours_per_day", "price_per_gpu_hour",
                 "purchase_price", "purchase_price_per_server", "used", "utilization", "currency", "price_kind", "server",
                 "model", "method", "methods", "tokens", "epochs", "seq_len", "precision", "interconnect", "zero", "recompute",
-                "global_batch", "budget", "break_even", "mfu"}
+                "global_batch", "budget", "break_even", "mfu", "throughput_tokens_per_s", "per_token_cost", "engine",
+                "concurrent_users", "context", "prompt_len", "output_len"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
 
@@ -90,9 +92,6 @@ def price(ctx: Ctx) -> Answer:
                   citations=cites, tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id))
 
 
-HOURS_PER_MONTH = 730  # 8,760 h a year / 12
-
-
 def rates(ctx: Ctx) -> Answer:
     """A cost asked without a period ('how much to rent 8 H100s?'): what the GPUs cost per hour, day and month to
     rent (the user's price, else the table's typical on-demand) and to buy; a total needs a period, offered as a
@@ -107,15 +106,18 @@ def rates(ctx: Ctx) -> Answer:
     rate = req.price_per_gpu_hour or base.figures.get("rent_on_demand_per_gpu_hour")
     lines, figures = [], dict(base.figures)
     if rate:
+        from tools.rates import RatesRequest, rental_rates
+
         whose = ctx.t("your price", "你给的价格") if req.price_per_gpu_hour else ctx.t("typical on-demand, price table",
                                                                                       "按需租用典型价，价格表")
-        figures |= {"rent_per_hour": round(n * rate, 2), "rent_per_day": round(n * rate * 24, 2),
-                    "rent_per_month": round(n * rate * HOURS_PER_MONTH, 2), "rate_per_gpu_hour": rate}
-        lines.append(ctx.t(f"**Renting {n}× {ctx.gpu().name}: {s}{n * rate:,.2f} per hour, {s}{n * rate * 24:,.0f} per day, "
-                           f"{s}{n * rate * HOURS_PER_MONTH:,.0f} per month** ({HOURS_PER_MONTH} h; {s}{rate:,.2f} per GPU-hour, "
-                           f"{whose}).",
-                           f"**租 {n} 张 {ctx.gpu().name}：每小时 {s}{n * rate:,.2f}，每天 {s}{n * rate * 24:,.0f}，每月 "
-                           f"{s}{n * rate * HOURS_PER_MONTH:,.0f}**（每月按 {HOURS_PER_MONTH} 小时；每卡每小时 {s}{rate:,.2f}，{whose}）。"))
+        rr = ctx.call("rental_rates", {"num_gpus": n, "price_per_gpu_hour": rate},
+                      rental_rates(RatesRequest(num_gpus=n, price_per_gpu_hour=rate)))
+        figures |= {"rent_per_hour": round(rr.per_hour, 2), "rent_per_day": rr.per_day, "rent_per_month": rr.per_month,
+                    "rate_per_gpu_hour": rate}
+        lines.append(ctx.t(f"**Renting {n}× {ctx.gpu().name}: {s}{rr.per_hour:,.2f} per hour, {s}{rr.per_day:,.0f} per day, "
+                           f"{s}{rr.per_month:,.0f} per month** ({HOURS_PER_MONTH:g} h; {s}{rate:,.2f} per GPU-hour, {whose}).",
+                           f"**租 {n} 张 {ctx.gpu().name}：每小时 {s}{rr.per_hour:,.2f}，每天 {s}{rr.per_day:,.0f}，每月 "
+                           f"{s}{rr.per_month:,.0f}**（每月按 {HOURS_PER_MONTH:g} 小时；每卡每小时 {s}{rate:,.2f}，{whose}）。"))
     buy = req.purchase_price or base.figures.get("buy_new_per_gpu")
     if buy:
         figures["buy_total"] = round(n * buy, 0)
@@ -129,6 +131,53 @@ def rates(ctx: Ctx) -> Answer:
                          suggestions=[ctx.t(x, y) for x, y in (("1 week", "1周"), ("1 month", "1个月"), ("1 year", "1年"))])
     return base.model_copy(update={"answer": "\n".join(lines) + "\n\n" + base.answer, "intent": "cost", "figures": figures,
                                    "clarification": clar})
+
+
+def per_token(ctx: Ctx) -> Answer:
+    """A cost per million tokens: the GPUs' hourly price (the user's, else the table's typical on-demand) over the
+    tokens they make in an hour (the user's stated throughput, else the speed tool at full load, said)."""
+    from assistant.plans.infer import inference_speed
+
+    req = ctx.req
+    n = req.num_gpus or 1
+    if not req.num_gpus:
+        ctx.assume_one_gpu()
+    gpu = ctx.gpu(default="h100")
+    cur = _currency(ctx)
+    s = _sym(cur)
+    rate = req.price_per_gpu_hour
+    if rate is None:
+        from tools.pricing import on_demand_rate
+
+        r = on_demand_rate(ctx.deps.prices(), gpu.id, cur)
+        if r is None:
+            raise ValueError(f"the price table has no on-demand price for {gpu.id}: give yours, e.g. '$2/GPU-hour'")
+        rate = r.typical
+        ctx.assume(f"{s}{rate:,.2f} per GPU-hour (typical on-demand, price table)", f"每卡时 {s}{rate:,.2f}（按需典型价，价格表）")
+    tps = req.throughput_tokens_per_s
+    speed = None
+    if tps is None:
+        if not req.model:
+            raise ValueError("a cost per token needs the throughput (e.g. '2,500 tokens/s') or the model to estimate it")
+        speed = inference_speed(ctx.__class__(req=req.model_copy(update={"intent": "inference_speed", "max_throughput": True}),
+                                              deps=ctx.deps, question=ctx.question))
+        tps = speed.figures["decode_tokens_per_s_total"]
+        ctx.calls += speed.tool_calls
+        ctx.assume(f"{tps:,.0f} tokens/s at full load (the speed estimate; give yours for a measured figure)",
+                   f"满载 {tps:,.0f} token/秒（速度估算；可给出实测值）")
+    from tools.rates import RatesRequest, rental_rates
+
+    rr = ctx.call("rental_rates", {"num_gpus": n, "price_per_gpu_hour": rate, "tokens_per_s": tps},
+                  rental_rates(RatesRequest(num_gpus=n, price_per_gpu_hour=rate, tokens_per_s=tps)))
+    hourly, per_m = rr.per_hour, rr.cost_per_million_tokens
+    line = ctx.t(f"**{s}{per_m:,.3f} per million tokens**: {n}× {gpu.name} at {s}{rate:,.2f} per GPU-hour = {s}{hourly:,.2f} "
+                 f"an hour, making {tps:,.0f} tokens/s × 3,600 = {tps * 3600 / 1e6:,.2f}M tokens an hour.",
+                 f"**每百万 token {s}{per_m:,.3f}**：{n} 张 {gpu.name}，每卡时 {s}{rate:,.2f}，每小时 {s}{hourly:,.2f}；"
+                 f"每秒 {tps:,.0f} token × 3600 = 每小时 {tps * 3600 / 1e6:,.2f}M token。")
+    figures = {"cost_per_million_tokens": round(per_m, 4), "cost_per_hour": round(hourly, 2), "throughput_tokens_per_s": tps,
+               "currency": cur}
+    return Answer(answer=line + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost", figures=figures,
+                  tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id, num_gpus=n))
 
 
 def _job_hours(ctx: Ctx) -> float:

@@ -54,10 +54,30 @@ def largest_sizes(ctx: Ctx, gpu, labels: list[str], fits_for) -> dict[str, float
         best = largest_fitting(fits)
         out[label] = ctx.call("largest_model", {"gpu": gpu.id, "num_gpus": ctx.req.num_gpus or 1, "for": label},
                               {"params": best})["params"]
+    if ctx.req.family:
+        ctx.notes.append(family_line(ctx, out))
     ctx.notes.append(ctx.t("sizes are generic dense decoders shaped like Llama 3 (an MoE of the same total size needs the "
                            "same weight memory); found by bisection to 1%",
                            "按 Llama 3 形状的通用稠密模型计算（同样总参数量的 MoE 权重显存相同）；二分搜索，精度 1%"))
     return out
+
+
+def family_line(ctx: Ctx, sizes: dict[str, float | None]) -> str:
+    """'In the Qwen family: Qwen2.5-14B (lora) ...': the family's catalog models at or under each largest size."""
+    from knowledge.catalog import FAMILY_FLAGSHIPS
+
+    stem = FAMILY_FLAGSHIPS.get(ctx.req.family, ctx.req.family).split("-")[0].rstrip("0123456789.")
+    members = [m for m in ctx.deps.catalog.models if m.id.startswith(stem) and "distill" not in m.id]
+    parts = []
+    for label, best in sizes.items():
+        if not best:
+            continue
+        fit = [m for m in members if m.params_total <= best]
+        if fit:
+            top = max(fit, key=lambda m: (m.params_total, m.id))
+            parts.append(f"{label}: {top.hf_repo.split('/')[-1] if top.hf_repo else top.name}")
+    return (ctx.t(f"in the {ctx.req.family} family, the largest that fits: ", f"{ctx.req.family} 系列里放得下的最大型号：")
+            + ("; ".join(parts) if parts else ctx.t("none", "没有")))
 
 
 def _largest_trainable(ctx: Ctx, gpu, n: int) -> Answer:

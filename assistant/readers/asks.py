@@ -41,7 +41,7 @@ _NEED = (r"要不要|需不需要|需要不需要|是否需要|是否要|有没�
            r"need(?:ed)? to (?:use|enable|turn on)|should (?:i|we) (?:use|enable|turn on|add|go with|switch to)|"
            r"with or without|worth (?:using|enabling|it)|required|necessary|needed|can (?:i|we) (?:skip|avoid|get away without)"))
 
-_OR_WORD = r"(?<![a-z])(?:or|vs\.?|versus)(?![a-z])|还是|或者|或是|或|/"
+_OR_WORD = r"(?<![a-z])(?:or|vs\.?|versus|than|over|against|compared (?:to|with))(?![a-z])|还是|或者|或是|或|/|比|相比|对比"
 
 
 def _need_near(low: str, at: int) -> bool:
@@ -101,25 +101,31 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                 not re.search(r"fp8", low):
             continue  # 'bf16 or fp16 training' sizes the same
         if len(named) >= 2:
-            (p1, v1), (p2, v2) = named[0], named[1]
+            (p1, _), (p2, _) = named[0], named[1]
             between = text[p1:p2]
             if (len(between) <= 40 and re.search(_OR_WORD, between)) or _need_near(text, p1) or _need_near(text, p2):
-                return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting), update={setting: v}, compare=setting)
-                        for _, v in named[:3]]
+                extra = {} if req.model else {"ratio_only": True}  # 'how much faster is FP8 than BF16?': no job needed
+                return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting, low), update={setting: v, **extra},
+                            compare=setting) for _, v in named[:3]]
         if len(named) == 1 and _need_near(text, named[0][0]):
             on = named[0][1]
             off = _off_value(setting, on, req)
             if off is None or off == on:
                 continue
-            intent = _job_intent(req, setting)
+            intent = _job_intent(req, setting, low)
             return [Ask(text=_label(setting, off, zh), intent=intent, update={setting: off}, compare=setting),
                     Ask(text=_label(setting, on, zh), intent=intent, update={setting: on}, compare=setting)]
     return []
 
 
-def _job_intent(req: Request, setting: str) -> str:
+def _job_intent(req: Request, setting: str, low: str = "") -> str:
     """The intent that computes a setting's alternatives: the message's, unless it was read as a choice of card
-    ('should we use FP8 or BF16' on a named card is about the job, not the card)."""
+    ('should we use FP8 or BF16' on a named card is about the job, not the card); a speed ratio asked without a job is
+    a training-time ratio when training is named, else an inference-speed one."""
+    if not req.model and setting in ("precision", "kv_dtype", "engine"):
+        infers = req.method == "inference" or re.search(r"推理|部署|解码|" + w(r"inference|serving|decode|generation"), low)
+        trains = req.method in ("full", "lora", "qlora", "pretrain") or req.intent in ("training_time", "training_memory")
+        return "training_time" if trains and not infers else "inference_speed"
     if setting == "precision" and req.intent == "training_memory" and req.tokens:
         return "training_time"  # 'FP8 or BF16 for this run?': the time decides
     if req.intent not in ("recommend", "compare") or not req.model or len(req.gpus) >= 2:
@@ -256,6 +262,8 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
             continue
         if intent == "serving" and not (req.concurrent_users or req.requests_per_s):
             continue
+        if intent == "inference_speed" and req.intent == "serving" and not (req.concurrent_users or req.requests_per_s):
+            continue  # the capacity answer gives the requests/s and the per-user speed at that concurrency
         if intent in ("training_memory", "inference_memory") and not req.model:
             continue
         seen.add(_family(intent))
@@ -288,10 +296,7 @@ def _family(intent: str) -> str:
 # --- several cards for one job -----------------------------------------------------------------------------------------
 _RATE = (r"(?:at|@|租|rent(?:ing)?(?: at)?|for|：|:|,|，)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|元|块|rmb|cny)?\s*"
          r"(?:/|per|每|一)\s*(?:gpu[\s-]*|卡|张)?(?:hr|hour|h|小时)(?![a-z])")
-# cost per token or per unit of throughput: computed per card, not read off a rental price list
-PER_TOKEN_COST = (r"每\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*token|token\s*成本|" +
-                  w(r"per (?:1m|million|1k|thousand|m) (?:output )?tokens?|\$/m(?:tok)?|cost per token|throughput per dollar|"
-                    r"tokens? per dollar|perf(?:ormance)? per dollar"))
+from assistant.readers.slots import PER_TOKEN_COST  # noqa: E402  (one place that knows the words)
 _COST_WORDS = r"便宜|花费|成本|省钱|划算|per dollar|性价比|" + w(r"cheap\w*|cost\w*|price|dollar|spend|per hour|\$/h|bill")
 
 

@@ -84,6 +84,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     invalid = []
     if re.search(_NEGATIVE, low):
         invalid.append("a negative token count or context; give a positive number such as 2T, 500B, 1000亿 or 8k")
+    if re.search(r"(?<![\w.])-\s*\d+\s*(?:张|块|卡|台|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?") + ")", low):
+        invalid.append("a negative number of GPUs; give a count of at least 1 (e.g. '8x H100', '4 张 H100')")
     path, low = config_path(text, low)
     names, work = find_names(low, catalog)
     stated: dict = {}
@@ -110,7 +112,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
             work = work.replace(as_written.strip(), " " * len(as_written.strip()), 1)
     if "model" not in stated:
         family = family_flagship(work)
-        if family:
+        if family and slots.largest_model(work):
+            stated["family"] = family[0]  # 'which Qwen can I fine-tune on a 4090?': the family's members that fit
+        elif family:
             stated["model"], stated["model_text"], stated["family_flagship"] = family[1], family[0], True
     if names.checkpoint_format:
         stated["checkpoint_format"] = names.checkpoint_format
@@ -135,8 +139,15 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     stated |= {k: v for k, v in counts.items() if v is not None}
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
-                   slots.largest_model, slots.system_ram, slots.targets):
+                   slots.largest_model, slots.system_ram, slots.targets, slots.throughput):
         stated |= reader(work)
+    if stated.get("purchase_price_per_server") and re.search(r"每小时|一小时|每个小时|每时|" + slots.w(
+            r"per hour|an hour|hourly|/h|/hr|/hour"), work):  # '一台 8 卡每小时 ¥160': a rate for the server, not a price
+        per_node = stated.get("gpus_per_node") or slots.STANDARD_SERVER_GPUS
+        stated["price_per_gpu_hour"] = stated.pop("purchase_price_per_server") / per_node
+        for k in ("break_even", "server"):
+            stated.pop(k, None)
+        warnings.append(f"a server's hourly price read as {stated['price_per_gpu_hour']:g} per GPU-hour ({per_node} GPUs)")
     if stated.get("budget") and "currency" not in stated:
         stated["currency"] = "CNY" if lang == "zh" else "USD"  # '预算50万' is yuan; shown in the restatement
     if stated.get("full_model") and "precision" not in stated and stated.get("model"):
@@ -302,6 +313,9 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("training_time", 2)
     if any(k in stated for k in ("price_per_gpu_hour", "purchase_price", "purchase_price_per_server", "utilization")):
         add("cost", 3)
+    if stated.get("per_token_cost") and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or
+                                         (has_model and len(gpus) < 2)):
+        add("cost", 6)  # '$ per 1M tokens at $2.5/GPU-h and 2,500 tokens/s': the cost per token
     if "period_hours" in stated and (s.get("price", 0) or s.get("cost", 0)):
         add("cost", 2)
     named_method = method in ("full", "lora", "qlora", "pretrain") or bool(stated.get("methods"))

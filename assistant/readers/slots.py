@@ -65,7 +65,15 @@ def nodes(text: str) -> dict:
 
 
 def gpu_count(text: str) -> dict:
-    """Counts not attached to a GPU name: '8卡', '8 GPUs', '8-GPU', '4 cards', 'dual', '单卡', '2048 of them'."""
+    """Counts not attached to a GPU name: '8卡', '8 GPUs', '8-GPU', '4 cards', 'dual', '单卡', '2048 of them',
+    '千卡' (a thousand), '万卡集群'."""
+    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?|[一两二三四五六七八九十])?\s*(百|千|万)\s*(?:张|块)?\s*卡", text) or \
+        re.search(w(r"(\d+(?:\.\d+)?|a|one|several)?\s*(thousand|hundred|k)[\s-]*(?:gpus?|cards?)"), text)
+    if m:
+        head = to_number(m.group(1)) if m.group(1) and m.group(1) not in ("a", "one", "several") else 1
+        unit = {"百": 100, "千": 1000, "万": 10000, "hundred": 100, "thousand": 1000, "k": 1000}[m.group(2)]
+        if head and 1 <= head * unit <= 100_000:
+            return {"num_gpus": int(head * unit)}
     m = re.search(r"(?<![a-z\d.×$¥])(\d+)\s*-?\s*" + _CARD, text)  # not the digits of a name ('z9000 gpu')
     if m and 0 <= int(m.group(1)) <= 100_000:
         return {"num_gpus": int(m.group(1))}
@@ -198,8 +206,10 @@ def lengths(text: str) -> dict:
     if m:
         out["prompt_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(rf"(?:output|输出|生成|completion|max[\s_]*(?:new[\s_]*)?tokens|回复|回答)\s*(?:tokens?|长度|len\w*|length)?\s*"
-                  rf"(?:是|为|约|大概|about|~|=|:|：|of)?\s*({LEN})", text) or \
+    m = re.search(rf"(?:outputs?|输出|生成|completions?|max[\s_]*(?:new[\s_]*)?tokens|回复|回答|answers?|responses?|generations?)\s*"
+                  rf"(?:tokens?|长度|len\w*|length|size)?\s*"
+                  rf"(?:是|为|约|大概|about|~|≈|=|:|：|of|is|are|is about|is around|around|of about|averages?|平均)?\s*(?:about|~|≈)?\s*({LEN})",
+                  text) or \
         re.search(rf"({LEN})\s*(?:tokens?|token)?\s*的?\s*(?:output|输出|生成|completion|回复)", text) or \
         re.search(rf"({LEN})\s*(?:tokens?)?\s*out(?![a-z])", text)
     if m:
@@ -307,7 +317,8 @@ def tokens(text: str) -> dict:
 
 def largest_model(text: str) -> dict:
     """'能训多大的模型', 'what's the biggest model I can run', 'what models fit on my card'."""
-    if has(r"多大的?模型|最大(?:能|可以)?(?:训|跑|跑到|放|微调|部署)?多大|能(?:训|跑|放|微调|部署)多大|最大的模型|"
+    if has(r"多大的?模型|最大(?:能|可以)?(?:训|跑|跑到|放|微调|部署)?多大|能(?:训|跑|放|微调|部署|用)多大|最大的模型|能用多大|"
+           r"哪个尺寸|多大尺寸|多大参数|" + w(r"which size|what size|how large|how big") + "|"
            + w(r"how big (?:a |of a )?(?:model|llm)|(?:largest|biggest) (?:model|llm)|what size (?:model|llm)|"
                r"what (?:models?|llms?) (?:can|could|will|would) (?:i|we) (?:run|train|fine[\s-]?tune|fit)|"
                r"what (?:models?|llms?) (?:fit|fits)|max(?:imum)? model size"), text):
@@ -457,3 +468,25 @@ def moe_shape(text: str) -> tuple[str, str] | None:
             if 0 < active < total:
                 return f"{total:g}b-a{active:g}b", m.group(0)
     return None
+
+
+# cost per token or per unit of throughput ('$/1M tokens', '每百万 token 多少钱', 'throughput per dollar')
+PER_TOKEN_COST = (r"每\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*(?:输出\s*)?token|token\s*成本|" +
+                  w(r"per (?:1m|million|1k|thousand|m) (?:output )?tokens?|\$/m(?:tok)?|cost per token|throughput per dollar|"
+                    r"tokens? per dollar|perf(?:ormance)? per dollar|per 1m"))
+
+
+def throughput(text: str) -> dict:
+    """An aggregate throughput the user states ('2,500 tokens/s aggregate', '吞吐 12000 token/s', 'we measured 8k tok/s
+    total') and whether a cost per token is asked."""
+    out: dict = {}
+    rate = r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?\s*(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])"
+    m = (re.search(r"(?:吞吐(?:量)?|throughput|aggregate|total|合计|总共)[^0-9\n]{0,16}?" + rate, text)
+         or re.search(rate + r"[^.?!\n。？]{0,12}?(?:aggregate|total|throughput|吞吐|合计|总)", text))
+    if m:
+        v = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+        if 0 < v <= 1e8:
+            out["throughput_tokens_per_s"] = v
+    if has(PER_TOKEN_COST, text):
+        out["per_token_cost"] = True
+    return out
