@@ -6,7 +6,7 @@ from assistant.answer import Answer, AskAnswer, NotAnswered
 from assistant.readers.asks import Ask
 from assistant.request import Request
 
-VALUE_GROUPS = ("batch", "context", "num_gpus")  # several values of one input, not alternatives to choose between
+VALUE_GROUPS = ("batch", "context", "num_gpus", "model")  # several values of one input, not alternatives to choose between
 
 # what decides between alternatives, by intent: (figure, better, label en, label zh)
 _KEY = {

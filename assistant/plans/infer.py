@@ -258,6 +258,7 @@ def inference_memory(ctx: Ctx) -> Answer:
     else:
         lines.append(T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
                        min=r.min_gpus, ctx=context))
+    lines += ["", _kv_line(ctx, model, r, batch)]
     lines += ["", ctx.t(f"Breakdown per GPU ({main_p}):", f"每卡显存构成（{main_p}）："),
               md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
     cites = ctx.deps.search(f"KV cache {model.name} 推理 显存" if ctx.zh else f"KV cache inference memory {model.name}")
@@ -291,6 +292,25 @@ def _users_from_rate(ctx: Ctx, model, gpu, context: int) -> int:
                            "(Little's law with the estimated latency)",
                            f"{req.requests_per_s:g} 请求/秒 × 每个输出 {out} token ≈ 同时处理 {users} 个请求（Little 定律，按估算延迟）"))
     return users
+
+
+def _kv_line(ctx: Ctx, model, r, batch: int) -> str:
+    """KV cache per token, with its formula, and the longest context that fits (what long-context questions ask)."""
+    kv = r.kv_cache_bytes_per_token
+    if model.mla:
+        shape = ctx.t(f"MLA latent: {model.num_layers} layers × ({model.mla.kv_lora_rank} + {model.mla.qk_rope_head_dim})",
+                      f"MLA 潜变量：{model.num_layers} 层 × ({model.mla.kv_lora_rank} + {model.mla.qk_rope_head_dim})")
+    else:
+        shape = f"2 × {model.num_layers} layers × {model.num_kv_heads} KV heads × {model.head_dim}" if not ctx.zh else \
+            f"2 × {model.num_layers} 层 × {model.num_kv_heads} 个 KV 头 × {model.head_dim}"
+    longest = r.max_context
+    tail = ("" if longest is None else ctx.t(f"; the longest context that fits at batch {batch}: **{longest:,} tokens**"
+                                              + (f" (the model's limit is {model.max_context:,})" if longest >= model.max_context else ""),
+                                              f"；batch {batch} 时放得下的最长上下文：**{longest:,} token**"
+                                              + (f"（模型上限 {model.max_context:,}）" if longest >= model.max_context else "")))
+    return ctx.t(f"KV cache: **{kv / 1024:,.0f} KiB per token** ({shape} × bytes per value; {kv * 1024 / 1e9:.2f} GB per 1k tokens)",
+                 f"KV cache：**每 token {kv / 1024:,.0f} KiB**（{shape} × 每个值的字节数；每 1k token {kv * 1024 / 1e9:.2f} GB）") + tail + \
+        ("。" if ctx.zh else ".")
 
 
 def _rate_at_capacity(ctx: Ctx, model, gpu, fmt: str, context: int, seqs: int) -> tuple[list[str], dict | None]:

@@ -94,6 +94,31 @@ def _largest_trainable(ctx: Ctx, gpu, n: int) -> Answer:
                   verdict=Verdict(gpu=gpu.id, num_gpus=n))
 
 
+_FIDELITY = ("full", "lora", "qlora")  # most faithful first: all weights trained; 16-bit base; 4-bit base
+
+
+def _pick_method(ctx: Ctx, options) -> str:
+    """Several methods asked about: the most faithful one that fits, and what the others trade."""
+    fitting = sorted((o for o in options if o.fits), key=lambda o: _FIDELITY.index(o.method))
+    if not fitting:
+        least = min(options, key=lambda o: o.per_gpu_gb)
+        return ctx.t(f"**Pick**: none fits this hardware; {least.method} needs the least ({least.per_gpu_gb:.1f} GB per GPU, "
+                     f"{least.min_gpus or '-'} GPUs).",
+                     f"**选择**：这套硬件都放不下；{least.method} 最省（每卡 {least.per_gpu_gb:.1f} GB，需 {least.min_gpus or '-'} 张）。")
+    pick = fitting[0]
+    why = {"full": ("every weight is trained (the most capacity to learn), at the most memory",
+                    "训练全部权重（学习能力最强），显存最多"),
+           "lora": ("the base stays in 16-bit (no quantization error) and steps are faster than QLoRA's (no dequantization)",
+                    "底座保持 16 位（没有量化误差），每步比 QLoRA 快（不用反量化）"),
+           "qlora": ("the 4-bit base is the only way it fits; expect slower steps and a small quality cost",
+                     "只有 4 位底座放得下；每步更慢，质量略有损失")}[pick.method]
+    others = [o for o in options if o is not pick]
+    saving = "; ".join(ctx.t(f"{o.method}: {o.per_gpu_gb:.1f} GB ({o.per_gpu_gb / pick.per_gpu_gb:.2f}× the memory)",
+                             f"{o.method}：{o.per_gpu_gb:.1f} GB（显存是它的 {o.per_gpu_gb / pick.per_gpu_gb:.2f} 倍）") for o in others)
+    return ctx.t(f"**Pick: {pick.method}**, {pick.per_gpu_gb:.1f} GB per GPU fits: {why[0]}. Beside it: {saving}.",
+                 f"**选 {pick.method}**：每卡 {pick.per_gpu_gb:.1f} GB 放得下；{why[1]}。对比：{saving}。")
+
+
 def training_memory(ctx: Ctx) -> Answer:
     from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 
@@ -141,6 +166,8 @@ def training_memory(ctx: Ctx) -> Answer:
     rows = [[o.method.upper() if o.method != "full" else T(lang, "full"), T(lang, "yes") if o.fits else T(lang, "no"),
              f"{o.per_gpu_gb:.1f}", str(o.min_gpus or "-")] for o in options]
     lines += ["", md_table([T(lang, "method"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
+    if len(req.methods) >= 2:
+        lines += ["", _pick_method(ctx, options)]
     best = results[main.method]
     lines += ["", T(lang, "breakdown", method=main.method),
               md_table(["", "GB"], [[component_name(k, lang), f"{v:.2f}"] for k, v in best.breakdown_gb.items()])]

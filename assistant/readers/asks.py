@@ -93,7 +93,10 @@ def alternatives(low: str, req: Request) -> list[Ask]:
     zh = req.lang == "zh"
     for setting in SETTINGS:
         if setting == "method" and req.methods:
-            continue  # 'LoRA vs QLoRA' is compared by the memory answer itself
+            if req.tokens and len(req.methods) >= 2:  # 'full or LoRA, which is faster on our data?': the time of each
+                return [Ask(text=m, intent="training_time", update={"method": m, "methods": []}, compare="method")
+                        for m in req.methods[:3]]
+            continue  # 'LoRA vs QLoRA' on a card is compared by the memory answer itself (with a pick)
         text = re.sub(_KV, lambda m: " " * len(m.group(0)), low) if setting == "precision" else low
         text = re.sub(w(r"8[\s-]?bit\s*(?:adam\w*|optimi[sz]er)|adam\w*[\s_-]*8[\s_-]*bit"), " ", text)
         named = _values_named(text, setting)
@@ -353,11 +356,36 @@ def _card_job_intent(low: str, req: Request) -> str | None:
     return None
 
 
+# --- several models -------------------------------------------------------------------------------------------------
+def several_models(low: str, req: Request, catalog) -> list[Ask]:
+    """'how fast is Llama 3 8B on it? and 70B?', 'Qwen2.5-7B 和 Qwen2.5-14B 分别要多少显存': the same question for each
+    model named; a bare size after a named model is that model's sibling of that size."""
+    if catalog is None or not req.model or req.intent in ("compare", "recommend", "published_run", "price", "spec", "cost"):
+        return []
+    ids = list(dict.fromkeys(req.models or [req.model]))
+    try:
+        first = catalog.model(req.model)[0]
+    except (LookupError, ValueError):
+        return []
+    named = re.escape(str(first.params_total // 10**9))
+    for m in re.finditer(r"(?:\band\b|和|还有|呢|或者?|or|vs\.?|/|、|，|,|\?|？)\s*(?:the\s+|a\s+)?(\d+(?:\.\d+)?)\s*b(?![a-z0-9])", low):
+        size = float(m.group(1)) * 1e9
+        if re.fullmatch(named, m.group(1)) or any(abs(catalog.model(i)[0].params_total / size - 1) < 0.1 for i in ids):
+            continue
+        line = first.id.rsplit("-", 1)[0]
+        sib = [r for r in catalog.models if r.id.rsplit("-", 1)[0] == line and abs(r.params_total / size - 1) < 0.1] or \
+              [r for r in catalog.models if r.family == first.family and abs(r.params_total / size - 1) < 0.1]
+        ids.append(sib[0].id if sib else f"{float(m.group(1)):g}b")
+    if len(ids) < 2:
+        return []
+    return [Ask(text=i, intent=req.intent, update={"model": i, "models": [i]}, compare="model") for i in ids[:4]]
+
+
 def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     """The asks of a message (empty for a message with one ask): alternatives first, then several cards, then several
     values, then several intents."""
     if req.intent in ("explain", "out_of_scope", "fact_check", "published_run", "spec"):
         return []
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
-    return (alternatives(low, req) or several_cards(low, req, catalog) or several_values(low, req)
-            or several_intents(text, low, req))
+    return (alternatives(low, req) or several_cards(low, req, catalog) or several_models(low, req, catalog)
+            or several_values(low, req) or several_intents(text, low, req))
