@@ -5,6 +5,7 @@ The handlers for each family of intents live in assistant/plans/; what they shar
 assumption and source sections) in assistant/context.py, below both."""
 from __future__ import annotations
 
+import logging
 import re
 
 from assistant.answer import Answer
@@ -16,6 +17,7 @@ from assistant.restate import clarification, restate
 from knowledge.catalog import UnknownItem
 
 __all__ = ["Deps", "plan", "missing_inputs"]
+log = logging.getLogger(__name__)
 
 
 RATIO_MODEL = "llama-3.1-8b"  # the job a ratio question is computed on when it names none (said)
@@ -98,7 +100,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if missing == ["period_hours"] and req.intent == "cost" and req.gpu:
         # no job length: a question back only when nothing can be said. With a price of the user's, when buying pays
         # back (it needs no length); without one, the prices themselves (renting and buying)
-        if req.purchase_price or req.purchase_price_per_server:
+        if req.purchase_price or req.purchase_price_per_server or re.search(
+                r"买|购|(?<![a-z])(?:buy|buying|purchase|own|owning)(?![a-z])", question.lower()):
             req = req.model_copy(update={"break_even": True})
             ctx.req = req
             ctx.assume("no job length given: the break-even, which needs none (give a period for a total)",
@@ -122,6 +125,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         msg = str(e).split("\n")[0] if "validation error" not in str(e) else _pydantic_message(e)
         return _finish(ctx, Answer(answer=T(ctx.lang, "bad_input", msg=msg), lang=ctx.lang, intent=req.intent,
                                    warnings=[msg], status="error"))
+    except Exception as e:  # a bug, not the user's input: say so in words (logged), never a traceback
+        log.exception("planner failed on %r", question[:200])
+        msg = ctx.t(f"this question hit an error in the assistant ({type(e).__name__}); it is logged. Rephrasing, or the "
+                    "calculator commands (`gpu-advisor size|time|cost ...`), may get the answer.",
+                    f"这个问题触发了程序错误（{type(e).__name__}），已记录。换个说法，或用计算命令（`gpu-advisor size|time|cost ...`）试试。")
+        return _finish(ctx, Answer(answer=msg, lang=ctx.lang, intent=req.intent, warnings=[f"internal error: {e}"],
+                                   status="error"))
     return _finish(ctx, answer)
 
 

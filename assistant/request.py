@@ -111,6 +111,7 @@ class Request(BaseModel):
     price_kind: Literal["rent", "buy"] | None = Field(None, description="price questions: renting or buying")
     server: bool | None = Field(None, description="price of a whole (8-GPU) server")
     utilization: float | None = Field(None, description="share of the time owned GPUs work, 0-1")
+    electricity_per_kwh: float | None = Field(None, gt=0, le=100, description="the user's electricity price per kWh, in `currency`")
     period_hours: float | None = Field(None, description="how long: rental period or job length, wall-clock hours")
     hours_per_day: float | None = None
     budget: float | None = None

@@ -92,6 +92,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "hours_per_day": ("{:g} h/day", "每天 {:g} 小时"), "mfu": ("MFU {:.0%}", "MFU {:.0%}"),
         "ttft_s": ("TTFT ≤ {:g} s", "首 token ≤ {:g} 秒"), "itl_ms": ("ITL ≤ {:g} ms", "每 token ≤ {:g} 毫秒"),
         "tokens_per_s_per_user": ("≥ {:g} tokens/s per user", "每用户 ≥ {:g} token/秒"),
+        "electricity_per_kwh": ("electricity {:g}/kWh", "电价 {:g}/度"),
     }
     for key, (en, cn) in labels.items():
         v = getattr(req, key)

@@ -75,6 +75,7 @@ PAIRS: dict[str, tuple[str, str]] = {
                                 "Cost per million tokens for Llama 3.1 8B on one H100 at 5,000 tokens/s aggregate throughput?"),
     "per_token_cost": ("How fast is Llama 3.1 8B on one H100 at full load?",
                        "What does Llama 3.1 8B on one H100 cost per million tokens at full load?"),
+    "electricity_per_kwh": ("Rent or buy 8 H100 for a year?", "Rent or buy 8 H100 for a year, electricity at $0.20/kWh?"),
     "mfu": ("How long to pretrain a 7B model on 100B tokens with 64 H100?",
             "How long to pretrain a 7B model on 100B tokens with 64 H100 at 45% MFU?"),
     "ttft_s": ("How many H100 to serve Llama 3.1 70B to 100 concurrent users?",
@@ -83,7 +84,7 @@ PAIRS: dict[str, tuple[str, str]] = {
                "How many H100 to serve Llama 3.1 70B to 100 concurrent users with ITL under 100 ms?"),
     "tokens_per_s_per_user": ("How many H100 to serve Llama 3.1 70B to 100 concurrent users?",
                               "How many H100 to serve Llama 3.1 70B to 100 concurrent users at 10 tokens/s each?"),
-    "break_even": ("Rent or buy an H100?", "Rent or buy an H100: when does buying break even?"),
+    "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 
 

@@ -14,7 +14,7 @@ USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hou
                 "purchase_price", "purchase_price_per_server", "used", "utilization", "currency", "price_kind", "server",
                 "model", "method", "methods", "tokens", "epochs", "seq_len", "precision", "interconnect", "zero", "recompute",
                 "global_batch", "budget", "break_even", "mfu", "throughput_tokens_per_s", "per_token_cost", "engine",
-                "concurrent_users", "context", "prompt_len", "output_len"}
+                "concurrent_users", "context", "prompt_len", "output_len", "electricity_per_kwh"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
 
@@ -235,7 +235,7 @@ def cost(ctx: Ctx) -> Answer:
                                f"整机价 / {per} 张卡 = 每卡 {purchase:,.0f} {cur}"))
     base = {"gpu": gpu, "num_gpus": n, "hours": hours, "currency": cur, "prices": ctx.deps.prices(),
             "price_per_hour": req.price_per_gpu_hour, "purchase_price_per_gpu": purchase, "used": bool(req.used),
-            "utilization": util}
+            "utilization": util, "electricity_price": req.electricity_per_kwh}
     r = estimate_rent_and_buy(CostRequest(**base))
     ctx.call("cost", {k: (v.id if hasattr(v, "id") else v) for k, v in base.items() if k != "prices"}, r)
     s = _sym(cur)
@@ -252,6 +252,15 @@ def cost(ctx: Ctx) -> Answer:
                            f"buying at {s}{r.purchase_price_per_gpu.typical:,.0f} per GPU.",
                            f"**自购：{s}{r.buy_cost.typical:,.0f}**（同样时长分摊的购机、托管、电费），"
                            f"每卡购价 {s}{r.purchase_price_per_gpu.typical:,.0f}。"))
+    if r.buy_breakdown and r.buy_breakdown.get("power") is not None and gpu.tdp_w:
+        from tools.cost import DEFAULT_PUE
+
+        kw = n * gpu.tdp_w / 1000
+        lines.append(ctx.t(f"Power: {n} × {gpu.tdp_w:,.0f} W = {kw:,.1f} kW for the GPUs, {kw * DEFAULT_PUE:,.1f} kW at the wall "
+                           f"with cooling (PUE {DEFAULT_PUE:g}; the server's CPUs, memory and fans add more); electricity for "
+                           f"{hours:,.0f} h: {s}{r.buy_breakdown['power']:,.0f}.",
+                           f"功耗：{n} × {gpu.tdp_w:,.0f} W = GPU {kw:,.1f} kW，含制冷约 {kw * DEFAULT_PUE:,.1f} kW（PUE "
+                           f"{DEFAULT_PUE:g}；服务器的 CPU、内存、风扇另计）；{hours:,.0f} 小时电费 {s}{r.buy_breakdown['power']:,.0f}。"))
     if r.cheaper:
         be = (ctx.t(f" Buying pays back after {r.break_even_months:.1f} months of use at this utilization.",
                     f"按这个利用率，自购 {r.break_even_months:.1f} 个月回本。") if r.break_even_months else "")

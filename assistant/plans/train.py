@@ -208,6 +208,30 @@ def training_tokens(ctx: Ctx) -> float:
     return req.tokens * (req.epochs or 1)
 
 
+def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
+    """'How many GPUs to finish in 30 days?': the GPU-hours of the job (timed on one 8-GPU server) over the deadline,
+    rounded up to whole 8-GPU servers, then checked at that size (efficiency changes with scale) and grown until it
+    finishes in time; said as an assumption."""
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    req = ctx.req
+    probe = ctx.req = req.model_copy(update={"num_gpus": 8})
+    r = estimate_training_time(TrainingTimeRequest(**time_args(ctx, model, gpu, tokens)))
+    n = max(8, -(-int(r.gpu_hours / req.deadline_hours) // 8) * 8)
+    for _ in range(8):
+        ctx.req = probe.model_copy(update={"num_gpus": n})
+        r = estimate_training_time(TrainingTimeRequest(**time_args(ctx, model, gpu, tokens)))
+        if r.wall_hours <= req.deadline_hours:
+            break
+        n = -(-int(n * r.wall_hours / req.deadline_hours) // 8) * 8
+    ctx.applied["num_gpus"] = n
+    ctx.req = req.model_copy(update={"num_gpus": n})
+    ctx.assume(f"{n} GPUs: the fewest whole 8-GPU servers that finish within {req.deadline_hours:,.0f} h "
+               f"({r.gpu_hours:,.0f} GPU-hours)", f"{n} 张卡：在 {req.deadline_hours:,.0f} 小时内完成所需的最少整台 8 卡服务器"
+               f"（{r.gpu_hours:,.0f} 卡时）")
+    return n
+
+
 def training_time(ctx: Ctx) -> Answer:
     from knowledge.prices import is_session_override
     from tools.pricing import on_demand_rate
@@ -220,9 +244,12 @@ def training_time(ctx: Ctx) -> Answer:
     gpus = req.gpus if len(req.gpus) > 1 else [req.gpu or DEFAULT_GPU]
     if not req.gpu:
         ctx.assume("A100 80GB", "A100 80GB（未指定 GPU）")
-    if not req.num_gpus:
-        ctx.assume_one_gpu()
     tokens = training_tokens(ctx)
+    if not req.num_gpus and req.deadline_hours and len(gpus) == 1:
+        _gpus_for_deadline(ctx, model, ctx.gpu(gpus[0]), tokens)
+        req = ctx.req
+    elif not req.num_gpus:
+        ctx.assume_one_gpu()
     if req.precision and req.precision not in ("bf16", "fp16", "fp8"):
         ctx.ignore("precision", "training time is computed for BF16 or FP8 tensor math",
                    "训练时间按 BF16 或 FP8 算力计算")
@@ -248,6 +275,10 @@ def training_time(ctx: Ctx) -> Answer:
                        f"{first.gpu_hours:,.0f} GPU-hours** (band {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} h).",
                        f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天），共 {first.gpu_hours:,.0f} 卡时**"
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
+    tps = tokens / (first.wall_hours * 3600) if first.wall_hours else 0
+    figures |= {"tokens_per_s": round(tps), "tokens_per_s_per_gpu": round(tps / n)}
+    lines.append(ctx.t(f"Throughput: {tps:,.0f} tokens/s in total, {tps / n:,.0f} per GPU (tokens / wall-clock seconds).",
+                       f"吞吐：合计 {tps:,.0f} token/秒，每卡 {tps / n:,.0f} token/秒（token 数 / 墙钟秒数）。"))
     if req.price_per_gpu_hour:
         cost = req.price_per_gpu_hour * first.gpu_hours
         sym = "¥" if req.currency == "CNY" else "$"

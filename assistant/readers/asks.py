@@ -269,6 +269,9 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
             continue  # the capacity answer gives the requests/s and the per-user speed at that concurrency
         if intent in ("training_memory", "inference_memory") and not req.model:
             continue
+        if intent in ("training_memory", "inference_memory") and re.search(COUNT_WORDS, clause) and (
+                req.intent == "serving" or (req.intent == "training_time" and req.deadline_hours)):
+            continue  # 'how many GPUs ...' is the count the plan or the deadline already answers
         seen.add(_family(intent))
         asks.append((at, Ask(text=clause, intent=intent)))
     if not asks:
@@ -276,6 +279,9 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
     first = Ask(text=(_INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if zh else 0]), intent=req.intent)
     asks.append((main_at if main_at is not None else -1, first))
     return [a for _, a in sorted(asks, key=lambda pa: pa[0])]
+
+
+COUNT_WORDS = r"几张|几块|几台|多少张|多少块|多少台|多少卡|几卡|" + w(r"how many (?:\w+[\s-]?)?(?:gpus?|cards?|nodes?|servers?)")
 
 
 def _clause_intent(clause: str, req: Request) -> str | None:

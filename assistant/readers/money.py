@@ -105,9 +105,22 @@ def money(text: str) -> dict:
         if m:
             unit = m.group(1) or m.group(2) or ("半年" if "半年" in m.group(0) else "年")
             period = 4380.0 if unit == "半年" else duration_hours(1, unit)
+    if period is None:  # 'electricity cost per month', '每月电费': one month of the rate asked about
+        m = re.search(r"每(?:个)?月|一个月|" + w(r"per month|a month|monthly|each month|/month|/mo"), text)
+        if m:
+            period = duration_hours(1, "month")
     if period is not None:
         out["period_raw_hours"] = period
-    if has(r"回本|" + w(r"break[\s-]?even|payback|pay back|pays? for itself|pays? off"), text):
+    m = re.search(MONEY + r"\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度)", text) or \
+        re.search(r"(?:电价|电费单价|electricity(?: price)?(?: is| at| of)?)\s*(?:是|为|约|:|：)?\s*" + MONEY, text)
+    if m:
+        got = _money(m)
+        if got and 0 < got[0] <= 100:
+            out["electricity_per_kwh"] = got[0]
+            out["currency"] = out.get("currency") or got[1]
+    if has(r"回本|划算|" + w(r"break[\s-]?even|payback|pay back|pays? for itself|pays? off|until (?:buying|owning|it) "
+                            r"(?:is|becomes|gets) cheaper|before (?:buying|owning) (?:is|becomes) cheaper|"
+                            r"(?:buying|owning) (?:is|becomes) cheaper"), text):
         out["break_even"] = True
     if "period_raw_hours" in out and "hours_per_day" in out and out["period_raw_hours"] >= 24:
         out["period_hours"] = out["period_raw_hours"] / 24 * out["hours_per_day"]

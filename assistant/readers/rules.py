@@ -311,6 +311,15 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("serving", 2 if s.get("serving", 0) >= 3 else 1)
     if "tokens" in stated:
         add("training_time", 2)
+        if "deadline_hours" in stated or ("period_hours" in stated and re.search(COUNT_ASK, low)):
+            add("training_time", 6)  # 'how many GPUs to train it on 2T tokens in 30 days': the count the time needs
+            if "deadline_hours" not in stated:
+                stated["deadline_hours"] = stated.pop("period_hours")
+    if re.search(r"训练(?:吞吐|速度)|吞吐.{0,6}训练|" + slots.w(r"training (?:throughput|speed|tokens?/s)|(?:tokens?/s(?:ec)?|throughput)"
+                                                             r"[^.?!]{0,24}(?:train\w*|pre-?train\w*|fine-?tun\w*)"), low):
+        add("training_time", 6)  # tokens/s of a training job: the training-time tool's throughput
+        if "tokens" not in stated:
+            stated["ratio_only"] = True  # a rate: no dataset size needed (a stated default is used and said)
     if any(k in stated for k in ("price_per_gpu_hour", "purchase_price", "purchase_price_per_server", "utilization")):
         add("cost", 3)
     if stated.get("per_token_cost") and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or
