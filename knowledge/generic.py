@@ -81,27 +81,53 @@ def parse_moe_shape(text: str) -> tuple[int, int] | None:
     return int(total), int(active)
 
 
+def _always_on(r: ModelSpec) -> float:
+    """Parameters every token uses whatever the routing: the active count less the routed experts it uses."""
+    c, moe = count_parameters(r), r.moe
+    per_width = moe.moe_layers(r.num_layers) * (3 if r.mlp == "gated" else 2) * r.hidden_size
+    return c.active - per_width * moe.experts_per_token * moe.expert_intermediate_size
+
+
 def generic_moe(total: int, active: int, references: list[ModelSpec]) -> tuple[ModelSpec, ModelSpec]:
     """(a generic MoE with `total` parameters of which `active` are used per token, the catalog MoE it was shaped
     after). The reference is the MoE nearest in size and in active share; its attention, embeddings, layers and
     experts per token are kept, the routed experts' width sets the active count and their number the total; what
     rounding leaves (under half an expert) is `extra_params`."""
     moes = [r for r in references if r.moe is not None and not r.linear_attention and not r.generic]
-    ref = min(moes, key=lambda r: abs(math.log(total / r.params_total))
-              + abs(math.log((active / total) / (count_parameters(r).active / r.params_total))))
+    roomy = [r for r in moes if _always_on(r) < 0.8 * active]  # its attention and shared part leave room for experts
+    moes = sorted(roomy or [min(moes, key=_always_on)], key=lambda r: abs(math.log(total / r.params_total))
+                  + abs(math.log((active / total) / (count_parameters(r).active / r.params_total))))
+    shaped = None
+    for ref in moes:  # the nearest reference whose shape lands both counts within 3%
+        shaped = _shape_moe(total, active, ref)
+        c = count_parameters(shaped[0])
+        if abs(c.total / total - 1) < 0.03 and abs(c.active / active - 1) < 0.03:
+            return shaped
+    return shaped
+
+
+def _shape_moe(total: int, active: int, ref: ModelSpec) -> tuple[ModelSpec, ModelSpec]:
     c = count_parameters(ref)
     moe = ref.moe
     layers = moe.moe_layers(ref.num_layers)
     per_width = layers * (3 if ref.mlp == "gated" else 2) * ref.hidden_size  # parameters per unit of expert width
-    fixed_active = c.active - per_width * moe.experts_per_token * moe.expert_intermediate_size  # attention, shared...
+    fixed_active = _always_on(ref)  # attention, embeddings, shared experts, dense layers
     if active <= fixed_active:
         raise ValueError(f"{active / 1e9:g}B active is less than the always-on part ({fixed_active / 1e9:.1f}B) of "
                          f"{ref.name}, the nearest MoE shape; give a config.json for this model")
-    width = max(1, round((active - fixed_active) / (per_width * moe.experts_per_token)))
     fixed_total = c.total - per_width * moe.routed_experts * moe.expert_intermediate_size
-    experts = max(moe.experts_per_token + 1, round((total - fixed_total) / (per_width * width)))
+    # experts per token k and routed experts E with E/k = the routed parameters of the total over those of the active;
+    # the expert width then lands the total, and the k (1-16) whose rounding of E misses the active count least wins
+    best = None
+    for k in range(1, 17):
+        experts = max(k + 1, round(k * (total - fixed_total) / (active - fixed_active)))
+        width = max(1, round((total - fixed_total) / (per_width * experts)))
+        miss = abs(fixed_active + per_width * k * width - active)
+        if best is None or miss < best[0]:
+            best = (miss, k, experts, width)
+    _, k, experts, width = best
     base = ref.model_dump()
-    base["moe"] = moe.model_dump() | {"routed_experts": experts, "expert_intermediate_size": width}
+    base["moe"] = moe.model_dump() | {"routed_experts": experts, "expert_intermediate_size": width, "experts_per_token": k}
     spec = ModelSpec(**base)
     remainder = max(0, total - count_parameters(spec).total)
     label = f"{total / 1e9:g}b-a{active / 1e9:g}b"

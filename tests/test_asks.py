@@ -182,3 +182,112 @@ def test_a_price_question_after_a_job_keeps_none_of_the_job(tmp_path, first, sec
     ask_in_session(first, f)
     a = ask_in_session(second, f)
     assert a.intent == "price" and a.request["model"] is None and a.request["concurrent_users"] is None
+
+
+# --- 3. the user's job takes the user's numbers -----------------------------------------------------------------------
+@SETTINGS
+@given(ref=st.sampled_from([
+    "Meta trained Llama 3 8B on 15T tokens using 1.3M H100 GPU-hours.",
+    "For reference, they used 2048 H800s for 2 months on 14.8T tokens.",
+    "DeepSeek-V3 用了 278.8 万 H800 卡时训练 14.8T token。",
+    "The paper reports 38% MFU training a 13B model on 512 A100s.",
+]), job=st.sampled_from([("How long would our 7B model take on 200B tokens with 64 H100s?", 7e9, 2e11, 64),
+                         ("我们训一个 3B 模型，3000 亿 token，32 张 A100 要多久？", 3e9, 3e11, 32)]))
+def test_a_quoted_run_is_context_and_the_job_is_the_users(ref, job):
+    text, params, tokens, gpus = job
+    a = ask(f"{ref} {text}")
+    assert a.intent == "training_time"
+    assert a.request["tokens"] == tokens and a.request["num_gpus"] == gpus
+    assert a.request["model"] == f"{params / 1e9:g}b"
+    assert any("quoted as reference" in w for w in a.warnings)
+
+
+@SETTINGS
+@given(total=st.sampled_from([60, 120, 235, 400]), active=st.sampled_from([3, 12, 22]),
+       form=st.sampled_from(["a {t}B total / {a}B active MoE", "our MoE has {t}B total with {a}B active",
+                             "总参数 {t}B，激活 {a}B 的 MoE", "a {t}B-A{a}B model"]))
+def test_a_stated_moe_shape_is_sized_with_its_active_parameters(total, active, form):
+    from tools.params import count_parameters
+
+    a = ask(f"How long to train {form.format(t=total, a=active)} on 1T tokens with 256 H100s?")
+    assert a.request["model"] == f"{total}b-a{active}b"
+    spec, _ = __import__("knowledge.catalog", fromlist=["default_catalog"]).default_catalog().model(a.request["model"])
+    c = count_parameters(spec)
+    assert c.total == pytest.approx(total * 1e9, rel=0.02) and c.active == pytest.approx(active * 1e9, rel=0.03)
+    # time ~ 6 x active x tokens / (256 x 989.4e12 x MFU): with MFU in 0.3-0.5 (attention adds a few %)
+    lo, hi = (6 * active * 1e9 * 1e12 / (256 * 989.4e12 * m) / 3600 for m in (0.5, 0.3))
+    assert lo <= a.figures["wall_hours"] <= hi * 1.15
+
+
+# --- 4. the answer a count or a choice needs ------------------------------------------------------------------------
+def test_several_cards_for_one_job_are_each_planned_and_ranked():
+    a = ask("For serving Qwen2.5-72B at bf16, which is the better pick: 8x L40S, 4x H100, or 2x H200? "
+            "we care about throughput per dollar")
+    assert [x.request["gpu"] for x in a.asks] == ["l40s", "h100", "h200"]
+    assert [x.request["num_gpus"] for x in a.asks] == [8, 4, 2]  # each card with its own count
+    costs = {x.request["gpu"]: x.figures["cost_per_million_tokens"] for x in a.asks}
+    best = min(costs, key=costs.get)
+    assert "Best:" in a.comparison and best.upper()[:4] in a.comparison.upper()
+
+
+def test_configurations_with_their_own_prices_compare_per_hour_without_asking_back():
+    a = ask("Per hour, which is cheaper: 8x A100 80GB at $1.50/GPU-hr or 4x H100 at $2.80/GPU-hr?")
+    # 8 x 1.50 = $12.00/h; 4 x 2.80 = $11.20/h: the H100s, by 12 / 11.2 = 1.07x
+    assert [x.figures["rent_per_hour"] for x in a.asks] == [12.0, 11.2]
+    assert all(x.status == "answered" for x in a.asks) and "1.07×" in a.comparison
+
+
+@SETTINGS
+@given(days=st.sampled_from([15, 30, 60]), tokens=st.sampled_from([1e12, 2e12]))
+def test_gpus_for_a_deadline_finish_in_time_in_whole_servers(days, tokens):
+    a = ask(f"How many H100s do I need to train a 70B model on {tokens / 1e12:g}T tokens in {days} days?")
+    n = a.request["num_gpus"]
+    assert a.intent == "training_time" and n % 8 == 0
+    assert a.figures["wall_hours"] <= days * 24
+    # 8 fewer GPUs would not do: GPU-hours / (n - 8) > the deadline (the GPU-hours hardly change with 8 GPUs)
+    assert a.figures["gpu_hours"] / (n - 8) > days * 24 * 0.97
+
+
+def test_the_cost_per_million_tokens_from_a_stated_price_and_throughput():
+    a = ask("vLLM 部署，一台 8 卡 H800 每小时成本 ¥160，吞吐 12000 token/s，折合每百万 token 多少钱？")
+    # ¥160 an hour / (12,000 x 3,600 = 43.2M tokens an hour) = ¥3.704 per million
+    assert a.figures["cost_per_million_tokens"] == pytest.approx(160 / 43.2, rel=1e-3)
+    assert a.status == "answered" and a.clarification is None
+
+
+def test_capacity_answers_give_the_requests_per_second_at_that_concurrency():
+    a = ask("Qwen2.5-32B 用 vLLM 部署在 2 张 A100 80G 上，最大并发能到多少？每秒能处理多少请求？输入大概 1000 token 输出 500")
+    f = a.figures
+    assert f["max_concurrent_sequences"] > 0 and f["requests_per_s_at_capacity"] > 0
+    # Little's law: requests/s x time per request = requests in flight; a request's time = 500 tokens at the per-user rate
+    in_flight = f["requests_per_s_at_capacity"] * (500 / f["tokens_per_s_per_user_at_capacity"])
+    assert in_flight == pytest.approx(f["max_concurrent_sequences"], rel=0.15)
+
+
+# --- speed on a card the checkpoint does not fit ---------------------------------------------------------------------
+@pytest.mark.parametrize("question, fmt_not", [
+    ("T4 能部署 Qwen2.5-7B 吗，速度大概多少", "fp16"),  # 15.2 GB of fp16 weights > a T4's usable 15 GB
+    ("M4 Max 128G 的 MacBook Pro 跑 Qwen2.5-72B 速度多少？", "bf16"),  # 145 GB of bf16 weights > 128 GB
+])
+def test_a_speed_is_given_for_a_format_that_fits_and_says_so(question, fmt_not):
+    a = ask(question)
+    assert a.figures["precision"] != fmt_not and a.figures["fits"] == 1
+    assert fmt_not in a.answer  # the answer says the published format does not fit
+
+
+def test_a_stated_ttft_target_is_checked():
+    a = ask("we need TTFT under 500ms for 8k-token prompts on Qwen2.5-32B on one H100")
+    # prefill 2 x 32.8e9 x 8192 + attention over (989.4e12 x 50%) ~ 1.2 s > 0.5 s
+    assert a.figures["ttft_s"] > 0.5 and "missed" in a.answer
+
+
+def test_every_inference_memory_answer_gives_the_kv_cache_per_token():
+    a = ask("what's the KV cache size per token for llama 3 70B?")
+    # 2 x 80 layers x 8 KV heads x 128 x 2 bytes = 327,680 B = 320 KiB
+    assert "320 KiB per token" in a.answer
+
+
+def test_power_and_electricity_at_a_stated_price():
+    a = ask("8张H100一年的电费多少？电价0.7元/度")
+    # 8 x 0.7 kW x PUE 1.3 x 8,760 h x ¥0.7 = ¥44,641
+    assert a.request["electricity_per_kwh"] == 0.7 and "¥44,641" in a.answer

@@ -331,15 +331,17 @@ def _rate_at_capacity(ctx: Ctx, model, gpu, fmt: str, context: int, seqs: int) -
     if not full.decode_tokens_per_s_total:
         return [], None
     rps = 1 / (one.ttft_s + out / full.decode_tokens_per_s_total)
+    per_user = out * rps / seqs  # Little's law: each request spends seqs / rps seconds in flight for its `out` tokens
     line = ctx.t(f"At {seqs} in flight: about **{rps:,.1f} requests/s** ({prompt:,} prompt + {out:,} output tokens each: "
                  f"{one.ttft_s:.2f} s of prefill per request plus {out:,} tokens at {full.decode_tokens_per_s_total:,.0f} "
-                 f"tokens/s for the batch; {full.decode_tokens_per_s_per_seq:,.1f} tokens/s per user).",
+                 f"tokens/s for the batch). Each user then sees about {per_user:,.1f} tokens/s (decoding pauses while "
+                 "other prompts are prefilled); fewer in flight, faster each.",
                  f"同时 {seqs} 路时：约 **每秒 {rps:,.1f} 个请求**（每个输入 {prompt:,} + 输出 {out:,} token：每个请求预填充 "
-                 f"{one.ttft_s:.2f} 秒，加上整批每秒 {full.decode_tokens_per_s_total:,.0f} token 的解码；每用户 "
-                 f"{full.decode_tokens_per_s_per_seq:,.1f} token/秒）。")
+                 f"{one.ttft_s:.2f} 秒，加上整批每秒 {full.decode_tokens_per_s_total:,.0f} token 的解码）。此时每个用户约 "
+                 f"{per_user:,.1f} token/秒（别人的提示在预填充时解码会暂停）；同时在线的少，每人就快。")
     return ["", line], {"requests_per_s_at_capacity": round(rps, 2),
                         "tokens_per_s_at_capacity": full.decode_tokens_per_s_total,
-                        "tokens_per_s_per_user_at_capacity": full.decode_tokens_per_s_per_seq}
+                        "tokens_per_s_per_user_at_capacity": round(per_user, 2)}
 
 
 def serving(ctx: Ctx) -> Answer:
@@ -522,7 +524,7 @@ def inference_speed(ctx: Ctx) -> Answer:
     sized = next((c.result for c in reversed(ctx.calls) if c.name == "size_infer"
                   and c.args.get("precision") == fmt), None)
     if sized:
-        figures |= {"fits": sized.get("fits"), "min_gpus": sized.get("min_gpus"), "per_gpu_gb": sized.get("per_gpu_gb")}
+        figures |= {"fits": int(bool(sized.get("fits"))), "min_gpus": sized.get("min_gpus"), "per_gpu_gb": sized.get("per_gpu_gb")}
     return Answer(answer=text, lang=lang, intent=req.intent, tool_calls=ctx.calls,
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference", fits=figures.get("fits"),
                                   min_gpus=figures.get("min_gpus"), per_gpu_gb=figures.get("per_gpu_gb")),
@@ -563,6 +565,9 @@ def _gpus_for_native(ctx: Ctx, model, gpu, batch: int, context: int) -> int:
     return n
 
 
+WEIGHTS_ROOM = 0.85  # weights beyond 85% of a card leave no room for the KV cache and activations: a smaller format
+
+
 def _speed_format(ctx: Ctx, model, gpu, batch: int, context: int, n: int | None = None) -> str:
     """The weight format a speed answer uses: fixed by the question, else the checkpoint's own when it fits on the GPUs
     asked about, else the best smaller one that fits (said); when none fits, the checkpoint's own (the answer says it
@@ -574,7 +579,7 @@ def _speed_format(ctx: Ctx, model, gpu, batch: int, context: int, n: int | None 
         return fixed
     ladder = precision_ladder(ctx, model, gpu)
     first = _size(ctx, model, gpu, ladder[0], batch, engine, context)
-    if first.fits or first.weights_total_gb / (n or ctx.req.num_gpus or 1) < first.usable_gb:
+    if first.fits or first.weights_total_gb / (n or ctx.req.num_gpus or 1) < WEIGHTS_ROOM * first.usable_gb:
         # the checkpoint's weights fit: its own format (a context that overflows is said by the answer)
         ctx.assume(f"{ladder[0]} weights (the published checkpoint)", f"{ladder[0]} 权重（官方发布的格式）")
         return ladder[0]

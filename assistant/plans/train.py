@@ -1,6 +1,7 @@
 """Training answers: memory per GPU for each fine-tune method, and training time (with its on-demand cost)."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from assistant.answer import Answer, Verdict
@@ -217,13 +218,13 @@ def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
     req = ctx.req
     probe = ctx.req = req.model_copy(update={"num_gpus": 8})
     r = estimate_training_time(TrainingTimeRequest(**time_args(ctx, model, gpu, tokens)))
-    n = max(8, -(-int(r.gpu_hours / req.deadline_hours) // 8) * 8)
+    n = max(8, math.ceil(r.gpu_hours / req.deadline_hours / 8) * 8)
     for _ in range(8):
         ctx.req = probe.model_copy(update={"num_gpus": n})
         r = estimate_training_time(TrainingTimeRequest(**time_args(ctx, model, gpu, tokens)))
         if r.wall_hours <= req.deadline_hours:
             break
-        n = -(-int(n * r.wall_hours / req.deadline_hours) // 8) * 8
+        n = max(n + 8, math.ceil(n * r.wall_hours / req.deadline_hours / 8) * 8)
     ctx.applied["num_gpus"] = n
     ctx.req = req.model_copy(update={"num_gpus": n})
     ctx.assume(f"{n} GPUs: the fewest whole 8-GPU servers that finish within {req.deadline_hours:,.0f} h "

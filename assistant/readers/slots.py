@@ -224,7 +224,7 @@ def lengths(text: str) -> dict:
         re.search(rf"({LEN})\s*(?:tokens?\s*)?(?:的)?\s*(?:{cue}|long\s+(?:prompts?|documents?|inputs?)|tokens? long)", text) or \
         re.search(r"(?<![\d.$¥￥])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])(?!\s*(?:a card|一张|一台|/))"
                   r"(?!\s*(?:examples?|samples?|rows?|conversations?|instructions?|records?|docs?|documents?|users?|people|"
-                  r"requests?|steps?|条|个|样本|人|用户|请求))", text) or \
+                  r"条|个|样本|人|用户))", text) or \
         re.search(r"(?<![\d.$¥,])(512|1024|2048|3072|4096|6144|8192|12288|16384|32768|65536|131072)\s*(?:tokens?)?"
                   r"(?![\d.]|\s*(?:gb|g\b|mb|张|块|卡|台|个|条|b\b|万|亿|元|美元|gpus?|cards?|人|users?|steps?|%))", text)
     if m:
