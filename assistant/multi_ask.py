@@ -6,6 +6,12 @@ from assistant.answer import Answer, AskAnswer, NotAnswered
 from assistant.readers.asks import Ask
 from assistant.request import Request
 
+# among settings that all fit, the one that costs least speed (or quality) first
+PREFER = {"zero": [0, 1, 2, 3], "offload": ["none", "optimizer", "all"], "recompute": ["none", "selective", "full"]}
+PREFER_WHY = {"zero": ("a lower ZeRO stage moves less data between GPUs each step (faster)", "ZeRO 阶段越低，每步卡间通信越少（更快）"),
+              "offload": ("it does not move optimizer states over PCIe each step (faster)", "不用每步经 PCIe 搬运优化器状态（更快）"),
+              "recompute": ("it does not recompute activations in the backward pass (faster)", "反向时不用重算激活（更快）")}
+
 VALUE_GROUPS = ("batch", "context", "num_gpus", "model")  # several values of one input, not alternatives to choose between
 
 # what decides between alternatives, by intent: (figure, better, label en, label zh)
@@ -155,7 +161,16 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     rest = [av for av in vals if av[0] is not win[0]]
     other = pick(rest, key=lambda av: av[1])
     ratio = (other[1] / win[1]) if better == "lower" and win[1] else (win[1] / other[1]) if other[1] else None
-    listed = "; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}" for a, v in vals)
+    gpus = {id(a): (x.request or {}).get("num_gpus") for a, x in done}
+    listed = "; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}"
+                       + (f"（{gpus[id(a)]} 张卡）" if zh else f" on {gpus[id(a)]} GPU" + ("s" if gpus[id(a)] > 1 else ""))
+                       if intent == "inference_speed" and gpus[id(a)] else f"{a.text}: {v:,.4g} {cn if zh else en}"
+                       for a, v in vals)
+    if intent == "inference_speed" and len({gpus[id(a)] for a, _ in vals}) > 1:
+        fewest = min(vals, key=lambda av: gpus[id(av[0])] or 1)
+        most = max(vals, key=lambda av: gpus[id(av[0])] or 1)
+        listed += (f"；{fewest[0].text} 少用 {gpus[id(most[0])] - gpus[id(fewest[0])]} 张卡" if zh else
+                   f"; {fewest[0].text} needs {gpus[id(most[0])] - gpus[id(fewest[0])]} fewer GPU(s)")
     if ratio is None or abs(ratio - 1) < 0.03:
         return (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
     word = {"wall_hours": ("faster", "更快"), "decode_tokens_per_s_per_seq": ("faster", "更快"),
@@ -201,6 +216,13 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool) -> str:
     best = min(fitting, key=lambda av: av[1].per_gpu_gb)
     worst = max(rows, key=lambda av: av[1].per_gpu_gb)
     ratio = worst[1].per_gpu_gb / best[1].per_gpu_gb if best[1].per_gpu_gb else 1
+    prefer = PREFER.get(done[0][0].compare)
+    if prefer and len(fitting) >= 2:
+        cheapest = min(fitting, key=lambda av: prefer.index(list(av[0].update.values())[0])
+                       if list(av[0].update.values())[0] in prefer else 99)
+        return (f"{listed}。**{cheapest[0].text} 就够了**：放得下（每卡 {cheapest[1].per_gpu_gb:.1f} GB），而且{PREFER_WHY[done[0][0].compare][1]}。"
+                if zh else f"{listed}. **{cheapest[0].text} is enough**: it fits ({cheapest[1].per_gpu_gb:.1f} GB per GPU) "
+                f"and {PREFER_WHY[done[0][0].compare][0]}.")
     if len(fitting) == len(rows) and ratio < 1.03:
         return (f"{listed}。都放得下，显存相当（差别不到 3%）。" if zh else f"{listed}. All fit, with about the same memory (within 3%).")
     if len(fitting) == len(rows):

@@ -487,8 +487,11 @@ def inference_speed(ctx: Ctx) -> Answer:
         ctx.assume("prompt 2048", "输入 2048")
     out = req.output_len or 256
     batch = req.batch or req.concurrent_users or 1
-    if not req.num_gpus and req.max_throughput and weight_format_for(ctx, model, gpu) is None:
+    fixed = weight_format_for(ctx, model, gpu)
+    if not req.num_gpus and req.max_throughput and fixed is None:
         n = _gpus_for_native(ctx, model, gpu, batch, prompt + out)  # full load: as many cards as the checkpoint needs
+    elif not req.num_gpus and fixed is not None:
+        n = _gpus_for_weights(ctx, model, gpu, fixed, batch, prompt + out)  # 'BF16 70B on H100s': TP 2, not one card
     fmt = _speed_format(ctx, model, gpu, batch, prompt + out, n)
     args: dict[str, Any] = {"num_gpus": n, "context": prompt, "output": out, "batch": batch,
                             "precision": fmt, "engine": _engine(ctx, "vllm")}
@@ -539,6 +542,24 @@ def _table_rate(ctx: Ctx, gpu_id: str) -> float | None:
     return r.typical if r else None
 
 
+def _gpus_for_weights(ctx: Ctx, model, gpu, fmt: str, batch: int, context: int) -> int:
+    """A format the question fixes, no count stated: one GPU when the weights leave room there, else the fewest GPUs
+    (a tensor-parallel width, a power of two, within a node) that hold them, said."""
+    one = _size(ctx, model, gpu, fmt, batch, _engine(ctx, "vllm"), context)
+    if one.fits or not one.min_gpus or one.weights_total_gb < WEIGHTS_ROOM * one.usable_gb:
+        return 1
+    n = 1
+    while n < one.min_gpus and n < 8:
+        n *= 2
+    if n < one.min_gpus:
+        return 1
+    ctx.assumed[:] = [a for a in ctx.assumed if a not in ("1 GPU", "单卡")]
+    ctx.applied["num_gpus"] = n
+    ctx.req = ctx.req.model_copy(update={"num_gpus": n})
+    ctx.assume(f"{n}× {gpu.name} (TP {n}): the fewest that hold {fmt} weights", f"{n} 张 {gpu.name}（TP {n}）：放得下 {fmt} 权重的最少卡数")
+    return n
+
+
 def _gpus_for_native(ctx: Ctx, model, gpu, batch: int, context: int) -> int:
     """No GPU count stated: the fewest GPUs (a power of two, the tensor-parallel width) that hold the published
     checkpoint, said; one GPU when it fits there."""
@@ -575,7 +596,17 @@ def _speed_format(ctx: Ctx, model, gpu, batch: int, context: int, n: int | None 
     fixed = weight_format_for(ctx, model, gpu)
     engine = _engine(ctx, "vllm")
     if fixed:
-        _size(ctx, model, gpu, fixed, batch, engine, context)
+        r = _size(ctx, model, gpu, fixed, batch, engine, context)
+        if r.fits or r.weights_total_gb / (n or ctx.req.num_gpus or 1) < r.usable_gb:
+            return fixed  # the format asked for, while its weights can load at all (a tight fit is said by the answer)
+        # 'bf16 on one L20, does it run, how fast?': it does not; the speed in the best format that does, said
+        for fmt in precision_ladder(ctx, model, gpu):
+            if _bits(fmt) < _bits(fixed) and _size(ctx, model, gpu, fmt, batch, engine, context).fits:
+                ctx.assume(f"{fmt} weights: {fixed} (asked) does not fit {n or ctx.req.num_gpus or 1}× {gpu.name} "
+                           f"({r.weights_total_gb:,.0f} GB of weights); the speed shown is {fmt}'s",
+                           f"{fmt} 权重：你问的 {fixed} 放不下 {n or ctx.req.num_gpus or 1} 张 {gpu.name}（权重 "
+                           f"{r.weights_total_gb:,.0f} GB）；下面是 {fmt} 的速度")
+                return fmt
         return fixed
     ladder = precision_ladder(ctx, model, gpu)
     first = _size(ctx, model, gpu, ladder[0], batch, engine, context)

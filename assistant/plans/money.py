@@ -262,8 +262,11 @@ def cost(ctx: Ctx) -> Answer:
                            f"功耗：{n} × {gpu.tdp_w:,.0f} W = GPU {kw:,.1f} kW，含制冷约 {kw * DEFAULT_PUE:,.1f} kW（PUE "
                            f"{DEFAULT_PUE:g}；服务器的 CPU、内存、风扇另计）；{hours:,.0f} 小时电费 {s}{r.buy_breakdown['power']:,.0f}。"))
     if r.cheaper:
-        be = (ctx.t(f" Buying pays back after {r.break_even_months:.1f} months of use at this utilization.",
-                    f"按这个利用率，自购 {r.break_even_months:.1f} 个月回本。") if r.break_even_months else "")
+        used_h = r.break_even_months * HOURS_PER_MONTH * (r.utilization or 1) if r.break_even_months else None
+        be = (ctx.t(f" Buying pays back after {r.break_even_months:.1f} months of use at this utilization "
+                    f"(about {used_h:,.0f} hours of GPU work).",
+                    f"按这个利用率，自购 {r.break_even_months:.1f} 个月回本（约 {used_h:,.0f} 小时的 GPU 工作）。")
+              if r.break_even_months else "")
         lines.append(ctx.t(f"Cheaper for this: **{r.cheaper}**.", f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。")
                      + be)
     figures: dict[str, Any] = {"gpu_hours": r.gpu_hours, "hours": hours, "currency": cur, "cheaper": r.cheaper,

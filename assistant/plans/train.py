@@ -273,8 +273,9 @@ def training_time(ctx: Ctx) -> Answer:
         figures["time_ratio"] = round(slow.wall_hours / fast.wall_hours, 2)
         lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"]))
     lines.append(ctx.t(f"**{first.wall_hours:,.1f} hours ({first.wall_days:,.1f} days) on {n} GPUs, "
-                       f"{first.gpu_hours:,.0f} GPU-hours** (band {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} h).",
-                       f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天），共 {first.gpu_hours:,.0f} 卡时**"
+                       f"{first.gpu_hours:,.0f} GPU-hours = {first.gpu_hours / 24:,.0f} GPU-days** (band {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} h).",
+                       f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天），共 {first.gpu_hours:,.0f} 卡时"
+                       f" = {first.gpu_hours / 24:,.0f} 卡·天**"
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
     tps = tokens / (first.wall_hours * 3600) if first.wall_hours else 0
     figures |= {"tokens_per_s": round(tps), "tokens_per_s_per_gpu": round(tps / n)}

@@ -18,7 +18,7 @@ import unicodedata
 from pydantic import BaseModel, Field
 
 from assistant.readers import cues
-from assistant.readers.slots import w
+from assistant.readers.slots import largest_model, w
 from assistant.request import Request
 
 
@@ -131,6 +131,9 @@ def _job_intent(req: Request, setting: str, low: str = "") -> str:
         return "training_time" if trains and not infers else "inference_speed"
     if setting == "precision" and req.intent == "training_memory" and req.tokens:
         return "training_time"  # 'FP8 or BF16 for this run?': the time decides
+    if setting in ("precision", "kv_dtype") and req.intent == "inference_memory" and re.search(
+            r"快|速度|吞吐|" + w(r"faster|slower|speed\w*|throughput|tokens?/s|latency|worth"), low):
+        return "inference_speed"  # 'is FP8 worth it, how much faster?': the speed decides (and the GPUs it takes)
     if req.intent not in ("recommend", "compare") or not req.model or len(req.gpus) >= 2:
         return req.intent
     if req.method in ("full", "lora", "qlora", "pretrain") or setting in ("offload", "zero", "recompute", "method"):
@@ -177,6 +180,10 @@ VALUE_SLOTS: dict[str, str] = {
 def several_values(low: str, req: Request) -> list[Ask]:
     """'batch 1 and batch 64', 'at 8k and 32k context', '4 or 8 GPUs': one ask per value."""
     zh = req.lang == "zh"
+    if req.intent == "inference_speed" and req.batch and req.concurrent_users and req.batch != req.concurrent_users:
+        # '单用户每秒多少 token？同时 10 个人用每人多少？': the speed at one user and at N
+        return [Ask(text=("{} 个用户" if zh else "{} user(s)").format(b), intent=req.intent,
+                    update={"batch": b, "concurrent_users": None}, compare="batch") for b in (req.batch, req.concurrent_users)]
     for slot, pattern in VALUE_SLOTS.items():
         values = []
         for m in re.finditer(pattern, low):
@@ -252,6 +259,13 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
     main_at = None
     for at, clause in enumerate(clauses):
         intent = _clause_intent(clause, req)
+        if largest_model(clause) and req.model and len(clauses) > 1:
+            # 'what's the biggest model I can run on it, and how fast would a 70B go?': the biggest, then the 70B
+            trains = req.method in ("full", "lora", "qlora", "pretrain") or req.intent.startswith("training")
+            asks.append((at, Ask(text=clause, intent="training_memory" if trains else "inference_memory",
+                                 update={"largest_model": True, "model": None, "models": [], "model_text": None})))
+            seen.add("largest")
+            continue
         if intent is None:
             continue
         if _family(intent) == _family(req.intent):
@@ -276,7 +290,8 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
         asks.append((at, Ask(text=clause, intent=intent)))
     if not asks:
         return []
-    first = Ask(text=(_INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if zh else 0]), intent=req.intent)
+    first = Ask(text=(_INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if zh else 0]), intent=req.intent,
+                update={"largest_model": None} if "largest" in seen else {})
     asks.append((main_at if main_at is not None else -1, first))
     return [a for _, a in sorted(asks, key=lambda pa: pa[0])]
 
@@ -356,6 +371,10 @@ def _card_job_intent(low: str, req: Request) -> str | None:
         return "training_time"
     if re.search(_RATE, low) and re.search(_COST_WORDS, low) and not req.tokens:
         return "cost"
+    speedish = re.search(r"速度|吞吐|多快|成本|便宜|性价比|" + w(r"fast\w*|speed|throughput|tokens?/s|cheap\w*|cost\w*|dollar|price"),
+                         low) or re.search(PER_TOKEN_COST, low)
+    if req.model and req.intent == "inference_memory" and not speedish:
+        return "inference_memory"  # 'can I run it on 8x H200? and on 8x H100?': does it fit on each
     if req.model and (req.method == "inference" or req.intent in ("inference_memory", "inference_speed", "serving") or
                       re.search(r"推理|部署|服务|上线|" + w(r"serv\w*|inference|deploy\w*|host\w*|run\w*|tokens?/s|throughput"), low)):
         return "inference_speed"
@@ -374,6 +393,9 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
     except (LookupError, ValueError):
         return []
     named = re.escape(str(first.params_total // 10**9))
+    shape = re.fullmatch(r"[\d.]+b-a([\d.]+)b", req.model)
+    if shape:  # '120B total / 12B active': the 12B is the same model's active count
+        named = f"(?:{named}|{re.escape(shape.group(1))})"
     for m in re.finditer(r"(?:\band\b|和|还有|呢|或者?|or|vs\.?|/|、|，|,|\?|？)\s*(?:the\s+|a\s+)?(\d+(?:\.\d+)?)\s*b(?![a-z0-9])", low):
         size = float(m.group(1)) * 1e9
         if re.fullmatch(named, m.group(1)) or any(abs(catalog.model(i)[0].params_total / size - 1) < 0.1 for i in ids):

@@ -54,7 +54,7 @@ CUES: list[tuple[str, float, str]] = [
                            + w(r"fine[\s-]*tun\w*|finetun\w*|sft|train|training|lora|qlora|pre[\s-]?train\w*|dpo|grpo|rlhf")),
     ("memory", 2, r"显存|够不够|够用|够吗|放得下|放不下|装不下|爆显存|几张|多少张|几块|多少块|几卡|需要多少|要多少|最长上下文|"
                   r"最大上下文|每个\s*token" + "|"
-                  + w(r"vram|memory|enough|fit|fits|oom|out of memory|how many (?:gpus|cards|h100s?|a100s?)|gb of|"
+                  + w(r"vram|memory|enough|fit|fits|oom|out of memory|how many (?:gpus|cards|h100s?|a100s?)(?![\s-]*(?:days?|hours?|hrs?))|gb of|"
                       r"how much (?:gpu )?(?:memory|vram)|kv[\s-]?cache size|per-token|max(?:imum)? context")),
     ("recommend", 3, r"推荐|选什么|选哪|哪个好|哪款|哪种卡|买什么卡|用什么卡|什么卡|最便宜|最划算|性价比|"
                      + w(r"which gpu|what gpu|which card|what card|which hardware|what hardware|recommend\w*|"

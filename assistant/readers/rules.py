@@ -46,7 +46,8 @@ class Reading:
 
 _FIRST_PERSON = r"(?<![a-z])(?:i|we|our|ours|my|me|us|i'm|we're|i've|we've|i'd|we'd)(?![a-z])|我们|我|咱们|咱|本人"
 _REFERENCE = (r"(?<![a-z])(?:they|their|meta|deepseek|openai|google|alibaba|mistral|nvidia|the paper|the report|the tech report|"
-              r"reported(?:ly)?|published|was trained|were trained|trained (?:on|with|for|using)|used|took|took them|"
+              r"reported(?:ly)?|reports?|a paper|papers?|published|was trained|were trained|trained (?:on|with|for|using)|used|took|"
+              r"took them|"
               r"for reference|according to|as a reference|benchmark(?:ed)?)(?![a-z])|用了|花了|训练了|训了|官方|报告|论文|据说|"
               r"参考|据报道|公布|号称|声称|披露")
 
@@ -69,12 +70,42 @@ def quoted_runs(text: str) -> tuple[str, list[str]]:
     return " ".join(parts[i] for i in range(len(parts)) if i not in quoted), [parts[i].strip() for i in quoted]
 
 
+def _implied_mfu(quoted: str, catalog: Catalog) -> float | None:
+    """The MFU a quoted run implies, when it gives its model size, tokens, GPU-hours and GPU: 6·N·D / (GPU-hours x
+    3600 x the GPU's dense BF16 peak) ('Llama 2 7B: 2T tokens, 184k A100 GPU-hours' -> 0.41)."""
+    from assistant.readers.names import find_names
+
+    size, _ = slots.model_size(quoted)
+    names, _ = find_names(quoted, catalog)
+    params = None
+    if names.models:
+        params = catalog.model(names.models[0])[0].params_total
+    elif size:
+        params = float(size[:-1]) * 1e9
+    tokens = slots.tokens(quoted).get("tokens")
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(万|亿|k|m|million|thousand)?\s*(?:[a-z0-9]+\s*)?(?:gpu[\s-]*)?(?:小时|hours?|卡时|hrs?)", quoted)
+    if not (params and tokens and m and names.gpus):
+        return None
+    hours = float(m.group(1)) * {"万": 1e4, "亿": 1e8, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(m.group(2) or "", 1)
+    gpu = catalog.gpu(names.gpus[0])[0]
+    peak = gpu.bf16_dense_tflops or gpu.fp16_dense_tflops
+    if not peak or hours <= 0:
+        return None
+    mfu = 6 * params * tokens / (hours * 3600 * peak * 1e12)
+    return round(mfu, 3) if 0.05 <= mfu <= 0.9 else None
+
+
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up."""
     text, warnings = truncate_question(text)
     text, quoted = quoted_runs(text)
     if quoted:
         warnings.append("quoted as reference, not read as your job: " + " / ".join(q[:160] for q in quoted))
+        mfu = slots.targets(" ".join(quoted).lower()).get("mfu") or _implied_mfu(" ".join(quoted).lower(), catalog)
+        if mfu and re.search(r"(?:that|this|the same|their|same)\s+(?:mfu|efficiency|utili[sz]ation)|这个\s*(?:mfu|效率)|"
+                             r"同样的?\s*(?:mfu|效率)|按这个|" + slots.w(r"(?:at |with )?(?:that|this|the same) (?:rate|efficiency|speed)"),
+                             text.lower()):
+            text += f" (mfu {mfu:.2%})"  # 'using that MFU': the quoted run's MFU is the user's input
     lang = question_lang(text[:300])  # the question, not a log or a paste that follows it
     # '，' would become ',' under NFKC and glue '8，128' into one number: keep a space after it
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
@@ -106,6 +137,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         if size:
             stated["model"] = _family_size(work, as_written, size, catalog) or size
             stated["model_text"] = as_written.strip()
+            if re.match(r"\s*(?:的)?\s*(?:激活|active|activated)", work[work.find(as_written) + len(as_written):][:12]):
+                warnings.append(f"{as_written.strip()} is the active size of an MoE whose total is not given: compute and time "
+                                "are sized by it; memory needs the total (write e.g. '671B total, 37B active')")
             if stated["model"] == size and re.match(r"[a-z]", as_written.strip()):
                 warnings.append(f"'{as_written.strip()}' is not in the model catalog: sized as a generic {size.upper()} dense "
                                 "decoder (an MoE or a quantised checkpoint of that name needs its own config)")

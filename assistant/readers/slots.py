@@ -162,7 +162,9 @@ def precision(text: str) -> dict:
 
 
 # the complete model in its native precision (满血 = not distilled, not quantized)
-FULL_MODEL = r"满血|完整版|原版|" + w(r"full[\s-]*(?:fat|size[d]?|model|version|weights)|native precision|full[\s-]*precision weights")
+FULL_MODEL = r"满血|完整版|原版|非蒸馏|不是蒸馏|" + w(r"full[\s-]*(?:fat|size[d]?|model|version|weights)|native precision|"
+                                       r"full[\s-]*precision weights|not (?:a |the )?distill\w*|the real \d+b") + \
+    "|" + w("full") + r"\s+(?=deepseek|qwen|llama|kimi|glm|r1|v3|mixtral|mistral)"
 
 
 def optimizer_and_sharding(text: str) -> dict:
@@ -416,6 +418,8 @@ def targets(text: str) -> dict:
                    text)
          or re.search(rate + r"[^.?!\n]{0,16}?(?:per|each|for each|/)\s*(?:user|person|request|stream|seat|session)", text)
          or re.search(rate + r"\s*each", text)
+         or re.search(r"(?:each|every (?:user|one)|per user|each user|每人|每个人)\s*(?:needs?|gets?|wants?|requires?|should get|"
+                      r"must get|需要|要求)?\s*(?:at least|min(?:imum)?|≥|>=|不低于|至少)?\s*" + rate, text)
          or re.search(r"(?:per|each)[\s-]*(?:user|person|stream|request)[^0-9\n]{0,24}?" + rate, text))
     if m:
         v = float(m.group(1))
