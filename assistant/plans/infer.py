@@ -308,6 +308,9 @@ def _kv_line(ctx: Ctx, model, r, batch: int) -> str:
                                               + (f" (the model's limit is {model.max_context:,})" if longest >= model.max_context else ""),
                                               f"；batch {batch} 时放得下的最长上下文：**{longest:,} token**"
                                               + (f"（模型上限 {model.max_context:,}）" if longest >= model.max_context else "")))
+    if r.max_batch:
+        tail += ctx.t(f"; at {r.context if hasattr(r, 'context') else ''} this context, up to **{r.max_batch}** sequences at once",
+                      f"；这个上下文下最多同时 **{r.max_batch}** 条序列")
     return ctx.t(f"KV cache: **{kv / 1024:,.0f} KiB per token** ({shape} × bytes per value; {kv * 1024 / 1e9:.2f} GB per 1k tokens)",
                  f"KV cache：**每 token {kv / 1024:,.0f} KiB**（{shape} × 每个值的字节数；每 1k token {kv * 1024 / 1e9:.2f} GB）") + tail + \
         ("。" if ctx.zh else ".")

@@ -281,6 +281,9 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
             continue
         if intent == "inference_speed" and req.intent == "serving" and not (req.concurrent_users or req.requests_per_s):
             continue  # the capacity answer gives the requests/s and the per-user speed at that concurrency
+        if intent == "inference_speed" and req.intent == "training_time" and not re.search(
+                r"推理|部署|" + w(r"inference|serv\w*|deploy\w*"), low):
+            continue  # the speed of a training job is the time answer's throughput
         if intent in ("training_memory", "inference_memory") and not req.model:
             continue
         if intent in ("training_memory", "inference_memory") and re.search(COUNT_WORDS, clause) and (

@@ -144,6 +144,8 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
             continue
         if any(token in a.lower() for r in catalog.models for a in (r.id, *r.aliases)):
             continue
+        if any(g.split("-")[0] == token for g in out.gpus):
+            continue  # 'a100 40g': the card is named already (its '40g' variant); not a second A100
         try:  # a known card the name search missed ('a100-hours'): take it
             rec = catalog.gpu(token)[0]
             if rec.id not in out.gpus:

@@ -354,6 +354,16 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("training_time", 6)  # tokens/s of a training job: the training-time tool's throughput
         if "tokens" not in stated:
             stated["ratio_only"] = True  # a rate: no dataset size needed (a stated default is used and said)
+    elif stated.get("method") in ("full", "lora", "qlora", "pretrain") and not re.search(
+            r"推理|部署|上线|" + slots.w(r"inference|serv\w*|deploy\w*|generat\w*|chat\w*"), low) and re.search(
+            r"速度|每秒.{0,8}token|吞吐|" + slots.w(r"tokens?/s(?:ec)?|tok/s|throughput|how fast|speed"), low):
+        add("training_time", 6)  # 'LoRA on a V100, how many tokens/s?': the training throughput
+        if "tokens" not in stated:
+            stated["ratio_only"] = True
+    if len(gpus) >= 2 and trainish and has_model and re.search(r"速度|快|慢|" + slots.w(r"faster|slower|speed|how long|time"), low) and \
+            "concurrent_users" not in stated:
+        add("training_time", 6)  # '910B 训练 7B 跟 A100 比速度怎么样': the time ratio between the cards
+        stated.setdefault("ratio_only", True) if "tokens" not in stated else None
     if any(k in stated for k in ("price_per_gpu_hour", "purchase_price", "purchase_price_per_server", "utilization")):
         add("cost", 3)
     if stated.get("per_token_cost") and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or

@@ -321,6 +321,8 @@ def tokens(text: str) -> dict:
 
 def largest_model(text: str) -> dict:
     """'能训多大的模型', 'what's the biggest model I can run', 'what models fit on my card'."""
+    if re.search(r"多大的?\s*(?:batch|bs|上下文|context|并发)|(?:batch|上下文|context)\s*(?:能|可以)?(?:开|跑|设)?(?:到)?多大", text):
+        return {}  # '能跑多大的 batch': the largest batch, not the largest model
     if has(r"多大的?模型|最大(?:能|可以)?(?:训|跑|跑到|放|微调|部署)?多大|能(?:训|跑|放|微调|部署|用)多大|最大的模型|能用多大|"
            r"哪个尺寸|多大尺寸|多大参数|" + w(r"which size|what size|how large|how big") + "|"
            + w(r"how big (?:a |of a )?(?:model|llm)|(?:largest|biggest) (?:model|llm)|what size (?:model|llm)|"
@@ -398,7 +400,7 @@ def targets(text: str) -> dict:
     50毫秒'), and a per-user decode rate ('at least 20 tokens/s per user', '每人每秒20个token', '≥30 tok/s each')."""
     out: dict = {}
     m = (re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu", text)
-         or re.search(r"mfu\s*(?:of|=|:|：|at|is|是|为|按|取|大概|约|around|~|≈)?\s*(?:about\s*)?(\d+(?:\.\d+)?)\s*(%?)", text))
+         or re.search(r"mfu[^0-9\n。？?]{0,10}?(\d+(?:\.\d+)?)\s*(%?)", text))
     if m:
         v = float(m.group(1))
         pct = "%" in m.group(0)
