@@ -291,3 +291,28 @@ def test_power_and_electricity_at_a_stated_price():
     a = ask("8张H100一年的电费多少？电价0.7元/度")
     # 8 x 0.7 kW x PUE 1.3 x 8,760 h x ¥0.7 = ¥44,641
     assert a.request["electricity_per_kwh"] == 0.7 and "¥44,641" in a.answer
+
+
+@SETTINGS
+@given(marker=st.sampled_from(["Unrelated — ", "Separately, ", "New question: ", "btw ", "另外问一下，", "换个话题，"]),
+       second=st.sampled_from(["what GPU do I need to fine-tune a 7B model with QLoRA?", "7B 模型 QLoRA 微调要什么卡？"]))
+def test_a_message_that_says_it_is_new_inherits_nothing(tmp_path_factory, marker, second):
+    from assistant.service import ask_in_session
+
+    f = tmp_path_factory.mktemp("s") / "s.json"
+    ask_in_session("How much VRAM to serve Llama 3 70B in bf16 for 50 concurrent users at 4k context?", f)
+    a = ask_in_session(marker + second, f)
+    assert a.request["concurrent_users"] is None and a.request["context"] is None and a.request["model"] == "7b"
+
+
+@SETTINGS
+@given(word=st.sampled_from([("what if we double the users?", 2.0), ("and with twice the users?", 2.0),
+                             ("用户翻倍呢？", 2.0), ("并发减半呢", 0.5), ("what if the load triples?", 3.0)]))
+def test_a_relative_change_scales_the_previous_value(tmp_path_factory, word):
+    from assistant.service import ask_in_session
+
+    f = tmp_path_factory.mktemp("s") / "s.json"
+    ask_in_session("Serving Qwen2.5-14B on one L40S for an internal chatbot, ~40 concurrent users. Will that work?", f)
+    a = ask_in_session(word[0], f)
+    assert a.request["concurrent_users"] == int(round(40 * word[1]))
+    assert a.request["model"] == "qwen2.5-14b" and a.request["gpu"] == "l40s"  # the rest of the job is kept

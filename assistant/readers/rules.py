@@ -308,8 +308,16 @@ def _previous(previous: dict | None) -> dict | None:
     return prev if prev.get("intent") and prev["intent"] != "out_of_scope" else None
 
 
+_NEW_TOPIC = (r"另外问|另一个问题|换个话题|换个问题|顺便问|再问一个|另问|与上面无关|跟上面无关|和上面无关|" + slots.w(
+    r"unrelated|separately|separate question|new question|different question|another question|on another note|"
+    r"by the way|btw|different topic|changing topics?|switching gears"))
+
+
 def _is_follow_up(low: str, stated: dict, prev: dict) -> bool:
-    """A short message that changes part of the last question ('那H100呢？', 'what about 4 GPUs?')."""
+    """A short message that changes part of the last question ('那H100呢？', 'what about 4 GPUs?'); a message that says
+    it is a new question ('unrelated —', '另外问一下', 'separately') never is."""
+    if re.search(_NEW_TOPIC, low):
+        return False
     if len(low) > 160:
         return False
     complete = "model" in stated and ("gpu" in stated or "tokens" in stated or "num_gpus" in stated)
@@ -533,10 +541,35 @@ def _follow_up_only(low: str, stated: dict, prev: dict, catalog: Catalog) -> dic
         same_line = [r for r in hits if old is not None and r.id.rsplit("-", 1)[0] == old.id.rsplit("-", 1)[0]]
         if len(same_line) == 1 or len(hits) == 1:
             stated["model"] = (same_line or hits)[0].id  # 'and for the 70B?' after Llama-3.1-8B: Llama-3.1-70B
+    stated |= _relative_change(low, stated, prev)
     if "hours_per_day" in stated and "period_hours" not in stated and prev.get("period_hours"):
         days = prev["period_hours"] / (prev.get("hours_per_day") or 24)
         stated["period_hours"] = days * stated["hours_per_day"]
     return stated
+
+
+_FACTOR = [(r"十倍|" + slots.w(r"ten times|10x|10 times"), 10.0), (r"三倍|翻两番|" + slots.w(r"triples?|tripled|three times|3x"), 3.0),
+           (r"翻倍|加倍|两倍|翻一番|" + slots.w(r"doubles?|doubled|twice|two times|2x"), 2.0),
+           (r"减半|一半|砍半|" + slots.w(r"half|halves?|halved"), 0.5)]
+_SCALED = [("concurrent_users", r"用户|人|并发|" + slots.w(r"users?|people|concurren\w*|load")),
+           ("requests_per_s", r"请求|qps|" + slots.w(r"requests?|qps|rps|traffic")),
+           ("num_gpus", r"卡|gpu|" + slots.w(r"gpus?|cards?")), ("context", r"上下文|" + slots.w(r"context|ctx")),
+           ("tokens", r"数据|token|语料|" + slots.w(r"data|dataset|tokens?")), ("batch", slots.w(r"batch"))]
+
+
+def _relative_change(low: str, stated: dict, prev: dict) -> dict:
+    """'what if we double the users?', '卡数减半呢': the previous value scaled; the users when no field is named."""
+    factor = next((f for pat, f in _FACTOR if re.search(pat, low)), None)
+    if factor is None:
+        return {}
+    named = [k for k, pat in _SCALED if re.search(pat, low) and prev.get(k) and k not in stated]
+    if not named:
+        named = [k for k in ("concurrent_users", "requests_per_s") if prev.get(k) and k not in stated][:1]
+    out = {}
+    for k in named[:1]:
+        v = prev[k] * factor
+        out[k] = v if k in ("requests_per_s", "tokens") else max(1, int(round(v)))
+    return out
 
 
 def _merge(prev: dict, stated: dict, catalog: Catalog) -> dict:
