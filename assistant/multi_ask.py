@@ -27,8 +27,21 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     """One Answer for several asks: the first ask's fields on top, a section per ask, `asks`, `not_answered` and,
     for alternatives, the comparison."""
     zh = req.lang == "zh"
+    missed = [NotAnswered(ask=a.text, why=("这里的计算器回答显存、卡数、时间、速度、价格和成本；这一问不在其中" if zh else
+                                          "the calculators here answer memory, GPU counts, time, speed, prices and costs; "
+                                          "this ask is none of those"))
+              for a, x in zip(asks, answers) if a.intent == "out_of_scope"]
+    kept = [(a, x) for a, x in zip(asks, answers) if a.intent != "out_of_scope"]
+    asks, answers = [a for a, _ in kept], [x for _, x in kept]
+    if len(asks) == 1:  # one ask answered, the rest listed
+        only = answers[0]
+        text = only.answer + "\n\n" + ("**未回答**\n" if zh else "**Not answered**\n") + "\n".join(
+            f"- {m.ask}: {m.why}" for m in missed)
+        return only.model_copy(update={"answer": text, "not_answered": missed, "asks": [AskAnswer(
+            ask=asks[0].text, intent=only.intent, status=only.status, verdict=only.verdict, figures=only.figures,
+            request=only.request)]})
     first = answers[0]
-    entries, missed = [], []
+    entries = []
     for ask, ans in zip(asks, answers):
         entries.append(AskAnswer(ask=ask.text, intent=ans.intent, status=ans.status, verdict=ans.verdict,
                                  figures=ans.figures, request=ans.request))

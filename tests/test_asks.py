@@ -316,3 +316,14 @@ def test_a_relative_change_scales_the_previous_value(tmp_path_factory, word):
     a = ask_in_session(word[0], f)
     assert a.request["concurrent_users"] == int(round(40 * word[1]))
     assert a.request["model"] == "qwen2.5-14b" and a.request["gpu"] == "l40s"  # the rest of the job is kept
+
+
+@pytest.mark.parametrize("job, other", [
+    ("Can one H100 run Llama 3.1 8B?", "Also, what's the best framework for building a RAG chatbot?"),
+    ("4090 能跑 Qwen2.5-7B 吗？", "另外，这个模型中文写作效果好不好？"),
+])
+def test_an_ask_no_calculator_answers_is_listed_not_dropped(job, other):
+    a = ask(f"{job} {other}")
+    assert a.intent == "inference_memory" and a.status == "answered"
+    assert len(a.not_answered) == 1 and a.not_answered[0].why
+    assert ("Not answered" in a.answer) or ("未回答" in a.answer)

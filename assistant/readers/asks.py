@@ -267,6 +267,8 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
             seen.add("largest")
             continue
         if intent is None:
+            if _unanswerable(clause, at, clauses):
+                asks.append((at, Ask(text=clause, intent="out_of_scope")))
             continue
         if _family(intent) == _family(req.intent):
             main_at = at if main_at is None else main_at
@@ -300,6 +302,25 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
 
 
 COUNT_WORDS = r"几张|几块|几台|多少张|多少块|多少台|多少卡|几卡|" + w(r"how many (?:\w+[\s-]?)?(?:gpus?|cards?|nodes?|servers?)")
+
+
+_QUESTION = (r"[?？吗呢么]\s*$|什么|怎么|为什么|为啥|哪|如何|是否|好不好|行不行|能不能|可不可以|是不是|有没有|多少|" +
+             w(r"what|how|why|which|can|could|does|do|is|are|should|would|will|any"))
+_NUMBERISH = r"\d"
+
+
+def _unanswerable(clause: str, at: int, clauses: list[str]) -> bool:
+    """A clause that asks something (a question form, no numbers) that no calculator answers and that is not the
+    message's main question: listed under 'Not answered' rather than dropped in silence."""
+    if at == 0 or len(clause) < 12 or re.search(_NUMBERISH, clause):
+        return False
+    if not re.search(_QUESTION, clause):
+        return False
+    scores, _ = cues.score(clause)
+    if re.search(cues.CONCEPTS, clause):
+        return False  # a concept the reference notes explain
+    asked = [v for k, v in scores.items() if k in _INTENT_NAMES or k == "memory"]
+    return max(asked, default=0.0) < 1.5
 
 
 def _clause_intent(clause: str, req: Request) -> str | None:
