@@ -6,6 +6,7 @@ assumption and source sections) in assistant/context.py, below both."""
 from __future__ import annotations
 
 import logging
+import math
 import re
 
 from assistant.answer import Answer
@@ -20,6 +21,7 @@ __all__ = ["Deps", "plan", "missing_inputs"]
 log = logging.getLogger(__name__)
 
 
+PEAK_SHARE_OF_DAU = 0.05  # chat users a day -> requests in flight at the peak hour (an assumption, always said)
 RATIO_MODEL = "llama-3.1-8b"  # the job a ratio question is computed on when it names none (said)
 
 # What each intent needs before it can answer without guessing.
@@ -77,6 +79,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "compare": facts.compare, "spec": facts.spec, "fact_check": facts.fact_check,
                 "explain": facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question)
+    if req.daily_active_users and not (req.concurrent_users or req.requests_per_s):
+        peak = max(1, math.ceil(req.daily_active_users * PEAK_SHARE_OF_DAU))
+        req = ctx.req = req.model_copy(update={"concurrent_users": peak})
+        ctx.assume(f"{peak} requests in flight at peak = {PEAK_SHARE_OF_DAU:.0%} of {req.daily_active_users:,} daily users (a "
+                   "rule of thumb for chat; state your peak concurrency to replace it)",
+                   f"高峰同时处理 {peak} 个请求 = 日活 {req.daily_active_users:,} 的 {PEAK_SHARE_OF_DAU:.0%}（聊天类应用的经验值；"
+                   "给出实际峰值并发可替换）")
     if req.ratio_only and not req.model:
         req = ctx.req = req.model_copy(update={"model": RATIO_MODEL})
         ctx.assume(f"{RATIO_MODEL} (a ratio hardly depends on the model)", f"{RATIO_MODEL}（比例与模型关系不大）")

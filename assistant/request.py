@@ -81,6 +81,8 @@ class Request(BaseModel):
                                         "batch that fits)")
     concurrent_users: int | None = None
     requests_per_s: float | None = None
+    daily_active_users: int | None = Field(None, gt=0, description="users a day; the peak requests in flight are "
+                                           "assumed from it (said) unless a concurrency is stated")
     engine: Engine | None = None
     gpu_memory_utilization: float | None = Field(None, gt=0, le=1, description="vLLM/SGLang share of GPU memory it takes")
 

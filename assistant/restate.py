@@ -93,6 +93,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "ttft_s": ("TTFT ≤ {:g} s", "首 token ≤ {:g} 秒"), "itl_ms": ("ITL ≤ {:g} ms", "每 token ≤ {:g} 毫秒"),
         "tokens_per_s_per_user": ("≥ {:g} tokens/s per user", "每用户 ≥ {:g} token/秒"),
         "electricity_per_kwh": ("electricity {:g}/kWh", "电价 {:g}/度"),
+        "daily_active_users": ("{:,} daily users", "日活 {:,}"),
     }
     for key, (en, cn) in labels.items():
         v = getattr(req, key)

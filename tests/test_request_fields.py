@@ -76,6 +76,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "per_token_cost": ("How fast is Llama 3.1 8B on one H100 at full load?",
                        "What does Llama 3.1 8B on one H100 cost per million tokens at full load?"),
     "electricity_per_kwh": ("Rent or buy 8 H100 for a year?", "Rent or buy 8 H100 for a year, electricity at $0.20/kWh?"),
+    "daily_active_users": ("How many A100s to serve a 7B chatbot?",
+                           "How many A100s to serve a 7B chatbot to 1000 daily active users?"),
     "mfu": ("How long to pretrain a 7B model on 100B tokens with 64 H100?",
             "How long to pretrain a 7B model on 100B tokens with 64 H100 at 45% MFU?"),
     "ttft_s": ("How many H100 to serve Llama 3.1 70B to 100 concurrent users?",

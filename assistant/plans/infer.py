@@ -22,7 +22,8 @@ CHECKPOINT_FORMATS = {"awq": "awq", "gptq-int4": "gptq", "gptq-int8": "int8", "f
 _INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype",
           "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization", "ram_gb", "full_model"}
 USES["inference_memory"] = _INFER | {"largest_model"}
-USES["serving"] = _INFER | {"concurrent_users", "requests_per_s", "ttft_s", "itl_ms", "tokens_per_s_per_user"}
+USES["serving"] = _INFER | {"concurrent_users", "requests_per_s", "ttft_s", "itl_ms", "tokens_per_s_per_user",
+                            "daily_active_users"}
 USES["inference_speed"] = (_INFER - {"gpu_memory_utilization"}) | {"concurrent_users", "ttft_s", "itl_ms",
                                                                    "tokens_per_s_per_user", "max_throughput"}
 
@@ -462,9 +463,10 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
             if req.concurrent_users else ctx.t(f"{req.requests_per_s:g} requests/s", f"每秒 {req.requests_per_s:g} 个请求"))
     shape = f"TP{plan.tp}" + (f" × PP{plan.pp}" if plan.pp > 1 else "") + f" × {plan.replicas}"
     cost = ("" if plan.cost_per_million_output_tokens_usd is None else
-            ctx.t(f"; ${plan.cost_per_hour_usd:,.2f}/hour, ${plan.cost_per_million_output_tokens_usd:g} per 1M output tokens",
-                  f"；每小时 {ctx.money(plan.cost_per_hour_usd, 2)}，每百万输出 token "
-                  f"{ctx.money(plan.cost_per_million_output_tokens_usd, 2)}"))
+            ctx.t(f"; ${plan.cost_per_hour_usd:,.2f}/hour (${plan.cost_per_hour_usd * 730:,.0f} a month of 730 h), "
+                  f"${plan.cost_per_million_output_tokens_usd:g} per 1M output tokens",
+                  f"；每小时 {ctx.money(plan.cost_per_hour_usd, 2)}（每月 730 小时约 {ctx.money(plan.cost_per_hour_usd * 730)}），"
+                  f"每百万输出 token {ctx.money(plan.cost_per_million_output_tokens_usd, 2)}"))
     head = ctx.t(
         f"**{plan.total_gpus}× {gpu.name}** ({shape} replicas) serve {load} at {prompt:,} prompt + {out:,} output tokens "
         f"within TTFT ≤ {plan.targets['ttft_s']:g} s and ITL ≤ {plan.targets['itl_ms']:g} ms: TTFT ≈ {plan.ttft_s:.2f} s, "

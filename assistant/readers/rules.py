@@ -345,7 +345,7 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     def add(k: str, v: float) -> None:
         s[k] = s.get(k, 0.0) + v
 
-    if "concurrent_users" in stated or "requests_per_s" in stated:
+    if "concurrent_users" in stated or "requests_per_s" in stated or "daily_active_users" in stated:
         add("serving", 6)  # users to serve decide the question unless a speed is asked
         if any(k in stated for k in ("tokens_per_s_per_user", "ttft_s", "itl_ms")):
             add("serving", 4)  # 'how many cards for N users at >= X tokens/s each': a plan held to the target

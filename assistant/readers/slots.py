@@ -260,6 +260,11 @@ def batches(text: str) -> dict:
 
 def users(text: str) -> dict:
     out: dict = {}
+    m = re.search(rf"({NUM})\s*({MAG})?\s*(?:{w('daily active users?|dau|daily users|users a day|users per day|users daily')}|"
+                  r"日活(?:跃)?(?:用户)?|个?日活)", text) or re.search(rf"(?:日活|dau)\s*(?:是|为|约|大概|:|：)?\s*({NUM})\s*({MAG})?", text)
+    if m and to_number(m.group(1)):
+        out["daily_active_users"] = int(magnitude(to_number(m.group(1)), m.group(2)))
+        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     m = re.search(rf"({NUM})\s*(?:{MAG})?\s*(?:个|名|位)?\s*(?:concurrent|simultaneous|parallel|active|同时在线的?|并发的?|在线的?)?\s*"
                   rf"(?:{w('users?|people|clients?|requests?|sessions?|streams?|sequences?|chats?|conversations?')}|用户|人同时|人并发|"
                   r"人(?:同时|并发|在线|用|使用|在用|访问|调用)|路并发|个并发|并发|个请求|请求|路)", text)
