@@ -17,6 +17,11 @@ COMMANDS = [
     ["size", "train", "--model", "llama-3.1-8b", "--method", "lora", "--gpu", "{g}"],
     ["plan", "serve", "--model", "llama-3.1-8b", "--gpu", "{g}", "--users", "10"],
     ["cost", "--gpu", "{g}", "--hours", "720"],
+    ["size", "infer", "--model", "llama-3.1-70b", "--gpu", "{g}", "--context", "32k"],
+    ["spec", "{g}"],
+    ["compare", "{g}", "h100"],
+    ["plan", "offload", "--model", "qwen3-30b-a3b", "--gpu", "{g}", "--ram-gb", "64"],
+    ["recommend", "--model", "llama-3.1-8b", "--task", "inference", "--gpus", "{g},h100"],
 ]
 
 
