@@ -7,10 +7,14 @@ from assistant.readers.asks import Ask
 from assistant.request import Request
 
 # among settings that all fit, the one that costs least speed (or quality) first
-PREFER = {"zero": [0, 1, 2, 3], "offload": ["none", "optimizer", "all"], "recompute": ["none", "selective", "full"]}
+PREFER = {"zero": [0, 1, 2, 3], "offload": ["none", "optimizer", "all"], "recompute": ["none", "selective", "full"],
+          "precision": ["bf16", "fp16", "fp8", "int8", "int4", "nf4"]}
 PREFER_WHY = {"zero": ("a lower ZeRO stage moves less data between GPUs each step (faster)", "ZeRO 阶段越低，每步卡间通信越少（更快）"),
               "offload": ("it does not move optimizer states over PCIe each step (faster)", "不用每步经 PCIe 搬运优化器状态（更快）"),
-              "recompute": ("it does not recompute activations in the backward pass (faster)", "反向时不用重算激活（更快）")}
+              "recompute": ("it does not recompute activations in the backward pass (faster)", "反向时不用重算激活（更快）"),
+              "precision": ("it keeps more bits of the weights (no or less quantization error); a smaller format frees memory "
+                            "for the KV cache and reads fewer bytes per token (faster decoding)",
+                            "权重保留更多位数（没有或更少的量化误差）；更小的格式能给 KV cache 腾出显存、每个 token 读的字节更少（解码更快）")}
 
 VALUE_GROUPS = ("batch", "context", "num_gpus", "model")  # several values of one input, not alternatives to choose between
 

@@ -21,6 +21,7 @@ __all__ = ["Deps", "plan", "missing_inputs"]
 log = logging.getLogger(__name__)
 
 
+MAX_GPUS = 1_000_000  # an input above it is a typo or a joke: said, not computed
 PEAK_SHARE_OF_DAU = 0.05  # chat users a day -> requests in flight at the peak hour (an assumption, always said)
 RATIO_MODEL = "llama-3.1-8b"  # the job a ratio question is computed on when it names none (said)
 
@@ -98,6 +99,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     problems = list(invalid)
     if req.num_gpus is not None and req.num_gpus <= 0:
         problems.append("0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')")
+    if req.num_gpus is not None and req.num_gpus > MAX_GPUS:
+        problems.append(f"{req.num_gpus:,} GPUs is more than any cluster built (the largest are a few hundred thousand); "
+                        f"give at most {MAX_GPUS:,}")
     if problems:
         return _finish(ctx, Answer(answer=T(ctx.lang, "bad_input", msg="; ".join(problems)), lang=ctx.lang,
                                    intent=req.intent, warnings=problems, status="error"))

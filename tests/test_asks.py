@@ -327,3 +327,22 @@ def test_an_ask_no_calculator_answers_is_listed_not_dropped(job, other):
     assert a.intent == "inference_memory" and a.status == "answered"
     assert len(a.not_answered) == 1 and a.not_answered[0].why
     assert ("Not answered" in a.answer) or ("未回答" in a.answer)
+
+
+@pytest.mark.parametrize("question", ["How long to train a 70B model on 1T tokens with 10 million H100s?",
+                                      "用 2000 万张 H800 训练 70B 模型 1T token 要多久"])
+def test_an_absurd_gpu_count_is_refused_in_words(question):
+    a = ask(question)
+    assert a.status == "error" and "more than any cluster" in a.answer
+
+
+def test_gpu_hours_written_with_a_magnitude_are_not_a_gpu_count():
+    a = ask("DeepSeek V3 号称只用了278.8万 H800 卡时，671B的模型这靠谱吗")
+    assert a.intent == "published_run" and a.status == "answered"
+
+
+def test_a_list_of_asks_in_one_sentence_is_each_answered():
+    a = ask("LoRA fine-tune of Qwen2.5-14B on 4x A100 80GB with 2B tokens: memory per GPU, how long, and what will "
+            "it cost on the cloud?")
+    assert {x.intent for x in a.asks} == {"training_memory", "training_time", "cost"}
+    assert all(x.status == "answered" for x in a.asks)

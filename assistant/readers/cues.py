@@ -23,7 +23,8 @@ CUES: list[tuple[str, float, str]] = [
                 + w(r"how much (?:would|will|does|did) (?:it|this|that) cost|cost(?:s)? to|total cost|rent(?:ing)? or buy(?:ing)?|"
                     r"buy(?:ing)? or rent(?:ing)?|rent vs\.? buy|buy vs\.? rent|break[\s-]?even|payback|tco|roi|bill|spend|"
                     r"cheaper to (?:rent|buy)|worth buying|own vs|electricity|run me|set me back|how much would .{0,40}cost|"
-                    r"how much (?:to|for|does it cost to|is it to) (?:rent|renting|lease|leasing|buy|buying)")),
+                    r"how much (?:to|for|does it cost to|is it to) (?:rent|renting|lease|leasing|buy|buying)|"
+                    r"what (?:will|would|does|did) (?:it|this|that|the (?:job|run|training)) cost|cost on the cloud")),
     ("cost", 1, w(r"cost|costs|rent|renting|rental|buy|buying|purchase") + r"|租|买"),
     ("training_time", 3, r"多久|多长时间|多少时间|几天|多少天|几周|几个月|多少小时|几个小时|训练时间|耗时|(?<![一每/])卡时|要跑多|跑多久|训多久|"
                          r"快多少|慢多少|快几倍|慢几倍|"

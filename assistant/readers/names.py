@@ -219,6 +219,11 @@ def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, i
         if m:
             nodes, per = int(to_number(m.group(1))), int(to_number(m.group(2)))
             return nodes * per, per, nodes
+        m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(million|thousand|k|万|千)\s*(?:张|块|个)?\s*(?:nvidia\s*)?$", before)
+        if m and re.match(r"\s*(?:gpu)?[\s-]*(?:卡时|小时|hours?|hrs?|days?|天|卡·时)", after):
+            m = None  # '278.8万H800卡时', '30.84M H100 hours': GPU-hours, not GPUs
+        if m:  # '10 million H100s', '1万张H800': read as written (the planner says when it is out of range)
+            return int(float(m.group(1)) * {"million": 1e6, "thousand": 1e3, "k": 1e3, "万": 1e4, "千": 1e3}[m.group(2)]), None, None
         m = re.search(r"(?<![\d.])(\d+)\s*[x×*]\s*(\d+)\s*[x×*]?\s*(?:nvidia\s*)?$", before)
         if m:  # '2x8 H100': nodes x GPUs per node
             nodes, per = int(m.group(1)), int(m.group(2))

@@ -80,6 +80,10 @@ def gpu_count(text: str) -> dict:
     m = re.search(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块|卡)(?!时|钱)", text)
     if m and to_number(m.group(1)):
         return {"num_gpus": int(to_number(m.group(1)))}
+    m = re.search(w(r"(\d+(?:\.\d+)?)\s*(million|m|billion)\s+(?:[a-z0-9-]+\s+)?(?:gpus?|cards?|h100s?|a100s?|h200s?|b200s?)")
+                  + r"(?![\s-]*(?:hours?|hrs?|days?|小时|卡时))", text)
+    if m:  # '10 million H100s': read as written, so the answer can say it is out of range
+        return {"num_gpus": int(float(m.group(1)) * (1e9 if m.group(2) == "billion" else 1e6))}
     m = re.search(w(rf"({_COUNT_WORD})\s+(?:gpus?|cards?)"), text) or re.search(r"(\d+)\s+of them", text)
     if m:
         return {"num_gpus": int(to_number(m.group(1)))}
@@ -93,9 +97,14 @@ def model_size(text: str) -> tuple[str | None, str | None]:
         v = number(m.group(1))
         if v:
             return f"{magnitude(v, m.group(2)) / 1e9:g}b", m.group(0)
-    for m in re.finditer(r"(?<![a-z0-9.x×])(\d+(?:\.\d+)?)\s*(b|billion|亿|千亿)(?![a-z0-9])(?!\s*(?:个\s*)?(?:tokens?|词元|token))"
+    for m in re.finditer(r"(?<![a-z0-9.x×])(\d+(?:\.\d+)?)\s*(b|billion|亿|千亿|t|trillion|万亿)(?![a-z0-9])"
+                         r"(?=\s*(?:[-\s]?param\w*|参数|的?模型|model|dense|moe|llm)|(?![\s-]*(?:t\b|trillion|万亿)))"
+                         r"(?!\s*(?:个\s*)?(?:tokens?|词元|token))"
                          r"(?!\s*(?:的)?(?:数据|语料|条))", text):
-        v = float(m.group(1)) * {"b": 1e9, "billion": 1e9, "亿": 1e8, "千亿": 1e11}[m.group(2)]
+        if m.group(2) in ("t", "trillion", "万亿") and not re.match(r"\s*(?:[-\s]?param\w*|参数|的?模型|model|dense|moe|llm)",
+                                                                  text[m.end():]):
+            continue  # '1T tokens' / '2T' alone is a dataset; '1T params', '1T model' is a model
+        v = float(m.group(1)) * {"b": 1e9, "billion": 1e9, "亿": 1e8, "千亿": 1e11, "t": 1e12, "trillion": 1e12, "万亿": 1e12}[m.group(2)]
         if 1e7 <= v <= 1e16:
             named = re.search(r"([a-z][a-z0-9.]*(?:[-_][a-z0-9.]+)*)[-_]$", text[max(0, m.start() - 24):m.start()])
             return f"{v / 1e9:g}b", (named.group(0) if named else "") + m.group(0)
