@@ -16,7 +16,7 @@ PREFER_WHY = {"zero": ("a lower ZeRO stage moves less data between GPUs each ste
                             "for the KV cache and reads fewer bytes per token (faster decoding)",
                             "权重保留更多位数（没有或更少的量化误差）；更小的格式能给 KV cache 腾出显存、每个 token 读的字节更少（解码更快）")}
 
-VALUE_GROUPS = ("batch", "context", "num_gpus", "model")  # several values of one input, not alternatives to choose between
+VALUE_GROUPS = ("batch", "context", "num_gpus", "model", "lora_rank")  # several values of one input, not alternatives to choose between
 
 # what decides between alternatives, by intent: (figure, better, label en, label zh)
 _KEY = {
@@ -93,6 +93,8 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
         return None
     money_asked = re.search(_MONEY, question.lower()) is not None
     key = keys[0] if money_asked else keys[1]
+    if intent == "inference_speed" and not any((x.request or {}).get("max_throughput") for _, x in done):
+        key = ("decode_tokens_per_s_per_seq", "higher", "tokens/s for one stream", "单路 token/秒")
     if intent == "training_time" and money_asked and not all("cost_at_your_price" in x.figures for _, x in done):
         key = ("cost_usd", "lower", "USD at on-demand prices", "美元（按需价）")
     name, better, en, cn = key

@@ -407,6 +407,13 @@ def serving(ctx: Ctx) -> Answer:
         else:
             enough = n >= plan.total_gpus
             figures["serve_enough"] = enough
+            if not enough and r.fits:  # the verdict is the latency's: memory alone would say yes
+                lines[0] = ctx.t(f"**Not within the latency targets**: {n}× {gpu.name} hold the {users} sequences in memory, "
+                                 f"but TTFT ≤ {plan.targets['ttft_s']:g} s and ITL ≤ {plan.targets['itl_ms']:g} ms at this "
+                                 f"load take **{plan.total_gpus}** GPUs.",
+                                 f"**达不到延迟目标**：{n} 张 {gpu.name} 显存放得下 {users} 路，但要在首 token ≤ "
+                                 f"{plan.targets['ttft_s']:g} 秒、每 token ≤ {plan.targets['itl_ms']:g} 毫秒内服务，需要 "
+                                 f"**{plan.total_gpus}** 张。")
             plan_lines.insert(1, ctx.t(
                 f"**Latency**: {n}× {gpu.name} " + ("also meet the latency targets at this load." if enough else
                                                   f"hold the load in memory but **not within the latency targets**: "

@@ -174,6 +174,7 @@ VALUE_SLOTS: dict[str, str] = {
     "batch": w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:|是|为)?\s*(\d+(?:\.\d+)?)\s*(k)?"),
     "context": r"(?<![\w.])" + _NUM + r"\s*(?:tokens?\s*)?(?:的)?\s*(?:context|ctx|上下文)|(?:context|ctx|上下文)\s*(?:of|=|:|是|为)?\s*" + _NUM,
     "num_gpus": r"(?<![\w.$¥])(\d+)\s*(?:x\s*)?(?:张|块|卡|gpus?\b|cards?\b)",
+    "lora_rank": w(r"(?:lora[\s_-]*)?(?:rank|r)\s*[=:]?\s*(\d+)"),
 }
 
 
@@ -222,7 +223,7 @@ def several_values(low: str, req: Request) -> list[Ask]:
             if slot == "context" and req.intent in ("training_memory", "training_time"):
                 field = "seq_len"
             label = {"batch": "batch {}", "context": ("上下文 {:,}" if zh else "context {:,}"),
-                     "num_gpus": ("{} 张卡" if zh else "{} GPUs")}[slot]
+                     "num_gpus": ("{} 张卡" if zh else "{} GPUs"), "lora_rank": "rank {}"}[slot]
             return [Ask(text=label.format(v), intent=req.intent, update={field: v}, compare=slot) for v in values[:4]]
     return []
 
@@ -381,8 +382,9 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                 update["currency"] = "USD" if m.group(2) in ("美元", "刀", "usd", "$") else "CNY"
         elif req.price_per_gpu_hour:
             update["price_per_gpu_hour"] = None  # a price written beside another card is not this card's
-        if job == "inference_speed":
-            update["max_throughput"] = True
+        if job == "inference_speed" and (re.search(PER_TOKEN_COST, low) or re.search(
+                r"吞吐|并发|成本|性价比|" + w(r"throughput|serv\w*|users|concurren\w*|cost\w*|dollar|cheap\w*|price"), low)):
+            update["max_throughput"] = True  # per dollar / serving: at full load; 'which is faster for me': one stream
         label = (f"{total}× " if total else "") + catalog.gpu(gid)[0].name.replace("NVIDIA ", "")
         asks.append(Ask(text=label, intent=job, update=update, compare="gpu"))
     return asks
