@@ -52,7 +52,7 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
         if ans.status != "answered":
             why = ans.clarification.question if ans.clarification else "; ".join(ans.warnings[:2]) or ans.status
             missed.append(NotAnswered(ask=ask.text, why=why))
-    comparison = compare(asks, answers, zh, question) if asks[0].compare else None
+    comparison = compare(asks, answers, zh, question) if any(a.compare for a in asks) else None
     labels = "; ".join(f"{i}) {a.text}" for i, a in enumerate(asks, 1))
     head = (f"理解为：这条消息问了 {len(asks)} 件事，依次回答：{labels}" if zh else
             f"Understood: {len(asks)} asks in this message, answered in order: {labels}")
@@ -88,6 +88,25 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
     import re
 
     intent = done[0][1].intent
+    if intent in ("inference_memory", "training_memory"):
+        rows = [(a, x.verdict) for a, x in done if x.verdict and x.verdict.per_gpu_gb is not None]
+        listed = "; ".join(f"{a.text}: {v.per_gpu_gb:.1f} GB/GPU, " + (("放得下" if v.fits else f"放不下（至少 {v.min_gpus} 张）")
+                           if zh else ("fits" if v.fits else f"does not fit (needs {v.min_gpus})")) for a, v in rows)
+        fit = [a.text for a, v in rows if v.fits]
+        return listed + (("。放得下的：" + "、".join(fit) + "。") if zh and fit else ("。都放不下。" if zh else
+                         (f". Fits: {', '.join(fit)}." if fit else ". None fits.")))
+    if intent == "price":
+        vals = [(a, x.figures.get("rent_on_demand_per_gpu_hour"), x.figures.get("buy_new_per_gpu"), x.figures.get("currency"))
+                for a, x in done]
+        sym = "¥" if vals[0][3] == "CNY" else "$"
+        listed = "; ".join(f"{a.text}: " + (f"{sym}{r:,.2f}/GPU-h" if r else "-") + (f", {sym}{b:,.0f} new" if b else "")
+                           for a, r, b, _ in vals)
+        rents = [(a, r) for a, r, _, _ in vals if r]
+        if len(rents) >= 2:
+            lo, hi = min(rents, key=lambda ar: ar[1]), max(rents, key=lambda ar: ar[1])
+            listed += (f"。租金差 {sym}{hi[1] - lo[1]:,.2f}/卡时（{hi[0].text} 是 {lo[0].text} 的 {hi[1] / lo[1]:.2f} 倍）。" if zh else
+                       f". Rent differs by {sym}{hi[1] - lo[1]:,.2f} per GPU-hour ({hi[0].text} is {hi[1] / lo[1]:.2f}× {lo[0].text}).")
+        return listed
     keys = _CARD_KEY.get(intent)
     if keys is None:
         return None
@@ -135,9 +154,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
 
 def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "") -> str | None:
     """Which alternative wins and by how much, from the answers' own figures."""
-    done = [(a, x) for a, x in zip(asks, answers) if x.status == "answered"]
+    done = [(a, x) for a, x in zip(asks, answers) if x.status == "answered" and a.compare]
     if len(done) < 2:
         return None
+    asks = [a for a, _ in done]
     if asks[0].compare == "gpu":
         return _compare_cards(done, zh, question)
     intent = done[0][1].intent
@@ -147,7 +167,12 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     if key is None:
         return None
     name, better, en, cn = key
-    vals = [(a, x.figures.get(name)) for a, x in done if isinstance(x.figures.get(name), (int, float))]
+    unfit = [a for a, x in done if intent == "inference_speed" and x.figures.get("fits") == 0]
+    vals = [(a, x.figures.get(name)) for a, x in done if isinstance(x.figures.get(name), (int, float)) and a not in unfit]
+    if unfit:
+        note = ("；".join(f"{a.text} 放不下" for a in unfit) + "。") if zh else ("; ".join(f"{a.text} does not fit" for a in unfit) + ". ")
+        if len(vals) < 2:
+            return note + ("; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}" for a, v in vals) if vals else "")
     if len(vals) < 2:
         return None
     if asks[0].compare in VALUE_GROUPS:  # several values of one input: the figures side by side, no winner

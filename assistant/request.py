@@ -22,7 +22,7 @@ Currency = Literal["USD", "CNY"]
 
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
 META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
-               "family_flagship", "family", "ratio_only")
+               "family_flagship", "family", "ratio_only", "exact_format")
 
 
 class Request(BaseModel):
@@ -45,6 +45,8 @@ class Request(BaseModel):
     models: list[str] = Field(default_factory=list, description="every model named, in order (comparisons)")
     family_flagship: bool | None = Field(None, description="a model family named alone ('DeepSeek'): its flagship, said")
     family: str | None = Field(None, description="a family named with 'how big a model': the answer names its members that fit")
+    exact_format: bool | None = Field(None, description="a format named as one of alternatives: computed as named, even "
+                                      "where it does not fit (the comparison says so)")
     ratio_only: bool | None = Field(None, description="asks a ratio between alternatives that hardly depends on the job "
                                     "('how much faster is FP8 than BF16?'): the job's defaults are said, nothing asked back")
 

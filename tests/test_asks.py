@@ -346,3 +346,23 @@ def test_a_list_of_asks_in_one_sentence_is_each_answered():
             "it cost on the cloud?")
     assert {x.intent for x in a.asks} == {"training_memory", "training_time", "cost"}
     assert all(x.status == "answered" for x in a.asks)
+
+
+def test_formats_named_as_alternatives_are_each_computed_as_named():
+    a = ask("Qwen3-30B-A3B on a single 4090: q4 or q8? how fast each?")
+    assert [x.request["precision"] for x in a.asks] == ["int4", "int8"]
+    # 30.5e9 weights at ~1 B each (q8) ~ 31 GB > a 4090's 24 GB: q8 does not fit, said; q4 is the answer
+    assert a.asks[1].figures["fits"] == 0 and "does not fit" in a.comparison
+
+
+@pytest.mark.parametrize("question", ["H200 和 H100 租金差多少？每小时", "How much more is an H200 than an H100 to rent, per hour?"])
+def test_two_cards_price_question_gives_each_price_and_the_difference(question):
+    a = ask(question)
+    rents = [x.figures["rent_on_demand_per_gpu_hour"] for x in a.asks]
+    assert len(rents) == 2 and f"{abs(rents[0] - rents[1]):,.2f}" in a.comparison
+
+
+def test_offload_asked_beside_a_time_is_a_memory_comparison_after_the_time():
+    a = ask("我们有 2 台 8 卡 A100（IB 互联），全参微调 Llama-3.1-70B，1B token 要多久？要不要开 ZeRO-3 offload？")
+    assert [x.intent for x in a.asks] == ["training_time", "training_memory", "training_memory"]
+    assert [x.request["offload"] for x in a.asks[1:]] == ["none", "optimizer"]

@@ -609,7 +609,7 @@ def _speed_format(ctx: Ctx, model, gpu, batch: int, context: int, n: int | None 
     engine = _engine(ctx, "vllm")
     if fixed:
         r = _size(ctx, model, gpu, fixed, batch, engine, context)
-        if r.fits or r.weights_total_gb / (n or ctx.req.num_gpus or 1) < r.usable_gb:
+        if r.fits or ctx.req.exact_format or r.weights_total_gb / (n or ctx.req.num_gpus or 1) < r.usable_gb:
             return fixed  # the format asked for, while its weights can load at all (a tight fit is said by the answer)
         # 'bf16 on one L20, does it run, how fast?': it does not; the speed in the best format that does, said
         for fmt in precision_ladder(ctx, model, gpu):

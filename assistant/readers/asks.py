@@ -57,8 +57,8 @@ SETTINGS: dict[str, list[tuple[object, str]]] = {
     "offload": [("none", r"(?!)"), ("optimizer", w(r"(?:cpu[\s_-]*)?offload(?:ing)?(?:[\s_-]*(?:the[\s_-]*)?optimi[sz]er)?|"
                                                r"offload_optimizer|zero[\s-]*offload") + r"|卸载|(?:cpu\s*)?offload")],
     "precision": [("fp8", w(r"fp8|e4m3")), ("bf16", w(r"bf16|bfloat16")), ("fp16", w(r"fp16|float16")),
-                  ("int8", w(r"int8|8[\s-]?bit(?! adam)|w8a8") + r"|8位|八位"),
-                  ("int4", w(r"int4|4[\s-]?bit|awq|gptq|w4a16") + r"|4位|四位")],
+                  ("int8", w(r"int8|8[\s-]?bit(?! adam)|w8a8|q8(?:_0)?") + r"|8位|八位"),
+                  ("int4", w(r"int4|4[\s-]?bit|awq|gptq|w4a16|q4(?:_k_m|_0|_k_s)?") + r"|4位|四位")],
     "zero": [(1, w(r"zero[\s_-]*(?:stage[\s_-]*)?1")), (2, w(r"zero[\s_-]*(?:stage[\s_-]*)?2")),
              (3, w(r"zero[\s_-]*(?:stage[\s_-]*)?3|fsdp"))],
     "recompute": [("none", r"(?!)"), ("full", w(r"gradient[\s_-]*checkpointing|activation[\s_-]*(?:checkpointing|recomputation)|"
@@ -108,6 +108,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
             between = text[p1:p2]
             if (len(between) <= 40 and re.search(_OR_WORD, between)) or _need_near(text, p1) or _need_near(text, p2):
                 extra = {} if req.model else {"ratio_only": True}  # 'how much faster is FP8 than BF16?': no job needed
+                if setting in ("precision", "kv_dtype"):
+                    extra["exact_format"] = True  # 'q4 or q8?': each as named, fit or not
                 return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting, low), update={setting: v, **extra},
                             compare=setting) for _, v in named[:3]]
         if len(named) == 1 and _need_near(text, named[0][0]):
@@ -131,6 +133,8 @@ def _job_intent(req: Request, setting: str, low: str = "") -> str:
         return "training_time" if trains and not infers else "inference_speed"
     if setting == "precision" and req.intent == "training_memory" and req.tokens:
         return "training_time"  # 'FP8 or BF16 for this run?': the time decides
+    if setting == "offload" and req.intent == "training_time":
+        return "training_memory"  # the time model does not price offload: whether it is needed is a memory question
     if setting in ("precision", "kv_dtype") and req.intent == "inference_memory" and re.search(
             r"快|速度|吞吐|" + w(r"faster|slower|speed\w*|throughput|tokens?/s|latency|worth"), low):
         return "inference_speed"  # 'is FP8 worth it, how much faster?': the speed decides (and the GPUs it takes)
@@ -367,7 +371,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         return []
     counts = [counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans]
     own_inputs = len(set(counts)) > 1 or bool(re.search(_RATE, low)) or bool(re.search(PER_TOKEN_COST, low))
-    if not own_inputs and job != "serving" and req.intent in ("recommend", "compare", "training_time"):
+    if not own_inputs and job not in ("serving", "price") and req.intent in ("recommend", "compare", "training_time"):
         return []  # the same job on each card: the recommendation / the time answer compares the cards itself
     asks = []
     for i, (start, end, gid) in enumerate(spans):
@@ -399,6 +403,8 @@ def _card_job_intent(low: str, req: Request) -> str | None:
         return "training_time"
     if re.search(_RATE, low) and re.search(_COST_WORDS, low) and not req.tokens:
         return "cost"
+    if not req.model and re.search(r"租金|价格|价钱|多少钱|贵|便宜|" + w(r"price\w*|rent\w*|cost\w*|cheap\w*|expensive|per hour"), low):
+        return "price"  # 'H200 和 H100 租金差多少': the price of each card
     speedish = re.search(r"速度|吞吐|多快|成本|便宜|性价比|" + w(r"fast\w*|speed|throughput|tokens?/s|cheap\w*|cost\w*|dollar|price"),
                          low) or re.search(PER_TOKEN_COST, low)
     if req.model and req.intent == "inference_memory" and not speedish:
@@ -439,9 +445,18 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
 
 def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     """The asks of a message (empty for a message with one ask): alternatives first, then several cards, then several
-    values, then several intents."""
-    if req.intent in ("explain", "out_of_scope", "fact_check", "published_run", "spec"):
+    values, then several intents. Alternatives computed by another tool than the message's own question come after
+    it ('how long on 16 A100s? and do we need offload?': the time, then offload with and without)."""
+    if req.intent in ("explain", "out_of_scope", "fact_check", "published_run"):
         return []
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
-    return (alternatives(low, req) or several_cards(low, req, catalog) or several_models(low, req, catalog)
+    if req.intent == "spec":
+        return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []
+    alts = alternatives(low, req)
+    if alts and req.model and alts[0].intent != req.intent and req.intent in ("training_time", "serving", "cost"):
+        zh = req.lang == "zh"
+        main = Ask(text=_INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if zh else 0], intent=req.intent,
+                   update={k: None for k in {a for x in alts for a in x.update} if k in ("offload",)})
+        return [main, *alts]
+    return (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
             or several_values(low, req) or several_intents(text, low, req))
