@@ -115,6 +115,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     invalid = []
     if re.search(_NEGATIVE, low):
         invalid.append("a negative token count or context; give a positive number such as 2T, 500B, 1000亿 or 8k")
+    if re.search(r"(?:context|ctx|上下文|seq(?:uence)?[\s_-]*len\w*|序列长度|batch(?:[\s_-]*size)?|epochs?)\s*(?:of|=|:|是|为|：)?\s*0(?![\d.])"
+                 r"|(?<![\d.])0\s*(?:tokens?\s*)?(?:的)?\s*(?:context|上下文)", low):
+        invalid.append("a length, batch or epoch count of 0; give a positive number such as 4k context or batch 8")
     if re.search(r"(?<![\w.])-\s*\d+\s*(?:张|块|卡|台|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?") + ")", low):
         invalid.append("a negative number of GPUs; give a count of at least 1 (e.g. '8x H100', '4 张 H100')")
     path, low = config_path(text, low)

@@ -338,6 +338,7 @@ def largest_model(text: str) -> dict:
     if re.search(r"多大的?\s*(?:batch|bs|上下文|context|并发)|(?:batch|上下文|context)\s*(?:能|可以)?(?:开|跑|设)?(?:到)?多大", text):
         return {}  # '能跑多大的 batch': the largest batch, not the largest model
     if has(r"多大的?模型|最大(?:能|可以)?(?:训|跑|跑到|放|微调|部署)?多大|能(?:训|跑|放|微调|部署|用)多大|最大的模型|能用多大|"
+           r"(?:能|可以)(?:跑|运行|部署|训|微调|带)(?:得动)?(?:什么|哪些|哪个)(?:样的)?(?:模型|大模型)?|"
            r"哪个尺寸|多大尺寸|多大参数|" + w(r"which size|what size|how large|how big") + "|"
            + w(r"how big (?:a |of a )?(?:model|llm)|(?:largest|biggest) (?:model|llm)|what size (?:model|llm)|"
                r"what (?:models?|llms?) (?:can|could|will|would) (?:i|we) (?:run|train|fine[\s-]?tune|fit)|"
