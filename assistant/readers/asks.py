@@ -235,7 +235,7 @@ def several_values(low: str, req: Request) -> list[Ask]:
 # --- several intents --------------------------------------------------------------------------------------------------
 _CLAUSE = re.compile(r"[?？;；]|(?:^|\s)(?:and also|also|plus|as well as|另外|还有|以及|顺便|同时|并且|而且|再问|那么)(?=\s|[\u3400-\u9fff])|"
                      r"[,，:：]\s*(?=(?:and\s+)?(?:how (?:long|much|many|fast)|what (?:will|would|does|is|about)|多少|多久|要多久|几张|"
-                     r"能不能|要不要|成本|价格|花多少|速度))|"
+                     r"能不能|要不要|成本|价格|花多少|速度|一个月|每月|每小时|一小时|显存|够不够|最长|最大|吞吐|延迟|首字))|"
                      r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|，\s*(?=(?:还有|另外|以及|那|以及|再|多少|能|要|是))|"
                      r"\band\s+(?=(?:what|how)\s+(?:is|are|does|do|much|many|long|fast|about))")
 _INTENT_NAMES = {"price": ("price", "价格"), "cost": ("cost", "成本"), "training_time": ("training time", "训练时间"),
@@ -345,6 +345,8 @@ def _clause_intent(clause: str, req: Request) -> str | None:
 
 
 def _family(intent: str) -> str:
+    if intent in ("price", "cost"):
+        return "money"  # '一个月多少钱' beside a cost question is the same ask
     return "memory" if intent in ("training_memory", "inference_memory") else intent
 
 
