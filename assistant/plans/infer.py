@@ -560,41 +560,36 @@ def _gpus_for_weights(ctx: Ctx, model, gpu, fmt: str, batch: int, context: int) 
     one = _size(ctx, model, gpu, fmt, batch, _engine(ctx, "vllm"), context)
     if one.fits or not one.min_gpus or one.weights_total_gb < WEIGHTS_ROOM * one.usable_gb:
         return 1
-    n = 1
-    while n < one.min_gpus and n < 8:
-        n *= 2
-    if n < one.min_gpus:
-        return 1
-    ctx.assumed[:] = [a for a in ctx.assumed if a not in ("1 GPU", "单卡")]
-    ctx.applied["num_gpus"] = n
-    ctx.req = ctx.req.model_copy(update={"num_gpus": n})
-    ctx.assume(f"{n}× {gpu.name} (TP {n}): the fewest that hold {fmt} weights", f"{n} 张 {gpu.name}（TP {n}）：放得下 {fmt} 权重的最少卡数")
-    return n
+    return _take_tp_width(ctx, one.min_gpus, one.min_gpus,
+                          f"{gpu.name}: the fewest that hold {fmt} weights", f"{gpu.name}：放得下 {fmt} 权重的最少卡数")
 
 
 def _gpus_for_native(ctx: Ctx, model, gpu, batch: int, context: int) -> int:
-    """No GPU count stated: the fewest GPUs (a power of two, the tensor-parallel width) that hold the published
-    checkpoint, said; one GPU when it fits there."""
+    """No GPU count stated, full load asked: the checkpoint's GPUs and about as many again for the KV cache (the usual
+    deployment leaves about half the memory to it), as a tensor-parallel width, said; one GPU when it fits there."""
     native = precision_ladder(ctx, model, gpu)[0]
     one = _size(ctx, model, gpu, native, batch, _engine(ctx, "vllm"), context)
     if not one.min_gpus:
         return 1
-    # at full load the KV cache needs room too: the usual deployment leaves about half the memory to it, so twice
-    # the GPUs the weights need, as a tensor-parallel width (a power of two), within one 8-GPU node
     want = 2 * one.min_gpus if not one.fits else (2 if one.weights_total_gb > one.usable_gb / 2 else 1)
+    return _take_tp_width(ctx, want, one.min_gpus,
+                          f"{gpu.name}: the {native} checkpoint needs {one.min_gpus}, and about half the memory is left "
+                          "to the KV cache at full load",
+                          f"{gpu.name}：{native} 权重需要 {one.min_gpus} 张，满载时约一半显存留给 KV cache")
+
+
+def _take_tp_width(ctx: Ctx, want: int, least: int, why_en: str, why_zh: str) -> int:
+    """The smallest power of two >= `want` within one 8-GPU node, taken as the request's GPU count and said; 1 when
+    that is 1 or when even a node holds fewer than `least` (the single-GPU answer then says what would fit)."""
     n = 1
     while n < want and n < 8:
         n *= 2
-    if n < one.min_gpus:
-        return 1  # more than a node: the single-GPU answer says what would fit
-    if n == 1:
+    if n < least or n == 1:
         return 1
     ctx.assumed[:] = [a for a in ctx.assumed if a not in ("1 GPU", "单卡")]
     ctx.applied["num_gpus"] = n
     ctx.req = ctx.req.model_copy(update={"num_gpus": n})
-    ctx.assume(f"{n}× {gpu.name} (TP {n}): the {native} checkpoint needs {one.min_gpus}, and about half the memory is "
-               "left to the KV cache at full load", f"{n} 张 {gpu.name}（TP {n}）：{native} 权重需要 {one.min_gpus} 张，"
-               "满载时约一半显存留给 KV cache")
+    ctx.assume(f"{n}× (TP {n}) {why_en}", f"{n} 张（TP {n}）{why_zh}")
     return n
 
 
