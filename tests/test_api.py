@@ -335,3 +335,14 @@ def test_api_docs_are_served_offline(tmp_path):
     assert urls and all(u.startswith("/") for u in urls), urls
     for u in urls:
         assert client.get(u).status_code == 200, u
+
+
+def test_several_asks_come_back_as_asks_and_not_answered(tmp_path):
+    r = make_client(tmp_path).post("/api/ask", json={
+        "message": "Full fine-tune Llama 3.1 8B on 2 A100 80GB: do we need CPU offload? Also, which RAG framework is best?",
+        "session_id": None, "lang": None})
+    body = r.json()
+    assert r.status_code == 200 and body["status"] == "answered"
+    # without offload and with it, compared; the RAG question listed as not answered, with the reason
+    assert [a["request"]["offload"] for a in body["asks"]] == ["none", "optimizer"] and body["comparison"]
+    assert len(body["not_answered"]) == 1 and body["not_answered"][0]["why"]

@@ -274,9 +274,7 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
             seen.add("largest")
             continue
         if intent is None:
-            if _unanswerable(clause, at, clauses):
-                asks.append((at, Ask(text=clause, intent="out_of_scope")))
-            continue
+            continue  # (an ask no calculator answers is listed by find_asks)
         if _family(intent) == _family(req.intent):
             main_at = at if main_at is None else main_at
             continue
@@ -454,11 +452,18 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
     if req.intent == "spec":
         return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []
+    zh = req.lang == "zh"
     alts = alternatives(low, req)
     if alts and req.model and alts[0].intent != req.intent and req.intent in ("training_time", "serving", "cost"):
-        zh = req.lang == "zh"
         main = Ask(text=_INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if zh else 0], intent=req.intent,
                    update={k: None for k in {a for x in alts for a in x.update} if k in ("offload",)})
-        return [main, *alts]
-    return (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
-            or several_values(low, req) or several_intents(text, low, req))
+        asks = [main, *alts]
+    else:
+        asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
+                or several_values(low, req) or several_intents(text, low, req))
+    clauses = [c.strip() for c in _CLAUSE.split(low) if c and c.strip() and len(c.strip()) > 3]
+    extra = [Ask(text=c, intent="out_of_scope") for at, c in enumerate(clauses) if _unanswerable(c, at, clauses)]
+    if extra:  # an ask no calculator answers: listed under 'Not answered', never dropped in silence
+        asks = (asks or [Ask(text=_INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if zh else 0],
+                             intent=req.intent)]) + extra
+    return asks
