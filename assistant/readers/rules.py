@@ -356,7 +356,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("serving", 2 if s.get("serving", 0) >= 3 else 1)
     if "tokens" in stated:
         add("training_time", 2)
-        if "deadline_hours" in stated or ("period_hours" in stated and re.search(COUNT_ASK, low)):
+        if ("deadline_hours" in stated or ("period_hours" in stated and re.search(COUNT_ASK, low))) and \
+                s.get("recommend", 0) < 3:  # ('推荐什么配置' within a deadline stays a recommendation)
             add("training_time", 6)  # 'how many GPUs to train it on 2T tokens in 30 days': the count the time needs
             if "deadline_hours" not in stated:
                 stated["deadline_hours"] = stated.pop("period_hours")
