@@ -230,3 +230,14 @@ def test_nothing_to_open_for_an_answer_that_sized_nothing():
     from ui.web.views import calc_prefill
 
     assert calc_prefill(ask("How long to pretrain a 7B model on 1T tokens with 64 A100s?")) is None
+
+
+def test_the_verdict_of_several_asks_is_their_comparison_and_rates_have_a_verdict():
+    from assistant.service import ask
+    from ui.web.views import verdict_markdown
+
+    v = verdict_markdown(ask("Full fine-tune Llama 3.1 8B on 2 A100 80GB: do we need CPU offload?"))
+    assert "without offload" in v and "**" not in v.split("</small>")[-1]
+    # 8 x $3.85 (the table's typical on-demand H100 rate) = $30.80 an hour; x 730 h = $22,484 a month
+    v = verdict_markdown(ask("How much would it cost to rent 8 H100s?"))
+    assert "$30.80/h" in v and "$22,484/month" in v

@@ -70,13 +70,23 @@ def verdict_markdown(answer: Answer) -> str:
     lines = [line for line in answer.answer.splitlines() if line.strip()]
     understood = lines[0] if lines and lines[0].startswith(("Understood", "理解为")) else ""
     rest = lines[1:] if understood else lines
-    head = _headline(answer) or (f"### {rest[0].strip('*# ')}" if rest else "")
+    head = _headline(answer) or (f"### {rest[0].replace('**', '').strip('# ')}" if rest else "")
     return (f"<small>{understood}</small>\n\n" if understood else "") + head
 
 
 def _headline(answer: Answer) -> str:
     lang, f, v = answer.lang, answer.figures or {}, answer.verdict
     zh = lang == "zh"
+    if answer.comparison:  # several asks compared: which wins, by how much (each ask has its own section below)
+        return "### " + answer.comparison.replace("**", "")
+    if answer.intent == "cost" and f.get("cost_per_million_tokens") is not None:
+        cur = "¥" if f.get("currency") == "CNY" else "$"
+        return (f"### 每百万 token {cur}{f['cost_per_million_tokens']:,.3f} · 每小时 {cur}{f['cost_per_hour']:,.2f}" if zh else
+                f"### {cur}{f['cost_per_million_tokens']:,.3f} per million tokens · {cur}{f['cost_per_hour']:,.2f}/h")
+    if answer.intent == "cost" and f.get("rent_per_hour") is not None and f.get("rent_cost") is None:
+        cur = "¥" if f.get("currency") == "CNY" else "$"
+        return (f"### 租：每小时 {cur}{f['rent_per_hour']:,.2f} · 每月 {cur}{f['rent_per_month']:,.0f}" if zh else
+                f"### rent: {cur}{f['rent_per_hour']:,.2f}/h · {cur}{f['rent_per_month']:,.0f}/month")
     if answer.intent == "compare" and f.get("best_for_training"):
         jobs = [("training", "训练", "training"), ("decode", "解码", "decode"), ("memory", "显存", "memory")]
         parts = [(f"{zh_word}：{f[f'best_for_{k}']}（{f[f'best_for_{k}_ratio']:.2f}×）" if zh else
