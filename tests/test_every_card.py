@@ -104,3 +104,15 @@ def test_out_of_range_form_values_get_a_message_never_a_500(catalog, value):
     d.update(mode="train", model="llama-3.1-8b", gpu="a100-80gb", method="lora", num_gpus=value)
     verdict, *_ = compute(catalog, "en", *[d[f] for f in FIELDS])
     assert verdict.startswith("### ⚠") and ("num" in verdict.lower() or "gpu" in verdict.lower())
+
+
+def test_a_bug_in_a_handler_is_an_answer_in_words_not_a_traceback(monkeypatch):
+    from assistant.plans import money
+    from assistant.service import ask
+
+    def broken(ctx):
+        raise AttributeError("'GPU' object has no attribute 'tdp_watts'")
+
+    monkeypatch.setattr(money, "price", broken)
+    a = ask("How much is an H100?")
+    assert a.status == "error" and "AttributeError" in a.answer and "Traceback" not in a.answer
