@@ -2,6 +2,8 @@
 (which wins, by how much), and every ask that could not be answered listed with the reason."""
 from __future__ import annotations
 
+import logging
+
 from assistant.answer import Answer, AskAnswer, NotAnswered
 from assistant.readers.asks import Ask
 from assistant.request import Request
@@ -15,6 +17,8 @@ PREFER_WHY = {"zero": ("a lower ZeRO stage moves less data between GPUs each ste
               "precision": ("it keeps more bits of the weights (no or less quantization error); a smaller format frees memory "
                             "for the KV cache and reads fewer bytes per token (faster decoding)",
                             "权重保留更多位数（没有或更少的量化误差）；更小的格式能给 KV cache 腾出显存、每个 token 读的字节更少（解码更快）")}
+
+log = logging.getLogger(__name__)
 
 VALUE_GROUPS = ("batch", "context", "num_gpus", "model", "lora_rank")  # several values of one input, not alternatives to choose between
 
@@ -52,7 +56,11 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
         if ans.status != "answered":
             why = ans.clarification.question if ans.clarification else "; ".join(ans.warnings[:2]) or ans.status
             missed.append(NotAnswered(ask=ask.text, why=why))
-    comparison = compare(asks, answers, zh, question) if any(a.compare for a in asks) else None
+    try:
+        comparison = compare(asks, answers, zh, question) if any(a.compare for a in asks) else None
+    except Exception:  # a comparison the figures cannot make: the sections stand without it (logged, never a traceback)
+        log.exception("comparison failed for %r", question[:200])
+        comparison = None
     labels = "; ".join(f"{i}) {a.text}" for i, a in enumerate(asks, 1))
     head = (f"理解为：这条消息问了 {len(asks)} 件事，依次回答：{labels}" if zh else
             f"Understood: {len(asks)} asks in this message, answered in order: {labels}")
@@ -205,7 +213,7 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     rest = [av for av in vals if av[0] is not win[0]]
     other = pick(rest, key=lambda av: av[1])
     ratio = (other[1] / win[1]) if better == "lower" and win[1] else (win[1] / other[1]) if other[1] else None
-    gpus = {id(a): (x.request or {}).get("num_gpus") for a, x in done}
+    gpus = {id(a): (x.request or {}).get("num_gpus") or 1 for a, x in done}  # no count stated: one GPU, as sized
     listed = "; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}"
                        + (f"（{gpus[id(a)]} 张卡）" if zh else f" on {gpus[id(a)]} GPU" + ("s" if gpus[id(a)] > 1 else ""))
                        if intent == "inference_speed" and gpus[id(a)] else f"{a.text}: {v:,.4g} {cn if zh else en}"

@@ -68,7 +68,11 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     asks = find_asks(question, req, deps.catalog) if not invalid else []
     if len(asks) < 2:
         return plan(req, deps, question, invalid)
-    return combine(req, asks, [plan(sub_request(req, a), deps, question, invalid) for a in asks], question)
+    try:
+        return combine(req, asks, [plan(sub_request(req, a), deps, question, invalid) for a in asks], question)
+    except Exception:  # splitting the message failed: the message's own reading answers it (logged)
+        log.exception("several asks failed on %r", question[:200])
+        return plan(req, deps, question, invalid)
 
 
 def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:

@@ -366,3 +366,28 @@ def test_offload_asked_beside_a_time_is_a_memory_comparison_after_the_time():
     a = ask("我们有 2 台 8 卡 A100（IB 互联），全参微调 Llama-3.1-70B，1B token 要多久？要不要开 ZeRO-3 offload？")
     assert [x.intent for x in a.asks] == ["training_time", "training_memory", "training_memory"]
     assert [x.request["offload"] for x in a.asks[1:]] == ["none", "optimizer"]
+
+
+PARTS = st.lists(st.sampled_from([
+    "Llama 3.1 70B", "Qwen2.5-7B", "a 120B total / 12B active MoE", "DeepSeek", "on H100s", "on 2x A100 80GB",
+    "one 4090", "a node of H800s", "FP8 or BF16?", "do we need CPU offload?", "batch 1 and batch 64", "4 or 8 GPUs?",
+    "how fast?", "how much memory?", "how long on 1B tokens?", "what will it cost?", "per million tokens?",
+    "8x L40S, 4x H100 or 2x H200?", "at 20 tokens/s each for 100 users", "TTFT under 1 s", "要不要开 FP8？", "速度多少？",
+    "一个月多少钱？", "and 70B?", "which RAG framework is best?", "q4 or q8?", "ZeRO-2 够不够？", "at 45% MFU"]),
+    min_size=2, max_size=5)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(parts=PARTS)
+def test_any_mix_of_asks_is_answered_or_refused_in_words(caplog, parts):
+    import logging
+
+    caplog.clear()
+    with caplog.at_level(logging.ERROR):
+        a = ask(" ".join(parts))
+    # the catch-alls keep a user from a traceback; a bug they catch still fails here
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR and r.name.startswith("assistant")], \
+        [r.getMessage() for r in caplog.records]
+    assert a.status in ("answered", "needs_clarification", "error") and "Traceback" not in a.answer
+    assert all(x.status in ("answered", "needs_clarification", "error") for x in a.asks)
