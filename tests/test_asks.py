@@ -391,3 +391,35 @@ def test_any_mix_of_asks_is_answered_or_refused_in_words(caplog, parts):
         [r.getMessage() for r in caplog.records]
     assert a.status in ("answered", "needs_clarification", "error") and "Traceback" not in a.answer
     assert all(x.status in ("answered", "needs_clarification", "error") for x in a.asks)
+
+
+@SETTINGS
+@given(price=st.sampled_from([45, 90, 160]), form=st.sampled_from([
+    "整机 8 卡 H20 租金 ¥{p}/小时，租一个月多少钱？", "一台8卡A100服务器每小时{p}元，租一个月多少钱",
+    "an 8x H100 server rents at ${p} per hour per server, what is a month?"]))
+def test_a_whole_servers_hourly_price_is_divided_over_its_gpus(price, form):
+    a = ask(form.format(p=price))
+    # the server's hourly price over its 8 GPUs: p / 8 per GPU-hour; a month of 8 GPUs = p x 730
+    assert a.request["price_per_gpu_hour"] == pytest.approx(price / 8)
+    assert a.figures["rent_cost"] == pytest.approx(price * 730, rel=0.01)
+
+
+@pytest.mark.parametrize("question", ["serve Llama 3.1 8B to -5 users on an A10?", "Qwen2.5-7B 给 -10 个用户用，4090 够吗"])
+def test_a_negative_load_is_refused_in_words(question):
+    a = ask(question)
+    assert a.status == "error" and "negative number of users" in a.answer
+
+
+@pytest.mark.parametrize("question, n", [("全参微调 Llama-3.1-8B，10 亿 token，用 H100 要多久？", 2),
+                                         ("How long to full fine-tune Qwen2.5-14B on 1B tokens on A100 80GB?", 4)])
+def test_a_training_time_without_a_count_is_on_the_fewest_gpus_that_hold_the_job(question, n):
+    a = ask(question)
+    # full fine-tune at ~16 B per parameter (bf16 weights and grads, fp32 master and Adam states): 8B -> ~130 GB,
+    # 2 H100s with ZeRO-3; 14.8B -> ~240 GB, 4 A100 80GB
+    assert a.request["num_gpus"] == n and "fewest" in a.answer or "最少" in a.answer
+
+
+def test_tokens_written_in_billions_are_data_not_a_second_model():
+    a = ask("Continued pretraining of Llama 3.1 8B on 260B tokens with 64 H100, how long? and what about 70B?")
+    assert [x.request["model"] for x in a.asks] == ["llama-3.1-8b", "llama-3.1-70b"]
+    assert all(x.request["tokens"] == 260e9 for x in a.asks)

@@ -209,6 +209,28 @@ def training_tokens(ctx: Ctx) -> float:
     return req.tokens * (req.epochs or 1)
 
 
+def _gpus_that_hold(ctx: Ctx, model, gpu) -> int:
+    """No GPU count stated for a training time: one GPU when the job fits there, else the fewest that hold it (a power
+    of two within a node, whole 8-GPU servers beyond), said; a time on a card the job cannot load helps nobody."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    methods = _methods(ctx)
+    method = methods[0] if len(methods) == 1 else "full"
+    r = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **_memory_args(ctx, method)))
+    if r.fits or not r.min_gpus:
+        ctx.assume_one_gpu()
+        return 1
+    n = 1
+    while n < r.min_gpus:
+        n *= 2
+    n = n if n <= 8 else math.ceil(r.min_gpus / 8) * 8
+    ctx.applied["num_gpus"] = n
+    ctx.req = ctx.req.model_copy(update={"num_gpus": n})
+    ctx.assume(f"{n} GPUs: one does not hold this {method} job ({r.per_gpu_gb:,.0f} GB); {n} is the fewest that do",
+               f"{n} 张卡：单卡放不下这个{method}任务（{r.per_gpu_gb:,.0f} GB），{n} 张是放得下的最少卡数")
+    return n
+
+
 def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
     """'How many GPUs to finish in 30 days?': the GPU-hours of the job (timed on one 8-GPU server) over the deadline,
     rounded up to whole 8-GPU servers, then checked at that size (efficiency changes with scale) and grown until it
@@ -248,6 +270,9 @@ def training_time(ctx: Ctx) -> Answer:
     tokens = training_tokens(ctx)
     if not req.num_gpus and req.deadline_hours and len(gpus) == 1:
         _gpus_for_deadline(ctx, model, ctx.gpu(gpus[0]), tokens)
+        req = ctx.req
+    elif not req.num_gpus and len(gpus) == 1:
+        _gpus_that_hold(ctx, model, ctx.gpu(gpus[0]))
         req = ctx.req
     elif not req.num_gpus:
         ctx.assume_one_gpu()

@@ -430,7 +430,8 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
     shape = re.fullmatch(r"[\d.]+b-a([\d.]+)b", req.model)
     if shape:  # '120B total / 12B active': the 12B is the same model's active count
         named = f"(?:{named}|{re.escape(shape.group(1))})"
-    for m in re.finditer(r"(?:\band\b|和|还有|呢|或者?|or|vs\.?|/|、|，|,|\?|？)\s*(?:the\s+|a\s+)?(\d+(?:\.\d+)?)\s*b(?![a-z0-9])", low):
+    for m in re.finditer(r"(?:\band\b|\babout\b|和|还有|呢|或者?|or|vs\.?|/|、|，|,|\?|？)\s*(?:the\s+|a\s+)?(\d+(?:\.\d+)?)\s*b(?![a-z0-9])"
+                         r"(?!\s*(?:个\s*)?(?:tokens?|token|词元|的?数据|条|samples?|examples?))", low):  # '260B tokens' is data
         size = float(m.group(1)) * 1e9
         if re.fullmatch(named, m.group(1)) or any(abs(catalog.model(i)[0].params_total / size - 1) < 0.1 for i in ids):
             continue

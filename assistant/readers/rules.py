@@ -118,6 +118,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if re.search(r"(?:context|ctx|上下文|seq(?:uence)?[\s_-]*len\w*|序列长度|batch(?:[\s_-]*size)?|epochs?)\s*(?:of|=|:|是|为|：)?\s*0(?![\d.])"
                  r"|(?<![\d.])0\s*(?:tokens?\s*)?(?:的)?\s*(?:context|上下文)", low):
         invalid.append("a length, batch or epoch count of 0; give a positive number such as 4k context or batch 8")
+    if re.search(r"(?<![\w.])-\s*\d+\s*(?:个|名|位)?\s*(?:用户|人|并发|路|" + slots.w(
+            r"users?|people|requests?|concurrent|qps|rps|sessions?") + ")", low):
+        invalid.append("a negative number of users or requests; give a load of at least 1 (e.g. '100 users', '5 QPS')")
     if re.search(r"(?<![\w.])-\s*\d+\s*(?:张|块|卡|台|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?") + ")", low):
         invalid.append("a negative number of GPUs; give a count of at least 1 (e.g. '8x H100', '4 张 H100')")
     path, low = config_path(text, low)
@@ -185,6 +188,15 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         for k in ("break_even", "server"):
             stated.pop(k, None)
         warnings.append(f"a server's hourly price read as {stated['price_per_gpu_hour']:g} per GPU-hour ({per_node} GPUs)")
+    if stated.get("price_per_gpu_hour") and re.search(
+            r"(?:整机|一台|每台|整台|台服务器|服务器|机器)[^。？?！!，,]{0,16}?(?:¥|￥|\$)?\s*" + re.escape(f"{stated['price_per_gpu_hour']:g}")
+            + r"|" + re.escape(f"{stated['price_per_gpu_hour']:g}") + r"\s*(?:元|块|美元|刀|usd|\$)?\s*/?\s*(?:台|整机)|" + slots.w(
+                r"(?:per|a|the whole|each) (?:server|node|machine|box)"), work) and not re.search(
+            r"每卡|每张|卡时|/卡|" + slots.w(r"per (?:gpu|card)|gpu[\s-]?hour"), work):
+        # '整机 ¥90/小时', '一台8卡服务器每小时45元': the server's hourly price, over its GPUs
+        per_node = stated.get("gpus_per_node") or stated.get("num_gpus") or slots.STANDARD_SERVER_GPUS
+        stated["price_per_gpu_hour"] = stated["price_per_gpu_hour"] / per_node
+        warnings.append(f"a whole server's hourly price read as {stated['price_per_gpu_hour']:g} per GPU-hour ({per_node} GPUs)")
     if stated.get("budget") and "currency" not in stated:
         stated["currency"] = "CNY" if lang == "zh" else "USD"  # '预算50万' is yuan; shown in the restatement
     if stated.get("full_model") and "precision" not in stated and stated.get("model"):
