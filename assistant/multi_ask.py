@@ -122,6 +122,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
     key = keys[0] if money_asked else keys[1]
     if intent == "inference_speed" and not any((x.request or {}).get("max_throughput") for _, x in done):
         key = ("decode_tokens_per_s_per_seq", "higher", "tokens/s for one stream", "单路 token/秒")
+    if intent == "inference_speed" and (re.search(r"首字|首 ?token|(?<![a-z])(?:ttft|time to first token|first token)(?![a-z])",
+                                                  question.lower()) or (done[0][1].request or {}).get("ttft_s")):
+        key = ("ttft_s", "lower", "s to the first token", "秒首 token")  # a TTFT question is won on TTFT
     if intent == "training_time" and money_asked and not all("cost_at_your_price" in x.figures for _, x in done):
         key = ("cost_usd", "lower", "USD at on-demand prices", "美元（按需价）")
     name, better, en, cn = key

@@ -423,3 +423,12 @@ def test_tokens_written_in_billions_are_data_not_a_second_model():
     a = ask("Continued pretraining of Llama 3.1 8B on 260B tokens with 64 H100, how long? and what about 70B?")
     assert [x.request["model"] for x in a.asks] == ["llama-3.1-8b", "llama-3.1-70b"]
     assert all(x.request["tokens"] == 260e9 for x in a.asks)
+
+
+@pytest.mark.parametrize("question", ["Which has the lower TTFT for 8k prompts on Qwen2.5-32B: one H100 or one H20?",
+                                      "Qwen2.5-32B 输入 8k，首字延迟 H100 和 H20 哪个低？"])
+def test_a_ttft_question_over_several_cards_is_won_on_ttft(question):
+    a = ask(question)
+    ttft = {x.request["gpu"]: x.figures["ttft_s"] for x in a.asks}
+    # prefill is compute-bound: H100 989 vs H20 148 dense BF16 TFLOPS, so the H100 wins by ~6.7x
+    assert min(ttft, key=ttft.get) == "h100" and f"{max(ttft.values()) / min(ttft.values()):.2f}" in a.comparison
