@@ -432,3 +432,12 @@ def test_a_ttft_question_over_several_cards_is_won_on_ttft(question):
     ttft = {x.request["gpu"]: x.figures["ttft_s"] for x in a.asks}
     # prefill is compute-bound: H100 989 vs H20 148 dense BF16 TFLOPS, so the H100 wins by ~6.7x
     assert min(ttft, key=ttft.get) == "h100" and f"{max(ttft.values()) / min(ttft.values()):.2f}" in a.comparison
+
+
+@pytest.mark.parametrize("question, kinds", [
+    ("What does one H200 cost to buy, and what does renting one cost per hour?", ["buy", "rent"]),
+    ("H100 租一小时多少？买一张多少钱？", ["rent", "buy"]),
+])
+def test_a_purchase_price_and_a_rental_rate_are_two_asks_in_the_order_asked(question, kinds):
+    a = ask(question)
+    assert [x.request["price_kind"] for x in a.asks] == kinds and all(x.intent == "price" for x in a.asks)

@@ -254,11 +254,13 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
     zh = req.lang == "zh"
     asks: list[Ask] = []
     if req.intent in ("price", "cost") and req.gpu:
-        kinds = [k for k, pat in _PRICE_KINDS if re.search(pat, low)]
-        if len(kinds) == 2 and req.intent == "price" and not req.price_kind:
-            return []  # the price answer shows renting and buying together
-        if len(kinds) == 2 and req.intent == "cost" and not (req.period_hours or req.tokens or req.deadline_hours):
-            return []  # rent vs buy without a job length: the break-even answers both
+        found = sorted((m.start(), k) for k, pat in _PRICE_KINDS for m in [re.search(pat, low)] if m)
+        kinds = [k for _, k in found]
+        if len(kinds) == 2 and not (req.period_hours or req.tokens or req.deadline_hours or req.break_even) and (
+                req.intent == "price" or not (req.price_per_gpu_hour or req.purchase_price)):
+            # 'what does it cost to buy, and to rent per hour?': the purchase price and the rental rate, as asked
+            names = {"buy": ("purchase price", "购买价格"), "rent": ("rental rate", "租用价格")}
+            return [Ask(text=names[k][1 if zh else 0], intent="price", update={"price_kind": k}) for k in kinds]
     clauses = [c.strip() for c in _CLAUSE.split(low) if c and c.strip() and len(c.strip()) > 3]
     if len(clauses) < 2:
         return []
