@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from assistant.answer import Answer, AskAnswer, NotAnswered
 from assistant.readers.asks import Ask
@@ -93,8 +94,6 @@ _MONEY = r"便宜|花费|成本|省钱|划算|性价比|价格|(?<![a-z])(?:chea
 
 
 def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str | None:
-    import re
-
     intent = done[0][1].intent
     if intent in ("inference_memory", "training_memory"):
         rows = [(a, x.verdict) for a, x in done if x.verdict and x.verdict.per_gpu_gb is not None]

@@ -111,45 +111,38 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                                    intent=req.intent, warnings=problems, status="error"))
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
+    handler = handlers.get(req.intent)
     if req.per_token_cost and req.intent in ("cost", "price") and (req.throughput_tokens_per_s or req.model):
-        return _finish(ctx, _guard(ctx, money.per_token))
-    missing = missing_inputs(req)
-    if missing == ["period_hours"] and req.intent == "cost" and req.gpu:
-        # no job length: a question back only when nothing can be said. With a price of the user's, when buying pays
-        # back (it needs no length); without one, the prices themselves (renting and buying)
-        if req.purchase_price or req.purchase_price_per_server or re.search(
-                r"买|购|(?<![a-z])(?:buy|buying|purchase|own|owning)(?![a-z])", question.lower()):
-            req = req.model_copy(update={"break_even": True})
-            ctx.req = req
-            ctx.assume("no job length given: the break-even, which needs none (give a period for a total)",
-                       "未给用多久：给出回本时间（它不需要时长；给出时长可算总价）")
-        else:
-            ctx.assume("no period given: the rates per hour, day and month (give a period for a total)",
-                       "未给用多久：给出每小时、每天、每月的费用（给出时长可算总价）")
-            return _finish(ctx, money.rates(ctx))
-        missing = []
-    if missing:
-        return _ask(ctx, missing)
-    handler = handlers.get(req.intent)  # (read after the re-routing above)
+        handler = money.per_token  # a cost per million tokens needs no period and names its default card
+    else:
+        missing = missing_inputs(req)
+        if missing == ["period_hours"] and req.intent == "cost" and req.gpu:
+            handler, missing = money.without_period, []  # rates or the break-even: a question back is not needed
+        if missing:
+            return _ask(ctx, missing)
     if handler is None:
         return _finish(ctx, Answer(answer=T(ctx.lang, "oos"), lang=ctx.lang, intent="out_of_scope"))
+    return _finish(ctx, _run(ctx, handler))
+
+
+def _run(ctx: Ctx, handler) -> Answer:
+    """A handler's answer; an unknown name, a bad value or a bug as a message in the user's language (never a
+    traceback; a bug is logged)."""
     try:
-        answer = handler(ctx)
+        return handler(ctx)
     except UnknownItem as e:
-        return _finish(ctx, Answer(answer=T(ctx.lang, "unknown", msg=e.message(ctx.lang)), lang=ctx.lang, intent=req.intent,
-                                   warnings=[str(e)], status="error"))
+        return Answer(answer=T(ctx.lang, "unknown", msg=e.message(ctx.lang)), lang=ctx.lang, intent=ctx.req.intent,
+                      warnings=[str(e)], status="error")
     except ValueError as e:
         msg = str(e).split("\n")[0] if "validation error" not in str(e) else _pydantic_message(e)
-        return _finish(ctx, Answer(answer=T(ctx.lang, "bad_input", msg=msg), lang=ctx.lang, intent=req.intent,
-                                   warnings=[msg], status="error"))
+        return Answer(answer=T(ctx.lang, "bad_input", msg=msg), lang=ctx.lang, intent=ctx.req.intent, warnings=[msg],
+                      status="error")
     except Exception as e:  # a bug, not the user's input: say so in words (logged), never a traceback
-        log.exception("planner failed on %r", question[:200])
+        log.exception("planner failed on %r", ctx.question[:200])
         msg = ctx.t(f"this question hit an error in the assistant ({type(e).__name__}); it is logged. Rephrasing, or the "
                     "calculator commands (`gpu-advisor size|time|cost ...`), may get the answer.",
                     f"这个问题触发了程序错误（{type(e).__name__}），已记录。换个说法，或用计算命令（`gpu-advisor size|time|cost ...`）试试。")
-        return _finish(ctx, Answer(answer=msg, lang=ctx.lang, intent=req.intent, warnings=[f"internal error: {e}"],
-                                   status="error"))
-    return _finish(ctx, answer)
+        return Answer(answer=msg, lang=ctx.lang, intent=ctx.req.intent, warnings=[f"internal error: {e}"], status="error")
 
 
 
@@ -178,19 +171,6 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                         else {})  # answered, with a one-click completion: a bare reply ('10 days') completes it
     return answer.model_copy(update={"answer": text, "request": req_dict, "slots": slots, "ignored": ctx.ignored,
                                      "tool_calls": answer.tool_calls or ctx.calls})
-
-
-def _guard(ctx: Ctx, handler) -> Answer:
-    """A handler's answer; an unknown name or a bad value as a message in the user's language (never a traceback)."""
-    try:
-        return handler(ctx)
-    except UnknownItem as e:
-        return Answer(answer=T(ctx.lang, "unknown", msg=e.message(ctx.lang)), lang=ctx.lang, intent=ctx.req.intent,
-                      warnings=[str(e)], status="error")
-    except ValueError as e:
-        msg = str(e).split("\n")[0]
-        return Answer(answer=T(ctx.lang, "bad_input", msg=msg), lang=ctx.lang, intent=ctx.req.intent, warnings=[msg],
-                      status="error")
 
 
 def _ask(ctx: Ctx, missing: list[str]) -> Answer:

@@ -9,6 +9,7 @@ from assistant.answer import Answer, Verdict
 from assistant.zh import component_name
 from assistant.compose import T, md_table
 from assistant.context import USES, Ctx, assumptions_md, sources_md
+from assistant.plans.money import typical_rate
 
 DEFAULT_CONTEXT = 4096
 DEFAULT_SERVING_GPU = "a100-80gb"
@@ -527,7 +528,7 @@ def inference_speed(ctx: Ctx) -> Answer:
     figures = {"ttft_s": r.ttft_s, "decode_tokens_per_s_per_seq": r.decode_tokens_per_s_per_seq,
                "decode_tokens_per_s_total": r.decode_tokens_per_s_total, "max_batch_that_fits": r.max_batch_that_fits,
                "precision": fmt, "batch": batch}
-    rate = req.price_per_gpu_hour or _table_rate(ctx, gpu.id)
+    rate = req.price_per_gpu_hour or typical_rate(ctx, gpu.id)
     if rate and r.decode_tokens_per_s_total:
         from tools.rates import RatesRequest, rental_rates
 
@@ -544,14 +545,6 @@ def inference_speed(ctx: Ctx) -> Answer:
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference", fits=figures.get("fits"),
                                   min_gpus=figures.get("min_gpus"), per_gpu_gb=figures.get("per_gpu_gb")),
                   figures=figures)
-
-
-def _table_rate(ctx: Ctx, gpu_id: str) -> float | None:
-    """The price table's typical on-demand rate per GPU-hour, in the request's currency (None without a record)."""
-    from tools.pricing import on_demand_rate
-
-    r = on_demand_rate(ctx.deps.prices(), gpu_id, ctx.req.currency or "USD")
-    return r.typical if r else None
 
 
 def _gpus_for_weights(ctx: Ctx, model, gpu, fmt: str, batch: int, context: int) -> int:

@@ -1,6 +1,7 @@
 """Money answers: what a GPU costs (the sourced price table) and what a job or a period of use costs (rent vs buy)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from assistant.answer import Answer, Citation, Verdict
@@ -92,6 +93,21 @@ def price(ctx: Ctx) -> Answer:
                   citations=cites, tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id))
 
 
+def without_period(ctx: Ctx) -> Answer:
+    """A cost asked with no period: when buying pays back if buying is in the question or a purchase price is given (it
+    needs no period), else what the GPUs cost per hour, day and month to rent. The period is offered, not asked."""
+    req = ctx.req
+    if req.purchase_price or req.purchase_price_per_server or re.search(
+            r"买|购|(?<![a-z])(?:buy|buying|purchase|own|owning)(?![a-z])", ctx.question.lower()):
+        ctx.req = req.model_copy(update={"break_even": True})
+        ctx.assume("no job length given: the break-even, which needs none (give a period for a total)",
+                   "未给用多久：给出回本时间（它不需要时长；给出时长可算总价）")
+        return cost(ctx)
+    ctx.assume("no period given: the rates per hour, day and month (give a period for a total)",
+               "未给用多久：给出每小时、每天、每月的费用（给出时长可算总价）")
+    return rates(ctx)
+
+
 def rates(ctx: Ctx) -> Answer:
     """A cost asked without a period ('how much to rent 8 H100s?'): what the GPUs cost per hour, day and month to
     rent (the user's price, else the table's typical on-demand) and to buy; a total needs a period, offered as a
@@ -133,6 +149,15 @@ def rates(ctx: Ctx) -> Answer:
                                    "clarification": clar})
 
 
+def typical_rate(ctx: Ctx, gpu_id: str, currency: str | None = None) -> float | None:
+    """The price table's typical on-demand rate per GPU-hour (the session's overrides applied), in `currency` (the
+    request's, else USD); None without a record."""
+    from tools.pricing import on_demand_rate
+
+    r = on_demand_rate(ctx.deps.prices(), gpu_id, currency or ctx.req.currency or "USD")
+    return r.typical if r else None
+
+
 def per_token(ctx: Ctx) -> Answer:
     """A cost per million tokens: the GPUs' hourly price (the user's, else the table's typical on-demand) over the
     tokens they make in an hour (the user's stated throughput, else the speed tool at full load, said)."""
@@ -147,19 +172,15 @@ def per_token(ctx: Ctx) -> Answer:
     s = _sym(cur)
     rate = req.price_per_gpu_hour
     if rate is None:
-        from tools.pricing import on_demand_rate
-
-        r = on_demand_rate(ctx.deps.prices(), gpu.id, cur)
-        if r is None:
+        rate = typical_rate(ctx, gpu.id, cur)
+        if rate is None:
             raise ValueError(f"the price table has no on-demand price for {gpu.id}: give yours, e.g. '$2/GPU-hour'")
-        rate = r.typical
         ctx.assume(f"{s}{rate:,.2f} per GPU-hour (typical on-demand, price table)", f"每卡时 {s}{rate:,.2f}（按需典型价，价格表）")
     tps = req.throughput_tokens_per_s
-    speed = None
     if tps is None:
         if not req.model:
             raise ValueError("a cost per token needs the throughput (e.g. '2,500 tokens/s') or the model to estimate it")
-        speed = inference_speed(ctx.__class__(req=req.model_copy(update={"intent": "inference_speed", "max_throughput": True}),
+        speed = inference_speed(Ctx(req=req.model_copy(update={"intent": "inference_speed", "max_throughput": True}),
                                               deps=ctx.deps, question=ctx.question))
         tps = speed.figures["decode_tokens_per_s_total"]
         ctx.calls += speed.tool_calls
@@ -169,11 +190,11 @@ def per_token(ctx: Ctx) -> Answer:
 
     rr = ctx.call("rental_rates", {"num_gpus": n, "price_per_gpu_hour": rate, "tokens_per_s": tps},
                   rental_rates(RatesRequest(num_gpus=n, price_per_gpu_hour=rate, tokens_per_s=tps)))
-    hourly, per_m = rr.per_hour, rr.cost_per_million_tokens
+    hourly, per_m, mtok = rr.per_hour, rr.cost_per_million_tokens, rr.million_tokens_per_hour
     line = ctx.t(f"**{s}{per_m:,.3f} per million tokens**: {n}× {gpu.name} at {s}{rate:,.2f} per GPU-hour = {s}{hourly:,.2f} "
-                 f"an hour, making {tps:,.0f} tokens/s × 3,600 = {tps * 3600 / 1e6:,.2f}M tokens an hour.",
+                 f"an hour, making {tps:,.0f} tokens/s × 3,600 = {mtok:,.2f}M tokens an hour.",
                  f"**每百万 token {s}{per_m:,.3f}**：{n} 张 {gpu.name}，每卡时 {s}{rate:,.2f}，每小时 {s}{hourly:,.2f}；"
-                 f"每秒 {tps:,.0f} token × 3600 = 每小时 {tps * 3600 / 1e6:,.2f}M token。")
+                 f"每秒 {tps:,.0f} token × 3600 = 每小时 {mtok:,.2f}M token。")
     figures = {"cost_per_million_tokens": round(per_m, 4), "cost_per_hour": round(hourly, 2), "throughput_tokens_per_s": tps,
                "currency": cur}
     return Answer(answer=line + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost", figures=figures,

@@ -18,7 +18,7 @@ import unicodedata
 from pydantic import BaseModel, Field
 
 from assistant.readers import cues
-from assistant.readers.slots import largest_model, w
+from assistant.readers.slots import COUNT_ASK, PER_TOKEN_COST, largest_model, w
 from assistant.request import Request
 
 
@@ -34,8 +34,6 @@ class Ask(BaseModel):
 
 # --- alternatives of a setting ------------------------------------------------------------------------------------
 # setting -> [(value, pattern)], the value 'off' (None) first where the setting can be left out
-_OR = r"(?:\s*(?:or|vs\.?|versus|还是|或者|或是|或|和|与|跟|/|,|，|、|and)\s*(?:stay(?:ing)? (?:in|with|on)|keep(?:ing)?|use|go with|just|"\
-      r"用|选|直接|继续用|保持|留在)?\s*)"
 _NEED = (r"要不要|需不需要|需要不需要|是否需要|是否要|有没有必要|有必要|必须|得不得|用不用|开不开|上不上|" +
          w(r"do (?:i|we|you) (?:need|have to|require)|would (?:i|we) need|will (?:i|we) need|is .{0,30}? (?:needed|required|necessary)|"
            r"need(?:ed)? to (?:use|enable|turn on)|should (?:i|we) (?:use|enable|turn on|add|go with|switch to)|"
@@ -114,7 +112,7 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                             compare=setting) for _, v in named[:3]]
         if len(named) == 1 and _need_near(text, named[0][0]):
             on = named[0][1]
-            off = _off_value(setting, on, req)
+            off = _off_value(setting, on)
             if off is None or off == on:
                 continue
             intent = _job_intent(req, setting, low)
@@ -147,7 +145,7 @@ def _job_intent(req: Request, setting: str, low: str = "") -> str:
     return "inference_speed" if setting in ("precision", "kv_dtype", "engine") else "inference_memory"
 
 
-def _off_value(setting: str, on: object, req: Request) -> object | None:
+def _off_value(setting: str, on: object) -> object | None:
     """What 'without it' means for a setting asked about alone ('do we need X?')."""
     if setting in ("offload", "recompute"):
         return "none"
@@ -248,7 +246,7 @@ _PRICE_KINDS = (("buy", w(r"buy|buying|purchase|purchasing|own|to own|msrp|stree
                 ("rent", w(r"rent|renting|rental|hourly|per hour|an hour|on[\s-]?demand|cloud") + r"|租|每小时|一小时|按小时"))
 
 
-def several_intents(text: str, low: str, req: Request) -> list[Ask]:
+def several_intents(low: str, req: Request) -> list[Ask]:
     """Asks of different kinds in one message, each from its own clause, in the order asked. The message's own reading
     is the first; a clause asking for something the first does not answer becomes a further ask."""
     zh = req.lang == "zh"
@@ -261,7 +259,7 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
             # 'what does it cost to buy, and to rent per hour?': the purchase price and the rental rate, as asked
             names = {"buy": ("purchase price", "购买价格"), "rent": ("rental rate", "租用价格")}
             return [Ask(text=names[k][1 if zh else 0], intent="price", update={"price_kind": k}) for k in kinds]
-    clauses = [c.strip() for c in _CLAUSE.split(low) if c and c.strip() and len(c.strip()) > 3]
+    clauses = _clauses(low)
     if len(clauses) < 2:
         return []
     seen = {_family(req.intent)}
@@ -295,20 +293,19 @@ def several_intents(text: str, low: str, req: Request) -> list[Ask]:
             continue  # the speed of a training job is the time answer's throughput
         if intent in ("training_memory", "inference_memory") and not req.model:
             continue
-        if intent in ("training_memory", "inference_memory") and re.search(COUNT_WORDS, clause) and (
+        if intent in ("training_memory", "inference_memory") and re.search(COUNT_ASK, clause) and (
                 req.intent == "serving" or (req.intent == "training_time" and req.deadline_hours)):
             continue  # 'how many GPUs ...' is the count the plan or the deadline already answers
         seen.add(_family(intent))
         asks.append((at, Ask(text=clause, intent=intent)))
     if not asks:
         return []
-    first = Ask(text=(_INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if zh else 0]), intent=req.intent,
+    first = Ask(text=(_intent_label(req)), intent=req.intent,
                 update={"largest_model": None} if "largest" in seen else {})
     asks.append((main_at if main_at is not None else -1, first))
     return [a for _, a in sorted(asks, key=lambda pa: pa[0])]
 
 
-COUNT_WORDS = r"几张|几块|几台|多少张|多少块|多少台|多少卡|几卡|" + w(r"how many (?:\w+[\s-]?)?(?:gpus?|cards?|nodes?|servers?)")
 
 
 _QUESTION = (r"[?？吗呢么]\s*$|什么|怎么|为什么|为啥|哪|如何|是否|好不好|行不行|能不能|可不可以|是不是|有没有|多少|" +
@@ -316,7 +313,7 @@ _QUESTION = (r"[?？吗呢么]\s*$|什么|怎么|为什么|为啥|哪|如何|是
 _NUMBERISH = r"\d"
 
 
-def _unanswerable(clause: str, at: int, clauses: list[str]) -> bool:
+def _unanswerable(clause: str, at: int) -> bool:
     """A clause that asks something (a question form, no numbers) that no calculator answers and that is not the
     message's main question: listed under 'Not answered' rather than dropped in silence."""
     if at == 0 or len(clause) < 12 or re.search(_NUMBERISH, clause):
@@ -344,6 +341,16 @@ def _clause_intent(clause: str, req: Request) -> str | None:
     return max(strong.items(), key=lambda kv: kv[1])[0]
 
 
+def _clauses(low: str) -> list[str]:
+    """The message cut at its questions and at the words that start another ask."""
+    return [c.strip() for c in _CLAUSE.split(low) if c and c.strip() and len(c.strip()) > 3]
+
+
+def _intent_label(req: Request) -> str:
+    """The section title of the message's own ask ('training time', '训练时间')."""
+    return _INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if req.lang == "zh" else 0]
+
+
 def _family(intent: str) -> str:
     if intent in ("price", "cost"):
         return "money"  # '一个月多少钱' beside a cost question is the same ask
@@ -353,7 +360,6 @@ def _family(intent: str) -> str:
 # --- several cards for one job -----------------------------------------------------------------------------------------
 _RATE = (r"(?:at|@|租|rent(?:ing)?(?: at)?|for|：|:|,|，)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|元|块|rmb|cny)?\s*"
          r"(?:/|per|每|一)\s*(?:gpu[\s-]*|卡|张)?(?:hr|hour|h|小时)(?![a-z])")
-from assistant.readers.slots import PER_TOKEN_COST  # noqa: E402  (one place that knows the words)
 _COST_WORDS = r"便宜|花费|成本|省钱|划算|per dollar|性价比|" + w(r"cheap\w*|cost\w*|price|dollar|spend|per hour|\$/h|bill")
 
 
@@ -455,18 +461,17 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
     if req.intent == "spec":
         return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []
-    zh = req.lang == "zh"
     alts = alternatives(low, req)
     if alts and req.model and alts[0].intent != req.intent and req.intent in ("training_time", "serving", "cost"):
-        main = Ask(text=_INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if zh else 0], intent=req.intent,
+        main = Ask(text=_intent_label(req), intent=req.intent,
                    update={k: None for k in {a for x in alts for a in x.update} if k in ("offload",)})
         asks = [main, *alts]
     else:
         asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
-                or several_values(low, req) or several_intents(text, low, req))
-    clauses = [c.strip() for c in _CLAUSE.split(low) if c and c.strip() and len(c.strip()) > 3]
-    extra = [Ask(text=c, intent="out_of_scope") for at, c in enumerate(clauses) if _unanswerable(c, at, clauses)]
+                or several_values(low, req) or several_intents(low, req))
+    clauses = _clauses(low)
+    extra = [Ask(text=c, intent="out_of_scope") for at, c in enumerate(clauses) if _unanswerable(c, at)]
     if extra:  # an ask no calculator answers: listed under 'Not answered', never dropped in silence
-        asks = (asks or [Ask(text=_INTENT_NAMES.get(req.intent, (req.intent, req.intent))[1 if zh else 0],
+        asks = (asks or [Ask(text=_intent_label(req),
                              intent=req.intent)]) + extra
     return asks

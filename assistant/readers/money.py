@@ -39,6 +39,7 @@ def _purchase_amount(m: re.Match, window: str) -> bool:
 def money(text: str) -> dict:
     """The user's own prices, budget, utilization and periods."""
     out: dict = {}
+    whole = text  # (matches are blanked from `text` as they are read)
     rate = (r"(?:/|per|每|一|an?|每个|each)\s*(?:gpu|卡|张卡|card)?\s*[-·]?\s*(?:hours?|hr|h|小时|卡时|卡·时|个小时)(?![a-z])")
     m = re.search(MONEY + r"\s*" + rate, text) or \
         re.search(r"(?:每小时|一小时|每卡时|每卡每小时|每张卡每小时|per hour|an hour|hourly|/h|/hr)\s*(?:是|要|约|大概|收费|价格)?\s*" + MONEY, text)
@@ -127,12 +128,37 @@ def money(text: str) -> dict:
     elif "period_raw_hours" in out:
         out["period_hours"] = out["period_raw_hours"]
     out.pop("period_raw_hours", None)
+    server_hour = _server_hourly_price(whole, out)
+    if server_hour is not None:
+        out["server_price_per_hour"] = server_hour
+        for k in ("price_per_gpu_hour", "purchase_price_per_server", "break_even", "server"):
+            out.pop(k, None)
     if "currency" not in out:
         if has(_CNY, text):
             out["currency"] = "CNY"
         elif has(r"\$|" + w("usd|dollars?|bucks") + "|美元|美金", text):
             out["currency"] = "USD"
     return out
+
+
+_PER_HOUR = r"每小时|一小时|每个小时|每时|" + w(r"per hour|an hour|hourly|/h|/hr|/hour")
+_SERVER = r"整机|一台|每台|整台|台服务器|服务器|机器"
+
+
+def _server_hourly_price(text: str, out: dict) -> float | None:
+    """A whole server's price per hour ('整机 ¥90/小时', '一台8卡服务器每小时45元', '$160 per hour per server'), read
+    either as a server's purchase price with an hourly unit or as a GPU-hour price written beside a server word;
+    None when the price is per GPU ('每卡每小时 8 块')."""
+    if out.get("purchase_price_per_server") and re.search(_PER_HOUR, text):
+        return out["purchase_price_per_server"]
+    v = out.get("price_per_gpu_hour")
+    if v is None or re.search(r"每卡|每张|卡时|/卡|" + w(r"per (?:gpu|card)|gpu[\s-]?hour"), text):
+        return None
+    n = re.escape(f"{v:g}")
+    if re.search(rf"(?:{_SERVER})[^。？?！!，,]{{0,16}}?(?:¥|￥|\$)?\s*{n}|{n}\s*(?:元|块|美元|刀|usd|\$)?\s*/?\s*(?:台|整机)|"
+                 + w(r"(?:per|a|the whole|each) (?:server|node|machine|box)"), text):
+        return v
+    return None
 
 
 def purchase_words(text: str) -> dict:

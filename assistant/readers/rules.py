@@ -181,21 +181,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
                    slots.largest_model, slots.system_ram, slots.targets, slots.throughput):
         stated |= reader(work)
-    if stated.get("purchase_price_per_server") and re.search(r"每小时|一小时|每个小时|每时|" + slots.w(
-            r"per hour|an hour|hourly|/h|/hr|/hour"), work):  # '一台 8 卡每小时 ¥160': a rate for the server, not a price
-        per_node = stated.get("gpus_per_node") or slots.STANDARD_SERVER_GPUS
-        stated["price_per_gpu_hour"] = stated.pop("purchase_price_per_server") / per_node
-        for k in ("break_even", "server"):
-            stated.pop(k, None)
-        warnings.append(f"a server's hourly price read as {stated['price_per_gpu_hour']:g} per GPU-hour ({per_node} GPUs)")
-    if stated.get("price_per_gpu_hour") and re.search(
-            r"(?:整机|一台|每台|整台|台服务器|服务器|机器)[^。？?！!，,]{0,16}?(?:¥|￥|\$)?\s*" + re.escape(f"{stated['price_per_gpu_hour']:g}")
-            + r"|" + re.escape(f"{stated['price_per_gpu_hour']:g}") + r"\s*(?:元|块|美元|刀|usd|\$)?\s*/?\s*(?:台|整机)|" + slots.w(
-                r"(?:per|a|the whole|each) (?:server|node|machine|box)"), work) and not re.search(
-            r"每卡|每张|卡时|/卡|" + slots.w(r"per (?:gpu|card)|gpu[\s-]?hour"), work):
-        # '整机 ¥90/小时', '一台8卡服务器每小时45元': the server's hourly price, over its GPUs
+    if "server_price_per_hour" in stated:  # a whole server's price per hour, over its GPUs
         per_node = stated.get("gpus_per_node") or stated.get("num_gpus") or slots.STANDARD_SERVER_GPUS
-        stated["price_per_gpu_hour"] = stated["price_per_gpu_hour"] / per_node
+        stated["price_per_gpu_hour"] = stated.pop("server_price_per_hour") / per_node
         warnings.append(f"a whole server's hourly price read as {stated['price_per_gpu_hour']:g} per GPU-hour ({per_node} GPUs)")
     if stated.get("budget") and "currency" not in stated:
         stated["currency"] = "CNY" if lang == "zh" else "USD"  # '预算50万' is yuan; shown in the restatement
@@ -368,7 +356,7 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("serving", 2 if s.get("serving", 0) >= 3 else 1)
     if "tokens" in stated:
         add("training_time", 2)
-        if ("deadline_hours" in stated or ("period_hours" in stated and re.search(COUNT_ASK, low))) and \
+        if ("deadline_hours" in stated or ("period_hours" in stated and re.search(slots.COUNT_ASK, low))) and \
                 s.get("recommend", 0) < 3:  # ('推荐什么配置' within a deadline stays a recommendation)
             add("training_time", 6)  # 'how many GPUs to train it on 2T tokens in 30 days': the count the time needs
             if "deadline_hours" not in stated:
@@ -387,7 +375,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if len(gpus) >= 2 and trainish and has_model and re.search(r"速度|快|慢|" + slots.w(r"faster|slower|speed|how long|time"), low) and \
             "concurrent_users" not in stated:
         add("training_time", 6)  # '910B 训练 7B 跟 A100 比速度怎么样': the time ratio between the cards
-        stated.setdefault("ratio_only", True) if "tokens" not in stated else None
+        if "tokens" not in stated:
+            stated["ratio_only"] = True  # a ratio between the cards: no dataset size needed
     if any(k in stated for k in ("price_per_gpu_hour", "purchase_price", "purchase_price_per_server", "utilization")):
         add("cost", 3)
     if stated.get("per_token_cost") and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or
@@ -463,7 +452,7 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s["cost"] = 0
     if s.get("inference_speed", 0) and s.get("serving", 0) and "concurrent_users" in stated:
         if re.search(r"延迟|卡顿|体验|" + slots.w(r"latency|latencies|acceptable|responsive|ttft|itl|time to first token|lag"), low) \
-                or any(k in stated for k in ("tokens_per_s_per_user", "ttft_s", "itl_ms")) or re.search(COUNT_ASK, low):
+                or any(k in stated for k in ("tokens_per_s_per_user", "ttft_s", "itl_ms")) or re.search(slots.COUNT_ASK, low):
             s["inference_speed"] = 0  # latency under a load of users: the serving planner's question
         else:
             s["serving"] = 0  # speed asked at a number of users: the users are the batch
@@ -498,9 +487,6 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     return best[0]
 
 
-# the answer must be a number of cards: 'how many L40S', '要几张', '需要多少台'
-COUNT_ASK = (r"几张|几块|几台|多少张|多少块|多少台|多少卡|几卡|" + slots.w(r"how many (?:\w+[\s-]?)?(?:gpus?|cards?|nodes?|servers?|"
-             r"a100s?|h100s?|h200s?|h20s?|h800s?|l40s|l40ses|4090s?|5090s?|3090s?|mi300xs?|910bs?)"))
 
 _PRIORITY = ["fact_check", "published_run", "serving", "inference_speed", "cost", "price", "training_time", "recommend",
              "compare", "training_memory", "inference_memory", "spec", "explain"]

@@ -513,3 +513,8 @@ def throughput(text: str) -> dict:
     if has(PER_TOKEN_COST, text):
         out["per_token_cost"] = True
     return out
+
+
+# the answer must be a number of cards: 'how many L40S', '要几张', '需要多少台'
+COUNT_ASK = (r"几张|几块|几台|多少张|多少块|多少台|多少卡|几卡|" + w(r"how many (?:\w+[\s-]?)?(?:gpus?|cards?|nodes?|servers?|"
+             r"a100s?|h100s?|h200s?|h20s?|h800s?|l40s|l40ses|4090s?|5090s?|3090s?|mi300xs?|910bs?)"))
