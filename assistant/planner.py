@@ -69,10 +69,40 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     if len(asks) < 2:
         return plan(req, deps, question, invalid)
     try:
-        return combine(req, asks, [plan(sub_request(req, a), deps, question, invalid) for a in asks], question)
+        subs = [sub_request(req, a) for a in asks]
+        answers = [plan(r, deps, question, invalid) for r in subs]
+        fixed = _held_fixed(req, asks, answers)
+        if fixed:  # cards compared on one format, formats on one GPU count: the alternative is the only change
+            subs = [r.model_copy(update=fixed) for r in subs]
+            answers = [plan(r, deps, question, invalid) for r in subs]
+        return combine(req, asks, answers, question)
     except Exception:  # splitting the message failed: the message's own reading answers it (logged)
         log.exception("several asks failed on %r", question[:200])
         return plan(req, deps, question, invalid)
+
+
+def _held_fixed(req: Request, asks, answers) -> dict:
+    """What to hold equal across alternatives the user left open, so that the one named is all that differs: several
+    cards timed for one model with no format stated are each answered in the best format they hold, so all are
+    re-timed in the most compressed of those (a Mac in Q8_0 against a 4090 in Q4_K_M compares formats, not cards);
+    formats compared with no GPU count stated each take the fewest GPUs that hold them, so all are re-timed on the
+    largest of those counts (FP8 on one H100 against BF16 on two compares counts, not formats). {} when nothing
+    differs or the user stated it."""
+    from tools.formats import weight_format
+
+    if req.intent not in ("inference_speed", "serving") or not any(a.compare for a in asks):
+        return {}
+    done = [x for x in answers if x.status == "answered"]
+    settings = {a.compare for a in asks if a.compare}
+    if not req.precision and len({tuple(a.update.get("gpus") or [a.update.get("gpu")]) for a in asks}) >= 2:
+        fmts = {x.figures.get("precision") for x in done} - {None}
+        if len(fmts) >= 2:
+            return {"precision": min(fmts, key=lambda f: weight_format(f).bits)}
+    if not req.num_gpus and settings & {"precision", "kv_dtype"}:
+        counts = {x.verdict.num_gpus for x in done if x.verdict and x.verdict.num_gpus} - {None}
+        if len(counts) >= 2:
+            return {"num_gpus": max(counts)}
+    return {}
 
 
 def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
@@ -208,10 +238,18 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
 
 
 def _pydantic_message(e: Exception) -> str:
-    """'num_gpus: Input should be less than or equal to 1024 (got 9000)': the field, the rule and the value."""
+    """'batch: must be at most 100000 (got 144797)': the field, the rule and a plain value; never an object's repr."""
     if hasattr(e, "errors"):
-        return "; ".join(f"{'.'.join(str(x) for x in err.get('loc', ()))}: {err.get('msg')} (got {err.get('input')!r})"
-                         for err in e.errors()[:4])
+        parts = []
+        for err in e.errors()[:4]:
+            loc = ".".join(str(x) for x in err.get("loc", ()))
+            msg = re.sub(r"^(?:Value|Assertion) error, ", "", str(err.get("msg", "")))
+            msg = re.sub(r"^Input should be ", "must be ", msg)
+            value = err.get("input")
+            shown = (f" (got {value!r})" if isinstance(value, (int, float)) or (isinstance(value, str) and len(value) <= 40)
+                     else "")
+            parts.append(f"{loc}: {msg}{shown}" if loc else f"{msg}{shown}")
+        return "; ".join(parts)
     lines = [ln.strip() for ln in str(e).splitlines()[1:] if ln.strip() and not ln.strip().startswith("For further")]
     return "; ".join(lines[:4])
 

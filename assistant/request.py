@@ -113,6 +113,10 @@ class Request(BaseModel):
     purchase_price_per_server: float | None = Field(None, description="per 8-GPU server, in `currency`")
     used: bool | None = Field(None, description="second-hand purchase")
     price_kind: Literal["rent", "buy"] | None = Field(None, description="price questions: renting or buying")
+    purchase: bool | None = Field(None, description="asks what hardware to buy (own it): options ranked by purchase "
+                                  "price as whole machines, not by rental rate")
+    host_owned: bool | None = Field(None, description="the user already has the machine the cards go in (price the "
+                                    "cards alone)")
     server: bool | None = Field(None, description="price of a whole (8-GPU) server")
     utilization: float | None = Field(None, description="share of the time owned GPUs work, 0-1")
     electricity_per_kwh: float | None = Field(None, gt=0, le=100, description="the user's electricity price per kWh, in `currency`")

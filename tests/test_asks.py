@@ -170,6 +170,23 @@ def test_a_per_user_rate_is_a_serving_target(tps, users, form):
     assert call.args["itl_ms"] == pytest.approx(1000 / tps, rel=1e-3)  # X tokens/s each = one token every 1000/X ms
 
 
+_PROMPT_FORMS = st.sampled_from(["prompts are ~{p} tokens", "typical prompt is ~{p} tokens", "input averages {p} tokens",
+                                 "prompt {p} tokens", "{p}-token prompts", "输入约{p} token", "平均输入 {p} tokens"])
+_OUTPUT_FORMS = st.sampled_from(["replies are ~{o}", "outputs ~{o}", "responses around {o} tokens", "{o}-token answers",
+                                 "output {o} tokens", "回复大概 {o}", "输出{o}"])
+
+
+@SETTINGS
+@given(p=st.sampled_from([800, 1500, 2000, 3000]), o=st.sampled_from([200, 300, 500]), pf=_PROMPT_FORMS,
+       of=_OUTPUT_FORMS, comma=st.booleans())
+def test_stated_prompt_and_output_lengths_reach_the_serving_plan(p, o, pf, of, comma):
+    shown = f"{p:,}" if comma else str(p)  # '1,500' as people write it
+    a = ask(f"Serve Llama 3.1 8B to 100 concurrent users on L40S; {pf.format(p=shown)}, {of.format(o=o)}. How many cards?")
+    assert (a.request["prompt_len"], a.request["output_len"]) == (p, o)
+    call = next(c for c in a.tool_calls if c.name == "plan_serve")
+    assert (call.args["prompt_len"], call.args["output_len"]) == (p, o)  # not an assumed 4k context
+
+
 # --- 8. no context leaks into an unrelated question -----------------------------------------------------------------
 @pytest.mark.parametrize("first, second", [
     ("how many H100 to serve 100 users of Llama 3.1 70B?", "how much is an A100 to rent?"),
@@ -205,7 +222,8 @@ def test_a_quoted_run_is_context_and_the_job_is_the_users(ref, job):
 @SETTINGS
 @given(total=st.sampled_from([60, 120, 235, 400]), active=st.sampled_from([3, 12, 22]),
        form=st.sampled_from(["a {t}B total / {a}B active MoE", "our MoE has {t}B total with {a}B active",
-                             "总参数 {t}B，激活 {a}B 的 MoE", "a {t}B-A{a}B model"]))
+                             "总参数 {t}B，激活 {a}B 的 MoE", "a {t}B-A{a}B model",
+                             "a {t}B-total / {a}B-active MoE", "{t}b-total, {a}b-active"]))
 def test_a_stated_moe_shape_is_sized_with_its_active_parameters(total, active, form):
     from tools.params import count_parameters
 

@@ -12,7 +12,7 @@ from assistant.context import USES, Ctx, assumptions_md, sources_md
 USES["compare"] = {"gpu", "gpus"}
 USES["spec"] = {"gpu", "gpus"}
 USES["recommend"] = {"model", "method", "tokens", "epochs", "budget", "currency", "deadline_hours", "gpus",
-                     "concurrent_users", "context", "seq_len"}
+                     "concurrent_users", "context", "seq_len", "purchase", "host_owned"}
 USES["published_run"] = {"model", "models", "gpu", "gpus"}
 
 
@@ -56,11 +56,110 @@ def spec(ctx: Ctx) -> Answer:
     return Answer(answer=text, lang=ctx.lang, intent="spec", figures=figures, citations=[cite], tool_calls=ctx.calls)
 
 
+def purchase(ctx: Ctx) -> Answer:
+    """'What should I buy with ~$5k to run a 70B model?': machines to own, ranked by what the budget buys."""
+    from tools.purchase import PurchaseRequest, plan_purchase
+
+    req, lang = ctx.req, ctx.lang
+    if not req.model:
+        ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
+    model, _ = ctx.deps.catalog.model(req.model or "llama-3.1-8b")
+    task = req.method if req.method in ("lora", "qlora", "full") else "inference"
+    cur = req.currency or ("CNY" if ctx.zh else "USD")
+    if len(req.gpus) >= 2 or req.gpu:
+        names = req.gpus if len(req.gpus) >= 2 else [req.gpu]
+        candidates = [ctx.gpu(g) for g in names]
+    else:
+        candidates = list(ctx.deps.catalog.gpus)
+    context = req.context or req.seq_len or 4096
+    if not (req.context or req.seq_len):
+        ctx.assume(f"context {context}", f"上下文 {context}")
+    users = req.concurrent_users or 1
+    if not req.concurrent_users and task == "inference":
+        ctx.assume("one user", "单用户")
+    args = {"model": model.id, "task": task, "currency": cur, "budget": req.budget, "context": context, "users": users,
+            "host_owned": bool(req.host_owned), "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all"}
+    res = ctx.call("plan_purchase", args, plan_purchase(PurchaseRequest(
+        model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
+        context=context, users=users, host_owned=bool(req.host_owned))))
+    sym = "¥" if cur == "CNY" else "$"
+    money = lambda x: "-" if x is None else f"{sym}{x:,.0f}"
+    cond = lambda o: ctx.t(o.condition or "", {"new": "新", "used": "二手"}.get(o.condition or "", ""))
+    top = res.options[0] if res.options else None
+    within = [o for o in res.options if o.within_budget is not False]
+    lines = []
+    if top and top.within_budget is not False:
+        speed = (ctx.t(f", about {top.tokens_per_s:g} tokens/s for one stream", f"，单路约 {top.tokens_per_s:g} token/s")
+                 if top.tokens_per_s else "")
+        lines.append(ctx.t(
+            f"**Buy: {top.num_gpus}× {top.name} ({top.condition}), about {money(top.total)} for the whole machine** — "
+            f"{model.name} in {top.format}{speed}.",
+            f"**建议购买：{top.num_gpus} 张 {top.name}（{cond(top)}），整机约 {money(top.total)}** —— {model.name} 用 "
+            f"{top.format}{speed}。"))
+    elif top:
+        lines.append(ctx.t(
+            f"**Nothing in the price table runs {model.name} within {money(req.budget)}.** The nearest: "
+            f"{top.num_gpus}× {top.name} ({top.condition}) in {top.format}, about {money(top.total)} "
+            f"({_purchase_why(ctx, top, top, req.budget, money)}).",
+            f"**价格表里没有能在 {money(req.budget)} 内跑 {model.name} 的方案。** 最接近的：{top.num_gpus} 张 {top.name}"
+            f"（{cond(top)}），{top.format}，约 {money(top.total)}（{_purchase_why(ctx, top, top, req.budget, money)}）。"))
+    else:
+        lines.append(ctx.t(f"**No card with a purchase price holds {model.name} in one machine.**",
+                           f"**有购买价格的卡里，没有一台机器放得下 {model.name}。**"))
+    if within and len(within) > 1 and req.budget:
+        cheap = min(within, key=lambda o: o.total)
+        if cheap is not top:
+            lines.append(ctx.t(f"Cheapest that runs it: {cheap.num_gpus}× {cheap.name} ({cheap.condition}) in {cheap.format}, "
+                               f"{money(cheap.total)}.",
+                               f"能跑的最便宜方案：{cheap.num_gpus} 张 {cheap.name}（{cond(cheap)}），{cheap.format}，"
+                               f"{money(cheap.total)}。"))
+    speed_head = ctx.t("tokens/s (1 stream)", "单路 token/s") if task == "inference" else ctx.t("hours / 100M tokens",
+                                                                                                "小时 / 1 亿 token")
+    rows = [[str(o.rank), o.name, str(o.num_gpus), o.format or "-", f"{o.per_gpu_gb:g}", f"{money(o.price_per_card)} "
+             f"({cond(o)})", money(o.total),
+             "-" if (o.tokens_per_s if task == "inference" else o.hours) is None else
+             f"{(o.tokens_per_s if task == 'inference' else o.hours):g}", _purchase_why(ctx, o, top, req.budget, money)]
+            for o in res.options[:8]]
+    head = ["#", ctx.t("card", "卡"), ctx.t("count", "张数"), ctx.t("format", "格式"), "GB/GPU",
+            ctx.t("price per card", "单卡价格"), ctx.t("whole machine", "整机"), speed_head, T(lang, "why")]
+    unpriced = [o.name for o in res.rejected if o.total is None and o.price_per_card is None]
+    notes = list(ctx.notes) + res.assumptions
+    if unpriced and len(candidates) < 10:
+        notes.append(ctx.t("no purchase price in the table (add your quote to your prices file): " + ", ".join(unpriced),
+                           "价格表里没有购买价（可在价格文件中加入报价）：" + "、".join(unpriced)))
+    text = "\n".join(lines) + "\n\n" + md_table(head, rows) + assumptions_md(lang, notes)
+    verdict = (Verdict(fits=True, gpu=top.gpu, num_gpus=top.num_gpus, method=task, per_gpu_gb=top.per_gpu_gb,
+                       ) if top else None)
+    figures = {"total": top.total if top else None, "currency": cur, "format": top.format if top else None,
+               "tokens_per_s": top.tokens_per_s if top else None, "within_budget": top.within_budget if top else None}
+    return Answer(answer=text, lang=lang, intent="recommend", verdict=verdict, tool_calls=ctx.calls, figures=figures,
+                  options=[Verdict(fits=True, gpu=o.gpu, num_gpus=o.num_gpus, method=task, per_gpu_gb=o.per_gpu_gb)
+                           for o in res.options])
+
+
+def _purchase_why(ctx: Ctx, o, best, budget, money) -> str:
+    """Why an option stands where it does, in the answer's language."""
+    if budget is not None and o.within_budget is False:
+        return ctx.t(f"over the budget by {money(o.total - budget)}", f"超出预算 {money(o.total - budget)}")
+    if o is best:
+        return ctx.t("best within the budget (most faithful format, then fastest)", "预算内最优（格式最保真，其次最快）") \
+            if budget else ctx.t("cheapest that runs it", "能跑的最便宜方案")
+    if o.step is not None and best.step is not None and o.step > best.step:
+        return ctx.t(f"only fits in {o.format}", f"只放得下 {o.format}")
+    if o.tokens_per_s and best.tokens_per_s and o.tokens_per_s < best.tokens_per_s:
+        return ctx.t(f"slower ({o.tokens_per_s:g} vs {best.tokens_per_s:g} tokens/s)",
+                     f"更慢（{o.tokens_per_s:g} 对 {best.tokens_per_s:g} token/s）")
+    diff = o.total - best.total
+    return ctx.t(f"{'+' if diff >= 0 else '-'}{money(abs(diff))} vs the pick", f"比首选{'贵' if diff >= 0 else '省'} {money(abs(diff))}")
+
+
 def recommend(ctx: Ctx) -> Answer:
     from tools.pricing import CNY_PER_USD
     from tools.recommend import RecommendRequest, recommend as rank
 
     req, lang = ctx.req, ctx.lang
+    if req.purchase:
+        return purchase(ctx)
     if not req.model:
         ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
     model, _ = ctx.deps.catalog.model(req.model or "llama-3.1-8b")

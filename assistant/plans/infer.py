@@ -132,7 +132,8 @@ def offload(ctx: Ctx) -> Answer:
             [ctx.t("decode (batch 1)", "解码（batch 1）"), f"{r.decode_tokens_per_s:.1f} tokens/s"]]
     text = (head + "\n\n" + md_table(["", ""], rows) + f"\n\n`{r.command}`" + assumptions_md(lang, ctx.notes + r.assumptions))
     figures = {"gpu_layers": r.gpu_layers, "cpu_moe_layers": r.cpu_moe_layers, "offload_gpu_gb": r.gpu_gb,
-               "offload_ram_gb": r.ram_gb, "offload_decode_tokens_per_s": r.decode_tokens_per_s}
+               "offload_ram_gb": r.ram_gb, "offload_decode_tokens_per_s": r.decode_tokens_per_s,
+               "decode_tokens_per_s_per_seq": r.decode_tokens_per_s, "precision": fmt, "batch": 1}
     return Answer(answer=text, lang=lang, intent=req.intent, tool_calls=ctx.calls, figures=figures,
                   verdict=Verdict(fits=fits_all, gpu=gpu.id, num_gpus=1, method="inference", per_gpu_gb=r.gpu_gb))
 
@@ -207,11 +208,21 @@ def _largest_runnable(ctx: Ctx) -> Answer:
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"))
 
 
+def _unified(ctx: Ctx) -> bool:
+    """An Apple machine: its GPU and CPU share one memory, so there is no system RAM to offload layers to (a RAM
+    size stated beside it belongs to another machine in the message), said."""
+    if not ctx.req.gpu or ctx.gpu().vendor != "Apple":
+        return False
+    ctx.ignore("ram_gb", "unified memory: the GPU and CPU share the Mac's memory, nothing to offload to",
+               "统一内存：Mac 的 GPU 和 CPU 共用内存，没有可卸载的系统内存")
+    return True
+
+
 def inference_memory(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     if req.largest_model and not req.model:
         return _largest_runnable(ctx)
-    if req.ram_gb:
+    if req.ram_gb and not _unified(ctx):
         return offload(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     context = _context(ctx)
@@ -282,14 +293,27 @@ def _users_from_rate(ctx: Ctx, model, gpu, context: int) -> int:
     req = ctx.req
     prompt = req.prompt_len or max(1, context - (req.output_len or 256))
     out = req.output_len or 256
-    users = 1
-    for _ in range(4):
+    users, first, settled = 1, None, False
+    for _ in range(8):
         s = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, "batch": users, "context": prompt, "output": out},
                      estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, num_gpus=req.num_gpus or 1,
                                                                     precision=_served_format(ctx, model, gpu, say=False),
                                                                     context=prompt,
                                                                     output=out, batch=users)))
-        users = max(1, math.ceil(req.requests_per_s * (s.ttft_s + out / max(s.decode_tokens_per_s_per_seq, 1e-9))))
+        new = max(1, math.ceil(req.requests_per_s * (s.ttft_s + out / max(s.decode_tokens_per_s_per_seq, 1e-9))))
+        first = first or new
+        if abs(new - users) <= max(1, users // 50):
+            settled, users = True, new
+            break
+        users = min(new, 100_000)
+    if not settled:  # the latency grows faster than the load it holds: these GPUs cannot sustain the rate
+        users = first
+        ctx.notes.append(ctx.t(
+            f"{req.requests_per_s:g} requests/s: more than {req.num_gpus or 1} GPU(s) sustain (requests in flight grow "
+            f"without bound); memory sized for the {users} in flight at an unloaded latency (Little's law), the plan below "
+            "spreads the rate", f"{req.requests_per_s:g} 请求/秒 超过 {req.num_gpus or 1} 张卡能承受的速率（在途请求无限增长）；"
+            f"显存按空载延迟下的 {users} 个在途请求估算（Little 定律），下面的方案分摊这个速率"))
+        return users
     ctx.notes.append(ctx.t(f"{req.requests_per_s:g} requests/s x {out} output tokens each ≈ {users} requests in flight "
                            "(Little's law with the estimated latency)",
                            f"{req.requests_per_s:g} 请求/秒 × 每个输出 {out} token ≈ 同时处理 {users} 个请求（Little 定律，按估算延迟）"))
@@ -492,7 +516,7 @@ def inference_speed(ctx: Ctx) -> Answer:
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     req, lang = ctx.req, ctx.lang
-    if req.ram_gb:
+    if req.ram_gb and not _unified(ctx):
         return offload(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     prompt = req.prompt_len or req.context or 2048

@@ -234,7 +234,12 @@ def cost(ctx: Ctx) -> Answer:
     cur = _currency(ctx)
     gpu = ctx.gpu()
     n = req.num_gpus or 1
-    if not req.num_gpus:
+    if not req.num_gpus and req.tokens and req.model and not req.period_hours:
+        from assistant.plans.train import gpus_that_hold
+
+        n = gpus_that_hold(ctx, ctx.model(), gpu)  # a training job's cost on the GPUs that can run it
+        req = ctx.req
+    elif not req.num_gpus:
         ctx.assume_one_gpu()
     hours = _job_hours(ctx)
     util = req.utilization

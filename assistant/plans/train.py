@@ -209,7 +209,7 @@ def training_tokens(ctx: Ctx) -> float:
     return req.tokens * (req.epochs or 1)
 
 
-def _gpus_that_hold(ctx: Ctx, model, gpu) -> int:
+def gpus_that_hold(ctx: Ctx, model, gpu) -> int:
     """No GPU count stated for a training time: one GPU when the job fits there, else the fewest that hold it (a power
     of two within a node, whole 8-GPU servers beyond), said; a time on a card the job cannot load helps nobody."""
     from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
@@ -272,7 +272,7 @@ def training_time(ctx: Ctx) -> Answer:
         _gpus_for_deadline(ctx, model, ctx.gpu(gpus[0]), tokens)
         req = ctx.req
     elif not req.num_gpus and len(gpus) == 1:
-        _gpus_that_hold(ctx, model, ctx.gpu(gpus[0]))
+        gpus_that_hold(ctx, model, ctx.gpu(gpus[0]))
         req = ctx.req
     elif not req.num_gpus:
         ctx.assume_one_gpu()

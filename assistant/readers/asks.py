@@ -286,8 +286,9 @@ def several_intents(low: str, req: Request) -> list[Ask]:
             continue
         if intent == "serving" and not (req.concurrent_users or req.requests_per_s):
             continue
-        if intent == "inference_speed" and req.intent == "serving" and not (req.concurrent_users or req.requests_per_s):
-            continue  # the capacity answer gives the requests/s and the per-user speed at that concurrency
+        if intent == "inference_speed" and req.intent == "serving" and not re.search(_ONE_STREAM, clause):
+            continue  # the capacity answer gives the requests/s and the per-user speed at that load ('at 20 tokens/s
+            # each' is a target); only a single stream's speed is a further ask
         if intent == "inference_speed" and req.intent == "training_time" and not re.search(
                 r"推理|部署|" + w(r"inference|serv\w*|deploy\w*"), low):
             continue  # the speed of a training job is the time answer's throughput
@@ -297,7 +298,7 @@ def several_intents(low: str, req: Request) -> list[Ask]:
                 req.intent == "serving" or (req.intent == "training_time" and req.deadline_hours)):
             continue  # 'how many GPUs ...' is the count the plan or the deadline already answers
         seen.add(_family(intent))
-        asks.append((at, Ask(text=clause, intent=intent)))
+        asks.append((at, Ask(text=_title(clause, intent, zh), intent=intent)))
     if not asks:
         return []
     first = Ask(text=(_intent_label(req)), intent=req.intent,
@@ -311,6 +312,9 @@ def several_intents(low: str, req: Request) -> list[Ask]:
 _QUESTION = (r"[?？吗呢么]\s*$|什么|怎么|为什么|为啥|哪|如何|是否|好不好|行不行|能不能|可不可以|是不是|有没有|多少|" +
              w(r"what|how|why|which|can|could|does|do|is|are|should|would|will|any"))
 _NUMBERISH = r"\d"
+# A clause that asks the speed of one stream beside a load ('and for a single user?', '单个用户多快').
+_ONE_STREAM = (w(r"single[\s-]*(?:user|stream|request)|one[\s-]*(?:user|stream|request)|batch[\s-]*(?:size[\s-]*)?(?:of\s*)?1|bs\s*=?\s*1")
+               + r"|单(?:个|路)?(?:用户|请求|并发)|一个用户|单条")
 
 
 def _unanswerable(clause: str, at: int) -> bool:
@@ -344,6 +348,13 @@ def _clause_intent(clause: str, req: Request) -> str | None:
 def _clauses(low: str) -> list[str]:
     """The message cut at its questions and at the words that start another ask."""
     return [c.strip() for c in _CLAUSE.split(low) if c and c.strip() and len(c.strip()) > 3]
+
+
+def _title(clause: str, intent: str, zh: bool) -> str:
+    """A section's title: the clause as asked when it is short, else the name of what it asks."""
+    if len(clause) <= 60:
+        return clause
+    return _INTENT_NAMES.get(intent, (intent, intent))[1 if zh else 0]
 
 
 def _intent_label(req: Request) -> str:

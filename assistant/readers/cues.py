@@ -21,10 +21,11 @@ CUES: list[tuple[str, float, str]] = [
     ("price", 1, w(r"price|prices|cost of an?|on the cloud|per hour") + r"|租一小时|租.{0,4}一小时|一小时多少|每小时多少|多少钱一小时|租金|租价"),
     ("cost", 3, r"成本|花多少|要花|费用|花费|开销|总价|电费|租还是买|买还是租|自建还是|还是租|还是买|回本|划算|省钱|账单|"
                 + w(r"how much (?:would|will|does|did) (?:it|this|that) cost|cost(?:s)? to|total cost|rent(?:ing)? or buy(?:ing)?|"
-                    r"buy(?:ing)? or rent(?:ing)?|rent vs\.? buy|buy vs\.? rent|break[\s-]?even|payback|tco|roi|bill|spend|"
+                    r"buy(?:ing)? or rent(?:ing)?|rent vs\.? buy|buy vs\.? rent|break[\s-]?even|payback|tco|roi|bill|(?<!to )spend|"
                     r"cheaper to (?:rent|buy)|worth buying|own vs|electricity|run me|set me back|how much would .{0,40}cost|"
                     r"how much (?:to|for|does it cost to|is it to) (?:rent|renting|lease|leasing|buy|buying)|"
-                    r"what (?:will|would|does|did) (?:it|this|that|the (?:job|run|training)) cost|cost on the cloud")),
+                    r"what(?:['’]ll| will| would| does| did) (?:it|this|that|the (?:job|run|training)) cost|cost on the cloud|"
+                    r"how much money")),
     ("cost", 1, w(r"cost|costs|rent|renting|rental|buy|buying|purchase") + r"|租|买"),
     ("training_time", 3, r"多久|多长时间|多少时间|几天|多少天|几周|几个月|多少小时|几个小时|训练时间|耗时|(?<![一每/])卡时|要跑多|跑多久|训多久|"
                          r"快多少|慢多少|快几倍|慢几倍|"

@@ -211,6 +211,11 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if intent == "recommend" and "method" not in stated and not stated.get("methods") and \
             re.search(slots.INFER_CUE, work) and not re.search(slots.FINETUNE_CUE, work):
         stated["method"] = "inference"  # 'what GPU to run 70B locally': choose for serving
+    if intent == "recommend" and (re.search(slots.BUY_CUE, work) or (
+            stated.get("budget") and re.search(slots.HOME_CUE, work))) and not re.search(slots.RENT_CUE, work):
+        stated["purchase"] = True  # 'what should I buy with $5k': machines to own, ranked by purchase price
+    if re.search(slots.HOST_OWNED, work):
+        stated["host_owned"] = True
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
@@ -460,6 +465,10 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s.pop("serving", None)
     if s.get("training_time", 0) and s.get("inference_speed", 0) and inferish and not trainish:
         s["training_time"] = 0
+    if s.get("training_time", 0) and not trainish and "tokens" not in stated and re.search(_COMPARATIVE, low) and \
+            not re.search(_DURATION_ASK, low):
+        s["inference_speed"] = max(s.get("inference_speed", 0), s.pop("training_time"))  # 'which is faster for 8B: a
+        # 4090 or an M2 Ultra?': nothing is trained, so the speed of running it
     if s.get("training_time", 0) and s.get("cost", 0):
         loser = "cost" if last.get("training_time", 0) > last.get("cost", 0) else "training_time"
         s[loser] = 0  # 'costs matter to us... how many days?': the question asked last
@@ -486,6 +495,12 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         return "explain" if re.search(cues.CONCEPTS, work) else "out_of_scope"
     return best[0]
 
+
+
+# 'faster', '快多少': a comparison of speed; 'how long', '多久': a duration (of a training job, when one is named).
+_COMPARATIVE = r"快多少|慢多少|快几倍|慢几倍|更快|哪个快|" + slots.w(r"faster|slower|speed[\s-]?up|quicker")
+_DURATION_ASK = (r"多久|多长时间|几天|多少天|几个小时|多少小时|训练时间|卡时|" +
+                 slots.w(r"how long|how many (?:days|hours|weeks)|wall[\s-]?clock|gpu[\s-]?hours?|days|weeks"))
 
 
 _PRIORITY = ["fact_check", "published_run", "serving", "inference_speed", "cost", "price", "training_time", "recommend",

@@ -208,21 +208,38 @@ def optimizer_and_sharding(text: str) -> dict:
     return out
 
 
+# What a request's prompt and its output are called, and the words between such a name and its length
+# ('prompts are ~1k', 'replies average 300', '输入约2000', '回复大概 300').
+_PROMPT = r"(?<![a-z])(?:prompts?|inputs?)(?![a-z])|输入|提示词?|问题"
+_OUTPUT = (r"(?<![a-z])(?:outputs?|completions?|answers?|responses?|replies|reply|generations?)(?![a-z])|"
+           r"输出|生成|回复|回答")
+_IS = (r"(?:\s*(?:is|are|of|about|around|roughly|approximately|approx\.?|averag(?:e|es|ing)|typically|usually|mostly|"
+       r"~|≈|=|:|：|是|为|约|大概|大约|平均|一般|在)(?![a-z])\s*){0,3}\s*")
+
+
+# Buying hardware to own (not renting it), a home or local machine, and a machine already owned.
+BUY_CUE = (r"买|购|入手|装机|攒机|攒一台|配一台|配台|配个|自建|" +
+           w(r"buy|buying|bought|purchase|purchasing|build(?:ing)? (?:a|an|my|our)|get for (?:my|our|home)|"
+             r"spend|own hardware|self[\s-]*host\w*|on[\s-]*prem\w*"))
+HOME_CUE = r"本地|家用|家里|在家|个人|自己用|" + w(r"local|locally|at home|home|personal|desk|desktop|workstation")
+RENT_CUE = r"租|云上|" + w(r"rent|renting|rental|cloud|per hour|hourly|on[\s-]*demand")
+HOST_OWNED = (r"主机已有|已有主机|已经有主机|只买显卡|只买卡|只算显卡|" +
+              w(r"cards? only|gpus? only|already (?:have|own|got) (?:a|the|my|an)?\s*(?:pc|machine|box|rig|workstation|"
+                r"server|host|desktop|tower)"))
+
+
 def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
-    m = re.search(rf"(?:prompts?|inputs?|输入|提示词?|问题)\s*(?:tokens?|长度|len\w*|length)?\s*(?:是|为|约|大概|about|~|=|:|：|of)?\s*({LEN})",
-                  text) or re.search(rf"({LEN})\s*(?:tokens?|token)?\s*的?\s*(?:prompt|input|输入|提示|长文档|文档|长文本|document|doc|pdf)", text) \
+    m = re.search(rf"(?:{_PROMPT})\s*(?:tokens?|长度|len\w*|length)?{_IS}({LEN})", text) \
+        or re.search(rf"({LEN})[\s-]*(?:tokens?)?\s*的?\s*(?:{_PROMPT}|提示|长文档|文档|长文本|document|doc|pdf)", text) \
         or re.search(rf"({LEN})\s*(?:tokens?)?\s*in(?![a-z])(?=\s*(?:/|,|and|\+|、|，)?\s*{LEN}\s*(?:tokens?)?\s*out)", text)
     if m:
         out["prompt_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(rf"(?:outputs?|输出|生成|completions?|max[\s_]*(?:new[\s_]*)?tokens|回复|回答|answers?|responses?|generations?)\s*"
-                  rf"(?:tokens?|长度|len\w*|length|size)?\s*"
-                  rf"(?:是|为|约|大概|about|~|≈|=|:|：|of|is|are|is about|is around|around|of about|averages?|平均)?\s*(?:about|~|≈)?\s*({LEN})",
-                  text) or \
-        re.search(rf"({LEN})\s*(?:tokens?|token)?\s*的?\s*(?:output|输出|生成|completion|回复)", text) or \
-        re.search(rf"({LEN})\s*(?:tokens?)?\s*out(?![a-z])", text)
+    m = re.search(rf"(?:{_OUTPUT}|max[\s_]*(?:new[\s_]*)?tokens)\s*(?:tokens?|长度|len\w*|length|size)?{_IS}({LEN})", text) \
+        or re.search(rf"({LEN})[\s-]*(?:tokens?|token)?\s*的?\s*(?:{_OUTPUT})", text) \
+        or re.search(rf"({LEN})\s*(?:tokens?)?\s*out(?![a-z])", text)
     if m:
         out["output_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
@@ -479,8 +496,8 @@ def moe_shape(text: str) -> tuple[str, str] | None:
     '总参 120B / 激活 12B', 'a 120B MoE with 12B active params'; None otherwise."""
     pats = [
         (rf"(?<![a-z0-9.]){_B}[\s-]*a\s*{_B}", 1, 2),
-        (rf"(?<![a-z0-9.]){_B}\s*(?:total|总参数?|总参|in total)[^0-9]{{0,40}}?{_B}\s*(?:active|activated|激活)", 1, 2),
-        (rf"(?<![a-z0-9.]){_B}\s*(?:params?|parameters?)?\s*(?:moe)?[^0-9]{{0,24}}?(?:with|,|，|/|and)\s*{_B}\s*(?:active|activated|激活)", 1, 2),
+        (rf"(?<![a-z0-9.]){_B}[\s-]*(?:total|总参数?|总参|in total)[^0-9]{{0,40}}?{_B}[\s-]*(?:active|activated|激活)", 1, 2),
+        (rf"(?<![a-z0-9.]){_B}[\s-]*(?:params?|parameters?)?\s*(?:moe)?[^0-9]{{0,24}}?(?:with|,|，|/|and)\s*{_B}[\s-]*(?:active|activated|激活)", 1, 2),
         (rf"(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*{_B}[^0-9]{{0,24}}?(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*{_B}", 1, 2),
         (rf"(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*{_B}[^0-9]{{0,24}}?(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*{_B}", 2, 1),
     ]

@@ -1,0 +1,238 @@
+"""What to buy for a model: every card (or Mac) with a purchase price, at the counts one machine holds, in the most
+faithful weight format that fits, priced as a whole machine and ranked by what the user asked.
+
+For each candidate card and count n (1, 2, 4, 8 for PCIe cards; 8 for SXM/OAM modules, sold as 8-GPU servers; one
+machine for a Mac):
+  format     = the first of [16-bit, 8-bit, 4-bit] whose weights + KV cache for `users` x `context` fit n cards
+               (inference; GGUF Q8_0 / Q4_K_M for one or a few users, as llama.cpp / Ollama run them at home,
+               FP8 or INT8 / AWQ for a served load), or the fine-tuning method's memory (training)
+  price      = the cheaper typical of the card's new and used purchase records, in the user's currency
+  total      = n x price + a host for n cards (none when the user has one, none for Macs and 8-GPU server prices)
+  speed      = one stream's decode tokens/s at that format (roofline; inference), or the hours for the
+               fine-tuning tokens (training)
+Ranking with a budget: within it first, then the most faithful format, then the fastest, then the cheapest ("the
+best this money buys"). Without a budget: the cheapest that runs. Cards without a purchase price are named apart.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from knowledge.schemas import GPU, ModelSpec, Price
+from tools.cost import DEFAULT_CNY_PER_USD, GPUS_PER_SERVER, _convert
+
+# A host for n PCIe cards (CPU, board with enough slots and lanes, 64-256 GB RAM, PSU, case, SSD), USD. An
+# assumption from common builds, stated wherever it is used: a desktop for one card, a workstation board for two,
+# a 4-slot workstation / 4U server for four, an 8-slot PCIe GPU server for eight.
+HOST_USD = {1: 1200.0, 2: 2000.0, 4: 5000.0, 8: 12000.0}
+COUNTS = (1, 2, 4, 8)
+FINETUNE_TOKENS = 1e8  # 100M tokens (e.g. 50k examples x 2k tokens, one epoch): the hours compared for training
+
+
+class PurchaseRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    model: ModelSpec
+    task: Literal["inference", "lora", "qlora", "full"] = "inference"
+    gpus: list[GPU] = Field(min_length=1, description="candidates; those without a purchase price are named apart")
+    prices: list[Price] = []
+    currency: Literal["USD", "CNY"] = "USD"
+    budget: float | None = Field(None, gt=0, allow_inf_nan=False, description="for the whole purchase, in currency")
+    context: int = Field(4096, ge=1, le=10_000_000, description="tokens per sequence (inference) / sequence length")
+    users: int = Field(1, ge=1, le=100_000, description="concurrent sequences (inference)")
+    host_owned: bool = Field(False, description="the user has a machine for the cards: price the cards alone")
+    cny_per_usd: float = Field(DEFAULT_CNY_PER_USD, gt=0)
+
+
+class PurchaseOption(BaseModel):
+    gpu: str
+    name: str
+    num_gpus: int | None
+    format: str | None = Field(description="weight format (inference) or method (training)")
+    per_gpu_gb: float | None
+    condition: Literal["new", "used"] | None
+    price_per_card: float | None
+    cards_cost: float | None
+    host_cost: float | None
+    total: float | None
+    tokens_per_s: float | None = Field(None, description="one stream's decode tokens/s (inference)")
+    hours: float | None = Field(None, description="hours for FINETUNE_TOKENS (training)")
+    within_budget: bool | None = None
+    step: int | None = Field(None, description="0 = the most faithful format tried (16-bit or the checkpoint's own), "
+                             "1 = 8-bit, 2 = 4-bit")
+    rank: int | None = None
+    why: str = ""
+
+
+class PurchasePlan(BaseModel):
+    options: list[PurchaseOption]
+    rejected: list[PurchaseOption]
+    currency: str
+    assumptions: list[str]
+
+
+def _price(req: PurchaseRequest, gpu: GPU) -> tuple[float, str, bool] | None:
+    """(price per card in the request's currency, 'new'/'used', whether it is an 8-GPU server's price / 8), the
+    cheaper typical of the card's new and used records; None when the table has none."""
+    best = None
+    for p in req.prices:
+        if p.gpu != gpu.id or p.kind not in ("buy_new", "buy_used"):
+            continue
+        typical = p.typical if p.typical is not None else (p.low + p.high) / 2
+        server = p.unit == "per_8gpu_server"
+        value = _convert(typical / (GPUS_PER_SERVER if server else 1), p.currency, req.currency, req.cny_per_usd)
+        same = p.currency == req.currency
+        key = (not same, value)  # a record in the user's currency first, then the cheaper
+        if best is None or key < best[0]:
+            best = (key, value, "used" if p.kind == "buy_used" else "new", server)
+    return None if best is None else best[1:]
+
+
+def _counts(gpu: GPU) -> tuple[int, ...]:
+    if gpu.vendor == "Apple":
+        return (1,)
+    form = (gpu.form_factor or "").lower()
+    return (GPUS_PER_SERVER,) if ("sxm" in form or "oam" in form or "module" in form) else COUNTS
+
+
+def _ladder(req: PurchaseRequest, gpu: GPU) -> list[str]:
+    from tools.formats import FORMATS, precision_ladder, supported_on
+
+    native = req.model.native_precision
+    if req.users <= 4 or gpu.vendor == "Apple":  # one or a few users at home: llama.cpp / Ollama GGUF files
+        sixteen = "bf16" if supported_on("bf16", gpu)[0] else "fp16"
+        home = [sixteen, "q8_0", "q4_k_m"]
+        if FORMATS[native].bits >= 16:
+            return home
+        return [native] + [f for f in home if FORMATS[f].bits < FORMATS[native].bits - 1]  # a 4/8-bit checkpoint
+    return [f for f, _ in precision_ladder(native, gpu)]
+
+
+def _inference(req: PurchaseRequest, gpu: GPU, n: int) -> tuple[str, float, float | None, int] | None:
+    """(format, GB per GPU, tokens/s, place on the ladder) of the most faithful format that fits n cards, or None."""
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    for step, fmt in enumerate(_ladder(req, gpu)):
+        m = estimate_inference_memory(InferenceMemoryRequest(model=req.model, gpu=gpu, num_gpus=n, precision=fmt,
+                                                             context=req.context, batch=req.users))
+        if not m.fits:
+            continue
+        speed = None
+        if gpu.memory_bandwidth_gbps and (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops):
+            s = estimate_inference_speed(InferenceSpeedRequest(model=req.model, gpu=gpu, num_gpus=n, precision=fmt,
+                                                               context=min(req.context, 2048), batch=1, engine="hf"))
+            speed = s.decode_tokens_per_s_per_seq
+        return fmt, m.per_gpu_gb, speed, step
+    return None
+
+
+def _training(req: PurchaseRequest, gpu: GPU, n: int) -> tuple[str, float, float | None] | None:
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    if gpu.vendor == "Apple":
+        return None
+    m = estimate_training_memory(TrainingMemoryRequest(model=req.model, gpu=gpu, method=req.task, num_gpus=n,
+                                                       seq_len=min(req.context, 4096)))
+    if not m.fits:
+        return None
+    hours = None
+    if gpu.bf16_dense_tflops or gpu.fp16_dense_tflops:
+        t = estimate_training_time(TrainingTimeRequest(model=req.model, gpu=gpu, num_gpus=n, tokens=FINETUNE_TOKENS,
+                                                       method=req.task, seq_len=min(req.context, 4096)))
+        hours = t.wall_hours
+    return req.task, m.per_gpu_gb, hours, 0
+
+
+def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
+    """Every candidate card sized, priced as a machine and ranked; the rest named apart with why."""
+    host_usd = lambda n: 0.0 if req.host_owned else _convert(HOST_USD[n], "USD", req.currency, req.cny_per_usd)
+    options, rejected = [], []
+    for gpu in req.gpus:
+        price = _price(req, gpu)
+        if price is None:
+            rejected.append(PurchaseOption(gpu=gpu.id, name=gpu.name, num_gpus=None, format=None, per_gpu_gb=None,
+                                           condition=None, price_per_card=None, cards_cost=None, host_cost=None,
+                                           total=None, why="no purchase price in the table for this card"))
+            continue
+        each, condition, server = price
+        best = None
+        for n in _counts(gpu):
+            got = _inference(req, gpu, n) if req.task == "inference" else _training(req, gpu, n)
+            if got is None:
+                continue
+            fmt, gb, speed, step = got
+            host = 0.0 if (server or gpu.vendor == "Apple") else host_usd(n)
+            total = n * each + host
+            o = PurchaseOption(gpu=gpu.id, name=gpu.name, num_gpus=n, format=fmt, per_gpu_gb=round(gb, 1),
+                               condition=condition, price_per_card=round(each), cards_cost=round(n * each),
+                               host_cost=round(host), total=round(total),
+                               tokens_per_s=None if req.task != "inference" or speed is None else round(speed, 1),
+                               hours=None if req.task == "inference" or speed is None else round(speed, 1),
+                               step=step,
+                               within_budget=None if req.budget is None else total <= req.budget)
+            if best is None or _key(req, o) < _key(req, best):
+                best = o
+            if step == 0:
+                break  # more cards would only cost more for the same format
+        if best is None:
+            rejected.append(PurchaseOption(gpu=gpu.id, name=gpu.name, num_gpus=None, format=None, per_gpu_gb=None,
+                                           condition=condition, price_per_card=round(each), cards_cost=None,
+                                           host_cost=None, total=None,
+                                           why=f"does not hold the job on up to {max(_counts(gpu))} in one machine"))
+        else:
+            options.append(best)
+    options.sort(key=lambda o: _key(req, o))
+    for rank, o in enumerate(options, 1):
+        o.rank = rank
+        o.why = _why(req, o, options[0])
+    return PurchasePlan(options=options, rejected=rejected, currency=req.currency, assumptions=_assumptions(req))
+
+
+def _key(req: PurchaseRequest, o: PurchaseOption):
+    speed = o.tokens_per_s if req.task == "inference" else (-(o.hours or 1e9))
+    if req.budget is None:
+        return (o.total, o.step, -(speed or 0))
+    if not o.within_budget:
+        return (1, o.total, 0, 0)  # over the budget: the nearest to it first
+    return (0, o.step, -(speed or 0), o.total)
+
+
+def _why(req: PurchaseRequest, o: PurchaseOption, best: PurchaseOption) -> str:
+    if req.budget is not None and not o.within_budget:
+        return f"over the budget by {o.total - req.budget:,.0f} {req.currency}"
+    if o is best:
+        return "best within the budget (most faithful format, then fastest)" if req.budget else "cheapest that runs it"
+    if o.step > best.step:
+        return f"only fits in {o.format}"
+    if req.task == "inference" and o.tokens_per_s and best.tokens_per_s and o.tokens_per_s < best.tokens_per_s:
+        return f"slower ({o.tokens_per_s:g} vs {best.tokens_per_s:g} tokens/s)"
+    return f"{o.total - best.total:+,.0f} {req.currency} vs the pick"
+
+
+def _assumptions(req: PurchaseRequest) -> list[str]:
+    cur = req.currency
+    out = ["price per card: the cheaper typical of the price table's new and used purchase records (estimates with "
+           f"dates; replace them with your quotes); other currencies converted at {req.cny_per_usd:g} CNY/USD"]
+    if req.host_owned:
+        out.append("cards only: you said you have the machine (check its power supply and slots)")
+    else:
+        host = ", ".join(f"{n} card{'s' if n > 1 else ''} {_convert(v, 'USD', cur, req.cny_per_usd):,.0f} {cur}"
+                         for n, v in HOST_USD.items())
+        out.append(f"a host for the cards (CPU, board, RAM, power supply, case, SSD), an assumption: {host}; Macs and "
+                   "8-GPU server prices include it")
+    if req.task == "inference":
+        out.append(f"inference for {req.users} user(s) at {req.context:,} tokens: the most faithful format that fits "
+                   + ("(16-bit, then GGUF Q8_0, then Q4_K_M, as llama.cpp / Ollama run them)" if req.users <= 4 else
+                      "(16-bit, then FP8 or INT8, then AWQ 4-bit, as vLLM serves them)")
+                   + "; speed = one stream's decode tokens/s (roofline)")
+    else:
+        out.append(f"{req.task} fine-tuning at sequence length {min(req.context, 4096):,}; hours for "
+                   f"{FINETUNE_TOKENS:.0e} tokens")
+    out.append("ranking: " + ("within the budget, then the most faithful format, then the fastest, then the cheapest"
+                              if req.budget else "the cheapest that runs"))
+    return out
+
+
+__all__ = ["PurchaseRequest", "PurchaseOption", "PurchasePlan", "plan_purchase", "HOST_USD", "FINETUNE_TOKENS"]
