@@ -72,6 +72,7 @@ class Ctx:
     notes: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     applied: dict = field(default_factory=dict)  # defaults shown in the restatement as if stated ('1× H100')
+    gpu_overrides: dict = field(default_factory=dict)  # GPU records changed for this answer (a Mac's raised GPU limit)
 
     @property
     def lang(self) -> str:
@@ -116,7 +117,7 @@ class Ctx:
         rec, note = self.deps.catalog.gpu(gid)
         if note:
             self.notes.append(note)
-        return rec
+        return self.gpu_overrides.get(rec.id, rec)
 
     def assume(self, en: str, zh: str) -> None:
         """A default the answer rests on: shown in the first line, in the user's language."""

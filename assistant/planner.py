@@ -105,6 +105,38 @@ def _held_fixed(req: Request, asks, answers) -> dict:
     return {}
 
 
+MAC_OS_RESERVE_GB = 16  # left to macOS and apps when the GPU's wired-memory limit is raised (an assumption, said)
+
+
+def _mac_gpu_limit(ctx: Ctx) -> None:
+    """A Mac whose default GPU limit (about 75% of unified memory) holds the model in no format, but would with the
+    limit raised to all but MAC_OS_RESERVE_GB (`sudo sysctl iogpu.wired_limit_mb=N`, what people running large
+    models on Macs do): answered with the raised limit, said with the command."""
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    try:
+        gpu, model = ctx.gpu(), ctx.model()
+    except Exception:
+        return  # an unknown name: the handler says so
+    if gpu.vendor != "Apple" or gpu.memory_gb < 2 * MAC_OS_RESERVE_GB:
+        return
+    fmt = ctx.req.precision or "q4_k_m"
+    context = ctx.req.context or 4096
+    probe = lambda g: estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=g, precision=fmt, context=context))
+    if probe(gpu).fits:
+        return
+    share = (gpu.memory_gb - MAC_OS_RESERVE_GB) / gpu.memory_gb
+    raised = gpu.model_copy(update={"usable_share": share})
+    if not probe(raised).fits:
+        return
+    ctx.gpu_overrides[gpu.id] = raised
+    mb = int((gpu.memory_gb - MAC_OS_RESERVE_GB) * 1024)
+    ctx.assume(f"the Mac's GPU memory limit raised from {gpu.usable_share:.0%} to {share:.0%} of {gpu.memory_gb:g} GB "
+               f"(`sudo sysctl iogpu.wired_limit_mb={mb}`, leaving {MAC_OS_RESERVE_GB} GB to macOS): at the default "
+               "limit it does not fit", f"把 Mac 的 GPU 内存上限从 {gpu.usable_share:.0%} 提到 {share:.0%}"
+               f"（`sudo sysctl iogpu.wired_limit_mb={mb}`，给 macOS 留 {MAC_OS_RESERVE_GB} GB）：默认上限下放不下")
+
+
 def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
     """The answer for an understood question."""
     handlers = {"training_memory": train.training_memory, "training_time": train.training_time,
@@ -121,6 +153,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                    "rule of thumb for chat; state your peak concurrency to replace it)",
                    f"高峰同时处理 {peak} 个请求 = 日活 {req.daily_active_users:,} 的 {PEAK_SHARE_OF_DAU:.0%}（聊天类应用的经验值；"
                    "给出实际峰值并发可替换）")
+    if req.intent in ("inference_memory", "inference_speed", "serving") and req.gpu and req.model:
+        _mac_gpu_limit(ctx)
     if req.ratio_only and not req.model:
         req = ctx.req = req.model_copy(update={"model": RATIO_MODEL})
         ctx.assume(f"{RATIO_MODEL} (a ratio hardly depends on the model)", f"{RATIO_MODEL}（比例与模型关系不大）")

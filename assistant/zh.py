@@ -109,6 +109,16 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
     (r"buy: the job's share of \(purchase - resale\) over the depreciation years and of hosting, by its hours over the "
      rf"{_N}% of each year the GPUs work, plus power = TDP x GPUs x hours x PUE x price",
      r"自购：按任务时长占每年 \1% 工作时间的比例分摊（购买价 − 残值）的折旧和托管费，加电费 = TDP × 卡数 × 小时 × PUE × 电价"),
+    (rf"buy: purchase less resale when sold after {_N} h \({_N}% of the price back: {_N}% soon after purchase, falling to "
+     rf"{_N}% after {_N} years, an assumption\), hosting for {_N} month\(s\), power = TDP x GPUs x {_N} working hours x PUE "
+     r"x price",
+     r"自购：持有 \1 小时后卖出（收回价格的 \2%：刚买不久卖约 \3%，\5 年后降到 \4%，假设值），托管 \6 个月，"
+     r"电费 = TDP × 卡数 × \7 工作小时 × PUE × 电价"),
+    (rf"buying beats renting when the GPUs are held longer than (.+?) working {_N}% of the time \(resale credited\)",
+     r"持有超过 \1、且 \2% 的时间在干活时，买比租划算（计入转售）"),
+    (r"no hosting: (\S+) is a desk card \(a PC or a Mac at home or in the office\), so only its electricity counts "
+     r"\(--hosting-per-gpu-month to add rack space\)", r"不计托管费：\1 是桌面卡（家里或办公室的 PC / Mac），只算电费"
+     r"（--hosting-per-gpu-month 可加机柜费用）"),
     (r"break-even months = purchase / \(monthly rent at this utilization - monthly hosting and power\), typical prices, resale not credited",
      "回本月数 = 购买价 ÷（该利用率下的月租金 − 每月托管与电费），按典型价格，不计残值"),
     (r"weights in (.+?) \((.+?)\), KV cache in (\w+) \(default\)", r"权重格式 \1（\2），KV cache 为 \3（默认）"),

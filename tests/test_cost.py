@@ -34,7 +34,8 @@ def test_rent_is_gpus_times_hours_times_price(h100):
 
 
 def test_buy_cost_is_capital_share_plus_hosting_share_plus_power(h100):
-    res = estimate_cost(CostRequest(gpu=h100, num_gpus=8, hours=100, mode="buy", purchase_price_per_gpu=20_000))
+    res = estimate_cost(CostRequest(gpu=h100, num_gpus=8, hours=100, mode="buy", purchase_price_per_gpu=20_000,
+                                    basis="share"))
     # power: 8 GPUs x 0.7 kW (H100 TDP) x 100 h x PUE 1.3 x $0.12/kWh = $87.36
     assert res.buy_breakdown["power"] == pytest.approx(8 * 0.7 * 100 * 1.3 * 0.12)
     assert res.buy_breakdown["power"] == pytest.approx(87.36)
@@ -52,7 +53,7 @@ def test_buy_cost_is_capital_share_plus_hosting_share_plus_power(h100):
 
 def test_break_even_by_hand(h100):
     res = estimate_cost(CostRequest(gpu=h100, num_gpus=8, hours=100, price_per_hour=2.0, purchase_price_per_gpu=20_000,
-                                    utilization=0.5))
+                                    utilization=0.5, basis="share"))
     # per GPU-month at 50%: rent 2.00 x 730 x 0.5 = 730; hosting 150; power 0.7 x 1.3 x 0.12 x 730 x 0.5 = 39.858
     # months = 20,000 / (730 - 150 - 39.858) = 37.03
     assert res.break_even_months == pytest.approx(20_000 / (730 - 150 - 0.7 * 1.3 * 0.12 * 365), abs=0.01)
@@ -60,6 +61,46 @@ def test_break_even_by_hand(h100):
     # utilization: (20,000 x 0.8 / (4 x 8760) + 12 x 150 / 8760) / (2.00 - 0.1092) = 0.6621 / 1.8908 = 0.3502
     assert res.break_even_utilization == pytest.approx((20_000 * 0.8 / 35_040 + 1800 / 8760) / (2 - 0.1092), abs=1e-4)
     assert res.cheaper == "buy"  # 50% > 35%: owning is cheaper per working hour
+
+
+def test_a_one_off_job_buys_for_its_period_and_sells_at_the_end(h100):
+    # 8 H100 for one month (730 h) at $2.50/GPU-h, bought at $30,000 each:
+    # rent = 8 x 730 x 2.50 = $14,600
+    # resale after 730 h: 0.7 - (0.7 - 0.2) x 730 / (4 x 8760) = 0.7 - 0.5 x 0.020833 = 0.689583
+    # own = 8 x [30,000 x (1 - 0.689583) + 150 hosting x 1 month + 0.7 kW x 1.3 x $0.12 x 730 h]
+    #     = 8 x [9,312.50 + 150 + 79.716] = 8 x 9,542.216 = $76,337.73
+    res = estimate_cost(CostRequest(gpu=h100, num_gpus=8, hours=730, price_per_hour=2.5, purchase_price_per_gpu=30_000))
+    assert res.rent_cost.typical == pytest.approx(14_600)
+    assert res.buy_breakdown["capital"] == pytest.approx(8 * 30_000 * (1 - 0.689583), abs=1)
+    assert res.buy_cost.typical == pytest.approx(76_337.73, abs=0.5)
+    assert res.cheaper == "rent"  # a one-month job: rent, even though buying wins for long use
+    wins = res.buy_wins_after_months
+    assert wins is not None and 1 < wins < 48
+    # at the break-even, owning (sold then) costs what renting the same working hours does: check by hand at `wins`
+    m, u = wins, 0.7
+    own = 30_000 * (1 - (0.7 - 0.5 * m * 730 / 35_040)) + 150 * m + 0.7 * 1.3 * 0.12 * 730 * u * m
+    assert own == pytest.approx(2.5 * 730 * u * m, rel=0.02)
+
+
+def test_three_years_at_60_percent_buys_and_credits_the_resale(h100):
+    # 3 years held (26,280 h), working 60% (15,768 h), $2.50/GPU-h vs $30,000:
+    # rent = 15,768 x 2.50 = $39,420 per GPU
+    # resale after 3 of 4 years: 0.7 - 0.5 x 0.75 = 0.325; own = 30,000 x 0.675 + 150 x 36 + 0.1092 x 15,768
+    #      = 20,250 + 5,400 + 1,721.87 = $27,371.87 per GPU
+    res = estimate_cost(CostRequest(gpu=h100, hours=15_768, period_hours=26_280, utilization=0.6, price_per_hour=2.5,
+                                    purchase_price_per_gpu=30_000))
+    assert res.rent_cost.typical == pytest.approx(39_420)
+    assert res.buy_cost.typical == pytest.approx(20_250 + 5_400 + 0.7 * 1.3 * 0.12 * 15_768, abs=0.5)
+    assert res.cheaper == "buy"
+
+
+def test_a_desk_card_pays_no_hosting(gpu):
+    # an RTX 4090 at home: electricity only. Cash payback at $0.40/h, 70% use: 2,000 / (0.40 x 511 - 0.45 x 1.3 x
+    # 0.12 x 511) = 2,000 / (204.4 - 35.87) = 11.87 months
+    res = estimate_cost(CostRequest(gpu=gpu("rtx-4090"), hours=730, price_per_hour=0.4, purchase_price_per_gpu=2000))
+    assert res.buy_breakdown["hosting"] == 0
+    assert res.break_even_months == pytest.approx(2000 / (0.4 * 511 - 0.45 * 1.3 * 0.12 * 511), abs=0.01)
+    assert any("desk card" in a for a in res.assumptions)
 
 
 def test_cheap_rental_never_breaks_even(h100):

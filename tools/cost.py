@@ -8,6 +8,15 @@ W TDP in kW, e electricity price per kWh, PUE the facility's power usage effecti
 h wall-clock hours. A month is 8760 / 12 = 730 hours.
 
   rent_cost        = N · h · r
+Buying is costed for the period the GPUs are held, t (calendar hours; the job's own hours unless a longer period is
+given), and sold at its end (basis 'period', the default: a one-off job bought for itself):
+  buy_cost         = N · [ P·(1 − resale(t))                  purchase less what the cards fetch when sold
+                         + H · max(1, t / 730)                hosting, billed by the month
+                         + W · PUE · e · h ]                  power while they work
+  resale(t)        = R0 − (R0 − R) · min(1, t / (Y · 8760))   R0 = 0.7 soon after purchase, R after Y years
+  buy_wins_after_months: the shortest holding period, at utilization u, for which buying costs less than renting
+                   the same working hours (resale credited); None when it never does within 2 · Y years.
+Or as the job's share of GPUs kept busy for years (basis 'share'):
   buy_cost         = N · h · [ P·(1 − R) / (Y · 8760 · u)     capital, spread over the hours the GPUs work
                              + H / (730 · u)                  hosting (rack, cooling, network), same share
                              + W · PUE · e ]                  power while the job runs
@@ -37,6 +46,9 @@ DEFAULT_UTILIZATION = 0.7
 DEFAULT_HOSTING_PER_GPU_MONTH = {"USD": 150.0, "CNY": 1000.0}  # colocation space, cooling, network: 1/8 of a server's
 DEFAULT_DEPRECIATION_YEARS = 4.0  # NVIDIA ships a data-center generation about every two years
 DEFAULT_RESALE_FRACTION = 0.2
+# What a card fetches when sold soon after purchase, as a share of its price: an assumption (used data-centre cards
+# have listed at roughly 60-80% of new within their first year; consumer cards vary with supply), stated when used.
+DEFAULT_RESALE_SOON = 0.7
 DEFAULT_CNY_PER_USD = 7.2
 # Where 7.2 comes from, said wherever a price is converted: the PBoC USD/CNY central parity stayed between 7.1 and 7.2
 # through 2024 and 2025; 7.2 is that rounded up, set when the price table was last reviewed. An assumption, overridable.
@@ -72,6 +84,10 @@ class CostRequest(BaseModel):
     resale_fraction: float | None = Field(None, ge=0, lt=1, description="resale value after depreciation, share of purchase")
     cny_per_usd: float | None = Field(None, gt=0, allow_inf_nan=False)
     power_watts_per_gpu: float | None = Field(None, gt=0, le=5000, description="default: the GPU's TDP")
+    period_hours: float | None = Field(None, gt=0, allow_inf_nan=False, description="calendar hours the GPUs are held "
+                                       "(default: the job's hours); `hours` are the hours they work within it")
+    basis: Literal["period", "share"] = Field("period", description="period: buy for the period and sell at its end "
+                                              "(one job); share: the job's share of GPUs kept busy for years")
 
     @field_validator("utilization", "used_fraction_of_new")
     @classmethod
@@ -126,6 +142,10 @@ class CostEstimate(BaseModel):
     rent_cost: CostRange | None
     purchase_price_per_gpu: CostRange | None
     buy_cost: CostRange | None = Field(description="owned cost attributed to this job (see the module docstring)")
+    basis: str = "period"
+    period_hours: float | None = Field(None, description="calendar hours the GPUs are held (basis 'period')")
+    buy_wins_after_months: float | None = Field(None, description="holding months, at the utilization, after which "
+                                                "buying costs less than renting (resale credited; basis 'period')")
     buy_breakdown: dict[str, float] | None = Field(description="typical buy_cost split into capital, hosting, power")
     owned_cost_per_gpu_hour: float | None = Field(description="typical owned cost per working GPU-hour")
     cheaper: Literal["rent", "buy"] | None = Field(description="at the typical prices, for this job")
@@ -262,7 +282,7 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
         notes.append(f"rent: {req.num_gpus} GPUs x {round(req.hours, 2):,g} h = {round(gpu_hours, 2):,g} GPU-hours x the price "
                      "per GPU-hour; storage, egress and idle time between jobs not included")
 
-    buy = buy_cost = breakdown = owned_h = u = None
+    buy = buy_cost = breakdown = owned_h = u = wins = period_used = None
     be_months = be_util = None
     if req.mode in ("buy", "both"):
         pick = purchase_price(req)
@@ -282,9 +302,14 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
         u = default(req.utilization, DEFAULT_UTILIZATION,
                     f"utilization {DEFAULT_UTILIZATION:g}: owned GPUs do useful work {DEFAULT_UTILIZATION:.0%} of the year "
                     "(default; --utilization); idle power not counted")
-        hosting = default(req.hosting_per_gpu_month, DEFAULT_HOSTING_PER_GPU_MONTH[cur],
-                          f"hosting {DEFAULT_HOSTING_PER_GPU_MONTH[cur]:g} {cur} per GPU-month for rack space, cooling "
-                          "and network (default, an assumption; --hosting-per-gpu-month); staff time not included")
+        if req.hosting_per_gpu_month is None and desk_card(req.gpu):
+            hosting = 0.0
+            notes.append(f"no hosting: {req.gpu.id} is a desk card (a PC or a Mac at home or in the office), so only its "
+                         "electricity counts (--hosting-per-gpu-month to add rack space)")
+        else:
+            hosting = default(req.hosting_per_gpu_month, DEFAULT_HOSTING_PER_GPU_MONTH[cur],
+                              f"hosting {DEFAULT_HOSTING_PER_GPU_MONTH[cur]:g} {cur} per GPU-month for rack space, cooling "
+                              "and network (default, an assumption; --hosting-per-gpu-month); staff time not included")
         years = default(req.depreciation_years, DEFAULT_DEPRECIATION_YEARS,
                         f"depreciation over {DEFAULT_DEPRECIATION_YEARS:g} years (default; --depreciation-years)")
         resale = default(req.resale_fraction, DEFAULT_RESALE_FRACTION,
@@ -292,14 +317,29 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
                          "(default; --resale-fraction)")
         power_h = watts / 1000 * pue * e  # per GPU-hour of work
         fixed_h = lambda p: p * (1 - resale) / (years * HOURS_PER_YEAR * u) + hosting / (HOURS_PER_MONTH * u)
-        buy_cost = CostRange(**{k: req.num_gpus * req.hours * (fixed_h(getattr(buy, k)) + power_h)
-                                for k in ("low", "typical", "high")})
-        capital = req.num_gpus * req.hours * buy.typical * (1 - resale) / (years * HOURS_PER_YEAR * u)
-        breakdown = {"capital": capital, "hosting": req.num_gpus * req.hours * hosting / (HOURS_PER_MONTH * u),
-                     "power": req.num_gpus * req.hours * power_h}
         owned_h = fixed_h(buy.typical) + power_h
-        notes.append("buy: the job's share of (purchase - resale) over the depreciation years and of hosting, "
-                     f"by its hours over the {u:.0%} of each year the GPUs work, plus power = TDP x GPUs x hours x PUE x price")
+        if req.basis == "share":
+            buy_cost = CostRange(**{k: req.num_gpus * req.hours * (fixed_h(getattr(buy, k)) + power_h)
+                                    for k in ("low", "typical", "high")})
+            capital = req.num_gpus * req.hours * buy.typical * (1 - resale) / (years * HOURS_PER_YEAR * u)
+            breakdown = {"capital": capital, "hosting": req.num_gpus * req.hours * hosting / (HOURS_PER_MONTH * u),
+                         "power": req.num_gpus * req.hours * power_h}
+            notes.append("buy: the job's share of (purchase - resale) over the depreciation years and of hosting, "
+                         f"by its hours over the {u:.0%} of each year the GPUs work, plus power = TDP x GPUs x hours x PUE "
+                         "x price (basis share: the GPUs stay busy with other work after this job)")
+        else:
+            held = max(req.period_hours or req.hours, req.hours)
+            kept = resale_after(held, years, resale)
+            months = max(1.0, held / HOURS_PER_MONTH)
+            per_gpu = lambda p: p * (1 - kept) + hosting * months + power_h * req.hours
+            buy_cost = CostRange(**{k: req.num_gpus * per_gpu(getattr(buy, k)) for k in ("low", "typical", "high")})
+            breakdown = {"capital": req.num_gpus * buy.typical * (1 - kept), "hosting": req.num_gpus * hosting * months,
+                         "power": req.num_gpus * power_h * req.hours}
+            period_used = held
+            notes.append(f"buy: purchase less resale when sold after {held:,.0f} h ({kept:.0%} of the price back: "
+                         f"{DEFAULT_RESALE_SOON:.0%} soon after purchase, falling to {resale:.0%} after {years:g} years, an "
+                         f"assumption), hosting for {months:,.1f} month(s), power = TDP x GPUs x {round(req.hours, 1):,g} "
+                         "working hours x PUE x price")
         if rent is not None:
             notes.append("break-even months = purchase / (monthly rent at this utilization - monthly hosting and power), "
                          "typical prices, resale not credited")
@@ -309,6 +349,11 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
                 notes.append("break-even: renting costs less per month than hosting and powering owned GPUs; buying never pays")
             elif be_months > years * 12:
                 notes.append(f"break-even after {be_months:.0f} months: beyond the {years:g}-year depreciation life")
+            if req.basis == "period":
+                wins = buy_wins_after(buy.typical, rent.typical, hosting, power_h, u, years, resale)
+                notes.append(f"buying beats renting when the GPUs are held longer than "
+                             + (f"{wins:.1f} months" if wins else f"{2 * years:g} years (never, at these prices)")
+                             + f" working {u:.0%} of the time (resale credited)")
             spread = rent.typical - power_h
             raw = (buy.typical * (1 - resale) / (years * HOURS_PER_YEAR) + 12 * hosting / HOURS_PER_YEAR) / spread \
                 if spread > 0 else math.inf
@@ -326,6 +371,7 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
         cheaper = "buy" if buy_cost.typical < rent_cost.typical else "rent"
     return CostEstimate(
         gpu=req.gpu.id, num_gpus=req.num_gpus, hours=req.hours, gpu_hours=gpu_hours, mode=req.mode, currency=cur,
+        basis=req.basis, period_hours=period_used, buy_wins_after_months=None if wins is None else round(wins, 1),
         rent_price_per_gpu_hour=None if rent is None else CostRange(
             low=round(rent.low, 4), typical=round(rent.typical, 4), high=round(rent.high, 4)),
         rent_cost=rnd(rent_cost), purchase_price_per_gpu=rnd(buy), buy_cost=rnd(buy_cost),
@@ -335,6 +381,36 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
         break_even_utilization=None if be_util is None else round(be_util, 4),
         prices_used=used, assumptions=list(dict.fromkeys(notes)),
     )
+
+
+def desk_card(gpu: GPU) -> bool:
+    """A card that sits in a PC or a Mac (GeForce / RTX workstation cards, Apple silicon), not in a rented rack."""
+    return gpu.vendor == "Apple" or gpu.id.startswith("rtx-")
+
+
+def resale_after(held_hours: float, years: float, resale: float) -> float:
+    """Share of the purchase price a card fetches when sold after `held_hours`: DEFAULT_RESALE_SOON at once, falling
+    in a straight line to `resale` at the end of the depreciation life, flat after."""
+    return DEFAULT_RESALE_SOON - (DEFAULT_RESALE_SOON - resale) * min(1.0, held_hours / (years * HOURS_PER_YEAR))
+
+
+def buy_wins_after(price: float, rent: float, hosting: float, power_h: float, u: float, years: float,
+                   resale: float) -> float | None:
+    """The shortest holding period in months for which owning one GPU (purchase less resale, hosting by the month,
+    power while it works) costs less than renting it for the same working hours (730 · u a month); None when owning
+    never wins within 2 · years. Month by month, then halved to 0.1 month."""
+    def gap(m: float) -> float:
+        work = HOURS_PER_MONTH * u * m
+        return price * (1 - resale_after(m * HOURS_PER_MONTH, years, resale)) + hosting * max(1.0, m) \
+            + power_h * work - rent * work
+    hi = next((m for m in range(1, int(24 * years) + 1) if gap(m) <= 0), None)
+    if hi is None:
+        return None
+    lo = hi - 1.0
+    while hi - lo > 0.05:
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if gap(mid) <= 0 else (mid, hi)
+    return hi
 
 
 def estimate_rent_and_buy(req: CostRequest) -> CostEstimate:

@@ -39,7 +39,9 @@ def _add_cost_parser(sub) -> None:
                                    "Prices: the shipped table with your overrides (gpu-advisor prices).",
                        epilog="Defaults (each stated in the answer when used): mode both, USD, utilization 0.7, PUE 1.3, "
                               "electricity 0.12 USD / 0.7 CNY per kWh, hosting 150 USD / 1000 CNY per GPU-month, "
-                              "4-year depreciation to 20% resale, 7.2 CNY per USD.")
+                              "4-year depreciation to 20% resale (70% when sold soon after purchase), no hosting for desk "
+                              "cards (RTX, Macs), 7.2 CNY per USD. Buying is costed for the period and sold at its end "
+                              "(--basis share for GPUs kept busy for years).")
     c.add_argument("--gpu", required=True, help="GPU id or alias (gpu-advisor gpus)")
     c.add_argument("--num-gpus", type=int, default=1, help="GPUs in the job (default 1)")
     c.add_argument("--hours", type=float, help="wall-clock hours of the job (GPU-hours = hours x GPUs)")
@@ -60,6 +62,11 @@ def _add_cost_parser(sub) -> None:
     c.add_argument("--resale-fraction", type=float, help="resale value after depreciation, share of purchase (default 0.2)")
     c.add_argument("--cny-per-usd", type=float, help="exchange rate for converting prices (default 7.2)")
     c.add_argument("--power-watts-per-gpu", type=float, help="power per GPU while running (default: its TDP)")
+    c.add_argument("--period-hours", type=float, help="calendar hours you would hold the GPUs (default: --hours); "
+                   "--hours are the hours they work within it")
+    c.add_argument("--basis", choices=["period", "share"], default="period",
+                   help="period (default): buy for the period and sell at its end, the way to cost one job; share: the "
+                        "job's share of GPUs you keep busy for years")
     c.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -274,7 +281,7 @@ def _cost(args, catalog):
         used_fraction_of_new=args.used_fraction_of_new, electricity_price=args.electricity_price, pue=args.pue,
         utilization=args.utilization, hosting_per_gpu_month=args.hosting_per_gpu_month,
         depreciation_years=args.depreciation_years, resale_fraction=args.resale_fraction, cny_per_usd=args.cny_per_usd,
-        power_watts_per_gpu=args.power_watts_per_gpu)
+        power_watts_per_gpu=args.power_watts_per_gpu, period_hours=args.period_hours, basis=args.basis)
     res = estimate_cost(req)
     if table.user_file:
         notes.append(f"prices: shipped table with {len(table.overridden)} record(s) from {table.user_file}")
@@ -313,6 +320,10 @@ def render_cost(res, gpu_name: str) -> str:
         bu = (f"break-even utilization {res.break_even_utilization:.0%}" if res.break_even_utilization is not None
               else "no break-even utilization (owning costs more per GPU-hour even at 100%)")
         lines.append(f"  {be}; {bu}")
+        if res.basis == "period":
+            lines.append("  counting the resale: buying beats renting for GPUs held longer than "
+                         + (f"{res.buy_wins_after_months:,.1f} months" if res.buy_wins_after_months else "any period (never)")
+                         + f" at {res.utilization:.0%} utilization")
     if res.prices_used:
         lines += ["", "Prices used (as recorded):"]
         for p in res.prices_used:

@@ -3,6 +3,7 @@ and decode/prefill speed."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from assistant.answer import Answer, Verdict
@@ -141,6 +142,8 @@ def offload(ctx: Ctx) -> Answer:
 def _engine(ctx: Ctx, default: str) -> str:
     """The tool's engine mode: vllm (pre-allocating pool) or hf (allocate as you go: HF, llama.cpp, Ollama)."""
     e = ctx.req.engine
+    if e is None and ctx.req.gpu and ctx.gpu().vendor == "Apple":
+        return "hf"  # a Mac runs llama.cpp / MLX, which allocate as they go (no vLLM pool)
     if e is None:
         return default
     return "vllm" if e in PREALLOCATING else "hf"
@@ -271,6 +274,10 @@ def inference_memory(ctx: Ctx) -> Answer:
     else:
         lines.append(T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
                        min=r.min_gpus, ctx=context))
+    if req.gpu and not (r.fits if fixed else best):
+        lines += _ways_that_fit(ctx, model, gpu, n, context, main_p, r, batch)
+    if req.gpu and req.family_flagship:
+        lines += _family_fits(ctx, model, gpu, n, context)
     lines += ["", _kv_line(ctx, model, r, batch)]
     lines += ["", ctx.t(f"Breakdown per GPU ({main_p}):", f"每卡显存构成（{main_p}）："),
               md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
@@ -284,6 +291,76 @@ def inference_memory(ctx: Ctx) -> Answer:
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions) + sources_md(lang, cites)
     return Answer(answer=text, lang=lang, intent=req.intent, verdict=v, options=[v], figures=figures, citations=cites,
                   tool_calls=ctx.calls)
+
+
+def _fits_on(model, gpu, n: int, fmt: str, context: int, batch: int = 1):
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    return estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, num_gpus=n, precision=fmt,
+                                                            context=context, batch=batch))
+
+
+def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batch: int) -> list[str]:
+    """A 'does not fit' answer names what does: whole servers of this card in this format, the same GPUs in a
+    smaller format, and the card with the least memory that holds it on the same count (same vendor first)."""
+    ways = []
+    from tools.cost import desk_card
+
+    total = 0
+    if r.min_gpus and gpu.vendor != "Apple":
+        total = r.min_gpus if r.min_gpus <= 8 else math.ceil(r.min_gpus / 8) * 8
+        if total <= 8:
+            total = 1 << (total - 1).bit_length()  # tensor parallel over a power of two
+    if total and not (desk_card(gpu) and total > 8):  # (more than 8 desk cards is not a machine anyone builds)
+        servers = ctx.t(f" ({total // 8} servers of 8)", f"（{total // 8} 台 8 卡服务器）") if total > 8 else ""
+        ways.append(ctx.t(f"{total}× {gpu.name} in {fmt}{servers}", f"{total} 张 {gpu.name}，{fmt}{servers}"))
+    from tools.formats import FORMATS
+
+    for small in ("fp8", "int8", "awq", "q4_k_m"):
+        if FORMATS[small].bits >= FORMATS[fmt].bits - 1:
+            continue
+        if gpu.vendor == "Apple" and small in ("fp8", "int8", "awq"):
+            continue
+        x = _fits_on(model, gpu, n, small, context, batch)
+        if x.fits:
+            what = ctx.t(" (quantized: not the full model)", "（量化版，不是满血）") if ctx.req.full_model else ""
+            ways.append(ctx.t(f"the same {n}× {gpu.name} in {small}{what}, {x.per_gpu_gb:.1f} GB per GPU",
+                              f"同样 {n} 张 {gpu.name} 用 {small}{what}，每卡 {x.per_gpu_gb:.1f} GB"))
+            break
+    bigger = sorted((g for g in ctx.deps.catalog.gpus if g.vendor not in ("Apple", "custom") and g.memory_gb > gpu.memory_gb
+                     and (g.fp8_dense_tflops or fmt != "fp8")), key=lambda g: (g.vendor != gpu.vendor, g.memory_gb))
+    for g in bigger:
+        x = _fits_on(model, g, n, fmt, context, batch)
+        if x.fits and x.per_gpu_gb <= 0.9 * x.usable_gb:  # room for more than one short request
+            ways.append(ctx.t(f"{n}× {g.name} in {fmt}, {x.per_gpu_gb:.1f} GB per GPU",
+                              f"{n} 张 {g.name}，{fmt}，每卡 {x.per_gpu_gb:.1f} GB"))
+            break
+    if not ways:
+        return []
+    return ["", ctx.t("**What does fit**: ", "**放得下的方案**：") + ("; " if not ctx.zh else "；").join(ways)
+            + ("." if not ctx.zh else "。")]
+
+
+def _family_fits(ctx: Ctx, model, gpu, n: int, context: int) -> list[str]:
+    """A family named alone is sized as its flagship; the family's other models on record that fit the card are listed
+    (the largest in each of 16-bit, 8-bit and 4-bit), since a small card rarely means the flagship."""
+    stem = model.id.split("-")[0].rstrip("0123456789.")
+    members = [m for m in ctx.deps.catalog.models if m.id.startswith(stem) and m.id != model.id]
+    apple = gpu.vendor == "Apple"
+    parts = []
+    for fmt in (("bf16", "q8_0", "q4_k_m") if apple else ("bf16", "int8", "awq")):
+        fit = [(m, x) for m in members for x in [_fits_on(m, gpu, n, fmt, context)] if x.fits]
+        if fit:
+            m, x = max(fit, key=lambda mx: (round(mx[0].params_total / 1e9),  # the largest, a general model first
+                                            not re.search(r"coder|vl|distill|math", mx[0].id), mx[0].params_total))
+            parts.append(f"{fmt}: {m.name} ({x.per_gpu_gb:.1f} GB)")
+    typed = ctx.req.model_text or ""
+    family = typed if (typed and not typed.isascii()) else re.split(r"[-\s]", model.name)[0].rstrip("0123456789.")
+    if not parts:
+        return ["", ctx.t(f"No other {family} model on record fits {n}× {gpu.name} either.",
+                          f"{family} 系列里也没有别的型号放得进 {n} 张 {gpu.name}。")]
+    return ["", ctx.t(f"**The {family} models that do fit {n}× {gpu.name}** (largest on record per format): ",
+                      f"**{family} 系列里放得进 {n} 张 {gpu.name} 的型号**（每种格式里最大的）：") + "; ".join(parts) + "."]
 
 
 def _users_from_rate(ctx: Ctx, model, gpu, context: int) -> int:

@@ -259,7 +259,8 @@ def cost(ctx: Ctx) -> Answer:
         purchase = req.purchase_price_per_server / per
         ctx.notes.append(ctx.t(f"your server price / {per} GPUs = {purchase:,.0f} {cur} per GPU",
                                f"整机价 / {per} 张卡 = 每卡 {purchase:,.0f} {cur}"))
-    base = {"gpu": gpu, "num_gpus": n, "hours": hours, "currency": cur, "prices": ctx.deps.prices(),
+    held = req.period_hours if (req.period_hours and req.period_hours > hours) else None
+    base = {"gpu": gpu, "num_gpus": n, "hours": hours, "period_hours": held, "currency": cur, "prices": ctx.deps.prices(),
             "price_per_hour": req.price_per_gpu_hour, "purchase_price_per_gpu": purchase, "used": bool(req.used),
             "utilization": util, "electricity_price": req.electricity_per_kwh}
     r = estimate_rent_and_buy(CostRequest(**base))
@@ -274,9 +275,9 @@ def cost(ctx: Ctx) -> Answer:
                            f"{n} 张卡 × {hours:,.0f} 小时 = {r.gpu_hours:,.0f} 卡时，每卡时 {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
                            + ("（你给的价格）" if req.price_per_gpu_hour else "（价格表）") + "。"))
     if r.buy_cost:
-        lines.append(ctx.t(f"**Own: {s}{r.buy_cost.typical:,.0f}** for the same hours (capital share, hosting, power), "
+        lines.append(ctx.t(f"**Own: {s}{r.buy_cost.typical:,.0f}** for the same work (buy, sell at the end, hosting, power), "
                            f"buying at {s}{r.purchase_price_per_gpu.typical:,.0f} per GPU.",
-                           f"**自购：{s}{r.buy_cost.typical:,.0f}**（同样时长分摊的购机、托管、电费），"
+                           f"**自购：{s}{r.buy_cost.typical:,.0f}**（买下、用完按期末残值卖出，加托管、电费），"
                            f"每卡购价 {s}{r.purchase_price_per_gpu.typical:,.0f}。"))
     if r.buy_breakdown and r.buy_breakdown.get("power") is not None and gpu.tdp_w:
         from tools.cost import DEFAULT_PUE
@@ -288,15 +289,39 @@ def cost(ctx: Ctx) -> Answer:
                            f"功耗：{n} × {gpu.tdp_w:,.0f} W = GPU {kw:,.1f} kW，含制冷约 {kw * DEFAULT_PUE:,.1f} kW（PUE "
                            f"{DEFAULT_PUE:g}；服务器的 CPU、内存、风扇另计）；{hours:,.0f} 小时电费 {s}{r.buy_breakdown['power']:,.0f}。"))
     if r.cheaper:
-        used_h = r.break_even_months * HOURS_PER_MONTH * (r.utilization or 1) if r.break_even_months else None
-        be = (ctx.t(f" Buying pays back after {r.break_even_months:.1f} months of use at this utilization "
-                    f"(about {used_h:,.0f} hours of GPU work).",
-                    f"按这个利用率，自购 {r.break_even_months:.1f} 个月回本（约 {used_h:,.0f} 小时的 GPU 工作）。")
-              if r.break_even_months else "")
-        lines.append(ctx.t(f"Cheaper for this: **{r.cheaper}**.", f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。")
-                     + be)
+        held_m = (r.period_hours or hours) / HOURS_PER_MONTH
+        u = r.utilization or 1
+        wins = r.buy_wins_after_months
+        cash = ""
+        if r.break_even_months:
+            used_h = r.break_even_months * HOURS_PER_MONTH * u
+            cash = ctx.t(f" In cash, a GPU pays for itself after about {used_h:,.0f} hours of use "
+                         f"({r.break_even_months:.1f} months at {u:.0%}; resale not counted).",
+                         f"按现金算，一张卡用约 {used_h:,.0f} 小时回本（利用率 {u:.0%} 时 {r.break_even_months:.1f} 个月；不计转售）。")
+        if wins is None:
+            be = ctx.t(" Buying does not beat renting at these prices, however long the GPUs are kept.",
+                       "按这些价格，无论持有多久，买都不比租划算。")
+        elif not (req.period_hours or req.tokens or req.deadline_hours):  # no job: the break-even is the answer
+            be = ctx.t(f" Buying wins for GPUs held longer than **{wins:.1f} months** working {u:.0%} of the time "
+                       "(resale at the end credited).",
+                       f"持有超过 **{wins:.1f} 个月**、且 {u:.0%} 的时间在干活（计入期末转售），买更划算。")
+        elif r.cheaper == "rent":
+            be = ctx.t(f" Buying would win only for GPUs held longer than **{wins:.1f} months** and working {u:.0%} of "
+                       f"the time (resale at the end credited); this is {held_m:,.1f} month(s).",
+                       f"只有持有超过 **{wins:.1f} 个月**、且 {u:.0%} 的时间在干活（计入期末转售），买才更划算；这次是 "
+                       f"{held_m:,.1f} 个月。")
+        else:
+            be = ctx.t(f" Buying wins past {wins:.1f} months of holding at {u:.0%} use (resale credited); this is "
+                       f"{held_m:,.1f} months.", f"持有超过 {wins:.1f} 个月（利用率 {u:.0%}，计入转售）买就更划算；这次是 "
+                       f"{held_m:,.1f} 个月。")
+        nominal = not (req.period_hours or req.tokens or req.deadline_hours)
+        lines.append(("" if nominal else ctx.t(f"Cheaper for this: **{r.cheaper}**.",
+                                               f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。"))
+                     + (be + cash).strip() if nominal else
+                     ctx.t(f"Cheaper for this: **{r.cheaper}**.", f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。")
+                     + be + cash)
     figures: dict[str, Any] = {"gpu_hours": r.gpu_hours, "hours": hours, "currency": cur, "cheaper": r.cheaper,
-                               "break_even_months": r.break_even_months}
+                               "break_even_months": r.break_even_months, "buy_wins_after_months": r.buy_wins_after_months}
     if r.rent_cost:
         figures |= {"rent_cost": r.rent_cost.typical, "rent_price_per_gpu_hour": r.rent_price_per_gpu_hour.typical}
     if r.buy_cost:
