@@ -105,6 +105,26 @@ def _held_fixed(req: Request, asks, answers) -> dict:
     return {}
 
 
+def _unsupported_precision(ctx: Ctx) -> None:
+    """BF16 asked on a card without it (V100, T4: compute capability 7.x) or FP8 on one without FP8 tensor cores:
+    said first, with what the card runs instead (the sizes stay those of a 16-bit or 8-bit format)."""
+    try:
+        gpu = ctx.gpu()
+    except Exception:
+        return
+    p = ctx.req.precision
+    if p == "bf16" and (gpu.supports_bf16 is False or (gpu.supports_bf16 is None and not gpu.bf16_dense_tflops
+                                                          and gpu.fp16_dense_tflops)):
+        ctx.assume(f"{gpu.name} has no BF16 (before compute capability 8.0): it runs FP16 instead (mixed precision with "
+                   "loss scaling to train), same memory, at its FP16 rate",
+                   f"{gpu.name} 不支持 BF16（算力架构 8.0 之前）：改用 FP16（训练用混合精度加 loss scaling），显存相同，"
+                   "速度按 FP16 算力")
+    elif p == "fp8" and gpu.fp8_dense_tflops is None and gpu.vendor not in ("custom",):
+        ctx.assume(f"{gpu.name} has no FP8 tensor cores: FP8 weights load at 8 bits but compute in 16-bit "
+                   "(weight-only), so no FP8 speed-up",
+                   f"{gpu.name} 没有 FP8 张量核心：FP8 权重按 8 位存放但以 16 位计算（仅权重量化），没有 FP8 提速")
+
+
 MAC_OS_RESERVE_GB = 16  # left to macOS and apps when the GPU's wired-memory limit is raised (an assumption, said)
 
 
@@ -155,6 +175,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                    "给出实际峰值并发可替换）")
     if req.intent in ("inference_memory", "inference_speed", "serving") and req.gpu and req.model:
         _mac_gpu_limit(ctx)
+    if req.gpu and req.precision in ("bf16", "fp8"):
+        _unsupported_precision(ctx)
     if req.ratio_only and not req.model:
         req = ctx.req = req.model_copy(update={"model": RATIO_MODEL})
         ctx.assume(f"{RATIO_MODEL} (a ratio hardly depends on the model)", f"{RATIO_MODEL}（比例与模型关系不大）")

@@ -96,6 +96,8 @@ class Request(BaseModel):
     offload: Literal["none", "optimizer", "all"] | None = None
     recompute: Literal["none", "selective", "full"] | None = None
     lora_rank: int | None = None
+    lora_targets: list[str] | None = Field(None, description="LoRA target modules (q_proj, v_proj, ...); None = all "
+                                           "linear layers")
     mfu: float | None = Field(None, gt=0, le=1, description="model FLOPs utilization the user states (0-1)")
 
     # what the user holds serving to

@@ -459,3 +459,25 @@ def test_a_ttft_question_over_several_cards_is_won_on_ttft(question):
 def test_a_purchase_price_and_a_rental_rate_are_two_asks_in_the_order_asked(question, kinds):
     a = ask(question)
     assert [x.request["price_kind"] for x in a.asks] == kinds and all(x.intent == "price" for x in a.asks)
+
+
+# --- what LoRA trains: the adapter's parameters, counted ----------------------------------------------------------------
+# Llama 3.1 8B (config.json): hidden 4096, 32 layers, 8 KV heads x 128 = 1024, MLP 14336. A rank-r adapter on a
+# d_in -> d_out matrix adds r (d_in + d_out) parameters.
+_LLAMA8B_IN_OUT = {"q_proj": (4096, 4096), "k_proj": (4096, 1024), "v_proj": (4096, 1024), "o_proj": (4096, 4096),
+                   "gate_proj": (4096, 14336), "up_proj": (4096, 14336), "down_proj": (14336, 4096)}
+
+
+@SETTINGS
+@given(rank=st.sampled_from([8, 16, 64]), targets=st.sampled_from([("q_proj", "v_proj"), ("q_proj", "k_proj", "v_proj", "o_proj"),
+                                                                   ("gate_proj", "up_proj", "down_proj"), None]),
+       form=st.sampled_from(["LoRA rank {r} on Llama 3.1 8B{t}: how many trainable parameters?",
+                             "Llama 3.1 8B 做 LoRA，r={r}{t}，可训练参数有多少？"]))
+def test_lora_answers_count_the_trainable_parameters(rank, targets, form):
+    t = "" if targets is None else (" targeting " if "LoRA rank" in form else "，只对 ") + " and ".join(targets)
+    a = ask(form.format(r=rank, t=t))
+    names = targets or tuple(_LLAMA8B_IN_OUT)
+    expected = 32 * sum(rank * sum(_LLAMA8B_IN_OUT[n]) for n in names)
+    assert a.figures["lora_trainable_params"] == expected
+    assert f"{expected:,}" in a.answer
+

@@ -57,6 +57,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "purchase_price_per_server": ("Rent or buy 8 H100 for a year?", "Rent or buy 8 H100 for a year if a server costs $250k?"),
     "used": ("What is the price of an A100?", "What is the price of a used A100?"),
     "price_kind": ("How much is an H100?", "How much is it to rent an H100?"),
+    "lora_targets": ("LoRA r=16 on Llama 3.1 8B, one A100 80GB: how much memory?",
+                     "LoRA r=16 on Llama 3.1 8B targeting only q_proj and v_proj, one A100 80GB: how much memory?"),
     "purchase": ("Which GPU is best for running Llama 3.1 70B? My budget is $5000.",
                  "Which GPU should I buy to run Llama 3.1 70B? My budget is $5000."),
     "host_owned": ("Which GPU should I buy to run Llama 3.1 70B? My budget is $5000.",

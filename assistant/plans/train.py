@@ -13,7 +13,8 @@ FINETUNE_METHODS = ("qlora", "lora", "full")
 DEFAULT_GPU = "a100-80gb"
 
 USES["training_memory"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision",
-                           "seq_len", "micro_batch", "optimizer", "zero", "offload", "recompute", "lora_rank", "largest_model"}
+                           "seq_len", "micro_batch", "optimizer", "zero", "offload", "recompute", "lora_rank", "lora_targets",
+                           "largest_model"}
 USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "interconnect",
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
                          "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu"}
@@ -39,7 +40,8 @@ def _memory_args(ctx: Ctx, method: str) -> dict[str, Any]:
     return {k: v for k, v in {
         "method": method, "num_gpus": req.num_gpus or 1, "precision": precision, "optimizer": req.optimizer,
         "zero": req.zero, "offload": req.offload, "micro_batch": req.micro_batch, "seq_len": req.seq_len,
-        "recompute": req.recompute, "lora_rank": req.lora_rank if method != "full" else None}.items() if v is not None}
+        "recompute": req.recompute, "lora_rank": req.lora_rank if method != "full" else None,
+        "lora_targets": req.lora_targets if method != "full" else None}.items() if v is not None}
 
 
 def largest_sizes(ctx: Ctx, gpu, labels: list[str], fits_for) -> dict[str, float | None]:
@@ -169,11 +171,21 @@ def training_memory(ctx: Ctx) -> Answer:
     lines += ["", md_table([T(lang, "method"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
     if len(req.methods) >= 2:
         lines += ["", _pick_method(ctx, options)]
+    adapters = [(m, r) for m, r in results.items() if m in ("lora", "qlora")]
+    if adapters:  # what LoRA trains: the adapter's parameters, a sliver of the model's
+        m, r = adapters[0]
+        rank = req.lora_rank or 16
+        on = ", ".join(req.lora_targets) if req.lora_targets else ctx.t("all linear layers", "所有线性层")
+        lines += ["", ctx.t(f"Trainable parameters ({m.upper()} rank {rank} on {on}): **{r.trainable_params:,}** "
+                            f"({r.trainable_params / r.total_params:.2%} of {r.total_params / 1e9:.2f}B); the rest stay frozen.",
+                            f"可训练参数（{m.upper()} rank {rank}，作用于 {on}）：**{r.trainable_params:,}**"
+                            f"（占 {r.total_params / 1e9:.2f}B 的 {r.trainable_params / r.total_params:.2%}），其余冻结。")]
     best = results[main.method]
     lines += ["", T(lang, "breakdown", method=main.method),
               md_table(["", "GB"], [[component_name(k, lang), f"{v:.2f}"] for k, v in best.breakdown_gb.items()])]
     cites = ctx.deps.search(f"{model.name} {main.method} {gpu.id} 显存" if ctx.zh else f"{main.method} memory {model.name} {gpu.id}")
     figures: dict[str, Any] = {f"{o.method}_per_gpu_gb": o.per_gpu_gb for o in options}
+    figures |= {f"{m}_trainable_params": r.trainable_params for m, r in results.items()}
     figures |= {f"{o.method}_min_gpus": o.min_gpus for o in options}
     if "full" in results and req.offload in ("optimizer", "all"):
         figures["full_offload_host_ram_gb"] = results["full"].host_ram_gb

@@ -205,7 +205,32 @@ def optimizer_and_sharding(text: str) -> dict:
                   + r"|秩\s*[=:：为]?\s*(\d{1,4})|lora_r\s*[=:]?\s*(\d{1,4})", text)
     if m and (has(w("lora|qlora|rank") + "|秩", text)):
         out["lora_rank"] = int(next(g for g in m.groups() if g))
+    targets = lora_targets(text)
+    if targets:
+        out["lora_targets"] = targets
     return out
+
+
+_ALL_LINEAR = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+
+
+def lora_targets(text: str) -> list[str] | None:
+    """LoRA target modules named ('q_proj and v_proj', 'only q,v', 'attention only', '只训注意力'), as the Llama-style
+    module names; None when none are named or all seven linear layers are (the default)."""
+    if not has(w("lora|qlora|peft|adapters?|target\\w*") + "|秩|适配器", text):
+        return None
+    named = re.findall(r"(?<![a-z])(q|k|v|o|gate|up|down)_proj(?![a-z])", text)
+    if not named:
+        m = re.search(r"(?:target\w*|on|只训|只对|仅对|作用于|modules?)\s*(?:only\s*)?[:=]?\s*\(?"
+                      r"((?:q|k|v|o|gate|up|down)(?:\s*(?:,|/|&|and|、|和)\s*(?:q|k|v|o|gate|up|down))+)(?![a-z])", text)
+        if m:
+            named = re.findall(r"(?<![a-z])(q|k|v|o|gate|up|down)(?![a-z])", m.group(1))
+    if not named and has(w(r"attention[\s-]*only|only (?:the )?attention|attn[\s-]*only") + r"|仅注意力|只训注意力|只在注意力", text):
+        named = ["q", "k", "v", "o"]
+    names = list(dict.fromkeys(f"{n}_proj" for n in named))
+    if not names or set(names) == set(_ALL_LINEAR):
+        return None
+    return names
 
 
 # What a request's prompt and its output are called, and the words between such a name and its length
