@@ -177,3 +177,22 @@ def sources_md(lang: str, cites: list[Citation]) -> str:
     good = [c for c in cites if c.source != "(none)"]
     return "" if not good else "\n\n**" + T(lang, "sources") + "**\n" + "\n".join(
         f"- {c.title} — `{c.source}`" + (("（截至 {}）" if lang == "zh" else " (as of {})").format(c.as_of) if c.as_of else "") + trust_mark(lang, c) for c in good)
+
+
+def smallest_cards(ctx: Ctx, holds) -> str | None:
+    """'Smallest single GPU that holds it: the 48 GB class (L40S, RTX A6000, ...), 44.1 GB': for a memory question
+    that named no card. `holds(gpu)` -> (fits, GB per GPU). Data-centre and desk cards of the table, by memory."""
+    cards = sorted((g for g in ctx.deps.catalog.gpus if g.vendor not in ("Apple", "custom")), key=lambda g: g.memory_gb)
+    by_class: dict[int, list] = {}
+    for g in cards:
+        by_class.setdefault(round(g.memory_gb), []).append(g)
+    for mem, group in by_class.items():
+        fitting = [(g, gb) for g in group for ok, gb in [holds(g)] if ok]
+        if fitting:
+            names = ", ".join(g.name.replace("NVIDIA ", "").replace("GeForce ", "") for g, _ in fitting[:4])
+            gb = fitting[0][1]
+            return ctx.t(f"**Smallest single GPU that holds it**: the {mem} GB class ({names}), {gb:.1f} GB needed; "
+                         "smaller cards need two or more.",
+                         f"**单卡放得下的最小显存**：{mem} GB 档（{names}），需要 {gb:.1f} GB；更小的卡要两张以上。")
+    return None
+

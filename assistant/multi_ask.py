@@ -90,7 +90,7 @@ _CARD_KEY = {
     "training_time": (("cost_at_your_price", "lower", "at your prices", "按你的价格"), ("wall_hours", "lower", "hours", "小时")),
     "cost": (("rent_per_hour", "lower", "per hour", "每小时"), ("rent_per_hour", "lower", "per hour", "每小时")),
 }
-_MONEY = r"便宜|花费|成本|省钱|划算|性价比|价格|(?<![a-z])(?:cheap\w*|cost\w*|price\w*|dollar|spend|per hour|bill|budget)(?![a-z])"
+_MONEY = r"便宜|花费|成本|省钱|划算|性价比|价格|多少钱|费用|花多少|(?<![a-z])(?:cheap\w*|cost\w*|price\w*|dollar|spend|per hour|bill|budget)(?![a-z])"
 
 
 def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str | None:
@@ -140,6 +140,8 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
             extra.append("放不下" if zh else "does not fit")
         if x.figures.get("batch") and intent == "inference_speed":
             extra.append(f"batch {x.figures['batch']}")
+        if intent == "training_time" and name != "wall_hours" and x.figures.get("wall_hours"):
+            extra.append(f"{x.figures['wall_hours']:,.1f} 小时" if zh else f"{x.figures['wall_hours']:,.1f} h")
         rows.append((a, v, extra))
     sym = ""
     if name in ("serve_cost_per_million_output_usd", "cost_usd"):
@@ -148,7 +150,7 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
         cur = (done[0][1].request or {}).get("currency") or done[0][1].figures.get("currency")
         sym = "¥" if cur == "CNY" else "$"
     listed = "; ".join(f"{a.text}" + (f" ({', '.join(e)})" if e else "") + ": "
-                       + (f"{sym}{v:,.4g} {cn if zh else en}" if isinstance(v, (int, float)) else "-") for a, v, e in rows)
+                       + (f"{sym}{_num(v)} {cn if zh else en}" if isinstance(v, (int, float)) else "-") for a, v, e in rows)
     vals = [(a, v) for a, v, e in rows if isinstance(v, (int, float)) and "does not fit" not in e and "放不下" not in e]
     if len(vals) < 2:
         return listed + ("。" if zh else ".")
@@ -290,3 +292,8 @@ def sub_request(req: Request, ask: Ask) -> Request:
     """The message's Request with this ask's intent and fields."""
     update = {"intent": ask.intent, **ask.update}
     return Request.model_validate(req.model_dump() | update)
+
+
+def _num(v: float) -> str:
+    """57,780 / 51.46 / 0.3342: thousands separated, small figures to 4 significant digits (never 5.778e+04)."""
+    return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:,.4g}"

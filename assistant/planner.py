@@ -65,7 +65,11 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     from assistant.multi_ask import combine, sub_request
     from assistant.readers.asks import find_asks
 
-    asks = find_asks(question, req, deps.catalog) if not invalid else []
+    try:
+        asks = find_asks(question, req, deps.catalog) if not invalid else []
+    except Exception:  # finding the asks failed: the message's own reading answers it (logged, never a traceback)
+        log.exception("finding the asks failed on %r", question[:200])
+        asks = []
     if len(asks) < 2:
         return plan(req, deps, question, invalid)
     try:
@@ -90,7 +94,7 @@ def _held_fixed(req: Request, asks, answers) -> dict:
     differs or the user stated it."""
     from tools.formats import weight_format
 
-    if req.intent not in ("inference_speed", "serving") or not any(a.compare for a in asks):
+    if not answers or answers[0].intent not in ("inference_speed", "serving") or not any(a.compare for a in asks):
         return {}
     done = [x for x in answers if x.status == "answered"]
     settings = {a.compare for a in asks if a.compare}

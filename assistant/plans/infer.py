@@ -278,6 +278,13 @@ def inference_memory(ctx: Ctx) -> Answer:
         lines += _ways_that_fit(ctx, model, gpu, n, context, main_p, r, batch)
     if req.gpu and req.family_flagship:
         lines += _family_fits(ctx, model, gpu, n, context)
+    if not req.gpu:
+        from assistant.context import smallest_cards
+
+        line = smallest_cards(ctx, lambda g: (lambda x: (bool(x.fits), x.per_gpu_gb))(
+            _fits_on(model, g, 1, main_p, context, batch)))
+        if line:
+            lines += ["", line]
     lines += ["", _kv_line(ctx, model, r, batch)]
     lines += ["", ctx.t(f"Breakdown per GPU ({main_p}):", f"每卡显存构成（{main_p}）："),
               md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
@@ -623,12 +630,29 @@ def inference_speed(ctx: Ctx) -> Answer:
             [T(lang, "per_seq"), f"{r.decode_tokens_per_s_per_seq:,.1f} tokens/s"],
             [T(lang, "total"), f"{r.decode_tokens_per_s_total:,.0f} tokens/s"], ["bound", r.decode_bound],
             [T(lang, "max_batch"), str(r.max_batch_that_fits)]]
+    batched = None
+    if batch == 1 and not (req.batch or req.concurrent_users or req.max_throughput) and gpu.vendor != "Apple" and \
+            (r.max_batch_that_fits or 0) > 1:
+        # one stream is what a chat user sees; a server's throughput is the batch: both, unless one was asked
+        many = min(r.max_batch_that_fits, BATCHED_SEQS)
+        batched = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args, "batch": many},
+                           estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **(args | {"batch": many}))))
+        rows.append([ctx.t(f"serving {many} sequences at once", f"同时服务 {many} 条序列"),
+                     ctx.t(f"{batched.decode_tokens_per_s_total:,.0f} tokens/s in total, "
+                           f"{batched.decode_tokens_per_s_per_seq:,.1f} each",
+                           f"合计 {batched.decode_tokens_per_s_total:,.0f} token/s，每条 {batched.decode_tokens_per_s_per_seq:,.1f}")])
+        ctx.notes.append(ctx.t(f"batched figure: {many} sequences decoded together (the fewer of what fits and vLLM's "
+                               f"default --max-num-seqs {BATCHED_SEQS})", f"批量数字：{many} 条序列一起解码（放得下的数量与 "
+                               f"vLLM 默认 --max-num-seqs {BATCHED_SEQS} 取小）"))
     checks = _target_checks(ctx, r)
     text = (T(lang, "speed_head", model=model.name, n=n, gpu=gpu.name, ctx=prompt) + "\n\n" + md_table(["", ""], rows)
             + ("\n\n" + "\n".join(checks) if checks else "") + assumptions_md(lang, ctx.notes + r.assumptions))
     figures = {"ttft_s": r.ttft_s, "decode_tokens_per_s_per_seq": r.decode_tokens_per_s_per_seq,
                "decode_tokens_per_s_total": r.decode_tokens_per_s_total, "max_batch_that_fits": r.max_batch_that_fits,
                "precision": fmt, "batch": batch}
+    if batched is not None:
+        figures["batched_tokens_per_s_total"] = batched.decode_tokens_per_s_total
+        figures["batched_sequences"] = min(r.max_batch_that_fits, BATCHED_SEQS)
     rate = req.price_per_gpu_hour or typical_rate(ctx, gpu.id)
     if rate and r.decode_tokens_per_s_total:
         from tools.rates import RatesRequest, rental_rates
@@ -646,6 +670,9 @@ def inference_speed(ctx: Ctx) -> Answer:
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference", fits=figures.get("fits"),
                                   min_gpus=figures.get("min_gpus"), per_gpu_gb=figures.get("per_gpu_gb")),
                   figures=figures)
+
+
+BATCHED_SEQS = 256  # vLLM's default --max-num-seqs: the batch a served card runs at when the load allows
 
 
 def _gpus_for_weights(ctx: Ctx, model, gpu, fmt: str, batch: int, context: int) -> int:

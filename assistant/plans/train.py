@@ -171,6 +171,16 @@ def training_memory(ctx: Ctx) -> Answer:
     lines += ["", md_table([T(lang, "method"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
     if len(req.methods) >= 2:
         lines += ["", _pick_method(ctx, options)]
+    if not req.gpu and single:
+        from assistant.context import smallest_cards
+
+        def holds(g, method=main.method):
+            x = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=g, **(_memory_args(ctx, method)
+                                                                                    | {"num_gpus": 1})))
+            return bool(x.fits), x.per_gpu_gb
+        line = smallest_cards(ctx, holds)
+        if line:
+            lines += ["", line]
     adapters = [(m, r) for m, r in results.items() if m in ("lora", "qlora")]
     if adapters:  # what LoRA trains: the adapter's parameters, a sliver of the model's
         m, r = adapters[0]

@@ -91,7 +91,7 @@ def alternatives(low: str, req: Request) -> list[Ask]:
     zh = req.lang == "zh"
     for setting in SETTINGS:
         if setting == "method" and req.methods:
-            if req.tokens and len(req.methods) >= 2:  # 'full or LoRA, which is faster on our data?': the time of each
+            if (req.tokens or req.ratio_only) and len(req.methods) >= 2:  # 'full or LoRA, which is faster?': each's time
                 return [Ask(text=m, intent="training_time", update={"method": m, "methods": []}, compare="method")
                         for m in req.methods[:3]]
             continue  # 'LoRA vs QLoRA' on a card is compared by the memory answer itself (with a pick)
@@ -370,7 +370,7 @@ def _family(intent: str) -> str:
 
 # --- several cards for one job -----------------------------------------------------------------------------------------
 _RATE = (r"(?:at|@|租|rent(?:ing)?(?: at)?|for|：|:|,|，)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|元|块|rmb|cny)?\s*"
-         r"(?:/|per|每|一)\s*(?:gpu[\s-]*|卡|张)?(?:hr|hour|h|小时)(?![a-z])")
+         r"(?:/|per|每|一)\s*(?:gpu[\s-]*|卡|张)?(?:hr|hour|h|小时|(?<=卡)时)(?![a-z])")
 _COST_WORDS = r"便宜|花费|成本|省钱|划算|per dollar|性价比|" + w(r"cheap\w*|cost\w*|price|dollar|spend|per hour|\$/h|bill")
 
 
@@ -393,12 +393,20 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     if not own_inputs and job not in ("serving", "price") and req.intent in ("recommend", "compare", "training_time"):
         return []  # the same job on each card: the recommendation / the time answer compares the cards itself
     asks = []
+    every = sorted(names.gpu_spans, key=lambda sp: sp[0])  # each mention of each card, in order
+    shared = req.num_gpus if not any(counts) else None  # '64 卡。用 910B 还是 H800': the count for each
     for i, (start, end, gid) in enumerate(spans):
-        upto = spans[i + 1][0] if i + 1 < len(spans) else len(low)
         total, per, nodes = counts_near_gpus(work, Names(gpus=[gid], gpu_spans=[(start, end, gid)]))
-        update: dict = {"gpu": gid, "gpus": [gid], "num_gpus": total or (req.num_gpus if len(spans) == 1 else None),
+        update: dict = {"gpu": gid, "gpus": [gid], "num_gpus": total or shared or (req.num_gpus if len(spans) == 1 else None),
                         "nodes": nodes, "gpus_per_node": per}
-        m = re.search(_RATE, low[end:upto]) or re.search(_RATE + r"[^\d]{0,6}$", low[max(0, start - 30):start])
+        m = None
+        for j, (s0, e0, g0) in enumerate(every):  # a price written right after any mention of this card
+            if g0 != gid:
+                continue
+            upto = next((sp[0] for sp in every[j + 1:] if sp[2] != gid), len(low))
+            m = re.search(_RATE, low[e0:upto]) or re.search(_RATE + r"[^\d]{0,6}$", low[max(0, s0 - 30):s0])
+            if m:
+                break
         if m:
             update["price_per_gpu_hour"] = float(m.group(1))
             if m.group(2):

@@ -371,7 +371,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("training_time", 6)  # tokens/s of a training job: the training-time tool's throughput
         if "tokens" not in stated:
             stated["ratio_only"] = True  # a rate: no dataset size needed (a stated default is used and said)
-    elif stated.get("method") in ("full", "lora", "qlora", "pretrain") and not re.search(
+    elif (stated.get("method") in ("full", "lora", "qlora", "pretrain") or
+          set(stated.get("methods") or []) & {"full", "lora", "qlora", "pretrain"}) and not re.search(
             r"推理|部署|上线|" + slots.w(r"inference|serv\w*|deploy\w*|generat\w*|chat\w*"), low) and re.search(
             r"速度|每秒.{0,8}token|吞吐|" + slots.w(r"tokens?/s(?:ec)?|tok/s|throughput|how fast|speed"), low):
         add("training_time", 6)  # 'LoRA on a V100, how many tokens/s?': the training throughput

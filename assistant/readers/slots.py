@@ -335,6 +335,20 @@ def users(text: str) -> dict:
                   r"s(?:ec(?:ond)?)?|req/s|个?请求每秒)|每秒\s*(\d+(?:\.\d+)?)\s*个?请求", text)
     if m:
         out["requests_per_s"] = float(next(g for g in m.groups() if g))
+    else:  # per minute / hour / day: '300 requests/min', '每分钟 300 个请求', '1M requests a day'
+        m = re.search(rf"({NUM})\s*({MAG})?\s*(?:requests?|reqs?|calls?|queries|次请求|个请求|请求|次调用|次)\s*"
+                      r"(?:per|/|a|an|each|every|每)\s*(min(?:ute)?|hour|hr|day|分钟|小时|天)(?![a-z])", text) or \
+            re.search(rf"每\s*(分钟|小时|天)\s*({NUM})\s*({MAG})?\s*(?:个|次)?\s*(?:请求|调用)", text)
+        if m:
+            if m.group(1) in ("分钟", "小时", "天"):
+                unit, v, mag = m.group(1), to_number(m.group(2)), m.group(3)
+            else:
+                v, mag, unit = to_number(m.group(1)), m.group(2), m.group(3)
+            if v:
+                v = magnitude(v, mag) if mag else v
+                per = {"min": 60, "minute": 60, "分钟": 60, "hour": 3600, "hr": 3600, "小时": 3600, "day": 86400,
+                       "天": 86400}[unit]
+                out["requests_per_s"] = round(v / per, 4)
     return out
 
 
