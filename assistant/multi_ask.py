@@ -124,6 +124,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
     if intent == "inference_speed" and (re.search(r"首字|首 ?token|(?<![a-z])(?:ttft|time to first token|first token)(?![a-z])",
                                                   question.lower()) or (done[0][1].request or {}).get("ttft_s")):
         key = ("ttft_s", "lower", "s to the first token", "秒首 token")  # a TTFT question is won on TTFT
+    if intent == "cost" and re.search(r"按卡时|按每卡|按单卡|以卡时|折算到?每卡|平均每卡|(?<![a-z])(?:per[\s-]*(?:gpu|card)[\s-]*(?:hour|hr)?"
+                                      r"[\s-]*basis|normali[sz]ed per (?:gpu|card)|per gpu-hour,? which|each gpu-hour)(?![a-z])",
+                                      question.lower()) and all("rate_per_gpu_hour" in x.figures for _, x in done):
+        key = ("rate_per_gpu_hour", "lower", "per GPU-hour", "每卡时")  # '按卡时算哪个便宜': per card, not per box
     if intent == "training_time" and money_asked and not all("cost_at_your_price" in x.figures for _, x in done):
         key = ("cost_usd", "lower", "USD at on-demand prices", "美元（按需价）")
     name, better, en, cn = key
@@ -146,7 +150,7 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
     sym = ""
     if name in ("serve_cost_per_million_output_usd", "cost_usd"):
         sym = "$"
-    elif name in ("cost_per_million_tokens", "cost_at_your_price", "rent_per_hour"):
+    elif name in ("cost_per_million_tokens", "cost_at_your_price", "rent_per_hour", "rate_per_gpu_hour"):
         cur = (done[0][1].request or {}).get("currency") or done[0][1].figures.get("currency")
         sym = "¥" if cur == "CNY" else "$"
     listed = "; ".join(f"{a.text}" + (f" ({', '.join(e)})" if e else "") + ": "

@@ -106,6 +106,8 @@ class Request(BaseModel):
     throughput_tokens_per_s: float | None = Field(None, gt=0, description="an aggregate throughput the user states "
                                                   "(tokens/s over all GPUs): a cost per token is computed from it")
     per_token_cost: bool | None = Field(None, description="asks a cost per million tokens")
+    reference_per_million: float | None = Field(None, gt=0, description="a price per million tokens to compare against "
+                                                "(an API's), in `currency`")
     tokens_per_s_per_user: float | None = Field(None, gt=0, le=10_000,
                                                 description="decode rate each user must get (sets the ITL target)")
 

@@ -59,6 +59,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "price_kind": ("How much is an H100?", "How much is it to rent an H100?"),
     "lora_targets": ("LoRA r=16 on Llama 3.1 8B, one A100 80GB: how much memory?",
                      "LoRA r=16 on Llama 3.1 8B targeting only q_proj and v_proj, one A100 80GB: how much memory?"),
+    "reference_per_million": ("8x H20 at ¥60 an hour all in, 1500 tokens/s measured: cost per million tokens?",
+                              "8x H20 at ¥60 an hour all in, 1500 tokens/s measured: cost per million tokens? The API "
+                              "charges ¥16 per million tokens."),
     "purchase": ("Which GPU is best for running Llama 3.1 70B? My budget is $5000.",
                  "Which GPU should I buy to run Llama 3.1 70B? My budget is $5000."),
     "host_owned": ("Which GPU should I buy to run Llama 3.1 70B? My budget is $5000.",

@@ -17,6 +17,8 @@ class RatesRequest(BaseModel):
     num_gpus: int = Field(ge=1, le=100_000)
     price_per_gpu_hour: float = Field(gt=0, le=10_000, description="rental price per GPU-hour, in the answer's currency")
     tokens_per_s: float | None = Field(None, gt=0, le=1e9, description="aggregate throughput of the N GPUs, tokens/s")
+    reference_per_million: float | None = Field(None, gt=0, le=1e6, description="a price per million tokens to compare "
+                                                "against (an API's), in the same currency")
 
 
 class Rates(BaseModel):
@@ -25,6 +27,8 @@ class Rates(BaseModel):
     per_month: float
     cost_per_million_tokens: float | None = None
     million_tokens_per_hour: float | None = None
+    cheaper_than_reference: bool | None = Field(None, description="the GPUs' cost per million tokens is below the reference")
+    difference_vs_reference: float | None = Field(None, description="1 - ours / reference (0.31 = 31% cheaper; negative: dearer)")
 
 
 def rental_rates(req: RatesRequest) -> Rates:
@@ -34,6 +38,9 @@ def rental_rates(req: RatesRequest) -> Rates:
     if req.tokens_per_s:
         mtok = req.tokens_per_s * 3600 / 1e6
         per_m = hour / mtok
+    ref = req.reference_per_million if per_m is not None else None
     return Rates(per_hour=round(hour, 4), per_day=round(24 * hour, 2), per_month=round(HOURS_PER_MONTH * hour, 2),
                  cost_per_million_tokens=None if per_m is None else round(per_m, 4),
-                 million_tokens_per_hour=None if mtok is None else round(mtok, 4))
+                 million_tokens_per_hour=None if mtok is None else round(mtok, 4),
+                 cheaper_than_reference=None if ref is None else per_m < ref,
+                 difference_vs_reference=None if ref is None else round(1 - per_m / ref, 4))

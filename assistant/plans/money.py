@@ -15,7 +15,8 @@ USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hou
                 "purchase_price", "purchase_price_per_server", "used", "utilization", "currency", "price_kind", "server",
                 "model", "method", "methods", "tokens", "epochs", "seq_len", "precision", "interconnect", "zero", "recompute",
                 "global_batch", "budget", "break_even", "mfu", "throughput_tokens_per_s", "per_token_cost", "engine",
-                "concurrent_users", "context", "prompt_len", "output_len", "electricity_per_kwh"}
+                "concurrent_users", "context", "prompt_len", "output_len", "electricity_per_kwh",
+                "reference_per_million"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
 
@@ -188,15 +189,26 @@ def per_token(ctx: Ctx) -> Answer:
                    f"满载 {tps:,.0f} token/秒（速度估算；可给出实测值）")
     from tools.rates import RatesRequest, rental_rates
 
-    rr = ctx.call("rental_rates", {"num_gpus": n, "price_per_gpu_hour": rate, "tokens_per_s": tps},
-                  rental_rates(RatesRequest(num_gpus=n, price_per_gpu_hour=rate, tokens_per_s=tps)))
+    ref = req.reference_per_million
+    rr = ctx.call("rental_rates", {"num_gpus": n, "price_per_gpu_hour": rate, "tokens_per_s": tps, "reference_per_million": ref},
+                  rental_rates(RatesRequest(num_gpus=n, price_per_gpu_hour=rate, tokens_per_s=tps, reference_per_million=ref)))
     hourly, per_m, mtok = rr.per_hour, rr.cost_per_million_tokens, rr.million_tokens_per_hour
     line = ctx.t(f"**{s}{per_m:,.3f} per million tokens**: {n}× {gpu.name} at {s}{rate:,.2f} per GPU-hour = {s}{hourly:,.2f} "
                  f"an hour, making {tps:,.0f} tokens/s × 3,600 = {mtok:,.2f}M tokens an hour.",
                  f"**每百万 token {s}{per_m:,.3f}**：{n} 张 {gpu.name}，每卡时 {s}{rate:,.2f}，每小时 {s}{hourly:,.2f}；"
                  f"每秒 {tps:,.0f} token × 3600 = 每小时 {mtok:,.2f}M token。")
+    if ref:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'
+        cheaper = bool(rr.cheaper_than_reference)
+        pct = abs(rr.difference_vs_reference)
+        line += "\n\n" + ctx.t(
+            f"Against the {s}{ref:,.3g} per million you quoted: **{'yours is cheaper' if cheaper else 'the quoted price is cheaper'}"
+            f"**, by {pct:.0%} ({s}{per_m:,.3f} vs {s}{ref:,.3g}); at full use only — idle hours raise your figure.",
+            f"与你给的每百万 {s}{ref:,.3g} 相比：**{'自建更便宜' if cheaper else '你给的价格更便宜'}**，差 {pct:.0%}"
+            f"（{s}{per_m:,.3f} 对 {s}{ref:,.3g}）；这是满负荷时的数，闲置时段会推高自建成本。")
     figures = {"cost_per_million_tokens": round(per_m, 4), "cost_per_hour": round(hourly, 2), "throughput_tokens_per_s": tps,
                "currency": cur}
+    if ref:
+        figures["reference_per_million"] = ref
     return Answer(answer=line + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost", figures=figures,
                   tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id, num_gpus=n))
 

@@ -286,6 +286,8 @@ def several_intents(low: str, req: Request) -> list[Ask]:
             continue
         if intent == "serving" and not (req.concurrent_users or req.requests_per_s):
             continue
+        if intent == "inference_speed" and req.throughput_tokens_per_s:
+            continue  # 'we measure 1,500 tokens/s': a figure given, not a speed asked
         if intent == "inference_speed" and req.intent == "serving" and not re.search(_ONE_STREAM, clause):
             continue  # the capacity answer gives the requests/s and the per-user speed at that load ('at 20 tokens/s
             # each' is a target); only a single stream's speed is a further ask
@@ -371,6 +373,7 @@ def _family(intent: str) -> str:
 # --- several cards for one job -----------------------------------------------------------------------------------------
 _RATE = (r"(?:at|@|租|rent(?:ing)?(?: at)?|for|：|:|,|，)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|元|块|rmb|cny)?\s*"
          r"(?:/|per|每|一)\s*(?:gpu[\s-]*|卡|张)?(?:hr|hour|h|小时|(?<=卡)时)(?![a-z])")
+_WHOLE_BOX = r"整机|整台|一台|每台|服务器|" + w(r"whole (?:node|server|machine|box)|per (?:node|server|machine|box)|a (?:node|server|box)")
 _COST_WORDS = r"便宜|花费|成本|省钱|划算|per dollar|性价比|" + w(r"cheap\w*|cost\w*|price|dollar|spend|per hour|\$/h|bill")
 
 
@@ -404,11 +407,16 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
             if g0 != gid:
                 continue
             upto = next((sp[0] for sp in every[j + 1:] if sp[2] != gid), len(low))
-            m = re.search(_RATE, low[e0:upto]) or re.search(_RATE + r"[^\d]{0,6}$", low[max(0, s0 - 30):s0])
+            window = low[e0:upto]
+            m = re.search(_RATE, window) or re.search(_RATE + r"[^\d]{0,6}$", low[max(0, s0 - 30):s0])
             if m:
+                whole = m.re.pattern == _RATE and re.search(_WHOLE_BOX, window[:m.start() + 12])
                 break
         if m:
             update["price_per_gpu_hour"] = float(m.group(1))
+            if whole and not re.search(r"每卡|卡时|/卡|" + w(r"per (?:gpu|card)"), m.group(0)):
+                # '8 卡 H800 整机 ¥90/小时': the whole machine's price, over its GPUs
+                update["price_per_gpu_hour"] = float(m.group(1)) / (total or shared or 8)
             if m.group(2):
                 update["currency"] = "USD" if m.group(2) in ("美元", "刀", "usd", "$") else "CNY"
         elif req.price_per_gpu_hour:

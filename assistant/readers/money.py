@@ -42,7 +42,8 @@ def money(text: str) -> dict:
     whole = text  # (matches are blanked from `text` as they are read)
     rate = (r"(?:/|per|每|一|an?|每个|each)\s*(?:gpu|卡|张卡|card)?\s*[-·]?\s*(?:hours?|hr|h|小时|卡时|卡·时|个小时)(?![a-z])")
     m = re.search(MONEY + r"\s*" + rate, text) or \
-        re.search(r"(?:每小时|一小时|每卡时|每卡每小时|每张卡每小时|per hour|an hour|hourly|/h|/hr)\s*(?:是|要|约|大概|收费|价格)?\s*" + MONEY, text)
+        re.search(r"(?:每小时|一小时|每卡时|每卡每小时|每张卡每小时|per hour|an hour|hourly|/h|/hr)\s*(?:的)?\s*(?:综合|总|整体)?\s*"
+                  r"(?:成本|费用|花费|开销|租金)?\s*(?:是|要|约|大概|收费|价格)?\s*" + MONEY, text)
     if m:
         got = _money(m)
         if got and (got[1] or re.search(rf"{_CNY}|{_USD}|小时|hour|/h", m.group(0))):
@@ -156,6 +157,9 @@ def _server_hourly_price(text: str, out: dict) -> float | None:
     if v is None or re.search(r"每卡|每张|卡时|/卡|" + w(r"per (?:gpu|card)|gpu[\s-]?hour"), text):
         return None
     n = re.escape(f"{v:g}")
+    if re.search(r"综合成本|总成本|整体成本|总费用|" + w(r"all[\s-]*in|total cost|in total|for the whole (?:node|server|cluster|box)"),
+                 text) and re.search(_PER_HOUR, text):
+        return v  # 'we run 8 H20s, ¥60 an hour all in': the deployment's cost per hour, over its GPUs
     if re.search(rf"(?:{_SERVER})[^。？?！!，,]{{0,16}}?(?:¥|￥|\$)?\s*{n}|{n}\s*(?:元|块|美元|刀|usd|\$)?\s*/?\s*(?:台|整机)|"
                  + w(r"(?:per|a|the whole|each) (?:server|node|machine|box)"), text):
         return v
@@ -173,3 +177,17 @@ def purchase_words(text: str) -> dict:
     elif has(r"买|购买|采购|售价|" + w(r"buy\w*|purchase\w*|msrp|retail|own"), text):
         out["price_kind"] = "buy"
     return out
+
+
+def per_million_price(text: str) -> tuple[float, str | None] | None:
+    """A price per million tokens written in the message ('¥16/百万 token', '$0.60 per 1M output tokens'): (value,
+    currency), or None."""
+    m = re.search(MONEY + r"\s*(?:/|per|每|一)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:输出|输入|output|input)?\s*tokens?",
+                  text)
+    if not m:
+        return None
+    got = _money(m)
+    if not got or got[0] <= 0 or not (got[1] or re.search(r"[¥￥$]|元|块|美元|usd|rmb", m.group(0))):
+        return None
+    return got
+

@@ -98,6 +98,9 @@ def _implied_mfu(quoted: str, catalog: Catalog) -> float | None:
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up."""
     text, warnings = truncate_question(text)
+    whole = unicodedata.normalize("NFKC", text).lower()
+    per_token = bool(re.search(slots.PER_TOKEN_COST, whole))
+    reference = money.per_million_price(whole)  # 'the API charges ¥16 per 1M tokens': a price to compare against
     text, quoted = quoted_runs(text)
     if quoted:
         warnings.append("quoted as reference, not read as your job: " + " / ".join(q[:160] for q in quoted))
@@ -181,6 +184,13 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
                    slots.largest_model, slots.system_ram, slots.targets, slots.throughput):
         stated |= reader(work)
+    if "per_token_cost" not in stated and per_token:
+        stated["per_token_cost"] = True  # ('the API charges ¥16 per 1M tokens', quoted as a reference: the unit asked)
+    if reference and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or "server_price_per_hour"
+                      in stated or names.gpus):
+        stated["reference_per_million"], cur = reference
+        if cur and "currency" not in stated:
+            stated["currency"] = cur
     if "server_price_per_hour" in stated:  # a whole server's price per hour, over its GPUs
         per_node = stated.get("gpus_per_node") or stated.get("num_gpus") or slots.STANDARD_SERVER_GPUS
         stated["price_per_gpu_hour"] = stated.pop("server_price_per_hour") / per_node
@@ -464,6 +474,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             s["serving"] = 0  # speed asked at a number of users: the users are the batch
     if trainish and not ("concurrent_users" in stated or "requests_per_s" in stated):
         s.pop("serving", None)
+    if stated.get("batch") == 1 and not ("concurrent_users" in stated or "requests_per_s" in stated) and s.get("serving"):
+        s["inference_speed"] = max(s.get("inference_speed", 0), s.pop("serving"))  # '单并发': one stream's speed
     if s.get("training_time", 0) and s.get("inference_speed", 0) and inferish and not trainish:
         s["training_time"] = 0
     if s.get("training_time", 0) and not trainish and "tokens" not in stated and re.search(_COMPARATIVE, low) and \

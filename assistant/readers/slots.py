@@ -301,7 +301,9 @@ def batches(text: str) -> dict:
                   r"(\d+)\s*的?\s*(?:batch|批)", text)
     if m and "micro_batch" not in out:
         out["batch"] = int(next(g for g in m.groups() if g))
-    elif has(w(r"single user|one user|a single request|one request") + r"|单用户|一个用户|一个人用", text):
+    elif has(w(r"single user|one user|a single request|one request|single[\s-]*stream|single concurrency|"
+               r"concurrency (?:of )?1|batch[\s-]*size[\s-]*(?:of[\s-]*)?1") +
+             r"|单用户|一个用户|一个人用|单并发|单路|1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", text):
         out["batch"] = 1
     if has(w(r"max(?:imum)? throughput|peak throughput|max(?:imum)? tokens?/s|highest throughput|full load|saturat\w*")
            + r"|最大吞吐|峰值吞吐|吞吐上限|满载|极限吞吐", text):
@@ -311,6 +313,8 @@ def batches(text: str) -> dict:
 
 def users(text: str) -> dict:
     out: dict = {}
+    text = re.sub(r"单并发|单路|(?<![\d.])1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", " ", text)  # batch 1
+    # (one stream: read by batches(), not a load of users)
     m = re.search(rf"({NUM})\s*({MAG})?\s*(?:{w('daily active users?|dau|daily users|users a day|users per day|users daily')}|"
                   r"日活(?:跃)?(?:用户)?|个?日活)", text) or re.search(rf"(?:日活|dau)\s*(?:是|为|约|大概|:|：)?\s*({NUM})\s*({MAG})?", text)
     if m and to_number(m.group(1)):
@@ -550,7 +554,7 @@ def moe_shape(text: str) -> tuple[str, str] | None:
 
 
 # cost per token or per unit of throughput ('$/1M tokens', '每百万 token 多少钱', 'throughput per dollar')
-PER_TOKEN_COST = (r"每\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*(?:输出\s*)?token|token\s*成本|" +
+PER_TOKEN_COST = (r"(?:每|/)\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*(?:输出\s*)?token|token\s*成本|" +
                   w(r"per (?:1m|million|1k|thousand|m) (?:output )?tokens?|\$/m(?:tok)?|cost per token|throughput per dollar|"
                     r"tokens? per dollar|perf(?:ormance)? per dollar|per 1m"))
 
@@ -560,8 +564,9 @@ def throughput(text: str) -> dict:
     total') and whether a cost per token is asked."""
     out: dict = {}
     rate = r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?\s*(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])"
-    m = (re.search(r"(?:吞吐(?:量)?|throughput|aggregate|total|合计|总共)[^0-9\n]{0,16}?" + rate, text)
-         or re.search(rate + r"[^.?!\n。？]{0,12}?(?:aggregate|total|throughput|吞吐|合计|总)", text))
+    m = (re.search(r"(?:吞吐(?:量)?|throughput|aggregate|total|合计|总共|实测|measured|we (?:get|see|measure|observe)|"
+                   r"observed|benchmark\w*)[^0-9\n]{0,16}?" + rate, text)
+         or re.search(rate + r"[^.?!\n。？]{0,12}?(?:aggregate|total|throughput|吞吐|合计|总|measured|实测|observed)", text))
     if m:
         v = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
         if 0 < v <= 1e8:
