@@ -99,6 +99,7 @@ class Request(BaseModel):
     lora_targets: list[str] | None = Field(None, description="LoRA target modules (q_proj, v_proj, ...); None = all "
                                            "linear layers")
     mfu: float | None = Field(None, gt=0, le=1, description="model FLOPs utilization the user states (0-1)")
+    peak_tflops: float | None = Field(None, gt=0, le=100_000, description="a card's dense TFLOPS the user says to use")
 
     # what the user holds serving to
     ttft_s: float | None = Field(None, gt=0, le=3600, description="time-to-first-token target, seconds")

@@ -50,6 +50,8 @@ class TrainingTimeRequest(BaseModel):
     method: Literal["full", "lora", "qlora"] = "full"
     precision: Literal["bf16", "fp8"] = "bf16"
     mfu: float | None = Field(None, gt=0, le=1, description="model FLOPs utilization; default by GPU family")
+    peak_tflops: float | None = Field(None, gt=0, le=100_000, description="dense TFLOPS per GPU to time against, "
+                                      "instead of the GPU table's (e.g. a vendor figure you trust)")
     seq_len: int | None = Field(None, ge=1, le=10_000_000)
     recompute: Literal["none", "selective", "full"] | None = None
     zero: int | None = Field(None, ge=0, le=3)
@@ -142,6 +144,9 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         notes.append(f"{gpu.name} has no FP8 tensor cores: timed in BF16 instead")
         precision = "bf16"
     peak = gpu.fp8_dense_tflops if precision == "fp8" else (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops)
+    if req.peak_tflops is not None:
+        notes.append(f"peak {req.peak_tflops:g} dense TFLOPS per GPU (given; the GPU table has {peak or '-'})")
+        peak = req.peak_tflops
     if not peak:
         raise ValueError(f"{gpu.id} has no dense BF16/FP16 figure in the GPU table, and training time is bound by "
                          "it: name a card from `gpu-advisor gpus`")
@@ -208,7 +213,8 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         + (" active" if spec.moe else "") + " parameters",
         f"recomputation {recompute}" + (" (+2·N·D: the forward runs twice)" if recompute == "full" else "")
         + ("" if req.recompute else " (default)"),
-        f"dense {precision.upper()} peak {peak:g} TFLOPS per GPU ({gpu.name}, GPU table)",
+        f"dense {precision.upper()} peak {peak:g} TFLOPS per GPU ({gpu.name}, "
+        + ("given)" if req.peak_tflops is not None else "GPU table)"),
         (f"MFU {mfu:.2f} (given)" if req.mfu is not None else
          f"MFU {mfu:.2f}, band {lo:.2f}-{hi:.2f} (default for {eff.family(gpu)}: {band.basis}; --mfu to override)"),
         f"{req.num_gpus} GPUs: dp {dp} x tp {req.tp} x pp {req.pp}, ZeRO-{zero}; {gbt:,} tokens per optimizer step"

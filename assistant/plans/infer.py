@@ -457,6 +457,35 @@ def _rate_at_capacity(ctx: Ctx, model, gpu, fmt: str, context: int, seqs: int) -
                         "tokens_per_s_per_user_at_capacity": round(per_user, 2)}
 
 
+def _users_at_rate(ctx: Ctx, model, gpu, fmt: str, context: int, target: float, cap: int) -> tuple[int, float] | None:
+    """The most sequences in flight at which each still gets `target` tokens/s (the per-user rate of _rate_at_capacity:
+    output x requests/s / sequences, falling as the batch grows), up to the `cap` that fits in memory; None when
+    even one stream is slower. Bisection on the batch."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    req = ctx.req
+    out = req.output_len or min(512, max(1, context // 8))
+    prompt = req.prompt_len or max(1, context - out)
+    base = {"num_gpus": req.num_gpus or 1, "precision": fmt, "context": prompt, "output": out}
+    speed = lambda b: estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, batch=b, **base))
+    ttft1 = speed(1).ttft_s
+
+    def per_user(b: int) -> float:
+        total = speed(b).decode_tokens_per_s_total
+        return out / (ttft1 + out / total) / b if total else 0.0
+    if per_user(1) < target:
+        return None
+    lo, hi = 1, max(1, cap)
+    if per_user(hi) >= target:
+        lo = hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if per_user(mid) >= target else (lo, mid)
+    ctx.call("users_at_rate", {"model": model.id, "gpu": gpu.id, **base, "target_tokens_per_s": target, "cap": cap},
+             {"users": lo, "tokens_per_s_each": round(per_user(lo), 2)})
+    return lo, per_user(lo)
+
+
 def serving(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
@@ -492,6 +521,18 @@ def serving(ctx: Ctx) -> Answer:
     if not (req.concurrent_users or req.requests_per_s or req.batch) and max_seqs:
         rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, max_seqs)
         lines[1:1] = rate_line
+        if req.tokens_per_s_per_user:  # 'how many users at >= 30 tokens/s each?': the load that keeps the rate
+            got = _users_at_rate(ctx, model, gpu, fmt, context, req.tokens_per_s_per_user, max_seqs)
+            t = req.tokens_per_s_per_user
+            lines[0] = (ctx.t(f"**Up to {got[0]} concurrent users at ≥ {t:g} tokens/s each** on {n}× {gpu.name} "
+                              f"({got[1]:.1f} tokens/s each at {got[0]}; memory alone holds {max_seqs} sequences of "
+                              f"{context:,} tokens).",
+                              f"**每人 ≥ {t:g} token/秒时最多 {got[0]} 路并发**（{n} 张 {gpu.name}；{got[0]} 路时每人 "
+                              f"{got[1]:.1f} token/秒；仅看显存可放 {max_seqs} 路 {context:,} token）。") if got else
+                        ctx.t(f"**Not even one user gets {t:g} tokens/s** on {n}× {gpu.name} with this model and format.",
+                              f"**{n} 张 {gpu.name} 上单个用户也到不了 {t:g} token/秒**（这个模型和格式）。"))
+            if got:
+                rate = (rate or {}) | {"users_at_target_rate": got[0]}
     cites = ctx.deps.search("vLLM KV cache 并发" if ctx.zh else "vLLM KV cache concurrency PagedAttention")
     figures = {"per_gpu_gb": r.per_gpu_gb, "kv_cache_gb": r.kv_cache_total_gb, "kv_pool_tokens": r.vllm_kv_cache_tokens,
                "max_concurrent_sequences": max_seqs, "min_gpus": r.min_gpus, "concurrent_users": users,
@@ -630,6 +671,14 @@ def inference_speed(ctx: Ctx) -> Answer:
             [T(lang, "per_seq"), f"{r.decode_tokens_per_s_per_seq:,.1f} tokens/s"],
             [T(lang, "total"), f"{r.decode_tokens_per_s_total:,.0f} tokens/s"], ["bound", r.decode_bound],
             [T(lang, "max_batch"), str(r.max_batch_that_fits)]]
+    sized_now = next((c.result for c in reversed(ctx.calls) if c.name == "size_infer"
+                      and c.args.get("precision") == fmt), None)
+    if sized_now and sized_now.get("max_context"):  # how long a conversation this set-up holds
+        rows.append([ctx.t("longest context (one sequence)", "最长上下文（单条）"),
+                     f"{sized_now['max_context']:,} tokens" + (ctx.t(f" (the model's limit is {model.max_context:,})",
+                                                                      f"（模型上限 {model.max_context:,}）")
+                                                               if getattr(model, "max_context", None) and
+                                                               sized_now["max_context"] > model.max_context else "")])
     batched = None
     if batch == 1 and not (req.batch or req.concurrent_users or req.max_throughput) and gpu.vendor != "Apple" and \
             (r.max_batch_that_fits or 0) > 1:

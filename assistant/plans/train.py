@@ -17,7 +17,7 @@ USES["training_memory"] = {"model", "method", "methods", "gpu", "gpus", "num_gpu
                            "largest_model"}
 USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "interconnect",
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
-                         "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu"}
+                         "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu", "peak_tflops"}
 
 
 def _methods(ctx: Ctx) -> list[str]:
@@ -217,7 +217,8 @@ def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
         "model": model, "gpu": gpu, "num_gpus": req.num_gpus or 1, "tokens": tokens, "method": method,
         "precision": "fp8" if req.precision == "fp8" else None, "seq_len": req.seq_len, "zero": req.zero,
         "recompute": req.recompute, "global_batch_tokens": (req.global_batch * (req.seq_len or 2048)) if req.global_batch else None,
-        "interconnect": req.interconnect, "gpus_per_node": req.gpus_per_node, "mfu": req.mfu}.items() if v is not None}
+        "interconnect": req.interconnect, "gpus_per_node": req.gpus_per_node, "mfu": req.mfu,
+        "peak_tflops": req.peak_tflops}.items() if v is not None}
 
 
 RATIO_TOKENS = 1e10  # a GPU-vs-GPU time ratio hardly depends on the job; this one is stated when used

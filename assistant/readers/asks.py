@@ -39,6 +39,7 @@ _NEED = (r"要不要|需不需要|需要不需要|是否需要|是否要|有没�
            r"need(?:ed)? to (?:use|enable|turn on)|should (?:i|we) (?:use|enable|turn on|add|go with|switch to)|"
            r"with or without|worth (?:using|enabling|it)|required|necessary|needed|can (?:i|we) (?:skip|avoid|get away without)"))
 
+_AND_WORD = r"和|与|跟|以及|、|(?<![a-z])(?:and|&)(?![a-z])"
 _OR_WORD = r"(?<![a-z])(?:or|vs\.?|versus|than|over|against|compared (?:to|with))(?![a-z])|还是|或者|或是|或|/|比|相比|对比"
 
 
@@ -101,10 +102,13 @@ def alternatives(low: str, req: Request) -> list[Ask]:
         if setting == "precision" and len(named) >= 2 and req.intent in ("training_memory", "training_time") and \
                 not re.search(r"fp8", low):
             continue  # 'bf16 or fp16 training' sizes the same
+        def paired(a: int, b: int) -> bool:
+            between = text[a:b]
+            return bool((len(between) <= 40 and re.search(_OR_WORD, between)) or _need_near(text, a) or _need_near(text, b)
+                        or (len(between) <= 14 and re.search(_AND_WORD, between) and setting in ("precision", "kv_dtype", "engine")))
         if len(named) >= 2:
-            (p1, _), (p2, _) = named[0], named[1]
-            between = text[p1:p2]
-            if (len(between) <= 40 and re.search(_OR_WORD, between)) or _need_near(text, p1) or _need_near(text, p2):
+            if any(paired(named[i][0], named[i + 1][0]) for i in range(len(named) - 1)):
+                # ('Q4 和 Q8 分别多快', 'int8 and int4: how long a context each?': both, each computed)
                 extra = {} if req.model else {"ratio_only": True}  # 'how much faster is FP8 than BF16?': no job needed
                 if setting in ("precision", "kv_dtype"):
                     extra["exact_format"] = True  # 'q4 or q8?': each as named, fit or not
@@ -451,6 +455,14 @@ def _card_job_intent(low: str, req: Request) -> str | None:
 
 
 # --- several models -------------------------------------------------------------------------------------------------
+def _is_card(catalog, name: str, req: Request) -> bool:
+    try:
+        gid = catalog.gpu(name)[0].id
+    except (LookupError, ValueError):
+        return False
+    return gid in (req.gpus or []) or gid == req.gpu
+
+
 def several_models(low: str, req: Request, catalog) -> list[Ask]:
     """'how fast is Llama 3 8B on it? and 70B?', 'Qwen2.5-7B 和 Qwen2.5-14B 分别要多少显存': the same question for each
     model named; a bare size after a named model is that model's sibling of that size."""
@@ -468,6 +480,8 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
     for m in re.finditer(r"(?:\band\b|\babout\b|和|还有|呢|或者?|or|vs\.?|/|、|，|,|\?|？)\s*(?:the\s+|a\s+)?(\d+(?:\.\d+)?)\s*b(?![a-z0-9])"
                          r"(?!\s*(?:个\s*)?(?:tokens?|token|词元|的?数据|条|samples?|examples?))", low):  # '260B tokens' is data
         size = float(m.group(1)) * 1e9
+        if _is_card(catalog, m.group(1) + "b", req):
+            continue  # '910B' beside an Ascend question is the card, not a 910B model
         if re.fullmatch(named, m.group(1)) or any(abs(catalog.model(i)[0].params_total / size - 1) < 0.1 for i in ids):
             continue
         line = first.id.rsplit("-", 1)[0]

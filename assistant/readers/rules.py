@@ -182,7 +182,7 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     stated |= {k: v for k, v in counts.items() if v is not None}
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
-                   slots.largest_model, slots.system_ram, slots.targets, slots.throughput):
+                   slots.largest_model, slots.system_ram, slots.targets, slots.throughput, slots.peak_tflops):
         stated |= reader(work)
     if "per_token_cost" not in stated and per_token:
         stated["per_token_cost"] = True  # ('the API charges ¥16 per 1M tokens', quoted as a reference: the unit asked)

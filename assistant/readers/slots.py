@@ -559,6 +559,15 @@ PER_TOKEN_COST = (r"(?:每|/)\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*(?:输出\s*
                     r"tokens? per dollar|perf(?:ormance)? per dollar|per 1m"))
 
 
+def peak_tflops(text: str) -> dict:
+    """A card's compute the user says to use: '910B 算力按 FP16 313 TFLOPS 算', 'assume 280 TFLOPS per GPU'."""
+    m = re.search(r"(?:按|算力|assum\w*|use|using|taking|take|at|with|取)[^0-9。？?!\n]{0,16}?(\d+(?:\.\d+)?)\s*t(?:flops|ops)(?![a-z])",
+                  text) or re.search(r"(\d+(?:\.\d+)?)\s*t(?:flops|ops)(?![a-z])\s*(?:算|计算|为准|per (?:gpu|card)|each|每卡)", text)
+    if m and 0 < float(m.group(1)) <= 100_000:
+        return {"peak_tflops": float(m.group(1))}
+    return {}
+
+
 def throughput(text: str) -> dict:
     """An aggregate throughput the user states ('2,500 tokens/s aggregate', '吞吐 12000 token/s', 'we measured 8k tok/s
     total') and whether a cost per token is asked."""
