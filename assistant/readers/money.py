@@ -86,6 +86,9 @@ def money(text: str) -> dict:
                   r"(?:utili[sz]ation|利用率|使用率|usage|负载)\s*(?:of|是|为|约|大概|按|:|：|at|about|around|~)?\s*(\d+(?:\.\d+)?)\s*%", text)
     if m:
         out["utilization"] = float(next(g for g in m.groups() if g)) / 100
+    elif has(r"24/7|24x7|7x24|全天候|不间断|持续(?:训练|运行|跑|使用)|一直跑|满负荷|" +
+             w(r"around the clock|non[\s-]?stop|continuous(?:ly)?|full[\s-]?time|flat[\s-]?out"), text):
+        out["utilization"] = 1.0  # 'a year of continuous training': the GPUs work all the time
     m = re.search(r"(?:每天|一天|天天|per day|a day|daily)\s*(?:只|就|大概|大约|约)?\s*(?:用|跑|开|使用|运行)?\s*(?:了)?\s*"
                   r"(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*"
                   r"(?:小时|hours?|hrs?|h)(?![a-z])", text) or \
@@ -133,8 +136,10 @@ def money(text: str) -> dict:
     server_hour = _server_hourly_price(whole, out)
     if server_hour is not None:
         out["server_price_per_hour"] = server_hour
-        for k in ("price_per_gpu_hour", "purchase_price_per_server", "break_even", "server"):
+        for k in ("price_per_gpu_hour", "break_even", "server"):
             out.pop(k, None)
+        if out.get("purchase_price_per_server") == server_hour:
+            out.pop("purchase_price_per_server")  # (a server price that was the hourly one; a real purchase stays)
     if "currency" not in out:
         if has(_CNY, text):
             out["currency"] = "CNY"
@@ -151,8 +156,10 @@ def _server_hourly_price(text: str, out: dict) -> float | None:
     """A whole server's price per hour ('整机 ¥90/小时', '一台8卡服务器每小时45元', '$160 per hour per server'), read
     either as a server's purchase price with an hourly unit or as a GPU-hour price written beside a server word;
     None when the price is per GPU ('每卡每小时 8 块')."""
-    if out.get("purchase_price_per_server") and re.search(_PER_HOUR, text):
-        return out["purchase_price_per_server"]
+    p = out.get("purchase_price_per_server")
+    if p and out.get("price_per_gpu_hour") is None and re.search(
+            rf"{re.escape(f'{p:g}')}[^。？?！!，,]{{0,8}}?(?:{_PER_HOUR})|(?:{_PER_HOUR})[^。？?！!，,]{{0,8}}?", text):
+        return p  # ('一台8卡服务器每小时45元' was read as a server's price: it is an hourly one)
     v = out.get("price_per_gpu_hour")
     if v is None or re.search(r"每卡|每张|卡时|/卡|" + w(r"per (?:gpu|card)|gpu[\s-]?hour"), text):
         return None
