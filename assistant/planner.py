@@ -109,6 +109,21 @@ def _held_fixed(req: Request, asks, answers) -> dict:
     return {}
 
 
+# The reader's and planner's refusals, in Chinese for a Chinese question (the English stays in `warnings`).
+_PROBLEMS_ZH = {
+    "a negative token count or context; give a positive number such as 2T, 500B, 1000亿 or 8k":
+        "token 数或上下文是负数；请给正数，如 2T、500B、1000亿 或 8k",
+    "a length, batch or epoch count of 0; give a positive number such as 4k context or batch 8":
+        "长度、batch 或 epoch 为 0；请给正数，如上下文 4k 或 batch 8",
+    "a negative number of users or requests; give a load of at least 1 (e.g. '100 users', '5 QPS')":
+        "用户数或请求数是负数；负载至少为 1（如“100 个用户”“5 QPS”）",
+    "a negative number of GPUs; give a count of at least 1 (e.g. '8x H100', '4 张 H100')":
+        "GPU 数量是负数；至少 1 张（如“8 张 H100”“4 张 H100”）",
+    "0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')":
+        "0 张卡不是一种配置；至少 1 张（如“8 张 H100”“单卡”）",
+}
+
+
 def _unsupported_precision(ctx: Ctx) -> None:
     """BF16 asked on a card without it (V100, T4: compute capability 7.x) or FP8 on one without FP8 tensor cores:
     said first, with what the card runs instead (the sizes stay those of a 16-bit or 8-bit format)."""
@@ -191,13 +206,22 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         ctx.assume(f"a node = the standard 8-GPU server (HGX/DGX): {req.nodes}×8 = {req.num_gpus} GPUs",
                    f"一台 = 标准 8 卡服务器（HGX/DGX）：{req.nodes}×8 = {req.num_gpus} 张")
     problems = list(invalid)
+    load = "a negative number of users or requests; give a load of at least 1 (e.g. '100 users', '5 QPS')"
+    if load in problems and req.model:  # the rest of the question stands: answer it without the load, said first
+        problems.remove(load)
+        req = ctx.req = req.model_copy(update={"concurrent_users": None, "requests_per_s": None, "batch": None,
+                                               "intent": "inference_memory" if req.intent == "serving" else req.intent})
+        ctx.assume("the load given is negative, so it is left out (" + "a load is at least 1 user or request)",
+                   "给出的负载是负数，已忽略（负载至少 1 个用户或请求）")
     if req.num_gpus is not None and req.num_gpus <= 0:
         problems.append("0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')")
     if req.num_gpus is not None and req.num_gpus > MAX_GPUS:
         problems.append(f"{req.num_gpus:,} GPUs is more than any cluster built (the largest are a few hundred thousand); "
                         f"give at most {MAX_GPUS:,}")
     if problems:
-        return _finish(ctx, Answer(answer=T(ctx.lang, "bad_input", msg="; ".join(problems)), lang=ctx.lang,
+        shown = [_PROBLEMS_ZH.get(p, p) for p in problems] if ctx.zh else problems
+        return _finish(ctx, Answer(answer=T(ctx.lang, "bad_input", msg="；".join(shown) if ctx.zh else "; ".join(shown)),
+                                   lang=ctx.lang,
                                    intent=req.intent, warnings=problems, status="error"))
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)

@@ -19,7 +19,7 @@ _UNITS = {"b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "t": 1e
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(billion|trillion|million|bn|b|m|t|千亿|万亿|亿|百万)"
                    r"\s*(?:params?|parameters?|参数)?\s*$", re.IGNORECASE)
 MIN_GENERIC_PARAMS = 1e8
-MAX_GENERIC_PARAMS = 1e13
+MAX_GENERIC_PARAMS = 1e15  # 1,000T: a hypothetical size is sized (a 100T question is a real one)
 
 
 def parse_param_count(text: str) -> int | None:
@@ -29,7 +29,7 @@ def parse_param_count(text: str) -> int | None:
         return None
     n = float(m.group(1)) * _UNITS[m.group(2).lower()]
     if not MIN_GENERIC_PARAMS <= n <= MAX_GENERIC_PARAMS:
-        raise ValueError(f"a bare model size must be between 0.1B and 10T parameters, got {text!r}")
+        raise ValueError(f"a bare model size must be between 0.1B and 1000T parameters, got {text!r}")
     return int(round(n))
 
 

@@ -351,6 +351,7 @@ def estimate_inference_memory(req: InferenceMemoryRequest) -> InferenceMemory:
     terms, info = _terms(req, lay, context, req.batch, req.gpu)
     breakdown, per_gpu = rounded_gb(terms)
     fits = min_gpus = max_context = max_batch = None
+    notes_extra: list[str] = []
     gpu = req.gpu
     if gpu is not None:
         fits = _fits(req, lay, context, req.batch, gpu)
@@ -359,6 +360,13 @@ def estimate_inference_memory(req: InferenceMemoryRequest) -> InferenceMemory:
             if cand is not None and _fits(req, cand, context, req.batch, gpu):
                 min_gpus = n
                 break
+        if min_gpus is None and gpu.vendor != "Apple":
+            # beyond the layouts searched: the total over what each GPU can hold, a lower bound (said)
+            total = sum(weight_bytes(count_parameters(spec), req.fmt, quantize_embeddings=req.quantize_embeddings,
+                                     double_quant=False)) + info["seq"] * req.batch
+            min_gpus = max(MAX_GPUS + 1, math.ceil(total / (0.9 * usable_bytes(gpu))))
+            notes_extra.append(f"at least {min_gpus:,} GPUs: more than the {MAX_GPUS:,} whose layouts are checked, so this "
+                               "is the weights and KV cache over 90% of each GPU's usable memory (a lower bound)")
         if req.engine == "vllm":
             tokens = info["vllm_tokens"] or 0
             max_context = tokens or None
@@ -384,7 +392,7 @@ def estimate_inference_memory(req: InferenceMemoryRequest) -> InferenceMemory:
         weights_total_gb=round(sum(weight_bytes(count_parameters(spec), req.fmt,
                                                 quantize_embeddings=req.quantize_embeddings, double_quant=False)) / GB, 3),
         max_context=max_context, max_batch=max_batch, vllm_kv_cache_tokens=info["vllm_tokens"],
-        terms=terms, assumptions=_assumptions(req, lay, context, info, max_context),
+        terms=terms, assumptions=_assumptions(req, lay, context, info, max_context) + notes_extra,
     )
 
 
