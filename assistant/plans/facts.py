@@ -174,6 +174,13 @@ def recommend(ctx: Ctx) -> Answer:
         candidates = [g for g in ctx.deps.catalog.gpus if g.id in req.gpus]
     else:  # the data-centre and desktop cards (Macs run other engines; they are sized, not ranked)
         candidates = [g for g in ctx.deps.catalog.gpus if g.vendor != "Apple"]
+        if not ctx.zh:  # an English question: cards priced only in China (Ascend, H20, ...) left out, said
+            cny_only = {g.id for g in candidates if (ps := [p for p in ctx.deps.prices() if p.gpu == g.id])
+                        and all(p.currency == "CNY" for p in ps)}
+            if cny_only:
+                candidates = [g for g in candidates if g.id not in cny_only]
+                ctx.notes.append("cards priced only in China left out (" + ", ".join(sorted(cny_only)) + "); name them "
+                                 "to include them")
     args = {"model": model.id, "task": task, "tokens": tokens, "budget_usd": budget, "deadline_hours": req.deadline_hours,
             "gpus": [g.id for g in candidates] if len(req.gpus) >= 2 else "all"}
     load = {"batch": req.concurrent_users} if (task == "inference" and req.concurrent_users) else {}
@@ -195,6 +202,17 @@ def recommend(ctx: Ctx) -> Answer:
         cost = "" if top.cost is None else ctx.money(top.cost, digits) + (ctx.t("/h", "/小时") if hourly else "")
         lines += ["", T(lang, "rec_pick", gpu=top.gpu, n=top.num_gpus, cost=cost,
                         why=assumption_zh(top.why) if ctx.zh else top.why)]
+    if task == "inference" and len(req.gpus) < 2:  # what the model needs, before the ranking
+        from assistant.context import smallest_cards
+        from assistant.plans.infer import _fits_on
+
+        ctx_len = req.context or 4096
+        for fmt in (model.native_precision, "awq"):
+            line = smallest_cards(ctx, lambda g, f=fmt: (lambda x: (bool(x.fits), x.per_gpu_gb))(
+                _fits_on(model, g, 1, f, ctx_len, req.concurrent_users or 1)))
+            if line:
+                lines.append(line.replace("**Smallest single GPU that holds it**", f"**Smallest single GPU, {fmt}**")
+                             .replace("**单卡放得下的最小显存**", f"**单卡最小显存（{fmt}）**"))
     named = [g for g in candidates if g.id in {o.gpu for o in res.options}] if len(req.gpus) >= 2 else []
     if len(named) >= 2:  # why, card against card: the figure that bounds this job
         from knowledge.lookups import job_picks

@@ -419,8 +419,11 @@ def _kv_line(ctx: Ctx, model, r, batch: int) -> str:
                                               f"；batch {batch} 时放得下的最长上下文：**{longest:,} token**"
                                               + (f"（模型上限 {model.max_context:,}）" if longest >= model.max_context else "")))
     if r.max_batch:
-        tail += ctx.t(f"; at {r.context if hasattr(r, 'context') else ''} this context, up to **{r.max_batch}** sequences at once",
+        tail += ctx.t(f"; at this context, up to **{r.max_batch}** sequences at once",
                       f"；这个上下文下最多同时 **{r.max_batch}** 条序列")
+    if batch > 1 and r.kv_cache_total_gb:  # '... and for 100 users at 8k, how much in total?'
+        tail += ctx.t(f"; for {batch} sequences at this context: **{r.kv_cache_total_gb:,.1f} GB** of KV cache in total",
+                      f"；{batch} 条序列、这个上下文下 KV cache 合计 **{r.kv_cache_total_gb:,.1f} GB**")
     return ctx.t(f"KV cache: **{kv / 1024:,.0f} KiB per token** ({shape} × bytes per value; {kv * 1024 / 1e9:.2f} GB per 1k tokens)",
                  f"KV cache：**每 token {kv / 1024:,.0f} KiB**（{shape} × 每个值的字节数；每 1k token {kv * 1024 / 1e9:.2f} GB）") + tail + \
         ("。" if ctx.zh else ".")
@@ -661,10 +664,20 @@ def inference_speed(ctx: Ctx) -> Answer:
         args["kv_dtype"] = req.kv_dtype
     r = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
                  estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
+    queued = None
     if req.max_throughput and not req.batch and r.max_batch_that_fits and r.max_batch_that_fits > batch:
         args["batch"] = batch = r.max_batch_that_fits
         ctx.notes.append(ctx.t(f"maximum throughput: the largest batch that fits, {batch} sequences of {prompt + out:,} tokens",
                                f"最大吞吐：放得下的最大 batch，{batch} 条 {prompt + out:,} token 的序列"))
+        r = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
+                     estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
+    elif batch > 1 and r.max_batch_that_fits and 1 <= r.max_batch_that_fits < batch:
+        # '20 users on one 4090': only so many sequences fit at once; the engine runs those and queues the rest
+        asked = queued = batch
+        args["batch"] = batch = r.max_batch_that_fits
+        ctx.notes.append(ctx.t(f"{asked} sequences asked, {batch} fit in memory at once: timed at {batch}, the rest wait "
+                               "in the engine's queue", f"问的是 {asked} 条序列，显存一次只放得下 {batch} 条：按 {batch} 条计时，"
+                               "其余在引擎队列里等"))
         r = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
                      estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
     rows = [[T(lang, "ttft"), f"{r.ttft_s * 1000:,.0f} ms"],
@@ -715,6 +728,8 @@ def inference_speed(ctx: Ctx) -> Answer:
                   and c.args.get("precision") == fmt), None)
     if sized:
         figures |= {"fits": int(bool(sized.get("fits"))), "min_gpus": sized.get("min_gpus"), "per_gpu_gb": sized.get("per_gpu_gb")}
+    if queued:  # the weights fit; the batch timed is what fits, the rest queue
+        figures |= {"fits": 1, "queued_beyond": queued}
     return Answer(answer=text, lang=lang, intent=req.intent, tool_calls=ctx.calls,
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference", fits=figures.get("fits"),
                                   min_gpus=figures.get("min_gpus"), per_gpu_gb=figures.get("per_gpu_gb")),

@@ -74,11 +74,14 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     m = re.search(r"deepseek[\s_-]*r1[\s_-]*distill[\s_-]*(qwen|llama)[\s_-]*(\d+(?:\.\d+)?)\s*b(?![a-z0-9])", work)
     if m:
         base = {"qwen": f"qwen2.5-{m.group(2)}b", "llama": {"8": "llama-3.1-8b", "70": "llama-3.3-70b"}.get(m.group(2), "")}
-        rec = next((r for r in catalog.models if r.id == base[m.group(1)]), None)
+        own = f"deepseek-r1-distill-{m.group(1)}-{m.group(2)}b"  # the distill's own config, where the catalog has it
+        rec = next((r for r in catalog.models if r.id == own), None) or \
+            next((r for r in catalog.models if r.id == base[m.group(1)]), None)
         if rec is not None:
             out.models.append(rec.id)
             out.model_text = m.group(0).strip()
-            out.notes.append(f"{m.group(0).strip()} is a distilled {rec.name} (same architecture), not the 671B DeepSeek-R1")
+            out.notes.append(f"{m.group(0).strip()} is a distilled {base[m.group(1)] or rec.name} (same architecture), "
+                             "not the 671B DeepSeek-R1")
         work = mask(work, m.start(), m.end())
     # 3. MoE names written as experts x size: '8x7B', '8x22b', '8×7B'
     for m in re.finditer(r"(?<![a-z0-9])(\d+)\s*[x×*]\s*(\d+)\s*b(?![a-z0-9])", work):
@@ -121,14 +124,25 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     # 4. Apple silicon (issue 15 adds its unified-memory records): asked about, never sized as a data-centre card
     m = re.search(r"(?<![a-z0-9])(macbook(?:\s*pro|\s*air)?|mac\s*(?:studio|mini|pro)|imac|m[1-5]\s*(?:max|ultra|pro))(?![a-z0-9])",
                   work)
-    if m and not out.gpus:
+    if m and not any(g.startswith("m") and g.endswith("gb") for g in out.gpus):
         chip = _apple_chip_with_memory(work, catalog)
         if chip is not None:  # 'M4 Pro Mac mini 48GB', 'Mac Studio (M2 Ultra, 192G)': the chip and the memory, apart
-            gid, start, end = chip
-            out.gpus, out.gpu_text = [gid], work[start:end].strip()
+            gid, start, end = chip  # (beside other cards: 'Mac Studio 512GB or 4x RTX 6000 Ada?' compares them)
+            if out.gpus and start < min(sp[0] for sp in out.gpu_spans):
+                out.gpus.insert(0, gid)
+            else:
+                out.gpus.append(gid)
+            out.gpu_text = out.gpu_text or work[start:end].strip()
             out.gpu_spans.append((start, end, gid))
             work = mask(work, start, end)
-        else:
+        elif not out.gpus:
+            out.unknown_gpu = m.group(0).strip()
+    # 4b. devices that are not GPUs in the table (a Raspberry Pi, a Jetson, a phone, a CPU): said, never replaced
+    if not out.gpus and not out.unknown_gpu:
+        m = re.search(r"(?<![a-z0-9])(raspberry\s*pi\s*\d?|jetson(?:\s*(?:orin|nano|agx|xavier))*|iphone\s*\d*|"
+                      r"snapdragon\s*\w*|(?:intel\s*)?(?:core\s*)?i[3579]-?\d{4,5}\w*|xeon\s*\w*|ryzen\s*\d*\s*\w*|"
+                      r"cpu[\s-]*only|only (?:a|the) cpu|树莓派|纯\s*cpu|只有\s*cpu)(?![a-z0-9])", work)
+        if m:
             out.unknown_gpu = m.group(0).strip()
     # 5. GPU-like names the table lacks: never replaced by another card
     for m in re.finditer(r"(?<![a-z0-9])((?:rtx|gtx|tesla|quadro|radeon|rx|arc|nvidia|geforce)\s*)?"
@@ -180,7 +194,7 @@ def _apple_chip_with_memory(work: str, catalog: Catalog) -> tuple[str, int, int]
     order: 'm4 pro mac mini 48gb', '128g 的 m3 max'. The chip's first variant sold with that memory."""
     chip = re.search(r"(?<![a-z0-9])m([1-5])\s*(max|ultra|pro)?(?![a-z0-9])", work)
     if not chip:
-        return None
+        return _apple_product_with_memory(work, catalog)
     stem = f"m{chip.group(1)}" + (f"-{chip.group(2)}" if chip.group(2) else "")
     for mem in re.finditer(r"(?<![\d.])(\d{1,3})\s*(?:g|gb|gib)(?![a-z0-9])", work):
         if abs(mem.start() - chip.start()) > 40:
@@ -190,6 +204,32 @@ def _apple_chip_with_memory(work: str, catalog: Catalog) -> tuple[str, int, int]
         if ids:
             best = next((i for i in ids if not re.search(r"-\d+c-", i)), ids[0])
             return best, min(chip.start(), mem.start()), max(chip.end(), mem.end())
+    return None
+
+
+# The chips each Mac was sold with, newest first: a product and a memory size name one ('Mac Studio 512GB' is an M3
+# Ultra: no other Mac Studio came with 512 GB).
+_MAC_CHIPS = {"studio": ("m3-ultra", "m4-max", "m2-ultra", "m2-max", "m1-ultra", "m1-max"),
+              "mini": ("m4-pro", "m4", "m2-pro", "m2", "m1"),
+              "macbook pro": ("m4-max", "m4-pro", "m4", "m3-max", "m3-pro", "m3", "m2-max", "m2-pro", "m1-max", "m1-pro"),
+              "macbook air": ("m4", "m3", "m2", "m1"), "imac": ("m4", "m3", "m1"), "mac pro": ("m2-ultra",)}
+
+
+def _apple_product_with_memory(work: str, catalog: Catalog) -> tuple[str, int, int] | None:
+    """'Mac Studio 512GB', 'a Mac mini with 64GB': the newest chip that Mac was sold with in that memory size."""
+    prod = re.search(r"(?<![a-z0-9])(mac\s*studio|mac\s*mini|macbook\s*pro|macbook\s*air|imac|mac\s*pro)(?![a-z0-9])", work)
+    if not prod:
+        return None
+    key = re.sub(r"\s+", " ", prod.group(1)).replace("mac studio", "studio").replace("mac mini", "mini")
+    for mem in re.finditer(r"(?<![\d.])(\d{1,3})\s*(?:g|gb|gib)(?![a-z0-9])", work):
+        if abs(mem.start() - prod.start()) > 40:
+            continue
+        size = int(mem.group(1))
+        for stem in _MAC_CHIPS.get(key, ()):
+            ids = [g.id for g in catalog.gpus if g.vendor == "Apple" and re.fullmatch(rf"{stem}(?:-\d+c)?-{size}gb", g.id)]
+            if ids:
+                best = next((i for i in ids if not re.search(r"-\d+c-", i)), ids[0])
+                return best, min(prod.start(), mem.start()), max(prod.end(), mem.end())
     return None
 
 

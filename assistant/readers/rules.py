@@ -219,9 +219,14 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         if run is not None and run.model:
             stated["model"] = run.model  # '30.84M GPU hours for 405B': the run's model
     if intent == "recommend" and "method" not in stated and not stated.get("methods") and \
-            re.search(slots.INFER_CUE, work) and not re.search(slots.FINETUNE_CUE, work):
-        stated["method"] = "inference"  # 'what GPU to run 70B locally': choose for serving
-    if intent == "recommend" and (re.search(slots.BUY_CUE, work) or (
+            not re.search(slots.FINETUNE_CUE, work) and not ("tokens" in stated or "deadline_hours" in stated):
+        stated["method"] = "inference"  # 'what GPU to run 70B locally', 'what GPU for Mixtral at 32k': nothing is trained
+    if intent in ("recommend", "serving") and stated.get("budget") and not re.search(slots.RENT_CUE, work) and \
+            not re.search(r"每月|每个月|一个月|每小时|月租|" + slots.w(r"per (?:month|hour)|a month|an hour|monthly|/mo|/month"),
+                          work) and (intent == "recommend" or re.search(r"配置|方案|买|" + slots.w(r"setup|set-up|build|rig|hardware|buy|what|which"), work)):
+        stated["purchase"] = True  # 'budget $30k: best setup to serve 70B to 50 users': a budget with no period buys
+        intent = "recommend"
+    elif intent == "recommend" and (re.search(slots.BUY_CUE, work) or (
             stated.get("budget") and re.search(slots.HOME_CUE, work))) and not re.search(slots.RENT_CUE, work):
         stated["purchase"] = True  # 'what should I buy with $5k': machines to own, ranked by purchase price
     if re.search(slots.HOST_OWNED, work):
@@ -478,6 +483,10 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s["inference_speed"] = max(s.get("inference_speed", 0), s.pop("serving"))  # '单并发': one stream's speed
     if s.get("training_time", 0) and s.get("inference_speed", 0) and inferish and not trainish:
         s["training_time"] = 0
+    if re.search(_KV_SIZE, low) and not trainish:
+        s["inference_memory"] = max(s.values(), default=0) + 1  # 'how big is the KV cache per token': memory, not a plan
+        if "concurrent_users" in stated and "batch" not in stated:
+            stated["batch"] = stated.pop("concurrent_users")  # '... for 100 users at 8k': 100 sequences of KV
     if s.get("training_time", 0) and not trainish and "tokens" not in stated and re.search(_COMPARATIVE, low) and \
             not re.search(_DURATION_ASK, low):
         s["inference_speed"] = max(s.get("inference_speed", 0), s.pop("training_time"))  # 'which is faster for 8B: a
@@ -510,6 +519,10 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
 
 
 
+# 'the KV cache size per token', 'KV cache 多大', '每个 token 的 KV': the memory answer's KV line, not a serving plan.
+_KV_SIZE = (r"kv\s*cache\s*(?:有|要|占|会)?\s*(?:多大|多少|多少显存|占多少)|每个?\s*token\s*的?\s*kv|" +
+            slots.w(r"kv[\s-]*cache (?:size|per token|footprint|memory)|size of (?:the )?kv[\s-]*cache|how (?:big|much|large) "
+                    r"(?:is )?(?:the )?kv[\s-]*cache|kv[\s-]*cache (?:takes|needs|uses)|kv per token"))
 # 'faster', '快多少': a comparison of speed; 'how long', '多久': a duration (of a training job, when one is named).
 _COMPARATIVE = r"快多少|慢多少|快几倍|慢几倍|更快|哪个快|" + slots.w(r"faster|slower|speed[\s-]?up|quicker")
 _DURATION_ASK = (r"多久|多长时间|几天|多少天|几个小时|多少小时|训练时间|卡时|" +

@@ -384,9 +384,16 @@ def tokens(text: str) -> dict:
     if "tokens" not in out:
         m = re.search(rf"({NUM})\s*({MAG})?\s*(?:条|samples?|examples?|conversations?|rows?|instructions?|对话|样本)", text)
         per = re.search(rf"(?:每条|each|avg|averag\w*|平均|per sample|per example)\s*(?:约|大概|about|~|is)?\s*({LEN})\s*(?:tokens?)?",
-                        text) or re.search(rf"({LEN})\s*tokens?\s*(?:each|per sample|per example|每条)", text)
+                        text) or re.search(rf"({LEN})\s*tokens?\s*(?:each|per sample|per example|每条)", text) \
+            or re.search(rf"(?:samples?|examples?|conversations?|rows?|instructions?|条|样本|对话)\s*(?:of|at|with|,|，|x|×|"
+                         rf"@|each of)\s*(?:about|around|~|≈|roughly)?\s*({LEN})[\s-]*(?:tokens?|tok)", text) \
+            or re.search(rf"({LEN})[\s-]*(?:tokens?|tok)[\s-]*(?:long\s*)?(?:samples?|examples?|conversations?|rows?|条|样本)", text)
         if m and per and to_number(m.group(1)):
             out["tokens"] = magnitude(to_number(m.group(1)), m.group(2)) * (length(per.group(1)) or 0)
+        both = re.search(rf"({NUM})\s*({MAG})?\s+({LEN})[\s-]*(?:tokens?|tok)[\s-]*(?:long\s*)?(?:samples?|examples?|"
+                         r"conversations?|rows?|documents?|条|样本)", text)  # '30k 4k-token examples'
+        if "tokens" not in out and both and to_number(both.group(1)):
+            out["tokens"] = magnitude(to_number(both.group(1)), both.group(2)) * (length(both.group(3)) or 0)
     m = re.search(r"(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*(?:epochs?|轮|遍)", text)
     if m and to_number(m.group(1)):
         out["epochs"] = to_number(m.group(1))
@@ -436,8 +443,12 @@ def interconnect(text: str) -> dict:
     return {}
 
 
-_MEMORY_CARD = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d)?)\s*(?:g|gb|gib)\s*(?:的)?\s*(?:显存|vram|gpu|graphics card|card|卡|显卡)"
-                   r"|(?:显存|vram)\s*(?:只有|是|为|有|[:：])?\s*(\d{1,3}(?:\.\d)?)\s*(?:g|gb|gib)(?![a-z])")
+_MEMORY_CARD = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d)?)\s*(?:g|gb|gib)\s*(?:的)?\s*(?:of\s+)?(?:显存|vram|gpu|graphics card|card|卡|显卡)"
+                   r"|(?:显存|vram)\s*(?:只有|是|为|有|[:：])?\s*(\d{1,3}(?:\.\d)?)\s*(?:g|gb|gib)(?![a-z])"
+                   # 'is 24GB enough', 'will it fit in 48 GB?', '16G 够吗': a memory size asked about with nothing else
+                   r"|(?:(?<![a-z])(?:is|are|in|with|only|just|have)\s+(?:a\s+|only\s+|just\s+)?)(\d{1,3}(?:\.\d)?)\s*(?:g|gb|gib)"
+                   r"(?=\s*(?:enough|sufficient|ok|okay|of memory|\?|够|能跑|能不能))"
+                   r"|(?<![\w.])(\d{1,3}(?:\.\d)?)\s*(?:g|gb|gib)\s*(?=够|够不够|够吗|能跑|能不能|可以吗)")
 
 
 def card_by_memory(text: str) -> tuple[str, str, int, int] | None:
@@ -445,8 +456,13 @@ def card_by_memory(text: str) -> tuple[str, str, int, int] | None:
     m = _MEMORY_CARD.search(text)
     if not m:
         return None
-    size = m.group(1) or m.group(2)
-    return f"custom-{float(size):g}gb", m.group(0).strip(), m.start(), m.end()
+    size = float(next(g for g in m.groups() if g))
+    # a card sold as '24GB' holds 24 GiB (a 4090: 25.8 GB); other sizes are taken as written
+    unit = "gib" if size in _MARKETED_GIB else "gb"
+    return f"custom-{size:g}{unit}", m.group(0).strip(), m.start(), m.end()
+
+
+_MARKETED_GIB = {4, 6, 8, 10, 11, 12, 16, 20, 24, 32, 40, 48, 64, 80, 94, 96, 128, 141, 192}
 
 
 _RAM = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:ddr\d\w*\s*)?(?:系统)?(?:内存|(?<!v)ram\b|of\s+(?<!v)ram\b|"
