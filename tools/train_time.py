@@ -23,7 +23,7 @@ DEFAULT_SEQ_LEN = 2048
 # Tokens per optimizer step when not given: Llama 2 pre-training used 4M; fine-tuning recipes ~0.25M.
 PRETRAIN_BATCH_TOKENS = 4_000_000
 FINETUNE_BATCH_TOKENS = 262_144
-PRETRAIN_SCALE_TOKENS = 1e11  # runs this long are taken as pre-training
+PRETRAIN_SCALE_TOKENS = 1e10  # full training on this many tokens or more is taken as pre-training
 # PCIe servers: 8 cards share the host's PCIe switches and, between servers, one 100 GbE port.
 PCIE_GBPS = {"gen3": 16.0, "gen4": 32.0, "gen5": 64.0}  # per direction, x16
 PCIE_SERVER_GPUS = 8
@@ -93,6 +93,7 @@ class TrainingTime(BaseModel):
     wall_days: float
     tokens_per_second: float
     overheads: dict[str, float] = Field(description="fractions added to compute time: bubble, exposed comm, dequant")
+    layout: dict[str, int] = Field(default_factory=dict, description="dp, tp, pp, ep, zero, global_batch_tokens")
     assumptions: list[str]
 
 
@@ -105,6 +106,37 @@ def model_flops_per_token(spec: ModelSpec, seq_len: int, method: str) -> float:
     # QK^T and AV: 2 matmuls x 2 FLOPs x s x q_dim per layer per token in the forward; causal masks half
     attention_fwd = 2 * 2 * seq_len * q_dim * spec.num_layers / 2
     return mult * n + mult / 2 * attention_fwd
+
+
+SMALL_MODEL_PRETRAIN_BATCH_TOKENS = 2_097_152  # Pythia, TinyLlama, OLMo-1B: ~2M tokens per step below ~3B parameters
+
+
+def _default_batch_tokens(spec: ModelSpec, req: TrainingTimeRequest) -> int:
+    """Tokens per optimizer step when none is given: a pre-training run (PRETRAIN_SCALE_TOKENS or more, full
+    training) steps on millions of tokens, as published runs do (~2M below 3B parameters, 4M above); a fine-tune
+    on FINETUNE_BATCH_TOKENS."""
+    if req.method != "full" or req.tokens < PRETRAIN_SCALE_TOKENS:
+        return FINETUNE_BATCH_TOKENS
+    return SMALL_MODEL_PRETRAIN_BATCH_TOKENS if count_parameters(spec).total < 3e9 else PRETRAIN_BATCH_TOKENS
+
+
+def _fastest_zero(req: TrainingTimeRequest, seq: int) -> int:
+    """The lowest ZeRO stage whose model states fit each GPU (plain data parallelism moves the gradients once a step;
+    full sharding gathers the weights for every micro-batch); 0 on one GPU; 3 when nothing lower fits."""
+    if req.num_gpus == 1:
+        return 0
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    for stage in (1, 2):
+        try:
+            m = estimate_training_memory(TrainingMemoryRequest(model=req.model, gpu=req.gpu, method=req.method,
+                                                               num_gpus=req.num_gpus, tp=req.tp, pp=req.pp, zero=stage,
+                                                               seq_len=seq))
+        except ValueError:
+            continue
+        if m.fits:
+            return stage
+    return 3
 
 
 def slow_link(gpu: GPU, num_gpus: int, interconnect: str | None = None,
@@ -169,12 +201,13 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
     overheads: dict[str, float] = {}
     mp = req.tp * req.pp
     dp = req.num_gpus // mp
-    gbt = req.global_batch_tokens or (PRETRAIN_BATCH_TOKENS if req.tokens >= PRETRAIN_SCALE_TOKENS
-                                      else FINETUNE_BATCH_TOKENS)
+    gbt = req.global_batch_tokens or _default_batch_tokens(spec, req)
+
     micro = max(1, gbt // (dp * seq))  # micro-batches of one sequence per data-parallel rank per step
     if req.pp > 1:
         overheads["pipeline_bubble"] = (req.pp - 1) / (micro + req.pp - 1)
-    zero = req.zero if req.zero is not None else (3 if req.num_gpus > 1 else 0)
+    zero = req.zero if req.zero is not None else _fastest_zero(req, seq)
+
     link = slow_link(gpu, req.num_gpus, req.interconnect, req.gpus_per_node) if dp > 1 else None
     if link is not None:
         gbps, link_name = link
@@ -217,8 +250,13 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         + ("given)" if req.peak_tflops is not None else "GPU table)"),
         (f"MFU {mfu:.2f} (given)" if req.mfu is not None else
          f"MFU {mfu:.2f}, band {lo:.2f}-{hi:.2f} (default for {eff.family(gpu)}: {band.basis}; --mfu to override)"),
-        f"{req.num_gpus} GPUs: dp {dp} x tp {req.tp} x pp {req.pp}, ZeRO-{zero}; {gbt:,} tokens per optimizer step"
-        + ("" if req.global_batch_tokens else " (default)"),
+        f"{req.num_gpus} GPUs: dp {dp} x tp {req.tp} x pp {req.pp}, ZeRO-{zero}"
+        + ("" if req.zero is not None or req.num_gpus == 1 else
+           " (the lowest stage whose model states fit each GPU: less traffic than full sharding; --zero)" if zero < 3
+           else " (the model states fit each GPU only fully sharded; --zero)")
+        + f"; {gbt:,} tokens per optimizer step"
+        + ("" if req.global_batch_tokens else " (default: pre-training scale, as published runs of this size use)"
+           if gbt != FINETUNE_BATCH_TOKENS else " (default: a fine-tuning batch)"),
     ]
     if req.method != "full":
         assumptions.append("LoRA/QLoRA: no weight gradients for frozen matrices (4·N·D instead of 6·N·D)")
@@ -236,6 +274,7 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         wall_hours=round(wall_h, 4), wall_seconds=round(wall_s, 3), wall_hours_range=(round(hours(hi), 2), round(hours(lo), 2)),
         wall_days=round(wall_h / 24, 2), tokens_per_second=round(req.tokens / wall_s, 1),
         overheads={k: round(v, 4) for k, v in overheads.items()}, assumptions=assumptions + notes,
+        layout={"dp": dp, "tp": req.tp, "pp": req.pp, "ep": 1, "zero": zero, "global_batch_tokens": gbt},
     )
 
 

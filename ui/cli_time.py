@@ -38,7 +38,14 @@ def add_parsers(sub) -> None:
     tr.add_argument("--zero", type=int, choices=[0, 1, 2, 3])
     tr.add_argument("--tp", type=int, default=1)
     tr.add_argument("--pp", type=int, default=1)
-    tr.add_argument("--global-batch-tokens", type=_count)
+    tr.add_argument("--global-batch-tokens", type=_count,
+                    help="tokens per optimizer step (default: ~2M below 3B parameters and 4M above for pre-training "
+                         "runs of 10B+ tokens, 262,144 for fine-tunes)")
+    tr.add_argument("--interconnect", choices=["nvlink", "pcie", "ethernet-25g", "ethernet-100g", "ethernet-400g",
+                                               "infiniband", "roce"],
+                    help="the link data parallelism crosses (default: the card's own: NVLink/InfiniBand for HGX-class "
+                         "systems, PCIe within a PCIe server and 100 GbE between them)")
+    tr.add_argument("--gpus-per-node", type=int, help="GPUs per server (default 8)")
     tr.add_argument("--json", action="store_true")
     inf = ts.add_parser("infer", help="time to first token and decode tokens/s (roofline)")
     inf.add_argument("--model", required=True)
@@ -79,7 +86,8 @@ def run_command(args, catalog) -> tuple[dict, str]:
         res = estimate_training_time(TrainingTimeRequest(
             model=model, gpu=gpu, num_gpus=args.num_gpus, tokens=args.tokens, method=args.method,
             precision=args.precision, mfu=args.mfu, seq_len=args.seq_len, recompute=args.recompute, zero=args.zero,
-            tp=args.tp, pp=args.pp, global_batch_tokens=int(args.global_batch_tokens) if args.global_batch_tokens else None))
+            tp=args.tp, pp=args.pp, global_batch_tokens=int(args.global_batch_tokens) if args.global_batch_tokens else None,
+            interconnect=args.interconnect, gpus_per_node=args.gpus_per_node))
         data = res.model_dump()
         data["assumptions"] = notes + data["assumptions"]
         cost = _rent(gpu.id, res.gpu_hours)
@@ -95,6 +103,9 @@ def run_command(args, catalog) -> tuple[dict, str]:
                  f"  wall clock         {res.wall_hours:,.1f} h = {res.wall_days:,.1f} days   "
                  f"({res.wall_hours_range[0]:,.1f}-{res.wall_hours_range[1]:,.1f} h)",
                  f"  throughput         {res.tokens_per_second:,.0f} tokens/s"]
+        lay = res.layout
+        lines.append(f"  layout             dp {lay['dp']} x tp {lay['tp']} x pp {lay['pp']} (ep {lay['ep']}), ZeRO-{lay['zero']}, "
+                     f"{lay['global_batch_tokens']:,} tokens per step")
         if res.overheads:
             lines.append("  overheads          " + ", ".join(f"{k} +{v:.0%}" for k, v in res.overheads.items()))
         if cost:
