@@ -80,8 +80,12 @@ def test_unknown_model_names_the_closest_ids(catalog):
 
 
 def test_absurd_bare_size_is_refused(catalog):
-    with pytest.raises(ValueError, match="between 0.1B and 10T"):
-        catalog.model("900000b")
+    # a hypothetical 100T model is a real question (sized); beyond 1,000T, or under 0.1B, it is refused in words
+    assert catalog.model("100000b")[0].params_total == 100_000_000_000_000
+    with pytest.raises(ValueError, match="between 0.1B and 1000T"):
+        catalog.model("9000000b")
+    with pytest.raises(ValueError, match="between 0.1B and 1000T"):
+        catalog.model("0.01b")
 
 
 def test_every_id_and_alias_resolves_to_its_own_record(catalog):
