@@ -130,7 +130,7 @@ def doc_chunks(path: Path) -> list[Chunk]:
     url = next((m.group(0) for s in sources if (m := re.search(r"https?://\S+", str(s)))), None)
     parts = re.split(r"^## +(.+?)\s*$", body, flags=re.MULTILINE)
     chunks: list[Chunk] = []
-    intro = parts[0].strip()
+    intro = re.sub(r"^# .*$", "", parts[0], flags=re.MULTILINE).strip()  # a title line alone is not a passage
     sections = list(zip(parts[1::2], parts[2::2]))
     if intro:
         sections.insert(0, (meta["title"], intro))

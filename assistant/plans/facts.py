@@ -13,7 +13,7 @@ USES["compare"] = {"gpu", "gpus"}
 USES["spec"] = {"gpu", "gpus"}
 USES["recommend"] = {"model", "method", "tokens", "epochs", "budget", "currency", "deadline_hours", "gpus",
                      "concurrent_users", "context", "seq_len", "purchase", "host_owned"}
-USES["published_run"] = {"model", "models", "gpu", "gpus"}
+USES["published_run"] = {"model", "models", "gpu", "gpus", "num_gpus", "mfu"}
 
 
 def compare(ctx: Ctx) -> Answer:
@@ -262,9 +262,11 @@ def published_run(ctx: Ctx) -> Answer:
                                                                        "由公开的卡数和天数推算")
     bf16_peak = gpu.bf16_dense_tflops or gpu.fp16_dense_tflops
     implied_bf16 = est.total_flops / (published * 3600 * bf16_peak * 1e12)
-    lines = [ctx.t(f"**{run.name}: {published:,.0f} {gpu.name} GPU-hours, {word}** ({scope}; "
+    count = (ctx.t(f" on {run.num_gpus:,} GPUs", f"，{run.num_gpus:,} 张卡") if run.num_gpus else
+             ctx.t(" (the GPU count was not published)", "（未公开卡数）"))
+    lines = [ctx.t(f"**{run.name}: {published:,.0f} {gpu.name} GPU-hours, {word}**{count} ({scope}; "
                    f"{run.tokens / 1e12:g}T tokens).",
-                   f"**{run.name}：{published:,.0f} 卡时（{gpu.name}，{word}）**（{scope}；"
+                   f"**{run.name}：{published:,.0f} 卡时（{gpu.name}，{word}）**{count}（{scope}；"
                    f"{run.tokens / 1e12:g}T token）。"),
              ctx.t(f"Our estimate for the same tokens on the same GPU: {est.gpu_hours:,.0f} GPU-hours "
                    f"(MFU {est.mfu:.2f}, band {est.gpu_hours_range[0]:,.0f}–{est.gpu_hours_range[1]:,.0f}), "
@@ -282,6 +284,26 @@ def published_run(ctx: Ctx) -> Answer:
                    + ("合理（大规模训练通常为 BF16 峰值的 30-60%）。" if 0.2 <= implied_bf16 <= 0.65
                       else "超出常见的 BF16 峰值 20-65%，要看这个数字包含了什么。"))]
     notes += [run.note] if run.note else []
+    req = ctx.req
+    mine = [g for g in (req.gpus or ([req.gpu] if req.gpu else [])) if g != run.gpu]
+    if mine or (req.num_gpus and req.num_gpus != run.num_gpus):
+        # 'and how long would it take on our 256 H800s?': the same model and tokens on the user's hardware
+        theirs = ctx.gpu(mine[0]) if mine else gpu
+        n = req.num_gpus or run.num_gpus or 1024
+        if not (req.num_gpus or run.num_gpus):
+            ctx.assume("1,024 GPUs (no count given and none published; the GPU-hours do not depend on it)",
+                       "1,024 张卡（没给卡数，也没有公开卡数；卡时与卡数无关）")
+        margs = {"model": model, "gpu": theirs, "num_gpus": n, "tokens": run.tokens, "method": "full"}
+        if req.mfu:
+            margs["mfu"] = req.mfu
+        yours = ctx.call("time_train", {k: (v.id if hasattr(v, "id") else v) for k, v in margs.items()},
+                         estimate_training_time(TrainingTimeRequest(**margs)))
+        lines.append(ctx.t(f"**The same run ({run.tokens / 1e12:g}T tokens) on {n:,}× {theirs.name}: about "
+                           f"{yours.wall_days:,.1f} days** ({yours.gpu_hours:,.0f} GPU-hours at MFU {yours.mfu:.2f}; band "
+                           f"{yours.wall_hours_range[0] / 24:,.1f}–{yours.wall_hours_range[1] / 24:,.1f} days).",
+                           f"**同样的训练（{run.tokens / 1e12:g}T token）用 {n:,} 张 {theirs.name}：约 {yours.wall_days:,.1f} 天**"
+                           f"（{yours.gpu_hours:,.0f} 卡时，MFU {yours.mfu:.2f}；区间 {yours.wall_hours_range[0] / 24:,.1f}–"
+                           f"{yours.wall_hours_range[1] / 24:,.1f} 天）。"))
     cite = Citation(source=f"training_runs.yaml#{run.id}", title=run.name, snippet=run.source[:200], as_of=run.as_of)
     text = "\n".join(lines) + assumptions_md(lang, notes + est.assumptions) + sources_md(lang, [cite])
     figures = {"published_gpu_hours": run.gpu_hours or published, "published_tokens": run.tokens, "estimated_gpu_hours": est.gpu_hours,

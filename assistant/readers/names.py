@@ -278,8 +278,7 @@ def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, i
                       r"a couple of|a pair of|my|our)\s+(?:\d+\s*gb?\s+)?(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
         if m:
             word = m.group(1).replace("a pair of", "pair of")
-            return (1 if word in ("my", "our") and not re.match(r"s\b", text[end - 1:end + 1]) else
-                    EN_WORDS.get(word, 1)), None, None
+            return (1 if word in ("my", "our") else EN_WORDS.get(word, 1)), None, None
         m = re.match(r"\s*(?:gpus?|cards?)?\s*(?:[x×*]\s*(\d+)(?![\d.]*\s*b)|\(\s*(\d+)\s*\)|(\d+)\s*(?:张|块|卡|片))", after)
         if m:
             return int(next(g for g in m.groups() if g)), None, None

@@ -67,7 +67,16 @@ def quoted_runs(text: str) -> tuple[str, list[str]]:
     own = [i for i, x in enumerate(low) if re.search(_FIRST_PERSON, x) and i not in quoted]
     if not quoted or not own:
         return text, []
+    mine = " ".join(low[i] for i in range(len(parts)) if i not in quoted)
+    if not re.search(_JOB_OF_ITS_OWN, mine):
+        return text, []  # 'how many GPU-hours did Llama 3 8B take? and on our 256 H800s?': the run is the job asked
     return " ".join(parts[i] for i in range(len(parts)) if i not in quoted), [parts[i].strip() for i in quoted]
+
+
+# A model or a dataset of the user's own ('our 7B', '200B tokens', 'qwen'): without one, the user's sentence re-asks the
+# quoted run on other hardware rather than stating a job of its own.
+_JOB_OF_ITS_OWN = (r"(?<![a-z0-9.])\d+(?:\.\d+)?\s*[bmtk]\s*(?:tokens?|token|参数|params?|model|模型)?(?![a-z0-9])|\d+\s*(?:亿|万亿)|"
+                   r"llama|qwen|deepseek|mistral|mixtral|gemma|glm|phi|yi-|baichuan|internlm|gpt|千问|模型|model")
 
 
 def _implied_mfu(quoted: str, catalog: Catalog) -> float | None:
@@ -166,6 +175,13 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         if card:
             names.gpus, names.gpu_text = [card[0]], card[1]
             names.gpu_spans.append((card[2], card[3], card[0]))
+    if len(names.gpus) == 1 and re.search(r"pcie.{0,24}(?:vs\.?|versus|and|or|和|与|跟|还是|/).{0,12}sxm|"
+                                          r"sxm.{0,24}(?:vs\.?|versus|and|or|和|与|跟|还是|/).{0,12}pcie", low):
+        # 'H100 PCIe vs SXM': both forms of the card named once
+        base = re.sub(r"-pcie$", "", names.gpus[0])
+        pair = [g for g in (base, base + "-pcie") if any(x.id == g for x in catalog.gpus)]
+        if len(pair) == 2:
+            names.gpus = pair
     if names.gpus:
         stated["gpu"], stated["gpus"], stated["gpu_text"] = names.gpus[0], names.gpus, names.gpu_text
     warnings += names.notes
@@ -175,6 +191,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     counts = slots.nodes(work)
     if not counts:
         total, per, nodes = counts_near_gpus(work, names)
+        if total == 1 and re.search(r"(?<![a-z])(?:my|our)\s+(?:[a-z]+\s+)?[a-z]*\d+[a-z]*s(?![a-z])", low) and \
+                slots.gpu_count(work).get("num_gpus"):
+            total = None  # 'our H100s ... on 2 of them': several cards, counted elsewhere in the message
         counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total is not None else slots.gpu_count(work)
     server = slots.standard_server(work)  # 'a node of H100s', 'two H100 nodes': the vendor's standard 8-GPU server, said
     if server and (not counts.get("num_gpus") or (counts.get("num_gpus") == server["nodes"] and not counts.get("nodes"))):
@@ -455,6 +474,11 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             not ("concurrent_users" in stated or "requests_per_s" in stated) and \
             not any(s.get(k, 0) >= 3 for k in ("price", "cost", "recommend", "explain", "published_run", "fact_check")):
         add("training_memory" if trainish else "inference_memory", memory + 1)  # asks back for the model
+    asked_concept = not has_model and bool(re.search(
+        r"(?:什么是|是什么|啥是|什么叫|解释一下|" + slots.w(r"what(?:'s| is| are| does)|explain|meaning of|define")
+        + r")[^.?!。？！]{0,12}?(?:" + cues.CONCEPTS + ")", work))
+    if asked_concept:
+        add("explain", 4)  # 'what is MFU (and what value should I assume)?': the concept first
     if stated.get("largest_model") and not has_model:
         train = trainish or re.search(slots.FINETUNE_CUE, work) is not None
         add("training_memory" if train else "inference_memory", 6)  # '我有8张A100能训多大的模型'
@@ -483,6 +507,11 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s["inference_speed"] = max(s.get("inference_speed", 0), s.pop("serving"))  # '单并发': one stream's speed
     if s.get("training_time", 0) and s.get("inference_speed", 0) and inferish and not trainish:
         s["training_time"] = 0
+    if s.get("published_run") and re.search(_PAST_RUN, low) and has_model:
+        from knowledge.runs import run_for
+
+        if run_for(low, stated.get("model")) is not None:  # 'how many A100s did Llama 2 70B take?': the record
+            s["published_run"] = max(s.values(), default=0) + 1
     if re.search(_KV_SIZE, low) and not trainish:
         s["inference_memory"] = max(s.values(), default=0) + 1  # 'how big is the KV cache per token': memory, not a plan
         if "concurrent_users" in stated and "batch" not in stated:
@@ -501,7 +530,7 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if s.get("recommend", 0) >= 3 and has_model and len(gpus) >= 2 and (trainish or inferish):
         top_memory = max(s.get("training_memory", 0), s.get("inference_memory", 0))
         s["recommend"] = max(s["recommend"], top_memory + 1)  # '哪个显存大？推理 70B 选哪个': size the job on each card
-    if s.get("explain", 0) and not explaining and (has_model or stated.get("gpu")) and max(
+    if s.get("explain", 0) and not explaining and not asked_concept and (has_model or stated.get("gpu")) and max(
             (v for k, v in s.items() if k != "explain"), default=0) >= 2:
         s["explain"] = 0
     best = max(s.items(), key=lambda kv: (kv[1], -_PRIORITY.index(kv[0])), default=(None, 0.0))
@@ -519,6 +548,9 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
 
 
 
+# A run in the past tense: 'how many GPU-hours did Llama 3 take', 'took to train', '用了多少卡时'.
+_PAST_RUN = (r"用了多少|花了多少|训了多久|用了几|当时|" +
+             slots.w(r"did .{0,40}(?:take|use|need|cost|require)|took|was trained|were used|used to train"))
 # 'the KV cache size per token', 'KV cache 多大', '每个 token 的 KV': the memory answer's KV line, not a serving plan.
 _KV_SIZE = (r"kv\s*cache\s*(?:有|要|占|会)?\s*(?:多大|多少|多少显存|占多少)|每个?\s*token\s*的?\s*kv|" +
             slots.w(r"kv[\s-]*cache (?:size|per token|footprint|memory)|size of (?:the )?kv[\s-]*cache|how (?:big|much|large) "
