@@ -71,8 +71,23 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
      r"混合精度 AdamW：权重 \1 + 梯度 \2 + 主权重 \3 + 动量 \4 = 每参数 \5 字节的模型状态"),
     (rf"sequence length {_N} tokens \(default; --seq-len\)", r"序列长度 \1 个 token（默认；--seq-len）"),
     (rf"sequence length {_N} tokens", r"序列长度 \1 个 token"),
-    (rf"{_N} GPUs: dp {_N} x tp {_N} x pp {_N},? ZeRO-(\d); {_N} tokens per optimizer step \(default\)",
+    (rf"{_N} GPUs: dp {_N} x tp {_N} x pp {_N},? ZeRO-(\d) \(the lowest stage whose model states fit each GPU: less "
+     rf"traffic than full sharding; --zero\); {_N} tokens per optimizer step \(default: pre-training scale, as published "
+     r"runs of this size use\)",
+     r"\1 张卡：数据并行 \2 × 张量并行 \3 × 流水并行 \4，ZeRO-\5（模型状态放得进每张卡的最低阶段，通信比完全切分少；--zero）；"
+     r"每个优化器步 \6 个 token（默认：预训练规模，与同尺寸的公开训练一致）"),
+    (rf"{_N} GPUs: dp {_N} x tp {_N} x pp {_N},? ZeRO-(\d) \(the lowest stage whose model states fit each GPU: less "
+     rf"traffic than full sharding; --zero\); {_N} tokens per optimizer step \(default: a fine-tuning batch\)",
+     r"\1 张卡：数据并行 \2 × 张量并行 \3 × 流水并行 \4，ZeRO-\5（模型状态放得进每张卡的最低阶段，通信比完全切分少；--zero）；"
+     r"每个优化器步 \6 个 token（默认：微调 batch）"),
+    (rf"{_N} GPUs: dp {_N} x tp {_N} x pp {_N},? ZeRO-(\d) \(the model states fit each GPU only fully sharded; --zero\); "
+     rf"{_N} tokens per optimizer step \(default: (pre-training scale, as published runs of this size use|a fine-tuning batch)\)",
+     r"\1 张卡：数据并行 \2 × 张量并行 \3 × 流水并行 \4，ZeRO-\5（模型状态只有完全切分才放得下；--zero）；"
+     r"每个优化器步 \6 个 token（默认）"),
+    (rf"{_N} GPUs: dp {_N} x tp {_N} x pp {_N},? ZeRO-(\d); {_N} tokens per optimizer step \(default(?:: [^)]*)?\)",
      r"\1 张卡：数据并行 \2 × 张量并行 \3 × 流水并行 \4，ZeRO-\5；每个优化器步 \6 个 token（默认）"),
+    (rf"{_N} GPUs: dp {_N} x tp {_N} x pp {_N},? ZeRO-(\d); {_N} tokens per optimizer step",
+     r"\1 张卡：数据并行 \2 × 张量并行 \3 × 流水并行 \4，ZeRO-\5；每个优化器步 \6 个 token"),
     (r"vLLM: pre-allocates ([\d.]+) x capacity; activation profile of ([\d,]+) batched tokens; the rest becomes KV-cache blocks",
      r"vLLM：预先占用显存的 \1；按 \2 个批量 token 测算激活；其余全部作为 KV cache 块"),
     (r"recomputation selective \(default\)", "选择性重计算（默认）"),
