@@ -108,6 +108,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
         sym = "¥" if vals[0][3] == "CNY" else "$"
         listed = "; ".join(f"{a.text}: " + (f"{sym}{r:,.2f}/GPU-h" if r else "-") + (f", {sym}{b:,.0f} new" if b else "")
                            for a, r, b, _ in vals)
+        specs = _spec_line([(x.request or {}).get("gpu") for _, x in done], zh)
+        if specs:  # what the price difference buys: memory, bandwidth (decode) and dense compute (prefill, training)
+            listed = listed + ("。" if zh else ". ") + specs
         rents = [(a, r) for a, r, _, _ in vals if r]
         if len(rents) >= 2:
             lo, hi = min(rents, key=lambda ar: ar[1]), max(rents, key=lambda ar: ar[1])
@@ -117,7 +120,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
     keys = _CARD_KEY.get(intent)
     if keys is None:
         return None
-    money_asked = re.search(_MONEY, question.lower()) is not None
+    money_asked = re.search(_MONEY, question.lower()) is not None and not (
+        intent == "inference_speed" and re.search(r"how much faster|快多少|快几倍|worth|值不值|值得", question.lower()))
+    # ('how much faster, and is it worth the price difference?': won on speed; the purchase prices follow)
     key = keys[0] if money_asked else keys[1]
     if intent == "inference_speed" and not any((x.request or {}).get("max_throughput") for _, x in done):
         key = ("decode_tokens_per_s_per_seq", "higher", "tokens/s for one stream", "单路 token/秒")
@@ -158,6 +163,11 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
     vals = [(a, v) for a, v, e in rows if isinstance(v, (int, float)) and "does not fit" not in e and "放不下" not in e]
     if len(vals) < 2:
         return listed + ("。" if zh else ".")
+    if intent == "inference_speed" and re.search(r"worth|price difference|pay (?:the )?(?:extra|more)|差价|值不值|值得|贵多少",
+                                                  question.lower()):
+        buys = _purchase_line([(a, (x.request or {}).get("gpu")) for a, x in done], zh)
+        if buys:
+            listed += ("。" if zh else ". ") + buys
     pick = min if better == "lower" else max
     win = pick(vals, key=lambda av: av[1])
     other = pick([av for av in vals if av[0] is not win[0]], key=lambda av: av[1])
@@ -216,6 +226,11 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
                                  f"memory holds up to {x.figures.get('max_concurrent_sequences')} sequences; the latency "
                                  f"plan needs {x.figures.get('serve_total_gpus')} GPUs") for a, x in done)
         return "; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}" for a, v in vals)
+    if intent == "inference_speed" and re.search(r"worth|price difference|pay (?:the )?(?:extra|more)|差价|值不值|值得|贵多少",
+                                                  question.lower()):
+        buys = _purchase_line([(a, (x.request or {}).get("gpu")) for a, x in done], zh)
+        if buys:
+            listed += ("。" if zh else ". ") + buys
     pick = min if better == "lower" else max
     win = pick(vals, key=lambda av: av[1])
     rest = [av for av in vals if av[0] is not win[0]]
@@ -301,3 +316,50 @@ def sub_request(req: Request, ask: Ask) -> Request:
 def _num(v: float) -> str:
     """57,780 / 51.46 / 0.3342: thousands separated, small figures to 4 significant digits (never 5.778e+04)."""
     return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:,.4g}"
+
+
+def _spec_line(gpu_ids: list, zh: bool) -> str | None:
+    """'What the money buys: H200 141 GB vs H100 80 GB (1.76×), 4,800 vs 3,350 GB/s (1.43×), 989 vs 989 dense BF16
+    TFLOPS (1.00×)' for two cards."""
+    from knowledge.catalog import default_catalog
+
+    ids = [g for g in gpu_ids if g]
+    if len(ids) != 2:
+        return None
+    try:
+        a, b = (default_catalog().gpu(g)[0] for g in ids)
+    except (LookupError, ValueError):
+        return None
+    parts = []
+    for label_en, label_zh, attr, unit in (("memory", "显存", "memory_gb", "GB"), ("bandwidth", "带宽", "memory_bandwidth_gbps", "GB/s"),
+                                           ("dense BF16", "稠密 BF16", "bf16_dense_tflops", "TFLOPS")):
+        x, y = getattr(a, attr), getattr(b, attr)
+        if x and y:
+            parts.append(f"{label_zh if zh else label_en} {x:,.0f} vs {y:,.0f} {unit} ({x / y:.2f}×)")
+    if not parts:
+        return None
+    return ("差价买到的：" if zh else "What the difference buys: ") + f"{a.name} vs {b.name}: " + "; ".join(parts) + \
+        ("（显存决定放得下多大的模型和多少并发，带宽决定解码速度，算力决定预填充和训练速度）" if zh else
+         " (memory sets the model size and concurrency, bandwidth the decode speed, compute prefill and training)")
+
+
+def _purchase_line(cards: list, zh: bool) -> str | None:
+    """'To buy: RTX 4090 $2,177 new, RTX 5090 $1,999 new (price table)': the typical purchase price of each card."""
+    from knowledge.prices import load_prices
+
+    records = load_prices().records
+    parts = []
+    for ask, gid in cards:
+        buys = [p for p in records if p.gpu == gid and p.kind in ("buy_new", "buy_used") and p.currency == ("CNY" if zh else "USD")] \
+            or [p for p in records if p.gpu == gid and p.kind in ("buy_new", "buy_used")]
+        if not buys:
+            continue
+        p = min(buys, key=lambda r: r.typical if r.typical is not None else (r.low + r.high) / 2)
+        v = (p.typical if p.typical is not None else (p.low + p.high) / 2) / (8 if p.unit == "per_8gpu_server" else 1)
+        sym = "¥" if p.currency == "CNY" else "$"
+        kind = ("二手" if zh else "used") if p.kind == "buy_used" else ("新" if zh else "new")
+        parts.append(f"{ask.text} {sym}{v:,.0f} ({kind})")
+    if len(parts) < 2:
+        return None
+    return ("购买价（价格表估计）：" if zh else "To buy (price-table estimates): ") + ("；" if zh else "; ").join(parts)
+

@@ -101,6 +101,12 @@ def without_period(ctx: Ctx) -> Answer:
     if req.purchase_price or req.purchase_price_per_server or re.search(
             r"买|购|(?<![a-z])(?:buy|buying|purchase|own|owning)(?![a-z])", ctx.question.lower()):
         ctx.req = req.model_copy(update={"break_even": True})
+        if not req.price_per_gpu_hour and typical_rate(ctx, ctx.gpu().id) is None:
+            # no rental price on record (a used 3090): the card's prices, and the break-even left to the user's quote
+            ctx.notes.append(ctx.t("no rental price on record for this card, so no break-even: give a rental quote "
+                                   "(e.g. '$0.25 an hour on vast.ai') to compare buying with renting",
+                                   "价格表里没有这张卡的租价，算不了回本：给出租价（如“每小时 ¥1.5”）即可比较买和租"))
+            return price(ctx)
         ctx.assume("no job length given: the break-even, which needs none (give a period for a total)",
                    "未给用多久：给出回本时间（它不需要时长；给出时长可算总价）")
         return cost(ctx)

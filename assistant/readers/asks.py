@@ -397,7 +397,10 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         return []
     counts = [counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans]
     own_inputs = len(set(counts)) > 1 or bool(re.search(_RATE, low)) or bool(re.search(PER_TOKEN_COST, low))
-    if not own_inputs and job not in ("serving", "price") and req.intent in ("recommend", "compare", "training_time"):
+    how_much_faster = re.search(r"快多少|快几倍|快多少倍|哪个快|" + w(r"how much faster|how much quicker|faster|speed[\s-]?up"),
+                                low) and job == "inference_speed" and not req.purchase
+    if not own_inputs and not how_much_faster and job not in ("serving", "price") and \
+            req.intent in ("recommend", "compare", "training_time"):
         return []  # the same job on each card: the recommendation / the time answer compares the cards itself
     asks = []
     every = sorted(names.gpu_spans, key=lambda sp: sp[0])  # each mention of each card, in order
@@ -426,6 +429,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         elif req.price_per_gpu_hour:
             update["price_per_gpu_hour"] = None  # a price written beside another card is not this card's
         if job == "inference_speed" and (re.search(PER_TOKEN_COST, low) or re.search(
+                r"吞吐|并发|" + w(r"throughput|serv\w*|users|concurren\w*") if how_much_faster else
                 r"吞吐|并发|成本|性价比|" + w(r"throughput|serv\w*|users|concurren\w*|cost\w*|dollar|cheap\w*|price"), low)):
             update["max_throughput"] = True  # per dollar / serving: at full load; 'which is faster for me': one stream
         label = (f"{total}× " if total else "") + catalog.gpu(gid)[0].name.replace("NVIDIA ", "")

@@ -474,9 +474,12 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             not ("concurrent_users" in stated or "requests_per_s" in stated) and \
             not any(s.get(k, 0) >= 3 for k in ("price", "cost", "recommend", "explain", "published_run", "fact_check")):
         add("training_memory" if trainish else "inference_memory", memory + 1)  # asks back for the model
-    asked_concept = not has_model and bool(re.search(
+    concept_asked = re.search(
         r"(?:什么是|是什么|啥是|什么叫|解释一下|" + slots.w(r"what(?:'s| is| are| does)|explain|meaning of|define")
-        + r")[^.?!。？！]{0,12}?(?:" + cues.CONCEPTS + ")", work))
+        + r")[^.?!。？！]{0,12}?(" + cues.CONCEPTS + ")", work)
+    asked_concept = not has_model and bool(concept_asked) and not (
+        gpu_named and re.search(r"memory|vram|bandwidth|tflops|hbm|nvlink|tdp|pcie|显存|带宽|算力|互联", concept_asked.group(1)))
+    # ('what is the memory bandwidth of the H200?' is the card's spec, not a concept)
     if asked_concept:
         add("explain", 4)  # 'what is MFU (and what value should I assume)?': the concept first
     if stated.get("largest_model") and not has_model:
