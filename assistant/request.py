@@ -118,6 +118,7 @@ class Request(BaseModel):
     purchase_price_per_server: float | None = Field(None, description="per 8-GPU server, in `currency`")
     used: bool | None = Field(None, description="second-hand purchase")
     price_kind: Literal["rent", "buy"] | None = Field(None, description="price questions: renting or buying")
+    provider: str | None = Field(None, description="the cloud named for a rental price ('AWS', 'Lambda', '阿里云')")
     purchase: bool | None = Field(None, description="asks what hardware to buy (own it): options ranked by purchase "
                                   "price as whole machines, not by rental rate")
     host_owned: bool | None = Field(None, description="the user already has the machine the cards go in (price the "

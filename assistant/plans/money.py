@@ -16,7 +16,7 @@ USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hou
                 "model", "method", "methods", "tokens", "epochs", "seq_len", "precision", "interconnect", "zero", "recompute",
                 "global_batch", "budget", "break_even", "mfu", "throughput_tokens_per_s", "per_token_cost", "engine",
                 "concurrent_users", "context", "prompt_len", "output_len", "electricity_per_kwh",
-                "reference_per_million"}
+                "reference_per_million", "provider"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
 
@@ -161,8 +161,39 @@ def typical_rate(ctx: Ctx, gpu_id: str, currency: str | None = None) -> float | 
     request's, else USD); None without a record."""
     from tools.pricing import on_demand_rate
 
+    mine = provider_rate(ctx, gpu_id, currency)
+    if mine is not None:
+        return mine
     r = on_demand_rate(ctx.deps.prices(), gpu_id, currency or ctx.req.currency or "USD")
     return r.typical if r else None
+
+
+def provider_rate(ctx: Ctx, gpu_id: str, currency: str | None = None) -> float | None:
+    """The on-demand rate of the cloud the user named ('on AWS', '在阿里云'): the median typical of the records whose
+    provider names it, converted to the currency, said; None when none is named or the table has no such record (said)."""
+    import statistics
+
+    from tools.cost import DEFAULT_CNY_PER_USD, _convert
+
+    name = ctx.req.provider
+    if not name:
+        return None
+    cur = currency or ctx.req.currency or "USD"
+    found = [p for p in ctx.deps.prices() if p.gpu == gpu_id and p.kind == "rent_on_demand"
+             and p.provider and name.lower() in p.provider.lower()]
+    if not found:
+        ctx.notes.append(ctx.t(f"no {name} on-demand price for {gpu_id} in the price table: the typical across providers is used",
+                               f"价格表里没有 {name} 上 {gpu_id} 的按需价格：改用各家典型价"))
+        return None
+    rate = statistics.median(_convert(p.typical if p.typical is not None else (p.low + p.high) / 2, p.currency, cur,
+                                      DEFAULT_CNY_PER_USD) for p in found)
+    note = ctx.t(f"{name} on-demand for {gpu_id}: {rate:,.2f} {cur} per GPU-hour (price table: "
+                 + ", ".join(f"{p.id}, {p.provider}, as of {p.as_of}" for p in found) + ")",
+                 f"{name} 上 {gpu_id} 的按需价：每卡时 {rate:,.2f} {cur}（价格表："
+                 + "，".join(f"{p.id}，{p.provider}，{p.as_of}" for p in found) + "）")
+    if note not in ctx.notes:
+        ctx.notes.append(note)
+    return rate
 
 
 def per_token(ctx: Ctx) -> Answer:
@@ -279,7 +310,7 @@ def cost(ctx: Ctx) -> Answer:
                                f"整机价 / {per} 张卡 = 每卡 {purchase:,.0f} {cur}"))
     held = req.period_hours if (req.period_hours and req.period_hours > hours) else None
     base = {"gpu": gpu, "num_gpus": n, "hours": hours, "period_hours": held, "currency": cur, "prices": ctx.deps.prices(),
-            "price_per_hour": req.price_per_gpu_hour, "purchase_price_per_gpu": purchase, "used": bool(req.used),
+            "price_per_hour": req.price_per_gpu_hour or provider_rate(ctx, gpu.id, cur), "purchase_price_per_gpu": purchase, "used": bool(req.used),
             "utilization": util, "electricity_price": req.electricity_per_kwh}
     r = estimate_rent_and_buy(CostRequest(**base))
     ctx.call("cost", {k: (v.id if hasattr(v, "id") else v) for k, v in base.items() if k != "prices"}, r)

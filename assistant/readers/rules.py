@@ -201,7 +201,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     stated |= {k: v for k, v in counts.items() if v is not None}
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
-                   slots.largest_model, slots.system_ram, slots.targets, slots.throughput, slots.peak_tflops):
+                   slots.largest_model, slots.system_ram, slots.targets, slots.throughput, slots.peak_tflops,
+                   slots.provider):
         stated |= reader(work)
     if "per_token_cost" not in stated and per_token:
         stated["per_token_cost"] = True  # ('the API charges ¥16 per 1M tokens', quoted as a reference: the unit asked)
@@ -253,7 +254,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
-    if follow and intent in GPU_ONLY_INTENTS and intent != prev.get("intent") and not re.search(_FOLLOW_UP, low):
+    if follow and intent in GPU_ONLY_INTENTS and intent != prev.get("intent") and (
+            not re.search(_FOLLOW_UP, low) or stated.get("gpu")):
         # 'H20 多少钱一张？' after a serving question: a question about the card alone keeps none of the job
         merged = {k: v for k, v in prev.items() if k in ("gpu", "gpus", "gpu_text", "currency") and k not in stated
                   and not stated.get("gpu")} | stated

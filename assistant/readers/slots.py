@@ -604,3 +604,18 @@ def throughput(text: str) -> dict:
 # the answer must be a number of cards: 'how many L40S', '要几张', '需要多少台'
 COUNT_ASK = (r"几张|几块|几台|多少张|多少块|多少台|多少卡|几卡|" + w(r"how many (?:\w+[\s-]?)?(?:gpus?|cards?|nodes?|servers?|"
              r"a100s?|h100s?|h200s?|h20s?|h800s?|l40s|l40ses|4090s?|5090s?|3090s?|mi300xs?|910bs?)"))
+
+
+# Clouds named for a rental price, as the price table's provider fields spell them.
+PROVIDERS = [("AWS", w(r"aws|amazon(?: web services)?|ec2")), ("Azure", w("azure")),
+             ("Google Cloud", w(r"gcp|google cloud")), ("Lambda", w(r"lambda(?: labs| cloud)?")),
+             ("RunPod", w("runpod")), ("CoreWeave", w("coreweave")), ("Nebius", w("nebius")),
+             ("Vast.ai", w(r"vast(?:\.ai)?")), ("Hyperstack", w("hyperstack")), ("AutoDL", w("autodl")),
+             ("Alibaba Cloud", r"阿里云|" + w(r"alibaba(?: cloud)?|aliyun"))]
+
+
+def provider(text: str) -> dict:
+    """The cloud a rental price is asked on: 'on AWS', 'Lambda vs AWS' (the first named), '在阿里云上租'."""
+    found = sorted((m.start(), name) for name, pat in PROVIDERS for m in [re.search(pat, text)] if m)
+    return {"provider": found[0][1]} if found else {}
+
