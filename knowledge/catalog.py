@@ -135,6 +135,8 @@ class Catalog:
         for n in (4, 3, 2, 1):
             for start in range(len(tokens) - n + 1):
                 span = set(range(start, start + n))
+                if n >= 2 and tokens[start] in ("a", "an") and tokens[start + 1][:1].isdigit():
+                    continue  # 'a 10 trillion parameter model', 'a 100 users': the article, not an A10 / A100
                 joined = normalize("".join(tokens[start:start + n]))
                 hit = (self._names.get(joined) or (self._names.get(joined[:-1]) if joined.endswith("s") else None)
                        or self._names.get(re.sub(r"(\d)g$", r"\1gb", joined)))  # 'A100 40G' = 'a100 40gb'

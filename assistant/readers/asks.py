@@ -140,6 +140,9 @@ def _job_intent(req: Request, setting: str, low: str = "") -> str:
     if setting in ("precision", "kv_dtype") and req.intent == "inference_memory" and re.search(
             r"快|速度|吞吐|" + w(r"faster|slower|speed\w*|throughput|tokens?/s|latency|worth"), low):
         return "inference_speed"  # 'is FP8 worth it, how much faster?': the speed decides (and the GPUs it takes)
+    if setting in ("precision", "kv_dtype", "engine") and req.intent in ("cost", "price") and req.model and \
+            not (req.tokens or req.period_hours or req.method in ("full", "lora", "qlora", "pretrain")):
+        return "inference_speed"  # 'fp16 or int4, which is more cost-effective on a 4090?': same card, the throughput decides
     if req.intent not in ("recommend", "compare") or not req.model or len(req.gpus) >= 2:
         return req.intent
     if req.method in ("full", "lora", "qlora", "pretrain") or setting in ("offload", "zero", "recompute", "method"):
@@ -459,6 +462,12 @@ def _card_job_intent(low: str, req: Request) -> str | None:
 
 
 # --- several models -------------------------------------------------------------------------------------------------
+def _active(spec) -> float:
+    from tools.params import count_parameters
+
+    return float(count_parameters(spec).active)
+
+
 def _is_card(catalog, name: str, req: Request) -> bool:
     try:
         gid = catalog.gpu(name)[0].id
@@ -486,6 +495,8 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
         size = float(m.group(1)) * 1e9
         if _is_card(catalog, m.group(1) + "b", req):
             continue  # '910B' beside an Ascend question is the card, not a 910B model
+        if first.moe and abs(_active(first) / size - 1) < 0.1:
+            continue  # 'DeepSeek-V3 (671B total, 37B active)': the named model's own active count
         if re.fullmatch(named, m.group(1)) or any(abs(catalog.model(i)[0].params_total / size - 1) < 0.1 for i in ids):
             continue
         line = first.id.rsplit("-", 1)[0]
@@ -507,7 +518,8 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     if req.intent == "spec":
         return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []
     alts = alternatives(low, req)
-    if alts and req.model and alts[0].intent != req.intent and req.intent in ("training_time", "serving", "cost"):
+    if alts and req.model and alts[0].intent != req.intent and req.intent in ("training_time", "serving", "cost") and \
+            not (req.intent == "cost" and alts[0].intent == "inference_speed" and not (req.period_hours or req.tokens)):
         main = Ask(text=_intent_label(req), intent=req.intent,
                    update={k: None for k in {a for x in alts for a in x.update} if k in ("offload",)})
         asks = [main, *alts]

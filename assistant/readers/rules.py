@@ -246,9 +246,11 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
                           work) and (intent == "recommend" or re.search(r"配置|方案|买|" + slots.w(r"setup|set-up|build|rig|hardware|buy|what|which"), work)):
         stated["purchase"] = True  # 'budget $30k: best setup to serve 70B to 50 users': a budget with no period buys
         intent = "recommend"
-    elif intent == "recommend" and (re.search(slots.BUY_CUE, work) or (
-            stated.get("budget") and re.search(slots.HOME_CUE, work))) and not re.search(slots.RENT_CUE, work):
-        stated["purchase"] = True  # 'what should I buy with $5k': machines to own, ranked by purchase price
+    elif (intent == "recommend" or (intent == "serving" and re.search(r"哪|什么|" + slots.w(r"which|what"), work))) and (
+            re.search(slots.BUY_CUE, work) or (stated.get("budget") and re.search(slots.HOME_CUE, work))) and \
+            not re.search(slots.RENT_CUE, work):
+        stated["purchase"] = True  # 'what should I buy with $5k', 'which should our team of 20 buy': to own
+        intent = "recommend"
     if re.search(slots.HOST_OWNED, work):
         stated["host_owned"] = True
     if intent in ("price", "cost"):

@@ -256,14 +256,19 @@ HOST_OWNED = (r"主机已有|已有主机|已经有主机|只买显卡|只买卡
 def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
-    m = re.search(rf"(?:{_PROMPT})\s*(?:tokens?|长度|len\w*|length)?{_IS}({LEN})", text) \
-        or re.search(rf"({LEN})[\s-]*(?:tokens?)?\s*的?\s*(?:{_PROMPT}|提示|长文档|文档|长文本|document|doc|pdf)", text) \
+    before = rf"({LEN})[\s-]*(?:tokens?)?\s*的?\s*(?:{_PROMPT}|提示|长文档|文档|长文本|document|doc|pdf)"
+    number_first = re.search(before, text) and re.search(rf"({LEN})[\s-]*(?:tokens?|token)?\s*的?\s*(?:{_OUTPUT})", text)
+    # ('1k 输入 300 输出': the numbers come before their words, so '输入 300' is not the prompt)
+    m = (number_first and re.search(before, text)) or re.search(rf"(?:{_PROMPT})\s*(?:tokens?|长度|len\w*|length)?{_IS}({LEN})", text) \
+        or re.search(before, text) \
         or re.search(rf"({LEN})\s*(?:tokens?)?\s*in(?![a-z])(?=\s*(?:/|,|and|\+|、|，)?\s*{LEN}\s*(?:tokens?)?\s*out)", text)
     if m:
         out["prompt_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(rf"(?:{_OUTPUT}|max[\s_]*(?:new[\s_]*)?tokens)\s*(?:tokens?|长度|len\w*|length|size)?{_IS}({LEN})", text) \
-        or re.search(rf"({LEN})[\s-]*(?:tokens?|token)?\s*的?\s*(?:{_OUTPUT})", text) \
+    after = rf"({LEN})[\s-]*(?:tokens?|token)?\s*的?\s*(?:{_OUTPUT})"
+    m = (number_first and re.search(after, text)) or \
+        re.search(rf"(?:{_OUTPUT}|max[\s_]*(?:new[\s_]*)?tokens)\s*(?:tokens?|长度|len\w*|length|size)?{_IS}({LEN})", text) \
+        or re.search(after, text) \
         or re.search(rf"({LEN})\s*(?:tokens?)?\s*out(?![a-z])", text)
     if m:
         out["output_len"] = length(m.group(1))
@@ -317,6 +322,9 @@ def users(text: str) -> dict:
     # (one stream: read by batches(), not a load of users)
     m = re.search(rf"({NUM})\s*({MAG})?\s*(?:{w('daily active users?|dau|daily users|users a day|users per day|users daily')}|"
                   r"日活(?:跃)?(?:用户)?|个?日活)", text) or re.search(rf"(?:日活|dau)\s*(?:是|为|约|大概|:|：)?\s*({NUM})\s*({MAG})?", text)
+    if not m:  # 'for our 300 employees', '20 个员工用', 'a team of 20 devs': the people who will use it in a day
+        people = w(r"employees|staff|engineers|developers|devs|colleagues|people in (?:our|the) (?:company|team|org)")
+        m = re.search(rf"({NUM})\s*({MAG})?\s*(?:名|个|位)?\s*(?:{people}|员工|同事|工程师|开发者|开发人员)", text)
     if m and to_number(m.group(1)):
         out["daily_active_users"] = int(magnitude(to_number(m.group(1)), m.group(2)))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
@@ -342,10 +350,11 @@ def users(text: str) -> dict:
     else:  # per minute / hour / day: '300 requests/min', '每分钟 300 个请求', '1M requests a day'
         m = re.search(rf"({NUM})\s*({MAG})?\s*(?:requests?|reqs?|calls?|queries|次请求|个请求|请求|次调用|次)\s*"
                       r"(?:per|/|a|an|each|every|每)\s*(min(?:ute)?|hour|hr|day|分钟|小时|天)(?![a-z])", text) or \
-            re.search(rf"每\s*(分钟|小时|天)\s*({NUM})\s*({MAG})?\s*(?:个|次)?\s*(?:请求|调用)", text)
+            re.search(rf"(?:每|日均|每日|一天|平均每)\s*(分钟|小时|天|日)?\s*({NUM})\s*({MAG})?\s*(?:个|次)?\s*(?:请求|调用|次)", text)
         if m:
-            if m.group(1) in ("分钟", "小时", "天"):
-                unit, v, mag = m.group(1), to_number(m.group(2)), m.group(3)
+            if m.group(1) in ("分钟", "小时", "天", "日") or m.group(0).startswith(("日均", "每日", "一天", "平均每")):
+                unit = {"日": "天", None: "天"}.get(m.group(1), m.group(1))
+                v, mag = to_number(m.group(2)), m.group(3)
             else:
                 v, mag, unit = to_number(m.group(1)), m.group(2), m.group(3)
             if v:
