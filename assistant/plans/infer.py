@@ -118,12 +118,14 @@ def offload(ctx: Ctx) -> Answer:
                                   "ram_gb": req.ram_gb},
                  plan_offload(OffloadRequest(model=model, gpu=gpu, precision=fmt, context=context, ram_gb=req.ram_gb)))
     fits_all = r.fits_gpu and (r.fits_ram is not False)
+    ram = (f"{req.ram_gb:g} GB RAM" if req.ram_gb else
+           ctx.t(f"system RAM (it needs about {r.ram_gb:,.0f} GB free for the rest)", f"系统内存（其余部分约需 {r.ram_gb:,.0f} GB）"))
     head = ctx.t(
-        f"**{'Yes' if fits_all else 'No'}**: {model.name} in {fmt} on one {gpu.name} + {req.ram_gb:g} GB RAM — "
+        f"**{'Yes' if fits_all else 'No'}**: {model.name} in {fmt} on one {gpu.name} + {ram} — "
         + (f"{r.gpu_layers} of {r.total_layers} layers on the GPU" if r.mode == "layers" else
            f"all layers on the GPU, the experts of {r.cpu_moe_layers} layers in RAM")
         + f"; decode up to **~{r.decode_tokens_per_s:.0f} tokens/s** (batch 1, bandwidth bound).",
-        f"**{'可以' if fits_all else '不行'}**：{model.name}（{fmt}）用一张 {gpu.name} + {req.ram_gb:g} GB 内存 —— "
+        f"**{'可以' if fits_all else '不行'}**：{model.name}（{fmt}）用一张 {gpu.name} + {ram} —— "
         + (f"{r.total_layers} 层里 {r.gpu_layers} 层放 GPU" if r.mode == "layers" else
            f"所有层放 GPU，{r.cpu_moe_layers} 层的专家放内存")
         + f"；解码上限约 **{r.decode_tokens_per_s:.0f} token/s**（batch 1，按带宽估算）。")
@@ -211,6 +213,13 @@ def _largest_runnable(ctx: Ctx) -> Answer:
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"))
 
 
+def _offloads(ctx: Ctx) -> bool:
+    """Local inference with layers in system RAM: a RAM size stated, or offloading named with llama.cpp / Ollama (the
+    'offload' of a training question is the optimizer's, not this)."""
+    req = ctx.req
+    return bool(req.ram_gb or (req.offload and req.gpu and (req.engine in ("llamacpp", "ollama") or req.method == "inference")))
+
+
 def _unified(ctx: Ctx) -> bool:
     """An Apple machine: its GPU and CPU share one memory, so there is no system RAM to offload layers to (a RAM
     size stated beside it belongs to another machine in the message), said."""
@@ -225,7 +234,7 @@ def inference_memory(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     if req.largest_model and not req.model:
         return _largest_runnable(ctx)
-    if req.ram_gb and not _unified(ctx):
+    if _offloads(ctx) and not _unified(ctx):
         return offload(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     context = _context(ctx)
@@ -644,7 +653,7 @@ def inference_speed(ctx: Ctx) -> Answer:
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     req, lang = ctx.req, ctx.lang
-    if req.ram_gb and not _unified(ctx):
+    if _offloads(ctx) and not _unified(ctx):
         return offload(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     prompt = req.prompt_len or req.context or 2048
