@@ -187,6 +187,18 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     if asks[0].compare == "gpu":
         return _compare_cards(done, zh, question)
     intent = done[0][1].intent
+    if intent == "inference_memory" and re.search(r"上下文|多长|context|longer|long\b", question.lower()) and \
+            all(x.figures.get("max_context") for _, x in done):
+        # 'how much more context does FP8 KV give?': the longest context of each, and the gain
+        rows = [(a, int(x.figures["max_context"])) for a, x in done]
+        listed = "; ".join(f"{a.text}: {c:,} tokens" for a, c in rows)
+        (a0, c0), (a1, c1) = rows[0], rows[-1]
+        gain = (f"{a1.text} 可以多放 {c1 - c0:,} 个 token（{c1 / c0:.2f} 倍）" if zh else
+                f"{a1.text} holds {c1 - c0:,} more tokens ({c1 / c0:.2f}×)") if c1 >= c0 else \
+            (f"{a0.text} 可以多放 {c0 - c1:,} 个 token（{c0 / c1:.2f} 倍）" if zh else
+             f"{a0.text} holds {c0 - c1:,} more tokens ({c0 / c1:.2f}×)")
+        return (("最长上下文（单条）：" if zh else "Longest context, one sequence: ") + listed
+                + ("。" if zh else ". ") + gain + ("。" if zh else "."))
     if intent in ("training_memory", "inference_memory"):
         return _compare_memory(done, zh)
     key = _KEY.get(intent)

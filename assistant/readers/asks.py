@@ -39,6 +39,9 @@ _NEED = (r"要不要|需不需要|需要不需要|是否需要|是否要|有没�
            r"need(?:ed)? to (?:use|enable|turn on)|should (?:i|we) (?:use|enable|turn on|add|go with|switch to)|"
            r"with or without|worth (?:using|enabling|it)|required|necessary|needed|can (?:i|we) (?:skip|avoid|get away without)"))
 
+_HOW_MUCH_MORE = (r"多多少|能多|提升多少|提高多少|增加多少|省多少|少多少|快多少|" +
+                  w(r"how much (?:more|longer|bigger|larger|faster|less|smaller)|how many more|what do (?:i|we) gain|"
+                    r"gain from|difference (?:does|would) (?:it|that) make"))
 _AND_WORD = r"和|与|跟|以及|、|(?<![a-z])(?:and|&)(?![a-z])"
 _OR_WORD = r"(?<![a-z])(?:or|vs\.?|versus|than|over|against|compared (?:to|with))(?![a-z])|还是|或者|或是|或|/|比|相比|对比"
 
@@ -114,7 +117,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                     extra["exact_format"] = True  # 'q4 or q8?': each as named, fit or not
                 return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting, low), update={setting: v, **extra},
                             compare=setting) for _, v in named[:3]]
-        if len(named) == 1 and _need_near(text, named[0][0]):
+        if len(named) == 1 and (_need_near(text, named[0][0]) or re.search(_HOW_MUCH_MORE, text)):
+            # ('FP8 KV cache: how much more context does it give?': without it and with it)
             on = named[0][1]
             off = _off_value(setting, on)
             if off is None or off == on:

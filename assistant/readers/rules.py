@@ -399,6 +399,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("serving", 2 if s.get("serving", 0) >= 3 else 1)
     if "tokens" in stated:
         add("training_time", 2)
+        if re.search(r"(?<![a-z0-9])(?:[abhl]\d{2,3}|mi\d{3}x?|gpu|card)s?[\s-]*(?:hours?|hrs?)(?![a-z])|卡时|机时", low):
+            add("training_time", 4)  # 'how many H100 hours for SFT on 500M tokens?': the time tool's GPU-hours
         if ("deadline_hours" in stated or ("period_hours" in stated and re.search(slots.COUNT_ASK, low))) and \
                 s.get("recommend", 0) < 3:  # ('推荐什么配置' within a deadline stays a recommendation)
             add("training_time", 6)  # 'how many GPUs to train it on 2T tokens in 30 days': the count the time needs
