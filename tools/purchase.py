@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+import re
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.schemas import GPU, ModelSpec, Price
@@ -76,7 +78,7 @@ def _price(req: PurchaseRequest, gpu: GPU) -> tuple[float, str, bool] | None:
     cheaper typical of the card's new and used records; None when the table has none."""
     best = None
     for p in req.prices:
-        if p.gpu != gpu.id or p.kind not in ("buy_new", "buy_used"):
+        if not _same_machine(gpu, p.gpu) or p.kind not in ("buy_new", "buy_used"):
             continue
         typical = p.typical if p.typical is not None else (p.low + p.high) / 2
         server = p.unit == "per_8gpu_server"
@@ -86,6 +88,15 @@ def _price(req: PurchaseRequest, gpu: GPU) -> tuple[float, str, bool] | None:
         if best is None or key < best[0]:
             best = (key, value, "used" if p.kind == "buy_used" else "new", server)
     return None if best is None else best[1:]
+
+
+def _same_machine(gpu: GPU, price_gpu: str) -> bool:
+    """A price record for this card; for a Mac, any configuration of the same chip and memory (a Mac is sold as
+    configurations: 'M3 Ultra 256GB' is priced by its base GPU-core variant when that is the record there is)."""
+    if price_gpu == gpu.id:
+        return True
+    strip = lambda i: re.sub(r"-\d+c(?=-)", "", i)
+    return gpu.vendor == "Apple" and strip(price_gpu) == strip(gpu.id)
 
 
 def _counts(gpu: GPU) -> tuple[int, ...]:
@@ -163,7 +174,13 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
             if got is None:
                 continue
             fmt, gb, speed, step = got
-            host = 0.0 if (server or gpu.vendor == "Apple") else host_usd(n)
+            module = _counts(gpu) == (GPUS_PER_SERVER,)
+            if server or gpu.vendor == "Apple":
+                host = 0.0
+            elif module:  # SXM / OAM modules go only into their own 8-GPU baseboard server, whatever PC you have
+                host = _convert(HOST_USD[GPUS_PER_SERVER], "USD", req.currency, req.cny_per_usd)
+            else:
+                host = host_usd(n)
             total = n * each + host
             o = PurchaseOption(gpu=gpu.id, name=gpu.name, num_gpus=n, format=fmt, per_gpu_gb=round(gb, 1),
                                condition=condition, price_per_card=round(each), cards_cost=round(n * each),
@@ -190,18 +207,24 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
     return PurchasePlan(options=options, rejected=rejected, currency=req.currency, assumptions=_assumptions(req))
 
 
+MIN_USABLE_TOKENS_PER_S = 10.0  # one chat user reads ~5-10 tokens/s; slower than this a format is not worth its fidelity
+
+
 def _key(req: PurchaseRequest, o: PurchaseOption):
     speed = o.tokens_per_s if req.task == "inference" else (-(o.hours or 1e9))
+    slow = req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < MIN_USABLE_TOKENS_PER_S
     if req.budget is None:
-        return (o.total, o.step, -(speed or 0))
+        return (slow, o.total, o.step, -(speed or 0))
     if not o.within_budget:
-        return (1, o.total, 0, 0)  # over the budget: the nearest to it first
-    return (0, o.step, -(speed or 0), o.total)
+        return (1, 0, o.total, 0, 0)  # over the budget: the nearest to it first
+    return (0, slow, o.step, -(speed or 0), o.total)
 
 
 def _why(req: PurchaseRequest, o: PurchaseOption, best: PurchaseOption) -> str:
     if req.budget is not None and not o.within_budget:
         return f"over the budget by {o.total - req.budget:,.0f} {req.currency}"
+    if req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < MIN_USABLE_TOKENS_PER_S:
+        return f"too slow to use ({o.tokens_per_s:g} tokens/s)"
     if o is best:
         return "best within the budget (most faithful format, then fastest)" if req.budget else "cheapest that runs it"
     if o.step > best.step:
@@ -231,7 +254,10 @@ def _assumptions(req: PurchaseRequest) -> list[str]:
         out.append(f"{req.task} fine-tuning at sequence length {min(req.context, 4096):,}; hours for "
                    f"{FINETUNE_TOKENS:.0e} tokens")
     out.append("ranking: " + ("within the budget, then the most faithful format, then the fastest, then the cheapest"
-                              if req.budget else "the cheapest that runs"))
+                              if req.budget else "the cheapest that runs")
+               + (f"; a set-up under {MIN_USABLE_TOKENS_PER_S:g} tokens/s for one stream ranks last (too slow to use, an "
+                  "assumption)" if req.task == "inference" else "")
+               + "; SXM/OAM modules need their own 8-GPU server, priced with it")
     return out
 
 

@@ -144,6 +144,8 @@ def _purchase_why(ctx: Ctx, o, best, budget, money) -> str:
     if o is best:
         return ctx.t("best within the budget (most faithful format, then fastest)", "预算内最优（格式最保真，其次最快）") \
             if budget else ctx.t("cheapest that runs it", "能跑的最便宜方案")
+    if o.tokens_per_s is not None and o.tokens_per_s < 10:
+        return ctx.t(f"too slow to use ({o.tokens_per_s:g} tokens/s)", f"太慢（{o.tokens_per_s:g} token/s）")
     if o.step is not None and best.step is not None and o.step > best.step:
         return ctx.t(f"only fits in {o.format}", f"只放得下 {o.format}")
     if o.tokens_per_s and best.tokens_per_s and o.tokens_per_s < best.tokens_per_s:
