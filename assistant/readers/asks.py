@@ -246,6 +246,8 @@ _CLAUSE = re.compile(r"[?？;；]|(?:^|\s)(?:and also|also|plus|as well as|另�
                      r"[,，:：]\s*(?=(?:and\s+)?(?:how (?:long|much|many|fast)|what (?:will|would|does|is|about)|多少|多久|要多久|几张|"
                      r"能不能|要不要|成本|价格|花多少|速度|一个月|每月|每小时|一小时|显存|够不够|最长|最大|吞吐|延迟|首字))|"
                      r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|，\s*(?=(?:还有|另外|以及|那|以及|再|多少|能|要|是))|"
+                     # '…多少钱，跑 72B 能支持多少并发？': a comma before a second question of its own
+                     r"(?<=[多少钱吗呢价])[，,]\s*(?=[^，,。？?]{2,40}(?:多少|几张|几个|多久|吗|呢|怎么|如何|能否|能不能|够不够))|"
                      r"\band\s+(?=(?:what|how)\s+(?:is|are|does|do|much|many|long|fast|about))")
 _INTENT_NAMES = {"price": ("price", "价格"), "cost": ("cost", "成本"), "training_time": ("training time", "训练时间"),
                  "training_memory": ("memory", "显存"), "inference_memory": ("memory", "显存"),

@@ -168,6 +168,14 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
             stated["family"] = family[0]  # 'which Qwen can I fine-tune on a 4090?': the family's members that fit
         elif family:
             stated["model"], stated["model_text"], stated["family_flagship"] = family[1], family[0], True
+        else:
+            unknown = re.search(r"(?<![a-z0-9])(?:phi|llama|qwen|mistral|mixtral|gemma|yi|glm|deepseek|falcon|mpt|bloom|baichuan|"
+                                r"internlm|olmo|starcoder|codellama|command[\s-]?r|granite|minicpm|kimi|ernie|hunyuan|"
+                                r"nemotron|smollm|exaone)[\w.\-]*\d[\w.\-]*(?:\s+(?:mini|small|medium|large|nano|tiny|flash))?",
+                                work)
+            if unknown:  # 'Phi-3-mini': a model name the catalog lacks, said, never replaced by another model
+                warnings.append(f"'{unknown.group(0).strip()}' is not in the model catalog: give its size (e.g. '3.8B') or "
+                                "a config.json path, or `gpu-advisor models` for the models on record")
     if names.checkpoint_format:
         stated["checkpoint_format"] = names.checkpoint_format
     if not names.gpus and not names.unknown_gpu:

@@ -128,6 +128,8 @@ def method(text: str) -> dict:
     serving = has(INFER_CUE, text)
     if has(w(r"full[\s-]*(?:fine[\s-]*tun\w*|ft|finetun\w*|param\w*|sft|training|train)|fft") + r"|全参|全部参数|全餐", text) or \
             has(r"(?:vs\.?|or|/|,|、|和)\s*full(?![a-z])|(?<![a-z])full\s*(?:vs\.?|or|/|,|、)", text) or \
+            (training and has(r"\(\s*full(?:[\s-]*param\w*)?\s*\)|(?<![a-z])full(?:[\s-]*(?:weights?|model|parameters?))?\s*(?:fine|sft)|"
+                              r"all (?:the )?(?:weights|parameters)", text)) or \
             (has(r"全量", text) and (training or not serving)):
         found.append("full")
     out: dict = {}
