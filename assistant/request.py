@@ -81,6 +81,8 @@ class Request(BaseModel):
     batch: int | None = Field(None, description="inference: sequences decoded together")
     max_throughput: bool | None = Field(None, description="asks for the most tokens/s the hardware can give (the largest "
                                         "batch that fits)")
+    batch_items: int | None = Field(None, gt=0, le=10**12, description="an offline job: this many prompts (documents, "
+                                    "rows) to run through the model; its time at full load is asked")
     concurrent_users: int | None = None
     requests_per_s: float | None = None
     daily_active_users: int | None = Field(None, gt=0, description="users a day; the peak requests in flight are "

@@ -483,3 +483,20 @@ def test_lora_answers_count_the_trainable_parameters(rank, targets, form):
     assert a.figures["lora_trainable_params"] == expected
     assert f"{expected:,}" in a.answer
 
+
+# --- an offline job: N items through the model at full load ----------------------------------------------------------
+@SETTINGS
+@given(n=st.sampled_from([100_000, 2_000_000, 10_000_000]), gpus=st.sampled_from([1, 4, 8]),
+       form=st.sampled_from(["How long to run inference over {n:,} documents with Llama 3.1 8B on {g} H100s? prompts "
+                             "are 1000 tokens, outputs 100.", "用 {g} 张 H100 跑 Llama 3.1 8B，处理 {n} 条数据，每条输入 1000 输出 100，要多久？"]))
+def test_an_offline_job_is_timed_at_full_load(n, gpus, form):
+    a = ask(form.format(n=n, g=gpus))
+    assert a.request["batch_items"] == n and a.intent == "inference_speed"
+    # items / (items per second): the figures agree with each other, and the replicas are GPUs / GPUs per replica
+    f = a.figures
+    assert f["batch_job_hours"] == pytest.approx(n / f["items_per_s"] / 3600, rel=1e-2)
+    assert f["replicas"] * f["gpus_per_replica"] <= gpus
+    # twice the items, twice the time (the rate does not depend on how many there are)
+    b = ask(form.format(n=2 * n, g=gpus))
+    assert b.figures["batch_job_hours"] == pytest.approx(2 * f["batch_job_hours"], rel=1e-2)
+

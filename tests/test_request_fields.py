@@ -65,6 +65,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "peak_tflops": ("How long to pretrain a 7B model on 1T tokens with 128 Ascend 910B at 35% MFU?",
                     "How long to pretrain a 7B model on 1T tokens with 128 Ascend 910B at 35% MFU, taking 313 TFLOPS per card?"),
     "provider": ("How much to rent 8 H100s for a week?", "How much to rent 8 H100s for a week on AWS?"),
+    "batch_items": ("How fast is Llama 3.1 8B on 8 H100s with 1000-token prompts and 100-token outputs?",
+                    "How long to run inference over 10 million documents with Llama 3.1 8B on 8 H100s, 1000-token "
+                    "prompts and 100-token outputs?"),
     "purchase": ("Which GPU is best to rent for running Llama 3.1 70B? My budget is $5000.",
                  "Which GPU should I buy to run Llama 3.1 70B? My budget is $5000."),
     "host_owned": ("Which GPU should I buy to run Llama 3.1 70B? My budget is $5000.",

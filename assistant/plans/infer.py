@@ -22,7 +22,8 @@ CHECKPOINT_FORMATS = {"awq": "awq", "gptq-int4": "gptq", "gptq-int8": "int8", "f
                       "4bit": "int4", "mxfp4": "mxfp4", "nvfp4": "nvfp4", "gguf": "q4_k_m"}
 
 _INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype",
-          "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization", "ram_gb", "full_model"}
+          "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization", "ram_gb", "full_model",
+          "batch_items"}
 USES["inference_memory"] = _INFER | {"largest_model"}
 USES["serving"] = _INFER | {"concurrent_users", "requests_per_s", "ttft_s", "itl_ms", "tokens_per_s_per_user",
                             "daily_active_users"}
@@ -646,6 +647,54 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
     return ["", head, "", f"`{plan.launch_command}`"], plan
 
 
+def batch_job(ctx: Ctx) -> Answer:
+    """'How long to run 10M documents of 1k tokens through 8B on 8 H100s?': each replica (the fewest GPUs that hold the
+    model, TP inside) runs at full load; requests/s per replica = 1 / (one prompt's prefill + output / the batch's
+    tokens/s); time = items / (requests/s x replicas)."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    req, lang = ctx.req, ctx.lang
+    model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
+    prompt = req.prompt_len or req.context or 1024
+    out = req.output_len or 256
+    if not (req.prompt_len or req.context):
+        ctx.assume(f"{prompt} prompt tokens per item", f"每条输入 {prompt} token")
+    if not req.output_len:
+        ctx.assume(f"{out} output tokens per item", f"每条输出 {out} token")
+    fmt = _speed_format(ctx, model, gpu, 1, prompt + out, n)
+    width = _gpus_for_weights(ctx, model, gpu, fmt, 1, prompt + out) if n > 1 else 1
+    width = min(width, n)
+    replicas = max(1, n // width)
+    base = {"num_gpus": width, "precision": fmt, "context": prompt, "output": out, "engine": "vllm"}
+    one = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **base, "batch": 1},
+                   estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, batch=1, **base)))
+    seqs = max(1, min(one.max_batch_that_fits or 1, BATCHED_SEQS))
+    full = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **base, "batch": seqs},
+                    estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, batch=seqs, **base)))
+    rps = 1 / (one.ttft_s + out / full.decode_tokens_per_s_total) * replicas
+    hours = req.batch_items / rps / 3600
+    head = ctx.t(f"**About {hours:,.1f} hours** ({hours / 24:,.1f} days) for {req.batch_items:,} items of {prompt:,} prompt + "
+                 f"{out:,} output tokens on {n}× {gpu.name}: {replicas} replica(s) of {width} GPU(s), each at {seqs} sequences "
+                 f"at once, about {rps:,.1f} items/s in all ({rps * out:,.0f} output tokens/s).",
+                 f"**约 {hours:,.1f} 小时**（{hours / 24:,.1f} 天）：{req.batch_items:,} 条，每条输入 {prompt:,} + 输出 {out:,} "
+                 f"token，{n} 张 {gpu.name}：{replicas} 个副本、每个 {width} 张卡、同时 {seqs} 条，合计每秒约 {rps:,.1f} 条"
+                 f"（输出 {rps * out:,.0f} token/秒）。")
+    gpu_hours = hours * n
+    rate = req.price_per_gpu_hour or typical_rate(ctx, gpu.id)
+    lines = [head]
+    if rate:
+        lines.append(ctx.t(f"{gpu_hours:,.0f} GPU-hours; at {rate:,.2f} per GPU-hour about {gpu_hours * rate:,.0f}.",
+                           f"共 {gpu_hours:,.0f} 卡时；按每卡时 {rate:,.2f} 约 {gpu_hours * rate:,.0f}。"))
+    ctx.notes.append(ctx.t("each item's prompt is prefilled once and its output decoded within the running batch (vLLM "
+                           "continuous batching); data loading and retries not counted",
+                           "每条的输入预填充一次，输出在运行中的批次里解码（vLLM 连续批处理）；不含数据加载和重试"))
+    figures = {"batch_job_hours": round(hours, 3), "items_per_s": round(rps, 3), "replicas": replicas,
+               "gpus_per_replica": width, "gpu_hours": round(gpu_hours, 2)}
+    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + full.assumptions)
+    return Answer(answer=text, lang=lang, intent="inference_speed", tool_calls=ctx.calls, figures=figures,
+                  verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"))
+
+
 def inference_speed(ctx: Ctx) -> Answer:
     """Time to first token and decode speed. The format is the one the question fixes, else the best that fits (the
     published checkpoint's when it fits; a smaller one, said, when it does not: a speed for a set-up that cannot
@@ -655,6 +704,8 @@ def inference_speed(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     if _offloads(ctx) and not _unified(ctx):
         return offload(ctx)
+    if req.batch_items and req.model:
+        return batch_job(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     prompt = req.prompt_len or req.context or 2048
     if not (req.prompt_len or req.context):

@@ -210,7 +210,7 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
                    slots.largest_model, slots.system_ram, slots.targets, slots.throughput, slots.peak_tflops,
-                   slots.provider):
+                   slots.provider, slots.batch_items):
         stated |= reader(work)
     if "per_token_cost" not in stated and per_token:
         stated["per_token_cost"] = True  # ('the API charges ¥16 per 1M tokens', quoted as a reference: the unit asked)
@@ -405,6 +405,9 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             add("serving", 4)  # 'how many cards for N users at >= X tokens/s each': a plan held to the target
     if "engine" in stated and not trainish:
         add("serving", 2 if s.get("serving", 0) >= 3 else 1)
+    if "batch_items" in stated and not trainish:
+        add("inference_speed", 8)  # 'how long to run 10M documents through it?': an offline job at full load
+        stated.pop("tokens", None)
     if "tokens" in stated:
         add("training_time", 2)
         if re.search(r"(?<![a-z0-9])(?:[abhl]\d{2,3}|mi\d{3}x?|gpu|card)s?[\s-]*(?:hours?|hrs?)(?![a-z])|卡时|机时", low):

@@ -237,9 +237,10 @@ def lora_targets(text: str) -> list[str] | None:
 
 # What a request's prompt and its output are called, and the words between such a name and its length
 # ('prompts are ~1k', 'replies average 300', '输入约2000', '回复大概 300').
-_PROMPT = r"(?<![a-z])(?:prompts?|inputs?)(?![a-z])|输入|提示词?|问题"
-_OUTPUT = (r"(?<![a-z])(?:outputs?|completions?|answers?|responses?|replies|reply|generations?)(?![a-z])|"
-           r"输出|生成|回复|回答")
+_PROMPT = r"(?<![a-z])(?:prompts?|inputs?|documents?|docs|articles?)(?![a-z])|输入|提示词?|问题|文档|文章"
+_PROMPT_BARE = r"(?<![a-z])(?:prompts?|inputs?)(?![a-z])|输入|提示词?|问题"  # '2k prompts' (no 'tokens') is still a length
+_OUTPUT = (r"(?<![a-z])(?:outputs?|completions?|answers?|responses?|replies|reply|generations?|summar(?:y|ies))(?![a-z])|"
+           r"输出|生成|回复|回答|摘要")
 _IS = (r"(?:\s*(?:is|are|of|about|around|roughly|approximately|approx\.?|averag(?:e|es|ing)|typically|usually|mostly|"
        r"~|≈|=|:|：|是|为|约|大概|大约|平均|一般|在)(?![a-z])\s*){0,3}\s*")
 
@@ -258,7 +259,7 @@ HOST_OWNED = (r"主机已有|已有主机|已经有主机|只买显卡|只买卡
 def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
-    before = rf"({LEN})[\s-]*(?:tokens?)?\s*的?\s*(?:{_PROMPT}|提示|长文档|文档|长文本|document|doc|pdf)"
+    before = (rf"({LEN})[\s-]*(?:(?:tokens?)?\s*的?\s*(?:{_PROMPT_BARE}|提示|长文档|长文本|pdf)|tokens?\s*的?\s*(?:{_PROMPT}|长文档|pdf))")
     number_first = re.search(before, text) and re.search(rf"({LEN})[\s-]*(?:tokens?|token)?\s*的?\s*(?:{_OUTPUT})", text)
     # ('1k 输入 300 输出': the numbers come before their words, so '输入 300' is not the prompt)
     m = (number_first and re.search(before, text)) or re.search(rf"(?:{_PROMPT})\s*(?:tokens?|长度|len\w*|length)?{_IS}({LEN})", text) \
@@ -629,4 +630,18 @@ def provider(text: str) -> dict:
     """The cloud a rental price is asked on: 'on AWS', 'Lambda vs AWS' (the first named), '在阿里云上租'."""
     found = sorted((m.start(), name) for name, pat in PROVIDERS for m in [re.search(pat, text)] if m)
     return {"provider": found[0][1]} if found else {}
+
+
+def batch_items(text: str) -> dict:
+    """An offline inference job: 'inference over 10 million documents', '处理 100 万条数据', 'summarize 50k articles'."""
+    if not has(r"推理|处理|生成|摘要|总结|分类|打标|翻译|跑完|" + w(r"inference|infer|summari[sz]\w*|classif\w*|label\w*|"
+                                                        r"translat\w*|process\w*|run (?:it |them )?(?:over|on|through)|batch"), text):
+        return {}
+    things = w(r"documents?|docs?|articles?|pages?|records?|rows?|prompts?|queries|questions|emails?|tickets?|reviews?|"
+               r"files?|items?|texts?")
+    m = re.search(rf"({NUM})\s*({MAG})?\s*(?:个|篇|份|条)?\s*(?:{things}|文档|文章|数据|记录|问题|样本|评论|邮件)", text)
+    if not m or not to_number(m.group(1)):
+        return {}
+    n = magnitude(to_number(m.group(1)), m.group(2))
+    return {"batch_items": int(n)} if n >= 1000 else {}
 
