@@ -32,7 +32,7 @@ _KEY = {
 }
 
 
-def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str = "") -> Answer:
+def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str = "", prices=()) -> Answer:
     """One Answer for several asks: the first ask's fields on top, a section per ask, `asks`, `not_answered` and,
     for alternatives, the comparison."""
     zh = req.lang == "zh"
@@ -58,7 +58,7 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
             why = ans.clarification.question if ans.clarification else "; ".join(ans.warnings[:2]) or ans.status
             missed.append(NotAnswered(ask=ask.text, why=why))
     try:
-        comparison = compare(asks, answers, zh, question) if any(a.compare for a in asks) else None
+        comparison = compare(asks, answers, zh, question, prices) if any(a.compare for a in asks) else None
     except Exception:  # a comparison the figures cannot make: the sections stand without it (logged, never a traceback)
         log.exception("comparison failed for %r", question[:200])
         comparison = None
@@ -93,7 +93,7 @@ _CARD_KEY = {
 _MONEY = r"便宜|花费|成本|省钱|划算|性价比|价格|多少钱|费用|花多少|(?<![a-z])(?:cheap\w*|cost\w*|price\w*|dollar|spend|per hour|bill|budget)(?![a-z])"
 
 
-def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str | None:
+def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, prices=()) -> str | None:
     intent = done[0][1].intent
     if intent in ("inference_memory", "training_memory"):
         rows = [(a, x.verdict) for a, x in done if x.verdict and x.verdict.per_gpu_gb is not None]
@@ -165,7 +165,7 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
         return listed + ("。" if zh else ".")
     if intent == "inference_speed" and re.search(r"worth|price difference|pay (?:the )?(?:extra|more)|差价|值不值|值得|贵多少",
                                                   question.lower()):
-        buys = _purchase_line([(a, (x.request or {}).get("gpu")) for a, x in done], zh)
+        buys = _purchase_line([(a, (x.request or {}).get("gpu")) for a, x in done], zh, prices)
         if buys:
             listed += ("。" if zh else ". ") + buys
     pick = min if better == "lower" else max
@@ -178,14 +178,14 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> s
             f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
 
 
-def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "") -> str | None:
+def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "", prices=()) -> str | None:
     """Which alternative wins and by how much, from the answers' own figures."""
     done = [(a, x) for a, x in zip(asks, answers) if x.status == "answered" and a.compare]
     if len(done) < 2:
         return None
     asks = [a for a, _ in done]
     if asks[0].compare == "gpu":
-        return _compare_cards(done, zh, question)
+        return _compare_cards(done, zh, question, prices)
     intent = done[0][1].intent
     if intent == "inference_memory" and re.search(r"上下文|多长|context|longer|long\b", question.lower()) and \
             all(x.figures.get("max_context") for _, x in done):
@@ -238,11 +238,6 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
                                  f"memory holds up to {x.figures.get('max_concurrent_sequences')} sequences; the latency "
                                  f"plan needs {x.figures.get('serve_total_gpus')} GPUs") for a, x in done)
         return "; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}" for a, v in vals)
-    if intent == "inference_speed" and re.search(r"worth|price difference|pay (?:the )?(?:extra|more)|差价|值不值|值得|贵多少",
-                                                  question.lower()):
-        buys = _purchase_line([(a, (x.request or {}).get("gpu")) for a, x in done], zh)
-        if buys:
-            listed += ("。" if zh else ". ") + buys
     pick = min if better == "lower" else max
     win = pick(vals, key=lambda av: av[1])
     rest = [av for av in vals if av[0] is not win[0]]
@@ -355,23 +350,25 @@ def _spec_line(gpu_ids: list, zh: bool) -> str | None:
          " (memory sets the model size and concurrency, bandwidth the decode speed, compute prefill and training)")
 
 
-def _purchase_line(cards: list, zh: bool) -> str | None:
-    """'To buy: RTX 4090 $2,177 new, RTX 5090 $1,999 new (price table)': the typical purchase price of each card."""
-    from knowledge.prices import load_prices
+def _purchase_line(cards: list, zh: bool, prices) -> str | None:
+    """'To buy: RTX 4090 $2,177 new, RTX 5090 $1,999 new (price table)': each card's purchase price, chosen as the
+    purchase planner chooses it (tools/purchase.price_of)."""
+    from knowledge.catalog import default_catalog
+    from tools.purchase import price_of
 
-    records = load_prices().records
+    cur = "CNY" if zh else "USD"
     parts = []
     for ask, gid in cards:
-        buys = [p for p in records if p.gpu == gid and p.kind in ("buy_new", "buy_used") and p.currency == ("CNY" if zh else "USD")] \
-            or [p for p in records if p.gpu == gid and p.kind in ("buy_new", "buy_used")]
-        if not buys:
+        try:
+            gpu = default_catalog().gpu(gid)[0]
+        except (LookupError, ValueError):
             continue
-        p = min(buys, key=lambda r: r.typical if r.typical is not None else (r.low + r.high) / 2)
-        v = (p.typical if p.typical is not None else (p.low + p.high) / 2) / (8 if p.unit == "per_8gpu_server" else 1)
-        sym = "¥" if p.currency == "CNY" else "$"
-        kind = ("二手" if zh else "used") if p.kind == "buy_used" else ("新" if zh else "new")
-        parts.append(f"{ask.text} {sym}{v:,.0f} ({kind})")
+        got = price_of(list(prices), gpu, cur)
+        if got is None:
+            continue
+        value, condition, _ = got
+        kind = ("二手" if zh else "used") if condition == "used" else ("新" if zh else "new")
+        parts.append(f"{ask.text} {'¥' if zh else '$'}{value:,.0f} ({kind})")
     if len(parts) < 2:
         return None
     return ("购买价（价格表估计）：" if zh else "To buy (price-table estimates): ") + ("；" if zh else "; ").join(parts)
-

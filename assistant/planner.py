@@ -15,12 +15,15 @@ from assistant.context import USES, Ctx, Deps
 from assistant.plans import facts, infer, money, train
 from assistant.request import META_FIELDS, Request
 from assistant.restate import clarification, restate
+from assistant.readers.rules import NEGATIVE_LOAD
+from assistant.zh import assumption_zh
 from knowledge.catalog import UnknownItem
 
 __all__ = ["Deps", "plan", "missing_inputs"]
 log = logging.getLogger(__name__)
 
 
+ZERO_GPUS = "0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')"
 MAX_GPUS = 1_000_000  # an input above it is a typo or a joke: said, not computed
 PEAK_SHARE_OF_DAU = 0.05  # chat users a day -> requests in flight at the peak hour (an assumption, always said)
 RATIO_MODEL = "llama-3.1-8b"  # the job a ratio question is computed on when it names none (said)
@@ -79,7 +82,7 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
         if fixed:  # cards compared on one format, formats on one GPU count: the alternative is the only change
             subs = [r.model_copy(update=fixed) for r in subs]
             answers = [plan(r, deps, question, invalid) for r in subs]
-        return combine(req, asks, answers, question)
+        return combine(req, asks, answers, question, deps.prices())
     except Exception:  # splitting the message failed: the message's own reading answers it (logged)
         log.exception("several asks failed on %r", question[:200])
         return plan(req, deps, question, invalid)
@@ -107,21 +110,6 @@ def _held_fixed(req: Request, asks, answers) -> dict:
         if len(counts) >= 2:
             return {"num_gpus": max(counts)}
     return {}
-
-
-# The reader's and planner's refusals, in Chinese for a Chinese question (the English stays in `warnings`).
-_PROBLEMS_ZH = {
-    "a negative token count or context; give a positive number such as 2T, 500B, 1000亿 or 8k":
-        "token 数或上下文是负数；请给正数，如 2T、500B、1000亿 或 8k",
-    "a length, batch or epoch count of 0; give a positive number such as 4k context or batch 8":
-        "长度、batch 或 epoch 为 0；请给正数，如上下文 4k 或 batch 8",
-    "a negative number of users or requests; give a load of at least 1 (e.g. '100 users', '5 QPS')":
-        "用户数或请求数是负数；负载至少为 1（如“100 个用户”“5 QPS”）",
-    "a negative number of GPUs; give a count of at least 1 (e.g. '8x H100', '4 张 H100')":
-        "GPU 数量是负数；至少 1 张（如“8 张 H100”“4 张 H100”）",
-    "0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')":
-        "0 张卡不是一种配置；至少 1 张（如“8 张 H100”“单卡”）",
-}
 
 
 def _unsupported_precision(ctx: Ctx) -> None:
@@ -206,20 +194,19 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         ctx.assume(f"a node = the standard 8-GPU server (HGX/DGX): {req.nodes}×8 = {req.num_gpus} GPUs",
                    f"一台 = 标准 8 卡服务器（HGX/DGX）：{req.nodes}×8 = {req.num_gpus} 张")
     problems = list(invalid)
-    load = "a negative number of users or requests; give a load of at least 1 (e.g. '100 users', '5 QPS')"
-    if load in problems and req.model:  # the rest of the question stands: answer it without the load, said first
-        problems.remove(load)
+    if NEGATIVE_LOAD in problems and req.model:  # the rest of the question stands: answer it without the load, said
+        problems.remove(NEGATIVE_LOAD)
         req = ctx.req = req.model_copy(update={"concurrent_users": None, "requests_per_s": None, "batch": None,
                                                "intent": "inference_memory" if req.intent == "serving" else req.intent})
-        ctx.assume("the load given is negative, so it is left out (" + "a load is at least 1 user or request)",
+        ctx.assume("the load given is negative, so it is left out (a load is at least 1 user or request)",
                    "给出的负载是负数，已忽略（负载至少 1 个用户或请求）")
     if req.num_gpus is not None and req.num_gpus <= 0:
-        problems.append("0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')")
+        problems.append(ZERO_GPUS)
     if req.num_gpus is not None and req.num_gpus > MAX_GPUS:
         problems.append(f"{req.num_gpus:,} GPUs is more than any cluster built (the largest are a few hundred thousand); "
                         f"give at most {MAX_GPUS:,}")
     if problems:
-        shown = [_PROBLEMS_ZH.get(p, p) for p in problems] if ctx.zh else problems
+        shown = [assumption_zh(p) for p in problems] if ctx.zh else problems
         return _finish(ctx, Answer(answer=T(ctx.lang, "bad_input", msg="；".join(shown) if ctx.zh else "; ".join(shown)),
                                    lang=ctx.lang,
                                    intent=req.intent, warnings=problems, status="error"))

@@ -71,6 +71,17 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
      r"混合精度 AdamW：权重 \1 + 梯度 \2 + 主权重 \3 + 动量 \4 = 每参数 \5 字节的模型状态"),
     (rf"sequence length {_N} tokens \(default; --seq-len\)", r"序列长度 \1 个 token（默认；--seq-len）"),
     (rf"sequence length {_N} tokens", r"序列长度 \1 个 token"),
+    # the reader's and planner's refusals (assistant/readers/rules.py, assistant/planner.py)
+    (r"a negative token count or context; give a positive number such as 2T, 500B, 1000亿 or 8k",
+     "token 数或上下文是负数；请给正数，如 2T、500B、1000亿 或 8k"),
+    (r"a length, batch or epoch count of 0; give a positive number such as 4k context or batch 8",
+     "长度、batch 或 epoch 为 0；请给正数，如上下文 4k 或 batch 8"),
+    (r"a negative number of users or requests; give a load of at least 1 \(e\.g\. '100 users', '5 QPS'\)",
+     "用户数或请求数是负数；负载至少为 1（如“100 个用户”“5 QPS”）"),
+    (r"a negative number of GPUs; give a count of at least 1 \(e\.g\. '8x H100', '4 张 H100'\)",
+     "GPU 数量是负数；至少 1 张（如“8 张 H100”“4 张 H100”）"),
+    (r"0 GPUs is not a configuration; give at least 1 \(e\.g\. '8x H100', '单卡'\)",
+     "0 张卡不是一种配置；至少 1 张（如“8 张 H100”“单卡”）"),
     (rf"{_N} GPUs: dp {_N} x tp {_N} x pp {_N},? ZeRO-(\d) \(the lowest stage whose model states fit each GPU: less "
      rf"traffic than full sharding; --zero\); {_N} tokens per optimizer step \(default: pre-training scale, as published "
      r"runs of this size use\)",
@@ -246,8 +257,8 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 def assumption_zh(line: str) -> str:
     """The Chinese rendering of one English assumption line, or the line unchanged when no pattern matches
     (or it is Chinese already)."""
-    if _HAN.search(line):
-        return line
+    if len(_HAN.findall(line)) > len(re.findall(r"[A-Za-z]", line)):
+        return line  # Chinese already (an English line may still quote a Chinese example: '4 张 H100')
     for pattern, zh in _COMPILED:
         m = pattern.fullmatch(line.strip())
         if m:

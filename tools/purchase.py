@@ -73,17 +73,18 @@ class PurchasePlan(BaseModel):
     assumptions: list[str]
 
 
-def _price(req: PurchaseRequest, gpu: GPU) -> tuple[float, str, bool] | None:
-    """(price per card in the request's currency, 'new'/'used', whether it is an 8-GPU server's price / 8), the
-    cheaper typical of the card's new and used records; None when the table has none."""
+def price_of(prices: list[Price], gpu: GPU, currency: str, cny_per_usd: float = DEFAULT_CNY_PER_USD
+             ) -> tuple[float, str, bool] | None:
+    """(price per card in `currency`, 'new'/'used', whether it is an 8-GPU server's price / 8), the cheaper typical of
+    the card's new and used records, a record in `currency` first; None when the table has none."""
     best = None
-    for p in req.prices:
+    for p in prices:
         if not _same_machine(gpu, p.gpu) or p.kind not in ("buy_new", "buy_used"):
             continue
         typical = p.typical if p.typical is not None else (p.low + p.high) / 2
         server = p.unit == "per_8gpu_server"
-        value = _convert(typical / (GPUS_PER_SERVER if server else 1), p.currency, req.currency, req.cny_per_usd)
-        same = p.currency == req.currency
+        value = _convert(typical / (GPUS_PER_SERVER if server else 1), p.currency, currency, cny_per_usd)
+        same = p.currency == currency
         key = (not same, value)  # a record in the user's currency first, then the cheaper
         if best is None or key < best[0]:
             best = (key, value, "used" if p.kind == "buy_used" else "new", server)
@@ -161,7 +162,7 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
     host_usd = lambda n: 0.0 if req.host_owned else _convert(HOST_USD[n], "USD", req.currency, req.cny_per_usd)
     options, rejected = [], []
     for gpu in req.gpus:
-        price = _price(req, gpu)
+        price = price_of(req.prices, gpu, req.currency, req.cny_per_usd)
         if price is None:
             rejected.append(PurchaseOption(gpu=gpu.id, name=gpu.name, num_gpus=None, format=None, per_gpu_gb=None,
                                            condition=None, price_per_card=None, cards_cost=None, host_cost=None,
@@ -261,4 +262,4 @@ def _assumptions(req: PurchaseRequest) -> list[str]:
     return out
 
 
-__all__ = ["PurchaseRequest", "PurchaseOption", "PurchasePlan", "plan_purchase", "HOST_USD", "FINETUNE_TOKENS"]
+__all__ = ["PurchaseRequest", "PurchaseOption", "PurchasePlan", "plan_purchase", "price_of", "HOST_USD", "FINETUNE_TOKENS"]

@@ -144,7 +144,9 @@ def _purchase_why(ctx: Ctx, o, best, budget, money) -> str:
     if o is best:
         return ctx.t("best within the budget (most faithful format, then fastest)", "预算内最优（格式最保真，其次最快）") \
             if budget else ctx.t("cheapest that runs it", "能跑的最便宜方案")
-    if o.tokens_per_s is not None and o.tokens_per_s < 10:
+    from tools.purchase import MIN_USABLE_TOKENS_PER_S
+
+    if o.tokens_per_s is not None and o.tokens_per_s < MIN_USABLE_TOKENS_PER_S:
         return ctx.t(f"too slow to use ({o.tokens_per_s:g} tokens/s)", f"太慢（{o.tokens_per_s:g} token/s）")
     if o.step is not None and best.step is not None and o.step > best.step:
         return ctx.t(f"only fits in {o.format}", f"只放得下 {o.format}")
@@ -206,12 +208,12 @@ def recommend(ctx: Ctx) -> Answer:
                         why=assumption_zh(top.why) if ctx.zh else top.why)]
     if task == "inference" and len(req.gpus) < 2:  # what the model needs, before the ranking
         from assistant.context import smallest_cards
-        from assistant.plans.infer import _fits_on
+        from assistant.plans.infer import fits_on
 
         ctx_len = req.context or 4096
         for fmt in (model.native_precision, "awq"):
             line = smallest_cards(ctx, lambda g, f=fmt: (lambda x: (bool(x.fits), x.per_gpu_gb))(
-                _fits_on(model, g, 1, f, ctx_len, req.concurrent_users or 1)))
+                fits_on(model, g, 1, f, ctx_len, req.concurrent_users or 1)))
             if line:
                 lines.append(line.replace("**Smallest single GPU that holds it**", f"**Smallest single GPU, {fmt}**")
                              .replace("**单卡放得下的最小显存**", f"**单卡最小显存（{fmt}）**"))

@@ -292,7 +292,7 @@ def inference_memory(ctx: Ctx) -> Answer:
         from assistant.context import smallest_cards
 
         line = smallest_cards(ctx, lambda g: (lambda x: (bool(x.fits), x.per_gpu_gb))(
-            _fits_on(model, g, 1, main_p, context, batch)))
+            fits_on(model, g, 1, main_p, context, batch)))
         if line:
             lines += ["", line]
     lines += ["", _kv_line(ctx, model, r, batch)]
@@ -310,7 +310,7 @@ def inference_memory(ctx: Ctx) -> Answer:
                   tool_calls=ctx.calls)
 
 
-def _fits_on(model, gpu, n: int, fmt: str, context: int, batch: int = 1):
+def fits_on(model, gpu, n: int, fmt: str, context: int, batch: int = 1):
     from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
 
     return estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, num_gpus=n, precision=fmt,
@@ -338,7 +338,7 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
             continue
         if gpu.vendor == "Apple" and small in ("fp8", "int8", "awq"):
             continue
-        x = _fits_on(model, gpu, n, small, context, batch)
+        x = fits_on(model, gpu, n, small, context, batch)
         if x.fits:
             what = ctx.t(" (quantized: not the full model)", "（量化版，不是满血）") if ctx.req.full_model else ""
             ways.append(ctx.t(f"the same {n}× {gpu.name} in {small}{what}, {x.per_gpu_gb:.1f} GB per GPU",
@@ -347,7 +347,7 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
     bigger = sorted((g for g in ctx.deps.catalog.gpus if g.vendor not in ("Apple", "custom") and g.memory_gb > gpu.memory_gb
                      and (g.fp8_dense_tflops or fmt != "fp8")), key=lambda g: (g.vendor != gpu.vendor, g.memory_gb))
     for g in bigger:
-        x = _fits_on(model, g, n, fmt, context, batch)
+        x = fits_on(model, g, n, fmt, context, batch)
         if x.fits and x.per_gpu_gb <= 0.9 * x.usable_gb:  # room for more than one short request
             ways.append(ctx.t(f"{n}× {g.name} in {fmt}, {x.per_gpu_gb:.1f} GB per GPU",
                               f"{n} 张 {g.name}，{fmt}，每卡 {x.per_gpu_gb:.1f} GB"))
@@ -366,7 +366,7 @@ def _family_fits(ctx: Ctx, model, gpu, n: int, context: int) -> list[str]:
     apple = gpu.vendor == "Apple"
     parts = []
     for fmt in (("bf16", "q8_0", "q4_k_m") if apple else ("bf16", "int8", "awq")):
-        fit = [(m, x) for m in members for x in [_fits_on(m, gpu, n, fmt, context)] if x.fits]
+        fit = [(m, x) for m in members for x in [fits_on(m, gpu, n, fmt, context)] if x.fits]
         if fit:
             m, x = max(fit, key=lambda mx: (round(mx[0].params_total / 1e9),  # the largest, a general model first
                                             not re.search(r"coder|vl|distill|math", mx[0].id), mx[0].params_total))
@@ -439,14 +439,26 @@ def _kv_line(ctx: Ctx, model, r, batch: int) -> str:
         ("。" if ctx.zh else ".")
 
 
+def _request_shape(req, context: int) -> tuple[int, int]:
+    """(prompt, output) tokens of one request of a serving load: as stated, else an output of an eighth of the
+    context (at most 512) and the rest of the context as the prompt."""
+    out = req.output_len or min(512, max(1, context // 8))
+    return req.prompt_len or max(1, context - out), out
+
+
+def requests_per_s(ttft_s: float, out: int, batch_tokens_per_s: float) -> float:
+    """Requests per second a set of GPUs sustains at full load: each request costs its own prefill plus its share of
+    the batch's decode steps, 1 / (prefill of one prompt + output / the batch's tokens per second)."""
+    return 1 / (ttft_s + out / batch_tokens_per_s)
+
+
 def _rate_at_capacity(ctx: Ctx, model, gpu, fmt: str, context: int, seqs: int) -> tuple[list[str], dict | None]:
     """Requests per second the GPUs sustain with `seqs` in flight: each request costs its own prefill plus its share
     of the decode steps, 1 / (prefill of one prompt + output / tokens-per-second of the whole batch)."""
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     req = ctx.req
-    out = req.output_len or min(512, max(1, context // 8))
-    prompt = req.prompt_len or max(1, context - out)
+    prompt, out = _request_shape(req, context)
     if not req.output_len:
         ctx.assume(f"{out} output tokens per request", f"每个请求输出 {out} token")
     base = {"num_gpus": req.num_gpus or 1, "precision": fmt, "context": prompt, "output": out}
@@ -456,7 +468,7 @@ def _rate_at_capacity(ctx: Ctx, model, gpu, fmt: str, context: int, seqs: int) -
                     estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, batch=seqs, **base)))
     if not full.decode_tokens_per_s_total:
         return [], None
-    rps = 1 / (one.ttft_s + out / full.decode_tokens_per_s_total)
+    rps = requests_per_s(one.ttft_s, out, full.decode_tokens_per_s_total)
     per_user = out * rps / seqs  # Little's law: each request spends seqs / rps seconds in flight for its `out` tokens
     line = ctx.t(f"At {seqs} in flight: about **{rps:,.1f} requests/s** ({prompt:,} prompt + {out:,} output tokens each: "
                  f"{one.ttft_s:.2f} s of prefill per request plus {out:,} tokens at {full.decode_tokens_per_s_total:,.0f} "
@@ -477,15 +489,14 @@ def _users_at_rate(ctx: Ctx, model, gpu, fmt: str, context: int, target: float, 
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     req = ctx.req
-    out = req.output_len or min(512, max(1, context // 8))
-    prompt = req.prompt_len or max(1, context - out)
+    prompt, out = _request_shape(req, context)
     base = {"num_gpus": req.num_gpus or 1, "precision": fmt, "context": prompt, "output": out}
     speed = lambda b: estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, batch=b, **base))
     ttft1 = speed(1).ttft_s
 
     def per_user(b: int) -> float:
         total = speed(b).decode_tokens_per_s_total
-        return out / (ttft1 + out / total) / b if total else 0.0
+        return out * requests_per_s(ttft1, out, total) / b if total else 0.0
     if per_user(1) < target:
         return None
     lo, hi = 1, max(1, cap)
@@ -671,7 +682,7 @@ def batch_job(ctx: Ctx) -> Answer:
     seqs = max(1, min(one.max_batch_that_fits or 1, BATCHED_SEQS))
     full = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **base, "batch": seqs},
                     estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, batch=seqs, **base)))
-    rps = 1 / (one.ttft_s + out / full.decode_tokens_per_s_total) * replicas
+    rps = requests_per_s(one.ttft_s, out, full.decode_tokens_per_s_total) * replicas
     hours = req.batch_items / rps / 3600
     head = ctx.t(f"**About {hours:,.1f} hours** ({hours / 24:,.1f} days) for {req.batch_items:,} items of {prompt:,} prompt + "
                  f"{out:,} output tokens on {n}× {gpu.name}: {replicas} replica(s) of {width} GPU(s), each at {seqs} sequences "

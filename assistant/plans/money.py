@@ -171,9 +171,7 @@ def typical_rate(ctx: Ctx, gpu_id: str, currency: str | None = None) -> float | 
 def provider_rate(ctx: Ctx, gpu_id: str, currency: str | None = None) -> float | None:
     """The on-demand rate of the cloud the user named ('on AWS', '在阿里云'): the median typical of the records whose
     provider names it, converted to the currency, said; None when none is named or the table has no such record (said)."""
-    import statistics
-
-    from tools.cost import DEFAULT_CNY_PER_USD, _convert
+    from tools.cost import DEFAULT_CNY_PER_USD, price_range
 
     name = ctx.req.provider
     if not name:
@@ -185,8 +183,7 @@ def provider_rate(ctx: Ctx, gpu_id: str, currency: str | None = None) -> float |
         ctx.notes.append(ctx.t(f"no {name} on-demand price for {gpu_id} in the price table: the typical across providers is used",
                                f"价格表里没有 {name} 上 {gpu_id} 的按需价格：改用各家典型价"))
         return None
-    rate = statistics.median(_convert(p.typical if p.typical is not None else (p.low + p.high) / 2, p.currency, cur,
-                                      DEFAULT_CNY_PER_USD) for p in found)
+    rate = price_range(found, "rent", cur, DEFAULT_CNY_PER_USD, "").per_gpu.typical  # the median typical, as everywhere
     note = ctx.t(f"{name} on-demand for {gpu_id}: {rate:,.2f} {cur} per GPU-hour (price table: "
                  + ", ".join(f"{p.id}, {p.provider}, as of {p.as_of}" for p in found) + ")",
                  f"{name} 上 {gpu_id} 的按需价：每卡时 {rate:,.2f} {cur}（价格表："
@@ -347,10 +344,11 @@ def cost(ctx: Ctx) -> Answer:
             cash = ctx.t(f" In cash, a GPU pays for itself after about {used_h:,.0f} hours of use "
                          f"({r.break_even_months:.1f} months at {u:.0%}; resale not counted).",
                          f"按现金算，一张卡用约 {used_h:,.0f} 小时回本（利用率 {u:.0%} 时 {r.break_even_months:.1f} 个月；不计转售）。")
+        nominal = not (req.period_hours or req.tokens or req.deadline_hours)  # no job: the break-even is the answer
         if wins is None:
             be = ctx.t(" Buying does not beat renting at these prices, however long the GPUs are kept.",
                        "按这些价格，无论持有多久，买都不比租划算。")
-        elif not (req.period_hours or req.tokens or req.deadline_hours):  # no job: the break-even is the answer
+        elif nominal:
             be = ctx.t(f" Buying wins for GPUs held longer than **{wins:.1f} months** working {u:.0%} of the time "
                        "(resale at the end credited).",
                        f"持有超过 **{wins:.1f} 个月**、且 {u:.0%} 的时间在干活（计入期末转售），买更划算。")
@@ -363,12 +361,8 @@ def cost(ctx: Ctx) -> Answer:
             be = ctx.t(f" Buying wins past {wins:.1f} months of holding at {u:.0%} use (resale credited); this is "
                        f"{held_m:,.1f} months.", f"持有超过 {wins:.1f} 个月（利用率 {u:.0%}，计入转售）买就更划算；这次是 "
                        f"{held_m:,.1f} 个月。")
-        nominal = not (req.period_hours or req.tokens or req.deadline_hours)
-        lines.append(("" if nominal else ctx.t(f"Cheaper for this: **{r.cheaper}**.",
-                                               f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。"))
-                     + (be + cash).strip() if nominal else
-                     ctx.t(f"Cheaper for this: **{r.cheaper}**.", f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。")
-                     + be + cash)
+        verdict = ctx.t(f"Cheaper for this: **{r.cheaper}**.", f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。")
+        lines.append((be + cash).strip() if nominal else verdict + be + cash)
     figures: dict[str, Any] = {"gpu_hours": r.gpu_hours, "hours": hours, "currency": cur, "cheaper": r.cheaper,
                                "break_even_months": r.break_even_months, "buy_wins_after_months": r.buy_wins_after_months}
     if r.rent_cost:

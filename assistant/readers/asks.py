@@ -18,7 +18,8 @@ import unicodedata
 from pydantic import BaseModel, Field
 
 from assistant.readers import cues
-from assistant.readers.slots import COUNT_ASK, PER_TOKEN_COST, largest_model, w
+from assistant.readers.money import WHOLE_SERVER
+from assistant.readers.slots import COMPARATIVE, COUNT_ASK, PER_TOKEN_COST, largest_model, w
 from assistant.request import Request
 
 
@@ -386,7 +387,6 @@ def _family(intent: str) -> str:
 # --- several cards for one job -----------------------------------------------------------------------------------------
 _RATE = (r"(?:at|@|租|rent(?:ing)?(?: at)?|for|：|:|,|，)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|元|块|rmb|cny)?\s*"
          r"(?:/|per|每|一)\s*(?:gpu[\s-]*|卡|张)?(?:hr|hour|h|小时|(?<=卡)时)(?![a-z])")
-_WHOLE_BOX = r"整机|整台|一台|每台|服务器|" + w(r"whole (?:node|server|machine|box)|per (?:node|server|machine|box)|a (?:node|server|box)")
 _COST_WORDS = r"便宜|花费|成本|省钱|划算|per dollar|性价比|" + w(r"cheap\w*|cost\w*|price|dollar|spend|per hour|\$/h|bill")
 
 
@@ -406,8 +406,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         return []
     counts = [counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans]
     own_inputs = len(set(counts)) > 1 or bool(re.search(_RATE, low)) or bool(re.search(PER_TOKEN_COST, low))
-    how_much_faster = re.search(r"快多少|快几倍|快多少倍|哪个快|" + w(r"how much faster|how much quicker|faster|speed[\s-]?up"),
-                                low) and job == "inference_speed" and not req.purchase
+    how_much_faster = re.search(COMPARATIVE, low) and job == "inference_speed" and not req.purchase
     if not own_inputs and not how_much_faster and job not in ("serving", "price") and \
             req.intent in ("recommend", "compare", "training_time"):
         return []  # the same job on each card: the recommendation / the time answer compares the cards itself
@@ -418,15 +417,16 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         total, per, nodes = counts_near_gpus(work, Names(gpus=[gid], gpu_spans=[(start, end, gid)]))
         update: dict = {"gpu": gid, "gpus": [gid], "num_gpus": total or shared or (req.num_gpus if len(spans) == 1 else None),
                         "nodes": nodes, "gpus_per_node": per}
-        m = None
+        m, whole = None, False
         for j, (s0, e0, g0) in enumerate(every):  # a price written right after any mention of this card
             if g0 != gid:
                 continue
             upto = next((sp[0] for sp in every[j + 1:] if sp[2] != gid), len(low))
             window = low[e0:upto]
-            m = re.search(_RATE, window) or re.search(_RATE + r"[^\d]{0,6}$", low[max(0, s0 - 30):s0])
+            after = re.search(_RATE, window)
+            m = after or re.search(_RATE + r"[^\d]{0,6}$", low[max(0, s0 - 30):s0])
             if m:
-                whole = m.re.pattern == _RATE and re.search(_WHOLE_BOX, window[:m.start() + 12])
+                whole = bool(after and re.search(WHOLE_SERVER, window[:after.start() + 12]))
                 break
         if m:
             update["price_per_gpu_hour"] = float(m.group(1))

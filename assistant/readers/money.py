@@ -150,6 +150,9 @@ def money(text: str) -> dict:
 
 _PER_HOUR = r"每小时|一小时|每个小时|每时|" + w(r"per hour|an hour|hourly|/h|/hr|/hour")
 _SERVER = r"整机|一台|每台|整台|台服务器|服务器|机器"
+_A_SERVER = w(r"(?:per|a|the whole|each|whole) (?:server|node|machine|box)")
+# a whole machine, in either language: its price is over its GPUs
+WHOLE_SERVER = _SERVER + "|" + _A_SERVER
 
 
 def _server_hourly_price(text: str, out: dict) -> float | None:
@@ -168,7 +171,7 @@ def _server_hourly_price(text: str, out: dict) -> float | None:
                  text) and re.search(_PER_HOUR, text):
         return v  # 'we run 8 H20s, ¥60 an hour all in': the deployment's cost per hour, over its GPUs
     if re.search(rf"(?:{_SERVER})[^。？?！!，,]{{0,16}}?(?:¥|￥|\$)?\s*{n}|{n}\s*(?:元|块|美元|刀|usd|\$)?\s*/?\s*(?:台|整机)|"
-                 + w(r"(?:per|a|the whole|each) (?:server|node|machine|box)"), text):
+                 + _A_SERVER, text):
         return v
     return None
 

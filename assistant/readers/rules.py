@@ -22,6 +22,11 @@ GPU_ONLY_INTENTS = ("price", "spec")  # answered from the card alone: a job of a
 _FOLLOW_UP = (r"^\s*(?:那|换成|换|改成|改为|如果|要是|假如)|呢\s*[?？]?\s*$|"
               + slots.w(r"what about|how about|wh?at abou?t|how abt|what abt|and|what if|instead|same but|same with|now with|"
                         r"then with|with|ok|okay|and if|but with|if i use|if we use|switch to|make it"))
+# What the reader refuses, in words (assistant/zh.py renders each in Chinese).
+NEGATIVE_TOKENS = "a negative token count or context; give a positive number such as 2T, 500B, 1000亿 or 8k"
+ZERO_LENGTH = "a length, batch or epoch count of 0; give a positive number such as 4k context or batch 8"
+NEGATIVE_LOAD = "a negative number of users or requests; give a load of at least 1 (e.g. '100 users', '5 QPS')"
+NEGATIVE_GPUS = "a negative number of GPUs; give a count of at least 1 (e.g. '8x H100', '4 张 H100')"
 _NEGATIVE = r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:[kmbt]|万亿|亿|万)?\s*(?:个)?\s*(tokens?|token|上下文|context|ctx)"
 _INJECTION = (r"ignore (?:all |any )?(?:the )?(?:previous|prior|above)|忽略(?:之前|以上|前面|所有)|system prompt|系统提示|"
               r"you are now|disregard")
@@ -126,15 +131,15 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         warnings.append("the message contains instructions aimed at the assistant; they were treated as text")
     invalid = []
     if re.search(_NEGATIVE, low):
-        invalid.append("a negative token count or context; give a positive number such as 2T, 500B, 1000亿 or 8k")
+        invalid.append(NEGATIVE_TOKENS)
     if re.search(r"(?:context|ctx|上下文|seq(?:uence)?[\s_-]*len\w*|序列长度|batch(?:[\s_-]*size)?|epochs?)\s*(?:of|=|:|是|为|：)?\s*0(?![\d.])"
                  r"|(?<![\d.])0\s*(?:tokens?\s*)?(?:的)?\s*(?:context|上下文)", low):
-        invalid.append("a length, batch or epoch count of 0; give a positive number such as 4k context or batch 8")
+        invalid.append(ZERO_LENGTH)
     if re.search(r"(?<![\w.])-\s*\d+\s*(?:个|名|位)?\s*(?:用户|人|并发|路|" + slots.w(
             r"users?|people|requests?|concurrent|qps|rps|sessions?") + ")", low):
-        invalid.append("a negative number of users or requests; give a load of at least 1 (e.g. '100 users', '5 QPS')")
+        invalid.append(NEGATIVE_LOAD)
     if re.search(r"(?<![\w.])-\s*\d+\s*(?:张|块|卡|台|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?") + ")", low):
-        invalid.append("a negative number of GPUs; give a count of at least 1 (e.g. '8x H100', '4 张 H100')")
+        invalid.append(NEGATIVE_GPUS)
     path, low = config_path(text, low)
     names, work = find_names(low, catalog)
     stated: dict = {}
@@ -249,15 +254,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if intent == "recommend" and "method" not in stated and not stated.get("methods") and \
             not re.search(slots.FINETUNE_CUE, work) and not ("tokens" in stated or "deadline_hours" in stated):
         stated["method"] = "inference"  # 'what GPU to run 70B locally', 'what GPU for Mixtral at 32k': nothing is trained
-    if intent in ("recommend", "serving") and stated.get("budget") and not re.search(slots.RENT_CUE, work) and \
-            not re.search(r"每月|每个月|一个月|每小时|月租|" + slots.w(r"per (?:month|hour)|a month|an hour|monthly|/mo|/month"),
-                          work) and (intent == "recommend" or re.search(r"配置|方案|买|" + slots.w(r"setup|set-up|build|rig|hardware|buy|what|which"), work)):
-        stated["purchase"] = True  # 'budget $30k: best setup to serve 70B to 50 users': a budget with no period buys
-        intent = "recommend"
-    elif (intent == "recommend" or (intent == "serving" and re.search(r"哪|什么|" + slots.w(r"which|what"), work))) and (
-            re.search(slots.BUY_CUE, work) or (stated.get("budget") and re.search(slots.HOME_CUE, work))) and \
-            not re.search(slots.RENT_CUE, work):
-        stated["purchase"] = True  # 'what should I buy with $5k', 'which should our team of 20 buy': to own
+    if _buys(intent, stated, work):
+        stated["purchase"] = True
         intent = "recommend"
     if re.search(slots.HOST_OWNED, work):
         stated["host_owned"] = True
@@ -536,7 +534,7 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s["inference_memory"] = max(s.values(), default=0) + 1  # 'how big is the KV cache per token': memory, not a plan
         if "concurrent_users" in stated and "batch" not in stated:
             stated["batch"] = stated.pop("concurrent_users")  # '... for 100 users at 8k': 100 sequences of KV
-    if s.get("training_time", 0) and not trainish and "tokens" not in stated and re.search(_COMPARATIVE, low) and \
+    if s.get("training_time", 0) and not trainish and "tokens" not in stated and re.search(slots.COMPARATIVE, low) and \
             not re.search(_DURATION_ASK, low):
         s["inference_speed"] = max(s.get("inference_speed", 0), s.pop("training_time"))  # 'which is faster for 8B: a
         # 4090 or an M2 Ultra?': nothing is trained, so the speed of running it
@@ -568,6 +566,20 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
 
 
 
+def _buys(intent: str, stated: dict, work: str) -> bool:
+    """Hardware to own, not to rent: a budget with no period ('budget $30k: best setup to serve 70B to 50 users'), or
+    buying named in a choice ('what should I buy with $5k', 'which should our team of 20 buy')."""
+    if intent not in ("recommend", "serving") or re.search(slots.RENT_CUE, work):
+        return False
+    asks_which = intent == "recommend" or bool(re.search(r"哪|什么|" + slots.w(r"which|what"), work))
+    if stated.get("budget") and not re.search(_PERIOD_PRICE, work) and (
+            intent == "recommend" or re.search(r"配置|方案|买|" + slots.w(r"setup|set-up|build|rig|hardware|buy|what|which"), work)):
+        return True
+    return asks_which and bool(re.search(slots.BUY_CUE, work) or (stated.get("budget") and re.search(slots.HOME_CUE, work)))
+
+
+# a budget or price given per period: a rental
+_PERIOD_PRICE = r"每月|每个月|一个月|每小时|月租|" + slots.w(r"per (?:month|hour)|a month|an hour|monthly|/mo|/month")
 # A run in the past tense: 'how many GPU-hours did Llama 3 take', 'took to train', '用了多少卡时'.
 _PAST_RUN = (r"用了多少|花了多少|训了多久|用了几|当时|" +
              slots.w(r"did .{0,40}(?:take|use|need|cost|require)|took|was trained|were used|used to train"))
@@ -576,7 +588,6 @@ _KV_SIZE = (r"kv\s*cache\s*(?:有|要|占|会)?\s*(?:多大|多少|多少显存|
             slots.w(r"kv[\s-]*cache (?:size|per token|footprint|memory)|size of (?:the )?kv[\s-]*cache|how (?:big|much|large) "
                     r"(?:is )?(?:the )?kv[\s-]*cache|kv[\s-]*cache (?:takes|needs|uses)|kv per token"))
 # 'faster', '快多少': a comparison of speed; 'how long', '多久': a duration (of a training job, when one is named).
-_COMPARATIVE = r"快多少|慢多少|快几倍|慢几倍|更快|哪个快|" + slots.w(r"faster|slower|speed[\s-]?up|quicker")
 _DURATION_ASK = (r"多久|多长时间|几天|多少天|几个小时|多少小时|训练时间|卡时|" +
                  slots.w(r"how long|how many (?:days|hours|weeks)|wall[\s-]?clock|gpu[\s-]?hours?|days|weeks"))
 

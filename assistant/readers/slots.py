@@ -645,3 +645,7 @@ def batch_items(text: str) -> dict:
     n = magnitude(to_number(m.group(1)), m.group(2))
     return {"batch_items": int(n)} if n >= 1000 else {}
 
+
+# a comparison of speed ('faster', '快多少', 'how much quicker')
+COMPARATIVE = r"快多少|慢多少|快几倍|慢几倍|更快|哪个快|" + w(r"faster|slower|speed[\s-]?up|quicker")
+
