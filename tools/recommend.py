@@ -104,7 +104,7 @@ def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
     """The serving planner's smallest layout for `batch` users at seq_len tokens within the default latency targets:
     TP a power of two in a node, whole nodes beyond, replicas for the rest (never a layout slower per stream than
     a smaller one: the planner takes the fewest GPUs that meet the targets)."""
-    from tools.serving import DEFAULT_OUTPUT, ServeRequest, plan_serving
+    from tools.serving import DEFAULT_ITL_MS, DEFAULT_OUTPUT, DEFAULT_TTFT_S, ServeRequest, plan_serving
 
     if _unrated(gpu, "inference"):
         return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
@@ -113,7 +113,7 @@ def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
     out = min(DEFAULT_OUTPUT, max(1, ctx // 4))
     try:
         p = plan_serving(ServeRequest(model=req.model, gpu=gpu, users=req.batch, prompt_len=max(1, ctx - out),
-                                      output_len=out, prices=req.prices))
+                                      output_len=out, prices=req.prices, ttft_s=DEFAULT_TTFT_S, itl_ms=DEFAULT_ITL_MS))
     except ValueError as e:
         return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
                       why=str(e).split(": try")[0])

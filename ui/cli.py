@@ -153,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("chat", help="a multi-turn terminal conversation (empty line or Ctrl-D ends it)")
     c.add_argument("--lang", choices=["zh", "en"])
     cli_plan.add_parsers(sub)
+    from ui.cli_calibrate import add_parser as add_calibrate_parser
+
+    add_calibrate_parser(sub)
     cli_serve.add_parsers(sub)
     cli_serve.add_mcp_parser(sub)
     cli_serve.add_slack_parser(sub)
@@ -342,6 +345,10 @@ def run(argv: list[str] | None = None) -> tuple[int, str | None]:
             data, text = run_recommend(args, catalog)
         elif args.command in ("cost", "plan"):
             data, text = cli_plan.run_command(args, catalog)
+        elif args.command == "calibrate":
+            from ui.cli_calibrate import run_calibrate
+
+            data, text = run_calibrate(args, catalog)
         elif args.command in ("index", "search", "compare", "prices"):
             from knowledge.documents import DocumentError
             from knowledge.embeddings import EmbedderUnavailable

@@ -169,6 +169,7 @@ def add_serve_subparser(plan_sub) -> None:
         epilog="Examples:\n"
                "  gpu-advisor plan serve --model llama-3.1-70b --gpu h100 --users 100 --prompt-len 2k --output-len 512 "
                "--ttft 1s --itl 50ms\n"
+               "  gpu-advisor plan serve --model llama-3.1-70b --gpu h100 --users 20 --prompt-len 1k --tp 4   # pin TP 4\n"
                "  gpu-advisor plan serve --model qwen2.5-7b --gpu rtx-4090 --qps 2 --engine llama.cpp --precision q4_k_m\n"
                "  gpu-advisor plan serve --model deepseek-v3 --gpu h20 --users 50 --gpu-options h200,h800,ascend-910b\n"
                "Load: --users N counts requests in flight at once (a user waiting for an answer); --qps R counts "
@@ -183,9 +184,13 @@ def add_serve_subparser(plan_sub) -> None:
                    help=f"prompt tokens per request, e.g. 2k (default {DEFAULT_PROMPT})")
     p.add_argument("--output-len", type=parse_length, default=DEFAULT_OUTPUT,
                    help=f"output tokens per request (default {DEFAULT_OUTPUT})")
-    p.add_argument("--ttft", type=parse_seconds, help=f"time-to-first-token target, e.g. 1s or 800ms (default {DEFAULT_TTFT_S:g}s)")
+    p.add_argument("--ttft", type=parse_seconds, help="time-to-first-token target, e.g. 1s or 800ms (default: none "
+                   f"imposed; the plan says what it achieves and what {DEFAULT_TTFT_S:g}s would take)")
     p.add_argument("--itl", type=lambda t: parse_seconds(t, "ms"),
-                   help=f"inter-token latency target, e.g. 50ms (default {DEFAULT_ITL_MS:g}ms; a bare number is ms)")
+                   help=f"inter-token latency target, e.g. 50ms; a bare number is ms (default: none imposed; the plan "
+                        f"says what {DEFAULT_ITL_MS:g}ms would take)")
+    p.add_argument("--tp", type=int, help="pin tensor parallelism per replica, e.g. 4 (default: the planner's choice)")
+    p.add_argument("--pp", type=int, help="pin pipeline stages per replica (default: the planner's choice)")
     p.add_argument("--engine", default="vllm", choices=["vllm", "sglang", "hf", "llama.cpp"],
                    help="serving engine (default vllm; Ollama = llama.cpp)")
     p.add_argument("--precision", help="weight format, e.g. fp8, awq, q4_k_m (default: the checkpoint's own)")
@@ -218,10 +223,15 @@ def _plan_serve(args, catalog):
                   ttft_s=args.ttft, itl_ms=args.itl * 1000 if args.itl else None, engine=args.engine,
                   precision=args.precision, kv_dtype=args.kv_dtype, memory_fraction=args.memory_fraction,
                   prefix_cache_hit=args.prefix_cache_hit, gpus_per_node=args.gpus_per_node, prices=prices,
-                  max_num_seqs=args.max_num_seqs)
+                  max_num_seqs=args.max_num_seqs, tp=args.tp, pp=args.pp)
     from ui.cli import engine_extras
 
-    req = ServeRequest(model=model, gpu=gpu, price_per_gpu_hour=args.price, **fields, **engine_extras(args, catalog))
+    from knowledge import calibrations
+
+    fmt = args.precision or model.native_precision
+    fix = calibrations.find(model.id, gpu.id, args.engine, fmt)
+    req = ServeRequest(model=model, gpu=gpu, price_per_gpu_hour=args.price, correction=fix, **fields,
+                       **engine_extras(args, catalog))
     plan = plan_serving(req)
     names = [g.strip() for g in args.gpu_options.split(",")] if args.gpu_options else None
     alt_gpus = [catalog.gpu(n)[0] for n in names] if names else [g for g in catalog.gpus if g.id in DEFAULT_SERVE_OPTIONS]

@@ -97,12 +97,24 @@ def render_spec(g: GPU) -> str:
     return "\n".join(_table(rows))
 
 
+def _serve_targets(plan) -> str:
+    if not plan.targets:
+        return "no latency target (none imposed)"
+    said = ", ".join(f"{'TTFT' if k == 'ttft_s' else 'ITL'} <= {v:g} {'s' if k == 'ttft_s' else 'ms'}" for k, v in plan.targets.items())
+    return said + ("" if plan.meets_targets else " (NOT met by this layout's own figures)")
+
+
+def _band(plan, key: str, fmt: str) -> str:
+    b = plan.bands.get(key)
+    return f"; band {fmt.format(*b)}" if b else ""
+
+
 def render_serve_plan(plan, options, notes: list[str]) -> str:
     """`plan serve` as text: the layout, the figures at the offered load, the launch line, cost, alternatives."""
     load = (f"{plan.load['users']:,} concurrent users" if plan.load["users"] is not None
             else f"{plan.load['qps']:g} requests/s")
     head = (f"Serving {plan.model} on {plan.gpu} with {plan.engine}: {load}, {plan.load['prompt_len']:,} prompt + "
-            f"{plan.load['output_len']:,} output tokens, TTFT <= {plan.targets['ttft_s']:g} s, ITL <= {plan.targets['itl_ms']:g} ms")
+            f"{plan.load['output_len']:,} output tokens, " + _serve_targets(plan))
     layout = f"TP{plan.tp}" + (f" x PP{plan.pp}" if plan.pp > 1 else "") + f" x {plan.replicas} replica(s)"
     cost = ("" if plan.cost_per_hour_usd is None else
             f"${plan.cost_per_hour_usd:,.2f}/hour; ${plan.cost_per_million_input_tokens_usd:g} per 1M input, "
@@ -111,10 +123,17 @@ def render_serve_plan(plan, options, notes: list[str]) -> str:
             ("per replica", f"{plan.max_concurrent_sequences:,} seqs",
              (f"KV pool {plan.kv_pool_tokens:,} tokens; " if plan.kv_pool_tokens else "in memory at once; ")
              + f"{plan.per_gpu_gb:g} GB per GPU"),
-            ("TTFT", f"{plan.ttft_s:.3f} s", "p50-style estimate at this load"),
-            ("ITL", f"{plan.itl_ms:.1f} ms", f"{plan.tokens_per_s_per_user:g} tokens/s per user"),
-            ("throughput", f"{plan.tokens_per_s_per_gpu:,.0f} tok/s/GPU", f"{plan.output_tokens_per_s:,.0f} output tokens/s in all"),
-            ("saturates at", f"{next(iter(plan.saturation.values())):g}", f"{next(iter(plan.saturation))} per replica within the targets")]
+            ("TTFT", f"{plan.ttft_s:.3f} s", "p50-style estimate at this load" + _band(plan, "ttft_s", "{:.2f}-{:.2f} s")),
+            ("ITL", f"{plan.itl_ms:.1f} ms", f"{plan.tokens_per_s_per_user:g} tokens/s per user" + _band(plan, "itl_ms", "{:.0f}-{:.0f} ms")),
+            ("throughput", f"{plan.tokens_per_s_per_gpu:,.0f} tok/s/GPU", f"{plan.output_tokens_per_s:,.0f} output tokens/s in all"
+             + _band(plan, "tokens_per_s_per_gpu", "{:,.0f}-{:,.0f} tok/s/GPU")),
+            ("carries", f"{next(iter(plan.saturation.values())):g}", f"{next(iter(plan.saturation))} per replica"
+             + (" within the targets" if plan.targets else ""))]
+    tight = plan.with_default_targets
+    if tight and not tight.get("same_as_plan"):
+        rows.append(("with targets", f"{tight['total_gpus']} GPUs" if tight.get("total_gpus") else "none",
+                     f"TTFT <= {tight['ttft_s']:g} s and ITL <= {tight['itl_ms']:g} ms would take this"
+                     + (f" (TP{tight['tp']} x {tight['replicas']})" if tight.get("total_gpus") else f": {tight.get('why_not')}")))
     if cost:
         rows.append(("cost", f"${plan.cost_per_hour_usd:,.2f}/h", cost.split("; ", 1)[1]))
     lines = [*notes, head, *_table(rows), "", "  " + plan.launch_command]

@@ -581,19 +581,22 @@ def serving(ctx: Ctx) -> Answer:
         else:
             enough = n >= plan.total_gpus
             figures["serve_enough"] = enough
-            if not enough and r.fits:  # the verdict is the latency's: memory alone would say yes
+            en_t, zh_t = _targets_text(plan)
+            if not enough and r.fits:  # the verdict is the latency's (or the load's): memory alone would say yes
                 lines[0] = ctx.t(f"**Not within the latency targets**: {n}× {gpu.name} hold the {users} sequences in memory, "
-                                 f"but TTFT ≤ {plan.targets['ttft_s']:g} s and ITL ≤ {plan.targets['itl_ms']:g} ms at this "
-                                 f"load take **{plan.total_gpus}** GPUs.",
-                                 f"**达不到延迟目标**：{n} 张 {gpu.name} 显存放得下 {users} 路，但要在首 token ≤ "
-                                 f"{plan.targets['ttft_s']:g} 秒、每 token ≤ {plan.targets['itl_ms']:g} 毫秒内服务，需要 "
-                                 f"**{plan.total_gpus}** 张。")
-            plan_lines.insert(1, ctx.t(
-                f"**Latency**: {n}× {gpu.name} " + ("also meet the latency targets at this load." if enough else
-                                                  f"hold the load in memory but **not within the latency targets**: "
-                                                  f"that takes {plan.total_gpus}."),
-                f"**延迟**：{n} 张 {gpu.name} " + ("在这个负载下也满足延迟目标。" if enough else
-                                               f"显存放得下，但**达不到延迟目标**：需要 {plan.total_gpus} 张。")))
+                                 f"but {en_t} at this load take **{plan.total_gpus}** GPUs." if plan.targets else
+                                 f"**Not at this load**: {n}× {gpu.name} hold one set of sequences in memory, but running "
+                                 f"the load without requests queueing takes **{plan.total_gpus}** GPUs.",
+                                 f"**达不到延迟目标**：{n} 张 {gpu.name} 显存放得下 {users} 路，但要在{zh_t}内服务，需要 "
+                                 f"**{plan.total_gpus}** 张。" if plan.targets else
+                                 f"**扛不住这个负载**：{n} 张 {gpu.name} 放得下模型，但要让请求不排队，需要 **{plan.total_gpus}** 张。")
+            if plan.targets:
+                plan_lines.insert(1, ctx.t(
+                    f"**Latency**: {n}× {gpu.name} " + ("also meet the latency targets at this load." if enough else
+                                                      f"hold the load in memory but **not within the latency targets**: "
+                                                      f"that takes {plan.total_gpus}."),
+                    f"**延迟**：{n} 张 {gpu.name} " + ("在这个负载下也满足延迟目标。" if enough else
+                                                   f"显存放得下，但**达不到延迟目标**：需要 {plan.total_gpus} 张。")))
     lines += plan_lines
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions + (plan.assumptions if plan else [])) \
         + sources_md(lang, cites)
@@ -613,6 +616,14 @@ def serving_targets(ctx: Ctx) -> dict:
         ctx.ignore("tokens_per_s_per_user", "the stated inter-token latency target already sets the decode rate",
                    "已给出每 token 延迟目标，它决定了每用户速度")
     return {"ttft_s": req.ttft_s, "itl_ms": itl}
+
+
+def _targets_text(plan) -> tuple[str, str]:
+    """The stated latency targets of a serving plan, in English and Chinese ('' where none was stated)."""
+    t, i = plan.targets.get("ttft_s"), plan.targets.get("itl_ms")
+    en = " and ".join(x for x in (f"TTFT ≤ {t:g} s" if t else "", f"ITL ≤ {i:g} ms" if i else "") if x)
+    zh = "、".join(x for x in (f"首 token ≤ {t:g} 秒" if t else "", f"每 token ≤ {i:g} 毫秒" if i else "") if x)
+    return en, zh
 
 
 def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
@@ -648,13 +659,30 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
                   f"${plan.cost_per_million_output_tokens_usd:g} per 1M output tokens",
                   f"；每小时 {ctx.money(plan.cost_per_hour_usd, 2)}（每月 730 小时约 {ctx.money(plan.cost_per_hour_usd * 730)}），"
                   f"每百万输出 token {ctx.money(plan.cost_per_million_output_tokens_usd, 2)}"))
+    en_t, zh_t = _targets_text(plan)
+    band = plan.bands
+    within = (ctx.t(f" within {en_t}", f"在{zh_t}内") if plan.targets and plan.meets_targets else
+              ctx.t(f" (**{en_t} not met** at the slow end of the estimate's band)", f"（**{zh_t}达不到**，按估计区间的慢端）")
+              if plan.targets else "")
     head = ctx.t(
-        f"**{plan.total_gpus}× {gpu.name}** ({shape} replicas) serve {load} at {prompt:,} prompt + {out:,} output tokens "
-        f"within TTFT ≤ {plan.targets['ttft_s']:g} s and ITL ≤ {plan.targets['itl_ms']:g} ms: TTFT ≈ {plan.ttft_s:.2f} s, "
-        f"ITL ≈ {plan.itl_ms:.0f} ms ({plan.tokens_per_s_per_user:g} tokens/s per user){cost}.",
-        f"**{plan.total_gpus} 张 {gpu.name}**（{shape} 副本）可在首 token ≤ {plan.targets['ttft_s']:g} 秒、每 token ≤ "
-        f"{plan.targets['itl_ms']:g} 毫秒内服务{load}（输入 {prompt:,} + 输出 {out:,} token）：首 token ≈ {plan.ttft_s:.2f} 秒，"
-        f"每 token ≈ {plan.itl_ms:.0f} 毫秒（每用户 {plan.tokens_per_s_per_user:g} token/秒）{cost}。")
+        f"**{plan.total_gpus}× {gpu.name}** ({shape} replicas) serve {load} at {prompt:,} prompt + {out:,} output tokens"
+        f"{within}: TTFT ≈ {plan.ttft_s:.2f} s (likely {band['ttft_s'][0]:.2f}-{band['ttft_s'][1]:.2f} s), ITL ≈ "
+        f"{plan.itl_ms:.0f} ms (likely {band['itl_ms'][0]:.0f}-{band['itl_ms'][1]:.0f} ms; {plan.tokens_per_s_per_user:g} "
+        f"tokens/s per user){cost}.",
+        f"**{plan.total_gpus} 张 {gpu.name}**（{shape} 副本）{within}服务{load}（输入 {prompt:,} + 输出 {out:,} token）："
+        f"首 token ≈ {plan.ttft_s:.2f} 秒（区间 {band['ttft_s'][0]:.2f}-{band['ttft_s'][1]:.2f} 秒），每 token ≈ "
+        f"{plan.itl_ms:.0f} 毫秒（区间 {band['itl_ms'][0]:.0f}-{band['itl_ms'][1]:.0f} 毫秒；每用户 "
+        f"{plan.tokens_per_s_per_user:g} token/秒）{cost}。")
+    tight = plan.with_default_targets
+    if tight and not tight.get("same_as_plan"):
+        head += "\n\n" + (ctx.t(f"No latency target was stated, so none is imposed; for TTFT ≤ {tight['ttft_s']:g} s and "
+                                 f"ITL ≤ {tight['itl_ms']:g} ms it would take **{tight['total_gpus']}** GPUs.",
+                                 f"没有给延迟目标，就不强加；若要首 token ≤ {tight['ttft_s']:g} 秒、每 token ≤ "
+                                 f"{tight['itl_ms']:g} 毫秒，需要 **{tight['total_gpus']}** 张。") if tight.get("total_gpus") else
+                           ctx.t(f"No latency target was stated, so none is imposed; TTFT ≤ {tight['ttft_s']:g} s and "
+                                 f"ITL ≤ {tight['itl_ms']:g} ms are out of reach here: {tight.get('why_not')}.",
+                                 f"没有给延迟目标，就不强加；首 token ≤ {tight['ttft_s']:g} 秒、每 token ≤ "
+                                 f"{tight['itl_ms']:g} 毫秒在这里做不到：{tight.get('why_not')}。"))
     return ["", head, "", f"`{plan.launch_command}`"], plan
 
 

@@ -34,8 +34,8 @@ class CalcForm(BaseModel):
     users: int = Field(32, ge=1, le=10_000_000)
     prompt_len: int = Field(2048, ge=1, le=10_000_000)
     output_len: int = Field(512, ge=1, le=1_000_000)
-    ttft_s: float = Field(2.0, gt=0, le=3600)
-    itl_ms: float = Field(50.0, gt=0, le=600_000)
+    ttft_s: float | None = Field(None, gt=0, le=3600, description="blank: no target imposed")
+    itl_ms: float | None = Field(None, gt=0, le=600_000, description="blank: no target imposed")
     serve_engine: Literal["vllm", "sglang", "hf", "llama.cpp"] = "vllm"
 
 
@@ -56,8 +56,11 @@ def cli_command(form: CalcForm) -> str:
     q = shlex.quote
     if form.mode == "serve":
         parts = ["gpu-advisor", "plan", "serve", "--model", q(form.model), "--gpu", q(form.gpu), "--users", str(form.users),
-                 "--prompt-len", str(form.prompt_len), "--output-len", str(form.output_len), "--ttft", f"{form.ttft_s:g}s",
-                 "--itl", f"{form.itl_ms:g}ms"]
+                 "--prompt-len", str(form.prompt_len), "--output-len", str(form.output_len)]
+        if form.ttft_s:
+            parts += ["--ttft", f"{form.ttft_s:g}s"]
+        if form.itl_ms:
+            parts += ["--itl", f"{form.itl_ms:g}ms"]
         if form.serve_engine != "vllm":
             parts += ["--engine", form.serve_engine]
         if form.weights != "native":

@@ -214,8 +214,8 @@ def calc_prefill(answer: Answer) -> dict | None:
     a["model"] = a["model"].removeprefix("generic-")  # a size the question gave ('70b'), as the form takes it
     if call.name == "plan_serve":
         form = {"mode": "serve", "model": a["model"], "gpu": a["gpu"], "users": a.get("users") or 32,
-                "prompt_len": a.get("prompt_len"), "output_len": a.get("output_len"),
-                "serve_engine": a.get("engine"), "weights": a.get("precision") or "native"}
+                "prompt_len": a.get("prompt_len"), "output_len": a.get("output_len"), "ttft_s": a.get("ttft_s"),
+                "itl_ms": a.get("itl_ms"), "serve_engine": a.get("engine"), "weights": a.get("precision") or "native"}
     elif call.name == "size_train":
         form = {"mode": "train", "model": a["model"], "gpu": a["gpu"], "num_gpus": a.get("num_gpus"),
                 "method": a.get("method"), "seq_len": a.get("seq_len"), "micro_batch": a.get("micro_batch"),

@@ -1,0 +1,32 @@
+"""The bands serving answers carry are the calibration check half's residuals, not numbers typed once and left."""
+from __future__ import annotations
+
+import pytest
+
+from evals.serving_calibration import check_bands, rows, run_serving_cases
+from tools.serve_bands import BANDS, band, safe
+
+
+def test_the_bands_are_the_check_halfs_p10_p90():
+    # recomputed from the published rows the constants were not fit to: a change to the speed model or its constants
+    # that moves the residuals must move tools/serve_bands.py with it (python -m evals.serving_fit --bands)
+    assert check_bands(run_serving_cases()) == {k: {m: tuple(v) for m, v in b.items()} for k, b in BANDS.items()}
+
+
+def test_the_halves_were_split_by_source():
+    data = rows().values()
+    halves: dict[str, set[str]] = {}
+    for r in data:
+        halves.setdefault(r["source_group"], set()).add(r["half"])
+    assert all(len(h) == 1 for h in halves.values())  # a source lies wholly in one half
+    assert len(data) >= 100 and len(halves) >= 20
+    assert sum(1 for r in data if r["half"] == "check") >= 50
+
+
+def test_the_safe_end_is_never_better_than_the_estimate():
+    for kind, b in BANDS.items():
+        for metric, (lo, hi) in b.items():
+            assert lo <= hi
+            s = safe(metric, 100.0, kind)
+            assert (s >= 100.0) if metric != "tokens_per_s_per_gpu" else (s <= 100.0)
+            assert band(metric, 100.0, kind) == pytest.approx([100 * lo, 100 * hi])

@@ -1,0 +1,38 @@
+"""How far serving figures stray from measurements they were not fit to, as bands around each estimate.
+
+BANDS holds, per figure, the p10 and p90 of reported / estimated over the calibration check half: published
+serving measurements from sources the constants were never fit to (evals/calibration/serving_measurements.jsonl,
+split by source before fitting; `make bench` prints the residuals and `tests/test_serve_bands.py` recomputes these
+from the data, so they cannot drift from it). A band multiplies the estimate: the true TTFT is expected in
+[estimate x low, estimate x high] eight times in ten. Plans are sized on the safe side: latencies at the high
+end, throughput at the low end.
+"""
+from __future__ import annotations
+
+# (p10, p90) of reported / estimated on the check half, for dense and MoE models apart (MoE serving is the weak
+# part of the model: median error x6.4 on TTFT and x3.2 on ITL there, x1.5 and x1.2 for dense models).
+# Regenerate with `python -m evals.serving_fit --bands` after any change to the speed model or its constants.
+BANDS: dict[str, dict[str, tuple[float, float]]] = {
+    "dense": {"ttft_s": (0.10, 1.05), "itl_ms": (0.67, 0.95), "tokens_per_s_per_gpu": (0.51, 1.24)},
+    "moe": {"ttft_s": (0.16, 15.12), "itl_ms": (0.51, 4.75), "tokens_per_s_per_gpu": (0.53, 2.51)},
+}
+SAFE_END = {"ttft_s": 1, "itl_ms": 1, "tokens_per_s_per_gpu": 0}  # latencies: the high end; throughput: the low end
+
+
+def band(metric: str, value: float, kind: str = "dense") -> list[float]:
+    """[low, high] around `value` for `metric` (one of BANDS[kind]), kind "dense" or "moe"."""
+    lo, hi = BANDS[kind][metric]
+    return [value * lo, value * hi]
+
+
+def safe(metric: str, value: float, kind: str = "dense") -> float:
+    """The value at the safe end of its band: slower latency, lower throughput (never better than the estimate)."""
+    end = BANDS[kind][metric][SAFE_END[metric]]
+    return value * (max(end, 1.0) if SAFE_END[metric] else min(end, 1.0))
+
+
+def bands_for(ttft_s: float, itl_ms: float, tokens_per_s_per_gpu: float, kind: str = "dense") -> dict[str, list[float]]:
+    """The three bands a serving plan reports, rounded for display."""
+    return {"ttft_s": [round(x, 3) for x in band("ttft_s", ttft_s, kind)],
+            "itl_ms": [round(x, 2) for x in band("itl_ms", itl_ms, kind)],
+            "tokens_per_s_per_gpu": [round(x, 1) for x in band("tokens_per_s_per_gpu", tokens_per_s_per_gpu, kind)]}
