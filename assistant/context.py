@@ -157,7 +157,7 @@ USES: dict[str, set[str]] = {}  # filled by the plan_* modules: the Request fiel
 
 def assumptions_md(lang: str, items: list[str]) -> str:
     """The assumptions section, each line in the answer's language where assistant/zh.py knows the line."""
-    items = in_lang(lang, items[:14])
+    items = in_lang(lang, list(dict.fromkeys(items))[:14])  # each assumption once
     return "" if not items else "\n\n**" + T(lang, "assumptions") + "**\n" + "\n".join(f"- {a}" for a in items)
 
 

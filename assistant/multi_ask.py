@@ -83,7 +83,7 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
 
 # several cards for one job: (figure, better, en, zh) by intent, when money decides and when it does not
 _CARD_KEY = {
-    "serving": (("serve_cost_per_million_output_usd", "lower", "$ per 1M output tokens", "每百万输出 token 美元"),
+    "serving": (("serve_cost_per_million_output_usd", "lower", "per 1M output tokens", "每百万输出 token"),
                 ("serve_total_gpus", "lower", "GPUs", "张卡")),
     "inference_speed": (("cost_per_million_tokens", "lower", "per 1M output tokens at full load", "每百万输出 token（满载）"),
                         ("decode_tokens_per_s_total", "higher", "tokens/s at full load", "满载 token/秒")),
@@ -133,6 +133,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
                                       r"[\s-]*basis|normali[sz]ed per (?:gpu|card)|per gpu-hour,? which|each gpu-hour)(?![a-z])",
                                       question.lower()) and all("rate_per_gpu_hour" in x.figures for _, x in done):
         key = ("rate_per_gpu_hour", "lower", "per GPU-hour", "每卡时")  # '按卡时算哪个便宜': per card, not per box
+    if intent == "serving" and money_asked and re.search(r"每小时|每个?小时|时租|小时.{0,4}(?:便宜|贵|钱|成本)|(?<![a-z])(?:per hour|an hour|"
+                                                         r"hourly|/ ?h(?:ou)?r)(?![a-z])", question.lower()) \
+            and all("serve_cost_per_hour_usd" in x.figures for _, x in done):
+        key = ("serve_cost_per_hour_usd", "lower", "per hour for the plan", "每小时（整套方案）")
     if intent == "training_time" and money_asked and not all("cost_at_your_price" in x.figures for _, x in done):
         key = ("cost_usd", "lower", "USD at on-demand prices", "美元（按需价）")
     name, better, en, cn = key
@@ -153,7 +157,7 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             extra.append(f"{x.figures['wall_hours']:,.1f} 小时" if zh else f"{x.figures['wall_hours']:,.1f} h")
         rows.append((a, v, extra))
     sym = ""
-    if name in ("serve_cost_per_million_output_usd", "cost_usd"):
+    if name in ("serve_cost_per_million_output_usd", "serve_cost_per_hour_usd", "cost_usd"):
         sym = "$"
     elif name in ("cost_per_million_tokens", "cost_at_your_price", "rent_per_hour", "rate_per_gpu_hour"):
         cur = (done[0][1].request or {}).get("currency") or done[0][1].figures.get("currency")

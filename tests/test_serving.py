@@ -12,7 +12,9 @@ BPT_8B = 32 * 8 * 128 * 2 * 2  # 32 layers x 8 KV heads x 128 dims x (K and V) x
 
 
 def req(model, gpu, m="llama-3.1-8b", g="h100", **kw):
-    kw.setdefault("users", 1)
+    if "qps" not in kw or kw.get("qps") is None:
+        kw.pop("qps", None)
+        kw.setdefault("users", 1)
     return ServeRequest(model=model(m), gpu=gpu(g), **kw)
 
 
@@ -277,3 +279,13 @@ def test_every_load_point_settles_or_says_it_did_not(model, gpu):
     for rate in (0.1, 0.5, 1, 2, 4, 8, 16, 64):
         p = load_point(c, rate=rate)
         assert p.saturated or (p.converged and p.running <= c.max_seqs)
+
+
+def test_targets_a_plan_already_meets_cost_no_more_gpus(model, gpu):
+    from tools.serve_bands import safe
+
+    for m, g, load in (("llama-3.1-70b", "h100", {"qps": 20}), ("llama-3.1-8b", "a100-80gb", {"qps": 12}),
+                       ("llama-3.1-8b", "h100", {"users": 64}), ("qwen2.5-14b", "l40s", {"qps": 3})):
+        p = plan_serving(req(model, gpu, m=m, g=g, prompt_len=2048, output_len=256, **{"users": None, **load}))
+        if safe("ttft_s", p.ttft_s) <= 2 and safe("itl_ms", p.itl_ms) <= 50:
+            assert p.with_default_targets["total_gpus"] == p.total_gpus, (m, g, load, p.with_default_targets)

@@ -83,14 +83,34 @@ def _peak(gpu: GPU, precision: str) -> tuple[float, str]:
 
 
 def prefill_seconds(req: InferenceSpeedRequest, tokens: int, tp: int) -> float:
-    """Compute-bound time to prefill one prompt of `tokens` over `tp` tensor-parallel GPUs: 2·N_active·tokens plus
-    the attention scores (2·layers·tokens²·q_dim), at PREFILL_COMPUTE_EFFICIENCY of dense peak."""
+    """Time to prefill one prompt of `tokens` over `tp` tensor-parallel GPUs, by roofline: the longer of the compute
+    (2·N_active·tokens plus the attention scores 2·layers·tokens²·q_dim, at the prefill efficiency) and one read of
+    the weights the prompt touches (a short prompt on a large model, or an MoE whose every expert some token routes
+    to, is bound by reading them, as a decode step is)."""
     spec = req.model
     counts = count_parameters(spec)
     peak, _ = _peak(req.gpu, req.fmt)
     q_dim = spec.num_attention_heads * (spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla else spec.head_dim)
     flops = 2 * counts.active * tokens + 2 * spec.num_layers * tokens ** 2 * q_dim
-    return flops / (tp * peak * 1e12 * prefill_efficiency(req))
+    compute_s = flops / (tp * peak * 1e12 * prefill_efficiency(req))
+    dense, experts = _weights_read(req, tokens)
+    bw = req.gpu.memory_bandwidth_gbps * GB * eff.DECODE_BANDWIDTH_EFFICIENCY * eff.serving_factor(req.gpu)
+    read_s = (dense + experts / eff.MOE_EXPERT_READ_FACTOR) / tp / bw
+    return max(compute_s, read_s)
+
+
+def _weights_read(req: InferenceSpeedRequest, tokens: float) -> tuple[float, float]:
+    """(dense bytes, expert bytes) one forward over `tokens` tokens reads: every dense weight, and the experts some
+    token routes to (each token picks experts_per_token of routed_experts)."""
+    counts = count_parameters(req.model)
+    q, rest, consts = weight_bytes(counts, req.fmt)
+    w = q + rest + consts
+    if req.model.moe is None:
+        return w, 0.0
+    moe = req.model.moe
+    used = 1 - (1 - moe.experts_per_token / moe.routed_experts) ** tokens
+    per_param = w / counts.total
+    return w - counts.experts * per_param, counts.experts * used * per_param
 
 
 def prefill_efficiency(req: InferenceSpeedRequest) -> float:
@@ -114,14 +134,7 @@ def _step(req: InferenceSpeedRequest, batch: int, tp: int) -> tuple[float, float
     """(memory-time, compute-time, overhead) of one decode step at `batch`, per GPU."""
     spec, gpu = req.model, req.gpu
     counts = count_parameters(spec)
-    q, rest, consts = weight_bytes(counts, req.fmt)
-    w = q + rest + consts
-    experts = 0.0
-    if spec.moe is not None:  # only the experts some sequence routes to are read, and those at a lower rate
-        moe = spec.moe
-        used = 1 - (1 - moe.experts_per_token / moe.routed_experts) ** batch
-        experts = counts.experts * used * (w / counts.total)
-        w -= counts.experts * (w / counts.total)
+    w, experts = _weights_read(req, batch)  # MoE: only the experts some sequence routes to, and those at a lower rate
     ctx = req.context + req.output / 2  # average context during generation
     kv = kv_cache_bytes(spec, req.kv_dtype or kv_default(req.fmt), int(ctx)) * batch
     kv_share = 1.0 if spec.mla else min(1.0, max(1, spec.num_kv_heads // tp) * tp / spec.num_kv_heads) / tp

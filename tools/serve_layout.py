@@ -53,13 +53,14 @@ def _capacity(c: Replica, req: ServeRequest) -> float:
             lo, hi = (mid, hi) if _meets(load_point(c, users=mid), req) else (lo, mid - 1)
         return float(lo)
     lanes = c.pp if c.pipelined else 1
-    lo, hi = 0.0, 0.98 * lanes / c.prefill_s if c.prefill_s else 1e6
+    top = 0.98 * lanes / c.prefill_s if c.prefill_s else 1e6
+    lo, hi = 0.0, top
     if not _meets(load_point(c, rate=hi * 1e-6), req):
         return 0.0
     for _ in range(50):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if _meets(load_point(c, rate=mid), req) else (lo, mid)
-    sat_lo, sat_hi = 0.0, hi if hi < 1e6 else 1e6
+    sat_lo, sat_hi = 0.0, top
     for _ in range(50):  # the rate at which the replica saturates (queue or KV pool), targets aside
         mid = (sat_lo + sat_hi) / 2
         sat_lo, sat_hi = (mid, sat_hi) if load_point(c, rate=mid).saturated is None else (sat_lo, mid)

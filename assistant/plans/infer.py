@@ -568,9 +568,14 @@ def serving(ctx: Ctx) -> Answer:
         figures.update({"serve_total_gpus": plan.total_gpus, "serve_tp": plan.tp, "serve_pp": plan.pp,
                         "serve_replicas": plan.replicas, "serve_ttft_s": plan.ttft_s, "serve_itl_ms": plan.itl_ms,
                         "serve_tokens_per_s_per_gpu": plan.tokens_per_s_per_gpu,
-                        "serve_cost_per_million_output_usd": plan.cost_per_million_output_tokens_usd})
-        if not req.num_gpus:  # 'how many GPUs for N users': the plan answers; memory on one GPU follows
-            lines = plan_lines[1:] + ["", ctx.t("Memory alone, on one GPU:", "仅看显存（单卡）：")] + lines
+                        "serve_cost_per_million_output_usd": plan.cost_per_million_output_tokens_usd,
+                        "serve_cost_per_hour_usd": plan.cost_per_hour_usd})
+        if not req.num_gpus:  # 'how many GPUs for N users': the plan answers (one GPU count); memory terms follow
+            lines[0] = ctx.t(f"{users} sequences of {context:,} tokens hold {r.kv_cache_total_gb:,.1f} GB of KV cache "
+                             "besides the weights; one GPU's terms:",
+                             f"{users} 路 {context:,} token 的序列共占 {r.kv_cache_total_gb:,.1f} GB KV cache（权重之外）；"
+                             "单卡各项：")
+            lines = plan_lines[1:] + ["", ctx.t("**Memory**", "**显存**")] + lines
             # the plan's GPUs and memory per GPU (min_gpus stays the fewest that hold the load in memory)
             v = v.model_copy(update={"fits": True, "num_gpus": plan.total_gpus, "per_gpu_gb": plan.per_gpu_gb})
             plan_lines = []
