@@ -42,3 +42,39 @@ def test_unified_memory_has_nothing_to_offload_to(model, gpu):
 def test_a_dense_model_has_no_experts_to_move(model, gpu):
     with pytest.raises(ValueError, match="no experts"):
         plan_offload(OffloadRequest(model=model("llama-3.1-70b"), gpu=gpu("rtx-4090"), mode="experts"))
+
+
+def test_llama_cpp_splits_a_gguf_over_two_cards(model, gpu):
+    # 70B Q4_K_M on 2 x RTX 3090 at 8k: 70.6e9 x 4.84 / 8 ~ 42.7 GB of weights (embedding ~0.6 GB in RAM) + KV f16
+    # 8,192 x 327,680 B = 2.7 GB, against two cards' room (each: usable 24 GiB less 0.5 GB context and ~1 GB buffer)
+    two = plan_offload(OffloadRequest(model=model("llama-3.1-70b"), gpu=gpu("rtx-3090"), precision="q4_k_m",
+                                      context=8192, num_gpus=2))
+    one = plan_offload(OffloadRequest(model=model("llama-3.1-70b"), gpu=gpu("rtx-3090"), precision="q4_k_m",
+                                      context=8192))
+    assert two.gpu_layers == 80 and two.fits_gpu and one.gpu_layers < 45      # people run exactly this on two 3090s
+    assert "--split-mode layer --tensor-split 1,1" in two.command
+    assert two.per_gpu_gb <= 25.8 and two.gpu_gb == pytest.approx(2 * two.per_gpu_gb, rel=0.02)
+    # the cards run one after another: one card's bandwidth, not two: bytes / (936 GB/s x 0.8) + 0.1 ms hand-off
+    assert two.decode_tokens_per_s == pytest.approx(two.all_on_gpu_tokens_per_s, rel=0.01)
+    assert 10 < two.decode_tokens_per_s < 20
+
+
+def test_a_quantized_kv_cache_is_smaller_by_its_block_size(model, gpu):
+    f16 = plan_offload(OffloadRequest(model=model("llama-3.1-70b"), gpu=gpu("rtx-3090"), precision="q4_k_m",
+                                      context=32768, num_gpus=2))
+    q8 = plan_offload(OffloadRequest(model=model("llama-3.1-70b"), gpu=gpu("rtx-3090"), precision="q4_k_m",
+                                     context=32768, num_gpus=2, kv_cache_type="q8_0"))
+    assert q8.gpu_layers > f16.gpu_layers and "--cache-type-k q8_0" in q8.command and " -fa" in q8.command
+    assert any("--kv-cache-type q8_0" in a for a in f16.assumptions)  # the way to fit more is said
+
+
+@pytest.mark.parametrize("question, n", [("Can I run Llama 3.1 70B Q4_K_M on two RTX 3090s with llama.cpp at 8k context?", 2),
+                                         ("两张3090用ollama跑70B q4，8k上下文能全放显存吗", 2),
+                                         ("llama.cpp on 3x RTX 4090: Qwen2.5 72B q4_k_m, 16k context, fits?", 3)])
+def test_a_gguf_over_several_cards_is_a_layer_split_not_tensor_parallel(question, n):
+    from assistant.service import ask
+
+    a = ask(question)
+    call = next(c for c in a.tool_calls if c.name == "plan_offload")
+    assert call.args["num_gpus"] == n and call.args["precision"] == "q4_k_m"  # Ollama's / llama.cpp's 4-bit file
+    assert a.verdict.fits and a.verdict.num_gpus == n

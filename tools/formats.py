@@ -12,6 +12,8 @@ are held in the format, the rest staying 16-bit:
 """
 from __future__ import annotations
 
+import re
+
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict
@@ -97,6 +99,9 @@ SPELLINGS = {"bfloat16": "bf16", "float16": "fp16", "half": "fp16", "e4m3": "fp8
 def weight_format(name: str) -> WeightFormat:
     """The format record for an id or a common spelling ('Q4_K_M', 'bfloat16', 'AWQ'); ValueError naming the ids."""
     key = str(name).strip().lower()
+    if key in FORMATS:
+        return FORMATS[key]
+    key = re.sub(r"^gguf[\s_:-]*|[\s_.-]*gguf$", "", key)  # 'gguf-q4_k_m', 'Q4_K_M.gguf', 'GGUF Q8_0': the GGUF type
     if key in FORMATS:
         return FORMATS[key]
     squashed = key.replace("-", "").replace("_", "").replace(" ", "")

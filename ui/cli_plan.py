@@ -107,6 +107,10 @@ def add_offload_subparser(plan_sub) -> None:
     p.add_argument("--ram-gb", type=float, help="system RAM in GB (checks the rest fits)")
     p.add_argument("--ram-bandwidth", type=float, default=DEFAULT_RAM_BANDWIDTH_GBPS,
                    help=f"system RAM bandwidth GB/s (default {DEFAULT_RAM_BANDWIDTH_GBPS:g}: dual-channel DDR5-5600)")
+    p.add_argument("--num-gpus", type=int, default=1, help="identical cards to split the layers over (llama.cpp "
+                                                           "--split-mode layer; default 1)")
+    p.add_argument("--kv-cache-type", choices=["f16", "q8_0", "q4_0"],
+                   help="llama.cpp --cache-type-k/-v (default f16; q8_0/q4_0 need -fa)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(plan_handler=_plan_offload)
 
@@ -117,10 +121,13 @@ def _plan_offload(args, catalog):
     model, note = catalog.model(args.model)
     gpu, gnote = catalog.gpu(args.gpu)
     res = plan_offload(OffloadRequest(model=model, gpu=gpu, precision=args.precision, context=int(args.context),
-                                      mode=args.mode, ram_gb=args.ram_gb, ram_bandwidth_gbps=args.ram_bandwidth))
+                                      mode=args.mode, ram_gb=args.ram_gb, ram_bandwidth_gbps=args.ram_bandwidth,
+                                      num_gpus=args.num_gpus, kv_cache_type=args.kv_cache_type))
     res = res.model_copy(update={"assumptions": [n for n in (note, gnote) if n] + res.assumptions})
-    rows = [("layers on GPU", f"{res.gpu_layers} of {res.total_layers}", "-ngl"),
-            ("GPU memory", f"{res.gpu_gb:.1f} GB", "fits" if res.fits_gpu else "does NOT fit"),
+    rows = [("layers on GPU", f"{res.gpu_layers} of {res.total_layers}", "-ngl"
+             + (f", split over {res.num_gpus} cards" if res.num_gpus > 1 else "")),
+            ("GPU memory", f"{res.gpu_gb:.1f} GB", ("fits" if res.fits_gpu else "does NOT fit")
+             + (f" ({res.per_gpu_gb:.1f} GB on the fullest card)" if res.num_gpus > 1 else "")),
             ("system RAM", f"{res.ram_gb:.1f} GB", "" if res.fits_ram is None else ("fits" if res.fits_ram else "does NOT fit")),
             ("decode", f"{res.decode_tokens_per_s:.1f} tok/s", f"batch 1; {res.gpu_share_of_time:.0%} of the time on GPU reads")]
     if res.cpu_moe_layers:

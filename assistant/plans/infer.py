@@ -110,23 +110,32 @@ def offload(ctx: Ctx) -> Answer:
         ctx.assume(f"{fmt} weights" + (" (the published checkpoint)" if fmt == model.native_precision else
                                        " (the usual llama.cpp file)"),
                    f"{fmt} 权重" + ("（官方发布的格式）" if fmt == model.native_precision else "（llama.cpp 最常用的文件）"))
+    gguf = {"int4": "q4_k_m", "int8": "q8_0"}  # what a llama.cpp / Ollama user's '4-bit' / '8-bit' file is
+    if req.engine in ("llamacpp", "ollama") and fmt in gguf:
+        ctx.assume(f"{fmt} as a GGUF file: {gguf[fmt]} (Ollama's default 4-bit tag; llama.cpp's usual choice)",
+                   f"{fmt} 按 GGUF 文件算：{gguf[fmt]}（Ollama 默认的 4-bit，llama.cpp 常用）")
+        fmt = gguf[fmt]
     context = req.context or 8192
     if not req.context:
         ctx.assume("context 8192 (llama.cpp -c)", "上下文 8192（llama.cpp -c）")
-    if req.num_gpus and req.num_gpus > 1:
-        ctx.ignore("num_gpus", "the offload plan is for one GPU plus system RAM", "内存卸载方案按单卡 + 系统内存计算")
+    n = min(req.num_gpus or 1, 16)
     r = ctx.call("plan_offload", {"model": model.id, "gpu": gpu.id, "precision": fmt, "context": context,
-                                  "ram_gb": req.ram_gb},
-                 plan_offload(OffloadRequest(model=model, gpu=gpu, precision=fmt, context=context, ram_gb=req.ram_gb)))
+                                  "ram_gb": req.ram_gb, "num_gpus": n},
+                 plan_offload(OffloadRequest(model=model, gpu=gpu, precision=fmt, context=context, ram_gb=req.ram_gb,
+                                             num_gpus=n)))
     fits_all = r.fits_gpu and (r.fits_ram is not False)
     ram = (f"{req.ram_gb:g} GB RAM" if req.ram_gb else
            ctx.t(f"system RAM (it needs about {r.ram_gb:,.0f} GB free for the rest)", f"系统内存（其余部分约需 {r.ram_gb:,.0f} GB）"))
+    cards = ctx.t(f"one {gpu.name}" if n == 1 else f"{n}× {gpu.name} (layers split across them)",
+                  f"一张 {gpu.name}" if n == 1 else f"{n} 张 {gpu.name}（按层切分）")
+    all_on = r.mode == "layers" and r.gpu_layers == r.total_layers
     head = ctx.t(
-        f"**{'Yes' if fits_all else 'No'}**: {model.name} in {fmt} on one {gpu.name} + {ram} — "
-        + (f"{r.gpu_layers} of {r.total_layers} layers on the GPU" if r.mode == "layers" else
+        f"**{'Yes' if fits_all else 'No'}**: {model.name} in {fmt} on {cards}"
+        + ("" if all_on else f" + {ram}") + " — "
+        + (f"{r.gpu_layers} of {r.total_layers} layers on the GPU" + ("s" if n > 1 else "") if r.mode == "layers" else
            f"all layers on the GPU, the experts of {r.cpu_moe_layers} layers in RAM")
         + f"; decode up to **~{r.decode_tokens_per_s:.0f} tokens/s** (batch 1, bandwidth bound).",
-        f"**{'可以' if fits_all else '不行'}**：{model.name}（{fmt}）用一张 {gpu.name} + {ram} —— "
+        f"**{'可以' if fits_all else '不行'}**：{model.name}（{fmt}）用{cards}" + ("" if all_on else f" + {ram}") + " —— "
         + (f"{r.total_layers} 层里 {r.gpu_layers} 层放 GPU" if r.mode == "layers" else
            f"所有层放 GPU，{r.cpu_moe_layers} 层的专家放内存")
         + f"；解码上限约 **{r.decode_tokens_per_s:.0f} token/s**（batch 1，按带宽估算）。")
@@ -139,7 +148,7 @@ def offload(ctx: Ctx) -> Answer:
                "offload_ram_gb": r.ram_gb, "offload_decode_tokens_per_s": r.decode_tokens_per_s,
                "decode_tokens_per_s_per_seq": r.decode_tokens_per_s, "precision": fmt, "batch": 1}
     return Answer(answer=text, lang=lang, intent=req.intent, tool_calls=ctx.calls, figures=figures,
-                  verdict=Verdict(fits=fits_all, gpu=gpu.id, num_gpus=1, method="inference", per_gpu_gb=r.gpu_gb))
+                  verdict=Verdict(fits=fits_all, gpu=gpu.id, num_gpus=n, method="inference", per_gpu_gb=r.per_gpu_gb))
 
 
 def _engine(ctx: Ctx, default: str) -> str:
@@ -218,7 +227,10 @@ def _offloads(ctx: Ctx) -> bool:
     """Local inference with layers in system RAM: a RAM size stated, or offloading named with llama.cpp / Ollama (the
     'offload' of a training question is the optimizer's, not this)."""
     req = ctx.req
-    return bool(req.ram_gb or (req.offload and req.gpu and (req.engine in ("llamacpp", "ollama") or req.method == "inference")))
+    split = bool(req.num_gpus and req.num_gpus > 1 and req.gpu and req.engine in ("llamacpp", "ollama")
+                 and not (req.batch and req.batch > 1) and not (req.concurrent_users and req.concurrent_users > 1))
+    return bool(req.ram_gb or split or (req.offload and req.gpu and (req.engine in ("llamacpp", "ollama")
+                                                                     or req.method == "inference")))
 
 
 def _unified(ctx: Ctx) -> bool:
