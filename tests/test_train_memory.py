@@ -140,3 +140,24 @@ def test_adafactor_factors_the_second_moment(model):
     per_layer = 8192 + 5120 + 5120 + 8192 + 3 * 18432
     vectors = 32 * per_layer + 2 * (128256 + 4096)   # + embedding and LM head
     assert r.breakdown_gb["optimizer_states"] == pytest.approx(4 * vectors / 1e9, abs=1e-4)
+
+
+def test_zero3_gathers_one_unit_or_deepspeeds_live_cap_not_two_embeddings(model, gpu):
+    # Qwen2.5-72B LoRA over 10 RTX 4090s with ZeRO-3: the largest unit is the 152,064 x 8,192 = 1.2457e9-parameter
+    # embedding, more than DeepSpeed's stage3_max_live_parameters (1e9): gathered whole in bf16 = 2.49 GB (not two
+    # of them, 4.98 GB). With it, 10 cards hold the job, as DeepSpeed's and FSDP's default buckets allow.
+    r = estimate_training_memory(TrainingMemoryRequest(model=model("qwen2.5-72b"), gpu=gpu("rtx-4090"), num_gpus=10,
+                                                       method="lora"))
+    assert r.breakdown_gb["zero3_gather_buffers"] == pytest.approx(152064 * 8192 * 2 / 1e9, rel=0.01)
+    assert r.fits and r.min_gpus == 10
+
+
+@pytest.mark.parametrize("question", ["Can I QLoRA fine-tune Llama 3.1 70B on two RTX 3090s?", "两张4090能用QLoRA微调Qwen2.5-72B吗"])
+def test_qlora_of_a_70b_on_two_24gb_cards_names_the_cpu_offload_route(question):
+    # Anchor: modelscope/ms-swift examples/pytorch/llm/scripts/llama2_70b_chat/qlora_fsdp/sft.sh ("2 GPU * 24G":
+    # Llama 2 70B QLoRA, FSDP with CPU offload, max_length 2048); Answer.AI's fsdp_qlora (--use_cpu_offload).
+    from assistant.service import ask
+
+    a = ask(question)
+    assert a.figures["qlora_offload_per_gpu_gb"] < 24 and a.figures["qlora_offload_host_ram_gb"] > 30
+    assert "fsdp_qlora" in a.answer and ("PCIe" in a.answer)

@@ -44,9 +44,10 @@ ALLOCATOR_FRAGMENTATION = Band(0.08, 0.02, 0.20)
 # ZeRO-3 sub_group_size = 1e9 elements for the CPU-Adam step when the optimizer is offloaded).
 ZERO_REDUCE_BUCKET_ELEMENTS = 5e8
 ZERO_OFFLOAD_SUBGROUP_ELEMENTS = 1e9
-# ZeRO-3 keeps gathered parameters resident while they will be reused soon, up to
-# stage3_max_live_parameters (DeepSpeed default 1e9); FSDP holds about two units (the current
-# layer and the prefetched one). The point estimate takes DeepSpeed's cap, the band's low end FSDP's.
+# ZeRO-3 gathers the module being computed whole and keeps gathered parameters resident while they
+# will be reused soon, up to stage3_max_live_parameters (DeepSpeed default 1e9): max(unit, 1e9 params)
+# is the point estimate; FSDP holds about two units (the current one and the prefetched next): the band's
+# high end.
 ZERO3_MAX_LIVE_PARAMETERS = 1e9
 
 # Uncertainty of the activation estimate: frameworks save more than the textbook terms (HF RMSNorm

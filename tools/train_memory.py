@@ -229,11 +229,15 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
     w_bytes = p.weight_bytes if req.method != "qlora" else 2.0
     unit = max(counts.largest_layer, counts.embedding) / req.tp
     if (p.zero >= 3 and dp > 1) or req.offload == "all":
-        two_units = 2 * unit * w_bytes
-        live = max(two_units, min(oh.ZERO3_MAX_LIVE_PARAMETERS, local) * w_bytes)
+        # DeepSpeed (the default): the module being computed, gathered whole, and at most stage3_max_live_parameters
+        # (1e9) kept for reuse: max(unit, 1e9 params). FSDP prefetches the next unit while one computes: two units.
+        one_unit = unit * w_bytes
+        live = max(one_unit, min(oh.ZERO3_MAX_LIVE_PARAMETERS, local) * w_bytes)
+        two_units = (unit + counts.largest_layer / req.tp) * w_bytes
         terms.append(term("zero3_gather_buffers", live,
-                          "ZeRO-3: gathered parameters kept while reused soon (DeepSpeed max_live 1e9; FSDP: 2 layers)",
-                          low=two_units, high=live))
+                          "ZeRO-3: the module being computed, gathered whole, and what DeepSpeed keeps live for reuse "
+                          "(stage3_max_live_parameters 1e9); FSDP's prefetch of the next unit: up to the high end",
+                          low=min(one_unit, live), high=max(live, two_units)))
     if req.method == "full" and not req.optimizer_in_backward:
         if p.zero >= 3 and dp > 1:
             terms.append(term("gradient_buckets", unit * p.grad_bytes, "one layer's full gradients before reduce-scatter"))

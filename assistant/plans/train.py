@@ -122,6 +122,47 @@ def _pick_method(ctx: Ctx, options) -> str:
                  f"**选 {pick.method}**：每卡 {pick.per_gpu_gb:.1f} GB 放得下；{why[1]}。对比：{saving}。")
 
 
+PCIE_GBPS = 25.0  # PCIe 4.0 x16 sustained host-to-device, per card (datasheet 32 GB/s per direction)
+OFFLOAD_PASSES = 3  # frozen weights cross PCIe for the forward, the recomputed forward and the backward
+
+
+def _offload_routes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[str], dict[str, float]]:
+    """LoRA / QLoRA that does not fit the cards asked about: the route people take on small cards, FSDP (or ZeRO-3)
+    with the frozen base weights offloaded to CPU RAM (Answer.AI fsdp_qlora --use_cpu_offload; ms-swift's 'qlora_fsdp'
+    example trains Llama 2 70B on 2 x 24 GB at 2,048 tokens this way), sized, with what it costs: host RAM, and the
+    weights crossing PCIe on every pass."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    out, figs = [], {}
+    for method in ("qlora", "lora"):
+        r = results.get(method)
+        if r is None or r.fits:
+            continue
+        args = _memory_args(ctx, method) | {"offload": "all"}
+        if args.get("zero") not in (None, 3):
+            continue
+        args.pop("zero", None)
+        off = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
+                       estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+        if not off.fits:
+            continue
+        weights_gb = off.host_ram_gb or 0.0  # what lives in host RAM: the frozen base, sent to the GPUs each pass
+        step_s = OFFLOAD_PASSES * weights_gb / (PCIE_GBPS * 0.8)
+        out.append("- " + ctx.t(
+            f"**Route that fits**: {method} with FSDP and the frozen weights offloaded to CPU RAM (Answer.AI fsdp_qlora "
+            f"`--use_cpu_offload`, or DeepSpeed ZeRO-3 `offload_param`): **{off.per_gpu_gb:.1f} GB per GPU** on {n} × "
+            f"{gpu.name}, about {weights_gb:,.0f} GB of host RAM; the cost is speed: the weights cross PCIe on every pass, "
+            f"~{step_s:,.1f} s per step ({OFFLOAD_PASSES} passes × {weights_gb:,.0f} GB at ~{PCIE_GBPS * 0.8:g} GB/s), partly "
+            "hidden behind compute.",
+            f"**能跑的路线**：{method} + FSDP，冻结的底座权重卸载到 CPU 内存（Answer.AI fsdp_qlora `--use_cpu_offload`，或 "
+            f"DeepSpeed ZeRO-3 `offload_param`）：{n} 张 {gpu.name} **每卡 {off.per_gpu_gb:.1f} GB**，主机内存约 "
+            f"{weights_gb:,.0f} GB；代价是速度：每个 pass 权重都要走 PCIe，每步约 {step_s:,.1f} 秒（{OFFLOAD_PASSES} 次 × "
+            f"{weights_gb:,.0f} GB，约 {PCIE_GBPS * 0.8:g} GB/s），部分能被计算掩盖。"))
+        figs = {f"{method}_offload_per_gpu_gb": off.per_gpu_gb, f"{method}_offload_host_ram_gb": off.host_ram_gb}
+        break
+    return out, figs
+
+
 def training_memory(ctx: Ctx) -> Answer:
     from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 
@@ -156,6 +197,8 @@ def training_memory(ctx: Ctx) -> Answer:
         args.pop("zero", None) if args.get("zero") == 0 else None
         offload = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
                            estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+    nothing_fits = not any(r.fits for r in results.values())  # a route is named when no asked method fits as is
+    routes, route_figs = _offload_routes(ctx, model, gpu, n, results) if req.offload is None and nothing_fits else ([], {})
     single = req.method in FINETUNE_METHODS or (len(options) == 1)
     main = options[0] if single else next((o for o in options if o.fits), options[-1])
     lines = [T(lang, "tm_head", model=model.name, n=n, gpu=gpu.name)]
@@ -166,6 +209,7 @@ def training_memory(ctx: Ctx) -> Answer:
     if offload is not None:
         lines.append("- " + T(lang, "tm_offload", gb=offload.per_gpu_gb, host=offload.host_ram_gb / 1000,
                               fits=T(lang, "yes") if offload.fits else T(lang, "no")).replace(" 8 ", f" {offload.num_gpus} "))
+    lines += routes
     rows = [[o.method.upper() if o.method != "full" else T(lang, "full"), T(lang, "yes") if o.fits else T(lang, "no"),
              f"{o.per_gpu_gb:.1f}", str(o.min_gpus or "-")] for o in options]
     lines += ["", md_table([T(lang, "method"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
@@ -200,6 +244,7 @@ def training_memory(ctx: Ctx) -> Answer:
     if "full" in results and req.offload in ("optimizer", "all"):
         figures["full_offload_host_ram_gb"] = results["full"].host_ram_gb
     figures |= {f"{m}_host_ram_gb": r.host_ram_gb for m, r in results.items()}
+    figures |= route_figs
     if offload is not None:
         figures["full_offload_host_ram_gb"] = offload.host_ram_gb
         figures["full_offload_per_gpu_gb"] = offload.per_gpu_gb
