@@ -697,9 +697,9 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
                                  f"没有给延迟目标，就不强加；若要首 token ≤ {tight['ttft_s']:g} 秒、每 token ≤ "
                                  f"{tight['itl_ms']:g} 毫秒，需要 **{tight['total_gpus']}** 张。") if tight.get("total_gpus") else
                            ctx.t(f"No latency target was stated, so none is imposed; TTFT ≤ {tight['ttft_s']:g} s and "
-                                 f"ITL ≤ {tight['itl_ms']:g} ms are out of reach here: {tight.get('why_not')}.",
+                                 f"ITL ≤ {tight['itl_ms']:g} ms cannot be promised here: {tight.get('why_not')}.",
                                  f"没有给延迟目标，就不强加；首 token ≤ {tight['ttft_s']:g} 秒、每 token ≤ "
-                                 f"{tight['itl_ms']:g} 毫秒在这里做不到：{tight.get('why_not')}。"))
+                                 f"{tight['itl_ms']:g} 毫秒在这里无法保证：{tight.get('why_not')}。"))
     return ["", head, "", f"`{plan.launch_command}`"], plan
 
 
