@@ -63,3 +63,14 @@ def test_a_file_that_is_not_a_session_is_left_as_it_is(capsys, tmp_path):
 def _write(path, data: bytes):
     path.write_bytes(data)
     return path
+
+
+@pytest.mark.parametrize("question", ["LoRA 微调 Qwen2.5-7B，10万条样本，-3 个 epoch，4090 要多久",
+                                      "How long to fine-tune Llama 3.1 8B for -2 epochs on 50k samples on an A100?"])
+def test_a_negative_epoch_or_sample_count_is_refused_with_what_is_accepted(question):
+    from assistant.service import ask
+
+    a = ask(question)
+    # the time hinges on the epochs: a negative one is said, with what is accepted, not read as its absolute value
+    assert a.status != "answered"
+    assert ("negative" in a.answer and "positive" in a.answer) or ("负数" in a.answer and "正数" in a.answer)

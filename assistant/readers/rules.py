@@ -27,6 +27,8 @@ NEGATIVE_TOKENS = "a negative token count or context; give a positive number suc
 ZERO_LENGTH = "a length, batch or epoch count of 0; give a positive number such as 4k context or batch 8"
 NEGATIVE_LOAD = "a negative number of users or requests; give a load of at least 1 (e.g. '100 users', '5 QPS')"
 NEGATIVE_GPUS = "a negative number of GPUs; give a count of at least 1 (e.g. '8x H100', '4 张 H100')"
+NEGATIVE_COUNT = ("a negative count of epochs, samples, hours or steps; give a positive number (e.g. '3 epochs', "
+                  "'100k samples', '24 hours')")
 _NEGATIVE = r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:[kmbt]|万亿|亿|万)?\s*(?:个)?\s*(tokens?|token|上下文|context|ctx)"
 _INJECTION = (r"ignore (?:all |any )?(?:the )?(?:previous|prior|above)|忽略(?:之前|以上|前面|所有)|system prompt|系统提示|"
               r"you are now|disregard")
@@ -140,6 +142,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         invalid.append(NEGATIVE_LOAD)
     if re.search(r"(?<![\w.])-\s*\d+\s*(?:张|块|卡|台|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?") + ")", low):
         invalid.append(NEGATIVE_GPUS)
+    if re.search(r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:个|条|轮|遍|小时|天|步)?\s*(?:epoch|轮|遍|样本|条|samples?|examples?|"
+                 r"hours?|days?|steps?|小时|天|步)", low):
+        invalid.append(NEGATIVE_COUNT)
     path, low = config_path(text, low)
     names, work = find_names(low, catalog)
     stated: dict = {}
