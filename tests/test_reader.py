@@ -85,3 +85,14 @@ def test_a_complete_new_question_is_not_merged_into_the_last_one():
 def test_negated_mentions_are_not_inputs():
     req = r("8x 3090 full sft of Llama-3.1-8B with zero3, mine OOMs w/o offload")
     assert req.offload is None and req.method == "full" and req.zero == 3
+
+
+@pytest.mark.parametrize("n", [1024, 2048, 4096, 16384])
+@pytest.mark.parametrize("form", ["How long to pretrain a 7B model on 2T tokens with {c} H100s?",
+                                  "用 {c} 张 H100 预训练 7B 模型 2T token 要多久"])
+def test_a_gpu_count_with_a_thousands_separator_is_the_whole_count(n, form):
+    from assistant.service import ask
+
+    a = ask(form.format(c=f"{n:,}"))
+    assert a.request["num_gpus"] == n                       # '2,048' is 2048, not 48
+    assert a.request.get("seq_len") is None                 # and not also read as a sequence length

@@ -128,6 +128,7 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     lang = question_lang(text[:300])  # the question, not a log or a paste that follows it
     # '，' would become ',' under NFKC and glue '8，128' into one number: keep a space after it
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
+    low = re.sub(r"(?<![\d,.])(\d{1,3}(?:,\d{3})+)(?![\d,]|\.\d)", lambda m: m.group(1).replace(",", ""), low)  # '2,048' = 2048
     low = re.sub(r"(?<![a-z0-9.])(\d{1,3})\s*[x×*]\s*(?=\d{4}(?![\d.]*\s*b)|[a-z])", r"\1x ", low)  # '8xh100' -> '8x h100' 
     if re.search(_INJECTION, low):
         warnings.append("the message contains instructions aimed at the assistant; they were treated as text")
@@ -222,6 +223,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
                    slots.largest_model, slots.system_ram, slots.targets, slots.throughput, slots.peak_tflops,
                    slots.provider, slots.batch_items):
         stated |= reader(work)
+    if stated.get("length") and stated.get("length") == stated.get("num_gpus") and counts.get("num_gpus"):
+        stated.pop("length")  # '2048 H100s': the bare number is the count next to the card, not a sequence length
     if "per_token_cost" not in stated and per_token:
         stated["per_token_cost"] = True  # ('the API charges ¥16 per 1M tokens', quoted as a reference: the unit asked)
     if reference and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or "server_price_per_hour"

@@ -287,7 +287,8 @@ def lengths(text: str) -> dict:
                   r"(?!\s*(?:examples?|samples?|rows?|conversations?|instructions?|records?|docs?|documents?|users?|people|"
                   r"条|个|样本|人|用户))", text) or \
         re.search(r"(?<![\d.$¥,])(512|1024|2048|3072|4096|6144|8192|12288|16384|32768|65536|131072)\s*(?:tokens?)?"
-                  r"(?![\d.]|\s*(?:gb|g\b|mb|张|块|卡|台|个|条|b\b|万|亿|元|美元|gpus?|cards?|人|users?|steps?|%))", text)
+                  r"(?![\d.]|\s*(?:gb|g\b|mb|张|块|卡|台|个|条|b\b|万|亿|元|美元|gpus?|cards?|人|users?|steps?|%|x\b|×|"
+                  r"[a-z]{1,3}\d{2,4}|rtx|nvidia|ascend|mi\d))", text)  # '2048 H100s' is a count, not a length
     if m:
         n = length(m.group(1))
         if n and n >= 16:
