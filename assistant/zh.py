@@ -80,6 +80,9 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
      "用户数或请求数是负数；负载至少为 1（如“100 个用户”“5 QPS”）"),
     (r"a negative number of GPUs; give a count of at least 1 \(e\.g\. '8x H100', '4 张 H100'\)",
      "GPU 数量是负数；至少 1 张（如“8 张 H100”“4 张 H100”）"),
+    (r"an MFU \(or utilization\) above 100%: it is the share of the GPUs' peak FLOPS a job achieves, 30-55% for large "
+     r"training runs; give e.g. 'MFU 40%'", "MFU（算力利用率）超过 100%：它是作业实际达到的峰值算力占比，大规模训练通常 30-55%；"
+     "请给出如“MFU 40%”"),
     (r"a negative count of epochs, samples, hours or steps; give a positive number \(e\.g\. '3 epochs', '100k samples', "
      r"'24 hours'\)", "epoch、样本数、小时或步数是负数；请给正数（如“3 个 epoch”“10 万条样本”“24 小时”）"),
     (r"0 GPUs is not a configuration; give at least 1 \(e\.g\. '8x H100', '单卡'\)",

@@ -74,3 +74,20 @@ def test_a_negative_epoch_or_sample_count_is_refused_with_what_is_accepted(quest
     # the time hinges on the epochs: a negative one is said, with what is accepted, not read as its absolute value
     assert a.status != "answered"
     assert ("negative" in a.answer and "positive" in a.answer) or ("负数" in a.answer and "正数" in a.answer)
+
+
+@pytest.mark.parametrize("question", ["How long to train a 7B model on 1T tokens on 64 H100s at 150% MFU?",
+                                      "用 64 张 H100 训练 7B，1T token，MFU 120%，要多久",
+                                      "pretraining 13B on 2T tokens, 256 A100, 101% mfu: how many days?"])
+def test_an_mfu_above_peak_is_refused_with_what_is_accepted(question):
+    from assistant.service import ask
+
+    a = ask(question)
+    # MFU is achieved / peak FLOPS: above 100% is impossible, so it is said, not silently replaced by a default
+    assert a.status != "answered" and ("MFU 40%" in a.answer)
+
+
+def test_a_possible_mfu_is_used():
+    from assistant.service import ask
+
+    assert ask("How long to train a 7B model on 1T tokens on 64 H100s at 45% MFU?").request["mfu"] == 0.45

@@ -27,6 +27,8 @@ NEGATIVE_TOKENS = "a negative token count or context; give a positive number suc
 ZERO_LENGTH = "a length, batch or epoch count of 0; give a positive number such as 4k context or batch 8"
 NEGATIVE_LOAD = "a negative number of users or requests; give a load of at least 1 (e.g. '100 users', '5 QPS')"
 NEGATIVE_GPUS = "a negative number of GPUs; give a count of at least 1 (e.g. '8x H100', '4 张 H100')"
+MFU_ABOVE_PEAK = ("an MFU (or utilization) above 100%: it is the share of the GPUs' peak FLOPS a job achieves, 30-55% "
+                  "for large training runs; give e.g. 'MFU 40%'")
 NEGATIVE_COUNT = ("a negative count of epochs, samples, hours or steps; give a positive number (e.g. '3 epochs', "
                   "'100k samples', '24 hours')")
 _NEGATIVE = r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:[kmbt]|万亿|亿|万)?\s*(?:个)?\s*(tokens?|token|上下文|context|ctx)"
@@ -146,6 +148,11 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if re.search(r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:个|条|轮|遍|小时|天|步)?\s*(?:epoch|轮|遍|样本|条|samples?|examples?|"
                  r"hours?|days?|steps?|小时|天|步)", low):
         invalid.append(NEGATIVE_COUNT)
+    for m in re.finditer(r"(?:mfu|model flops utili[sz]ation|算力利用率)\s*(?:of|=|:|是|为|：|at|按)?\s*(\d+(?:\.\d+)?)\s*%"
+                         r"|(\d+(?:\.\d+)?)\s*%\s*(?:mfu|model flops utili[sz]ation|算力利用率)", low):
+        if float(m.group(1) or m.group(2)) > 100:
+            invalid.append(MFU_ABOVE_PEAK)
+            break
     path, low = config_path(text, low)
     names, work = find_names(low, catalog)
     stated: dict = {}
