@@ -24,6 +24,7 @@ from evals.serving_rows import case_from_row
 from knowledge.catalog import Catalog, default_catalog
 from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
 from tools.infer_speed import InferenceSpeedRequest, prefill_seconds
+from tools.serve_bands import kind_of
 from tools.serve_load import burst_ttft
 from tools.serving import Replica, ServeRequest, load_point
 from tools.units import GiB, GB
@@ -64,7 +65,7 @@ def all_cases(catalog: Catalog) -> tuple[list[dict], list[tuple[str, str]]]:
     return cases, skipped
 
 
-def _replica(case: dict, catalog: Catalog, model, gpu, **load) -> Replica:
+def _replica(case: dict, model, gpu, **load) -> Replica:
     req = ServeRequest(model=model, gpu=gpu, prompt_len=case["prompt_len"], output_len=case["output_len"],
                        engine=case.get("engine", "vllm"), precision=case.get("precision"), kv_dtype=case.get("kv_dtype"),
                        memory_fraction=case.get("memory_fraction"), max_num_seqs=case.get("max_num_seqs"),
@@ -87,7 +88,7 @@ def estimate(case: dict, catalog: Catalog) -> tuple[float, str]:
             model=model, gpu=gpu, engine="hf", context=prompt + case["output_len"], prompt_len=prompt, batch=b,
             precision=case.get("precision")))
         return mem.allocated_gb * GB / GiB, "GiB"
-    c = _replica(case, catalog, model, gpu)
+    c = _replica(case, model, gpu)
     gpus = c.tp * c.pp
     out = case["output_len"]
     if metric == "kv_tokens":
@@ -112,7 +113,7 @@ def estimate(case: dict, catalog: Catalog) -> tuple[float, str]:
         return out / e2e, "tok/s"
     load = {"users": case["users"]} if case.get("users") else {"rate": case["qps"]}
     if case.get("qps"):  # an open loop: the replica is built for requests/s
-        c = _replica(case, catalog, model, gpu, qps=case["qps"])
+        c = _replica(case, model, gpu, qps=case["qps"])
     p = load_point(c, **load)
     if metric == "ttft_ms" and case.get("burst"):
         return burst_ttft(c, case["users"]) * 1000, "ms"
@@ -179,7 +180,7 @@ def check_bands(results: list[CaseResult], catalog: Catalog | None = None) -> di
     cases = {c["id"]: c for c in all_cases(catalog)[0]}
     out: dict[str, dict[str, tuple[float, float]]] = {}
     for kind in ("dense", "moe"):
-        chosen = [r for r in results if (catalog.model(cases[r.id]["model"])[0].moe is not None) == (kind == "moe")]
+        chosen = [r for r in results if kind_of(catalog.model(cases[r.id]["model"])[0]) == kind]
         out[kind] = {BAND_KEY[fam]: (round(s["p10"], 2), round(s["p90"], 2)) for fam, s in summary(chosen, "check").items()}
     return out
 

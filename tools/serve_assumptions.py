@@ -18,7 +18,7 @@ def plan_assumptions(req: ServeRequest, lay: Layout, c: Replica, p: LoadPoint, k
         out.append(f"{req.qps:g} requests/s arriving evenly (Poisson); p50-style steady-state figures, no bursts")
     out.append(f"each request: {req.prompt_len:,} prompt + {req.output_len:,} output tokens"
                + ("" if "prompt_len" in req.model_fields_set else " (default lengths; --prompt-len / --output-len)"))
-    b = serve_bands.BANDS["moe" if req.model.moe is not None else "dense"]
+    b = serve_bands.BANDS[serve_bands.kind_of(req.model)]
     if req.targets_stated:
         stated = ", ".join(x for x in (f"TTFT <= {req.ttft_s:g} s" if req.ttft_s is not None else "",
                                        f"ITL <= {req.itl_ms:g} ms" if req.itl_ms is not None else "") if x)

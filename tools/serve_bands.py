@@ -19,6 +19,11 @@ BANDS: dict[str, dict[str, tuple[float, float]]] = {
 SAFE_END = {"ttft_s": 1, "itl_ms": 1, "tokens_per_s_per_gpu": 0}  # latencies: the high end; throughput: the low end
 
 
+def kind_of(model) -> str:
+    """Which band a model's serving figures carry: MoE strays further from measurements than dense."""
+    return "moe" if model.moe is not None else "dense"
+
+
 def band(metric: str, value: float, kind: str = "dense") -> list[float]:
     """[low, high] around `value` for `metric` (one of BANDS[kind]), kind "dense" or "moe"."""
     lo, hi = BANDS[kind][metric]

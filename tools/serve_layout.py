@@ -35,8 +35,7 @@ def _meets(p: LoadPoint, req: ServeRequest) -> bool:
 
 
 def _kind(req: ServeRequest) -> str:
-    """Which band a model's figures carry: MoE serving strays further from measurements than dense."""
-    return "moe" if req.model.moe is not None else "dense"
+    return serve_bands.kind_of(req.model)
 
 
 def _capacity(c: Replica, req: ServeRequest) -> float:
@@ -201,7 +200,8 @@ def _raise_why(req: ServeRequest, rows: list[tuple[Layout, Replica]]) -> None:
             f"ITL target {req.itl_target_s * 1000:g} ms "
             f"{_verb(best_itl.single_stream_itl_ms / 1000, req.itl_target_s, req.gpu.id)}: even one stream on "
             f"TP{best_itl.tp}{f' x PP{best_itl.pp}' if best_itl.pp > 1 else ''} decodes at "
-            f"{best_itl.single_stream_itl_ms:.1f} ms per token ({_slow_end('itl_ms', best_itl.single_stream_itl_ms, 'ms', _kind(req))}; each token reads {w:.1f} GB of weights over "
+            f"{best_itl.single_stream_itl_ms:.1f} ms per token "
+            f"({_slow_end('itl_ms', best_itl.single_stream_itl_ms, 'ms', _kind(req))}; each token reads {w:.1f} GB of weights over "
             f"{best_itl.tp} x {req.gpu.memory_bandwidth_gbps:g} GB/s at {eff.DECODE_BANDWIDTH_EFFICIENCY:.0%}, plus "
             "per-layer overheads); a smaller format, a faster card or speculative decoding is needed",
             {"bound": "itl", "best_itl_ms": best_itl.single_stream_itl_ms, "tp": best_itl.tp, "pp": best_itl.pp})
