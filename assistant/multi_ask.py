@@ -57,11 +57,13 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
         if ans.status != "answered":
             why = ans.clarification.question if ans.clarification else "; ".join(ans.warnings[:2]) or ans.status
             missed.append(NotAnswered(ask=ask.text, why=why))
+    compared: list = []  # the comparison's own tool calls (scale_job)
     try:
-        comparison = compare(asks, answers, zh, question, prices) if any(a.compare for a in asks) else None
+        comparison = compare(asks, answers, zh, question, prices, compared) if any(a.compare for a in asks) else None
     except Exception:  # a comparison the figures cannot make: the sections stand without it (logged, never a traceback)
         log.exception("comparison failed for %r", question[:200])
         comparison = None
+    used = ["speedup", "period_hours"] if any(c.name == "scale_job" for c in compared) else []
     labels = "; ".join(f"{i}) {a.text}" for i, a in enumerate(asks, 1))
     head = (f"理解为：这条消息问了 {len(asks)} 件事，依次回答：{labels}" if zh else
             f"Understood: {len(asks)} asks in this message, answered in order: {labels}")
@@ -69,16 +71,21 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     if comparison:
         parts.append(("**比较**：" if zh else "**Comparison**: ") + comparison)
     for i, (ask, ans) in enumerate(zip(asks, answers), 1):
-        parts.append(f"### {i}. {ask.text}\n\n{ans.answer}")
+        body = ans.answer
+        if used:  # an input the comparison used is not 'not used' in each section
+            body = "\n".join(ln for ln in body.split("\n") if not any(ln.startswith(f"- {u}=") for u in used))
+            body = re.sub(r"\n\n\*\*(?:Not used|未使用的输入)\*\*\s*$", "", body)
+        parts.append(f"### {i}. {ask.text}\n\n{body}")
     if missed:
         parts.append(("**未回答**\n" if zh else "**Not answered**\n") + "\n".join(f"- {m.ask}: {m.why}" for m in missed))
     warnings = list(dict.fromkeys(w for a in answers for w in a.warnings))
-    calls = [c for a in answers for c in a.tool_calls]
+    calls = [c for a in answers for c in a.tool_calls] + compared
     cites = list({c.source + c.title: c for a in answers for c in a.citations}.values())
     return first.model_copy(update={"answer": "\n\n".join(parts), "asks": entries, "not_answered": missed,
                                     "comparison": comparison, "warnings": warnings, "tool_calls": calls,
                                     "citations": cites,
-                                    "ignored": list(dict.fromkeys(i for a in answers for i in a.ignored))})
+                                    "ignored": list(dict.fromkeys(i for a in answers for i in a.ignored
+                                                                  if i.split("=", 1)[0] not in used))})
 
 
 # several cards for one job: (figure, better, en, zh) by intent, when money decides and when it does not
@@ -93,8 +100,44 @@ _CARD_KEY = {
 _MONEY = r"便宜|花费|成本|省钱|划算|性价比|价格|多少钱|费用|花多少|(?<![a-z])(?:cheap\w*|cost\w*|price\w*|dollar|spend|per hour|bill|budget)(?![a-z])"
 
 
-def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, prices=()) -> str | None:
+def _job_by_speedup(done: list[tuple[Ask, Answer]], zh: bool, prices=(), calls: list | None = None) -> str | None:
+    """Cards compared on the same work when the user states how much faster one is: each card's hourly cost over its
+    speed, and with a measured length on the slower card, each card's hours and cost (assistant/plans/scaling.py)."""
+    from assistant.plans.scaling import Option, baseline_index, compare_job
+    from tools.pricing import on_demand_rate
+
+    reqs = [x.request or {} for _, x in done]
+    first = reqs[0]
+    cur = first.get("currency") or "USD"
+    options, said = [], []
+    for (a, x), r in zip(done, reqs):
+        price = r.get("price_per_gpu_hour") or x.figures.get("rent_price_per_gpu_hour")
+        if not price and r.get("gpu"):
+            rate = on_demand_rate(list(prices), r["gpu"], cur)
+            price = rate.typical if rate else None
+            if price:
+                said.append(f"{a.text} 按价格表按需典型价" if zh else f"{a.text} at the price table's typical on-demand rate")
+        options.append(Option(label=a.text, gpu=r.get("gpu") or "", num_gpus=r.get("num_gpus") or 1,
+                              price_per_gpu_hour=price))
+    gpus = [o.gpu for o in options]
+    fast = first.get("speedup_gpu")
+    base = baseline_index(gpus, fast)
+    speeds = [first["speedup"] if (fast and o.gpu == fast) or (not fast and i != base) else 1.0
+              for i, o in enumerate(options)]
+    source = (f"{options[speeds.index(max(speeds))].label} {first['speedup']:g}× as fast, as you stated",
+              f"按你说的 {options[speeds.index(max(speeds))].label} 快 {first['speedup']:g} 倍")
+    text, _, _ = compare_job(options, speeds, base, first.get("period_hours"), zh, "¥" if cur == "CNY" else "$", source,
+                             calls)
+    if said:
+        text += ("（" + "；".join(said) + "）" if zh else " (" + "; ".join(said) + ")")
+    return text
+
+
+def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, prices=(), calls: list | None = None) -> str | None:
     intent = done[0][1].intent
+    reqs = [x.request or {} for _, x in done]
+    if reqs[0].get("speedup") and len({r.get("gpu") for r in reqs} - {None}) >= 2:
+        return _job_by_speedup(done, zh, prices, calls)
     if intent in ("inference_memory", "training_memory"):
         rows = [(a, x.verdict) for a, x in done if x.verdict and x.verdict.per_gpu_gb is not None]
         listed = "; ".join(f"{a.text}: {v.per_gpu_gb:.1f} GB/GPU, " + (("放得下" if v.fits else f"放不下（至少 {v.min_gpus} 张）")
@@ -182,14 +225,15 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
 
 
-def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "", prices=()) -> str | None:
+def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "", prices=(),
+            calls: list | None = None) -> str | None:
     """Which alternative wins and by how much, from the answers' own figures."""
     done = [(a, x) for a, x in zip(asks, answers) if x.status == "answered" and a.compare]
     if len(done) < 2:
         return None
     asks = [a for a, _ in done]
     if asks[0].compare == "gpu":
-        return _compare_cards(done, zh, question, prices)
+        return _compare_cards(done, zh, question, prices, calls)
     intent = done[0][1].intent
     if intent == "inference_memory" and re.search(r"上下文|多长|context|longer|long\b", question.lower()) and \
             all(x.figures.get("max_context") for _, x in done):
@@ -261,8 +305,32 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
         return (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
     word = {"wall_hours": ("faster", "更快"), "decode_tokens_per_s_per_seq": ("faster", "更快"),
             "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜")}[name]
-    return (f"{listed}。**{win[0].text} 胜出**：{word[1]}，是 {other[0].text} 的 {ratio:.2f} 倍。" if zh else
+    text = (f"{listed}。**{win[0].text} 胜出**：{word[1]}，是 {other[0].text} 的 {ratio:.2f} 倍。" if zh else
             f"{listed}. **{win[0].text} wins**: {word[0]} by {ratio:.2f}× over {other[0].text}.")
+    first_req = done[0][1].request or {}
+    if intent == "training_time" and first_req.get("period_hours") and "period_hours" in first_req.get("stated", []):
+        text += " " + _measured_scaled(done, zh, question, first_req["period_hours"])
+    return text
+
+
+def _measured_scaled(done: list[tuple[Ask, Answer]], zh: bool, question: str, hours: float) -> str:
+    """'We train in BF16 for 20 days; in FP8?': the user's measured length, on the alternative named nearest before
+    it, scaled by the estimated speed ratio of the same job."""
+    low = question.lower()
+    at = re.search(r"\d+(?:\.\d+)?\s*(?:天|小时|周|个?月|days?|hours?|h\b|weeks?)", low)
+    pos = at.start() if at else len(low)
+    near = [(low.rfind(a.text.lower(), 0, pos), i) for i, (a, _) in enumerate(done)]
+    base = max(near)[1] if max(near)[0] >= 0 else 0
+    walls = [x.figures["wall_hours"] for _, x in done]
+    rows = []
+    for i, ((a, _), wall) in enumerate(zip(done, walls)):
+        h = hours * wall / walls[base]
+        rows.append(f"{a.text} 约 {h:,.1f} 小时（{h / 24:,.1f} 天）" if zh else f"{a.text} ≈ {h:,.1f} h ({h / 24:,.1f} days)")
+    b = done[base][0].text
+    return (f"**按你实测的 {hours:,.0f} 小时（{hours / 24:,.1f} 天，{b}）折算**：" + "；".join(rows) +
+            "（按上面估算的同一任务速度比；实测加速比通常在其 ±20% 以内）。" if zh else
+            f"**Scaled from your measured {hours:,.0f} h ({hours / 24:,.1f} days, {b})**: " + "; ".join(rows) +
+            " (by the speed ratio estimated above for the same job; measured speedups usually land within ±20% of it).")
 
 
 def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool) -> str:

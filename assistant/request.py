@@ -22,7 +22,7 @@ Currency = Literal["USD", "CNY"]
 
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
 META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
-               "family_flagship", "family", "ratio_only", "exact_format")
+               "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu")
 
 
 class Request(BaseModel):
@@ -111,6 +111,9 @@ class Request(BaseModel):
     per_token_cost: bool | None = Field(None, description="asks a cost per million tokens")
     reference_per_million: float | None = Field(None, gt=0, description="a price per million tokens to compare against "
                                                 "(an API's), in `currency`")
+    speedup: float | None = Field(None, gt=1, le=1000, description="a speed ratio the user states for one option "
+                                  "over another on their job ('the H100 is ~3x faster', 'H800 快 2.5 倍')")
+    speedup_gpu: str | None = Field(None, description="the GPU the stated speedup belongs to (the faster one)")
     tokens_per_s_per_user: float | None = Field(None, gt=0, le=10_000,
                                                 description="decode rate each user must get (sets the ITL target)")
 

@@ -101,6 +101,8 @@ PAIRS: dict[str, tuple[str, str]] = {
                "How many H100 to serve Llama 3.1 70B to 100 concurrent users with ITL under 100 ms?"),
     "tokens_per_s_per_user": ("How many H100 to serve Llama 3.1 70B to 100 concurrent users?",
                               "How many H100 to serve Llama 3.1 70B to 100 concurrent users at 10 tokens/s each?"),
+    "speedup": ("H100 at $2.49/hr or A100 at $1.29/hr for our training job: which is cheaper?",
+                "H100 at $2.49/hr or A100 at $1.29/hr for our training job, where the H100 is 3x faster: which is cheaper?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

@@ -323,6 +323,42 @@ def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
     return n
 
 
+def _measured_on_other_cards(ctx: Ctx, results, figures: dict) -> str:
+    """'Our run took 10 days on 8x A100; on 8x H100?': the measured length scaled by the estimator's speed ratio for
+    the same job on each card (or the user's stated speedup), with each card's cost when prices are known."""
+    from assistant.plans.scaling import Option, baseline_index, compare_job
+    from tools.pricing import on_demand_rate
+
+    req = ctx.req
+    gpus = [r.gpu for r in results]
+    base = baseline_index(gpus, req.speedup_gpu)
+    if req.speedup:
+        speeds = [req.speedup if (g == req.speedup_gpu or (not req.speedup_gpu and i != base)) else 1.0
+                  for i, g in enumerate(gpus)]
+        source = (f"{req.speedup:g}× as you stated", f"按你说的快 {req.speedup:g} 倍")
+    else:
+        speeds = [results[base].wall_hours / r.wall_hours for r in results]
+        source = ("the speed ratio estimated above for the same job: dense peak × MFU per card; measured speedups of "
+                  "this kind usually land within ±20% of it", "按上面估算的同一任务速度比：各卡稠密峰值 × MFU；实测加速比通常"
+                  "在其 ±20% 以内")
+    n = req.num_gpus or 1
+    cur = req.currency or "USD"
+    options = []
+    for r in results:
+        rate = on_demand_rate(ctx.deps.prices(), r.gpu, cur)
+        price = req.price_per_gpu_hour if (req.price_per_gpu_hour and r is results[base]) else None
+        options.append(Option(label=f"{n}× {ctx.gpu(r.gpu).name}", gpu=r.gpu, num_gpus=n,
+                              price_per_gpu_hour=price or (rate.typical if rate else None)))
+    text, figs, _ = compare_job(options, speeds, base, req.period_hours, ctx.zh, "¥" if cur == "CNY" else "$", source,
+                                ctx.calls)
+    figures |= {f"measured_{k}": v for k, v in figs.items()}
+    ctx.assume(f"your measured {req.period_hours:,.0f} h is on {options[base].label}; the other cards' hours are it over "
+               "the speed ratio (prices not given are the table's typical on-demand rates)",
+               f"你实测的 {req.period_hours:,.0f} 小时是在 {options[base].label} 上；其他卡的小时数 = 它 ÷ 速度比（未给的价格按"
+               "价格表按需典型价）")
+    return "\n" + ctx.t("**From your measured run**: ", "**按你的实测时长**：") + text + "\n"
+
+
 def training_time(ctx: Ctx) -> Answer:
     from knowledge.prices import is_session_override
     from tools.pricing import on_demand_rate
@@ -365,6 +401,10 @@ def training_time(ctx: Ctx) -> Answer:
         slow, fast = max(results[:2], key=lambda r: r.wall_hours), min(results[:2], key=lambda r: r.wall_hours)
         figures["time_ratio"] = round(slow.wall_hours / fast.wall_hours, 2)
         lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"]))
+        if req.period_hours and "period_hours" in req.stated:
+            lines.append(_measured_on_other_cards(ctx, results, figures))
+    if "measured_cheapest" in figures or any(k.startswith("measured_hours_") for k in figures):
+        lines.append(ctx.t("The reference job the ratio was computed on (not yours):", "计算速度比用的参考任务（不是你的任务）："))
     lines.append(ctx.t(f"**{first.wall_hours:,.1f} hours ({first.wall_days:,.1f} days) on {n} GPUs, "
                        f"{first.gpu_hours:,.0f} GPU-hours = {first.gpu_hours / 24:,.0f} GPU-days** (band {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} h).",
                        f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天），共 {first.gpu_hours:,.0f} 卡时"

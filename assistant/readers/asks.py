@@ -387,6 +387,17 @@ def _family(intent: str) -> str:
 # --- several cards for one job -----------------------------------------------------------------------------------------
 _RATE = (r"(?:at|@|租|rent(?:ing)?(?: at)?|for|：|:|,|，)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|元|块|rmb|cny)?\s*"
          r"(?:/|per|每|一)\s*(?:gpu[\s-]*|卡|张)?(?:hr|hour|h|小时|(?<=卡)时)(?![a-z])")
+# the unit first: '每卡时 1.8 元', '每小时 2.5 美元', 'per GPU-hour $2'
+_RATE_PRE = (r"(?:每\s*(?:张|卡)?\s*(?:卡时|小时)|(?<![a-z])(?:per|/)\s*(?:gpu[\s-]*)?(?:hour|hr)(?![a-z])|hourly|时租)\s*"
+             r"(?:是|为|:|：|of|at)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|元|块|rmb|cny)?")
+
+
+def _rate_in(text: str):
+    """The first hourly price in `text`, the number first ('$2.5/h', '15 元/卡时') or the unit first ('每卡时 1.8 元')."""
+    hits = [m for m in (re.search(_RATE, text), re.search(_RATE_PRE, text)) if m]
+    return min(hits, key=lambda m: m.start()) if hits else None
+
+
 _COST_WORDS = r"便宜|花费|成本|省钱|划算|per dollar|性价比|" + w(r"cheap\w*|cost\w*|price|dollar|spend|per hour|\$/h|bill")
 
 
@@ -405,7 +416,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     if job is None:
         return []
     counts = [counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans]
-    own_inputs = len(set(counts)) > 1 or bool(re.search(_RATE, low)) or bool(re.search(PER_TOKEN_COST, low))
+    own_inputs = len(set(counts)) > 1 or bool(_rate_in(low)) or bool(re.search(PER_TOKEN_COST, low))
     how_much_faster = re.search(COMPARATIVE, low) and job == "inference_speed" and not req.purchase
     if not own_inputs and not how_much_faster and job not in ("serving", "price") and \
             req.intent in ("recommend", "compare", "training_time"):
@@ -423,7 +434,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                 continue
             upto = next((sp[0] for sp in every[j + 1:] if sp[2] != gid), len(low))
             window = low[e0:upto]
-            after = re.search(_RATE, window)
+            after = _rate_in(window)
             m = after or re.search(_RATE + r"[^\d]{0,6}$", low[max(0, s0 - 30):s0])
             if m:
                 whole = bool(after and re.search(WHOLE_SERVER, window[:after.start() + 12]))
@@ -453,7 +464,7 @@ def _card_job_intent(low: str, req: Request) -> str | None:
         return "serving"
     if req.tokens and (req.method in ("full", "lora", "qlora", "pretrain") or req.intent in ("training_time", "cost")):
         return "training_time"
-    if re.search(_RATE, low) and re.search(_COST_WORDS, low) and not req.tokens:
+    if _rate_in(low) and re.search(_COST_WORDS, low) and not req.tokens:
         return "cost"
     if not req.model and re.search(r"租金|价格|价钱|多少钱|贵|便宜|" + w(r"price\w*|rent\w*|cost\w*|cheap\w*|expensive|per hour"), low):
         return "price"  # 'H200 和 H100 租金差多少': the price of each card

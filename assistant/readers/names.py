@@ -245,41 +245,49 @@ def _format_name(token: str, name: str) -> str:
     return f"gguf-{q.group(0)}" if q else "gguf"
 
 
-def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, int | None]:
+def count_spans_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, int | None, tuple[int, int] | None]:
     """(total GPUs, GPUs per node, nodes) written around the GPU names: '8x A100', 'A100 x 8', '两张4090',
-    '2 servers x 8 H100', '两台8卡A100', 'H100s (16)', 'dual 4090', 'my 4090'."""
+    '2 servers x 8 H100', '两台8卡A100', 'H100s (16)', 'dual 4090', 'my 4090'; and where the count is written
+    (start, end in text), so the reader can take it out of its working text."""
     for start, end, _ in names.gpu_spans:
-        before, after = text[max(0, start - 40):start], text[end:end + 16]
+        b0 = max(0, start - 40)
+        before, after = text[b0:start], text[end:end + 16]
         m = re.search(r"(\d+)\s*(?:台|个节点|nodes?|servers?|machines?|boxes|hosts?)\s*(?:[x×*,，、]|of|with|each with|"
                       r"每台|每个)?\s*(\d+)\s*(?:[x×*]|张|块|卡|gpus?|cards?)?\s*(?:nvidia\s*)?$", before)
         if m:
             nodes, per = int(m.group(1)), int(m.group(2))
-            return nodes * per, per, nodes
+            return nodes * per, per, nodes, (b0 + m.start(), start)
         m = re.search(rf"({_CN_COUNT}|\d+)\s*(?:台|个节点)\s*(\d+|{_CN_COUNT})\s*(?:卡|张|块)\s*$", before)
         if m:
             nodes, per = int(to_number(m.group(1))), int(to_number(m.group(2)))
-            return nodes * per, per, nodes
+            return nodes * per, per, nodes, (b0 + m.start(), start)
         m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(million|thousand|k|万|千)\s*(?:张|块|个)?\s*(?:nvidia\s*)?$", before)
         if m and re.match(r"\s*(?:gpu)?[\s-]*(?:卡时|小时|hours?|hrs?|days?|天|卡·时)", after):
             m = None  # '278.8万H800卡时', '30.84M H100 hours': GPU-hours, not GPUs
         if m:  # '10 million H100s', '1万张H800': read as written (the planner says when it is out of range)
-            return int(float(m.group(1)) * {"million": 1e6, "thousand": 1e3, "k": 1e3, "万": 1e4, "千": 1e3}[m.group(2)]), None, None
+            return (int(float(m.group(1)) * {"million": 1e6, "thousand": 1e3, "k": 1e3, "万": 1e4, "千": 1e3}[m.group(2)]),
+                    None, None, (b0 + m.start(), start))
         m = re.search(r"(?<![\d.])(\d+)\s*[x×*]\s*(\d+)\s*[x×*]?\s*(?:nvidia\s*)?$", before)
         if m:  # '2x8 H100': nodes x GPUs per node
             nodes, per = int(m.group(1)), int(m.group(2))
-            return nodes * per, per, nodes
+            return nodes * per, per, nodes, (b0 + m.start(), start)
         m = re.search(r"(?<![\d.])(\d+)\s*(?:[x×*]|张|块|卡|个|pcs|片)?\s*(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
         if m and 0 <= int(m.group(1)) <= 100_000:
-            return int(m.group(1)), None, None
+            return int(m.group(1)), None, None, (b0 + m.start(), start)
         m = re.search(rf"({_CN_COUNT})\s*(?:张|块|卡|个|片)?\s*(?:nvidia\s*)?$", before)
         if m and to_number(m.group(1)):
-            return int(to_number(m.group(1))), None, None
+            return int(to_number(m.group(1))), None, None, (b0 + m.start(), start)
         m = re.search(r"(?<![a-z])(a|an|one|single|dual|two|three|four|quad|six|eight|sixteen|thirty-two|sixty-four|"
                       r"a couple of|a pair of|my|our)\s+(?:\d+\s*gb?\s+)?(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
         if m:
             word = m.group(1).replace("a pair of", "pair of")
-            return (1 if word in ("my", "our") else EN_WORDS.get(word, 1)), None, None
+            return (1 if word in ("my", "our") else EN_WORDS.get(word, 1)), None, None, (b0 + m.start(), start)
         m = re.match(r"\s*(?:gpus?|cards?)?\s*(?:[x×*]\s*(\d+)(?![\d.]*\s*b)|\(\s*(\d+)\s*\)|(\d+)\s*(?:张|块|卡|片))", after)
         if m:
-            return int(next(g for g in m.groups() if g)), None, None
-    return None, None, None
+            return int(next(g for g in m.groups() if g)), None, None, (end, end + m.end())
+    return None, None, None, None
+
+
+def counts_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, int | None]:
+    """(total GPUs, GPUs per node, nodes) written around the GPU names (see count_spans_near_gpus)."""
+    return count_spans_near_gpus(text, names)[:3]

@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from assistant.readers import cues, money, slots
-from assistant.readers.names import counts_near_gpus, find_names
+from assistant.readers.names import count_spans_near_gpus, find_names
 from assistant.request import Request
 from knowledge.catalog import Catalog
 from knowledge.documents import detect_lang
@@ -210,18 +210,26 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
             names.gpus = pair
     if names.gpus:
         stated["gpu"], stated["gpus"], stated["gpu_text"] = names.gpus[0], names.gpus, names.gpu_text
+    fast = slots.speedup(work)
+    if fast:
+        stated["speedup"] = fast[0]
+        faster = _faster_gpu(work, names.gpu_spans, fast[1], fast[2])
+        if faster:
+            stated["speedup_gpu"] = faster
     warnings += names.notes
     if names.unknown_gpu:
         stated["unknown_gpu"] = names.unknown_gpu
         warnings.append(f"unknown GPU '{names.unknown_gpu}': not in the GPU table; it was not replaced by another card")
     counts = slots.nodes(work)
+    server = slots.standard_server(work)  # 'a node of H100s', 'two H100 nodes': the vendor's standard 8-GPU server, said
     if not counts:
-        total, per, nodes = counts_near_gpus(work, names)
+        total, per, nodes, span = count_spans_near_gpus(work, names)
+        if total is not None and span:  # the count is read: no later reader takes its digits for a length or a batch
+            work = work[:span[0]] + re.sub(r"\d", " ", work[span[0]:span[1]]) + work[span[1]:]  # (its words stay)
         if total == 1 and re.search(r"(?<![a-z])(?:my|our)\s+(?:[a-z]+\s+)?[a-z]*\d+[a-z]*s(?![a-z])", low) and \
                 slots.gpu_count(work).get("num_gpus"):
             total = None  # 'our H100s ... on 2 of them': several cards, counted elsewhere in the message
         counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total is not None else slots.gpu_count(work)
-    server = slots.standard_server(work)  # 'a node of H100s', 'two H100 nodes': the vendor's standard 8-GPU server, said
     if server and (not counts.get("num_gpus") or (counts.get("num_gpus") == server["nodes"] and not counts.get("nodes"))):
         counts = server
     stated |= {k: v for k, v in counts.items() if v is not None}
@@ -230,8 +238,6 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
                    slots.largest_model, slots.system_ram, slots.targets, slots.throughput, slots.peak_tflops,
                    slots.provider, slots.batch_items):
         stated |= reader(work)
-    if stated.get("length") and stated.get("length") == stated.get("num_gpus") and counts.get("num_gpus"):
-        stated.pop("length")  # '2048 H100s': the bare number is the count next to the card, not a sequence length
     if "per_token_cost" not in stated and per_token:
         stated["per_token_cost"] = True  # ('the API charges ¥16 per 1M tokens', quoted as a reference: the unit asked)
     if reference and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or "server_price_per_hour"
@@ -269,6 +275,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if intent == "recommend" and "method" not in stated and not stated.get("methods") and \
             not re.search(slots.FINETUNE_CUE, work) and not ("tokens" in stated or "deadline_hours" in stated):
         stated["method"] = "inference"  # 'what GPU to run 70B locally', 'what GPU for Mixtral at 32k': nothing is trained
+    if stated.get("speedup") and len(set(stated.get("gpus") or [])) >= 2 and re.search(_MONEY_ASK, low) and \
+            intent not in ("recommend", "serving"):
+        intent = "cost"  # 'H100 is 3x faster, $2.5/h vs $1.2/h: which is cheaper?': cost per unit of work, by card
     if _buys(intent, stated, work):
         stated["purchase"] = True
         intent = "recommend"
@@ -345,6 +354,31 @@ def config_path(text: str, low: str) -> tuple[dict | None, str]:
     except (ConfigError, OSError):
         return {"model_path": path, "model": path.rstrip("/").split("/")[-1].lower() or "model", "model_text": path}, low
     return {"model_path": path, "model": spec.id, "model_text": path}, low
+
+
+_MONEY_ASK = (r"便宜|划算|省钱|成本|花费|费用|多少钱|性价比|" +
+              slots.w(r"cheap\w*|cost\w*|expensive|pricier|save|saving|bill|money|worth"))
+_THAN = r"(?:比|than|相比|versus|vs\.?|over|compared (?:to|with)|relative to|对比)\s*(?:the|an?|our|my)?\s*(?:\d+\s*[x×*]?\s*)?$"
+
+
+def _faster_gpu(work: str, spans: list, start: int, end: int) -> str | None:
+    """The card a stated speedup belongs to: the one named last before the phrase, unless that one is the
+    comparison's other side ('H100 比 A100 快 3 倍', 'H100 is 3x faster than the A100', 'H100 速度是 A100 的 3 倍')."""
+    inside = {g for s, e, g in spans if start <= s < end}
+    nxt = min((sp for sp in spans if sp[0] >= end), default=None)  # 'faster than the A100': the first card after
+    after = [nxt[2]] if nxt and nxt[0] < end + 24 and re.search(r"比|than|相比|versus|vs|over|compared|relative",
+                                                                  work[end:nxt[0]]) else []
+    before = [(s, e, g) for s, e, g in spans if s < start]
+    slower = inside | set(after)
+    for s, e, g in reversed(before):
+        if g in slower:
+            continue
+        if re.search(_THAN, work[max(0, s - 14):s]):
+            slower.add(g)
+            continue
+        return g
+    others = [g for _, _, g in spans if g not in slower]
+    return others[0] if others else None
 
 
 def _family_size(work: str, as_written: str, size: str, catalog: Catalog) -> str | None:

@@ -650,3 +650,27 @@ def batch_items(text: str) -> dict:
 # a comparison of speed ('faster', '快多少', 'how much quicker')
 COMPARATIVE = r"快多少|慢多少|快几倍|慢几倍|更快|哪个快|" + w(r"faster|slower|speed[\s-]?up|quicker")
 
+
+
+# a speed ratio the user states for one option over another: '~3x faster', '2.5 times as fast', 'a 2.2x speedup',
+# '快 2.5 倍', '速度是 A100 的 3 倍', '提速 2 倍'
+_RATIO = r"(\d+(?:\.\d+)?)"
+SPEEDUP_PATTERNS = (
+    w(_RATIO + r"\s*(?:x|×|times)\s*(?:as fast|faster|quicker|the speed|the throughput|more throughput|higher throughput|"
+               r"speed[\s-]?up)"),
+    w(r"speed[\s-]?up (?:of|is|at|around|about|~)?\s*~?\s*" + _RATIO + r"\s*(?:x|×|times)?"),
+    r"(?:快了?|提速|加速|速度快)\s*(?:约|大约|大概|将近|差不多|近)?\s*~?\s*" + _RATIO + r"\s*倍",
+    r"(?:速度|吞吐|性能|训练速度)\s*(?:大概|大约|约)?是[^，。,.；;？?]{0,16}?的\s*" + _RATIO + r"\s*倍",
+    r"加速比\s*(?:约|大约|大概|是|为)?\s*" + _RATIO,
+)
+
+
+def speedup(text: str) -> tuple[float, int, int] | None:
+    """A stated speed ratio (value, start, end of the phrase); None when none is stated or it is not above 1."""
+    for p in SPEEDUP_PATTERNS:
+        m = re.search(p, text)
+        if m:
+            v = float(m.group(1))
+            if 1 < v <= 1000:
+                return v, m.start(), m.end()
+    return None
