@@ -160,6 +160,8 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             listed += (f"。租金差 {sym}{hi[1] - lo[1]:,.2f}/卡时（{hi[0].text} 是 {lo[0].text} 的 {hi[1] / lo[1]:.2f} 倍）。" if zh else
                        f". Rent differs by {sym}{hi[1] - lo[1]:,.2f} per GPU-hour ({hi[0].text} is {hi[1] / lo[1]:.2f}× {lo[0].text}).")
         return listed
+    if intent == "cost" and all("cost_per_million_tokens" in x.figures for _, x in done):
+        return _rank_per_token(done, zh, question)
     keys = _CARD_KEY.get(intent)
     if keys is None:
         return None
@@ -223,6 +225,31 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return f"{listed}。" + ("两者相当（差别不到 3%）。" if zh else "") if zh else f"{listed}. A tie (within 3%)."
     return (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
             f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
+
+
+def _rank_per_token(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str:
+    """Cards with their own price and throughput: ranked per million tokens, and per hour too when the hourly
+    price is asked ('按小时算哪个最便宜？按每百万 token 算哪个最便宜？')."""
+    cur = done[0][1].figures.get("currency")
+    sym = "¥" if cur == "CNY" else "$"
+    parts = []
+    hourly = re.search(r"按小时|小时.{0,4}(?:哪个|谁).{0,4}(?:便宜|贵)|(?:便宜|贵).{0,4}每小时|(?<![a-z])(?:(?:cheap\w*|cost\w*|less)\s+"
+                       r"(?:per hour|by the hour|hourly)|(?:per hour|hourly|by the hour)[^.?!]{0,20}(?:cheap|which))",
+                       question.lower())  # asked per hour, not a price written per hour
+    rankings = ([("cost_per_hour", "每小时", "per hour")] if hourly else []) + \
+        [("cost_per_million_tokens", "每百万 token", "per million tokens")]
+    for key, cn, en in rankings:
+        rows = sorted(((a, x.figures[key]) for a, x in done), key=lambda av: av[1])
+        listed = ("；" if zh else "; ").join(f"{a.text} {sym}{_num(v)}" for a, v in rows)
+        (wa, wv), (na, nv) = rows[0], rows[1]
+        gap = (nv - wv) / nv if nv else 0
+        parts.append(f"按{cn}：{listed}；**{wa.text} 最便宜**（比 {na.text} 低 {gap:.0%}）。" if zh else
+                     f"{en.capitalize()}: {listed}; **cheapest: {wa.text}** ({gap:.0%} below {na.text}).")
+    if len(rankings) == 2 and sorted(done, key=lambda ax: ax[1].figures["cost_per_hour"])[0][0] is not \
+            sorted(done, key=lambda ax: ax[1].figures["cost_per_million_tokens"])[0][0]:
+        parts.append("按小时最便宜的不是按 token 最便宜的：吞吐决定每个 token 的成本。" if zh else
+                     "The cheapest per hour is not the cheapest per token: throughput decides the cost of a token.")
+    return " ".join(parts) if not zh else "".join(parts)
 
 
 def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "", prices=(),

@@ -213,7 +213,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
     handler = handlers.get(req.intent)
-    if req.per_token_cost and req.intent in ("cost", "price") and (req.throughput_tokens_per_s or req.model):
+    if (req.per_token_cost and req.intent in ("cost", "price") and (req.throughput_tokens_per_s or req.model)) or \
+            (req.throughput_tokens_per_s and req.intent in ("cost", "price", "serving", "inference_speed", "inference_memory")
+             and (req.tokens_per_day or req.throughput_scope or req.per_token_cost)):
         handler = money.per_token  # a cost per million tokens needs no period and names its default card
     else:
         missing = missing_inputs(req)

@@ -108,6 +108,12 @@ class Request(BaseModel):
     itl_ms: float | None = Field(None, gt=0, le=600_000, description="inter-token latency target, milliseconds")
     throughput_tokens_per_s: float | None = Field(None, gt=0, description="an aggregate throughput the user states "
                                                   "(tokens/s over all GPUs): a cost per token is computed from it")
+    throughput_scope: Literal["gpu", "node", "total"] | None = Field(None, description="what a stated throughput "
+                                                                     "covers: one GPU (or instance), one server, or all "
+                                                                     "the GPUs named (None: all)")
+    tokens_per_day: float | None = Field(None, gt=0, le=1e15, description="tokens the service must make a day (a "
+                                         "monthly volume over 730/24 days)")
+    peak_factor: float | None = Field(None, ge=1, le=100, description="peak load over the day's average")
     per_token_cost: bool | None = Field(None, description="asks a cost per million tokens")
     reference_per_million: float | None = Field(None, gt=0, description="a price per million tokens to compare against "
                                                 "(an API's), in `currency`")

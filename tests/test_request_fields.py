@@ -103,6 +103,14 @@ PAIRS: dict[str, tuple[str, str]] = {
                               "How many H100 to serve Llama 3.1 70B to 100 concurrent users at 10 tokens/s each?"),
     "speedup": ("H100 at $2.49/hr or A100 at $1.29/hr for our training job: which is cheaper?",
                 "H100 at $2.49/hr or A100 at $1.29/hr for our training job, where the H100 is 3x faster: which is cheaper?"),
+    "tokens_per_day": ("Qwen2.5-14B on L40S, we measured 1,500 tok/s per card. What does a million tokens cost?",
+                       "Qwen2.5-14B on L40S, we measured 1,500 tok/s per card. We generate 20 million tokens a day. "
+                       "What does a million tokens cost?"),
+    "peak_factor": ("Qwen2.5-14B on L40S, 1,500 tok/s per card measured, 200 million tokens a day: how many cards?",
+                    "Qwen2.5-14B on L40S, 1,500 tok/s per card measured, 200 million tokens a day, peak is 3x the average: "
+                    "how many cards?"),
+    "throughput_scope": ("Qwen2.5-14B on 4x L40S, we measured 1,500 tok/s; 200 million tokens a day: how many cards?",
+                         "Qwen2.5-14B on 4x L40S, we measured 1,500 tok/s per card; 200 million tokens a day: how many cards?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

@@ -16,7 +16,8 @@ USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hou
                 "model", "method", "methods", "tokens", "epochs", "seq_len", "precision", "interconnect", "zero", "recompute",
                 "global_batch", "budget", "break_even", "mfu", "throughput_tokens_per_s", "per_token_cost", "engine",
                 "concurrent_users", "context", "prompt_len", "output_len", "electricity_per_kwh",
-                "reference_per_million", "provider"}
+                "reference_per_million", "provider", "throughput_scope", "tokens_per_day", "peak_factor",
+                "max_throughput"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
 
@@ -194,13 +195,17 @@ def provider_rate(ctx: Ctx, gpu_id: str, currency: str | None = None) -> float |
 
 
 def per_token(ctx: Ctx) -> Answer:
-    """A cost per million tokens: the GPUs' hourly price (the user's, else the table's typical on-demand) over the
-    tokens they make in an hour (the user's stated throughput, else the speed tool at full load, said)."""
+    """A cost per million tokens, and a measured throughput's capacity: the GPUs' hourly price (the user's, else the
+    table's typical on-demand) over the tokens they make in an hour (the user's stated throughput, per GPU, per
+    server or in total as written; else the speed tool at full load, said); with a daily or monthly volume, the
+    units it needs at its peak (and at a stated utilization), whether the units named are enough, and the month's
+    cost (tools/capacity.py)."""
     from assistant.plans.infer import inference_speed
+    from tools.capacity import HOURS_PER_MONTH as MONTH_H, CapacityRequest, plan_capacity
 
     req = ctx.req
     n = req.num_gpus or 1
-    if not req.num_gpus:
+    if not req.num_gpus and not (req.throughput_scope == "gpu" and req.tokens_per_day):
         ctx.assume_one_gpu()
     gpu = ctx.gpu(default="h100")
     cur = _currency(ctx)
@@ -208,10 +213,12 @@ def per_token(ctx: Ctx) -> Answer:
     rate = req.price_per_gpu_hour
     if rate is None:
         rate = typical_rate(ctx, gpu.id, cur)
-        if rate is None:
+        if rate is not None:
+            ctx.assume(f"{s}{rate:,.2f} per GPU-hour (typical on-demand, price table)", f"每卡时 {s}{rate:,.2f}（按需典型价，价格表）")
+        elif not req.tokens_per_day:
             raise ValueError(f"the price table has no on-demand price for {gpu.id}: give yours, e.g. '$2/GPU-hour'")
-        ctx.assume(f"{s}{rate:,.2f} per GPU-hour (typical on-demand, price table)", f"每卡时 {s}{rate:,.2f}（按需典型价，价格表）")
     tps = req.throughput_tokens_per_s
+    per_gpu = req.throughput_scope == "gpu"
     if tps is None:
         if not req.model:
             raise ValueError("a cost per token needs the throughput (e.g. '2,500 tokens/s') or the model to estimate it")
@@ -221,30 +228,90 @@ def per_token(ctx: Ctx) -> Answer:
         ctx.calls += speed.tool_calls
         ctx.assume(f"{tps:,.0f} tokens/s at full load (the speed estimate; give yours for a measured figure)",
                    f"满载 {tps:,.0f} token/秒（速度估算；可给出实测值）")
-    from tools.rates import RatesRequest, rental_rates
+    unit_gpus = 1 if per_gpu else n  # what the stated rate covers: one GPU (or instance), else the n GPUs together
+    unit_en = "GPU" if per_gpu else (f"{n}-GPU set" if n > 1 else "GPU")
+    unit_zh = "张卡" if per_gpu else (f"套（{n} 卡）" if n > 1 else "张卡")
+    cap_args = {"throughput_per_unit": tps, "units": (req.num_gpus if per_gpu else 1) if (req.num_gpus or not per_gpu) else None,
+                "tokens_per_day": req.tokens_per_day, "peak_factor": req.peak_factor or 1.0,
+                "utilization": req.utilization if req.tokens_per_day else None,
+                "price_per_unit_hour": rate * unit_gpus if rate else None}
+    cap = ctx.call("plan_capacity", cap_args, plan_capacity(CapacityRequest(**cap_args)))
+    lines = []
+    if rate:
+        from tools.rates import RatesRequest, rental_rates
 
-    ref = req.reference_per_million
-    rr = ctx.call("rental_rates", {"num_gpus": n, "price_per_gpu_hour": rate, "tokens_per_s": tps, "reference_per_million": ref},
-                  rental_rates(RatesRequest(num_gpus=n, price_per_gpu_hour=rate, tokens_per_s=tps, reference_per_million=ref)))
-    hourly, per_m, mtok = rr.per_hour, rr.cost_per_million_tokens, rr.million_tokens_per_hour
-    line = ctx.t(f"**{s}{per_m:,.3f} per million tokens**: {n}× {gpu.name} at {s}{rate:,.2f} per GPU-hour = {s}{hourly:,.2f} "
-                 f"an hour, making {tps:,.0f} tokens/s × 3,600 = {mtok:,.2f}M tokens an hour.",
-                 f"**每百万 token {s}{per_m:,.3f}**：{n} 张 {gpu.name}，每卡时 {s}{rate:,.2f}，每小时 {s}{hourly:,.2f}；"
-                 f"每秒 {tps:,.0f} token × 3600 = 每小时 {mtok:,.2f}M token。")
-    if ref:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'
-        cheaper = bool(rr.cheaper_than_reference)
-        pct = abs(rr.difference_vs_reference)
-        line += "\n\n" + ctx.t(
-            f"Against the {s}{ref:,.3g} per million you quoted: **{'yours is cheaper' if cheaper else 'the quoted price is cheaper'}"
-            f"**, by {pct:.0%} ({s}{per_m:,.3f} vs {s}{ref:,.3g}); at full use only — idle hours raise your figure.",
-            f"与你给的每百万 {s}{ref:,.3g} 相比：**{'自建更便宜' if cheaper else '你给的价格更便宜'}**，差 {pct:.0%}"
-            f"（{s}{per_m:,.3f} 对 {s}{ref:,.3g}）；这是满负荷时的数，闲置时段会推高自建成本。")
-    figures = {"cost_per_million_tokens": round(per_m, 4), "cost_per_hour": round(hourly, 2), "throughput_tokens_per_s": tps,
-               "currency": cur}
-    if ref:
-        figures["reference_per_million"] = ref
-    return Answer(answer=line + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost", figures=figures,
-                  tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id, num_gpus=n))
+        ref = req.reference_per_million
+        rr = ctx.call("rental_rates", {"num_gpus": unit_gpus, "price_per_gpu_hour": rate, "tokens_per_s": tps,
+                                       "reference_per_million": ref},
+                      rental_rates(RatesRequest(num_gpus=unit_gpus, price_per_gpu_hour=rate, tokens_per_s=tps,
+                                                reference_per_million=ref)))
+        hourly, per_m, mtok = rr.per_hour, rr.cost_per_million_tokens, rr.million_tokens_per_hour
+        who = (f"1× {gpu.name}" if unit_gpus == 1 else f"{unit_gpus}× {gpu.name}")
+        lines.append(ctx.t(f"**{s}{per_m:,.3f} per million tokens** at full load: {who} at {s}{rate:,.2f} per GPU-hour = "
+                           f"{s}{hourly:,.2f} an hour, making {tps:,.0f} tokens/s × 3,600 = {mtok:,.2f}M tokens an hour.",
+                           f"**满载时每百万 token {s}{per_m:,.3f}**：{who}，每卡时 {s}{rate:,.2f}，每小时 {s}{hourly:,.2f}；"
+                           f"每秒 {tps:,.0f} token × 3600 = 每小时 {mtok:,.2f}M token。"))
+        if ref:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'
+            cheaper = bool(rr.cheaper_than_reference)
+            pct = abs(rr.difference_vs_reference)
+            lines.append(ctx.t(
+                f"Against the {s}{ref:,.3g} per million you quoted: **{'yours is cheaper' if cheaper else 'the quoted price is cheaper'}"
+                f"**, by {pct:.0%} ({s}{per_m:,.3f} vs {s}{ref:,.3g}); at full use only — idle hours raise your figure.",
+                f"与你给的每百万 {s}{ref:,.3g} 相比：**{'自建更便宜' if cheaper else '你给的价格更便宜'}**，差 {pct:.0%}"
+                f"（{s}{per_m:,.3f} 对 {s}{ref:,.3g}）；这是满负荷时的数，闲置时段会推高自建成本。"))
+    else:
+        per_m = hourly = None
+    day = cap.tokens_per_day_per_unit
+    lines.append(ctx.t(f"Per day at that rate: {tps:,.0f} × 86,400 s = **{day / 1e6:,.1f}M tokens** per {unit_en}"
+                       + (f", {day * cap_args['units'] / 1e6:,.1f}M for all {cap_args['units']}" if (cap_args["units"] or 1) > 1 else "")
+                       + ".",
+                       f"按这个速度每天：{tps:,.0f} × 86400 秒 = 每{unit_zh} **{day / 1e6:,.1f}M token**"
+                       + (f"，{cap_args['units']} {unit_zh}合计 {day * cap_args['units'] / 1e6:,.1f}M" if (cap_args["units"] or 1) > 1 else "")
+                       + "。"))
+    if req.tokens_per_day:
+        pf = req.peak_factor or 1.0
+        need = cap.units_needed
+        util = (ctx.t(f", and the average at most {req.utilization:.0%} of capacity", f"，且平均负载不超过容量的 {req.utilization:.0%}")
+                if req.utilization else "")
+        load = ctx.t(f"Your volume: {req.tokens_per_day / 1e6:,.1f}M tokens a day = {cap.average_tokens_per_s:,.0f} tokens/s on "
+                     f"average" + (f", {cap.peak_tokens_per_s:,.0f} at the {pf:g}× peak" if pf > 1 else ""),
+                     f"你的量：每天 {req.tokens_per_day / 1e6:,.1f}M token = 平均 {cap.average_tokens_per_s:,.0f} token/秒"
+                     + (f"，峰值（{pf:g} 倍）{cap.peak_tokens_per_s:,.0f} token/秒" if pf > 1 else ""))
+        verdict = ctx.t(f"**{need} {unit_en}{'s' if need > 1 and unit_en == 'GPU' else ''} needed** to carry "
+                        f"{'the peak' if pf > 1 else 'it'}{util} at {tps:,.0f} tokens/s each",
+                        f"**需要 {need} {unit_zh}**（每{unit_zh} {tps:,.0f} token/秒，扛住{'峰值' if pf > 1 else '这个量'}{util}）")
+        lines.append(load + ctx.t(". ", "。") + verdict + ctx.t(".", "。"))
+        if cap.enough is not None:
+            lines.append(ctx.t(f"**{'Enough' if cap.enough else 'Not enough'}**: your {cap_args['units']} give "
+                               f"{cap.capacity_tokens_per_s:,.0f} tokens/s; the peak uses {cap.peak_utilization:.0%} of it.",
+                               f"**{'够' if cap.enough else '不够'}**：你的 {cap_args['units']} {unit_zh}合计 {cap.capacity_tokens_per_s:,.0f} "
+                               f"token/秒，峰值用掉其中 {cap.peak_utilization:.0%}。"))
+        one = cap.peak_tokens_per_s / tps
+        if need == 1 and one < 0.5:
+            lines.append(ctx.t(f"One is enough (the peak uses {one:.0%} of it); a second is for redundancy, not capacity.",
+                               f"1 {unit_zh}就够（峰值只用 {one:.0%}）；再加一{unit_zh[-1] if per_gpu else '套'}是为了冗余，不是容量。"))
+        if cap.cost_per_month is not None:
+            units_costed = cap_args["units"] or need
+            lines.append(ctx.t(f"Cost: {units_costed} × {s}{rate * unit_gpus:,.2f}/h × {MONTH_H} h = **{s}{cap.cost_per_month:,.0f} a "
+                               f"month**; {s}{cap.cost_per_million_at_volume:,.3f} per million tokens at your volume.",
+                               f"成本：{units_costed} × {s}{rate * unit_gpus:,.2f}/小时 × {MONTH_H} 小时 = **每月 {s}{cap.cost_per_month:,.0f}**；"
+                               f"按你的量折合每百万 token {s}{cap.cost_per_million_at_volume:,.3f}。"))
+    if req.throughput_tokens_per_s:
+        ctx.assume(f"{tps:,.0f} tokens/s is your measurement, per {'GPU (or instance)' if per_gpu else unit_en}; capacity "
+                   "is sized on it, not on an estimate", f"{tps:,.0f} token/秒 是你的实测值（每{unit_zh}）；容量按它算，不用估算值")
+    figures: dict[str, Any] = {"throughput_tokens_per_s": tps, "currency": cur, "tokens_per_day_per_unit": round(day)}
+    if per_m is not None:
+        figures |= {"cost_per_million_tokens": round(per_m, 4), "cost_per_hour": round(hourly, 2)}
+    if req.reference_per_million:
+        figures["reference_per_million"] = req.reference_per_million
+    for k in ("units_needed", "peak_tokens_per_s", "average_tokens_per_s", "cost_per_month", "peak_utilization"):
+        v = getattr(cap, k)
+        if v is not None:
+            figures[k] = round(v, 4) if isinstance(v, float) else v
+    if cap.enough is not None:
+        figures["enough"] = int(cap.enough)
+    return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
+                  figures=figures, tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id, num_gpus=n))
 
 
 def _job_hours(ctx: Ctx) -> float:

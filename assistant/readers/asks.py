@@ -385,11 +385,11 @@ def _family(intent: str) -> str:
 
 
 # --- several cards for one job -----------------------------------------------------------------------------------------
-_RATE = (r"(?:at|@|租|rent(?:ing)?(?: at)?|for|：|:|,|，)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|元|块|rmb|cny)?\s*"
+_RATE = (r"(?:at|@|租|rent(?:ing)?(?: at)?|for|：|:|,|，)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|dollars?|元|块|rmb|cny|yuan)?\s*"
          r"(?:/|per|每|一)\s*(?:gpu[\s-]*|卡|张)?(?:hr|hour|h|小时|(?<=卡)时)(?![a-z])")
 # the unit first: '每卡时 1.8 元', '每小时 2.5 美元', 'per GPU-hour $2'
 _RATE_PRE = (r"(?:每\s*(?:张|卡)?\s*(?:卡时|小时)|(?<![a-z])(?:per|/)\s*(?:gpu[\s-]*)?(?:hour|hr)(?![a-z])|hourly|时租)\s*"
-             r"(?:是|为|:|：|of|at)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|元|块|rmb|cny)?")
+             r"(?:是|为|:|：|of|at)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|dollars?|元|块|rmb|cny|yuan)?")
 
 
 def _rate_in(text: str):
@@ -423,6 +423,9 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         return []  # the same job on each card: the recommendation / the time answer compares the cards itself
     asks = []
     every = sorted(names.gpu_spans, key=lambda sp: sp[0])  # each mention of each card, in order
+    from assistant.readers.slots import throughput as slots_throughput
+
+    own_rates = len(re.findall(r"(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])", low)) >= 2
     shared = req.num_gpus if not any(counts) else None  # '64 卡。用 910B 还是 H800': the count for each
     for i, (start, end, gid) in enumerate(spans):
         total, per, nodes = counts_near_gpus(work, Names(gpus=[gid], gpu_spans=[(start, end, gid)]))
@@ -439,13 +442,21 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
             if m:
                 whole = bool(after and re.search(WHOLE_SERVER, window[:after.start() + 12]))
                 break
+        tp = next((t for t in (slots_throughput(low[e0:next((sp[0] for sp in every if sp[0] > e0 and sp[2] != gid), len(low))])
+                               for _, e0, g0 in every if g0 == gid) if t.get("throughput_tokens_per_s")), {}) \
+            if own_rates else {}  # after any mention of this card, up to the next card
+        if tp.get("throughput_tokens_per_s"):  # 'A：4090，2 元/小时，实测 1,800 tok/s': this card's own measurement
+            update["throughput_tokens_per_s"] = tp["throughput_tokens_per_s"]
+            update["throughput_scope"] = "total" if total and total > 1 else "gpu"
+        elif req.throughput_tokens_per_s:
+            update["throughput_tokens_per_s"] = update["throughput_scope"] = None
         if m:
             update["price_per_gpu_hour"] = float(m.group(1))
             if whole and not re.search(r"每卡|卡时|/卡|" + w(r"per (?:gpu|card)"), m.group(0)):
                 # '8 卡 H800 整机 ¥90/小时': the whole machine's price, over its GPUs
                 update["price_per_gpu_hour"] = float(m.group(1)) / (total or shared or 8)
             if m.group(2):
-                update["currency"] = "USD" if m.group(2) in ("美元", "刀", "usd", "$") else "CNY"
+                update["currency"] = "USD" if m.group(2) in ("美元", "刀", "usd", "$", "dollar", "dollars") else "CNY"
         elif req.price_per_gpu_hour:
             update["price_per_gpu_hour"] = None  # a price written beside another card is not this card's
         if job == "inference_speed" and (re.search(PER_TOKEN_COST, low) or re.search(

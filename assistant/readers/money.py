@@ -8,7 +8,7 @@ import re
 from assistant.readers.numbers import NUM, TIME_UNIT, duration_hours, magnitude, to_number
 from assistant.readers.slots import has, w
 
-_CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元"
+_CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元|yuan|renminbi"
 _USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
 MONEY = (rf"(?:(?P<pre>{_USD}|¥|￥)\s*)?(?P<v>\d+(?:,\d{{3}})*(?:\.\d+)?|[零一二两三四五六七八九十百千半]+)\s*(?P<mag>万亿|亿|万|千|k|m|w)?\s*"
          rf"(?P<post>{_CNY}|{_USD})?(?P<jiao>(?<=块)\d)?")
@@ -82,7 +82,7 @@ def money(text: str) -> dict:
                 out[key] = value
                 out["currency"] = out.get("currency") or cur
                 break
-    m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time)|"
+    m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:(?:average|avg|mean|平均)\s*)?(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time)|"
                   r"(?:utili[sz]ation|利用率|使用率|usage|负载)\s*(?:of|是|为|约|大概|按|:|：|at|about|around|~)?\s*(\d+(?:\.\d+)?)\s*%", text)
     if m:
         out["utilization"] = float(next(g for g in m.groups() if g)) / 100
@@ -150,7 +150,7 @@ def money(text: str) -> dict:
 
 _PER_HOUR = r"每小时|一小时|每个小时|每时|" + w(r"per hour|an hour|hourly|/h|/hr|/hour")
 _SERVER = r"整机|一台|每台|整台|台服务器|服务器|机器"
-_A_SERVER = w(r"(?:per|a|the whole|each|whole) (?:server|node|machine|box)")
+_A_SERVER = w(r"(?:per|a|the whole|each|whole|for the|for a|for one|for each|for the whole) (?:server|node|machine|box)")
 # a whole machine, in either language: its price is over its GPUs
 WHOLE_SERVER = _SERVER + "|" + _A_SERVER
 

@@ -32,7 +32,8 @@ _CN_COUNT = CN_COUNT
 
 
 def _alias_pattern(alias: str) -> str:
-    parts = [re.escape(p) for p in re.split(r"[\s\-_]+", alias.lower()) if p]
+    parts = [re.escape(p) if not re.fullmatch(r"\d+gb", p) else p[:-2] + r"\s*g(?:i?b)?"  # 'A100 40G' = 'a100 40gb'
+             for p in re.split(r"[\s\-_]+", alias.lower()) if p]
     return r"(?:(?<![a-z0-9])|(?<=\dx))" + r"[\s\-_]*".join(parts) + r"s?(?![a-z0-9])"
 
 

@@ -233,9 +233,16 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if server and (not counts.get("num_gpus") or (counts.get("num_gpus") == server["nodes"] and not counts.get("nodes"))):
         counts = server
     stated |= {k: v for k, v in counts.items() if v is not None}
+    volume, span = slots.token_volume(work)  # '每天 3 亿 token': a service's volume, not a dataset to train on
+    stated |= volume
+    rate = slots.throughput(work)  # '5,000 output tok/s': a measured rate, not an output length
+    spans = [sp for sp in (span, rate.pop("_span", None)) if sp]
+    for a, b in spans:
+        work = work[:a] + " " * (b - a) + work[b:]
+    stated |= rate
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
-                   slots.largest_model, slots.system_ram, slots.targets, slots.throughput, slots.peak_tflops,
+                   slots.largest_model, slots.system_ram, slots.targets, slots.peak_tflops,
                    slots.provider, slots.batch_items):
         stated |= reader(work)
     if "per_token_cost" not in stated and per_token:

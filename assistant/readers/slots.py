@@ -597,21 +597,81 @@ def peak_tflops(text: str) -> dict:
     return {}
 
 
+_TPS = (r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?\s*(?:个\s*)?(?:output\s+|generated\s+|generation\s+|decode\s+|输出\s*|生成\s*|总\s*)?"
+        r"(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])")
+_PER_USER_AFTER = (r"^[^.?!。？；;]{0,12}?(?:(?<![a-z])(?:each|per[\s-]*(?:user|person|stream|request|seat|session|sequence|"
+                   r"client))(?![a-z])|/\s*(?:user|人|用户|路)|每(?:个)?(?:人|用户|路|请求|序列))")
+_PER_USER_BEFORE = (r"(?:(?<![a-z])(?:each|every|per)[\s-]+(?:user|person|stream|request|seat|session|sequence|client)\w*"
+                    r"[^.?!。？]{0,20}|每(?:个)?(?:人|用户|路|请求|序列)[^。？，,]{0,10}|单(?:个)?用户[^。？，,]{0,10}|至少\s*|不低于\s*|"
+                    r"(?<![a-z])at least\s*|≥\s*|>=\s*)$")
+_SINGLE_STREAM = r"batch\s*(?:size)?\s*(?:=|of|为|是)?\s*1(?!\d)|bs\s*=?\s*1(?!\d)|single[\s-]*stream|one stream|单路|单并发|单请求"
+_NEEDED = r"(?<![a-z])(?:need|needs|require\w*|target|must|want)(?![a-z])|需要|要求|目标|希望"
+_PER_UNIT = (r"单卡|每张卡|每卡|单张|每个实例|单实例|一个实例|(?<![a-z])(?:per|each|a|one|single)[\s-]+(?:gpu|card|instance)(?![a-z])|"
+             r"(?<![a-z])per[\s-]instance|(?<![a-z])an instance(?![a-z])")
+_PER_NODE = r"(?<![a-z])(?:node|box|server|machine)(?![a-z])|整机|一台|每台|整台|单机|(?:8|八)卡机"
+
+
 def throughput(text: str) -> dict:
-    """An aggregate throughput the user states ('2,500 tokens/s aggregate', '吞吐 12000 token/s', 'we measured 8k tok/s
-    total') and whether a cost per token is asked."""
+    """A throughput the user measured or states ('2,500 tokens/s aggregate', '吞吐 12000 token/s', 'sustains 5,000
+    output tok/s in our benchmark', '实测单卡总吞吐 900 tok/s', '1,100 output tok/s per instance') with what it covers
+    (one GPU or instance, one server, or all the GPUs named), and whether a cost per token is asked. Not a per-user
+    rate ('30 tok/s each': a target), not a single stream's speed ('batch=1 ... 22 tok/s': a quoted figure), not a
+    load to reach ('we need 5000 tok/s')."""
     out: dict = {}
-    rate = r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?\s*(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])"
-    m = (re.search(r"(?:吞吐(?:量)?|throughput|aggregate|total|合计|总共|实测|measured|we (?:get|see|measure|observe)|"
-                   r"observed|benchmark\w*)[^0-9\n]{0,16}?" + rate, text)
-         or re.search(rate + r"[^.?!\n。？]{0,12}?(?:aggregate|total|throughput|吞吐|合计|总|measured|实测|observed)", text))
-    if m:
+    for m in re.finditer(_TPS, text):
+        before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 30]
+        if re.search(_PER_USER_AFTER, after) or re.search(_PER_USER_BEFORE, before[-30:]) or \
+                re.search(_SINGLE_STREAM, before[-40:] + " " + after[:16]):
+            continue
+        if re.search(_NEEDED, before[-20:]) and not re.search(r"测|measured|benchmark|sustain|实测|压测|we get|we see", before):
+            continue
         v = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
-        if 0 < v <= 1e8:
-            out["throughput_tokens_per_s"] = v
+        if not 0 < v <= 1e8:
+            continue
+        out["throughput_tokens_per_s"] = v
+        out["_span"] = (m.start(), m.end())
+        scope_text = before[-40:] + " " + after[:24]
+        if re.search(_PER_UNIT, scope_text):
+            out["throughput_scope"] = "gpu"
+        elif re.search(_PER_NODE, before + " " + after[:24]):
+            out["throughput_scope"] = "node"
+        break
     if has(PER_TOKEN_COST, text):
         out["per_token_cost"] = True
     return out
+
+
+_VOLUME_MAG = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
+               "万": 1e4, "亿": 1e8, "千万": 1e7, "百万": 1e6, "十亿": 1e9, "万亿": 1e12}
+_DAY = r"(?:per|a|/|each)\s*day|daily|every day|每天|每日|日均|一天|/天|天均"
+_MONTH = r"(?:per|a|/|each)\s*month|monthly|every month|每月|每个月|月均|一个月|/月"
+_VOL = (r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(thousand|million|billion|bn|mn|k|m|b|千万|百万|十亿|万亿|万|亿)?\s*(?:个\s*)?"
+        r"(?:output\s+|generated\s+|输出\s*|生成\s*|的\s*)?(?:tokens?|toks?|token)(?![a-z/])(?!\s*/\s*s)")
+
+
+def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
+    """Tokens a service makes a day or a month ('每天 3 亿 output token', '3 billion output tokens monthly',
+    'Monthly traffic is 3 billion output tokens', '日均 2000 万 token') as tokens_per_day (a month is 730 h), and a peak
+    over the average ('峰值是平均的 3 倍', 'peak is 3x the average'); with where the volume is written."""
+    out: dict = {}
+    span = None
+    for m in re.finditer(_VOL, text):
+        around = text[max(0, m.start() - 30):m.start()] + " | " + text[m.end():m.end() + 24]
+        per = "day" if re.search(_DAY, around) else "month" if re.search(_MONTH, around) else None
+        if per is None:
+            continue
+        v = float(m.group(1).replace(",", "")) * _VOLUME_MAG.get(m.group(2) or "", 1)
+        if v < 1000:
+            continue
+        out["tokens_per_day"] = v if per == "day" else v / (730 / 24)
+        span = (m.start(), m.end())
+        break
+    m = re.search(r"峰值[^，。,.；;]{0,10}?(?:是|为|约|达到|可达|能到)?\s*(?:平均|均值|日均)?[^，。,.；;0-9]{0,6}?(\d+(?:\.\d+)?)\s*倍", text) or \
+        re.search(w(r"peak[^,.;]{0,24}?(\d+(?:\.\d+)?)\s*(?:x|×|times)"), text) or \
+        re.search(w(r"(\d+(?:\.\d+)?)\s*(?:x|×|times)\s*(?:the\s+)?(?:average\s+)?(?:at\s+)?peak"), text)
+    if m and 1 <= float(m.group(1)) <= 100:
+        out["peak_factor"] = float(m.group(1))
+    return out, span
 
 
 # the answer must be a number of cards: 'how many L40S', '要几张', '需要多少台'
