@@ -308,6 +308,8 @@ def inference_memory(ctx: Ctx) -> Answer:
         if line:
             lines += ["", line]
     lines += ["", _kv_line(ctx, model, r, batch)]
+    also, also_figures = _memory_also(ctx, model, gpu, n, main_p, batch, engine, context, r)
+    lines += also
     lines += ["", ctx.t(f"Breakdown per GPU ({main_p}):", f"每卡显存构成（{main_p}）："),
               md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
     cites = ctx.deps.search(f"KV cache {model.name} 推理 显存" if ctx.zh else f"KV cache inference memory {model.name}")
@@ -317,9 +319,66 @@ def inference_memory(ctx: Ctx) -> Answer:
     if len(ladder) > 1:
         figures |= {f"{p}_per_gpu_gb": x.per_gpu_gb for p, x in results.items()}
         figures["best_precision"] = best
+    figures |= also_figures
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions) + sources_md(lang, cites)
     return Answer(answer=text, lang=lang, intent=req.intent, verdict=v, options=[v], figures=figures, citations=cites,
                   tool_calls=ctx.calls)
+
+
+def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str, context: int, r) -> tuple[list[str], dict]:
+    """What a deployment question asks beside the memory, computed rather than left for a second message: one
+    request's KV cache at the context, the capacity with an FP8 KV cache (when the KV format is not stated), and the
+    speed of one stream and of a full batch on this set-up (when it fits)."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    lines, figures = [], {}
+    kv = r.kv_cache_bytes_per_token
+    if kv and context:
+        one = kv * context / 1e9
+        figures["kv_gb_per_request"] = round(one, 3)
+        lines.append(ctx.t(f"One request at {context:,} tokens holds **{one:,.2f} GB** of KV cache ({kv / 1024:,.0f} KiB × {context:,}).",
+                           f"单个 {context:,} token 的请求占 KV cache **{one:,.2f} GB**（{kv / 1024:,.0f} KiB × {context:,}）。"))
+    if gpu is not None and not ctx.req.kv_dtype and r.fits and kv and not model.mla:
+        try:
+            from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+            args = {"num_gpus": n, "context": context, "precision": fmt, "batch": batch, "engine": engine, "kv_dtype": "fp8"}
+            r8 = ctx.call("size_infer", {"model": model.id, "gpu": gpu.id, **args},
+                          estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
+        except (ValueError, LookupError):
+            r8 = None
+        if r8 is not None and r8.max_context:
+            figures |= {"fp8_kv_max_context": r8.max_context, "fp8_kv_max_batch": r8.max_batch}
+            lines.append(ctx.t(f"With an FP8 KV cache (vLLM `--kv-cache-dtype fp8`): {r8.kv_cache_bytes_per_token / 1024:,.0f} KiB "
+                               f"per token, the longest context **{r8.max_context:,} tokens**"
+                               + (f", up to **{r8.max_batch}** sequences at {context:,}" if r8.max_batch else "")
+                               + f" (BF16 KV: {r.max_context:,}" + (f", {r.max_batch}" if r.max_batch else "") + ").",
+                               f"KV cache 用 FP8（vLLM `--kv-cache-dtype fp8`）：每 token {r8.kv_cache_bytes_per_token / 1024:,.0f} KiB，"
+                               f"最长上下文 **{r8.max_context:,} token**"
+                               + (f"，{context:,} 上下文下最多 **{r8.max_batch}** 条" if r8.max_batch else "")
+                               + f"（BF16 KV：{r.max_context:,}" + (f"，{r.max_batch} 条" if r.max_batch else "") + "）。"))
+    if gpu is not None and r.fits and (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops):
+        try:
+            args = {"num_gpus": n, "context": min(context, 2048), "output": 256, "batch": 1, "precision": fmt,
+                    "engine": "vllm" if engine == "hf" else engine}
+            one = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
+                           estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
+            figures |= {"decode_tokens_per_s_per_seq": round(one.decode_tokens_per_s_per_seq, 2), "ttft_s": round(one.ttft_s, 4)}
+            text = ctx.t(f"Speed (estimate, vLLM): one stream **{one.decode_tokens_per_s_per_seq:,.1f} tokens/s**, first token "
+                         f"{one.ttft_s * 1000:,.0f} ms at a {args['context']:,}-token prompt",
+                         f"速度（估算，vLLM）：单路 **{one.decode_tokens_per_s_per_seq:,.1f} token/秒**，{args['context']:,} token "
+                         f"输入时首 token {one.ttft_s * 1000:,.0f} ms")
+            many = min(one.max_batch_that_fits or 1, BATCHED_SEQS)
+            if many > 1:
+                full = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args, "batch": many},
+                                estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **(args | {"batch": many}))))
+                figures["batched_tokens_per_s_total"] = round(full.decode_tokens_per_s_total, 1)
+                text += ctx.t(f"; {many} sequences at once: {full.decode_tokens_per_s_total:,.0f} tokens/s in total",
+                              f"；同时 {many} 条：合计 {full.decode_tokens_per_s_total:,.0f} token/秒")
+            lines.append(text + ctx.t(".", "。"))
+        except (ValueError, LookupError):
+            pass
+    return [x for ln in lines for x in ("", ln)], figures
 
 
 def fits_on(model, gpu, n: int, fmt: str, context: int, batch: int = 1):
@@ -808,6 +867,15 @@ def inference_speed(ctx: Ctx) -> Answer:
                                                                       f"（模型上限 {model.max_context:,}）")
                                                                if getattr(model, "max_context", None) and
                                                                sized_now["max_context"] > model.max_context else "")])
+    if sized_now and sized_now.get("weights_total_gb"):  # what it takes in memory, beside how fast it goes
+        kvb = sized_now.get("kv_cache_bytes_per_token") or 0
+        rows.append([ctx.t("memory", "显存"),
+                     ctx.t(f"weights {sized_now['weights_total_gb']:,.1f} GB in {fmt}" + (f" over {n} GPUs" if n > 1 else "")
+                           + (f"; KV cache {kvb / 1024:,.0f} KiB per token ({kvb * prompt / 1e9:,.2f} GB for one {prompt:,}-token "
+                              "prompt)" if kvb else ""),
+                           f"{fmt} 权重 {sized_now['weights_total_gb']:,.1f} GB" + (f"（{n} 张卡分摊）" if n > 1 else "")
+                           + (f"；KV cache 每 token {kvb / 1024:,.0f} KiB（一条 {prompt:,} token 输入占 {kvb * prompt / 1e9:,.2f} GB）"
+                              if kvb else ""))])
     batched = None
     if batch == 1 and not (req.batch or req.concurrent_users or req.max_throughput) and gpu.vendor != "Apple" and \
             (r.max_batch_that_fits or 0) > 1:

@@ -380,6 +380,20 @@ def cost(ctx: Ctx) -> Answer:
     ctx.call("cost", {k: (v.id if hasattr(v, "id") else v) for k, v in base.items() if k != "prices"}, r)
     s = _sym(cur)
     lines = []
+    timed = next((c for c in reversed(ctx.calls) if c.name == "time_train"), None)
+    trained: dict = {}
+    if timed is not None and not req.period_hours:  # a training job's cost: its length and compute first, as asked beside it
+        from types import SimpleNamespace
+
+        from assistant.plans.train import _compute_line
+
+        t = timed.result
+        lines.append(ctx.t(f"**Training: {t['wall_hours']:,.1f} h ({t['wall_hours'] / 24:,.1f} days)** on {t['num_gpus']} GPUs at MFU "
+                           f"{t['mfu']:.0%}, {t['gpu_hours']:,.0f} GPU-hours.",
+                           f"**训练：{t['wall_hours']:,.1f} 小时（{t['wall_hours'] / 24:,.1f} 天）**，{t['num_gpus']} 张卡，MFU {t['mfu']:.0%}，"
+                           f"共 {t['gpu_hours']:,.0f} 卡时。"))
+        lines.append(_compute_line(ctx, ctx.model(), timed.args.get("tokens") or req.tokens,
+                                   SimpleNamespace(total_flops=t["total_flops"], method=t["method"]), trained))
     if r.rent_cost:
         lines.append(ctx.t(f"**Rent: {s}{r.rent_cost.typical:,.0f}** ({s}{r.rent_cost.low:,.0f}–{s}{r.rent_cost.high:,.0f}) for "
                            f"{n} GPUs × {hours:,.0f} h = {r.gpu_hours:,.0f} GPU-hours at {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
@@ -432,6 +446,7 @@ def cost(ctx: Ctx) -> Answer:
         lines.append((be + cash).strip() if nominal else verdict + be + cash)
     figures: dict[str, Any] = {"gpu_hours": r.gpu_hours, "hours": hours, "currency": cur, "cheaper": r.cheaper,
                                "break_even_months": r.break_even_months, "buy_wins_after_months": r.buy_wins_after_months}
+    figures |= trained
     if r.rent_cost:
         figures |= {"rent_cost": r.rent_cost.typical, "rent_price_per_gpu_hour": r.rent_price_per_gpu_hour.typical}
     if r.buy_cost:

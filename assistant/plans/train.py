@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from assistant.answer import Answer, Verdict
@@ -359,6 +360,39 @@ def _measured_on_other_cards(ctx: Ctx, results, figures: dict) -> str:
     return "\n" + ctx.t("**From your measured run**: ", "**按你的实测时长**：") + text + "\n"
 
 
+CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 (arXiv:2203.15556): compute-optimal D ≈ 20·N
+
+
+def _compute_line(ctx: Ctx, model, tokens: float, result, figures: dict) -> str:
+    """The run's total compute, written out (6·N·D, plus attention), and for pre-training, how the data compares with
+    the Chinchilla compute-optimal amount (about 20 tokens per parameter)."""
+    from tools.params import count_parameters
+
+    counts = count_parameters(model)
+    n_params = counts.active if counts.active < counts.total else counts.total
+    mult = 6 if result.method in ("full", "pretrain") else 4
+    figures["total_flops"] = result.total_flops
+    line = ctx.t(f"Compute: **{result.total_flops:.3g} FLOPs** ({mult} × {n_params:.3g} parameters × {tokens:.3g} tokens = "
+                 f"{mult * n_params * tokens:.3g}, plus attention)" + ("" if mult == 6 else " (LoRA: no weight gradients, 4·N·D)"),
+                 f"计算量：**{result.total_flops:.3g} FLOPs**（{mult} × {n_params:.3g} 参数 × {tokens:.3g} token = "
+                 f"{mult * n_params * tokens:.3g}，另加注意力）" + ("" if mult == 6 else "（LoRA 不算权重梯度，4·N·D）"))
+    if ctx.req.method == "pretrain" or re.search(r"chinchilla|compute[\s-]*optimal|最优|龙猫", ctx.question.lower()):
+        optimal = CHINCHILLA_TOKENS_PER_PARAM * counts.total
+        ratio = tokens / optimal
+        figures |= {"chinchilla_optimal_tokens": optimal, "chinchilla_ratio": round(ratio, 3)}
+        side = (ctx.t(f"{ratio:.1f}× over it: deliberate over-training, as Llama and Qwen do, buys a better small model for "
+                      "inference at extra training compute", f"是它的 {ratio:.1f} 倍：有意多训（Llama、Qwen 都这样），多花训练算力"
+                      "换一个推理更划算的小模型") if ratio > 1.5 else
+                ctx.t(f"{ratio:.2f}× of it: under-trained for its size; a smaller model on the same data, or more data, would "
+                      "use the compute better", f"只有它的 {ratio:.2f} 倍：对这个规模训练不足；同样数据换更小的模型或加数据更省算力")
+                if ratio < 0.67 else ctx.t(f"{ratio:.2f}× of it: about compute-optimal", f"是它的 {ratio:.2f} 倍：大致是算力最优"))
+        line += ctx.t(f". Chinchilla-optimal data for {counts.total / 1e9:.3g}B parameters ≈ 20 tokens/parameter = "
+                      f"{optimal:.3g} tokens; {tokens:.3g} is {side}",
+                      f"。{counts.total / 1e9:.3g}B 参数的 Chinchilla 最优数据量 ≈ 每参数 20 token = {optimal:.3g} token；"
+                      f"{tokens:.3g} {side}")
+    return line + ctx.t(".", "。")
+
+
 def training_time(ctx: Ctx) -> Answer:
     from knowledge.prices import is_session_override
     from tools.pricing import on_demand_rate
@@ -412,6 +446,7 @@ def training_time(ctx: Ctx) -> Answer:
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
     tps = tokens / (first.wall_hours * 3600) if first.wall_hours else 0
     figures |= {"tokens_per_s": round(tps), "tokens_per_s_per_gpu": round(tps / n)}
+    lines.append(_compute_line(ctx, model, tokens, first, figures))
     lines.append(ctx.t(f"Throughput: {tps:,.0f} tokens/s in total, {tps / n:,.0f} per GPU (tokens / wall-clock seconds).",
                        f"吞吐：合计 {tps:,.0f} token/秒，每卡 {tps / n:,.0f} token/秒（token 数 / 墙钟秒数）。"))
     if req.price_per_gpu_hour:
