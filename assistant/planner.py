@@ -112,6 +112,13 @@ def _held_fixed(req: Request, asks, answers) -> dict:
     return {}
 
 
+def _has_bandwidth(ctx: Ctx) -> bool:
+    try:
+        return bool(ctx.gpu().memory_bandwidth_gbps)
+    except Exception:
+        return True  # an unknown name: the handler says so
+
+
 def _unsupported_precision(ctx: Ctx) -> None:
     """BF16 asked on a card without it (V100, T4: compute capability 7.x) or FP8 on one without FP8 tensor cores:
     said first, with what the card runs instead (the sizes stay those of a 16-bit or 8-bit format)."""
@@ -184,6 +191,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         _mac_gpu_limit(ctx)
     if req.gpu and req.precision in ("bf16", "fp8"):
         _unsupported_precision(ctx)
+    if req.intent == "inference_speed" and req.gpu and req.model and not _has_bandwidth(ctx):
+        # a device known only by its memory ('a Raspberry Pi with 8GB', 'my 3060 12GB'): what fits, and why no speed
+        req = ctx.req = req.model_copy(update={"intent": "inference_memory"})
+        ctx.assume("no speed: this device's memory bandwidth is not in the table (speed is bandwidth over the bytes read "
+                   "per token; give it, e.g. '--gpu 8GB:17' for 17 GB/s); its memory is checked instead",
+                   "不给速度：表里没有这个设备的内存带宽（速度 = 带宽 ÷ 每个 token 读取的字节数；可给出，如“--gpu 8GB:17”表示 "
+                   "17 GB/s）；改为检查显存")
     if req.ratio_only and not req.model:
         req = ctx.req = req.model_copy(update={"model": RATIO_MODEL})
         ctx.assume(f"{RATIO_MODEL} (a ratio hardly depends on the model)", f"{RATIO_MODEL}（比例与模型关系不大）")
@@ -213,6 +227,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
     handler = handlers.get(req.intent)
+    if req.rent_per_month and req.intent in ("cost", "price", "spec", "out_of_scope") and not (req.tokens or req.purchase_price or
+                                                                       req.purchase_price_per_server):
+        ctx.req = req.model_copy(update={"intent": "cost"})
+        return _finish(ctx, _run(ctx, money.monthly))  # '包月 7.5 万/月，每卡时合多少？按需 18 元/卡时哪个划算？'
     if (req.per_token_cost and req.intent in ("cost", "price") and (req.throughput_tokens_per_s or req.model)) or \
             (req.throughput_tokens_per_s and req.intent in ("cost", "price", "serving", "inference_speed", "inference_memory")
              and (req.tokens_per_day or req.throughput_scope or req.per_token_cost)):

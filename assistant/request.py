@@ -22,7 +22,7 @@ Currency = Literal["USD", "CNY"]
 
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
 META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
-               "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu")
+               "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu", "rent_per_month_server")
 
 
 class Request(BaseModel):
@@ -125,6 +125,9 @@ class Request(BaseModel):
 
     # money and time
     price_per_gpu_hour: float | None = Field(None, description="the user's rental price, in `currency`")
+    rent_per_month: float | None = Field(None, gt=0, description="a monthly rental price the user states (a reserved "
+                                         "or monthly plan), in `currency`; per server when rent_per_month_server")
+    rent_per_month_server: bool | None = Field(None, description="the monthly price is for a whole server")
     purchase_price: float | None = Field(None, description="the user's purchase price per GPU, in `currency`")
     purchase_price_per_server: float | None = Field(None, description="per 8-GPU server, in `currency`")
     used: bool | None = Field(None, description="second-hand purchase")

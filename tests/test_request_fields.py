@@ -111,6 +111,9 @@ PAIRS: dict[str, tuple[str, str]] = {
                     "how many cards?"),
     "throughput_scope": ("Qwen2.5-14B on 4x L40S, we measured 1,500 tok/s; 200 million tokens a day: how many cards?",
                          "Qwen2.5-14B on 4x L40S, we measured 1,500 tok/s per card; 200 million tokens a day: how many cards?"),
+    "rent_per_month": ("We rent an 8x H100 node at $2.50 per GPU-hour on demand. We use it 10 hours a day: cost?",
+                       "We rent an 8x H100 node at $2.50 per GPU-hour on demand, or $12,000 a month on a monthly plan. We use "
+                       "it 10 hours a day: which is cheaper?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

@@ -296,8 +296,8 @@ def inference_memory(ctx: Ctx) -> Answer:
     else:
         lines.append(T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
                        min=r.min_gpus, ctx=context))
-    if req.gpu and not (r.fits if fixed else best):
-        lines += _ways_that_fit(ctx, model, gpu, n, context, main_p, r, batch)
+    if req.gpu and not (r.fits if fixed else best) and not gpu.id.startswith("custom-"):
+        lines += _ways_that_fit(ctx, model, gpu, n, context, main_p, r, batch)  # (not 128 Raspberry Pis)
     if req.gpu and req.family_flagship:
         lines += _family_fits(ctx, model, gpu, n, context)
     if not req.gpu:

@@ -10,14 +10,15 @@ from tools.cost import HOURS_PER_MONTH
 from assistant.compose import md_table
 from assistant.context import USES, Ctx, assumptions_md
 
-USES["price"] = {"gpu", "gpus", "used", "server", "price_kind", "currency", "num_gpus", "gpus_per_node", "nodes"}
+USES["price"] = {"gpu", "gpus", "used", "server", "price_kind", "currency", "num_gpus", "gpus_per_node", "nodes",
+                 "rent_per_month"}
 USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hours", "hours_per_day", "price_per_gpu_hour",
                 "purchase_price", "purchase_price_per_server", "used", "utilization", "currency", "price_kind", "server",
                 "model", "method", "methods", "tokens", "epochs", "seq_len", "precision", "interconnect", "zero", "recompute",
                 "global_batch", "budget", "break_even", "mfu", "throughput_tokens_per_s", "per_token_cost", "engine",
                 "concurrent_users", "context", "prompt_len", "output_len", "electricity_per_kwh",
                 "reference_per_million", "provider", "throughput_scope", "tokens_per_day", "peak_factor",
-                "max_throughput"}
+                "max_throughput", "rent_per_month"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
 
@@ -338,6 +339,46 @@ def _job_hours(ctx: Ctx) -> float:
                            "training-time estimate", f"任务时长：按训练时间估算 {r.num_gpus} 张卡 {r.wall_hours:,.1f} 小时"
                            f"（{r.gpu_hours:,.0f} 卡时）"))
     return r.wall_hours
+
+
+def monthly_lines(ctx: Ctx) -> tuple[list[str], dict]:
+    """A monthly rental price: what it is per GPU-hour (over 730 h and the GPUs it covers), and beside an on-demand
+    price, which is cheaper at the hours the user works (hours a day x 730/24 days, else all month)."""
+    req = ctx.req
+    if not req.rent_per_month:
+        return [], {}
+    from tools.cost import GPUS_PER_SERVER
+
+    s = _sym(req.currency or ("CNY" if ctx.zh else "USD"))
+    gpus = (req.gpus_per_node or req.num_gpus or GPUS_PER_SERVER) if req.rent_per_month_server else (req.num_gpus or 1)
+    per_gpu_h = req.rent_per_month / HOURS_PER_MONTH / gpus
+    figures = {"monthly_per_gpu_hour": round(per_gpu_h, 4)}
+    lines = [ctx.t(f"**Monthly plan: {s}{req.rent_per_month:,.0f} / {HOURS_PER_MONTH:g} h / {gpus} GPUs = {s}{per_gpu_h:,.2f} per "
+                   "GPU-hour**, if the GPUs work every hour of the month.",
+                   f"**包月：{s}{req.rent_per_month:,.0f} ÷ {HOURS_PER_MONTH:g} 小时 ÷ {gpus} 张卡 = 每卡时 {s}{per_gpu_h:,.2f}**（按整月每小时都在用算）。")]
+    od = req.price_per_gpu_hour if (req.price_per_gpu_hour and abs(req.price_per_gpu_hour - per_gpu_h) > 1e-6) else None
+    if od:
+        hours = (req.hours_per_day or 24) * HOURS_PER_MONTH / 24
+        on_demand = od * gpus * hours
+        figures |= {"on_demand_per_month": round(on_demand, 2), "monthly_cheaper": int(req.rent_per_month < on_demand)}
+        cheaper = ctx.t("the monthly plan", "包月") if req.rent_per_month < on_demand else ctx.t("on demand", "按需")
+        lines.append(ctx.t(f"On demand at your use: {s}{od:,.2f} × {gpus} GPUs × {hours:,.0f} h a month "
+                           f"({req.hours_per_day or 24:g} h a day) = {s}{on_demand:,.0f}, against {s}{req.rent_per_month:,.0f}: "
+                           f"**{cheaper} is cheaper**, by {s}{abs(req.rent_per_month - on_demand):,.0f} a month. The two cost the "
+                           f"same at {req.rent_per_month / (od * gpus * HOURS_PER_MONTH / 24):,.1f} h a day.",
+                           f"按需按你的用量：{s}{od:,.2f} × {gpus} 张 × 每月 {hours:,.0f} 小时（每天 {req.hours_per_day or 24:g} 小时）"
+                           f"= {s}{on_demand:,.0f}，包月 {s}{req.rent_per_month:,.0f}：**{cheaper}更划算**，每月差 "
+                           f"{s}{abs(req.rent_per_month - on_demand):,.0f}。每天用 {req.rent_per_month / (od * gpus * HOURS_PER_MONTH / 24):,.1f} "
+                           "小时时两者持平。"))
+    return lines, figures
+
+
+def monthly(ctx: Ctx) -> Answer:
+    """A monthly rental price asked about: per GPU-hour, and against an on-demand price at the user's hours."""
+    lines, figures = monthly_lines(ctx)
+    figures["currency"] = ctx.req.currency or ("CNY" if ctx.zh else "USD")
+    return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
+                  figures=figures, tool_calls=ctx.calls)
 
 
 def cost(ctx: Ctx) -> Answer:

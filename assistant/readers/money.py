@@ -62,6 +62,18 @@ def money(text: str) -> dict:
             if cur:
                 out["currency"] = cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    m = re.search(MONEY + r"\s*(?:/|per|每|一|a)\s*(?:个)?\s*(?:月|month|mo)(?![a-z])", text) or \
+        re.search(r"(?:包月|月租|月费|每月|每个月|" + w(r"monthly|per month|a month") + r")\s*(?:租金|费用|报价|价格|rent|price|cost)?\s*"
+                  r"(?:是|为|要|约|大概|:|：|of|is|at)?\s*" + MONEY, text)
+    if m and re.search(r"租|rent|leas|包月|月租|报价|quote|reserv|cloud|云|plan|monthly|subscri|套餐", whole):
+        got = _money(m)
+        if got and got[0] > 0:  # '包月租一台 8 卡 H20，7.5 万元/月', '$45,000 a month for the node': a monthly rental
+            out["rent_per_month"], cur = got
+            if cur:
+                out["currency"] = cur
+            if re.search(WHOLE_SERVER + r"|台|整机|node|box|server|(?:8|八)\s*卡", whole):
+                out["rent_per_month_server"] = True
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台|整机|服务器)")
     for b in re.finditer(buy, text):
@@ -70,7 +82,8 @@ def money(text: str) -> dict:
         if hit is None:
             continue
         value, cur = _money(hit)
-        server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡", text[max(0, b.start() - 8):b.end() + hit.end()])
+        server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡|机器|machine",
+                           text[max(0, b.start() - 8):b.end() + hit.end()])
         out["purchase_price_per_server" if server else "purchase_price"] = value
         out["currency"] = out.get("currency") or cur
         break

@@ -145,6 +145,16 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                       r"cpu[\s-]*only|only (?:a|the) cpu|树莓派|纯\s*cpu|只有\s*cpu)(?![a-z0-9])", work)
         if m:
             out.unknown_gpu = m.group(0).strip()
+            mem = re.search(r"(\d{1,3})\s*g(?:b|ib)?\s*(?:of\s+)?(?:ram|memory|内存|统一内存|运存|unified)?", work[m.end():m.end() + 40]) \
+                or re.search(r"(\d{1,3})\s*g(?:b|ib)?\s*(?:of\s+)?(?:ram|memory|内存|运存)", work)
+            if mem and 1 <= int(mem.group(1)) <= 512:  # 'Raspberry Pi 5 with 8GB RAM', 'iPhone 15 Pro（8GB 内存）'
+                gid = f"custom-{int(mem.group(1))}gb"
+                out.gpus, out.gpu_text = [gid], m.group(0).strip()
+                out.gpu_spans.append((m.start(), m.end(), gid))
+                out.notes.append(f"'{m.group(0).strip()}' is not a GPU: sized on its {int(mem.group(1))} GB of memory as if all "
+                                 "of it held the model (an upper bound; the OS needs some, and its speed is far below a GPU's)")
+                out.unknown_gpu = None
+                work = mask(work, m.start(), m.end())
     # 5. GPU-like names the table lacks: never replaced by another card
     for m in re.finditer(r"(?<![a-z0-9])((?:rtx|gtx|tesla|quadro|radeon|rx|arc|nvidia|geforce)\s*)?"
                          r"([a-z]{1,2}\d{2,4}[a-z]?|[a-z]{1,2}\d[\do]{1,3}|\d{4}(?:\s*ti|\s*super)?)(?![a-z0-9])", work):

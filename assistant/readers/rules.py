@@ -245,6 +245,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
                    slots.largest_model, slots.system_ram, slots.targets, slots.peak_tflops,
                    slots.provider, slots.batch_items):
         stated |= reader(work)
+    if str(stated.get("gpu", "")).startswith("custom-") and stated.get("ram_gb") and \
+            f"custom-{int(stated['ram_gb'])}gb" == stated["gpu"]:
+        stated.pop("ram_gb")  # 'a Raspberry Pi with 8GB RAM': the device's memory is the card, not RAM beside it
     if "per_token_cost" not in stated and per_token:
         stated["per_token_cost"] = True  # ('the API charges ¥16 per 1M tokens', quoted as a reference: the unit asked)
     if reference and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or "server_price_per_hour"
