@@ -112,6 +112,23 @@ def _held_fixed(req: Request, asks, answers) -> dict:
     return {}
 
 
+def _tp_problem(ctx: Ctx) -> str | None:
+    """A tensor-parallel size the model's attention cannot split over (vLLM and SGLang need the attention heads to
+    divide by TP, and the KV heads to divide by it or it by them): what is wrong and the sizes that work."""
+    try:
+        model = ctx.model()
+    except Exception:
+        return None
+    tp, heads, kv = ctx.req.tensor_parallel, model.num_attention_heads, model.num_kv_heads
+    ok = lambda t: heads % t == 0 and (kv % t == 0 or t % kv == 0)  # noqa: E731
+    if ok(tp):
+        return None
+    good = [t for t in (1, 2, 4, 8, 16, 32) if ok(t)]
+    return (f"TP={tp} does not work for {model.name}: its {heads} attention heads and {kv} KV heads must split evenly "
+            f"over the tensor-parallel GPUs (vLLM and SGLang refuse it); TP sizes that work: {', '.join(map(str, good))}, "
+            f"or {tp} GPUs as pipeline stages (--pipeline-parallel-size {tp})")
+
+
 def _has_bandwidth(ctx: Ctx) -> bool:
     try:
         return bool(ctx.gpu().memory_bandwidth_gbps)
@@ -216,6 +233,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                    "给出的负载是负数，已忽略（负载至少 1 个用户或请求）")
     if req.num_gpus is not None and req.num_gpus <= 0:
         problems.append(ZERO_GPUS)
+    if req.tensor_parallel and req.model:
+        bad = _tp_problem(ctx)
+        if bad:
+            problems.append(bad)
     if req.num_gpus is not None and req.num_gpus > MAX_GPUS:
         problems.append(f"{req.num_gpus:,} GPUs is more than any cluster built (the largest are a few hundred thousand); "
                         f"give at most {MAX_GPUS:,}")

@@ -61,6 +61,8 @@ class Request(BaseModel):
     gpus_per_node: int | None = None
     nodes: int | None = None
     interconnect: Interconnect | None = None
+    tensor_parallel: int | None = Field(None, ge=1, le=1024, description="a tensor-parallel size the user asks for "
+                                        "('TP=4', '--tensor-parallel-size 8'): checked against the model's heads")
     standard_server: bool | None = Field(None, description="a node/server named without its GPU count: taken as the "
                                          "vendor's standard 8-GPU server (HGX/DGX), said as an assumption")
 

@@ -85,6 +85,17 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
      "请给出如“MFU 40%”"),
     (r"a negative count of epochs, samples, hours or steps; give a positive number \(e\.g\. '3 epochs', '100k samples', "
      r"'24 hours'\)", "epoch、样本数、小时或步数是负数；请给正数（如“3 个 epoch”“10 万条样本”“24 小时”）"),
+    (r"a card's memory in TB or PB: no GPU holds that \(the largest hold 141-288 GB: H200, B200, MI325X, B300\); give it in "
+     r"GB, e\.g\. '80GB'", "单卡显存写成了 TB 或 PB：没有这样的 GPU（最大的单卡是 141-288 GB：H200、B200、MI325X、B300）；请用 GB，如“80GB”"),
+    (r"a clock rate \(GHz/MHz\) given as memory: memory is in GB, e\.g\. '16GB'",
+     "把频率（GHz/MHz）当成了显存：显存单位是 GB，如“16GB”"),
+    (r"a context in bits: a context is counted in tokens, e\.g\. '32k tokens'",
+     "上下文写成了 bit：上下文按 token 计，如“32k token”"),
+    (r"TP=(\d+) does not work for (.+?): its (\d+) attention heads and (\d+) KV heads must split evenly over the "
+     r"tensor-parallel GPUs \(vLLM and SGLang refuse it\); TP sizes that work: (.+?), or (\d+) GPUs as pipeline stages "
+     r"\(--pipeline-parallel-size (\d+)\)",
+     r"\2 不能用 TP=\1：它的 \3 个注意力头和 \4 个 KV 头必须能被张量并行的卡数整除（vLLM、SGLang 会直接报错）；可用的 TP：\5，"
+     r"或者用 \6 张卡做流水线并行（--pipeline-parallel-size \7）"),
     (r"0 GPUs is not a configuration; give at least 1 \(e\.g\. '8x H100', '单卡'\)",
      "0 张卡不是一种配置；至少 1 张（如“8 张 H100”“单卡”）"),
     (rf"{_N} GPUs: dp {_N} x tp {_N} x pp {_N},? ZeRO-(\d) \(the lowest stage whose model states fit each GPU: less "

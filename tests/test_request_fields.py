@@ -114,6 +114,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "rent_per_month": ("We rent an 8x H100 node at $2.50 per GPU-hour on demand. We use it 10 hours a day: cost?",
                        "We rent an 8x H100 node at $2.50 per GPU-hour on demand, or $12,000 a month on a monthly plan. We use "
                        "it 10 hours a day: which is cheaper?"),
+    "tensor_parallel": ("Llama 3.1 70B in bf16 on 8 H100s: memory per GPU?",
+                        "Llama 3.1 70B in bf16 on 8 H100s with TP=4: memory per GPU?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

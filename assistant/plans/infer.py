@@ -23,7 +23,7 @@ CHECKPOINT_FORMATS = {"awq": "awq", "gptq-int4": "gptq", "gptq-int8": "int8", "f
 
 _INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype",
           "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization", "ram_gb", "full_model",
-          "batch_items"}
+          "batch_items", "tensor_parallel"}
 USES["inference_memory"] = _INFER | {"largest_model"}
 USES["serving"] = _INFER | {"concurrent_users", "requests_per_s", "ttft_s", "itl_ms", "tokens_per_s_per_user",
                             "daily_active_users"}

@@ -31,6 +31,10 @@ MFU_ABOVE_PEAK = ("an MFU (or utilization) above 100%: it is the share of the GP
                   "for large training runs; give e.g. 'MFU 40%'")
 NEGATIVE_COUNT = ("a negative count of epochs, samples, hours or steps; give a positive number (e.g. '3 epochs', "
                   "'100k samples', '24 hours')")
+MEMORY_IN_TB = ("a card's memory in TB or PB: no GPU holds that (the largest hold 141-288 GB: H200, B200, MI325X, B300); "
+                "give it in GB, e.g. '80GB'")
+CLOCK_AS_MEMORY = "a clock rate (GHz/MHz) given as memory: memory is in GB, e.g. '16GB'"
+BITS_AS_CONTEXT = "a context in bits: a context is counted in tokens, e.g. '32k tokens'"
 _NEGATIVE = r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:[kmbt]|万亿|亿|万)?\s*(?:个)?\s*(tokens?|token|上下文|context|ctx)"
 _INJECTION = (r"ignore (?:all |any )?(?:the )?(?:previous|prior|above)|忽略(?:之前|以上|前面|所有)|system prompt|系统提示|"
               r"you are now|disregard")
@@ -153,6 +157,15 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         if float(m.group(1) or m.group(2)) > 100:
             invalid.append(MFU_ABOVE_PEAK)
             break
+    big = re.search(r"(?:显存|vram|gpu memory|memory|内存)[^，。,.;；?？]{0,10}?(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)(?![a-z])|"
+                    r"(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)\s*(?:的)?\s*(?:显存|vram|of (?:gpu |vram |hbm )?memory|of vram|of hbm|hbm)", low)
+    if big and not re.search(r"total|across|altogether|cluster|combined|合计|总共|总计|一共|集群|加起来",
+                             low[max(0, big.start() - 30):big.end() + 30]):
+        invalid.append(MEMORY_IN_TB)  # '每张显存 80TB', 'a card with 1 PB of VRAM' (a cluster's total is written otherwise)
+    if re.search(r"(?:显存|vram|memory|内存)[^，。,.;；?？]{0,10}?\d+(?:\.\d+)?\s*(?:ghz|mhz)(?![a-z])", low):
+        invalid.append(CLOCK_AS_MEMORY)
+    if re.search(r"(?:上下文|context|ctx)[^，。,.;；?？]{0,10}?\d+(?:\.\d+)?\s*k?\s*(?:bits?|比特)(?![a-z])", low):
+        invalid.append(BITS_AS_CONTEXT)
     path, low = config_path(text, low)
     names, work = find_names(low, catalog)
     stated: dict = {}
@@ -243,11 +256,13 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
                    slots.largest_model, slots.system_ram, slots.targets, slots.peak_tflops,
-                   slots.provider, slots.batch_items):
+                   slots.provider, slots.batch_items, slots.tensor_parallel):
         stated |= reader(work)
     if str(stated.get("gpu", "")).startswith("custom-") and stated.get("ram_gb") and \
             f"custom-{int(stated['ram_gb'])}gb" == stated["gpu"]:
         stated.pop("ram_gb")  # 'a Raspberry Pi with 8GB RAM': the device's memory is the card, not RAM beside it
+    if stated.get("tensor_parallel") and not stated.get("num_gpus"):
+        stated["num_gpus"] = stated["tensor_parallel"]  # 'TP=4' with no count: four GPUs
     if "per_token_cost" not in stated and per_token:
         stated["per_token_cost"] = True  # ('the API charges ¥16 per 1M tokens', quoted as a reference: the unit asked)
     if reference and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or "server_price_per_hour"

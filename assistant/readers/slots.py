@@ -734,3 +734,13 @@ def speedup(text: str) -> tuple[float, int, int] | None:
             if 1 < v <= 1000:
                 return v, m.start(), m.end()
     return None
+
+
+def tensor_parallel(text: str) -> dict:
+    """A tensor-parallel size asked for: 'TP=3', 'tp 4', '--tensor-parallel-size 8', '8-way tensor parallel', '张量并行 4'."""
+    m = re.search(w(r"(?:tp|tensor[\s-]*parallel(?:ism)?(?:[\s-]*size)?|--tensor-parallel-size)") + r"\s*(?:=|of|:|为|是|size)?\s*(\d{1,4})"
+                  r"(?![\d.])", text) or re.search(r"(\d{1,4})[\s-]*way\s+tensor[\s-]*parallel", text) or \
+        re.search(r"张量并行\s*(?:=|为|是|:|：)?\s*(\d{1,4})", text)
+    if m and 1 <= int(m.group(1)) <= 1024:
+        return {"tensor_parallel": int(m.group(1))}
+    return {}

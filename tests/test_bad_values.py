@@ -1,0 +1,51 @@
+"""Issue 24, class 'bad input not caught': impossible values are said with what is accepted, never silently corrected
+(a card's memory in TB or PB, a clock rate given as memory, a context in bits), and a tensor-parallel size the model's
+attention cannot split over is refused with the sizes that work."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from assistant.service import ask
+from knowledge.catalog import default_catalog
+
+CATALOG = default_catalog()
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("text,said", [
+    ("请问用 2 张 H100 跑 Llama 3.1 70B 行吗？每张显存 80TB，应该绰绰有余吧。", "TB"),
+    ("Llama 3.1 8B on a card with 1 PB of VRAM: how many users?", "PB"),
+    ("我要部署 Qwen2.5-7B，显存 16 GHz 够吗？", "GHz"),
+    ("Qwen2.5-7B with a context of 32k bits on one 4090: memory?", "bits"),
+])
+def test_an_impossible_unit_is_said_not_corrected(text, said):
+    a = ask(text)
+    assert a.status == "error", a.answer[:300]
+    assert said in a.answer or {"TB": "TB", "PB": "PB", "GHz": "GHz", "bits": "bit"}[said] in a.answer
+    assert "GB" in a.answer or "token" in a.answer  # what is accepted
+
+
+def test_a_clusters_total_memory_in_tb_is_not_refused():
+    a = ask("Our cluster has 2 TB of GPU memory in total across 32 A100s; can it hold Llama 3.1 405B?")
+    assert a.status == "answered"
+
+
+MODELS = st.sampled_from(["llama-3.1-70b", "llama-3.1-8b", "qwen2.5-72b", "qwen2.5-7b", "mistral-7b"])
+
+
+@SETTINGS
+@given(mid=MODELS, tp=st.integers(min_value=2, max_value=12))
+def test_a_tensor_parallel_size_is_refused_exactly_when_the_heads_do_not_split(mid, tp):
+    try:
+        spec = CATALOG.model(mid)[0]
+    except LookupError:
+        return
+    a = ask(f"{spec.name} in bf16 on H100s with TP={tp}: memory per GPU?")
+    heads, kv = spec.num_attention_heads, spec.num_kv_heads
+    # vLLM: attention heads divisible by TP; KV heads divisible by TP, or TP by them (replicated KV heads)
+    splits = heads % tp == 0 and (kv % tp == 0 or tp % kv == 0)
+    assert (a.status == "error") == (not splits), (tp, heads, kv, a.answer[:300])
+    if not splits:
+        assert f"TP={tp}" in a.answer and "pipeline" in a.answer
