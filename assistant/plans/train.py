@@ -101,15 +101,22 @@ def _largest_trainable(ctx: Ctx, gpu, n: int) -> Answer:
 _FIDELITY = ("full", "lora", "qlora")  # most faithful first: all weights trained; 16-bit base; 4-bit base
 
 
-def _pick_method(ctx: Ctx, options) -> str:
-    """Several methods asked about: the most faithful one that fits, and what the others trade."""
-    fitting = sorted((o for o in options if o.fits), key=lambda o: _FIDELITY.index(o.method))
+HOST_RAM_USABLE = 0.85  # of a machine's RAM, what offloaded training states can take beside the OS and data loaders
+
+
+def _pick_method(ctx: Ctx, options, host_gb: dict | None = None) -> str:
+    """Several methods asked about: the most faithful one that fits on the GPUs alone, else the most faithful that
+    fits with states offloaded to host RAM (an offloaded step moves the optimizer over PCIe: several times slower),
+    and what the others trade."""
+    host_gb = host_gb or {}
+    fitting = sorted((o for o in options if o.fits), key=lambda o: (host_gb.get(o.method, 0) > 0, _FIDELITY.index(o.method)))
     if not fitting:
         least = min(options, key=lambda o: o.per_gpu_gb)
         return ctx.t(f"**Pick**: none fits this hardware; {least.method} needs the least ({least.per_gpu_gb:.1f} GB per GPU, "
                      f"{least.min_gpus or '-'} GPUs).",
                      f"**选择**：这套硬件都放不下；{least.method} 最省（每卡 {least.per_gpu_gb:.1f} GB，需 {least.min_gpus or '-'} 张）。")
     pick = fitting[0]
+    offloaded = [o for o in fitting[1:] if host_gb.get(o.method, 0) > 0 and _FIDELITY.index(o.method) < _FIDELITY.index(pick.method)]
     why = {"full": ("every weight is trained (the most capacity to learn), at the most memory",
                     "训练全部权重（学习能力最强），显存最多"),
            "lora": ("the base stays in 16-bit (no quantization error) and steps are faster than QLoRA's (no dequantization)",
@@ -119,8 +126,15 @@ def _pick_method(ctx: Ctx, options) -> str:
     others = [o for o in options if o is not pick]
     saving = "; ".join(ctx.t(f"{o.method}: {o.per_gpu_gb:.1f} GB ({o.per_gpu_gb / pick.per_gpu_gb:.2f}× the memory)",
                              f"{o.method}：{o.per_gpu_gb:.1f} GB（显存是它的 {o.per_gpu_gb / pick.per_gpu_gb:.2f} 倍）") for o in others)
-    return ctx.t(f"**Pick: {pick.method}**, {pick.per_gpu_gb:.1f} GB per GPU fits: {why[0]}. Beside it: {saving}.",
+    text = ctx.t(f"**Pick: {pick.method}**, {pick.per_gpu_gb:.1f} GB per GPU fits: {why[0]}. Beside it: {saving}.",
                  f"**选 {pick.method}**：每卡 {pick.per_gpu_gb:.1f} GB 放得下；{why[1]}。对比：{saving}。")
+    for o in offloaded:
+        text += ctx.t(f" {o.method} fits only by offloading {host_gb[o.method]:,.0f} GB of optimizer states to host RAM: every "
+                      "step moves them over PCIe and runs the optimizer on the CPU, typically several times slower per step, "
+                      f"so {pick.method} is the practical choice here.",
+                      f"{o.method} 只有把 {host_gb[o.method]:,.0f} GB 优化器状态卸载到内存才放得下：每步都要经 PCIe 搬运、在 CPU 上跑优化器，"
+                      f"通常每步慢好几倍，所以这里实际该选 {pick.method}。")
+    return text
 
 
 PCIE_GBPS = 25.0  # PCIe 4.0 x16 sustained host-to-device, per card (datasheet 32 GB/s per direction)
@@ -189,7 +203,14 @@ def training_memory(ctx: Ctx) -> Answer:
         r = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
                      estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
         results[method] = r
-        options.append(Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method=method,
+        fits = r.fits
+        if fits and req.ram_gb and r.host_ram_gb > req.ram_gb * HOST_RAM_USABLE:
+            fits = False  # the GPUs hold it, the host does not: the offloaded states need more RAM than the machine has
+            ctx.notes.append(ctx.t(f"{method}: the offloaded states need {r.host_ram_gb:,.0f} GB of host RAM; you have "
+                                   f"{req.ram_gb:g} GB ({HOST_RAM_USABLE:.0%} usable beside the OS and data loaders)",
+                                   f"{method}：卸载到内存的状态要 {r.host_ram_gb:,.0f} GB 主机内存；你有 {req.ram_gb:g} GB"
+                                   f"（除去系统和数据加载，约 {HOST_RAM_USABLE:.0%} 可用）"))
+        options.append(Verdict(fits=fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method=method,
                                per_gpu_gb=r.per_gpu_gb))
     offload = None
     if "full" in results and not results["full"].fits and req.offload is None:
@@ -204,6 +225,14 @@ def training_memory(ctx: Ctx) -> Answer:
     main = options[0] if single else next((o for o in options if o.fits), options[-1])
     lines = [T(lang, "tm_head", model=model.name, n=n, gpu=gpu.name)]
     for o in options:
+        r_o = results[o.method]
+        if not o.fits and r_o.fits and req.ram_gb:  # the GPUs hold it; the host RAM does not
+            lines.append("- " + ctx.t(f"{o.method}: the GPUs hold it ({o.per_gpu_gb:.1f} GB per GPU), but the offloaded states "
+                                      f"need **{r_o.host_ram_gb:,.0f} GB of host RAM**, more than your {req.ram_gb:g} GB: "
+                                      "**does not fit**",
+                                      f"{T(lang, 'full') if o.method == 'full' else o.method}：显卡放得下（每卡 {o.per_gpu_gb:.1f} GB），"
+                                      f"但卸载的状态要 **{r_o.host_ram_gb:,.0f} GB 主机内存**，超过你的 {req.ram_gb:g} GB：**放不下**"))
+            continue
         key = "tm_fits" if o.fits else ("tm_nofit" if o.min_gpus else "tm_nofit_any")
         lines.append("- " + T(lang, key, method=T(lang, "full") if (ctx.zh and o.method == "full") else o.method,
                               gb=o.per_gpu_gb, min=o.min_gpus, n=n))
@@ -215,7 +244,7 @@ def training_memory(ctx: Ctx) -> Answer:
              f"{o.per_gpu_gb:.1f}", str(o.min_gpus or "-")] for o in options]
     lines += ["", md_table([T(lang, "method"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
     if len(req.methods) >= 2:
-        lines += ["", _pick_method(ctx, options)]
+        lines += ["", _pick_method(ctx, options, {m: r.host_ram_gb for m, r in results.items()})]
     if not req.gpu and single:
         from assistant.context import smallest_cards
 

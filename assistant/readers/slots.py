@@ -478,8 +478,8 @@ def card_by_memory(text: str) -> tuple[str, str, int, int] | None:
 _MARKETED_GIB = {4, 6, 8, 10, 11, 12, 16, 20, 24, 32, 40, 48, 64, 80, 94, 96, 128, 141, 192}
 
 
-_RAM = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:ddr\d\w*\s*)?(?:系统)?(?:内存|(?<!v)ram\b|of\s+(?<!v)ram\b|"
-                  r"system memory|ddr\d)|(?:内存|(?<!v)ram\b)\s*(?:有|是|为|[:：])?\s*(\d{1,4})\s*(?:g|gb|gib)(?![a-z])")
+_RAM = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:ddr\d\w*\s*)?(?:系统)?(?:内存|(?<!v)ram\b|of\s+(?:system\s+|host\s+|cpu\s+)?(?<!v)ram\b|"
+                  r"(?:system|host|cpu)\s+(?:ram|memory)|ddr\d)|(?:内存|(?<!v)ram\b)\s*(?:有|是|为|[:：])?\s*(\d{1,4})\s*(?:g|gb|gib)(?![a-z])")
 
 
 def system_ram(text: str) -> dict:
