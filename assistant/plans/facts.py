@@ -234,6 +234,48 @@ def recommend(ctx: Ctx) -> Answer:
                            for o in res.options], figures=figures)
 
 
+_COUNTS = (r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{2,6})\s*(?:张|块|台|x|×)?\s*(?:nvidia\s*)?(?:[a-z]*\d+[a-z]*s?\s*)?"
+           r"(?:张卡|卡|张|块|gpus?|cards?)(?![a-z时·])|(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{2,6})\s*(?:x\s*|×\s*)?"
+           r"(?:h800|h100|h200|a100|a800|h20|910b)s?(?![a-z\d])(?!\s*(?:卡时|gpu[\s-]*hours?|hours?))")
+
+
+def gpu_counts_named(question: str) -> list[int]:
+    """Every GPU count written in the message, in order ('用 2048 张 H800 … 如果只有 512 张呢'): several cluster sizes."""
+    out = []
+    for m in re.finditer(_COUNTS, question.lower()):
+        v = int((m.group(1) or m.group(2)).replace(",", ""))
+        if 1 <= v <= 1_000_000 and v not in out:
+            out.append(v)
+    return out
+
+
+def at_their_efficiency(ctx: Ctx, run, model, gpu_id: str, tokens: float | None, counts: list[int]) -> tuple[list[str], dict]:
+    """A published run's GPU-hours scaled to the user's job at the run's own efficiency: by the tokens (and by the
+    active parameters when the model differs), on the user's GPU counts. Only on the run's GPU type (another card's
+    speed is the estimator's business)."""
+    published = run.gpu_hours or ((run.num_gpus or 0) * (run.wall_days or 0) * 24)
+    if not published or not run.tokens or gpu_id != run.gpu or not counts:
+        return [], {}
+    from tools.params import count_parameters
+
+    t = tokens or run.tokens
+    size = 1.0
+    if run.model and model is not None and model.id != run.model:
+        theirs = ctx.deps.catalog.model(run.model)[0]
+        size = count_parameters(model).active / count_parameters(theirs).active
+    gpu_h = published * (t / run.tokens) * size
+    scale = ctx.t(f"{published:,.0f} GPU-hours × {t / 1e12:g}T / {run.tokens / 1e12:g}T tokens"
+                  + (f" × {size:.3g} (active parameters)" if size != 1 else ""),
+                  f"{published:,.0f} 卡时 × {t / 1e12:g}T / {run.tokens / 1e12:g}T token" + (f" × {size:.3g}（激活参数之比）" if size != 1 else ""))
+    rows = ctx.t("; ", "；").join(ctx.t(f"{n:,} GPUs: **{gpu_h / n / 24:,.1f} days**", f"{n:,} 张卡：**{gpu_h / n / 24:,.1f} 天**") for n in counts)
+    line = ctx.t(f"**At {run.name}'s own efficiency**: {scale} = {gpu_h:,.0f} GPU-hours; {rows} (GPU-hours / GPUs / 24; "
+                 "assumes the same efficiency at your scale, which a smaller cluster usually matches or beats).",
+                 f"**按 {run.name} 的效率**：{scale} = {gpu_h:,.0f} 卡时；{rows}（卡时 ÷ 卡数 ÷ 24；假设你的规模效率相同，"
+                 "集群更小时通常持平或更好）。")
+    figures = {"scaled_gpu_hours": round(gpu_h)} | {f"scaled_days_{n}": round(gpu_h / n / 24, 2) for n in counts}
+    return [line], figures
+
+
 def published_run(ctx: Ctx) -> Answer:
     from knowledge.runs import load_training_runs, run_for
     from tools.train_time import TrainingTimeRequest, estimate_training_time
@@ -289,6 +331,10 @@ def published_run(ctx: Ctx) -> Answer:
                       else "超出常见的 BF16 峰值 20-65%，要看这个数字包含了什么。"))]
     notes += [run.note] if run.note else []
     req = ctx.req
+    counts = gpu_counts_named(ctx.question) if (req.num_gpus or req.tokens) else []
+    scaled, scaled_figs = at_their_efficiency(ctx, run, model, req.gpu or run.gpu, req.tokens, counts or
+                                              ([req.num_gpus] if req.num_gpus else []))
+    lines = scaled + lines
     mine = [g for g in (req.gpus or ([req.gpu] if req.gpu else [])) if g != run.gpu]
     if mine or (req.num_gpus and req.num_gpus != run.num_gpus):
         # 'and how long would it take on our 256 H800s?': the same model and tokens on the user's hardware
@@ -310,7 +356,7 @@ def published_run(ctx: Ctx) -> Answer:
                            f"{yours.wall_hours_range[1] / 24:,.1f} 天）。"))
     cite = Citation(source=f"training_runs.yaml#{run.id}", title=run.name, snippet=run.source[:200], as_of=run.as_of)
     text = "\n".join(lines) + assumptions_md(lang, notes + est.assumptions) + sources_md(lang, [cite])
-    figures = {"published_gpu_hours": run.gpu_hours or published, "published_tokens": run.tokens, "estimated_gpu_hours": est.gpu_hours,
+    figures = scaled_figs | {"published_gpu_hours": run.gpu_hours or published, "published_tokens": run.tokens, "estimated_gpu_hours": est.gpu_hours,
                "implied_mfu": round(implied, 4), "implied_mfu_bf16": round(implied_bf16, 4), "published_gpu": run.gpu}
     return Answer(answer=text, lang=lang, intent="published_run", figures=figures, citations=[cite], tool_calls=ctx.calls,
                   verdict=Verdict(gpu=run.gpu, num_gpus=run.num_gpus))

@@ -426,14 +426,14 @@ def cost(ctx: Ctx) -> Answer:
     if timed is not None and not req.period_hours:  # a training job's cost: its length and compute first, as asked beside it
         from types import SimpleNamespace
 
-        from assistant.plans.train import _compute_line
+        from assistant.plans.train import compute_line
 
         t = timed.result
         lines.append(ctx.t(f"**Training: {t['wall_hours']:,.1f} h ({t['wall_hours'] / 24:,.1f} days)** on {t['num_gpus']} GPUs at MFU "
                            f"{t['mfu']:.0%}, {t['gpu_hours']:,.0f} GPU-hours.",
                            f"**训练：{t['wall_hours']:,.1f} 小时（{t['wall_hours'] / 24:,.1f} 天）**，{t['num_gpus']} 张卡，MFU {t['mfu']:.0%}，"
                            f"共 {t['gpu_hours']:,.0f} 卡时。"))
-        lines.append(_compute_line(ctx, ctx.model(), timed.args.get("tokens") or req.tokens,
+        lines.append(compute_line(ctx, ctx.model(), timed.args.get("tokens") or req.tokens,
                                    SimpleNamespace(total_flops=t["total_flops"], method=t["method"]), trained))
     if r.rent_cost:
         lines.append(ctx.t(f"**Rent: {s}{r.rent_cost.typical:,.0f}** ({s}{r.rent_cost.low:,.0f}–{s}{r.rent_cost.high:,.0f}) for "

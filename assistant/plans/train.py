@@ -389,10 +389,26 @@ def _measured_on_other_cards(ctx: Ctx, results, figures: dict) -> str:
     return "\n" + ctx.t("**From your measured run**: ", "**按你的实测时长**：") + text + "\n"
 
 
+def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, figures: dict) -> list[str]:
+    """A published run named beside the user's own job (same card): its GPU-hours scaled to the user's tokens and GPUs
+    at its own efficiency, next to the estimate."""
+    from assistant.plans.facts import at_their_efficiency, gpu_counts_named
+    from knowledge.runs import find_run
+
+    import unicodedata
+
+    run = find_run(unicodedata.normalize("NFKC", ctx.question).lower())
+    if run is None:
+        return []
+    lines, figs = at_their_efficiency(ctx, run, model, gpu_id, tokens, gpu_counts_named(ctx.question) or [n])
+    figures |= figs
+    return lines
+
+
 CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 (arXiv:2203.15556): compute-optimal D ≈ 20·N
 
 
-def _compute_line(ctx: Ctx, model, tokens: float, result, figures: dict) -> str:
+def compute_line(ctx: Ctx, model, tokens: float, result, figures: dict) -> str:
     """The run's total compute, written out (6·N·D, plus attention), and for pre-training, how the data compares with
     the Chinchilla compute-optimal amount (about 20 tokens per parameter)."""
     from tools.params import count_parameters
@@ -475,7 +491,8 @@ def training_time(ctx: Ctx) -> Answer:
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
     tps = tokens / (first.wall_hours * 3600) if first.wall_hours else 0
     figures |= {"tokens_per_s": round(tps), "tokens_per_s_per_gpu": round(tps / n)}
-    lines.append(_compute_line(ctx, model, tokens, first, figures))
+    lines.append(compute_line(ctx, model, tokens, first, figures))
+    lines += _published_efficiency(ctx, model, first.gpu, tokens, n, figures)
     lines.append(ctx.t(f"Throughput: {tps:,.0f} tokens/s in total, {tps / n:,.0f} per GPU (tokens / wall-clock seconds).",
                        f"吞吐：合计 {tps:,.0f} token/秒，每卡 {tps / n:,.0f} token/秒（token 数 / 墙钟秒数）。"))
     if req.price_per_gpu_hour:

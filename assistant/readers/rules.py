@@ -291,6 +291,15 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     elif previous and previous.get("awaiting") and previous.get("lang") and _bare_reply(text):
         lang = previous["lang"]  # 'Llama-3.1-8B' answering '是哪个模型？' has no language of its own: keep the conversation's
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
+    if intent == "training_time" and "model" not in stated and re.search(
+            r"同架构|同样架构|一样的架构|同款|类似|同等规模|同规模|" + slots.w(r"same (?:architecture|arch|model|size)|similar|like (?:it|theirs|that)"),
+            low):
+        from knowledge.runs import find_run
+
+        run = find_run(whole)  # (the quoted sentence that names it is out of `low`)
+        if run is not None and run.model:  # 'DeepSeek-V3 took 2.788M H800-hours; the same architecture on 1.5T tokens?'
+            stated["model"] = run.model
+            stated["model_text"] = run.name
     if intent == "published_run" and re.fullmatch(r"[\d.]+b", stated.get("model") or "-"):
         from knowledge.runs import run_for
 
