@@ -169,6 +169,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         intent == "inference_speed" and re.search(r"how much faster|快多少|快几倍|worth|值不值|值得", question.lower()))
     # ('how much faster, and is it worth the price difference?': won on speed; the purchase prices follow)
     key = keys[0] if money_asked else keys[1]
+    if intent == "serving" and len({(x.request or {}).get("gpu") for _, x in done}) >= 2 and \
+            all("serve_cost_per_million_output_usd" in x.figures for _, x in done):
+        key = keys[0]  # different cards: a count of GPUs compares nothing; the same load's cost per token does
     if intent == "inference_speed" and not any((x.request or {}).get("max_throughput") for _, x in done):
         key = ("decode_tokens_per_s_per_seq", "higher", "tokens/s for one stream", "单路 token/秒")
     if intent == "inference_speed" and (re.search(r"首字|首 ?token|(?<![a-z])(?:ttft|time to first token|first token)(?![a-z])",
@@ -190,7 +193,7 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         v = x.figures.get(name)
         extra = []
         n = (x.request or {}).get("num_gpus")
-        if n and "×" not in a.text:
+        if n and "×" not in a.text and intent != "serving":
             extra.append(f"{n} 张" if zh else f"{n} GPU" + ("s" if n > 1 else ""))
         if x.figures.get("precision"):
             extra.append(str(x.figures["precision"]))
@@ -198,6 +201,16 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             extra.append("放不下" if zh else "does not fit")
         if x.figures.get("batch") and intent == "inference_speed":
             extra.append(f"batch {x.figures['batch']}")
+        if intent == "serving" and x.figures.get("serve_total_gpus"):
+            asked_n = (x.request or {}).get("num_gpus")
+            need = x.figures["serve_total_gpus"]
+            if asked_n and x.figures.get("serve_enough") == 0 and need > asked_n:
+                extra.append(f"{asked_n} 张不够，需要 {need} 张" if zh else f"{asked_n} not enough: needs {need}")
+            elif "×" not in a.text or asked_n != need:
+                extra.append(f"{need} 张卡" if zh else f"{need} GPUs")
+            if x.figures.get("serve_itl_ms"):
+                extra.append(f"每用户 {1000 / x.figures['serve_itl_ms']:.0f} token/秒" if zh else
+                             f"{1000 / x.figures['serve_itl_ms']:.0f} tok/s per user")
         if intent == "training_time" and name != "wall_hours" and x.figures.get("wall_hours"):
             extra.append(f"{x.figures['wall_hours']:,.1f} 小时" if zh else f"{x.figures['wall_hours']:,.1f} h")
         rows.append((a, v, extra))
