@@ -34,6 +34,8 @@ class CaseResult(BaseModel):
     ok: bool
     conditions: str
     source_error: str | None = Field(None, description="why the published figure is believed wrong; not counted as a miss")
+    half: str | None = Field(None, description="serving rows: 'fit' or 'check' (chosen by source group before fitting)")
+    metric: str | None = Field(None, description="serving rows: the figure compared (output_throughput, mean_ttft_ms, ...)")
 
 
 def published() -> dict[str, dict]:

@@ -138,16 +138,16 @@ def run_serving_cases(catalog: Catalog | None = None) -> list[CaseResult]:
                 f"{i.get('precision')}, in {i.get('input_len')} / out {i.get('output_len')}")
         res = _compare(case["id"], f"{case['metric']} [{row.get('half', 'fit')}] ({row['source'][:60]})", reported, est,
                        unit, case["tol"], cond)
-        out.append(res)
+        out.append(res.model_copy(update={"half": row.get("half", "fit"), "metric": case["metric"]}))
     return out
 
 
 def half_of(r: CaseResult) -> str:
-    return r.what.split("[")[1].split("]")[0]
+    return r.half or "fit"
 
 
 def metric_of(r: CaseResult) -> str:
-    return r.what.split(" ")[0]
+    return r.metric or ""
 
 
 def summary(results: list[CaseResult], half: str) -> dict[str, dict]:
