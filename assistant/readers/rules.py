@@ -330,7 +330,14 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         merged = _merge(prev, _follow_up_only(low, stated, prev, catalog), catalog)
     else:
         merged = dict(stated)
-    merged.pop("length", None)
+    if follow and "concurrent_users" in stated and "batch" not in stated:
+        merged.pop("batch", None)  # 'one user' before, '10 users at once' now: the load replaces the batch
+    if stated.get("_samples") and "tokens" not in stated and merged.get("seq_len") and \
+            (follow or intent in ("training_time", "cost")):
+        # '如果数据增加到 20 万条呢？' after '5 万条，每条 4096 token', '50k samples, seq 2048': the count at that length
+        merged["tokens"] = stated["_samples"] * merged["seq_len"]
+        stated["tokens"] = merged["tokens"]
+    merged.pop("_samples", None)
     skip = {"intent", "lang", "follow_up", "stated"}
     req = Request(**{k: v for k, v in merged.items() if k in Request.model_fields and k not in skip},
                   intent=intent, lang=lang, follow_up=follow,
@@ -352,7 +359,9 @@ def family_flagship(work: str) -> tuple[str, str] | None:
     from knowledge.catalog import FAMILY_FLAGSHIPS
 
     for word, model_id in FAMILY_FLAGSHIPS.items():
-        pat = re.escape(word) if re.match(r"[\u3400-\u9fff]", word) else rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])(?![\s-]*\d)"
+        pat = re.escape(word) if re.match(r"[\u3400-\u9fff]", word) else \
+            rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])(?![\s-]*\d)(?![.\s_-]*(?:cpp|server|swap|factory|index))"
+        # ('llama.cpp', 'llama-server', 'llama-factory' are tools, not the Llama family)
         m = re.search(pat, work)
         if m:
             return m.group(0), model_id

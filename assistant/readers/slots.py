@@ -403,6 +403,8 @@ def tokens(text: str) -> dict:
             or re.search(rf"({LEN})[\s-]*(?:tokens?|tok)[\s-]*(?:long\s*)?(?:samples?|examples?|conversations?|rows?|条|样本)", text)
         if m and per and to_number(m.group(1)):
             out["tokens"] = magnitude(to_number(m.group(1)), m.group(2)) * (length(per.group(1)) or 0)
+        elif m and to_number(m.group(1)):
+            out["_samples"] = magnitude(to_number(m.group(1)), m.group(2))  # a count alone: its length may come later
         both = re.search(rf"({NUM})\s*({MAG})?\s+({LEN})[\s-]*(?:tokens?|tok)[\s-]*(?:long\s*)?(?:samples?|examples?|"
                          r"conversations?|rows?|documents?|条|样本)", text)  # '30k 4k-token examples'
         if "tokens" not in out and both and to_number(both.group(1)):
