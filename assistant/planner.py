@@ -218,6 +218,15 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if req.ratio_only and not req.model:
         req = ctx.req = req.model_copy(update={"model": RATIO_MODEL})
         ctx.assume(f"{RATIO_MODEL} (a ratio hardly depends on the model)", f"{RATIO_MODEL}（比例与模型关系不大）")
+    if req.context and req.model and req.intent in ("inference_memory", "inference_speed", "serving"):
+        try:
+            limit = ctx.deps.catalog.model(req.model)[0].max_context
+        except Exception:
+            limit = None
+        if limit and req.context > limit:  # '10M tokens of context' on a 32k model: said first, then sized as asked
+            ctx.assume(f"{req.context:,} tokens is beyond the model's maximum context of {limit:,}: it cannot be served at that "
+                       "length (the KV cache below shows what it would take)",
+                       f"{req.context:,} token 超过了模型的最大上下文 {limit:,}：这个长度根本跑不了（下面的 KV cache 只是说明要多大）")
     if req.family_flagship and req.model:
         ctx.assume(f"'{req.model_text}' taken as the family's flagship, {req.model} (name the exact model to change it)",
                    f"“{req.model_text}”按该系列旗舰 {req.model} 计算（写明具体型号可改）")

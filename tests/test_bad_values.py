@@ -49,3 +49,17 @@ def test_a_tensor_parallel_size_is_refused_exactly_when_the_heads_do_not_split(m
     assert (a.status == "error") == (not splits), (tp, heads, kv, a.answer[:300])
     if not splits:
         assert f"TP={tp}" in a.answer and "pipeline" in a.answer
+
+
+@pytest.mark.parametrize("text,name", [("A100 160G 版本单卡能不能放下 Qwen2.5-72B 的 BF16 权重？", "a100 160g"),
+                                       ("How many NVIDIA H300 96GB cards do I need to run Llama 3.1 405B?", "h300")])
+def test_a_card_that_does_not_exist_is_not_replaced(text, name):
+    a = ask(text)
+    assert a.status == "needs_clarification" and name in a.answer.lower(), a.answer[:300]
+    assert "custom" not in str(a.request.get("gpu"))
+
+
+def test_a_context_beyond_the_models_limit_is_said():
+    a = ask("Qwen2.5-7B-Instruct 上下文开到 1000 万 token(10M)，单卡 4090 推理显存要多少？")
+    assert a.request["context"] == 10_000_000  # '1000 万' = 1e7 tokens, not 1,000
+    assert "超过了模型的最大上下文" in a.answer

@@ -18,7 +18,8 @@ USES["training_memory"] = {"model", "method", "methods", "gpu", "gpus", "num_gpu
                            "largest_model"}
 USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "interconnect",
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
-                         "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu", "peak_tflops"}
+                         "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu", "peak_tflops",
+                         "throughput_tokens_per_s", "throughput_scope"}
 
 
 def _methods(ctx: Ctx) -> list[str]:
@@ -228,10 +229,11 @@ def training_memory(ctx: Ctx) -> Answer:
         r_o = results[o.method]
         if not o.fits and r_o.fits and req.ram_gb:  # the GPUs hold it; the host RAM does not
             lines.append("- " + ctx.t(f"{o.method}: the GPUs hold it ({o.per_gpu_gb:.1f} GB per GPU), but the offloaded states "
-                                      f"need **{r_o.host_ram_gb:,.0f} GB of host RAM**, more than your {req.ram_gb:g} GB: "
-                                      "**does not fit**",
+                                      f"need **{r_o.host_ram_gb:,.0f} GB of host RAM**, more than the ~{req.ram_gb * HOST_RAM_USABLE:,.0f} "
+                                      f"GB usable of your {req.ram_gb:,.0f} GB (the OS and data loaders need the rest): **does not fit**",
                                       f"{T(lang, 'full') if o.method == 'full' else o.method}：显卡放得下（每卡 {o.per_gpu_gb:.1f} GB），"
-                                      f"但卸载的状态要 **{r_o.host_ram_gb:,.0f} GB 主机内存**，超过你的 {req.ram_gb:g} GB：**放不下**"))
+                                      f"但卸载的状态要 **{r_o.host_ram_gb:,.0f} GB 主机内存**，超过你 {req.ram_gb:,.0f} GB 里可用的约 "
+                                      f"{req.ram_gb * HOST_RAM_USABLE:,.0f} GB（系统和数据加载要占一部分）：**放不下**"))
             continue
         key = "tm_fits" if o.fits else ("tm_nofit" if o.min_gpus else "tm_nofit_any")
         lines.append("- " + T(lang, key, method=T(lang, "full") if (ctx.zh and o.method == "full") else o.method,
@@ -397,12 +399,46 @@ def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, f
 
     import unicodedata
 
-    run = find_run(unicodedata.normalize("NFKC", ctx.question).lower())
+    low = unicodedata.normalize("NFKC", ctx.question).lower()
+    if not re.search(r"卡时|gpu\s*小时|[a-z0-9]+[\s-]*hours|技术报告|论文|报告|paper|report|model card|reference|参考", low):
+        return []  # a model named is not a run quoted: 'Llama 3.1 8B' alone brings no published figures
+    run = find_run(low)
     if run is None:
         return []
     lines, figs = at_their_efficiency(ctx, run, model, gpu_id, tokens, gpu_counts_named(ctx.question) or [n])
     figures |= figs
     return lines
+
+
+def _steps_and_measured(ctx: Ctx, r, tokens: float, n: int, figures: dict) -> list[str]:
+    """The optimizer steps (tokens / tokens per step) and the time each takes; and with a measured training
+    throughput, the time it gives and the MFU it implies (model FLOPs per token x tokens/s / peak)."""
+    req = ctx.req
+    out = []
+    gbt = (r.layout or {}).get("global_batch_tokens")
+    if gbt:
+        steps = tokens / gbt
+        rate = (req.throughput_tokens_per_s or 0) * (n if req.throughput_scope == "gpu" else 1)
+        per_step = gbt / rate if rate else (r.wall_hours * 3600 / steps if steps else 0)  # measured rate first
+        figures |= {"optimizer_steps": round(steps), "seconds_per_step": round(per_step, 3)}
+        out.append(ctx.t(f"Steps: {tokens:.3g} tokens / {gbt:,} tokens per step = **{steps:,.0f} optimizer steps**, "
+                         f"{per_step:,.2f} s each.",
+                         f"步数：{tokens:.3g} token ÷ 每步 {gbt:,} token = **{steps:,.0f} 步**，每步 {per_step:,.2f} 秒。"))
+    tps = req.throughput_tokens_per_s
+    if tps:
+        total = tps * (n if req.throughput_scope == "gpu" else 1)
+        hours = tokens / total / 3600
+        flops_per_token = r.total_flops / tokens
+        mfu = flops_per_token * total / (n * r.peak_tflops * 1e12)
+        figures |= {"measured_wall_hours": round(hours, 2), "measured_mfu": round(mfu, 4)}
+        out.append(ctx.t(f"**From your measured {tps:,.0f} tokens/s{' per GPU' if req.throughput_scope == 'gpu' else ''}**: "
+                         f"{tokens:.3g} / ({total:,.0f} tokens/s) = **{hours:,.1f} h ({hours / 24:,.1f} days)**; that rate is an "
+                         f"MFU of **{mfu:.0%}** ({flops_per_token:.3g} FLOPs per token × {total:,.0f} / ({n} × "
+                         f"{r.peak_tflops:g} TFLOPS)).",
+                         f"**按你实测的 {tps:,.0f} token/秒{'（每卡）' if req.throughput_scope == 'gpu' else ''}**：{tokens:.3g} ÷ "
+                         f"{total:,.0f} token/秒 = **{hours:,.1f} 小时（{hours / 24:,.1f} 天）**；这个速度相当于 MFU **{mfu:.0%}**"
+                         f"（每 token {flops_per_token:.3g} FLOPs × {total:,.0f} ÷（{n} × {r.peak_tflops:g} TFLOPS））。"))
+    return out
 
 
 CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 (arXiv:2203.15556): compute-optimal D ≈ 20·N
@@ -493,6 +529,11 @@ def training_time(ctx: Ctx) -> Answer:
     figures |= {"tokens_per_s": round(tps), "tokens_per_s_per_gpu": round(tps / n)}
     lines.append(compute_line(ctx, model, tokens, first, figures))
     lines += _published_efficiency(ctx, model, first.gpu, tokens, n, figures)
+    measured = _steps_and_measured(ctx, first, tokens, n, figures)
+    if req.throughput_tokens_per_s:  # the user's own measurement leads; the estimate follows as a cross-check
+        lines[1:1] = measured
+    else:
+        lines += measured
     lines.append(ctx.t(f"Throughput: {tps:,.0f} tokens/s in total, {tps / n:,.0f} per GPU (tokens / wall-clock seconds).",
                        f"吞吐：合计 {tps:,.0f} token/秒，每卡 {tps / n:,.0f} token/秒（token 数 / 墙钟秒数）。"))
     if req.price_per_gpu_hour:

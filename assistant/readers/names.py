@@ -119,6 +119,18 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                 out.gpu_text = out.gpu_text or m.group(0).strip()
                 work = mask(work, m.start(), m.end())
     out.gpu_spans.sort()
+    for start, end, gid in list(out.gpu_spans):  # 'A100 160G': a known name with a memory no variant of it has
+        mem = re.match(r"[\s-]*(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])", low[end:end + 12])
+        if not mem or gid.startswith("custom-"):
+            continue
+        family = [g for g in catalog.gpus if g.id.split("-")[0] == gid.split("-")[0]]
+        if family and all(abs(g.memory_gb - int(mem.group(1))) > 2 for g in family):
+            out.unknown_gpu = (low[start:end] + low[end:end + mem.end()]).strip()
+            out.gpu_spans = [sp for sp in out.gpu_spans if sp[2] != gid]
+            out.gpus = [g for g in out.gpus if g != gid]
+            sizes = sorted({f"{g.memory_gb:g}" for g in family})
+            out.notes.append(f"no {low[start:end].strip().upper()} has {mem.group(1)} GB: its versions have "
+                             f"{' or '.join(sizes)} GB")
     if out.unknown_gpu:
         out.gpus = [g for g in out.gpus if any(sp[2] == g for sp in out.gpu_spans)]
         out.gpu_text = out.gpu_text if out.gpus else None
@@ -185,7 +197,9 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     # 6. a card the table lacks, written with its memory ('my 3060 12GB', 'RX 7900 XTX 24G'): sized as a card of
     # that memory, and said so (speed estimates then ask for its bandwidth). A data-centre-style name the table
     # lacks ('V200 32G', 'H300') is more likely a typo: that one is asked about instead.
-    if not out.gpus and (not out.unknown_gpu or re.match(r"(?:rtx|gtx|rx|radeon|arc|geforce|nvidia)\b", out.unknown_gpu)):
+    dc_style = bool(out.unknown_gpu and re.fullmatch(r"(?:nvidia\s*)?[a-z]{1,2}\d{2,3}[a-z]?", out.unknown_gpu.strip()))
+    if not out.gpus and not dc_style and (not out.unknown_gpu or
+                                          re.match(r"(?:rtx|gtx|rx|radeon|arc|geforce|nvidia)\b", out.unknown_gpu)):
         m = re.search(r"(?<![a-z0-9])((?:rtx|gtx|rx|radeon|arc|quadro|tesla)?\s*[a-z]{0,2}\d{3,4}(?:\s*(?:ti|super|xtx|xt))?)"
                       r"\s*(?:\(|,|with)?\s*(\d{1,3})\s*g(?:b|ib)?(?![a-z0-9])", work)
         if m and not re.fullmatch(r"\s*\d{1,2}", m.group(1)) and 2 <= int(m.group(2)) <= 512:

@@ -84,11 +84,11 @@ def magnitude(value: float, word: str | None) -> float:
 
 
 def length(text: str) -> int | None:
-    """A token length: '8k' -> 8192, '8K' -> 8192, '4096' -> 4096, '128k' -> 131072, '1m' -> 1048576."""
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(k|m)?", text.strip().lower().replace(",", ""))
+    """A token length: '8k' -> 8192, '8K' -> 8192, '4096' -> 4096, '128k' -> 131072, '1m' -> 1048576, '1000 万' -> 1e7."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(k|m|万)?", text.strip().lower().replace(",", ""))
     if not m:
         return None
-    v = float(m.group(1)) * {"k": 1024, "m": 1024 * 1024}.get(m.group(2) or "", 1)
+    v = float(m.group(1)) * {"k": 1024, "m": 1024 * 1024, "万": 10_000}.get(m.group(2) or "", 1)
     return int(round(v))
 
 
@@ -97,4 +97,4 @@ def duration_hours(value: float, unit: str) -> float:
     return value * HOURS.get(unit.lower().rstrip("."), 1.0)
 
 
-LEN = r"(?:\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?\s*[km]?(?![a-z]))"
+LEN = r"(?:\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?\s*万(?=\s*(?:个\s*)?tokens?)|\d+(?:\.\d+)?\s*[km]?(?![a-z]))"

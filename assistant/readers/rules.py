@@ -157,7 +157,7 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         if float(m.group(1) or m.group(2)) > 100:
             invalid.append(MFU_ABOVE_PEAK)
             break
-    big = re.search(r"(?:显存|vram|gpu memory|memory|内存)[^，。,.;；?？]{0,10}?(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)(?![a-z])|"
+    big = re.search(r"(?:显存|vram|gpu memory|hbm)[^，。,.;；?？]{0,10}?(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)(?![a-z])|"
                     r"(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)\s*(?:的)?\s*(?:显存|vram|of (?:gpu |vram |hbm )?memory|of vram|of hbm|hbm)", low)
     if big and not re.search(r"total|across|altogether|cluster|combined|合计|总共|总计|一共|集群|加起来",
                              low[max(0, big.start() - 30):big.end() + 30]):

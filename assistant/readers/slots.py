@@ -484,8 +484,17 @@ _RAM = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:ddr\d\w*\
                   r"(?:system|host|cpu)\s+(?:ram|memory)|ddr\d)|(?:内存|(?<!v)ram\b)\s*(?:有|是|为|[:：])?\s*(\d{1,4})\s*(?:g|gb|gib)(?![a-z])")
 
 
+_RAM_TB = re.compile(r"(?<![\w.])(\d(?:\.\d+)?)\s*(?:t|tb|tib)\s*(?:的)?\s*(?:ddr\d\w*\s*)?(?:系统)?(?:内存|(?<!v)ram\b|of\s+(?:system\s+|host\s+)?"
+                     r"(?<!v)ram\b|(?:system|host|cpu)\s+(?:ram|memory))|(?:内存|(?<!v)ram\b)\s*(?:有|是|为|[:：])?\s*(\d(?:\.\d+)?)\s*"
+                     r"(?:t|tb|tib)(?![a-z])")
+
+
 def system_ram(text: str) -> dict:
-    """System RAM for local offload: '128G 内存', '64GB DDR5', '64 GB of RAM', '内存 96G'."""
+    """System RAM for local offload: '128G 内存', '64GB DDR5', '64 GB of RAM', '内存 96G', '内存 1TB' (1 TB = 1,024 GB)."""
+    t = _RAM_TB.search(text)
+    if t:
+        gb = float(t.group(1) or t.group(2)) * 1024
+        return {"ram_gb": gb} if 4 <= gb <= 8192 * 4 else {}
     m = _RAM.search(text)
     if not m:
         return {}
