@@ -22,7 +22,8 @@ Currency = Literal["USD", "CNY"]
 
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
 META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
-               "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu", "rent_per_month_server")
+               "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu", "rent_per_month_server",
+               "hosting_includes_power")
 
 
 class Request(BaseModel):
@@ -127,6 +128,12 @@ class Request(BaseModel):
 
     # money and time
     price_per_gpu_hour: float | None = Field(None, description="the user's rental price, in `currency`")
+    hosting_per_month: float | None = Field(None, ge=0, description="the user's colocation / hosting cost per month for "
+                                            "owned hardware, per server when the message is about a server, in `currency`")
+    hosting_includes_power: bool | None = Field(None, description="the hosting cost includes power ('colo and power')")
+    power_kw: float | None = Field(None, gt=0, le=1000, description="a server's measured power draw, kW (wall, IT side)")
+    pue: float | None = Field(None, ge=1, le=3, description="the facility's power usage effectiveness")
+    depreciation_years: float | None = Field(None, gt=0, le=15, description="years owned hardware is written off over")
     rent_per_month: float | None = Field(None, gt=0, description="a monthly rental price the user states (a reserved "
                                          "or monthly plan), in `currency`; per server when rent_per_month_server")
     rent_per_month_server: bool | None = Field(None, description="the monthly price is for a whole server")

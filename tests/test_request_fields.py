@@ -116,6 +116,10 @@ PAIRS: dict[str, tuple[str, str]] = {
                        "it 10 hours a day: which is cheaper?"),
     "tensor_parallel": ("Llama 3.1 70B in bf16 on 8 H100s: memory per GPU?",
                         "Llama 3.1 70B in bf16 on 8 H100s with TP=4: memory per GPU?"),
+    "hosting_per_month": ("Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months?", "Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, with $3,000 a month for colocation?"),
+    "power_kw": ("Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, electricity $0.12/kWh?", "Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, electricity $0.12/kWh; the server draws 10.2 kW?"),
+    "pue": ("Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, electricity $0.12/kWh?", "Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, electricity $0.12/kWh at PUE 1.5?"),
+    "depreciation_years": ("Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months?", "Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, amortized over 3 years?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

@@ -18,7 +18,7 @@ USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hou
                 "global_batch", "budget", "break_even", "mfu", "throughput_tokens_per_s", "per_token_cost", "engine",
                 "concurrent_users", "context", "prompt_len", "output_len", "electricity_per_kwh",
                 "reference_per_million", "provider", "throughput_scope", "tokens_per_day", "peak_factor",
-                "max_throughput", "rent_per_month"}
+                "max_throughput", "rent_per_month", "hosting_per_month", "power_kw", "pue", "depreciation_years"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
 
@@ -373,6 +373,49 @@ def monthly_lines(ctx: Ctx) -> tuple[list[str], dict]:
     return lines, figures
 
 
+def _owner_costs(ctx: Ctx, n: int) -> dict:
+    """The owner's running costs as the user states them: colocation per month (per server, over its GPUs), a power
+    draw, a PUE, a write-off period; each said, so no default replaces a stated figure."""
+    from tools.cost import GPUS_PER_SERVER
+
+    req = ctx.req
+    out: dict = {}
+    per_server = min(n, req.gpus_per_node or GPUS_PER_SERVER) or 1
+    servers = max(1, -(-n // per_server))
+    if req.hosting_per_month is not None:
+        out["hosting_per_gpu_month"] = req.hosting_per_month * servers / n
+        ctx.notes.append(ctx.t(f"hosting {req.hosting_per_month:,.0f} a month per server (yours) = {out['hosting_per_gpu_month']:,.0f} "
+                               "per GPU-month" + ("; it includes power, so no electricity is added" if req.hosting_includes_power else ""),
+                               f"托管每台每月 {req.hosting_per_month:,.0f}（你给的）= 每卡每月 {out['hosting_per_gpu_month']:,.0f}"
+                               + ("；已含电费，不再另加电费" if req.hosting_includes_power else "")))
+        if req.hosting_includes_power:
+            out["electricity_price"] = 0.0
+    if req.power_kw:
+        out["power_watts_per_gpu"] = req.power_kw * 1000 * servers / n
+        ctx.notes.append(ctx.t(f"power {req.power_kw:g} kW per server (yours) = {out['power_watts_per_gpu']:,.0f} W per GPU, "
+                               "instead of the cards' TDP", f"功耗每台 {req.power_kw:g} kW（你给的）= 每卡 {out['power_watts_per_gpu']:,.0f} W，"
+                               "不用卡的 TDP"))
+    if (req.hosting_per_month is not None or req.depreciation_years) and not re.search(
+            r"resale|resell|sell (?:it|them)|残值|转卖|卖掉|二手卖", ctx.question.lower()):
+        out["resale_fraction"] = 0.0  # the user's own owning costs and no word of resale: none credited, said
+        if not req.depreciation_years and req.period_hours:
+            out["depreciation_years"] = max(req.period_hours / 8760, 0.1)  # written off over the time it is held
+        ctx.notes.append(ctx.t("no resale value credited: you gave the owning costs and none for resale (selling the "
+                               "hardware at the end would lower the cost to own)",
+                               "不计残值：你给了持有成本，没提转卖（期末卖掉硬件会降低自购成本）"))
+    if req.pue:
+        out["pue"] = req.pue
+    if req.depreciation_years:
+        out["depreciation_years"] = req.depreciation_years
+    if req.rent_per_month and not req.price_per_gpu_hour:
+        gpus = (req.gpus_per_node or GPUS_PER_SERVER) if req.rent_per_month_server else (req.num_gpus or 1)
+        out["price_per_hour"] = req.rent_per_month / HOURS_PER_MONTH / gpus
+        ctx.notes.append(ctx.t(f"renting at your monthly price: {req.rent_per_month:,.0f} / {HOURS_PER_MONTH:g} h / {gpus} GPUs = "
+                               f"{out['price_per_hour']:,.2f} per GPU-hour", f"按你给的包月价：{req.rent_per_month:,.0f} ÷ "
+                               f"{HOURS_PER_MONTH:g} 小时 ÷ {gpus} 张 = 每卡时 {out['price_per_hour']:,.2f}"))
+    return out
+
+
 def monthly(ctx: Ctx) -> Answer:
     """A monthly rental price asked about: per GPU-hour, and against an on-demand price at the user's hours."""
     lines, figures = monthly_lines(ctx)
@@ -417,6 +460,7 @@ def cost(ctx: Ctx) -> Answer:
     base = {"gpu": gpu, "num_gpus": n, "hours": hours, "period_hours": held, "currency": cur, "prices": ctx.deps.prices(),
             "price_per_hour": req.price_per_gpu_hour or provider_rate(ctx, gpu.id, cur), "purchase_price_per_gpu": purchase, "used": bool(req.used),
             "utilization": util, "electricity_price": req.electricity_per_kwh}
+    base |= _owner_costs(ctx, n)
     r = estimate_rent_and_buy(CostRequest(**base))
     ctx.call("cost", {k: (v.id if hasattr(v, "id") else v) for k, v in base.items() if k != "prices"}, r)
     s = _sym(cur)
@@ -450,12 +494,18 @@ def cost(ctx: Ctx) -> Answer:
     if r.buy_breakdown and r.buy_breakdown.get("power") is not None and gpu.tdp_w:
         from tools.cost import DEFAULT_PUE
 
-        kw = n * gpu.tdp_w / 1000
-        lines.append(ctx.t(f"Power: {n} × {gpu.tdp_w:,.0f} W = {kw:,.1f} kW for the GPUs, {kw * DEFAULT_PUE:,.1f} kW at the wall "
-                           f"with cooling (PUE {DEFAULT_PUE:g}; the server's CPUs, memory and fans add more); electricity for "
-                           f"{hours:,.0f} h: {s}{r.buy_breakdown['power']:,.0f}.",
-                           f"功耗：{n} × {gpu.tdp_w:,.0f} W = GPU {kw:,.1f} kW，含制冷约 {kw * DEFAULT_PUE:,.1f} kW（PUE "
-                           f"{DEFAULT_PUE:g}；服务器的 CPU、内存、风扇另计）；{hours:,.0f} 小时电费 {s}{r.buy_breakdown['power']:,.0f}。"))
+        watts = base.get("power_watts_per_gpu") or gpu.tdp_w
+        pue = base.get("pue") or DEFAULT_PUE
+        kw = n * watts / 1000
+        lines.append(ctx.t(f"Power: {n} × {watts:,.0f} W = {kw:,.1f} kW" + (" (your server's draw)" if req.power_kw else " for the GPUs")
+                           + f", {kw * pue:,.1f} kW at the wall with cooling (PUE {pue:g}"
+                           + ("" if req.power_kw else "; the server's CPUs, memory and fans add more") + "); electricity for "
+                           f"{hours:,.0f} h: {s}{r.buy_breakdown['power']:,.0f}"
+                           + (" (in your hosting fee)" if req.hosting_includes_power else "") + ".",
+                           f"功耗：{n} × {watts:,.0f} W = {kw:,.1f} kW" + ("（你给的整机功耗）" if req.power_kw else "（GPU）")
+                           + f"，含制冷约 {kw * pue:,.1f} kW（PUE {pue:g}" + ("" if req.power_kw else "；服务器的 CPU、内存、风扇另计")
+                           + f"）；{hours:,.0f} 小时电费 {s}{r.buy_breakdown['power']:,.0f}"
+                           + ("（已含在托管费里）" if req.hosting_includes_power else "") + "。"))
     if r.cheaper:
         held_m = (r.period_hours or hours) / HOURS_PER_MONTH
         u = r.utilization or 1

@@ -62,7 +62,21 @@ def money(text: str) -> dict:
             if cur:
                 out["currency"] = cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(MONEY + r"\s*(?:/|per|每|一|a)\s*(?:个)?\s*(?:月|month|mo)(?![a-z])", text) or \
+    m = re.search(r"(?:colo\w*|co-?location|hosting|托管|机房|机柜)[^。；;.?？]{0,30}?" + MONEY + r"\s*(?:/|per|每|一|a)\s*(?:个)?\s*"
+                  r"(?:月|month|mo)(?![a-z])", text) or \
+        re.search(MONEY + r"\s*(?:/|per|每|一|a)\s*(?:个)?\s*(?:月|month|mo)(?![a-z])[^。；;.?？]{0,12}?(?:for\s+)?(?:colo\w*|"
+                  r"co-?location|hosting|托管)", text) or \
+        re.search(r"(?:托管|colo\w*|hosting)[^。；;.?？]{0,12}?(?:每月|每个月|月费|per month|a month|monthly)\s*(?:是|为|约|:|：)?\s*"
+                  + MONEY, text)
+    if m:  # '$3k/month for colocation and power', '托管 + 电费每月 ¥8,000': the owner's running cost
+        got = _money(m)
+        if got and got[0] > 0:
+            out["hosting_per_month"], cur = got
+            out["currency"] = out.get("currency") or cur
+            if re.search(r"电费|电力|power|electric", text[max(0, m.start() - 12):m.end() + 24]):
+                out["hosting_includes_power"] = True
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    m = re.search(MONEY + r"\s*(?:/\s*(?:台|node|server)\s*)?(?:/|per|每|一|a)\s*(?:个)?\s*(?:月|month|mo)(?![a-z])", text) or \
         re.search(r"(?:包月|月租|月费|每月|每个月|" + w(r"monthly|per month|a month") + r")\s*(?:租金|费用|报价|价格|rent|price|cost)?\s*"
                   r"(?:是|为|要|约|大概|:|：|of|is|at)?\s*" + MONEY, text)
     if m and re.search(r"租|rent|leas|包月|月租|报价|quote|reserv|cloud|云|plan|monthly|subscri|套餐", whole):
@@ -74,6 +88,17 @@ def money(text: str) -> dict:
             if re.search(WHOLE_SERVER + r"|台|整机|node|box|server|(?:8|八)\s*卡", whole):
                 out["rent_per_month_server"] = True
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    m = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s*kw(?![a-z])(?!\s*h)", text)
+    if m and 0 < float(m.group(1)) <= 1000 and re.search(r"draw|功耗|power|耗电|满载|at full load|consum", whole):
+        out["power_kw"] = float(m.group(1))  # 'the node draws 10.2 kW', '整机功耗 3.5kW'
+    m = re.search(r"pue\s*(?:of|=|:|是|为|：|按)?\s*(\d(?:\.\d+)?)", text)
+    if m and 1 <= float(m.group(1)) <= 3:
+        out["pue"] = float(m.group(1))
+    m = re.search(r"(?:amorti[sz]\w*|depreciat\w*|write[\s-]*off|折旧|摊销)[^。；;.?？]{0,12}?(\d+(?:\.\d+)?|[一两二三四五六七八九十])\s*"
+                  r"(?:-\s*)?(?:years?|yrs?|年)", text) or \
+        re.search(r"(?:按|over)\s*(\d+(?:\.\d+)?|[一两二三四五六七八九十])\s*(?:years?|年)\s*(?:折旧|摊销|amorti[sz]\w*|depreciat\w*)", text)
+    if m and to_number(m.group(1)) and 0 < to_number(m.group(1)) <= 15:
+        out["depreciation_years"] = to_number(m.group(1))
     buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台|整机|服务器)")
     for b in re.finditer(buy, text):
@@ -87,6 +112,13 @@ def money(text: str) -> dict:
         out["purchase_price_per_server" if server else "purchase_price"] = value
         out["currency"] = out.get("currency") or cur
         break
+    if "purchase_price" not in out and "purchase_price_per_server" not in out:
+        m = re.search(MONEY + r"\s*(?:purchase|purchase price|to buy|upfront|capex|买断|购置|采购价)", text)
+        got = _money(m) if m else None
+        if got and got[0] >= 1000:  # '$260k purchase': the amount before the word
+            server = re.search(r"台|服务器|server|node|box|整机|机器|machine|(?:8|八)\s*(?:x|卡)", whole)
+            out["purchase_price_per_server" if server else "purchase_price"] = got[0]
+            out["currency"] = out.get("currency") or got[1]
     if "purchase_price" not in out and "purchase_price_per_server" not in out:
         for hit in re.finditer(MONEY + r"\s*(?:一张|一块|一台|each|a card|per card|/张|/卡|/台)", text):
             if _purchase_amount(hit, text[hit.start():]) or (_money(hit) or (0, None))[0] >= 1000:

@@ -1,0 +1,43 @@
+"""Issue 24, class 'stated input ignored' in rent-or-buy: the owner's costs as the user states them (colocation per
+month, power included or a measured draw, PUE, a purchase price written before the word 'purchase', a monthly
+rental) replace the defaults; with the owning costs given and no word of resale, none is credited. Hand arithmetic."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.readers.money import money
+from assistant.service import ask
+
+
+def test_colocation_and_power_per_month_replace_the_defaults_and_decide():
+    a = ask("Rent or buy? An 8x H100 SXM server costs $280k to buy, plus $3k/month for colocation and power. Renting the "
+            "same is $2.49 per GPU-hour on-demand. We'll run it 24/7 for 18 months.")
+    # rent: 8 x 13,140 h x $2.49 = $261,749; own: $280,000 + 18 x $3,000 = $334,000 (no resale stated, power included)
+    assert a.figures["rent_cost"] == pytest.approx(8 * 13140 * 2.49, rel=1e-3)
+    assert a.figures["buy_cost"] == pytest.approx(280_000 + 18 * 3_000, rel=0.01)
+    assert a.figures["cheaper"] == "rent"
+
+
+def test_a_monthly_cloud_plan_against_owning_with_hosting():
+    a = ask("H20 96G 8 卡整机，买断 ¥105 万，托管 + 电费每月 ¥8,000；或者云上整机包月 ¥4.2 万/台/月。我们要用 2 年，哪个划算？")
+    # rent: 24 x ¥42,000 = ¥1,008,000; own: ¥1,050,000 + 24 x ¥8,000 = ¥1,242,000
+    assert a.figures["rent_cost"] == pytest.approx(1_008_000, rel=0.01)
+    assert a.figures["buy_cost"] == pytest.approx(1_242_000, rel=0.01)
+    assert a.figures["cheaper"] == "rent"
+
+
+@pytest.mark.parametrize("text,key,value", [
+    ("$3k/month for colocation and power", "hosting_per_month", 3000),
+    ("托管 + 电费每月 ¥8,000", "hosting_per_month", 8000),
+    ("the node draws 10.2 kw at full load", "power_kw", 10.2),
+    ("colo charges $0.12/kwh with pue 1.4", "pue", 1.4),
+    ("$260k purchase, amortized over 3 years", "depreciation_years", 3),
+    ("an 8x h100 sxm node: $260k purchase", "purchase_price_per_server", 260_000),
+])
+def test_owner_cost_inputs_are_read(text, key, value):
+    assert money(text)[key] == pytest.approx(value)
+
+
+def test_hosting_with_power_included_is_flagged():
+    assert money("$3k/month for colocation and power").get("hosting_includes_power") is True
+    assert not money("$3k/month for colocation").get("hosting_includes_power")
