@@ -63,3 +63,11 @@ def test_a_context_beyond_the_models_limit_is_said():
     a = ask("Qwen2.5-7B-Instruct 上下文开到 1000 万 token(10M)，单卡 4090 推理显存要多少？")
     assert a.request["context"] == 10_000_000  # '1000 万' = 1e7 tokens, not 1,000
     assert "超过了模型的最大上下文" in a.answer
+
+
+@pytest.mark.parametrize("text,rate", [("every user should see at least 20 tokens/s", 20), ("each user must get >= 15 tok/s", 15),
+                                       ("每个用户要求至少 15 tok/s", 15), ("every client needs 30 tokens/s", 30)])
+def test_a_per_user_rate_in_any_phrasing_is_a_target(text, rate):
+    from assistant.readers import slots
+
+    assert slots.targets(text.lower())["tokens_per_s_per_user"] == rate

@@ -535,8 +535,8 @@ def targets(text: str) -> dict:
                    text)
          or re.search(rate + r"[^.?!\n]{0,16}?(?:per|each|for each|/)\s*(?:user|person|request|stream|seat|session)", text)
          or re.search(rate + r"\s*each", text)
-         or re.search(r"(?:each|every (?:user|one)|per user|each user|每人|每个人)\s*(?:needs?|gets?|wants?|requires?|should get|"
-                      r"must get|需要|要求)?\s*(?:at least|min(?:imum)?|≥|>=|不低于|至少)?\s*" + rate, text)
+         or re.search(r"(?:each|every (?:user|one|client|session)|per user|each user|每人|每个人|每个用户|每用户)[^0-9\n。.?？]{0,28}?"
+                      r"(?:at least|min(?:imum)?|≥|>=|不低于|至少|不少于)?\s*" + rate, text)
          or re.search(r"(?:per|each)[\s-]*(?:user|person|stream|request)[^0-9\n]{0,24}?" + rate, text))
     if m:
         v = float(m.group(1))
