@@ -71,3 +71,8 @@ def test_a_per_user_rate_in_any_phrasing_is_a_target(text, rate):
     from assistant.readers import slots
 
     assert slots.targets(text.lower())["tokens_per_s_per_user"] == rate
+
+
+def test_a_family_with_a_size_is_the_model_of_that_size_not_a_near_one():
+    # Llama 3.1 405B has 405.9e9 parameters; Llama 4 Maverick 401.6e9 (1.1% apart): '405B' names the first
+    assert ask("Can 32 A100 80GB hold Llama 405B in bf16?").request["model"] == "llama-3.1-405b"

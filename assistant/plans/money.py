@@ -487,9 +487,12 @@ def cost(ctx: Ctx) -> Answer:
                            f"{n} 张卡 × {hours:,.0f} 小时 = {r.gpu_hours:,.0f} 卡时，每卡时 {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
                            + ("（你给的价格）" if req.price_per_gpu_hour else "（价格表）") + "。"))
     if r.buy_cost:
-        lines.append(ctx.t(f"**Own: {s}{r.buy_cost.typical:,.0f}** for the same work (buy, sell at the end, hosting, power), "
+        no_resale = base.get("resale_fraction") == 0.0
+        lines.append(ctx.t(f"**Own: {s}{r.buy_cost.typical:,.0f}** for the same work ("
+                           + ("buy, no resale, hosting, power" if no_resale else "buy, sell at the end, hosting, power") + "), "
                            f"buying at {s}{r.purchase_price_per_gpu.typical:,.0f} per GPU.",
-                           f"**自购：{s}{r.buy_cost.typical:,.0f}**（买下、用完按期末残值卖出，加托管、电费），"
+                           f"**自购：{s}{r.buy_cost.typical:,.0f}**（" + ("买下、不计残值" if no_resale else "买下、用完按期末残值卖出")
+                           + "，加托管、电费），"
                            f"每卡购价 {s}{r.purchase_price_per_gpu.typical:,.0f}。"))
     if r.buy_breakdown and r.buy_breakdown.get("power") is not None and gpu.tdp_w:
         from tools.cost import DEFAULT_PUE
@@ -510,6 +513,8 @@ def cost(ctx: Ctx) -> Answer:
         held_m = (r.period_hours or hours) / HOURS_PER_MONTH
         u = r.utilization or 1
         wins = r.buy_wins_after_months
+        credited = base.get("resale_fraction") != 0.0
+        rs_en, rs_zh = (("resale at the end credited", "计入期末转售") if credited else ("no resale credited", "不计残值"))
         cash = ""
         if r.break_even_months:
             used_h = r.break_even_months * HOURS_PER_MONTH * u
@@ -522,16 +527,16 @@ def cost(ctx: Ctx) -> Answer:
                        "按这些价格，无论持有多久，买都不比租划算。")
         elif nominal:
             be = ctx.t(f" Buying wins for GPUs held longer than **{wins:.1f} months** working {u:.0%} of the time "
-                       "(resale at the end credited).",
-                       f"持有超过 **{wins:.1f} 个月**、且 {u:.0%} 的时间在干活（计入期末转售），买更划算。")
+                       f"({rs_en}).",
+                       f"持有超过 **{wins:.1f} 个月**、且 {u:.0%} 的时间在干活（{rs_zh}），买更划算。")
         elif r.cheaper == "rent":
             be = ctx.t(f" Buying would win only for GPUs held longer than **{wins:.1f} months** and working {u:.0%} of "
-                       f"the time (resale at the end credited); this is {held_m:,.1f} month(s).",
-                       f"只有持有超过 **{wins:.1f} 个月**、且 {u:.0%} 的时间在干活（计入期末转售），买才更划算；这次是 "
+                       f"the time ({rs_en}); this is {held_m:,.1f} month(s).",
+                       f"只有持有超过 **{wins:.1f} 个月**、且 {u:.0%} 的时间在干活（{rs_zh}），买才更划算；这次是 "
                        f"{held_m:,.1f} 个月。")
         else:
-            be = ctx.t(f" Buying wins past {wins:.1f} months of holding at {u:.0%} use (resale credited); this is "
-                       f"{held_m:,.1f} months.", f"持有超过 {wins:.1f} 个月（利用率 {u:.0%}，计入转售）买就更划算；这次是 "
+            be = ctx.t(f" Buying wins past {wins:.1f} months of holding at {u:.0%} use ({rs_en}); this is "
+                       f"{held_m:,.1f} months.", f"持有超过 {wins:.1f} 个月（利用率 {u:.0%}，{rs_zh}）买就更划算；这次是 "
                        f"{held_m:,.1f} 个月。")
         verdict = ctx.t(f"Cheaper for this: **{r.cheaper}**.", f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。")
         lines.append((be + cash).strip() if nominal else verdict + be + cash)

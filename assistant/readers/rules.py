@@ -435,6 +435,9 @@ def _family_size(work: str, as_written: str, size: str, catalog: Catalog) -> str
                 and abs(r.params_total / want - 1) < 0.06]
         if len(hits) == 1:
             return hits[0].id
+        near = sorted(hits, key=lambda r: abs(r.params_total / want - 1))
+        if len(near) >= 2 and abs(near[0].params_total / want - 1) * 3 < abs(near[1].params_total / want - 1):
+            return near[0].id  # 'Llama 405B': 3.1-405B (405.9B, 0.2% off), not Llama 4 Maverick (401.6B, 0.8% off)
     # a versioned family named elsewhere in the question: 'Llama 3.1 三个模型 ... 405B 那个'
     for rec in catalog.models:
         stem = re.match(r"([a-z]+)-?([\d.]+)?", rec.id)
