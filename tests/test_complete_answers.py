@@ -76,3 +76,26 @@ def test_pretraining_answers_give_the_compute_and_the_chinchilla_comparison(p, m
     verdict = "over" if tokens > 1.5 * 20 * n else "under" if tokens < 0.67 * 20 * n else "optimal"
     words = {"over": ("over-training", "有意多训"), "under": ("under-trained", "训练不足"), "optimal": ("compute-optimal", "算力最优")}
     assert any(w in a.answer for w in words[verdict]), a.answer[:600]
+
+
+FORMATS = st.sampled_from([("FP16", "fp16", "AWQ int4", "awq"), ("BF16", "bf16", "FP8", "fp8"), ("FP8", "fp8", "INT4", "int4")])
+
+
+@SETTINGS
+@given(f=FORMATS, lang=st.sampled_from(["en", "zh"]), model=st.sampled_from(["Qwen2.5-14B-Instruct", "Llama 3.1 8B"]))
+def test_formats_named_in_separate_items_are_each_answered(f, lang, model):
+    a_word, a_val, b_word, b_val = f
+    text = (f"Serving {model} on RTX 4090s. 1) How many 4090s in {a_word}? 2) How many in {b_word}?" if lang == "en" else
+            f"想用 4090 跑 {model}。问：1）{a_word} 要几张 4090？2）换 {b_word} 要几张？")
+    a = ask(text)
+    assert [x.request["precision"] for x in a.asks] == [a_val, b_val], a.answer[:300]
+    # fewer bytes per weight never needs more cards
+    gpus = [x.verdict.min_gpus or 1 for x in a.asks]
+    bits = {"fp16": 16, "bf16": 16, "fp8": 8, "int4": 4, "awq": 4}
+    if bits[a_val] > bits[b_val]:
+        assert gpus[0] >= gpus[1]
+
+
+def test_two_formats_in_one_item_are_one_setup():
+    a = ask("Llama 3.1 70B with FP8 weights and a BF16 KV cache on 2x H100: memory per GPU?")
+    assert len(a.asks) <= 1 or all(x.request.get("precision") == "fp8" for x in a.asks)

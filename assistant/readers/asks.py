@@ -192,6 +192,38 @@ VALUE_SLOTS: dict[str, str] = {
 }
 
 
+# a weight format named in an item of its own: (family, value computed, pattern); the family groups spellings
+_ITEM_FORMATS = (("16", None, w(r"bf16|fp16|16[\s-]?bit") + r"|半精度|不量化"), ("fp8", "fp8", w("fp8")),
+                 ("int8", "int8", w(r"int8|8[\s-]?bit")), ("4bit", None, w(r"awq|gptq|int4|4[\s-]?bit|q4_k_m|nf4")))
+_ITEM = re.compile(r"(?:^|\s|[。？?；;])(?:\d[)）.、]|[(（]\d[)）]|[(（]?[a-d][)）])\s*")
+
+
+def several_formats(low: str, req: Request) -> list[Ask]:
+    """'1）FP16 要几张 4090？2）换 AWQ int4 要几张？': weight formats named in separate items (enumerated, or separate
+    questions) of one inference job are several values of the format, one ask each (never one format applied)."""
+    if req.intent not in ("inference_memory", "inference_speed", "serving") or not req.model:
+        return []
+    items = [x for x in _ITEM.split(low) if x.strip()]
+    if len(items) < 2:
+        items = [x for x in _CLAUSE.split(low) if x and x.strip()]
+    found: list[tuple[str, str]] = []
+    for item in items:
+        for fam, value, pat in _ITEM_FORMATS:
+            m = re.search(pat, item)
+            if m:
+                if fam not in [f for f, _ in found]:
+                    word = m.group(0).strip()
+                    val = value or {"bf16": "bf16", "fp16": "fp16"}.get(word) or (
+                        "awq" if "awq" in item else "gptq" if "gptq" in item else "q4_k_m" if "q4_k_m" in item else
+                        "nf4" if "nf4" in item else "int4" if fam == "4bit" else "bf16")
+                    found.append((fam, val))
+                break  # one format per item: 'AWQ int4' is one
+    if len(found) < 2:
+        return []
+    return [Ask(text=val.upper(), intent=req.intent, update={"precision": val, "checkpoint_format": None, "exact_format": True},
+                compare="precision") for _, val in found[:4]]
+
+
 def several_values(low: str, req: Request) -> list[Ask]:
     """'batch 1 and batch 64', 'at 8k and 32k context', '4 or 8 GPUs': one ask per value."""
     zh = req.lang == "zh"
@@ -553,7 +585,7 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         asks = [main, *alts]
     else:
         asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
-                or several_values(low, req) or several_intents(low, req))
+                or several_values(low, req) or several_formats(low, req) or several_intents(low, req))
     clauses = _clauses(low)
     extra = [Ask(text=c, intent="out_of_scope") for at, c in enumerate(clauses) if _unanswerable(c, at)]
     if extra:  # an ask no calculator answers: listed under 'Not answered', never dropped in silence
