@@ -103,7 +103,7 @@ _MONEY = r"便宜|花费|成本|省钱|划算|性价比|价格|多少钱|费用|
 def _job_by_speedup(done: list[tuple[Ask, Answer]], zh: bool, prices=(), calls: list | None = None) -> str | None:
     """Cards compared on the same work when the user states how much faster one is: each card's hourly cost over its
     speed, and with a measured length on the slower card, each card's hours and cost (assistant/plans/scaling.py)."""
-    from assistant.plans.scaling import Option, baseline_index, compare_job
+    from assistant.plans.scaling import Option, baseline_index, compare_job, stated_speeds
     from tools.pricing import on_demand_rate
 
     reqs = [x.request or {} for _, x in done]
@@ -122,8 +122,7 @@ def _job_by_speedup(done: list[tuple[Ask, Answer]], zh: bool, prices=(), calls: 
     gpus = [o.gpu for o in options]
     fast = first.get("speedup_gpu")
     base = baseline_index(gpus, fast)
-    speeds = [first["speedup"] if (fast and o.gpu == fast) or (not fast and i != base) else 1.0
-              for i, o in enumerate(options)]
+    speeds = stated_speeds(gpus, first["speedup"], fast, base)
     source = (f"{options[speeds.index(max(speeds))].label} {first['speedup']:g}× as fast, as you stated",
               f"按你说的 {options[speeds.index(max(speeds))].label} 快 {first['speedup']:g} 倍")
     text, _, _ = compare_job(options, speeds, base, first.get("period_hours"), zh, "¥" if cur == "CNY" else "$", source,

@@ -341,16 +341,21 @@ def _job_hours(ctx: Ctx) -> float:
     return r.wall_hours
 
 
+def _monthly_gpus(req) -> int:
+    """The GPUs a monthly rental covers: a server's (its stated count, else the standard 8), else those named."""
+    from tools.cost import GPUS_PER_SERVER
+
+    return (req.gpus_per_node or req.num_gpus or GPUS_PER_SERVER) if req.rent_per_month_server else (req.num_gpus or 1)
+
+
 def monthly_lines(ctx: Ctx) -> tuple[list[str], dict]:
     """A monthly rental price: what it is per GPU-hour (over 730 h and the GPUs it covers), and beside an on-demand
     price, which is cheaper at the hours the user works (hours a day x 730/24 days, else all month)."""
     req = ctx.req
     if not req.rent_per_month:
         return [], {}
-    from tools.cost import GPUS_PER_SERVER
-
     s = _sym(req.currency or ("CNY" if ctx.zh else "USD"))
-    gpus = (req.gpus_per_node or req.num_gpus or GPUS_PER_SERVER) if req.rent_per_month_server else (req.num_gpus or 1)
+    gpus = _monthly_gpus(req)
     per_gpu_h = req.rent_per_month / HOURS_PER_MONTH / gpus
     figures = {"monthly_per_gpu_hour": round(per_gpu_h, 4)}
     lines = [ctx.t(f"**Monthly plan: {s}{req.rent_per_month:,.0f} / {HOURS_PER_MONTH:g} h / {gpus} GPUs = {s}{per_gpu_h:,.2f} per "
@@ -408,7 +413,7 @@ def _owner_costs(ctx: Ctx, n: int) -> dict:
     if req.depreciation_years:
         out["depreciation_years"] = req.depreciation_years
     if req.rent_per_month and not req.price_per_gpu_hour:
-        gpus = (req.gpus_per_node or GPUS_PER_SERVER) if req.rent_per_month_server else (req.num_gpus or 1)
+        gpus = _monthly_gpus(req)
         out["price_per_hour"] = req.rent_per_month / HOURS_PER_MONTH / gpus
         ctx.notes.append(ctx.t(f"renting at your monthly price: {req.rent_per_month:,.0f} / {HOURS_PER_MONTH:g} h / {gpus} GPUs = "
                                f"{out['price_per_hour']:,.2f} per GPU-hour", f"按你给的包月价：{req.rent_per_month:,.0f} ÷ "
@@ -468,8 +473,6 @@ def cost(ctx: Ctx) -> Answer:
     timed = next((c for c in reversed(ctx.calls) if c.name == "time_train"), None)
     trained: dict = {}
     if timed is not None and not req.period_hours:  # a training job's cost: its length and compute first, as asked beside it
-        from types import SimpleNamespace
-
         from assistant.plans.train import compute_line
 
         t = timed.result
@@ -478,7 +481,7 @@ def cost(ctx: Ctx) -> Answer:
                            f"**训练：{t['wall_hours']:,.1f} 小时（{t['wall_hours'] / 24:,.1f} 天）**，{t['num_gpus']} 张卡，MFU {t['mfu']:.0%}，"
                            f"共 {t['gpu_hours']:,.0f} 卡时。"))
         lines.append(compute_line(ctx, ctx.model(), timed.args.get("tokens") or req.tokens,
-                                   SimpleNamespace(total_flops=t["total_flops"], method=t["method"]), trained))
+                                   t["total_flops"], t["method"], trained))
     if r.rent_cost:
         lines.append(ctx.t(f"**Rent: {s}{r.rent_cost.typical:,.0f}** ({s}{r.rent_cost.low:,.0f}–{s}{r.rent_cost.high:,.0f}) for "
                            f"{n} GPUs × {hours:,.0f} h = {r.gpu_hours:,.0f} GPU-hours at {s}{r.rent_price_per_gpu_hour.typical:,.2f}"

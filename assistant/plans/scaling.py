@@ -25,6 +25,12 @@ def baseline_index(gpus: list[str], speedup_gpu: str | None) -> int:
     return 0
 
 
+def stated_speeds(gpus: list[str], speedup: float, speedup_gpu: str | None, base: int) -> list[float]:
+    """Relative speeds from a stated speedup: the card it belongs to at `speedup`, the others at 1 (with no card named
+    for it, every card but the baseline)."""
+    return [speedup if (g == speedup_gpu or (not speedup_gpu and i != base)) else 1.0 for i, g in enumerate(gpus)]
+
+
 def compare_job(options: list[Option], speeds: list[float], baseline: int, baseline_hours: float | None, zh: bool,
                 sym: str, speed_source: tuple[str, str], calls: list | None = None) -> tuple[str, dict, JobScalingResult]:
     """The comparison paragraph, its figures and the tool's result. `speeds` are relative to `baseline`;

@@ -358,15 +358,14 @@ def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
 def _measured_on_other_cards(ctx: Ctx, results, figures: dict) -> str:
     """'Our run took 10 days on 8x A100; on 8x H100?': the measured length scaled by the estimator's speed ratio for
     the same job on each card (or the user's stated speedup), with each card's cost when prices are known."""
-    from assistant.plans.scaling import Option, baseline_index, compare_job
+    from assistant.plans.scaling import Option, baseline_index, compare_job, stated_speeds
     from tools.pricing import on_demand_rate
 
     req = ctx.req
     gpus = [r.gpu for r in results]
     base = baseline_index(gpus, req.speedup_gpu)
     if req.speedup:
-        speeds = [req.speedup if (g == req.speedup_gpu or (not req.speedup_gpu and i != base)) else 1.0
-                  for i, g in enumerate(gpus)]
+        speeds = stated_speeds(gpus, req.speedup, req.speedup_gpu, base)
         source = (f"{req.speedup:g}× as you stated", f"按你说的快 {req.speedup:g} 倍")
     else:
         speeds = [results[base].wall_hours / r.wall_hours for r in results]
@@ -444,18 +443,18 @@ def _steps_and_measured(ctx: Ctx, r, tokens: float, n: int, figures: dict) -> li
 CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 (arXiv:2203.15556): compute-optimal D ≈ 20·N
 
 
-def compute_line(ctx: Ctx, model, tokens: float, result, figures: dict) -> str:
+def compute_line(ctx: Ctx, model, tokens: float, total_flops: float, method: str, figures: dict) -> str:
     """The run's total compute, written out (6·N·D, plus attention), and for pre-training, how the data compares with
     the Chinchilla compute-optimal amount (about 20 tokens per parameter)."""
     from tools.params import count_parameters
 
     counts = count_parameters(model)
     n_params = counts.active if counts.active < counts.total else counts.total
-    mult = 6 if result.method in ("full", "pretrain") else 4
-    figures["total_flops"] = result.total_flops
-    line = ctx.t(f"Compute: **{result.total_flops:.3g} FLOPs** ({mult} × {n_params:.3g} parameters × {tokens:.3g} tokens = "
+    mult = 6 if method in ("full", "pretrain") else 4
+    figures["total_flops"] = total_flops
+    line = ctx.t(f"Compute: **{total_flops:.3g} FLOPs** ({mult} × {n_params:.3g} parameters × {tokens:.3g} tokens = "
                  f"{mult * n_params * tokens:.3g}, plus attention)" + ("" if mult == 6 else " (LoRA: no weight gradients, 4·N·D)"),
-                 f"计算量：**{result.total_flops:.3g} FLOPs**（{mult} × {n_params:.3g} 参数 × {tokens:.3g} token = "
+                 f"计算量：**{total_flops:.3g} FLOPs**（{mult} × {n_params:.3g} 参数 × {tokens:.3g} token = "
                  f"{mult * n_params * tokens:.3g}，另加注意力）" + ("" if mult == 6 else "（LoRA 不算权重梯度，4·N·D）"))
     if ctx.req.method == "pretrain" or re.search(r"chinchilla|compute[\s-]*optimal|最优|龙猫", ctx.question.lower()):
         optimal = CHINCHILLA_TOKENS_PER_PARAM * counts.total
@@ -527,7 +526,7 @@ def training_time(ctx: Ctx) -> Answer:
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
     tps = tokens / (first.wall_hours * 3600) if first.wall_hours else 0
     figures |= {"tokens_per_s": round(tps), "tokens_per_s_per_gpu": round(tps / n)}
-    lines.append(compute_line(ctx, model, tokens, first, figures))
+    lines.append(compute_line(ctx, model, tokens, first.total_flops, first.method, figures))
     lines += _published_efficiency(ctx, model, first.gpu, tokens, n, figures)
     measured = _steps_and_measured(ctx, first, tokens, n, figures)
     if req.throughput_tokens_per_s:  # the user's own measurement leads; the estimate follows as a cross-check

@@ -455,9 +455,9 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         return []  # the same job on each card: the recommendation / the time answer compares the cards itself
     asks = []
     every = sorted(names.gpu_spans, key=lambda sp: sp[0])  # each mention of each card, in order
-    from assistant.readers.slots import throughput as slots_throughput
+    from assistant.readers.slots import TPS_RATE, throughput as slots_throughput
 
-    own_rates = len(re.findall(r"(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])", low)) >= 2
+    own_rates = len(re.findall(TPS_RATE, low)) >= 2  # a rate per card, not one for the message
     shared = req.num_gpus if not any(counts) else None  # '64 卡。用 910B 还是 H800': the count for each
     for i, (start, end, gid) in enumerate(spans):
         total, per, nodes = counts_near_gpus(work, Names(gpus=[gid], gpu_spans=[(start, end, gid)]))

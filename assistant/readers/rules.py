@@ -248,8 +248,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     stated |= {k: v for k, v in counts.items() if v is not None}
     volume, span = slots.token_volume(work)  # '每天 3 亿 token': a service's volume, not a dataset to train on
     stated |= volume
-    rate = slots.throughput(work)  # '5,000 output tok/s': a measured rate, not an output length
-    spans = [sp for sp in (span, rate.pop("_span", None)) if sp]
+    rate, rate_span = slots.throughput_with_span(work)  # '5,000 output tok/s': a measured rate, not an output length
+    spans = [sp for sp in (span, rate_span) if sp]
     for a, b in spans:
         work = work[:a] + " " * (b - a) + work[b:]
     stated |= rate

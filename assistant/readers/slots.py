@@ -608,7 +608,7 @@ def peak_tflops(text: str) -> dict:
     return {}
 
 
-_TPS = (r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?\s*(?:个\s*)?(?:output\s+|generated\s+|generation\s+|decode\s+|输出\s*|生成\s*|总\s*)?"
+TPS_RATE = (r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(k)?\s*(?:个\s*)?(?:output\s+|generated\s+|generation\s+|decode\s+|输出\s*|生成\s*|总\s*)?"
         r"(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])")
 _PER_USER_AFTER = (r"^[^.?!。？；;]{0,12}?(?:(?<![a-z])(?:each|per[\s-]*(?:user|person|stream|request|seat|session|sequence|"
                    r"client))(?![a-z])|/\s*(?:user|人|用户|路)|每(?:个)?(?:人|用户|路|请求|序列))")
@@ -623,13 +623,19 @@ _PER_NODE = r"(?<![a-z])(?:node|box|server|machine)(?![a-z])|整机|一台|每�
 
 
 def throughput(text: str) -> dict:
+    """A stated throughput, its scope and whether a cost per token is asked (see throughput_with_span)."""
+    return throughput_with_span(text)[0]
+
+
+def throughput_with_span(text: str) -> tuple[dict, tuple[int, int] | None]:
     """A throughput the user measured or states ('2,500 tokens/s aggregate', '吞吐 12000 token/s', 'sustains 5,000
     output tok/s in our benchmark', '实测单卡总吞吐 900 tok/s', '1,100 output tok/s per instance') with what it covers
     (one GPU or instance, one server, or all the GPUs named), and whether a cost per token is asked. Not a per-user
     rate ('30 tok/s each': a target), not a single stream's speed ('batch=1 ... 22 tok/s': a quoted figure), not a
-    load to reach ('we need 5000 tok/s')."""
+    load to reach ('we need 5000 tok/s'). With where the rate is written."""
     out: dict = {}
-    for m in re.finditer(_TPS, text):
+    span = None
+    for m in re.finditer(TPS_RATE, text):
         before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 30]
         if re.search(_PER_USER_AFTER, after) or re.search(_PER_USER_BEFORE, before[-30:]) or \
                 re.search(_SINGLE_STREAM, before[-40:] + " " + after[:16]):
@@ -640,7 +646,7 @@ def throughput(text: str) -> dict:
         if not 0 < v <= 1e8:
             continue
         out["throughput_tokens_per_s"] = v
-        out["_span"] = (m.start(), m.end())
+        span = (m.start(), m.end())
         scope_text = before[-40:] + " " + after[:24]
         if re.search(_PER_UNIT, scope_text):
             out["throughput_scope"] = "gpu"
@@ -649,7 +655,7 @@ def throughput(text: str) -> dict:
         break
     if has(PER_TOKEN_COST, text):
         out["per_token_cost"] = True
-    return out
+    return out, span
 
 
 _VOLUME_MAG = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
