@@ -73,6 +73,7 @@ class Ctx:
     ignored: list[str] = field(default_factory=list)
     applied: dict = field(default_factory=dict)  # defaults shown in the restatement as if stated ('1× H100')
     gpu_overrides: dict = field(default_factory=dict)  # GPU records changed for this answer (a Mac's raised GPU limit)
+    shared: frozenset = frozenset()  # inputs the message's comparison uses: not 'not used' in one ask's section
 
     @property
     def lang(self) -> str:

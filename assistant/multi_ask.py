@@ -63,7 +63,6 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     except Exception:  # a comparison the figures cannot make: the sections stand without it (logged, never a traceback)
         log.exception("comparison failed for %r", question[:200])
         comparison = None
-    used = ["speedup", "period_hours"] if any(c.name == "scale_job" for c in compared) else []
     labels = "; ".join(f"{i}) {a.text}" for i, a in enumerate(asks, 1))
     head = (f"理解为：这条消息问了 {len(asks)} 件事，依次回答：{labels}" if zh else
             f"Understood: {len(asks)} asks in this message, answered in order: {labels}")
@@ -71,11 +70,7 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     if comparison:
         parts.append(("**比较**：" if zh else "**Comparison**: ") + comparison)
     for i, (ask, ans) in enumerate(zip(asks, answers), 1):
-        body = ans.answer
-        if used:  # an input the comparison used is not 'not used' in each section
-            body = "\n".join(ln for ln in body.split("\n") if not any(ln.startswith(f"- {u}=") for u in used))
-            body = re.sub(r"\n\n\*\*(?:Not used|未使用的输入)\*\*\s*$", "", body)
-        parts.append(f"### {i}. {ask.text}\n\n{body}")
+        parts.append(f"### {i}. {ask.text}\n\n{ans.answer}")
     if missed:
         parts.append(("**未回答**\n" if zh else "**Not answered**\n") + "\n".join(f"- {m.ask}: {m.why}" for m in missed))
     warnings = list(dict.fromkeys(w for a in answers for w in a.warnings))
@@ -84,8 +79,7 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     return first.model_copy(update={"answer": "\n\n".join(parts), "asks": entries, "not_answered": missed,
                                     "comparison": comparison, "warnings": warnings, "tool_calls": calls,
                                     "citations": cites,
-                                    "ignored": list(dict.fromkeys(i for a in answers for i in a.ignored
-                                                                  if i.split("=", 1)[0] not in used))})
+                                    "ignored": list(dict.fromkeys(i for a in answers for i in a.ignored))})
 
 
 # several cards for one job: (figure, better, en, zh) by intent, when money decides and when it does not

@@ -77,11 +77,14 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
         return plan(req, deps, question, invalid)
     try:
         subs = [sub_request(req, a) for a in asks]
-        answers = [plan(r, deps, question, invalid) for r in subs]
+        # a stated speedup between the cards compared is used by the comparison (assistant/plans/scaling.py)
+        shared = {"speedup", "period_hours"} if req.speedup and len(
+            {a.update.get("gpu") for a in asks if a.compare == "gpu"} - {None}) >= 2 else set()
+        answers = [plan(r, deps, question, invalid, shared) for r in subs]
         fixed = _held_fixed(req, asks, answers)
         if fixed:  # cards compared on one format, formats on one GPU count: the alternative is the only change
             subs = [r.model_copy(update=fixed) for r in subs]
-            answers = [plan(r, deps, question, invalid) for r in subs]
+            answers = [plan(r, deps, question, invalid, shared) for r in subs]
         return combine(req, asks, answers, question, deps.prices())
     except Exception:  # splitting the message failed: the message's own reading answers it (logged)
         log.exception("several asks failed on %r", question[:200])
@@ -188,15 +191,15 @@ def _mac_gpu_limit(ctx: Ctx) -> None:
                f"（`sudo sysctl iogpu.wired_limit_mb={mb}`，给 macOS 留 {MAC_OS_RESERVE_GB} GB）：默认上限下放不下")
 
 
-def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
-    """The answer for an understood question."""
+def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (), shared=frozenset()) -> Answer:
+    """The answer for an understood question; `shared`: inputs a comparison across the message's asks uses."""
     handlers = {"training_memory": train.training_memory, "training_time": train.training_time,
                 "inference_memory": infer.inference_memory, "serving": infer.serving,
                 "inference_speed": infer.inference_speed, "price": money.price, "cost": money.cost,
                 "published_run": facts.published_run, "recommend": facts.recommend,
                 "compare": facts.compare, "spec": facts.spec, "fact_check": facts.fact_check,
                 "explain": facts.explain}
-    ctx = Ctx(req=req, deps=deps, question=question)
+    ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared))
     if req.daily_active_users and not (req.concurrent_users or req.requests_per_s):
         peak = max(1, math.ceil(req.daily_active_users * PEAK_SHARE_OF_DAU))
         req = ctx.req = req.model_copy(update={"concurrent_users": peak})
@@ -309,7 +312,7 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                 continue
             if name == "gpu" and "gpus" in uses and req.gpu in req.gpus and len(req.gpus) >= 2:
                 continue  # the GPU named first is one of the GPUs compared
-            if name not in uses and name not in META_FIELDS and name not in already:
+            if name not in uses and name not in META_FIELDS and name not in already and name not in ctx.shared:
                 ctx.ignore(name, "the tool that answers this question does not use it",
                            "回答这个问题的工具用不到它")
     req_dict = req.model_dump(mode="json")
