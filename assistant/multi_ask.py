@@ -190,7 +190,7 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             extra.append(f"{n} 张" if zh else f"{n} GPU" + ("s" if n > 1 else ""))
         if x.figures.get("precision"):
             extra.append(str(x.figures["precision"]))
-        if x.figures.get("fits") is False:
+        if x.figures.get("fits") is not None and not x.figures.get("fits"):  # (False, or 0 from a speed answer)
             extra.append("放不下" if zh else "does not fit")
         if x.figures.get("batch") and intent == "inference_speed":
             extra.append(f"batch {x.figures['batch']}")
@@ -217,7 +217,24 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
                        + (f"{sym}{_num(v)} {cn if zh else en}" if isinstance(v, (int, float)) else "-") for a, v, e in rows)
     vals = [(a, v) for a, v, e in rows if isinstance(v, (int, float)) and "does not fit" not in e and "放不下" not in e]
     if len(vals) < 2:
+        unfit = [a for a, v, e in rows if "does not fit" in e or "放不下" in e]
+        if len(vals) == 1 and unfit:  # one option holds the job, the others do not: that decides it
+            bought = _bought(vals[0][0])
+            price = f"（{bought}）" if zh and bought else f" ({bought})" if bought else ""
+            return listed + (f"。**只有 {vals[0][0].text} 放得下：选它**{price}。" if zh else
+                             f". **Only {vals[0][0].text} holds it: pick it**{price}.")
         return listed + ("。" if zh else ".")
+    if intent == "inference_speed" and all((a.update or {}).get("purchase_price") for a, _ in vals):
+        # cards to buy at the user's prices: the cheapest that holds the job and keeps the speed asked wins
+        target = (done[0][1].request or {}).get("tokens_per_s_per_user")
+        speed = {id(a): x.figures.get("decode_tokens_per_s_per_seq") or 0 for a, x in done}
+        ok = [(a, v) for a, v in vals if not target or speed[id(a)] >= target]
+        if ok:
+            best = min(ok, key=lambda av: av[0].update["purchase_price"])
+            why = (f"放得下{f'、单路 ≥ {target:g} token/秒' if target else ''}的选项里最便宜" if zh else
+                   f"the cheapest that holds it{f' at ≥ {target:g} tokens/s' if target else ''}")
+            return listed + (f"。**选 {best[0].text}**（{_bought(best[0])}）：{why}。" if zh else
+                             f". **Pick {best[0].text}** ({_bought(best[0])}): {why}.")
     if intent == "inference_speed" and re.search(r"worth|price difference|pay (?:the )?(?:extra|more)|差价|值不值|值得|贵多少",
                                                   question.lower()):
         buys = _purchase_line([(a, (x.request or {}).get("gpu")) for a, x in done], zh, prices)
@@ -269,7 +286,7 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
         return _compare_cards(done, zh, question, prices, calls)
     intent = done[0][1].intent
     if intent == "inference_memory" and re.search(r"上下文|多长|context|longer|long\b", question.lower()) and \
-            all(x.figures.get("max_context") for _, x in done):
+            all(x.figures.get("max_context") for _, x in done) and ((done[0][1].request or {}).get("batch") or 1) <= 1:
         # 'how much more context does FP8 KV give?': the longest context of each, and the gain
         rows = [(a, int(x.figures["max_context"])) for a, x in done]
         listed = "; ".join(f"{a.text}: {c:,} tokens" for a, c in rows)
@@ -285,6 +302,17 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     key = _KEY.get(intent)
     if key is None:
         return None
+    asked_n = {(x.request or {}).get("num_gpus") if "num_gpus" in ((x.request or {}).get("stated") or []) else None
+               for _, x in done}
+    if intent == "serving" and len(asked_n) == 1 and None not in asked_n and \
+            all("max_concurrent_sequences" in x.figures for _, x in done):
+        # 'FP8 or BF16 on 2x H100 for 16 users?': on the GPUs the user has, the one that holds more of the load wins
+        n = asked_n.pop()
+        key = ("max_concurrent_sequences", "higher", f"sequences at once on your {n} GPUs", f"路同时在线（你的 {n} 张卡）")
+    elif intent == "serving" and len({x.figures.get("serve_total_gpus") for _, x in done}) == 1 and \
+            all("serve_cost_per_million_output_usd" in x.figures for _, x in done):
+        key = ("serve_cost_per_million_output_usd", "lower", "USD per 1M output tokens (same GPU count)",
+               "美元/百万输出 token（卡数相同）")  # a tie on GPUs is decided by what the same GPUs deliver
     name, better, en, cn = key
     unfit = [a for a, x in done if intent == "inference_speed" and x.figures.get("fits") == 0]
     vals = [(a, x.figures.get(name)) for a, x in done if isinstance(x.figures.get(name), (int, float)) and a not in unfit]
@@ -337,7 +365,9 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     if ratio is None or abs(ratio - 1) < 0.03:
         return (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
     word = {"wall_hours": ("faster", "更快"), "decode_tokens_per_s_per_seq": ("faster", "更快"),
-            "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜")}[name]
+            "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜"),
+            "max_concurrent_sequences": ("more sequences at once", "同时容纳更多"),
+            "serve_cost_per_million_output_usd": ("cheaper per token", "每 token 更便宜")}[name]
     text = (f"{listed}。**{win[0].text} 胜出**：{word[1]}，是 {other[0].text} 的 {ratio:.2f} 倍。" if zh else
             f"{listed}. **{win[0].text} wins**: {word[0]} by {ratio:.2f}× over {other[0].text}.")
     first_req = done[0][1].request or {}
@@ -415,6 +445,9 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool) -> str:
     if len(fitting) == len(rows):
         return (f"{listed}。都放得下；{best[0].text} 每卡显存最少（{worst[0].text} 是它的 {ratio:.2f} 倍）。" if zh else
                 f"{listed}. All fit; {best[0].text} uses the least memory per GPU ({worst[0].text} uses {ratio:.2f}×).")
+    if len(fitting) == 1:  # the only one that fits is the pick
+        return (f"{listed}。只有 {fitting[0][0].text} 放得下：**选 {fitting[0][0].text}**。" if zh else
+                f"{listed}. Only {fitting[0][0].text} fits: **pick {fitting[0][0].text}**.")
     return (f"{listed}。只有 {'、'.join(a.text for a, _ in fitting)} 放得下。" if zh else
             f"{listed}. Only {', '.join(a.text for a, _ in fitting)} fits.")
 
@@ -423,6 +456,14 @@ def sub_request(req: Request, ask: Ask) -> Request:
     """The message's Request with this ask's intent and fields."""
     update = {"intent": ask.intent, **ask.update}
     return Request.model_validate(req.model_dump() | update)
+
+
+def _bought(a: Ask) -> str:
+    """The purchase price written beside a card, with its currency ('¥22,000'), or ''."""
+    u = a.update or {}
+    if not u.get("purchase_price"):
+        return ""
+    return ("¥" if u.get("currency") == "CNY" else "$") + _num(u["purchase_price"])
 
 
 def _num(v: float) -> str:

@@ -80,7 +80,15 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
         # a stated speedup between the cards compared is used by the comparison (assistant/plans/scaling.py)
         shared = {"speedup", "period_hours"} if req.speedup and len(
             {a.update.get("gpu") for a in asks if a.compare == "gpu"} - {None}) >= 2 else set()
-        answers = [plan(r, deps, question, invalid, shared) for r in subs]
+        answers = []
+        for i, r in enumerate(subs):
+            if answers and not asks[i].compare and "num_gpus" not in req.stated and "num_gpus" not in asks[i].update:
+                # '…how many GPUs, what speed, and the monthly bill?': a later ask bills the GPUs an earlier one chose
+                chosen = next((x.verdict for x in answers if x.verdict and x.verdict.num_gpus and x.status == "answered"
+                               and (not r.gpu or x.verdict.gpu == r.gpu)), None)
+                if chosen is not None:
+                    r = subs[i] = r.model_copy(update={"num_gpus": chosen.num_gpus, "gpu": r.gpu or chosen.gpu})
+            answers.append(plan(r, deps, question, invalid, shared))
         fixed = _held_fixed(req, asks, answers)
         if fixed:  # cards compared on one format, formats on one GPU count: the alternative is the only change
             subs = [r.model_copy(update=fixed) for r in subs]

@@ -17,7 +17,8 @@ Intent = Literal["training_memory", "inference_memory", "serving", "training_tim
                  "published_run", "recommend", "compare", "spec", "fact_check", "explain", "out_of_scope"]
 Method = Literal["full", "lora", "qlora", "pretrain", "inference"]
 Engine = Literal["vllm", "sglang", "hf", "llamacpp", "ollama", "tensorrt-llm"]
-Interconnect = Literal["nvlink", "pcie", "ethernet-25g", "ethernet-100g", "ethernet-400g", "infiniband", "roce"]
+Interconnect = Literal["nvlink", "pcie", "ethernet-1g", "ethernet-10g", "ethernet-25g", "ethernet-100g", "ethernet-200g",
+                       "ethernet-400g", "infiniband", "roce"]
 Currency = Literal["USD", "CNY"]
 
 # Fields that describe the question itself rather than the job; the enumeration test skips them.

@@ -33,7 +33,7 @@ _INJECTION = re.compile(
     r"|(?:you are|you're) (?:now|no longer)\b|from now on,? (?:you|answer|respond|reply|always|only)"
     r"|\b(?:act|behave|respond|answer) as (?:if you were |though you were )?(?:an?|the|my) (?!example)"
     r"|pretend (?:to be|you are|you're)|role-?play as|your new (?:role|task|instructions?|persona|name) (?:is|are)"
-    r"|new instructions\s*:|system prompt|(?:reveal|print|show|repeat|leak) (?:your|the) (?:hidden |system |initial )?"
+    r"|new instructions\s*:|system (?:prompt|note|message)|(?:reply|respond|answer) (?:only|just) with|(?:只|直接)(?:回答|回复|输出)[“‘\"']|(?:reveal|print|show|repeat|leak) (?:your|the) (?:hidden |system |initial )?"
     r"(?:prompt|instructions)|\b(?:ai|assistant|chatbot|language model|llm)s? (?:reading|processing) this"
     r"|(?:note|message|instruction) (?:to|for) (?:the |any )?(?:ai|assistant|model|llm|chatbot)"
     r"|always (?:recommend|say|answer|reply|respond|tell)|(?:tell|inform) the user (?:that|to)"
@@ -104,6 +104,11 @@ def latin_share(text: str) -> float:
 def looks_like_instructions(text: str) -> bool:
     """True when the text contains phrases aimed at steering an AI ("ignore previous instructions")."""
     return bool(_INJECTION.search(text))
+
+
+def find_instructions(text: str) -> re.Match | None:
+    """Where the first phrase aimed at steering an AI is, or None."""
+    return _INJECTION.search(text)
 
 
 def _slug(text: str) -> str:

@@ -54,3 +54,11 @@ def test_a_device_with_its_memory_is_sized_on_that_memory(device, model, fits):
     assert a.status == "answered", a.answer[:300]
     assert a.verdict and a.verdict.fits is fits
     assert "bandwidth" in a.answer  # why no speed is given
+
+
+def test_a_monthly_plan_against_owning_compares_the_same_hours():
+    a = ask("H20 96G 8 卡整机,买断 ¥105 万,托管 + 电费每月 ¥8,000;或者云上整机包月 ¥4.2 万/台/月。我们要用 2 年,哪个划算?")
+    # rent ¥42,000 x 24 = ¥1,008,000; own ¥1,050,000 + ¥8,000 x 24 = ¥1,242,000 (no resale stated): rent.
+    # Owning wins only past ¥1,050,000 / (¥42,000 - ¥8,000) = 30.9 months: a monthly plan is paid for every hour
+    assert "¥1,008,000" in a.answer and "¥1,242,000" in a.answer and "（你给的包月价）" in a.answer
+    assert "**30.9 个月**" in a.answer

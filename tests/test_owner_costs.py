@@ -41,3 +41,15 @@ def test_owner_cost_inputs_are_read(text, key, value):
 def test_hosting_with_power_included_is_flagged():
     assert money("$3k/month for colocation and power").get("hosting_includes_power") is True
     assert not money("$3k/month for colocation").get("hosting_includes_power")
+
+
+def test_owning_is_priced_per_working_gpu_hour_with_its_break_even_utilization():
+    a = ask("We're considering owning an 8x H100 SXM node: $260k purchase, amortized over 3 years. Colo charges "
+            "$0.12/kWh with PUE 1.4; the node draws 10.2 kW at full load. We expect 70% utilization. What is our effective "
+            "cost per utilized GPU-hour, and at what utilization would it break even with a $2.49/GPU-hr cloud price?")
+    # working GPU-hours: 8 x 26,280 h x 0.7 = 147,168; power 10.2 kW x 1.4 x 18,396 h x $0.12 = $31,523;
+    # capital $260,000 + hosting (default $150 x 8 x 36 = $43,200): ($334,723) / 147,168 = $2.27
+    assert "$2.27 per working GPU-hour" in a.answer
+    # break-even: ($32,500 / 3 years / 8,760 h + 12 x $150 / 8,760 h = $1.4421 per GPU-hour) / ($2.49 - power
+    # 1.275 kW x 1.4 x $0.12 = $0.2142) = 0.634
+    assert "63% utilization" in a.answer

@@ -38,3 +38,51 @@ def test_every_cluster_size_named_gets_its_days():
     # 2,788,000 / 2,048 / 24 = 56.7 days; / 512 / 24 = 226.9 days
     assert a.figures["scaled_days_2048"] == pytest.approx(56.72, abs=0.05)
     assert a.figures["scaled_days_512"] == pytest.approx(226.89, abs=0.05)
+
+
+# --- issue 24, set E classes: the user's quoted figures and questions ----------------------------------------------
+DSV3 = ("The DeepSeek-V3 tech report says pre-training took 2.664M H800 GPU-hours for 14.8T tokens (they quote ~180K "
+        "GPU-hours per trillion tokens). We want to continue pre-training DeepSeek-V3 on 200B tokens of our own domain data "
+        "with 256 H800s. How long will it take and what does it cost at $2 per GPU-hour (the report's own rental assumption)?")
+
+
+def test_the_figures_a_user_quotes_beat_the_record():
+    from assistant.service import ask
+
+    a = ask(DSV3)
+    # 2,664,000 GPU-hours x 0.2T / 14.8T = 36,000 GPU-hours; / 256 GPUs / 24 = 5.86 days
+    assert "36,000 GPU-hours" in a.answer and "5.9 days" in a.answer
+
+
+def test_a_question_that_mentions_the_report_is_still_the_users():
+    from assistant.readers.rules import quoted_runs
+
+    mine, quoted = quoted_runs(DSV3)
+    assert "$2 per GPU-hour" in mine and len(quoted) == 1 and "2.664M" in quoted[0]
+
+
+def test_gpu_hours_in_thousands_are_not_a_gpu_count():
+    from assistant.plans.facts import gpu_counts_named
+
+    # '180K GPU-hours' is a duration; only '256 H800s' counts GPUs
+    assert gpu_counts_named(DSV3) == [256]
+
+
+def test_the_cost_uses_the_stated_price():
+    from assistant.service import ask
+
+    a = ask(DSV3)
+    # 256 GPUs x ~134 h = ~34,200 GPU-hours x $2 = ~$68,400
+    assert "$68," in a.answer and "(your price)" in a.answer
+
+
+def test_a_run_on_the_export_twin_of_the_users_card_carries_over():
+    from assistant.plans.facts import gpu_counts_named
+    from assistant.service import ask
+
+    q = ("Llama 2 论文里说 7B 模型用了 184,320 A100-80G GPU 小时,训练 2T token。我们要用 64 张 A800 80G 训一个 3B 模型,"
+         "500B token。参考这个数,大概要多少 GPU 小时、多少天?")
+    assert gpu_counts_named(q) == [64]  # '184,320 A100-80G GPU 小时' is GPU-hours
+    a = ask(q)
+    # A800 = A100's 312 dense BF16 TFLOPS: 184,320 x (0.5T / 2T) x (3e9 / 6.74e9 active) = 20,515 GPU-hours; / 64 / 24 = 13.4 days
+    assert "20,515" in a.answer and "13.4 天" in a.answer

@@ -39,6 +39,7 @@ class CapacityResult(BaseModel):
     capacity_tokens_per_s: float | None = None
     cost_per_hour: float | None = None
     cost_per_month: float | None = None
+    units_costed: int | None = Field(None, description="units the cost is for: those named, or the units needed when more")
     cost_per_million_full_load: float | None = None
     cost_per_million_at_volume: float | None = None
 
@@ -61,8 +62,9 @@ def plan_capacity(req: CapacityRequest) -> CapacityResult:
             out.peak_utilization = out.peak_tokens_per_s / out.capacity_tokens_per_s
         if req.units and out.units_needed is not None:
             out.enough = req.units >= out.units_needed
-        if req.price_per_unit_hour:
-            out.cost_per_hour = units * req.price_per_unit_hour
+        if req.price_per_unit_hour:  # the bill is for the units that carry the volume: more than those named if needed
+            out.units_costed = max(units, out.units_needed or 0)
+            out.cost_per_hour = out.units_costed * req.price_per_unit_hour
             out.cost_per_month = out.cost_per_hour * HOURS_PER_MONTH
             if out.average_tokens_per_s:
                 out.cost_per_million_at_volume = out.cost_per_hour / (out.average_tokens_per_s * 3600) * 1e6

@@ -29,6 +29,9 @@ _FAMILY_MFU: dict[str, MfuBand] = {
     "cdna": MfuBand(0.30, 0.20, 0.40, "MI300X public training reports ~0.3"),
     "ascend": MfuBand(0.30, 0.20, 0.40, "Ascend 910B with MindSpeed: secondary reports"),
 }
+# The highest MFU the bands' published runs reach (Megatron-LM on A100: 0.56 at 1T parameters): a deadline that needs
+# more is not a plan on that GPU count.
+BEST_PUBLISHED_MFU = max(b.high for b in _FAMILY_MFU.values())
 FP8_MFU_FACTOR = 0.75  # FP8 runs reach a smaller share of their (doubled) peak: ~1.5x BF16 speed, not 2x
 DECODE_BANDWIDTH_EFFICIENCY = 0.8   # share of HBM bandwidth a decode step reaches (vLLM-class kernels)
 PREFILL_COMPUTE_EFFICIENCY = 0.52   # share of dense peak during prefill (fitted, see below; was 0.5 by hand)

@@ -60,6 +60,9 @@ class TrainingMemoryRequest(BaseModel):
     num_gpus: int = Field(1, ge=1, le=MAX_GPUS)
     tp: int = Field(1, ge=1)
     pp: int = Field(1, ge=1)
+    ep: int | None = Field(None, ge=1, description="expert parallelism (MoE): each GPU holds 1/ep of every MoE layer's "
+                           "routed experts; default: the largest count that divides the experts and is at most the "
+                           "data-parallel GPUs (Megatron-LM / DeepSpeed-MoE); 1 = every GPU holds all experts")
     micro_batch: int | None = Field(None, ge=1, le=4096)
     seq_len: int | None = Field(None, ge=1, le=10_000_000)
     recompute: Recompute | None = None
@@ -81,6 +84,13 @@ class TrainingMemoryRequest(BaseModel):
             raise ValueError("--offload all (parameters to CPU) needs ZeRO-3; use --zero 3 or --offload optimizer")
         if self.offload != "none" and self.zero == 0:
             raise ValueError("CPU offload needs ZeRO stage 1-3; use --zero 2 or 3")
+        if self.ep is not None and self.ep > 1:
+            if m.moe is None:
+                raise ValueError(f"--ep {self.ep}: {m.id} is dense; expert parallelism needs an MoE model")
+            dp = self.num_gpus // (self.tp * self.pp)
+            if m.moe.routed_experts % self.ep or dp % self.ep:
+                raise ValueError(f"--ep {self.ep} must divide the {m.moe.routed_experts} routed experts of {m.id} and the "
+                                 f"{dp} data-parallel GPUs")
         if self.optimizer_in_backward and (self.zero or 0) > 0:
             raise ValueError("optimizer-in-backward works without ZeRO sharding (single-device recipes)")
         if self.method != "full" and self.lora_targets is not None:
@@ -108,6 +118,8 @@ class TrainingMemory(BaseModel):
     min_gpus: int | None
     host_ram_gb: float
     host_breakdown_gb: dict[str, float]
+    states_total_gb: float | None = Field(None, description="full training: weights, gradients, master weights and "
+                                          "optimizer states of the whole model before any sharding (GB)")
     trainable_params: int
     total_params: int
     terms: list[Term]
@@ -124,10 +136,21 @@ class _Plan(BaseModel):
     micro_batch: int
     recompute: Recompute
     lora_rank: int
+    ep: int
     grad_bytes: float
     master_bytes: float
     weight_bytes: float
     state_dtype_bytes: float
+
+
+def default_ep(spec: ModelSpec, dp: int) -> int:
+    """Expert parallelism for an MoE model on `dp` data-parallel GPUs: the largest count that divides the routed
+    experts and is at most the GPUs (every GPU then holds experts/ep of each MoE layer, none gathered whole). Frameworks
+    also want it to divide the GPUs; an odd count runs as the nearest one below, which memory does not tell apart."""
+    if spec.moe is None or dp <= 1:
+        return 1
+    e = spec.moe.routed_experts
+    return max(d for d in range(1, min(e, dp) + 1) if e % d == 0)
 
 
 def _plan(req: TrainingMemoryRequest, num_gpus: int) -> _Plan:
@@ -137,7 +160,8 @@ def _plan(req: TrainingMemoryRequest, num_gpus: int) -> _Plan:
     grad = req.grad_dtype or ("fp32" if fp32 else "bf16")
     master = req.master_weights or ("fp32" if req.precision == "mixed" else "none")
     return _Plan(
-        req=req, num_gpus=num_gpus, zero=zero,
+        req=req, num_gpus=num_gpus, zero=zero, ep=(math.gcd(req.ep, max(1, num_gpus // (req.tp * req.pp))) if req.ep
+                                                else default_ep(req.model, num_gpus // (req.tp * req.pp))),
         seq_len=req.seq_len or DEFAULT_SEQ_LEN, micro_batch=req.micro_batch or DEFAULT_MICRO_BATCH,
         recompute=req.recompute or default_recompute, lora_rank=req.lora_rank or DEFAULT_LORA_RANK,
         grad_bytes=4.0 if grad == "fp32" else 2.0,
@@ -167,6 +191,15 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
     dp = p.num_gpus // mp
     local = counts.total / mp
     shard = lambda stage: dp if p.zero >= stage else 1
+    # expert parallelism: a GPU holds experts/ep of each MoE layer, sharded further over the dp/ep GPUs that hold the
+    # same experts; the rest of the model is sharded over all dp (ep = 1: the plain ZeRO arithmetic)
+    experts = counts.experts / mp
+
+    def held(stage: int) -> float:
+        """Parameters of one state a GPU holds when that state is sharded from ZeRO stage `stage` on."""
+        if p.ep == 1:
+            return local / shard(stage)
+        return (local - experts) / shard(stage) + experts / p.ep / (dp / p.ep if p.zero >= stage else 1)
     offload = req.offload != "none"
     notes: list[str] = []
     terms: list[Term] = []
@@ -179,21 +212,23 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
     # --- model states ---------------------------------------------------------------
     if req.method == "full":
         trainable = counts.total
-        w = term("weights", local * p.weight_bytes / shard(3),
+        w = term("weights", held(3) * p.weight_bytes,
                  f"{counts.total / 1e9:.2f}e9 parameters x {p.weight_bytes:g} B" + (f" / {mp} (TP x PP)" if mp > 1 else "")
-                 + (f" / {dp} (ZeRO-3)" if p.zero >= 3 and dp > 1 else ""))
+                 + (f" / {dp} (ZeRO-3)" if p.zero >= 3 and dp > 1 else "")
+                 + (f"; the {counts.experts / 1e9:.2f}e9 routed-expert parameters / {p.ep} (EP)" if p.ep > 1 else ""))
         put(w, req.offload == "all")
         if req.optimizer_in_backward:
             largest = max(counts.largest_linear, counts.embedding) / req.tp
             terms.append(term("gradients", largest * p.grad_bytes,
                               "optimizer step inside backward: only the largest tensor's gradient lives at once"))
         else:
-            put(term("gradients", local * p.grad_bytes / shard(2), f"{p.grad_bytes:g} B per parameter"
+            put(term("gradients", held(2) * p.grad_bytes, f"{p.grad_bytes:g} B per parameter"
                      + (f", sharded over {dp} ranks (ZeRO-{p.zero})" if p.zero >= 2 and dp > 1 else "")), offload)
         if p.master_bytes:
-            put(term("master_weights", local * p.master_bytes / shard(1), "fp32 master copy for the optimizer step"),
+            put(term("master_weights", held(1) * p.master_bytes, "fp32 master copy for the optimizer step"),
                 offload)
-        opt = optimizer_state_bytes(req.optimizer, local, p.state_dtype_bytes, full_factored_vectors(spec) / mp) / shard(1)
+        opt = optimizer_state_bytes(req.optimizer, held(1), p.state_dtype_bytes,
+                                    full_factored_vectors(spec) / mp / shard(1))
         paged = req.optimizer == "paged-adamw-8bit"  # bitsandbytes: CUDA unified memory, outside torch's counters
         put(term("optimizer_states", opt, f"{req.optimizer} states" + (" (CUDA unified memory)" if paged else ""),
                  allocated=not paged), offload)
@@ -202,7 +237,7 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
         adapter = lora.params
         trainable = adapter
         if req.method == "lora":
-            base = term("weights", local * p.weight_bytes / shard(3),
+            base = term("weights", held(3) * p.weight_bytes,
                         f"frozen base in {'fp32' if p.weight_bytes == 4 else 'bf16'}")
         else:
             q, rest, consts = weight_bytes(counts, "nf4", double_quant=req.double_quant)
@@ -227,13 +262,15 @@ def _terms(p: _Plan) -> tuple[list[Term], int, list[str]]:
 
     # --- communication and gather buffers -------------------------------------------------
     w_bytes = p.weight_bytes if req.method != "qlora" else 2.0
-    unit = max(counts.largest_layer, counts.embedding) / req.tp
+    moe_layers = spec.moe.moe_layers(spec.num_layers) if spec.moe is not None else 0
+    remote = counts.experts / moe_layers * (1 - 1 / p.ep) if moe_layers else 0.0  # other GPUs' experts: never gathered
+    unit = max(counts.largest_layer - remote, counts.embedding) / req.tp
     if (p.zero >= 3 and dp > 1) or req.offload == "all":
         # DeepSpeed (the default): the module being computed, gathered whole, and at most stage3_max_live_parameters
         # (1e9) kept for reuse: max(unit, 1e9 params). FSDP prefetches the next unit while one computes: two units.
         one_unit = unit * w_bytes
         live = max(one_unit, min(oh.ZERO3_MAX_LIVE_PARAMETERS, local) * w_bytes)
-        two_units = (unit + counts.largest_layer / req.tp) * w_bytes
+        two_units = (unit + (counts.largest_layer - remote) / req.tp) * w_bytes
         terms.append(term("zero3_gather_buffers", live,
                           "ZeRO-3: the module being computed, gathered whole, and what DeepSpeed keeps live for reuse "
                           "(stage3_max_live_parameters 1e9); FSDP's prefetch of the next unit: up to the high end",
@@ -338,16 +375,20 @@ def estimate_training_memory(req: TrainingMemoryRequest) -> TrainingMemory:
     host_parts = {t.name: round(t.bytes * p.num_gpus / GB, 4) for t in host_terms}
     fits = _fits(terms, req.gpu) if req.gpu else None
     min_gpus = min_gpus_for(req) if req.gpu else None
+    total = count_parameters(req.model).total
     return TrainingMemory(
         model=req.model.id, method=req.method, gpu=req.gpu.id if req.gpu else None, num_gpus=p.num_gpus,
-        layout={"dp": p.num_gpus // (req.tp * req.pp), "tp": req.tp, "pp": req.pp, "zero": p.zero,
+        layout={"dp": p.num_gpus // (req.tp * req.pp), "tp": req.tp, "pp": req.pp, "ep": p.ep, "zero": p.zero,
                 "offload": req.offload, "recompute": p.recompute},
         per_gpu_gb=per_gpu, breakdown_gb=breakdown,
         range_gb=(round(sum(t.low_bytes for t in gpu_terms) / GB, 2), round(sum(t.high_bytes for t in gpu_terms) / GB, 2)),
         allocated_gb=round(sum(t.bytes for t in gpu_terms if t.allocated) / GB, 4),
         usable_gb=round(usable_bytes(req.gpu) / GB, 2) if req.gpu else None,
         fits=fits, min_gpus=min_gpus, host_ram_gb=round(sum(host_parts.values()), 2), host_breakdown_gb=host_parts,
-        trainable_params=trainable, total_params=count_parameters(req.model).total, terms=terms,
+        trainable_params=trainable, total_params=total, terms=terms,
+        states_total_gb=round((total * (p.weight_bytes + p.grad_bytes + p.master_bytes) + optimizer_state_bytes(
+            req.optimizer, total, p.state_dtype_bytes, full_factored_vectors(req.model))) / GB, 2)
+        if req.method == "full" else None,
         assumptions=_assumptions(p, notes, min_gpus),
     )
 
@@ -355,6 +396,12 @@ def estimate_training_memory(req: TrainingMemoryRequest) -> TrainingMemory:
 def _assumptions(p: _Plan, notes: list[str], min_gpus: int | None) -> list[str]:
     req = p.req
     out: list[str] = []
+    if p.ep > 1:
+        moe = req.model.moe
+        out.append(f"expert parallelism EP {p.ep}: each GPU holds {moe.routed_experts // p.ep} of the {moe.routed_experts} "
+                   "routed experts of every MoE layer, their states sharded over the GPUs holding the same experts"
+                   + (" (default: the largest count dividing the experts, at most the data-parallel GPUs, as Megatron-LM "
+                      "and DeepSpeed-MoE run MoE training; --ep 1 gathers all experts)" if req.ep is None else ""))
     if req.seq_len is None:
         out.append(f"sequence length {DEFAULT_SEQ_LEN} tokens (default; --seq-len)")
     if req.micro_batch is None:

@@ -10,6 +10,8 @@ hardware FLOPs over peak x HFU, with HFU = MFU x hardware/model FLOPs of the cal
 """
 from __future__ import annotations
 
+import math
+
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -31,8 +33,9 @@ NETWORK_GBPS_PER_GPU = 50.0  # HGX-class clusters: one 400 Gb/s InfiniBand/RoCE 
 ETHERNET_GBPS_PER_SERVER = 12.5  # 100 Gb/s
 # Links between servers, per direction, GB/s: Ethernet is one port per server, shared by its GPUs;
 # InfiniBand/RoCE clusters give each GPU its own 400 Gb/s NIC.
-SERVER_LINK_GBPS = {"ethernet-25g": 25 / 8, "ethernet-100g": 100 / 8, "ethernet-400g": 400 / 8}
-Interconnect = Literal["nvlink", "pcie", "ethernet-25g", "ethernet-100g", "ethernet-400g", "infiniband", "roce"]
+SERVER_LINK_GBPS = {f"ethernet-{g}g": g / 8 for g in (1, 10, 25, 100, 200, 400)}
+Interconnect = Literal["nvlink", "pcie", "ethernet-1g", "ethernet-10g", "ethernet-25g", "ethernet-100g", "ethernet-200g",
+                       "ethernet-400g", "infiniband", "roce"]
 # Share of a step's compute behind which communication can hide on a slow link (prefetch and bucketed
 # all-reduce overlap imperfectly: DeepSpeed/FSDP over PCIe typically hide about half).
 SLOW_LINK_OVERLAP = 0.5
@@ -139,6 +142,14 @@ def _fastest_zero(req: TrainingTimeRequest, seq: int) -> int:
     return 3
 
 
+def _ring_over_servers(server_gbps: float, num_gpus: int, per_node: int) -> float:
+    """Per-GPU GB/s that makes a flat ring all-reduce's per-GPU traffic, 2·S·(n-1)/n, take the time the collective
+    really takes between servers: NCCL reduces inside each server first, so a server's port carries 2·S·(k-1)/k for k
+    servers, not every GPU's share apart."""
+    nodes = max(2, math.ceil(num_gpus / per_node))
+    return server_gbps * ((num_gpus - 1) / num_gpus) / ((nodes - 1) / nodes)
+
+
 def slow_link(gpu: GPU, num_gpus: int, interconnect: str | None = None,
               gpus_per_node: int | None = None) -> tuple[float, str] | None:
     """(per-direction GB/s, name) when data-parallel traffic must cross PCIe or Ethernet; None on NVLink/InfiniBand.
@@ -149,7 +160,8 @@ def slow_link(gpu: GPU, num_gpus: int, interconnect: str | None = None,
     per_node = gpus_per_node or PCIE_SERVER_GPUS
     if interconnect in SERVER_LINK_GBPS and num_gpus > per_node:
         gbps = SERVER_LINK_GBPS[interconnect]
-        return gbps / per_node, f"{interconnect} between servers ({gbps * 8:g} Gb/s per server, {per_node} GPUs each)"
+        return _ring_over_servers(gbps, num_gpus, per_node), (f"{interconnect} between servers ({gbps * 8:g} Gb/s per "
+                                                                f"server, {per_node} GPUs each)")
     if interconnect == "pcie" and gpu.nvlink_gbps:
         text = gpu.interconnect.lower().replace(" ", "")
         gen = next((g for g in ("gen5", "gen4", "gen3") if g in text), "gen4")
@@ -161,7 +173,7 @@ def slow_link(gpu: GPU, num_gpus: int, interconnect: str | None = None,
         return None
     if num_gpus > PCIE_SERVER_GPUS:
         name = f"Ethernet between PCIe servers ({ETHERNET_GBPS_PER_SERVER * 8:g} Gb/s per server)"
-        return ETHERNET_GBPS_PER_SERVER / PCIE_SERVER_GPUS, name
+        return _ring_over_servers(ETHERNET_GBPS_PER_SERVER, num_gpus, PCIE_SERVER_GPUS), name
     text = gpu.interconnect.lower().replace(" ", "")
     gen = next((g for g in ("gen5", "gen4", "gen3") if g in text), "gen4")
     return PCIE_GBPS[gen], f"PCIe {gen.capitalize()} ({PCIE_GBPS[gen]:g} GB/s per direction)"
@@ -208,6 +220,9 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         overheads["pipeline_bubble"] = (req.pp - 1) / (micro + req.pp - 1)
     zero = req.zero if req.zero is not None else _fastest_zero(req, seq)
 
+    from tools.train_memory import default_ep
+
+    ep = default_ep(spec, dp)
     link = slow_link(gpu, req.num_gpus, req.interconnect, req.gpus_per_node) if dp > 1 else None
     if link is not None:
         gbps, link_name = link
@@ -221,6 +236,16 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
             comm = micro * share * (2 * weights + grad_bytes) / bw
         else:  # one gradient all-reduce per optimizer step (ring: 2 x (dp-1)/dp of the gradients)
             comm = 2 * share * grad_bytes / bw
+        # MoE all-to-all: each token's hidden state to its k experts and back, forward and backward, over the link
+        # the EP group spans (inside one server when it fits there)
+        a2a_link = slow_link(gpu, ep, req.interconnect, req.gpus_per_node) if ep > 1 else None
+        if a2a_link is not None:
+            k, layers = spec.moe.experts_per_token, spec.moe.moe_layers(spec.num_layers)
+            a2a = (gbt / dp) * layers * 2 * 2 * k * spec.hidden_size * 2 * (ep - 1) / ep
+            comm += a2a / (a2a_link[0] * eff.LINK_EFFICIENCY * GB)
+            notes.append(f"expert parallelism EP {ep}: {a2a / GB:,.1f} GB of all-to-all per GPU per optimizer step "
+                         f"over {a2a_link[1]} (dispatch + combine, forward + backward, top-{k} of "
+                         f"{spec.hidden_size}-wide BF16 states)")
         exposed = max(0.0, comm - SLOW_LINK_OVERLAP * step_compute)
         if exposed > 0:
             overheads["exposed_communication"] = exposed / step_compute
@@ -251,6 +276,8 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         (f"MFU {mfu:.2f} (given)" if req.mfu is not None else
          f"MFU {mfu:.2f}, band {lo:.2f}-{hi:.2f} (default for {eff.family(gpu)}: {band.basis}; --mfu to override)"),
         f"{req.num_gpus} GPUs: dp {dp} x tp {req.tp} x pp {req.pp}, ZeRO-{zero}"
+        + (f", EP {ep} (each GPU holds 1/{ep} of every MoE layer's experts; all-to-all inside the published MFU on "
+           "NVLink/InfiniBand, charged on slower links)" if ep > 1 else "")
         + ("" if req.zero is not None or req.num_gpus == 1 else
            " (the lowest stage whose model states fit each GPU: less traffic than full sharding; --zero)" if zero < 3
            else " (the model states fit each GPU only fully sharded; --zero)")
@@ -274,8 +301,16 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         wall_hours=round(wall_h, 4), wall_seconds=round(wall_s, 3), wall_hours_range=(round(hours(hi), 2), round(hours(lo), 2)),
         wall_days=round(wall_h / 24, 2), tokens_per_second=round(req.tokens / wall_s, 1),
         overheads={k: round(v, 4) for k, v in overheads.items()}, assumptions=assumptions + notes,
-        layout={"dp": dp, "tp": req.tp, "pp": req.pp, "ep": 1, "zero": zero, "global_batch_tokens": gbt},
+        layout={"dp": dp, "tp": req.tp, "pp": req.pp, "ep": ep, "zero": zero, "global_batch_tokens": gbt},
     )
 
 
-__all__ = ["TrainingTimeRequest", "TrainingTime", "estimate_training_time", "model_flops_per_token"]
+def mfu_for_deadline(result: TrainingTime, deadline_hours: float) -> float:
+    """The MFU the same run needs to finish in `deadline_hours`: wall-clock time is inversely proportional to MFU at a
+    fixed GPU count and overhead share, so it is the assumed MFU x (estimated hours / deadline hours)."""
+    if deadline_hours <= 0:
+        raise ValueError("a deadline must be a positive number of hours")
+    return result.mfu * result.wall_hours / deadline_hours
+
+
+__all__ = ["TrainingTimeRequest", "TrainingTime", "estimate_training_time", "model_flops_per_token", "mfu_for_deadline"]

@@ -97,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--master-weights", choices=["fp32", "none"], help="fp32 master copy (default: with mixed precision)")
     t.add_argument("--tp", type=int, default=1, help="tensor-parallel degree")
     t.add_argument("--pp", type=int, default=1, help="pipeline-parallel degree")
+    t.add_argument("--ep", type=int, help="expert-parallel degree for MoE models (default: the largest divisor of the routed experts, at most "
+                                          "the data-parallel GPUs; 1 = every GPU holds all experts)")
     t.add_argument("--seq-len", type=parse_length, help="tokens per sequence (default 2048; 8k = 8192)")
     t.add_argument("--micro-batch", type=int, help="sequences per GPU per step (default 1)")
     t.add_argument("--recompute", choices=["none", "selective", "full"], help="activation recomputation")
@@ -232,7 +234,7 @@ def _size_train(args, catalog) -> tuple[dict, str]:
     req = TrainingMemoryRequest(
         model=model, gpu=notes.pop("gpu"), method=args.method, precision=args.precision, optimizer=args.optimizer,
         grad_dtype=args.grad_dtype, master_weights=args.master_weights, zero=args.zero, offload=args.offload,
-        num_gpus=args.num_gpus, tp=args.tp, pp=args.pp, micro_batch=args.micro_batch, seq_len=args.seq_len,
+        num_gpus=args.num_gpus, tp=args.tp, pp=args.pp, ep=args.ep, micro_batch=args.micro_batch, seq_len=args.seq_len,
         recompute=args.recompute, flash_attention=not args.no_flash_attention, lora_rank=args.lora_rank,
         lora_targets=targets, lora_dropout=args.lora_dropout, double_quant=not args.no_double_quant,
         optimizer_in_backward=args.optimizer_in_backward, loss=args.loss)

@@ -41,7 +41,7 @@ def add_parsers(sub) -> None:
     tr.add_argument("--global-batch-tokens", type=_count,
                     help="tokens per optimizer step (default: ~2M below 3B parameters and 4M above for pre-training "
                          "runs of 10B+ tokens, 262,144 for fine-tunes)")
-    tr.add_argument("--interconnect", choices=["nvlink", "pcie", "ethernet-25g", "ethernet-100g", "ethernet-400g",
+    tr.add_argument("--interconnect", choices=["nvlink", "pcie", "ethernet-1g", "ethernet-10g", "ethernet-25g", "ethernet-100g", "ethernet-200g", "ethernet-400g",
                                                "infiniband", "roce"],
                     help="the link data parallelism crosses (default: the card's own: NVLink/InfiniBand for HGX-class "
                          "systems, PCIe within a PCIe server and 100 GbE between them)")

@@ -234,9 +234,9 @@ def recommend(ctx: Ctx) -> Answer:
                            for o in res.options], figures=figures)
 
 
-_COUNTS = (r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{2,6})\s*(?:张|块|台|x|×)?\s*(?:nvidia\s*)?(?:[a-z]*\d+[a-z]*s?\s*)?"
+_COUNTS = (r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{2,6})(?![\d.,])\s*(?:张|块|台|x|×)?\s*(?:nvidia\s*)?(?:[a-z]*\d+[a-z]*s?\s*)?"
            r"(?:张卡|卡|张|块|gpus?|cards?)(?![a-z时·])|(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{2,6})\s*(?:x\s*|×\s*)?"
-           r"(?:h800|h100|h200|a100|a800|h20|910b)s?(?![a-z\d])(?!\s*(?:卡时|gpu[\s-]*hours?|hours?))")
+           r"(?:h800|h100|h200|a100|a800|h20|910b)s?(?![a-z\d])(?![^,.;，。；]{0,16}?(?:卡时|gpu[\s-]*(?:hours?|小时)|hours?|小时))")
 
 
 def gpu_counts_named(question: str) -> list[int]:
@@ -249,12 +249,25 @@ def gpu_counts_named(question: str) -> list[int]:
     return out
 
 
+def _same_compute(ctx: Ctx, a: str, b: str) -> bool:
+    """Two cards with the same dense BF16 peak (A800 and A100, H800 and H100: the export versions differ in their
+    links, not their math): a run's GPU-hours carry over between them."""
+    if a == b:
+        return True
+    try:
+        ga, gb = ctx.deps.catalog.gpu(a)[0], ctx.deps.catalog.gpu(b)[0]
+    except LookupError:
+        return False
+    pa, pb = ga.bf16_dense_tflops or 0, gb.bf16_dense_tflops or 0
+    return bool(pa and pb and abs(pa - pb) <= 0.02 * pb and ga.memory_gb == gb.memory_gb)
+
+
 def at_their_efficiency(ctx: Ctx, run, model, gpu_id: str, tokens: float | None, counts: list[int]) -> tuple[list[str], dict]:
     """A published run's GPU-hours scaled to the user's job at the run's own efficiency: by the tokens (and by the
     active parameters when the model differs), on the user's GPU counts. Only on the run's GPU type (another card's
     speed is the estimator's business)."""
     published = run.gpu_hours or ((run.num_gpus or 0) * (run.wall_days or 0) * 24)
-    if not published or not run.tokens or gpu_id != run.gpu or not counts:
+    if not published or not run.tokens or not counts or not _same_compute(ctx, gpu_id, run.gpu):
         return [], {}
     from tools.params import count_parameters
 
@@ -382,7 +395,7 @@ def fact_check(ctx: Ctx) -> Answer:
     req, lang, question = ctx.req, ctx.lang, ctx.question
     low = question.lower()
     training_words = re.search(r"lora|微调|训练|fine[\s-]?tun|train", low)
-    inference_words = re.search(r"推理|部署|serv|inference|run", low)
+    inference_words = re.search(r"推理|部署|跑|加载|serv|inference|run|load", low)
     memory_claim = req.model and (req.method or req.methods or training_words or inference_words)
     if len(sentences(question)) > 2 or not memory_claim:
         checks = check_paragraph(question, ctx.deps)
@@ -410,10 +423,31 @@ def fact_check(ctx: Ctx) -> Answer:
         correct = base.verdict.fits == claim_fits
         errata = ctx.deps.search("errata 单张A100 LoRA 70B 文章" if ctx.zh else "errata article LoRA 70B one A100", k=2)
         head = T(lang, "fc_right" if correct else "fc_wrong")
+        claimed = re.search(r"(?:只要|只需要?|仅需?要?|就要|才要?|需要|要)\s*(\d+(?:\.\d+)?)\s*(?:gb|g)(?![a-z])|"
+                            r"(?<![a-z])(?:only|just|needs?|requires?)\s+(?:about\s+|~)?(\d+(?:\.\d+)?)\s*(?:gb|g)(?![a-z])", low)
+        need = _memory_needed(base)
+        if claimed and need:  # 'BF16 只要 7GB 显存就能跑': the amount claimed against the amount computed
+            gb = float(claimed.group(1) or claimed.group(2))
+            correct = gb >= 0.9 * need
+            moe = ctx.model().moe is not None if req.model else False
+            head = T(lang, "fc_right" if correct else "fc_wrong") + " " + ctx.t(
+                f"Claimed {gb:g} GB; it needs about **{need:,.1f} GB** in total"
+                + (" (an MoE keeps every expert in memory: memory follows the total parameters, speed the active ones)"
+                   if moe else "") + ".",
+                f"说法是 {gb:g} GB；实际约需 **{need:,.1f} GB**" + ("（MoE 所有专家都要放在显存里：显存看总参数，速度才看激活参数）"
+                                                               if moe else "") + "。")
         return base.model_copy(update={"intent": "fact_check", "answer": head + "\n\n" + base.answer + sources_md(lang, errata),
                                        "citations": errata + base.citations,
                                        "figures": base.figures | {"claim_correct": int(correct)}})
     return explain(ctx)
+
+
+def _memory_needed(answer: Answer) -> float | None:
+    """The memory a sized answer says the job takes in all (per GPU x GPUs of the first sizing call), in GB."""
+    call = next((c for c in answer.tool_calls if c.name in ("size_infer", "size_train")), None)
+    if call is None or not isinstance(call.result, dict) or not call.result.get("per_gpu_gb"):
+        return None
+    return call.result["per_gpu_gb"] * (call.result.get("num_gpus") or call.args.get("num_gpus") or 1)
 
 
 def _time_claim(ctx: Ctx, claimed_hours: float) -> Answer:

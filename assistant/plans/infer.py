@@ -251,7 +251,9 @@ def inference_memory(ctx: Ctx) -> Answer:
         return offload(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     context = _context(ctx)
-    engine = _engine(ctx, "hf")
+    # several sequences held at once are served by an engine that batches them with chunked prefill (vLLM); one
+    # user's local run allocates as it goes (HF, llama.cpp)
+    engine = _engine(ctx, "vllm" if max(req.concurrent_users or 0, req.batch or 0) > 1 else "hf")
     batch = req.batch or 1
     fixed = weight_format_for(ctx, model, gpu if req.gpu else None)
     ladder = [fixed] if fixed else precision_ladder(ctx, model, gpu)
@@ -611,6 +613,24 @@ def serving(ctx: Ctx) -> Answer:
                      f"{n}× {gpu.name} hold up to **{max_seqs}**; at least **{r.min_gpus}** GPUs are needed.",
                      f"**不够**：{users} 路 {context:,} token 的请求需要 {r.kv_cache_total_gb:.1f} GB KV cache；"
                      f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；至少需要 **{r.min_gpus}** 张。")
+    fp8_kv = None
+    if users > max_seqs and not req.kv_dtype and not model.mla and r.kv_cache_bytes_per_token:
+        # 'hold up to 13 of 16': an FP8 KV cache halves the cache on the same GPUs; said when it changes the answer
+        from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+        args = {"num_gpus": n, "context": context, "precision": fmt, "batch": users, "engine": _engine(ctx, "vllm"),
+                "kv_dtype": "fp8"}
+        try:
+            r8 = ctx.call("size_infer", {"model": model.id, "gpu": gpu.id, **args},
+                          estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
+            fp8_kv = r8.max_batch or 0
+        except (ValueError, LookupError):
+            fp8_kv = None
+        if fp8_kv and fp8_kv > max_seqs:
+            head += " " + ctx.t(f"With an FP8 KV cache (vLLM `--kv-cache-dtype fp8`, half the bytes per token) the same "
+                                f"{n} GPUs hold **{fp8_kv}**" + (": enough for your users." if fp8_kv >= users else "."),
+                                f"KV cache 用 FP8（vLLM `--kv-cache-dtype fp8`，每 token 字节减半）时同样 {n} 张卡能放 "
+                                f"**{fp8_kv}** 路" + ("，够你的并发。" if fp8_kv >= users else "。"))
     lines = [head, "", md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
     rate_line, rate = ([], None)
     if not (req.concurrent_users or req.requests_per_s or req.batch) and max_seqs:
@@ -634,6 +654,8 @@ def serving(ctx: Ctx) -> Answer:
                "kv_cache_bytes_per_token": r.kv_cache_bytes_per_token}
     if rate:
         figures |= rate
+    if fp8_kv:
+        figures["fp8_kv_max_concurrent_sequences"] = fp8_kv
     plan_lines, plan = _serve_plan(ctx, model, gpu, fmt, context, users)
     if plan is not None:
         figures.update({"serve_total_gpus": plan.total_gpus, "serve_tp": plan.tp, "serve_pp": plan.pp,
@@ -891,6 +913,14 @@ def inference_speed(ctx: Ctx) -> Answer:
                                f"default --max-num-seqs {BATCHED_SEQS})", f"批量数字：{many} 条序列一起解码（放得下的数量与 "
                                f"vLLM 默认 --max-num-seqs {BATCHED_SEQS} 取小）"))
     checks = _target_checks(ctx, r)
+    sized_fmt = next((c.result for c in reversed(ctx.calls) if c.name == "size_infer" and c.args.get("precision") == fmt), None)
+    if sized_fmt and not sized_fmt.get("fits") and not queued:  # said first, not left in the assumptions
+        checks.insert(0, ctx.t(f"**Does not fit**: {fmt} needs {sized_fmt.get('per_gpu_gb', 0):,.1f} GB on each of {n} × {gpu.name}"
+                               + (f" (at least {sized_fmt['min_gpus']} needed)" if sized_fmt.get("min_gpus") else "")
+                               + "; the speeds above are what it would run at if it did.",
+                               f"**放不下**：{fmt} 在 {n} × {gpu.name} 上每卡要 {sized_fmt.get('per_gpu_gb', 0):,.1f} GB"
+                               + (f"（至少要 {sized_fmt['min_gpus']} 张）" if sized_fmt.get("min_gpus") else "")
+                               + "；上面的速度是假如放得下时的数字。"))
     text = (T(lang, "speed_head", model=model.name, n=n, gpu=gpu.name, ctx=prompt) + "\n\n" + md_table(["", ""], rows)
             + ("\n\n" + "\n".join(checks) if checks else "") + assumptions_md(lang, ctx.notes + r.assumptions))
     figures = {"ttft_s": r.ttft_s, "decode_tokens_per_s_per_seq": r.decode_tokens_per_s_per_seq,

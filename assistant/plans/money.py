@@ -195,6 +195,29 @@ def provider_rate(ctx: Ctx, gpu_id: str, currency: str | None = None) -> float |
     return rate
 
 
+def _owned_rate(ctx: Ctx, gpu, n: int, cur: str) -> float | None:
+    """What an owned GPU costs per hour of work at full use, from the user's purchase price and running costs (the
+    rent-and-buy tool's owned cost per working GPU-hour, written off over the stated years, 3 by default)."""
+    from tools.cost import GPUS_PER_SERVER, CostRequest, estimate_rent_and_buy
+
+    req = ctx.req
+    purchase = req.purchase_price or (req.purchase_price_per_server / (req.gpus_per_node or min(n, GPUS_PER_SERVER) or 1)
+                                      if req.purchase_price_per_server else None)
+    if purchase is None:
+        return None
+    owner = _owner_costs(ctx, n)
+    years = owner.get("depreciation_years") or req.depreciation_years or 3.0
+    args = {"gpu": gpu, "num_gpus": n, "hours": years * 8760, "mode": "buy", "currency": cur, "prices": ctx.deps.prices(),
+            "purchase_price_per_gpu": purchase, "used": bool(req.used), "utilization": 1.0,
+            "electricity_price": req.electricity_per_kwh, "depreciation_years": years} | owner
+    r = estimate_rent_and_buy(CostRequest(**args))
+    ctx.call("cost", {k: (v.id if hasattr(v, "id") else v) for k, v in args.items() if k != "prices"}, r)
+    ctx.assume(f"owning at full use: {purchase:,.0f} per GPU written off over {years:g} years plus running costs = "
+               f"{r.owned_cost_per_gpu_hour:,.2f} per GPU-hour", f"自有满负荷：每卡 {purchase:,.0f} 按 {years:g} 年折旧，加运行成本 = "
+               f"每卡时 {r.owned_cost_per_gpu_hour:,.2f}")
+    return r.owned_cost_per_gpu_hour
+
+
 def per_token(ctx: Ctx) -> Answer:
     """A cost per million tokens, and a measured throughput's capacity: the GPUs' hourly price (the user's, else the
     table's typical on-demand) over the tokens they make in an hour (the user's stated throughput, per GPU, per
@@ -212,6 +235,9 @@ def per_token(ctx: Ctx) -> Answer:
     cur = _currency(ctx)
     s = _sym(cur)
     rate = req.price_per_gpu_hour
+    owned = rate is None and (req.purchase_price or req.purchase_price_per_server)
+    if owned:  # 'our own 8x 4090 server, ¥180k, 3.5 kW, written off over 3 years': its own hourly cost, not a rental
+        rate = _owned_rate(ctx, gpu, n, cur)
     if rate is None:
         rate = typical_rate(ctx, gpu.id, cur)
         if rate is not None:
@@ -278,12 +304,13 @@ def per_token(ctx: Ctx) -> Answer:
                      f"average" + (f", {cap.peak_tokens_per_s:,.0f} at the {pf:g}× peak" if pf > 1 else ""),
                      f"你的量：每天 {req.tokens_per_day / 1e6:,.1f}M token = 平均 {cap.average_tokens_per_s:,.0f} token/秒"
                      + (f"，峰值（{pf:g} 倍）{cap.peak_tokens_per_s:,.0f} token/秒" if pf > 1 else ""))
-        verdict = ctx.t(f"**{need} {unit_en}{'s' if need > 1 and unit_en == 'GPU' else ''} needed** to carry "
+        verdict = ctx.t(f"**{need} {unit_en}{'s' if need > 1 else ''} needed** to carry "
                         f"{'the peak' if pf > 1 else 'it'}{util} at {tps:,.0f} tokens/s each",
                         f"**需要 {need} {unit_zh}**（每{unit_zh} {tps:,.0f} token/秒，扛住{'峰值' if pf > 1 else '这个量'}{util}）")
         lines.append(load + ctx.t(". ", "。") + verdict + ctx.t(".", "。"))
         if cap.enough is not None:
-            lines.append(ctx.t(f"**{'Enough' if cap.enough else 'Not enough'}**: your {cap_args['units']} give "
+            lines.append(ctx.t(f"**{'Enough' if cap.enough else 'Not enough'}**: your {cap_args['units']} {unit_en}"
+                               f"{'s give' if cap_args['units'] > 1 else ' gives'} "
                                f"{cap.capacity_tokens_per_s:,.0f} tokens/s; the peak uses {cap.peak_utilization:.0%} of it.",
                                f"**{'够' if cap.enough else '不够'}**：你的 {cap_args['units']} {unit_zh}合计 {cap.capacity_tokens_per_s:,.0f} "
                                f"token/秒，峰值用掉其中 {cap.peak_utilization:.0%}。"))
@@ -292,7 +319,7 @@ def per_token(ctx: Ctx) -> Answer:
             lines.append(ctx.t(f"One is enough (the peak uses {one:.0%} of it); a second is for redundancy, not capacity.",
                                f"1 {unit_zh}就够（峰值只用 {one:.0%}）；再加一{unit_zh[-1] if per_gpu else '套'}是为了冗余，不是容量。"))
         if cap.cost_per_month is not None:
-            units_costed = cap_args["units"] or need
+            units_costed = cap.units_costed
             lines.append(ctx.t(f"Cost: {units_costed} × {s}{rate * unit_gpus:,.2f}/h × {MONTH_H} h = **{s}{cap.cost_per_month:,.0f} a "
                                f"month**; {s}{cap.cost_per_million_at_volume:,.3f} per million tokens at your volume.",
                                f"成本：{units_costed} × {s}{rate * unit_gpus:,.2f}/小时 × {MONTH_H} 小时 = **每月 {s}{cap.cost_per_month:,.0f}**；"
@@ -395,6 +422,10 @@ def _owner_costs(ctx: Ctx, n: int) -> dict:
                                + ("；已含电费，不再另加电费" if req.hosting_includes_power else "")))
         if req.hosting_includes_power:
             out["electricity_price"] = 0.0
+    elif req.power_kw or req.electricity_per_kwh:
+        out["hosting_per_gpu_month"] = 0.0  # the user priced the running costs and named no hosting fee: none added
+        ctx.notes.append(ctx.t("no hosting fee: you gave the power costs and none for rack space (add one, e.g. '$3k/month "
+                               "colocation', to include it)", "不计托管费：你给了电费，没给机柜/托管费（例如写“托管每月 ¥8,000”即可计入）"))
     if req.power_kw:
         out["power_watts_per_gpu"] = req.power_kw * 1000 * servers / n
         ctx.notes.append(ctx.t(f"power {req.power_kw:g} kW per server (yours) = {out['power_watts_per_gpu']:,.0f} W per GPU, "
@@ -415,10 +446,37 @@ def _owner_costs(ctx: Ctx, n: int) -> dict:
     if req.rent_per_month and not req.price_per_gpu_hour:
         gpus = _monthly_gpus(req)
         out["price_per_hour"] = req.rent_per_month / HOURS_PER_MONTH / gpus
+        if not req.utilization:  # a monthly plan is paid whether the GPUs work or not: owned ones are compared likewise
+            out["utilization"] = 1.0
+            ctx.notes.append(ctx.t("utilization 100% on both sides: a monthly rental is paid for every hour, so owned GPUs "
+                                   "are compared over the same hours", "两边都按 100% 利用率比：包月每个小时都付钱，自购的卡按同样的小时数比"))
         ctx.notes.append(ctx.t(f"renting at your monthly price: {req.rent_per_month:,.0f} / {HOURS_PER_MONTH:g} h / {gpus} GPUs = "
                                f"{out['price_per_hour']:,.2f} per GPU-hour", f"按你给的包月价：{req.rent_per_month:,.0f} ÷ "
                                f"{HOURS_PER_MONTH:g} 小时 ÷ {gpus} 张 = 每卡时 {out['price_per_hour']:,.2f}"))
     return out
+
+
+def _per_used_hour(ctx: Ctx, r, s: str) -> list[str]:
+    """Owning as a price per GPU-hour of work and the utilization at which it matches the rental price (the rent-and-
+    buy tool's own figures), when asked or when the GPUs are held a year or more."""
+    if r.owned_cost_per_gpu_hour is None or not r.rent_price_per_gpu_hour:
+        return []
+    asked = re.search(r"per (?:utili[sz]ed|used|working|effective|busy|productive) gpu[\s-]*h|utili[sz]ation.{0,60}break[\s-]*even|"
+                      r"break[\s-]*even.{0,60}utili[sz]ation|每个?(?:有效|实际|干活的?)?卡时(?:的)?成本|利用率.{0,12}(?:回本|持平|打平)",
+                      ctx.question.lower())
+    if not asked and (r.period_hours or 0) < 8760:
+        return []  # (a short job's capital over its few working hours says little; asked for, it is given)
+    rent, u = r.rent_price_per_gpu_hour.typical, r.break_even_utilization
+    held = (r.period_hours or 0) / 730
+    months, months_zh = (f"these {held:,.0f} months", f"这 {held:,.0f} 个月里") if held else ("its write-off years", "折旧年限内")
+    line = ctx.t(f"Owning costs **{s}{r.owned_cost_per_gpu_hour:,.2f} per working GPU-hour** (capital less resale over the "
+                 "write-off years, hosting and power, over the hours the GPUs work)",
+                 f"自有每个干活的卡时成本 **{s}{r.owned_cost_per_gpu_hour:,.2f}**（折旧年限内的购价减残值、托管和电费，摊到干活的小时）")
+    line += (ctx.t(f"; it matches renting at {s}{rent:,.2f} at **{u:.0%} utilization** (below that, rent).",
+                   f"；利用率达到 **{u:.0%}** 时与 {s}{rent:,.2f}/卡时的租金持平（低于它就租）。") if u is not None else
+             ctx.t(f"; over {months} even fully used it does not beat renting at {s}{rent:,.2f}.",
+                   f"；{months_zh}即使满负荷也比不过 {s}{rent:,.2f}/卡时的租金。"))
+    return [line]
 
 
 def monthly(ctx: Ctx) -> Answer:
@@ -485,10 +543,12 @@ def cost(ctx: Ctx) -> Answer:
     if r.rent_cost:
         lines.append(ctx.t(f"**Rent: {s}{r.rent_cost.typical:,.0f}** ({s}{r.rent_cost.low:,.0f}–{s}{r.rent_cost.high:,.0f}) for "
                            f"{n} GPUs × {hours:,.0f} h = {r.gpu_hours:,.0f} GPU-hours at {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
-                           "/GPU-h" + (" (your price)" if req.price_per_gpu_hour else " (price table)") + ".",
+                           "/GPU-h" + (" (your price)" if req.price_per_gpu_hour else " (your monthly price)" if req.rent_per_month
+                                       else " (price table)") + ".",
                            f"**租用：{s}{r.rent_cost.typical:,.0f}**（{s}{r.rent_cost.low:,.0f}–{s}{r.rent_cost.high:,.0f}），"
                            f"{n} 张卡 × {hours:,.0f} 小时 = {r.gpu_hours:,.0f} 卡时，每卡时 {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
-                           + ("（你给的价格）" if req.price_per_gpu_hour else "（价格表）") + "。"))
+                           + ("（你给的价格）" if req.price_per_gpu_hour else "（你给的包月价）" if req.rent_per_month
+                              else "（价格表）") + "。"))
     if r.buy_cost:
         no_resale = base.get("resale_fraction") == 0.0
         lines.append(ctx.t(f"**Own: {s}{r.buy_cost.typical:,.0f}** for the same work ("
@@ -543,6 +603,7 @@ def cost(ctx: Ctx) -> Answer:
                        f"{held_m:,.1f} 个月。")
         verdict = ctx.t(f"Cheaper for this: **{r.cheaper}**.", f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。")
         lines.append((be + cash).strip() if nominal else verdict + be + cash)
+        lines += _per_used_hour(ctx, r, s)
     figures: dict[str, Any] = {"gpu_hours": r.gpu_hours, "hours": hours, "currency": cur, "cheaper": r.cheaper,
                                "break_even_months": r.break_even_months, "buy_wins_after_months": r.buy_wins_after_months}
     figures |= trained

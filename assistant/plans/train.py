@@ -15,7 +15,7 @@ DEFAULT_GPU = "a100-80gb"
 
 USES["training_memory"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision",
                            "seq_len", "micro_batch", "optimizer", "zero", "offload", "recompute", "lora_rank", "lora_targets",
-                           "largest_model"}
+                           "largest_model", "ram_gb"}  # (host RAM: checked against what offloading puts there)
 USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "interconnect",
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
                          "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu", "peak_tflops",
@@ -213,6 +213,9 @@ def training_memory(ctx: Ctx) -> Answer:
                                    f"（除去系统和数据加载，约 {HOST_RAM_USABLE:.0%} 可用）"))
         options.append(Verdict(fits=fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method=method,
                                per_gpu_gb=r.per_gpu_gb))
+    if req.ram_gb and not any(r.host_ram_gb for r in results.values()):
+        ctx.ignore("ram_gb", "nothing is offloaded to host RAM in this plan, so its size does not limit it",
+                   "这个方案没有卸载到主机内存，内存大小不构成限制")
     offload = None
     if "full" in results and not results["full"].fits and req.offload is None:
         n_off = n if n > 1 else 8
@@ -242,6 +245,14 @@ def training_memory(ctx: Ctx) -> Answer:
         lines.append("- " + T(lang, "tm_offload", gb=offload.per_gpu_gb, host=offload.host_ram_gb / 1000,
                               fits=T(lang, "yes") if offload.fits else T(lang, "no")).replace(" 8 ", f" {offload.num_gpus} "))
     lines += routes
+    if results.get("full") and results["full"].states_total_gb:  # the figure 'how much memory does full FT need' asks
+        full = results["full"]
+        per = full.states_total_gb * 1e9 / full.total_params
+        lines.append(ctx.t(f"Full training in total, before it is split over GPUs: model states {per:.0f} bytes × "
+                           f"{full.total_params / 1e9:.2f}B parameters = **{full.states_total_gb:,.0f} GB** (weights, "
+                           "gradients, master weights and optimizer states; see the assumptions), plus activations on each GPU.",
+                           f"全参训练总共（分到各卡之前）：模型状态 {per:.0f} 字节 × {full.total_params / 1e9:.2f}B 参数 = "
+                           f"**{full.states_total_gb:,.0f} GB**（权重、梯度、主权重和优化器状态，见假设），另加每卡的激活值。"))
     rows = [[o.method.upper() if o.method != "full" else T(lang, "full"), T(lang, "yes") if o.fits else T(lang, "no"),
              f"{o.per_gpu_gb:.1f}", str(o.min_gpus or "-")] for o in options]
     lines += ["", md_table([T(lang, "method"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
@@ -276,6 +287,8 @@ def training_memory(ctx: Ctx) -> Answer:
     if "full" in results and req.offload in ("optimizer", "all"):
         figures["full_offload_host_ram_gb"] = results["full"].host_ram_gb
     figures |= {f"{m}_host_ram_gb": r.host_ram_gb for m, r in results.items()}
+    if results.get("full") and results["full"].states_total_gb:
+        figures["full_states_total_gb"] = results["full"].states_total_gb
     figures |= route_figs
     if offload is not None:
         figures["full_offload_host_ram_gb"] = offload.host_ram_gb
@@ -394,6 +407,7 @@ def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, f
     """A published run named beside the user's own job (same card): its GPU-hours scaled to the user's tokens and GPUs
     at its own efficiency, next to the estimate."""
     from assistant.plans.facts import at_their_efficiency, gpu_counts_named
+    from assistant.readers import slots
     from knowledge.runs import find_run
 
     import unicodedata
@@ -404,6 +418,13 @@ def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, f
     run = find_run(low)
     if run is None:
         return []
+    quoted = slots.quoted_run_figures(low)
+    if quoted and (quoted[0] != run.gpu_hours or quoted[1] != run.tokens):  # the figures the user quotes are used
+        ctx.notes.append(ctx.t(f"{run.name}: your quoted {quoted[0]:,.0f} GPU-hours for {quoted[1]:.3g} tokens are used "
+                               f"(the record has {run.gpu_hours or 0:,.0f} for {run.tokens or 0:.3g}, {run.gpu_hours_scope})",
+                               f"{run.name}：用你引用的 {quoted[0]:,.0f} 卡时 / {quoted[1]:.3g} token（记录里是 "
+                               f"{run.gpu_hours or 0:,.0f} / {run.tokens or 0:.3g}，{run.gpu_hours_scope}）"))
+        run = run.model_copy(update={"gpu_hours": quoted[0], "tokens": quoted[1]})
     lines, figs = at_their_efficiency(ctx, run, model, gpu_id, tokens, gpu_counts_named(ctx.question) or [n])
     figures |= figs
     return lines
@@ -473,6 +494,35 @@ def compute_line(ctx: Ctx, model, tokens: float, total_flops: float, method: str
     return line + ctx.t(".", "。")
 
 
+def _deadline_line(ctx: Ctx, r, n: int, figures: dict) -> str:
+    """Whether the run meets the user's deadline on their GPU count, the MFU it would need to, and (when that is beyond
+    any published run) the GPU count it needs at the assumed MFU."""
+    from tools.efficiency import BEST_PUBLISHED_MFU
+    from tools.train_time import mfu_for_deadline
+
+    d = ctx.req.deadline_hours
+    ok = r.wall_hours <= d
+    need = mfu_for_deadline(r, d)
+    figures |= {"meets_deadline": int(ok), "mfu_needed": round(need, 4)}
+    line = ctx.t(f"Deadline {d:,.0f} h: {'met' if ok else 'missed'} on {n} GPUs at MFU {r.mfu:.0%}; finishing in {d:,.0f} h "
+                 f"on {n} GPUs needs **MFU {need:.1%}** (= {r.mfu:.0%} × {r.wall_hours:,.1f} h / {d:,.0f} h).",
+                 f"期限 {d:,.0f} 小时：MFU {r.mfu:.0%} 时 {n} 张卡{'来得及' if ok else '来不及'}；{n} 张卡要在 {d:,.0f} 小时内跑完，"
+                 f"需要 **MFU {need:.1%}**（= {r.mfu:.0%} × {r.wall_hours:,.1f} 小时 / {d:,.0f} 小时）。")
+    if need > BEST_PUBLISHED_MFU:
+        gpus = math.ceil(r.gpu_hours / d / 8) * 8
+        figures["gpus_for_deadline"] = gpus
+        why = ctx.t("impossible: MFU is a share of peak and cannot pass 100%" if need > 1 else
+                    f"beyond any published run (the best reach about {BEST_PUBLISHED_MFU:.0%})",
+                    "不可能：MFU 是峰值算力的占比，不会超过 100%" if need > 1 else
+                    f"超过了所有公开训练的水平（最好的约 {BEST_PUBLISHED_MFU:.0%}）")
+        line += ctx.t(f" That is {why}. At MFU {r.mfu:.0%} the deadline takes about **{gpus:,} GPUs** "
+                      f"({r.gpu_hours:,.0f} GPU-hours / {d:,.0f} h, in whole 8-GPU servers), or more time, fewer tokens "
+                      "or a smaller model.",
+                      f"这{why}。按 MFU {r.mfu:.0%}，要按期完成约需 **{gpus:,} 张卡**（{r.gpu_hours:,.0f} 卡时 / {d:,.0f} 小时，"
+                      "按整台 8 卡服务器），或者放宽时间、减少 token、换更小的模型。")
+    return line
+
+
 def training_time(ctx: Ctx) -> Answer:
     from knowledge.prices import is_session_override
     from tools.pricing import on_demand_rate
@@ -519,11 +569,14 @@ def training_time(ctx: Ctx) -> Answer:
             lines.append(_measured_on_other_cards(ctx, results, figures))
     if "measured_cheapest" in figures or any(k.startswith("measured_hours_") for k in figures):
         lines.append(ctx.t("The reference job the ratio was computed on (not yours):", "计算速度比用的参考任务（不是你的任务）："))
-    lines.append(ctx.t(f"**{first.wall_hours:,.1f} hours ({first.wall_days:,.1f} days) on {n} GPUs, "
+    years = ctx.t(f", {first.wall_days / 365:,.1f} years", f"，{first.wall_days / 365:,.1f} 年") if first.wall_days > 365 else ""
+    lines.append(ctx.t(f"**{first.wall_hours:,.1f} hours ({first.wall_days:,.1f} days{years}) on {n} GPUs, "
                        f"{first.gpu_hours:,.0f} GPU-hours = {first.gpu_hours / 24:,.0f} GPU-days** (band {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} h).",
-                       f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天），共 {first.gpu_hours:,.0f} 卡时"
+                       f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天{years}），共 {first.gpu_hours:,.0f} 卡时"
                        f" = {first.gpu_hours / 24:,.0f} 卡·天**"
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
+    if req.deadline_hours:  # the user's own target: said right after the estimate it is judged on
+        lines.append(_deadline_line(ctx, first, n, figures))
     tps = tokens / (first.wall_hours * 3600) if first.wall_hours else 0
     figures |= {"tokens_per_s": round(tps), "tokens_per_s_per_gpu": round(tps / n)}
     lines.append(compute_line(ctx, model, tokens, first.total_flops, first.method, figures))
@@ -548,11 +601,6 @@ def training_time(ctx: Ctx) -> Answer:
         lines.append(T(lang, "tt_cost_given" if given else "tt_cost", cost=ctx.money(figures["cost_usd"]),
                        rate=ctx.money(rate.typical, 2), low=ctx.money(rate.low * first.gpu_hours),
                        high=ctx.money(rate.high * first.gpu_hours)))
-    if req.deadline_hours:
-        ok = first.wall_hours <= req.deadline_hours
-        figures["meets_deadline"] = int(ok)
-        lines.append(ctx.t(f"Deadline {req.deadline_hours:,.0f} h: {'met' if ok else 'missed'} on {n} GPUs.",
-                           f"期限 {req.deadline_hours:,.0f} 小时：{n} 张卡{'来得及' if ok else '来不及'}。"))
     if req.budget and "cost_usd" in figures:
         from tools.pricing import CNY_PER_USD
 

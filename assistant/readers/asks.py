@@ -110,15 +110,24 @@ def alternatives(low: str, req: Request) -> list[Ask]:
             between = text[a:b]
             return bool((len(between) <= 40 and re.search(_OR_WORD, between)) or _need_near(text, a) or _need_near(text, b)
                         or (len(between) <= 14 and re.search(_AND_WORD, between) and setting in ("precision", "kv_dtype", "engine")))
+        if setting == "precision" and len(named) >= 2 and {v for _, v in named} <= {"bf16", "fp16", "fp8"} and \
+                re.search(r"kv[\s-]*(?:cache|缓存)", low) and not re.search(r"权重|" + w(r"weights?"), low) and \
+                re.search(r"kv[\s-]*(?:cache|缓存)\s*(?:size|大小|有多大|多大|占|要多少)|" +
+                          w(r"(?:size|big) (?:of )?(?:the )?kv[\s-]*cache"), low):
+            setting = "kv_dtype"  # 'the KV cache size … in BF16 and in FP8?': the cache's format, the weights as they are
         if len(named) >= 2:
             if any(paired(named[i][0], named[i + 1][0]) for i in range(len(named) - 1)):
                 # ('Q4 和 Q8 分别多快', 'int8 and int4: how long a context each?': both, each computed)
                 extra = {} if req.model else {"ratio_only": True}  # 'how much faster is FP8 than BF16?': no job needed
                 if setting in ("precision", "kv_dtype"):
                     extra["exact_format"] = True  # 'q4 or q8?': each as named, fit or not
+                if setting == "kv_dtype" and req.precision in {v for _, v in named}:
+                    extra["precision"] = None  # the format named was the cache's, not the weights'
+                    extra["exact_format"] = False
                 return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting, low), update={setting: v, **extra},
                             compare=setting) for _, v in named[:3]]
-        if len(named) == 1 and (_need_near(text, named[0][0]) or re.search(_HOW_MUCH_MORE, text)):
+        if len(named) == 1 and (_need_near(text, named[0][0]) or re.search(_HOW_MUCH_MORE, text)) and \
+                len(set(req.models or [])) < 2:  # ('A 和 B 都用 4-bit，哪个快、快多少': the models are compared, not the format)
             # ('FP8 KV cache: how much more context does it give?': without it and with it)
             on = named[0][1]
             off = _off_value(setting, on)
@@ -275,7 +284,7 @@ def several_values(low: str, req: Request) -> list[Ask]:
 
 
 # --- several intents --------------------------------------------------------------------------------------------------
-_CLAUSE = re.compile(r"[?？;；]|(?:^|\s)(?:and also|also|plus|as well as|另外|还有|以及|顺便|同时|并且|而且|再问|那么)(?=\s|[\u3400-\u9fff])|"
+_CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)）])|(?:^|(?<=[,，:：;；.。\n])|(?<=[,，:：;；.。]\s))(?=\d[)）]\s*[a-z\u3400-\u9fff])|[①②③④⑤⑥⑦⑧⑨]|(?:^|\s)(?:and also|also|plus|as well as|另外|还有|以及|顺便|同时|并且|而且|再问|那么)(?=\s|[\u3400-\u9fff])|"
                      r"[,，:：]\s*(?=(?:and\s+)?(?:how (?:long|much|many|fast)|what (?:will|would|does|is|about)|多少|多久|要多久|几张|"
                      r"能不能|要不要|成本|价格|花多少|速度|一个月|每月|每小时|一小时|显存|够不够|最长|最大|吞吐|延迟|首字))|"
                      r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|，\s*(?=(?:还有|另外|以及|那|以及|再|多少|能|要|是))|"
@@ -346,7 +355,9 @@ def several_intents(low: str, req: Request) -> list[Ask]:
                 req.intent == "serving" or (req.intent == "training_time" and req.deadline_hours)):
             continue  # 'how many GPUs ...' is the count the plan or the deadline already answers
         seen.add(_family(intent))
-        asks.append((at, Ask(text=_title(clause, intent, zh), intent=intent)))
+        n = _clause_gpus(clause)  # '2) … 8 卡 A800 大概多久' beside '1) 单卡够不够': this ask's own GPU count
+        asks.append((at, Ask(text=_title(clause, intent, zh), intent=intent,
+                             update={"num_gpus": n} if n and n != req.num_gpus else {})))
     if not asks:
         return []
     first = Ask(text=(_intent_label(req)), intent=req.intent,
@@ -365,6 +376,10 @@ _ONE_STREAM = (w(r"single[\s-]*(?:user|stream|request)|one[\s-]*(?:user|stream|r
                + r"|单(?:个|路)?(?:用户|请求|并发)|一个用户|单条")
 
 
+_DECISION = (r"选哪|哪个|哪一个|哪张|推荐|为什么|为啥|理由|" +
+             w(r"pick|choose|which (?:one|is better|should)|recommend\w*|why|tell me why|decide|go with|better"))
+
+
 def _unanswerable(clause: str, at: int) -> bool:
     """A clause that asks something (a question form, no numbers) that no calculator answers and that is not the
     message's main question: listed under 'Not answered' rather than dropped in silence."""
@@ -377,6 +392,21 @@ def _unanswerable(clause: str, at: int) -> bool:
         return False  # a concept the reference notes explain
     asked = [v for k, v in scores.items() if k in _INTENT_NAMES or k == "memory"]
     return max(asked, default=0.0) < 1.5
+
+
+_CLAUSE_GPUS = re.compile(r"(?<![a-z\d.])(\d{1,5})\s*(?:x|×|张|块|卡)?\s*(?:nvidia\s*)?(?:rtx\s*)?"
+                          r"(?:[abhl]\d{2,3}s?|l40s?|[345]090d?|910b|mi3\d\dx?|gpus?|cards?)(?![\d])"
+                          r"(?![\s-]*(?:gpu[\s-]*)?(?:hours?|hrs?|days?|小时|卡时))|(?<![a-z\d.])(\d{1,5})\s*卡(?!时)")
+
+
+def _clause_gpus(clause: str) -> int | None:
+    """The GPU count one clause states ('8 卡 a800', 'on 16 H100s', 'one 8x h100 node'), or None."""
+    from assistant.readers.slots import gpu_count
+
+    m = _CLAUSE_GPUS.search(clause)
+    if m:
+        return int(m.group(1) or m.group(2))
+    return gpu_count(clause).get("num_gpus")
 
 
 def _clause_intent(clause: str, req: Request) -> str | None:
@@ -400,6 +430,8 @@ def _clauses(low: str) -> list[str]:
 
 def _title(clause: str, intent: str, zh: bool) -> str:
     """A section's title: the clause as asked when it is short, else the name of what it asks."""
+    clause = re.sub(r"^(?:[(（]\d[)）]|\d[)）]|[①②③④⑤⑥⑦⑧⑨])\s*", "", clause)
+    clause = re.sub(r"[\s,，;；:：]*(?:(?<![a-z])and|以及|和|还有)?[\s,，;；:：]*$", "", clause)
     if len(clause) <= 60:
         return clause
     return _INTENT_NAMES.get(intent, (intent, intent))[1 if zh else 0]
@@ -491,6 +523,15 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                 update["currency"] = "USD" if m.group(2) in ("美元", "刀", "usd", "$", "dollar", "dollars") else "CNY"
         elif req.price_per_gpu_hour:
             update["price_per_gpu_hour"] = None  # a price written beside another card is not this card's
+        if not m and (req.purchase_price or req.price_kind == "buy"):
+            window = low[end:next((sp[0] for sp in every if sp[0] > end and sp[2] != gid), len(low))]
+            bought = _purchase_after(window)
+            update["purchase_price"] = bought[0] if bought else None  # ('RTX 4090（¥1.6 万）、RTX 5090（¥2.2 万）': each its own)
+            if bought and bought[1]:
+                update["currency"] = bought[1]
+        if req.used:  # '二手 RTX 3090' beside new cards: only the card it is written before is used
+            update["used"] = bool(re.search(r"(?:二手|旧|" + w(r"used|second[\s-]*hand|refurbished") + r")\s*(?:的)?\s*(?:nvidia\s*)?"
+                                            r"(?:rtx\s*|geforce\s*)?$", low[max(0, start - 16):start]))
         if job == "inference_speed" and (re.search(PER_TOKEN_COST, low) or re.search(
                 r"吞吐|并发|" + w(r"throughput|serv\w*|users|concurren\w*") if how_much_faster else
                 r"吞吐|并发|成本|性价比|" + w(r"throughput|serv\w*|users|concurren\w*|cost\w*|dollar|cheap\w*|price"), low)):
@@ -511,13 +552,26 @@ def _card_job_intent(low: str, req: Request) -> str | None:
         return "cost"
     if not req.model and re.search(r"租金|价格|价钱|多少钱|贵|便宜|" + w(r"price\w*|rent\w*|cost\w*|cheap\w*|expensive|per hour"), low):
         return "price"  # 'H200 和 H100 租金差多少': the price of each card
-    speedish = re.search(r"速度|吞吐|多快|成本|便宜|性价比|" + w(r"fast\w*|speed|throughput|tokens?/s|cheap\w*|cost\w*|dollar|price"),
-                         low) or re.search(PER_TOKEN_COST, low)
+    speedish = re.search(r"速度|吞吐|多快|成本|便宜|性价比|" + w(r"fast\w*|speed|throughput|tokens?/s|tok/s|t/s|cheap\w*|cost\w*|"
+                                                          r"dollar|price"), low) or re.search(PER_TOKEN_COST, low)
     if req.model and req.intent == "inference_memory" and not speedish:
         return "inference_memory"  # 'can I run it on 8x H200? and on 8x H100?': does it fit on each
     if req.model and (req.method == "inference" or req.intent in ("inference_memory", "inference_speed", "serving") or
-                      re.search(r"推理|部署|服务|上线|" + w(r"serv\w*|inference|deploy\w*|host\w*|run\w*|tokens?/s|throughput"), low)):
+                      re.search(r"推理|部署|服务|上线|本地跑|跑" + "|" + w(r"serv\w*|inference|deploy\w*|host\w*|run\w*|tokens?/s|tok/s|"
+                                                                     r"throughput"), low)):
         return "inference_speed"
+    return None
+
+
+def _purchase_after(window: str) -> tuple[float, str | None] | None:
+    """A purchase price written right after a card ('RTX 4090 24G（¥1.6 万）', '5090 at $1,999'), not an hourly rate."""
+    from assistant.readers.money import MONEY, _money, _purchase_amount
+
+    for m in re.finditer(MONEY, window[:40]):
+        if not m.group("v") or re.match(r"\s*(?:/|per|每|一)\s*(?:gpu[\s-]*|卡|张)?(?:hr|hour|h|小时|时|月|month)", window[m.end():]):
+            continue
+        if _purchase_amount(m, window):
+            return _money(m)
     return None
 
 
@@ -587,7 +641,9 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
                 or several_values(low, req) or several_formats(low, req) or several_intents(low, req))
     clauses = _clauses(low)
-    extra = [Ask(text=c, intent="out_of_scope") for at, c in enumerate(clauses) if _unanswerable(c, at)]
+    decided = any(a.compare for a in asks)  # alternatives are compared with a pick: 'pick one and say why' is that
+    extra = [Ask(text=c, intent="out_of_scope") for at, c in enumerate(clauses) if _unanswerable(c, at)
+             and not (decided and re.search(_DECISION, c))]
     if extra:  # an ask no calculator answers: listed under 'Not answered', never dropped in silence
         asks = (asks or [Ask(text=_intent_label(req),
                              intent=req.intent)]) + extra

@@ -71,7 +71,7 @@ CUES: list[tuple[str, float, str]] = [
     ("explain_strong", 4, r"什么是|是什么|原理|为什么|为啥|区别是|有什么区别|有啥区别|什么区别|好处|是怎么|怎么省|"
                           + w(r"why|difference between|what's the difference|what is the difference|how does .{0,40} (?:save|work)")),
     ("fact_check", 3, r"文章|说法|对吗|对不对|是真的吗|是否正确|博客|这篇|原文|原话|公众号|"
-                      + w(r"article|is it true|is this true|true that|fact[\s-]?check|blog post|this claim|the claim|"
+                      + w(r"article|is it true|is this true|is that (?:true|right|correct)|true that|fact[\s-]?check|blog post|this claim|the claim|"
                           r"from a blog|a blog")),
     ("fact_check", 1, r"网上说|有人说|据说|" + w(r"they say|someone said|i read")),
     ("fact_check", 6, r"核对|帮我检查|检查这段|检查一下这|" + w(r"fact[\s-]?check\w*|check (?:these|this|the following) (?:claims?|paragraph|text)")),

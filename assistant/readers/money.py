@@ -239,6 +239,13 @@ def per_million_price(text: str) -> tuple[float, str | None] | None:
     currency), or None."""
     m = re.search(MONEY + r"\s*(?:/|per|每|一)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:输出|输入|output|input)?\s*tokens?",
                   text)
+    for unit in ([] if m else re.finditer(r"(?:每|per|/)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:输出|输入|output|input)?"
+                                          r"\s*tokens?\s*(?:的?价格|收费|要|是|为|costs?|is|at|:|：)?\s*", text)):
+        # the unit first: '每百万 output token ¥2', 'per 1M tokens: $0.60' (a bare number after it is no price)
+        after = re.match(MONEY, text[unit.end():])
+        if after and after.group("v") and (after.group("pre") or after.group("post")):
+            m = after
+            break
     if not m:
         return None
     got = _money(m)

@@ -139,17 +139,19 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                   work)
     if m and not any(g.startswith("m") and g.endswith("gb") for g in out.gpus):
         chip = _apple_chip_with_memory(work, catalog)
-        if chip is not None:  # 'M4 Pro Mac mini 48GB', 'Mac Studio (M2 Ultra, 192G)': the chip and the memory, apart
-            gid, start, end = chip  # (beside other cards: 'Mac Studio 512GB or 4x RTX 6000 Ada?' compares them)
+        if chip is None and not out.gpus:
+            out.unknown_gpu = m.group(0).strip()
+        while chip is not None:  # 'M4 Pro Mac mini 48GB', 'Mac Studio (M2 Ultra, 192G)': the chip and the memory, apart
+            gid, start, end = chip  # (beside other cards: 'Mac Studio 512GB or 4x RTX 6000 Ada?' compares them;
+            # 'an M2 Ultra with 192GB or an M3 Ultra with 512GB': each machine)
             if out.gpus and start < min(sp[0] for sp in out.gpu_spans):
                 out.gpus.insert(0, gid)
-            else:
+            elif gid not in out.gpus:
                 out.gpus.append(gid)
             out.gpu_text = out.gpu_text or work[start:end].strip()
             out.gpu_spans.append((start, end, gid))
             work = mask(work, start, end)
-        elif not out.gpus:
-            out.unknown_gpu = m.group(0).strip()
+            chip = _apple_chip_with_memory(work, catalog)
     # 4b. devices that are not GPUs in the table (a Raspberry Pi, a Jetson, a phone, a CPU): said, never replaced
     if not out.gpus and not out.unknown_gpu:
         m = re.search(r"(?<![a-z0-9])(raspberry\s*pi\s*\d?|jetson(?:\s*(?:orin|nano|agx|xavier))*|iphone\s*\d*|"

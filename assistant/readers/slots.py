@@ -259,6 +259,11 @@ HOST_OWNED = (r"主机已有|已有主机|已经有主机|只买显卡|只买卡
 def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
+    text = re.sub(r"(?<![\d.])\d[)）、](?=\s*\S)", "  ", text)  # '三个问题：1）…': an item's number, not a length
+    text = re.sub(r"(?:(?<![a-z])per|/|每)\s*(?:1\s*)?(?:m|million|百万|k|thousand|千)\s*(?:个)?\s*(?:output|input|输出|输入)?\s*tokens?",
+                  lambda m: " " * len(m.group(0)), text)  # 'per 1M output tokens', '每百万输出 token': a price's unit
+    text = re.sub(r"\d[\d,.]*\s*k?\s*(?:output|generated|输出|生成)\s*(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])",
+                  lambda m: " " * len(m.group(0)), text)  # '1,500 output tok/s': a rate, not an output length
     before = (rf"({LEN})[\s-]*(?:(?:tokens?)?\s*的?\s*(?:{_PROMPT_BARE}|提示|长文档|长文本|pdf)|tokens?\s*的?\s*(?:{_PROMPT}|长文档|pdf))")
     number_first = re.search(before, text) and re.search(rf"({LEN})[\s-]*(?:tokens?|token)?\s*的?\s*(?:{_OUTPUT})", text)
     # ('1k 输入 300 输出': the numbers come before their words, so '输入 300' is not the prompt)
@@ -333,6 +338,7 @@ def users(text: str) -> dict:
         out["daily_active_users"] = int(magnitude(to_number(m.group(1)), m.group(2)))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     m = re.search(rf"({NUM})\s*(?:{MAG})?\s*(?:个|名|位)?\s*(?:concurrent|simultaneous|parallel|active|同时在线的?|并发的?|在线的?)?\s*"
+                  r"(?:(?:such|of these|of those|full[\s-]*(?:length|context)|long)\s+|\d+(?:\.\d+)?\s*k?[\s-]*(?:tokens?|token)?[\s-]*)?"
                   rf"(?:{w('users?|people|clients?|requests?|sessions?|streams?|sequences?|chats?|conversations?')}|用户|人同时|人并发|"
                   r"人(?:同时|并发|在线|用|使用|在用|访问|调用)|路并发|个并发|并发|个请求|请求|路)", text)
     m2 = re.search(rf"(?:并发|concurrency|concurrent users|同时在线|同时)\s*(?:数|量|用户数?)?\s*(?:of|是|为|=|:|：|约|大概|达到|要)?\s*"
@@ -344,7 +350,10 @@ def users(text: str) -> dict:
             if v:
                 v = magnitude(v, mag.group(1)) if mag and mag.group(1) in ("万", "k", "千", "w") else v
                 if re.search(w("concurrent|simultaneous|parallel|active") + r"|并发|同时|在线|路", hit.group(0)) or \
-                        re.search(w("users?|people|clients?") + "|用户|人", hit.group(0)):
+                        re.search(w("users?|people|clients?") + "|用户|人", hit.group(0)) or \
+                        re.match(r"[^.?!。？]{0,20}?" + w(r"at (?:the same time|once)|simultaneously|concurrently|in parallel"),
+                                 text[hit.end():]):  # '4 such sequences at the same time'
+                    out["concurrent_users"] = int(v)
                     out["concurrent_users"] = int(v)
                     break
     m = re.search(r"(?:qps|rps)\s*(?:of|=|:|：|是|为|约|大概)?\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:qps|rps|requests?\s*(?:per|/|a)\s*"
@@ -380,6 +389,21 @@ def engine(text: str) -> dict:
         if has(pattern, text):
             return out | {"engine": name}
     return out
+
+
+def quoted_run_figures(text: str) -> tuple[float, float] | None:
+    """(GPU-hours, tokens) a sentence quotes together for a run ('pre-training took 2.664M H800 GPU-hours for 14.8T
+    tokens', '用了 3080 万卡时训了 15.6T token'), or None: the user's figures, which beat the record's."""
+    for sentence in re.split(r"(?<=[。！？；\n])|(?<=[.!?;])\s+", text):
+        m = re.search(r"(\d+(?:\.\d+)?)\s*(万|亿|k|m|million|thousand)?\s*(?:[a-z0-9-]+\s*)?(?:gpu[\s-]*hours?|gpu[\s-]*hrs?|卡时|gpu\s*小时)",
+                      sentence)
+        found = tokens(sentence).get("tokens")
+        if m and found:
+            hours = float(m.group(1)) * {"万": 1e4, "亿": 1e8, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(
+                m.group(2) or "", 1)
+            if hours >= 1000:
+                return hours, found
+    return None
 
 
 def tokens(text: str) -> dict:
@@ -445,12 +469,15 @@ def interconnect(text: str) -> dict:
         return {"interconnect": "infiniband"}
     if has(w(r"roce(?:v2)?"), text):
         return {"interconnect": "roce"}
-    m = re.search(r"(25|100|200|400)\s*(?:g|gb|gbe|gbps|gb/s|gbit|g以太网|千兆)(?![a-z0-9])", text)
+    m = re.search(r"(?<![\d.])(1|10|25|100|200|400)\s*(?:g|gb|gbe|gbps|gb/s|gbit|g以太网)(?![a-z0-9])", text)
     if m and (re.search(r"gbe|以太网", m.group(0)) or has(w(r"ethernet|gbe|nic|network|networking|net|interconnect|link|between") + r"|以太网|网卡|网络|互联", text)):
-        return {"interconnect": {"25": "ethernet-25g", "100": "ethernet-100g", "200": "ethernet-100g",
-                                 "400": "ethernet-400g"}[m.group(1)]}
-    if has(w(r"ethernet|tcp"), text) or has(r"以太网|千兆网|万兆网", text):
-        return {"interconnect": "ethernet-25g" if has(r"万兆|10\s*g|25\s*g", text) else "ethernet-25g"}
+        return {"interconnect": f"ethernet-{m.group(1)}g"}
+    if has(r"万兆", text):
+        return {"interconnect": "ethernet-10g"}  # '万兆网' = 10 GbE
+    if has(r"千兆", text):
+        return {"interconnect": "ethernet-1g"}  # '千兆网' = 1 GbE
+    if has(w(r"ethernet|tcp"), text) or has(r"以太网", text):
+        return {"interconnect": "ethernet-25g"}  # an Ethernet of no stated speed: a common 25 GbE port
     if has(w(r"no nvlink|without nvlink|pcie only|pcie") + r"|没有nvlink|没有 nvlink|无nvlink", text):
         return {"interconnect": "pcie"}
     if has(w(r"nvlink|nvswitch|sxm"), text):
@@ -538,6 +565,13 @@ def targets(text: str) -> dict:
          or re.search(r"(?:each|every (?:user|one|client|session)|per user|each user|每人|每个人|每个用户|每用户)[^0-9\n。.?？]{0,28}?"
                       r"(?:at least|min(?:imum)?|≥|>=|不低于|至少|不少于)?\s*" + rate, text)
          or re.search(r"(?:per|each)[\s-]*(?:user|person|stream|request)[^0-9\n]{0,24}?" + rate, text))
+    if not m:  # 'one user … need at least 40 tok/s', '要求 ≥30 tok/s': a speed required of the stream, not one measured
+        need = re.search(r"(?:(?<![a-z])(?:need|needs|require[sd]?|want|at least|min(?:imum)?|no less than)(?![a-z])|≥|>=|要求|至少|"
+                         r"不低于|不少于)\s*(?:at least\s*|≥\s*|>=\s*)?" + rate
+                         + r"(?![^.?!。？\n]{0,16}(?:in total|total|aggregate|overall|throughput|合计|总|吞吐))", text)
+        if need and not re.search(r"throughput|total|aggregate|吞吐|总|合计|batch|并发|concurren",
+                                  text[max(0, need.start() - 30):need.start()]):
+            m = need  # ('throughput needs 3,000 tokens/s' is the whole system's rate)
     if m:
         v = float(m.group(1))
         if 0 < v <= 10_000:
@@ -663,7 +697,7 @@ _VOLUME_MAG = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "
 _DAY = r"(?:per|a|/|each)\s*day|daily|every day|每天|每日|日均|一天|/天|天均"
 _MONTH = r"(?:per|a|/|each)\s*month|monthly|every month|每月|每个月|月均|一个月|/月"
 _VOL = (r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(thousand|million|billion|bn|mn|k|m|b|千万|百万|十亿|万亿|万|亿)?\s*(?:个\s*)?"
-        r"(?:output\s+|generated\s+|输出\s*|生成\s*|的\s*)?(?:tokens?|toks?|token)(?![a-z/])(?!\s*/\s*s)")
+        r"(?:output\s+|generated\s+|输出\s*|生成\s*|的\s*)?(?:tokens?|toks?|token)(?![a-z])(?!\s*/\s*(?:s|sec|second|秒)(?![a-z]))")
 
 
 def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
@@ -673,6 +707,8 @@ def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
     out: dict = {}
     span = None
     for m in re.finditer(_VOL, text):
+        if re.search(r"(?:(?<![a-z])per|/|每)\s*$", text[max(0, m.start() - 6):m.start()]):
+            continue  # 'cost per 1M output tokens': the unit of a price, not a volume
         around = text[max(0, m.start() - 30):m.start()] + " | " + text[m.end():m.end() + 24]
         per = "day" if re.search(_DAY, around) else "month" if re.search(_MONTH, around) else None
         if per is None:
@@ -692,6 +728,11 @@ def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
 
 
 # the answer must be a number of cards: 'how many L40S', '要几张', '需要多少台'
+# 'what MFU do we need?', 'MFU 要达到多少': the utilization a deadline asks for, not one the user states
+MFU_ASK = (r"(?:需要|要|得)\s*(?:达到|到)?\s*多少\s*(?:的)?\s*(?:mfu|算力利用率|利用率)|(?:mfu|算力利用率|利用率)\s*(?:要|需要|得)\s*(?:达到|到)?\s*多少|"
+           + w(r"(?:what|which|how much|how high(?: an?)?)\s+(?:an?\s+)?(?:mfu|utili[sz]ation|efficiency)|"
+               r"(?:mfu|utili[sz]ation|efficiency)\s+(?:do|would|will|should|must)\s+(?:we|i|you)|required mfu|mfu required|"
+               r"mfu (?:is )?needed|need(?:ed)? (?:an? )?mfu"))
 COUNT_ASK = (r"几张|几块|几台|多少张|多少块|多少台|多少卡|几卡|" + w(r"how many (?:\w+[\s-]?)?(?:gpus?|cards?|nodes?|servers?|"
              r"a100s?|h100s?|h200s?|h20s?|h800s?|l40s|l40ses|4090s?|5090s?|3090s?|mi300xs?|910bs?)"))
 
