@@ -74,6 +74,7 @@ class Ctx:
     applied: dict = field(default_factory=dict)  # defaults shown in the restatement as if stated ('1× H100')
     gpu_overrides: dict = field(default_factory=dict)  # GPU records changed for this answer (a Mac's raised GPU limit)
     shared: frozenset = frozenset()  # inputs the message's comparison uses: not 'not used' in one ask's section
+    used: set = field(default_factory=set)  # inputs a handler used beyond its intent's usual ones (USES)
 
     @property
     def lang(self) -> str:

@@ -155,6 +155,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return listed
     if intent == "cost" and all("cost_per_million_tokens" in x.figures for _, x in done):
         return _rank_per_token(done, zh, question)
+    if all((a.update or {}).get("purchase_price_per_server") for a, _ in done):
+        bought = _servers_to_buy(done, zh)
+        if bought:
+            return bought
     keys = _CARD_KEY.get(intent)
     if keys is None:
         return None
@@ -181,6 +185,12 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
     if intent == "training_time" and money_asked and not all("cost_at_your_price" in x.figures for _, x in done):
         key = ("cost_usd", "lower", "USD at on-demand prices", "美元（按需价）")
     name, better, en, cn = key
+    if not any(isinstance(x.figures.get(name), (int, float)) for _, x in done):
+        need = [(a, x.figures.get("units_needed") or x.figures.get("serve_total_gpus")) for a, x in done]
+        if all(isinstance(v, (int, float)) for _, v in need):  # one card sized from a measurement, another estimated:
+            # the GPUs each needs for the same load is what both answers give
+            listed = "; ".join(f"{a.text}: {v:,.0f} " + ("张卡" if zh else "GPUs") for a, v in need)
+            return listed + ("。" if zh else ".")
     rows = []
     for a, x in done:
         v = x.figures.get(name)
@@ -245,7 +255,15 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
     other = pick([av for av in vals if av[0] is not win[0]], key=lambda av: av[1])
     ratio = (other[1] / win[1]) if better == "lower" else (win[1] / other[1])
     if abs(ratio - 1) < 0.03:
-        return f"{listed}。" + ("两者相当（差别不到 3%）。" if zh else "") if zh else f"{listed}. A tie (within 3%)."
+        tail = ""
+        ttft = [(a, x.figures.get("ttft_s")) for a, x in done if x.figures.get("ttft_s")]
+        if intent == "inference_speed" and name != "ttft_s" and len(ttft) >= 2:
+            lo, hi = min(ttft, key=lambda av: av[1]), max(ttft, key=lambda av: av[1])
+            if hi[1] > 1.03 * lo[1]:  # same decode (bandwidth), different prefill (compute): said, not hidden in the tie
+                tail = (f"首 token（预填充，看算力）{lo[0].text} 快 {hi[1] / lo[1]:.2f} 倍（{lo[1]:.2f} 秒对 {hi[1]:.2f} 秒）。" if zh else
+                        f" Time to first token (prefill, compute-bound): {lo[0].text} is {hi[1] / lo[1]:.2f}× faster "
+                        f"({lo[1]:.2f} s vs {hi[1]:.2f} s).")
+        return (f"{listed}。两者解码相当（差别不到 3%）。" + tail) if zh else f"{listed}. A tie (within 3%).{tail}"
     return (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
             f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
 
@@ -286,7 +304,8 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
         return _compare_cards(done, zh, question, prices, calls)
     intent = done[0][1].intent
     if intent == "inference_memory" and re.search(r"上下文|多长|context|longer|long\b", question.lower()) and \
-            all(x.figures.get("max_context") for _, x in done) and ((done[0][1].request or {}).get("batch") or 1) <= 1:
+            all(x.figures.get("max_context") for _, x in done) and ((done[0][1].request or {}).get("batch") or 1) <= 1 \
+            and asks[0].compare != "context":  # (contexts compared: whether each fits, below)
         # 'how much more context does FP8 KV give?': the longest context of each, and the gain
         rows = [(a, int(x.figures["max_context"])) for a, x in done]
         listed = "; ".join(f"{a.text}: {c:,} tokens" for a, c in rows)
@@ -456,6 +475,44 @@ def sub_request(req: Request, ask: Ask) -> Request:
     """The message's Request with this ask's intent and fields."""
     update = {"intent": ask.intent, **ask.update}
     return Request.model_validate(req.model_dump() | update)
+
+
+def _servers_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
+    """Whole servers to buy at the user's price for each: the servers the job needs (its GPUs over the server's), their
+    cost against the budget, whether the job fits the period; the cheapest that fits both is the pick."""
+    import math
+
+    rows = []
+    for a, x in done:
+        req = x.request or {}
+        n = (x.verdict.num_gpus if x.verdict and x.verdict.num_gpus else None) or req.get("num_gpus")
+        if not n:
+            return None
+        per = req.get("gpus_per_node") or 8
+        servers = math.ceil(n / per)
+        cost = servers * a.update["purchase_price_per_server"]
+        hours = x.figures.get("wall_hours")
+        rows.append((a, servers, cost, hours, req.get("budget"), req.get("period_hours"), req.get("currency")))
+    sym = "¥" if rows[0][6] == "CNY" else "$"
+    parts, ok = [], []
+    for a, servers, cost, hours, budget, period, _ in rows:
+        fits_budget = budget is None or cost <= budget
+        in_time = hours is None or period is None or hours <= period
+        note = [] if fits_budget else [("超预算" if zh else "over the budget")]
+        if not in_time:
+            note.append("一个周期内跑不完" if zh else "does not finish within the period")
+        parts.append((f"{a.text}：{servers} 台 = {sym}{_num(cost)}" if zh else f"{a.text}: {servers} server(s) = {sym}{_num(cost)}")
+                     + (f"（{hours:,.0f} 小时）" if zh and hours else f" ({hours:,.0f} h)" if hours else "")
+                     + (("，" + "、".join(note)) if zh and note else ("; " + ", ".join(note)) if note else ""))
+        if fits_budget and in_time:
+            ok.append((a, servers, cost, hours))
+    listed = ("；" if zh else "; ").join(parts)
+    if not ok:
+        return listed + ("。没有一个在预算内放得下并按时跑完。" if zh else ". None holds the job within the budget and the period.")
+    best = min(ok, key=lambda r: (r[2], r[3] or 0))
+    return listed + (f"。**买 {best[1]} 台 {best[0].text}**（{sym}{_num(best[2])}）：预算内、放得下、按时跑完里最便宜。" if zh else
+                     f". **Buy {best[1]} × {best[0].text}** ({sym}{_num(best[2])}): the cheapest that holds the job within "
+                     "the budget and the period.")
 
 
 def _bought(a: Ask) -> str:

@@ -320,7 +320,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                 continue
             if name == "gpu" and "gpus" in uses and req.gpu in req.gpus and len(req.gpus) >= 2:
                 continue  # the GPU named first is one of the GPUs compared
-            if name not in uses and name not in META_FIELDS and name not in already and name not in ctx.shared:
+            if name not in uses and name not in META_FIELDS and name not in already and name not in ctx.shared \
+                    and name not in ctx.used:
                 ctx.ignore(name, "the tool that answers this question does not use it",
                            "回答这个问题的工具用不到它")
     req_dict = req.model_dump(mode="json")

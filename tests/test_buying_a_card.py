@@ -41,3 +41,14 @@ def test_the_cheapest_card_that_meets_the_speed_is_picked():
                                        ("the service needs 3000 tokens/s in total", None)])
 def test_a_required_speed_is_a_target_and_a_measured_or_total_one_is_not(text, rate):
     assert slots.targets(text).get("tokens_per_s_per_user") == rate
+
+
+def test_whole_servers_are_bought_within_the_budget():
+    q = ("预算 ¥300 万,要做 Qwen2.5-72B 的全参 SFT(每月大约 10 亿 token 数据)。两种整机:H20 96G 8 卡整机 ¥110 万/台,"
+         "昇腾 910B 64G 8 卡(Atlas 800T A2)¥130 万/台。买哪个、买几台?")
+    r = read(q, CAT).request
+    assert r.tokens == pytest.approx(1e9, rel=0.01) and "tokens_per_day" not in r.stated  # a month's data, not traffic
+    a = ask(q)
+    # full SFT states 72.7e9 x 16 B = 1.16 TB: H20 (96 GB) needs 16 cards = 2 servers = ¥2.2M, within ¥3M;
+    # 910B (64 GB) needs 24 = 3 servers = ¥3.9M, over it. Both finish a month's 1B tokens well within the month
+    assert "**买 2 台" in a.answer and "¥2,200,000" in a.answer and "超预算" in a.answer

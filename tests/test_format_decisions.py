@@ -38,3 +38,12 @@ def test_formats_named_for_the_kv_cache_set_the_cache_not_the_weights():
     assert "17.18 GB" in a.answer and "8.59 GB" in a.answer
     assert "Only KV cache fp8 fits" in a.answer
     assert "weights in BF16" in a.answer or "in bf16" in a.answer
+
+
+def test_a_kv_cache_format_beside_a_weight_format_is_not_an_alternative():
+    a = ask("Serving Qwen2.5-32B AWQ on 2x L40S with TP=2, max-model-len 16k, gpu-memory-utilization 0.92, FP8 KV cache: "
+            "how many concurrent 16k sequences?")
+    assert not a.asks  # one job: AWQ weights with an FP8 cache
+    # FP8 KV: 2 x 64 layers x 8 KV heads x 128 x 1 B = 128 KiB per token; 16,384 tokens = 2.15 GB per sequence.
+    # vLLM's pool: 2 x 0.92 x ~48 GB = 88 GB - ~19 GB of AWQ weights - activations = ~60 GB: about 28 sequences
+    assert 22 <= a.figures["max_sequences_at_context"] <= 34

@@ -17,3 +17,19 @@ def test_a_claimed_memory_amount_is_checked_against_the_computed_one(q, holds):
     a = ask(q)
     assert a.intent == "fact_check"
     assert a.figures["claim_correct"] == int(holds)
+
+
+def test_a_requirement_claimed_in_tb_is_checked_not_refused_as_a_card():
+    a = ask("Llama 3.1 8B needs 3 TB of VRAM for inference, right? How many H100s do I need?")
+    # 8.03e9 x 2 B = 16 GB of BF16 weights (+ ~1.6 GB at 4k): 3 TB is wrong by ~170x; one H100 holds it
+    assert a.intent == "fact_check" and a.figures["claim_correct"] == 0
+    assert not a.invalid if hasattr(a, "invalid") else True
+    assert "3000 GB" in a.answer
+
+
+def test_a_fraction_of_a_gpu_is_said_and_sized_on_a_whole_one():
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    reading = read("我们要用 0.5 张 4090 跑 Qwen2.5-7B 可以吗?", default_catalog())
+    assert any("fraction of a GPU" in w for w in reading.warnings)

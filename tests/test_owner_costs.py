@@ -47,9 +47,9 @@ def test_owning_is_priced_per_working_gpu_hour_with_its_break_even_utilization()
     a = ask("We're considering owning an 8x H100 SXM node: $260k purchase, amortized over 3 years. Colo charges "
             "$0.12/kWh with PUE 1.4; the node draws 10.2 kW at full load. We expect 70% utilization. What is our effective "
             "cost per utilized GPU-hour, and at what utilization would it break even with a $2.49/GPU-hr cloud price?")
-    # working GPU-hours: 8 x 26,280 h x 0.7 = 147,168; power 10.2 kW x 1.4 x 18,396 h x $0.12 = $31,523;
-    # capital $260,000 + hosting (default $150 x 8 x 36 = $43,200): ($334,723) / 147,168 = $2.27
-    assert "$2.27 per working GPU-hour" in a.answer
-    # break-even: ($32,500 / 3 years / 8,760 h + 12 x $150 / 8,760 h = $1.4421 per GPU-hour) / ($2.49 - power
-    # 1.275 kW x 1.4 x $0.12 = $0.2142) = 0.634
-    assert "63% utilization" in a.answer
+    # working GPU-hours: 8 x 26,280 h x 0.7 = 147,168; power 10.2 kW x 1.4 x 18,396 h x $0.12 = $31,523; no hosting
+    # fee is stated beside the power costs, so none is added: ($260,000 + $31,523) / 147,168 = $1.98
+    assert "$1.98 per working GPU-hour" in a.answer and "no hosting fee" in a.answer
+    # break-even: ($32,500 / 3 years / 8,760 h = $1.2367 per GPU-hour) / ($2.49 - power 1.275 kW x 1.4 x $0.12 =
+    # $0.2142) = 0.543
+    assert "54% utilization" in a.answer

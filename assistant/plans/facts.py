@@ -221,7 +221,8 @@ def recommend(ctx: Ctx) -> Answer:
     if len(named) >= 2:  # why, card against card: the figure that bounds this job
         from knowledge.lookups import job_picks
 
-        jobs = ("training",) if task != "inference" else ("decode", "training", "memory")
+        jobs = ("training", "scale_out") if task != "inference" else ("decode", "training", "memory")
+        # (training spans GPUs: ZeRO-3 and TP traffic ride the GPU-to-GPU link, where export versions differ)
         for p in (p for p in job_picks(named) if p.job in jobs):
             lines.append("- " + job_line(lang, p, T(lang, "job_prefill") if (hourly and p.job == "training") else None))
     text = ("\n".join(lines) + "\n\n"
@@ -423,12 +424,12 @@ def fact_check(ctx: Ctx) -> Answer:
         correct = base.verdict.fits == claim_fits
         errata = ctx.deps.search("errata 单张A100 LoRA 70B 文章" if ctx.zh else "errata article LoRA 70B one A100", k=2)
         head = T(lang, "fc_right" if correct else "fc_wrong")
-        claimed = re.search(r"(?:只要|只需要?|仅需?要?|就要|才要?|需要|要)\s*(\d+(?:\.\d+)?)\s*(?:gb|g)(?![a-z])|"
-                            r"(?<![a-z])(?:only|just|needs?|requires?)\s+(?:about\s+|~)?(\d+(?:\.\d+)?)\s*(?:gb|g)(?![a-z])", low)
+        claimed = re.search(r"(?:只要|只需要?|仅需?要?|就要|才要?|需要|要)\s*(\d+(?:\.\d+)?)\s*(gb|g|tb)(?![a-z])|"
+                            r"(?<![a-z])(?:only|just|needs?|requires?)\s+(?:about\s+|~)?(\d+(?:\.\d+)?)\s*(gb|g|tb)(?![a-z])", low)
         need = _memory_needed(base)
         if claimed and need:  # 'BF16 只要 7GB 显存就能跑': the amount claimed against the amount computed
-            gb = float(claimed.group(1) or claimed.group(2))
-            correct = gb >= 0.9 * need
+            gb = float(claimed.group(1) or claimed.group(3)) * (1000 if (claimed.group(2) or claimed.group(4)) == "tb" else 1)
+            correct = 0.9 * need <= gb <= 3 * need  # (a claim far above the need is as wrong as one below it)
             moe = ctx.model().moe is not None if req.model else False
             head = T(lang, "fc_right" if correct else "fc_wrong") + " " + ctx.t(
                 f"Claimed {gb:g} GB; it needs about **{need:,.1f} GB** in total"

@@ -253,7 +253,8 @@ def inference_memory(ctx: Ctx) -> Answer:
     context = _context(ctx)
     # several sequences held at once are served by an engine that batches them with chunked prefill (vLLM); one
     # user's local run allocates as it goes (HF, llama.cpp)
-    engine = _engine(ctx, "vllm" if max(req.concurrent_users or 0, req.batch or 0) > 1 else "hf")
+    engine = _engine(ctx, "vllm" if max(req.concurrent_users or 0, req.batch or 0) > 1 or req.gpu_memory_utilization
+                     else "hf")  # ('gpu-memory-utilization 0.92' is vLLM's own flag)
     batch = req.batch or 1
     fixed = weight_format_for(ctx, model, gpu if req.gpu else None)
     ladder = [fixed] if fixed else precision_ladder(ctx, model, gpu)
@@ -317,7 +318,7 @@ def inference_memory(ctx: Ctx) -> Answer:
     cites = ctx.deps.search(f"KV cache {model.name} 推理 显存" if ctx.zh else f"KV cache inference memory {model.name}")
     figures: dict[str, Any] = {"per_gpu_gb": r.per_gpu_gb, "weights_gb": r.weights_total_gb, "kv_cache_gb": r.kv_cache_gb,
                                "kv_cache_bytes_per_token": r.kv_cache_bytes_per_token, "max_context": r.max_context,
-                               "min_gpus": r.min_gpus, "precision": main_p}
+                               "max_sequences_at_context": r.max_batch, "min_gpus": r.min_gpus, "precision": main_p}
     if len(ladder) > 1:
         figures |= {f"{p}_per_gpu_gb": x.per_gpu_gb for p, x in results.items()}
         figures["best_precision"] = best
@@ -594,6 +595,18 @@ def serving(ctx: Ctx) -> Answer:
     if req.batch and req.concurrent_users:
         ctx.ignore("batch", "the concurrent users set how many sequences are decoded together", "并发用户数决定同时解码的序列数")
     r = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
+    if not req.num_gpus and not (req.concurrent_users or req.requests_per_s or req.batch) and not r.max_batch \
+            and r.min_gpus:
+        # 'how many 8-GPU H20 servers, and how many concurrent at 128k?': the fewest whole servers that hold it, and
+        # their concurrency (not one GPU's zero)
+        per = req.gpus_per_node or 8
+        n = -(-r.min_gpus // per) * per
+        ctx.req = req = req.model_copy(update={"num_gpus": n})
+        ctx.applied["num_gpus"] = n
+        ctx.assumed[:] = [a for a in ctx.assumed if a not in ("1 GPU", "单卡")]
+        ctx.assume(f"{n // per} server(s) of {per}: the fewest that hold the weights and one {context:,}-token sequence",
+                   f"{n // per} 台 {per} 卡：放得下权重和一条 {context:,} token 序列的最少整机数")
+        r = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
     max_seqs = r.max_batch or 0
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     if not (req.concurrent_users or req.requests_per_s or req.batch):
@@ -609,10 +622,15 @@ def serving(ctx: Ctx) -> Answer:
                      f"**可以**：{n} 张 {gpu.name} 能同时容纳 {users} 路 {context:,} token 的请求"
                      f"（KV 池 {r.vllm_kv_cache_tokens or 0:,} token，最多 **{max_seqs}** 路）。")
     else:
+        per = req.gpus_per_node or 8
+        boxes = -(-(r.min_gpus or 0) // per)
+        whole = (ctx.t(f" (the minimum in whole servers: {boxes} × {per} = **{boxes * per} GPUs**, memory alone)",
+                       f"（按整机算最少 {boxes} 台 × {per} 卡 = **{boxes * per} 张**，只看显存）")
+                 if r.min_gpus and r.min_gpus > per else "")
         head = ctx.t(f"**No**: {users} concurrent sequences of {context:,} tokens need {r.kv_cache_total_gb:.1f} GB of KV cache; "
-                     f"{n}× {gpu.name} hold up to **{max_seqs}**; at least **{r.min_gpus}** GPUs are needed.",
+                     f"{n}× {gpu.name} hold up to **{max_seqs}**; at least **{r.min_gpus}** GPUs are needed{whole}.",
                      f"**不够**：{users} 路 {context:,} token 的请求需要 {r.kv_cache_total_gb:.1f} GB KV cache；"
-                     f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；至少需要 **{r.min_gpus}** 张。")
+                     f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；至少需要 **{r.min_gpus}** 张{whole}。")
     fp8_kv = None
     if users > max_seqs and not req.kv_dtype and not model.mla and r.kv_cache_bytes_per_token:
         # 'hold up to 13 of 16': an FP8 KV cache halves the cache on the same GPUs; said when it changes the answer

@@ -228,6 +228,13 @@ def per_token(ctx: Ctx) -> Answer:
     from tools.capacity import HOURS_PER_MONTH as MONTH_H, CapacityRequest, plan_capacity
 
     req = ctx.req
+    if not req.tokens_per_day and req.requests_per_s and req.output_len and req.throughput_tokens_per_s:
+        # '每天 300 万次请求，每个输出 400 token': the output tokens a day the measured rate must carry
+        ctx.req = req = req.model_copy(update={"tokens_per_day": req.requests_per_s * 86400 * req.output_len})
+        ctx.used |= {"requests_per_s", "output_len"}
+        ctx.assume(f"{req.requests_per_s * 86400:,.0f} requests a day × {req.output_len:,} output tokens = "
+                   f"{req.tokens_per_day / 1e6:,.0f}M output tokens a day",
+                   f"每天 {req.requests_per_s * 86400:,.0f} 次请求 × 每次输出 {req.output_len:,} token = 每天 {req.tokens_per_day / 1e6:,.0f}M 输出 token")
     n = req.num_gpus or 1
     if not req.num_gpus and not (req.throughput_scope == "gpu" and req.tokens_per_day):
         ctx.assume_one_gpu()
@@ -327,6 +334,12 @@ def per_token(ctx: Ctx) -> Answer:
     if req.throughput_tokens_per_s:
         ctx.assume(f"{tps:,.0f} tokens/s is your measurement, per {'GPU (or instance)' if per_gpu else unit_en}; capacity "
                    "is sized on it, not on an estimate", f"{tps:,.0f} token/秒 是你的实测值（每{unit_zh}）；容量按它算，不用估算值")
+    if req.throughput_tokens_per_s and (req.concurrent_users or 0) > 1:
+        # 'measured 2,600 tok/s at 64 concurrent': what each of those streams sees
+        each = tps / req.concurrent_users
+        ctx.used.add("concurrent_users")
+        lines.append(ctx.t(f"Each user at the measured load: {tps:,.0f} / {req.concurrent_users} concurrent = **{each:,.1f} tokens/s**.",
+                           f"实测负载下每个用户：{tps:,.0f} ÷ {req.concurrent_users} 并发 = **{each:,.1f} token/秒**。"))
     figures: dict[str, Any] = {"throughput_tokens_per_s": tps, "currency": cur, "tokens_per_day_per_unit": round(day)}
     if per_m is not None:
         figures |= {"cost_per_million_tokens": round(per_m, 4), "cost_per_hour": round(hourly, 2)}

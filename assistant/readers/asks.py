@@ -212,6 +212,7 @@ def several_formats(low: str, req: Request) -> list[Ask]:
     questions) of one inference job are several values of the format, one ask each (never one format applied)."""
     if req.intent not in ("inference_memory", "inference_speed", "serving") or not req.model:
         return []
+    low = re.sub(_KV, lambda m: " " * len(m.group(0)), low)  # 'FP8 KV cache': the cache's format, not the weights'
     items = [x for x in _ITEM.split(low) if x.strip()]
     if len(items) < 2:
         items = [x for x in _CLAUSE.split(low) if x and x.strip()]
@@ -240,6 +241,7 @@ def several_values(low: str, req: Request) -> list[Ask]:
         # '单用户每秒多少 token？同时 10 个人用每人多少？': the speed at one user and at N
         return [Ask(text=("{} 个用户" if zh else "{} user(s)").format(b), intent=req.intent,
                     update={"batch": b, "concurrent_users": None}, compare="batch") for b in (req.batch, req.concurrent_users)]
+    servers_compared = False  # 'one node or two?': whole servers compared, though a server count is written
     for slot, pattern in VALUE_SLOTS.items():
         values = []
         for m in re.finditer(pattern, low):
@@ -261,16 +263,40 @@ def several_values(low: str, req: Request) -> list[Ask]:
             if m:
                 values = [int(m.group(1)) * (1024 if m.group(2) or m.group(4) else 1),
                           int(m.group(3)) * (1024 if m.group(4) else 1)]
+        if slot == "context" and len(values) == 1:  # '32k 上下文能不能放下？128k 呢？', '…at 32k? what about 128k?'
+            m = re.search(r"(?:[?？。,，;；]\s*|what about |how about |and (?:at |with |for )?)(\d+)\s*k\s*(?:tokens?)?\s*"
+                          r"(?:的?上下文)?\s*(?:呢|[?？]|$)", low)
+            if m and int(m.group(1)) * 1024 != values[0]:
+                values.append(int(m.group(1)) * 1024)
         if slot == "num_gpus" and len(values) < 2:
             m = re.search(r"(?<![\w.$¥])(\d+)\s*(?:张|块|卡)?\s*(?:or|还是|或者|或|vs\.?|/)\s*(\d+)\s*(?:x\s*)?(?:张|块|卡|gpus?\b|cards?\b)", low)
             if m:
                 values = [int(m.group(1)), int(m.group(2))]
+        if slot == "num_gpus" and len(values) == 1 and values[0] > 1 and re.search(
+                r"单卡|单张|一张卡|一块卡|" + w(r"one gpu|a single gpu|single gpu|1 gpu|one card|a single card"),
+                low[:low.find(f"{values[0]}")] if f"{values[0]}" in low else "") and re.search(
+                rf"{values[0]}\s*(?:x|×|张|块|卡|gpus?|cards?)[^?？,，。;；]{{0,16}}呢|" + w(rf"(?:what|how) about {values[0]}|"
+                                                                                   rf"and (?:on |with )?{values[0]}"), low):
+            values = [1, values[0]]  # '单卡能不能跑？8 卡呢？': one card, then eight (asked as a follow-on)
+        if slot == "num_gpus" and len(values) < 2:  # 'TP=2 or TP=4?', 'tp2 还是 tp4'
+            m = re.search(w(r"tp\s*[=:]?\s*(\d+)\s*(?:or|vs\.?|versus|/|还是|或)\s*(?:tp\s*[=:]?\s*)?(\d+)"), low)
+            if m:
+                values = [int(m.group(1)), int(m.group(2))]
+        if slot == "num_gpus" and len(values) < 2:  # 'one 8x H100 node or two nodes?', '一台还是两台'
+            words = {"one": 1, "a": 1, "single": 1, "1": 1, "一": 1, "单": 1, "two": 2, "2": 2, "两": 2, "二": 2, "three": 3,
+                     "3": 3, "三": 3, "four": 4, "4": 4, "四": 4}
+            m = re.search(r"(?<![a-z\d])(one|a|single|1|一|单)\s*(?:(\d+)\s*(?:x|×|卡)?\s*[a-z]*\d*\s*)?(?:node|server|machine|box|台)"
+                          r"[^?？,，.。]{0,12}?(?:or|vs\.?|还是|或)\s*(two|2|两|二|three|3|三|four|4|四)\s*(?:nodes|servers|machines|boxes|台)", low)
+            if m:
+                per = int(m.group(2)) if m.group(2) else (req.gpus_per_node or 8)
+                values = [words[m.group(1)] * per, words[m.group(3)] * per]
+                servers_compared = True
         if slot == "num_gpus" and len(values) < 2:  # 'is one H100 enough or do we need TP2?'
             m = re.search(w(r"tp\s*[=:]?\s*(\d+)|tensor[\s-]*parallel(?:ism)?\s*(?:of\s*)?(\d+)"), low)
             if m and req.num_gpus and int(m.group(1) or m.group(2)) != req.num_gpus:
                 values = [req.num_gpus, int(m.group(1) or m.group(2))]
         if len(values) >= 2:
-            if slot == "num_gpus" and (req.nodes or req.intent in ("compare", "price")):
+            if slot == "num_gpus" and (req.nodes or req.intent in ("compare", "price")) and not servers_compared:
                 continue
             field = slot
             if slot == "batch" and req.intent in ("training_memory", "training_time"):
@@ -279,7 +305,11 @@ def several_values(low: str, req: Request) -> list[Ask]:
                 field = "seq_len"
             label = {"batch": "batch {}", "context": ("上下文 {:,}" if zh else "context {:,}"),
                      "num_gpus": ("{} 张卡" if zh else "{} GPUs"), "lora_rank": "rank {}"}[slot]
-            return [Ask(text=label.format(v), intent=req.intent, update={field: v}, compare=slot) for v in values[:4]]
+            per_node = req.gpus_per_node or 8
+            return [Ask(text=label.format(v), intent=req.intent,
+                        update={field: v} | ({"nodes": max(1, v // per_node), "gpus_per_node": per_node}
+                                             if servers_compared and slot == "num_gpus" else {}), compare=slot)
+                    for v in values[:4]]
     return []
 
 
@@ -376,6 +406,9 @@ _ONE_STREAM = (w(r"single[\s-]*(?:user|stream|request)|one[\s-]*(?:user|stream|r
                + r"|单(?:个|路)?(?:用户|请求|并发)|一个用户|单条")
 
 
+# 'what is the minimum hardware?', '最低要什么配置': the fewest GPUs (in whole servers) that the sizing answers give
+_MINIMUM = (r"最低配置|最少要?什么|最低要?什么|最少.{0,4}配置|" +
+            w(r"minimum (?:hardware|setup|config\w*|gpus?|cluster)|min(?:imum)? (?:number of )?gpus|smallest (?:setup|cluster)"))
 _DECISION = (r"选哪|哪个|哪一个|哪张|推荐|为什么|为啥|理由|" +
              w(r"pick|choose|which (?:one|is better|should)|recommend\w*|why|tell me why|decide|go with|better"))
 
@@ -523,18 +556,26 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                 update["currency"] = "USD" if m.group(2) in ("美元", "刀", "usd", "$", "dollar", "dollars") else "CNY"
         elif req.price_per_gpu_hour:
             update["price_per_gpu_hour"] = None  # a price written beside another card is not this card's
-        if not m and (req.purchase_price or req.price_kind == "buy"):
+        if not m and (req.purchase_price or req.purchase_price_per_server or req.price_kind == "buy"):
             window = low[end:next((sp[0] for sp in every if sp[0] > end and sp[2] != gid), len(low))]
             bought = _purchase_after(window)
-            update["purchase_price"] = bought[0] if bought else None  # ('RTX 4090（¥1.6 万）、RTX 5090（¥2.2 万）': each its own)
+            per_server = bool(bought and re.search(r"/\s*台|每台|一台|整机|" + w(r"per (?:server|node|box|machine)|a (?:server|node|box)"),
+                                                   window[:60]))
+            # ('RTX 4090（¥1.6 万）、RTX 5090（¥2.2 万）': each its own; 'H20 8 卡整机 ¥110 万/台': a whole server's)
+            update["purchase_price_per_server" if per_server else "purchase_price"] = bought[0] if bought else None
+            update["purchase_price_per_server" if not per_server else "purchase_price"] = None
             if bought and bought[1]:
                 update["currency"] = bought[1]
+        if update.get("purchase_price_per_server") and re.search(COUNT_ASK, low) and (update.get("num_gpus") or 8) == 8:
+            # 'H20 8 卡整机 ¥110 万/台 … 买几台': the server's size is given, how many to buy is asked
+            update["num_gpus"], update["gpus_per_node"] = None, 8
         if req.used:  # '二手 RTX 3090' beside new cards: only the card it is written before is used
             update["used"] = bool(re.search(r"(?:二手|旧|" + w(r"used|second[\s-]*hand|refurbished") + r")\s*(?:的)?\s*(?:nvidia\s*)?"
                                             r"(?:rtx\s*|geforce\s*)?$", low[max(0, start - 16):start]))
         if job == "inference_speed" and (re.search(PER_TOKEN_COST, low) or re.search(
-                r"吞吐|并发|" + w(r"throughput|serv\w*|users|concurren\w*") if how_much_faster else
-                r"吞吐|并发|成本|性价比|" + w(r"throughput|serv\w*|users|concurren\w*|cost\w*|dollar|cheap\w*|price"), low)):
+                r"吞吐|(?<![单一1])并发|" + w(r"throughput|serv\w*|users|concurren\w*") if how_much_faster else
+                r"吞吐|(?<![单一1])并发|成本|性价比|" + w(r"throughput|serv\w*|users|concurren\w*|cost\w*|dollar|cheap\w*|price"),
+                low)) and not (req.batch == 1 and not req.concurrent_users):  # ('单并发': one stream, not full load)
             update["max_throughput"] = True  # per dollar / serving: at full load; 'which is faster for me': one stream
         label = (f"{total}× " if total else "") + catalog.gpu(gid)[0].name.replace("NVIDIA ", "")
         asks.append(Ask(text=label, intent=job, update=update, compare="gpu"))
@@ -643,7 +684,7 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     clauses = _clauses(low)
     decided = any(a.compare for a in asks)  # alternatives are compared with a pick: 'pick one and say why' is that
     extra = [Ask(text=c, intent="out_of_scope") for at, c in enumerate(clauses) if _unanswerable(c, at)
-             and not (decided and re.search(_DECISION, c))]
+             and not (decided and re.search(_DECISION, c)) and not re.search(_MINIMUM, c)]
     if extra:  # an ask no calculator answers: listed under 'Not answered', never dropped in silence
         asks = (asks or [Ask(text=_intent_label(req),
                              intent=req.intent)]) + extra

@@ -37,7 +37,7 @@ CUES: list[tuple[str, float, str]] = [
                          + w(r"reported|report|published|paper|according to|plausible|realistic|"
                              r"did (?:meta|deepseek|they|it) use|took to train|was trained|did .{0,30} take|hours did|consistent|"
                              r"says (?:it|they|that|\d)|said")),
-    ("serving", 3, r"并发|同时在线|同时使用|同时访问|多少人用|多少用户|qps|线上服务|同时跑|几路|多少路|kv ?池|"
+    ("serving", 3, r"(?<![单一1]\s)(?<![单一1])并发(?!\s*(?:数|为|是|=)?\s*1(?![\d.]))|同时在线|同时使用|同时访问|多少人用|多少用户|qps|线上服务|同时跑|几路|多少路|kv ?池|"
                    + w(r"concurrency|qps|rps|requests per|serve \d+|serving \d+|how many (?:concurrent|simultaneous|parallel)|"
                        r"throughput for \d+|gpu[\s_-]*memory[\s_-]*utili[sz]ation|kv[\s-]?cache (?:pool|blocks)|"
                        r"max[\s_-]*num[\s_-]*seqs|how many (?:users|requests|people|sessions)|max(?:imum)? number of "
@@ -54,7 +54,7 @@ CUES: list[tuple[str, float, str]] = [
                                 r"what fits")),
     ("training_memory", 2, r"微调|训练|全参|预训练|"
                            + w(r"fine[\s-]*tun\w*|finetun\w*|sft|train|training|lora|qlora|pre[\s-]?train\w*|dpo|grpo|rlhf")),
-    ("memory", 2, r"显存|够不够|够用|够吗|放得下|放不下|装不下|爆显存|几张|多少张|几块|多少块|几卡|需要多少|要多少|最长上下文|"
+    ("memory", 2, r"显存|够不够|够用|够吗|放得下|放不下|装不下|放下|放进|装下|装得下|塞得下|塞下|爆显存|几张|多少张|几块|多少块|几卡|需要多少|要多少|最长上下文|"
                   r"最大上下文|每个\s*token" + "|"
                   + w(r"vram|memory|enough|fit|fits|oom|out of memory|how many (?:gpus|cards|h100s?|a100s?)(?![\s-]*(?:days?|hours?|hrs?))|gb of|"
                       r"how much (?:gpu )?(?:memory|vram)|kv[\s-]?cache size|per-token|max(?:imum)? context")),
@@ -74,6 +74,8 @@ CUES: list[tuple[str, float, str]] = [
                       + w(r"article|is it true|is this true|is that (?:true|right|correct)|true that|fact[\s-]?check|blog post|this claim|the claim|"
                           r"from a blog|a blog")),
     ("fact_check", 1, r"网上说|有人说|据说|" + w(r"they say|someone said|i read")),
+    # 'it needs 3 TB of VRAM, right?', '要 7G 显存对吧？': an amount claimed and checked
+    ("fact_check", 4, r"\d+(?:\.\d+)?\s*(?:gb|tb|g)(?![a-z])[^?？。]{0,60}(?:(?<![a-z])(?:right|correct|true)|对吧|是吧|没错吧)\s*[?？]"),
     ("fact_check", 6, r"核对|帮我检查|检查这段|检查一下这|" + w(r"fact[\s-]?check\w*|check (?:these|this|the following) (?:claims?|paragraph|text)")),
 ]
 

@@ -210,8 +210,14 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     big = re.search(r"(?:显存|vram|gpu memory|hbm)[^，。,.;；?？]{0,10}?(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)(?![a-z])|"
                     r"(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)\s*(?:的)?\s*(?:显存|vram|of (?:gpu |vram |hbm )?memory|of vram|of hbm|hbm)", low)
     if big and not re.search(r"total|across|altogether|cluster|combined|合计|总共|总计|一共|集群|加起来",
-                             low[max(0, big.start() - 30):big.end() + 30]):
+                             low[max(0, big.start() - 30):big.end() + 30]) and not re.search(
+            r"(?:needs?|requires?|takes?|uses?|eats?|需要|要|占用?|吃)\s*(?:about|around|roughly|~|约|大约)?\s*$",
+            low[max(0, big.start() - 20):big.start()]):  # ('it needs 3 TB of VRAM': a requirement claimed, checked below)
         invalid.append(MEMORY_IN_TB)  # '每张显存 80TB', 'a card with 1 PB of VRAM' (a cluster's total is written otherwise)
+    if re.search(r"(?<![\d.])(?:\d*\.\d+|半)\s*(?:张|块|个|x)?\s*(?:卡|gpu|显卡|(?:rtx\s*)?[345]090|[ahlb]\d{2,3}(?![\d.]))|" +
+                 slots.w(r"half (?:a|of an?|an) (?:gpu|card)"), low):
+        warnings.append("a fraction of a GPU: sized on one whole GPU; to share one, MIG (A100/H100/H200) or time-slicing "
+                        "gives each user a slice of its memory: ask with the slice's memory, e.g. 'a 40GB GPU'")
     if re.search(r"(?:显存|vram|memory|内存)[^，。,.;；?？]{0,10}?\d+(?:\.\d+)?\s*(?:ghz|mhz)(?![a-z])", low):
         invalid.append(CLOCK_AS_MEMORY)
     if re.search(r"(?:上下文|context|ctx)[^，。,.;；?？]{0,10}?\d+(?:\.\d+)?\s*k?\s*(?:bits?|比特)(?![a-z])", low):
@@ -296,7 +302,18 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if server and (not counts.get("num_gpus") or (counts.get("num_gpus") == server["nodes"] and not counts.get("nodes"))):
         counts = server
     stated |= {k: v for k, v in counts.items() if v is not None}
+    per_box = re.search(r"(?:几|多少)\s*(?:台|个)\s*(\d{1,2})\s*(?:卡|张卡|gpu)|" + slots.w(
+        r"how many (\d{1,2})[\s-]*(?:gpu|card|x)[\s-]*(?:\w+[\s-]+)?(?:servers?|nodes?|boxes|box|machines?)"), low)
+    if per_box:  # '几台 8 卡 H20 整机够？': the server's size is given, their number is asked
+        stated["gpus_per_node"] = int(per_box.group(1) or per_box.group(2))
+        if stated.get("num_gpus") == stated["gpus_per_node"] and not stated.get("nodes"):
+            stated.pop("num_gpus")
     volume, span = slots.token_volume(work)  # '每天 3 亿 token': a service's volume, not a dataset to train on
+    need = None if volume else slots.needed_rate(work)
+    if need:  # '要做到 20000 tok/s 的输出吞吐': a sustained load, carried as a volume of that rate all day
+        volume, span = {"tokens_per_day": need[0] * 86400}, need[1]
+        warnings.append(f"{need[0]:,.0f} tokens/s is a load to carry (your target), not a measured rate: sized as "
+                        f"{need[0] * 86400 / 1e6:,.0f}M tokens a day at that steady rate")
     stated |= volume
     rate, rate_span = slots.throughput_with_span(work)  # '5,000 output tok/s': a measured rate, not an output length
     spans = [sp for sp in (span, rate_span) if sp]
@@ -370,6 +387,18 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
+    if "tokens_per_day" in stated and "tokens" not in stated and (
+            stated.get("method") in ("full", "lora", "qlora", "pretrain") or intent in ("training_memory", "training_time")):
+        # '全参 SFT，每月大约 10 亿 token 数据': a month's training data, not a service's traffic
+        per_month = stated.pop("tokens_per_day") * 730 / 24
+        stated["tokens"] = round(per_month, -3)
+        stated.setdefault("period_hours", 730.0)
+        warnings.append(f"{per_month / 1e9:,.3g}B tokens a month of training data: timed as one month's batch")
+    if need and stated.get("output_len") and "requests_per_s" not in stated:
+        # '要做到 20000 tok/s 的输出吞吐' with 512-token answers: 39 requests a second is the load the plan must carry
+        stated["requests_per_s"] = round(need[0] / stated["output_len"], 4)
+        if stated.pop("concurrent_users", None):
+            warnings.append("the concurrency written beside the measurement is its condition; the load is your target rate")
     if follow and intent in GPU_ONLY_INTENTS and intent != prev.get("intent") and (
             not re.search(_FOLLOW_UP, low) or stated.get("gpu")):
         # 'H20 多少钱一张？' after a serving question: a question about the card alone keeps none of the job

@@ -650,7 +650,22 @@ _PER_USER_BEFORE = (r"(?:(?<![a-z])(?:each|every|per)[\s-]+(?:user|person|stream
                     r"[^.?!。？]{0,20}|每(?:个)?(?:人|用户|路|请求|序列)[^。？，,]{0,10}|单(?:个)?用户[^。？，,]{0,10}|至少\s*|不低于\s*|"
                     r"(?<![a-z])at least\s*|≥\s*|>=\s*)$")
 _SINGLE_STREAM = r"batch\s*(?:size)?\s*(?:=|of|为|是)?\s*1(?!\d)|bs\s*=?\s*1(?!\d)|single[\s-]*stream|one stream|单路|单并发|单请求"
-_NEEDED = r"(?<![a-z])(?:need|needs|require\w*|target|must|want)(?![a-z])|需要|要求|目标|希望"
+_NEEDED = r"(?<![a-z])(?:need|needs|require\w*|target|must|want|reach|hit)(?![a-z])|需要|要求|目标|希望|要做到|做到|达到|撑住|扛住|支撑"
+
+
+def needed_rate(text: str) -> tuple[float, tuple[int, int]] | None:
+    """A total throughput to reach ('要做到 20000 tok/s 的输出吞吐', 'we need to serve 5,000 tok/s'), with where it is
+    written: a load the GPUs must carry, not a rate anyone measured and not one user's speed."""
+    for m in re.finditer(TPS_RATE, text):
+        before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 30]
+        if re.search(_PER_USER_AFTER, after) or re.search(_PER_USER_BEFORE, before[-30:]) or \
+                re.search(_SINGLE_STREAM, before[-40:] + " " + after[:16]):
+            continue
+        if re.search(_NEEDED, before[-20:]) and not re.search(r"测|measured|benchmark|sustain|实测|压测|we get|we see", before):
+            v = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+            if 0 < v <= 1e8:
+                return v, (m.start(), m.end())
+    return None
 _PER_UNIT = (r"单卡|每张卡|每卡|单张|每个实例|单实例|一个实例|(?<![a-z])(?:per|each|a|one|single)[\s-]+(?:gpu|card|instance)(?![a-z])|"
              r"(?<![a-z])per[\s-]instance|(?<![a-z])an instance(?![a-z])")
 _PER_NODE = r"(?<![a-z])(?:node|box|server|machine)(?![a-z])|整机|一台|每台|整台|单机|(?:8|八)卡机"
@@ -766,7 +781,8 @@ def batch_items(text: str) -> dict:
 
 
 # a comparison of speed ('faster', '快多少', 'how much quicker')
-COMPARATIVE = r"快多少|慢多少|快几倍|慢几倍|更快|哪个快|" + w(r"faster|slower|speed[\s-]?up|quicker")
+COMPARATIVE = (r"快多少|慢多少|快几倍|慢几倍|更快|哪个快|差多少|差距多大|差别多大|差几倍|" +
+               w(r"faster|slower|speed[\s-]?up|quicker|how much (?:of a )?difference|how different"))
 
 
 

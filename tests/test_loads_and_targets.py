@@ -1,0 +1,51 @@
+"""Issue 24, loads stated as people state them: a total rate to reach is a load, not a measurement; requests a day
+times the answer length is the output volume; a measured rate at N concurrent gives each user rate/N; '单并发' is one
+stream, not a serving load; '32k 能不能放下？128k 呢？' asks both. Hand arithmetic in each test."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.readers import slots
+from assistant.readers.rules import read
+from assistant.service import ask
+from knowledge.catalog import default_catalog
+
+CAT = default_catalog()
+
+
+@pytest.mark.parametrize("text,rate", [("要做到 20000 tok/s 的输出吞吐", 20000.0), ("we need to hit 5,000 tokens/s", 5000.0),
+                                       ("we measured 3000 tok/s", None), ("each user needs 30 tok/s", None)])
+def test_a_rate_to_reach_is_a_load(text, rate):
+    got = slots.needed_rate(text.lower())
+    assert (got[0] if got else None) == rate
+
+
+def test_a_target_rate_with_an_answer_length_is_a_request_rate():
+    r = read("Qwen2.5-7B BF16 on RTX 4090s, requests of 512 in and 512 out. We need 20000 tok/s of output. How many?",
+             CAT).request
+    # 20,000 tokens/s / 512 tokens per request = 39.06 requests/s
+    assert r.requests_per_s == pytest.approx(20000 / 512, rel=1e-3)
+    assert r.throughput_tokens_per_s is None
+
+
+def test_requests_a_day_become_the_output_volume_and_each_user_gets_a_share_of_the_measured_rate():
+    a = ask("我们实测 vLLM 单卡 A100 80G 跑 Qwen2.5-7B,并发 64 时输出吞吐 2,600 tok/s(请求平均输入 1,000 token、输出 400 token,"
+            "跟线上分布一样)。线上每天 300 万次请求,峰值是均值的 3 倍。需要几张卡?每个用户大概能看到多少 tok/s?")
+    # 3e6 requests x 400 tokens = 1.2e9 tokens a day = 13,889 tokens/s; x 3 at the peak = 41,667 / 2,600 = 16.03: 17 cards.
+    # Each of the 64 streams: 2,600 / 64 = 40.6 tokens/s
+    assert a.figures["units_needed"] == 17
+    assert "40.6 token/秒" in a.answer
+    assert not any(i.startswith("requests_per_s") for i in a.ignored)
+
+
+def test_one_concurrent_stream_is_not_a_serving_load():
+    r = read("GLM-4-9B-Chat 想在单张 4090 上用 BF16 跑,单并发,32k 上下文能不能放下?", CAT).request
+    assert r.intent == "inference_memory"
+
+
+def test_a_second_context_asked_after_the_first_is_answered_too():
+    a = ask("GLM-4-9B-Chat 想在单张 4090 上用 BF16 跑,单并发,32k 上下文能不能放下?128k 呢?")
+    # KV: 2 x 40 layers x 2 KV heads x 128 x 2 B = 40 KiB per token; weights 9.4e9 x 2 B = 18.8 GB.
+    # 32k: 1.34 GB of KV: fits 24 GB; 128k: 5.4 GB of KV plus its prefill: does not
+    assert "上下文 32,768" in a.answer and "上下文 131,072" in a.answer
+    assert "放得下" in a.answer and "放不下" in a.answer
