@@ -155,6 +155,14 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return listed
     if intent == "cost" and all("cost_per_million_tokens" in x.figures for _, x in done):
         return _rank_per_token(done, zh, question)
+    first = done[0][1].request or {}
+    from assistant.readers.slots import PAST_RUN
+
+    if intent == "training_time" and first.get("period_hours") and "period_hours" in (first.get("stated") or []) and \
+            all(x.figures.get("wall_hours") for _, x in done) and (
+            first.get("measured_tokens") or re.search(PAST_RUN, question.lower())):
+        # 'our last run took 6 h on 4x A100 (200M tokens): 1.5B on 8x H100?': the measured run, scaled
+        return _measured_on_cards(done, zh, first)
     if all((a.update or {}).get("purchase_price_per_server") for a, _ in done):
         bought = _servers_to_buy(done, zh)
         if bought:
@@ -393,6 +401,27 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     if intent == "training_time" and first_req.get("period_hours") and "period_hours" in first_req.get("stated", []):
         text += " " + _measured_scaled(done, zh, question, first_req["period_hours"])
     return text
+
+
+def _measured_on_cards(done: list[tuple[Ask, Answer]], zh: bool, req: dict) -> str:
+    """The user's measured run (its hours, on the card and count named with it, over its own tokens) carried to each
+    option: hours x (the job's tokens / the run's tokens) x (the option's estimated hours / the run card's), both
+    estimates for the job's tokens."""
+    hours, tokens, old = req["period_hours"], req.get("tokens"), req.get("measured_tokens")
+    base = next((i for i, (a, _) in enumerate(done) if (a.update or {}).get("gpu") == req.get("gpu")), 0)
+    scale = (tokens / old) if (tokens and old) else 1.0
+    walls = [x.figures["wall_hours"] for _, x in done]
+    rows = []
+    for (a, _), wall in zip(done, walls):
+        h = hours * scale * wall / walls[base]
+        rows.append(f"{a.text} 约 **{h:,.1f} 小时**（{h / 24:,.1f} 天）" if zh else f"{a.text} ≈ **{h:,.1f} h** ({h / 24:,.1f} days)")
+    b = done[base][0].text
+    tok = ((f"，token 从 {old / 1e9:,.3g}B 到 {tokens / 1e9:,.3g}B（× {scale:.2f}）" if zh else
+            f", tokens from {old / 1e9:,.3g}B to {tokens / 1e9:,.3g}B (× {scale:.2f})") if old and tokens else "")
+    return (f"**按你实测的 {hours:,.1f} 小时（{b}）折算**{tok}：" + "；".join(rows) +
+            "（卡与卡数之间按上面估算的速度比；实测加速比通常在其 ±20% 以内）。" if zh else
+            f"**Scaled from your measured {hours:,.1f} h ({b})**{tok}: " + "; ".join(rows) +
+            " (between cards and counts by the speed ratio estimated above; measured speedups usually land within ±20% of it).")
 
 
 def _measured_scaled(done: list[tuple[Ask, Answer]], zh: bool, question: str, hours: float) -> str:

@@ -151,6 +151,8 @@ class Request(BaseModel):
     utilization: float | None = Field(None, description="share of the time owned GPUs work, 0-1")
     electricity_per_kwh: float | None = Field(None, gt=0, le=100, description="the user's electricity price per kWh, in `currency`")
     period_hours: float | None = Field(None, description="how long: rental period or job length, wall-clock hours")
+    measured_tokens: float | None = Field(None, gt=0, description="the tokens of the user's own earlier run whose length "
+                                          "(period_hours) they measured, when the job asked about has other tokens")
     hours_per_day: float | None = None
     budget: float | None = None
     currency: Currency | None = Field(None, description="currency the user wrote prices or budget in")

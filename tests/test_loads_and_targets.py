@@ -49,3 +49,18 @@ def test_a_second_context_asked_after_the_first_is_answered_too():
     # 32k: 1.34 GB of KV: fits 24 GB; 128k: 5.4 GB of KV plus its prefill: does not
     assert "上下文 32,768" in a.answer and "上下文 131,072" in a.answer
     assert "放得下" in a.answer and "放不下" in a.answer
+
+
+def test_a_measured_prefill_mfu_sets_the_ttft_and_the_prompt_rate_within_it():
+    from tools.serve_load import max_rate_within_ttft
+
+    # P = 0.34 s, T = 1 s: k = 0.66 / 0.34 = 1.94; rho = 2k / (1 + 2k) = 0.795; lambda = 0.795 / 0.34 = 2.34 per second
+    assert max_rate_within_ttft(0.34, 1.0) == pytest.approx(0.795 / 0.34, rel=0.01)
+    assert max_rate_within_ttft(1.2, 1.0) == 0.0
+    a = ask("Requirement: time-to-first-token under 1 second for 6,000-token prompts. Model Llama 3.1 70B in FP8 on 4x "
+            "H100 SXM (TP=4). We see about 35% MFU during prefill. Do we meet the target, and how many such prompts per "
+            "second can we absorb before TTFT goes over 1s?")
+    # 2 x 70.6e9 x 6,000 = 8.5e14 FLOPs (+ attention) / (4 x 1,978.9e12 x 0.35 = 2.77e15 FLOP/s) = ~0.32 s
+    assert 0.28 <= a.figures["ttft_s"] <= 0.40
+    assert not any(i.startswith("mfu=") for i in a.ignored)
+    assert "such prompts a second" in a.answer

@@ -86,3 +86,26 @@ def test_a_run_on_the_export_twin_of_the_users_card_carries_over():
     a = ask(q)
     # A800 = A100's 312 dense BF16 TFLOPS: 184,320 x (0.5T / 2T) x (3e9 / 6.74e9 active) = 20,515 GPU-hours; / 64 / 24 = 13.4 days
     assert "20,515" in a.answer and "13.4 天" in a.answer
+
+
+def test_a_measured_earlier_run_carries_to_the_new_tokens_and_cards():
+    from assistant.readers import slots
+    from assistant.service import ask
+
+    q = ("Our last run: LoRA on Qwen2.5-7B, 200M tokens, took 6 hours on 4x A100 80GB. How long would 1.5B tokens take "
+         "on 8x H100?")
+    assert slots.measured_and_new_tokens(q.lower()) == (2e8, 1.5e9)
+    a = ask(q)
+    # 6 h x 1.5B / 0.2B = 45 h on 4x A100; on 8x H100 by the estimated ratio for the same job (both estimates at 1.5B
+    # tokens): 45 h x est(8x H100) / est(4x A100), about 45 / 5.6 = 8 h
+    assert "≈ **45.0 h**" in a.answer
+    h100 = a.asks[1].figures["wall_hours"] / a.asks[0].figures["wall_hours"] * 45
+    assert f"≈ **{h100:,.1f} h**" in a.answer
+
+
+def test_a_measured_run_on_the_same_gpus_scales_by_tokens():
+    from assistant.service import ask
+
+    a = ask("Our last pre-training run of a 1B model took 10 days on 8x H100 for 200B tokens. How long for 300B tokens?")
+    # 240 h x 300B / 200B = 360 h
+    assert a.figures["measured_scaled_hours"] == 360.0

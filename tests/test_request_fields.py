@@ -120,6 +120,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "power_kw": ("Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, electricity $0.12/kWh?", "Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, electricity $0.12/kWh; the server draws 10.2 kW?"),
     "pue": ("Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, electricity $0.12/kWh?", "Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, electricity $0.12/kWh at PUE 1.5?"),
     "depreciation_years": ("Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months?", "Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, amortized over 3 years?"),
+    "measured_tokens": ("Our last run of a 1B model took 10 days on 8x H100. How long for 300B tokens?",
+                        "Our last run of a 1B model took 10 days on 8x H100 for 200B tokens. How long for 300B tokens?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

@@ -39,6 +39,8 @@ class InferenceSpeedRequest(BaseModel):
     output: int = Field(256, ge=1, le=1_000_000, description="generated tokens per sequence")
     batch: int = Field(1, ge=1, le=100_000)
     engine: Literal["hf", "vllm"] = "vllm"
+    prefill_mfu: float | None = Field(None, gt=0, le=1, description="share of dense peak the prefill reaches, when "
+                                      "measured (default: the calibrated efficiency)")
 
     @field_validator("gpu")
     @classmethod
@@ -116,6 +118,8 @@ def _weights_read(req: InferenceSpeedRequest, tokens: float) -> tuple[float, flo
 def prefill_efficiency(req: InferenceSpeedRequest) -> float:
     """The share of dense peak a prefill reaches: PREFILL_COMPUTE_EFFICIENCY, less for MoE (routing, grouped GEMMs),
     FP8 (its doubled peak is not reached) and ROCm."""
+    if req.prefill_mfu is not None:
+        return req.prefill_mfu  # the user's measurement, as measured (on the peak of the format it ran in)
     e = eff.PREFILL_COMPUTE_EFFICIENCY * eff.serving_factor(req.gpu)
     if req.model.moe is not None:
         e *= eff.MOE_PREFILL_FACTOR

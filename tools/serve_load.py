@@ -185,3 +185,12 @@ def figures_for_run(c: Replica, concurrency: int | None, rate: float | None, com
         p = load_point(c, users=n)
         return {"ttft_ms": burst_ttft(c, n) * 1000, "itl_ms": p.itl_ms, "output_tokens_per_s": p.output_tokens_per_s}
     return {"ttft_ms": p.ttft_s * 1000, "itl_ms": p.itl_ms, "output_tokens_per_s": p.output_tokens_per_s}
+
+
+def max_rate_within_ttft(prefill_s: float, ttft_s: float) -> float:
+    """Prompts a second one replica can take before the mean TTFT passes `ttft_s`, prefill alone: TTFT = P + the M/D/1
+    wait ρ·P/(2(1-ρ)) with ρ = λ·P, so ρ = 2k/(1+2k) for k = (T-P)/P, and λ = ρ/P; 0 when one prefill already takes T."""
+    if prefill_s <= 0 or ttft_s <= prefill_s:
+        return 0.0
+    k = (ttft_s - prefill_s) / prefill_s
+    return (2 * k / (1 + 2 * k)) / prefill_s

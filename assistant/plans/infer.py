@@ -877,6 +877,9 @@ def inference_speed(ctx: Ctx) -> Answer:
                             "precision": fmt, "engine": _engine(ctx, "vllm")}
     if req.kv_dtype:
         args["kv_dtype"] = req.kv_dtype
+    if req.mfu:  # 'we see about 35% MFU during prefill': the prefill runs at the user's measured share of peak
+        args["prefill_mfu"] = req.mfu
+        ctx.used.add("mfu")
     r = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
                  estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
     queued = None
@@ -931,6 +934,18 @@ def inference_speed(ctx: Ctx) -> Answer:
                                f"default --max-num-seqs {BATCHED_SEQS})", f"批量数字：{many} 条序列一起解码（放得下的数量与 "
                                f"vLLM 默认 --max-num-seqs {BATCHED_SEQS} 取小）"))
     checks = _target_checks(ctx, r)
+    if req.ttft_s and r.ttft_s <= req.ttft_s:  # 'how many such prompts a second before TTFT goes over 1 s?'
+        from tools.serve_load import max_rate_within_ttft
+
+        one = r if batch == 1 else estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **(args | {"batch": 1})))
+        lam = ctx.call("max_rate_within_ttft", {"prefill_s": one.ttft_s, "ttft_s": req.ttft_s},
+                       {"prompts_per_s": round(max_rate_within_ttft(one.ttft_s, req.ttft_s), 3)})["prompts_per_s"]
+        ctx.used.add("ttft_s")
+        checks.append(ctx.t(f"**Up to ~{lam:.1f} such prompts a second** keep the mean TTFT within {req.ttft_s:g} s on this "
+                            f"replica (each prefill {one.ttft_s:.2f} s; queueing M/D/1: TTFT = P + ρP/(2(1-ρ)); the "
+                            "decode of running requests, which shares the GPUs, lowers it further).",
+                            f"**每秒最多约 {lam:.1f} 个这样的请求**，平均首 token 仍在 {req.ttft_s:g} 秒内（每次预填充 {one.ttft_s:.2f} 秒；"
+                            "M/D/1 排队：TTFT = P + ρP/(2(1-ρ))；正在解码的请求也占 GPU，实际还会更低）。"))
     sized_fmt = next((c.result for c in reversed(ctx.calls) if c.name == "size_infer" and c.args.get("precision") == fmt), None)
     if sized_fmt and not sized_fmt.get("fits") and not queued:  # said first, not left in the assumptions
         checks.insert(0, ctx.t(f"**Does not fit**: {fmt} needs {sized_fmt.get('per_gpu_gb', 0):,.1f} GB on each of {n} × {gpu.name}"

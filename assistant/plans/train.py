@@ -17,6 +17,7 @@ USES["training_memory"] = {"model", "method", "methods", "gpu", "gpus", "num_gpu
                            "seq_len", "micro_batch", "optimizer", "zero", "offload", "recompute", "lora_rank", "lora_targets",
                            "largest_model", "ram_gb"}  # (host RAM: checked against what offloading puts there)
 USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "interconnect",
+                         "measured_tokens",
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
                          "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu", "peak_tflops",
                          "throughput_tokens_per_s", "throughput_scope"}
@@ -567,6 +568,17 @@ def training_time(ctx: Ctx) -> Answer:
         lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"]))
         if req.period_hours and "period_hours" in req.stated:
             lines.append(_measured_on_other_cards(ctx, results, figures))
+    if len(results) == 1 and req.period_hours and req.measured_tokens and "period_hours" in req.stated:
+        # 'the last run took 10 days for 2T tokens; how long for 3T?': the measured run scaled by the tokens
+        h = req.period_hours * tokens / req.measured_tokens
+        ctx.call("scale_measured_run", {"measured_hours": req.period_hours, "measured_tokens": req.measured_tokens,
+                                        "tokens": tokens}, {"hours": round(h, 2)})
+        figures["measured_scaled_hours"] = round(h, 2)
+        lines.append(ctx.t(f"**From your measured run**: {req.period_hours:,.1f} h × {tokens / 1e9:,.3g}B / "
+                           f"{req.measured_tokens / 1e9:,.3g}B tokens = **{h:,.1f} h ({h / 24:,.1f} days)** on the same GPUs "
+                           "(your run's own efficiency; the estimate below is the cross-check).",
+                           f"**按你的实测**：{req.period_hours:,.1f} 小时 × {tokens / 1e9:,.3g}B / {req.measured_tokens / 1e9:,.3g}B token = "
+                           f"**{h:,.1f} 小时（{h / 24:,.1f} 天）**，同样的卡（按你那次的实际效率；下面的估算作对照）。"))
     if "measured_cheapest" in figures or any(k.startswith("measured_hours_") for k in figures):
         lines.append(ctx.t("The reference job the ratio was computed on (not yours):", "计算速度比用的参考任务（不是你的任务）："))
     years = ctx.t(f", {first.wall_days / 365:,.1f} years", f"，{first.wall_days / 365:,.1f} 年") if first.wall_days > 365 else ""

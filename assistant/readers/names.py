@@ -119,6 +119,19 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                 out.gpu_text = out.gpu_text or m.group(0).strip()
                 work = mask(work, m.start(), m.end())
     out.gpu_spans.sort()
+    for i, (start, end, gid) in enumerate(list(out.gpu_spans)):  # 'A100 80G PCIe': the form factor written after it
+        ff = re.match(r"[\s-]*(?:\d{2,3}\s*g(?:i?b)?[\s-]*)?(pcie|sxm\d?)(?![a-z])", low[end:end + 16])
+        if not ff:
+            continue
+        rec = catalog.gpu(gid)[0]
+        want = "PCIe" if ff.group(1) == "pcie" else "SXM"
+        if rec.form_factor.upper().startswith(want.upper()):
+            continue
+        twin = [g for g in catalog.gpus if g.id.split("-")[0] == gid.split("-")[0] and g.memory_gb == rec.memory_gb
+                and g.form_factor.upper().startswith(want.upper())]
+        if twin:
+            out.gpu_spans[i] = (start, end, twin[0].id)
+            out.gpus = [twin[0].id if g == gid else g for g in out.gpus]
     for start, end, gid in list(out.gpu_spans):  # 'A100 160G': a known name with a memory no variant of it has
         mem = re.match(r"[\s-]*(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])", low[end:end + 12])
         if not mem or gid.startswith("custom-"):

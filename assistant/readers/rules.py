@@ -387,6 +387,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
+    pair = slots.measured_and_new_tokens(low) if stated.get("period_hours") else None
+    if pair:  # 'last run: 200M tokens took 6 h … how long for 1.5B?': the measured run's tokens and the job's
+        stated["measured_tokens"], stated["tokens"] = pair
     if "tokens_per_day" in stated and "tokens" not in stated and (
             stated.get("method") in ("full", "lora", "qlora", "pretrain") or intent in ("training_memory", "training_time")):
         # '全参 SFT，每月大约 10 亿 token 数据': a month's training data, not a service's traffic

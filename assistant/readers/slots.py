@@ -260,6 +260,10 @@ def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
     text = re.sub(r"(?<![\d.])\d[)）、](?=\s*\S)", "  ", text)  # '三个问题：1）…': an item's number, not a length
+    asked = re.search(r"(?:how many|多少|几个)\s*(?:concurrent|simultaneous|parallel|并发)?\s*(\d+)\s*k[\s-]*(?:token)?[\s-]*"
+                      r"(?:context\s+)?(?:users?|requests?|sequences?|chats?|sessions?)", text)
+    if asked:  # 'how many concurrent 8k users?': 8k is each user's context
+        out["length"] = int(asked.group(1)) * 1024
     text = re.sub(r"(?:(?<![a-z])per|/|每)\s*(?:1\s*)?(?:m|million|百万|k|thousand|千)\s*(?:个)?\s*(?:output|input|输出|输入)?\s*tokens?",
                   lambda m: " " * len(m.group(0)), text)  # 'per 1M output tokens', '每百万输出 token': a price's unit
     text = re.sub(r"\d[\d,.]*\s*k?\s*(?:output|generated|输出|生成)\s*(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])",
@@ -344,6 +348,9 @@ def users(text: str) -> dict:
     m2 = re.search(rf"(?:并发|concurrency|concurrent users|同时在线|同时)\s*(?:数|量|用户数?)?\s*(?:of|是|为|=|:|：|约|大概|达到|要)?\s*"
                    rf"({NUM})\s*({MAG})?", text)
     for hit in (m, m2):
+        if hit and re.search(r"(?:how many|多少|几个)\s*(?:concurrent|simultaneous|parallel|并发)?\s*$",
+                             text[max(0, hit.start() - 30):hit.start()]) and re.match(r"\d+(?:\.\d+)?\s*k", hit.group(0)):
+            continue  # 'how many concurrent 8k users?': the users are asked; 8k is their context
         if hit:
             v = to_number(hit.group(1))
             mag = re.match(rf"\s*({MAG})", text[hit.end(1):])
@@ -437,6 +444,31 @@ def tokens(text: str) -> dict:
     if m and to_number(m.group(1)):
         out["epochs"] = to_number(m.group(1))
     return out
+
+
+PAST_RUN = (r"(?<![a-z])(?:took|last|previous|earlier|ran|used to|measured)(?![a-z])|上次|之前|以前|用了|花了|跑了|训了|耗时")
+
+
+def measured_and_new_tokens(text: str) -> tuple[float, float] | None:
+    """(tokens of the user's earlier run, tokens of the job asked) when both are written: 'our last run, 200M tokens,
+    took 6 hours … how long would 1.5B tokens take?', '上次 3 亿 token 用了 30 个小时，这次 12 亿 token'."""
+    found = []
+    for m in re.finditer(rf"(?<!每)(?<!per )({NUM})\s*({MAG})?\s*(?:个)?\s*(?:tok(?:en|ne)s?|词元)", text):
+        v = to_number(m.group(1))
+        if not v:
+            continue
+        total = magnitude(v, m.group(2))
+        if total < 1e6:
+            continue
+        start = max(text.rfind(c, 0, m.start()) for c in ".?!。？！;；\n")
+        ends = [i for i in (text.find(c, m.end()) for c in ".?!。？！;；\n") if i != -1]
+        sentence = text[start + 1:min(ends) if ends else len(text)]
+        found.append((total, bool(re.search(PAST_RUN, sentence))))
+    past = [t for t, p in found if p]
+    new = [t for t, p in found if not p]
+    if len(found) >= 2 and past and new and past[0] != new[-1]:
+        return past[0], new[-1]
+    return None
 
 
 def largest_model(text: str) -> dict:
