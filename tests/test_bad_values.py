@@ -76,3 +76,16 @@ def test_a_per_user_rate_in_any_phrasing_is_a_target(text, rate):
 def test_a_family_with_a_size_is_the_model_of_that_size_not_a_near_one():
     # Llama 3.1 405B has 405.9e9 parameters; Llama 4 Maverick 401.6e9 (1.1% apart): '405B' names the first
     assert ask("Can 32 A100 80GB hold Llama 405B in bf16?").request["model"] == "llama-3.1-405b"
+
+
+@pytest.mark.parametrize("price", ["1e300", "inf", "nan", "-2", "0", "abc"])
+def test_an_absurd_price_per_gpu_hour_is_refused_with_what_is_accepted(price, capsys):
+    # issue 27 item 6: 'plan serve' printed $4.2e+300 per 1M tokens for an accepted extreme price
+    from ui.cli import main
+
+    try:
+        code = main(["plan", "serve", "--model", "qwen2.5-7b", "--gpu", "h100", "--users", "1", "--price", price])
+    except SystemExit as e:  # argparse exits on a refused argument
+        code = e.code
+    assert code == 2
+    assert "price per GPU-hour" in capsys.readouterr().err

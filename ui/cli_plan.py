@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from ui.argtypes import price_per_hour
+
 PLAN_SUBPARSERS = None  # argparse subparsers of `plan`; set by add_parsers
 
 def parse_token_count(text: str) -> float:
@@ -49,7 +51,7 @@ def _add_cost_parser(sub) -> None:
     c.add_argument("--tokens", type=parse_token_count, help="training tokens, e.g. 2T, 500B, 2e12 (with --model)")
     c.add_argument("--mode", choices=["rent", "buy", "both"], default="both")
     c.add_argument("--currency", choices=["USD", "CNY"], default="USD")
-    c.add_argument("--price-per-hour", type=float, help="your rental price per GPU-hour (replaces the table)")
+    c.add_argument("--price-per-hour", type=price_per_hour, help="your rental price per GPU-hour (replaces the table)")
     c.add_argument("--purchase-price", "--purchase-price-per-gpu", dest="purchase_price_per_gpu", type=float,
                    help="your purchase price per GPU (replaces the table)")
     c.add_argument("--used", action="store_true", help="buy used GPUs")
@@ -209,7 +211,7 @@ def add_serve_subparser(plan_sub) -> None:
     p.add_argument("--max-num-seqs", type=int, help="the engine's cap on running sequences per replica (default: "
                                                      "vLLM 256; SGLang and llama.cpp: what memory holds)")
     p.add_argument("--gpus-per-node", type=int, default=8, help="GPUs per server: the TP limit (default 8)")
-    p.add_argument("--price", type=float, help="your price, USD per GPU-hour (default: the price table's typical)")
+    p.add_argument("--price", type=price_per_hour, help="your price, USD per GPU-hour (default: the price table's typical)")
     p.add_argument("--gpu-options", help="comma-separated GPUs to rank as alternatives (default: a standard set "
                                          "incl. H20, L20, 910B, 4090)")
     from ui.cli import add_engine_extras
