@@ -11,13 +11,16 @@ from assistant.request import Request
 
 # among settings that all fit, the one that costs least speed (or quality) first
 PREFER = {"zero": [0, 1, 2, 3], "offload": ["none", "optimizer", "all"], "recompute": ["none", "selective", "full"],
-          "precision": ["bf16", "fp16", "fp8", "int8", "int4", "nf4"]}
+          "precision": ["bf16", "fp16", "fp8", "int8", "int4", "nf4"], "method": ["full", "lora", "qlora"]}
 PREFER_WHY = {"zero": ("a lower ZeRO stage moves less data between GPUs each step (faster)", "ZeRO 阶段越低，每步卡间通信越少（更快）"),
               "offload": ("it does not move optimizer states over PCIe each step (faster)", "不用每步经 PCIe 搬运优化器状态（更快）"),
               "recompute": ("it does not recompute activations in the backward pass (faster)", "反向时不用重算激活（更快）"),
               "precision": ("it keeps more bits of the weights (no or less quantization error); a smaller format frees memory "
                             "for the KV cache and reads fewer bytes per token (faster decoding)",
-                            "权重保留更多位数（没有或更少的量化误差）；更小的格式能给 KV cache 腾出显存、每个 token 读的字节更少（解码更快）")}
+                            "权重保留更多位数（没有或更少的量化误差）；更小的格式能给 KV cache 腾出显存、每个 token 读的字节更少（解码更快）"),
+              "method": ("it trains more of the model (full) or keeps the base in 16 bits (LoRA: no 4-bit quantization "
+                         "error, and faster than QLoRA, which dequantizes every layer each step)",
+                         "训练的参数更多（全参），或底座保持 16 位（LoRA：没有 4 位量化误差，也比每步都要反量化的 QLoRA 快）")}
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +166,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             first.get("measured_tokens") or re.search(PAST_RUN, question.lower())):
         # 'our last run took 6 h on 4x A100 (200M tokens): 1.5B on 8x H100?': the measured run, scaled
         return _measured_on_cards(done, zh, first)
+    deadline = first.get("deadline_hours")
+    if intent == "training_time" and deadline and all(x.figures.get("wall_hours") for _, x in done):
+        return _smallest_in_time(done, zh, deadline)
     if all((a.update or {}).get("purchase_price_per_server") for a, _ in done):
         bought = _servers_to_buy(done, zh)
         if bought:
@@ -504,6 +510,27 @@ def sub_request(req: Request, ask: Ask) -> Request:
     """The message's Request with this ask's intent and fields."""
     update = {"intent": ask.intent, **ask.update}
     return Request.model_validate(req.model_dump() | update)
+
+
+def _smallest_in_time(done: list[tuple[Ask, Answer]], zh: bool, deadline: float) -> str:
+    """Options for a job with a deadline: each one's hours and cost (the user's prices where given), whether it makes
+    the deadline; the pick is the fewest GPUs that make it, then the cheapest."""
+    rows, ok = [], []
+    for a, x in done:
+        h = x.figures["wall_hours"]
+        cost = x.figures.get("cost_at_your_price") or x.figures.get("cost_usd")
+        n = (x.request or {}).get("num_gpus") or 1
+        made = h <= deadline
+        rows.append(f"{a.text}: {h:,.1f} " + ("小时" if zh else "h") + (f"，约 {_num(cost)} 美元" if zh and cost else
+                                                                     f", ~${_num(cost)}" if cost else "")
+                    + ("（赶得上）" if zh and made else "（赶不上）" if zh else " (makes it)" if made else " (misses it)"))
+        if made:
+            ok.append((n, cost or 0, a))
+    listed = ("；" if zh else "; ").join(rows)
+    if not ok:
+        return listed + ("。没有一个能在期限内完成。" if zh else ". None makes the deadline.")
+    n, cost, a = min(ok, key=lambda r: (r[0], r[1]))
+    return listed + (f"。**能按期完成的最小配置：{a.text}**。" if zh else f". **The smallest that makes the deadline: {a.text}**.")
 
 
 def _servers_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:

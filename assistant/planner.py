@@ -268,13 +268,21 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
     handler = handlers.get(req.intent)
-    if req.rent_per_month and req.intent in ("cost", "price", "spec", "out_of_scope") and not (req.tokens or req.purchase_price or
-                                                                       req.purchase_price_per_server):
+    if req.intent == "cost" and req.electricity_per_kwh and not (req.price_per_gpu_hour or req.purchase_price or
+                                                                 req.purchase_price_per_server or req.rent_per_month) and \
+            re.search(r"电费|电力成本|(?<![a-z])(?:electricity (?:bill|cost)|power (?:bill|cost))(?![a-z])", question.lower()):
+        return _finish(ctx, _run(ctx, money.power_bill))  # '一年电费多少？': the bill, not a rent-or-buy
+    if req.rent_per_month and req.intent in ("cost", "price", "spec", "out_of_scope") and not (
+            req.tokens or req.purchase_price or req.purchase_price_per_server or req.throughput_tokens_per_s or
+            req.per_token_cost or req.tokens_per_day):  # (a rate or a volume beside it: the cost per token uses the rent)
         ctx.req = req.model_copy(update={"intent": "cost"})
         return _finish(ctx, _run(ctx, money.monthly))  # '包月 7.5 万/月，每卡时合多少？按需 18 元/卡时哪个划算？'
     if (req.per_token_cost and req.intent in ("cost", "price") and (req.throughput_tokens_per_s or req.model)) or \
             (req.throughput_tokens_per_s and req.intent in ("cost", "price", "serving", "inference_speed", "inference_memory")
-             and (req.tokens_per_day or req.throughput_scope or req.per_token_cost)):
+             and (req.tokens_per_day or req.throughput_scope or req.per_token_cost or (req.requests_per_s and req.output_len))) or \
+            (req.tokens_per_day and req.model and req.intent in ("cost", "price", "serving", "inference_speed")):
+        # ('serve it for 10M output tokens a day: the monthly bill?': the volume sized on the estimated rate)
+        # (a measured rate and a load: requests a day times their output length is the volume it must carry)
         handler = money.per_token  # a cost per million tokens needs no period and names its default card
     else:
         missing = missing_inputs(req)
@@ -365,9 +373,39 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
                  f"未知 GPU：GPU 表里没有“{name}”，不会换成别的卡来算")
     text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + ctx.t(" (`gpu-advisor gpus` lists all).", "（`gpu-advisor gpus` 列出全部）。")
             + "\n\n" + clar.question + "\n\n" + ctx.t("Did you mean: ", "是不是：") + " / ".join(clar.suggestions))
+    meanwhile = _on_the_suggested_cards(ctx, clar.suggestions[:3]) if ctx.req.model and not chips else []
+    if meanwhile:  # the question back, and the job on the cards it may be, so the answer helps before it is resolved
+        text += "\n\n" + ctx.t("Meanwhile, the same job on those cards:", "在这几张卡上，同样的任务：") + "\n" + "\n".join(meanwhile)
     req_dict = ctx.req.model_dump(mode="json")
     return Answer(answer=text, lang=ctx.lang, intent=ctx.req.intent, status="needs_clarification", clarification=clar,
                   request=req_dict, slots=req_dict | {"awaiting": ["gpu"]})
+
+
+def _on_the_suggested_cards(ctx: Ctx, gpus: list[str]) -> list[str]:
+    """One line per suggested card: the GPUs the job needs there and the memory per GPU (each from the planner's own
+    answer for that card)."""
+    out = []
+    for gid in gpus:
+        try:
+            gpu = ctx.deps.catalog.gpu(gid)[0]
+        except UnknownItem:
+            continue
+        if gpu.vendor == "Apple":
+            continue
+        sub = ctx.req.model_copy(update={"gpu": gid, "gpus": [gid], "unknown_gpu": None, "gpu_text": None})
+        try:
+            a = plan(sub, ctx.deps, ctx.question)
+        except Exception:  # a card the job cannot be sized on is left out (logged), never a traceback
+            log.exception("sizing on %s failed", gid)
+            continue
+        v = a.verdict
+        if a.status != "answered" or v is None:
+            continue
+        n = v.num_gpus or v.min_gpus
+        fits = ctx.t("fits" if v.fits else "does not fit", "放得下" if v.fits else "放不下")
+        out.append(f"- {gpu.name}: " + ctx.t(f"{n} GPU(s)" if n else "", f"{n} 张" if n else "")
+                   + (f", {v.per_gpu_gb:,.1f} GB/GPU" if v.per_gpu_gb else "") + (f" ({fits})" if v.fits is not None else ""))
+    return out
 
 
 def _pydantic_message(e: Exception) -> str:

@@ -119,6 +119,10 @@ class Request(BaseModel):
                                          "monthly volume over 730/24 days)")
     peak_factor: float | None = Field(None, ge=1, le=100, description="peak load over the day's average")
     per_token_cost: bool | None = Field(None, description="asks a cost per million tokens")
+    reference_input_per_million: float | None = Field(None, gt=0, description="the compared API's price per million "
+                                                      "input tokens, when it prices input apart")
+    input_output_ratio: float | None = Field(None, gt=0, le=10_000, description="input tokens per output token of the "
+                                             "workload ('输入:输出 3:1')")
     reference_per_million: float | None = Field(None, gt=0, description="a price per million tokens to compare against "
                                                 "(an API's), in `currency`")
     speedup: float | None = Field(None, gt=1, le=1000, description="a speed ratio the user states for one option "
@@ -153,6 +157,9 @@ class Request(BaseModel):
     period_hours: float | None = Field(None, description="how long: rental period or job length, wall-clock hours")
     measured_tokens: float | None = Field(None, gt=0, description="the tokens of the user's own earlier run whose length "
                                           "(period_hours) they measured, when the job asked about has other tokens")
+    measured_model: str | None = Field(None, description="the model of the user's earlier measured run, when it differs")
+    measured_gpu: str | None = Field(None, description="the GPU of the user's earlier measured run, when it differs")
+    measured_num_gpus: int | None = Field(None, ge=1, description="the GPU count of the earlier measured run, when it differs")
     hours_per_day: float | None = None
     budget: float | None = None
     currency: Currency | None = Field(None, description="currency the user wrote prices or budget in")

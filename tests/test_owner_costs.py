@@ -53,3 +53,30 @@ def test_owning_is_priced_per_working_gpu_hour_with_its_break_even_utilization()
     # break-even: ($32,500 / 3 years / 8,760 h = $1.2367 per GPU-hour) / ($2.49 - power 1.275 kW x 1.4 x $0.12 =
     # $0.2142) = 0.543
     assert "54% utilization" in a.answer
+
+
+def test_a_quoted_server_price_colo_with_power_and_pay_per_use_rent():
+    a = ask("Rent vs buy sanity check. We were quoted $280k for an 8x H100 HGX server. Colo is $3k/month including power. "
+            "The alternative is on-demand cloud at $2.80/GPU-hr, and we'd only pay for hours we actually use - we figure the "
+            "box would be busy about 70% of the time. When does buying break even?")
+    # cloud: 8 x $2.80 x 730 h x 0.7 = $11,446 a month; owning: $280,000 / ($11,446 - $3,000) = 33.2 months
+    assert "$11,446" in a.answer and "**33.2 months**" in a.answer and "**rent**" in a.answer
+
+
+def test_hosting_that_includes_power_and_hours_a_day():
+    a = ask("租还是买？8 卡 4090 服务器报价 ¥22 万，托管每月 ¥4000（含电）。云上 4090 ¥2.2/卡时。我们每天大概用 16 个小时，多久能回本？")
+    # cloud: 8 x ¥2.2 x 16 h x 30.4 days = ¥8,565 a month; owning: ¥220,000 / (¥8,565 - ¥4,000 incl. power) = 48.2 months
+    assert "¥8,565" in a.answer and "**48.2 个月**" in a.answer and "**建议租**" in a.answer
+
+
+def test_an_electricity_bill_at_full_and_average_load():
+    from tools.cost import electricity_cost
+
+    # 100 servers x 10 kW x PUE 1.3 x 8,760 h x ¥0.6 = ¥6,832,800; at 80% load ¥5,466,240
+    assert electricity_cost(1000, 8760, 0.6, 1.3) == pytest.approx(6_832_800)
+    assert electricity_cost(1000, 8760, 0.6, 1.3, 0.8) == pytest.approx(5_466_240)
+    with pytest.raises(ValueError):
+        electricity_cost(1000, 8760, 0.6, 0.9)
+    a = ask("算个电费：100 台 8卡 H800 服务器，每台满载按 10kW 算，机房 PUE 1.3，电价 0.6 元/度，一年电费多少？平均负载 80% 的话呢？")
+    assert a.figures["electricity_full_load"] == pytest.approx(6_832_800)
+    assert a.figures["electricity_at_load"] == pytest.approx(5_466_240)

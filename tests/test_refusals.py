@@ -79,12 +79,14 @@ def test_a_negative_epoch_or_sample_count_is_refused_with_what_is_accepted(quest
 @pytest.mark.parametrize("question", ["How long to train a 7B model on 1T tokens on 64 H100s at 150% MFU?",
                                       "用 64 张 H100 训练 7B，1T token，MFU 120%，要多久",
                                       "pretraining 13B on 2T tokens, 256 A100, 101% mfu: how many days?"])
-def test_an_mfu_above_peak_is_refused_with_what_is_accepted(question):
+def test_an_mfu_above_peak_is_said_and_the_estimate_uses_a_possible_one(question):
     from assistant.service import ask
 
     a = ask(question)
-    # MFU is achieved / peak FLOPS: above 100% is impossible, so it is said, not silently replaced by a default
-    assert a.status != "answered" and ("MFU 40%" in a.answer)
+    # MFU is achieved / peak FLOPS: above 100% is impossible, so it is said, never silently replaced; the estimate is
+    # still given at the card's typical MFU (issue 24, set F: a practitioner corrects the input and answers)
+    assert any("above 100%" in w for w in a.warnings)
+    assert a.status == "answered" and 0.3 <= a.figures["mfu"] <= 0.5  # the card family's published-run MFU
 
 
 def test_a_possible_mfu_is_used():

@@ -122,6 +122,26 @@ PAIRS: dict[str, tuple[str, str]] = {
     "depreciation_years": ("Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months?", "Rent or buy an 8x H100 server for $280,000 against $2.49 per GPU-hour, used 24/7 for 18 months, amortized over 3 years?"),
     "measured_tokens": ("Our last run of a 1B model took 10 days on 8x H100. How long for 300B tokens?",
                         "Our last run of a 1B model took 10 days on 8x H100 for 200B tokens. How long for 300B tokens?"),
+    "reference_input_per_million": ("We run Qwen2.5-72B on 8x H20 at 2,500 output tok/s, input:output 3:1, ¥11/GPU-hour. "
+                                    "Cheaper than an API at ¥12 per 1M output tokens?",
+                                    "We run Qwen2.5-72B on 8x H20 at 2,500 output tok/s, input:output 3:1, ¥11/GPU-hour. "
+                                    "Cheaper than an API at ¥4 per 1M input tokens and ¥12 per 1M output tokens?"),
+    "input_output_ratio": ("We run Qwen2.5-72B on 8x H20 at 2,500 output tok/s, ¥11/GPU-hour. Cheaper than an API at ¥4 "
+                           "per 1M input tokens and ¥12 per 1M output tokens?",
+                           "We run Qwen2.5-72B on 8x H20 at 2,500 output tok/s, input:output 3:1, ¥11/GPU-hour. Cheaper "
+                           "than an API at ¥4 per 1M input tokens and ¥12 per 1M output tokens?"),
+    "measured_model": ("Our LoRA run took 6 hours on 4x A100 for 300M tokens on Llama 3.1 70B. How long for 1.2B tokens of "
+                       "the same recipe on 8x H100?",
+                       "Our LoRA run on Llama 3.1 8B took 6 hours on 4x A100 for 300M tokens. How long for 1.2B tokens of "
+                       "the same recipe on Llama 3.1 70B on 8x H100?"),
+    "measured_gpu": ("Our LoRA run on Llama 3.1 8B took 6 hours on 8 H100s for 300M tokens. How long for 1.2B tokens on "
+                     "8 H100s?",
+                     "Our LoRA run on Llama 3.1 8B took 6 hours on 8 A100s for 300M tokens. How long for 1.2B tokens on "
+                     "8 H100s?"),
+    "measured_num_gpus": ("Our LoRA run on Llama 3.1 8B took 6 hours on 8 H100s for 300M tokens. How long for 1.2B tokens "
+                          "on 8 H100s?",
+                          "Our LoRA run on Llama 3.1 8B took 6 hours on 4 H100s for 300M tokens. How long for 1.2B tokens "
+                          "on 8 H100s?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

@@ -50,3 +50,44 @@ def test_an_owned_servers_token_cost_comes_from_its_own_costs():
                                         ("每百万 token 成本多少", None)])
 def test_a_price_per_million_is_read_either_way_round(text, price):
     assert per_million_price(text) == price
+
+
+def test_a_whole_servers_measured_rate_and_a_high_peak_size_servers():
+    a = ask("实测：一台 8 卡 4090 服务器上跑 Qwen2.5-14B-Instruct-AWQ，vLLM 每 2 张卡一个实例（TP=2），共 4 个实例，整机输出吞吐 "
+            "3200 token/s。业务每天要 5000 万输出 token，高峰是平均的 4 倍，需要几台？")
+    # 5e7 / 86,400 = 579 tokens/s; x 4 at the peak = 2,315 against one server's 3,200: 1 server at 72%
+    assert a.figures["units_needed"] == 1
+    assert "72%" in a.answer
+
+
+def test_a_measured_rate_and_requests_a_day_go_to_capacity():
+    a = ask("I benchmarked vLLM on 1x H100 with Llama 3.1 8B Instruct: about 2,400 output tok/s aggregate at 64 concurrent "
+            "requests, 500-token prompts, 250-token outputs, latency was fine. We're expecting 3M requests/day with the "
+            "same shape, traffic is peaky (peak ≈ 3x the average). How many H100s do we need?")
+    # 3e6 x 250 = 7.5e8 tokens a day = 8,681 tokens/s; x 3 = 26,042 / 2,400 = 10.85: 11 GPUs
+    assert a.figures["units_needed"] == 11
+
+
+def test_a_monthly_server_rent_against_an_api_priced_per_input_and_output():
+    a = ask("我们用 8 卡 H20 整机跑 Qwen2.5-72B，实测整机输出吞吐 2500 token/s（输入:输出 大约 3:1）。整机月租 ¥6.5 万。算一下每百万"
+            "输出 token 成本，和某家 API（72B，输入 ¥4/百万，输出 ¥12/百万）比哪个划算？")
+    # ¥65,000 / 730 h = ¥89.04/h over 2,500 x 3,600 = 9.0M tokens: ¥9.89 per 1M output; the API: ¥12 + 3 x ¥4 = ¥24;
+    # self-hosting is cheaper while busy more than 9.89 / 24 = 41% of the time
+    assert "¥9.893" in a.answer and "¥24" in a.answer and "41%" in a.answer
+
+
+def test_the_utilization_below_which_an_api_is_cheaper():
+    a = ask("What's our actual cost per million output tokens? We run Gemma 2 9B on one rented L40S at $0.85/hr and measured "
+            "~1,800 output tok/s aggregate at our usual load. An API vendor offers the same model at $0.20 per 1M output "
+            "tokens (input extra). Is self-hosting cheaper?")
+    # $0.85 / 6.48M = $0.131 per 1M; 0.131 / 0.20 = 66%
+    assert "$0.131" in a.answer and "66%" in a.answer
+
+
+def test_a_daily_volume_split_into_input_and_output_is_billed_on_the_gpus_that_hold_the_model():
+    a = ask("Need a monthly budget number for my boss. Serving Llama 3.3 70B (FP8 is fine) on rented H100s at $2.50/GPU-hr. "
+            "Expected volume: ~40M tokens/day total, roughly 30M input + 10M output. Latency just needs to be reasonable "
+            "(chat). What's the monthly bill?")
+    # FP8 weights ~71 GB: one 80 GB card leaves no KV room, two (TP2) are the floor; 10M output tokens a day = 116 tok/s,
+    # far below one pair's capacity: 2 x $2.50 x 730 h = $3,650 a month
+    assert "$3,650 a month" in a.answer

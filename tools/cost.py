@@ -401,7 +401,8 @@ def buy_wins_after(price: float, rent: float, hosting: float, power_h: float, u:
     never wins within 2 · years. Month by month, then halved to 0.1 month."""
     def gap(m: float) -> float:
         work = HOURS_PER_MONTH * u * m
-        return price * (1 - resale_after(m * HOURS_PER_MONTH, years, resale)) + hosting * max(1.0, m) \
+        kept = 0.0 if resale == 0 else resale_after(m * HOURS_PER_MONTH, years, resale)  # (0: no resale credited at all)
+        return price * (1 - kept) + hosting * max(1.0, m) \
             + power_h * work - rent * work
     hi = next((m for m in range(1, int(24 * years) + 1) if gap(m) <= 0), None)
     if hi is None:
@@ -411,6 +412,14 @@ def buy_wins_after(price: float, rent: float, hosting: float, power_h: float, u:
         mid = (lo + hi) / 2
         lo, hi = (lo, mid) if gap(mid) <= 0 else (mid, hi)
     return hi
+
+
+def electricity_cost(kw: float, hours: float, price_per_kwh: float, pue: float = 1.0, load: float = 1.0) -> float:
+    """The bill for drawing `kw` (IT power at full load) for `hours`, at `load` of full power on average, times the
+    facility's PUE: kW x load x PUE x hours x price."""
+    if kw < 0 or hours < 0 or price_per_kwh < 0 or pue < 1 or not 0 <= load <= 1:
+        raise ValueError("power, hours and price must be positive, PUE at least 1 and the load between 0 and 1")
+    return kw * load * pue * hours * price_per_kwh
 
 
 def estimate_rent_and_buy(req: CostRequest) -> CostEstimate:

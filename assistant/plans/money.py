@@ -218,6 +218,83 @@ def _owned_rate(ctx: Ctx, gpu, n: int, cur: str) -> float | None:
     return r.owned_cost_per_gpu_hour
 
 
+def _api_per_output_million(req) -> float | None:
+    """An API's price per million output tokens with its input charge added per output token (input price x the
+    workload's input:output ratio) when both are given; its output price alone otherwise."""
+    if req.reference_per_million and req.reference_input_per_million and req.input_output_ratio:
+        return req.reference_per_million + req.input_output_ratio * req.reference_input_per_million
+    return req.reference_per_million
+
+
+def _against_api(ctx: Ctx, per_m: float, ref: float, s: str) -> list[str]:
+    """Self-hosting per million output tokens against an API's price: the API's input charge added per output token
+    when its input price and the workload's input:output ratio are given (said as not counted otherwise), the verdict
+    at full use, and the utilization below which the API is cheaper (self-hosting paid by the hour costs per_m / u)."""
+    req = ctx.req
+    api, ref = ref, req.reference_per_million
+    how_en, how_zh = f"{s}{ref:,.3g} per million output tokens", f"每百万输出 {s}{ref:,.3g}"
+    if req.reference_input_per_million and req.input_output_ratio:
+        ctx.used |= {"reference_input_per_million", "input_output_ratio"}
+        how_en = (f"{s}{ref:,.3g} + {req.input_output_ratio:g} input tokens per output token × "
+                  f"{s}{req.reference_input_per_million:,.3g} = {s}{api:,.3g} per million output tokens")
+        how_zh = (f"输出 {s}{ref:,.3g} + 每个输出 token 对应 {req.input_output_ratio:g} 个输入 token × {s}{req.reference_input_per_million:,.3g}"
+                  f" = 每百万输出 {s}{api:,.3g}")
+    elif req.reference_input_per_million:
+        how_en += " (its input charge not counted: give the input:output ratio, e.g. '3:1')"
+        how_zh += "（未计输入费：给出输入:输出比例，如“3:1”即可计入）"
+    cheaper = per_m < api
+    u = per_m / api
+    out = [ctx.t(f"Against the API at {how_en}: **{'self-hosting is cheaper' if cheaper else 'the API is cheaper'}** at full use "
+                 f"({s}{per_m:,.3f} vs {s}{api:,.3g})"
+                 + (f"; self-hosting is paid whether or not the GPUs are busy, so it stays cheaper while they are busy more "
+                    f"than **{u:.0%}** of the time (below that, the API)." if cheaper else "."),
+                 f"与 API 比（{how_zh}）：满负荷时**{'自建更便宜' if cheaper else 'API 更便宜'}**（{s}{per_m:,.3f} 对 {s}{api:,.3g}）"
+                 + (f"；自建的费用不管忙闲都要付，所以 GPU 忙碌时间超过 **{u:.0%}** 才更便宜（低于它用 API）。" if cheaper else "。"))]
+    return out
+
+
+def power_bill(ctx: Ctx) -> Answer:
+    """'100 台 8 卡服务器，每台 10 kW，PUE 1.3，0.6 元/度，一年电费多少？80% 负载呢？': the electricity bill at full load and
+    at the stated average load, for the stated period (a year when none is given)."""
+    from tools.cost import electricity_cost
+
+    req = ctx.req
+    cur = _currency(ctx)
+    s = _sym(cur)
+    servers = req.nodes or (-(-(req.num_gpus or 8) // (req.gpus_per_node or 8)))
+    if req.power_kw:
+        kw = req.power_kw * servers
+        what = ctx.t(f"{servers} × {req.power_kw:g} kW", f"{servers} 台 × {req.power_kw:g} kW")
+    else:
+        gpu = ctx.gpu()
+        n = req.num_gpus or 1
+        kw = n * gpu.tdp_w / 1000
+        what = ctx.t(f"{n} × {gpu.tdp_w:g} W ({gpu.name} TDP; the servers' CPUs, memory and fans add more)",
+                     f"{n} × {gpu.tdp_w:g} W（{gpu.name} 的 TDP；服务器 CPU、内存、风扇另计）")
+    pue = req.pue or 1.3
+    if not req.pue:
+        ctx.assume("PUE 1.3", "PUE 1.3")
+    hours = req.period_hours or 8760.0
+    if not req.period_hours:
+        ctx.assume("one year (8,760 h)", "一年（8,760 小时）")
+    price = req.electricity_per_kwh
+    full = ctx.call("electricity_cost", {"kw": kw, "hours": hours, "price_per_kwh": price, "pue": pue},
+                    {"cost": round(electricity_cost(kw, hours, price, pue), 2)})["cost"]
+    lines = [ctx.t(f"**At full load: {s}{full:,.0f}** = {what} = {kw:,.0f} kW × PUE {pue:g} × {hours:,.0f} h × {s}{price:g}/kWh.",
+                   f"**满载：{s}{full:,.0f}** = {what} = {kw:,.0f} kW × PUE {pue:g} × {hours:,.0f} 小时 × {s}{price:g}/度。")]
+    figures = {"electricity_full_load": full, "kw": kw, "hours": hours, "currency": cur}
+    if req.utilization:
+        part = ctx.call("electricity_cost", {"kw": kw, "hours": hours, "price_per_kwh": price, "pue": pue,
+                                             "load": req.utilization},
+                        {"cost": round(electricity_cost(kw, hours, price, pue, req.utilization), 2)})["cost"]
+        figures["electricity_at_load"] = part
+        lines.append(ctx.t(f"**At {req.utilization:.0%} average load: {s}{part:,.0f}** (power scales with load; an idle "
+                           "server still draws some, so the real figure sits a little above this).",
+                           f"**平均负载 {req.utilization:.0%}：{s}{part:,.0f}**（功耗随负载变化；空闲的服务器也有底功耗，实际会略高）。"))
+    return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
+                  figures=figures, tool_calls=ctx.calls)
+
+
 def per_token(ctx: Ctx) -> Answer:
     """A cost per million tokens, and a measured throughput's capacity: the GPUs' hourly price (the user's, else the
     table's typical on-demand) over the tokens they make in an hour (the user's stated throughput, per GPU, per
@@ -242,6 +319,13 @@ def per_token(ctx: Ctx) -> Answer:
     cur = _currency(ctx)
     s = _sym(cur)
     rate = req.price_per_gpu_hour
+    if rate is None and req.rent_per_month:  # '整机月租 ¥6.5 万': the month's rent over its hours and GPUs
+        gpus = _monthly_gpus(req)
+        rate = req.rent_per_month / HOURS_PER_MONTH / gpus
+        ctx.used.add("rent_per_month")
+        ctx.assume(f"renting at your monthly price: {req.rent_per_month:,.0f} / {HOURS_PER_MONTH:g} h / {gpus} GPUs = "
+                   f"{rate:,.2f} per GPU-hour", f"按你给的月租：{req.rent_per_month:,.0f} ÷ {HOURS_PER_MONTH:g} 小时 ÷ {gpus} 张 = "
+                   f"每卡时 {rate:,.2f}")
     owned = rate is None and (req.purchase_price or req.purchase_price_per_server)
     if owned:  # 'our own 8x 4090 server, ¥180k, 3.5 kW, written off over 3 years': its own hourly cost, not a rental
         rate = _owned_rate(ctx, gpu, n, cur)
@@ -260,6 +344,13 @@ def per_token(ctx: Ctx) -> Answer:
                                               deps=ctx.deps, question=ctx.question))
         tps = speed.figures["decode_tokens_per_s_total"]
         ctx.calls += speed.tool_calls
+        if not req.num_gpus and speed.verdict and speed.verdict.num_gpus and speed.verdict.num_gpus != n:
+            # the set the speed was timed on is the unit priced: never one card for a model one card cannot hold
+            n = speed.verdict.num_gpus
+            ctx.assumed[:] = [a for a in ctx.assumed if a not in ("1 GPU", "单卡")]
+            ctx.applied["num_gpus"] = n
+            ctx.assume(f"{n} GPUs per serving unit: the fewest that hold the weights with room for the KV cache",
+                       f"每个服务单元 {n} 张卡：放得下权重并给 KV cache 留出空间的最少卡数")
         ctx.assume(f"{tps:,.0f} tokens/s at full load (the speed estimate; give yours for a measured figure)",
                    f"满载 {tps:,.0f} token/秒（速度估算；可给出实测值）")
     unit_gpus = 1 if per_gpu else n  # what the stated rate covers: one GPU (or instance), else the n GPUs together
@@ -274,7 +365,7 @@ def per_token(ctx: Ctx) -> Answer:
     if rate:
         from tools.rates import RatesRequest, rental_rates
 
-        ref = req.reference_per_million
+        ref = _api_per_output_million(req)
         rr = ctx.call("rental_rates", {"num_gpus": unit_gpus, "price_per_gpu_hour": rate, "tokens_per_s": tps,
                                        "reference_per_million": ref},
                       rental_rates(RatesRequest(num_gpus=unit_gpus, price_per_gpu_hour=rate, tokens_per_s=tps,
@@ -286,13 +377,7 @@ def per_token(ctx: Ctx) -> Answer:
                            f"**满载时每百万 token {s}{per_m:,.3f}**：{who}，每卡时 {s}{rate:,.2f}，每小时 {s}{hourly:,.2f}；"
                            f"每秒 {tps:,.0f} token × 3600 = 每小时 {mtok:,.2f}M token。"))
         if ref:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'
-            cheaper = bool(rr.cheaper_than_reference)
-            pct = abs(rr.difference_vs_reference)
-            lines.append(ctx.t(
-                f"Against the {s}{ref:,.3g} per million you quoted: **{'yours is cheaper' if cheaper else 'the quoted price is cheaper'}"
-                f"**, by {pct:.0%} ({s}{per_m:,.3f} vs {s}{ref:,.3g}); at full use only — idle hours raise your figure.",
-                f"与你给的每百万 {s}{ref:,.3g} 相比：**{'自建更便宜' if cheaper else '你给的价格更便宜'}**，差 {pct:.0%}"
-                f"（{s}{per_m:,.3f} 对 {s}{ref:,.3g}）；这是满负荷时的数，闲置时段会推高自建成本。"))
+            lines += _against_api(ctx, per_m, ref, s)
     else:
         per_m = hourly = None
     day = cap.tokens_per_day_per_unit
@@ -364,6 +449,11 @@ def _job_hours(ctx: Ctx) -> float:
         ctx.notes.append(ctx.t(f"rented for the {req.deadline_hours:,.0f} h you have to finish in",
                                f"按你给的期限 {req.deadline_hours:,.0f} 小时租用"))
         return req.deadline_hours
+    if not req.tokens and req.hours_per_day:  # '每天大概用 16 个小时': a month of those hours
+        h = 730.0 * min(24.0, req.hours_per_day) / 24
+        ctx.notes.append(ctx.t(f"costs shown for one month at {req.hours_per_day:g} h a day ({h:,.0f} h); the break-even does "
+                               "not depend on it", f"按每天 {req.hours_per_day:g} 小时、一个月（{h:,.0f} 小时）列出费用；回本时间与此无关"))
+        return h
     if not req.tokens:  # break-even only: a nominal month of use
         ctx.notes.append(ctx.t("costs shown for one month of use (730 h); the break-even does not depend on it",
                                "按使用一个月（730 小时）列出费用；回本时间与此无关"))
@@ -516,6 +606,8 @@ def cost(ctx: Ctx) -> Answer:
         ctx.assume_one_gpu()
     hours = _job_hours(ctx)
     util = req.utilization
+    if util is not None and not req.period_hours and not req.tokens and not req.hours_per_day and not req.deadline_hours:
+        hours = 730.0 * util  # 'we'd only pay for the hours we use, ~70%': a month of rented working hours
     if util is not None and req.period_hours and not req.hours_per_day:
         hours = req.period_hours * util  # 'a year at 60% utilization': rented only for the hours used
         ctx.notes.append(ctx.t(f"{req.period_hours:,.0f} h x {util:.0%} utilization = {hours:,.0f} working hours per GPU; "
@@ -605,6 +697,12 @@ def cost(ctx: Ctx) -> Answer:
             be = ctx.t(f" Buying wins for GPUs held longer than **{wins:.1f} months** working {u:.0%} of the time "
                        f"({rs_en}).",
                        f"持有超过 **{wins:.1f} 个月**、且 {u:.0%} 的时间在干活（{rs_zh}），买更划算。")
+            if wins > 24:  # a verdict, not just a number: hardware three or four years out is a bet
+                be += ctx.t(f" That is {wins / 12:.1f} years away: **rent**, unless you are sure to keep the GPUs this busy that "
+                            "long (new generations and falling rental prices shorten it in practice).",
+                            f"那是 {wins / 12:.1f} 年以后：**建议租**，除非确定能这么满负荷用这么久（新一代卡和租价下降在实际中会缩短它）。")
+            elif wins < 12:
+                be += ctx.t(" Under a year: **buy**, if the GPUs will stay this busy.", "不到一年：只要能保持这个利用率，**建议买**。")
         elif r.cheaper == "rent":
             be = ctx.t(f" Buying would win only for GPUs held longer than **{wins:.1f} months** and working {u:.0%} of "
                        f"the time ({rs_en}); this is {held_m:,.1f} month(s).",

@@ -17,7 +17,7 @@ USES["training_memory"] = {"model", "method", "methods", "gpu", "gpus", "num_gpu
                            "seq_len", "micro_batch", "optimizer", "zero", "offload", "recompute", "lora_rank", "lora_targets",
                            "largest_model", "ram_gb"}  # (host RAM: checked against what offloading puts there)
 USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "interconnect",
-                         "measured_tokens",
+                         "measured_tokens", "measured_model", "measured_gpu", "measured_num_gpus",
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
                          "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu", "peak_tflops",
                          "throughput_tokens_per_s", "throughput_scope"}
@@ -417,9 +417,11 @@ def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, f
     if not re.search(r"卡时|gpu\s*小时|[a-z0-9]+[\s-]*hours|技术报告|论文|报告|paper|report|model card|reference|参考", low):
         return []  # a model named is not a run quoted: 'Llama 3.1 8B' alone brings no published figures
     run = find_run(low)
+    quoted = slots.quoted_run_figures(low)
+    if run is None and quoted:
+        run = _run_from_quote(ctx, quoted)  # a run the record does not hold, as the user quotes it
     if run is None:
         return []
-    quoted = slots.quoted_run_figures(low)
     if quoted and (quoted[0] != run.gpu_hours or quoted[1] != run.tokens):  # the figures the user quotes are used
         ctx.notes.append(ctx.t(f"{run.name}: your quoted {quoted[0]:,.0f} GPU-hours for {quoted[1]:.3g} tokens are used "
                                f"(the record has {run.gpu_hours or 0:,.0f} for {run.tokens or 0:.3g}, {run.gpu_hours_scope})",
@@ -429,6 +431,27 @@ def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, f
     lines, figs = at_their_efficiency(ctx, run, model, gpu_id, tokens, gpu_counts_named(ctx.question) or [n])
     figures |= figs
     return lines
+
+
+def _run_from_quote(ctx: Ctx, quoted: tuple[float, float, str]):
+    """A published run the record lacks, built from the sentence that quotes it: its GPU-hours and tokens, the model
+    size and the GPU written there ('the 405B took 30.84M H100 GPU-hours to pretrain on ~15T tokens'); None when the
+    sentence names no size or GPU."""
+    from assistant.readers import slots
+    from assistant.readers.names import find_names
+    from knowledge.schemas import TrainingRun
+
+    hours, tokens, sentence = quoted
+    names, work = find_names(sentence, ctx.deps.catalog)
+    size, _ = slots.model_size(work)
+    model = names.models[0] if names.models else size
+    if not model or not names.gpus:
+        return None
+    spec = ctx.deps.catalog.model(model)[0]
+    return TrainingRun(id="quoted", name=ctx.t(f"the quoted {spec.name} run", f"你引用的 {spec.name}"),
+                       model=spec.id if names.models else model,
+                       params=int(spec.params_total), gpu=names.gpus[0], gpu_hours=hours, gpu_hours_scope="as you quote it",
+                       tokens=tokens, source="your message", source_kind="secondary", as_of="as quoted")
 
 
 def _steps_and_measured(ctx: Ctx, r, tokens: float, n: int, figures: dict) -> list[str]:
@@ -495,6 +518,37 @@ def compute_line(ctx: Ctx, model, tokens: float, total_flops: float, method: str
     return line + ctx.t(".", "。")
 
 
+def _from_measured_run(ctx: Ctx, model, tokens: float, job, figures: dict) -> str:
+    """'Our 8B LoRA took 6.5 h on 4x A100 for 300M tokens; the 70B on 1.2B tokens on 8x H100?': the measured hours x
+    (the estimate for the job / the estimate for the measured run), so the run's own efficiency carries over and only
+    the change (model, tokens, cards, count) is estimated."""
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    req = ctx.req
+    old_model = ctx.deps.catalog.model(req.measured_model)[0] if req.measured_model else model
+    old_gpu = ctx.gpu(req.measured_gpu) if req.measured_gpu else ctx.gpu(job.gpu)
+    old_n = req.measured_num_gpus or job.num_gpus
+    old_tokens = req.measured_tokens or tokens
+    args = time_args(ctx, old_model, old_gpu, old_tokens) | {"num_gpus": old_n}
+    args.pop("global_batch_tokens", None) if "global_batch" not in req.stated else None
+    then = ctx.call("time_train", {k: (v.id if hasattr(v, "id") else v) for k, v in args.items()},
+                    estimate_training_time(TrainingTimeRequest(**args)))
+    ratio = job.wall_hours / then.wall_hours
+    h = req.period_hours * ratio
+    figures |= {"measured_scaled_hours": round(h, 2), "measured_ratio": round(ratio, 4),
+                "measured_run_estimate_hours": then.wall_hours}
+    was = f"{old_model.name}, {old_tokens / 1e9:,.3g}B tokens, {old_n}× {old_gpu.name}"
+    now = f"{model.name}, {tokens / 1e9:,.3g}B tokens, {job.num_gpus}× {ctx.gpu(job.gpu).name}"
+    eff = then.wall_hours / req.period_hours
+    return ctx.t(f"**From your measured run**: {req.period_hours:,.1f} h ({was}) × {ratio:,.2f} (the estimated time of this job "
+                 f"over that of your run: {job.wall_hours:,.1f} h / {then.wall_hours:,.1f} h) = **{h:,.1f} h ({h / 24:,.1f} days)** "
+                 f"for {now}. Your run went at {eff:.0%} of the estimate's speed; that efficiency is carried over "
+                 "(the estimate alone follows).",
+                 f"**按你的实测**：{req.period_hours:,.1f} 小时（{was}）× {ratio:,.2f}（这次任务与那次的估算时间之比："
+                 f"{job.wall_hours:,.1f} / {then.wall_hours:,.1f} 小时）= **{h:,.1f} 小时（{h / 24:,.1f} 天）**，{now}。"
+                 f"你那次的实际速度是估算的 {eff:.0%}，按这个效率折算（下面是单纯的估算）。")
+
+
 def _deadline_line(ctx: Ctx, r, n: int, figures: dict) -> str:
     """Whether the run meets the user's deadline on their GPU count, the MFU it would need to, and (when that is beyond
     any published run) the GPU count it needs at the assumed MFU."""
@@ -537,6 +591,15 @@ def training_time(ctx: Ctx) -> Answer:
     if not req.gpu:
         ctx.assume("A100 80GB", "A100 80GB（未指定 GPU）")
     tokens = training_tokens(ctx)
+    dense = ctx.gpu(gpus[0]).bf16_dense_tflops
+    if req.peak_tflops and dense and req.peak_tflops > 1.5 * dense:
+        # 'assume the H100 does 2,000 TFLOPS BF16': that is its 2:4-sparse BF16 (or dense FP8) figure
+        ctx.notes.append(ctx.t(f"{req.peak_tflops:g} TFLOPS is not {ctx.gpu(gpus[0]).name}'s dense BF16 peak ({dense:g}); it matches "
+                               "the sparse (2:4) or FP8 figure, which training does not reach: timed on the dense figure",
+                               f"{req.peak_tflops:g} TFLOPS 不是 {ctx.gpu(gpus[0]).name} 的稠密 BF16 峰值（{dense:g}），而是稀疏（2:4）或 FP8 "
+                               "的数字，训练用不上：按稠密峰值计时"))
+        ctx.req = req = req.model_copy(update={"peak_tflops": None})
+        ctx.used.add("peak_tflops")
     if not req.num_gpus and req.deadline_hours and len(gpus) == 1:
         _gpus_for_deadline(ctx, model, ctx.gpu(gpus[0]), tokens)
         req = ctx.req
@@ -568,17 +631,9 @@ def training_time(ctx: Ctx) -> Answer:
         lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"]))
         if req.period_hours and "period_hours" in req.stated:
             lines.append(_measured_on_other_cards(ctx, results, figures))
-    if len(results) == 1 and req.period_hours and req.measured_tokens and "period_hours" in req.stated:
-        # 'the last run took 10 days for 2T tokens; how long for 3T?': the measured run scaled by the tokens
-        h = req.period_hours * tokens / req.measured_tokens
-        ctx.call("scale_measured_run", {"measured_hours": req.period_hours, "measured_tokens": req.measured_tokens,
-                                        "tokens": tokens}, {"hours": round(h, 2)})
-        figures["measured_scaled_hours"] = round(h, 2)
-        lines.append(ctx.t(f"**From your measured run**: {req.period_hours:,.1f} h × {tokens / 1e9:,.3g}B / "
-                           f"{req.measured_tokens / 1e9:,.3g}B tokens = **{h:,.1f} h ({h / 24:,.1f} days)** on the same GPUs "
-                           "(your run's own efficiency; the estimate below is the cross-check).",
-                           f"**按你的实测**：{req.period_hours:,.1f} 小时 × {tokens / 1e9:,.3g}B / {req.measured_tokens / 1e9:,.3g}B token = "
-                           f"**{h:,.1f} 小时（{h / 24:,.1f} 天）**，同样的卡（按你那次的实际效率；下面的估算作对照）。"))
+    if len(results) == 1 and req.period_hours and "period_hours" in req.stated and (
+            req.measured_tokens or req.measured_model or req.measured_gpu or req.measured_num_gpus):
+        lines.append(_from_measured_run(ctx, model, tokens, first, figures))
     if "measured_cheapest" in figures or any(k.startswith("measured_hours_") for k in figures):
         lines.append(ctx.t("The reference job the ratio was computed on (not yours):", "计算速度比用的参考任务（不是你的任务）："))
     years = ctx.t(f", {first.wall_days / 365:,.1f} years", f"，{first.wall_days / 365:,.1f} 年") if first.wall_days > 365 else ""
@@ -587,12 +642,24 @@ def training_time(ctx: Ctx) -> Answer:
                        f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天{years}），共 {first.gpu_hours:,.0f} 卡时"
                        f" = {first.gpu_hours / 24:,.0f} 卡·天**"
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
+    if tokens > 1e14:  # '1,000,000B tokens': more than any corpus; the likely meaning said beside it
+        h1 = first.wall_hours * 1e12 / tokens
+        figures["hours_if_1t_tokens"] = round(h1, 1)
+        lines.append(ctx.t(f"{tokens:.3g} tokens is far beyond any training corpus (the largest public runs use ~15-36T); "
+                           f"if 1T tokens was meant: **{h1:,.0f} h ({h1 / 24:,.0f} days, {h1 / 8760:,.1f} years)** on {n} GPUs.",
+                           f"{tokens:.3g} 个 token 远超任何训练语料（最大的公开训练约 15-36T）；如果指的是 1T token："
+                           f"{n} 张卡约 **{h1:,.0f} 小时（{h1 / 24:,.0f} 天，{h1 / 8760:,.1f} 年）**。"))
     if req.deadline_hours:  # the user's own target: said right after the estimate it is judged on
         lines.append(_deadline_line(ctx, first, n, figures))
     tps = tokens / (first.wall_hours * 3600) if first.wall_hours else 0
     figures |= {"tokens_per_s": round(tps), "tokens_per_s_per_gpu": round(tps / n)}
     lines.append(compute_line(ctx, model, tokens, first.total_flops, first.method, figures))
-    lines += _published_efficiency(ctx, model, first.gpu, tokens, n, figures)
+    published = _published_efficiency(ctx, model, first.gpu, tokens, n, figures)
+    if published and "scaled_gpu_hours" in figures and re.search(r"same (?:setup|recipe|efficiency|way)|同样|一样|按这个|参考",
+                                                                 ctx.question.lower()):
+        lines[1:1] = published  # 'with the same setup': the quoted run's efficiency answers; the estimate follows
+    else:
+        lines += published
     measured = _steps_and_measured(ctx, first, tokens, n, figures)
     if req.throughput_tokens_per_s:  # the user's own measurement leads; the estimate follows as a cross-check
         lines[1:1] = measured

@@ -96,8 +96,14 @@ def alternatives(low: str, req: Request) -> list[Ask]:
     zh = req.lang == "zh"
     for setting in SETTINGS:
         if setting == "method" and req.methods:
-            if (req.tokens or req.ratio_only) and len(req.methods) >= 2:  # 'full or LoRA, which is faster?': each's time
+            one_card = (req.num_gpus or 1) == 1 and not re.search(r"快|慢|" + w(r"faster|slower|speed|how long|time"), low)
+            if (req.tokens or req.ratio_only) and len(req.methods) >= 2 and not one_card:
+                # 'full or LoRA, which is faster?': each's time
                 return [Ask(text=m, intent="training_time", update={"method": m, "methods": []}, compare="method")
+                        for m in req.methods[:3]]
+            if one_card and len(req.methods) >= 2 and req.tokens:
+                # 'one A100 40GB: full vs LoRA vs QLoRA, which?': on one card memory decides first, each sized on it
+                return [Ask(text=m, intent="training_memory", update={"method": m, "methods": []}, compare="method")
                         for m in req.methods[:3]]
             continue  # 'LoRA vs QLoRA' on a card is compared by the memory answer itself (with a pick)
         text = re.sub(_KV, lambda m: " " * len(m.group(0)), low) if setting == "precision" else low
@@ -216,22 +222,24 @@ def several_formats(low: str, req: Request) -> list[Ask]:
     items = [x for x in _ITEM.split(low) if x.strip()]
     if len(items) < 2:
         items = [x for x in _CLAUSE.split(low) if x and x.strip()]
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, str, int | None]] = []
     for item in items:
         for fam, value, pat in _ITEM_FORMATS:
             m = re.search(pat, item)
             if m:
-                if fam not in [f for f, _ in found]:
+                if fam not in [f for f, _, _ in found]:
                     word = m.group(0).strip()
                     val = value or {"bf16": "bf16", "fp16": "fp16"}.get(word) or (
                         "awq" if "awq" in item else "gptq" if "gptq" in item else "q4_k_m" if "q4_k_m" in item else
                         "nf4" if "nf4" in item else "int4" if fam == "4bit" else "bf16")
-                    found.append((fam, val))
+                    found.append((fam, val, _clause_gpus(item)))  # ('A）4 张 A100 跑 BF16；B）2 张跑 AWQ': each plan's cards)
                 break  # one format per item: 'AWQ int4' is one
     if len(found) < 2:
         return []
-    return [Ask(text=val.upper(), intent=req.intent, update={"precision": val, "checkpoint_format": None, "exact_format": True},
-                compare="precision") for _, val in found[:4]]
+    return [Ask(text=val.upper() + (f" × {n}" if n and len({c for _, _, c in found}) > 1 else ""), intent=req.intent,
+                update={"precision": val, "checkpoint_format": None, "exact_format": True}
+                | ({"num_gpus": n} if n and len({c for _, _, c in found}) > 1 else {}),
+                compare="precision") for _, val, n in found[:4]]
 
 
 def several_values(low: str, req: Request) -> list[Ask]:
@@ -507,6 +515,14 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         return []  # (a follow-up 'A100 or 910B?' is answered by the recommendation for the conversation's job)
     names, work = find_names(low, catalog)
     spans = sorted({sp[2]: sp for sp in names.gpu_spans}.values(), key=lambda sp: sp[0])
+    every_span = sorted(names.gpu_spans, key=lambda sp: sp[0])
+    by_count: dict = {}
+    for sp in every_span:  # '8x H100 at $24/hr, or 16x H100 at $48/hr': one card at two counts is two options
+        c = counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0]
+        by_count.setdefault((sp[2], c), sp)
+    repeated = len(by_count) > len(spans) and all(c for _, c in by_count)
+    if repeated:
+        spans = sorted(by_count.values(), key=lambda sp: sp[0])
     if len(spans) < 2:
         return []
     job = _card_job_intent(low, req)
@@ -530,14 +546,20 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                         "nodes": nodes, "gpus_per_node": per}
         m, whole = None, False
         for j, (s0, e0, g0) in enumerate(every):  # a price written right after any mention of this card
-            if g0 != gid:
+            if g0 != gid or (repeated and s0 != start):  # (a card at two counts: each mention's own price)
                 continue
-            upto = next((sp[0] for sp in every[j + 1:] if sp[2] != gid), len(low))
+            upto = next((sp[0] for sp in every[j + 1:] if sp[2] != gid or repeated), len(low))
             window = low[e0:upto]
             after = _rate_in(window)
             m = after or re.search(_RATE + r"[^\d]{0,6}$", low[max(0, s0 - 30):s0])
             if m:
-                whole = bool(after and re.search(WHOLE_SERVER, window[:after.start() + 12]))
+                whole = bool(after and re.search(WHOLE_SERVER, window[:after.end() + 14]))
+                n_here = total or shared
+                if not whole and n_here and n_here > 1 and after and re.search(r"(?:at|@|for|：|:)\s*[$¥￥]?\s*$",
+                                                                               window[:after.start() + 3]):
+                    rate = float(m.group(1))
+                    usd = not (m.group(2) and m.group(2) in ("元", "块", "rmb", "cny", "yuan")) and "¥" not in m.group(0)
+                    whole = rate >= (15 if usd else 100)  # '16x H100 at $48/hr': no GPU-hour costs that; the set's price
                 break
         tp = next((t for t in (slots_throughput(low[e0:next((sp[0] for sp in every if sp[0] > e0 and sp[2] != gid), len(low))])
                                for _, e0, g0 in every if g0 == gid) if t.get("throughput_tokens_per_s")), {}) \
@@ -669,6 +691,8 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     it ('how long on 16 A100s? and do we need offload?': the time, then offload with and without)."""
     if req.intent in ("explain", "out_of_scope", "fact_check", "published_run"):
         return []
+    if req.measured_model or req.measured_gpu or req.measured_num_gpus or req.measured_tokens:
+        return []  # an earlier run and the job asked: one job, its counts and cards are not alternatives
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
     if req.intent == "spec":
         return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []
@@ -680,7 +704,8 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         asks = [main, *alts]
     else:
         asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
-                or several_values(low, req) or several_formats(low, req) or several_intents(low, req))
+                or several_formats(low, req) or several_values(low, req) or several_intents(low, req))
+        # (formats in items of their own carry each item's GPU count: 'A）4 张跑 BF16；B）2 张跑 AWQ')
     clauses = _clauses(low)
     decided = any(a.compare for a in asks)  # alternatives are compared with a pick: 'pick one and say why' is that
     extra = [Ask(text=c, intent="out_of_scope") for at, c in enumerate(clauses) if _unanswerable(c, at)

@@ -31,6 +31,8 @@ def _purchase_amount(m: re.Match, window: str) -> bool:
     got = _money(m)
     if not m.group("v") or got is None or got[0] < 100:
         return False
+    if re.search(r"(?:/|每|per)\s*$", window[max(0, m.start() - 5):m.start()]):
+        return False  # '¥4/百万': the unit of a price, not an amount
     if re.match(r"\s*(?:tokens?|token|上下文|context|ctx|序列|seq|条|张|卡|台|b\b)", window[m.end():]):
         return False
     return bool(got[1]) or m.group("mag") in ("万", "w")
@@ -73,7 +75,7 @@ def money(text: str) -> dict:
         if got and got[0] > 0:
             out["hosting_per_month"], cur = got
             out["currency"] = out.get("currency") or cur
-            if re.search(r"电费|电力|power|electric", text[max(0, m.start() - 12):m.end() + 24]):
+            if re.search(r"电费|电力|含电|包电|power|electric", text[max(0, m.start() - 12):m.end() + 24]):
                 out["hosting_includes_power"] = True
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     m = re.search(MONEY + r"\s*(?:/\s*(?:台|node|server)\s*)?(?:/|per|每|一|a)\s*(?:个)?\s*(?:月|month|mo)(?![a-z])", text) or \
@@ -99,7 +101,7 @@ def money(text: str) -> dict:
         re.search(r"(?:按|over)\s*(\d+(?:\.\d+)?|[一两二三四五六七八九十])\s*(?:years?|年)\s*(?:折旧|摊销|amorti[sz]\w*|depreciat\w*)", text)
     if m and to_number(m.group(1)) and 0 < to_number(m.group(1)) <= 15:
         out["depreciation_years"] = to_number(m.group(1))
-    buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|售价|报价|单价|价格|一张|一台|each|per card|"
+    buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台|整机|服务器)")
     for b in re.finditer(buy, text):
         window = text[b.end():b.end() + 24]
@@ -108,7 +110,9 @@ def money(text: str) -> dict:
             continue
         value, cur = _money(hit)
         server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡|机器|machine",
-                           text[max(0, b.start() - 8):b.end() + hit.end()])
+                           text[max(0, b.start() - 8):b.end() + hit.end()]) or re.match(
+            r"\s*(?:for|per)\s+(?:an?|one|the|each)?\s*(?:\d+\s*x?\s*)?[\w\s-]{0,16}?(?:server|node|box|machine|dgx|hgx)",
+            text[b.end() + hit.end():b.end() + hit.end() + 48])  # ('quoted $280k for an 8x H100 HGX server')
         out["purchase_price_per_server" if server else "purchase_price"] = value
         out["currency"] = out.get("currency") or cur
         break
@@ -237,8 +241,8 @@ def purchase_words(text: str) -> dict:
 def per_million_price(text: str) -> tuple[float, str | None] | None:
     """A price per million tokens written in the message ('¥16/百万 token', '$0.60 per 1M output tokens'): (value,
     currency), or None."""
-    m = re.search(MONEY + r"\s*(?:/|per|每|一)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:输出|输入|output|input)?\s*tokens?",
-                  text)
+    m = re.search(MONEY + r"\s*(?:/|per|每|一)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:输出|输入|output|input)?\s*"
+                  r"(?:tokens?|(?<=百万)(?![\u3400-\u9fff]*(?:请求|次|条)))", text)  # ('¥4/百万': tokens understood)
     for unit in ([] if m else re.finditer(r"(?:每|per|/)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:输出|输入|output|input)?"
                                           r"\s*tokens?\s*(?:的?价格|收费|要|是|为|costs?|is|at|:|：)?\s*", text)):
         # the unit first: '每百万 output token ¥2', 'per 1M tokens: $0.60' (a bare number after it is no price)
@@ -253,3 +257,28 @@ def per_million_price(text: str) -> tuple[float, str | None] | None:
         return None
     return got
 
+
+def api_input_output_prices(text: str) -> tuple[float, float] | None:
+    """(input, output) prices per million tokens when an API's two are written ('输入 ¥4/百万，输出 ¥12/百万',
+    '$0.60 per 1M input, $2.40 per 1M output', 'input $0.6/M, output $2.4/M'), or None."""
+    unit = r"\s*(?:/|per|每)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:tokens?|token)?"
+    def near(word: str) -> float | None:
+        m = re.search(rf"(?:{word})\s*(?:tokens?|token)?\s*(?:价格|price|是|为|:|：|at|costs?)?\s*" + MONEY + unit, text) or \
+            re.search(MONEY + unit + rf"\s*(?:的)?\s*(?:{word})", text)
+        got = _money(m) if m else None
+        return got[0] if got else None
+    inp, out = near(r"输入|input|prompt"), near(r"输出|output|completion")
+    return (inp, out) if inp and out else None
+
+
+def input_output_ratio(text: str) -> float | None:
+    """Input tokens per output token a workload has ('输入:输出 大约 3:1', 'input:output 3:1', '30M input + 10M output')."""
+    m = re.search(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}(\d+(?:\.\d+)?)\s*[:：]\s*(\d+(?:\.\d+)?)",
+                  text)
+    if m and float(m.group(2)) > 0:
+        return float(m.group(1)) / float(m.group(2))
+    m = re.search(r"(\d+(?:\.\d+)?)\s*([kmb]|万|亿)?\s*(?:tokens?\s*)?(?:输入|input)[^0-9]{0,12}(\d+(?:\.\d+)?)\s*([kmb]|万|亿)?\s*"
+                  r"(?:tokens?\s*)?(?:输出|output)", text)
+    if m and m.group(2) == m.group(4) and float(m.group(3)) > 0:
+        return float(m.group(1)) / float(m.group(3))
+    return None

@@ -136,7 +136,20 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         mem = re.match(r"[\s-]*(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])", low[end:end + 12])
         if not mem or gid.startswith("custom-"):
             continue
-        family = [g for g in catalog.gpus if g.id.split("-")[0] == gid.split("-")[0]]
+        stem = (lambda i: "-".join(i.split("-")[:2]) if i.startswith("rtx-") else i.split("-")[0])  # rtx-4090, a100
+        family = [g for g in catalog.gpus if stem(g.id) == stem(gid)]
+        base = catalog.gpu(gid)[0]
+        if family and all(abs(g.memory_gb - int(mem.group(1))) > 2 for g in family) and int(mem.group(1)) > base.memory_gb \
+                and re.search(r"魔改|改装|改版|改显存|(?<![a-z])(?:mod|modded|modified)(?![a-z])", low) \
+                and base.memory_bandwidth_gbps and base.bf16_dense_tflops:
+            # '4090 48G 魔改版': the card with more memory soldered on; its bandwidth and compute are the base card's
+            spec = f"{int(mem.group(1))}GB:{base.memory_bandwidth_gbps:g}:{base.bf16_dense_tflops:g}"
+            out.gpus = [spec if g == gid else g for g in out.gpus]
+            out.gpu_spans = [(a, b, spec if g == gid else g) for a, b, g in out.gpu_spans]
+            out.notes.append(f"{base.name} modified to {mem.group(1)} GB (a third-party memory mod, no NVIDIA warranty; "
+                             f"sold in China): sized as a {mem.group(1)} GB card with the {base.name}'s "
+                             f"{base.memory_bandwidth_gbps:g} GB/s and {base.bf16_dense_tflops:g} dense BF16 TFLOPS")
+            continue
         if family and all(abs(g.memory_gb - int(mem.group(1))) > 2 for g in family):
             out.unknown_gpu = (low[start:end] + low[end:end + mem.end()]).strip()
             out.gpu_spans = [sp for sp in out.gpu_spans if sp[2] != gid]

@@ -35,7 +35,9 @@ MEMORY_IN_TB = ("a card's memory in TB or PB: no GPU holds that (the largest hol
                 "give it in GB, e.g. '80GB'")
 CLOCK_AS_MEMORY = "a clock rate (GHz/MHz) given as memory: memory is in GB, e.g. '16GB'"
 BITS_AS_CONTEXT = "a context in bits: a context is counted in tokens, e.g. '32k tokens'"
-_NEGATIVE = r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:[kmbt]|万亿|亿|万)?\s*(?:个)?\s*(tokens?|token|上下文|context|ctx)"
+_NEGATIVE = (r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:[kmbt]|万亿|亿|万)?\s*(?:个)?\s*(tokens?|token|上下文|context|ctx)"
+             r"(?!\s*(?:/|per|每)\s*(?:s|sec|second|秒))")
+_NEGATIVE_RATE = r"(?<![\w.])-\s*\d[\d,]*(?:\.\d+)?\s*(?:k)?\s*(?:tokens?|toks?|token)\s*(?:/|per|每)\s*(?:s|sec|second|秒)"
 _BRACKETS = {"【": "】", "[": "]", "(": ")", "（": "）"}
 
 
@@ -165,8 +167,59 @@ def _implied_mfu(quoted: str, catalog: Catalog) -> float | None:
     return round(mfu, 3) if 0.05 <= mfu <= 0.9 else None
 
 
+_DURATION = r"\d+(?:\.\d+)?\s*(?:个)?\s*(?:hours?|hrs?|h|days?|weeks?|小时|天|周|个月)(?![a-z])"
+# what an earlier run shares with the job asked unless the job says otherwise ('the same recipe')
+_INHERITED = ("method", "methods", "model", "model_text", "models", "gpu", "gpus", "gpu_text", "num_gpus", "gpus_per_node",
+              "nodes", "seq_len", "lora_rank", "lora_targets", "precision", "zero", "recompute", "micro_batch",
+              "global_batch", "tokens", "epochs", "interconnect")
+
+
+def _measured_run_split(text: str) -> tuple[str, str] | None:
+    """(the sentences about the user's earlier measured run, the rest) when a message first says how long an earlier
+    run took ('our LoRA run … took 6.5 hours on 4x A100 for 300M tokens') and then asks about another job."""
+    parts = [p for p in re.split(r"(?<=[。！？!?；;\n])|(?<=[.])\s+", text) if p.strip()]
+    low = [unicodedata.normalize("NFKC", p).lower() for p in parts]
+    past = [i for i, x in enumerate(low) if re.search(slots.PAST_RUN, x) and re.search(_DURATION, x)]
+    if not past or past[-1] == len(parts) - 1:
+        return None
+    cut = past[-1] + 1
+    rest = " ".join(parts[cut:])
+    if not re.search(r"[?？]|多久|多长|how long|budget|预计|大概|要多少|how many", rest.lower()):
+        return None
+    return " ".join(parts[:cut]), rest
+
+
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
-    """The Request a question states, merged with the previous turn's when it is a follow-up."""
+    """The Request a question states, merged with the previous turn's when it is a follow-up; a measured earlier run
+    written before the job asked is kept apart (measured_*) and lends the job what it does not restate."""
+    split = _measured_run_split(text) if previous is None else None
+    if split:
+        before, job = read_one(split[0], catalog), read_one(split[1], catalog)
+        past, now = before.request, job.request
+        if past.period_hours and (past.model or past.tokens) and now.intent in ("training_time", "cost", "training_memory"):
+            fields = {k: getattr(past, k) for k in _INHERITED if getattr(past, k) not in (None, []) and k not in now.stated}
+            for one, group in (("model", ("models", "model_text")), ("gpu", ("gpus", "gpu_text", "gpus_per_node", "nodes"))):
+                if one in now.stated:  # the job names its own: the earlier run's names are not the job's
+                    for k in group:
+                        fields.pop(k, None)
+            measured = {"measured_model": past.model if past.model and now.model and past.model != now.model else None,
+                        "measured_tokens": past.tokens if past.tokens and "tokens" in now.stated and past.tokens != now.tokens
+                        else None,
+                        "measured_gpu": past.gpu if past.gpu and "gpu" in now.stated and past.gpu != now.gpu else None,
+                        "measured_num_gpus": past.num_gpus if past.num_gpus and "num_gpus" in now.stated
+                        and past.num_gpus != now.num_gpus else None,
+                        "period_hours": past.period_hours}
+            stated = sorted(set(now.stated) | set(fields) | {k for k, v in measured.items() if v is not None})
+            req = now.model_copy(update=fields | measured | {"intent": "training_time", "stated": stated})
+            warnings = list(dict.fromkeys(before.warnings + job.warnings))
+            warnings.append("your earlier run's measured length is scaled to the job you ask about (its model, tokens "
+                            "and GPUs where they differ)")
+            return Reading(request=req, warnings=warnings, scores=job.scores, invalid=before.invalid + job.invalid)
+    return read_one(text, catalog, previous)
+
+
+def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
+    """The Request one question states, merged with the previous turn's when it is a follow-up."""
     text, warnings = truncate_question(text)
     whole = unicodedata.normalize("NFKC", text).lower()
     per_token = bool(re.search(slots.PER_TOKEN_COST, whole))
@@ -191,6 +244,16 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     invalid = []
     if re.search(_NEGATIVE, low):
         invalid.append(NEGATIVE_TOKENS)
+    bad_rate = re.search(_NEGATIVE_RATE, low)
+    if bad_rate:  # '吞吐是 -300 token/s': no measurement gives that; said, and not used
+        warnings.append(f"'{bad_rate.group(0).strip()}' is not a throughput (a rate cannot be negative: a sign or parsing "
+                        "error in the benchmark?); re-measure it; the estimate below does not use it")
+        low = low[:bad_rate.start()] + " " * (bad_rate.end() - bad_rate.start()) + low[bad_rate.end():]
+    bad_batch = re.search(r"(?:batch(?:[\s_-]*size)?|bs|批大小)\s*(?:设的|设为|设成|是|为|of|=|:|：)?\s*(0?\.\d+|\d+\.\d*[1-9]\d*)(?!\d)", low)
+    if bad_batch:  # 'batch size 设的 0.5': a batch counts whole sequences
+        warnings.append(f"a batch of {bad_batch.group(1)} is not possible (a batch counts whole sequences: 1, 2, 8, ...); "
+                        "it is not used")
+        low = low[:bad_batch.start()] + " " * (bad_batch.end() - bad_batch.start()) + low[bad_batch.end():]
     if re.search(r"(?:context|ctx|上下文|seq(?:uence)?[\s_-]*len\w*|序列长度|batch(?:[\s_-]*size)?|epochs?)\s*(?:of|=|:|是|为|：)?\s*0(?![\d.])"
                  r"|(?<![\d.])0\s*(?:tokens?\s*)?(?:的)?\s*(?:context|上下文)", low):
         invalid.append(ZERO_LENGTH)
@@ -205,7 +268,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     for m in re.finditer(r"(?:mfu|model flops utili[sz]ation|算力利用率)\s*(?:of|=|:|是|为|：|at|按)?\s*(\d+(?:\.\d+)?)\s*%"
                          r"|(\d+(?:\.\d+)?)\s*%\s*(?:mfu|model flops utili[sz]ation|算力利用率)", low):
         if float(m.group(1) or m.group(2)) > 100:
-            invalid.append(MFU_ABOVE_PEAK)
+            # impossible, so said first; the estimate is still given at the card's published-run MFU instead
+            warnings.append(MFU_ABOVE_PEAK + "; computed at the card's typical MFU instead")
             break
     big = re.search(r"(?:显存|vram|gpu memory|hbm)[^，。,.;；?？]{0,10}?(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)(?![a-z])|"
                     r"(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)\s*(?:的)?\s*(?:显存|vram|of (?:gpu |vram |hbm )?memory|of vram|of hbm|hbm)", low)
@@ -291,6 +355,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         warnings.append(f"unknown GPU '{names.unknown_gpu}': not in the GPU table; it was not replaced by another card")
     counts = slots.nodes(work)
     server = slots.standard_server(work)  # 'a node of H100s', 'two H100 nodes': the vendor's standard 8-GPU server, said
+    if server and names.gpus and all(catalog.gpu(g)[0].vendor == "Apple" for g in names.gpus):
+        server = {}  # 'a Mac Studio … instead of a GPU box': the Mac is one machine; the box is the alternative
     if not counts:
         total, per, nodes, span = count_spans_near_gpus(work, names)
         if total is not None and span:  # the count is read: no later reader takes its digits for a length or a batch
@@ -337,6 +403,12 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         stated["reference_per_million"], cur = reference
         if cur and "currency" not in stated:
             stated["currency"] = cur
+        both = money.api_input_output_prices(whole)
+        if both:  # '输入 ¥4/百万，输出 ¥12/百万': the output price compared, the input price added per output token
+            stated["reference_input_per_million"], stated["reference_per_million"] = both
+        ratio = money.input_output_ratio(whole)
+        if ratio:
+            stated["input_output_ratio"] = ratio
     if "server_price_per_hour" in stated:  # a whole server's price per hour, over its GPUs
         per_node = stated.get("gpus_per_node") or stated.get("num_gpus") or slots.STANDARD_SERVER_GPUS
         stated["price_per_gpu_hour"] = stated.pop("server_price_per_hour") / per_node
@@ -358,8 +430,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     elif previous and previous.get("awaiting") and previous.get("lang") and _bare_reply(text):
         lang = previous["lang"]  # 'Llama-3.1-8B' answering '是哪个模型？' has no language of its own: keep the conversation's
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
-    if intent == "training_time" and "model" not in stated and re.search(
-            r"同架构|同样架构|一样的架构|同款|类似|同等规模|同规模|" + slots.w(r"same (?:architecture|arch|model|size)|similar|like (?:it|theirs|that)"),
+    if intent in ("training_time", "cost") and "model" not in stated and re.search(
+            r"同架构|同样的?架构|一样的?架构|相同的?架构|同一(?:个|种)?架构|同样的?模型|同款|类似|同等规模|同规模|" + slots.w(r"same (?:architecture|arch|model|size)|similar|like (?:it|theirs|that)"),
             low):
         from knowledge.runs import find_run
 
@@ -387,6 +459,16 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
+    if stated.get("tokens_per_day") and max(stated.get("prompt_len") or 0, stated.get("output_len") or 0) >= 1_000_000:
+        # '40M tokens/day total, 30M input + 10M output': the volume's split, not request lengths; the output part is
+        # what the GPUs generate
+        decimal = lambda v: v / 1048576 * 1e6 if v and v % 1048576 == 0 else v  # (lengths read 'M' as 2^20 tokens)
+        out_part = decimal(stated.pop("output_len", None))
+        inp = decimal(stated.pop("prompt_len", None))
+        if out_part:
+            stated["tokens_per_day"] = float(out_part)
+            warnings.append(f"{out_part / 1e6:,.0f}M output tokens a day sized (with {(inp or 0) / 1e6:,.0f}M input tokens, "
+                            "prefill work within each request)")
     pair = slots.measured_and_new_tokens(low) if stated.get("period_hours") else None
     if pair:  # 'last run: 200M tokens took 6 h … how long for 1.5B?': the measured run's tokens and the job's
         stated["measured_tokens"], stated["tokens"] = pair

@@ -259,6 +259,8 @@ HOST_OWNED = (r"主机已有|已有主机|已经有主机|只买显卡|只买卡
 def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
+    text = re.sub(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}\d+(?:\.\d+)?\s*[:：]\s*\d+(?:\.\d+)?",
+                  lambda m: " " * len(m.group(0)), text)  # '输入:输出 3:1': a ratio, not lengths
     text = re.sub(r"(?<![\d.])\d[)）、](?=\s*\S)", "  ", text)  # '三个问题：1）…': an item's number, not a length
     asked = re.search(r"(?:how many|多少|几个)\s*(?:concurrent|simultaneous|parallel|并发)?\s*(\d+)\s*k[\s-]*(?:token)?[\s-]*"
                       r"(?:context\s+)?(?:users?|requests?|sequences?|chats?|sessions?)", text)
@@ -358,8 +360,9 @@ def users(text: str) -> dict:
                 v = magnitude(v, mag.group(1)) if mag and mag.group(1) in ("万", "k", "千", "w") else v
                 if re.search(w("concurrent|simultaneous|parallel|active") + r"|并发|同时|在线|路", hit.group(0)) or \
                         re.search(w("users?|people|clients?") + "|用户|人", hit.group(0)) or \
-                        re.match(r"[^.?!。？]{0,20}?" + w(r"at (?:the same time|once)|simultaneously|concurrently|in parallel"),
-                                 text[hit.end():]):  # '4 such sequences at the same time'
+                        re.match(r"[^.?!。？]{0,20}?" + w(r"at (?:the same time|once)|simultaneously|concurrently|in parallel|"
+                                                          r"in[\s-]flight|outstanding"),
+                                 text[hit.end():]):  # '4 such sequences at the same time', '30 requests in flight'
                     out["concurrent_users"] = int(v)
                     out["concurrent_users"] = int(v)
                     break
@@ -398,8 +401,8 @@ def engine(text: str) -> dict:
     return out
 
 
-def quoted_run_figures(text: str) -> tuple[float, float] | None:
-    """(GPU-hours, tokens) a sentence quotes together for a run ('pre-training took 2.664M H800 GPU-hours for 14.8T
+def quoted_run_figures(text: str) -> tuple[float, float, str] | None:
+    """(GPU-hours, tokens, the sentence) a sentence quotes together for a run ('pre-training took 2.664M H800 GPU-hours for 14.8T
     tokens', '用了 3080 万卡时训了 15.6T token'), or None: the user's figures, which beat the record's."""
     for sentence in re.split(r"(?<=[。！？；\n])|(?<=[.!?;])\s+", text):
         m = re.search(r"(\d+(?:\.\d+)?)\s*(万|亿|k|m|million|thousand)?\s*(?:[a-z0-9-]+\s*)?(?:gpu[\s-]*hours?|gpu[\s-]*hrs?|卡时|gpu\s*小时)",
@@ -409,7 +412,7 @@ def quoted_run_figures(text: str) -> tuple[float, float] | None:
             hours = float(m.group(1)) * {"万": 1e4, "亿": 1e8, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(
                 m.group(2) or "", 1)
             if hours >= 1000:
-                return hours, found
+                return hours, found, sentence
     return None
 
 
@@ -729,7 +732,9 @@ def throughput_with_span(text: str) -> tuple[dict, tuple[int, int] | None]:
         out["throughput_tokens_per_s"] = v
         span = (m.start(), m.end())
         scope_text = before[-40:] + " " + after[:24]
-        if re.search(_PER_UNIT, scope_text):
+        if re.search(_PER_NODE, before[-14:]):  # '整机输出吞吐 3200': the word next to the rate decides
+            out["throughput_scope"] = "node"
+        elif re.search(_PER_UNIT, scope_text):
             out["throughput_scope"] = "gpu"
         elif re.search(_PER_NODE, before + " " + after[:24]):
             out["throughput_scope"] = "node"
@@ -766,7 +771,7 @@ def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
         out["tokens_per_day"] = v if per == "day" else v / (730 / 24)
         span = (m.start(), m.end())
         break
-    m = re.search(r"峰值[^，。,.；;]{0,10}?(?:是|为|约|达到|可达|能到)?\s*(?:平均|均值|日均)?[^，。,.；;0-9]{0,6}?(\d+(?:\.\d+)?)\s*倍", text) or \
+    m = re.search(r"(?:峰值|高峰)[^，。,.；;]{0,10}?(?:是|为|约|达到|可达|能到)?\s*(?:平均|均值|日均)?[^，。,.；;0-9]{0,6}?(\d+(?:\.\d+)?)\s*倍", text) or \
         re.search(w(r"peak[^,.;]{0,24}?(\d+(?:\.\d+)?)\s*(?:x|×|times)"), text) or \
         re.search(w(r"(\d+(?:\.\d+)?)\s*(?:x|×|times)\s*(?:the\s+)?(?:average\s+)?(?:at\s+)?peak"), text)
     if m and 1 <= float(m.group(1)) <= 100:
