@@ -120,7 +120,15 @@ def run_time_cases(catalog: Catalog | None = None) -> list[CaseResult]:
         args["model"], _ = catalog.model(str(args["model"]))
         args["gpu"], _ = catalog.gpu(args["gpu"])
         if "achieved_tflops" in case:
-            args["mfu"] = case["achieved_tflops"] / args["gpu"].bf16_dense_tflops
+            # the source counts the recomputed forward in its achieved TFLOP/s (hardware FLOPs); an MFU is model FLOPs
+            # over peak, so the recomputed share comes off: x per-token model FLOPs / (those + 2 x active parameters)
+            from tools.params import count_parameters
+            from tools.train_time import model_flops_per_token
+
+            hfu = case["achieved_tflops"] / args["gpu"].bf16_dense_tflops
+            model_f = model_flops_per_token(args["model"], args.get("seq_len") or 2048, "full")
+            extra = 2 * count_parameters(args["model"]).active if args.get("recompute") == "full" else 0.0
+            args["mfu"] = hfu * model_f / (model_f + extra)
         res = estimate_training_time(TrainingTimeRequest(**args))
         est = res.gpu_hours if case["reported"] == "gpu_hours" else res.wall_seconds
         what = f"time {case['request']['model']} x{case['request']['num_gpus']} {case['reported']}"

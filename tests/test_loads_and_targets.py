@@ -64,3 +64,8 @@ def test_a_measured_prefill_mfu_sets_the_ttft_and_the_prompt_rate_within_it():
     assert 0.28 <= a.figures["ttft_s"] <= 0.40
     assert not any(i.startswith("mfu=") for i in a.ignored)
     assert "such prompts a second" in a.answer
+
+
+def test_requests_in_flight_beat_the_user_base_as_the_load():
+    # '~200 users, but realistically peak maybe 20 requests in flight at once': 20 sequences are decoded together
+    assert slots.users("~200 users, but realistically peak maybe 20 requests in flight at once")["concurrent_users"] == 20

@@ -38,3 +38,30 @@ def test_offloaded_states_beyond_the_usable_host_ram_do_not_fit():
     a = ask("一台 8 卡 A800 80G 服务器，内存 1TB。想用 DeepSpeed ZeRO-3 + CPU offload 全参微调 Llama 3.1 70B，seq 4096。显存和内存够不够？")
     # offloaded fp32 master weights + Adam m, v (+ fp32 gradients) for 70.6e9 parameters: ~1,000 GB against ~870 GB usable
     assert "主机内存" in a.answer and "放不下" in a.answer
+
+
+def test_packed_sequences_grad_accumulation_and_a_stated_mfu_set_steps_and_time():
+    a = ask("Full fine-tune of Llama 3.1 8B on 8x A100 80GB. Setup: DeepSpeed ZeRO-2, bf16, AdamW, micro-batch 4 per GPU, "
+            "seq len 4096 (packed), activation checkpointing ON, grad accumulation 4. Dataset: 50k packed sequences of 4096 "
+            "tokens, 3 epochs. We usually get ~45% MFU on this cluster. (1) Does it fit per GPU? (2) Time per optimizer "
+            "step? (3) Total wall time?")
+    # 50,000 x 4,096 x 3 = 6.14e8 tokens; a step: 4 x 4 x 8 = 128 sequences = 524,288 tokens -> 1,172 steps.
+    # MFU is model FLOPs over peak (recomputation inside it): 6 x 8.03e9 (+ attention at 4k) x 524,288 /
+    # (8 x 312e12 x 0.45) = ~24 s per step, 1,172 x 24 s = ~7.8 h
+    assert a.asks[1].figures["optimizer_steps"] == 1172
+    assert 20 <= a.asks[1].figures["seconds_per_step"] <= 28
+    assert 6.5 <= a.asks[1].figures["wall_hours"] <= 9.5
+
+
+def test_a_stated_mfu_counts_model_flops_not_the_recomputed_ones():
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+    from knowledge.catalog import default_catalog
+
+    cat = default_catalog()
+    base = dict(model=cat.model("qwen2.5-14b")[0], gpu=cat.gpu("h800")[0], num_gpus=16, tokens=5e9, seq_len=8192, mfu=0.35)
+    full = estimate_training_time(TrainingTimeRequest(recompute="full", **base))
+    sel = estimate_training_time(TrainingTimeRequest(recompute="selective", **base))
+    # the user's MFU already includes whatever recomputation costs: the same model FLOPs, the same time
+    assert full.wall_hours == pytest.approx(sel.wall_hours, rel=0.01)
+    # 6 x 14.8e9 x 5e9 = 4.4e20 (+ attention at 8k) / (16 x 989.4e12 x 0.35) = ~22 h
+    assert 19 <= full.wall_hours <= 27

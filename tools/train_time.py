@@ -207,7 +207,9 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
     lo, hi = (mfu, mfu) if req.mfu is not None else (band.low, band.high)
     # the calibrating runs recomputed selectively (hardware ~= model FLOPs), so MFU is their HFU
     hfu = mfu
-    compute_s = hardware / (req.num_gpus * peak * 1e12 * hfu)
+    # a stated MFU is the user's model-FLOPs utilization (6·N·D over time x peak), recomputation already inside it;
+    # the default is calibrated on runs that recomputed selectively (hardware FLOPs ~ model FLOPs), so it times hardware
+    compute_s = (total if req.mfu is not None else hardware) / (req.num_gpus * peak * 1e12 * hfu)
 
     # --- overheads on top of compute -------------------------------------------------------
     overheads: dict[str, float] = {}
@@ -263,7 +265,7 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
     gpu_h = wall_h * req.num_gpus
 
     def hours(m: float) -> float:
-        return hardware / (req.num_gpus * peak * 1e12 * m) * factor / 3600
+        return (total if req.mfu is not None else hardware) / (req.num_gpus * peak * 1e12 * m) * factor / 3600
 
     assumptions = [
         f"FLOPs: {'6' if req.method == 'full' else '4'}·N·D + causal attention at {seq} tokens/sequence"

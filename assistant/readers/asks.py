@@ -253,6 +253,10 @@ def several_values(low: str, req: Request) -> list[Ask]:
     for slot, pattern in VALUE_SLOTS.items():
         values = []
         for m in re.finditer(pattern, low):
+            if slot == "batch" and re.search(r"(?:global|micro|总|微|mini)[\s_-]*$", low[max(0, m.start() - 8):m.start()]):
+                continue  # 'micro batch 1 … global batch 256': two different batches, not two values of one
+            if slot == "num_gpus" and re.match(r"\s*(?:机|台|服务器|server|node|box)", low[m.end():m.end() + 6]):
+                continue  # '16 张 H800（2 台 8 卡机）': the server's size, not another count
             groups = [g for g in m.groups()]
             num = next((g for g in groups if g and re.fullmatch(r"\d+(?:\.\d+)?", g)), None)
             if num is None:

@@ -31,8 +31,9 @@ CUES: list[tuple[str, float, str]] = [
                          r"快多少|慢多少|快几倍|慢几倍|"
                          + w(r"how long|how many (?:days|hours|weeks|months)|wall[\s-]?clock|time to (?:train|finish|complete)|"
                              r"training time|(?<!per )(?<!/)gpu[\s-]?hours?|gpu[\s-]?days|days to train|hours to train|eta|"
-                             r"how (?:much )?(?:faster|slower|longer)|speed[\s-]?up|slower|faster|longer")
-                         + r"|gpu\s*小时|gpu时|降级|会增加多少|慢多少|快多少"),
+                             r"how (?:much )?(?:faster|slower|longer)|speed[\s-]?up|slower|faster|longer|"
+                             r"time per (?:optimizer |training )?step|step time|wall[\s-]?(?:clock[\s-]?)?time|total time")
+                         + r"|gpu\s*小时|gpu时|降级|会增加多少|慢多少|快多少|一个\s*step\s*多久|每个?\s*step\s*多久|多少个?\s*step|多少步"),
     ("published_run", 3, r"官方|报告|论文|号称|声称|据说|公布|披露|用了多少|花了多少|可信|靠谱吗|合理吗|训了多少|"
                          + w(r"reported|report|published|paper|according to|plausible|realistic|"
                              r"did (?:meta|deepseek|they|it) use|took to train|was trained|did .{0,30} take|hours did|consistent|"

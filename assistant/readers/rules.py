@@ -469,6 +469,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated["tokens_per_day"] = float(out_part)
             warnings.append(f"{out_part / 1e6:,.0f}M output tokens a day sized (with {(inp or 0) / 1e6:,.0f}M input tokens, "
                             "prefill work within each request)")
+    accum = stated.pop("_grad_accum", None)
+    if accum and "global_batch" not in stated and stated.get("micro_batch") and stated.get("num_gpus"):
+        # 'micro-batch 4 per GPU, grad accumulation 4' on 8 GPUs: 4 x 4 x 8 = 128 sequences per optimizer step
+        stated["global_batch"] = stated["micro_batch"] * accum * stated["num_gpus"]
     pair = slots.measured_and_new_tokens(low) if stated.get("period_hours") else None
     if pair:  # 'last run: 200M tokens took 6 h … how long for 1.5B?': the measured run's tokens and the job's
         stated["measured_tokens"], stated["tokens"] = pair

@@ -316,6 +316,9 @@ def batches(text: str) -> dict:
     m = re.search(r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch)\s*[=:：]?\s*(\d+)", text)
     if m:
         out["global_batch"] = int(m.group(1))
+    m = re.search(r"(?:grad(?:ient)?[\s_-]*accum\w*|梯度累[积加])\s*(?:steps?)?\s*(?:of|=|:|：|为|是)?\s*(\d+)", text)
+    if m:
+        out["_grad_accum"] = int(m.group(1))  # with the micro-batch and the GPUs it makes the global batch
     m = re.search(w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:|是|为|设为|to|改成|开到|只能开|只能|最多开|最多)?\s*(\d+)")
                   + r"|批大小\s*[=:：为]?\s*(\d+)|"
                   r"(\d+)\s*的?\s*(?:batch|批)", text)
@@ -349,6 +352,11 @@ def users(text: str) -> dict:
                   r"人(?:同时|并发|在线|用|使用|在用|访问|调用)|路并发|个并发|并发|个请求|请求|路)", text)
     m2 = re.search(rf"(?:并发|concurrency|concurrent users|同时在线|同时)\s*(?:数|量|用户数?)?\s*(?:of|是|为|=|:|：|约|大概|达到|要)?\s*"
                    rf"({NUM})\s*({MAG})?", text)
+    later = re.search(rf"({NUM})\s*(?:个|路)?\s*(?:concurrent\s+|simultaneous\s+)?(?:{w('requests?|sequences?|streams?|users?|sessions?')}|请求|用户)"
+                      r"\s*(?:" + w(r"in[\s-]flight|at once|at the same time|concurrently|simultaneously") + r"|同时)", text)
+    if m and later and later.start() > m.start() and not re.search(w("concurrent|simultaneous|parallel|active") + r"|并发|同时|在线",
+                                                                   m.group(0)):
+        m = later  # '~200 users, but realistically 20 requests in flight at once': the load is the in-flight count
     for hit in (m, m2):
         if hit and re.search(r"(?:how many|多少|几个)\s*(?:concurrent|simultaneous|parallel|并发)?\s*$",
                              text[max(0, hit.start() - 30):hit.start()]) and re.match(r"\d+(?:\.\d+)?\s*k", hit.group(0)):
@@ -429,12 +437,15 @@ def tokens(text: str) -> dict:
             if total >= 1e6 and (m.group(2) or total >= 1e7):
                 out["tokens"] = total
     if "tokens" not in out:
-        m = re.search(rf"({NUM})\s*({MAG})?\s*(?:条|samples?|examples?|conversations?|rows?|instructions?|对话|样本)", text)
+        m = re.search(rf"({NUM})\s*({MAG})?\s*(?:packed\s+)?(?:条|samples?|examples?|conversations?|rows?|instructions?|sequences?|"
+                      r"对话|样本|(?:条|个)?序列)", text)
         per = re.search(rf"(?:每条|each|avg|averag\w*|平均|per sample|per example)\s*(?:约|大概|about|~|is)?\s*({LEN})\s*(?:tokens?)?",
                         text) or re.search(rf"({LEN})\s*tokens?\s*(?:each|per sample|per example|每条)", text) \
-            or re.search(rf"(?:samples?|examples?|conversations?|rows?|instructions?|条|样本|对话)\s*(?:of|at|with|,|，|x|×|"
+            or re.search(rf"(?:samples?|examples?|conversations?|rows?|instructions?|sequences?|条|样本|对话)\s*(?:of|at|with|,|，|x|×|"
                          rf"@|each of)\s*(?:about|around|~|≈|roughly)?\s*({LEN})[\s-]*(?:tokens?|tok)", text) \
             or re.search(rf"({LEN})[\s-]*(?:tokens?|tok)[\s-]*(?:long\s*)?(?:samples?|examples?|conversations?|rows?|条|样本)", text)
+        if m and re.search(r"batch", text[max(0, m.start() - 24):m.start()]):
+            m = None  # 'global batch 256 sequences': a batch, not the dataset
         if m and per and to_number(m.group(1)):
             out["tokens"] = magnitude(to_number(m.group(1)), m.group(2)) * (length(per.group(1)) or 0)
         elif m and to_number(m.group(1)):
