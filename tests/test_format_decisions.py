@@ -47,3 +47,10 @@ def test_a_kv_cache_format_beside_a_weight_format_is_not_an_alternative():
     # FP8 KV: 2 x 64 layers x 8 KV heads x 128 x 1 B = 128 KiB per token; 16,384 tokens = 2.15 GB per sequence.
     # vLLM's pool: 2 x 0.92 x ~48 GB = 88 GB - ~19 GB of AWQ weights - activations = ~60 GB: about 28 sequences
     assert 22 <= a.figures["max_sequences_at_context"] <= 34
+
+
+def test_an_official_checkpoints_format_does_not_override_the_alternative_compared():
+    a = ask("单台 8 卡 H20（96G）上部署 Qwen3-235B-A22B，纠结 BF16 还是官方 FP8 版本？主要看速度。")
+    # BF16 weights 2 B x 235e9 = 470 GB, FP8 235 GB: each alternative is timed in its own format
+    got = {x.request["precision"]: x.figures["precision"] for x in a.asks}
+    assert got == {"bf16": "bf16", "fp8": "fp8"}

@@ -127,6 +127,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                 extra = {} if req.model else {"ratio_only": True}  # 'how much faster is FP8 than BF16?': no job needed
                 if setting in ("precision", "kv_dtype"):
                     extra["exact_format"] = True  # 'q4 or q8?': each as named, fit or not
+                if setting == "precision":
+                    extra["checkpoint_format"] = None  # ('BF16 还是官方 FP8 版本': each alternative is its own checkpoint)
                 if setting == "kv_dtype" and req.precision in {v for _, v in named}:
                     extra["precision"] = None  # the format named was the cache's, not the weights'
                     extra["exact_format"] = False
