@@ -68,3 +68,9 @@ def test_tp_and_node_alternatives_are_each_answered():
     a = ask("Pre-train 7B on 1T tokens: one 8x H100 node or two nodes, how long each?")
     # 6 x 7e9 x 1e12 = 4.2e22 FLOPs (+ attention) / (8 x 989.4e12 x 0.40) = 1.33e7 s = 3,700 h; twice the GPUs, half
     assert a.asks[0].figures["wall_hours"] == pytest.approx(2 * a.asks[1].figures["wall_hours"], rel=0.05)
+
+
+def test_instances_per_server_are_the_gpus_over_the_fewest_that_hold_one_copy():
+    a = ask("昇腾 910B 跑 Qwen2.5-72B 推理要几张卡？我们有一台 Atlas 800I A2（8×910B，每卡 64G），用 MindIE，BF16 不量化，够吗？能跑几个实例？")
+    # BF16 weights 72.7e9 x 2 B = 145 GB: 2 x 64 GB cannot hold them with a KV cache, 4 can (36 GB each); 8 / 4 = 2
+    assert a.figures["gpus_per_instance"] == 4 and a.figures["instances"] == 2

@@ -11,6 +11,7 @@ from assistant.zh import component_name
 from assistant.compose import T, md_table
 from assistant.context import USES, Ctx, assumptions_md, sources_md
 from assistant.plans.money import typical_rate
+from assistant.readers.slots import w
 
 DEFAULT_CONTEXT = 4096
 DEFAULT_SERVING_GPU = "a100-80gb"
@@ -328,6 +329,23 @@ def inference_memory(ctx: Ctx) -> Answer:
                   tool_calls=ctx.calls)
 
 
+def _fewest_tp(ctx: Ctx, model, gpu, fmt: str, batch: int, engine: str, context: int) -> int | None:
+    """The smallest power-of-two GPU count (1, 2, 4, 8) on which the weights fit with the KV cache for the batch."""
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    for k in (1, 2, 4, 8):
+        if model.num_attention_heads % k:
+            continue
+        args = {"num_gpus": k, "context": context, "precision": fmt, "batch": batch, "engine": engine}
+        try:
+            x = estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args))
+        except ValueError:
+            continue
+        if x.fits and x.weights_total_gb / k < WEIGHTS_ROOM * x.usable_gb:
+            return k
+    return None
+
+
 def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str, context: int, r) -> tuple[list[str], dict]:
     """What a deployment question asks beside the memory, computed rather than left for a second message: one
     request's KV cache at the context, the capacity with an FP8 KV cache (when the KV format is not stated), and the
@@ -335,6 +353,16 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     lines, figures = [], {}
+    if gpu is not None and n > 1 and r.fits and re.search(r"几个实例|多少个?实例|几份|几个副本|" + w(
+            r"how many (?:instances|replicas|copies)|instances|replicas"), ctx.question.lower()):
+        # '一台 8 卡能跑几个实例？': the fewest GPUs that hold one copy (a tensor-parallel width) and how many fit in n
+        per = _fewest_tp(ctx, model, gpu, fmt, batch, engine, context)
+        if per:
+            figures |= {"gpus_per_instance": per, "instances": n // per}
+            lines.append(ctx.t(f"**Instances**: one copy needs {per} GPUs (the smallest tensor-parallel width that holds the "
+                               f"{fmt} weights with room for the KV cache), so {n} GPUs run **{n // per}** of them.",
+                               f"**实例数**：一个实例至少 {per} 张卡（放得下 {fmt} 权重并给 KV cache 留空间的最小张量并行宽度），"
+                               f"{n} 张卡可以跑 **{n // per}** 个。"))
     kv = r.kv_cache_bytes_per_token
     if kv and context:
         one = kv * context / 1e9
