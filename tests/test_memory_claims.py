@@ -33,3 +33,21 @@ def test_a_fraction_of_a_gpu_is_said_and_sized_on_a_whole_one():
 
     reading = read("我们要用 0.5 张 4090 跑 Qwen2.5-7B 可以吗?", default_catalog())
     assert any("fraction of a GPU" in w for w in reading.warnings)
+
+
+def test_a_claimed_gpu_count_is_checked_not_used_as_the_cluster():
+    a = ask("By my math Mistral 7B needs ~3TB of GPU memory for inference (7B params x 32 layers x 4 bytes x a few for "
+            "activations...). So I'd need like 38 H100s?? That seems insane, can you confirm the number of H100s?")
+    # 7.24e9 x 2 B = 14.5 GB of BF16 weights (+ ~1.6 GB at 4k): one H100; the 3 TB and 38 GPUs are the claim
+    assert a.intent == "fact_check" and a.figures["claim_correct"] == 0
+    assert a.verdict.fits and (a.verdict.num_gpus or 1) == 1
+
+
+def test_a_bulleted_list_of_quotes_is_not_a_negative_count():
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    q = ("Options we have quotes for:\n- 1x H100 PCIe 80GB, $28k (+ ~$8k server)\n- 2x L40S 48GB, $8k each\nWhich should we "
+         "buy for Qwen2.5-32B and 20 users?")
+    assert read(q, default_catalog()).invalid == []
+    assert read("Run Llama 3.1 8B on -4 GPUs?", default_catalog()).invalid

@@ -65,3 +65,13 @@ def test_a_stated_mfu_counts_model_flops_not_the_recomputed_ones():
     assert full.wall_hours == pytest.approx(sel.wall_hours, rel=0.01)
     # 6 x 14.8e9 x 5e9 = 4.4e20 (+ attention at 8k) / (16 x 989.4e12 x 0.35) = ~22 h
     assert 19 <= full.wall_hours <= 27
+
+
+def test_a_global_batch_in_tokens_becomes_sequences_of_the_stated_length():
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    r = read("Pre-train a 7B model on 2T tokens on 256 H100s, seq len 4096, global batch 4M tokens, MFU 40%. How many "
+             "steps and days?", default_catalog()).request
+    # 4,000,000 tokens / 4,096 per sequence = 976.6 -> 977 sequences per step (never '4 sequences')
+    assert r.global_batch == 977

@@ -418,6 +418,11 @@ def fact_check(ctx: Ctx) -> Answer:
         return _time_claim(ctx, claimed_hours)
     if memory_claim:
         infer = req.method == "inference" or (inference_words and not (req.method or req.methods or training_words))
+        if req.num_gpus and re.search(r"(?:(?<![a-z])(?:need|'d need|would need|needs)|需要|得要|要)\s*(?:like|about|around|~|约|大概)?\s*"
+                                      rf"{req.num_gpus}(?![\d.])", low):
+            # 'so I'd need like 38 H100s??': the count is the claim being checked, not the user's cluster
+            ctx.req = req = req.model_copy(update={"num_gpus": None})
+            ctx.used.add("num_gpus")
         base = (inference_memory if infer else training_memory)(ctx)
         claim_fits = not any(w in low for w in ("不能", "不够", "放不下", "装不下", "跑不了", "cannot", "can't",
                                                 "doesn't fit", "does not fit", "won't fit", "not fit", "not enough"))

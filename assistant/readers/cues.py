@@ -76,7 +76,9 @@ CUES: list[tuple[str, float, str]] = [
                           r"from a blog|a blog")),
     ("fact_check", 1, r"网上说|有人说|据说|" + w(r"they say|someone said|i read")),
     # 'it needs 3 TB of VRAM, right?', '要 7G 显存对吧？': an amount claimed and checked
-    ("fact_check", 4, r"\d+(?:\.\d+)?\s*(?:gb|tb|g)(?![a-z])[^?？。]{0,60}(?:(?<![a-z])(?:right|correct|true)|对吧|是吧|没错吧)\s*[?？]"),
+    ("fact_check", 4, r"\d+(?:\.\d+)?\s*(?:gb|tb|g)(?![a-z])[^?？。]{0,60}(?:(?<![a-z])(?:right|correct|true)|对吧|是吧|没错吧)\s*[?？]|"
+                      r"\d+(?:\.\d+)?\s*(?:gb|tb)(?![a-z]).{0,160}?(?<![a-z])(?:confirm|verify|sanity[\s-]?check)(?![a-z])|"
+                      r"\d+(?:\.\d+)?\s*(?:gb|tb|g)(?![a-z]).{0,80}?(?:确认一下|帮我确认|核实)"),
     ("fact_check", 6, r"核对|帮我检查|检查这段|检查一下这|" + w(r"fact[\s-]?check\w*|check (?:these|this|the following) (?:claims?|paragraph|text)")),
 ]
 

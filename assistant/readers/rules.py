@@ -35,9 +35,9 @@ MEMORY_IN_TB = ("a card's memory in TB or PB: no GPU holds that (the largest hol
                 "give it in GB, e.g. '80GB'")
 CLOCK_AS_MEMORY = "a clock rate (GHz/MHz) given as memory: memory is in GB, e.g. '16GB'"
 BITS_AS_CONTEXT = "a context in bits: a context is counted in tokens, e.g. '32k tokens'"
-_NEGATIVE = (r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:[kmbt]|万亿|亿|万)?\s*(?:个)?\s*(tokens?|token|上下文|context|ctx)"
+_NEGATIVE = (r"(?<![\w.])-(?! )\s*\d+(?:\.\d+)?\s*(?:[kmbt]|万亿|亿|万)?\s*(?:个)?\s*(tokens?|token|上下文|context|ctx)"
              r"(?!\s*(?:/|per|每)\s*(?:s|sec|second|秒))")
-_NEGATIVE_RATE = r"(?<![\w.])-\s*\d[\d,]*(?:\.\d+)?\s*(?:k)?\s*(?:tokens?|toks?|token)\s*(?:/|per|每)\s*(?:s|sec|second|秒)"
+_NEGATIVE_RATE = r"(?<![\w.])-(?! )\s*\d[\d,]*(?:\.\d+)?\s*(?:k)?\s*(?:tokens?|toks?|token)\s*(?:/|per|每)\s*(?:s|sec|second|秒)"
 _BRACKETS = {"【": "】", "[": "]", "(": ")", "（": "）"}
 
 
@@ -257,12 +257,12 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if re.search(r"(?:context|ctx|上下文|seq(?:uence)?[\s_-]*len\w*|序列长度|batch(?:[\s_-]*size)?|epochs?)\s*(?:of|=|:|是|为|：)?\s*0(?![\d.])"
                  r"|(?<![\d.])0\s*(?:tokens?\s*)?(?:的)?\s*(?:context|上下文)", low):
         invalid.append(ZERO_LENGTH)
-    if re.search(r"(?<![\w.])-\s*\d+\s*(?:个|名|位)?\s*(?:用户|人|并发|路|" + slots.w(
+    if re.search(r"(?<![\w.])-(?! )\s*\d+\s*(?:个|名|位)?\s*(?:用户|人|并发|路|" + slots.w(
             r"users?|people|requests?|concurrent|qps|rps|sessions?") + ")", low):
         invalid.append(NEGATIVE_LOAD)
-    if re.search(r"(?<![\w.])-\s*\d+\s*(?:张|块|卡|台|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?") + ")", low):
+    if re.search(r"(?<![\w.])-(?! )\s*\d+\s*(?:张|块|卡|台|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?") + ")", low):
         invalid.append(NEGATIVE_GPUS)
-    if re.search(r"(?<![\w.])-\s*\d+(?:\.\d+)?\s*(?:个|条|轮|遍|小时|天|步)?\s*(?:epoch|轮|遍|样本|条|samples?|examples?|"
+    if re.search(r"(?<![\w.])-(?! )\s*\d+(?:\.\d+)?\s*(?:个|条|轮|遍|小时|天|步)?\s*(?:epoch|轮|遍|样本|条|samples?|examples?|"
                  r"hours?|days?|steps?|小时|天|步)", low):
         invalid.append(NEGATIVE_COUNT)
     for m in re.finditer(r"(?:mfu|model flops utili[sz]ation|算力利用率)\s*(?:of|=|:|是|为|：|at|按)?\s*(\d+(?:\.\d+)?)\s*%"
@@ -469,6 +469,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated["tokens_per_day"] = float(out_part)
             warnings.append(f"{out_part / 1e6:,.0f}M output tokens a day sized (with {(inp or 0) / 1e6:,.0f}M input tokens, "
                             "prefill work within each request)")
+    gbt = stated.pop("_global_batch_tokens", None)
+    if gbt and "global_batch" not in stated:
+        stated["global_batch"] = max(1, round(gbt / (stated.get("seq_len") or stated.get("length") or 2048)))
     accum = stated.pop("_grad_accum", None)
     if accum and "global_batch" not in stated and stated.get("micro_batch") and stated.get("num_gpus"):
         # 'micro-batch 4 per GPU, grad accumulation 4' on 8 GPUs: 4 x 4 x 8 = 128 sequences per optimizer step

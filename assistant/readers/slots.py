@@ -313,9 +313,12 @@ def batches(text: str) -> dict:
                   r"(?:[=:：]|to|of|is|改成|设为|设成|开到|为)?\s*(\d+)", text)
     if m:
         out["micro_batch"] = int(m.group(1))
-    m = re.search(r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch)\s*[=:：]?\s*(\d+)", text)
-    if m:
-        out["global_batch"] = int(m.group(1))
+    m = re.search(r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch)\s*(?:of|is|=|:|：|为|是)?\s*(\d+(?:\.\d+)?)\s*([km])?\s*"
+                  r"(tokens?|token)?", text)
+    if m and m.group(3):  # 'global batch 4M tokens': a batch in tokens, turned into sequences once the length is known
+        out["_global_batch_tokens"] = float(m.group(1)) * {"k": 1e3, "m": 1e6}.get(m.group(2) or "", 1)
+    elif m and not m.group(2):
+        out["global_batch"] = int(float(m.group(1)))
     m = re.search(r"(?:grad(?:ient)?[\s_-]*accum\w*|梯度累[积加])\s*(?:steps?)?\s*(?:of|=|:|：|为|是)?\s*(\d+)", text)
     if m:
         out["_grad_accum"] = int(m.group(1))  # with the micro-batch and the GPUs it makes the global batch
