@@ -34,3 +34,14 @@ def test_how_many_concurrent_8k_users_asks_the_users():
     assert "concurrent_users" not in slots.users(low)
     r = read(low, CAT).request
     assert r.context == 8192 and r.concurrent_users is None
+
+
+def test_a_price_on_the_line_above_is_not_the_next_cards_count():
+    from assistant.readers.names import Names, count_spans_near_gpus, find_names
+
+    text = "报价：\nh20 8卡机 115 万\nl20 8卡机 55 万\n选哪个？"
+    names, work = find_names(text, CAT)
+    l20 = [sp for sp in names.gpu_spans if sp[2] == "l20"]
+    # '115 万' ends the H20's line; the L20's count is the 8 after it, never 1,150,000
+    total, *_ = count_spans_near_gpus(work, Names(gpus=["l20"], gpu_spans=l20))
+    assert total == 8

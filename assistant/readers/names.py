@@ -304,6 +304,7 @@ def count_spans_near_gpus(text: str, names: Names) -> tuple[int | None, int | No
     (start, end in text), so the reader can take it out of its working text."""
     for start, end, _ in names.gpu_spans:
         b0 = max(0, start - 40)
+        b0 = max(b0, text.rfind("\n", 0, start) + 1)  # a count never crosses a line ('…115 万\nL20 8卡机': a price above)
         before, after = text[b0:start], text[end:end + 16]
         m = re.search(r"(\d+)\s*(?:台|个节点|nodes?|servers?|machines?|boxes|hosts?)\s*(?:[x×*,，、]|of|with|each with|"
                       r"每台|每个)?\s*(\d+)\s*(?:[x×*]|张|块|卡|gpus?|cards?)?\s*(?:nvidia\s*)?$", before)
