@@ -89,3 +89,11 @@ def test_plans_in_items_keep_their_own_gpu_counts():
                      read("Qwen2.5-72B 推理，两个方案：A）4 张 A100 80G 跑 BF16；B）2 张 A100 80G 跑 AWQ int4。量不大，QPS 0.5 左右。选哪个？",
                           CAT).request, CAT)
     assert [(a.update["precision"], a.update.get("num_gpus")) for a in asks] == [("bf16", 4), ("awq", 2)]
+
+
+def test_a_context_written_in_wan_is_a_context_beyond_the_model():
+    r = read("我要部署 Qwen2.5-7B，上下文要 1000 万 token（要把整个代码库塞进去），用 10 张 H100 够吗？", CAT).request
+    # 1000 万 = 10,000,000 tokens of context (Qwen2.5-7B's own limit is 32,768): a context, not a dataset
+    assert r.context == 10_000_000 and r.tokens is None
+    a = ask("我要部署 Qwen2.5-7B，上下文要 1000 万 token（要把整个代码库塞进去），用 10 张 H100 够吗？")
+    assert "超过了模型的最大上下文" in a.answer

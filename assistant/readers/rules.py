@@ -469,6 +469,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated["tokens_per_day"] = float(out_part)
             warnings.append(f"{out_part / 1e6:,.0f}M output tokens a day sized (with {(inp or 0) / 1e6:,.0f}M input tokens, "
                             "prefill work within each request)")
+    big_ctx = re.search(r"(?:上下文|context(?:[\s-]*(?:window|length))?)\s*(?:要|需要|开到|开|达到|是|为|of|=|:|：|to)?\s*"
+                        r"(\d+(?:\.\d+)?)\s*(万|亿|k|m|million)\s*(?:个)?\s*(?:tokens?|token)?", low)
+    if big_ctx and intent in INFER_INTENTS and not stated.get("context"):
+        # '上下文要 1000 万 token', 'a context of 10M tokens': a context however large, not a dataset
+        v = float(big_ctx.group(1)) * {"万": 1e4, "亿": 1e8, "k": 1024, "m": 1_048_576, "million": 1_048_576}[big_ctx.group(2)]
+        if v >= 1:
+            stated["context"] = int(v)
+            stated.pop("tokens", None)
     gbt = stated.pop("_global_batch_tokens", None)
     if gbt and "global_batch" not in stated:
         stated["global_batch"] = max(1, round(gbt / (stated.get("seq_len") or stated.get("length") or 2048)))
