@@ -702,19 +702,30 @@ _SINGLE_STREAM = r"batch\s*(?:size)?\s*(?:=|of|为|是)?\s*1(?!\d)|bs\s*=?\s*1(?
 _NEEDED = r"(?<![a-z])(?:need|needs|require\w*|target|must|want|reach|hit)(?![a-z])|需要|要求|目标|希望|要做到|做到|达到|撑住|扛住|支撑"
 
 
-def needed_rate(text: str) -> tuple[float, tuple[int, int]] | None:
-    """A total throughput to reach ('要做到 20000 tok/s 的输出吞吐', 'we need to serve 5,000 tok/s'), with where it is
-    written: a load the GPUs must carry, not a rate anyone measured and not one user's speed."""
+_MEASURED = r"测|measured|benchmark|sustain|实测|压测|we get|we see"
+
+
+def _total_rates(text: str):
+    """Each rate written in the text that is not one user's speed nor a single stream's, as (match, text before,
+    text after, value in tok/s, whether it is a load to reach rather than one measured or stated)."""
     for m in re.finditer(TPS_RATE, text):
         before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 30]
         if re.search(_PER_USER_AFTER, after) or re.search(_PER_USER_BEFORE, before[-30:]) or \
                 re.search(_SINGLE_STREAM, before[-40:] + " " + after[:16]):
             continue
-        if re.search(_NEEDED, before[-20:]) and not re.search(r"测|measured|benchmark|sustain|实测|压测|we get|we see", before):
-            v = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
-            if 0 < v <= 1e8:
-                return v, (m.start(), m.end())
+        needed = bool(re.search(_NEEDED, before[-20:])) and not re.search(_MEASURED, before)
+        yield m, before, after, float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1), needed
+
+
+def needed_rate(text: str) -> tuple[float, tuple[int, int]] | None:
+    """A total throughput to reach ('要做到 20000 tok/s 的输出吞吐', 'we need to serve 5,000 tok/s'), with where it is
+    written: a load the GPUs must carry, not a rate anyone measured and not one user's speed."""
+    for m, _, _, v, needed in _total_rates(text):
+        if needed and 0 < v <= 1e8:
+            return v, (m.start(), m.end())
     return None
+
+
 _PER_UNIT = (r"单卡|每张卡|每卡|单张|每个实例|单实例|一个实例|(?<![a-z])(?:per|each|a|one|single)[\s-]+(?:gpu|card|instance)(?![a-z])|"
              r"(?<![a-z])per[\s-]instance|(?<![a-z])an instance(?![a-z])")
 _PER_NODE = r"(?<![a-z])(?:node|box|server|machine)(?![a-z])|整机|一台|每台|整台|单机|(?:8|八)卡机"
@@ -733,15 +744,8 @@ def throughput_with_span(text: str) -> tuple[dict, tuple[int, int] | None]:
     load to reach ('we need 5000 tok/s'). With where the rate is written."""
     out: dict = {}
     span = None
-    for m in re.finditer(TPS_RATE, text):
-        before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 30]
-        if re.search(_PER_USER_AFTER, after) or re.search(_PER_USER_BEFORE, before[-30:]) or \
-                re.search(_SINGLE_STREAM, before[-40:] + " " + after[:16]):
-            continue
-        if re.search(_NEEDED, before[-20:]) and not re.search(r"测|measured|benchmark|sustain|实测|压测|we get|we see", before):
-            continue
-        v = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
-        if not 0 < v <= 1e8:
+    for m, before, after, v, needed in _total_rates(text):
+        if needed or not 0 < v <= 1e8:
             continue
         out["throughput_tokens_per_s"] = v
         span = (m.start(), m.end())
