@@ -103,7 +103,7 @@ def estimate(case: dict, catalog: Catalog) -> tuple[float, str]:
     if metric == "single_stream_tps":
         return 1000 / one.itl_ms, "tok/s"
     if metric == "ttft_single_ms":
-        return c.prefill_s * 1000, "ms"
+        return (c.request_s + c.prefill_s) * 1000, "ms"
     e2e = one.ttft_s + (out - 1) * one.itl_ms / 1000
     if metric == "single_e2e_ms":
         return e2e * 1000, "ms"
@@ -192,7 +192,7 @@ def render(results: list[CaseResult]) -> str:
                      f"{r.error_pct:>+6.1f}%  {'yes' if r.ok else 'NO'}")
     ok = sum(r.ok for r in results)
     lines.append(f"{ok}/{len(results)} within tolerance (throughput and latency +-35%, memory +-10%)")
-    for half in ("fit", "check", "check2"):  # check2: rows collected after every fit (issue 25's third batch)
+    for half in ("fit", "check"):
         for fam, s in summary(results, half).items():
             lines.append(f"{half:5} {fam:10} {s['cases']:3} cases: median error x{s['median_error_factor']:.2f}, "
                          f"{s['within_35pct']}/{s['cases']} within 35%, reported/estimated p10-p90 {s['p10']:.2f}-{s['p90']:.2f}")

@@ -4,7 +4,7 @@ check half's residual band for tools/serve_bands.py.
     python -m evals.serving_fit            # fit on the fit half; print the constants to write into efficiency.py
     python -m evals.serving_fit --bands    # with the constants as they are: the check half's p10-p90 per figure
 
-The fit minimises a robust loss of log(estimated / reported) over the fit half's throughput and latency cases, each
+The fit minimises a robust (Cauchy, scale log 1.35) loss of log(estimated / reported) over the fit half's throughput and latency cases, each
 source group weighted 1/sqrt(its cases) so one big table does not decide the constants. The check half is never
 read by the fit. The constants are written into tools/efficiency.py by hand (with the date), so the code that
 answers users never reads calibration data.
@@ -20,6 +20,7 @@ from tools import efficiency as eff
 
 PARAMS = {  # name: (low, high) bounds a practitioner would accept for it
     "STEP_OVERHEAD_S": (0.2e-3, 8e-3),
+    "REQUEST_OVERHEAD_S": (0.0, 0.1),
     "PREFILL_COMPUTE_EFFICIENCY": (0.2, 0.8),
     "DECODE_COMPUTE_EFFICIENCY": (0.2, 0.8),
     "MOE_EXPERT_READ_FACTOR": (0.1, 1.0),
@@ -27,6 +28,9 @@ PARAMS = {  # name: (low, high) bounds a practitioner would accept for it
     "FP8_COMPUTE_FACTOR": (0.4, 1.0),
     "CDNA": (0.3, 1.0),
 }
+
+
+SCALE = math.log(1.35)  # the tolerance: errors within it count nearly quadratically, far beyond it nearly flat
 
 
 def _set(name: str, value: float) -> None:
@@ -62,8 +66,8 @@ def loss(values: list[float], cases, catalog) -> float:
         if not est or not math.isfinite(est) or est <= 0:
             total += w * 4.0
             continue
-        e = abs(math.log(est / reported))
-        total += w * (e * e if e < 1 else 2 * e - 1)  # Huber: a wild row pulls linearly, not quadratically
+        e = math.log(est / reported) / SCALE
+        total += w * math.log1p(e * e)  # Cauchy: a row the model cannot represent (a cost it lacks) pulls little
     return total
 
 

@@ -168,7 +168,7 @@ def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
         engine="vllm" if req.engine == "vllm" else "hf"))
     tp, stages = int(mem.layout["tp"]), int(mem.layout["stages"])
     peak, peak_name = _peak(gpu, req.fmt)
-    ttft = req.batch * prefill_seconds(req, req.context, tp)
+    ttft = req.batch * prefill_seconds(req, req.context, tp) + eff.request_overhead_s(req.engine)
     mem_s, comp_s, over = _step(req, req.batch, tp)
     # layers split: a token passes every stage in turn, each reading its share of the weights, so one stream's step
     # is the whole model's read (as on one GPU of the stage's TP width) plus a hand-off per stage boundary
@@ -186,7 +186,8 @@ def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
         f"{eff.DECODE_BANDWIDTH_EFFICIENCY * eff.serving_factor(gpu):.0%} of {gpu.memory_bandwidth_gbps:g} GB/s"
         + (f" (ROCm: x{eff.serving_factor(gpu):g} on datasheet rates)" if eff.serving_factor(gpu) != 1 else "")
         + ("" if req.engine == "hf" else f"; {eff.STEP_OVERHEAD_S * 1e3:.1f} ms per decode step for the engine's "
-           "scheduler and sampling"),
+           f"scheduler and sampling, {eff.REQUEST_OVERHEAD_S * 1e3:.0f} ms per request before its first token (front "
+           "end, tokenisation, admission)"),
         f"{req.batch} sequence(s) of {req.context} prompt + {req.output} output tokens; engine {req.engine}"
         + (" (eager PyTorch: ~0.4 ms launch overhead per layer per step)" if req.engine == "hf" else " (CUDA graphs)"),
         f"layout: {mem.layout['split']}" + (f", TP {tp} with two all-reduces per layer" if tp > 1 else "")

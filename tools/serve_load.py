@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 
+from tools import efficiency as eff
 from tools.infer_memory import InferenceMemoryRequest, serving_capacity
 from tools.infer_speed import STAGE_HANDOFF_S, InferenceSpeedRequest, decode_step_parts, prefill_seconds
 from tools.serve_request import LoadPoint, ServeRequest
@@ -53,6 +54,7 @@ class Replica:
         fix = req.correction
         self.itl_factor = fix.itl_factor if fix else 1.0
         self.prefill_s *= fix.ttft_factor if fix else 1.0
+        self.request_s = eff.request_overhead_s(eng.id)  # front end and admission: latency, not GPU time
         self.steps: dict[int, float] = {}
 
     def step(self, batch: float) -> float:
@@ -82,7 +84,7 @@ def _continuous(c: Replica, users: float | None, rate: float | None) -> LoadPoin
         rho_max = chunk_s / (step + chunk_s) if P else 0.0
         rho = min(lam * P / lanes, rho_max, 0.98)
         riding = chunks * c.step(B - 1) if B > 1 else 0.0
-        return rho, step / (1 - rho), P + riding + rho * P / (2 * (1 - rho))
+        return rho, step / (1 - rho), c.request_s + P + riding + rho * P / (2 * (1 - rho))
 
     if users is not None:
         B, queued = min(users, M), max(0.0, users - M)
@@ -129,7 +131,7 @@ def burst_ttft(c: Replica, users: int) -> float:
     """Median time to first token when `users` requests arrive at once (a benchmark that sends its whole batch at the
     start): prefills are served one after another, so the median request waits for half of the others' prefills."""
     n = min(users, max(c.max_seqs, 1))
-    return c.prefill_s * (n + 1) / 2
+    return c.request_s + c.prefill_s * (n + 1) / 2
 
 
 def _static(c: Replica, users: float | None, rate: float | None) -> LoadPoint:
