@@ -115,7 +115,11 @@ class Ctx:
             if default is None:
                 raise ValueError("no GPU named")
             gid = default
-            self.assume(f"{_short(self, default)}", f"{_short(self, default)}（未指定 GPU）")
+            if self.req.exclude_vendors or self.req.only_vendors:  # 'no NVIDIA': the default from a vendor allowed
+                self.used |= {"exclude_vendors", "only_vendors"}
+                if not vendor_ok(self.req, self.deps.catalog.gpu(gid)[0]):
+                    gid = next((g for g in _ALLOWED_DEFAULTS if vendor_ok(self.req, self.deps.catalog.gpu(g)[0])), gid)
+            self.assume(f"{_short(self, gid)}", f"{_short(self, gid)}（未指定 GPU）")
         rec, note = self.deps.catalog.gpu(gid)
         if note:
             self.notes.append(note)
@@ -145,6 +149,31 @@ class Ctx:
 
     def t(self, en: str, zh: str) -> str:
         return zh if self.zh else en
+
+
+_ALLOWED_DEFAULTS = ("a100-80gb", "mi300x", "ascend-910b")  # the default card, and its stand-ins by vendor
+
+
+def vendor_ok(req, gpu) -> bool:
+    """Whether a card's vendor is one the user allows ('no NVIDIA', '国产化'); Macs are never ruled in by '国产化'."""
+    if req.only_vendors and gpu.vendor not in req.only_vendors:
+        return False
+    return gpu.vendor not in req.exclude_vendors
+
+
+def allowed_cards(ctx, cards: list) -> list:
+    """The cards whose vendor the user allows, and the rule said once in the assumptions."""
+    req = ctx.req
+    if not (req.exclude_vendors or req.only_vendors):
+        return cards
+    kept = [g for g in cards if vendor_ok(req, g)]
+    rule = (ctx.t("only " + ", ".join(req.only_vendors), "只用 " + "、".join(req.only_vendors)) if req.only_vendors
+            else ctx.t("no " + ", ".join(req.exclude_vendors), "不用 " + "、".join(req.exclude_vendors)))
+    note = ctx.t(f"cards: {rule} (as you asked); {len(cards) - len(kept)} card(s) of the table left out",
+                 f"卡：{rule}（按你的要求）；表里 {len(cards) - len(kept)} 种卡不考虑")
+    if note not in ctx.notes:
+        ctx.notes.append(note)
+    return kept
 
 
 def _short(ctx: Ctx, gpu_id: str) -> str:
@@ -184,7 +213,8 @@ def sources_md(lang: str, cites: list[Citation]) -> str:
 def smallest_cards(ctx: Ctx, holds) -> str | None:
     """'Smallest single GPU that holds it: the 48 GB class (L40S, RTX A6000, ...), 44.1 GB': for a memory question
     that named no card. `holds(gpu)` -> (fits, GB per GPU). Data-centre and desk cards of the table, by memory."""
-    cards = sorted((g for g in ctx.deps.catalog.gpus if g.vendor not in ("Apple", "custom")), key=lambda g: g.memory_gb)
+    cards = sorted((g for g in ctx.deps.catalog.gpus if g.vendor not in ("Apple", "custom") and vendor_ok(ctx.req, g)),
+                   key=lambda g: g.memory_gb)
     by_class: dict[int, list] = {}
     for g in cards:
         by_class.setdefault(round(g.memory_gb), []).append(g)
@@ -192,9 +222,13 @@ def smallest_cards(ctx: Ctx, holds) -> str | None:
         fitting = [(g, gb) for g in group for ok, gb in [holds(g)] if ok]
         if fitting:
             names = ", ".join(g.name.replace("NVIDIA ", "").replace("GeForce ", "") for g, _ in fitting[:4])
-            gb = fitting[0][1]
-            return ctx.t(f"**Smallest single GPU that holds it**: the {mem} GB class ({names}), {gb:.1f} GB needed; "
-                         "smaller cards need two or more.",
-                         f"**单卡放得下的最小显存**：{mem} GB 档（{names}），需要 {gb:.1f} GB；更小的卡要两张以上。")
+            g0, gb = fitting[0]
+            real = (g0.memory_bytes or 0) / 1e9
+            # '141 GB class, 146.4 GB needed' reads as a contradiction: the card's real capacity says why it holds
+            cap_en = f" (each has {real:.1f} GB as the driver reports it: tight)" if gb > mem and real else ""
+            cap_zh = f"（驱动报告每张实际 {real:.1f} GB，很紧）" if gb > mem and real else ""
+            return ctx.t(f"**Smallest single GPU that holds it**: the {mem} GB class ({names}), {gb:.1f} GB needed"
+                         f"{cap_en}; smaller cards need two or more.",
+                         f"**单卡放得下的最小显存**：{mem} GB 档（{names}），需要 {gb:.1f} GB{cap_zh}；更小的卡要两张以上。")
     return None
 

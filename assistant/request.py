@@ -149,6 +149,11 @@ class Request(BaseModel):
     provider: str | None = Field(None, description="the cloud named for a rental price ('AWS', 'Lambda', '阿里云')")
     purchase: bool | None = Field(None, description="asks what hardware to buy (own it): options ranked by purchase "
                                   "price as whole machines, not by rental rate")
+    exclude_vendors: list[str] = Field(default_factory=list, description="GPU vendors the user rules out ('no NVIDIA', "
+                                       "'不想折腾昇腾'), as the GPU table names them")
+    only_vendors: list[str] = Field(default_factory=list, description="the only vendors allowed ('国产化': Huawei)")
+    power_limit_w: float | None = Field(None, gt=0, le=1e8, description="watts available: one outlet ('a 15 A 120 V "
+                                        "outlet': 1,440 W continuous), a rack ('8kW 每机柜') or a site ('40 kW')")
     host_owned: bool | None = Field(None, description="the user already has the machine the cards go in (price the "
                                     "cards alone)")
     server: bool | None = Field(None, description="price of a whole (8-GPU) server")

@@ -23,8 +23,6 @@ PARAMS = {  # name: (low, high) bounds a practitioner would accept for it
     "REQUEST_OVERHEAD_S": (0.0, 0.1),
     "PREFILL_COMPUTE_EFFICIENCY": (0.2, 0.8),
     "DECODE_COMPUTE_EFFICIENCY": (0.2, 0.8),
-    "MOE_EXPERT_READ_FACTOR": (0.1, 1.0),
-    "MOE_PREFILL_FACTOR": (0.03, 1.0),
     "FP8_COMPUTE_FACTOR": (0.4, 1.0),
     "CDNA": (0.3, 1.0),
 }

@@ -37,8 +37,9 @@ def test_a_fitting_memory_answer_gives_the_fp8_kv_capacity_and_the_speed(q):
     f = a.figures
     assert f.get("max_context"), a.answer[:300]
     # an FP8 KV cache holds 1 byte per value where BF16 holds 2: under vLLM the KV pool is what is left after the
-    # weights and a fixed activation budget, the same in both, so twice the tokens; without it (Hugging Face) the
-    # activations grow with the context too, so more, but less than twice
+    # weights and a fixed activation budget, the same in both, so twice the tokens; allocating as it goes (llama.cpp,
+    # Hugging Face) the memory left after the weights and one prefill chunk's activations holds the KV, so nearly
+    # twice (the logits and the per-token workspace take a little of it)
     if "vllm" in q.lower():
         assert f["fp8_kv_max_context"] == pytest.approx(2 * f["max_context"], rel=0.02)
     else:
@@ -88,7 +89,10 @@ def test_formats_named_in_separate_items_are_each_answered(f, lang, model):
     text = (f"Serving {model} on RTX 4090s. 1) How many 4090s in {a_word}? 2) How many in {b_word}?" if lang == "en" else
             f"想用 4090 跑 {model}。问：1）{a_word} 要几张 4090？2）换 {b_word} 要几张？")
     a = ask(text)
-    assert [x.request["precision"] for x in a.asks] == [a_val, b_val], a.answer[:300]
+    # ('AWQ int4' is AWQ's 4-bit weights: read as awq, or as int4 with the AWQ checkpoint; the same bytes either way)
+    got = [x.request["precision"] for x in a.asks]
+    assert got == [a_val, b_val] or (b_val == "awq" and got == [a_val, "int4"]
+                                     and a.asks[1].request.get("checkpoint_format") == "awq"), a.answer[:300]
     # fewer bytes per weight never needs more cards
     gpus = [x.verdict.min_gpus or 1 for x in a.asks]
     bits = {"fp16": 16, "bf16": 16, "fp8": 8, "int4": 4, "awq": 4}

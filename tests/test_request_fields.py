@@ -9,6 +9,11 @@ from assistant.service import ask
 
 # field -> (question without it, the same question stating it)
 PAIRS: dict[str, tuple[str, str]] = {
+    "exclude_vendors": ("What should I buy to run Llama 3.1 70B at home? Budget $20,000.",
+                        "What should I buy to run Llama 3.1 70B at home? Budget $20,000. No NVIDIA."),
+    "only_vendors": ("要做 Qwen2.5-7B 全参微调，推荐买什么卡？", "要做 Qwen2.5-7B 全参微调，国产化要求，推荐买什么卡？"),
+    "power_limit_w": ("What should I buy to run Llama 3.1 70B at home? Budget $10,000.",
+                      "What should I buy to run Llama 3.1 70B at home? Budget $10,000, on a 15A 120V outlet."),
     "method": ("Does Llama 3.1 8B fit on one A100 80GB for fine-tuning?",
                "Does Llama 3.1 8B fit on one A100 80GB for QLoRA fine-tuning?"),
     "methods": ("LoRA of Llama 3.1 8B on one A100 80GB?", "LoRA vs QLoRA of Llama 3.1 8B on one A100 80GB?"),

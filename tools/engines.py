@@ -91,3 +91,12 @@ def engine(engine_id: str) -> Engine:
     if key is None:
         raise ValueError(f"unknown engine {engine_id!r}: use one of {', '.join(ENGINES)} (ollama = llama.cpp)")
     return ENGINES[key]
+
+
+def prefill_at_once(engine_id: str | None, prompt: int) -> int:
+    """Tokens one prefill step takes: vLLM and SGLang prefill a long prompt in chunks of their token budget
+    (max_num_batched_tokens 8192), llama.cpp in batches of -b; only transformers generate() ('hf') takes the whole
+    prompt at once. An engine not named is one of the chunking servers people run."""
+    if engine_id == "hf":
+        return prompt
+    return min(prompt, ENGINES["vllm"].max_batched_tokens)

@@ -372,8 +372,8 @@ def estimate_inference_memory(req: InferenceMemoryRequest) -> InferenceMemory:
             max_context = tokens or None
             max_batch = tokens // context or None
         else:
-            max_context = _largest(lambda c: _fits(req.model_copy(update={"prompt_len": None}), lay, c, 1, gpu),
-                                   MAX_CONTEXT_SEARCH)
+            # a prompt prefilled in chunks (prompt_len set) keeps its chunk at every length; else the whole context
+            max_context = _largest(lambda c: _fits(req, lay, c, 1, gpu), MAX_CONTEXT_SEARCH)
             max_batch = _largest(lambda b: _fits(req, lay, context, b, gpu), 100_000)
     return InferenceMemory(
         native_precision=spec.native_precision, precision=req.fmt,

@@ -44,6 +44,8 @@ class PurchaseRequest(BaseModel):
     users: int = Field(1, ge=1, le=100_000, description="concurrent sequences (inference)")
     host_owned: bool = Field(False, description="the user has a machine for the cards: price the cards alone")
     cny_per_usd: float = Field(DEFAULT_CNY_PER_USD, gt=0)
+    power_limit_w: float | None = Field(None, gt=0, le=1e8, allow_inf_nan=False,
+                                        description="watts one machine may draw at the wall (an outlet, a rack's share)")
 
 
 class PurchaseOption(BaseModel):
@@ -60,6 +62,7 @@ class PurchaseOption(BaseModel):
     tokens_per_s: float | None = Field(None, description="one stream's decode tokens/s (inference)")
     hours: float | None = Field(None, description="hours for FINETUNE_TOKENS (training)")
     within_budget: bool | None = None
+    power_w: float | None = Field(None, description="the machine's draw at the wall under load, watts (machine_power_w)")
     step: int | None = Field(None, description="0 = the most faithful format tried (16-bit or the checkpoint's own), "
                              "1 = 8-bit, 2 = 4-bit")
     rank: int | None = None
@@ -157,6 +160,25 @@ def _training(req: PurchaseRequest, gpu: GPU, n: int) -> tuple[str, float, float
     return req.task, m.per_gpu_gb, hours, 0
 
 
+# A machine's draw at the wall under load. An 8-GPU server: NVIDIA's DGX H100 is rated 10.2 kW maximum for 8 x 700 W
+# GPUs (DGX H100 datasheet), so the CPUs, NICs, NVSwitches and fans add ~0.8x the GPUs' TDP. A desk machine: the cards'
+# TDP plus ~300 W for CPU, board, drives and fans, through a ~90%-efficient power supply. A Mac: its own rating.
+SERVER_POWER_FACTOR = 10_200 / (8 * 700)
+DESK_HOST_W = 300.0
+PSU_EFFICIENCY = 0.9
+MAC_POWER_W = 480.0  # Mac Studio (M2/M3 Ultra): Apple's maximum continuous power, 480 W
+
+
+def machine_power_w(gpu: GPU, n: int) -> float:
+    """Watts a machine of `n` of these cards draws at the wall under load (see the constants above)."""
+    if gpu.vendor == "Apple":
+        return gpu.tdp_w or MAC_POWER_W
+    tdp = (gpu.tdp_w or 300.0) * n
+    if _counts(gpu) == (GPUS_PER_SERVER,):
+        return tdp * SERVER_POWER_FACTOR
+    return (tdp + DESK_HOST_W) / PSU_EFFICIENCY
+
+
 def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
     """Every candidate card sized, priced as a machine and ranked; the rest named apart with why."""
     host_usd = lambda n: 0.0 if req.host_owned else _convert(HOST_USD[n], "USD", req.currency, req.cny_per_usd)
@@ -175,6 +197,9 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
             if got is None:
                 continue
             fmt, gb, speed, step = got
+            watts = machine_power_w(gpu, n)
+            if req.power_limit_w and watts > req.power_limit_w:
+                continue  # over the outlet or the rack's power: more cards would only draw more
             module = _counts(gpu) == (GPUS_PER_SERVER,)
             if server or gpu.vendor == "Apple":
                 host = 0.0
@@ -188,7 +213,7 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
                                host_cost=round(host), total=round(total),
                                tokens_per_s=None if req.task != "inference" or speed is None else round(speed, 1),
                                hours=None if req.task == "inference" or speed is None else round(speed, 1),
-                               step=step,
+                               step=step, power_w=round(watts),
                                within_budget=None if req.budget is None else total <= req.budget)
             if best is None or _key(req, o) < _key(req, best):
                 best = o
@@ -198,7 +223,8 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
             rejected.append(PurchaseOption(gpu=gpu.id, name=gpu.name, num_gpus=None, format=None, per_gpu_gb=None,
                                            condition=condition, price_per_card=round(each), cards_cost=None,
                                            host_cost=None, total=None,
-                                           why=f"does not hold the job on up to {max(_counts(gpu))} in one machine"))
+                                           why=f"does not hold the job on up to {max(_counts(gpu))} in one machine"
+                                           + (f" within {req.power_limit_w:,.0f} W" if req.power_limit_w else "")))
         else:
             options.append(best)
     options.sort(key=lambda o: _key(req, o))
@@ -239,6 +265,11 @@ def _assumptions(req: PurchaseRequest) -> list[str]:
     cur = req.currency
     out = ["price per card: the cheaper typical of the price table's new and used purchase records (estimates with "
            f"dates; replace them with your quotes); other currencies converted at {req.cny_per_usd:g} CNY/USD"]
+    if req.power_limit_w:
+        out.append(f"power: each machine within {req.power_limit_w:,.0f} W at the wall (yours); an 8-GPU server draws "
+                   f"{SERVER_POWER_FACTOR:.2f}x its GPUs' TDP (DGX H100: 10.2 kW for 8 x 700 W), a desk machine its "
+                   f"cards' TDP + {DESK_HOST_W:.0f} W through a {PSU_EFFICIENCY:.0%}-efficient supply, a Mac Studio "
+                   f"{MAC_POWER_W:.0f} W")
     if req.host_owned:
         out.append("cards only: you said you have the machine (check its power supply and slots)")
     else:

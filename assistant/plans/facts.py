@@ -7,12 +7,13 @@ import re
 from assistant.answer import Answer, Citation, ToolCall, Verdict
 from assistant.compose import T, field_label, job_line, md_table
 from assistant.zh import assumption_zh
-from assistant.context import USES, Ctx, assumptions_md, sources_md
+from assistant.context import allowed_cards, USES, Ctx, assumptions_md, sources_md
 
 USES["compare"] = {"gpu", "gpus"}
 USES["spec"] = {"gpu", "gpus"}
 USES["recommend"] = {"model", "method", "tokens", "epochs", "budget", "currency", "deadline_hours", "gpus",
-                     "concurrent_users", "context", "seq_len", "purchase", "host_owned"}
+                     "concurrent_users", "context", "seq_len", "purchase", "host_owned", "exclude_vendors",
+                     "only_vendors", "power_limit_w"}
 USES["published_run"] = {"model", "models", "gpu", "gpus", "num_gpus", "mfu"}
 
 
@@ -70,7 +71,7 @@ def purchase(ctx: Ctx) -> Answer:
         names = req.gpus if len(req.gpus) >= 2 else [req.gpu]
         candidates = [ctx.gpu(g) for g in names]
     else:
-        candidates = list(ctx.deps.catalog.gpus)
+        candidates = allowed_cards(ctx, list(ctx.deps.catalog.gpus))
     context = req.context or req.seq_len or 4096
     if not (req.context or req.seq_len):
         ctx.assume(f"context {context}", f"上下文 {context}")
@@ -78,10 +79,11 @@ def purchase(ctx: Ctx) -> Answer:
     if not req.concurrent_users and task == "inference":
         ctx.assume("one user", "单用户")
     args = {"model": model.id, "task": task, "currency": cur, "budget": req.budget, "context": context, "users": users,
-            "host_owned": bool(req.host_owned), "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all"}
+            "host_owned": bool(req.host_owned), "power_limit_w": req.power_limit_w,
+            "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all"}
     res = ctx.call("plan_purchase", args, plan_purchase(PurchaseRequest(
         model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
-        context=context, users=users, host_owned=bool(req.host_owned))))
+        context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w)))
     sym = "¥" if cur == "CNY" else "$"
     money = lambda x: "-" if x is None else f"{sym}{x:,.0f}"
     cond = lambda o: ctx.t(o.condition or "", {"new": "新", "used": "二手"}.get(o.condition or "", ""))
@@ -106,6 +108,12 @@ def purchase(ctx: Ctx) -> Answer:
     else:
         lines.append(ctx.t(f"**No card with a purchase price holds {model.name} in one machine.**",
                            f"**有购买价格的卡里，没有一台机器放得下 {model.name}。**"))
+    if top and top.power_w and req.power_limit_w:
+        fit = int(req.power_limit_w // top.power_w)
+        lines.append(ctx.t(f"Power: one machine draws about {top.power_w:,.0f} W of your {req.power_limit_w:,.0f} W"
+                           + (f"; {fit} such machines fit in it." if fit >= 2 and req.power_limit_w >= 5000 else "."),
+                           f"功率：一台约 {top.power_w:,.0f} W（你有 {req.power_limit_w:,.0f} W）"
+                           + (f"；这个功率下能放 {fit} 台。" if fit >= 2 and req.power_limit_w >= 5000 else "。")))
     if within and len(within) > 1 and req.budget:
         cheap = min(within, key=lambda o: o.total)
         if cheap is not top:
@@ -177,8 +185,8 @@ def recommend(ctx: Ctx) -> Answer:
     if len(req.gpus) >= 2:
         candidates = [g for g in ctx.deps.catalog.gpus if g.id in req.gpus]
     else:  # the data-centre and desktop cards (Macs run other engines; they are sized, not ranked)
-        candidates = [g for g in ctx.deps.catalog.gpus if g.vendor != "Apple"]
-        if not ctx.zh:  # an English question: cards priced only in China (Ascend, H20, ...) left out, said
+        candidates = allowed_cards(ctx, [g for g in ctx.deps.catalog.gpus if g.vendor != "Apple"])
+        if not ctx.zh and not req.exclude_vendors and not req.only_vendors:  # an English question: cards priced only in China (Ascend, H20, ...) left out, said
             cny_only = {g.id for g in candidates if (ps := [p for p in ctx.deps.prices() if p.gpu == g.id])
                         and all(p.currency == "CNY" for p in ps)}
             if cny_only:
@@ -186,7 +194,8 @@ def recommend(ctx: Ctx) -> Answer:
                 ctx.notes.append("cards priced only in China left out (" + ", ".join(sorted(cny_only)) + "); name them "
                                  "to include them")
     args = {"model": model.id, "task": task, "tokens": tokens, "budget_usd": budget, "deadline_hours": req.deadline_hours,
-            "gpus": [g.id for g in candidates] if len(req.gpus) >= 2 else "all"}
+            "gpus": [g.id for g in candidates] if len(req.gpus) >= 2 else "all",
+            "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors}
     load = {"batch": req.concurrent_users} if (task == "inference" and req.concurrent_users) else {}
     if req.context or req.seq_len:
         load["seq_len"] = req.context if task == "inference" and req.context else (req.seq_len or req.context)

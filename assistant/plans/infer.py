@@ -9,9 +9,10 @@ from typing import Any
 from assistant.answer import Answer, Verdict
 from assistant.zh import component_name
 from assistant.compose import T, md_table
-from assistant.context import USES, Ctx, assumptions_md, sources_md
+from assistant.context import USES, Ctx, assumptions_md, sources_md, vendor_ok
 from assistant.plans.money import typical_rate
 from assistant.readers.slots import w
+from tools.engines import ENGINES, prefill_at_once
 
 DEFAULT_CONTEXT = 4096
 DEFAULT_SERVING_GPU = "a100-80gb"
@@ -172,6 +173,17 @@ def _context(ctx: Ctx) -> int:
     return DEFAULT_CONTEXT
 
 
+_PREFILL_CHUNK = ENGINES["vllm"].max_batched_tokens  # tokens one chunked-prefill step takes (vLLM's default budget)
+
+
+def _prefill_tokens(ctx: Ctx, context: int) -> int:
+    """Tokens prefilled at once: the prompt, in chunks of the engine's budget. vLLM and SGLang prefill in chunks of
+    their token budget, llama.cpp in batches of -b: a long prompt's activations are one chunk's, not the whole
+    prompt's (transformers generate(), when named, prefills it at once)."""
+    req = ctx.req
+    return prefill_at_once(req.engine, req.prompt_len if req.prompt_len and req.prompt_len <= context else context)
+
+
 def _size(ctx: Ctx, model, gpu, precision: str, batch: int, engine: str, context: int):
     from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
 
@@ -182,8 +194,16 @@ def _size(ctx: Ctx, model, gpu, precision: str, batch: int, engine: str, context
         args["kv_dtype"] = req.kv_dtype
     if req.gpu_memory_utilization:
         args["gpu_memory_utilization"] = req.gpu_memory_utilization
-    if req.prompt_len and req.prompt_len <= context:
-        args["prompt_len"] = req.prompt_len
+    prompt = _prefill_tokens(ctx, context)
+    if prompt == _PREFILL_CHUNK and prompt < context:
+        note = ctx.t(f"prefill in chunks of {_PREFILL_CHUNK:,} tokens, as vLLM, SGLang and llama.cpp run it (activations "
+                     "for one chunk; transformers generate() prefills the whole prompt at once and needs more)",
+                     f"预填充按每块 {_PREFILL_CHUNK:,} token 分块（vLLM、SGLang、llama.cpp 都这样；激活按一块算；transformers "
+                     "generate() 一次预填充整段，需要更多）")
+        if note not in ctx.notes:
+            ctx.notes.append(note)
+    if prompt != context:
+        args["prompt_len"] = prompt
     return ctx.call("size_infer", {"model": model.id, "gpu": gpu.id if gpu else None, **args},
                     estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
 
@@ -283,7 +303,25 @@ def inference_memory(ctx: Ctx) -> Answer:
                 for p, x in results.items()]
         lines += ["", md_table([ctx.t("precision", "精度"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
     elif len(ladder) > 1:
-        if best:
+        head = results[ladder[0]]
+        if best and best != ladder[0] and "num_gpus" not in req.stated and head.min_gpus:
+            # 'how many H100s do we need?' with no format stated: the count in the published format leads; a smaller
+            # format that fits fewer cards is the alternative, not a silent switch
+            main_p, r = ladder[0], head
+            v = Verdict(fits=True, gpu=gpu.id, num_gpus=head.min_gpus, min_gpus=head.min_gpus, method="inference",
+                        per_gpu_gb=head.per_gpu_gb)
+            work = sum(x for k, x in head.breakdown_gb.items() if k not in ("weights", "quant_constants", "kv_cache")) * n
+            need = head.weights_total_gb + (head.kv_cache_total_gb or 0) + work
+            lines.append(ctx.t(f"**{head.min_gpus}× {gpu.name} in {ladder[0]}**: {model.name} with {batch} sequence(s) of "
+                               f"{context:,} tokens needs {head.weights_total_gb:.1f} GB of weights + "
+                               f"{head.kv_cache_total_gb or 0:.1f} GB of KV cache + {work:.1f} GB of workspace = "
+                               f"{need:.1f} GB, more than {n} card(s) give it ({head.usable_gb:.1f} GB usable each); in "
+                               f"{best} it fits on {n}.",
+                               f"**{ladder[0]} 需要 {head.min_gpus} 张 {gpu.name}**：{model.name} {batch} 路、每路 "
+                               f"{context:,} token，权重 {head.weights_total_gb:.1f} GB + KV cache "
+                               f"{head.kv_cache_total_gb or 0:.1f} GB + 工作区 {work:.1f} GB = {need:.1f} GB，超过 {n} 张卡"
+                               f"（每张可用 {head.usable_gb:.1f} GB）；用 {best} 的话 {n} 张放得下。"))
+        elif best:
             lines.append(ctx.t(f"**Yes, in {best}**: {model.name} fits on {n}× {gpu.name} at {context:,} tokens "
                                f"({r.per_gpu_gb:.1f} GB per GPU of {r.usable_gb:.1f} GB usable).",
                                f"**可以，用 {best}**：{model.name} 放得进 {n} 张 {gpu.name}（上下文 {context:,}，"
@@ -374,6 +412,8 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
             from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
 
             args = {"num_gpus": n, "context": context, "precision": fmt, "batch": batch, "engine": engine, "kv_dtype": "fp8"}
+            if _prefill_tokens(ctx, context) != context:
+                args["prompt_len"] = _prefill_tokens(ctx, context)
             r8 = ctx.call("size_infer", {"model": model.id, "gpu": gpu.id, **args},
                           estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
         except (ValueError, LookupError):
@@ -416,7 +456,8 @@ def fits_on(model, gpu, n: int, fmt: str, context: int, batch: int = 1):
     from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
 
     return estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, num_gpus=n, precision=fmt,
-                                                            context=context, batch=batch))
+                                                            context=context, batch=batch,
+                                                            prompt_len=min(context, _PREFILL_CHUNK)))
 
 
 def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batch: int) -> list[str]:
@@ -446,7 +487,8 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
             ways.append(ctx.t(f"the same {n}× {gpu.name} in {small}{what}, {x.per_gpu_gb:.1f} GB per GPU",
                               f"同样 {n} 张 {gpu.name} 用 {small}{what}，每卡 {x.per_gpu_gb:.1f} GB"))
             break
-    bigger = sorted((g for g in ctx.deps.catalog.gpus if g.vendor not in ("Apple", "custom") and g.memory_gb > gpu.memory_gb
+    bigger = sorted((g for g in ctx.deps.catalog.gpus if g.vendor not in ("Apple", "custom") and vendor_ok(ctx.req, g)
+                     and g.memory_gb > gpu.memory_gb
                      and (g.fp8_dense_tflops or fmt != "fp8")), key=lambda g: (g.vendor != gpu.vendor, g.memory_gb))
     for g in bigger:
         x = fits_on(model, g, n, fmt, context, batch)

@@ -454,6 +454,42 @@ def _run_from_quote(ctx: Ctx, quoted: tuple[float, float, str]):
                        tokens=tokens, source="your message", source_kind="secondary", as_of="as quoted")
 
 
+def _micro_split(ctx: Ctx, layout: dict, gbt: int) -> str | None:
+    """How a step's sequences split on each data-parallel GPU (micro-batch x gradient accumulation), when asked or
+    when a micro-batch is stated: sequences per step / data-parallel GPUs, rounded to a whole number each."""
+    req = ctx.req
+    seq, dp = req.seq_len or 2048, max(1, int(layout.get("dp") or 1))
+    from assistant.readers.asks import SPLIT_ASK
+
+    if not (req.micro_batch or re.search(SPLIT_ASK, ctx.question.lower())) or not gbt:
+        return None
+    seqs = gbt / seq
+    lo = max(1, math.floor(seqs / dp))  # a whole number per GPU; of the two nearest, the one micro-batches divide best
+    each = max((lo, lo + 1) if seqs / dp > lo else (lo,), key=lambda k: (k & -k, -abs(k - seqs / dp)))
+    lines = []
+    if abs(seqs / dp - each) > 1e-6:  # 977 sequences over 64 GPUs: 15.3 each; a step takes a whole number per GPU
+        lines.append(ctx.t(f"{seqs:,.0f} sequences of {seq:,} per step over {dp} data-parallel GPUs is {seqs / dp:.1f} "
+                           f"each: round the global batch to {each * dp:,} sequences ({each * dp * seq:,} tokens), "
+                           f"{each} per GPU",
+                           f"每步 {seqs:,.0f} 条 {seq:,} token 的序列分到 {dp} 个数据并行卡上是每卡 {seqs / dp:.1f} 条：把 "
+                           f"global batch 取整到 {each * dp:,} 条（{each * dp * seq:,} token），每卡 {each} 条"))
+    else:
+        lines.append(ctx.t(f"{each} sequences per GPU per step ({seqs:,.0f} over {dp} data-parallel GPUs)",
+                           f"每卡每步 {each} 条序列（{seqs:,.0f} 条分到 {dp} 个数据并行卡）"))
+    if req.micro_batch:
+        ga = each / req.micro_batch
+        lines.append(ctx.t(f"micro-batch {req.micro_batch} x gradient accumulation {ga:g}",
+                           f"micro batch {req.micro_batch} × 梯度累积 {ga:g}"))
+    else:
+        micro = max(m for m in (1, 2, 4) if each % m == 0)
+        lines.append(ctx.t(f"micro-batch x gradient accumulation = {each}, e.g. {micro} x {each // micro} (take the largest "
+                           "micro-batch whose activations fit: `gpu-advisor size train --micro-batch N`; fewer "
+                           "accumulation steps run faster)",
+                           f"micro batch × 梯度累积 = {each}，例如 {micro} × {each // micro}（micro batch 取激活放得下的最大值："
+                           "`gpu-advisor size train --micro-batch N`；累积步数越少越快）"))
+    return ctx.t("**Per GPU**: " + "; ".join(lines) + ".", "**每卡**：" + "；".join(lines) + "。")
+
+
 def _steps_and_measured(ctx: Ctx, r, tokens: float, n: int, figures: dict) -> list[str]:
     """The optimizer steps (tokens / tokens per step) and the time each takes; and with a measured training
     throughput, the time it gives and the MFU it implies (model FLOPs per token x tokens/s / peak)."""
@@ -468,6 +504,9 @@ def _steps_and_measured(ctx: Ctx, r, tokens: float, n: int, figures: dict) -> li
         out.append(ctx.t(f"Steps: {tokens:.3g} tokens / {gbt:,} tokens per step = **{steps:,.0f} optimizer steps**, "
                          f"{per_step:,.2f} s each.",
                          f"步数：{tokens:.3g} token ÷ 每步 {gbt:,} token = **{steps:,.0f} 步**，每步 {per_step:,.2f} 秒。"))
+        split = _micro_split(ctx, r.layout or {}, gbt)
+        if split:
+            out.append(split)
     tps = req.throughput_tokens_per_s
     if tps:
         total = tps * (n if req.throughput_scope == "gpu" else 1)

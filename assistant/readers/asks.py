@@ -427,10 +427,14 @@ _DECISION = (r"选哪|哪个|哪一个|哪张|推荐|为什么|为啥|理由|" +
              w(r"pick|choose|which (?:one|is better|should)|recommend\w*|why|tell me why|decide|go with|better"))
 
 
+# 'micro batch 和梯度累积怎么设', 'what grad accumulation should we use': the training time answer's per-GPU split
+SPLIT_ASK = r"micro|梯度累|grad(?:ient)?[\s_-]*accum|per[\s-]*device[\s_-]*batch|每卡.{0,6}batch"
+
+
 def _unanswerable(clause: str, at: int) -> bool:
     """A clause that asks something (a question form, no numbers) that no calculator answers and that is not the
     message's main question: listed under 'Not answered' rather than dropped in silence."""
-    if at == 0 or len(clause) < 12 or re.search(_NUMBERISH, clause):
+    if at == 0 or len(clause) < 12 or re.search(_NUMBERISH, clause) or re.search(SPLIT_ASK, clause):
         return False
     if not re.search(_QUESTION, clause):
         return False
@@ -702,6 +706,12 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
     if req.intent == "spec":
         return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []
+    if catalog is not None:
+        from assistant.readers.items import item_asks
+
+        items = item_asks(text, req, catalog)
+        if items:  # '1. … 2. … 3. …': each item read as its own question
+            return items
     alts = alternatives(low, req)
     if alts and req.model and alts[0].intent != req.intent and req.intent in ("training_time", "serving", "cost") and \
             not (req.intent == "cost" and alts[0].intent == "inference_speed" and not (req.period_hours or req.tokens)):

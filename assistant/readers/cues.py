@@ -28,8 +28,10 @@ CUES: list[tuple[str, float, str]] = [
                     r"how much money")),
     ("cost", 1, w(r"cost|costs|rent|renting|rental|buy|buying|purchase") + r"|租|买"),
     ("training_time", 3, r"多久|多长时间|多少时间|几天|多少天|几周|几个月|多少小时|几个小时|训练时间|耗时|(?<![一每/])卡时|要跑多|跑多久|训多久|"
+                         r"每步(?:要|大概|约)?(?:多少|几)秒|每个?\s*step\s*(?:要|大概)?(?:多少|几)秒|步时|"
                          r"快多少|慢多少|快几倍|慢几倍|"
                          + w(r"how long|how many (?:days|hours|weeks|months)|wall[\s-]?clock|time to (?:train|finish|complete)|"
+                             r"time per (?:optimizer |training )?step|step time|seconds per step|s/step|"
                              r"training time|(?<!per )(?<!/)gpu[\s-]?hours?|gpu[\s-]?days|days to train|hours to train|eta|"
                              r"how (?:much )?(?:faster|slower|longer)|speed[\s-]?up|slower|faster|longer|"
                              r"time per (?:optimizer |training )?step|step time|wall[\s-]?(?:clock[\s-]?)?time|total time")

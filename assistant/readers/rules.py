@@ -126,7 +126,8 @@ def quoted_runs(text: str) -> tuple[str, list[str]]:
         return text, []
     low = [x.lower() for x in parts]
     quoted = [i for i, x in enumerate(low) if re.search(_REFERENCE, x) and not re.search(_FIRST_PERSON, x)
-              and not _asks_the_users_own(x) and not re.search(_OFFER, x)]
+              and not _asks_the_users_own(x) and not re.search(_OFFER, x)
+              and re.search(r"\d", x)]  # a run is quoted by its figures: 'procurement says no NVIDIA' is a rule
     own = [i for i, x in enumerate(low) if re.search(_FIRST_PERSON, x) and i not in quoted]
     if not quoted or not own:
         return text, []
@@ -389,8 +390,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
                    slots.largest_model, slots.system_ram, slots.targets, slots.peak_tflops,
-                   slots.provider, slots.batch_items, slots.tensor_parallel):
+                   slots.provider, slots.batch_items, slots.tensor_parallel, slots.vendors, slots.power_limit):
         stated |= reader(work)
+    if volume and stated.get("batch") == 1 and not re.search(r"batch[\s_-]*(?:size)?\s*(?:=|of|:|：)?\s*1(?!\d)", work):
+        stated.pop("batch")  # beside a total rate to reach, 'single-user TTFT 1 ms' is each user's target, not batch 1
     if str(stated.get("gpu", "")).startswith("custom-") and stated.get("ram_gb") and \
             f"custom-{int(stated['ram_gb'])}gb" == stated["gpu"]:
         stated.pop("ram_gb")  # 'a Raspberry Pi with 8GB RAM': the device's memory is the card, not RAM beside it

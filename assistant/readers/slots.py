@@ -427,10 +427,17 @@ def quoted_run_figures(text: str) -> tuple[float, float, str] | None:
     return None
 
 
+# 'global batch 4M tokens', '每步 2M token', 'batch size of 1M tokens per step': a step's size, not the dataset
+_STEP_SIZE = (r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch|batch[\s_-]*size|每步|每个\s*step|"
+              r"per[\s-]*(?:optimizer[\s-]*)?step)\s*(?:of|is|=|:|：|为|是|约|大概|~|≈)?\s*$")
+
+
 def tokens(text: str) -> dict:
     """Training tokens ('1T tokens', '1000亿token', '500B tokens'), samples x length, epochs."""
     out: dict = {}
-    m = re.search(rf"(?<!每)(?<!per )(?<!每个)({NUM})\s*({MAG})?\s*(?:个)?\s*(?:tok(?:en|ne)s?|词元|token数)", text)
+    m = next((x for x in re.finditer(rf"(?<!每)(?<!per )(?<!每个)({NUM})\s*({MAG})?\s*(?:个)?\s*(?:tok(?:en|ne)s?|词元|token数)",
+                                     text)
+              if not re.search(_STEP_SIZE, text[max(0, x.start() - 30):x.start()])), None)
     if m and re.search(r"(?:每|per|/)\s*$", text[max(0, m.start() - 6):m.start()]):
         m = None  # '每百万 token 成本', '$ per 1M tokens': a unit of price, not a dataset
     if m:
@@ -705,16 +712,29 @@ _NEEDED = r"(?<![a-z])(?:need|needs|require\w*|target|must|want|reach|hit)(?![a-
 _MEASURED = r"测|measured|benchmark|sustain|实测|压测|we get|we see"
 
 
+# a rate with the time first or in words: '每秒 1000 万 token 输出', '10 million tokens per second', '2.5万 token每秒'
+_RATE_WORDS = (r"(?:每秒(?:钟)?\s*(?:要|能|得)?\s*(?:输出|生成|处理|吐)?\s*(\d+(?:\.\d+)?)\s*(万|亿|千|k|m|million|thousand)?\s*"
+               r"(?:个\s*)?(?:tokens?|toks?))|"
+               r"(?:(\d+(?:\.\d+)?)\s*(万|亿|千|k|m|million|thousand|billion|b)\s*(?:个\s*)?(?:output\s+|输出\s*)?(?:tokens?|toks?)"
+               r"\s*(?:/|per|a|每)\s*(?:s|sec|second|秒)(?![a-z]))")
+_RATE_MAG = {None: 1, "": 1, "k": 1e3, "千": 1e3, "thousand": 1e3, "万": 1e4, "m": 1e6, "million": 1e6, "亿": 1e8,
+             "b": 1e9, "billion": 1e9}
+
+
 def _total_rates(text: str):
     """Each rate written in the text that is not one user's speed nor a single stream's, as (match, text before,
     text after, value in tok/s, whether it is a load to reach rather than one measured or stated)."""
-    for m in re.finditer(TPS_RATE, text):
+    found = [(m, float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)) for m in re.finditer(TPS_RATE, text)]
+    found += [(m, float(m.group(1) or m.group(3)) * _RATE_MAG[m.group(2) or m.group(4)])
+              for m in re.finditer(_RATE_WORDS, text)
+              if not any(x.start() <= m.start() < x.end() or m.start() <= x.start() < m.end() for x, _ in found)]
+    for m, value in sorted(found, key=lambda mv: mv[0].start()):
         before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 30]
         if re.search(_PER_USER_AFTER, after) or re.search(_PER_USER_BEFORE, before[-30:]) or \
                 re.search(_SINGLE_STREAM, before[-40:] + " " + after[:16]):
             continue
         needed = bool(re.search(_NEEDED, before[-20:])) and not re.search(_MEASURED, before)
-        yield m, before, after, float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1), needed
+        yield m, before, after, value, needed
 
 
 def needed_rate(text: str) -> tuple[float, tuple[int, int]] | None:
@@ -872,4 +892,63 @@ def tensor_parallel(text: str) -> dict:
         re.search(r"张量并行\s*(?:=|为|是|:|：)?\s*(\d{1,4})", text)
     if m and 1 <= int(m.group(1)) <= 1024:
         return {"tensor_parallel": int(m.group(1))}
+    return {}
+
+
+# --- vendors ruled out or required -----------------------------------------------------------------------------------
+_VENDOR_WORDS = {"NVIDIA": r"nvidia|英伟达|n\s*卡|老黄", "AMD": r"(?<![a-z])amd(?![a-z])|mi3\d\dx?|instinct|a\s*卡",
+                 "Huawei": r"华为|昇腾|升腾|ascend|huawei|910b"}
+_NO = (r"(?:(?<![a-z])(?:no|not|non|without|exclude|excluding|avoid|except|other than|anything but|can't use|cannot use|"
+       r"can't buy|cannot buy|won't|ban(?:ned)?)(?![a-z])[\s-]*(?:an?\s+|any\s+)?|不(?:能|要|用|买|考虑|想|准|许|让)"
+       r"\s*(?:再)?\s*(?:买|用|采购|折腾|考虑|碰)?\s*|非|禁(?:用|止)?|排除|除了?)")
+_NO_AFTER = r"\s*(?:is|are)?\s*(?:not allowed|excluded|banned|off the table|out|is a no)|(?:的卡)?\s*(?:不能|不让|不许|不准|不行|免谈)"
+_ONLY_OTHER = r"以外的|之外的|以外|之外"  # '不能买英伟达以外的': only NVIDIA
+_DOMESTIC = r"国产化|国产卡|国产算力|国产芯片|信创|自主可控|只能(?:用|买)国产"
+
+
+def vendors(text: str) -> dict:
+    """Vendors ruled out ('no NVIDIA', '不能买英伟达的', '不想折腾昇腾') or required ('国产化': Huawei; '不能买英伟达以外的':
+    NVIDIA only). A statement the user corrects ('……不对，是不能买英伟达的') is overridden by the last one."""
+    said: list[tuple[int, str, str]] = []  # (where, 'no' | 'only', vendor)
+    for vendor, pat in _VENDOR_WORDS.items():
+        for m in re.finditer(rf"{_NO}(?:{pat})(?!\s*(?:{_ONLY_OTHER}))|(?:{pat})(?:{_NO_AFTER})", text):
+            said.append((m.start(), "no", vendor))
+        for m in re.finditer(rf"{_NO}(?:{pat})\s*(?:{_ONLY_OTHER})", text):
+            said.append((m.start(), "only", vendor))
+    for m in re.finditer(_DOMESTIC, text):
+        said.append((m.start(), "only", "Huawei"))
+    if not said:
+        return {}
+    out: dict = {"exclude_vendors": [], "only_vendors": []}
+    for _, kind, vendor in sorted(said):  # later statements win ('……不对，是……')
+        for key, other in (("exclude_vendors", "only_vendors"), ("only_vendors", "exclude_vendors")):
+            if (kind == "no") == (key == "exclude_vendors"):
+                if vendor not in out[key]:
+                    out[key].append(vendor)
+                if vendor in out[other]:
+                    out[other].remove(vendor)
+    return {k: v for k, v in out.items() if v}
+
+
+# --- power available ---------------------------------------------------------------------------------------------------
+_KW = (r"(\d+(?:\.\d+)?)\s*(kw|千瓦|w|瓦)(?![a-z])")
+_POWER_CONTEXT = r"power|rack|circuit|outlet|电|机柜|功率|供电|配电|available|budget|限|cap|limit|only"
+_OUTLET = (r"(\d{1,2})\s*(?:a|amps?|安)(?![a-z])[^.。\n]{0,20}?(\d{3})\s*(?:v|volts?|伏)(?![a-z])|"
+           r"(\d{3})\s*(?:v|volts?|伏)(?![a-z])[^.。\n]{0,20}?(\d{1,2})\s*(?:a|amps?|安)(?![a-z])")
+
+
+def power_limit(text: str) -> dict:
+    """Watts available: '40 kW of rack power', '每个机柜只有 8kW 电', 'a normal 15A 120V outlet' (80% of amps x volts,
+    the continuous-load rule for a circuit). A card's TDP ('450W 的 4090') is not a limit: it needs a word of supply."""
+    m = re.search(_OUTLET, text)
+    if m:
+        amps, volts = (float(m.group(1)), float(m.group(2))) if m.group(1) else (float(m.group(4)), float(m.group(3)))
+        return {"power_limit_w": round(0.8 * amps * volts)}
+    for m in re.finditer(_KW, text):
+        near = text[max(0, m.start() - 30):m.end() + 20]
+        if not re.search(_POWER_CONTEXT, near) or re.search(r"tdp|功耗|每卡|per (?:gpu|card)|draws?", near):
+            continue
+        watts = float(m.group(1)) * (1000 if m.group(2) in ("kw", "千瓦") else 1)
+        if watts >= 300:
+            return {"power_limit_w": watts}
     return {}

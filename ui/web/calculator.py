@@ -30,6 +30,8 @@ class CalcForm(BaseModel):
     context: int = Field(4096, ge=1, le=10_000_000)
     batch: int = Field(1, ge=1, le=100_000)
     engine: Literal["hf", "vllm"] = "hf"
+    prefill_tokens: int | None = Field(None, ge=1, le=10_000_000, description="tokens prefilled at once (a chunked "
+                                       "prefill's chunk); blank: the whole context, as `size infer` takes it")
     # serving (the planner: users and latency targets -> layout, replicas, cost)
     users: int = Field(32, ge=1, le=10_000_000)
     prompt_len: int = Field(2048, ge=1, le=10_000_000)
@@ -89,6 +91,8 @@ def cli_command(form: CalcForm) -> str:
             parts += ["--batch", str(form.batch)]
         if form.engine != "hf":
             parts += ["--engine", form.engine]
+        if form.prefill_tokens and form.prefill_tokens < form.context:
+            parts += ["--prompt-len", str(form.prefill_tokens)]
     return " ".join(parts)
 
 
@@ -135,6 +139,8 @@ def calculate(form: CalcForm, catalog, lang: str = "en") -> CalcResult:
 
         args = {"model": model.id, "gpu": gpu.id, "num_gpus": form.num_gpus, "precision": None if form.weights == "native" else form.weights,
                 "context": form.context, "batch": form.batch, "engine": form.engine}
+        if form.prefill_tokens and form.prefill_tokens < form.context:  # a chunked prefill, as the chat sized it
+            args["prompt_len"] = form.prefill_tokens
         res = estimate_inference_memory(InferenceMemoryRequest(**(args | {"model": model, "gpu": gpu})))
         name = "size_infer"
     dump = res.model_dump(mode="json", exclude={"terms"})

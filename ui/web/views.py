@@ -224,7 +224,8 @@ def calc_prefill(answer: Answer) -> dict | None:
     else:
         form = {"mode": "infer", "model": a["model"], "gpu": a["gpu"], "num_gpus": a.get("num_gpus"),
                 "weights": a.get("precision") or "native", "context": a.get("context"), "batch": a.get("batch"),
-                "engine": a.get("engine") if a.get("engine") in ("hf", "vllm") else None}
+                "engine": a.get("engine") if a.get("engine") in ("hf", "vllm") else None,
+                "prefill_tokens": a.get("prompt_len")}
     try:
         return CalcForm(**{k: x for k, x in form.items() if x is not None}).model_dump()
     except ValidationError:  # a value the form cannot hold (an engine it lacks): no prefill rather than a wrong one

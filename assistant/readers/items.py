@@ -1,0 +1,89 @@
+"""Numbered items: a message that lists its asks ('1. … 2. … 3. …', '1）… 2）…', '(1) … (2) …', '①…②…') is read
+item by item, the way a person reads it. Each item is its own question with what the message says before the list
+(the model, the hardware) and what earlier items stated (a later item builds on the earlier ones: '2) 8 卡大概多久
+3) 总共多少钱' bills item 2's cards and tokens), except the lengths and loads an item tries ('2) 128k 行不行' does not
+make item 3's single-user speed a 128k one); nothing an item states leaks into the items before it ('3. 50 个人同时
+用，每人 4k' is item 3's load, not items 1 and 2's).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from assistant.readers.asks import Ask
+
+_CIRCLED = "①②③④⑤⑥⑦⑧⑨"
+# at a line's start: '1.', '1、', '1)', '1）', '(1)', '①'; inside a line, only the bracketed and circled forms
+# ('2.5 GB' is never an item), after a space or punctuation
+_LINE_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]*)?(?:(\d{1,2})[ \t]*(?:\.(?!\d)|[、)）])|[(（](\d{1,2})[)）]|([①-⑨]))[ \t]*")
+_INLINE_MARK = re.compile(r"(?<=[\s,，:：;；。？?])(?:[(（](\d{1,2})[)）]|(\d{1,2})[)）](?=\s*[^\s\d)）])|([①-⑨]))\s*")
+# fields that describe the message, not the job an item asks about
+_NOT_JOB = {"intent", "lang", "stated", "follow_up"}
+# what one item tries ('2) 128k 上下文行不行', '3) 50 人同时用'): that item's probe, not carried to the items after it
+_PROBES = {"context", "prompt_len", "output_len", "batch", "concurrent_users", "requests_per_s", "kv_dtype"}
+
+
+def split_items(text: str) -> tuple[str, list[str]]:
+    """(what comes before the list, [each item's text]) for a message whose asks are numbered 1, 2, … in order;
+    ('', []) when it has fewer than two such items."""
+    marks = []
+    for pat in (_LINE_MARK, _INLINE_MARK):
+        for m in pat.finditer(text):
+            num = int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else _CIRCLED.index(m.group(3)) + 1
+            marks.append((m.start(), m.end(), num))
+    marks = sorted(set(marks))
+    chosen: list[tuple[int, int, int]] = []
+    for start, end, num in marks:  # the run 1, 2, 3, … in the order written
+        if num == len(chosen) + 1 and (not chosen or start >= chosen[-1][1]):
+            chosen.append((start, end, num))
+    if len(chosen) < 2:
+        return "", []
+    items = [text[end:(chosen[i + 1][0] if i + 1 < len(chosen) else len(text))].strip(" \t\n,，;；")
+             for i, (_, end, _) in enumerate(chosen)]
+    if any(len(x) < 2 for x in items):
+        return "", []
+    return text[:chosen[0][0]].strip(), items
+
+
+def item_asks(text: str, req, catalog) -> list[Ask]:
+    """One ask per numbered item, each read on its own (with the text before the list and the items before it), as
+    updates of the whole message's reading `req`; [] when the message has no numbered list or its items all read the
+    same."""
+    from assistant.readers.rules import read
+
+    head, items = split_items(unicodedata.normalize("NFKC", text))
+    if len(items) < 2:
+        return []
+    head_stated = set(read(head, catalog).request.stated) if head else set()
+    whole = req.model_dump()
+    earlier: dict = {}
+    asks = []
+    for item in items:
+        r = read(f"{head} {item}" if head else item, catalog).request
+        own = {k: getattr(r, k) for k in r.stated if k not in _NOT_JOB}
+        new = dict(whole)
+        for k in req.stated:  # what only other items state is not this item's
+            if k not in _NOT_JOB and k not in own and k not in earlier and k not in head_stated:
+                new[k] = getattr(r, k)
+        new |= {k: v for k, v in earlier.items() if k not in own} | own
+        update = {k: v for k, v in new.items() if k not in _NOT_JOB and v != whole.get(k)}
+        intent = r.intent
+        if intent == "fact_check" and req.intent != "fact_check":  # a long head before a short item reads as pasted
+            alone = read(item, catalog).request.intent  # text; the item's own words say what it asks
+            intent = alone if alone not in ("fact_check", "out_of_scope") else req.intent
+        asks.append(Ask(text=_title(item), intent=intent, update=update))
+        earlier |= {k: v for k, v in own.items() if k not in _PROBES}
+    if len({(a.intent, repr(sorted(a.update.items()))) for a in asks}) < 2:
+        return []
+    keys = {k for a in asks for k in a.update}
+    if len({a.intent for a in asks}) == 1 and len(keys) == 1 and next(iter(keys)) in ("precision", "gpu", "num_gpus",
+                                                                                       "batch", "method", "model"):
+        key = next(iter(keys))  # the items differ in one setting: compared, with a pick; each names its own value
+        asks = [a.model_copy(update={"compare": key, "update": {key: getattr(req, key)} | a.update}) for a in asks]
+    return asks
+
+
+def _title(item: str) -> str:
+    """A section's title: the item as asked, shortened to its first line."""
+    line = item.strip().splitlines()[0].strip()
+    return line if len(line) <= 60 else line[:57] + "…"
