@@ -159,3 +159,110 @@ def test_a_class_named_below_the_need_says_the_cards_real_capacity():
     line = next(ln for ln in a.answer.splitlines() if ln.startswith("**Smallest single GPU"))
     # 141 GB class, 146.4 GB needed: the H200 holds 150.8 GB (143,771 MiB as nvidia-smi reports it)
     assert "150.8 GB" in line
+
+
+# --- set I classes: units, devices, pasted configs, quoted runs ------------------------------------------------------------
+@pytest.mark.parametrize("text", ["想在家里放一台，整机功耗别超 500W，买啥好？跑 Qwen2.5-32B Q4",
+                                  "Rack budget: 12 kW for this node. Llama 3.1 405B BF16, what GPUs?",
+                                  "4090 一张显存 24GB 也就是 2.4万GB 吧，跑 Qwen2.5-72B FP16 要几张"])
+def test_a_power_or_a_memory_size_is_never_money(text):
+    r = read(text, CAT).request
+    assert r.budget is None and r.purchase_price is None and r.price_per_gpu_hour is None
+
+
+def test_slang_wan_is_still_money_beside_a_budget():
+    assert read("预算 5w，想跑 32B，买啥卡", CAT).request.budget == 50_000
+
+
+def test_a_limit_on_the_machines_draw_is_read_but_a_cards_draw_is_not():
+    assert slots.power_limit("整机功耗别超 500w").get("power_limit_w") == 500
+    assert slots.power_limit("4090 功耗 450w").get("power_limit_w") is None
+
+
+def test_a_unit_slip_is_said():
+    rd = read("4090 一张显存 24GB 也就是 2.4万GB 吧，跑 Qwen2.5-72B FP16 要几张", CAT)
+    # 万 = 10,000: 2.4万 GB = 24,000 GB = 24 TB; 24 GB = 2.4万 MB
+    assert any("24,000 GB" in w and "2.4万 MB" in w for w in rd.warnings)
+
+
+def test_one_machine_at_home_is_not_an_8_gpu_server():
+    r = read("想在家里书房放一台跑 DeepSeek-R1-Distill-Qwen-32B，整机功耗别超 500W，买啥好？", CAT).request
+    assert not r.standard_server and r.num_gpus is None and r.intent == "recommend"
+    assert slots.standard_server("公司机房放一台服务器").get("num_gpus") == 8  # a server, no count: the standard 8
+
+
+@pytest.mark.parametrize("text, mem", [("a mid-range android phone with 8gb ram", 8), ("12gb 内存的安卓机", 12),
+                                        ("手机 12gb 运存", 12)])
+def test_a_phone_is_a_device_with_its_memory_not_a_question_back(text, mem):
+    r = read(f"{text}: what's the biggest model I can run on it?", CAT).request
+    assert r.gpu == f"custom-{mem}gb"
+
+
+def test_a_users_own_model_sentence_is_not_a_quoted_run():
+    rd = read("We have 8x A100 80GB and ~200M tokens of legal docs. Want to adapt Mistral Small 24B. Full fine-tune or "
+              "LoRA?", CAT)
+    assert rd.request.model == "mistral-small-24b" and not any("quoted" in w for w in rd.warnings)
+    rd = read("Meta reported that Llama 3.1 405B took 30.84M H100 GPU-hours. We want to pretrain a 13B model on 2T tokens "
+              "with 128 H100s. How long?", CAT)
+    assert any("quoted" in w for w in rd.warnings)  # a run quoted by its figures is still set aside
+
+
+def test_training_tokens_with_a_word_between_are_the_dataset():
+    assert slots.tokens("2b training tokens total").get("tokens") == 2e9
+
+
+def test_a_pasted_config_that_asks_for_figures_is_the_users_job():
+    a = ask("Full fine-tune plan, please check memory + time:\n- model: Llama 3.1 8B (base)\n- 8x H100 80GB SXM, single "
+            "node\n- DeepSpeed ZeRO-2, bf16 mixed precision, AdamW\n- seq len 8192 (packed), micro batch 1 per GPU, global "
+            "batch 128 sequences (grad accumulation)\n- 2B training tokens total\n- assume 40% MFU\nWhat's peak memory "
+            "per GPU, seconds per optimizer step, and total wall-clock?")
+    # 128 x 8,192 = 1,048,576 tokens a step; 2e9 / 1,048,576 = 1,907 steps; 6 x 8.03e9 x 1,048,576 (+ attention) /
+    # (8 x 989.4e12 x 0.40) = ~17-18 s a step, ~9-10 h
+    assert "claim holds" not in a.answer and "1,907 optimizer steps" in a.answer
+    assert len(a.asks) == 2
+
+
+def test_phi_3_mini_is_in_the_catalog():
+    spec = CAT.model("Phi-3-mini-4k-instruct")[0]
+    # microsoft/Phi-3-mini-4k-instruct config.json: 32 layers, hidden 3072, 32 heads (MHA), 4,096 context
+    assert (spec.num_layers, spec.hidden_size, spec.num_kv_heads, spec.max_context) == (32, 3072, 32, 4096)
+
+
+# --- a what-if at the end is a second ask, read as the next turn ---------------------------------------------------------
+def test_a_trailing_what_if_is_answered_beside_the_question():
+    a = ask("自建 10 台 8 卡 910B（每台满载按 5.6kW 估），机房 PUE 1.4，电价 0.65 元/度。一年电费多少？如果平均负载只有 60% 呢？")
+    # full load: 10 x 5.6 kW x 1.4 x 8,760 h x ¥0.65 = ¥446,410; at 60%: x 0.6 = ¥267,846
+    assert "¥446,410" in a.answer and "¥267,846" in a.answer
+    assert "power_limit_w" not in a.answer  # 'each draws 5.6 kW at full load' is a draw, not a limit
+
+
+def test_a_what_if_changes_only_what_it_names():
+    a = ask("On one H100 80GB with vllm, Qwen2.5-32B-Instruct in fp8 with an fp8 KV cache, max-model-len 32768, "
+            "gpu-memory-utilization 0.92: roughly how many full 32k-token sequences can be in flight at once? And if real "
+            "requests average ~8k tokens?")
+    assert len(a.asks) == 2
+    one, two = a.asks
+    assert one.request["context"] == 32768 and two.request["context"] == 8192
+    assert two.request["precision"] == "fp8" and two.request["kv_dtype"] == "fp8"  # the rest is the first question's
+
+
+@pytest.mark.parametrize("text", ["负载只有 60%", "利用率降到 60%", "load drops to 60%", "平均负载 60%"])
+def test_a_load_written_with_a_word_between_is_the_utilization(text):
+    assert read(f"8 张 H100 一年电费多少，电价 0.6 元/度，{text}", CAT).request.utilization == pytest.approx(0.6)
+
+
+def test_a_stated_layout_is_not_an_alternative_count():
+    a = ask("Pretraining a 70B dense model on 1T tokens. Cluster: 512x H100 SXM. Parallelism TP8 (intra-node) x PP4 x "
+            "DP16. Seq len 8192, global batch 1024 sequences, micro batch 1. We measured 38% MFU. How many days, and "
+            "the time per step?")
+    # one job on 512 GPUs (8 x 4 x 16), never '8 GPUs' as a second option; 1,024 sequences over DP 16 = 64 per rank
+    assert not a.asks or all(x.request.get("num_gpus") == 512 for x in a.asks)
+    assert "1,024 over 16 data-parallel" in a.answer and "gradient accumulation 64" in a.answer
+
+
+def test_an_if_that_opens_the_question_is_not_a_what_if():
+    from assistant.readers.whatif import what_if_asks
+
+    q = ("The Llama 3.1 model card says the 405B took 30.84M H100 GPU-hours on ~15T tokens. If we trained a 70B model "
+         "the same way, how many GPU-hours would that be?")
+    assert what_if_asks(q, read(q, CAT).request, CAT) == []

@@ -307,7 +307,9 @@ def several_values(low: str, req: Request) -> list[Ask]:
                 servers_compared = True
         if slot == "num_gpus" and len(values) < 2:  # 'is one H100 enough or do we need TP2?'
             m = re.search(w(r"tp\s*[=:]?\s*(\d+)|tensor[\s-]*parallel(?:ism)?\s*(?:of\s*)?(\d+)"), low)
-            if m and req.num_gpus and int(m.group(1) or m.group(2)) != req.num_gpus:
+            layout = re.search(w(r"(?:pp|dp|ep|cp)\s*[=:]?\s*\d+|pipeline[\s-]*parallel\w*|data[\s-]*parallel\w*"), low)
+            if m and req.num_gpus and int(m.group(1) or m.group(2)) != req.num_gpus and not layout:
+                # ('TP8 x PP4 x DP16 on 512 GPUs': one layout of the cluster, not TP8 as another count)
                 values = [req.num_gpus, int(m.group(1) or m.group(2))]
         if len(values) >= 2:
             if slot == "num_gpus" and (req.nodes or req.intent in ("compare", "price")) and not servers_compared:
@@ -331,7 +333,10 @@ def several_values(low: str, req: Request) -> list[Ask]:
 _CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)）])|(?:^|(?<=[,，:：;；.。\n])|(?<=[,，:：;；.。]\s))(?=\d[)）]\s*[a-z\u3400-\u9fff])|[①②③④⑤⑥⑦⑧⑨]|(?:^|\s)(?:and also|also|plus|as well as|另外|还有|以及|顺便|同时|并且|而且|再问|那么)(?=\s|[\u3400-\u9fff])|"
                      r"[,，:：]\s*(?=(?:and\s+)?(?:how (?:long|much|many|fast)|what (?:will|would|does|is|about)|多少|多久|要多久|几张|"
                      r"能不能|要不要|成本|价格|花多少|速度|一个月|每月|每小时|一小时|显存|够不够|最长|最大|吞吐|延迟|首字))|"
-                     r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|，\s*(?=(?:还有|另外|以及|那|以及|再|多少|能|要|是))|"
+                     r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|"
+                     # 'what's peak memory per GPU, seconds per optimizer step, and total wall-clock?': a list of figures
+                     r",\s*(?:and\s+)?(?=(?:the\s+)?(?:seconds|time|total|peak|memory|monthly|cost|bill|price|throughput|"
+                     r"latency|speed|tokens?/s|wall[\s-]?clock|step time)\b)|，\s*(?=(?:还有|另外|以及|那|以及|再|多少|能|要|是))|"
                      # '…多少钱，跑 72B 能支持多少并发？': a comma before a second question of its own
                      r"(?<=[多少钱吗呢价])[，,]\s*(?=[^，,。？?]{2,40}(?:多少|几张|几个|多久|吗|呢|怎么|如何|能否|能不能|够不够))|"
                      r"\band\s+(?=(?:what|how)\s+(?:is|are|does|do|much|many|long|fast|about))")
@@ -712,6 +717,11 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         items = item_asks(text, req, catalog)
         if items:  # '1. … 2. … 3. …': each item read as its own question
             return items
+        from assistant.readers.whatif import what_if_asks
+
+        whatif = what_if_asks(text, req, catalog)
+        if whatif:  # '… how many fit? And if requests average ~8k tokens?': the question, then its what-if
+            return whatif
     alts = alternatives(low, req)
     if alts and req.model and alts[0].intent != req.intent and req.intent in ("training_time", "serving", "cost") and \
             not (req.intent == "cost" and alts[0].intent == "inference_speed" and not (req.period_hours or req.tokens)):

@@ -61,11 +61,12 @@ CUES: list[tuple[str, float, str]] = [
                   r"最大上下文|每个\s*token" + "|"
                   + w(r"vram|memory|enough|fit|fits|oom|out of memory|how many (?:gpus|cards|h100s?|a100s?)(?![\s-]*(?:days?|hours?|hrs?))|gb of|"
                       r"how much (?:gpu )?(?:memory|vram)|kv[\s-]?cache size|per-token|max(?:imum)? context")),
-    ("recommend", 3, r"推荐|选什么|选哪|哪个好|哪款|哪种卡|买什么卡|用什么卡|什么卡|最便宜|最划算|性价比|"
+    ("recommend", 3, r"推荐|选什么|选哪|哪个好|哪款|哪种卡|买什么卡|用什么卡|什么卡|最便宜|最划算|性价比|买啥|买什么|该买|配啥|"
                      + w(r"which gpu|what gpu|which card|what card|which hardware|what hardware|recommend\w*|"
                          r"should (?:i|we) (?:buy|get|use|rent|pick|choose)|best gpu|cheapest|bang for|which one|"
                          r"choosing between|choose between|pick between|recomm?end\w*|recomend\w*|best cluster|"
-                         r"what cluster|which cluster|best setup|what setup") + r"|什么集群|什么配置|怎么配"),
+                         r"what cluster|which cluster|best setup|what setup|what (?:should|do) (?:i|we) buy|what to buy") +
+                     r"|什么集群|什么配置|怎么配"),
     ("compare", 3, r"对比|比较|区别|差别|差距|差多少|好还是|哪个更|还是|哪个.{0,24}更|跟.{0,8}比|和.{0,8}比|不一样|有啥不同|有什么不同|"
                    + w(r"vs\.?|versus|compared? (?:to|with)|difference|better than|side by side|or")),
     ("spec", 2, r"规格|带宽|算力|显存多大|多少显存|功耗|参数表|" + w(r"specs?|bandwidth|tflops|tdp|nvlink|hbm\w*|datasheet")),

@@ -14,10 +14,21 @@ MONEY = (rf"(?:(?P<pre>{_USD}|¥|￥)\s*)?(?P<v>\d+(?:,\d{{3}})*(?:\.\d+)?|[零�
          rf"(?P<post>{_CNY}|{_USD})?(?P<jiao>(?<=块)\d)?")
 
 
+# what follows or comes just before an amount that makes it a physical quantity, not money: '500W', '12 kW',
+# '2.4万GB', '功耗别超 500W' ('w' is also slang for 万: '预算 5w')
+_UNIT_AFTER = r"\s*(?:kw|w(?![a-z])|瓦|千瓦|gb|tb|mb|gib|tib|g(?![a-z])|v(?![a-z])|volts?|伏|amps?|安(?!装))"
+_POWER_BEFORE = r"(?:功耗|功率|电源|供电|耗电|power|psu|watt\w*|outlet|circuit|rack|机柜|插座)[^。；;.?？\n]{0,12}$"
+
+
 def _money(m: re.Match) -> tuple[float, str | None] | None:
     v = to_number(m.group("v"))
     if v is None:
         return None
+    text = m.string
+    if not (m.group("pre") or m.group("post")) and (
+            (m.group("mag") in ("w", "k") and re.search(_POWER_BEFORE, text[max(0, m.start() - 24):m.start()]))
+            or re.match(_UNIT_AFTER, text[m.end():]) or (m.group("mag") == "k" and re.match(r"w(?![a-z])", text[m.end():]))):
+        return None  # a power or a memory size, not an amount of money
     v = magnitude(v, m.group("mag"))
     if m.group("jiao"):  # '7块5' = 7.5
         v += int(m.group("jiao")) / 10
@@ -132,7 +143,8 @@ def money(text: str) -> dict:
                 out["currency"] = out.get("currency") or cur
                 break
     m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:(?:average|avg|mean|平均)\s*)?(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time)|"
-                  r"(?:utili[sz]ation|利用率|使用率|usage|负载)\s*(?:of|是|为|约|大概|按|:|：|at|about|around|~)?\s*(\d+(?:\.\d+)?)\s*%", text)
+                  r"(?:utili[sz]ation|利用率|使用率|usage|负载|load)\s*(?:(?:of|是|为|约|大概|按|只有|只|仅|才|降到|:|：|at|about|around|only|drops to|~)\s*){0,2}"
+                  r"(\d+(?:\.\d+)?)\s*%", text)
     if m:
         out["utilization"] = float(next(g for g in m.groups() if g)) / 100
     elif has(r"24/7|24x7|7x24|全天候|不间断|持续(?:训练|运行|跑|使用)|一直跑|满负荷|" +

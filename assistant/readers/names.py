@@ -181,6 +181,7 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     # 4b. devices that are not GPUs in the table (a Raspberry Pi, a Jetson, a phone, a CPU): said, never replaced
     if not out.gpus and not out.unknown_gpu:
         m = re.search(r"(?<![a-z0-9])(raspberry\s*pi\s*\d?|jetson(?:\s*(?:orin|nano|agx|xavier))*|iphone\s*\d*|"
+                      r"(?:mid-range\s+|midrange\s+|flagship\s+)?android(?:\s+phone)?|(?:a\s+)?(?:smart)?phone|安卓(?:手机|机)?|手机|"
                       r"snapdragon\s*\w*|(?:intel\s*)?(?:core\s*)?i[3579]-?\d{4,5}\w*|xeon\s*\w*|ryzen\s*\d*\s*\w*|"
                       r"cpu[\s-]*only|only (?:a|the) cpu|树莓派|纯\s*cpu|只有\s*cpu)(?![a-z0-9])", work)
         if m:

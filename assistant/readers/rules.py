@@ -114,6 +114,12 @@ def _asks_the_users_own(sentence: str) -> bool:
     return not re.search(r"(?<![a-z])(?:did|they|their|was|were|had)(?![a-z])|用了|花了|训了|当时", sentence)
 
 
+# a figure a run is quoted with: tokens, time, GPU-hours, a rate, a GPU count, a percentage ('24B' alone is a model)
+_RUN_FIGURE = (r"\d[\d,.]*\s*(?:[kmbt]|万|亿|million|billion|trillion)?\s*(?:tokens?|toks?|token|gpu[\s-]*hours?|hours?|hrs?|"
+               r"h(?![a-z])|days?|weeks?|months?|卡时|小时|天|周|个月|%|x\s*[a-z]|×|张|卡|台|gpus?|nodes?|s/it|it/s|ms|秒|"
+               r"tflops|pflops)")
+
+
 def quoted_runs(text: str) -> tuple[str, list[str]]:
     """(the text of the user's own job, the sentences that quote someone else's run as reference). A sentence is a
     quotation when it names another party's run (past tense, 'they', a lab, a report) and nothing of the user's
@@ -127,7 +133,8 @@ def quoted_runs(text: str) -> tuple[str, list[str]]:
     low = [x.lower() for x in parts]
     quoted = [i for i, x in enumerate(low) if re.search(_REFERENCE, x) and not re.search(_FIRST_PERSON, x)
               and not _asks_the_users_own(x) and not re.search(_OFFER, x)
-              and re.search(r"\d", x)]  # a run is quoted by its figures: 'procurement says no NVIDIA' is a rule
+              and re.search(_RUN_FIGURE, x)]  # a run is quoted by its figures: 'procurement says no NVIDIA' is a rule,
+    # 'want to adapt Mistral Small 24B' names the user's model
     own = [i for i, x in enumerate(low) if re.search(_FIRST_PERSON, x) and i not in quoted]
     if not quoted or not own:
         return text, []
@@ -225,6 +232,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     whole = unicodedata.normalize("NFKC", text).lower()
     per_token = bool(re.search(slots.PER_TOKEN_COST, whole))
     reference = money.per_million_price(whole)  # 'the API charges ¥16 per 1M tokens': a price to compare against
+    wan = re.search(r"(\d+(?:\.\d+)?)\s*万\s*(?:gb|g)(?![a-z])", whole)
+    if wan:  # '24GB 也就是 2.4万GB': 万 is 10,000, so 2.4万 GB is 24,000 GB (24 TB); 24 GB is 2.4万 MB
+        gb = float(wan.group(1)) * 1e4
+        warnings.append(f"unit check: {wan.group(0)} = {gb:,.0f} GB ({gb / 1000:,.0f} TB), not {float(wan.group(1)) * 10:g} GB; "
+                        f"{float(wan.group(1)) * 10:g} GB = {wan.group(1)}万 MB (1 GB = 1,000 MB). Sized with each card's real memory")
     text, injected = strip_injections(text)
     if injected:
         warnings.append("the message contains instructions aimed at the assistant; they were set aside, not followed: "
@@ -880,8 +892,18 @@ _PRIORITY = ["fact_check", "published_run", "serving", "inference_speed", "cost"
              "compare", "training_memory", "inference_memory", "spec", "explain"]
 
 
+# a message that asks for a figure ('how many days', 'what's the time per step', '要几台') asks about its own job, however
+# much config or log it pastes around the question
+_ASKS_A_FIGURE = (r"多少|多久|几(?:台|张|天|个|小时|步)|怎么(?:配|设|选|搞)|够不够|能不能|行不行|选哪|" +
+                  slots.w(r"how (?:many|much|long|fast)|what(?:'s| is| are| would)|which|can (?:i|we|it)|will it|"
+                          r"would (?:it|that)|should (?:i|we)|estimate|budget|please check|sanity check"))
+
+
 def _pasted_paragraph(low: str) -> bool:
-    """Several declarative sentences with few questions, not opened by a question: a pasted text to check."""
+    """Several declarative sentences with few questions, not opened by a question and asking for no figure: a pasted
+    text to check."""
+    if re.search(_ASKS_A_FIGURE, low):
+        return False
     sentences = [s for s in re.split(r"[。！!？?\n]|\.\s", low) if len(s.strip()) > 8]
     questions = len(re.findall(r"[？?]", low))
     first_person = len(re.findall(slots.w(r"i|we|our|my|i'm|we're|i've|we've") + r"|我们|我", low))

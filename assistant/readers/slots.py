@@ -435,7 +435,9 @@ _STEP_SIZE = (r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch|batch[\s_-
 def tokens(text: str) -> dict:
     """Training tokens ('1T tokens', '1000亿token', '500B tokens'), samples x length, epochs."""
     out: dict = {}
-    m = next((x for x in re.finditer(rf"(?<!每)(?<!per )(?<!每个)({NUM})\s*({MAG})?\s*(?:个)?\s*(?:tok(?:en|ne)s?|词元|token数)",
+    m = next((x for x in re.finditer(rf"(?<!每)(?<!per )(?<!每个)({NUM})\s*({MAG})?\s*(?:个)?\s*"
+                                     rf"(?:(?:training|train|pre-?training|fine-?tuning|sft|dataset|data|unique|high-quality)\s+)?"
+                                     rf"(?:tok(?:en|ne)s?|词元|token数)",
                                      text)
               if not re.search(_STEP_SIZE, text[max(0, x.start() - 30):x.start()])), None)
     if m and re.search(r"(?:每|per|/)\s*$", text[max(0, m.start() - 6):m.start()]):
@@ -651,7 +653,11 @@ def standard_server(text: str) -> dict:
         if n and 1 <= n <= 512:
             return {"nodes": int(n), "gpus_per_node": STANDARD_SERVER_GPUS, "num_gpus": int(n) * STANDARD_SERVER_GPUS,
                     "standard_server": True}
-    m = re.search(rf"({_CN_COUNT}|\d+)?\s*台[^\d，。？?]{{0,12}}?(?:服务器|整机|机器|节点)|整机|一整台|({_CN_COUNT}|\d+)\s*个节点", text)
+    m = re.search(rf"({_CN_COUNT}|\d+)?\s*台[^\d，。？?]{{0,12}}?(?:服务器|整机|机器|节点)|整机(?!\s*(?:功耗|功率|耗电|电源|噪音|价|报价|约|大概))|"
+                  rf"一整台|({_CN_COUNT}|\d+)\s*个节点", text)
+    if m and re.search(r"家里|书房|卧室|家用|在家|" + w(r"at home|home|homelab|desk|desktop|workstation"), text) and not re.search(
+            r"服务器|8\s*卡|八卡|" + w(r"server|node|dgx|hgx"), text):
+        m = None  # '家里书房放一台': one machine at home, not an 8-GPU server
     if m:
         word = m.group(1) or m.group(2) or "一"
         n = to_number(word)
@@ -932,7 +938,7 @@ def vendors(text: str) -> dict:
 
 # --- power available ---------------------------------------------------------------------------------------------------
 _KW = (r"(\d+(?:\.\d+)?)\s*(kw|千瓦|w|瓦)(?![a-z])")
-_POWER_CONTEXT = r"power|rack|circuit|outlet|电|机柜|功率|供电|配电|available|budget|限|cap|limit|only"
+_POWER_CONTEXT = r"power|rack|circuit|outlet|机柜|供电|配电|电力|电量|available|budget|cap|limit|only"
 _OUTLET = (r"(\d{1,2})\s*(?:a|amps?|安)(?![a-z])[^.。\n]{0,20}?(\d{3})\s*(?:v|volts?|伏)(?![a-z])|"
            r"(\d{3})\s*(?:v|volts?|伏)(?![a-z])[^.。\n]{0,20}?(\d{1,2})\s*(?:a|amps?|安)(?![a-z])")
 
@@ -946,8 +952,10 @@ def power_limit(text: str) -> dict:
         return {"power_limit_w": round(0.8 * amps * volts)}
     for m in re.finditer(_KW, text):
         near = text[max(0, m.start() - 30):m.end() + 20]
-        if not re.search(_POWER_CONTEXT, near) or re.search(r"tdp|功耗|每卡|per (?:gpu|card)|draws?", near):
-            continue
+        limit = re.search(r"别超|不超过|不能超|以内|之内|上限|最多|under|at most|max|within|limit|budget|cap|only|只有", near)
+        if not (re.search(_POWER_CONTEXT, near) or limit) or (
+                re.search(r"tdp|功耗|每卡|每台|满载|per (?:gpu|card|node|server|machine)|draws?", near) and not limit):
+            continue  # (a card's draw is not a limit: '450W 的 4090'; '整机功耗别超 500W' is)
         watts = float(m.group(1)) * (1000 if m.group(2) in ("kw", "千瓦") else 1)
         if watts >= 300:
             return {"power_limit_w": watts}

@@ -1,0 +1,44 @@
+"""A what-if at the end of a message ('…how many fit? And if real requests average ~8k tokens?', '一年电费多少？如果平均负载
+只有 60% 呢？'): a second ask, read the way the next turn of a conversation is read (assistant/readers/rules.read with
+the first question as the previous turn), so it changes only what it names.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from assistant.readers.asks import Ask
+
+# the last sentence, when it asks about a changed condition
+_WHAT_IF = re.compile(
+    r"(?:^|(?<=[?？。.!！;；\n]))\s*((?:and\s+|but\s+|also\s+)?(?:what\s+if|if|how\s+about|what\s+about)\s+[^?？\n]{3,160}[?？]"
+    r"|(?:那|那么|另外)?\s*(?:如果|假如|要是|若是?|换成|改成)[^?？。\n]{2,80}(?:呢|的话|怎么样|多少|几)[^?？。\n]{0,20}[?？]?)\s*$",
+    re.IGNORECASE)
+_NOT_JOB = {"intent", "lang", "stated", "follow_up"}
+
+
+def what_if_asks(text: str, req, catalog) -> list[Ask]:
+    """[the main question, the what-if] when the message ends with a what-if that changes something the main question
+    states or assumes; [] otherwise."""
+    from assistant.readers.rules import read
+
+    text = unicodedata.normalize("NFKC", text).strip()
+    m = _WHAT_IF.search(text)
+    if not m or m.start(1) < 20:
+        return []  # a message that is only a what-if is a question of its own
+    head, clause = text[:m.start(1)].strip(), m.group(1).strip()
+    if not re.search(r"[?？]\s*$", head):
+        return []  # a what-if follows a question ('…how many fit? And if…'); 'If we trained a 70B…?' is the question
+    first = read(head, catalog).request
+    if first.intent in ("out_of_scope", "explain", "fact_check"):
+        return []
+    second = read(clause, catalog, previous=first.model_dump()).request
+    base = first.model_dump()
+    update = {k: v for k, v in second.model_dump().items() if k not in _NOT_JOB and v != base.get(k)}
+    if not update:
+        return []
+    main_update = {k: v for k, v in base.items() if k not in _NOT_JOB and v != getattr(req, k)}
+    label = ("主问题" if req.lang == "zh" else "as asked")
+    return [Ask(text=label, intent=first.intent, update=main_update),
+            Ask(text=clause if len(clause) <= 60 else clause[:57] + "…", intent=second.intent,
+                update=main_update | update)]
