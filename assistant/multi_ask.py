@@ -264,6 +264,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         buys = _purchase_line([(a, (x.request or {}).get("gpu")) for a, x in done], zh, prices)
         if buys:
             listed += ("。" if zh else ". ") + buys
+    priced = _priced_throughput(done, vals, zh) if intent == "inference_speed" and "tokens_per_s" in name else None
+    if priced:  # each option at the user's own price: the throughput per unit of money decides
+        return listed + priced
     pick = min if better == "lower" else max
     win = pick(vals, key=lambda av: av[1])
     other = pick([av for av in vals if av[0] is not win[0]], key=lambda av: av[1])
@@ -280,6 +283,27 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return (f"{listed}。两者解码相当（差别不到 3%）。" + tail) if zh else f"{listed}. A tie (within 3%).{tail}"
     return (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
             f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
+
+
+def _priced_throughput(done: list[tuple[Ask, Answer]], vals: list, zh: bool) -> str | None:
+    """Options that each carry the user's price per GPU-hour ('8 卡 L40S ¥7/卡/小时，4 卡 H100 ¥15/卡/小时'): each one's cost per
+    hour (price x GPUs) and per million tokens at its full-load throughput, and the pick: the cheapest per token."""
+    rows = []
+    for a, v in vals:
+        price, n = (a.update or {}).get("price_per_gpu_hour"), (a.update or {}).get("num_gpus")
+        if not price or not n or not v:
+            return None
+        per_hour = price * n
+        rows.append((a, per_hour, per_hour / (v * 3600) * 1e6, v * 3600 / per_hour))
+    cur = (done[0][1].request or {}).get("currency")
+    sym = "¥" if cur == "CNY" or (cur is None and zh) else "$"
+    best = min(rows, key=lambda r: r[2])
+    listed = ("；" if zh else "; ").join(
+        (f"{a.text} 每小时 {sym}{h:,.2f}，每百万 token {sym}{m:,.3g}（每{'元' if sym == '¥' else '美元'} {t:,.0f} token）" if zh else
+         f"{a.text} {sym}{h:,.2f}/h, {sym}{m:,.3g} per 1M tokens ({t:,.0f} tokens per {sym})") for a, h, m, t in rows)
+    other = max(rows, key=lambda r: r[2])
+    return (f"。按你的价格：{listed}。**选 {best[0].text}**：每百万 token 便宜 {other[2] / best[2]:.2f} 倍。" if zh else
+            f". At your prices: {listed}. **Pick {best[0].text}**: {other[2] / best[2]:.2f}× cheaper per token.")
 
 
 def _rank_per_token(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str:
@@ -374,12 +398,28 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
                                  f"{x.figures.get('decode_tokens_per_s_total'):,.4g} tokens/s in total, TTFT "
                                  f"{x.figures.get('ttft_s'):.3g} s") for a, x in done)
         if intent == "serving":
-            return "; ".join(
-                f"{a.text}: " + (f"显存最多容纳 {x.figures.get('max_concurrent_sequences')} 路；按延迟目标需要 "
-                                 f"{x.figures.get('serve_total_gpus')} 张" if zh else
-                                 f"memory holds up to {x.figures.get('max_concurrent_sequences')} sequences; the latency "
-                                 f"plan needs {x.figures.get('serve_total_gpus')} GPUs") for a, x in done)
+            def plan_part(x) -> str:  # (no plan: the weights alone do not fit, said rather than 'None GPUs')
+                n = x.figures.get("serve_total_gpus")
+                if n:
+                    return f"；按延迟目标需要 {n} 张" if zh else f"; the latency plan needs {n} GPUs"
+                return "；权重本身就放不下" if zh else "; the weights alone do not fit"
+            listed = "; ".join(
+                f"{a.text}: " + (f"显存最多容纳 {x.figures.get('max_concurrent_sequences')} 路" if zh else
+                                 f"memory holds up to {x.figures.get('max_concurrent_sequences')} sequences") + plan_part(x)
+                for a, x in done)
+            held = [(a, x.figures.get("max_concurrent_sequences") or 0) for a, x in done]
+            best = max(held, key=lambda av: av[1])
+            if best[1] > 0 and sum(1 for _, v in held if v == best[1]) == 1:  # the one that holds the most at once
+                fmt = (done[0][1].request or {}).get("precision")
+                why = (f"（{fmt}；官方格式都放不下）" if zh else f" ({fmt}: neither fits in its published format)") \
+                    if fmt and "precision" not in ((done[0][1].request or {}).get("stated") or []) else ""
+                listed += (f"。**选 {best[0].text}**{why}：同样的卡上同时容纳的请求最多。" if zh else
+                           f". **Pick {best[0].text}**{why}: it holds the most requests at once on the same GPUs.")
+            return listed
         return "; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}" for a, v in vals)
+    priced = _priced_throughput(done, vals, zh) if intent == "inference_speed" and "tokens_per_s" in name else None
+    if priced:  # each option at the user's own price: the throughput per unit of money decides
+        return listed + priced
     pick = min if better == "lower" else max
     win = pick(vals, key=lambda av: av[1])
     rest = [av for av in vals if av[0] is not win[0]]

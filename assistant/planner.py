@@ -99,6 +99,12 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
         return plan(req, deps, question, invalid)
 
 
+def _catalog_gpu(gpu_id: str):
+    from knowledge.catalog import default_catalog
+
+    return default_catalog().gpu(gpu_id)[0]
+
+
 def _held_fixed(req: Request, asks, answers) -> dict:
     """What to hold equal across alternatives the user left open, so that the one named is all that differs: several
     cards timed for one model with no format stated are each answered in the best format they hold, so all are
@@ -116,6 +122,14 @@ def _held_fixed(req: Request, asks, answers) -> dict:
         fmts = {x.figures.get("precision") for x in done} - {None}
         if len(fmts) >= 2:
             return {"precision": min(fmts, key=lambda f: weight_format(f).bits)}
+    if not req.precision and "model" in settings and done and all(x.verdict and not x.verdict.fits for x in done):
+        # models compared where none holds the job in its published format: compared in FP8 (or INT8), where they may
+        gpu = answers[0].request.get("gpu") if answers[0].request else None
+        try:
+            fp8 = bool(gpu and _catalog_gpu(gpu).fp8_dense_tflops)
+        except LookupError:
+            fp8 = False
+        return {"precision": "fp8" if fp8 else "int8"}
     if not req.num_gpus and settings & {"precision", "kv_dtype"}:
         counts = {x.verdict.num_gpus for x in done if x.verdict and x.verdict.num_gpus} - {None}
         if len(counts) >= 2:

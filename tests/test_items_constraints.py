@@ -266,3 +266,19 @@ def test_an_if_that_opens_the_question_is_not_a_what_if():
     q = ("The Llama 3.1 model card says the 405B took 30.84M H100 GPU-hours on ~15T tokens. If we trained a 70B model "
          "the same way, how many GPU-hours would that be?")
     assert what_if_asks(q, read(q, CAT).request, CAT) == []
+
+
+def test_options_with_their_own_hourly_prices_are_compared_per_token():
+    a = ask("70B 模型（Llama-3.3-70B）推理服务，看吞吐。租卡两个选择：8 卡 L40S 机器 ¥7/卡/小时，或者 4 卡 H100 SXM ¥15/卡/小时。选哪个？")
+    # per hour: 8 x ¥7 = ¥56 against 4 x ¥15 = ¥60; per token the faster H100 set wins (its throughput more than offsets)
+    assert "¥56.00" in a.answer and "¥60.00" in a.answer and "**选 4× H100" in a.answer
+
+
+def test_models_that_do_not_fit_in_bf16_are_compared_in_fp8_with_a_pick():
+    a = ask("客服场景，高峰 30 个左右并发，平均上下文 3-4k token，只有一张 L20 48G。Qwen3-30B-A3B 和 Qwen3-32B 效果对我们来说差不多，"
+            "选哪个能扛得住？")
+    # BF16 weights 61 GB and 65.5 GB exceed 48 GB; in FP8 (30.5 / 32.8 GB) the MoE's KV (96 KiB/token against 256 KiB)
+    # holds several times the requests: pick Qwen3-30B-A3B
+    assert all(x.request["precision"] == "fp8" for x in a.asks)
+    assert "**选 qwen3-30b-a3b**" in a.answer and "None" not in a.answer
+    assert all(x.request.get("concurrent_users") == 30 for x in a.asks)  # '30 个左右并发'

@@ -349,7 +349,8 @@ def users(text: str) -> dict:
     if m and to_number(m.group(1)):
         out["daily_active_users"] = int(magnitude(to_number(m.group(1)), m.group(2)))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(rf"({NUM})\s*(?:{MAG})?\s*(?:个|名|位)?\s*(?:concurrent|simultaneous|parallel|active|同时在线的?|并发的?|在线的?)?\s*"
+    m = re.search(rf"({NUM})\s*(?:{MAG})?\s*(?:个|名|位)?\s*(?:左右|上下|来|多)?\s*(?:的)?\s*"
+                  rf"(?:concurrent|simultaneous|parallel|active|同时在线的?|并发的?|在线的?)?\s*"
                   r"(?:(?:such|of these|of those|full[\s-]*(?:length|context)|long)\s+|\d+(?:\.\d+)?\s*k?[\s-]*(?:tokens?|token)?[\s-]*)?"
                   rf"(?:{w('users?|people|clients?|requests?|sessions?|streams?|sequences?|chats?|conversations?')}|用户|人同时|人并发|"
                   r"人(?:同时|并发|在线|用|使用|在用|访问|调用)|路并发|个并发|并发|个请求|请求|路)", text)
