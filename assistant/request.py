@@ -65,6 +65,8 @@ class Request(BaseModel):
     interconnect: Interconnect | None = None
     tensor_parallel: int | None = Field(None, ge=1, le=1024, description="a tensor-parallel size the user asks for "
                                         "('TP=4', '--tensor-parallel-size 8'): checked against the model's heads")
+    pipeline_parallel: int | None = Field(None, ge=1, le=1024, description="pipeline stages the user runs ('PP=4', "
+                                          "'TP8 x PP4 x DP16'): a training layout with the tensor-parallel size")
     standard_server: bool | None = Field(None, description="a node/server named without its GPU count: taken as the "
                                          "vendor's standard 8-GPU server (HGX/DGX), said as an assumption")
 

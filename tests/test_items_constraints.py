@@ -282,3 +282,24 @@ def test_models_that_do_not_fit_in_bf16_are_compared_in_fp8_with_a_pick():
     assert all(x.request["precision"] == "fp8" for x in a.asks)
     assert "**选 qwen3-30b-a3b**" in a.answer and "None" not in a.answer
     assert all(x.request.get("concurrent_users") == 30 for x in a.asks)  # '30 个左右并发'
+
+
+def test_a_fit_ask_under_a_pasted_config_is_answered_beside_the_time():
+    a = ask("Full fine-tune plan, please check memory + wall-clock:\n- model: Llama 3.1 8B (base)\n- seq_len 8192, "
+            "micro_batch 2 per GPU, global batch 128 (sequences)\n- 8x H100 80GB SXM, DeepSpeed ZeRO-3, bf16, no offload\n"
+            "- dataset 400M tokens (packed), 2 epochs\n- assume 40% MFU\nWill it fit per GPU and how long will it take?")
+    assert {x.intent for x in a.asks} == {"training_time", "training_memory"}
+    mem = next(x for x in a.asks if x.intent == "training_memory")
+    # ZeRO-3 over 8: 16 B x 8.03e9 / 8 = 16 GB of states per GPU, plus activations at 2 x 8,192 tokens: fits 80 GB
+    assert mem.verdict.fits and 16 <= mem.verdict.per_gpu_gb <= 60
+
+
+def test_a_megatron_layout_splits_the_states_over_tp_and_pp():
+    a = ask("训练配置:Qwen2.5-72B 全参 SFT,Megatron-LM,TP=8,PP=4,DP=2,共 64 张 H800;seq 4096,global batch 256,"
+            "micro batch 1;full recompute;bf16;distributed optimizer(类似 ZeRO-1);MFU 按 35% 算。数据 5 亿 tokens,训 3 个 "
+            "epoch。问:每张卡显存大概多少?多久训完?")
+    mem = next(x for x in a.asks if x.intent == "training_memory")
+    # 72.7e9 parameters over TP 8 x PP 4 = 32 shards: bf16 weights + grads 4 B x 2.27e9 = 9.1 GB, fp32 master + Adam
+    # 12 B x 2.27e9 / DP 2 (ZeRO-1) = 13.6 GB: ~23 GB of states, plus one micro-batch's activations; never 318 GB
+    assert 22 <= mem.verdict.per_gpu_gb <= 45
+    assert mem.request["tensor_parallel"] == 8 and mem.request["pipeline_parallel"] == 4

@@ -9,6 +9,8 @@ from assistant.service import ask
 
 # field -> (question without it, the same question stating it)
 PAIRS: dict[str, tuple[str, str]] = {
+    "pipeline_parallel": ("Full fine-tune of Qwen2.5-72B on 64 H800 with Megatron, TP=8: memory per GPU?",
+                          "Full fine-tune of Qwen2.5-72B on 64 H800 with Megatron, TP=8, PP=4: memory per GPU?"),
     "exclude_vendors": ("What should I buy to run Llama 3.1 70B at home? Budget $20,000.",
                         "What should I buy to run Llama 3.1 70B at home? Budget $20,000. No NVIDIA."),
     "only_vendors": ("要做 Qwen2.5-7B 全参微调，推荐买什么卡？", "要做 Qwen2.5-7B 全参微调，国产化要求，推荐买什么卡？"),

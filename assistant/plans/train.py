@@ -47,6 +47,17 @@ def _memory_args(ctx: Ctx, method: str) -> dict[str, Any]:
         "lora_targets": req.lora_targets if method != "full" else None}.items() if v is not None}
 
 
+def _stated_layout(ctx: Ctx) -> dict[str, int]:
+    """The tensor/pipeline layout the user runs ('Megatron TP=8, PP=4, DP=2 on 64 GPUs'), when it divides the GPUs:
+    the weights, gradients and states split over TP x PP as Megatron splits them."""
+    req = ctx.req
+    tp, pp, n = req.tensor_parallel or 1, req.pipeline_parallel or 1, req.num_gpus or 1
+    if tp * pp == 1 or n % (tp * pp):
+        return {}
+    ctx.used |= {"tensor_parallel", "pipeline_parallel"}
+    return {"tp": tp, "pp": pp}
+
+
 def largest_sizes(ctx: Ctx, gpu, labels: list[str], fits_for) -> dict[str, float | None]:
     """{label: largest parameter count that fits} by bisection over generic dense decoders (tools/largest_model)."""
     from tools.largest_model import largest_fitting
@@ -201,7 +212,7 @@ def training_memory(ctx: Ctx) -> Answer:
         ctx.ignore("lora_rank", "a full fine-tune has no LoRA rank", "全参微调没有 LoRA rank")
     results, options = {}, []
     for method in _methods(ctx):
-        args = _memory_args(ctx, method)
+        args = _memory_args(ctx, method) | _stated_layout(ctx)
         r = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
                      estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
         results[method] = r
@@ -309,7 +320,7 @@ def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
         "precision": "fp8" if req.precision == "fp8" else None, "seq_len": req.seq_len, "zero": req.zero,
         "recompute": req.recompute, "global_batch_tokens": (req.global_batch * (req.seq_len or 2048)) if req.global_batch else None,
         "interconnect": req.interconnect, "gpus_per_node": req.gpus_per_node, "mfu": req.mfu,
-        "peak_tflops": req.peak_tflops}.items() if v is not None}
+        "peak_tflops": req.peak_tflops}.items() if v is not None} | (_stated_layout(ctx) if req.num_gpus else {})
 
 
 RATIO_TOKENS = 1e10  # a GPU-vs-GPU time ratio hardly depends on the job; this one is stated when used

@@ -480,7 +480,13 @@ def _clause_intent(clause: str, req: Request) -> str | None:
 
 
 def _clauses(low: str) -> list[str]:
-    """The message cut at its questions and at the words that start another ask."""
+    """The message cut at its questions and at the words that start another ask; a question on a line of its own
+    under pasted lines ('- seq_len 8192 …\nWill it fit per GPU and how long?') is cut from them, so the config's words
+    do not decide what the question asks."""
+    lines = low.split("\n")
+    if len(lines) > 2 and re.search(r"[?？]\s*$", lines[-1]):
+        head, last = "\n".join(lines[:-1]), lines[-1]
+        return [c.strip() for part in (head, last) for c in _CLAUSE.split(part) if c and c.strip() and len(c.strip()) > 3]
     return [c.strip() for c in _CLAUSE.split(low) if c and c.strip() and len(c.strip()) > 3]
 
 

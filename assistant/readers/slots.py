@@ -897,9 +897,12 @@ def tensor_parallel(text: str) -> dict:
     m = re.search(w(r"(?:tp|tensor[\s-]*parallel(?:ism)?(?:[\s-]*size)?|--tensor-parallel-size)") + r"\s*(?:=|of|:|为|是|size)?\s*(\d{1,4})"
                   r"(?![\d.])", text) or re.search(r"(\d{1,4})[\s-]*way\s+tensor[\s-]*parallel", text) or \
         re.search(r"张量并行\s*(?:=|为|是|:|：)?\s*(\d{1,4})", text)
-    if m and 1 <= int(m.group(1)) <= 1024:
-        return {"tensor_parallel": int(m.group(1))}
-    return {}
+    out = {"tensor_parallel": int(m.group(1))} if m and 1 <= int(m.group(1)) <= 1024 else {}
+    pp = re.search(w(r"(?:pp|pipeline[\s-]*parallel(?:ism)?(?:[\s-]*size)?|--pipeline-parallel-size)") +
+                   r"\s*(?:=|of|:|为|是|size)?\s*(\d{1,3})(?![\d.])", text) or re.search(r"流水线并行\s*(?:=|为|是|:|：)?\s*(\d{1,3})", text)
+    if pp and 1 <= int(pp.group(1)) <= 256:
+        out["pipeline_parallel"] = int(pp.group(1))
+    return out
 
 
 # --- vendors ruled out or required -----------------------------------------------------------------------------------
