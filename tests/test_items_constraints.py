@@ -303,3 +303,19 @@ def test_a_megatron_layout_splits_the_states_over_tp_and_pp():
     # 12 B x 2.27e9 / DP 2 (ZeRO-1) = 13.6 GB: ~23 GB of states, plus one micro-batch's activations; never 318 GB
     assert 22 <= mem.verdict.per_gpu_gb <= 45
     assert mem.request["tensor_parallel"] == 8 and mem.request["pipeline_parallel"] == 4
+
+
+@pytest.mark.parametrize("q, model, scale", [
+    ("Our own measurement: LoRA fine-tune of Llama 3.1 8B on 1x A100 80GB runs at ~2,800 tokens/s (seq 2048). I need "
+     "to run the same recipe on Llama 3.1 70B over ~300M tokens. How many GPU-hours should I budget on H100s?",
+     "llama-3.1-70b", "llama-3.1-8b"),
+    ("On my own 2x RTX 4090 box I measured ~2,300 tokens/s total training throughput for LoRA on Mistral 7B (seq 2048). "
+     "A client now wants LoRA on Llama 3.1 70B over 300M tokens on 8x H100 SXM. Based on my measurement, how long?",
+     "llama-3.1-70b", "mistral-7b"),
+])
+def test_a_measured_training_rate_on_another_model_is_scaled_to_the_job(q, model, scale):
+    a = ask(q)
+    # the job is the model named last; the measured setup takes tokens / rate for the same tokens (300e6 / 2,800 =
+    # 29.8 h; 300e6 / 2,300 = 36.2 h) and is scaled by the estimator's ratio between the two setups
+    assert a.request["model"] == model and (a.request.get("measured_model") or "").startswith(scale.split("-v")[0][:9])
+    assert "From your measured run" in a.answer and "own efficiency" not in a.answer

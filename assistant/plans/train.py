@@ -429,6 +429,8 @@ def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, f
         return []  # a model named is not a run quoted: 'Llama 3.1 8B' alone brings no published figures
     run = find_run(low)
     quoted = slots.quoted_run_figures(low)
+    if ctx.req.measured_model and not quoted:
+        return []  # the user's own measured run is the reference ('8B at 2,800 tok/s … 70B?'), not a published one
     if run is None and quoted:
         run = _run_from_quote(ctx, quoted)  # a run the record does not hold, as the user quotes it
     if run is None:

@@ -182,12 +182,18 @@ _INHERITED = ("method", "methods", "model", "model_text", "models", "gpu", "gpus
               "global_batch", "tokens", "epochs", "interconnect")
 
 
+# 'our own measurement: LoRA of 8B on 1x A100 runs at ~2,800 tokens/s', '我自己测的 … 吞吐大约 1800 tokens/s'
+_OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测|" +
+                    slots.w(r"runs at|we get|we see|we got|we saw|getting|i get|i got"))
+
+
 def _measured_run_split(text: str) -> tuple[str, str] | None:
     """(the sentences about the user's earlier measured run, the rest) when a message first says how long an earlier
     run took ('our LoRA run … took 6.5 hours on 4x A100 for 300M tokens') and then asks about another job."""
     parts = [p for p in re.split(r"(?<=[。！？!?；;\n])|(?<=[.])\s+", text) if p.strip()]
     low = [unicodedata.normalize("NFKC", p).lower() for p in parts]
-    past = [i for i, x in enumerate(low) if re.search(slots.PAST_RUN, x) and re.search(_DURATION, x)]
+    past = [i for i, x in enumerate(low) if (re.search(slots.PAST_RUN, x) and re.search(_DURATION, x))
+            or (re.search(_OWN_MEASUREMENT, x) and re.search(slots.TPS_RATE, x))]
     if not past or past[-1] == len(parts) - 1:
         return None
     cut = past[-1] + 1
@@ -204,6 +210,18 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     if split:
         before, job = read_one(split[0], catalog), read_one(split[1], catalog)
         past, now = before.request, job.request
+        other = (past.model and now.model and past.model != now.model) or (
+            "gpu" in now.stated and past.gpu and now.gpu != past.gpu)
+        if not past.period_hours and past.throughput_tokens_per_s and not other:
+            return read_one(text, catalog, previous)  # the job's own measured rate ('we measured 3,100 tok/s on it')
+        if not past.period_hours and past.throughput_tokens_per_s and now.tokens and (
+                past.method in ("full", "lora", "qlora", "pretrain") or now.method in ("full", "lora", "qlora", "pretrain")):
+            # a measured training rate: the earlier setup would take tokens / rate for the job's tokens; scaled below
+            # like a measured run (the estimator's ratio between that setup and the job's model, GPUs and count)
+            rate = past.throughput_tokens_per_s * ((past.num_gpus or 1) if past.throughput_scope == "gpu" else 1)
+            past = past.model_copy(update={"period_hours": now.tokens * (now.epochs or 1) / rate / 3600,
+                                           "tokens": now.tokens, "epochs": now.epochs,
+                                           "throughput_tokens_per_s": None, "throughput_scope": None})
         if past.period_hours and (past.model or past.tokens) and now.intent in ("training_time", "cost", "training_memory"):
             fields = {k: getattr(past, k) for k in _INHERITED if getattr(past, k) not in (None, []) and k not in now.stated}
             for one, group in (("model", ("models", "model_text")), ("gpu", ("gpus", "gpu_text", "gpus_per_node", "nodes"))):
