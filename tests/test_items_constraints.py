@@ -182,7 +182,7 @@ def test_a_limit_on_the_machines_draw_is_read_but_a_cards_draw_is_not():
 def test_a_unit_slip_is_said():
     rd = read("4090 一张显存 24GB 也就是 2.4万GB 吧，跑 Qwen2.5-72B FP16 要几张", CAT)
     # 万 = 10,000: 2.4万 GB = 24,000 GB = 24 TB; 24 GB = 2.4万 MB
-    assert any("24,000 GB" in w and "2.4万 MB" in w for w in rd.warnings)
+    assert any("24,000 GB" in w and "2.4万 MB" in w for w in rd.warnings)  # (said in the question's language)
 
 
 def test_one_machine_at_home_is_not_an_8_gpu_server():
@@ -319,3 +319,10 @@ def test_a_measured_training_rate_on_another_model_is_scaled_to_the_job(q, model
     # 29.8 h; 300e6 / 2,300 = 36.2 h) and is scaled by the estimator's ratio between the two setups
     assert a.request["model"] == model and (a.request.get("measured_model") or "").startswith(scale.split("-v")[0][:9])
     assert "From your measured run" in a.answer and "own efficiency" not in a.answer
+
+
+@pytest.mark.parametrize("q, word", [("serve Qwen2.5-7B on 8 H100 with a TTFT of 1 ms for each user", "not reachable"),
+                                      ("用 8 张 H100 跑 Qwen2.5-7B，单用户首 token 延迟 1 毫秒", "做不到")])
+def test_a_first_token_faster_than_any_engine_is_called_unreachable(q, word):
+    # a serving engine spends ~23 ms per request before its first token (efficiency.REQUEST_OVERHEAD_S, fitted)
+    assert any(word in w for w in read(q, CAT).warnings)

@@ -14,6 +14,7 @@ from assistant.readers.names import count_spans_near_gpus, find_names
 from assistant.request import Request
 from knowledge.catalog import Catalog
 from knowledge.documents import detect_lang, find_instructions
+from tools import efficiency as eff
 
 MAX_QUESTION_CHARS = 4000
 TRAIN_INTENTS = ("training_memory", "training_time", "cost", "recommend", "published_run")
@@ -253,7 +254,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     wan = re.search(r"(\d+(?:\.\d+)?)\s*万\s*(?:gb|g)(?![a-z])", whole)
     if wan:  # '24GB 也就是 2.4万GB': 万 is 10,000, so 2.4万 GB is 24,000 GB (24 TB); 24 GB is 2.4万 MB
         gb = float(wan.group(1)) * 1e4
-        warnings.append(f"unit check: {wan.group(0)} = {gb:,.0f} GB ({gb / 1000:,.0f} TB), not {float(wan.group(1)) * 10:g} GB; "
+        warnings.append(f"单位核对：{wan.group(0)} = {gb:,.0f} GB（{gb / 1000:,.0f} TB），不是 {float(wan.group(1)) * 10:g} GB；"
+                        f"{float(wan.group(1)) * 10:g} GB = {wan.group(1)}万 MB（1 GB = 1,000 MB）。按每张卡的实际显存计算"
+                        if re.search(r"[\u3400-\u9fff]", text) else
+                        f"unit check: {wan.group(0)} = {gb:,.0f} GB ({gb / 1000:,.0f} TB), not {float(wan.group(1)) * 10:g} GB; "
                         f"{float(wan.group(1)) * 10:g} GB = {wan.group(1)}万 MB (1 GB = 1,000 MB). Sized with each card's real memory")
     text, injected = strip_injections(text)
     if injected:
@@ -422,6 +426,15 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                    slots.largest_model, slots.system_ram, slots.targets, slots.peak_tflops,
                    slots.provider, slots.batch_items, slots.tensor_parallel, slots.vendors, slots.power_limit):
         stated |= reader(work)
+    if stated.get("ttft_s") is not None and stated["ttft_s"] < eff.REQUEST_OVERHEAD_S:
+        # 'TTFT 1 ms': below what a serving engine spends on a request before any GPU work; no hardware meets it
+        ms, fixed = stated["ttft_s"] * 1000, eff.REQUEST_OVERHEAD_S * 1000
+        warnings.append(f"首 token {ms:g} 毫秒在任何 GPU 上都做不到：服务引擎处理一个请求在出第一个 token 前就要约 {fixed:.0f} 毫秒（前端、"
+                        "分词、调度；按公开的 vLLM/SGLang 压测拟合），预填充还要另加；常见目标是 0.2-2 秒"
+                        if re.search(r"[\u3400-\u9fff]", text) else
+                        f"a first token within {ms:g} ms is not reachable on any GPU: a serving engine spends ~{fixed:.0f} "
+                        "ms per request before its first token (front end, tokenisation, admission; fitted on published "
+                        "vLLM/SGLang benchmarks) and the prefill adds to it; typical targets are 0.2-2 s")
     if volume and stated.get("batch") == 1 and not re.search(r"batch[\s_-]*(?:size)?\s*(?:=|of|:|：)?\s*1(?!\d)", work):
         stated.pop("batch")  # beside a total rate to reach, 'single-user TTFT 1 ms' is each user's target, not batch 1
     if str(stated.get("gpu", "")).startswith("custom-") and stated.get("ram_gb") and \
