@@ -89,7 +89,7 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
                 if chosen is not None:
                     r = subs[i] = r.model_copy(update={"num_gpus": chosen.num_gpus, "gpu": r.gpu or chosen.gpu})
             answers.append(plan(r, deps, question, invalid, shared))
-        fixed = _held_fixed(req, asks, answers)
+        fixed = _held_fixed(req, asks, answers, deps.catalog)
         if fixed:  # cards compared on one format, formats on one GPU count: the alternative is the only change
             subs = [r.model_copy(update=fixed) for r in subs]
             answers = [plan(r, deps, question, invalid, shared) for r in subs]
@@ -99,13 +99,7 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
         return plan(req, deps, question, invalid)
 
 
-def _catalog_gpu(gpu_id: str):
-    from knowledge.catalog import default_catalog
-
-    return default_catalog().gpu(gpu_id)[0]
-
-
-def _held_fixed(req: Request, asks, answers) -> dict:
+def _held_fixed(req: Request, asks, answers, catalog) -> dict:
     """What to hold equal across alternatives the user left open, so that the one named is all that differs: several
     cards timed for one model with no format stated are each answered in the best format they hold, so all are
     re-timed in the most compressed of those (a Mac in Q8_0 against a 4090 in Q4_K_M compares formats, not cards);
@@ -126,7 +120,7 @@ def _held_fixed(req: Request, asks, answers) -> dict:
         # models compared where none holds the job in its published format: compared in FP8 (or INT8), where they may
         gpu = answers[0].request.get("gpu") if answers[0].request else None
         try:
-            fp8 = bool(gpu and _catalog_gpu(gpu).fp8_dense_tflops)
+            fp8 = bool(gpu and catalog.gpu(gpu)[0].fp8_dense_tflops)
         except LookupError:
             fp8 = False
         return {"precision": "fp8" if fp8 else "int8"}

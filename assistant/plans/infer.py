@@ -457,7 +457,7 @@ def fits_on(model, gpu, n: int, fmt: str, context: int, batch: int = 1):
 
     return estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, num_gpus=n, precision=fmt,
                                                             context=context, batch=batch,
-                                                            prompt_len=min(context, _PREFILL_CHUNK)))
+                                                            prompt_len=prefill_at_once(None, context)))
 
 
 def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batch: int) -> list[str]:

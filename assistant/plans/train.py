@@ -471,10 +471,7 @@ def _micro_split(ctx: Ctx, layout: dict, gbt: int) -> str | None:
     """How a step's sequences split on each data-parallel GPU (micro-batch x gradient accumulation), when asked or
     when a micro-batch is stated: sequences per step / data-parallel GPUs, rounded to a whole number each."""
     req = ctx.req
-    seq, dp = req.seq_len or 2048, max(1, int(layout.get("dp") or 1))
-    stated_dp = re.search(r"(?<![a-z])dp\s*[=:]?\s*(\d+)", ctx.question.lower())
-    if stated_dp and 1 <= int(stated_dp.group(1)) <= (req.num_gpus or dp):
-        dp = int(stated_dp.group(1))  # 'TP8 x PP4 x DP16': the data-parallel width the user runs
+    seq, dp = req.seq_len or 2048, max(1, int(layout.get("dp") or 1))  # ('TP8 x PP4 on 512': the layout's DP 16)
     from assistant.readers.asks import SPLIT_ASK
 
     if not (req.micro_batch or re.search(SPLIT_ASK, ctx.question.lower())) or not gbt:

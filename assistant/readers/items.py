@@ -18,7 +18,7 @@ _CIRCLED = "①②③④⑤⑥⑦⑧⑨"
 _LINE_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]*)?(?:(\d{1,2})[ \t]*(?:\.(?!\d)|[、)）])|[(（](\d{1,2})[)）]|([①-⑨]))[ \t]*")
 _INLINE_MARK = re.compile(r"(?<=[\s,，:：;；。？?])(?:[(（](\d{1,2})[)）]|(\d{1,2})[)）](?=\s*[^\s\d)）])|([①-⑨]))\s*")
 # fields that describe the message, not the job an item asks about
-_NOT_JOB = {"intent", "lang", "stated", "follow_up"}
+NOT_JOB = {"intent", "lang", "stated", "follow_up"}
 # what one item tries ('2) 128k 上下文行不行', '3) 50 人同时用'): that item's probe, not carried to the items after it
 _PROBES = {"context", "prompt_len", "output_len", "batch", "concurrent_users", "requests_per_s", "kv_dtype"}
 
@@ -60,13 +60,13 @@ def item_asks(text: str, req, catalog) -> list[Ask]:
     asks = []
     for item in items:
         r = read(f"{head} {item}" if head else item, catalog).request
-        own = {k: getattr(r, k) for k in r.stated if k not in _NOT_JOB}
+        own = {k: getattr(r, k) for k in r.stated if k not in NOT_JOB}
         new = dict(whole)
         for k in req.stated:  # what only other items state is not this item's
-            if k not in _NOT_JOB and k not in own and k not in earlier and k not in head_stated:
+            if k not in NOT_JOB and k not in own and k not in earlier and k not in head_stated:
                 new[k] = getattr(r, k)
         new |= {k: v for k, v in earlier.items() if k not in own} | own
-        update = {k: v for k, v in new.items() if k not in _NOT_JOB and v != whole.get(k)}
+        update = {k: v for k, v in new.items() if k not in NOT_JOB and v != whole.get(k)}
         intent = r.intent
         if intent == "fact_check" and req.intent != "fact_check":  # a long head before a short item reads as pasted
             alone = read(item, catalog).request.intent  # text; the item's own words say what it asks

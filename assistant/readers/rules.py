@@ -256,7 +256,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         gb = float(wan.group(1)) * 1e4
         warnings.append(f"单位核对：{wan.group(0)} = {gb:,.0f} GB（{gb / 1000:,.0f} TB），不是 {float(wan.group(1)) * 10:g} GB；"
                         f"{float(wan.group(1)) * 10:g} GB = {wan.group(1)}万 MB（1 GB = 1,000 MB）。按每张卡的实际显存计算"
-                        if re.search(r"[\u3400-\u9fff]", text) else
+                        if detect_lang(text) == "zh" else
                         f"unit check: {wan.group(0)} = {gb:,.0f} GB ({gb / 1000:,.0f} TB), not {float(wan.group(1)) * 10:g} GB; "
                         f"{float(wan.group(1)) * 10:g} GB = {wan.group(1)}万 MB (1 GB = 1,000 MB). Sized with each card's real memory")
     text, injected = strip_injections(text)
@@ -431,7 +431,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         ms, fixed = stated["ttft_s"] * 1000, eff.REQUEST_OVERHEAD_S * 1000
         warnings.append(f"首 token {ms:g} 毫秒在任何 GPU 上都做不到：服务引擎处理一个请求在出第一个 token 前就要约 {fixed:.0f} 毫秒（前端、"
                         "分词、调度；按公开的 vLLM/SGLang 压测拟合），预填充还要另加；常见目标是 0.2-2 秒"
-                        if re.search(r"[\u3400-\u9fff]", text) else
+                        if detect_lang(text) == "zh" else
                         f"a first token within {ms:g} ms is not reachable on any GPU: a serving engine spends ~{fixed:.0f} "
                         "ms per request before its first token (front end, tokenisation, admission; fitted on published "
                         "vLLM/SGLang benchmarks) and the prefill adds to it; typical targets are 0.2-2 s")

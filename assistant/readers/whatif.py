@@ -8,13 +8,13 @@ import re
 import unicodedata
 
 from assistant.readers.asks import Ask
+from assistant.readers.items import NOT_JOB
 
 # the last sentence, when it asks about a changed condition
 _WHAT_IF = re.compile(
     r"(?:^|(?<=[?？。.!！;；\n]))\s*((?:and\s+|but\s+|also\s+)?(?:what\s+if|if|how\s+about|what\s+about)\s+[^?？\n]{3,160}[?？]"
     r"|(?:那|那么|另外)?\s*(?:如果|假如|要是|若是?|换成|改成)[^?？。\n]{2,80}(?:呢|的话|怎么样|多少|几)[^?？。\n]{0,20}[?？]?)\s*$",
     re.IGNORECASE)
-_NOT_JOB = {"intent", "lang", "stated", "follow_up"}
 
 
 def what_if_asks(text: str, req, catalog) -> list[Ask]:
@@ -34,10 +34,10 @@ def what_if_asks(text: str, req, catalog) -> list[Ask]:
         return []
     second = read(clause, catalog, previous=first.model_dump()).request
     base = first.model_dump()
-    update = {k: v for k, v in second.model_dump().items() if k not in _NOT_JOB and v != base.get(k)}
+    update = {k: v for k, v in second.model_dump().items() if k not in NOT_JOB and v != base.get(k)}
     if not update:
         return []
-    main_update = {k: v for k, v in base.items() if k not in _NOT_JOB and v != getattr(req, k)}
+    main_update = {k: v for k, v in base.items() if k not in NOT_JOB and v != getattr(req, k)}
     label = ("主问题" if req.lang == "zh" else "as asked")
     return [Ask(text=label, intent=first.intent, update=main_update),
             Ask(text=clause if len(clause) <= 60 else clause[:57] + "…", intent=second.intent,
