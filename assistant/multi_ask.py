@@ -45,6 +45,7 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
               for a, x in zip(asks, answers) if a.intent == "out_of_scope"]
     kept = [(a, x) for a, x in zip(asks, answers) if a.intent != "out_of_scope"]
     asks, answers = [a for a, _ in kept], [x for _, x in kept]
+    answers = _used_elsewhere_is_used(answers)
     if len(asks) == 1:  # one ask answered, the rest listed
         only = answers[0]
         text = only.answer + "\n\n" + ("**未回答**\n" if zh else "**Not answered**\n") + "\n".join(
@@ -83,6 +84,32 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
                                     "comparison": comparison, "warnings": warnings, "tool_calls": calls,
                                     "citations": cites,
                                     "ignored": list(dict.fromkeys(i for a in answers for i in a.ignored))})
+
+
+_NOT_USED_BLOCK = re.compile(r"\n\n\*\*(?:Not used|未使用的输入)\*\*\n(?:- [^\n]*(?:\n|$))+\s*$")
+
+
+def _used_elsewhere_is_used(answers: list[Answer]) -> list[Answer]:
+    """An input one ask's tool uses is not 'Not used' in another ask's section ('memory, and the monthly bill at
+    $2.49/GPU-h': the price is the bill's, not an input the memory answer dropped); what no section uses stays named."""
+    def name(item: str) -> str:
+        return item.split("=", 1)[0].split(":", 1)[0].strip()
+
+    used = set()
+    for a in answers:
+        ignored = {name(i) for i in a.ignored}
+        used |= {k for k in ((a.request or {}).get("stated") or []) if k not in ignored}
+    out = []
+    for a in answers:
+        keep = [i for i in a.ignored if name(i) not in used]
+        if len(keep) == len(a.ignored):
+            out.append(a)
+            continue
+        zh = a.lang == "zh"
+        block = ("\n\n**" + ("未使用的输入" if zh else "Not used") + "**\n" + "\n".join(f"- {i}" for i in keep)) if keep else ""
+        text = _NOT_USED_BLOCK.sub(lambda m: block, a.answer, count=1)
+        out.append(a.model_copy(update={"answer": text, "ignored": keep}))
+    return out
 
 
 # several cards for one job: (figure, better, en, zh) by intent, when money decides and when it does not

@@ -15,7 +15,7 @@ from assistant.context import USES, Ctx, Deps
 from assistant.plans import facts, infer, money, train
 from assistant.request import META_FIELDS, Request
 from assistant.restate import clarification, restate
-from assistant.readers.rules import NEGATIVE_LOAD
+from assistant.readers.rules import NEGATIVE_GPUS, NEGATIVE_LOAD
 from assistant.zh import assumption_zh
 from knowledge.catalog import UnknownItem
 
@@ -85,7 +85,8 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
             if answers and not asks[i].compare and "num_gpus" not in req.stated and "num_gpus" not in asks[i].update:
                 # '…how many GPUs, what speed, and the monthly bill?': a later ask bills the GPUs an earlier one chose
                 chosen = next((x.verdict for x in answers if x.verdict and x.verdict.num_gpus and x.status == "answered"
-                               and (not r.gpu or x.verdict.gpu == r.gpu)), None)
+                               and x.verdict.fits is not False and (not r.gpu or x.verdict.gpu == r.gpu)), None)
+                # (a count that does not hold the job is not a choice: the later ask finds the count that does)
                 if chosen is not None:
                     r = subs[i] = r.model_copy(update={"num_gpus": chosen.num_gpus, "gpu": r.gpu or chosen.gpu})
             answers.append(plan(r, deps, question, invalid, shared))
@@ -207,6 +208,30 @@ def _mac_gpu_limit(ctx: Ctx) -> None:
                f"（`sudo sysctl iogpu.wired_limit_mb={mb}`，给 macOS 留 {MAC_OS_RESERVE_GB} GB）：默认上限下放不下")
 
 
+def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
+    """A context longer than the model takes ('10M tokens on Llama 3.1 8B'): said first, the job sized at the model's
+    own maximum, and what the asked length would hold in KV cache alone (so the user sees why no card count helps)."""
+    from tools.infer_memory import kv_cache_bytes
+
+    req = ctx.req
+    asked = req.context
+    line_en = line_zh = ""
+    try:
+        spec = ctx.deps.catalog.model(req.model)[0]
+        kv_gb = kv_cache_bytes(spec, req.kv_dtype or "bf16", asked) / 1e9
+        line_en = (f"; at {asked:,} tokens the KV cache alone would be {kv_gb:,.0f} GB per sequence, but the model's "
+                   f"position range ends at {limit:,}, so no number of GPUs makes it work: retrieval (RAG), chunked "
+                   "summarisation or a model with a longer window are the ways to use a longer archive")
+        line_zh = (f"；{asked:,} token 仅 KV cache 每条序列就要 {kv_gb:,.0f} GB，但模型的位置范围只到 {limit:,}，加多少张卡都不行："
+                   "更长的资料要用检索（RAG）、分块摘要，或换一个窗口更长的模型")
+    except Exception:  # a model without a KV shape: the limit is still said
+        log.exception("KV at the asked length failed for %r", req.model)
+    ctx.req = req.model_copy(update={"context": limit})
+    ctx.assume(f"{asked:,} tokens is beyond the model's maximum context of {limit:,}: it cannot be served at that length; "
+               f"sized at the model's maximum, {limit:,}" + line_en,
+               f"{asked:,} token 超过了模型的最大上下文 {limit:,}：这个长度根本跑不了；按模型的最大上下文 {limit:,} 计算" + line_zh)
+
+
 def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (), shared=frozenset()) -> Answer:
     """The answer for an understood question; `shared`: inputs a comparison across the message's asks uses."""
     handlers = {"training_memory": train.training_memory, "training_time": train.training_time,
@@ -242,10 +267,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             limit = ctx.deps.catalog.model(req.model)[0].max_context
         except Exception:
             limit = None
-        if limit and req.context > limit:  # '10M tokens of context' on a 32k model: said first, then sized as asked
-            ctx.assume(f"{req.context:,} tokens is beyond the model's maximum context of {limit:,}: it cannot be served at that "
-                       "length (the KV cache below shows what it would take)",
-                       f"{req.context:,} token 超过了模型的最大上下文 {limit:,}：这个长度根本跑不了（下面的 KV cache 只是说明要多大）")
+        if limit and req.context > limit:  # '10M tokens of context' on a 128k model: said first, sized at the limit
+            _beyond_the_limit(ctx, limit)
+            req = ctx.req
     if req.family_flagship and req.model:
         ctx.assume(f"'{req.model_text}' taken as the family's flagship, {req.model} (name the exact model to change it)",
                    f"“{req.model_text}”按该系列旗舰 {req.model} 计算（写明具体型号可改）")
@@ -259,6 +283,14 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                                                "intent": "inference_memory" if req.intent == "serving" else req.intent})
         ctx.assume("the load given is negative, so it is left out (a load is at least 1 user or request)",
                    "给出的负载是负数，已忽略（负载至少 1 个用户或请求）")
+    if (NEGATIVE_GPUS in problems or (req.num_gpus is not None and req.num_gpus <= 0)) and req.model and \
+            req.intent not in ("cost", "price", "spec"):
+        # '-4 张 A100，够不够？': the count is left out, said, and the answer gives the count the job needs
+        if NEGATIVE_GPUS in problems:
+            problems.remove(NEGATIVE_GPUS)
+        req = ctx.req = req.model_copy(update={"num_gpus": None, "nodes": None})
+        ctx.assume("the GPU count given is zero or negative, so it is left out (a count must be a whole number above 0); "
+                   "the answer gives the count the job needs", "给出的卡数是 0 或负数，已忽略（卡数须为正整数）；下面给出这个任务需要的卡数")
     if req.num_gpus is not None and req.num_gpus <= 0:
         problems.append(ZERO_GPUS)
     if req.tensor_parallel and req.model:

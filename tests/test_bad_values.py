@@ -59,10 +59,18 @@ def test_a_card_that_does_not_exist_is_not_replaced(text, name):
     assert "custom" not in str(a.request.get("gpu"))
 
 
-def test_a_context_beyond_the_models_limit_is_said():
-    a = ask("Qwen2.5-7B-Instruct 上下文开到 1000 万 token(10M)，单卡 4090 推理显存要多少？")
-    assert a.request["context"] == 10_000_000  # '1000 万' = 1e7 tokens, not 1,000
+def test_a_context_beyond_the_models_limit_is_said_and_sized_at_the_limit():
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    q = "Qwen2.5-7B-Instruct 上下文开到 1000 万 token(10M)，单卡 4090 推理显存要多少？"
+    assert read(q, default_catalog()).request.context == 10_000_000  # '1000 万' = 1e7 tokens, not 1,000
+    a = ask(q)
     assert "超过了模型的最大上下文" in a.answer
+    # the answer is sized at the model's own limit (32,768), and the asked length's KV is said: Qwen2.5-7B caches
+    # 2 x 28 layers x 4 KV heads x 128 x 2 B = 57,344 B per token; x 1e7 tokens = 573 GB
+    assert a.request["context"] == 32_768
+    assert "573 GB" in a.answer
 
 
 @pytest.mark.parametrize("text,rate", [("every user should see at least 20 tokens/s", 20), ("each user must get >= 15 tok/s", 15),

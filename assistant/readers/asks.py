@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from assistant.readers import cues
 from assistant.readers.money import WHOLE_SERVER
-from assistant.readers.slots import COMPARATIVE, COUNT_ASK, PER_TOKEN_COST, largest_model, w
+from assistant.readers.slots import COMPARATIVE, COUNT_ASK, largest_model, per_token_cost, w
 from assistant.request import Request
 
 
@@ -331,7 +331,9 @@ def several_values(low: str, req: Request) -> list[Ask]:
 
 # --- several intents --------------------------------------------------------------------------------------------------
 _CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)）])|(?:^|(?<=[,，:：;；.。\n])|(?<=[,，:：;；.。]\s))(?=\d[)）]\s*[a-z\u3400-\u9fff])|[①②③④⑤⑥⑦⑧⑨]|(?:^|\s)(?:and also|also|plus|as well as|另外|还有|以及|顺便|同时|并且|而且|再问|那么)(?=\s|[\u3400-\u9fff])|"
-                     r"[,，:：]\s*(?=(?:and\s+)?(?:how (?:long|much|many|fast)|what (?:will|would|does|is|about)|多少|多久|要多久|几张|"
+                     r"[,，:：]\s*(?=(?:and\s+)?(?:(?:roughly|approximately|about|approx\.?|ballpark)\s+)?(?:how (?:long|much|many|fast|big|large)|"
+                     r"what(?:'s| is| are| will| would| does| about| kind of)? (?:the\s+)?(?:decode|prefill|speed|throughput|latency|ttft|"
+                     r"memory|vram|cost|price|bill|kv|context|batch|size|number|minimum|max\w*|tokens?)|多少|多久|要多久|几张|"
                      r"能不能|要不要|成本|价格|花多少|速度|一个月|每月|每小时|一小时|显存|够不够|最长|最大|吞吐|延迟|首字))|"
                      r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|"
                      # 'what's peak memory per GPU, seconds per optimizer step, and total wall-clock?': a list of figures
@@ -550,7 +552,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     if job is None:
         return []
     counts = [counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans]
-    own_inputs = len(set(counts)) > 1 or bool(_rate_in(low)) or bool(re.search(PER_TOKEN_COST, low))
+    own_inputs = len(set(counts)) > 1 or bool(_rate_in(low)) or per_token_cost(low)
     how_much_faster = re.search(COMPARATIVE, low) and job == "inference_speed" and not req.purchase
     if not own_inputs and not how_much_faster and job not in ("serving", "price") and \
             req.intent in ("recommend", "compare", "training_time"):
@@ -615,7 +617,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         if req.used:  # '二手 RTX 3090' beside new cards: only the card it is written before is used
             update["used"] = bool(re.search(r"(?:二手|旧|" + w(r"used|second[\s-]*hand|refurbished") + r")\s*(?:的)?\s*(?:nvidia\s*)?"
                                             r"(?:rtx\s*|geforce\s*)?$", low[max(0, start - 16):start]))
-        if job == "inference_speed" and (re.search(PER_TOKEN_COST, low) or re.search(
+        if job == "inference_speed" and (per_token_cost(low) or re.search(
                 r"吞吐|(?<![单一1])并发|" + w(r"throughput|serv\w*|users|concurren\w*") if how_much_faster else
                 r"吞吐|(?<![单一1])并发|成本|性价比|" + w(r"throughput|serv\w*|users|concurren\w*|cost\w*|dollar|cheap\w*|price"),
                 low)) and not (req.batch == 1 and not req.concurrent_users):  # ('单并发': one stream, not full load)
@@ -637,7 +639,7 @@ def _card_job_intent(low: str, req: Request) -> str | None:
     if not req.model and re.search(r"租金|价格|价钱|多少钱|贵|便宜|" + w(r"price\w*|rent\w*|cost\w*|cheap\w*|expensive|per hour"), low):
         return "price"  # 'H200 和 H100 租金差多少': the price of each card
     speedish = re.search(r"速度|吞吐|多快|成本|便宜|性价比|" + w(r"fast\w*|speed|throughput|tokens?/s|tok/s|t/s|cheap\w*|cost\w*|"
-                                                          r"dollar|price"), low) or re.search(PER_TOKEN_COST, low)
+                                                          r"dollar|price"), low) or per_token_cost(low)
     if req.model and req.intent == "inference_memory" and not speedish:
         return "inference_memory"  # 'can I run it on 8x H200? and on 8x H100?': does it fit on each
     if req.model and (req.method == "inference" or req.intent in ("inference_memory", "inference_speed", "serving") or

@@ -15,12 +15,24 @@ from assistant.readers.asks import Ask
 _CIRCLED = "①②③④⑤⑥⑦⑧⑨"
 # at a line's start: '1.', '1、', '1)', '1）', '(1)', '①'; inside a line, only the bracketed and circled forms
 # ('2.5 GB' is never an item), after a space or punctuation
-_LINE_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]*)?(?:(\d{1,2})[ \t]*(?:\.(?!\d)|[、)）])|[(（](\d{1,2})[)）]|([①-⑨]))[ \t]*")
-_INLINE_MARK = re.compile(r"(?<=[\s,，:：;；。？?])(?:[(（](\d{1,2})[)）]|(\d{1,2})[)）](?=\s*[^\s\d)）])|([①-⑨]))\s*")
+_LINE_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]*)?(?:(\d{1,2})[ \t]*(?:\.(?!\d)|[、)）])|[(（](\d{1,2})[)）]|([①-⑨])|"
+                        r"[(（]?([a-hA-H])[)）]|([a-hA-H])\.(?=[ \t])|(?:[qQ]|问题?)[ \t]*(\d)[ \t]*[:：.)）、])[ \t]*")
+_INLINE_MARK = re.compile(r"(?<=[\s,，:：;；。？?])(?:[(（](\d{1,2})[)）]|(\d{1,2})[)）](?=\s*[^\s\d)）])|([①-⑨])|"
+                          r"[(（]([a-hA-H])[)）]|([a-h])[)）](?=\s*[a-z\u3400-\u9fff])|(?:[qQ]|问题)[ \t]*(\d)[ \t]*[:：)）])\s*")
 # fields that describe the message, not the job an item asks about
 NOT_JOB = {"intent", "lang", "stated", "follow_up"}
 # what one item tries ('2) 128k 上下文行不行', '3) 50 人同时用'): that item's probe, not carried to the items after it
 _PROBES = {"context", "prompt_len", "output_len", "batch", "concurrent_users", "requests_per_s", "kv_dtype"}
+
+
+def _number(m: re.Match) -> int:
+    """An item mark's place in its list: '2)', '(2)', '②', '(b)', 'b.', 'Q2:' are all the second."""
+    digits = m.group(1) or m.group(2) or m.group(6)
+    if digits:
+        return int(digits)
+    if m.group(3):
+        return _CIRCLED.index(m.group(3)) + 1
+    return ord((m.group(4) or m.group(5)).lower()) - ord("a") + 1
 
 
 def split_items(text: str) -> tuple[str, list[str]]:
@@ -29,7 +41,7 @@ def split_items(text: str) -> tuple[str, list[str]]:
     marks = []
     for pat in (_LINE_MARK, _INLINE_MARK):
         for m in pat.finditer(text):
-            num = int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else _CIRCLED.index(m.group(3)) + 1
+            num = _number(m)
             marks.append((m.start(), m.end(), num))
     marks = sorted(set(marks))
     chosen: list[tuple[int, int, int]] = []

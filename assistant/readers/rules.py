@@ -249,7 +249,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     """The Request one question states, merged with the previous turn's when it is a follow-up."""
     text, warnings = truncate_question(text)
     whole = unicodedata.normalize("NFKC", text).lower()
-    per_token = bool(re.search(slots.PER_TOKEN_COST, whole))
+    per_token = slots.per_token_cost(whole)
     reference = money.per_million_price(whole)  # 'the API charges ¥16 per 1M tokens': a price to compare against
     wan = re.search(r"(\d+(?:\.\d+)?)\s*万\s*(?:gb|g)(?![a-z])", whole)
     if wan:  # '24GB 也就是 2.4万GB': 万 is 10,000, so 2.4万 GB is 24,000 GB (24 TB); 24 GB is 2.4万 MB
@@ -295,7 +295,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if re.search(r"(?<![\w.])-(?! )\s*\d+\s*(?:个|名|位)?\s*(?:用户|人|并发|路|" + slots.w(
             r"users?|people|requests?|concurrent|qps|rps|sessions?") + ")", low):
         invalid.append(NEGATIVE_LOAD)
-    if re.search(r"(?<![\w.])-(?! )\s*\d+\s*(?:张|块|卡|台|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?") + ")", low):
+    if re.search(r"(?<![\w.])-(?! )\s*\d+\s*(?:张|块|卡|台|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?") +
+                 r"|(?:nvidia\s+|amd\s+)?(?:[a-z]{1,3}\d{2,4}[a-z]?|rtx\s*\d{4})s?(?![\w.]))", low):
         invalid.append(NEGATIVE_GPUS)
     if re.search(r"(?<![\w.])-(?! )\s*\d+(?:\.\d+)?\s*(?:个|条|轮|遍|小时|天|步)?\s*(?:epoch|轮|遍|样本|条|samples?|examples?|"
                  r"hours?|days?|steps?|小时|天|步)", low):

@@ -504,7 +504,8 @@ def largest_model(text: str) -> dict:
         return {}  # '能跑多大的 batch': the largest batch, not the largest model
     if has(r"多大的?模型|最大(?:能|可以)?(?:训|跑|跑到|放|微调|部署)?多大|能(?:训|跑|放|微调|部署|用)多大|最大的模型|能用多大|"
            r"(?:能|可以)(?:跑|运行|部署|训|微调|带)(?:得动)?(?:什么|哪些|哪个)(?:样的)?(?:模型|大模型)?|"
-           r"哪个尺寸|多大尺寸|多大参数|" + w(r"which size|what size|how large|how big") + "|"
+           r"哪个尺寸|多大尺寸|多大参数|" + w(r"which size|what size|how large|how big") + r"(?!\s+(?:is|are|will|would)\s+(?:the\s+)?"
+           r"(?:kv|cache|context|batch|memory|vram|weights?|checkpoint|activations?|file|download|bill|cost))|"
            + w(r"how big (?:a |of a )?(?:model|llm)|(?:largest|biggest) (?:model|llm)|what size (?:model|llm)|"
                r"what (?:models?|llms?) (?:can|could|will|would) (?:i|we) (?:run|train|fine[\s-]?tune|fit)|"
                r"what (?:models?|llms?) (?:fit|fits)|max(?:imum)? model size"), text):
@@ -691,6 +692,17 @@ def moe_shape(text: str) -> tuple[str, str] | None:
 
 
 # cost per token or per unit of throughput ('$/1M tokens', '每百万 token 多少钱', 'throughput per dollar')
+# a size per tokens ('the KV cache per 1k tokens', '0.13 GB per 1k tokens', '每千 token 的 KV 缓存'): memory, not a cost
+_SIZE_PER_TOKENS = (r"(?:kv[\s-]*cache|kv|缓存|memory|显存|内存|(?<![a-z])[gmk]i?b|bytes?|字节)\s*(?:size\s*)?(?:is\s*|are\s*|大概\s*)?"
+                    r"(?:per|每|/)\s*(?:百万|1m|m|千|1k|thousand|million)?\s*(?:个)?\s*tokens?|"
+                    r"(?:每|/)\s*(?:百万|千|1k)\s*(?:个)?\s*token\s*(?:的)?\s*(?:kv|缓存|显存)")
+
+
+def per_token_cost(text: str) -> bool:
+    """A cost per token asked ('$ per 1M tokens', '每百万 token 成本'); a size per tokens is not one."""
+    return bool(re.search(PER_TOKEN_COST, re.sub(_SIZE_PER_TOKENS, " ", text)))
+
+
 PER_TOKEN_COST = (r"(?:每|/)\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*(?:输出\s*)?token|token\s*成本|" +
                   w(r"per (?:1m|million|1k|thousand|m) (?:output )?tokens?|\$/m(?:tok)?|cost per token|throughput per dollar|"
                     r"tokens? per dollar|perf(?:ormance)? per dollar|per 1m"))
@@ -784,7 +796,7 @@ def throughput_with_span(text: str) -> tuple[dict, tuple[int, int] | None]:
         elif re.search(_PER_NODE, before + " " + after[:24]):
             out["throughput_scope"] = "node"
         break
-    if has(PER_TOKEN_COST, text):
+    if per_token_cost(text):
         out["per_token_cost"] = True
     return out, span
 
