@@ -6,6 +6,7 @@ import logging
 import re
 
 from assistant.answer import Answer, AskAnswer, NotAnswered
+from assistant.plans.facts import per_dollar_verdict
 from assistant.readers.asks import Ask
 from assistant.request import Request
 
@@ -182,6 +183,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             lo, hi = min(rents, key=lambda ar: ar[1]), max(rents, key=lambda ar: ar[1])
             listed += (f"。租金差 {sym}{hi[1] - lo[1]:,.2f}/卡时（{hi[0].text} 是 {lo[0].text} 的 {hi[1] / lo[1]:.2f} 倍）。" if zh else
                        f". Rent differs by {sym}{hi[1] - lo[1]:,.2f} per GPU-hour ({hi[0].text} is {hi[1] / lo[1]:.2f}× {lo[0].text}).")
+            verdict = per_dollar_verdict([((x.request or {}).get("gpu"), a.text, r) for (a, x), (_, r, _, _) in zip(done, vals)
+                                           if r], zh)
+            if verdict:
+                listed += (" " if not zh else "") + verdict
         return listed
     if intent == "cost" and all("cost_per_million_tokens" in x.figures for _, x in done):
         return _rank_per_token(done, zh, question)
@@ -367,6 +372,8 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     asks = [a for a, _ in done]
     if asks[0].compare == "gpu":
         return _compare_cards(done, zh, question, prices, calls)
+    if asks[0].compare == "layout":
+        return _compare_layouts(done, zh)
     intent = done[0][1].intent
     if intent == "inference_memory" and re.search(r"上下文|多长|context|longer|long\b", question.lower()) and \
             all(x.figures.get("max_context") for _, x in done) and ((done[0][1].request or {}).get("batch") or 1) <= 1 \
@@ -577,6 +584,60 @@ def sub_request(req: Request, ask: Ask) -> Request:
     """The message's Request with this ask's intent and fields."""
     update = {"intent": ask.intent, **ask.update}
     return Request.model_validate(req.model_dump() | update)
+
+
+def _compare_layouts(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
+    """The GPUs split into one large tensor-parallel instance or several smaller replicas: each replica's throughput at
+    full load (the sequences its KV room holds, up to the engine's limit) times the replicas; the larger total wins,
+    and a per-user speed target is checked at that load."""
+    rows = []
+    for a, x in done:
+        f = x.figures
+        per = f.get("batched_tokens_per_s_total") or f.get("decode_tokens_per_s_total")
+        seqs = f.get("batched_sequences") or f.get("batch") or 1
+        if not per or not f.get("fits", 1):
+            rows.append((a, 0.0, 0, 0.0))
+            continue
+        n = a.replicas or 1
+        rows.append((a, per * n, int(seqs) * n, per / seqs))
+    if len(rows) < 2:
+        return None
+    target = (done[0][1].request or {}).get("tokens_per_s_per_user")
+    listed = []
+    for a, total, seqs, each in rows:
+        if not total:
+            listed.append(f"{a.text}: " + ("放不下" if zh else "does not fit"))
+            continue
+        miss = target and each < target
+        listed.append(f"{a.text}: " + (f"合计 {total:,.0f} token/秒（{seqs} 路同时，每路 {each:,.1f} token/秒"
+                                       + ("，低于目标" if miss else "") + "）" if zh else
+                                       f"{total:,.0f} tokens/s in total ({seqs} sequences at once, {each:,.1f} tokens/s each"
+                                       + (", below your target" if miss else "") + ")"))
+    ok = [r for r in rows if r[1] > 0]
+    if not ok:
+        return "; ".join(listed)
+    best = max(ok, key=lambda r: r[1])
+    others = [r for r in ok if r is not best]
+    ratio = best[1] / max(r[1] for r in others) if others else None
+    if (best[0].replicas or 1) < max(r[0].replicas or 1 for r in ok):
+        why = ("副本越小，每张卡上权重占得越多、留给 KV cache 的越少，同时能跑的序列就越少；总吞吐看的是整机同时能解码多少序列"
+               if zh else "the smaller the replica, the more of each GPU its weights take and the less is left for the KV "
+               "cache, so fewer sequences run at once; total throughput is how many sequences the node decodes together")
+    else:
+        why = ("权重放得下时，多个小副本之间不用做 all-reduce，每个副本各自跑满一批，吞吐相加；代价是每路更慢"
+               if zh else "where the weights fit with room for the KV cache, replicas need no all-reduce between GPUs and "
+               "each runs its own full batch, so their throughputs add up; each user's stream is slower")
+    fastest = max(ok, key=lambda r: r[3])
+    if ratio is not None and ratio < 1.10:  # inside the estimate's error: a tie, decided by each user's speed
+        pick = (f"**两者差不多**（相差 {ratio:.2f} 倍，在估算误差之内）；每路更快的是 {fastest[0].text}（{fastest[3]:,.1f} token/秒）"
+                if zh else f"**About equal** ({ratio:.2f}×, inside the estimate's error); {fastest[0].text} gives each "
+                f"stream more ({fastest[3]:,.1f} tokens/s)")
+        return ("；".join(listed) + "。" + pick + "。") if zh else ("; ".join(listed) + ". " + pick + ".")
+    else:
+        pick = (f"**选 {best[0].text}**" + (f"，总吞吐是另一种的 {ratio:.2f} 倍" if ratio else "") if zh else
+                f"**Pick {best[0].text}**" + (f": {ratio:.2f}× the total throughput of the next" if ratio else ""))
+    return ("；".join(listed) + "。" + pick + "（" + why + "）。") if zh else \
+        ("; ".join(listed) + ". " + pick + " (" + why + ").")
 
 
 def _smallest_in_time(done: list[tuple[Ask, Answer]], zh: bool, deadline: float) -> str:

@@ -208,6 +208,19 @@ def _mac_gpu_limit(ctx: Ctx) -> None:
                f"（`sudo sysctl iogpu.wired_limit_mb={mb}`，给 macOS 留 {MAC_OS_RESERVE_GB} GB）：默认上限下放不下")
 
 
+def _modified_cards(ctx: Ctx) -> None:
+    """A modified card ('魔改 4090 48G'): what it is and what it risks, said in the answer that uses it."""
+    for gid in dict.fromkeys([g for g in [ctx.req.gpu, *(ctx.req.gpus or [])] if g]):
+        try:
+            gpu = ctx.deps.catalog.gpu(gid)[0]
+        except Exception:
+            continue
+        if gpu.modified:
+            ctx.assume(f"{gpu.name}: {gpu.modified}",
+                       f"{gpu.name}：不是 NVIDIA 的正式产品（作坊把 AD102 芯片移到新板上，双面贴 24 颗 2 GB GDDR6X，刷改过的固件）；"
+                       "没有 NVIDIA 保修，涡轮散热噪音实测可达约 65 dB，驱动支持没有保证；带宽和算力同它改自的 RTX 4090")
+
+
 def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
     """A context longer than the model takes ('10M tokens on Llama 3.1 8B'): said first, the job sized at the model's
     own maximum, and what the asked length would hold in KV cache alone (so the user sees why no card count helps)."""
@@ -227,6 +240,7 @@ def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
     except Exception:  # a model without a KV shape: the limit is still said
         log.exception("KV at the asked length failed for %r", req.model)
     ctx.req = req.model_copy(update={"context": limit})
+    ctx.as_stated["context"] = asked  # the request reports what was asked; the assumption says what was computed
     ctx.assume(f"{asked:,} tokens is beyond the model's maximum context of {limit:,}: it cannot be served at that length; "
                f"sized at the model's maximum, {limit:,}" + line_en,
                f"{asked:,} token 超过了模型的最大上下文 {limit:,}：这个长度根本跑不了；按模型的最大上下文 {limit:,} 计算" + line_zh)
@@ -252,6 +266,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         _mac_gpu_limit(ctx)
     if req.gpu and req.precision in ("bf16", "fp8"):
         _unsupported_precision(ctx)
+    _modified_cards(ctx)
     if req.intent == "inference_speed" and req.gpu and req.model and not _has_bandwidth(ctx):
         # a device known only by its memory ('a Raspberry Pi with 8GB', 'my 3060 12GB'): what fits, and why no speed
         req = ctx.req = req.model_copy(update={"intent": "inference_memory"})
@@ -372,7 +387,7 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                     and name not in ctx.used:
                 ctx.ignore(name, "the tool that answers this question does not use it",
                            "回答这个问题的工具用不到它")
-    req_dict = req.model_dump(mode="json")
+    req_dict = req.model_dump(mode="json") | ctx.as_stated
     shown = req.model_copy(update=ctx.applied) if ctx.applied else req
     body = re.sub(r"generic (\S+) dense decoder", r"通用 \1 稠密解码器", answer.answer) if ctx.zh else answer.answer
     text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + body

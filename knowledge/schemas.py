@@ -193,6 +193,8 @@ class GPU(_Record):
     tdp_w: float | None = None
     release_year: int | None = None
     market_notes: str | None = None
+    modified: str | None = Field(None, description="an unofficial board modification (no vendor sells this card): "
+                                 "what was changed and what it risks; said in every answer that uses the card")
     notes: str | None = None
     source: str
     source_kind: Literal["vendor", "secondary"] = "vendor"

@@ -98,7 +98,87 @@ def test_a_context_beyond_the_limit_is_answered_at_the_limit_with_the_asked_leng
     a = ask("I need to run Llama 3.1 8B with a 10M token context window. How many H100s do I need for the KV cache?")
     # at the model's limit, 131,072 tokens x 128 KiB (2 x 32 layers x 8 KV heads x 128 x 2 B) = 17.2 GB of KV cache
     # beside 16.1 GB of weights: one H100 holds it
-    assert a.request["context"] == 131_072 and "fits on 1×" in a.answer
+    assert a.request["context"] == 10_485_760  # the request reports what was asked, the answer what was computed
+    assert "sized at the model's maximum, 131,072" in a.answer and "fits on 1×" in a.answer
     # and the asked length: 10,485,760 x 131,072 B = 1,374 GB per sequence, which no count of GPUs makes usable
     assert "1,374 GB" in a.answer and "no number of GPUs" in a.answer
     assert "1025" not in a.answer.split("**Assumptions**")[0]
+
+
+@pytest.mark.parametrize("text", [
+    "Serving Llama 3.1 70B (BF16) on one 8xH100 SXM node. Should I run one TP=8 instance, or 4 replicas at TP=2? "
+    "Short chat requests (~1k in / 200 out), we care about total throughput.",
+    "一台 8 卡 H100 SXM 部署 Llama-3.1-70B BF16，单实例 TP=8 还是 4 个 TP=2 副本？请求 1k 输入 200 输出，看总吞吐。",
+    "Llama 3.1 70B bf16, 8x H100 SXM: 4x TP2 or 1x TP8 for max throughput? prompts ~1k, outputs ~200",
+])
+def test_one_big_instance_or_replicas_is_a_layout_comparison_with_a_pick(text):
+    a = ask(text)
+    assert [x.intent for x in a.asks] == ["inference_speed", "inference_speed"]
+    # TP=2 holds 70.6e9 x 2 B / 2 = 70.6 GB of weights per 80 GB GPU: a few GB of KV room each (tens of 1.2k-token
+    # sequences per replica), while TP=8 leaves ~60 GB per GPU: the one instance decodes many more sequences at once
+    assert a.comparison and re.search(r"\*\*(?:Pick|选) (?:one TP=8 instance|单实例 TP8)\*\*", a.comparison), a.comparison
+    tp8 = next(x for x in a.asks if x.request["tensor_parallel"] == 8)
+    tp2 = next(x for x in a.asks if x.request["tensor_parallel"] == 2)
+    assert tp8.request["num_gpus"] == 8 and tp2.request["num_gpus"] == 2
+
+
+def test_a_small_model_is_served_best_by_replicas():
+    a = ask("Llama 3.1 8B on 8x A100 80GB: 8 replicas at TP=1 or one TP=8 instance, for total throughput?")
+    # 16 GB of BF16 weights leave ~60 GB of KV room on every GPU either way; replicas skip the two all-reduces per layer
+    # and each runs its own batch of up to 256: 8 x 256 sequences against 256
+    assert "**Pick 8 replicas at TP=1**" in a.comparison, a.comparison
+
+
+def test_a_tp_size_with_no_replicas_named_is_not_a_layout_question():
+    from assistant.readers.asks import layouts
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    q = "Llama 3.1 70B on 8x H100 with TP=8: decode speed? and with TP=4?"
+    assert layouts(q.lower(), read(q, default_catalog()).request) == []
+
+
+@pytest.mark.parametrize("text,rate", [
+    ("普通的 4090 48G 跑 Qwen2.5-72B FP16 能到 100 tok/s 吗", 100), ("can a 4090 hit 50 tok/s on Llama 3.1 8B int4?", 50),
+    ("Llama 70B on one H100, could we reach ~40 tokens/s?", 40), ("Is it possible to get to 200 tok/s with Qwen2.5-7B on an L4?", 200),
+    ("Qwen2.5-14B 在 L20 上单路能不能跑到 60 tok/s？", 60)])
+def test_a_speed_asked_about_is_a_target_not_a_measurement(text, rate):
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    r = read(text, default_catalog()).request
+    assert r.intent == "inference_speed" and r.tokens_per_s_per_user == rate
+    assert r.throughput_tokens_per_s is None and r.tokens_per_day is None
+
+
+@pytest.mark.parametrize("text,rate", [("we measured 1800 tok/s on a 4090 with qwen 7b", 1800),
+                                       ("we get 30 tok/s on a 4090 with qwen 7b, can an H100 do more?", 30)])
+def test_a_rate_someone_got_stays_a_measurement(text, rate):
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    r = read(text, default_catalog()).request
+    assert r.throughput_tokens_per_s == rate and r.tokens_per_s_per_user is None
+
+
+def test_a_speed_out_of_reach_is_said_plainly():
+    a = ask("Can one H100 run Llama 3.1 70B in FP8 at 200 tok/s for a single user?")
+    # FP8 weights 70.6 GB read per token at <= 3.35 TB/s: at most 3,350 / 70.6 = 47 tokens/s, far below 200
+    assert "200 tokens/s per user: missed" in a.answer, a.answer[:600]
+
+
+@pytest.mark.parametrize("text", ["魔改的 4090 48G 跟 L20 48G 比怎么选？跑 Qwen2.5-32B 推理", "Is a modded RTX 4090 48GB OK for Qwen2.5-32B inference?"])
+def test_a_modified_card_is_read_and_its_risks_said(text):
+    a = ask(text)
+    assert "rtx-4090-48gb" in (a.request.get("gpus") or [a.request.get("gpu")]) or \
+        any((x.request or {}).get("gpu") == "rtx-4090-48gb" for x in a.asks)
+    assert "NVIDIA" in a.answer and ("warranty" in a.answer or "保修" in a.answer)
+
+
+def test_two_cards_compared_on_price_get_a_verdict_by_workload():
+    a = ask("Is the H20 actually worth it vs an H100 for serving LLMs?")
+    # H20: 4,000 GB/s and 148 dense BF16 TFLOPS; H100 SXM: 3,350 GB/s and 989. At any H20 rent below 4,000/3,350 of the
+    # H100's, the H20 gives more bandwidth per dollar (decode) while the H100 gives more compute per dollar unless the
+    # H20 costs under 148/989 = 15% of it: the verdict names a card for each kind of work
+    text = a.comparison or a.answer
+    assert "Verdict" in text and "decode-heavy" in text and "prefill-heavy" in text

@@ -93,11 +93,16 @@ def test_out_of_scope_joke_in_chinese():
     assert a.intent == "out_of_scope" and a.lang == "zh" and "GPU" in a.answer
 
 
-@pytest.mark.parametrize("q,needle", [("Is 0 x H100 enough to fine-tune Llama 3.1 8B?", "0 GPUs"),
-                                       ("How long to train Llama 3.1 8B on -3 tokens with 8 H100?", "negative token count")])
+@pytest.mark.parametrize("q,needle", [("How long to train Llama 3.1 8B on -3 tokens with 8 H100?", "negative token count")])
 def test_nonsense_numbers_get_a_clear_message(q, needle):
     a = ask(q)
     assert a.verdict is None and any(needle in w for w in a.warnings) and needle in a.answer
+
+
+def test_a_zero_gpu_count_is_said_and_the_job_still_sized():
+    # issue 24 (a trap acted on): the count is left out, said, and the answer gives what the job needs
+    a = ask("Is 0 x H100 enough to fine-tune Llama 3.1 8B?")
+    assert a.status == "answered" and "zero or negative" in a.answer and a.verdict is not None
 
 
 def test_streaming_yields_the_answer_then_the_object():

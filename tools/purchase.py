@@ -46,6 +46,10 @@ class PurchaseRequest(BaseModel):
     cny_per_usd: float = Field(DEFAULT_CNY_PER_USD, gt=0)
     power_limit_w: float | None = Field(None, gt=0, le=1e8, allow_inf_nan=False,
                                         description="watts one machine may draw at the wall (an outlet, a rack's share)")
+    format: str | None = Field(None, description="the weight format the user asked for ('Q4', 'int8', 'bf16'); None: the "
+                                                 "most faithful that fits")
+    min_tokens_per_s: float | None = Field(None, gt=0, le=10_000, description="one stream's decode speed the user needs; "
+                                           "None: MIN_USABLE_TOKENS_PER_S")
 
 
 class PurchaseOption(BaseModel):
@@ -114,7 +118,15 @@ def _ladder(req: PurchaseRequest, gpu: GPU) -> list[str]:
     from tools.formats import FORMATS, precision_ladder, supported_on
 
     native = req.model.native_precision
-    if req.users <= 4 or gpu.vendor == "Apple":  # one or a few users at home: llama.cpp / Ollama GGUF files
+    home_user = req.users <= 4 or gpu.vendor == "Apple"
+    if req.format:  # the format asked for, as the engine for this set-up names it (GGUF at home, AWQ/INT8 served)
+        bits = FORMATS[req.format].bits if req.format in FORMATS else 16
+        if bits >= 16:
+            return ["bf16" if supported_on("bf16", gpu)[0] else "fp16"]
+        if bits >= 8:
+            return ["q8_0"] if home_user else ["fp8" if supported_on("fp8", gpu)[0] else "int8"]
+        return ["q4_k_m"] if home_user else ["awq"]
+    if home_user:  # one or a few users at home: llama.cpp / Ollama GGUF files
         sixteen = "bf16" if supported_on("bf16", gpu)[0] else "fp16"
         home = [sixteen, "q8_0", "q4_k_m"]
         if FORMATS[native].bits >= 16:
@@ -125,17 +137,28 @@ def _ladder(req: PurchaseRequest, gpu: GPU) -> list[str]:
 
 def _inference(req: PurchaseRequest, gpu: GPU, n: int) -> tuple[str, float, float | None, int] | None:
     """(format, GB per GPU, tokens/s, place on the ladder) of the most faithful format that fits n cards, or None."""
+    from tools.engines import prefill_at_once
     from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
-    for step, fmt in enumerate(_ladder(req, gpu)):
+    ladder = _ladder(req, gpu)
+    home = req.users <= 4 or gpu.vendor == "Apple"
+    # the last rung at home: the same smallest format with the KV cache in 8 bits (llama.cpp -ctk q8_0 -ctv q8_0;
+    # sized as a 1-byte cache)
+    rungs = [(f, None) for f in ladder] + ([(ladder[-1], "fp8")] if home else [])
+    for step, (fmt, kv) in enumerate(rungs):
+        step = min(step, len(ladder) - 1)  # an 8-bit KV cache costs next to no quality: the same rung as its weights
         m = estimate_inference_memory(InferenceMemoryRequest(model=req.model, gpu=gpu, num_gpus=n, precision=fmt,
-                                                             context=req.context, batch=req.users))
+                                                             context=req.context, batch=req.users, kv_dtype=kv,
+                                                             prompt_len=prefill_at_once("llamacpp" if home else "vllm",
+                                                                                        req.context)))
         if not m.fits:
             continue
+        if kv:
+            fmt = f"{fmt} + KV q8_0"
         speed = None
         if gpu.memory_bandwidth_gbps and (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops):
-            s = estimate_inference_speed(InferenceSpeedRequest(model=req.model, gpu=gpu, num_gpus=n, precision=fmt,
+            s = estimate_inference_speed(InferenceSpeedRequest(model=req.model, gpu=gpu, num_gpus=n, precision=fmt.split(" ")[0],
                                                                context=min(req.context, 2048), batch=1, engine="hf"))
             speed = s.decode_tokens_per_s_per_seq
         return fmt, m.per_gpu_gb, speed, step
@@ -237,9 +260,13 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
 MIN_USABLE_TOKENS_PER_S = 10.0  # one chat user reads ~5-10 tokens/s; slower than this a format is not worth its fidelity
 
 
+def _slowest(req: PurchaseRequest) -> float:
+    return req.min_tokens_per_s or MIN_USABLE_TOKENS_PER_S
+
+
 def _key(req: PurchaseRequest, o: PurchaseOption):
     speed = o.tokens_per_s if req.task == "inference" else (-(o.hours or 1e9))
-    slow = req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < MIN_USABLE_TOKENS_PER_S
+    slow = req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < _slowest(req)
     if req.budget is None:
         return (slow, o.total, o.step, -(speed or 0))
     if not o.within_budget:
@@ -250,8 +277,9 @@ def _key(req: PurchaseRequest, o: PurchaseOption):
 def _why(req: PurchaseRequest, o: PurchaseOption, best: PurchaseOption) -> str:
     if req.budget is not None and not o.within_budget:
         return f"over the budget by {o.total - req.budget:,.0f} {req.currency}"
-    if req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < MIN_USABLE_TOKENS_PER_S:
-        return f"too slow to use ({o.tokens_per_s:g} tokens/s)"
+    if req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < _slowest(req):
+        return (f"slower than your {req.min_tokens_per_s:g} tokens/s ({o.tokens_per_s:g})" if req.min_tokens_per_s else
+                f"too slow to use ({o.tokens_per_s:g} tokens/s)")
     if o is best:
         return "best within the budget (most faithful format, then fastest)" if req.budget else "cheapest that runs it"
     if o.step > best.step:
@@ -278,17 +306,22 @@ def _assumptions(req: PurchaseRequest) -> list[str]:
         out.append(f"a host for the cards (CPU, board, RAM, power supply, case, SSD), an assumption: {host}; Macs and "
                    "8-GPU server prices include it")
     if req.task == "inference":
-        out.append(f"inference for {req.users} user(s) at {req.context:,} tokens: the most faithful format that fits "
-                   + ("(16-bit, then GGUF Q8_0, then Q4_K_M, as llama.cpp / Ollama run them)" if req.users <= 4 else
-                      "(16-bit, then FP8 or INT8, then AWQ 4-bit, as vLLM serves them)")
+        out.append(f"inference for {req.users} user(s) at {req.context:,} tokens: "
+                   + (f"in the format you asked for ({req.format}; GGUF Q4_K_M / Q8_0 at home, AWQ / FP8 / INT8 served)"
+                      if req.format else "the most faithful format that fits "
+                      + ("(16-bit, then GGUF Q8_0, then Q4_K_M, as llama.cpp / Ollama run them)" if req.users <= 4 else
+                         "(16-bit, then FP8 or INT8, then AWQ 4-bit, as vLLM serves them)"))
+                   + ("; at home, when nothing else fits, the KV cache in 8 bits (llama.cpp -ctk q8_0 -ctv q8_0, about "
+                      "half the 16-bit cache)" if req.users <= 4 else "")
                    + "; speed = one stream's decode tokens/s (roofline)")
     else:
         out.append(f"{req.task} fine-tuning at sequence length {min(req.context, 4096):,}; hours for "
                    f"{FINETUNE_TOKENS:.0e} tokens")
     out.append("ranking: " + ("within the budget, then the most faithful format, then the fastest, then the cheapest"
                               if req.budget else "the cheapest that runs")
-               + (f"; a set-up under {MIN_USABLE_TOKENS_PER_S:g} tokens/s for one stream ranks last (too slow to use, an "
-                  "assumption)" if req.task == "inference" else "")
+               + ((f"; a set-up under your {req.min_tokens_per_s:g} tokens/s for one stream ranks last" if req.min_tokens_per_s
+                   else f"; a set-up under {MIN_USABLE_TOKENS_PER_S:g} tokens/s for one stream ranks last (too slow to use, "
+                   "an assumption)") if req.task == "inference" else "")
                + "; SXM/OAM modules need their own 8-GPU server, priced with it")
     return out
 

@@ -31,7 +31,21 @@ def compare(ctx: Ctx) -> Answer:
     cites = ctx.deps.search(" ".join(ids) + (" 生态 软件栈 对比" if ctx.zh else " ecosystem software stack compare"))
     jobs = [job_line(lang, p) for p in res.by_job]
     market = [f"{gid}: {note}" for gid, note in res.market.items()]
+    verdict = None
+    if len(ids) == 2:  # 'is the H20 worth it vs an H100?': which wins for which work, per unit of rent
+        from tools.pricing import on_demand_rate
+
+        cur = ctx.req.currency or ("CNY" if ctx.zh else "USD")
+        rates = [on_demand_rate(list(ctx.deps.prices()), gid, cur) for gid in ids]
+        if all(r and r.typical for r in rates):
+            sym = "¥" if cur == "CNY" else "$"
+            verdict = per_dollar_verdict([(gid, gid, r.typical) for gid, r in zip(ids, rates)], ctx.zh, ctx.deps.catalog)
+            if verdict:
+                verdict += ctx.t(" (typical on-demand rents, price table: ", "（价格表按需典型租金：") + ", ".join(
+                    f"{gid} {sym}{r.typical:,.2f}/GPU-h" for gid, r in zip(ids, rates)) + ctx.t("; give yours to change it)",
+                                                                                               "；可给出你的价格）")
     text = (T(lang, "cmp_head", gpus=", ".join(ids)) + "\n\n"
+            + (verdict + "\n\n" if verdict else "")
             + (T(lang, "cmp_by_job") + "\n" + "\n".join(f"- {j}" for j in jobs) + "\n\n" if jobs else "")
             + md_table([""] + ids, rows) + "\n\n"
             + (T(lang, "cmp_market") + "\n" + "\n".join(f"- {m}" for m in market) + "\n\n" if market else "")
@@ -39,6 +53,40 @@ def compare(ctx: Ctx) -> Answer:
     figures = {f"{r.field}:{gid}": v for r in res.rows for gid, v in r.values.items() if isinstance(v, (int, float))}
     figures |= {f"best_for_{p.job}": p.winner for p in res.by_job} | {f"best_for_{p.job}_ratio": p.ratio for p in res.by_job}
     return Answer(answer=text, lang=lang, intent="compare", figures=figures, citations=cites, tool_calls=ctx.calls)
+
+
+def per_dollar_verdict(cards: list[tuple[str, str, float]], zh: bool, catalog=None) -> str | None:
+    """Which card wins for which work, per unit of rent: decode at small and medium batches is bound by memory
+    bandwidth (GB/s per $/h decides), prefill, large batches and training by dense compute (TFLOPS per $/h), the
+    model size and concurrency by memory (GB per $/h). [(gpu id, label, rent per GPU-hour)] -> the verdict line."""
+    from knowledge.catalog import default_catalog
+
+    catalog = catalog or default_catalog()
+    rows = []
+    for gid, label, rent in cards:
+        try:
+            g = catalog.gpu(gid)[0]
+        except (LookupError, ValueError, TypeError):
+            return None
+        if not (g.memory_bandwidth_gbps and g.bf16_dense_tflops and rent):
+            return None
+        rows.append((label, g.memory_bandwidth_gbps / rent, g.bf16_dense_tflops / rent, g.memory_gb / rent))
+    if len(rows) != 2:
+        return None
+    (la, bwa, fla, mema), (lb, bwb, flb, memb) = rows
+
+    def win(x: float, y: float) -> tuple[str, float]:
+        return (la, x / y) if x >= y else (lb, y / x)
+
+    bw, fl, mem = win(bwa, bwb), win(fla, flb), win(mema, memb)
+    if zh:
+        return (f"**按租金算的结论**：解码为主的推理（小到中等批量，受带宽限制）选 **{bw[0]}**（每元带宽 {bw[1]:.1f} 倍）；"
+                f"预填充多、大批量或训练（受算力限制）选 **{fl[0]}**（每元稠密算力 {fl[1]:.1f} 倍）；"
+                f"每元显存 {mem[0]} 多 {mem[1]:.1f} 倍。" + ("同一张卡两头都赢：选它。" if bw[0] == fl[0] else ""))
+    return (f"**Verdict at these rents**: for decode-heavy inference (small to medium batches, bound by memory bandwidth) "
+            f"**{bw[0]}** ({bw[1]:.1f}× the bandwidth per dollar); for prefill-heavy, large-batch serving or training "
+            f"(bound by compute) **{fl[0]}** ({fl[1]:.1f}× the dense compute per dollar); memory per dollar: {mem[0]} "
+            f"({mem[1]:.1f}×)." + (" One card wins both: pick it." if bw[0] == fl[0] else ""))
 
 
 def spec(ctx: Ctx) -> Answer:
@@ -78,12 +126,15 @@ def purchase(ctx: Ctx) -> Answer:
     users = req.concurrent_users or 1
     if not req.concurrent_users and task == "inference":
         ctx.assume("one user", "单用户")
+    ctx.used |= {k for k in ("precision", "tokens_per_s_per_user", "used") if k in req.stated}
     args = {"model": model.id, "task": task, "currency": cur, "budget": req.budget, "context": context, "users": users,
             "host_owned": bool(req.host_owned), "power_limit_w": req.power_limit_w,
+            "format": req.precision if "precision" in req.stated else None, "min_tokens_per_s": req.tokens_per_s_per_user,
             "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all"}
     res = ctx.call("plan_purchase", args, plan_purchase(PurchaseRequest(
         model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
-        context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w)))
+        context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w,
+        format=req.precision if "precision" in req.stated else None, min_tokens_per_s=req.tokens_per_s_per_user)))
     sym = "¥" if cur == "CNY" else "$"
     money = lambda x: "-" if x is None else f"{sym}{x:,.0f}"
     cond = lambda o: ctx.t(o.condition or "", {"new": "新", "used": "二手"}.get(o.condition or "", ""))

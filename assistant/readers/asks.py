@@ -29,6 +29,8 @@ class Ask(BaseModel):
     text: str = Field(description="the ask as written, or the alternative named")
     intent: str
     update: dict = Field(default_factory=dict, description="Request fields that differ from the message's reading")
+    replicas: int | None = Field(None, description="copies of this layout on the GPUs the user has ('4 replicas at TP=2' "
+                                                   "on one 8-GPU node); None for one")
     compare: str | None = Field(None, description="the setting compared across asks of one group ('offload', 'precision', "
                                                   "'batch', ...); None for an ask of its own")
 
@@ -197,6 +199,36 @@ def _label(setting: str, value: object, zh: bool) -> str:
     if setting == "kv_dtype":
         return f"KV cache {value}"
     return str(value).upper() if setting in ("precision",) else str(value)
+
+
+# --- serving layouts: one big tensor-parallel instance or several smaller replicas ------------------------------------
+_TP_SIZE = re.compile(r"(?<![a-z])(?:tp|tensor[\s-]*parallel(?:ism)?(?:[\s-]*(?:size|degree))?)\s*(?:=|:|of)?\s*(\d+)|"
+                      r"(?<![\d.])(\d+)[\s-]*way[\s-]*(?:tp|tensor)")
+_REPLICAS = (r"副本|实例|多开|" + w(r"replicas?|instances?|copies|engines|data[\s-]*parallel|dp\s*[=:]?\s*\d+") +
+             r"|(?<![\w.])\d+\s*[x×]\s*tp")
+
+
+def layouts(low: str, req: Request) -> list[Ask]:
+    """'one TP=8 instance, or 4 replicas at TP=2?', '单实例 TP8 还是 4 个 TP2 副本': the GPUs the user has, split each
+    way named; every layout is computed at the engine's batch (the sequences its KV room holds, up to vLLM's 256) and
+    the node's total throughput decides (a replica that barely
+    holds the weights has no room for KV cache, so it serves few sequences)."""
+    if not req.model or req.intent not in ("inference_speed", "serving", "inference_memory", "recommend", "compare"):
+        return []
+    sizes = list(dict.fromkeys(int(m.group(1) or m.group(2)) for m in _TP_SIZE.finditer(low)))
+    total = req.num_gpus or ((req.nodes or 0) * (req.gpus_per_node or 8)) or None
+    if len(sizes) < 2 or not total or not re.search(_REPLICAS, low) or \
+            any(t < 1 or t > total or total % t for t in sizes):
+        return []
+    zh = req.lang == "zh"
+    asks = []
+    for t in sizes[:3]:
+        n = total // t
+        text = ((f"{n} 个 TP{t} 副本" if n > 1 else f"单实例 TP{t}") if zh else
+                (f"{n} replicas at TP={t}" if n > 1 else f"one TP={t} instance"))
+        asks.append(Ask(text=text, intent="inference_speed", compare="layout", replicas=n,
+                        update={"num_gpus": t, "tensor_parallel": t, "nodes": None}))
+    return asks
 
 
 # --- several values of one input -------------------------------------------------------------------------------------
@@ -394,6 +426,8 @@ def several_intents(low: str, req: Request) -> list[Ask]:
             continue
         if intent == "inference_speed" and req.throughput_tokens_per_s:
             continue  # 'we measure 1,500 tokens/s': a figure given, not a speed asked
+        if intent in ("inference_speed", "inference_memory") and req.purchase:
+            continue  # 'what should I buy … at >10 tok/s with 8k context?': the purchase table gives each machine's speed and fit
         if intent == "inference_speed" and req.intent == "serving" and not re.search(_ONE_STREAM, clause):
             continue  # the capacity answer gives the requests/s and the per-user speed at that load ('at 20 tokens/s
             # each' is a target); only a single stream's speed is a further ask
@@ -730,6 +764,9 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         whatif = what_if_asks(text, req, catalog)
         if whatif:  # '… how many fit? And if requests average ~8k tokens?': the question, then its what-if
             return whatif
+    split = layouts(low, req)
+    if split:  # 'one TP=8 instance or 4 replicas at TP=2?': the node split each way, compared
+        return split
     alts = alternatives(low, req)
     if alts and req.model and alts[0].intent != req.intent and req.intent in ("training_time", "serving", "cost") and \
             not (req.intent == "cost" and alts[0].intent == "inference_speed" and not (req.period_hours or req.tokens)):

@@ -412,12 +412,23 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated.pop("num_gpus")
     volume, span = slots.token_volume(work)  # '每天 3 亿 token': a service's volume, not a dataset to train on
     need = None if volume else slots.needed_rate(work)
+    if need and re.search(slots.REACH + r"$", work[max(0, need[1][0] - 40):need[1][0]]) and not re.search(
+            r"throughput|total|aggregate|serve|吞吐|总|合计|并发|concurren|users|用户", work[max(0, need[1][0] - 40):need[1][1] + 16]):
+        need = None  # 'can a 4090 hit 50 tok/s?': one stream's speed asked about, not a load to carry
     if need:  # '要做到 20000 tok/s 的输出吞吐': a sustained load, carried as a volume of that rate all day
         volume, span = {"tokens_per_day": need[0] * 86400}, need[1]
         warnings.append(f"{need[0]:,.0f} tokens/s is a load to carry (your target), not a measured rate: sized as "
                         f"{need[0] * 86400 / 1e6:,.0f}M tokens a day at that steady rate")
     stated |= volume
     rate, rate_span = slots.throughput_with_span(work)  # '5,000 output tok/s': a measured rate, not an output length
+    if rate_span and (re.search(slots.REACH + r"$", work[max(0, rate_span[0] - 40):rate_span[0]]) or re.match(
+            slots.ONE_USER_AFTER, work[rate_span[1]:rate_span[1] + 30]) or re.search(
+            r"(?:>|≥|>=|至少|不低于|超过|(?<![a-z])(?:at least|more than|over|above|faster than)(?![a-z]))\s*$",
+            work[max(0, rate_span[0] - 14):rate_span[0]]) and not re.search(
+            r"total|aggregate|throughput|吞吐|合计|总|实测|测得|跑出|" + slots.w(r"sustain\w*|measur\w*|got|get|gets|see|saw|hit|"
+                                                                    r"benchmark\w*|observed|we're at"),
+            work[max(0, rate_span[0] - 40):rate_span[1] + 20])):
+        rate, rate_span = {}, None  # '能到 100 tok/s 吗', 'at 200 tok/s for a single user': a speed asked for (a target)
     spans = [sp for sp in (span, rate_span) if sp]
     for a, b in spans:
         work = work[:a] + " " * (b - a) + work[b:]
@@ -897,7 +908,13 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
 def _buys(intent: str, stated: dict, work: str) -> bool:
     """Hardware to own, not to rent: a budget with no period ('budget $30k: best setup to serve 70B to 50 users'), or
     buying named in a choice ('what should I buy with $5k', 'which should our team of 20 buy')."""
-    if intent not in ("recommend", "serving") or re.search(slots.RENT_CUE, work):
+    if re.search(slots.RENT_CUE, work):
+        return False
+    if intent in ("inference_speed", "inference_memory") and stated.get("budget") and not re.search(_PERIOD_PRICE, work) \
+            and re.search(r"(?:买|购)(?:什么|哪|啥)|" + slots.w(r"what (?:should|do|can|would) (?:i|we) (?:buy|get|purchase|build)|"
+                                                        r"what to (?:buy|get|build)|which .{0,20}(?:buy|get)"), work):
+        return True  # '$5,000 … at >10 tok/s with 8k context. What should I buy?': a purchase held to the speed and length
+    if intent not in ("recommend", "serving"):
         return False
     asks_which = intent == "recommend" or bool(re.search(r"哪|什么|" + slots.w(r"which|what"), work))
     if stated.get("budget") and not re.search(_PERIOD_PRICE, work) and (

@@ -251,7 +251,10 @@ BUY_CUE = (r"买|购|入手|装机|攒机|攒一台|配一台|配台|配个|自�
              r"spend|own hardware|self[\s-]*host\w*|on[\s-]*prem\w*"))
 HOME_CUE = r"本地|家用|家里|在家|个人|自己用|" + w(r"local|locally|at home|home|personal|desk|desktop|workstation")
 RENT_CUE = r"租|云上|" + w(r"rent|renting|rental|cloud|per hour|hourly|on[\s-]*demand")
-HOST_OWNED = (r"主机已有|已有主机|已经有主机|只买显卡|只买卡|只算显卡|" +
+HOST_OWNED = (r"主机已有|已有主机|已经有主机|只买显卡|只买卡|只算显卡|预算[^，,。；;]{0,12}买显卡|显卡预算|买显卡的预算|"
+              r"电源[^，,。；;]{0,10}(?:不想换|不换|不打算换)|现有(?:的)?(?:主机|电脑|机器)|我的(?:主机|电脑)|" +
+              w(r"(?:my|our) (?:current |existing )?(?:pc|rig|desktop|tower|workstation|psu|power supply)|"
+                r"gpu budget|card budget|budget for (?:the |a )?(?:gpus?|cards?)") + "|" +
               w(r"cards? only|gpus? only|already (?:have|own|got) (?:a|the|my|an)?\s*(?:pc|machine|box|rig|workstation|"
                 r"server|host|desktop|tower)"))
 
@@ -596,6 +599,17 @@ def _ms(value: str, unit: str) -> float:
     return float(value) * (1 if unit in ("ms", "毫秒") or unit.startswith("milli") else 1000)
 
 
+# a speed asked about ('能到 100 tok/s 吗', 'can it hit 50 tok/s', 'is 30 tok/s doable'), before the rate
+REACH = (r"(?:能(?:不能|否)?(?:跑|达|上|做)?到|能否达到|可(?:以|不可以)?(?:跑|达)?到|达得到|跑得到|能跑|"
+         r"(?<![a-z])(?:can|could|will|would|does|do|is|should)\s+(?:\S+\s+){0,5}?(?:hit|reach|achieve|get(?:\s+to)?|do|manage|"
+         r"sustain|push|run at)\s+|(?<![a-z])(?:to|and)\s+(?:hit|reach|achieve|get to)\s+)\s*(?:about\s*|around\s*|~|≈|大约|约)?\s*")
+
+
+# after a rate: whom it is for ('200 tok/s for a single user', '50 tok/s per stream', '每个用户'): one user's speed
+ONE_USER_AFTER = (r"\s*(?:(?:for|per|to|of)\s+(?:a\s+|one\s+|each\s+|every\s+|the\s+)?(?:single\s+)?(?:user|stream|request|"
+                  r"person|session|client|sequence)(?![a-z])|(?:给|对)?(?:单|每)(?:个)?(?:用户|人|路|请求))")
+
+
 def targets(text: str) -> dict:
     """What the user holds the job to: a stated MFU ('45% MFU', 'MFU 0.4', 'mfu按40%'), a time-to-first-token target
     ('TTFT < 500ms', '首字延迟1秒以内', 'first token within 2 s'), an inter-token latency target ('ITL 50ms', '每个token
@@ -626,12 +640,20 @@ def targets(text: str) -> dict:
                       r"(?:at least|min(?:imum)?|≥|>=|不低于|至少|不少于)?\s*" + rate, text)
          or re.search(r"(?:per|each)[\s-]*(?:user|person|stream|request)[^0-9\n]{0,24}?" + rate, text))
     if not m:  # 'one user … need at least 40 tok/s', '要求 ≥30 tok/s': a speed required of the stream, not one measured
-        need = re.search(r"(?:(?<![a-z])(?:need|needs|require[sd]?|want|at least|min(?:imum)?|no less than)(?![a-z])|≥|>=|要求|至少|"
-                         r"不低于|不少于)\s*(?:at least\s*|≥\s*|>=\s*)?" + rate
+        need = re.search(r"(?:(?<![a-z])(?:need|needs|require[sd]?|want|at least|min(?:imum)?|no less than|more than|over|"
+                         r"above|say)(?![a-z])|≥|>=|>|要求|至少|"
+                         r"不低于|不少于|高于|超过)\s*(?:at least\s*|≥\s*|>=\s*|>\s*|~\s*)?" + rate
                          + r"(?![^.?!。？\n]{0,16}(?:in total|total|aggregate|overall|throughput|合计|总|吞吐))", text)
         if need and not re.search(r"throughput|total|aggregate|吞吐|总|合计|batch|并发|concurren",
                                   text[max(0, need.start() - 30):need.start()]):
             m = need  # ('throughput needs 3,000 tokens/s' is the whole system's rate)
+    if not m:
+        m = re.search(rate + ONE_USER_AFTER, text)  # '200 tok/s for a single user'
+    if not m:  # '能到 100 tok/s 吗', 'can it hit 50 tok/s?': a speed asked about, not one measured
+        m = re.search(REACH + rate, text)
+        if m and re.search(r"throughput|total|aggregate|吞吐|总|合计|batch|并发|concurren",
+                           text[max(0, m.start() - 30):m.end() + 16]):
+            m = None
     if m:
         v = float(m.group(1))
         if 0 < v <= 10_000:
