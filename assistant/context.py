@@ -159,17 +159,20 @@ def vendor_ok(req, gpu) -> bool:
     """Whether a card's vendor is one the user allows ('no NVIDIA', '国产化'); Macs are never ruled in by '国产化'."""
     if req.only_vendors and gpu.vendor not in req.only_vendors:
         return False
+    if gpu.id in (getattr(req, "exclude_gpus", None) or []):
+        return False  # a card ruled out by name ('H100/H800 这些买不到')
     return gpu.vendor not in req.exclude_vendors
 
 
 def allowed_cards(ctx, cards: list) -> list:
     """The cards whose vendor the user allows, and the rule said once in the assumptions."""
     req = ctx.req
-    if not (req.exclude_vendors or req.only_vendors):
+    if not (req.exclude_vendors or req.only_vendors or req.exclude_gpus):
         return cards
     kept = [g for g in cards if vendor_ok(req, g)]
     rule = (ctx.t("only " + ", ".join(req.only_vendors), "只用 " + "、".join(req.only_vendors)) if req.only_vendors
-            else ctx.t("no " + ", ".join(req.exclude_vendors), "不用 " + "、".join(req.exclude_vendors)))
+            else ctx.t("no " + ", ".join(req.exclude_vendors + req.exclude_gpus),
+                       "不用 " + "、".join(req.exclude_vendors + req.exclude_gpus)))
     note = ctx.t(f"cards: {rule} (as you asked); {len(cards) - len(kept)} card(s) of the table left out",
                  f"卡：{rule}（按你的要求）；表里 {len(cards) - len(kept)} 种卡不考虑")
     if note not in ctx.notes:

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 ZERO_GPUS = "0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')"
 MAX_GPUS = 1_000_000  # an input above it is a typo or a joke: said, not computed
+TEAM_PEAK_SHARE = 0.25  # a team's people -> requests in flight at its busiest (an assumption, always said)
 PEAK_SHARE_OF_DAU = 0.05  # chat users a day -> requests in flight at the peak hour (an assumption, always said)
 RATIO_MODEL = "llama-3.1-8b"  # the job a ratio question is computed on when it names none (said)
 
@@ -255,6 +256,14 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "compare": facts.compare, "spec": facts.spec, "fact_check": facts.fact_check,
                 "explain": facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared))
+    if req.team_size and not (req.concurrent_users or req.requests_per_s):
+        peak = max(1, math.ceil(req.team_size * TEAM_PEAK_SHARE))
+        req = ctx.req = req.model_copy(update={"concurrent_users": peak})
+        ctx.used.add("team_size")
+        ctx.assume(f"{peak} requests in flight at the busiest moment = {TEAM_PEAK_SHARE:.0%} of a team of {req.team_size:,} "
+                   "(an assumption for people who use it through the working day; state your peak concurrency to replace it)",
+                   f"最忙时同时处理 {peak} 个请求 = 团队 {req.team_size:,} 人的 {TEAM_PEAK_SHARE:.0%}（按工作时间内都会用来估计；"
+                   "给出实际峰值并发可替换）")
     if req.daily_active_users and not (req.concurrent_users or req.requests_per_s):
         peak = max(1, math.ceil(req.daily_active_users * PEAK_SHARE_OF_DAU))
         req = ctx.req = req.model_copy(update={"concurrent_users": peak})

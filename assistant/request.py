@@ -93,6 +93,8 @@ class Request(BaseModel):
     requests_per_s: float | None = None
     daily_active_users: int | None = Field(None, gt=0, description="users a day; the peak requests in flight are "
                                            "assumed from it (said) unless a concurrency is stated")
+    team_size: int | None = Field(None, gt=0, le=1_000_000, description="people in a team who will use it ('a 20-person "
+                                  "R&D team', '十来个人'); the peak requests in flight are assumed from it (said)")
     engine: Engine | None = None
     gpu_memory_utilization: float | None = Field(None, gt=0, le=1, description="vLLM/SGLang share of GPU memory it takes")
 
@@ -154,6 +156,8 @@ class Request(BaseModel):
     exclude_vendors: list[str] = Field(default_factory=list, description="GPU vendors the user rules out ('no NVIDIA', "
                                        "'不想折腾昇腾'), as the GPU table names them")
     only_vendors: list[str] = Field(default_factory=list, description="the only vendors allowed ('国产化': Huawei)")
+    exclude_gpus: list[str] = Field(default_factory=list, description="cards the user rules out by name ('H100/H800 "
+                                    "这些买不到', 'we can't get H100s'), GPU table ids")
     power_limit_w: float | None = Field(None, gt=0, le=1e8, description="watts available: one outlet ('a 15 A 120 V "
                                         "outlet': 1,440 W continuous), a rack ('8kW 每机柜') or a site ('40 kW')")
     host_owned: bool | None = Field(None, description="the user already has the machine the cards go in (price the "

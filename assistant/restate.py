@@ -94,6 +94,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "tokens_per_s_per_user": ("≥ {:g} tokens/s per user", "每用户 ≥ {:g} token/秒"),
         "electricity_per_kwh": ("electricity {:g}/kWh", "电价 {:g}/度"),
         "daily_active_users": ("{:,} daily users", "日活 {:,}"),
+        "team_size": ("a team of {:,}", "团队 {:,} 人"),
     }
     for key, (en, cn) in labels.items():
         v = getattr(req, key)

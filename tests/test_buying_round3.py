@@ -64,3 +64,65 @@ def test_a_speed_the_user_needs_ranks_slower_machines_last():
     # 3090 reads at 936 GB/s, ~21 GB per card per token: ~16 tokens/s, above the 10 asked
     assert re.search(r"\*\*Buy: 2× NVIDIA GeForce RTX 3090", a.answer), a.answer[:500]
     assert len(a.asks) <= 1  # the purchase table gives each machine's speed: no second 'speed' ask on an assumed card
+
+
+@pytest.mark.parametrize("text,n", [("给 20 人研发团队用", 20), ("给 100 人左右日常用", 100), ("内部用，十来个人", 12),
+                                    ("a team of 20 devs", 20), ("our 12-person ML team", 12), ("团队有 8 个人", 8)])
+def test_a_team_of_people_is_read_as_a_team(text, n):
+    from assistant.readers import slots
+
+    assert slots.users(text.lower()) == {"team_size": n}
+
+
+@pytest.mark.parametrize("text,n", [("~200 concurrent internal users", 200), ("2 人同时用", 2), ("50 个用户同时在线", 50),
+                                    ("100 simultaneous chat users", 100)])
+def test_users_at_once_stay_a_concurrency(text, n):
+    from assistant.readers import slots
+
+    assert slots.users(text.lower()) == {"concurrent_users": n}
+
+
+def test_a_team_becomes_requests_in_flight_with_the_assumption_said():
+    a = ask("Llama 3.1 8B on one L40S for a 20-person team: how many users at once can it serve?")
+    # 25% of 20 people = 5 requests in flight at the busiest moment (said, replaceable)
+    assert a.request["concurrent_users"] == 5 and "25% of a team of 20" in a.answer
+
+
+@pytest.mark.parametrize("text,out", [
+    ("H100/H800/A800 这些买不到也不想碰水货，预算 50 万，Qwen2.5-72B 给 100 人用，买啥？", ["h100", "h800", "a800"]),
+    ("we can't get H100s. what should we buy for Llama 3.1 70B serving, budget $100k?", ["h100"]),
+    ("no A100 please, which card for Qwen2.5-32B inference?", ["a100-80gb"]),
+    ("H200 is not available to us; what else can serve DeepSeek-V3 in FP8?", ["h200"])])
+def test_cards_ruled_out_by_name_are_left_out(text, out):
+    r = read(text, CAT).request
+    assert r.exclude_gpus == out and not set(out) & set(r.gpus)
+
+
+@pytest.mark.parametrize("text", ["H100 or H200 for Llama 70B?", "We compared H100 and A100 for Llama 3.1 8B fine-tuning"])
+def test_cards_named_without_a_rule_are_kept(text):
+    r = read(text, CAT).request
+    assert r.exclude_gpus == [] and len(r.gpus) == 2
+
+
+def test_a_purchase_leaves_the_ruled_out_cards_out_of_every_row():
+    a = ask("预算 50 万以内（人民币，含服务器），公司内网部署 Qwen2.5-72B-Instruct，给 100 人左右日常用。H100/H800/A800 这些买不到。该买啥配置？")
+    table = a.answer.split("**假设**")[0]
+    assert "H100" not in table and "H800" not in table and "A800" not in table
+
+
+def test_serving_many_users_ranks_machines_by_each_users_speed():
+    a = ask("We need to host Llama 3.3 70B for ~200 concurrent internal users (avg prompt+answer ~3k tokens) in our own DC. "
+            "Constraints: rack power is capped at 15 kW per rack, and procurement says no NVIDIA at all this cycle (AMD is "
+            "OK). What should we buy and how many?")
+    # 8x MI300X: 141 GB of BF16 weights + 200 x 3k x 320 KiB = 197 GB of KV over 8 x 192 GB; one 8-GPU server draws
+    # 1.82 x 8 x 750 W = 10.9 kW < 15 kW. A Mac holds the weights but decodes 200 streams at under 1 token/s each
+    assert re.search(r"\*\*Buy: 8× AMD Instinct MI300X", a.answer), a.answer[:400]
+    assert "tokens/s per user (200 at once)" in a.answer
+
+
+def test_pre_ampere_cards_rank_after_newer_ones():
+    model = CAT.model("qwen2.5-7b")[0]
+    plan = plan_purchase(PurchaseRequest(model=model, gpus=[CAT.gpu("v100-32gb")[0], CAT.gpu("rtx-3090")[0]],
+                                         prices=load_prices().records, currency="USD", context=4096, budget=50_000))
+    assert [o.gpu for o in plan.options][0] == "rtx-3090"
+    assert any(o.legacy for o in plan.options)

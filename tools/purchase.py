@@ -69,6 +69,7 @@ class PurchaseOption(BaseModel):
     power_w: float | None = Field(None, description="the machine's draw at the wall under load, watts (machine_power_w)")
     step: int | None = Field(None, description="0 = the most faithful format tried (16-bit or the checkpoint's own), "
                              "1 = 8-bit, 2 = 4-bit")
+    legacy: bool = Field(False, description="an NVIDIA architecture before Ampere (LEGACY_ARCHITECTURES)")
     rank: int | None = None
     why: str = ""
 
@@ -159,7 +160,8 @@ def _inference(req: PurchaseRequest, gpu: GPU, n: int) -> tuple[str, float, floa
         speed = None
         if gpu.memory_bandwidth_gbps and (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops):
             s = estimate_inference_speed(InferenceSpeedRequest(model=req.model, gpu=gpu, num_gpus=n, precision=fmt.split(" ")[0],
-                                                               context=min(req.context, 2048), batch=1, engine="hf"))
+                                                               context=min(req.context, 2048), batch=req.users,
+                                                               engine="hf" if home else "vllm"))
             speed = s.decode_tokens_per_s_per_seq
         return fmt, m.per_gpu_gb, speed, step
     return None
@@ -232,6 +234,7 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
                 host = host_usd(n)
             total = n * each + host
             o = PurchaseOption(gpu=gpu.id, name=gpu.name, num_gpus=n, format=fmt, per_gpu_gb=round(gb, 1),
+                               legacy=legacy(gpu.architecture),
                                condition=condition, price_per_card=round(each), cards_cost=round(n * each),
                                host_cost=round(host), total=round(total),
                                tokens_per_s=None if req.task != "inference" or speed is None else round(speed, 1),
@@ -257,6 +260,15 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
     return PurchasePlan(options=options, rejected=rejected, currency=req.currency, assumptions=_assumptions(req))
 
 
+# NVIDIA architectures before Ampere (Volta V100, Turing T4/RTX 20): no BF16 and no FlashAttention-2 (its README lists
+# Ampere, Ada and Hopper; Turing only in FlashAttention 1): cheap used, but a new purchase ranks them after newer cards
+LEGACY_ARCHITECTURES = ("Volta", "Turing", "Pascal")
+
+
+def legacy(gpu_name_or_arch: str) -> bool:
+    return any(a.lower() in gpu_name_or_arch.lower() for a in LEGACY_ARCHITECTURES)
+
+
 MIN_USABLE_TOKENS_PER_S = 10.0  # one chat user reads ~5-10 tokens/s; slower than this a format is not worth its fidelity
 
 
@@ -268,15 +280,17 @@ def _key(req: PurchaseRequest, o: PurchaseOption):
     speed = o.tokens_per_s if req.task == "inference" else (-(o.hours or 1e9))
     slow = req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < _slowest(req)
     if req.budget is None:
-        return (slow, o.total, o.step, -(speed or 0))
+        return (slow, o.legacy, o.total, o.step, -(speed or 0))
     if not o.within_budget:
         return (1, 0, o.total, 0, 0)  # over the budget: the nearest to it first
-    return (0, slow, o.step, -(speed or 0), o.total)
+    return (0, slow, o.legacy, o.step, -(speed or 0), o.total)
 
 
 def _why(req: PurchaseRequest, o: PurchaseOption, best: PurchaseOption) -> str:
     if req.budget is not None and not o.within_budget:
         return f"over the budget by {o.total - req.budget:,.0f} {req.currency}"
+    if o.legacy and o is not best:
+        return "pre-Ampere: no BF16 or FlashAttention-2, ranked after newer cards"
     if req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < _slowest(req):
         return (f"slower than your {req.min_tokens_per_s:g} tokens/s ({o.tokens_per_s:g})" if req.min_tokens_per_s else
                 f"too slow to use ({o.tokens_per_s:g} tokens/s)")
@@ -313,7 +327,8 @@ def _assumptions(req: PurchaseRequest) -> list[str]:
                          "(16-bit, then FP8 or INT8, then AWQ 4-bit, as vLLM serves them)"))
                    + ("; at home, when nothing else fits, the KV cache in 8 bits (llama.cpp -ctk q8_0 -ctv q8_0, about "
                       "half the 16-bit cache)" if req.users <= 4 else "")
-                   + "; speed = one stream's decode tokens/s (roofline)")
+                   + ("; speed = one stream's decode tokens/s (roofline)" if req.users == 1 else
+                      f"; speed = each user's decode tokens/s with {req.users} decoding at once (roofline)"))
     else:
         out.append(f"{req.task} fine-tuning at sequence length {min(req.context, 4096):,}; hours for "
                    f"{FINETUNE_TOKENS:.0e} tokens")

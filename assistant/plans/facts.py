@@ -12,7 +12,7 @@ from assistant.context import allowed_cards, USES, Ctx, assumptions_md, sources_
 USES["compare"] = {"gpu", "gpus"}
 USES["spec"] = {"gpu", "gpus"}
 USES["recommend"] = {"model", "method", "tokens", "epochs", "budget", "currency", "deadline_hours", "gpus",
-                     "concurrent_users", "context", "seq_len", "purchase", "host_owned", "exclude_vendors",
+                     "concurrent_users", "context", "seq_len", "purchase", "host_owned", "exclude_vendors", "exclude_gpus",
                      "only_vendors", "power_limit_w"}
 USES["published_run"] = {"model", "models", "gpu", "gpus", "num_gpus", "mfu"}
 
@@ -130,7 +130,8 @@ def purchase(ctx: Ctx) -> Answer:
     args = {"model": model.id, "task": task, "currency": cur, "budget": req.budget, "context": context, "users": users,
             "host_owned": bool(req.host_owned), "power_limit_w": req.power_limit_w,
             "format": req.precision if "precision" in req.stated else None, "min_tokens_per_s": req.tokens_per_s_per_user,
-            "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all"}
+            "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "exclude_gpus": req.exclude_gpus,
+            "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all"}
     res = ctx.call("plan_purchase", args, plan_purchase(PurchaseRequest(
         model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
         context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w,
@@ -142,7 +143,9 @@ def purchase(ctx: Ctx) -> Answer:
     within = [o for o in res.options if o.within_budget is not False]
     lines = []
     if top and top.within_budget is not False:
-        speed = (ctx.t(f", about {top.tokens_per_s:g} tokens/s for one stream", f"，单路约 {top.tokens_per_s:g} token/s")
+        speed = ((ctx.t(f", about {top.tokens_per_s:g} tokens/s for one stream", f"，单路约 {top.tokens_per_s:g} token/s")
+                  if users == 1 else ctx.t(f", about {top.tokens_per_s:g} tokens/s for each of {users} users at once",
+                                           f"，{users} 路同时时每路约 {top.tokens_per_s:g} token/s"))
                  if top.tokens_per_s else "")
         lines.append(ctx.t(
             f"**Buy: {top.num_gpus}× {top.name} ({top.condition}), about {money(top.total)} for the whole machine** — "
@@ -172,7 +175,8 @@ def purchase(ctx: Ctx) -> Answer:
                                f"{money(cheap.total)}.",
                                f"能跑的最便宜方案：{cheap.num_gpus} 张 {cheap.name}（{cond(cheap)}），{cheap.format}，"
                                f"{money(cheap.total)}。"))
-    speed_head = ctx.t("tokens/s (1 stream)", "单路 token/s") if task == "inference" else ctx.t("hours / 100M tokens",
+    speed_head = (ctx.t("tokens/s (1 stream)", "单路 token/s") if users == 1 else
+                  ctx.t(f"tokens/s per user ({users} at once)", f"每路 token/s（{users} 路同时）")) if task == "inference" else ctx.t("hours / 100M tokens",
                                                                                                 "小时 / 1 亿 token")
     rows = [[str(o.rank), o.name, str(o.num_gpus), o.format or "-", f"{o.per_gpu_gb:g}", f"{money(o.price_per_card)} "
              f"({cond(o)})", money(o.total),
@@ -205,8 +209,13 @@ def _purchase_why(ctx: Ctx, o, best, budget, money) -> str:
             if budget else ctx.t("cheapest that runs it", "能跑的最便宜方案")
     from tools.purchase import MIN_USABLE_TOKENS_PER_S
 
-    if o.tokens_per_s is not None and o.tokens_per_s < MIN_USABLE_TOKENS_PER_S:
-        return ctx.t(f"too slow to use ({o.tokens_per_s:g} tokens/s)", f"太慢（{o.tokens_per_s:g} token/s）")
+    need = ctx.req.tokens_per_s_per_user
+    if o.tokens_per_s is not None and o.tokens_per_s < (need or MIN_USABLE_TOKENS_PER_S):
+        return (ctx.t(f"slower than your {need:g} tokens/s ({o.tokens_per_s:g})", f"低于你要的 {need:g} token/s（{o.tokens_per_s:g}）")
+                if need else ctx.t(f"too slow to use ({o.tokens_per_s:g} tokens/s)", f"太慢（{o.tokens_per_s:g} token/s）"))
+    if o.legacy:
+        return ctx.t("pre-Ampere (Volta/Turing): no BF16 or FlashAttention-2, ranked after newer cards",
+                     "Ampere 之前的架构（Volta/Turing）：没有 BF16 和 FlashAttention-2，排在新卡之后")
     if o.step is not None and best.step is not None and o.step > best.step:
         return ctx.t(f"only fits in {o.format}", f"只放得下 {o.format}")
     if o.tokens_per_s and best.tokens_per_s and o.tokens_per_s < best.tokens_per_s:
@@ -246,7 +255,7 @@ def recommend(ctx: Ctx) -> Answer:
                                  "to include them")
     args = {"model": model.id, "task": task, "tokens": tokens, "budget_usd": budget, "deadline_hours": req.deadline_hours,
             "gpus": [g.id for g in candidates] if len(req.gpus) >= 2 else "all",
-            "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors}
+            "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "exclude_gpus": req.exclude_gpus}
     load = {"batch": req.concurrent_users} if (task == "inference" and req.concurrent_users) else {}
     if req.context or req.seq_len:
         load["seq_len"] = req.context if task == "inference" and req.context else (req.seq_len or req.context)

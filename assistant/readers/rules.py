@@ -377,6 +377,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         pair = [g for g in (base, base + "-pcie") if any(x.id == g for x in catalog.gpus)]
         if len(pair) == 2:
             names.gpus = pair
+    ruled_out = slots.cards_ruled_out(work, names.gpu_spans)
+    if ruled_out:  # 'H100/H800/A800 这些买不到': those cards are left out of every plan, not compared
+        stated["exclude_gpus"] = ruled_out
+        names.gpus = [g for g in names.gpus if g not in ruled_out]
+        names.gpu_spans = [sp for sp in names.gpu_spans if sp[2] not in ruled_out]
+        if not names.gpus:
+            names.gpu_text = None
     if names.gpus:
         stated["gpu"], stated["gpus"], stated["gpu_text"] = names.gpus[0], names.gpus, names.gpu_text
     fast = slots.speedup(work)
@@ -729,7 +736,7 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     def add(k: str, v: float) -> None:
         s[k] = s.get(k, 0.0) + v
 
-    if "concurrent_users" in stated or "requests_per_s" in stated or "daily_active_users" in stated:
+    if "concurrent_users" in stated or "requests_per_s" in stated or "daily_active_users" in stated or "team_size" in stated:
         add("serving", 6)  # users to serve decide the question unless a speed is asked
         if any(k in stated for k in ("tokens_per_s_per_user", "ttft_s", "itl_ms")):
             add("serving", 4)  # 'how many cards for N users at >= X tokens/s each': a plan held to the target
@@ -918,7 +925,7 @@ def _buys(intent: str, stated: dict, work: str) -> bool:
         return False
     asks_which = intent == "recommend" or bool(re.search(r"哪|什么|" + slots.w(r"which|what"), work))
     if stated.get("budget") and not re.search(_PERIOD_PRICE, work) and (
-            intent == "recommend" or re.search(r"配置|方案|买|" + slots.w(r"setup|set-up|build|rig|hardware|buy|what|which"), work)):
+            intent == "recommend" or re.search(r"配置|怎么配|配一台|配台|方案|买|" + slots.w(r"setup|set-up|build|rig|hardware|buy|what|which"), work)):
         return True
     return asks_which and bool(re.search(slots.BUY_CUE, work) or (stated.get("budget") and re.search(slots.HOME_CUE, work)))
 

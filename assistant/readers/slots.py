@@ -340,13 +340,30 @@ def batches(text: str) -> dict:
     return out
 
 
+# a team that will use it: 'a 20-person team', 'team of 12', '20 人研发团队', '给 100 人左右日常用', '十来个人'
+_ROUGH_ZH = {"十来": 12, "十几": 15, "二十来": 22, "二三十": 25, "几十": 30, "三四十": 35}
+TEAM = (r"(\d+)\s*(?:个)?人(?:左右|上下)?\s*(?:的)?\s*(?:研发|开发|技术|算法|产品|业务|客服)?\s*(?:团队|小组|部门|组)|"
+        r"(?:团队|小组|部门)\s*(?:有|共|约|大概)?\s*(\d+)\s*(?:个)?人|"
+        r"(?:给|供|让)?\s*(\d+)\s*(?:个)?人\s*(?:左右|上下)?\s*(?:的)?\s*(?:日常|平时|内部|一起)?\s*(?:用|使用)|"
+        r"(十来|十几|二十来|二三十|几十|三四十)\s*(?:个)?人|" +
+        w(r"(\d+)[\s-]*(?:person|people|member|man)[\s-]*(?:\w+[\s-]+)?(?:team|group|lab|org|company|startup)|"
+          r"(?:team|group|lab) of (\d+)"))
+
+
 def users(text: str) -> dict:
     out: dict = {}
     text = re.sub(r"单并发|单路|(?<![\d.])1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", " ", text)  # batch 1
     # (one stream: read by batches(), not a load of users)
-    m = re.search(rf"({NUM})\s*({MAG})?\s*(?:{w('daily active users?|dau|daily users|users a day|users per day|users daily')}|"
+    team = re.search(TEAM, text)
+    if team:  # 'a 20-person R&D team', '给 100 人左右日常用', '十来个人': the people who use it
+        n = next((g for g in team.groups() if g), None)
+        v = _ROUGH_ZH.get(n) or to_number(n)
+        if v:
+            out["team_size"] = int(v)
+            text = text[:team.start()] + " " * (team.end() - team.start()) + text[team.end():]
+    m = None if out else re.search(rf"({NUM})\s*({MAG})?\s*(?:{w('daily active users?|dau|daily users|users a day|users per day|users daily')}|"
                   r"日活(?:跃)?(?:用户)?|个?日活)", text) or re.search(rf"(?:日活|dau)\s*(?:是|为|约|大概|:|：)?\s*({NUM})\s*({MAG})?", text)
-    if not m:  # 'for our 300 employees', '20 个员工用', 'a team of 20 devs': the people who will use it in a day
+    if not m and not out:  # 'for our 300 employees', '20 个员工用': the people who will use it in a day
         people = w(r"employees|staff|engineers|developers|devs|colleagues|people in (?:our|the) (?:company|team|org)")
         m = re.search(rf"({NUM})\s*({MAG})?\s*(?:名|个|位)?\s*(?:{people}|员工|同事|工程师|开发者|开发人员)", text)
     if m and to_number(m.group(1)):
@@ -354,6 +371,8 @@ def users(text: str) -> dict:
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     m = re.search(rf"({NUM})\s*(?:{MAG})?\s*(?:个|名|位)?\s*(?:左右|上下|来|多)?\s*(?:的)?\s*"
                   rf"(?:concurrent|simultaneous|parallel|active|同时在线的?|并发的?|在线的?)?\s*"
+                  r"(?:(?:internal|external|chat|paying|beta|enterprise|end|real|power|heavy|light|active|typical|peak|api|"
+                  r"human|office|b2b|b2c)\s+){0,2}"
                   r"(?:(?:such|of these|of those|full[\s-]*(?:length|context)|long)\s+|\d+(?:\.\d+)?\s*k?[\s-]*(?:tokens?|token)?[\s-]*)?"
                   rf"(?:{w('users?|people|clients?|requests?|sessions?|streams?|sequences?|chats?|conversations?')}|用户|人同时|人并发|"
                   r"人(?:同时|并发|在线|用|使用|在用|访问|调用)|路并发|个并发|并发|个请求|请求|路)", text)
@@ -950,6 +969,34 @@ _NO = (r"(?:(?<![a-z])(?:no|not|non|without|exclude|excluding|avoid|except|other
 _NO_AFTER = r"\s*(?:is|are)?\s*(?:not allowed|excluded|banned|off the table|out|is a no)|(?:的卡)?\s*(?:不能|不让|不许|不准|不行|免谈)"
 _ONLY_OTHER = r"以外的|之外的|以外|之外"  # '不能买英伟达以外的': only NVIDIA
 _DOMESTIC = r"国产化|国产卡|国产算力|国产芯片|信创|自主可控|只能(?:用|买)国产"
+
+
+_CARD_JOIN = r"\s*(?:/|、|,|，|和|与|及|or|and|&|\+)\s*"
+_CARD_OUT_AFTER = (r"^\s*(?:这些|这几种|这几款|这类|这几个|等)?\s*(?:都|全)?\s*(?:买不到|搞不到|拿不到|弄不到|用不了|不能(?:买|用)|不让(?:买|用)|"
+                   r"不考虑|不想碰|不碰|禁运|没货|缺货|没有货|免谈|排除)|^\s*(?:(?:is|are)\s+)?(?:not available|unavailable|"
+                   r"out of stock|off the table|not an option|ruled out|banned)|^\s*(?:are\s+)?(?:impossible|hard) to (?:get|buy|find)")
+_CARD_OUT_BEFORE = (r"(?:(?<![a-z])(?:no|not|without|except|excluding|avoid|can't get|cannot get|can't buy|cannot buy|"
+                    r"can't use|cannot use|rule out|other than)(?![a-z])\s*(?:the\s+|any\s+)?|不能买|不能用|不考虑|不用|除了|排除|没有)\s*$")
+
+
+def cards_ruled_out(text: str, spans: list) -> list[str]:
+    """Cards named as out of reach: 'H100/H800/A800 这些买不到', 'we can't get H100s', 'no A100, please': each card of the
+    group (cards joined by '/', '、', 'and', 'or') the words rule out. [] when none is."""
+    spans = sorted({sp[:2]: sp for sp in spans}.values())
+    groups: list[list] = []
+    for sp in spans:
+        if groups and re.fullmatch(_CARD_JOIN + r"|\s*", text[groups[-1][-1][1]:sp[0]]):
+            groups[-1].append(sp)
+        else:
+            groups.append([sp])
+    out: list[str] = []
+    for g in groups:
+        after = text[g[-1][1]:g[-1][1] + 24]
+        after = re.sub(r"^s?\s*(?:\d+\s*g[b]?|sxm\d?|pcie|nvl)?", "", after)  # 'H100s', 'A800 80G'
+        before = text[max(0, g[0][0] - 16):g[0][0]]
+        if re.search(_CARD_OUT_AFTER, after) or re.search(_CARD_OUT_BEFORE, before):
+            out += [sp[2] for sp in g if sp[2] not in out]
+    return out
 
 
 def vendors(text: str) -> dict:
