@@ -90,6 +90,13 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
                 # (a count that does not hold the job is not a choice: the later ask finds the count that does)
                 if chosen is not None:
                     r = subs[i] = r.model_copy(update={"num_gpus": chosen.num_gpus, "gpu": r.gpu or chosen.gpu})
+            if answers and not r.model and r.intent in ("inference_speed", "serving"):
+                # 'the biggest model I can ship, and what speed would users see?': the speed of that biggest model
+                biggest = next((x.figures.get("largest_int4_params_b") for x in answers
+                                if x.figures.get("largest_int4_params_b")), None)
+                if biggest:
+                    r = subs[i] = r.model_copy(update={"model": f"{biggest:g}b", "precision": "int4",
+                                                       "largest_model": None})
             answers.append(plan(r, deps, question, invalid, shared))
         fixed = _held_fixed(req, asks, answers, deps.catalog)
         if fixed:  # cards compared on one format, formats on one GPU count: the alternative is the only change
@@ -276,6 +283,11 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if req.gpu and req.precision in ("bf16", "fp8"):
         _unsupported_precision(ctx)
     _modified_cards(ctx)
+    if req.device_kind == "phone" and not req.engine and req.intent in ("inference_memory", "inference_speed"):
+        req = ctx.req = req.model_copy(update={"engine": "llamacpp"})
+        ctx.used.add("device_kind")
+        ctx.assume("llama.cpp-style runtime on the phone (GGUF, one stream; MLC and vendor runtimes are similar in memory)",
+                   "手机上按 llama.cpp 类运行时计算（GGUF，单路；MLC 等运行时显存相近）")
     if req.intent == "inference_speed" and req.gpu and req.model and not _has_bandwidth(ctx):
         # a device known only by its memory ('a Raspberry Pi with 8GB', 'my 3060 12GB'): what fits, and why no speed
         req = ctx.req = req.model_copy(update={"intent": "inference_memory"})

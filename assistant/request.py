@@ -93,6 +93,8 @@ class Request(BaseModel):
     requests_per_s: float | None = None
     daily_active_users: int | None = Field(None, gt=0, description="users a day; the peak requests in flight are "
                                            "assumed from it (said) unless a concurrency is stated")
+    device_kind: Literal["phone"] | None = Field(None, description="the device is not a GPU: 'phone' (its chip's "
+                                                 "bandwidth and the memory one app may use; llama.cpp / MLC run on it)")
     team_size: int | None = Field(None, gt=0, le=1_000_000, description="people in a team who will use it ('a 20-person "
                                   "R&D team', '十来个人'); the peak requests in flight are assumed from it (said)")
     engine: Engine | None = None

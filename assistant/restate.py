@@ -95,6 +95,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "electricity_per_kwh": ("electricity {:g}/kWh", "电价 {:g}/度"),
         "daily_active_users": ("{:,} daily users", "日活 {:,}"),
         "team_size": ("a team of {:,}", "团队 {:,} 人"),
+        "device_kind": ("a {}", "设备：{}"),
     }
     for key, (en, cn) in labels.items():
         v = getattr(req, key)

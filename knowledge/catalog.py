@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from knowledge.generic import generic_model, generic_moe, parse_moe_shape, parse_param_count
-from knowledge.schemas import GPU, AppleChip, ModelSpec
+from knowledge.schemas import GPU, AppleChip, ModelSpec, Phone
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -314,6 +314,25 @@ def apple_gpus(chips: list[AppleChip]) -> list[GPU]:
                        "iogpu.wired_limit_mb=N` raises it, then pass --gpu NGB. FP16 runs at the FP32 rate (no "
                        "tensor cores)." + (f" {estimated}" if estimated else "") + (f" {c.notes}" if c.notes else ""))))
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def phones() -> list[Phone]:
+    """Phone chips and classes (knowledge/data/phones.yaml): bandwidth and the memory one app can use."""
+    return _load(DATA_DIR / "phones.yaml", Phone)
+
+
+def phone_gpu_id(text: str, ram_gb: float) -> tuple[str, Phone] | None:
+    """'骁龙 8 Gen 3 … 12GB', 'a mid-range Android phone with 8GB': the device as a custom card id (the app's share of
+    the memory, the chip's bandwidth, the runtime's prefill rate) and the record it came from; a named chip first,
+    then a class; None when no phone is named."""
+    low = text.lower()
+    pairs = sorted(((a, rec) for rec in phones() for a in rec.aliases), key=lambda ar: -len(ar[0]))
+    for alias, rec in pairs:  # the longest name written wins: a chip before 'flagship android' before 'android'
+        if re.search(r"(?<![a-z0-9])" + re.escape(alias) + r"(?![a-z0-9])", low):
+            usable = round(ram_gb * rec.app_memory_share, 1)
+            return f"{usable:g}GB:{rec.memory_bandwidth_gbps:g}:{rec.prefill_tflops:g}", rec
+    return None
 
 
 @functools.lru_cache(maxsize=1)

@@ -201,6 +201,23 @@ class GPU(_Record):
     as_of: str
 
 
+class Phone(_Record):
+    """A phone chip or phone class: the memory bandwidth an on-device model decodes at, and the share of the phone's
+    memory one app can use (knowledge/data/phones.yaml)."""
+
+    id: str
+    name: str
+    aliases: list[str] = []
+    memory_type: str
+    memory_bandwidth_gbps: float = Field(gt=0, description="GB/s, decimal")
+    app_memory_share: float = Field(gt=0, le=1, description="share of the phone's RAM one app may hold (an assumption)")
+    prefill_tflops: float = Field(gt=0, description="effective FP16 TFLOPS of a phone runtime for prefill (an assumption)")
+    notes: str | None = None
+    source: str
+    source_kind: Literal["vendor", "secondary"] = "vendor"
+    as_of: str
+
+
 class Price(_Record):
     """One price estimate: a range with its unit, currency, source, date and confidence."""
 

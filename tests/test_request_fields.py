@@ -15,6 +15,8 @@ PAIRS: dict[str, tuple[str, str]] = {
                         "What should I buy to run Llama 3.1 70B at home? Budget $20,000. No NVIDIA."),
     "exclude_gpus": ("What should I buy to run Llama 3.1 70B for 20 users? Budget $200,000.",
                      "What should I buy to run Llama 3.1 70B for 20 users? Budget $200,000. We can't get H100s."),
+    "device_kind": ("What's the biggest model that fits in 6 GB?",
+                    "What's the biggest model that fits on a Snapdragon 8 Gen 3 phone with 12 GB?"),
     "team_size": ("How many A100s to serve a 7B chatbot?", "How many A100s to serve a 7B chatbot to a 40-person team?"),
     "only_vendors": ("要做 Qwen2.5-7B 全参微调，推荐买什么卡？", "要做 Qwen2.5-7B 全参微调，国产化要求，推荐买什么卡？"),
     "power_limit_w": ("What should I buy to run Llama 3.1 70B at home? Budget $10,000.",

@@ -50,6 +50,7 @@ class Names:
     gpu_spans: list[tuple[int, int, str]] = field(default_factory=list)
     unknown_gpu: str | None = None
     notes: list[str] = field(default_factory=list)
+    device_ram_gb: int | None = None  # a phone or board whose memory is the device's own ('8GB RAM' is not a host's)
 
 
 def mask(text: str, start: int, end: int) -> str:
@@ -186,8 +187,25 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                       r"cpu[\s-]*only|only (?:a|the) cpu|树莓派|纯\s*cpu|只有\s*cpu)(?![a-z0-9])", work)
         if m:
             out.unknown_gpu = m.group(0).strip()
-            mem = re.search(r"(\d{1,3})\s*g(?:b|ib)?\s*(?:of\s+)?(?:ram|memory|内存|统一内存|运存|unified)?", work[m.end():m.end() + 40]) \
+            mem = re.search(r"(\d{1,3})\s*g(?:b|ib)?(?![a-z])\s*(?:of\s+)?(?:ram|memory|内存|统一内存|运存|unified)?",
+                            work[m.end():m.end() + 40]) \
                 or re.search(r"(\d{1,3})\s*g(?:b|ib)?\s*(?:of\s+)?(?:ram|memory|内存|运存)", work)
+            from knowledge.catalog import phone_gpu_id
+
+            phone = phone_gpu_id(work, int(mem.group(1))) if mem and re.search(
+                r"phone|android|手机|安卓|snapdragon|骁龙|旗舰机|千元机", m.group(0) + " " + work) else None
+            if phone:  # '12GB 内存的安卓机（骁龙 8 Gen 3）': the app's share of its memory, the chip's bandwidth
+                gid, rec = phone
+                ram = out.device_ram_gb = int(mem.group(1))
+                out.gpus, out.gpu_text = [gid], m.group(0).strip()
+                out.gpu_spans.append((m.start(), m.end(), gid))
+                out.notes.append(f"'{m.group(0).strip()}' read as {rec.name}: one app can hold about "
+                                 f"{rec.app_memory_share:.0%} of its {ram} GB (Android keeps the rest for the system and other "
+                                 f"apps; an assumption), so {ram * rec.app_memory_share:g} GB; memory {rec.memory_type}, "
+                                 f"{rec.memory_bandwidth_gbps:g} GB/s ({rec.source_kind} source, {rec.as_of})")
+                out.unknown_gpu = None
+                work = mask(work, m.start(), m.end())
+                mem = None
             if mem and 1 <= int(mem.group(1)) <= 512:  # 'Raspberry Pi 5 with 8GB RAM', 'iPhone 15 Pro（8GB 内存）'
                 gid = f"custom-{int(mem.group(1))}gb"
                 out.gpus, out.gpu_text = [gid], m.group(0).strip()

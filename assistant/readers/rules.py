@@ -458,7 +458,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         stated.pop("batch")  # beside a total rate to reach, 'single-user TTFT 1 ms' is each user's target, not batch 1
     if str(stated.get("gpu", "")).startswith("custom-") and stated.get("ram_gb") and \
             f"custom-{int(stated['ram_gb'])}gb" == stated["gpu"]:
-        stated.pop("ram_gb")  # 'a Raspberry Pi with 8GB RAM': the device's memory is the card, not RAM beside it
+        stated.pop("ram_gb")
+    if names.device_ram_gb and stated.get("ram_gb") == names.device_ram_gb:
+        stated.pop("ram_gb")  # 'an Android phone with 8GB RAM': the phone's own memory, already the device's
+    if names.device_ram_gb:
+        stated["device_kind"] = "phone"  # 'a Raspberry Pi with 8GB RAM': the device's memory is the card, not RAM beside it
     if stated.get("tensor_parallel") and not stated.get("num_gpus"):
         stated["num_gpus"] = stated["tensor_parallel"]  # 'TP=4' with no count: four GPUs
     if "per_token_cost" not in stated and per_token:
