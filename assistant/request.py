@@ -95,6 +95,10 @@ class Request(BaseModel):
                                            "assumed from it (said) unless a concurrency is stated")
     device_kind: Literal["phone"] | None = Field(None, description="the device is not a GPU: 'phone' (its chip's "
                                                  "bandwidth and the memory one app may use; llama.cpp / MLC run on it)")
+    rent_committed: bool | None = Field(None, description="the rental is a reserved term or contract ('1-year reserved', "
+                                        "'包年'): every hour of the period is paid, worked or not")
+    resale_fraction: float | None = Field(None, ge=0, lt=1, description="what the hardware sells for at the end, as a "
+                                          "share of its price ('zero resale', '残值 30%'); None: none credited (said)")
     team_size: int | None = Field(None, gt=0, le=1_000_000, description="people in a team who will use it ('a 20-person "
                                   "R&D team', '十来个人'); the peak requests in flight are assumed from it (said)")
     engine: Engine | None = None

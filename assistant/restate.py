@@ -95,6 +95,8 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "electricity_per_kwh": ("electricity {:g}/kWh", "电价 {:g}/度"),
         "daily_active_users": ("{:,} daily users", "日活 {:,}"),
         "team_size": ("a team of {:,}", "团队 {:,} 人"),
+        "resale_fraction": ("resale {:.0%}", "残值 {:.0%}"),
+        "rent_committed": ("reserved term", "包期租用"),
         "device_kind": ("a {}", "设备：{}"),
     }
     for key, (en, cn) in labels.items():

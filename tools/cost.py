@@ -86,6 +86,8 @@ class CostRequest(BaseModel):
     power_watts_per_gpu: float | None = Field(None, gt=0, le=5000, description="default: the GPU's TDP")
     period_hours: float | None = Field(None, gt=0, allow_inf_nan=False, description="calendar hours the GPUs are held "
                                        "(default: the job's hours); `hours` are the hours they work within it")
+    rent_committed: bool = Field(False, description="a reserved term or contract: every hour of the period is paid, "
+                                 "worked or not (on demand pays only the working hours)")
     basis: Literal["period", "share"] = Field("period", description="period: buy for the period and sell at its end "
                                               "(one job); share: the job's share of GPUs kept busy for years")
 
@@ -270,7 +272,8 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
         notes.append(text)
         return fallback
 
-    gpu_hours = req.hours * req.num_gpus
+    rent_hours = req.period_hours if (req.rent_committed and req.period_hours) else req.hours
+    gpu_hours = rent_hours * req.num_gpus
     used: list[PriceUsed] = []
 
     rent = rent_cost = None
@@ -279,8 +282,9 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
         rent, used = pick.per_gpu, used + pick.used
         notes += pick.notes
         rent_cost = CostRange(low=rent.low * gpu_hours, typical=rent.typical * gpu_hours, high=rent.high * gpu_hours)
-        notes.append(f"rent: {req.num_gpus} GPUs x {round(req.hours, 2):,g} h = {round(gpu_hours, 2):,g} GPU-hours x the price "
-                     "per GPU-hour; storage, egress and idle time between jobs not included")
+        notes.append(f"rent: {req.num_gpus} GPUs x {round(rent_hours, 2):,g} h = {round(gpu_hours, 2):,g} GPU-hours x the price "
+                     "per GPU-hour" + ("; a reserved term pays every hour of the period, worked or not" if rent_hours != req.hours
+                                       else "") + "; storage, egress and idle time between jobs not included")
 
     buy = buy_cost = breakdown = owned_h = u = wins = period_used = None
     be_months = be_util = None
@@ -336,9 +340,11 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
             breakdown = {"capital": req.num_gpus * buy.typical * (1 - kept), "hosting": req.num_gpus * hosting * months,
                          "power": req.num_gpus * power_h * req.hours}
             period_used = held
-            notes.append(f"buy: purchase less resale when sold after {held:,.0f} h ({kept:.0%} of the price back: "
-                         f"{DEFAULT_RESALE_SOON:.0%} soon after purchase, falling to {resale:.0%} after {years:g} years, an "
-                         f"assumption), hosting for {months:,.1f} month(s), power = TDP x GPUs x {round(req.hours, 1):,g} "
+            notes.append(f"buy: purchase less resale when sold after {held:,.0f} h ("
+                         + ("no resale: written off" if resale == 0 else
+                            f"{kept:.0%} of the price back: {DEFAULT_RESALE_SOON:.0%} soon after purchase, falling to "
+                            f"{resale:.0%} after {years:g} years, an assumption")
+                         + f"), hosting for {months:,.1f} month(s), power = TDP x GPUs x {round(req.hours, 1):,g} "
                          "working hours x PUE x price")
         if rent is not None:
             notes.append("break-even months = purchase / (monthly rent at this utilization - monthly hosting and power), "
@@ -353,7 +359,8 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
                 wins = buy_wins_after(buy.typical, rent.typical, hosting, power_h, u, years, resale)
                 notes.append(f"buying beats renting when the GPUs are held longer than "
                              + (f"{wins:.1f} months" if wins else f"{2 * years:g} years (never, at these prices)")
-                             + f" working {u:.0%} of the time (resale credited)")
+                             + f" working {u:.0%} of the time (" + ("no resale credited" if resale == 0 else "resale credited")
+                             + ")")
             spread = rent.typical - power_h
             raw = (buy.typical * (1 - resale) / (years * HOURS_PER_YEAR) + 12 * hosting / HOURS_PER_YEAR) / spread \
                 if spread > 0 else math.inf
@@ -390,7 +397,10 @@ def desk_card(gpu: GPU) -> bool:
 
 def resale_after(held_hours: float, years: float, resale: float) -> float:
     """Share of the purchase price a card fetches when sold after `held_hours`: DEFAULT_RESALE_SOON at once, falling
-    in a straight line to `resale` at the end of the depreciation life, flat after."""
+    in a straight line to `resale` at the end of the depreciation life, flat after. A resale of 0 is a write-off:
+    nothing comes back, whenever the cards leave."""
+    if resale == 0:
+        return 0.0
     return DEFAULT_RESALE_SOON - (DEFAULT_RESALE_SOON - resale) * min(1.0, held_hours / (years * HOURS_PER_YEAR))
 
 

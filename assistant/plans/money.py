@@ -611,9 +611,10 @@ def cost(ctx: Ctx) -> Answer:
     if util is not None and req.period_hours and not req.hours_per_day:
         hours = req.period_hours * util  # 'a year at 60% utilization': rented only for the hours used
         ctx.notes.append(ctx.t(f"{req.period_hours:,.0f} h x {util:.0%} utilization = {hours:,.0f} working hours per GPU; "
-                               "renting pays for those, owning for the whole period",
+                               + ("a reserved term pays every hour of the period, owning too" if req.rent_committed else
+                                  "renting on demand pays for those, owning for the whole period"),
                                f"{req.period_hours:,.0f} 小时 × 利用率 {util:.0%} = 每卡 {hours:,.0f} 工作小时；"
-                               "租用只付这些小时，自购按整个周期分摊"))
+                               + ("包期租用按整个周期付费，自购也按整个周期" if req.rent_committed else "按需租用只付这些小时，自购按整个周期分摊")))
     if util is None and req.hours_per_day:
         util = min(1.0, req.hours_per_day / 24)
         ctx.notes.append(ctx.t(f"utilization {util:.0%} of owned GPUs = {req.hours_per_day:g} h a day / 24",
@@ -625,11 +626,31 @@ def cost(ctx: Ctx) -> Answer:
         ctx.notes.append(ctx.t(f"your server price / {per} GPUs = {purchase:,.0f} {cur} per GPU",
                                f"整机价 / {per} 张卡 = 每卡 {purchase:,.0f} {cur}"))
     held = req.period_hours if (req.period_hours and req.period_hours > hours) else None
+    if req.hours_per_day and req.period_hours and req.hours_per_day < 24:
+        # '用 2 年，每天跑 14 小时': the cards are owned for the calendar period (2 years), working 14 h of each day
+        held = req.period_hours * 24 / req.hours_per_day
     base = {"gpu": gpu, "num_gpus": n, "hours": hours, "period_hours": held, "currency": cur, "prices": ctx.deps.prices(),
             "price_per_hour": req.price_per_gpu_hour or provider_rate(ctx, gpu.id, cur), "purchase_price_per_gpu": purchase, "used": bool(req.used),
             "utilization": util, "electricity_price": req.electricity_per_kwh}
     base |= _owner_costs(ctx, n)
+    if req.rent_committed and req.period_hours:  # a reserved term: paid for every hour of the period, worked or not
+        base["rent_committed"] = True
+        ctx.used.add("rent_committed")
+    resale_default = None
+    if req.resale_fraction is not None:  # the user's own resale ('zero resale value', '残值 30%')
+        base["resale_fraction"] = req.resale_fraction
+        ctx.used.add("resale_fraction")
+        ctx.notes.append(ctx.t(f"resale {req.resale_fraction:.0%} of the purchase price at the end (yours)",
+                               f"期末残值按购价的 {req.resale_fraction:.0%}（你给的）"))
+    elif "resale_fraction" not in base:  # not said: owning is costed in cash, and what a resale would change is shown
+        resale_default = dict(base)
+        base["resale_fraction"] = 0.0
+        ctx.notes.append(ctx.t("no resale credited (used-GPU prices move fast; say e.g. 'resale 30%' to credit one); the "
+                               "line 'If you resell' shows the default resale curve's effect",
+                               "不计残值（二手卡价格波动大；可写“残值 30%”计入）；“如果转卖”一行给出按默认残值曲线的结果"))
     r = estimate_rent_and_buy(CostRequest(**base))
+    resold = estimate_rent_and_buy(CostRequest(**resale_default)) if resale_default and r.buy_cost else None
+    figures_resold: dict = {}
     ctx.call("cost", {k: (v.id if hasattr(v, "id") else v) for k, v in base.items() if k != "prices"}, r)
     s = _sym(cur)
     lines = []
@@ -646,12 +667,15 @@ def cost(ctx: Ctx) -> Answer:
         lines.append(compute_line(ctx, ctx.model(), timed.args.get("tokens") or req.tokens,
                                    t["total_flops"], t["method"], trained))
     if r.rent_cost:
+        rent_h = r.gpu_hours / n
         lines.append(ctx.t(f"**Rent: {s}{r.rent_cost.typical:,.0f}** ({s}{r.rent_cost.low:,.0f}–{s}{r.rent_cost.high:,.0f}) for "
-                           f"{n} GPUs × {hours:,.0f} h = {r.gpu_hours:,.0f} GPU-hours at {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
+                           f"{n} GPUs × {rent_h:,.0f} h" + (" (a reserved term: every hour paid)" if base.get("rent_committed") else "")
+                           + f" = {r.gpu_hours:,.0f} GPU-hours at {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
                            "/GPU-h" + (" (your price)" if req.price_per_gpu_hour else " (your monthly price)" if req.rent_per_month
                                        else " (price table)") + ".",
                            f"**租用：{s}{r.rent_cost.typical:,.0f}**（{s}{r.rent_cost.low:,.0f}–{s}{r.rent_cost.high:,.0f}），"
-                           f"{n} 张卡 × {hours:,.0f} 小时 = {r.gpu_hours:,.0f} 卡时，每卡时 {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
+                           f"{n} 张卡 × {rent_h:,.0f} 小时" + ("（包期：每小时都付）" if base.get("rent_committed") else "")
+                           + f" = {r.gpu_hours:,.0f} 卡时，每卡时 {s}{r.rent_price_per_gpu_hour.typical:,.2f}"
                            + ("（你给的价格）" if req.price_per_gpu_hour else "（你给的包月价）" if req.rent_per_month
                               else "（价格表）") + "。"))
     if r.buy_cost:
@@ -662,6 +686,16 @@ def cost(ctx: Ctx) -> Answer:
                            f"**自购：{s}{r.buy_cost.typical:,.0f}**（" + ("买下、不计残值" if no_resale else "买下、用完按期末残值卖出")
                            + "，加托管、电费），"
                            f"每卡购价 {s}{r.purchase_price_per_gpu.typical:,.0f}。"))
+        if resold is not None and resold.buy_cost and resold.buy_cost.typical < r.buy_cost.typical:
+            back = r.buy_cost.typical - resold.buy_cost.typical
+            flips = resold.cheaper != r.cheaper and resold.cheaper is not None
+            lines.append(ctx.t(f"If you resell the cards at the end (the default curve: 70% back soon after purchase, "
+                               f"20% after 4 years), owning costs {s}{resold.buy_cost.typical:,.0f} ({s}{back:,.0f} back)"
+                               + (f", and **{resold.cheaper}** would be cheaper." if flips else "; the verdict stands."),
+                               f"如果期末把卡转卖（默认残值曲线：刚买不久约七成，4 年后两成），自购成本 {s}{resold.buy_cost.typical:,.0f}"
+                               f"（收回 {s}{back:,.0f}）" + (f"，那样**{'租' if resold.cheaper == 'rent' else '买'}**更省。"
+                                                            if flips else "；结论不变。")))
+            figures_resold = {"buy_cost_if_resold": resold.buy_cost.typical}
     if r.buy_breakdown and r.buy_breakdown.get("power") is not None and gpu.tdp_w:
         from tools.cost import DEFAULT_PUE
 
@@ -712,12 +746,14 @@ def cost(ctx: Ctx) -> Answer:
             be = ctx.t(f" Buying wins past {wins:.1f} months of holding at {u:.0%} use ({rs_en}); this is "
                        f"{held_m:,.1f} months.", f"持有超过 {wins:.1f} 个月（利用率 {u:.0%}，{rs_zh}）买就更划算；这次是 "
                        f"{held_m:,.1f} 个月。")
-        verdict = ctx.t(f"Cheaper for this: **{r.cheaper}**.", f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**。")
+        gap = abs(r.rent_cost.typical - r.buy_cost.typical) if (r.rent_cost and r.buy_cost) else None
+        verdict = ctx.t(f"Cheaper for this: **{r.cheaper}**" + (f", by {s}{gap:,.0f}" if gap else "") + ".",
+                        f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**" + (f"，省 {s}{gap:,.0f}" if gap else "") + "。")
         lines.append((be + cash).strip() if nominal else verdict + be + cash)
         lines += _per_used_hour(ctx, r, s)
     figures: dict[str, Any] = {"gpu_hours": r.gpu_hours, "hours": hours, "currency": cur, "cheaper": r.cheaper,
                                "break_even_months": r.break_even_months, "buy_wins_after_months": r.buy_wins_after_months}
-    figures |= trained
+    figures |= trained | figures_resold
     if r.rent_cost:
         figures |= {"rent_cost": r.rent_cost.typical, "rent_price_per_gpu_hour": r.rent_price_per_gpu_hour.typical}
     if r.buy_cost:

@@ -161,6 +161,8 @@ def money(text: str) -> dict:
         out["hours_per_day"] = to_number(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     period = None
+    found = []  # (score, order, hours): the job's own period beats a contract's term ('a 1-year reserved contract … we
+    # need it for 18 months': 18 months) and an extension ('the extra 6 months')
     for m in re.finditer(r"(?<![\d.])(" + NUM + r")\s*-?\s*(" + TIME_UNIT + r")(半)?(?![a-z])", text):
         v = to_number(m.group(1))
         if not v or re.match(r"\s*(?:内|以内|之内)", text[m.end():m.end() + 3]):
@@ -168,8 +170,18 @@ def money(text: str) -> dict:
         hourly = m.group(2) in ("小时", "个小时", "hour", "hours", "hr", "hrs", "h")
         if hourly and (re.fullmatch(r"一|1|每", m.group(1)) or re.search(r"(?:每|per|an?|/)\s*$", text[max(0, m.start() - 5):m.start()])):
             continue  # 'per hour' / '一小时' is a rate's unit, not a period
-        period = duration_hours(v + (0.5 if m.group(3) else 0), m.group(2))
-        break
+        before, after = text[max(0, m.start() - 24):m.start()], text[m.end():m.end() + 24]
+        score = 0
+        if re.search(r"需要|要用|用|跑|持续|" + w(r"need(?:s|ed)? (?:it|them|the \w+)? ?for|use (?:it|them)? ?for|run(?:ning)? (?:it|them)? ?for|"
+                                        r"for|over|lasts?|project|job"), before):
+            score += 2
+        if re.search(r"合同|合约|包年|包月|预留|签|" + w(r"contract|reserved|reservation|term|commit\w*|lease"), before + " " + after[:12]):
+            score -= 3
+        if re.search(r"另外|再|延长|续|" + w(r"extra|additional|more|extend\w*|another"), before[-14:]):
+            score -= 2
+        found.append((score, -len(found), duration_hours(v + (0.5 if m.group(3) else 0), m.group(2))))
+    if found:
+        period = max(found)[2]
     if period is None:
         m = re.search(w(r"(?:for|over|in|run me|a|one)\s+(?:a|an|one|a full|the)?\s*(?:whole|full|entire)?\s*(year|month|week|day)") + r"|(?:一|1)?\s*整?(年|个月)(?:下来|用|租)|全年|一年|半年", text)
         if m:
@@ -188,6 +200,18 @@ def money(text: str) -> dict:
         if got and 0 < got[0] <= 100:
             out["electricity_per_kwh"] = got[0]
             out["currency"] = out.get("currency") or got[1]
+    m = re.search(r"残值\s*(?:按|为|约|算|是)?\s*(\d+(?:\.\d+)?)\s*%|(?:卖|转手|转卖)[^。；;,，]{0,8}?(?:回|得)?\s*(\d+(?:\.\d+)?)\s*%|"
+                  + w(r"resale (?:value )?(?:of |at |is |around |about |~)?(\d+(?:\.\d+)?)\s*%|(?:sell|resell) (?:it|them|the \w+) "
+                      r"(?:for|at) (?:about |around |~)?(\d+(?:\.\d+)?)\s*%"), text)
+    if m and float(next(g for g in m.groups() if g)) < 100:
+        out["resale_fraction"] = float(next(g for g in m.groups() if g)) / 100
+    elif has(r"残值\s*(?:按|为|算|是)?\s*(?:0|零)(?![\d.])|不(?:考虑|算|计)残值|没有残值|无残值|不卖|" +
+             w(r"(?:zero|no|nil|0%?) resale|resale (?:value )?(?:of |at |is |= )?(?:zero|0|nil|none)|write (?:it|them) off|"
+               r"written off|writing (?:it|them) off|won't (?:sell|resell)|not (?:sell|resell)\w*"), text):
+        out["resale_fraction"] = 0.0
+    if has(r"包年|预留实例|预留|长租|合约|签(?:了)?\s*\d*\s*年|" + w(r"reserved|reservation|contract|commit(?:ment|ted)|committed use|"
+                                                          r"\d[\s-]*(?:year|yr) term"), text):
+        out["rent_committed"] = True  # 'a 1-year reserved contract at $2.10/GPU-hr': paid every hour of the term
     if has(r"回本|划算|" + w(r"break[\s-]?even|payback|pay back|pays? for itself|pays? off|until (?:buying|owning|it) "
                             r"(?:is|becomes|gets) cheaper|before (?:buying|owning) (?:is|becomes) cheaper|"
                             r"(?:buying|owning) (?:is|becomes) cheaper"), text):
