@@ -182,3 +182,30 @@ def test_two_cards_compared_on_price_get_a_verdict_by_workload():
     # H20 costs under 148/989 = 15% of it: the verdict names a card for each kind of work
     text = a.comparison or a.answer
     assert "Verdict" in text and "decode-heavy" in text and "prefill-heavy" in text
+
+
+@pytest.mark.parametrize("text", ["请教下各位，DeepSeek-R1 满血版（671B，官方FP8权重）最少要几张 H20 才能跑起来？",
+                                  "The official FP8 checkpoint of DeepSeek-V3: how many H200s to load it?"])
+def test_an_official_checkpoint_is_not_a_published_run(text):
+    a = ask(text)
+    # 671B at ~1 B per FP8 weight = ~675 GB: over 96 GB H20s, 675 / 96 = 7.0 -> 8; over 141 GB H200s 4.8 -> 5 by
+    # memory, and a tensor-parallel split of the 128 attention heads needs 8: either way 8 cards are what fits
+    assert a.intent == "inference_memory" and re.search(r"(?:What does fit|放得下的方案)\**[:：]\s*8", a.answer)
+
+
+@pytest.mark.parametrize("text", ["rough days to pretrain a 1.5B model (qwen2.5-1.5b shape) from scratch on 100B tokens with 16x A100 80G?",
+                                  "roughly how many hours to fine-tune Llama 3.1 8B (full) on 2B tokens with 8 H100?",
+                                  "weeks to train a 7B model on 1T tokens on 64 A100s?"])
+def test_a_duration_asked_with_days_hours_or_weeks_is_a_training_time(text):
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    assert read(text, default_catalog()).request.intent == "training_time"
+
+
+def test_a_measured_rate_per_gpu_is_scaled_to_the_jobs_gpu_count():
+    a = ask("Our team measured training Qwen2.5-7B on 8x A100 80GB (bf16, seq 4096): the dashboard says 2,900 tokens/s "
+            "per GPU. How long for 1T tokens on 32 A100s?")
+    # 1e12 tokens / (2,900 tokens/s x 32 GPUs) = 10.78e6 s = 124.7 days (the same per-GPU rate on 4x the GPUs)
+    m = re.search(r"= \*\*([\d,.]+) h \(([\d.]+) days\)\*\*", a.answer)
+    assert m and 110 <= float(m.group(2)) <= 135, a.answer[:600]

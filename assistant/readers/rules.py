@@ -184,8 +184,9 @@ _INHERITED = ("method", "methods", "model", "model_text", "models", "gpu", "gpus
 
 
 # 'our own measurement: LoRA of 8B on 1x A100 runs at ~2,800 tokens/s', '我自己测的 … 吞吐大约 1800 tokens/s'
-_OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测|" +
-                    slots.w(r"runs at|we get|we see|we got|we saw|getting|i get|i got"))
+_OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测|看板|监控显示|日志显示|" +
+                    slots.w(r"runs at|we get|we see|we got|we saw|getting|i get|i got|dashboard|logs? (?:say|says|show|shows)|"
+                            r"grafana|wandb"))
 
 
 def _measured_run_split(text: str) -> tuple[str, str] | None:
@@ -212,11 +213,14 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         before, job = read_one(split[0], catalog), read_one(split[1], catalog)
         past, now = before.request, job.request
         other = (past.model and now.model and past.model != now.model) or (
-            "gpu" in now.stated and past.gpu and now.gpu != past.gpu)
+            "gpu" in now.stated and past.gpu and now.gpu != past.gpu) or (
+            "num_gpus" in now.stated and past.num_gpus and now.num_gpus != past.num_gpus and now.tokens)
+        # ('… 2,900 tokens/s per GPU on 8x A100. How long for 1T tokens on 32 A100s?': the job is on other GPUs)
         if not past.period_hours and past.throughput_tokens_per_s and not other:
             return read_one(text, catalog, previous)  # the job's own measured rate ('we measured 3,100 tok/s on it')
         if not past.period_hours and past.throughput_tokens_per_s and now.tokens and (
-                past.method in ("full", "lora", "qlora", "pretrain") or now.method in ("full", "lora", "qlora", "pretrain")):
+                past.method in ("full", "lora", "qlora", "pretrain") or now.method in ("full", "lora", "qlora", "pretrain")
+                or re.search(r"train|训练|微调|mfu|fine[\s-]?tun", split[0].lower())):
             # a measured training rate: the earlier setup would take tokens / rate for the job's tokens; scaled below
             # like a measured run (the estimator's ratio between that setup and the job's model, GPUs and count)
             rate = past.throughput_tokens_per_s * ((past.num_gpus or 1) if past.throughput_scope == "gpu" else 1)
@@ -871,6 +875,9 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s["inference_speed"] = max(s.get("inference_speed", 0), s.pop("serving"))  # '单并发': one stream's speed
     if s.get("training_time", 0) and s.get("inference_speed", 0) and inferish and not trainish:
         s["training_time"] = 0
+    if s.get("training_time", 0) and s.get("inference_speed", 0) and trainish and not inferish and \
+            s["training_time"] >= s["inference_speed"]:
+        s["inference_speed"] = 0  # 'we measured 2,900 tokens/s per GPU training it: how long for 1T tokens?': a training run
     if s.get("published_run") and re.search(_PAST_RUN, low) and has_model:
         from knowledge.runs import run_for
 

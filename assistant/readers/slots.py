@@ -806,7 +806,7 @@ def needed_rate(text: str) -> tuple[float, tuple[int, int]] | None:
     return None
 
 
-_PER_UNIT = (r"单卡|每张卡|每卡|单张|每个实例|单实例|一个实例|(?<![a-z])(?:per|each|a|one|single)[\s-]+(?:gpu|card|instance)(?![a-z])|"
+_PER_UNIT = (r"单卡|每张卡|每卡|单张|每个实例|单实例|一个实例|/\s*(?:gpu|card|卡)(?![a-z])|(?<![a-z])(?:per|each|a|one|single)[\s-]+(?:gpu|card|instance)(?![a-z])|"
              r"(?<![a-z])per[\s-]instance|(?<![a-z])an instance(?![a-z])")
 _PER_NODE = r"(?<![a-z])(?:node|box|server|machine)(?![a-z])|整机|一台|每台|整台|单机|(?:8|八)卡机"
 
