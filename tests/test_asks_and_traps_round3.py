@@ -209,3 +209,25 @@ def test_a_measured_rate_per_gpu_is_scaled_to_the_jobs_gpu_count():
     # 1e12 tokens / (2,900 tokens/s x 32 GPUs) = 10.78e6 s = 124.7 days (the same per-GPU rate on 4x the GPUs)
     m = re.search(r"= \*\*([\d,.]+) h \(([\d.]+) days\)\*\*", a.answer)
     assert m and 110 <= float(m.group(2)) <= 135, a.answer[:600]
+
+
+LOG = ("Our current box is 2x A100 80GB SXM, vLLM TP=2, Llama-3.1-70B-Instruct fp16. Single-user decode from the log:\n"
+       "```\nINFO metrics.py:351] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 21.8 tokens/s, Running: "
+       "1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.6%\n```\n")
+
+
+@pytest.mark.parametrize("ask_text", ["Product wants >=35 tok/s per user. If we move to 2x H100 (same fp16, same TP=2), do we "
+                                      "get there? Vendor hasn't said SXM or PCIe yet.",
+                                      "If we switch to 2x H200 with the same settings, what single-user speed should we expect?"])
+def test_a_measured_speed_is_carried_to_the_card_moved_to(ask_text):
+    a = ask(LOG + ask_text)
+    assert a.intent == "inference_speed" and a.request["measured_gpu"] == "a100-80gb"
+    # decode at batch 1 reads the 141 GB of fp16 weights each token: the speed follows memory bandwidth, H100 SXM
+    # 3,350 / A100 2,039 GB/s = 1.64x at most (fixed per-step costs do not scale): 21.8 x ~1.5-1.64 = 33-36 tokens/s;
+    # H100 PCIe 2,000 GB/s: about the same as the A100 (~21); H200 4,800 GB/s: up to 2.35x, ~45-51
+    tps = a.figures["decode_tokens_per_s_per_seq"]
+    if "H200" in ask_text:
+        assert 40 <= tps <= 52
+    else:
+        assert 31 <= tps <= 37 and 19 <= a.figures["scaled_tokens_per_s:h100-pcie"] <= 23
+        assert "35 tokens/s" in a.answer

@@ -931,6 +931,8 @@ def inference_speed(ctx: Ctx) -> Answer:
         return offload(ctx)
     if req.batch_items and req.model:
         return batch_job(ctx)
+    if req.measured_gpu and req.throughput_tokens_per_s and req.model:
+        return measured_speed_moved(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     prompt = req.prompt_len or req.context or 2048
     if not (req.prompt_len or req.context):
@@ -1051,6 +1053,60 @@ def inference_speed(ctx: Ctx) -> Answer:
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference", fits=figures.get("fits"),
                                   min_gpus=figures.get("min_gpus"), per_gpu_gb=figures.get("per_gpu_gb")),
                   figures=figures)
+
+
+def measured_speed_moved(ctx: Ctx) -> Answer:
+    """Your measured decode speed on one set-up, carried to another card: measured x (the estimate on the new card /
+    the estimate on yours), same model, format, GPU count and batch. The measurement keeps what the roofline misses
+    (your engine, drivers, sampling); the ratio carries the hardware difference. Each card asked (SXM and PCIe when
+    the vendor has not said) is one line; a per-user target is checked on the scaled figure."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    req, lang = ctx.req, ctx.lang
+    model = ctx.model()
+    old = ctx.gpu(req.measured_gpu)
+    n_old = req.measured_num_gpus or req.num_gpus or 1
+    n = req.num_gpus or n_old
+    batch = req.batch or 1
+    prompt = req.prompt_len or req.context or 1024
+    fmt = req.precision or model.native_precision
+    args = {"context": prompt, "output": req.output_len or 256, "batch": batch, "precision": fmt, "engine": _engine(ctx, "vllm")}
+    base = ctx.call("time_infer", {"model": model.id, "gpu": old.id, "num_gpus": n_old, **args},
+                    estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=old, num_gpus=n_old, **args)))
+    ctx.used |= {"throughput_tokens_per_s", "measured_gpu", "measured_num_gpus", "tokens_per_s_per_user", "gpus"}
+    measured = req.throughput_tokens_per_s
+    lines, figures = [], {}
+    target = req.tokens_per_s_per_user
+    for gid in [g for g in (req.gpus or [req.gpu]) if g and g != old.id]:
+        new = ctx.gpu(gid)
+        est = ctx.call("time_infer", {"model": model.id, "gpu": new.id, "num_gpus": n, **args},
+                       estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=new, num_gpus=n, **args)))
+        ratio = est.decode_tokens_per_s_per_seq / base.decode_tokens_per_s_per_seq
+        scaled = measured * ratio
+        close = bool(target) and abs(scaled / target - 1) < 0.10  # inside the ratio's own error: say so, not a verdict
+        verdict = "" if not target else (
+            ctx.t(f": **right at** your {target:g} tokens/s (within 10%: too close to call from an estimate; measure it on the "
+                  "new card before buying)", f"：**正好卡在**你要的 {target:g} token/s 附近（差距在 10% 以内，估算分不出；买之前在新卡上实测）")
+            if close else ctx.t(f": **meets** your {target:g} tokens/s" if scaled >= target else f": **misses** your {target:g} tokens/s",
+                                f"：**达到**你要的 {target:g} token/s" if scaled >= target else f"：**达不到**你要的 {target:g} token/s"))
+        lines.append(ctx.t(f"- **{n}× {new.name}: ~{scaled:,.1f} tokens/s per sequence**{verdict} = your {measured:g} × "
+                           f"{ratio:.2f} (estimate {est.decode_tokens_per_s_per_seq:,.1f} on it / {base.decode_tokens_per_s_per_seq:,.1f} "
+                           f"on your {n_old}× {old.name}; memory bandwidth {new.memory_bandwidth_gbps:,.0f} vs "
+                           f"{old.memory_bandwidth_gbps:,.0f} GB/s sets most of it)",
+                           f"- **{n} × {new.name}：每序列约 {scaled:,.1f} token/s**{verdict} = 你实测的 {measured:g} × {ratio:.2f}"
+                           f"（估算 {est.decode_tokens_per_s_per_seq:,.1f} ÷ 你的 {n_old} × {old.name} 上的 {base.decode_tokens_per_s_per_seq:,.1f}；"
+                           f"显存带宽 {new.memory_bandwidth_gbps:,.0f} 对 {old.memory_bandwidth_gbps:,.0f} GB/s 决定了大部分差别）"))
+        figures.setdefault("decode_tokens_per_s_per_seq", round(scaled, 2))
+        figures[f"scaled_tokens_per_s:{gid}"] = round(scaled, 2)
+    head = ctx.t(f"**From your measurement ({measured:g} tokens/s per sequence at batch {batch} on {n_old}× {old.name}), "
+                 f"{model.name} in {fmt}:**",
+                 f"**按你的实测（{n_old} × {old.name}，batch {batch}，每序列 {measured:g} token/s），{model.name}（{fmt}）：**")
+    ctx.notes.append(ctx.t("the same model, format, GPU count and batch on each card; your engine's overheads carry over in "
+                           "the ratio (an assumption: the same engine version and settings)",
+                           "每种卡上模型、格式、卡数、batch 都相同；引擎自身的开销按比例带过去（假设引擎版本和参数不变）"))
+    text = head + "\n" + "\n".join(lines) + assumptions_md(lang, ctx.notes + base.assumptions)
+    return Answer(answer=text, lang=lang, intent="inference_speed", tool_calls=ctx.calls, figures=figures,
+                  verdict=Verdict(gpu=req.gpu, num_gpus=n, method="inference"))
 
 
 BATCHED_SEQS = 256  # vLLM's default --max-num-seqs: the batch a served card runs at when the load allows

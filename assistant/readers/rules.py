@@ -205,6 +205,54 @@ def _measured_run_split(text: str) -> tuple[str, str] | None:
     return " ".join(parts[:cut]), rest
 
 
+_MOVE = (r"换成|换到|迁移到|升级到|改用|换用|换上|" +
+         slots.w(r"move to|moving to|moved to|switch(?:ing)? to|migrate to|upgrade to|go(?:ing)? to|if we (?:get|buy|use|rent)|"
+                 r"replace (?:them|it|those) with|instead"))
+
+
+def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Reading:
+    """'Our 2x A100 box decodes 21.8 tokens/s for one user (log pasted). If we move to 2x H100, do we reach 35?': the
+    measured speed on the first card, the job on the card moved to (measured_gpu; the planner scales the measurement
+    by the estimates' ratio). The reading unchanged when no move to another card is asked."""
+    from assistant.readers.names import find_names
+
+    req = reading.request
+    if not (req.throughput_tokens_per_s and req.model and len(req.gpus) >= 2) or req.measured_gpu:
+        return reading
+    low = unicodedata.normalize("NFKC", text).lower()
+    names, _ = find_names(low, catalog)
+    spans = sorted(names.gpu_spans)
+    if len(spans) < 2:
+        return reading
+    first = spans[0][2]
+    target = None
+    for m in re.finditer(_MOVE, low):
+        later = [sp for sp in spans if 0 <= sp[0] - m.end() <= 40 and sp[2] != first] or \
+                [sp for sp in spans if 0 <= m.start() - sp[1] <= 24 and sp[2] != first and "instead" in m.group(0)]
+        if later:
+            target = later[0][2]
+            break
+    if target is None:
+        return reading
+    gpus = [target]
+    if re.search(r"sxm.{0,24}pcie|pcie.{0,24}sxm", low):  # 'the vendor hasn't said SXM or PCIe': both
+        sibling = target[:-5] if target.endswith("-pcie") else target + "-pcie"
+        if any(g.id == sibling for g in catalog.gpus):
+            gpus.append(sibling)
+    one = bool(re.search(r"running:\s*1 reqs|single[\s-]?(?:user|stream)|one (?:user|stream)|batch(?:[\s_-]*size)?\s*[=:]?\s*1(?!\d)|单用户|单路|单并发",
+                         low))
+    update = {"intent": "inference_speed", "gpu": target, "gpus": gpus, "measured_gpu": first,
+              "measured_num_gpus": req.num_gpus or 1, "interconnect": None}
+    if one:
+        update["batch"] = 1
+    stated = sorted((set(req.stated) - {"interconnect", "utilization"}) | {"measured_gpu", "measured_num_gpus"}
+                    | ({"batch"} if one else set()))
+    new = req.model_copy(update=update | {"stated": stated, "utilization": None})
+    return Reading(request=new, warnings=reading.warnings + [
+        f"your measured speed on {first} is scaled to {' / '.join(gpus)} by the estimates' ratio between the two set-ups"],
+        scores=reading.scores, invalid=reading.invalid)
+
+
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up; a measured earlier run
     written before the job asked is kept apart (measured_*) and lends the job what it does not restate."""
@@ -246,7 +294,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
             warnings.append("your earlier run's measured length is scaled to the job you ask about (its model, tokens "
                             "and GPUs where they differ)")
             return Reading(request=req, warnings=warnings, scores=job.scores, invalid=before.invalid + job.invalid)
-    return read_one(text, catalog, previous)
+    reading = read_one(text, catalog, previous)
+    return _measured_speed_moved(reading, text, catalog) if previous is None else reading
 
 
 def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
