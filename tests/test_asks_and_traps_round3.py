@@ -231,3 +231,30 @@ def test_a_measured_speed_is_carried_to_the_card_moved_to(ask_text):
     else:
         assert 31 <= tps <= 37 and 19 <= a.figures["scaled_tokens_per_s:h100-pcie"] <= 23
         assert "35 tokens/s" in a.answer
+
+
+@pytest.mark.parametrize("bar,steps,s_per_it", [("12/8240 [08:19<95:08:33, 41.62s/it]", 8240, 41.62),
+                                               ("100/2000 [05:00<1:35:00, 3.00s/it]", 2000, 3.0)])
+def test_a_pasted_progress_bar_is_the_measured_run(bar, steps, s_per_it):
+    from assistant.readers.rules import _progress_bar_run
+
+    got = _progress_bar_run(f"LoRA on one 4090, Qwen2.5-7B:\n```\n{bar}\n```\nHow long on 8 of them?")
+    assert got is not None and got[2] == pytest.approx(steps * s_per_it / 3600)
+
+
+def test_a_progress_bar_run_is_scaled_to_more_gpus():
+    a = ask("单卡4090 LoRA 跑 Qwen2.5-7B-Instruct，per_device_train_batch_size=2，gradient_accumulation_steps=16，seq 2048，"
+            "数据 12 万条平均 1.5k token，3 个 epoch。进度条：\n```\n  0%|▏ | 12/8240 [08:19<95:08:33, 41.62s/it]\n```\n"
+            "换成 8 张 4090 做 DDP（global batch 保持 32 条×2048）大概要多久？")
+    # 8,240 steps x 41.62 s = 95.3 h on one card; the same global batch over 8 cards: each does 1/8 of the micro-batches,
+    # 95.3 / 8 = 11.9 h at perfect scaling, somewhat more with the gradient all-reduce over PCIe
+    m = re.search(r"= \*\*([\d.]+) 小时", a.answer)
+    assert m and 10 <= float(m.group(1)) <= 16, a.answer[:500]
+
+
+@pytest.mark.parametrize("claim", ["吞吐 15000 tokens/s（小字：总吞吐，输入:输出 ≈ 3:1）", "15,000 tokens/s total throughput (input:output 3:1)"])
+def test_a_total_throughput_counts_only_its_output_share_for_an_output_volume(claim):
+    a = ask(f"某云厂商说单台 8×H20 跑 DeepSeek-R1 {claim}。我们每天要生成 5 亿输出 token，高峰是平均的 2 倍。按这个数要买几台？")
+    # output = 15,000 / (1 + 3) = 3,750 tokens/s per server; 5e8 / 86,400 = 5,787 tokens/s on average, 11,574 at the
+    # 2x peak: 11,574 / 3,750 = 3.09 -> 4 servers (never 1 from the 15,000 read as output)
+    assert "需要 4 套" in a.answer.split("\n\n")[1], a.answer[:500]

@@ -396,11 +396,20 @@ def per_token(ctx: Ctx) -> Answer:
                      f"average" + (f", {cap.peak_tokens_per_s:,.0f} at the {pf:g}× peak" if pf > 1 else ""),
                      f"你的量：每天 {req.tokens_per_day / 1e6:,.1f}M token = 平均 {cap.average_tokens_per_s:,.0f} token/秒"
                      + (f"，峰值（{pf:g} 倍）{cap.peak_tokens_per_s:,.0f} token/秒" if pf > 1 else ""))
+        used = cap.peak_tokens_per_s / (need * tps) if need and tps else None
         verdict = ctx.t(f"**{need} {unit_en}{'s' if need > 1 else ''} needed** to carry "
-                        f"{'the peak' if pf > 1 else 'it'}{util} at {tps:,.0f} tokens/s each",
-                        f"**需要 {need} {unit_zh}**（每{unit_zh} {tps:,.0f} token/秒，扛住{'峰值' if pf > 1 else '这个量'}{util}）")
-        lines.append(load + ctx.t(". ", "。") + verdict + ctx.t(".", "。"))
-        if cap.enough is not None:
+                        f"{'the peak' if pf > 1 else 'it'}{util} at {tps:,.0f} tokens/s each"
+                        + (f" ({'the peak' if pf > 1 else 'it'} uses {used:.0%} of them)" if used else ""),
+                        f"**需要 {need} {unit_zh}**（每{unit_zh} {tps:,.0f} token/秒，扛住{'峰值' if pf > 1 else '这个量'}{util}"
+                        + (f"；{'峰值' if pf > 1 else '这个量'}用掉其中 {used:.0%}" if used else "") + "）")
+        from assistant.readers.slots import COUNT_ASK
+
+        count_asked = bool(re.search(COUNT_ASK, ctx.question.lower()))
+        if count_asked:  # '要买几台？': the count is the answer, first
+            lines.insert(0, load + ctx.t(". ", "。") + verdict + ctx.t(".", "。"))
+        else:
+            lines.append(load + ctx.t(". ", "。") + verdict + ctx.t(".", "。"))
+        if cap.enough is not None and not count_asked:  # (a count asked: the unit described is not one owned)
             lines.append(ctx.t(f"**{'Enough' if cap.enough else 'Not enough'}**: your {cap_args['units']} {unit_en}"
                                f"{'s give' if cap_args['units'] > 1 else ' gives'} "
                                f"{cap.capacity_tokens_per_s:,.0f} tokens/s; the peak uses {cap.peak_utilization:.0%} of it.",

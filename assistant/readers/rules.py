@@ -253,13 +253,38 @@ def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Read
         scores=reading.scores, invalid=reading.invalid)
 
 
+# a tqdm / Hugging Face Trainer progress bar: '12/8240 [08:19<95:08:33, 41.62s/it]'
+_PROGRESS = re.compile(r"(\d+)\s*/\s*(\d+)\s*\[\s*[\d:]+\s*<\s*[\d:]+\s*,\s*(\d+(?:\.\d+)?)\s*(s/it|it/s)\s*\]")
+
+
+def _progress_bar_run(text: str) -> tuple[str, str, float] | None:
+    """(the text up to a pasted progress bar, the rest, the run's whole length in hours = steps x seconds per step) when
+    a message pastes a training progress bar and then asks about another set-up."""
+    m = _PROGRESS.search(text)
+    if not m:
+        return None
+    total, rate = int(m.group(2)), float(m.group(3))
+    per_step = rate if m.group(4) == "s/it" else 1 / rate
+    fence = text.find("```", m.end())
+    end = fence + 3 if 0 <= fence - m.end() <= 200 else m.end()
+    rest = text[end:].strip()
+    if not rest or not re.search(r"[?？]|多久|多长|how long|要多少", rest.lower()):
+        return None
+    return text[:end], rest, total * per_step / 3600
+
+
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up; a measured earlier run
     written before the job asked is kept apart (measured_*) and lends the job what it does not restate."""
     split = _measured_run_split(text) if previous is None else None
+    bar = _progress_bar_run(text) if previous is None and split is None else None
+    if bar:  # '… 12/8240 [08:19<95:08:33, 41.62s/it]. 换成 8 张 4090 做 DDP 大概要多久？': the bar is the measured run
+        split = bar[0], bar[1]
     if split:
         before, job = read_one(split[0], catalog), read_one(split[1], catalog)
         past, now = before.request, job.request
+        if bar:  # the run's length is the bar's: its steps x seconds per step (not the user's rounding nearby)
+            past = past.model_copy(update={"period_hours": bar[2]})
         other = (past.model and now.model and past.model != now.model) or (
             "gpu" in now.stated and past.gpu and now.gpu != past.gpu) or (
             "num_gpus" in now.stated and past.num_gpus and now.num_gpus != past.num_gpus and now.tokens)
@@ -531,6 +556,19 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         ratio = money.input_output_ratio(whole)
         if ratio:
             stated["input_output_ratio"] = ratio
+    ratio = money.input_output_ratio(re.sub(r"[≈~约]", " ", whole))
+    if ratio and stated.get("throughput_tokens_per_s") and "input_output_ratio" not in stated and re.search(
+            r"总吞吐|输入输出合计|输入\s*[+＋和]\s*输出|含输入|" + slots.w(r"total throughput|input\s*\+\s*output|prompt\s*\+\s*"
+                                                                r"completion|in\s*\+\s*out|including (?:input|prompt)"), whole):
+        # '吞吐 15000 tokens/s（小字：总吞吐，输入:输出 ≈ 3:1）': the output tokens are 1 / (1 + 3) of it
+        total = stated["throughput_tokens_per_s"]
+        stated["throughput_tokens_per_s"] = total / (1 + ratio)
+        stated["input_output_ratio"] = ratio
+        warnings.append(f"{total:,.0f} tokens/s counts input and output at {ratio:g}:1, so the output rate is "
+                        f"{total:,.0f} / {1 + ratio:g} = {total / (1 + ratio):,.0f} tokens/s"
+                        if detect_lang(text) != "zh" else
+                        f"{total:,.0f} token/秒 是输入加输出（{ratio:g}:1），输出只有 {total:,.0f} ÷ {1 + ratio:g} = "
+                        f"{total / (1 + ratio):,.0f} token/秒")
     if "server_price_per_hour" in stated:  # a whole server's price per hour, over its GPUs
         per_node = stated.get("gpus_per_node") or stated.get("num_gpus") or slots.STANDARD_SERVER_GPUS
         stated["price_per_gpu_hour"] = stated.pop("server_price_per_hour") / per_node
