@@ -205,6 +205,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         bought = _servers_to_buy(done, zh)
         if bought:
             return bought
+    if all((a.update or {}).get("purchase_price") for a, _ in done) and intent == "serving":
+        bought = _cards_to_buy(done, zh)
+        if bought:  # 'L20 单卡 2.8 万，H20 单卡 11 万：两种方案卡的钱各多少？': each plan's cards at the user's price
+            return bought
     keys = _CARD_KEY.get(intent)
     if keys is None:
         return None
@@ -697,6 +701,33 @@ def _servers_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
     return listed + (f"。**买 {best[1]} 台 {best[0].text}**（{sym}{_num(best[2])}）：预算内、放得下、按时跑完里最便宜。" if zh else
                      f". **Buy {best[1]} × {best[0].text}** ({sym}{_num(best[2])}): the cheapest that holds the job within "
                      "the budget and the period.")
+
+
+def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
+    """Each plan's GPUs at the user's price per card ('L20 单卡 2.8 万，H20 单卡 11 万'): the count the job needs on that card
+    (the plan's own) times the price; the cheaper is named, with what the dearer one buys in speed."""
+    rows = []
+    for a, x in done:
+        n = x.figures.get("serve_total_gpus") or (x.verdict.num_gpus if x.verdict and x.verdict.fits else None) or \
+            (x.verdict.min_gpus if x.verdict else None) or (x.request or {}).get("num_gpus")
+        if not n:
+            return None
+        price = a.update["purchase_price"]
+        itl = x.figures.get("serve_itl_ms")
+        rows.append((a, int(n), price, n * price, (1000 / itl if itl else None) or x.figures.get("decode_tokens_per_s_per_seq"),
+                     (x.request or {}).get("currency")))
+    sym = "¥" if rows[0][5] == "CNY" or zh else "$"
+    listed = ("；" if zh else "; ").join(
+        (f"{a.text}：{n} 张 × {sym}{_num(p)} = **{sym}{_num(c)}**" if zh else f"{a.text}: {n} × {sym}{_num(p)} = **{sym}{_num(c)}**")
+        + ((f"（每路约 {v:,.1f} token/秒）" if zh else f" (~{v:,.1f} tokens/s per user)") if v else "")
+        for a, n, p, c, v, _ in rows)
+    best = min(rows, key=lambda r: r[3])
+    other = max(rows, key=lambda r: r[3])
+    gap = other[3] - best[3]
+    if gap <= 0:
+        return listed
+    return listed + (f"。**{best[0].text} 方案省 {sym}{_num(gap)}**（卡的钱；机器、电费另算）。" if zh else
+                     f". **{best[0].text} costs {sym}{_num(gap)} less** (cards only; the host and power are extra).")
 
 
 def _bought(a: Ask) -> str:

@@ -258,3 +258,15 @@ def test_a_total_throughput_counts_only_its_output_share_for_an_output_volume(cl
     # output = 15,000 / (1 + 3) = 3,750 tokens/s per server; 5e8 / 86,400 = 5,787 tokens/s on average, 11,574 at the
     # 2x peak: 11,574 / 3,750 = 3.09 -> 4 servers (never 1 from the 15,000 read as output)
     assert "需要 4 套" in a.answer.split("\n\n")[1], a.answer[:500]
+
+
+def test_a_follow_up_pricing_each_card_costs_the_conversations_job_on_each(tmp_path):
+    from assistant.service import ask_in_session
+
+    f = tmp_path / "s.json"
+    ask_in_session("我们要做一个客服机器人,用 Qwen2.5-14B-Instruct(BF16),峰值 100 并发,平均上下文 2k,需要几张 L20?", f)
+    ask_in_session("如果换成 H20 呢?", f)
+    a = ask_in_session("那两种方案卡的钱大概各多少?L20 单卡 2.8 万,H20 单卡 11 万", f)
+    # 100 x 2k x 192 KiB (2 x 48 layers x 8 KV heads x 128 x 2 B) = 40 GB of KV beside 29.5 GB of weights: 2 L20 48GB,
+    # or 1 H20 96GB; cards: 2 x ¥28,000 = ¥56,000 against 1 x ¥110,000
+    assert "¥56,000" in a.comparison and "¥110,000" in a.comparison and "省 ¥54,000" in a.comparison

@@ -568,9 +568,13 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     on each card named (with the count and price written beside it), one ask per card, ranked by the comparison."""
     from assistant.readers.names import Names, counts_near_gpus, find_names
 
-    if len(req.gpus) < 2 or catalog is None or req.follow_up:
-        return []  # (a follow-up 'A100 or 910B?' is answered by the recommendation for the conversation's job)
+    if len(req.gpus) < 2 or catalog is None:
+        return []
     names, work = find_names(low, catalog)
+    if req.follow_up and sum(1 for sp in names.gpu_spans if _purchase_after(work[sp[1]:sp[1] + 40]) or
+                             _rate_in(work[sp[1]:sp[1] + 30])) < 2:
+        return []  # (a follow-up 'A100 or 910B?' is answered by the recommendation for the conversation's job; one that
+        # prices each card, 'L20 单卡 2.8 万，H20 单卡 11 万', costs the conversation's job on each)
     spans = sorted({sp[2]: sp for sp in names.gpu_spans}.values(), key=lambda sp: sp[0])
     every_span = sorted(names.gpu_spans, key=lambda sp: sp[0])
     by_count: dict = {}
@@ -635,9 +639,10 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                 update["currency"] = "USD" if m.group(2) in ("美元", "刀", "usd", "$", "dollar", "dollars") else "CNY"
         elif req.price_per_gpu_hour:
             update["price_per_gpu_hour"] = None  # a price written beside another card is not this card's
-        if not m and (req.purchase_price or req.purchase_price_per_server or req.price_kind == "buy"):
-            window = low[end:next((sp[0] for sp in every if sp[0] > end and sp[2] != gid), len(low))]
-            bought = _purchase_after(window)
+        window = low[end:next((sp[0] for sp in every if sp[0] > end and sp[2] != gid), len(low))]
+        bought = None if m else _purchase_after(window)
+        if not m and (req.purchase_price or req.purchase_price_per_server or req.price_kind == "buy" or bought):
+            # ('L20 单卡 2.8 万，H20 单卡 11 万': a price written right after each card is that card's)
             per_server = bool(bought and re.search(r"/\s*台|每台|一台|整机|" + w(r"per (?:server|node|box|machine)|a (?:server|node|box)"),
                                                    window[:60]))
             # ('RTX 4090（¥1.6 万）、RTX 5090（¥2.2 万）': each its own; 'H20 8 卡整机 ¥110 万/台': a whole server's)
