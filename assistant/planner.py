@@ -15,7 +15,7 @@ from assistant.context import USES, Ctx, Deps
 from assistant.plans import facts, infer, money, train
 from assistant.request import META_FIELDS, Request
 from assistant.restate import clarification, restate
-from assistant.readers.rules import NEGATIVE_GPUS, NEGATIVE_LOAD
+from assistant.readers.rules import NEGATIVE_GPUS, NEGATIVE_LOAD, ZERO_LENGTH
 from assistant.zh import assumption_zh
 from knowledge.catalog import UnknownItem
 
@@ -306,6 +306,19 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         if limit and req.context > limit:  # '10M tokens of context' on a 128k model: said first, sized at the limit
             _beyond_the_limit(ctx, limit)
             req = ctx.req
+    if req.seq_len and req.model and req.intent in ("training_memory", "training_time", "cost"):
+        try:
+            limit = ctx.deps.catalog.model(req.model)[0].max_context
+        except Exception:
+            limit = None
+        if limit and req.seq_len > limit:  # 'fine-tune with a 10M-token window': trained at most at the model's window
+            asked = req.seq_len
+            req = ctx.req = req.model_copy(update={"seq_len": limit})
+            ctx.as_stated["seq_len"] = asked
+            ctx.assume(f"{asked:,} tokens per sequence is beyond the model's maximum context of {limit:,}: no fine-tune "
+                       f"makes it attend that far without a new position scheme (RoPE scaling such as YaRN, trained for "
+                       f"it); sized at {limit:,}", f"每条序列 {asked:,} token 超过了模型的最大上下文 {limit:,}：不换位置编码方案"
+                       f"（如 YaRN 这类 RoPE 扩展并专门训练）就做不到；按 {limit:,} 计算")
     if req.family_flagship and req.model:
         ctx.assume(f"'{req.model_text}' taken as the family's flagship, {req.model} (name the exact model to change it)",
                    f"“{req.model_text}”按该系列旗舰 {req.model} 计算（写明具体型号可改）")
@@ -319,6 +332,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                                                "intent": "inference_memory" if req.intent == "serving" else req.intent})
         ctx.assume("the load given is negative, so it is left out (a load is at least 1 user or request)",
                    "给出的负载是负数，已忽略（负载至少 1 个用户或请求）")
+    if ZERO_LENGTH in problems and req.model:  # 'batch size 0', 'context 0': not a setting; the rest stands, said
+        problems.remove(ZERO_LENGTH)
+        zeros = {k: None for k in ("batch", "micro_batch", "global_batch", "context", "seq_len", "prompt_len", "output_len",
+                                   "epochs") if getattr(req, k, None) == 0}
+        req = ctx.req = req.model_copy(update=zeros | {"stated": [k for k in req.stated if k not in zeros]})
+        ctx.assume("a length, batch or epoch count of 0 is not a setting, so it is left out and the default used (they are "
+                   "at least 1)", "长度、batch 或 epoch 为 0 不是有效设置，已忽略并用默认值（至少为 1）")
     if (NEGATIVE_GPUS in problems or (req.num_gpus is not None and req.num_gpus <= 0)) and req.model and \
             req.intent not in ("cost", "price", "spec"):
         # '-4 张 A100，够不够？': the count is left out, said, and the answer gives the count the job needs

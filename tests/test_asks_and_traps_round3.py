@@ -270,3 +270,18 @@ def test_a_follow_up_pricing_each_card_costs_the_conversations_job_on_each(tmp_p
     # 100 x 2k x 192 KiB (2 x 48 layers x 8 KV heads x 128 x 2 B) = 40 GB of KV beside 29.5 GB of weights: 2 L20 48GB,
     # or 1 H20 96GB; cards: 2 x ¥28,000 = ¥56,000 against 1 x ¥110,000
     assert "¥56,000" in a.comparison and "¥110,000" in a.comparison and "省 ¥54,000" in a.comparison
+
+
+def test_a_training_sequence_beyond_the_models_window_is_sized_at_the_window():
+    a = ask("need to fine-tune llama 3.1 8b with a 10M token context window on the free colab T4. how much memory will that take?")
+    # Llama 3.1 8B's window is 131,072 tokens: the 10,485,760 asked is said to be impossible and the job sized at 131,072
+    assert a.status == "answered" and "beyond the model's maximum context of 131,072" in a.answer
+    assert a.request["seq_len"] == 10_485_760  # reported as asked; computed at the window
+
+
+def test_a_zero_batch_is_left_out_and_the_rest_answered():
+    a = ask("需求：用 8 张 H100 训练 Qwen2.5-7B 全参，序列长度 4k，batch size 0，训 100B token 要多久？")
+    # batch 0 is not a setting: dropped, said; 6 x 7.62e9 x 1e11 = 4.57e21 FLOPs over 8 x 989.4e12 x ~0.4 = 1.44e6 s:
+    # ~400 h (plus attention)
+    assert a.status == "answered" and "为 0 不是有效设置" in a.answer and "micro_batch=None" not in a.answer
+    assert a.figures.get("wall_hours") and 300 <= a.figures["wall_hours"] <= 600

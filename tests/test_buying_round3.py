@@ -159,3 +159,14 @@ def test_without_a_word_of_resale_owning_is_costed_in_cash_and_the_resale_case_s
     assert a.figures["buy_cost"] == pytest.approx(258_264, abs=2)
     assert "**租**" in a.answer and "如果期末把卡转卖" in a.answer
     assert "这次是 24.0 个月" in a.answer  # owned for the 2 calendar years, working 14 h a day
+
+
+@pytest.mark.parametrize("gpu_hr", ["$2.10/GPU-hr", "$2.10/gpu-hour", "$2.10 per GPU-hr"])
+def test_a_rate_per_gpu_hour_beside_a_server_word_stays_per_gpu(gpu_hr):
+    a = ask(f"rent vs buy: we need 8x H100 SXM 24/7 for ~18 months. cloud quote: {gpu_hr} on a 1-yr commit. buying: HGX "
+            "H100 server quoted at $280k. colo: $2,500/month for the server, power billed separately; server pulls ~10.2 kW "
+            "max at $0.12/kWh. which is cheaper?")
+    # rent: 8 x 13,140 h x $2.10 = $220,752 (never $2.10 / 8 per GPU-hour); own: $280,000 + 18 x $2,500 + 10.2 kW x
+    # 1.3 x 13,140 h x $0.12 = $20,908 of power billed apart from the colo fee: $345,908
+    assert a.figures["rent_cost"] == pytest.approx(220_752, abs=1)
+    assert a.figures["buy_cost"] == pytest.approx(345_908, rel=0.01) and "in your hosting fee" not in a.answer

@@ -89,8 +89,11 @@ def money(text: str) -> dict:
         if got and got[0] > 0:
             out["hosting_per_month"], cur = got
             out["currency"] = out.get("currency") or cur
-            if re.search(r"电费|电力|含电|包电|power|electric", text[max(0, m.start() - 12):m.end() + 24]):
-                out["hosting_includes_power"] = True
+            near = text[max(0, m.start() - 12):m.end() + 24]
+            if re.search(r"电费|电力|含电|包电|power|electric", near) and not re.search(
+                    r"另计|另算|单独|不含|另外付|" + w(r"separate\w*|extra|excluded|not included|on top|billed separately"),
+                    text[max(0, m.start() - 12):m.end() + 40]):
+                out["hosting_includes_power"] = True  # ('power billed separately': not in the fee)
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     m = re.search(MONEY + r"\s*(?:/\s*(?:台|node|server)\s*)?(?:/|per|每|一|a)\s*(?:个)?\s*(?:月|month|mo)(?![a-z])", text) or \
         re.search(r"(?:包月|月租|月费|每月|每个月|" + w(r"monthly|per month|a month") + r")\s*(?:租金|费用|报价|价格|rent|price|cost)?\s*"
@@ -252,7 +255,7 @@ def _server_hourly_price(text: str, out: dict) -> float | None:
             rf"{re.escape(f'{p:g}')}[^。？?！!，,]{{0,8}}?(?:{_PER_HOUR})|(?:{_PER_HOUR})[^。？?！!，,]{{0,8}}?", text):
         return p  # ('一台8卡服务器每小时45元' was read as a server's price: it is an hourly one)
     v = out.get("price_per_gpu_hour")
-    if v is None or re.search(r"每卡|每张|卡时|/卡|" + w(r"per (?:gpu|card)|gpu[\s-]?hour"), text):
+    if v is None or re.search(r"每卡|每张|卡时|/卡|" + w(r"per (?:gpu|card)|gpu[\s-]?(?:hour|hr)s?|/\s*gpu"), text):
         return None
     n = re.escape(f"{v:g}")
     if re.search(r"综合成本|总成本|整体成本|总费用|" + w(r"all[\s-]*in|total cost|in total|for the whole (?:node|server|cluster|box)"),
