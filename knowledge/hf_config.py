@@ -31,7 +31,12 @@ class ConfigError(ValueError):
 def looks_like_path(text: str) -> bool:
     """True for what a person passes as a file or folder (./x, /x, ~/x, x/config.json) rather than a name."""
     t = text.strip()
-    return t.startswith(("./", "../", "/", "~")) or t.endswith(".json") or Path(t).expanduser().is_dir()
+    if t.startswith(("./", "../", "/", "~")) or t.endswith(".json"):
+        return True
+    try:
+        return Path(t).expanduser().is_dir()
+    except (OSError, ValueError):  # a name longer than a path may be, or with a NUL in it: not a folder
+        return False
 
 
 def find_config(path: str | Path) -> Path:

@@ -285,3 +285,32 @@ def test_a_zero_batch_is_left_out_and_the_rest_answered():
     # ~400 h (plus attention)
     assert a.status == "answered" and "为 0 不是有效设置" in a.answer and "micro_batch=None" not in a.answer
     assert a.figures.get("wall_hours") and 300 <= a.figures["wall_hours"] <= 600
+
+
+def test_a_follow_up_on_one_of_those_gpus_is_one_gpu(tmp_path):
+    from assistant.service import ask_in_session
+
+    f = tmp_path / "s.json"
+    ask_in_session("we're looking at LoRA fine-tuning Llama 3.1 70B. is one 8x A100 80GB node enough?", f)
+    ask_in_session("dataset is ~50M tokens and we want 3 epochs. how long?", f)
+    a = ask_in_session("what if we just do the 8B instead, on one of those GPUs?", f)
+    # LoRA 4 x 8.03e9 x 1.5e8 = 4.8e18 FLOPs on one A100 (312e12 x ~0.4): ~11 h, never the 8-GPU 1.8 h
+    assert a.request["num_gpus"] == 1 and a.request["model"] == "llama-3.1-8b"
+    assert 6 <= a.figures["wall_hours"] <= 30
+
+
+def test_a_global_batch_in_tokens_is_not_the_dataset():
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    r = read("模型 13B，seq 4096，全局 batch 4M tokens，128 张 H800，总共训 1T tokens。要训多少天？", default_catalog()).request
+    assert r.tokens == 1e12
+
+
+def test_a_colleagues_benchmark_on_another_card_is_carried_to_the_card_counted():
+    a = ask("my colleague benchmarked vLLM on an A100 80GB SXM: Llama 3.1 8B bf16, 64 concurrent requests, input 512 / output "
+            "256, got ~2,400 output tok/s aggregate. we're going to H100 SXM, same model + same settings, and we need ~20k "
+            "output tok/s at peak. how many H100s?")
+    # the H100 decodes this load ~1.5-2.2x faster than the A100 (3.35 vs 2.04 TB/s, 989 vs 312 TFLOPS): 3,600-5,300
+    # tokens/s each, so 20,000 / that = 4-6 H100s; never 20,000 / 2,400 = 9 (the A100 figure used as an H100 one)
+    assert 4 <= a.figures["units_needed"] <= 6

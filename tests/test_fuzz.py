@@ -125,3 +125,10 @@ def _floats(x):
     elif isinstance(x, list):
         for v in x:
             yield from _floats(v)
+
+
+def test_a_model_name_longer_than_a_path_is_an_unknown_model_not_an_os_error():
+    # found by the fuzz test above: a 300-character name made Path.is_dir raise 'File name too long'
+    from knowledge.hf_config import looks_like_path
+
+    assert looks_like_path("x" * 300) is False and looks_like_path("a\x00b") is False

@@ -295,6 +295,32 @@ def power_bill(ctx: Ctx) -> Answer:
                   figures=figures, tool_calls=ctx.calls)
 
 
+def _measured_on_other_card(ctx: Ctx, gpu, tps: float) -> float:
+    """A throughput measured on another card, carried to this one: measured x (the estimate here / the estimate there)
+    for the same model, format, count and load (the concurrency written beside the measurement, else 64)."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    req = ctx.req
+    model, old = ctx.model(), ctx.gpu(req.measured_gpu)
+    m = re.search(r"(\d+)\s*(?:concurrent|simultaneous|in[\s-]flight|并发|路)", ctx.question.lower())
+    batch = int(m.group(1)) if m else 64
+    n = req.measured_num_gpus or 1
+    args = {"num_gpus": n, "context": req.prompt_len or 1024, "output": req.output_len or 256, "batch": batch,
+            "precision": req.precision or model.native_precision, "engine": "vllm"}
+    there = ctx.call("time_infer", {"model": model.id, "gpu": old.id, **args},
+                     estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=old, **args)))
+    here = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
+                    estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
+    ratio = here.decode_tokens_per_s_total / there.decode_tokens_per_s_total
+    ctx.used |= {"measured_gpu", "measured_num_gpus"}
+    ctx.assume(f"your {tps:,.0f} tokens/s on {old.name} x {ratio:.2f} (the estimates at {batch} in flight: "
+               f"{here.decode_tokens_per_s_total:,.0f} on {gpu.name} / {there.decode_tokens_per_s_total:,.0f} on {old.name}) = "
+               f"{tps * ratio:,.0f} tokens/s on {gpu.name}",
+               f"你在 {old.name} 上测的 {tps:,.0f} token/秒 × {ratio:.2f}（{batch} 路并发时的估算：{gpu.name} "
+               f"{here.decode_tokens_per_s_total:,.0f} ÷ {old.name} {there.decode_tokens_per_s_total:,.0f}）= {gpu.name} 上 {tps * ratio:,.0f} token/秒")
+    return tps * ratio
+
+
 def per_token(ctx: Ctx) -> Answer:
     """A cost per million tokens, and a measured throughput's capacity: the GPUs' hourly price (the user's, else the
     table's typical on-demand) over the tokens they make in an hour (the user's stated throughput, per GPU, per
@@ -336,6 +362,8 @@ def per_token(ctx: Ctx) -> Answer:
         elif not req.tokens_per_day:
             raise ValueError(f"the price table has no on-demand price for {gpu.id}: give yours, e.g. '$2/GPU-hour'")
     tps = req.throughput_tokens_per_s
+    if tps and req.measured_gpu and req.model and req.measured_gpu != gpu.id:
+        tps = _measured_on_other_card(ctx, gpu, tps)  # 'benchmarked on an A100 … we're going to H100': carried over
     per_gpu = req.throughput_scope == "gpu"
     if tps is None:
         if not req.model:

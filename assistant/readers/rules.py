@@ -241,7 +241,9 @@ def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Read
             gpus.append(sibling)
     one = bool(re.search(r"running:\s*1 reqs|single[\s-]?(?:user|stream)|one (?:user|stream)|batch(?:[\s_-]*size)?\s*[=:]?\s*1(?!\d)|单用户|单路|单并发",
                          low))
-    update = {"intent": "inference_speed", "gpu": target, "gpus": gpus, "measured_gpu": first,
+    load = bool(req.tokens_per_day or req.requests_per_s or req.concurrent_users)  # a count for a load: its own plan
+    update = {"intent": req.intent if load and req.intent in ("serving", "cost", "price", "inference_speed") else
+              "inference_speed", "gpu": target, "gpus": gpus, "measured_gpu": first,
               "measured_num_gpus": req.num_gpus or 1, "interconnect": None}
     if one:
         update["batch"] = 1

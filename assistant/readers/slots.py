@@ -87,6 +87,12 @@ def gpu_count(text: str) -> dict:
     m = re.search(w(rf"({_COUNT_WORD})\s+(?:gpus?|cards?)"), text) or re.search(r"(\d+)\s+of them", text)
     if m:
         return {"num_gpus": int(to_number(m.group(1)))}
+    m = re.search(w(r"(one|1|two|2|four|4|a single|just one|only one)\s+of\s+(?:those|these|them|the|our|the same)"
+                    r"(?:\s+\w+)?(?:\s+(?:gpus?|cards?|h100s?|a100s?|h200s?|4090s?|3090s?))?") +
+                  r"|其中\s*(一|两|二|四|1|2|4)\s*(?:张|块)", text)
+    if m:  # 'on one of those GPUs', '其中一张': a part of the cards named earlier
+        word = (m.group(1) or m.group(2)).replace("a single", "one").replace("just one", "one").replace("only one", "one")
+        return {"num_gpus": int(to_number(word) or {"one": 1, "two": 2, "four": 4}.get(word, 1))}
     return {}
 
 
@@ -451,7 +457,7 @@ def quoted_run_figures(text: str) -> tuple[float, float, str] | None:
 
 
 # 'global batch 4M tokens', '每步 2M token', 'batch size of 1M tokens per step': a step's size, not the dataset
-_STEP_SIZE = (r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch|batch[\s_-]*size|每步|每个\s*step|"
+_STEP_SIZE = (r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch|全局\s*batch|全局批(?:大小|量)?|batch[\s_-]*size|batch|每步|每个\s*step|"
               r"per[\s-]*(?:optimizer[\s-]*)?step)\s*(?:of|is|=|:|：|为|是|约|大概|~|≈)?\s*$")
 
 
