@@ -314,3 +314,14 @@ def test_a_colleagues_benchmark_on_another_card_is_carried_to_the_card_counted()
     # the H100 decodes this load ~1.5-2.2x faster than the A100 (3.35 vs 2.04 TB/s, 989 vs 312 TFLOPS): 3,600-5,300
     # tokens/s each, so 20,000 / that = 4-6 H100s; never 20,000 / 2,400 = 9 (the A100 figure used as an H100 one)
     assert 4 <= a.figures["units_needed"] <= 6
+
+
+@pytest.mark.parametrize("text", ["rough tok/s for qwen2.5-32b-instruct awq (4bit) on a single 4090? single user",
+                                  "Qwen2.5-32B AWQ 单张 4090 单用户大概多少 tok/s？"])
+def test_a_near_miss_under_the_engines_default_gets_the_standard_setting_that_fits(text):
+    a = ask(text)
+    # AWQ weights 32.8e9 x ~0.52 B = 19.3 GB (with 16-bit embeddings) on a 24 GB card: vLLM's default 90% share leaves too
+    # little beside its buffers; at 0.95 a few thousand tokens of KV (256 KiB each) fit; decode ~1008 x 0.8 / 19.3 = ~40
+    # tokens/s at most
+    assert a.figures["fits"] == 1 and "--gpu-memory-utilization 0.95" in a.answer
+    assert 25 <= a.figures["decode_tokens_per_s_per_seq"] <= 45
