@@ -44,3 +44,9 @@ def test_the_biggest_model_and_its_speed_on_a_phone_are_both_answered():
     tps = speed.figures["decode_tokens_per_s_per_seq"]
     assert 5 <= tps <= 20 and speed.figures.get("fits", 1)
     assert "phone" in a.answer.lower()
+
+
+def test_the_rtx_3060_12gb_is_a_card_with_its_bandwidth():
+    # 15 Gbps x 192 bits / 8 = 360 GB/s; 12 GB GDDR6 (nvidia-smi 12288 MiB)
+    g = CAT.gpu("my 3060 12gb".split(" ", 1)[1])[0]
+    assert g.id == "rtx-3060" and g.memory_bandwidth_gbps == 360 and g.memory_bytes == 12288 * 2**20
