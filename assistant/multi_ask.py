@@ -316,7 +316,13 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
                 tail = (f"首 token（预填充，看算力）{lo[0].text} 快 {hi[1] / lo[1]:.2f} 倍（{lo[1]:.2f} 秒对 {hi[1]:.2f} 秒）。" if zh else
                         f" Time to first token (prefill, compute-bound): {lo[0].text} is {hi[1] / lo[1]:.2f}× faster "
                         f"({lo[1]:.2f} s vs {hi[1]:.2f} s).")
-        return (f"{listed}。两者解码相当（差别不到 3%）。" + tail) if zh else f"{listed}. A tie (within 3%).{tail}"
+        worth = ""
+        if intent == "inference_speed" and re.search(r"worth|pay (?:the )?(?:extra|more)|值不值|值得|多花钱|划算", question.lower()):
+            # 'is the dearer card worth it for inference?': the decode (what a user waits on) is the same: no, for this
+            worth = ("**为推理多花钱不值**：解码速度（用户等的就是它，看显存带宽）一样；多花的钱只买到更快的预填充。" if zh else
+                     " **Not worth paying more for inference**: the decode speed (what a user waits on, set by memory "
+                     "bandwidth) is the same; the extra buys only a faster prefill.")
+        return (f"{listed}。两者解码相当（差别不到 3%）。" + tail + worth) if zh else f"{listed}. A tie (within 3%).{tail}{worth}"
     return (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
             f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
 
