@@ -345,8 +345,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         if NEGATIVE_GPUS in problems:
             problems.remove(NEGATIVE_GPUS)
         req = ctx.req = req.model_copy(update={"num_gpus": None, "nodes": None})
-        ctx.assume("the GPU count given is zero or negative, so it is left out (a count must be a whole number above 0); "
-                   "the answer gives the count the job needs", "给出的卡数是 0 或负数，已忽略（卡数须为正整数）；下面给出这个任务需要的卡数")
+        ctx.assume("the GPU (or replica) count given is zero or negative, so it is left out (a count must be a whole number "
+                   "above 0); the answer gives the count the job needs",
+                   "给出的卡数（或副本数）是 0 或负数，已忽略（须为正整数）；下面给出这个任务需要的卡数")
     if req.num_gpus is not None and req.num_gpus <= 0:
         problems.append(ZERO_GPUS)
     if req.tensor_parallel and req.model:

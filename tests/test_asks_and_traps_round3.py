@@ -332,3 +332,10 @@ def test_two_cards_with_the_same_decode_are_not_worth_paying_more_for_inference(
     # the RTX 4090 D keeps the 4090's 24 GB and 1,008 GB/s and loses ~11% of its compute (114 vs 128 SMs): decode at
     # batch 1 reads the weights once per token, so it runs at the same speed; only the prefill is ~1.1x slower
     assert "两者解码相当" in a.comparison and "不值" in a.comparison
+
+
+@pytest.mark.parametrize("text", ["Llama 3.1 70B bf16 on H200, -2 replicas at TP=2, 32k context: how many users can it hold?",
+                                  "Qwen2.5-7B 部署 -3 个副本，每个单卡 L20，能扛多少并发？"])
+def test_a_negative_replica_count_is_caught_and_the_rest_answered(text):
+    a = ask(text)
+    assert a.status == "answered" and ("zero or negative" in a.answer or "0 或负数" in a.answer)

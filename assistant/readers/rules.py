@@ -375,7 +375,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if re.search(r"(?<![\w.])-(?! )\s*\d+\s*(?:个|名|位)?\s*(?:用户|人|并发|路|" + slots.w(
             r"users?|people|requests?|concurrent|qps|rps|sessions?") + ")", low):
         invalid.append(NEGATIVE_LOAD)
-    if re.search(r"(?<![\w.])-(?! )\s*\d+\s*(?:张|块|卡|台|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?") +
+    if re.search(r"(?<![\w.])-(?! )\s*\d+\s*(?:个\s*)?(?:张|块|卡|台|副本|实例|x\b|×|" + slots.w(r"gpus?|cards?|nodes?|servers?|replicas?|instances?") +
                  r"|(?:nvidia\s+|amd\s+)?(?:[a-z]{1,3}\d{2,4}[a-z]?|rtx\s*\d{4})s?(?![\w.]))", low):
         invalid.append(NEGATIVE_GPUS)
     if re.search(r"(?<![\w.])-(?! )\s*\d+(?:\.\d+)?\s*(?:个|条|轮|遍|小时|天|步)?\s*(?:epoch|轮|遍|样本|条|samples?|examples?|"
