@@ -170,3 +170,11 @@ def test_a_rate_per_gpu_hour_beside_a_server_word_stays_per_gpu(gpu_hr):
     # 1.3 x 13,140 h x $0.12 = $20,908 of power billed apart from the colo fee: $345,908
     assert a.figures["rent_cost"] == pytest.approx(220_752, abs=1)
     assert a.figures["buy_cost"] == pytest.approx(345_908, rel=0.01) and "in your hosting fee" not in a.answer
+
+
+def test_named_cards_no_single_machine_of_which_holds_a_training_job_are_compared_as_multi_server_plans():
+    a = ask("H800、A800、H20、L20 到底啥区别？我们要做 70B 全参微调，渠道能买到的就这几种，选哪个")
+    # 70e9 x 16 B = 1,120 GB of model states: more than any 8-GPU machine of these (8 x 96 GB at most) holds, so each
+    # card's count for the job is given (16+ of the 80 GB cards), never an empty purchase table
+    assert "没有一台机器放得下" not in a.answer
+    assert re.search(r"\| h800 \| 1[6-9] \|", a.answer) and re.search(r"\| a800 \| 1[6-9] \|", a.answer)

@@ -136,6 +136,13 @@ def purchase(ctx: Ctx) -> Answer:
         model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
         context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w,
         format=req.precision if "precision" in req.stated else None, min_tokens_per_s=req.tokens_per_s_per_user)))
+    if not res.options and len(req.gpus) >= 2 and task in ("full", "lora", "qlora") and not req.budget:
+        # '70B 全参微调：H800、A800、H20、L20 选哪个': no single machine holds the job, so the named cards are compared as the
+        # multi-server plans the job needs (count, time, cost), not as an empty purchase table
+        ctx.notes.append(ctx.t("no single 8-GPU machine of these cards holds the job: compared as multi-server plans",
+                               "这几种卡没有一台 8 卡机器放得下这个任务：按多机方案比较"))
+        return recommend(ctx.__class__(req=req.model_copy(update={"purchase": None}), deps=ctx.deps, question=ctx.question,
+                                       notes=ctx.notes, assumed=ctx.assumed, calls=ctx.calls))
     sym = "¥" if cur == "CNY" else "$"
     money = lambda x: "-" if x is None else f"{sym}{x:,.0f}"
     cond = lambda o: ctx.t(o.condition or "", {"new": "新", "used": "二手"}.get(o.condition or "", ""))
