@@ -216,6 +216,14 @@ def _mac_gpu_limit(ctx: Ctx) -> None:
                f"（`sudo sysctl iogpu.wired_limit_mb={mb}`，给 macOS 留 {MAC_OS_RESERVE_GB} GB）：默认上限下放不下")
 
 
+def _window(ctx: Ctx) -> int | None:
+    """The model's maximum context (its position range), or None for a model without one or none named."""
+    try:
+        return ctx.deps.catalog.model(ctx.req.model)[0].max_context if ctx.req.model else None
+    except Exception:  # an unknown model is said by its handler
+        return None
+
+
 def _modified_cards(ctx: Ctx) -> None:
     """A modified card ('魔改 4090 48G'): what it is and what it risks, said in the answer that uses it."""
     for gid in dict.fromkeys([g for g in [ctx.req.gpu, *(ctx.req.gpus or [])] if g]):
@@ -224,9 +232,7 @@ def _modified_cards(ctx: Ctx) -> None:
         except Exception:
             continue
         if gpu.modified:
-            ctx.assume(f"{gpu.name}: {gpu.modified}",
-                       f"{gpu.name}：不是 NVIDIA 的正式产品（作坊把 AD102 芯片移到新板上，双面贴 24 颗 2 GB GDDR6X，刷改过的固件）；"
-                       "没有 NVIDIA 保修，涡轮散热噪音实测可达约 65 dB，驱动支持没有保证；带宽和算力同它改自的 RTX 4090")
+            ctx.assume(f"{gpu.name}: {gpu.modified}", f"{gpu.name}：{gpu.modified_zh or gpu.modified}")
 
 
 def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
@@ -298,27 +304,18 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if req.ratio_only and not req.model:
         req = ctx.req = req.model_copy(update={"model": RATIO_MODEL})
         ctx.assume(f"{RATIO_MODEL} (a ratio hardly depends on the model)", f"{RATIO_MODEL}（比例与模型关系不大）")
-    if req.context and req.model and req.intent in ("inference_memory", "inference_speed", "serving"):
-        try:
-            limit = ctx.deps.catalog.model(req.model)[0].max_context
-        except Exception:
-            limit = None
-        if limit and req.context > limit:  # '10M tokens of context' on a 128k model: said first, sized at the limit
-            _beyond_the_limit(ctx, limit)
-            req = ctx.req
-    if req.seq_len and req.model and req.intent in ("training_memory", "training_time", "cost"):
-        try:
-            limit = ctx.deps.catalog.model(req.model)[0].max_context
-        except Exception:
-            limit = None
-        if limit and req.seq_len > limit:  # 'fine-tune with a 10M-token window': trained at most at the model's window
-            asked = req.seq_len
-            req = ctx.req = req.model_copy(update={"seq_len": limit})
-            ctx.as_stated["seq_len"] = asked
-            ctx.assume(f"{asked:,} tokens per sequence is beyond the model's maximum context of {limit:,}: no fine-tune "
-                       f"makes it attend that far without a new position scheme (RoPE scaling such as YaRN, trained for "
-                       f"it); sized at {limit:,}", f"每条序列 {asked:,} token 超过了模型的最大上下文 {limit:,}：不换位置编码方案"
-                       f"（如 YaRN 这类 RoPE 扩展并专门训练）就做不到；按 {limit:,} 计算")
+    limit = _window(ctx) if (req.context or req.seq_len) else None
+    if limit and req.context and req.intent in ("inference_memory", "inference_speed", "serving") and req.context > limit:
+        _beyond_the_limit(ctx, limit)  # '10M tokens of context' on a 128k model: said first, sized at the limit
+        req = ctx.req
+    if limit and req.seq_len and req.intent in ("training_memory", "training_time", "cost") and req.seq_len > limit:
+        asked = req.seq_len  # 'fine-tune with a 10M-token window': trained at most at the model's window
+        req = ctx.req = req.model_copy(update={"seq_len": limit})
+        ctx.as_stated["seq_len"] = asked
+        ctx.assume(f"{asked:,} tokens per sequence is beyond the model's maximum context of {limit:,}: no fine-tune "
+                   f"makes it attend that far without a new position scheme (RoPE scaling such as YaRN, trained for "
+                   f"it); sized at {limit:,}", f"每条序列 {asked:,} token 超过了模型的最大上下文 {limit:,}：不换位置编码方案"
+                   f"（如 YaRN 这类 RoPE 扩展并专门训练）就做不到；按 {limit:,} 计算")
     if req.family_flagship and req.model:
         ctx.assume(f"'{req.model_text}' taken as the family's flagship, {req.model} (name the exact model to change it)",
                    f"“{req.model_text}”按该系列旗舰 {req.model} 计算（写明具体型号可改）")

@@ -195,6 +195,7 @@ class GPU(_Record):
     market_notes: str | None = None
     modified: str | None = Field(None, description="an unofficial board modification (no vendor sells this card): "
                                  "what was changed and what it risks; said in every answer that uses the card")
+    modified_zh: str | None = Field(None, description="the same, in Chinese")
     notes: str | None = None
     source: str
     source_kind: Literal["vendor", "secondary"] = "vendor"

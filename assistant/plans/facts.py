@@ -141,8 +141,8 @@ def purchase(ctx: Ctx) -> Answer:
         # multi-server plans the job needs (count, time, cost), not as an empty purchase table
         ctx.notes.append(ctx.t("no single 8-GPU machine of these cards holds the job: compared as multi-server plans",
                                "这几种卡没有一台 8 卡机器放得下这个任务：按多机方案比较"))
-        return recommend(ctx.__class__(req=req.model_copy(update={"purchase": None}), deps=ctx.deps, question=ctx.question,
-                                       notes=ctx.notes, assumed=ctx.assumed, calls=ctx.calls))
+        ctx.req = req.model_copy(update={"purchase": None})
+        return recommend(ctx)
     sym = "¥" if cur == "CNY" else "$"
     money = lambda x: "-" if x is None else f"{sym}{x:,.0f}"
     cond = lambda o: ctx.t(o.condition or "", {"new": "新", "used": "二手"}.get(o.condition or "", ""))

@@ -456,8 +456,6 @@ def _standard_fix(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: i
     """A set-up that misses under vLLM's defaults (90% of memory, a 16-bit KV cache) by a little, and the standard
     settings people use to make it fit: vLLM at --gpu-memory-utilization 0.95, then the KV cache in FP8 as well; with the
     longest context each leaves. None when neither fits (then the job needs more GPUs or a smaller format)."""
-    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
-
     if batch > 8:
         return None
     tries = [(0.95, None, "--gpu-memory-utilization 0.95"),
@@ -466,9 +464,7 @@ def _standard_fix(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: i
         if kv == "fp8" and not (gpu.fp8_dense_tflops or gpu.vendor == "NVIDIA"):
             continue
         try:
-            r = estimate_inference_memory(InferenceMemoryRequest(
-                model=model, gpu=gpu, num_gpus=n, precision=fmt, context=context, batch=batch, engine="vllm",
-                gpu_memory_utilization=util, kv_dtype=kv, prompt_len=prefill_at_once("vllm", context)))
+            r = fits_on(model, gpu, n, fmt, context, batch, engine="vllm", gpu_memory_utilization=util, kv_dtype=kv)
         except ValueError:
             continue
         if r.fits:
@@ -481,12 +477,14 @@ def _standard_fix(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: i
     return None
 
 
-def fits_on(model, gpu, n: int, fmt: str, context: int, batch: int = 1):
+def fits_on(model, gpu, n: int, fmt: str, context: int, batch: int = 1, **settings):
+    """The memory answer for a set-up, prefilled in the chunks serving engines use; `settings` are further
+    InferenceMemoryRequest fields (engine, gpu_memory_utilization, kv_dtype)."""
     from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
 
     return estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, num_gpus=n, precision=fmt,
                                                             context=context, batch=batch,
-                                                            prompt_len=prefill_at_once(None, context)))
+                                                            prompt_len=prefill_at_once(None, context), **settings))
 
 
 def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batch: int) -> list[str]:
@@ -1090,13 +1088,19 @@ def inference_speed(ctx: Ctx) -> Answer:
                   figures=figures)
 
 
+def timed(ctx: Ctx, model, gpu, **args):
+    """The speed tool's estimate for one set-up (InferenceSpeedRequest fields as `args`), recorded as a tool call."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    return ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
+                    estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
+
+
 def measured_speed_moved(ctx: Ctx) -> Answer:
     """Your measured decode speed on one set-up, carried to another card: measured x (the estimate on the new card /
     the estimate on yours), same model, format, GPU count and batch. The measurement keeps what the roofline misses
     (your engine, drivers, sampling); the ratio carries the hardware difference. Each card asked (SXM and PCIe when
     the vendor has not said) is one line; a per-user target is checked on the scaled figure."""
-    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
-
     req, lang = ctx.req, ctx.lang
     model = ctx.model()
     old = ctx.gpu(req.measured_gpu)
@@ -1106,16 +1110,14 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
     prompt = req.prompt_len or req.context or 1024
     fmt = req.precision or model.native_precision
     args = {"context": prompt, "output": req.output_len or 256, "batch": batch, "precision": fmt, "engine": _engine(ctx, "vllm")}
-    base = ctx.call("time_infer", {"model": model.id, "gpu": old.id, "num_gpus": n_old, **args},
-                    estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=old, num_gpus=n_old, **args)))
+    base = timed(ctx, model, old, num_gpus=n_old, **args)
     ctx.used |= {"throughput_tokens_per_s", "measured_gpu", "measured_num_gpus", "tokens_per_s_per_user", "gpus"}
     measured = req.throughput_tokens_per_s
     lines, figures = [], {}
     target = req.tokens_per_s_per_user
     for gid in [g for g in (req.gpus or [req.gpu]) if g and g != old.id]:
         new = ctx.gpu(gid)
-        est = ctx.call("time_infer", {"model": model.id, "gpu": new.id, "num_gpus": n, **args},
-                       estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=new, num_gpus=n, **args)))
+        est = timed(ctx, model, new, num_gpus=n, **args)
         ratio = est.decode_tokens_per_s_per_seq / base.decode_tokens_per_s_per_seq
         scaled = measured * ratio
         close = bool(target) and abs(scaled / target - 1) < 0.10  # inside the ratio's own error: say so, not a verdict

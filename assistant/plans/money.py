@@ -298,7 +298,7 @@ def power_bill(ctx: Ctx) -> Answer:
 def _measured_on_other_card(ctx: Ctx, gpu, tps: float) -> float:
     """A throughput measured on another card, carried to this one: measured x (the estimate here / the estimate there)
     for the same model, format, count and load (the concurrency written beside the measurement, else 64)."""
-    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+    from assistant.plans.infer import timed
 
     req = ctx.req
     model, old = ctx.model(), ctx.gpu(req.measured_gpu)
@@ -307,10 +307,7 @@ def _measured_on_other_card(ctx: Ctx, gpu, tps: float) -> float:
     n = req.measured_num_gpus or 1
     args = {"num_gpus": n, "context": req.prompt_len or 1024, "output": req.output_len or 256, "batch": batch,
             "precision": req.precision or model.native_precision, "engine": "vllm"}
-    there = ctx.call("time_infer", {"model": model.id, "gpu": old.id, **args},
-                     estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=old, **args)))
-    here = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
-                    estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
+    there, here = timed(ctx, model, old, **args), timed(ctx, model, gpu, **args)
     ratio = here.decode_tokens_per_s_total / there.decode_tokens_per_s_total
     ctx.used |= {"measured_gpu", "measured_num_gpus"}
     ctx.assume(f"your {tps:,.0f} tokens/s on {old.name} x {ratio:.2f} (the estimates at {batch} in flight: "

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from assistant.readers import cues
 from assistant.readers.money import WHOLE_SERVER
-from assistant.readers.slots import COMPARATIVE, COUNT_ASK, largest_model, per_token_cost, w
+from assistant.readers.slots import COMPARATIVE, COUNT_ASK, TP_SIZE, largest_model, per_token_cost, tp_size, w
 from assistant.request import Request
 
 
@@ -202,8 +202,6 @@ def _label(setting: str, value: object, zh: bool) -> str:
 
 
 # --- serving layouts: one big tensor-parallel instance or several smaller replicas ------------------------------------
-_TP_SIZE = re.compile(r"(?<![a-z])(?:tp|tensor[\s-]*parallel(?:ism)?(?:[\s-]*(?:size|degree))?)\s*(?:=|:|of)?\s*(\d+)|"
-                      r"(?<![\d.])(\d+)[\s-]*way[\s-]*(?:tp|tensor)")
 _REPLICAS = (r"副本|实例|多开|" + w(r"replicas?|instances?|copies|engines|data[\s-]*parallel|dp\s*[=:]?\s*\d+") +
              r"|(?<![\w.])\d+\s*[x×]\s*tp")
 
@@ -215,7 +213,7 @@ def layouts(low: str, req: Request) -> list[Ask]:
     holds the weights has no room for KV cache, so it serves few sequences)."""
     if not req.model or req.intent not in ("inference_speed", "serving", "inference_memory", "recommend", "compare"):
         return []
-    sizes = list(dict.fromkeys(int(m.group(1) or m.group(2)) for m in _TP_SIZE.finditer(low)))
+    sizes = list(dict.fromkeys(tp_size(m) for m in TP_SIZE.finditer(low)))
     total = req.num_gpus or ((req.nodes or 0) * (req.gpus_per_node or 8)) or None
     if len(sizes) < 2 or not total or not re.search(_REPLICAS, low) or \
             any(t < 1 or t > total or total % t for t in sizes):

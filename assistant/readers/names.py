@@ -192,8 +192,7 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                 or re.search(r"(\d{1,3})\s*g(?:b|ib)?\s*(?:of\s+)?(?:ram|memory|内存|运存)", work)
             from knowledge.catalog import phone_gpu_id
 
-            phone = phone_gpu_id(work, int(mem.group(1))) if mem and re.search(
-                r"phone|android|手机|安卓|snapdragon|骁龙|旗舰机|千元机", m.group(0) + " " + work) else None
+            phone = phone_gpu_id(work, int(mem.group(1))) if mem else None  # (the phone table's names decide)
             if phone:  # '12GB 内存的安卓机（骁龙 8 Gen 3）': the app's share of its memory, the chip's bandwidth
                 gid, rec = phone
                 ram = out.device_ram_gb = int(mem.group(1))

@@ -951,14 +951,21 @@ def speedup(text: str) -> tuple[float, int, int] | None:
     return None
 
 
+# a tensor-parallel size as written: 'TP=3', 'tp 4', 'TP8', '--tensor-parallel-size 8', '8-way TP', '张量并行 4' (the size
+# in the first group that matched); 'TP8' and 'PP4' are written without a space: no letter may follow the word, a digit may
+TP_SIZE = re.compile(r"(?<![a-z0-9])(?:tp|tensor[\s-]*parallel(?:ism)?(?:[\s-]*(?:size|degree))?|--tensor-parallel-size)"
+                     r"(?![a-z])\s*(?:=|of|:|为|是|size)?\s*(\d{1,4})(?![\d.])|(\d{1,4})[\s-]*way[\s-]*(?:tp|tensor)|"
+                     r"张量并行\s*(?:=|为|是|:|：)?\s*(\d{1,4})")
+
+
+def tp_size(m: re.Match) -> int:
+    return int(next(g for g in m.groups() if g))
+
+
 def tensor_parallel(text: str) -> dict:
     """A tensor-parallel size asked for: 'TP=3', 'tp 4', '--tensor-parallel-size 8', '8-way tensor parallel', '张量并行 4'."""
-    # ('TP8' and 'PP4' are written without a space: no letter may follow the word, a digit may)
-    m = re.search(r"(?<![a-z0-9])(?:tp|tensor[\s-]*parallel(?:ism)?(?:[\s-]*size)?|--tensor-parallel-size)(?![a-z])"
-                  r"\s*(?:=|of|:|为|是|size)?\s*(\d{1,4})"
-                  r"(?![\d.])", text) or re.search(r"(\d{1,4})[\s-]*way\s+tensor[\s-]*parallel", text) or \
-        re.search(r"张量并行\s*(?:=|为|是|:|：)?\s*(\d{1,4})", text)
-    out = {"tensor_parallel": int(m.group(1))} if m and 1 <= int(m.group(1)) <= 1024 else {}
+    m = TP_SIZE.search(text)
+    out = {"tensor_parallel": tp_size(m)} if m and 1 <= tp_size(m) <= 1024 else {}
     pp = re.search(r"(?<![a-z0-9])(?:pp|pipeline[\s-]*parallel(?:ism)?(?:[\s-]*size)?|--pipeline-parallel-size)(?![a-z])"
                    r"\s*(?:=|of|:|为|是|size)?\s*(\d{1,3})(?![\d.])", text) or re.search(r"流水线并行\s*(?:=|为|是|:|：)?\s*(\d{1,3})", text)
     if pp and 1 <= int(pp.group(1)) <= 256:
