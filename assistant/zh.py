@@ -255,7 +255,11 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
     (r"LoRA/QLoRA: no weight gradients for frozen matrices \(4·N·D instead of 6·N·D\)",
      "LoRA/QLoRA：冻结矩阵不算权重梯度（4·N·D 而不是 6·N·D）"),
     (rf"{_N} training tokens \(default for fine-tuning; --tokens\)", r"训练 token 数 \1（微调的默认值；--tokens）"),
-    (r"TP(\d+) within one node over (NVLink|PCIe)(.*): two all-reduces per layer per step",
+    (r"TP(\d+) within one node over PCIe \(past the card's bridged pair: every all-reduce is slower\): two all-reduces "
+     r"per layer per step", r"TP\1 在单机内走 PCIe（超出两卡桥接：每次 all-reduce 都更慢）：每层每步两次 all-reduce"),
+    (r"TP(\d+) within one node over PCIe \(no NVLink: every all-reduce is slower\): two all-reduces per layer per step",
+     r"TP\1 在单机内走 PCIe（没有 NVLink：每次 all-reduce 都更慢）：每层每步两次 all-reduce"),
+    (r"TP(\d+) within one node over (NVLink|HCCS|Infinity Fabric|Unified Bus|PCIe)(.*): two all-reduces per layer per step",
      r"TP\1 在单机内走 \2\3：每层每步两次 all-reduce"),
     (r"mixed precision, (\S+): weights (\d+) \+ gradients (\d+) \+ master (\d+) bytes/parameter \+ optimizer states",
      r"混合精度，\1：权重 \2 + 梯度 \3 + 主权重 \4 字节/参数 + 优化器状态"),

@@ -201,6 +201,15 @@ class GPU(_Record):
     source_kind: Literal["vendor", "secondary"] = "vendor"
     as_of: str
 
+    def scale_up_fabric(self, n: int) -> str | None:
+        """The GPU-to-GPU fabric `n` GPUs of one node talk over ('NVLink', 'HCCS', 'Infinity Fabric', ...), or None where
+        it is PCIe: no fabric, or more GPUs than one fabric domain joins (TP4 over two bridged A100 PCIe pairs)."""
+        if not self.nvlink_gbps or n > (self.gpus_per_nvlink_domain or 1):
+            return None
+        names = ("NVLink", "Infinity Fabric", "HCCS", "Unified Bus")
+        found = sorted((self.interconnect.find(x), x) for x in names if x in self.interconnect)
+        return found[0][1] if found else "NVLink"
+
 
 class Phone(_Record):
     """A phone chip or phone class: the memory bandwidth an on-device model decodes at, and the share of the phone's

@@ -153,8 +153,9 @@ def _step(req: InferenceSpeedRequest, batch: int, tp: int) -> tuple[float, float
     per_layer = eff.HF_DECODE_OVERHEAD_PER_LAYER_S if req.engine == "hf" else eff.VLLM_DECODE_OVERHEAD_PER_LAYER_S
     over = spec.num_layers * per_layer + (0.0 if req.engine == "hf" else eff.STEP_OVERHEAD_S)
     if tp > 1:
-        lat = NVLINK_LATENCY_S if gpu.nvlink_gbps else PCIE_LATENCY_S
-        link = (gpu.nvlink_gbps / 2 if gpu.nvlink_gbps else 25.0) * GB * eff.LINK_EFFICIENCY
+        fabric = gpu.scale_up_fabric(tp)  # TP beyond a bridged pair runs over PCIe
+        lat = NVLINK_LATENCY_S if fabric else PCIE_LATENCY_S
+        link = (gpu.nvlink_gbps / 2 if fabric else 25.0) * GB * eff.LINK_EFFICIENCY
         over += spec.num_layers * 2 * (lat + 2 * (tp - 1) / tp * batch * spec.hidden_size * 2 / link)
     return mem_s, comp_s, over
 

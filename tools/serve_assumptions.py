@@ -62,7 +62,9 @@ def plan_assumptions(req: ServeRequest, lay: Layout, c: Replica, p: LoadPoint, k
                f"{req.gpu.memory_bandwidth_gbps:g} GB/s; prefill takes {p.prefill_share:.0%} of GPU time and stretches "
                "decode steps by that share (chunked prefill, no overlap credit)")
     if lay.tp > 1:
-        link = "NVLink" if req.gpu.nvlink_gbps else "PCIe (no NVLink: every all-reduce is slower)"
+        fabric = req.gpu.scale_up_fabric(lay.tp)
+        link = fabric or ("PCIe (past the card's bridged pair: every all-reduce is slower)" if req.gpu.nvlink_gbps
+                          else "PCIe (no NVLink: every all-reduce is slower)")
         out.append(f"TP{lay.tp} within one node over {link}: two all-reduces per layer per step")
     if lay.pp > 1:
         out.append(f"PP{lay.pp} across nodes: a stream's decode speed is one replica-stage's, throughput rises with "

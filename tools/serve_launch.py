@@ -27,7 +27,7 @@ def launch_command(req: ServeRequest, lay: Layout, kv: str) -> str:
             parts += _vllm_extras(req)
             if quant and req.precision in ("awq", "gptq", "int4"):
                 parts[0] = f"vllm serve <an {req.precision.upper()} checkpoint of {repo}>"
-        return " ".join(parts) + tail
+        return " ".join(parts) + tail + _runtime_note(req.gpu.vendor, eng.id, bool(tail))
     if eng.id == "llama.cpp":
         fmt = req.fmt if weight_format(req.fmt).family == "gguf" else "q4_k_m"
         return (f"llama-server -m {spec.id}-{fmt.upper()}.gguf -c {ctx * seqs} --parallel {seqs} -ngl 999"
@@ -48,3 +48,16 @@ def _vllm_extras(req: ServeRequest) -> list[str]:
         tokens = req.mtp_layers if req.speculative == "mtp" else 3
         out.append(f"--speculative-config '{{{method}, \"num_speculative_tokens\": {tokens}}}'")
     return out
+
+
+# The build a non-NVIDIA card runs the same launch line with (the flags are the engine's own)
+_RUNTIMES = {"Huawei": "on Ascend NPUs: vLLM with the vllm-ascend plugin (same flags), or Huawei's MindIE server",
+             "AMD": "on Instinct GPUs: the ROCm build of {engine}"}
+
+
+def _runtime_note(vendor: str, engine: str, has_comment: bool) -> str:
+    """'# on Ascend NPUs: ...' after a launch line for a card CUDA builds do not run on."""
+    note = _RUNTIMES.get(vendor)
+    if not note:
+        return ""
+    return ("; " if has_comment else "   # ") + note.format(engine={"vllm": "vLLM", "sglang": "SGLang"}.get(engine, engine))

@@ -779,10 +779,21 @@ def serving(ctx: Ctx) -> Answer:
                         "serve_cost_per_million_output_usd": plan.cost_per_million_output_tokens_usd,
                         "serve_cost_per_hour_usd": plan.cost_per_hour_usd})
         if not req.num_gpus:  # 'how many GPUs for N users': the plan answers (one GPU count); memory terms follow
+            # one GPU's terms in the plan's layout (a TP4 replica holds a quarter of the weights and its share of the
+            # users), not one GPU holding the whole model
+            per_replica = plan.tp * plan.pp
+            ctx.req = req.model_copy(update={"num_gpus": per_replica})
+            try:
+                rp = _size(ctx, model, gpu, fmt, -(-users // max(plan.replicas, 1)), _engine(ctx, "vllm"), context)
+            finally:
+                ctx.req = req
+            lines[2] = md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in rp.breakdown_gb.items()])
+            layout = f"TP{plan.tp}" + (f"×PP{plan.pp}" if plan.pp > 1 else "")
             lines[0] = ctx.t(f"{users} sequences of {context:,} tokens hold {r.kv_cache_total_gb:,.1f} GB of KV cache "
-                             "besides the weights; one GPU's terms:",
+                             f"besides the weights; one GPU's terms in the plan's layout ({layout}, "
+                             f"{-(-users // max(plan.replicas, 1))} sequences per replica):",
                              f"{users} 路 {context:,} token 的序列共占 {r.kv_cache_total_gb:,.1f} GB KV cache（权重之外）；"
-                             "单卡各项：")
+                             f"按方案的布局（{layout}，每个副本 {-(-users // max(plan.replicas, 1))} 路）单卡各项：")
             lines = plan_lines[1:] + ["", ctx.t("**Memory**", "**显存**")] + lines
             # the plan's GPUs and memory per GPU (min_gpus stays the fewest that hold the load in memory)
             v = v.model_copy(update={"fits": True, "num_gpus": plan.total_gpus, "per_gpu_gb": plan.per_gpu_gb})
