@@ -164,6 +164,20 @@ def vendor_ok(req, gpu) -> bool:
     return gpu.vendor not in req.exclude_vendors
 
 
+def _card_names(ctx, ids: list[str]) -> list[str]:
+    """'H100' once for the H100 SXM5, PCIe and NVL a bare 'no H100' rules out; a single variant by its own name."""
+    from knowledge.catalog import model_name
+
+    cards = {g.id: g for g in ctx.deps.catalog.gpus}
+    names = [model_name(cards[i].name) if i in cards else i for i in ids]
+    out = []
+    for i, n in zip(ids, names):
+        label = n if names.count(n) > 1 or len(ctx.deps.catalog.variants(i)) == 1 else (cards[i].name if i in cards else i)
+        if label not in out:
+            out.append(label)
+    return out
+
+
 def allowed_cards(ctx, cards: list) -> list:
     """The cards whose vendor the user allows, and the rule said once in the assumptions."""
     req = ctx.req
@@ -171,8 +185,8 @@ def allowed_cards(ctx, cards: list) -> list:
         return cards
     kept = [g for g in cards if vendor_ok(req, g)]
     rule = (ctx.t("only " + ", ".join(req.only_vendors), "只用 " + "、".join(req.only_vendors)) if req.only_vendors
-            else ctx.t("no " + ", ".join(req.exclude_vendors + req.exclude_gpus),
-                       "不用 " + "、".join(req.exclude_vendors + req.exclude_gpus)))
+            else ctx.t("no " + ", ".join(req.exclude_vendors + _card_names(ctx, req.exclude_gpus)),
+                       "不用 " + "、".join(req.exclude_vendors + _card_names(ctx, req.exclude_gpus))))
     note = ctx.t(f"cards: {rule} (as you asked); {len(cards) - len(kept)} card(s) of the table left out",
                  f"卡：{rule}（按你的要求）；表里 {len(cards) - len(kept)} 种卡不考虑")
     if note not in ctx.notes:

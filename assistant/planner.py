@@ -260,6 +260,9 @@ def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
                f"{asked:,} token 超过了模型的最大上下文 {limit:,}：这个长度根本跑不了；按模型的最大上下文 {limit:,} 计算" + line_zh)
 
 
+LONG_DOCUMENT_CONTEXT = 16_384  # a few dozen pages in and a summary out; RAG prompts with several retrieved chunks
+
+
 def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (), shared=frozenset()) -> Answer:
     """The answer for an understood question; `shared`: inputs a comparison across the message's asks uses."""
     handlers = {"training_memory": train.training_memory, "training_time": train.training_time,
@@ -277,6 +280,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                    "(an assumption for people who use it through the working day; state your peak concurrency to replace it)",
                    f"最忙时同时处理 {peak} 个请求 = 团队 {req.team_size:,} 人的 {TEAM_PEAK_SHARE:.0%}（按工作时间内都会用来估计；"
                    "给出实际峰值并发可替换）")
+    if req.long_documents and not (req.context or req.prompt_len or req.seq_len) and \
+            req.intent in ("inference_memory", "inference_speed", "serving", "recommend"):
+        req = ctx.req = req.model_copy(update={"context": LONG_DOCUMENT_CONTEXT})
+        ctx.used.add("long_documents")
+        ctx.assume(f"context {LONG_DOCUMENT_CONTEXT:,}: documents to summarise or search run long (an assumption; a "
+                   "chat turn needs ~4k; state your longest prompt to replace it)",
+                   f"上下文 {LONG_DOCUMENT_CONTEXT:,}：文档总结、检索问答的输入较长（假设值；普通聊天约 4k；给出最长输入可替换）")
     if req.daily_active_users and not (req.concurrent_users or req.requests_per_s):
         peak = max(1, math.ceil(req.daily_active_users * PEAK_SHARE_OF_DAU))
         req = ctx.req = req.model_copy(update={"concurrent_users": peak})

@@ -101,6 +101,8 @@ class Request(BaseModel):
                                           "share of its price ('zero resale', '残值 30%'); None: none credited (said)")
     team_size: int | None = Field(None, gt=0, le=1_000_000, description="people in a team who will use it ('a 20-person "
                                   "R&D team', '十来个人'); the peak requests in flight are assumed from it (said)")
+    long_documents: bool | None = Field(None, description="the work sends long documents ('doc summarization', 'RAG over "
+                                        "contracts', '长文档总结'): with no length stated, prompts are sized at 16k (said)")
     engine: Engine | None = None
     gpu_memory_utilization: float | None = Field(None, gt=0, le=1, description="vLLM/SGLang share of GPU memory it takes")
 

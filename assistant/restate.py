@@ -98,6 +98,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "resale_fraction": ("resale {:.0%}", "残值 {:.0%}"),
         "rent_committed": ("reserved term", "包期租用"),
         "device_kind": ("a {}", "设备：{}"),
+        "long_documents": ("long documents", "长文档"),
     }
     for key, (en, cn) in labels.items():
         v = getattr(req, key)

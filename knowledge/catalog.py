@@ -103,6 +103,13 @@ class Catalog:
                                   "`gpu-advisor models add PATH`")
         raise UnknownItem("model", query, self._suggest(query, self._model_keys), "gpu-advisor models")
 
+    def variants(self, gpu_id: str) -> list[str]:
+        """The ids of every card sold under the same model name as `gpu_id` (H100: SXM5, PCIe, NVL; A100: 40/80 GB,
+        SXM and PCIe); [gpu_id] when it has none. RTX 4090 D is a model of its own, not a 4090 variant."""
+        want = model_name(next((g.name for g in self.gpus if g.id == gpu_id), ""))
+        found = [g.id for g in self.gpus if want and model_name(g.name) == want]
+        return found or [gpu_id]
+
     def gpu(self, query: str) -> tuple[GPU, str | None]:
         """The GPU record for an id or alias; a name shared by variants resolves to the default one, with a note;
         a memory size ('24GB', '48gb:864' with GB/s) is a custom card."""
@@ -344,3 +351,13 @@ def default_catalog() -> Catalog:
     catalog = Catalog(models, gpus)
     catalog.problems = problems
     return catalog
+
+
+def model_name(name: str) -> str:
+    """A card's model name without vendor, brand line, memory, form factor or notes: 'NVIDIA A100 80GB SXM4' -> 'A100',
+    'NVIDIA GeForce RTX 4090 D' -> 'RTX 4090 D', 'NVIDIA HGX H20 96GB' -> 'H20', 'Huawei Ascend 910B (...)' -> '910B'."""
+    import re
+
+    s = re.split(r"\s\d+\s*GB\b|\sSXM|\sPCIe|\sNVL\b|\sOAM|\s\(|,", name, maxsplit=1)[0]
+    s = re.sub(r"^(?:NVIDIA|AMD|Huawei|Apple|Intel)\s+|\b(?:GeForce|HGX|DGX|Instinct|Ascend)\s+", "", s)
+    return s.strip().upper()

@@ -74,3 +74,74 @@ def test_every_estimate_lies_inside_the_band_printed_beside_it(text):
                          r"([\d.]+)-([\d.]+)", a.answer):
         x, lo, hi = (float(m.group(i)) for i in (1, 3, 4))
         assert lo <= x + 0.01 and x <= hi + 0.51, m.group(0)  # rounding: ms shown to the unit, s to the hundredth
+
+
+# --- buying: 8-bit is as good as 16-bit for inference; speeds within 15% are a tie that new, fewer cards, cheaper win ---
+from assistant.readers.rules import read  # noqa: E402
+from knowledge.prices import load_prices  # noqa: E402
+from tools.purchase import SPEED_TIE, PurchaseRequest, plan_purchase  # noqa: E402
+
+
+def _plan(model, budget, currency="USD", power=None, gpus=None):
+    cards = [CAT.gpu(g)[0] for g in gpus] if gpus else list(CAT.gpus)
+    return plan_purchase(PurchaseRequest(model=CAT.model(model)[0], gpus=cards, prices=load_prices().records,
+                                         currency=currency, context=4096, budget=budget, power_limit_w=power))
+
+
+def test_one_new_96gb_card_beats_two_used_a100s_at_the_whole_budget():
+    # Llama 3.3 70B: two used A100 80GB PCIe hold it in bf16 (141 GB of weights over 2 x 80 GB) at $15,000, the whole
+    # budget; one new RTX PRO 6000 (96 GB) holds it in Q8_0 (~75 GB). Decode is bandwidth-bound: 2 x 1,935 GB/s over
+    # 141 GB vs 1,792 GB/s over 75 GB, about 0.93 to 1: within 15%, so a tie, and new + one card + cheaper win it
+    plan = _plan("llama-3.3-70b", 15_000, power=1440, gpus=["a100-80gb-pcie", "rtx-pro-6000"])
+    top, other = plan.options[0], plan.options[1]
+    assert top.gpu == "rtx-pro-6000" and other.gpu == "a100-80gb-pcie"
+    assert top.tokens_per_s >= SPEED_TIE * other.tokens_per_s and top.total < other.total
+    assert top.reason == "near_tie_pick" and other.reason == "near_tie_beaten"
+
+
+@pytest.mark.parametrize("model,budget,currency", [("llama-3.3-70b", 15_000, "USD"), ("qwen2.5-32b", 15_000, "CNY"),
+                                                   ("llama-3.1-8b", 3_000, "USD"), ("qwen2.5-72b", 500_000, "CNY"),
+                                                   ("llama-3.3-70b", 5_000, "USD")])
+def test_the_pick_is_never_much_slower_than_the_best_the_budget_buys_at_8_bit_or_better(model, budget, currency):
+    plan = _plan(model, budget, currency)
+    top = plan.options[0]
+    good = [o for o in plan.options if o.within_budget and not o.legacy and o.step is not None and o.step <= 1
+            and o.tokens_per_s and o.tokens_per_s >= 10]
+    if top.within_budget and good:
+        assert top.tokens_per_s >= SPEED_TIE * max(o.tokens_per_s for o in good) - 1e-9
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("Budget is $15k all-in. Want to run Llama 3.3 70B locally, what should I buy?", "Power: about"),
+    ("预算 1.5 万，家用跑 Qwen2.5-32B，买什么卡？", "功率：满载约")])
+def test_a_purchase_says_what_the_machine_draws_even_with_no_limit_stated(text, fragment):
+    assert fragment in ask(text).answer
+
+
+def test_an_eight_gpu_server_is_said_to_need_a_server_room_feed():
+    a = ask("预算 50 万人民币，公司内网部署 Qwen2.5-72B-Instruct，给 100 人左右日常用。该买啥配置？")
+    if a.verdict and (a.verdict.num_gpus or 0) >= 8:
+        assert "机房供电" in a.answer and "家用插座" not in a.answer
+
+
+@pytest.mark.parametrize("text,team", [
+    ("Want to run Llama 3.3 70B locally for a small team (~5 ppl, chat + some doc summarization). What should I buy?", 5),
+    ("we are a team of ~12, need to serve Qwen2.5-32B. which GPU?", 12),
+    ("serving Llama 3.1 8B for about 30 people at our company, which card?", 30),
+    ("our group (about 8 people) wants Qwen2.5-14B on a local box, what to buy with $5k?", 8)])
+def test_a_team_written_loosely_is_a_team(text, team):
+    assert read(text, CAT).request.team_size == team
+
+
+@pytest.mark.parametrize("text", [
+    "Want to run Llama 3.3 70B locally for 5 people, chat + some doc summarization. Budget $15k, what should I buy?",
+    "RAG over our contracts with Qwen2.5-32B on one L40S: how many users at once?",
+    "公司要做长文档总结，Qwen2.5-72B，4 张 L20 能同时服务多少人？"])
+def test_long_documents_with_no_length_are_sized_at_16k_and_said(text):
+    a = ask(text)
+    assert a.request["context"] == 16_384 and ("16,384" in a.answer)
+
+
+def test_a_stated_length_beats_the_long_document_default():
+    a = ask("RAG over our contracts with Qwen2.5-32B on one L40S at 8k context: how many users at once?")
+    assert a.request["context"] == 8192

@@ -10,12 +10,13 @@ machine for a Mac):
   total      = n x price + a host for n cards (none when the user has one, none for Macs and 8-GPU server prices)
   speed      = one stream's decode tokens/s at that format (roofline; inference), or the hours for the
                fine-tuning tokens (training)
-Ranking with a budget: within it first, then the most faithful format, then the fastest, then the cheapest ("the
-best this money buys"). Without a budget: the cheapest that runs. Cards without a purchase price are named apart.
+Ranking with a budget: within it first, then the most faithful format (for inference 8-bit counts as 16-bit), then the
+fastest, then the cheapest ("the best this money buys"); speeds within 15% are a tie that new, fewer cards and cheaper
+win. Without a budget: the cheapest that runs. Cards without a purchase price are named apart.
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import re
 
@@ -71,7 +72,10 @@ class PurchaseOption(BaseModel):
                              "1 = 8-bit, 2 = 4-bit")
     legacy: bool = Field(False, description="an NVIDIA architecture before Ampere (LEGACY_ARCHITECTURES)")
     rank: int | None = None
-    why: str = ""
+    reason: str = Field("", description="why it stands where it does, a code of WHY_EN (answers render it in their "
+                        "language from the code and reason_args)")
+    reason_args: dict[str, Any] = {}
+    why: str = Field("", description="the reason in English")
 
 
 class PurchasePlan(BaseModel):
@@ -254,10 +258,46 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
         else:
             options.append(best)
     options.sort(key=lambda o: _key(req, o))
+    options = _prefer_near_ties(req, options)
     for rank, o in enumerate(options, 1):
         o.rank = rank
-        o.why = _why(req, o, options[0])
+        if not o.reason:  # (a near tie's pick and the one it beat have theirs already)
+            o.reason, o.reason_args = _reason(req, o, options[0])
+        o.why = WHY_EN[o.reason].format(currency=req.currency, **o.reason_args)
     return PurchasePlan(options=options, rejected=rejected, currency=req.currency, assumptions=_assumptions(req))
+
+
+SPEED_TIE = 0.85  # two set-ups within 15% of each other's speed: a user would not feel the difference
+
+
+def _near_tie_key(o: PurchaseOption):
+    return (o.condition == "used", o.num_gpus or 0, o.total or 0)
+
+
+def _prefer_near_ties(req: PurchaseRequest, options: list[PurchaseOption]) -> list[PurchaseOption]:
+    """Among the budget's best, a practitioner's pick: an 8-bit format counts as faithful as 16-bit for inference
+    (FP8 / Q8_0 lose well under 1% on benchmarks), and speeds within 15% as a tie; then new before used (a warranty),
+    fewer cards, the cheaper machine. Two used A100s at the whole budget lose to one new 96 GB card at 93% of their
+    speed with money left over."""
+    if req.task != "inference" or req.budget is None or req.format or not options:
+        return options
+    top = options[0]
+    if not top.within_budget or _tier(req, top) != 0 or top.tokens_per_s is None:
+        return options
+    slowest = _slowest(req)
+    near = [o for o in options if o.within_budget and not o.legacy and _tier(req, o) == 0
+            and o.tokens_per_s is not None and o.tokens_per_s >= max(slowest, SPEED_TIE * top.tokens_per_s)]
+    pick = min(near, key=_near_tie_key, default=top)
+    if pick is top or _near_tie_key(pick) >= _near_tie_key(top):
+        return options
+    pick.reason, pick.reason_args = "near_tie_pick", {
+        "format": pick.format, "speed": pick.tokens_per_s, "fastest": top.tokens_per_s,
+        "new": pick.condition == "new" and top.condition == "used",
+        "fewer": (pick.num_gpus or 0) < (top.num_gpus or 0), "saved": max(0.0, (top.total or 0) - (pick.total or 0))}
+    top.reason, top.reason_args = "near_tie_beaten", {
+        "speed": top.tokens_per_s, "faster": top.tokens_per_s / pick.tokens_per_s - 1, "used": top.condition == "used",
+        "cards": top.num_gpus or 0, "total": top.total or 0}
+    return [pick] + [o for o in options if o is not pick]
 
 
 # NVIDIA architectures before Ampere (Volta V100, Turing T4/RTX 20): no BF16 and no FlashAttention-2 (its README lists
@@ -283,24 +323,51 @@ def _key(req: PurchaseRequest, o: PurchaseOption):
         return (slow, o.legacy, o.total, o.step, -(speed or 0))
     if not o.within_budget:
         return (1, 0, o.total, 0, 0)  # over the budget: the nearest to it first
-    return (0, slow, o.legacy, o.step, -(speed or 0), o.total)
+    return (0, slow, o.legacy, _tier(req, o), -(speed or 0), o.total)
 
 
-def _why(req: PurchaseRequest, o: PurchaseOption, best: PurchaseOption) -> str:
+def _tier(req: PurchaseRequest, o: PurchaseOption) -> int | None:
+    """How faithful the format is, for ranking: for inference with no format asked, 8-bit counts as 16-bit (FP8 / Q8_0
+    lose well under 1% on benchmarks); 4-bit is a step down."""
+    if req.task == "inference" and not req.format and o.step is not None:
+        return 0 if o.step <= 1 else o.step
+    return o.step
+
+
+# Why an option stands where it does: one code per rule, rendered here in English and by the answer in its language
+WHY_EN = {
+    "over_budget": "over the budget by {by:,.0f} {currency}",
+    "legacy": "pre-Ampere (Volta/Turing): no BF16 or FlashAttention-2, ranked after newer cards",
+    "slower_than_asked": "slower than your {need:g} tokens/s ({speed:g})",
+    "too_slow": "too slow to use ({speed:g} tokens/s)",
+    "best_in_budget": "best within the budget (most faithful format, then fastest)",
+    "best_in_budget_8bit": "best within the budget (16- or 8-bit, then fastest)",
+    "cheapest": "cheapest that runs it",
+    "near_tie_pick": "best within the budget: {format} is as good as 16-bit for inference and {speed:g} tokens/s is within "
+                     "15% of the fastest ({fastest:g}); new or fewer cards or cheaper wins the tie",
+    "near_tie_beaten": "{speed:g} tokens/s, only {faster:.0%} faster than the pick; {cards:g} cards, {total:,.0f} {currency}",
+    "only_fits": "only fits in {format}",
+    "slower": "slower ({speed:g} vs {best:g} tokens/s)",
+    "vs_pick": "{diff:+,.0f} {currency} vs the pick",
+}
+
+
+def _reason(req: PurchaseRequest, o: PurchaseOption, best: PurchaseOption) -> tuple[str, dict]:
     if req.budget is not None and not o.within_budget:
-        return f"over the budget by {o.total - req.budget:,.0f} {req.currency}"
-    if o.legacy and o is not best:
-        return "pre-Ampere: no BF16 or FlashAttention-2, ranked after newer cards"
-    if req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < _slowest(req):
-        return (f"slower than your {req.min_tokens_per_s:g} tokens/s ({o.tokens_per_s:g})" if req.min_tokens_per_s else
-                f"too slow to use ({o.tokens_per_s:g} tokens/s)")
+        return "over_budget", {"by": o.total - req.budget}
     if o is best:
-        return "best within the budget (most faithful format, then fastest)" if req.budget else "cheapest that runs it"
-    if o.step > best.step:
-        return f"only fits in {o.format}"
+        return (("best_in_budget_8bit" if req.task == "inference" and not req.format else "best_in_budget")
+                if req.budget else "cheapest"), {}
+    if o.legacy:
+        return "legacy", {}
+    if req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < _slowest(req):
+        return (("slower_than_asked", {"need": req.min_tokens_per_s, "speed": o.tokens_per_s}) if req.min_tokens_per_s
+                else ("too_slow", {"speed": o.tokens_per_s}))
+    if o.step is not None and best.step is not None and o.step > best.step:
+        return "only_fits", {"format": o.format}
     if req.task == "inference" and o.tokens_per_s and best.tokens_per_s and o.tokens_per_s < best.tokens_per_s:
-        return f"slower ({o.tokens_per_s:g} vs {best.tokens_per_s:g} tokens/s)"
-    return f"{o.total - best.total:+,.0f} {req.currency} vs the pick"
+        return "slower", {"speed": o.tokens_per_s, "best": best.tokens_per_s}
+    return "vs_pick", {"diff": o.total - best.total}
 
 
 def _assumptions(req: PurchaseRequest) -> list[str]:
@@ -332,8 +399,10 @@ def _assumptions(req: PurchaseRequest) -> list[str]:
     else:
         out.append(f"{req.task} fine-tuning at sequence length {min(req.context, 4096):,}; hours for "
                    f"{FINETUNE_TOKENS:.0e} tokens")
-    out.append("ranking: " + ("within the budget, then the most faithful format, then the fastest, then the cheapest"
-                              if req.budget else "the cheapest that runs")
+    faithful = ("the most faithful format (8-bit counts as 16-bit: FP8 / Q8_0 lose well under 1% on benchmarks)"
+                if req.task == "inference" and not req.format else "the most faithful format")
+    out.append("ranking: " + (f"within the budget, then {faithful}, then the fastest (within 15% is a tie: new, then "
+                              "fewer cards, then cheaper wins), then the cheapest" if req.budget else "the cheapest that runs")
                + ((f"; a set-up under your {req.min_tokens_per_s:g} tokens/s for one stream ranks last" if req.min_tokens_per_s
                    else f"; a set-up under {MIN_USABLE_TOKENS_PER_S:g} tokens/s for one stream ranks last (too slow to use, "
                    "an assumption)") if req.task == "inference" else "")

@@ -163,9 +163,9 @@ def purchase(ctx: Ctx) -> Answer:
         lines.append(ctx.t(
             f"**Nothing in the price table runs {model.name} within {money(req.budget)}.** The nearest: "
             f"{top.num_gpus}× {top.name} ({top.condition}) in {top.format}, about {money(top.total)} "
-            f"({_purchase_why(ctx, top, top, req.budget, money)}).",
+            f"({_purchase_why(ctx, top, money)}).",
             f"**价格表里没有能在 {money(req.budget)} 内跑 {model.name} 的方案。** 最接近的：{top.num_gpus} 张 {top.name}"
-            f"（{cond(top)}），{top.format}，约 {money(top.total)}（{_purchase_why(ctx, top, top, req.budget, money)}）。"))
+            f"（{cond(top)}），{top.format}，约 {money(top.total)}（{_purchase_why(ctx, top, money)}）。"))
     else:
         lines.append(ctx.t(f"**No card with a purchase price holds {model.name} in one machine.**",
                            f"**有购买价格的卡里，没有一台机器放得下 {model.name}。**"))
@@ -175,6 +175,20 @@ def purchase(ctx: Ctx) -> Answer:
                            + (f"; {fit} such machines fit in it." if fit >= 2 and req.power_limit_w >= 5000 else "."),
                            f"功率：一台约 {top.power_w:,.0f} W（你有 {req.power_limit_w:,.0f} W）"
                            + (f"；这个功率下能放 {fit} 台。" if fit >= 2 and req.power_limit_w >= 5000 else "。")))
+    elif top and top.power_w and top.within_budget is not False:  # no limit stated: the draw, and when a wall outlet
+        # cannot carry it (a 15 A / 120 V US outlet: 1,440 W continuous at 80%; a 10 A / 220 V one: 1,760 W)
+        big = top.power_w > OUTLET_W
+        if (top.num_gpus or 0) >= 8:  # an 8-GPU server: a rack's feed, whatever the outlet
+            lines.append(ctx.t(f"Power: about {top.power_w:,.0f} W at the wall under load: a server-room feed (rack PDU, "
+                               "often 3-phase), not office outlets.",
+                               f"功率：满载约 {top.power_w:,.0f} W：需要机房供电（机柜 PDU，常为三相），不能接普通插座。"))
+        else:
+            lines.append(ctx.t(f"Power: about {top.power_w:,.0f} W at the wall under load"
+                               + (f": more than one ordinary outlet carries ({OUTLET_W:,} W continuous on 15 A / 120 V); "
+                                  + ("it needs a 20 A circuit (1,920 W)." if top.power_w <= 1920 else
+                                     "it needs a dedicated 220-240 V circuit.") if big else "."),
+                               f"功率：满载约 {top.power_w:,.0f} W" + ("：超过普通家用插座（10 A / 220 V 连续约 1,760 W），需要 "
+                                                                     "16 A 专用线路。" if top.power_w > 1760 else "。")))
     if within and len(within) > 1 and req.budget:
         cheap = min(within, key=lambda o: o.total)
         if cheap is not top:
@@ -188,7 +202,7 @@ def purchase(ctx: Ctx) -> Answer:
     rows = [[str(o.rank), o.name, str(o.num_gpus), o.format or "-", f"{o.per_gpu_gb:g}", f"{money(o.price_per_card)} "
              f"({cond(o)})", money(o.total),
              "-" if (o.tokens_per_s if task == "inference" else o.hours) is None else
-             f"{(o.tokens_per_s if task == 'inference' else o.hours):g}", _purchase_why(ctx, o, top, req.budget, money)]
+             f"{(o.tokens_per_s if task == 'inference' else o.hours):g}", _purchase_why(ctx, o, money)]
             for o in res.options[:8]]
     head = ["#", ctx.t("card", "卡"), ctx.t("count", "张数"), ctx.t("format", "格式"), "GB/GPU",
             ctx.t("price per card", "单卡价格"), ctx.t("whole machine", "整机"), speed_head, T(lang, "why")]
@@ -207,29 +221,42 @@ def purchase(ctx: Ctx) -> Answer:
                            for o in res.options])
 
 
-def _purchase_why(ctx: Ctx, o, best, budget, money) -> str:
-    """Why an option stands where it does, in the answer's language."""
-    if budget is not None and o.within_budget is False:
-        return ctx.t(f"over the budget by {money(o.total - budget)}", f"超出预算 {money(o.total - budget)}")
-    if o is best:
-        return ctx.t("best within the budget (most faithful format, then fastest)", "预算内最优（格式最保真，其次最快）") \
-            if budget else ctx.t("cheapest that runs it", "能跑的最便宜方案")
-    from tools.purchase import MIN_USABLE_TOKENS_PER_S
+OUTLET_W = 1_440  # a 15 A / 120 V outlet at the 80% continuous-load rule (NEC 210.19/210.20)
 
-    need = ctx.req.tokens_per_s_per_user
-    if o.tokens_per_s is not None and o.tokens_per_s < (need or MIN_USABLE_TOKENS_PER_S):
-        return (ctx.t(f"slower than your {need:g} tokens/s ({o.tokens_per_s:g})", f"低于你要的 {need:g} token/s（{o.tokens_per_s:g}）")
-                if need else ctx.t(f"too slow to use ({o.tokens_per_s:g} tokens/s)", f"太慢（{o.tokens_per_s:g} token/s）"))
-    if o.legacy:
-        return ctx.t("pre-Ampere (Volta/Turing): no BF16 or FlashAttention-2, ranked after newer cards",
-                     "Ampere 之前的架构（Volta/Turing）：没有 BF16 和 FlashAttention-2，排在新卡之后")
-    if o.step is not None and best.step is not None and o.step > best.step:
-        return ctx.t(f"only fits in {o.format}", f"只放得下 {o.format}")
-    if o.tokens_per_s and best.tokens_per_s and o.tokens_per_s < best.tokens_per_s:
-        return ctx.t(f"slower ({o.tokens_per_s:g} vs {best.tokens_per_s:g} tokens/s)",
-                     f"更慢（{o.tokens_per_s:g} 对 {best.tokens_per_s:g} token/s）")
-    diff = o.total - best.total
-    return ctx.t(f"{'+' if diff >= 0 else '-'}{money(abs(diff))} vs the pick", f"比首选{'贵' if diff >= 0 else '省'} {money(abs(diff))}")
+
+def _purchase_why(ctx: Ctx, o, money) -> str:
+    """The purchase tool's reason for an option (tools/purchase.WHY_EN), in the answer's language, amounts in its money."""
+    a = o.reason_args
+    if not ctx.zh:
+        amounts = {k: money(a[k]) for k in ("by", "saved", "total") if k in a}
+        if o.reason == "vs_pick":
+            return f"{'+' if a['diff'] >= 0 else '-'}{money(abs(a['diff']))} vs the pick"
+        if o.reason == "over_budget":
+            return f"over the budget by {amounts['by']}"
+        if o.reason == "near_tie_beaten":
+            return (f"{a['speed']:g} tokens/s, only {a['faster']:.0%} faster than the pick" + (", used" if a["used"] else "")
+                    + f"; {a['cards']:g} cards, {amounts['total']}")
+        if o.reason == "near_tie_pick":
+            return (f"best within the budget: {a['format']} is as good as 16-bit for inference, {a['speed']:g} tokens/s "
+                    f"is within 15% of the fastest ({a['fastest']:g})" + (", new" if a["new"] else "")
+                    + (", fewer cards" if a["fewer"] else "") + (f", {amounts['saved']} cheaper" if a["saved"] else ""))
+        return o.why
+    zh = {"over_budget": lambda: f"超出预算 {money(a['by'])}",
+          "legacy": lambda: "Ampere 之前的架构（Volta/Turing）：没有 BF16 和 FlashAttention-2，排在新卡之后",
+          "slower_than_asked": lambda: f"低于你要的 {a['need']:g} token/s（{a['speed']:g}）",
+          "too_slow": lambda: f"太慢（{a['speed']:g} token/s）",
+          "best_in_budget": lambda: "预算内最优（格式最保真，其次最快）",
+          "best_in_budget_8bit": lambda: "预算内最优（16 位或 8 位，其次最快）",
+          "cheapest": lambda: "能跑的最便宜方案",
+          "near_tie_pick": lambda: (f"预算内最优：推理用 {a['format']} 与 16 位效果相当，{a['speed']:g} token/s 与最快的"
+                                    f"（{a['fastest']:g}）相差不到 15%" + ("，全新" if a["new"] else "")
+                                    + ("，卡更少" if a["fewer"] else "") + (f"，便宜 {money(a['saved'])}" if a["saved"] else "")),
+          "near_tie_beaten": lambda: (f"{a['speed']:g} token/s，只比首选快 {a['faster']:.0%}" + ("，二手" if a["used"] else "")
+                                      + f"；{a['cards']:g} 张，{money(a['total'])}"),
+          "only_fits": lambda: f"只放得下 {a['format']}",
+          "slower": lambda: f"更慢（{a['speed']:g} 对 {a['best']:g} token/s）",
+          "vs_pick": lambda: f"比首选{'贵' if a['diff'] >= 0 else '省'} {money(abs(a['diff']))}"}
+    return zh[o.reason]() if o.reason in zh else o.why
 
 
 def recommend(ctx: Ctx) -> Answer:

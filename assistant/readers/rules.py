@@ -459,6 +459,12 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             names.gpus = pair
     ruled_out = slots.cards_ruled_out(work, names.gpu_spans)
     if ruled_out:  # 'H100/H800/A800 这些买不到': those cards are left out of every plan, not compared
+        # a bare model name rules out each variant of it ('no H100': SXM, PCIe and NVL alike); 'H100 PCIe' only that one
+        spans = {sp[2]: low[sp[0]:sp[1]] + re.match(r"[\s-]*(?:\d{2,3}\s*g\w*[\s-]*)?(?:pcie|sxm\d?|nvl|oam)?",
+                                                     low[sp[1]:sp[1] + 16]).group(0)
+                 for sp in names.gpu_spans}  # (the names are masked out of `work`; `low` keeps them, same offsets)
+        ruled_out = list(dict.fromkeys(v for g in ruled_out for v in (
+            [g] if re.search(r"\d+\s*g|sxm|pcie|nvl|oam", spans.get(g, ""), re.I) else catalog.variants(g))))
         stated["exclude_gpus"] = ruled_out
         names.gpus = [g for g in names.gpus if g not in ruled_out]
         names.gpu_spans = [sp for sp in names.gpu_spans if sp[2] not in ruled_out]

@@ -340,6 +340,11 @@ def batches(text: str) -> dict:
                r"concurrency (?:of )?1|batch[\s-]*size[\s-]*(?:of[\s-]*)?1") +
              r"|单用户|一个用户|一个人用|单并发|单路|1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", text):
         out["batch"] = 1
+    if has(w(r"(?:doc(?:ument)?s?|pdfs?|contracts?|reports?|papers?|long[\s-]*(?:form|context|inputs?))[\s-]*"
+             r"(?:summari[sz]\w*|q\s*&\s*a|qa)|summari[sz]\w* (?:of |long |our |the )*(?:doc|pdf|contract|report|paper)\w*|"
+             r"rag|retrieval[\s-]*augmented|long (?:documents|docs|pdfs|contracts|reports)")
+           + r"|(?:长)?文档(?:总结|摘要|问答|分析)|长文本|长文档|知识库问答|合同(?:审核|审查|总结)|论文(?:总结|摘要)", text):
+        out["long_documents"] = True
     if has(w(r"max(?:imum)? throughput|peak throughput|max(?:imum)? tokens?/s|highest throughput|full load|saturat\w*")
            + r"|最大吞吐|峰值吞吐|吞吐上限|满载|极限吞吐", text):
         out["max_throughput"] = True
@@ -353,7 +358,11 @@ TEAM = (r"(\d+)\s*(?:个)?人(?:左右|上下)?\s*(?:的)?\s*(?:研发|开发|�
         r"(?:给|供|让)?\s*(\d+)\s*(?:个)?人\s*(?:左右|上下)?\s*(?:的)?\s*(?:日常|平时|内部|一起)?\s*(?:用|使用)|"
         r"(十来|十几|二十来|二三十|几十|三四十)\s*(?:个)?人|" +
         w(r"(\d+)[\s-]*(?:person|people|member|man)[\s-]*(?:\w+[\s-]+)?(?:team|group|lab|org|company|startup)|"
-          r"(?:team|group|lab) of (\d+)"))
+          r"(?:team|group|lab) of (?:~|about |around |roughly |approx\.? )?(\d+)(?! ?(?:gpus?|cards?|nodes?|servers?))|"
+          r"(?:team|group|lab)\s*[(,:]\s*(?:~|about |around |roughly )?(\d+)\s*(?:ppl|people|persons|folks|users|devs|"
+          r"engineers)|"
+          r"(?:for|by)\s*(?:~|about |around |roughly )?(\d+)\s*(?:ppl|people|persons|folks)(?! (?:at once|concurrently|"
+          r"simultaneously|in parallel))"))
 
 
 def users(text: str) -> dict:
