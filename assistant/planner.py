@@ -92,9 +92,14 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
                     r = subs[i] = r.model_copy(update={"num_gpus": chosen.num_gpus, "gpu": r.gpu or chosen.gpu})
             if answers and not r.model and r.intent in ("inference_speed", "serving"):
                 # 'the biggest model I can ship, and what speed would users see?': the speed of that biggest model
+                usable = next((x.figures.get("biggest_usable_model") for x in answers
+                               if x.figures.get("biggest_usable_model")), None)
                 biggest = next((x.figures.get("largest_int4_params_b") for x in answers
                                 if x.figures.get("largest_int4_params_b")), None)
-                if biggest:
+                if usable:  # a real model the first ask named as the biggest usable one, in the format it was sized in
+                    fmt = "q4_k_m" if r.engine in ("llamacpp", "ollama") or r.device_kind == "phone" else "int4"
+                    r = subs[i] = r.model_copy(update={"model": usable, "precision": fmt, "largest_model": None})
+                elif biggest:
                     r = subs[i] = r.model_copy(update={"model": f"{biggest:g}b", "precision": "int4",
                                                        "largest_model": None})
             answers.append(plan(r, deps, question, invalid, shared))

@@ -329,16 +329,16 @@ def phones() -> list[Phone]:
     return _load(DATA_DIR / "phones.yaml", Phone)
 
 
-def phone_gpu_id(text: str, ram_gb: float) -> tuple[str, Phone] | None:
+def phone_gpu_id(text: str, ram_gb: float) -> tuple[str, Phone, str] | None:
     """'骁龙 8 Gen 3 … 12GB', 'a mid-range Android phone with 8GB': the device as a custom card id (the app's share of
-    the memory, the chip's bandwidth, the runtime's prefill rate) and the record it came from; a named chip first,
-    then a class; None when no phone is named."""
+    the memory, the chip's bandwidth, the runtime's prefill rate), the record it came from and the name matched; a
+    named chip or phone first, then a class; None when no phone is named."""
     low = text.lower()
     pairs = sorted(((a, rec) for rec in phones() for a in rec.aliases), key=lambda ar: -len(ar[0]))
     for alias, rec in pairs:  # the longest name written wins: a chip before 'flagship android' before 'android'
         if re.search(r"(?<![a-z0-9])" + re.escape(alias) + r"(?![a-z0-9])", low):
             usable = round(ram_gb * rec.app_memory_share, 1)
-            return f"{usable:g}GB:{rec.memory_bandwidth_gbps:g}:{rec.prefill_tflops:g}", rec
+            return f"{usable:g}GB:{rec.memory_bandwidth_gbps:g}:{rec.prefill_tflops:g}", rec, alias
     return None
 
 

@@ -145,3 +145,35 @@ def test_long_documents_with_no_length_are_sized_at_16k_and_said(text):
 def test_a_stated_length_beats_the_long_document_default():
     a = ask("RAG over our contracts with Qwen2.5-32B on one L40S at 8k context: how many users at once?")
     assert a.request["context"] == 8192
+
+
+# --- 'the biggest model that's actually usable': real models, their speed, and a named phone read as its class ---
+def test_the_biggest_usable_model_is_a_real_model_with_its_speed():
+    a = ask("want to run a local llm fully offline on my phone (Pixel 8 Pro, 12GB RAM). whats the biggest model thats "
+            "actually usable and how fast will it be?")
+    # a flagship Android phone: half of 12 GB for one app = 6 GB; LPDDR5X 9.6 Gb/s x 64 bit / 8 = 76.8 GB/s. A 4B model
+    # in Q4_K_M (~4.9 bits/weight) is ~2.4 GB: 76.8 x 0.8 / 2.4 = ~25 tokens/s at the roofline, fewer with the KV read
+    first = a.asks[0] if a.asks else a
+    usable = first.figures.get("biggest_usable_model") if hasattr(first, "figures") else None
+    usable = usable or a.figures.get("biggest_usable_model")
+    model = CAT.model(usable)[0]
+    assert 3e9 <= model.params_total <= 5.5e9
+    assert any("'Pixel 8 Pro' read as a flagship Android phone" in w for w in a.warnings)
+    # the speed ask is the named model's, not a generic size's
+    assert "generic" not in a.answer.split("how fast")[-1]
+    speed = float(re.search(r"decode per sequence \| ([\d.]+) tokens/s", a.answer).group(1))
+    assert 8 <= speed <= 30
+
+
+@pytest.mark.parametrize("text", ["what's the biggest model I can run on one RTX 4090?",
+                                  "一张 RTX 3060 12GB 最大能跑多大的模型？"])
+def test_every_model_named_as_fitting_does_fit_in_the_format_said(text):
+    from assistant.plans.infer import fits_on
+
+    a = ask(text)
+    gpu = CAT.gpu(a.request["gpu"])[0]
+    rows = re.findall(r"^\| ([^|]+?) \| ([\d.]+)B \| (\d+) \| ", a.answer, re.M)
+    assert rows
+    for name, _, _ in rows:
+        model = next(m for m in CAT.models if m.name == name.strip())
+        assert fits_on(model, gpu, 1, "int4", 4096).fits, name

@@ -30,7 +30,8 @@ def test_a_phone_is_its_chips_bandwidth_and_half_its_memory(text, ram, bw):
 
 
 def test_a_named_chip_wins_over_the_phone_class():
-    gid, rec = phone_gpu_id("my android phone has a snapdragon 8 gen 3", 12)
+    gid, rec, said = phone_gpu_id("my android phone has a snapdragon 8 gen 3", 12)
+    assert said == "snapdragon 8 gen 3"
     assert rec.id == "snapdragon-8-gen-3" and gid == "6GB:76.8:1"
 
 

@@ -237,11 +237,60 @@ def _largest_runnable(ctx: Ctx) -> Answer:
     head = ctx.t(f"**Largest model that runs on {n}× {gpu.name} at {context:,} tokens, by weight precision:**",
                  f"**{n} 张 {gpu.name} 能跑的最大模型（上下文 {context:,}，按权重精度）：**")
     rows = [r[:2] for r in rows]
+    named, named_figures = ([], {}) if req.family else _named_models_that_fit(ctx, gpu, n, context, sizes, fits)
     text = head + "\n\n" + md_table([ctx.t("precision", "精度"), ctx.t("largest model", "最大模型")], rows) + \
-        assumptions_md(ctx.lang, ctx.notes)
+        ("\n\n" + "\n".join(named) if named else "") + assumptions_md(ctx.lang, ctx.notes)
     figures = {f"largest_{p}_params_b": None if v is None else round(v / 1e9, 2) for p, v in sizes.items()}
+    figures |= named_figures
     return Answer(answer=text, lang=ctx.lang, intent=req.intent, figures=figures, tool_calls=ctx.calls,
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"))
+
+
+USABLE_TOKENS_PER_S = 8.0  # one reader's pace in a chat: slower than ~8 tokens/s the wait is felt (an assumption)
+_SPECIALISED = re.compile(r"coder|-vl-|distill|qwq|llama-2|baichuan|phi-3-|llama-3-\d")  # kept out of a general list
+
+
+def _named_models_that_fit(ctx: Ctx, gpu, n: int, context: int, sizes: dict, fits) -> tuple[list[str], dict]:
+    """Real models near the ceiling, each with its speed: 'the largest that runs is 5B' is a size nobody can download;
+    the answer names the biggest general chat model of each family that fits in 4-bit and says which are usable."""
+    if not gpu.memory_bandwidth_gbps:
+        return [], {}
+    local = ctx.req.engine in ("llamacpp", "ollama") or ctx.req.device_kind == "phone" or gpu.vendor == "Apple"
+    fmt = "q4_k_m" if local else "int4"
+    ceiling = max((v for v in sizes.values() if v), default=0)
+    best: dict[str, object] = {}
+    for m in sorted(ctx.deps.catalog.models, key=lambda m: -m.params_total):
+        if m.params_total > ceiling * 1.05 or m.params_total < ceiling / 12 or _SPECIALISED.search(m.id) \
+                or m.family in best or not fits(fmt if fmt != "q4_k_m" else "int4", m):
+            continue
+        best[m.family] = m
+    picks = sorted(best.values(), key=lambda m: -m.params_total)[:5]
+    if not picks:
+        return [], {}
+    rows, usable = [], None
+    for m in picks:
+        try:
+            sp = timed(ctx, m, gpu, num_gpus=n, precision=fmt, context=min(context, 1024), output=256, batch=1,
+                       engine="hf").decode_tokens_per_s_per_seq
+        except ValueError:
+            continue
+        ok = sp >= USABLE_TOKENS_PER_S
+        usable = usable or (m if ok else None)
+        rows.append([m.name, f"{m.params_total / 1e9:.1f}B", f"{sp:.0f}", ctx.t("yes" if ok else "slow", "能用" if ok else "偏慢")])
+    if not rows:
+        return [], {}
+    head = (ctx.t(f"**Biggest usable: {usable.name}** ({usable.params_total / 1e9:.1f}B, {fmt}); real models that fit "
+                  f"in {fmt}, with one stream's decode speed:",
+                  f"**实际能用的最大：{usable.name}**（{usable.params_total / 1e9:.1f}B，{fmt}）；放得下的具体模型（{fmt}）"
+                  "及单路解码速度：") if usable else
+            ctx.t(f"Real models that fit in {fmt}, with one stream's decode speed (none reaches "
+                  f"{USABLE_TOKENS_PER_S:g} tokens/s):", f"放得下的具体模型（{fmt}）及单路解码速度（都不到 "
+                  f"{USABLE_TOKENS_PER_S:g} token/s）："))
+    ctx.assume(f"usable = at least {USABLE_TOKENS_PER_S:g} tokens/s for one reader (an assumption: reading pace)",
+               f"能用 = 单路至少 {USABLE_TOKENS_PER_S:g} token/s（假设：阅读速度）")
+    table = md_table([ctx.t("model", "模型"), ctx.t("parameters", "参数量"), ctx.t("tokens/s", "token/s"),
+                      ctx.t("usable?", "能用？")], rows)
+    return [head, "", table], ({"biggest_usable_model": usable.id} if usable else {})
 
 
 def _offloads(ctx: Ctx) -> bool:

@@ -194,11 +194,13 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
 
             phone = phone_gpu_id(work, int(mem.group(1))) if mem else None  # (the phone table's names decide)
             if phone:  # '12GB 内存的安卓机（骁龙 8 Gen 3）': the app's share of its memory, the chip's bandwidth
-                gid, rec = phone
+                gid, rec, said = phone
                 ram = out.device_ram_gb = int(mem.group(1))
                 out.gpus, out.gpu_text = [gid], m.group(0).strip()
                 out.gpu_spans.append((m.start(), m.end(), gid))
-                out.notes.append(f"'{m.group(0).strip()}' read as {rec.name}: one app can hold about "
+                # the phone the user named ('Pixel 8 Pro'), not the word 'phone' the device was found by
+                label = m.group(0).strip() if said in m.group(0).lower() else said.title() if said.isascii() else said
+                out.notes.append(f"'{label}' read as {rec.name}: one app can hold about "
                                  f"{rec.app_memory_share:.0%} of its {ram} GB (Android keeps the rest for the system and other "
                                  f"apps; an assumption), so {ram * rec.app_memory_share:g} GB; memory {rec.memory_type}, "
                                  f"{rec.memory_bandwidth_gbps:g} GB/s ({rec.source_kind} source, {rec.as_of})")
