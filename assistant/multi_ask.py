@@ -790,7 +790,7 @@ def _purchase_line(cards: list, zh: bool, prices) -> str | None:
         got = price_of(list(prices), gpu, cur)
         if got is None:
             continue
-        value, condition, _ = got
+        value, condition, _, _ = got
         kind = ("二手" if zh else "used") if condition == "used" else ("新" if zh else "new")
         parts.append(f"{ask.text} {'¥' if zh else '$'}{value:,.0f} ({kind})")
     if len(parts) < 2:

@@ -105,7 +105,8 @@ def test_one_new_96gb_card_beats_two_used_a100s_at_the_whole_budget():
 def test_the_pick_is_never_much_slower_than_the_best_the_budget_buys_at_8_bit_or_better(model, budget, currency):
     plan = _plan(model, budget, currency)
     top = plan.options[0]
-    good = [o for o in plan.options if o.within_budget and not o.legacy and o.step is not None and o.step <= 1
+    good = [o for o in plan.options if o.within_budget and not o.legacy and not o.grey_market and o.step is not None
+            and o.step <= 1
             and o.tokens_per_s and o.tokens_per_s >= 10]
     if top.within_budget and good:
         assert top.tokens_per_s >= SPEED_TIE * max(o.tokens_per_s for o in good) - 1e-9
@@ -177,3 +178,68 @@ def test_every_model_named_as_fitting_does_fit_in_the_format_said(text):
     for name, _, _ in rows:
         model = next(m for m in CAT.models if m.name == name.strip())
         assert fits_on(model, gpu, 1, "int4", 4096).fits, name
+
+
+# --- a large MoE model no GPU machine in the budget holds: the experts-in-RAM route, with its memory and speed ---
+def test_a_big_moe_on_a_small_budget_gets_the_experts_in_ram_route():
+    a = ask("家里想搞一台能跑 DeepSeek-R1 满血版的机器，预算 3 万以内，能行吗？不行的话推荐个啥配置")
+    # DeepSeek-V3/R1: ~654B of routed-expert parameters x 0.605 B (Q4_K_M) = ~390 GB in RAM -> a 512 GB server
+    # (85% of it usable). A token reads 8 of 256 experts per MoE layer: 390 x 8/256 = ~12 GB from RAM at 60% of
+    # 307.2 GB/s (8-channel DDR5-4800) = 66 ms, plus ~17 GB of attention and shared weights from a 24 GB card at 80% of
+    # 936 GB/s = 23 ms: ~90 ms a token, ~11 tokens/s
+    assert "专家放内存" in a.answer and "**512 GB**" in a.answer
+    speed = float(re.search(r"单用户解码约 \*\*(\d+) token/s", a.answer).group(1))
+    assert 8 <= speed <= 16
+    # '满血' asked: Q4 is said to be a quantization, and the 8-bit form's RAM (x 8.5/4.85 bits: ~700 GB -> 1 TB) given
+    assert "不是你要的满血" in a.answer and "**1024 GB**" in a.answer
+
+
+def test_the_experts_in_ram_route_is_not_offered_when_the_budget_buys_gpus_that_hold_the_model():
+    a = ask("budget $2.5M, we want to run DeepSeek-V3 in FP8 on our own hardware. what should we buy?")
+    assert "experts in system RAM" not in a.answer
+
+
+# --- 'what are the options from ONE box': each card as one 8-GPU machine, in the format asked, and the ones that cannot ---
+def test_the_options_for_one_box_are_eight_gpu_machines_in_the_format_asked():
+    a = ask("company policy = no NVIDIA (long story, procurement). we need to serve DeepSeek-V3 (full 671B, not a "
+            "distill) from ONE box. what are the options and what would you pick?")
+    assert a.intent == "recommend"
+    # FP8 DeepSeek-V3: ~673 GB of weights. 8 x MI300X (192 GB) = 1.5 TB holds it; 8 x Ascend 910B (64 GB) = 512 GB
+    # does not: every option is 8 GPUs, and the 910B is named as ruled out
+    assert all(o.num_gpus == 8 for o in a.options) and {"mi300x"} <= {o.gpu for o in a.options}
+    assert not any(o.gpu.startswith(("h", "a1", "b2")) for o in a.options)  # no NVIDIA
+    assert "ascend-910b: one box of 8 does not hold it in fp8" in a.answer
+    assert "num_gpus" not in " ".join(a.ignored) and "precision" not in " ".join(a.ignored)
+
+
+# --- a card US export rules bar from China, priced in CNY from a US record: said, and ranked after local prices ---
+from tools.export_rules import TPP_LIMIT, barred_from_china, tpp  # noqa: E402
+
+
+@pytest.mark.parametrize("gpu,value,barred", [
+    ("a100-80gb", 312 * 16, True),       # 312 dense BF16 TFLOPS x 16 bits = 4,992 >= 4,800
+    ("rtx-4090", 660.6 * 8, True),       # 660.6 dense FP8 x 8 = 5,285
+    ("rtx-4090d", None, False),          # the China cut, designed under the line
+    ("h20", 296 * 8, False),             # 296 dense FP8 x 8 = 2,368
+    ("rtx-3090", None, False)])
+def test_total_processing_performance_decides_the_export_bar(gpu, value, barred):
+    g = CAT.gpu(gpu)[0]
+    if value:
+        assert tpp(g) == pytest.approx(value, rel=0.01)
+    assert barred_from_china(g) is barred and (tpp(g) >= TPP_LIMIT) is barred
+
+
+def test_a_chinese_budget_does_not_buy_a_barred_card_at_a_converted_us_price():
+    plan = _plan("llama-3.1-70b", 500_000, currency="CNY", power=8000)
+    top = plan.options[0]
+    assert not top.grey_market
+    for o in plan.options:
+        g = CAT.gpu(o.gpu)[0]
+        if o.grey_market:  # barred, and its price a converted US record: ranked after every within-budget local price
+            assert barred_from_china(g)
+            assert all(x.grey_market or not x.within_budget or plan.options.index(x) < plan.options.index(o)
+                       for x in plan.options if not x.grey_market and x.within_budget)
+
+
+def test_a_dollar_budget_has_no_grey_market():
+    assert not any(o.grey_market for o in _plan("llama-3.1-70b", 60_000, currency="USD").options)

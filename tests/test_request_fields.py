@@ -21,6 +21,8 @@ PAIRS: dict[str, tuple[str, str]] = {
                         "Rent or buy 8 H100 for 2 years at $2.49/GPU-hr, buying at $250k a server, resale 40% at the end?"),
     "rent_committed": ("Rent or buy 8 H100 for 2 years at 60% utilization, renting at $2.10/GPU-hr?",
                        "Rent or buy 8 H100 for 2 years at 60% utilization, on a reserved contract at $2.10/GPU-hr?"),
+    "long_documents": ("Qwen2.5-32B on one L40S: how many users at once?",
+                       "Qwen2.5-32B on one L40S for document summarization: how many users at once?"),
     "team_size": ("How many A100s to serve a 7B chatbot?", "How many A100s to serve a 7B chatbot to a 40-person team?"),
     "only_vendors": ("要做 Qwen2.5-7B 全参微调，推荐买什么卡？", "要做 Qwen2.5-7B 全参微调，国产化要求，推荐买什么卡？"),
     "power_limit_w": ("What should I buy to run Llama 3.1 70B at home? Budget $10,000.",

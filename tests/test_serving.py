@@ -248,7 +248,9 @@ def test_bands_bracket_each_figure(model, gpu):
     for key, value in (("ttft_s", p.ttft_s), ("itl_ms", p.itl_ms), ("tokens_per_s_per_gpu", p.tokens_per_s_per_gpu)):
         lo, hi = p.bands[key]
         assert lo <= hi
-        assert lo == pytest.approx(value * BANDS["dense"][key][0], rel=0.01) and hi == pytest.approx(value * BANDS["dense"][key][1], rel=0.01)
+        # the check half's p10 and p90, stretched to the estimate where they lie on one side of it
+        p10, p90 = BANDS["dense"][key]
+        assert lo == pytest.approx(value * min(p10, 1.0), rel=0.01) and hi == pytest.approx(value * max(p90, 1.0), rel=0.01)
 
 
 def test_targets_nobody_stated_are_not_imposed(model, gpu):

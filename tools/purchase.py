@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.schemas import GPU, ModelSpec, Price
 from tools.cost import DEFAULT_CNY_PER_USD, GPUS_PER_SERVER, _convert
+from tools.export_rules import barred_from_china
 
 # A host for n PCIe cards (CPU, board with enough slots and lanes, 64-256 GB RAM, PSU, case, SSD), USD. An
 # assumption from common builds, stated wherever it is used: a desktop for one card, a workstation board for two,
@@ -71,6 +72,8 @@ class PurchaseOption(BaseModel):
     step: int | None = Field(None, description="0 = the most faithful format tried (16-bit or the checkpoint's own), "
                              "1 = 8-bit, 2 = 4-bit")
     legacy: bool = Field(False, description="an NVIDIA architecture before Ampere (LEGACY_ARCHITECTURES)")
+    grey_market: bool = Field(False, description="priced in CNY from another market's record for a card US export rules "
+                              "bar from China (tools/export_rules.py): the converted price does not apply there")
     rank: int | None = None
     reason: str = Field("", description="why it stands where it does, a code of WHY_EN (answers render it in their "
                         "language from the code and reason_args)")
@@ -86,9 +89,10 @@ class PurchasePlan(BaseModel):
 
 
 def price_of(prices: list[Price], gpu: GPU, currency: str, cny_per_usd: float = DEFAULT_CNY_PER_USD
-             ) -> tuple[float, str, bool] | None:
-    """(price per card in `currency`, 'new'/'used', whether it is an 8-GPU server's price / 8), the cheaper typical of
-    the card's new and used records, a record in `currency` first; None when the table has none."""
+             ) -> tuple[float, str, bool, bool] | None:
+    """(price per card in `currency`, 'new'/'used', whether it is an 8-GPU server's price / 8, whether the record is in
+    `currency` itself: a local market's price, not another market's converted), the cheaper typical of the card's new
+    and used records, a record in `currency` first; None when the table has none."""
     best = None
     for p in prices:
         if not _same_machine(gpu, p.gpu) or p.kind not in ("buy_new", "buy_used"):
@@ -99,7 +103,7 @@ def price_of(prices: list[Price], gpu: GPU, currency: str, cny_per_usd: float = 
         same = p.currency == currency
         key = (not same, value)  # a record in the user's currency first, then the cheaper
         if best is None or key < best[0]:
-            best = (key, value, "used" if p.kind == "buy_used" else "new", server)
+            best = (key, value, "used" if p.kind == "buy_used" else "new", server, same)
     return None if best is None else best[1:]
 
 
@@ -219,7 +223,8 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
                                            condition=None, price_per_card=None, cards_cost=None, host_cost=None,
                                            total=None, why="no purchase price in the table for this card"))
             continue
-        each, condition, server = price
+        each, condition, server, local = price
+        grey = req.currency == "CNY" and not local and barred_from_china(gpu)  # a US price for a card China cannot buy
         best = None
         for n in _counts(gpu):
             got = _inference(req, gpu, n) if req.task == "inference" else _training(req, gpu, n)
@@ -243,7 +248,7 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
                                host_cost=round(host), total=round(total),
                                tokens_per_s=None if req.task != "inference" or speed is None else round(speed, 1),
                                hours=None if req.task == "inference" or speed is None else round(speed, 1),
-                               step=step, power_w=round(watts),
+                               step=step, power_w=round(watts), grey_market=grey,
                                within_budget=None if req.budget is None else total <= req.budget)
             if best is None or _key(req, o) < _key(req, best):
                 best = o
@@ -285,7 +290,7 @@ def _prefer_near_ties(req: PurchaseRequest, options: list[PurchaseOption]) -> li
     if not top.within_budget or _tier(req, top) != 0 or top.tokens_per_s is None:
         return options
     slowest = _slowest(req)
-    near = [o for o in options if o.within_budget and not o.legacy and _tier(req, o) == 0
+    near = [o for o in options if o.within_budget and not o.legacy and not o.grey_market and _tier(req, o) == 0
             and o.tokens_per_s is not None and o.tokens_per_s >= max(slowest, SPEED_TIE * top.tokens_per_s)]
     pick = min(near, key=_near_tie_key, default=top)
     if pick is top or _near_tie_key(pick) >= _near_tie_key(top):
@@ -323,7 +328,7 @@ def _key(req: PurchaseRequest, o: PurchaseOption):
         return (slow, o.legacy, o.total, o.step, -(speed or 0))
     if not o.within_budget:
         return (1, 0, o.total, 0, 0)  # over the budget: the nearest to it first
-    return (0, slow, o.legacy, _tier(req, o), -(speed or 0), o.total)
+    return (0, o.grey_market, slow, o.legacy, _tier(req, o), -(speed or 0), o.total)
 
 
 def _tier(req: PurchaseRequest, o: PurchaseOption) -> int | None:
@@ -338,6 +343,8 @@ def _tier(req: PurchaseRequest, o: PurchaseOption) -> int | None:
 WHY_EN = {
     "over_budget": "over the budget by {by:,.0f} {currency}",
     "legacy": "pre-Ampere (Volta/Turing): no BF16 or FlashAttention-2, ranked after newer cards",
+    "grey_market": "barred from export to China (US rule 3A090): grey market only there, so the converted US price "
+                   "does not apply; ranked after cards with a China-market price (quote it if you can buy it)",
     "slower_than_asked": "slower than your {need:g} tokens/s ({speed:g})",
     "too_slow": "too slow to use ({speed:g} tokens/s)",
     "best_in_budget": "best within the budget (most faithful format, then fastest)",
@@ -355,6 +362,8 @@ WHY_EN = {
 def _reason(req: PurchaseRequest, o: PurchaseOption, best: PurchaseOption) -> tuple[str, dict]:
     if req.budget is not None and not o.within_budget:
         return "over_budget", {"by": o.total - req.budget}
+    if o.grey_market and o is not best:
+        return "grey_market", {}
     if o is best:
         return (("best_in_budget_8bit" if req.task == "inference" and not req.format else "best_in_budget")
                 if req.budget else "cheapest"), {}

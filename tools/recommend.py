@@ -35,6 +35,11 @@ class RecommendRequest(BaseModel):
     batch: int = Field(1, ge=1, le=100_000, description="inference: concurrent sequences")
     budget: float | None = Field(None, gt=0, description="USD for the whole job (training) or per hour (inference)")
     deadline_hours: float | None = Field(None, gt=0)
+    box_gpus: int | None = Field(None, ge=1, le=8, description="inference: every option is one machine of this many "
+                                 "GPUs ('from ONE box', '一台 8 卡机'), tensor parallel over all of them, no latency target "
+                                 "imposed; a card whose box does not hold the model is rejected with the reason")
+    precision: str | None = Field(None, description="inference: the weight format asked for (tools.formats id); "
+                                  "default: the checkpoint's own")
 
 
 class Option(BaseModel):
@@ -111,12 +116,21 @@ def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
                       why=_unrated(gpu, "inference"))
     ctx = req.seq_len or 4096
     out = min(DEFAULT_OUTPUT, max(1, ctx // 4))
+    shape = {"model": req.model, "gpu": gpu, "users": req.batch, "prompt_len": max(1, ctx - out), "output_len": out,
+             "prices": req.prices} | ({"precision": req.precision} if req.precision else {})
     try:
-        p = plan_serving(ServeRequest(model=req.model, gpu=gpu, users=req.batch, prompt_len=max(1, ctx - out),
-                                      output_len=out, prices=req.prices, ttft_s=DEFAULT_TTFT_S, itl_ms=DEFAULT_ITL_MS))
+        p = plan_serving(ServeRequest(**shape, tp=req.box_gpus) if req.box_gpus else
+                         ServeRequest(**shape, ttft_s=DEFAULT_TTFT_S, itl_ms=DEFAULT_ITL_MS))
     except ValueError as e:
+        why = str(e).split(": try")[0]
+        if req.box_gpus:
+            why = f"one box of {req.box_gpus} does not hold it" + (f" in {req.precision}" if req.precision else "") \
+                + f" ({why})"
         return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
-                      why=str(e).split(": try")[0])
+                      why=why)
+    if req.box_gpus and p.total_gpus > req.box_gpus:
+        return Option(gpu=gpu.id, num_gpus=p.total_gpus, config={}, fits=False, per_gpu_gb=p.per_gpu_gb, wall_hours=None,
+                      cost=None, why=f"needs {p.total_gpus} GPUs: more than one box of {req.box_gpus}")
     return Option(gpu=gpu.id, num_gpus=p.total_gpus,
                   config={"engine": "vllm", "tp": p.tp, "pp": p.pp, "replicas": p.replicas, "itl_ms": p.itl_ms,
                           "ttft_s": p.ttft_s, "max_concurrent_sequences": p.max_concurrent_sequences},
@@ -171,6 +185,10 @@ def _assumptions(req: RecommendRequest, tokens: float | None) -> list[str]:
         out.append(f"{tokens:.3g} training tokens" + ("" if req.tokens else " (default for fine-tuning; --tokens)"))
         out.append("per GPU type: the least count that fits (memory engine defaults: ZeRO-3 with more than one GPU, "
                    "full recomputation), doubled while a deadline is missed and more GPUs still help")
+    elif req.box_gpus:
+        out.append(f"serving {req.batch} concurrent user(s) at {req.seq_len or 4096} tokens each with vLLM on one box of "
+                   f"{req.box_gpus} GPUs (TP{req.box_gpus}), weights in {req.precision or 'the published format'}; no "
+                   "latency target imposed; cost per hour of the box")
     else:
         out.append(f"serving {req.batch} concurrent user(s) at {req.seq_len or 4096} tokens each with vLLM, within TTFT "
                    "<= 2 s and ITL <= 50 ms (the serving planner: TP within a node, whole nodes beyond, replicas); "

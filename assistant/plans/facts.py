@@ -211,7 +211,10 @@ def purchase(ctx: Ctx) -> Answer:
     if unpriced and len(candidates) < 10:
         notes.append(ctx.t("no purchase price in the table (add your quote to your prices file): " + ", ".join(unpriced),
                            "价格表里没有购买价（可在价格文件中加入报价）：" + "、".join(unpriced)))
-    text = "\n".join(lines) + "\n\n" + md_table(head, rows) + assumptions_md(lang, notes)
+    route = _experts_in_ram_route(ctx, model, candidates, cur, money) \
+        if task == "inference" and not within and req.budget and model.moe is not None else []
+    text = "\n".join(lines) + "\n\n" + md_table(head, rows) + ("\n\n" + "\n".join(route) if route else "") + \
+        assumptions_md(lang, notes)
     verdict = (Verdict(fits=True, gpu=top.gpu, num_gpus=top.num_gpus, method=task, per_gpu_gb=top.per_gpu_gb,
                        ) if top else None)
     figures = {"total": top.total if top else None, "currency": cur, "format": top.format if top else None,
@@ -219,6 +222,68 @@ def purchase(ctx: Ctx) -> Answer:
     return Answer(answer=text, lang=lang, intent="recommend", verdict=verdict, tool_calls=ctx.calls, figures=figures,
                   options=[Verdict(fits=True, gpu=o.gpu, num_gpus=o.num_gpus, method=task, per_gpu_gb=o.per_gpu_gb)
                            for o in res.options])
+
+
+SERVER_RAM_BANDWIDTH_GBPS = 307.2  # one socket of 8-channel DDR5-4800 (EPYC 9004 / Xeon 4th gen): 8 x 64 bit x 4800 MT/s
+
+
+def _experts_in_ram_route(ctx: Ctx, model, candidates, cur: str, money) -> list[str]:
+    """A large MoE model no GPU machine in the budget holds: the route people take at home (llama.cpp `-ot exps=CPU`,
+    KTransformers): attention and the KV cache on one 24-48 GB card, the routed experts in a server's RAM, read at its
+    bandwidth for the few experts each token uses. Speed and memory from the offload tool; the card's price from the
+    table; the server platform and RAM are not in the price table, so they are named, not priced."""
+    from tools.offload import OffloadRequest, plan_offload
+    from tools.purchase import price_of
+
+    cards = sorted(((price_of(ctx.deps.prices(), g, cur), g) for g in candidates
+                    if g.vendor == "NVIDIA" and 20 <= g.memory_gb <= 48 and g.usable_share is None and
+                    g.memory_bandwidth_gbps and "PCIe" in (g.form_factor or "PCIe") and not g.modified),
+                   key=lambda pg: (pg[0] is None, pg[0][0] if pg[0] else 0))
+    if not cards or cards[0][0] is None:
+        return []
+    (price, cond, _, _), gpu = cards[0]
+    args = {"model": model.id, "gpu": gpu.id, "precision": "q4_k_m", "context": 8192, "mode": "experts",
+            "ram_bandwidth_gbps": SERVER_RAM_BANDWIDTH_GBPS}
+    try:
+        r = ctx.call("plan_offload", args, plan_offload(OffloadRequest(
+            model=model, gpu=gpu, precision="q4_k_m", context=8192, mode="experts",
+            ram_bandwidth_gbps=SERVER_RAM_BANDWIDTH_GBPS)))
+    except ValueError:
+        return []
+    ram = next((x for x in (256, 384, 512, 768, 1024, 1536) if x * 0.85 >= r.ram_gb), None)
+    if ram is None:
+        return []
+    c = {"new": ctx.t("new", "新"), "used": ctx.t("used", "二手")}.get(cond, cond)
+    full = ""
+    if ctx.req.full_model:  # '满血': Q4 is a quantization; 8-bit experts are the near-lossless form, at twice the bytes
+        try:
+            r8 = ctx.call("plan_offload", args | {"precision": "q8_0"}, plan_offload(OffloadRequest(
+                model=model, gpu=gpu, precision="q8_0", context=8192, mode="experts",
+                ram_bandwidth_gbps=SERVER_RAM_BANDWIDTH_GBPS)))
+        except ValueError:
+            r8 = None
+        ram8 = next((x for x in (512, 768, 1024, 1536, 2048) if r8 and x * 0.85 >= r8.ram_gb), None)
+        if r8 and ram8:
+            ctx.used.add("full_model")
+            full = ctx.t(f" Q4 is quantized, not the full model you asked for: in Q8_0 (near-lossless, like the published "
+                         f"FP8) the experts take {r8.ram_gb:,.0f} GB, so **{ram8} GB** of RAM, about "
+                         f"{r8.decode_tokens_per_s:.0f} tokens/s.",
+                         f" Q4 是量化版，不是你要的满血：Q8_0（接近官方 FP8，几乎无损）的专家要 {r8.ram_gb:,.0f} GB，"
+                         f"即 **{ram8} GB** 内存，约 {r8.decode_tokens_per_s:.0f} token/s。")
+    return [ctx.t(
+        f"**The route within reach: the experts in system RAM.** {model.name} in Q4_K_M keeps attention, shared experts "
+        f"and the KV cache on one {gpu.name} ({r.gpu_gb:.0f} GB) and the routed experts in {r.ram_gb:,.0f} GB of RAM: a "
+        f"server board with **{ram} GB** of 8-channel DDR5 ({SERVER_RAM_BANDWIDTH_GBPS:g} GB/s) decodes about "
+        f"**{r.decode_tokens_per_s:.0f} tokens/s** for one user (llama.cpp `-ot \".ffn_.*_exps.=CPU\"` or "
+        f"KTransformers); prompts are processed far slower than on GPUs. The card is about {money(price)} ({c}); the "
+        f"board, CPU and RAM are not in the price table (quote them: used server platforms with {ram} GB vary widely). "
+        "A hosted API of the same model costs nothing up front, if your data may leave the building." + full,
+        f"**预算内能走的路：专家放内存。** {model.name} 用 Q4_K_M，注意力、共享专家和 KV cache 放一张 {gpu.name}"
+        f"（{r.gpu_gb:.0f} GB），路由专家放 {r.ram_gb:,.0f} GB 内存：配 **{ram} GB** 8 通道 DDR5"
+        f"（{SERVER_RAM_BANDWIDTH_GBPS:g} GB/s）的服务器主板，单用户解码约 **{r.decode_tokens_per_s:.0f} token/s**"
+        f"（llama.cpp `-ot \".ffn_.*_exps.=CPU\"` 或 KTransformers）；处理长提示远慢于 GPU。显卡约 {money(price)}（{c}）；"
+        f"主板、CPU 和内存不在价格表里（请询价：{ram} GB 的二手服务器平台价格差别很大）。如果数据可以出公司，同一模型的 API "
+        "没有前期投入。" + full)]
 
 
 OUTLET_W = 1_440  # a 15 A / 120 V outlet at the 80% continuous-load rule (NEC 210.19/210.20)
@@ -243,6 +308,8 @@ def _purchase_why(ctx: Ctx, o, money) -> str:
         return o.why
     zh = {"over_budget": lambda: f"超出预算 {money(a['by'])}",
           "legacy": lambda: "Ampere 之前的架构（Volta/Turing）：没有 BF16 和 FlashAttention-2，排在新卡之后",
+          "grey_market": lambda: "美国出口管制（3A090）禁止对华销售：国内只有水货渠道，换算的美国价格不适用；排在有国内价格的卡之后"
+                                 "（能买到的话请填报价）",
           "slower_than_asked": lambda: f"低于你要的 {a['need']:g} token/s（{a['speed']:g}）",
           "too_slow": lambda: f"太慢（{a['speed']:g} token/s）",
           "best_in_budget": lambda: "预算内最优（格式最保真，其次最快）",
@@ -293,6 +360,14 @@ def recommend(ctx: Ctx) -> Answer:
     load = {"batch": req.concurrent_users} if (task == "inference" and req.concurrent_users) else {}
     if req.context or req.seq_len:
         load["seq_len"] = req.context if task == "inference" and req.context else (req.seq_len or req.context)
+    if task == "inference":  # 'from ONE box', '一台 8 卡机': every option is that machine; the format asked is kept
+        box = req.num_gpus if req.num_gpus and req.num_gpus <= 8 and (req.nodes or 1) == 1 else None
+        if box:
+            load["box_gpus"] = box
+            ctx.used |= {"num_gpus", "nodes", "gpus_per_node"}
+        if req.precision and "precision" in req.stated:
+            load["precision"] = req.precision
+            ctx.used |= {"precision", "full_model"}
     args |= load
     res = ctx.call("recommend", args, rank(RecommendRequest(
         model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), tokens=tokens, budget=budget,
@@ -328,8 +403,12 @@ def recommend(ctx: Ctx) -> Answer:
         # (training spans GPUs: ZeRO-3 and TP traffic ride the GPU-to-GPU link, where export versions differ)
         for p in (p for p in job_picks(named) if p.job in jobs):
             lines.append("- " + job_line(lang, p, T(lang, "job_prefill") if (hourly and p.job == "training") else None))
+    out_lines = []
+    if load.get("box_gpus") and res.rejected:  # 'what are the options in one box': the cards that cannot, and why
+        out_lines = ["\n", ctx.t("**Ruled out:**", "**不行的：**")] + [
+            f"- {o.gpu}: " + (assumption_zh(o.why) if ctx.zh else o.why) for o in res.rejected[:8]]
     text = ("\n".join(lines) + "\n\n"
-            + md_table(["#", "GPU", "GPUs", "GB/GPU", cost_head, T(lang, "why")], rows)
+            + md_table(["#", "GPU", "GPUs", "GB/GPU", cost_head, T(lang, "why")], rows) + "\n".join(out_lines)
             + assumptions_md(lang, ctx.notes + res.assumptions))
     verdict = Verdict(fits=True, gpu=top.gpu, num_gpus=top.num_gpus, method=task, per_gpu_gb=top.per_gpu_gb) if top else None
     figures = {"cost_usd": top.cost if top else None, "cost_per_hour": int(hourly)}

@@ -68,8 +68,10 @@ CUES: list[tuple[str, float, str]] = [
                      + w(r"which gpu|what gpu|which card|what card|which hardware|what hardware|recommend\w*|"
                          r"should (?:i|we) (?:buy|get|use|rent|pick|choose)|best gpu|cheapest|bang for|which one|"
                          r"choosing between|choose between|pick between|recomm?end\w*|recomend\w*|best cluster|"
-                         r"what cluster|which cluster|best setup|what setup|what (?:should|do) (?:i|we) buy|what to buy") +
-                     r"|什么集群|什么配置|怎么配"),
+                         r"what cluster|which cluster|best setup|what setup|what (?:should|do) (?:i|we) buy|what to buy|"
+                         r"what are (?:the|our|my) options|what options|which (?:gpus|cards|accelerators) (?:can|could|would)|"
+                         r"what would you (?:pick|choose|go with|recommend)") +
+                     r"|什么集群|什么配置|怎么配|有哪些(?:方案|选择|选项)|有什么(?:方案|选择|选项)|哪些卡(?:能|可以)|你会选|你选哪"),
     ("compare", 3, r"对比|比较|区别|差别|差距|差多少|好还是|哪个更|还是|哪个.{0,24}更|跟.{0,8}比|和.{0,8}比|不一样|有啥不同|有什么不同|"
                    + w(r"vs\.?|versus|compared? (?:to|with)|difference|better than|side by side|or")),
     ("spec", 2, r"规格|带宽|算力|显存多大|多少显存|功耗|参数表|" + w(r"specs?|bandwidth|tflops|tdp|nvlink|hbm\w*|datasheet")),
