@@ -377,10 +377,12 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
     handler = handlers.get(req.intent)
-    if req.intent == "cost" and req.electricity_per_kwh and not (req.price_per_gpu_hour or req.purchase_price or
-                                                                 req.purchase_price_per_server or req.rent_per_month) and \
+    if req.intent == "cost" and req.electricity_per_kwh and not (req.purchase_price or req.purchase_price_per_server
+                                                                 or req.rent_per_month) and \
             re.search(r"电费|电力成本|(?<![a-z])(?:electricity (?:bill|cost)|power (?:bill|cost))(?![a-z])", question.lower()):
-        return _finish(ctx, _run(ctx, money.power_bill))  # '一年电费多少？': the bill, not a rent-or-buy
+        # '一年电费多少？': the bill, not a rent-or-buy; beside a rental rate ('vs just renting 4x 4090 at $0.35/hr'), the
+        # bill of the machine the user runs against renting the same GPUs
+        return _finish(ctx, _run(ctx, money.power_bill))
     if req.rent_per_month and req.intent in ("cost", "price", "spec", "out_of_scope") and not (
             req.tokens or req.purchase_price or req.purchase_price_per_server or req.throughput_tokens_per_s or
             req.per_token_cost or req.tokens_per_day):  # (a rate or a volume beside it: the cost per token uses the rent)

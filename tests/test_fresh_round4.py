@@ -243,3 +243,69 @@ def test_a_chinese_budget_does_not_buy_a_barred_card_at_a_converted_us_price():
 
 def test_a_dollar_budget_has_no_grey_market():
     assert not any(o.grey_market for o in _plan("llama-3.1-70b", 60_000, currency="USD").options)
+
+
+# --- a measured run faster than the cards' peak is not carried into the answer ---
+@pytest.mark.parametrize("text", [
+    "our infra team's benchmark: 8x H100, Llama 70B pretraining runs at 3200 tokens/s/GPU. we're planning 4T tokens on "
+    "512 H100s - how many days?",
+    "我们实测 8 张 H100 预训练 Llama 70B 每卡 3200 token/s，计划 512 张 H100 训练 4T token，要多少天？"])
+def test_a_measured_run_above_100_percent_mfu_is_rejected_and_the_estimate_stands(text):
+    a = ask(text)
+    # 3,200 tokens/s/GPU x 6 x 70e9 FLOPs/token = 1.34e15 FLOP/s per GPU, over the H100's 989 dense BF16 TFLOPS = 136%
+    # (with attention FLOPs a little more): impossible. The estimate at ~40% MFU: 6 x 70e9 x 4e12 / (512 x 989e12 x 0.4)
+    # = 8.3e6 s = ~96 days
+    assert a.figures["measured_run_rejected"] == 1 and 1.2 < a.figures["measured_implied_mfu"] < 1.6
+    assert "measured_scaled_hours" not in a.figures
+    days = a.figures["wall_hours"] / 24 if "wall_hours" in a.figures else None
+    assert days is None or 70 <= days <= 130
+
+
+def test_a_plausible_measured_run_is_still_carried():
+    a = ask("our benchmark: 8x H100, Llama 70B pretraining runs at 1200 tokens/s/GPU. we plan 4T tokens on 512 H100s - "
+            "how many days?")
+    # 1,200 x 6 x 70e9 / 989e12 = 51% MFU: a good run, carried over
+    assert "measured_scaled_hours" in a.figures and a.figures["measured_implied_mfu"] < 0.6
+
+
+# --- a power bill in euros at a stated load, against renting the same GPUs ---
+def test_a_monthly_power_bill_at_a_stated_load_against_renting():
+    a = ask("electricity q. im in germany paying €0.32/kWh. 4x RTX 4090 inference rig running 24/7 at ~80% load. "
+            "what's the monthly power bill, and how does that compare to just renting 4x 4090 at $0.35/hr each?")
+    # €0.32 x 1.10 = $0.352/kWh. 4 x 450 W x 80% = 1.44 kW, x PUE 1.3 x 730 h = 1,367 kWh x $0.352 = $481.
+    # Renting: 4 x 730 h x $0.35 = $1,022. The rig is the user's: its power is 47% of the rent, no purchase charged
+    assert a.figures["electricity_at_load"] == pytest.approx(4 * 0.45 * 0.8 * 1.3 * 730 * 0.352, rel=0.01)
+    assert a.figures["rent_same_gpus"] == pytest.approx(4 * 730 * 0.35, rel=0.001)
+    assert "keep running yours" in a.answer and "Own:" not in a.answer
+    assert any("€0.32 = $0.352" in w for w in a.warnings)
+
+
+@pytest.mark.parametrize("text,usd", [("€2.10/GPU-hour", 2.31), ("price 1.200 EUR per card", 1320), ("€0,32/kWh", 0.352),
+                                      ("电费 0.3 欧元/度", 0.33), ("the card costs 1800 euros", 1980)])
+def test_euro_amounts_are_priced_in_dollars_at_the_stated_rate(text, usd):
+    from assistant.readers.money import USD_PER_EUR, euros_to_dollars
+
+    out, note = euros_to_dollars(text)
+    assert note and "USD per EUR" in note and "€" not in out and "euro" not in out.lower() and "欧元" not in out
+    if usd:
+        assert f"${usd:.4g}" in out and USD_PER_EUR == 1.10
+
+
+# --- self-hosting against an API at the user's daily volume: both of the API's prices, the day's bills ---
+@pytest.mark.parametrize("text", [
+    "自建 vs 调 API 算笔账：我们每天大约 2 亿 token（输入 1.6 亿，输出 4000 万），模型 Qwen2.5-72B。API 价格：输入 4 元/百万，"
+    "输出 12 元/百万。自建的话租 8 卡 A800 整机 55 元/小时。哪个划算？",
+    "self-host vs API: ~200M tokens/day (160M input, 40M output), Qwen2.5-72B. The API charges $0.55 per 1M input and "
+    "$1.65 per 1M output. Self-hosting: an 8x A800 server at $7.60/hour. Which is cheaper?"])
+def test_self_hosting_against_an_api_at_the_stated_daily_volume(text):
+    a = ask(text)
+    zh = "元" in text
+    p_in, p_out, hourly = (4, 12, 55) if zh else (0.55, 1.65, 7.60)
+    # API: 160M x input price + 40M x output price a day; one server carries 200M tokens a day (2,315 tokens/s on
+    # average, within one 8-GPU machine's ~5,000), rented 24 h a day
+    assert a.figures["api_per_day"] == pytest.approx(160 * p_in + 40 * p_out, rel=0.001)
+    assert a.figures["self_hosted_per_day"] == pytest.approx(24 * hourly, rel=0.001)
+    assert a.request.get("prompt_len") in (None, 0) and a.request.get("output_len") in (None, 0)
+    cheaper = "API" if 160 * p_in + 40 * p_out < 24 * hourly else "self"
+    head = a.answer.split("\n\n")[1]
+    assert (("API更便宜" in head or "the API is cheaper" in head) if cheaper == "API" else True)

@@ -21,6 +21,9 @@ PAIRS: dict[str, tuple[str, str]] = {
                         "Rent or buy 8 H100 for 2 years at $2.49/GPU-hr, buying at $250k a server, resale 40% at the end?"),
     "rent_committed": ("Rent or buy 8 H100 for 2 years at 60% utilization, renting at $2.10/GPU-hr?",
                        "Rent or buy 8 H100 for 2 years at 60% utilization, on a reserved contract at $2.10/GPU-hr?"),
+    "volume_is_output": ("Qwen2.5-7B on L4 at $0.8/GPU-hour for 200M tokens a day: how many GPUs and what per 1M tokens?",
+                         "Qwen2.5-7B on L4 at $0.8/GPU-hour for 200M tokens a day (160M input, 40M output): how many GPUs "
+                         "and what per 1M tokens?"),
     "long_documents": ("Qwen2.5-32B on one L40S: how many users at once?",
                        "Qwen2.5-32B on one L40S for document summarization: how many users at once?"),
     "team_size": ("How many A100s to serve a 7B chatbot?", "How many A100s to serve a 7B chatbot to a 40-person team?"),

@@ -17,7 +17,7 @@ USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hou
                 "model", "method", "methods", "tokens", "epochs", "seq_len", "precision", "interconnect", "zero", "recompute",
                 "global_batch", "budget", "break_even", "mfu", "throughput_tokens_per_s", "per_token_cost", "engine",
                 "concurrent_users", "context", "prompt_len", "output_len", "electricity_per_kwh",
-                "reference_per_million", "provider", "throughput_scope", "tokens_per_day", "peak_factor",
+                "reference_per_million", "provider", "throughput_scope", "tokens_per_day", "volume_is_output", "peak_factor",
                 "max_throughput", "rent_per_month", "hosting_per_month", "power_kw", "pue", "depreciation_years"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
@@ -253,6 +253,31 @@ def _against_api(ctx: Ctx, per_m: float, ref: float, s: str) -> list[str]:
     return out
 
 
+def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int) -> tuple[str, dict]:
+    """'每天 2 亿 token（输入 1.6 亿，输出 4000 万），API 输入 4 元/百万、输出 12 元/百万，自建租整机 55 元/小时，哪个划算？':
+    the day's API bill (input x its price + output x its price) against the day's rental of the machines that carry
+    the volume, and the verdict by how much."""
+    req = ctx.req
+    out_m = req.tokens_per_day / 1e6 / (1 if req.volume_is_output else 1 + req.input_output_ratio)
+    in_m = out_m * req.input_output_ratio
+    api = in_m * req.reference_input_per_million + out_m * req.reference_per_million
+    ctx.used |= {"reference_input_per_million", "input_output_ratio", "reference_per_million", "tokens_per_day",
+                 "volume_is_output"}
+    cheaper = api < own_per_day
+    gap = abs(api - own_per_day)
+    figures = {"api_per_day": round(api, 2), "self_hosted_per_day": round(own_per_day, 2)}
+    return ctx.t(
+        f"**At your volume {'the API' if cheaper else 'self-hosting'} is cheaper, by {s}{gap:,.0f} a day** "
+        f"({gap / max(api, own_per_day):.0%}): the API {in_m:,.0f}M input × {s}{req.reference_input_per_million:g} + "
+        f"{out_m:,.0f}M output × {s}{req.reference_per_million:g} = **{s}{api:,.0f} a day**; self-hosting {units} × "
+        f"{s}{own_per_day / units / 24:,.2f}/h × 24 h = **{s}{own_per_day:,.0f} a day**, paid busy or idle"
+        + (" (more volume on the same machines lowers its cost per token; the API's stays the same)." if cheaper else "."),
+        f"**按你的量，{'API' if cheaper else '自建'}更便宜，每天省 {s}{gap:,.0f}**（{gap / max(api, own_per_day):.0%}）：API 输入 "
+        f"{in_m:,.0f}M × {s}{req.reference_input_per_million:g} + 输出 {out_m:,.0f}M × {s}{req.reference_per_million:g} = "
+        f"**每天 {s}{api:,.0f}**；自建 {units} × {s}{own_per_day / units / 24:,.2f}/小时 × 24 小时 = **每天 {s}{own_per_day:,.0f}**，"
+        "忙闲都要付" + ("（同样的机器跑更多量，自建每 token 成本会降，API 不变）。" if cheaper else "。")), figures
+
+
 def power_bill(ctx: Ctx) -> Answer:
     """'100 台 8 卡服务器，每台 10 kW，PUE 1.3，0.6 元/度，一年电费多少？80% 负载呢？': the electricity bill at full load and
     at the stated average load, for the stated period (a year when none is given)."""
@@ -262,12 +287,12 @@ def power_bill(ctx: Ctx) -> Answer:
     cur = _currency(ctx)
     s = _sym(cur)
     servers = req.nodes or (-(-(req.num_gpus or 8) // (req.gpus_per_node or 8)))
+    n = req.num_gpus or 1
     if req.power_kw:
         kw = req.power_kw * servers
         what = ctx.t(f"{servers} × {req.power_kw:g} kW", f"{servers} 台 × {req.power_kw:g} kW")
     else:
         gpu = ctx.gpu()
-        n = req.num_gpus or 1
         kw = n * gpu.tdp_w / 1000
         what = ctx.t(f"{n} × {gpu.tdp_w:g} W ({gpu.name} TDP; the servers' CPUs, memory and fans add more)",
                      f"{n} × {gpu.tdp_w:g} W（{gpu.name} 的 TDP；服务器 CPU、内存、风扇另计）")
@@ -280,8 +305,9 @@ def power_bill(ctx: Ctx) -> Answer:
     price = req.electricity_per_kwh
     full = ctx.call("electricity_cost", {"kw": kw, "hours": hours, "price_per_kwh": price, "pue": pue},
                     {"cost": round(electricity_cost(kw, hours, price, pue), 2)})["cost"]
-    lines = [ctx.t(f"**At full load: {s}{full:,.0f}** = {what} = {kw:,.0f} kW × PUE {pue:g} × {hours:,.0f} h × {s}{price:g}/kWh.",
-                   f"**满载：{s}{full:,.0f}** = {what} = {kw:,.0f} kW × PUE {pue:g} × {hours:,.0f} 小时 × {s}{price:g}/度。")]
+    kws = f"{kw:,.0f}" if kw >= 10 else f"{kw:.2g}"
+    lines = [ctx.t(f"**At full load: {s}{full:,.0f}** = {what} = {kws} kW × PUE {pue:g} × {hours:,.0f} h × {s}{price:g}/kWh.",
+                   f"**满载：{s}{full:,.0f}** = {what} = {kws} kW × PUE {pue:g} × {hours:,.0f} 小时 × {s}{price:g}/度。")]
     figures = {"electricity_full_load": full, "kw": kw, "hours": hours, "currency": cur}
     if req.utilization:
         part = ctx.call("electricity_cost", {"kw": kw, "hours": hours, "price_per_kwh": price, "pue": pue,
@@ -291,6 +317,19 @@ def power_bill(ctx: Ctx) -> Answer:
         lines.append(ctx.t(f"**At {req.utilization:.0%} average load: {s}{part:,.0f}** (power scales with load; an idle "
                            "server still draws some, so the real figure sits a little above this).",
                            f"**平均负载 {req.utilization:.0%}：{s}{part:,.0f}**（功耗随负载变化；空闲的服务器也有底功耗，实际会略高）。"))
+    if req.price_per_gpu_hour and not req.power_kw:  # against renting the same GPUs for the same hours
+        rent = req.price_per_gpu_hour * n * hours
+        bill = figures.get("electricity_at_load", full)
+        ctx.used.add("price_per_gpu_hour")
+        figures |= {"rent_same_gpus": round(rent, 2), "power_share_of_rent": round(bill / rent, 3)}
+        lines.append(ctx.t(
+            f"**Renting {n} × {gpu.name} instead: {s}{rent:,.0f}** ({n} × {hours:,.0f} h × {s}{req.price_per_gpu_hour:g}/GPU-h). "
+            f"Running your own costs {s}{bill:,.0f} in power, {bill / rent:.0%} of that: **keep running yours** while the "
+            "machine works (what you paid for it is spent either way; hosting, repairs and your time are extra). Buying "
+            "a new rig instead of renting is another sum: ask 'rent or buy' with the period.",
+            f"**改租 {n} 张 {gpu.name}：{s}{rent:,.0f}**（{n} × {hours:,.0f} 小时 × {s}{req.price_per_gpu_hour:g}/卡时）。"
+            f"自己跑的电费 {s}{bill:,.0f}，是租金的 {bill / rent:.0%}：机器能用就**继续用自己的**（买机器的钱已经花了；托管、维修"
+            "和人工另算）。要不要新买一台还是去租，是另一笔账：带上使用时长问“租还是买”。"))
     return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
                   figures=figures, tool_calls=ctx.calls)
 
@@ -401,7 +440,9 @@ def per_token(ctx: Ctx) -> Answer:
                            f"{s}{hourly:,.2f} an hour, making {tps:,.0f} tokens/s × 3,600 = {mtok:,.2f}M tokens an hour.",
                            f"**满载时每百万 token {s}{per_m:,.3f}**：{who}，每卡时 {s}{rate:,.2f}，每小时 {s}{hourly:,.2f}；"
                            f"每秒 {tps:,.0f} token × 3600 = 每小时 {mtok:,.2f}M token。"))
-        if ref:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'
+        at_volume = bool(req.tokens_per_day and req.reference_per_million and req.reference_input_per_million
+                         and req.input_output_ratio)
+        if ref and not at_volume:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'
             lines += _against_api(ctx, per_m, ref, s)
     else:
         per_m = hourly = None
@@ -450,6 +491,10 @@ def per_token(ctx: Ctx) -> Answer:
                                f"month**; {s}{cap.cost_per_million_at_volume:,.3f} per million tokens at your volume.",
                                f"成本：{units_costed} × {s}{rate * unit_gpus:,.2f}/小时 × {MONTH_H} 小时 = **每月 {s}{cap.cost_per_month:,.0f}**；"
                                f"按你的量折合每百万 token {s}{cap.cost_per_million_at_volume:,.3f}。"))
+    vol_figures: dict = {}
+    if rate and req.tokens_per_day and cap.cost_per_month is not None and at_volume:
+        line, vol_figures = _api_at_volume(ctx, s, cap.units_costed * rate * unit_gpus * 24, cap.units_costed)
+        lines.insert(0, line)  # the verdict asked for, first
     if req.throughput_tokens_per_s:
         ctx.assume(f"{tps:,.0f} tokens/s is your measurement, per {'GPU (or instance)' if per_gpu else unit_en}; capacity "
                    "is sized on it, not on an estimate", f"{tps:,.0f} token/秒 是你的实测值（每{unit_zh}）；容量按它算，不用估算值")
@@ -460,6 +505,7 @@ def per_token(ctx: Ctx) -> Answer:
         lines.append(ctx.t(f"Each user at the measured load: {tps:,.0f} / {req.concurrent_users} concurrent = **{each:,.1f} tokens/s**.",
                            f"实测负载下每个用户：{tps:,.0f} ÷ {req.concurrent_users} 并发 = **{each:,.1f} token/秒**。"))
     figures: dict[str, Any] = {"throughput_tokens_per_s": tps, "currency": cur, "tokens_per_day_per_unit": round(day)}
+    figures |= vol_figures
     if per_m is not None:
         figures |= {"cost_per_million_tokens": round(per_m, 4), "cost_per_hour": round(hourly, 2)}
     if req.reference_per_million:

@@ -587,9 +587,23 @@ def _from_measured_run(ctx: Ctx, model, tokens: float, job, figures: dict) -> st
                     estimate_training_time(TrainingTimeRequest(**args)))
     ratio = job.wall_hours / then.wall_hours
     h = req.period_hours * ratio
+    was = f"{old_model.name}, {old_tokens / 1e9:,.3g}B tokens, {old_n}× {old_gpu.name}"
+    implied = then.mfu * then.wall_hours / req.period_hours  # the MFU the measured run must have reached
+    figures["measured_implied_mfu"] = round(implied, 3)
+    if implied > 1.0:  # '140% MFU, 3,200 tokens/s/GPU': no run computes faster than its card's dense peak
+        figures["measured_run_rejected"] = 1
+        rate = old_tokens / (req.period_hours * 3600) / old_n
+        return ctx.t(f"**Your measured run is not used**: {rate:,.0f} tokens/s per GPU ({req.period_hours:,.1f} h for {was}) "
+                     f"means MFU **{implied:.0%}** "
+                     f"of the cards' dense peak, and no run exceeds 100% (the best published large runs reach ~40-55%). "
+                     "Likely a typo, sparse-FLOPS peak, or tokens counted per node rather than per GPU; the estimate below "
+                     "stands on its own.",
+                     f"**你的实测数据没有采用**：每卡 {rate:,.0f} token/s（{was} 用 {req.period_hours:,.1f} 小时），相当于 MFU "
+                     f"**{implied:.0%}**（按显卡稠密峰值），"
+                     "任何训练都不可能超过 100%（公开的大规模训练约 40-55%）。可能是笔误、按稀疏算力算的峰值，或把每台机器的 token 数"
+                     "当成了每张卡；下面只用估算。")
     figures |= {"measured_scaled_hours": round(h, 2), "measured_ratio": round(ratio, 4),
                 "measured_run_estimate_hours": then.wall_hours}
-    was = f"{old_model.name}, {old_tokens / 1e9:,.3g}B tokens, {old_n}× {old_gpu.name}"
     now = f"{model.name}, {tokens / 1e9:,.3g}B tokens, {job.num_gpus}× {ctx.gpu(job.gpu).name}"
     eff = then.wall_hours / req.period_hours
     return ctx.t(f"**From your measured run**: {req.period_hours:,.1f} h ({was}) × {ratio:,.2f} (the estimated time of this job "

@@ -148,7 +148,7 @@ def money(text: str) -> dict:
                 out[key] = value
                 out["currency"] = out.get("currency") or cur
                 break
-    m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:(?:average|avg|mean|平均)\s*)?(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time)|"
+    m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:(?:average|avg|mean|平均)\s*)?(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time|load(?![a-z]))|"
                   r"(?:utili[sz]ation|利用率|使用率|usage|负载|load)\s*(?:(?:of|是|为|约|大概|按|只有|只|仅|才|降到|:|：|at|about|around|only|drops to|~)\s*){0,2}"
                   r"(\d+(?:\.\d+)?)\s*%", text)
     if m:
@@ -261,8 +261,9 @@ def _server_hourly_price(text: str, out: dict) -> float | None:
     if re.search(r"综合成本|总成本|整体成本|总费用|" + w(r"all[\s-]*in|total cost|in total|for the whole (?:node|server|cluster|box)"),
                  text) and re.search(_PER_HOUR, text):
         return v  # 'we run 8 H20s, ¥60 an hour all in': the deployment's cost per hour, over its GPUs
-    if re.search(rf"(?:{_SERVER})[^。？?！!，,]{{0,16}}?(?:¥|￥|\$)?\s*{n}|{n}\s*(?:元|块|美元|刀|usd|\$)?\s*/?\s*(?:台|整机)|"
-                 + _A_SERVER, text):
+    if re.search(rf"(?:{_SERVER}|(?<![a-z])(?:server|node|box|machine)s?(?![a-z]))[^。？?！!，,]{{0,16}}?(?:¥|￥|\$)?\s*{n}|"
+                 rf"{n}\s*(?:元|块|美元|刀|usd|\$)?\s*/?\s*(?:台|整机)|" + _A_SERVER, text):
+        # ('整机 55 元/小时', 'an 8x A800 server at $7.60/hour': the whole machine's hour)
         return v
     return None
 
@@ -283,8 +284,9 @@ def purchase_words(text: str) -> dict:
 def per_million_price(text: str) -> tuple[float, str | None] | None:
     """A price per million tokens written in the message ('¥16/百万 token', '$0.60 per 1M output tokens'): (value,
     currency), or None."""
-    m = re.search(MONEY + r"\s*(?:/|per|每|一)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:输出|输入|output|input)?\s*"
-                  r"(?:tokens?|(?<=百万)(?![\u3400-\u9fff]*(?:请求|次|条)))", text)  # ('¥4/百万': tokens understood)
+    m = re.search(MONEY + r"\s*(?:/|per|每|一)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:(?:输出|输入|output|input)"
+                  r"(?:\s*tokens?)?(?![a-z])|tokens?|(?<=百万)(?![\u3400-\u9fff]*(?:请求|次|条)))", text)
+    # ('¥4/百万': tokens understood; '$0.55 per 1M input': so are they)
     for unit in ([] if m else re.finditer(r"(?:每|per|/)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:输出|输入|output|input)?"
                                           r"\s*tokens?\s*(?:的?价格|收费|要|是|为|costs?|is|at|:|：)?\s*", text)):
         # the unit first: '每百万 output token ¥2', 'per 1M tokens: $0.60' (a bare number after it is no price)
@@ -313,14 +315,53 @@ def api_input_output_prices(text: str) -> tuple[float, float] | None:
     return (inp, out) if inp and out else None
 
 
+_VOL_SCALE = {"k": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9, "万": 1e4, "亿": 1e8,
+              "百万": 1e6, "千万": 1e7}
+_VOL_NUM = r"(\d+(?:\.\d+)?)\s*(k|m|million|bn|b|billion|百万|千万|万|亿)(?![a-z])\s*(?:个)?\s*(?:tokens?\s*)?"
+
+
+def split_volumes(text: str) -> tuple[float, float] | None:
+    """(input tokens, output tokens) of a volume written as its two parts ('160M input, 40M output', '输入 1.6 亿，输出
+    4000 万', '30m input + 10m output'), each with its unit; None otherwise."""
+    vol = lambda n, u: float(n) * _VOL_SCALE[u]
+    m = re.search(_VOL_NUM + r"(?:输入|input|prompt)[^0-9]{0,16}?" + _VOL_NUM + r"(?:输出|output|completion)", text) or \
+        re.search(r"(?:输入|input|prompt)\s*(?:tokens?)?\s*(?:约|大约|大概|about|~|:|：)?\s*" + _VOL_NUM +
+                  r"[^0-9]{0,16}?(?:输出|output|completion)\s*(?:tokens?)?\s*(?:约|大约|大概|about|~|:|：)?\s*" + _VOL_NUM, text)
+    if not m or float(m.group(3)) <= 0:
+        return None
+    return vol(m.group(1), m.group(2)), vol(m.group(3), m.group(4))
+
+
 def input_output_ratio(text: str) -> float | None:
     """Input tokens per output token a workload has ('输入:输出 大约 3:1', 'input:output 3:1', '30M input + 10M output')."""
     m = re.search(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}(\d+(?:\.\d+)?)\s*[:：]\s*(\d+(?:\.\d+)?)",
                   text)
     if m and float(m.group(2)) > 0:
         return float(m.group(1)) / float(m.group(2))
-    m = re.search(r"(\d+(?:\.\d+)?)\s*([kmb]|万|亿)?\s*(?:tokens?\s*)?(?:输入|input)[^0-9]{0,12}(\d+(?:\.\d+)?)\s*([kmb]|万|亿)?\s*"
-                  r"(?:tokens?\s*)?(?:输出|output)", text)
-    if m and m.group(2) == m.group(4) and float(m.group(3)) > 0:
-        return float(m.group(1)) / float(m.group(3))
-    return None
+    parts = split_volumes(text)
+    return parts[0] / parts[1] if parts else None
+
+
+# Prices in euros are answered in US dollars at one stated rate (answers carry dollars and yuan only): the ECB's
+# reference rate ran 1.03-1.18 USD per EUR through 2025; 1.10 is an assumption, said beside every converted figure
+USD_PER_EUR = 1.10
+_EURO = re.compile(r"€\s*(\d+(?:[.,]\d+)?)|(\d+(?:[.,]\d+)?)\s*(?:€|eur(?:os?)?\b|欧元)", re.I)
+
+
+def euros_to_dollars(text: str) -> tuple[str, str | None]:
+    """('€0.32/kWh' -> '$0.352/kWh', the note) for every euro amount in a message; (text, None) when there is none."""
+    seen: list[str] = []
+
+    def swap(m: re.Match) -> str:
+        raw = m.group(1) or m.group(2)
+        # '1.200 €' / '1,800 euros': a separator before exactly three digits groups thousands; '0,32 €' is a decimal
+        raw = re.sub(r"[.,](?=\d{3}$)", "", raw).replace(",", ".")
+        usd = float(raw) * USD_PER_EUR
+        seen.append(f"€{raw} = ${usd:,.4g}")
+        return f"${usd:.4g}"
+
+    out = _EURO.sub(swap, text)
+    if not seen:
+        return text, None
+    return out, ("euro amounts priced in US dollars at " + f"{USD_PER_EUR:g} USD per EUR (an assumption; 2025 ECB reference "
+                 "rates ran 1.03-1.18): " + ", ".join(seen))

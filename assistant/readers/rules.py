@@ -192,7 +192,9 @@ _OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测
 def _measured_run_split(text: str) -> tuple[str, str] | None:
     """(the sentences about the user's earlier measured run, the rest) when a message first says how long an earlier
     run took ('our LoRA run … took 6.5 hours on 4x A100 for 300M tokens') and then asks about another job."""
-    parts = [p for p in re.split(r"(?<=[。！？!?；;\n])|(?<=[.])\s+", text) if p.strip()]
+    # (a comma ends the measured part too when the plan follows it: '实测 … 每卡 3200 token/s，计划 512 张 H100 …')
+    parts = [p for p in re.split(r"(?<=[。！？!?；;\n])|(?<=[.])\s+|(?<=[，,])\s*(?=(?:计划|打算|准备|如果|换成|现在想|"
+                                 r"想用|要用|we(?:'re| are)? planning|we plan|planning|now we|if we))", text) if p.strip()]
     low = [unicodedata.normalize("NFKC", p).lower() for p in parts]
     past = [i for i, x in enumerate(low) if (re.search(slots.PAST_RUN, x) and re.search(_DURATION, x))
             or (re.search(_OWN_MEASUREMENT, x) and re.search(slots.TPS_RATE, x))]
@@ -339,6 +341,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                         if detect_lang(text) == "zh" else
                         f"unit check: {wan.group(0)} = {gb:,.0f} GB ({gb / 1000:,.0f} TB), not {float(wan.group(1)) * 10:g} GB; "
                         f"{float(wan.group(1)) * 10:g} GB = {wan.group(1)}万 MB (1 GB = 1,000 MB). Sized with each card's real memory")
+    text, euros = money.euros_to_dollars(text)
+    if euros:  # '€0.32/kWh': priced in dollars, the conversion said
+        warnings.append(euros)
     text, injected = strip_injections(text)
     if injected:
         warnings.append("the message contains instructions aimed at the assistant; they were set aside, not followed: "
@@ -627,14 +632,21 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
-    if stated.get("tokens_per_day") and max(stated.get("prompt_len") or 0, stated.get("output_len") or 0) >= 1_000_000:
-        # '40M tokens/day total, 30M input + 10M output': the volume's split, not request lengths; the output part is
-        # what the GPUs generate
+    split = money.split_volumes(low) if stated.get("tokens_per_day") else None
+    if split or (stated.get("tokens_per_day") and
+                 max(stated.get("prompt_len") or 0, stated.get("output_len") or 0) >= 1_000_000):
+        # '40M tokens/day total, 30M input + 10M output', '输入 1.6 亿，输出 4000 万': the volume's split, not request
+        # lengths; the output part is what the GPUs generate (the input is prefill within each request)
         decimal = lambda v: v / 1048576 * 1e6 if v and v % 1048576 == 0 else v  # (lengths read 'M' as 2^20 tokens)
-        out_part = decimal(stated.pop("output_len", None))
-        inp = decimal(stated.pop("prompt_len", None))
+        inp, out_part = split or (decimal(stated.get("prompt_len")), decimal(stated.get("output_len")))
+        for k in ("prompt_len", "output_len"):
+            if (stated.get(k) or 0) >= 1_000_000 or split:
+                stated.pop(k, None)
         if out_part:
             stated["tokens_per_day"] = float(out_part)
+            stated["volume_is_output"] = True
+            if inp and not stated.get("input_output_ratio"):
+                stated["input_output_ratio"] = inp / out_part
             warnings.append(f"{out_part / 1e6:,.0f}M output tokens a day sized (with {(inp or 0) / 1e6:,.0f}M input tokens, "
                             "prefill work within each request)")
     big_ctx = re.search(r"(?:上下文|context(?:[\s-]*(?:window|length))?)\s*(?:要|需要|开到|开|达到|是|为|of|=|:|：|to)?\s*"

@@ -271,6 +271,10 @@ def lengths(text: str) -> dict:
     text = re.sub(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}\d+(?:\.\d+)?\s*[:：]\s*\d+(?:\.\d+)?",
                   lambda m: " " * len(m.group(0)), text)  # '输入:输出 3:1': a ratio, not lengths
     text = re.sub(r"(?<![\d.])\d[)）、](?=\s*\S)", "  ", text)  # '三个问题：1）…': an item's number, not a length
+    text = re.sub(r"\d+(?:\.\d+)?\s*(?:万|亿|百万|千万|million|billion|bn)(?![a-z])", lambda m: " " * len(m.group(0)),
+                  text)  # '输入 1.6 亿，输出 4000 万': a day's volume of tokens, not one request's lengths
+    text = re.sub(r"[¥$￥]\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:元|块钱|块|美元|美金|刀|dollars?|usd|cny|rmb)(?![a-z])",
+                  lambda m: " " * len(m.group(0)), text)  # '输入 4 元/百万': a price, not a length
     asked = re.search(r"(?:how many|多少|几个)\s*(?:concurrent|simultaneous|parallel|并发)?\s*(\d+)\s*k[\s-]*(?:token)?[\s-]*"
                       r"(?:context\s+)?(?:users?|requests?|sequences?|chats?|sessions?)", text)
     if asked:  # 'how many concurrent 8k users?': 8k is each user's context
