@@ -308,6 +308,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
     other = pick([av for av in vals if av[0] is not win[0]], key=lambda av: av[1])
     ratio = (other[1] / win[1]) if better == "lower" else (win[1] / other[1])
     if abs(ratio - 1) < 0.03:
+        broken = _tie_broken_by_speed(done, listed, zh) if intent == "serving" else None
+        if broken:
+            return broken
         tail = ""
         ttft = [(a, x.figures.get("ttft_s")) for a, x in done if x.figures.get("ttft_s")]
         if intent == "inference_speed" and name != "ttft_s" and len(ttft) >= 2:
@@ -325,6 +328,21 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return (f"{listed}。两者解码相当（差别不到 3%）。" + tail + worth) if zh else f"{listed}. A tie (within 3%).{tail}{worth}"
     return (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
             f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
+
+
+def _tie_broken_by_speed(done: list[tuple[Ask, Answer]], listed: str, zh: bool) -> str | None:
+    """Serving set-ups that cost the same per token: the one that gives each user 10% or more tokens/s wins (what the
+    same money buys a user); None when their speeds are as close."""
+    speeds = [(a, 1000 / x.figures["serve_itl_ms"]) for a, x in done if x.figures.get("serve_itl_ms")]
+    if len(speeds) != len(done) or len(speeds) < 2:
+        return None
+    fast, slow = max(speeds, key=lambda av: av[1]), min(speeds, key=lambda av: av[1])
+    if fast[1] < 1.1 * slow[1]:
+        return None
+    return (f"{listed}。成本相当（差别不到 3%）；**选 {fast[0].text}**：每个用户 {fast[1]:.0f} token/秒，是 {slow[0].text}"
+            f"（{slow[1]:.0f}）的 {fast[1] / slow[1]:.2f} 倍。" if zh else
+            f"{listed}. A tie on cost (within 3%); **pick {fast[0].text}**: {fast[1]:.0f} tokens/s per user, "
+            f"{fast[1] / slow[1]:.2f}× {slow[0].text}'s {slow[1]:.0f}.")
 
 
 def _priced_throughput(done: list[tuple[Ask, Answer]], vals: list, zh: bool) -> str | None:
@@ -480,7 +498,8 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
         listed += (f"；{fewest[0].text} 少用 {gpus[id(most[0])] - gpus[id(fewest[0])]} 张卡" if zh else
                    f"; {fewest[0].text} needs {gpus[id(most[0])] - gpus[id(fewest[0])]} fewer GPU(s)")
     if ratio is None or abs(ratio - 1) < 0.03:
-        return (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
+        broken = _tie_broken_by_speed(done, listed, zh) if intent == "serving" else None
+        return broken or (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
     word = {"wall_hours": ("faster", "更快"), "decode_tokens_per_s_per_seq": ("faster", "更快"),
             "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜"),
             "max_concurrent_sequences": ("more sequences at once", "同时容纳更多"),

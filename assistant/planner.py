@@ -130,11 +130,14 @@ def _held_fixed(req: Request, asks, answers, catalog) -> dict:
         fmts = {x.figures.get("precision") for x in done} - {None}
         if len(fmts) >= 2:
             return {"precision": min(fmts, key=lambda f: weight_format(f).bits)}
-    if not req.precision and "model" in settings and done and all(x.verdict and not x.verdict.fits for x in done):
-        # models compared where none holds the job in its published format: compared in FP8 (or INT8), where they may
-        gpu = answers[0].request.get("gpu") if answers[0].request else None
+    counted = "gpu" in settings and all(a.update.get("num_gpus") for a in asks if a.compare == "gpu")
+    if not req.precision and ("model" in settings or counted) and done and len(done) == len(answers) and \
+            all(x.verdict and not x.verdict.fits for x in done):
+        # models compared, or set-ups of stated sizes ('2x H100 TP2 or 1x H200?'), where none holds the job in the
+        # published format: compared in FP8 (or INT8 where a card lacks FP8), where they may
+        cards = {x.request.get("gpu") for x in done if x.request} - {None}
         try:
-            fp8 = bool(gpu and catalog.gpu(gpu)[0].fp8_dense_tflops)
+            fp8 = bool(cards) and all(catalog.gpu(g)[0].fp8_dense_tflops for g in cards)
         except LookupError:
             fp8 = False
         return {"precision": "fp8" if fp8 else "int8"}

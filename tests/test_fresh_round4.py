@@ -309,3 +309,25 @@ def test_self_hosting_against_an_api_at_the_stated_daily_volume(text):
     cheaper = "API" if 160 * p_in + 40 * p_out < 24 * hourly else "self"
     head = a.answer.split("\n\n")[1]
     assert (("API更便宜" in head or "the API is cheaper" in head) if cheaper == "API" else True)
+
+
+# --- alternatives: set-ups of stated sizes compared in a format both hold, ties broken by what a user gets ---
+def test_setups_that_hold_the_load_in_no_published_format_are_compared_in_fp8():
+    a = ask("Serving Llama 3.3 70B, ~30 concurrent chats (avg ~4k tokens of context each). Option A: 2x H100 80GB SXM "
+            "with TP=2. Option B: 1x H200 141GB. Our cloud charges ~$6/hr for either. Which one?")
+    # BF16 weights are 141 GB: one H200 (141 GB) holds nothing else, 2x H100 leave ~4 sequences of 4k for 30 asked;
+    # in FP8 (70.6 GB) both hold 30 x 4k (~40 GB of KV). Decode reads the weights: 2 x 3.35 TB/s vs 4.8 TB/s, so
+    # 2x H100 give each user ~1.4-1.5x the tokens/s at the same $6 an hour
+    assert all(x.request.get("precision") == "fp8" for x in a.asks)
+    assert "2× H100" in a.comparison.split("**")[-2] or "pick 2× H100" in a.comparison
+    assert all(x.request.get("price_per_gpu_hour") for x in a.asks)
+    per_hour = [x.request["price_per_gpu_hour"] * x.request["num_gpus"] for x in a.asks]
+    assert per_hour == pytest.approx([6.0, 6.0])
+
+
+@pytest.mark.parametrize("text,counts", [
+    ("预算有限，买 2 张二手 3090（带 NVLink 桥）还是 1 张 4090？主要是 Qwen2.5-32B int4 推理", [2, 1]),
+    ("2x used 3090s with an NVLink bridge, or one new 4090, for Qwen2.5-32B int4 inference?", [2, 1])])
+def test_each_option_keeps_its_own_count_with_a_condition_word_between(text, counts):
+    a = ask(text)
+    assert [x.request["num_gpus"] for x in a.asks] == counts

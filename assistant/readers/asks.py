@@ -598,6 +598,10 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     from assistant.readers.slots import TPS_RATE, throughput as slots_throughput
 
     own_rates = len(re.findall(TPS_RATE, low)) >= 2  # a rate per card, not one for the message
+    either = bool(re.search(r"(?:/\s*(?:hr|hour|h)|per hour|an hour|每小时|/小时)[^.。;；]{0,12}?(?:for (?:either|both|each)"
+                            r"(?: option| one| setup| of them)?)|(?:either|both|each) (?:option|setup|one)s? (?:costs?|is|are|at)|"
+                            r"(?:两个|两种|两套|都)(?:都|是)?\s*(?:每小时)?\s*[¥$￥]?\s*\d|价格(?:一样|相同)|同价", low))
+    # ('Our cloud charges ~$6/hr for either', '两种都是 40 元/小时': one hourly price for each whole option)
     shared = req.num_gpus if not any(counts) else None  # '64 卡。用 910B 还是 H800': the count for each
     for i, (start, end, gid) in enumerate(spans):
         total, per, nodes = counts_near_gpus(work, Names(gpus=[gid], gpu_spans=[(start, end, gid)]))
@@ -635,6 +639,8 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                 update["price_per_gpu_hour"] = float(m.group(1)) / (total or shared or 8)
             if m.group(2):
                 update["currency"] = "USD" if m.group(2) in ("美元", "刀", "usd", "$", "dollar", "dollars") else "CNY"
+        elif req.price_per_gpu_hour and either:  # '~$6/hr for either': each option's own hour, over its GPUs
+            update["price_per_gpu_hour"] = req.price_per_gpu_hour / (total or shared or 1)
         elif req.price_per_gpu_hour:
             update["price_per_gpu_hour"] = None  # a price written beside another card is not this card's
         window = low[end:next((sp[0] for sp in every if sp[0] > end and sp[2] != gid), len(low))]

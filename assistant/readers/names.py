@@ -345,14 +345,17 @@ def count_spans_near_gpus(text: str, names: Names) -> tuple[int | None, int | No
         if m:  # '2x8 H100': nodes x GPUs per node
             nodes, per = int(m.group(1)), int(m.group(2))
             return nodes * per, per, nodes, (b0 + m.start(), start)
-        m = re.search(r"(?<![\d.])(\d+)\s*(?:[x×*]|张|块|卡|个|pcs|片)?\s*(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
+        m = re.search(r"(?<![\d.])(\d+)\s*(?:[x×*]|张|块|卡|个|pcs|片)?\s*(?:(?:二手|全新|新的?|旧的?|魔改|used|new|refurb\w*|"
+                      r"second[\s-]*hand)\s*(?:的)?\s*)?(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
+        # ('2 张二手 3090', '2x used 3090s': the condition between the count and the card)
         if m and 0 <= int(m.group(1)) <= 100_000:
             return int(m.group(1)), None, None, (b0 + m.start(), start)
-        m = re.search(rf"({_CN_COUNT})\s*(?:张|块|卡|个|片)?\s*(?:nvidia\s*)?$", before)
+        m = re.search(rf"({_CN_COUNT})\s*(?:张|块|卡|个|片)?\s*(?:(?:二手|全新|新的?|旧的?|魔改)\s*(?:的)?\s*)?(?:nvidia\s*)?$", before)
         if m and to_number(m.group(1)):
             return int(to_number(m.group(1))), None, None, (b0 + m.start(), start)
         m = re.search(r"(?<![a-z])(a|an|one|single|dual|two|three|four|quad|six|eight|sixteen|thirty-two|sixty-four|"
-                      r"a couple of|a pair of|my|our)\s+(?:\d+\s*gb?\s+)?(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
+                      r"a couple of|a pair of|my|our)\s+(?:(?:new|used|refurb\w*|second[\s-]*hand)\s+)?(?:\d+\s*gb?\s+)?"
+                      r"(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
         if m:
             word = m.group(1).replace("a pair of", "pair of")
             return (1 if word in ("my", "our") else EN_WORDS.get(word, 1)), None, None, (b0 + m.start(), start)
