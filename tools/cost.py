@@ -434,13 +434,18 @@ def electricity_cost(kw: float, hours: float, price_per_kwh: float, pue: float =
 
 def estimate_rent_and_buy(req: CostRequest) -> CostEstimate:
     """Both sides where the prices exist; where the table has no purchase price for the card, the rental side
-    alone, with the reason first in its assumptions."""
+    alone, and where it has no rental price, the owned side alone, with the reason first in its assumptions."""
     try:
         return estimate_cost(req.model_copy(update={"mode": "both"}))
     except ValueError as e:
-        rent = estimate_cost(req.model_copy(update={"mode": "rent"}))
-        rent.assumptions.insert(0, str(e).split(";")[0])
-        return rent
+        for side in ("rent", "buy"):
+            try:
+                one = estimate_cost(req.model_copy(update={"mode": side}))
+            except ValueError:
+                continue
+            one.assumptions.insert(0, str(e).split(";")[0])
+            return one
+        raise
 
 
 __all__ = ["CostRequest", "estimate_rent_and_buy", "CostEstimate", "CostRange", "PriceUsed", "PricePick", "estimate_cost", "rental_price", "purchase_price"]

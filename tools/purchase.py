@@ -284,7 +284,7 @@ def _prefer_near_ties(req: PurchaseRequest, options: list[PurchaseOption]) -> li
     (FP8 / Q8_0 lose well under 1% on benchmarks), and speeds within 15% as a tie; then new before used (a warranty),
     fewer cards, the cheaper machine. Two used A100s at the whole budget lose to one new 96 GB card at 93% of their
     speed with money left over."""
-    if req.task != "inference" or req.budget is None or req.format or not options:
+    if req.task != "inference" or req.budget is None or not options:
         return options
     top = options[0]
     if not top.within_budget or _tier(req, top) != 0 or top.tokens_per_s is None:
@@ -296,7 +296,7 @@ def _prefer_near_ties(req: PurchaseRequest, options: list[PurchaseOption]) -> li
     if pick is top or _near_tie_key(pick) >= _near_tie_key(top):
         return options
     pick.reason, pick.reason_args = "near_tie_pick", {
-        "format": pick.format, "speed": pick.tokens_per_s, "fastest": top.tokens_per_s,
+        "format": pick.format, "speed": pick.tokens_per_s, "fastest": top.tokens_per_s, "asked": bool(req.format),
         "new": pick.condition == "new" and top.condition == "used",
         "fewer": (pick.num_gpus or 0) < (top.num_gpus or 0), "saved": max(0.0, (top.total or 0) - (pick.total or 0))}
     top.reason, top.reason_args = "near_tie_beaten", {
@@ -350,8 +350,8 @@ WHY_EN = {
     "best_in_budget": "best within the budget (most faithful format, then fastest)",
     "best_in_budget_8bit": "best within the budget (16- or 8-bit, then fastest)",
     "cheapest": "cheapest that runs it",
-    "near_tie_pick": "best within the budget: {format} is as good as 16-bit for inference and {speed:g} tokens/s is within "
-                     "15% of the fastest ({fastest:g}); new or fewer cards or cheaper wins the tie",
+    "near_tie_pick": "best within the budget: {speed:g} tokens/s in {format} is within 15% of the fastest ({fastest:g}); "
+                     "new or fewer cards or cheaper wins the tie",
     "near_tie_beaten": "{speed:g} tokens/s, only {faster:.0%} faster than the pick; {cards:g} cards, {total:,.0f} {currency}",
     "only_fits": "only fits in {format}",
     "slower": "slower ({speed:g} vs {best:g} tokens/s)",

@@ -302,8 +302,9 @@ def _purchase_why(ctx: Ctx, o, money) -> str:
             return (f"{a['speed']:g} tokens/s, only {a['faster']:.0%} faster than the pick" + (", used" if a["used"] else "")
                     + f"; {a['cards']:g} cards, {amounts['total']}")
         if o.reason == "near_tie_pick":
-            return (f"best within the budget: {a['format']} is as good as 16-bit for inference, {a['speed']:g} tokens/s "
-                    f"is within 15% of the fastest ({a['fastest']:g})" + (", new" if a["new"] else "")
+            return (f"best within the budget: " + (f"in the format you asked ({a['format']}), " if a.get("asked") else
+                                                     f"{a['format']} is as good as 16-bit for inference, ")
+                    + f"{a['speed']:g} tokens/s is within 15% of the fastest ({a['fastest']:g})" + (", new" if a["new"] else "")
                     + (", fewer cards" if a["fewer"] else "") + (f", {amounts['saved']} cheaper" if a["saved"] else ""))
         return o.why
     zh = {"over_budget": lambda: f"超出预算 {money(a['by'])}",
@@ -315,7 +316,8 @@ def _purchase_why(ctx: Ctx, o, money) -> str:
           "best_in_budget": lambda: "预算内最优（格式最保真，其次最快）",
           "best_in_budget_8bit": lambda: "预算内最优（16 位或 8 位，其次最快）",
           "cheapest": lambda: "能跑的最便宜方案",
-          "near_tie_pick": lambda: (f"预算内最优：推理用 {a['format']} 与 16 位效果相当，{a['speed']:g} token/s 与最快的"
+          "near_tie_pick": lambda: ("预算内最优：" + (f"按你要的格式（{a['format']}），" if a.get("asked") else
+                                                    f"推理用 {a['format']} 与 16 位效果相当，") + f"{a['speed']:g} token/s 与最快的"
                                     f"（{a['fastest']:g}）相差不到 15%" + ("，全新" if a["new"] else "")
                                     + ("，卡更少" if a["fewer"] else "") + (f"，便宜 {money(a['saved'])}" if a["saved"] else "")),
           "near_tie_beaten": lambda: (f"{a['speed']:g} token/s，只比首选快 {a['faster']:.0%}" + ("，二手" if a["used"] else "")
@@ -624,6 +626,16 @@ def fact_check(ctx: Ctx) -> Answer:
                    if moe else "") + ".",
                 f"说法是 {gb:g} GB；实际约需 **{need:,.1f} GB**" + ("（MoE 所有专家都要放在显存里：显存看总参数，速度才看激活参数）"
                                                                if moe else "") + "。")
+        if infer and base.verdict and base.verdict.fits is False and (req.concurrent_users or req.throughput_tokens_per_s):
+            # ('单卡 5090 部署 671B，支持 200 并发，每秒 5000 token'): the load claimed rests on a fit that fails
+            said = "、".join(x for x in (f"{req.concurrent_users} 并发" if req.concurrent_users else "",
+                                        f"{req.throughput_tokens_per_s:,.0f} token/秒" if req.throughput_tokens_per_s else "") if x)
+            said_en = " and ".join(x for x in (f"{req.concurrent_users} concurrent users" if req.concurrent_users else "",
+                                              f"{req.throughput_tokens_per_s:,.0f} tokens/s" if req.throughput_tokens_per_s
+                                              else "") if x)
+            head += " " + ctx.t(f"The {said_en} claimed cannot hold either: the model does not load on this hardware, so it "
+                                "serves no one.", f"说的{said}也不可能成立：模型在这套硬件上根本装不下，一个请求也跑不了。")
+            ctx.used |= {"concurrent_users", "throughput_tokens_per_s", "throughput_scope"}
         return base.model_copy(update={"intent": "fact_check", "answer": head + "\n\n" + base.answer + sources_md(lang, errata),
                                        "citations": errata + base.citations,
                                        "figures": base.figures | {"claim_correct": int(correct)}})

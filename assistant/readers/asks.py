@@ -360,12 +360,15 @@ def several_values(low: str, req: Request) -> list[Ask]:
 
 
 # --- several intents --------------------------------------------------------------------------------------------------
-_CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)）])|(?:^|(?<=[,，:：;；.。\n])|(?<=[,，:：;；.。]\s))(?=\d[)）]\s*[a-z\u3400-\u9fff])|[①②③④⑤⑥⑦⑧⑨]|(?:^|\s)(?:and also|also|plus|as well as|另外|还有|以及|顺便|同时|并且|而且|再问|那么)(?=\s|[\u3400-\u9fff])|"
+_CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)）])|(?<=[\s:：])(?=\d[.、](?:\s+[a-z\u3400-\u9fff]|[\u3400-\u9fff]))|(?:^|(?<=[,，:：;；.。\n])|(?<=[,，:：;；.。]\s))(?=\d[)）]\s*[a-z\u3400-\u9fff])|[①②③④⑤⑥⑦⑧⑨]|(?:^|\s)(?:and also|also|plus|as well as|另外|还有|以及|顺便|同时|并且|而且|再问|那么)(?=\s|[\u3400-\u9fff])|"
                      r"[,，:：]\s*(?=(?:and\s+)?(?:(?:roughly|approximately|about|approx\.?|ballpark)\s+)?(?:how (?:long|much|many|fast|big|large)|"
                      r"what(?:'s| is| are| will| would| does| about| kind of)? (?:the\s+)?(?:decode|prefill|speed|throughput|latency|ttft|"
                      r"memory|vram|cost|price|bill|kv|context|batch|size|number|minimum|max\w*|tokens?)|多少|多久|要多久|几张|"
                      r"能不能|要不要|成本|价格|花多少|速度|一个月|每月|每小时|一小时|显存|够不够|最长|最大|吞吐|延迟|首字))|"
                      r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|"
+                     # 'Memory per GPU and wall-clock?': two figures named side by side
+                     r"(?:(?<=gpu)|(?<=vram|mory|time|cost|ours|days))\s+and\s+(?=(?:the\s+)?(?:wall[\s-]?clock|training time|time to train|"
+                     r"memory|vram|cost|steps?|step time|throughput|days|hours)\b)|"
                      # 'what's peak memory per GPU, seconds per optimizer step, and total wall-clock?': a list of figures
                      r",\s*(?:and\s+)?(?=(?:the\s+)?(?:seconds|time|total|peak|memory|monthly|cost|bill|price|throughput|"
                      r"latency|speed|tokens?/s|wall[\s-]?clock|step time)\b)|，\s*(?=(?:还有|另外|以及|那|以及|再|多少|能|要|是))|"
@@ -526,7 +529,7 @@ def _clauses(low: str) -> list[str]:
 
 def _title(clause: str, intent: str, zh: bool) -> str:
     """A section's title: the clause as asked when it is short, else the name of what it asks."""
-    clause = re.sub(r"^(?:[(（]\d[)）]|\d[)）]|[①②③④⑤⑥⑦⑧⑨])\s*", "", clause)
+    clause = re.sub(r"^(?:[(（]\d[)）]|\d[)）.、]|[①②③④⑤⑥⑦⑧⑨])\s*", "", clause)
     clause = re.sub(r"[\s,，;；:：]*(?:(?<![a-z])and|以及|和|还有)?[\s,，;；:：]*$", "", clause)
     if len(clause) <= 60:
         return clause

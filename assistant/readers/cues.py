@@ -88,6 +88,11 @@ CUES: list[tuple[str, float, str]] = [
                       r"\d+(?:\.\d+)?\s*(?:gb|tb)(?![a-z]).{0,160}?(?<![a-z])(?:confirm|verify|sanity[\s-]?check)(?![a-z])|"
                       r"\d+(?:\.\d+)?\s*(?:gb|tb|g)(?![a-z]).{0,80}?(?:确认一下|帮我确认|核实)"),
     ("fact_check", 6, r"核对|帮我检查|检查这段|检查一下这|" + w(r"fact[\s-]?check\w*|check (?:these|this|the following) (?:claims?|paragraph|text)")),
+    # a vendor's proposal or quote to review: 'DeepSeek-R1 满血版，单卡 5090 即可部署……这方案靠谱吗？'
+    ("fact_check", 6, r"(?:方案|报价|配置|宣传|供应商|厂商|销售)[^?？。]{0,80}?(?:靠谱吗|靠不靠谱|合理吗|可信吗|能信吗|是真的吗)|"
+                      r"审一下|帮我审|审核一下|" + w(r"(?:vendor|sales|supplier)(?:'s)? (?:quote|proposal|claims?|pitch|spec)s?.{0,200}?"
+                                                 r"(?:legit|realistic|right|true|accurate|believable|too good)|"
+                                                 r"is (?:this|that|the) (?:quote|proposal|pitch) (?:legit|realistic|right|accurate)")),
 ]
 
 # Concepts the reference notes explain (an explanation needs one of these).

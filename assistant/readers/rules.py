@@ -189,6 +189,11 @@ _OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测
                             r"grafana|wandb"))
 
 
+_LATER = r"(?:maybe|later|occasional\w*|sometimes|eventually|down the (?:road|line)|偶尔|以后|之后再?|将来|未来|有时|可能还?会?)"
+_RUN_MAIN = (r"推理|跑|部署|写代码|聊天|" + slots.w(r"run(?:ning)?|inference|serv\w*|chat\w*|coding|code assistant|locally|"
+                                             r"host(?:ing)?|deploy\w*"))
+
+
 def _measured_run_split(text: str) -> tuple[str, str] | None:
     """(the sentences about the user's earlier measured run, the rest) when a message first says how long an earlier
     run took ('our LoRA run … took 6.5 hours on 4x A100 for 300M tokens') and then asks about another job."""
@@ -621,6 +626,16 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if intent == "recommend" and "method" not in stated and not stated.get("methods") and \
             not re.search(slots.FINETUNE_CUE, work) and not ("tokens" in stated or "deadline_hours" in stated):
         stated["method"] = "inference"  # 'what GPU to run 70B locally', 'what GPU for Mixtral at 32k': nothing is trained
+    if intent not in ("training_memory", "training_time") and stated.get("method") in ("lora", "qlora", "full") and \
+            not stated.get("methods") and \
+            re.search(_LATER + r".{0,30}?(?:" + slots.FINETUNE_CUE + r")", work) and re.search(_RUN_MAIN, work) and \
+            not re.search(_LATER + r".{0,16}?(?:推理|inference|run|serv)", work):
+        # 'run 70B-class models locally for coding, maybe small LoRA finetunes later': the machine is for running the
+        # model; the occasional fine-tune is said, not sized in its place
+        stated["method"] = "inference"
+        warnings.append("fine-tuning named as occasional or later: the machine is sized for running the model; ask about "
+                        "the fine-tune on its own (model, method, tokens) to size it"
+                        if detect_lang(text) != "zh" else "微调只是偶尔/以后做：按跑模型（推理）选配置；微调的需求请单独问（模型、方法、数据量）")
     if stated.get("speedup") and len(set(stated.get("gpus") or [])) >= 2 and re.search(_MONEY_ASK, low) and \
             intent not in ("recommend", "serving"):
         intent = "cost"  # 'H100 is 3x faster, $2.5/h vs $1.2/h: which is cheaper?': cost per unit of work, by card

@@ -41,9 +41,10 @@ def nodes(text: str) -> dict:
     """Servers x GPUs each: '两台机器，每台8张', '2 servers × 8 GPUs', 'two boxes with eight A100s each',
     '3 nodes of 8', 'two 8-GPU nodes', '三机24卡'."""
     pats = [
-        (rf"{_ANY}\s*{_NODE}[^0-9一两二三四五六七八九十。；;?？]{{0,24}}?(?:每台|每个|每一台|各|each with|each has|per node|"
-         rf"per server|of|with|×|x|\*|,|，)\s*(?:机器|服务器|节点)?\s*(?:有|装|插|配)?\s*{_ANY}\s*(?:张|块|卡|-?\s*gpus?|cards?|x|×)?",
-         "nodes_first"),
+        (rf"{_ANY}\s*{_NODE}[^0-9一两二三四五六七八九十。；;?？\n]{{0,24}}?(?:每台|每个|每一台|各|each with|each has|per node|"
+         rf"per server|of|with|×|x|\*|,|，)\s*(?:机器|服务器|节点)?\s*(?:有|装|插|配)?\s*{_ANY}"
+         rf"(?!\s*[x×*]\s*\d+\s*g)\s*(?:张|块|卡|-?\s*gpus?|cards?|x|×)?",
+         "nodes_first"),  # (not across a line, and not a NIC's '每台 4 x 200Gb')
         (rf"{_ANY}\s*{_NODE}\s*(?:with|of)?\s*{_ANY}\s*(?:x\s*)?(?:[a-z]*\s*)?(?:[a-z0-9]+s?)?\s*each", "nodes_first"),
         (rf"每台\s*(?:机器|服务器)?\s*(?:有|装|插)?\s*{_ANY}\s*(?:张|块|卡).{{0,8}}?{_ANY}\s*台", "per_first"),
         (rf"{_ANY}\s*(?:x\s*)?{_ANY}\s*-?\s*(?:gpu|卡)\s*{_NODE}", "nodes_first"),
@@ -332,6 +333,8 @@ def batches(text: str) -> dict:
         out["_global_batch_tokens"] = float(m.group(1)) * {"k": 1e3, "m": 1e6}.get(m.group(2) or "", 1)
     elif m and not m.group(2):
         out["global_batch"] = int(float(m.group(1)))
+    if m:  # ('global batch 1024 条序列' is not also a batch of 1024 below)
+        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     m = re.search(r"(?:grad(?:ient)?[\s_-]*accum\w*|梯度累[积加])\s*(?:steps?)?\s*(?:of|=|:|：|为|是)?\s*(\d+)", text)
     if m:
         out["_grad_accum"] = int(m.group(1))  # with the micro-batch and the GPUs it makes the global batch
@@ -490,6 +493,11 @@ def tokens(text: str) -> dict:
             total = magnitude(v, m.group(2))
             if total >= 1e6 and (m.group(2) or total >= 1e7):
                 out["tokens"] = total
+    if "tokens" not in out:  # the word first: '总 token 1.5T', 'total tokens: 2T', '训练 token 数 5000 亿'
+        m = re.search(rf"(?:总|共|合计|训练|预训练|total|training)\s*(?:tokens?|token\s*数|token\s*量|数据量)\s*(?:数|量)?\s*"
+                      rf"(?:是|为|约|大概|大约|:|：|=|of|is|~)?\s*({NUM})\s*({MAG})", text)
+        if m and to_number(m.group(1)) and magnitude(to_number(m.group(1)), m.group(2)) >= 1e6:
+            out["tokens"] = magnitude(to_number(m.group(1)), m.group(2))
     if "tokens" not in out:
         m = re.search(rf"({NUM})\s*({MAG})?\s*(?:packed\s+)?(?:条|samples?|examples?|conversations?|rows?|instructions?|sequences?|"
                       r"对话|样本|(?:条|个)?序列)", text)
