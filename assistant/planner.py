@@ -232,6 +232,14 @@ def _window(ctx: Ctx) -> int | None:
         return None
 
 
+def _extended_window(ctx: Ctx) -> int | None:
+    """The longest context the model card documents with rope scaling (YaRN), or None."""
+    try:
+        return ctx.deps.catalog.model(ctx.req.model)[0].max_context_extended if ctx.req.model else None
+    except Exception:
+        return None
+
+
 def _modified_cards(ctx: Ctx) -> None:
     """A modified card ('魔改 4090 48G'): what it is and what it risks, said in the answer that uses it."""
     for gid in dict.fromkeys([g for g in [ctx.req.gpu, *(ctx.req.gpus or [])] if g]):
@@ -323,6 +331,16 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         req = ctx.req = req.model_copy(update={"model": RATIO_MODEL})
         ctx.assume(f"{RATIO_MODEL} (a ratio hardly depends on the model)", f"{RATIO_MODEL}（比例与模型关系不大）")
     limit = _window(ctx) if (req.context or req.seq_len) else None
+    longer = _extended_window(ctx)
+    if limit and longer and req.context and req.intent in ("inference_memory", "inference_speed", "serving", "recommend") \
+            and limit < req.context <= longer:
+        # 'Qwen2.5-72B with 128k context': past the config's 32,768, within the 131,072 its card documents with YaRN
+        ctx.assume(f"{req.context:,} tokens is past {ctx.model().name}'s native {limit:,}: served with the YaRN rope "
+                   f"scaling its model card documents (up to {longer:,}; in vLLM --rope-scaling / --hf-overrides with "
+                   "factor 4; static scaling can cost a little quality on short texts)",
+                   f"{req.context:,} token 超过 {ctx.model().name} 的原生 {limit:,}：按模型卡给出的 YaRN 位置扩展运行（最长 "
+                   f"{longer:,}；vLLM 里用 rope-scaling 参数，factor 4；静态扩展对短文本质量略有影响）")
+        limit = longer
     if limit and req.context and req.intent in ("inference_memory", "inference_speed", "serving") and req.context > limit:
         _beyond_the_limit(ctx, limit)  # '10M tokens of context' on a 128k model: said first, sized at the limit
         req = ctx.req

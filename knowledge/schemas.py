@@ -94,6 +94,8 @@ class ModelSpec(_Record):
     vocab_size: int = Field(gt=0)
     tie_embeddings: bool
     max_context: int = Field(gt=0)
+    max_context_extended: int | None = Field(None, gt=0, description="the longest context the model card supports with "
+                                             "the rope scaling it documents (YaRN); None where it documents none")
     attention: Literal["mha", "gqa", "mqa", "mla"]
     mlp: Literal["gated", "plain"] = Field("gated", description="gated = SwiGLU/GeGLU (3 matrices); plain = 2 matrices")
     qkv_bias: bool = False

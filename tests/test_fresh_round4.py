@@ -420,3 +420,60 @@ def test_ordinary_words_about_assistants_are_not_instructions(text):
     from knowledge.documents import find_instructions
 
     assert find_instructions(text) is None
+
+
+# --- rent vs buy under a reserved term: every line of the answer on the same footing ---
+def test_a_reserved_term_break_even_is_paid_every_hour_and_agrees_with_the_verdict():
+    a = ask("rent vs buy, 8x H100 SXM node. Cloud quote: $2.49/GPU-hr on a 1-year reserved (we'd renew for year 2 at same "
+            "price). Buy: $280k for the server, colo $2,500/month incl power. We'd actually use it ~70% of the time, for 2 "
+            "years. Which is cheaper?")
+    # per GPU: rent $2.49 x 730 h = $1,817.70 a month, every hour of the term; colo $2,500 / 8 = $312.50 a month;
+    # $280,000 / 8 = $35,000. Buying wins after 35,000 / (1,817.70 - 312.50) = 23.3 months; the 24 months asked are
+    # past it, so 'buy' (by 8 x 24 x 1,817.70 ... = $348,998 vs $340,000)
+    assert a.figures["cheaper"] == "buy"
+    assert a.figures["buy_wins_after_months"] == pytest.approx(35_000 / (2.49 * 730 - 2_500 / 8), abs=0.15)
+    assert "does not beat renting" not in a.answer and "below that, rent" not in a.answer
+
+
+# --- figures on a vendor's sheet checked against the GPU table ---
+from assistant.readers.spec_claims import spec_claims  # noqa: E402
+
+
+def test_a_bandwidth_no_card_has_is_said_and_not_used():
+    low = 'quote: "8x nvidia rtx 4080 ti 48gb, 384gb vram total, 48000 gb/s memory bandwidth per card"'
+    # the fastest card in the table moves 8,000 GB/s (HBM3e on B100/B200); 48,000 GB/s is 6x that
+    said = spec_claims(low, CAT, [], False)
+    assert len(said) == 1 and "48,000 GB/s" in said[0] and "not used" in said[0]
+    assert spec_claims("8x h100, 3350 gb/s memory bandwidth each, 900 gb/s nvlink", CAT, ["h100"], False) == []
+    assert spec_claims("cluster total 64,000 gb/s aggregate memory bandwidth", CAT, [], False) == []
+
+
+@pytest.mark.parametrize("text,figure", [("4090 的 FP16 算力是 1.3 PFLOPS", "INT8（或 FP16 累加的 FP8）稀疏"),
+                                         ("the rtx 4090 does 330 tflops fp16", "FP8 dense")])
+def test_a_tflops_claim_is_matched_to_the_figure_it_really_is(text, figure):
+    # RTX 4090: 165.2 dense FP16; 330.3 dense FP8 (FP32 accumulate); 660.6 dense INT8, 1,321.2 with sparsity
+    said = spec_claims(text.lower(), CAT, ["rtx-4090"], "算力" in text)
+    assert said and figure in said[0] and "165.2" in said[0]
+
+
+def test_an_unknown_card_with_its_memory_is_sized_by_that_memory_and_128k_uses_yarn():
+    a = ask('vendor quote for a workstation: "8x NVIDIA RTX 4080 Ti 48GB, 384GB VRAM total, 48,000 GB/s memory '
+            'bandwidth per card". we want Qwen2.5-72B-Instruct in BF16 with 128k context for 50 users. does it fit?')
+    # Qwen2.5-72B: 32,768 native, 131,072 with YaRN (model card): 128k is sized, not cut to 32k. KV: 80 layers x 8 KV
+    # heads x 128 x 2 x 2 B = 320 KiB a token; 50 x 131,072 tokens = 2.1 TB of KV against 8 x 48 GB: it does not fit
+    first = a.asks[0] if a.asks else a
+    assert first.request["gpu"] == "custom-48gb" and first.request["num_gpus"] == 8
+    assert first.request["context"] == 131072
+    assert first.verdict.fits is False
+    assert any("48,000 GB/s" in w for w in a.warnings)
+
+
+@pytest.mark.parametrize("text", [
+    "我们有 8 张 H100，想把 Llama-3.1-8B 的上下文扩展到 1000 万（10M）token 做长文本微调，每条样本 10M token，batch size 8，需要多少显存？",
+    "8x H100: fine-tune Llama 3.1 8B with each sample 10M tokens long (context extended to 10M), batch 8. memory?"])
+def test_a_ten_million_token_sample_is_a_sequence_length_not_a_dataset(text):
+    r = read(text, CAT).request
+    # 10M = 10 x 2^20 = 10,485,760 (or 1000 万 = 10,000,000): one sequence, far past Llama 3.1's 131,072 window
+    assert r.seq_len >= 10_000_000 and not (r.tokens and r.tokens < 1e8)
+    a = ask(text)
+    assert "131,072" in a.answer and (a.verdict is None or a.verdict.fits is False)

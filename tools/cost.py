@@ -347,16 +347,19 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
                          + f"), hosting for {months:,.1f} month(s), power = TDP x GPUs x {round(req.hours, 1):,g} "
                          "working hours x PUE x price")
         if rent is not None:
-            notes.append("break-even months = purchase / (monthly rent at this utilization - monthly hosting and power), "
-                         "typical prices, resale not credited")
-            margin = rent.typical * HOURS_PER_MONTH * u - hosting - power_h * HOURS_PER_MONTH * u
+            rent_u = 1.0 if req.rent_committed else u  # a reserved term is paid for every hour, worked or not
+            notes.append("break-even months = purchase / (monthly rent " + ("for every hour of the reserved term"
+                                                                             if req.rent_committed else
+                                                                             "at this utilization")
+                         + " - monthly hosting and power), typical prices, resale not credited")
+            margin = rent.typical * HOURS_PER_MONTH * rent_u - hosting - power_h * HOURS_PER_MONTH * u
             be_months = buy.typical / margin if margin > 0 else None
             if be_months is None:
                 notes.append("break-even: renting costs less per month than hosting and powering owned GPUs; buying never pays")
             elif be_months > years * 12:
                 notes.append(f"break-even after {be_months:.0f} months: beyond the {years:g}-year depreciation life")
             if req.basis == "period":
-                wins = buy_wins_after(buy.typical, rent.typical, hosting, power_h, u, years, resale)
+                wins = buy_wins_after(buy.typical, rent.typical, hosting, power_h, u, years, resale, req.rent_committed)
                 notes.append(f"buying beats renting when the GPUs are held longer than "
                              + (f"{wins:.1f} months" if wins else f"{2 * years:g} years (never, at these prices)")
                              + f" working {u:.0%} of the time (" + ("no resale credited" if resale == 0 else "resale credited")
@@ -364,8 +367,11 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
             spread = rent.typical - power_h
             raw = (buy.typical * (1 - resale) / (years * HOURS_PER_YEAR) + 12 * hosting / HOURS_PER_YEAR) / spread \
                 if spread > 0 else math.inf
-            be_util = raw if raw <= 1 else None
-            if be_util is None:
+            be_util = raw if raw <= 1 and not req.rent_committed else None
+            if req.rent_committed:  # both sides are paid for every hour: how busy the GPUs are changes neither
+                notes.append("break-even utilization: none under a reserved term (rent and ownership are both paid for "
+                             "every hour, busy or idle)")
+            elif be_util is None:
                 notes.append("break-even utilization: owning costs more per GPU-hour than renting even at 100% use")
     if req.mode != "both":
         notes.append("break-even needs both prices: --mode both")
@@ -405,15 +411,16 @@ def resale_after(held_hours: float, years: float, resale: float) -> float:
 
 
 def buy_wins_after(price: float, rent: float, hosting: float, power_h: float, u: float, years: float,
-                   resale: float) -> float | None:
+                   resale: float, committed: bool = False) -> float | None:
     """The shortest holding period in months for which owning one GPU (purchase less resale, hosting by the month,
-    power while it works) costs less than renting it for the same working hours (730 · u a month); None when owning
-    never wins within 2 · years. Month by month, then halved to 0.1 month."""
+    power while it works) costs less than renting it for the same working hours (730 · u a month; every hour of the
+    month under a reserved term, `committed`); None when owning never wins within 2 · years. Month by month, then
+    halved to 0.1 month."""
     def gap(m: float) -> float:
         work = HOURS_PER_MONTH * u * m
         kept = 0.0 if resale == 0 else resale_after(m * HOURS_PER_MONTH, years, resale)  # (0: no resale credited at all)
         return price * (1 - kept) + hosting * max(1.0, m) \
-            + power_h * work - rent * work
+            + power_h * work - rent * (HOURS_PER_MONTH * m if committed else work)
     hi = next((m for m in range(1, int(24 * years) + 1) if gap(m) <= 0), None)
     if hi is None:
         return None

@@ -650,6 +650,15 @@ def _per_used_hour(ctx: Ctx, r, s: str) -> list[str]:
     if not asked and (r.period_hours or 0) < 8760:
         return []  # (a short job's capital over its few working hours says little; asked for, it is given)
     rent, u = r.rent_price_per_gpu_hour.typical, r.break_even_utilization
+    if ctx.req.rent_committed and r.utilization:  # a reserved term: paid every hour, so per working hour it costs more
+        per_work = rent / r.utilization
+        better = "owning" if r.owned_cost_per_gpu_hour < per_work else "the reserved rental"
+        return [ctx.t(f"Per working GPU-hour at {r.utilization:.0%} use: the reserved rental costs {s}{rent:,.2f} / "
+                      f"{r.utilization:.0%} = **{s}{per_work:,.2f}** (every hour is paid), owning **{s}"
+                      f"{r.owned_cost_per_gpu_hour:,.2f}**: {better} is cheaper per hour of work.",
+                      f"按 {r.utilization:.0%} 的利用率折算到每个干活的卡时：包期租用 {s}{rent:,.2f} ÷ {r.utilization:.0%} = "
+                      f"**{s}{per_work:,.2f}**（每小时都要付），自有 **{s}{r.owned_cost_per_gpu_hour:,.2f}**："
+                      f"{'自有' if better == 'owning' else '包期租用'}更便宜。")]
     held = (r.period_hours or 0) / 730
     months, months_zh = (f"these {held:,.0f} months", f"这 {held:,.0f} 个月里") if held else ("its write-off years", "折旧年限内")
     line = ctx.t(f"Owning costs **{s}{r.owned_cost_per_gpu_hour:,.2f} per working GPU-hour** (capital less resale over the "

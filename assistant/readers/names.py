@@ -250,6 +250,10 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                                           re.match(r"(?:rtx|gtx|rx|radeon|arc|geforce|nvidia)\b", out.unknown_gpu)):
         m = re.search(r"(?<![a-z0-9])((?:rtx|gtx|rx|radeon|arc|quadro|tesla)?\s*[a-z]{0,2}\d{3,4}(?:\s*(?:ti|super|xtx|xt))?)"
                       r"\s*(?:\(|,|with)?\s*(\d{1,3})\s*g(?:b|ib)?(?![a-z0-9])", work)
+        if out.unknown_gpu:  # the unknown name itself with its memory first (it may be masked in `work` by a known
+            # name inside it: 'rtx 4080 ti 48gb')
+            m = re.search("(" + re.escape(out.unknown_gpu) + r")\s*(?:\(|,|with)?\s*(\d{1,3})\s*g(?:b|ib)?(?![a-z0-9])",
+                          low) or m
         if m and not re.fullmatch(r"\s*\d{1,2}", m.group(1)) and 2 <= int(m.group(2)) <= 512:
             gid = f"custom-{int(m.group(2))}gb"
             out.gpus = [gid]

@@ -414,6 +414,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         invalid.append(BITS_AS_CONTEXT)
     path, low = config_path(text, low)
     names, work = find_names(low, catalog)
+    from assistant.readers.spec_claims import spec_claims
+
+    warnings += spec_claims(low, catalog, names.gpus, detect_lang(text) == "zh")  # a vendor's impossible figures, said
     stated: dict = {}
     if path is not None:
         stated |= path
@@ -664,11 +667,24 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                 stated["input_output_ratio"] = inp / out_part
             warnings.append(f"{out_part / 1e6:,.0f}M output tokens a day sized (with {(inp or 0) / 1e6:,.0f}M input tokens, "
                             "prefill work within each request)")
-    big_ctx = re.search(r"(?:上下文|context(?:[\s-]*(?:window|length))?)\s*(?:要|需要|开到|开|达到|是|为|of|=|:|：|to)?\s*"
-                        r"(\d+(?:\.\d+)?)\s*(万|亿|k|m|million)\s*(?:个)?\s*(?:tokens?|token)?", low)
-    if big_ctx and intent in INFER_INTENTS and not stated.get("context"):
+    big_ctx = re.search(r"(?:上下文|context(?:[\s-]*(?:window|length))?)\s*(?:扩展到|扩展至|扩到|拉到|要|需要|开到|开|达到|是|为|of|"
+                        r"=|:|：|to|extended to|extend(?:ed)? to)?\s*(\d+(?:\.\d+)?)\s*(万|亿|k|m|million)\s*(?:个)?\s*(?:tokens?|token)?|"
+                        r"(?:每条|每个|each|per)\s*(?:样本|数据|序列|sample|example|sequence)\s*(?:长度)?\s*(?:是|为|约|of|is|=|:|：)?\s*"
+                        r"(\d+(?:\.\d+)?)\s*(万|亿|k|m|million)\s*(?:个)?\s*(?:tokens?|token)", low)
+    scale = {"万": 1e4, "亿": 1e8, "k": 1024, "m": 1_048_576, "million": 1_048_576}
+    # (the context's figure, or one sample's: '每条样本 10M token')
+    big_v = float(big_ctx.group(1) or big_ctx.group(3)) * scale[big_ctx.group(2) or big_ctx.group(4)] if big_ctx else 0
+    if big_v and intent in TRAIN_INTENTS[:2] and not stated.get("seq_len"):
+        # '把上下文扩展到 1000 万 token 做长文本微调，每条样本 10M token': each sequence's length, however large, not a dataset
+        v = big_v
+        if v >= 1:
+            stated["seq_len"] = int(v)
+    if intent in TRAIN_INTENTS[:2] and (stated.get("seq_len") or 0) >= 1_000_000 and stated.get("tokens") and \
+            abs(stated["tokens"] - stated["seq_len"]) / stated["seq_len"] < 0.1:
+        stated.pop("tokens")  # ('each sample 10M tokens long': one sequence's length read twice, not also the dataset)
+    if big_v and intent in INFER_INTENTS and not stated.get("context"):
         # '上下文要 1000 万 token', 'a context of 10M tokens': a context however large, not a dataset
-        v = float(big_ctx.group(1)) * {"万": 1e4, "亿": 1e8, "k": 1024, "m": 1_048_576, "million": 1_048_576}[big_ctx.group(2)]
+        v = big_v
         if v >= 1:
             stated["context"] = int(v)
             stated.pop("tokens", None)

@@ -1,0 +1,58 @@
+"""Spec figures quoted in a message (a vendor's sheet, a purchase order) checked against the GPU table: a memory
+bandwidth no card has, or a card's TFLOPS that are really its sparse or 8-bit figure. Each finding is a sentence the
+answer shows; the figure is never used in place of the table's."""
+from __future__ import annotations
+
+import re
+
+from knowledge.catalog import Catalog
+
+_BW = re.compile(r"(?<![\d.])(\d[\d,]*(?:\.\d+)?)\s*(gb/s|gbps|tb/s)(?![a-z])")
+_FLOPS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(p|t)\s*flops|(\d+(?:\.\d+)?)\s*(pflops|tflops)")
+
+
+def _fastest(catalog: Catalog) -> tuple[float, str]:
+    g = max((g for g in catalog.gpus if g.memory_bandwidth_gbps), key=lambda g: g.memory_bandwidth_gbps)
+    return g.memory_bandwidth_gbps, g.name
+
+
+def spec_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> list[str]:
+    """Sentences on quoted figures that cannot be right, for the cards named (`gpu_ids`) or any card."""
+    out: list[str] = []
+    top, top_name = _fastest(catalog)
+    for m in _BW.finditer(low):
+        v = float(m.group(1).replace(",", "")) * (1000 if m.group(2) == "tb/s" else 1)
+        around = low[max(0, m.start() - 60):m.end() + 40]
+        near = low[max(0, m.start() - 3):m.end() + 25]  # ('384GB VRAM total, 48,000 GB/s per card': the total is another)
+        if v > 1.5 * top and re.search(r"memory|bandwidth|显存|带宽|hbm|gddr|per card|每卡|单卡", around) and \
+                not re.search(r"total|aggregate|combined|合计|总共|总带宽|nvlink|infiniband|network|网络", near):
+            out.append(f"声称的 {v:,.0f} GB/s 显存带宽是任何单卡都没有的：最快的 {top_name} 约 {top:,.0f} GB/s（约 {v / top:.0f} 倍的差距）；"
+                       "这个数字没有采用" if zh else
+                       f"the quoted {v:,.0f} GB/s of memory bandwidth is beyond any card: the fastest, {top_name}, has "
+                       f"{top:,.0f} GB/s ({v / top:.0f}x less); the figure is not used")
+    for gid in gpu_ids:
+        try:
+            g = catalog.gpu(gid)[0]
+        except LookupError:
+            continue
+        for m in _FLOPS.finditer(low):
+            num, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)[0])
+            tf = float(num) * (1000 if unit == "p" else 1)
+            dense = g.fp16_dense_tflops or g.bf16_dense_tflops
+            if not dense or tf <= 1.3 * dense:
+                continue
+            names = {("FP8 dense", "FP8 稠密"): g.fp8_dense_tflops,
+                     ("FP8 with sparsity", "FP8 稀疏"): g.fp8_dense_tflops and 2 * g.fp8_dense_tflops,
+                     ("FP16 with sparsity", "FP16 稀疏"): 2 * dense, ("INT8 dense", "INT8 稠密"): g.int8_dense_tops,
+                     ("INT8 (or FP8 with FP16 accumulate) with sparsity", "INT8（或 FP16 累加的 FP8）稀疏"):
+                         g.int8_dense_tops and 2 * g.int8_dense_tops,
+                     ("FP4 dense", "FP4 稠密"): g.fp4_dense_tflops,
+                     ("FP4 with sparsity", "FP4 稀疏"): g.fp4_dense_tflops and 2 * g.fp4_dense_tflops}
+            match = next((k[1] if zh else k[0] for k, x in names.items() if x and abs(x - tf) <= 0.1 * x), None)
+            out.append((f"{g.name} 的 FP16/BF16 稠密算力是 {dense:g} TFLOPS；声称的 {tf:,.0f} TFLOPS"
+                        + (f"是它的 {match} 数字" if match else " 远超它") + "，按稠密 FP16 估算预填充") if zh else
+                       (f"{g.name}'s dense FP16/BF16 is {dense:g} TFLOPS; the quoted {tf:,.0f} TFLOPS "
+                        + (f"is its {match} figure" if match else "is far above it") + "; prefill is estimated on the "
+                        "dense figure"))
+            break
+    return out
