@@ -375,6 +375,17 @@ def _rank_per_token(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> 
     hourly = re.search(r"按小时|小时.{0,4}(?:哪个|谁).{0,4}(?:便宜|贵)|(?:便宜|贵).{0,4}每小时|(?<![a-z])(?:(?:cheap\w*|cost\w*|less)\s+"
                        r"(?:per hour|by the hour|hourly)|(?:per hour|hourly|by the hour)[^.?!]{0,20}(?:cheap|which))",
                        question.lower())  # asked per hour, not a price written per hour
+    from assistant.readers.slots import COUNT_ASK
+
+    if re.search(COUNT_ASK + r"|fewer|more (?:gpus|cards)|少几张|少用|更少", question.lower()) and \
+            all(x.figures.get("units_needed") for _, x in done):
+        # 'how many H100s? would H200s need fewer?': the count each needs for the volume, first
+        need = sorted(((a, x.figures["units_needed"]) for a, x in done), key=lambda av: av[1])
+        listed = ("；" if zh else "; ").join(f"{a.text} {n} " + ("张" if zh else "GPU" + ("s" if n > 1 else "")) for a, n in need)
+        fewest = need[0]
+        tie = sum(1 for _, n in need if n == fewest[1]) > 1
+        parts.append((f"扛住你的量需要：{listed}" + ("。" if tie else f"；**{fewest[0].text} 用的卡最少**。")) if zh else
+                     (f"For your volume: {listed}" + ("." if tie else f"; **{fewest[0].text} needs the fewest**.")))
     rankings = ([("cost_per_hour", "每小时", "per hour")] if hourly else []) + \
         [("cost_per_million_tokens", "每百万 token", "per million tokens")]
     for key, cn, en in rankings:

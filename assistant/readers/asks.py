@@ -606,6 +606,14 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                             r"(?:两个|两种|两套|都)(?:都|是)?\s*(?:每小时)?\s*[¥$￥]?\s*\d|价格(?:一样|相同)|同价", low))
     # ('Our cloud charges ~$6/hr for either', '两种都是 40 元/小时': one hourly price for each whole option)
     shared = req.num_gpus if not any(counts) else None  # '64 卡。用 910B 还是 H800': the count for each
+    # a measured rate written with one card before any other ('measured ~2,400 tok/s on one H100 … H200s?'): that
+    # card's, with its count
+    rate_at = re.search(TPS_RATE, low)
+    measured_on = next((g for s0, _, g in every_span if rate_at and abs(s0 - rate_at.start()) <= 60), None) \
+        if req.throughput_tokens_per_s and not own_rates and re.search(r"measur|benchmark|实测|测的|测了|we get|we see|"
+                                                                        r"i get|we got", low) else None
+    measured_n = next((counts_near_gpus(work, Names(gpus=[g], gpu_spans=[(s0, e0, g)]))[0] for s0, e0, g in every_span
+                       if g == measured_on and rate_at and abs(s0 - rate_at.start()) <= 60), None) if measured_on else None
     for i, (start, end, gid) in enumerate(spans):
         total, per, nodes = counts_near_gpus(work, Names(gpus=[gid], gpu_spans=[(start, end, gid)]))
         update: dict = {"gpu": gid, "gpus": [gid], "num_gpus": total or shared or (req.num_gpus if len(spans) == 1 else None),
@@ -633,6 +641,13 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         if tp.get("throughput_tokens_per_s"):  # 'A：4090，2 元/小时，实测 1,800 tok/s': this card's own measurement
             update["throughput_tokens_per_s"] = tp["throughput_tokens_per_s"]
             update["throughput_scope"] = "total" if total and total > 1 else "gpu"
+        elif req.throughput_tokens_per_s and measured_on and req.tokens_per_day:
+            # 'I measured 2,400 tok/s on one H100 … 10M tokens an hour: how many H100s? would H200s need fewer?': the
+            # measurement is the H100's own; on another card it is carried by the estimates' ratio (measured_gpu)
+            update["num_gpus"] = None
+            update["measured_num_gpus"] = measured_n
+            if gid != measured_on:
+                update["measured_gpu"] = measured_on
         elif req.throughput_tokens_per_s:
             update["throughput_tokens_per_s"] = update["throughput_scope"] = None
         if m:

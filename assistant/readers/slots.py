@@ -873,6 +873,7 @@ _VOLUME_MAG = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6, "
                "万": 1e4, "亿": 1e8, "千万": 1e7, "百万": 1e6, "十亿": 1e9, "万亿": 1e12}
 _DAY = r"(?:per|a|/|each)\s*day|daily|every day|每天|每日|日均|一天|/天|天均"
 _MONTH = r"(?:per|a|/|each)\s*month|monthly|every month|每月|每个月|月均|一个月|/月"
+_HOUR = r"(?:per|an|a|/|each)\s*(?:hour|hr|h)(?![a-z])|hourly|every hour|每小时|每个小时|一小时|/小时"
 _VOL = (r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(thousand|million|billion|bn|mn|k|m|b|千万|百万|十亿|万亿|万|亿)?\s*(?:个\s*)?"
         r"(?:output\s+|generated\s+|输出\s*|生成\s*|的\s*)?(?:tokens?|toks?|token)(?![a-z])(?!\s*/\s*(?:s|sec|second|秒)(?![a-z]))")
 
@@ -887,13 +888,15 @@ def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
         if re.search(r"(?:(?<![a-z])per|/|每)\s*$", text[max(0, m.start() - 6):m.start()]):
             continue  # 'cost per 1M output tokens': the unit of a price, not a volume
         around = text[max(0, m.start() - 30):m.start()] + " | " + text[m.end():m.end() + 24]
-        per = "day" if re.search(_DAY, around) else "month" if re.search(_MONTH, around) else None
+        per = "day" if re.search(_DAY, around) else "month" if re.search(_MONTH, around) else \
+            "hour" if re.search(_HOUR, text[m.end():m.end() + 16] + " | " + text[max(0, m.start() - 12):m.start()]) else None
         if per is None:
             continue
         v = float(m.group(1).replace(",", "")) * _VOLUME_MAG.get(m.group(2) or "", 1)
         if v < 1000:
             continue
-        out["tokens_per_day"] = v if per == "day" else v / (730 / 24)
+        # ('10M output tokens per hour': a rate held all day, so a day of it; a peak hour is read as the peak itself)
+        out["tokens_per_day"] = v if per == "day" else v * 24 if per == "hour" else v / (730 / 24)
         span = (m.start(), m.end())
         break
     m = re.search(r"(?:峰值|高峰)[^，。,.；;]{0,10}?(?:是|为|约|达到|可达|能到)?\s*(?:平均|均值|日均)?[^，。,.；;0-9]{0,6}?(\d+(?:\.\d+)?)\s*倍", text) or \
