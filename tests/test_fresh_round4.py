@@ -501,3 +501,12 @@ def test_a_volume_per_hour_is_a_volume(text, per_day):
 
     got, _ = token_volume(text.lower())
     assert got["tokens_per_day"] == pytest.approx(per_day)
+
+
+def test_a_blog_run_quoted_before_the_users_job_is_scaled_to_the_users_tokens_and_cards():
+    a = ask('A blog post said they QLoRA fine-tuned Llama 2 70B on 2x RTX 4090 (FSDP+QLoRA) in "about 30 hours" on ~10M '
+            'tokens. Mine: Llama 3.1 70B, QLoRA, 30M tokens, seq 4096, on 2x RTX 3090 (nvlink). Roughly how long will '
+            'mine take?')
+    # 30 h x 3 (30M / 10M tokens) x ~2.3 (a 3090 does ~71 dense BF16 TFLOPS against the 4090's 165) = ~210 h
+    assert a.request["tokens"] == 30e6 and a.request["measured_tokens"] == 10e6 and a.request["measured_gpu"] == "rtx-4090"
+    assert 120 <= a.figures["measured_scaled_hours"] <= 300

@@ -319,7 +319,7 @@ def test_a_measured_training_rate_on_another_model_is_scaled_to_the_job(q, model
     # the job is the model named last; the measured setup takes tokens / rate for the same tokens (300e6 / 2,800 =
     # 29.8 h; 300e6 / 2,300 = 36.2 h) and is scaled by the estimator's ratio between the two setups
     assert a.request["model"] == model and (a.request.get("measured_model") or "").startswith(scale.split("-v")[0][:9])
-    assert "From your measured run" in a.answer and "own efficiency" not in a.answer
+    assert "From the measured run" in a.answer and "own efficiency" not in a.answer
 
 
 @pytest.mark.parametrize("q, word", [("serve Qwen2.5-7B on 8 H100 with a TTFT of 1 ms for each user", "not reachable"),

@@ -606,13 +606,13 @@ def _from_measured_run(ctx: Ctx, model, tokens: float, job, figures: dict) -> st
                 "measured_run_estimate_hours": then.wall_hours}
     now = f"{model.name}, {tokens / 1e9:,.3g}B tokens, {job.num_gpus}× {ctx.gpu(job.gpu).name}"
     eff = then.wall_hours / req.period_hours
-    return ctx.t(f"**From your measured run**: {req.period_hours:,.1f} h ({was}) × {ratio:,.2f} (the estimated time of this job "
+    return ctx.t(f"**From the measured run**: {req.period_hours:,.1f} h ({was}) × {ratio:,.2f} (the estimated time of this job "
                  f"over that of your run: {job.wall_hours:,.1f} h / {then.wall_hours:,.1f} h) = **{h:,.1f} h ({h / 24:,.1f} days)** "
-                 f"for {now}. Your run went at {eff:.0%} of the estimate's speed; that efficiency is carried over "
+                 f"for {now}. That run went at {eff:.0%} of the estimate's speed; that efficiency is carried over "
                  "(the estimate alone follows).",
-                 f"**按你的实测**：{req.period_hours:,.1f} 小时（{was}）× {ratio:,.2f}（这次任务与那次的估算时间之比："
+                 f"**按实测的那次**：{req.period_hours:,.1f} 小时（{was}）× {ratio:,.2f}（这次任务与那次的估算时间之比："
                  f"{job.wall_hours:,.1f} / {then.wall_hours:,.1f} 小时）= **{h:,.1f} 小时（{h / 24:,.1f} 天）**，{now}。"
-                 f"你那次的实际速度是估算的 {eff:.0%}，按这个效率折算（下面是单纯的估算）。")
+                 f"那次的实际速度是估算的 {eff:.0%}，按这个效率折算（下面是单纯的估算）。")
 
 
 def _deadline_line(ctx: Ctx, r, n: int, figures: dict) -> str:

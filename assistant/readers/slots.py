@@ -522,7 +522,9 @@ def tokens(text: str) -> dict:
     return out
 
 
-PAST_RUN = (r"(?<![a-z])(?:took|last|previous|earlier|ran|used to|measured)(?![a-z])|上次|之前|以前|用了|花了|跑了|训了|耗时")
+PAST_RUN = (r"(?<![a-z])(?:took|last|previous|earlier|ran|used to|measured|(?:fine[\s-]?tuned|trained|finished|completed|did "
+            r"(?:it|the run|the training))(?=.{0,120}?(?:in|within|over|for)\s+[\"'“]?(?:about|around|roughly|~|only|just)?\s*"
+            r"\d))(?![a-z])|上次|之前|以前|用了|花了|跑了|训了|耗时")
 
 
 def measured_and_new_tokens(text: str) -> tuple[float, float] | None:
