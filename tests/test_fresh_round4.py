@@ -510,3 +510,11 @@ def test_a_blog_run_quoted_before_the_users_job_is_scaled_to_the_users_tokens_an
     # 30 h x 3 (30M / 10M tokens) x ~2.3 (a 3090 does ~71 dense BF16 TFLOPS against the 4090's 165) = ~210 h
     assert a.request["tokens"] == 30e6 and a.request["measured_tokens"] == 10e6 and a.request["measured_gpu"] == "rtx-4090"
     assert 120 <= a.figures["measured_scaled_hours"] <= 300
+
+
+def test_a_whole_servers_power_bill_and_its_share_of_the_rent():
+    a = ask("电费问题：我们机房电价 0.8 元/度，PUE 1.4。一台 8卡 H100 SXM 服务器满载训练大概耗多少电？一年电费多少？跟租卡的钱比占多大比例？")
+    # a whole 8-GPU server: 8 x 700 W x (10.2 kW / 5.6 kW, DGX H100's rating) = 10.2 kW; x PUE 1.4 x 8,760 h x ¥0.8
+    # = ¥100,074 a year; the same 8 GPUs rented for a year at the table's typical rate: the bill is a few percent of it
+    assert a.figures["electricity_full_load"] == pytest.approx(10.2 * 1.4 * 8760 * 0.8, rel=0.01)
+    assert 0.02 <= a.figures["power_share_of_rent"] <= 0.15

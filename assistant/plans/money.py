@@ -278,6 +278,15 @@ def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int) -> tuple[st
         "忙闲都要付" + ("（同样的机器跑更多量，自建每 token 成本会降，API 不变）。" if cheaper else "。")), figures
 
 
+def _whole_servers(ctx: Ctx) -> bool:
+    """The message is about whole 8-GPU servers ('一台 8 卡 H100 服务器', 'an 8x H100 node'), whose draw is more than their
+    GPUs' TDP; a desk rig of cards is not."""
+    req = ctx.req
+    return bool(req.server or req.nodes or (req.gpus_per_node or 0) >= 8 or
+                re.search(r"服务器|整机|(?<![a-z])(?:server|node|dgx|hgx)s?(?![a-z])", ctx.question.lower())) and \
+        (req.num_gpus or 0) >= 8
+
+
 def power_bill(ctx: Ctx) -> Answer:
     """'100 台 8 卡服务器，每台 10 kW，PUE 1.3，0.6 元/度，一年电费多少？80% 负载呢？': the electricity bill at full load and
     at the stated average load, for the stated period (a year when none is given)."""
@@ -291,6 +300,15 @@ def power_bill(ctx: Ctx) -> Answer:
     if req.power_kw:
         kw = req.power_kw * servers
         what = ctx.t(f"{servers} × {req.power_kw:g} kW", f"{servers} 台 × {req.power_kw:g} kW")
+    elif _whole_servers(ctx):  # 'a whole 8-GPU H100 server at full load': the server's draw, not its GPUs' alone
+        from tools.purchase import SERVER_POWER_FACTOR
+
+        gpu = ctx.gpu()
+        kw = n * gpu.tdp_w * SERVER_POWER_FACTOR / 1000
+        what = ctx.t(f"{n} × {gpu.tdp_w:g} W ({gpu.name} TDP) × {SERVER_POWER_FACTOR:.2f} for the rest of the server (CPUs, "
+                     "NVSwitches, NICs, fans: DGX H100 is rated 10.2 kW for 8 × 700 W of GPUs)",
+                     f"{n} × {gpu.tdp_w:g} W（{gpu.name} 的 TDP）× {SERVER_POWER_FACTOR:.2f}（服务器其余部分：CPU、NVSwitch、网卡、"
+                     "风扇；DGX H100 额定 10.2 kW，其中 GPU 8 × 700 W）")
     else:
         gpu = ctx.gpu()
         kw = n * gpu.tdp_w / 1000
@@ -305,7 +323,7 @@ def power_bill(ctx: Ctx) -> Answer:
     price = req.electricity_per_kwh
     full = ctx.call("electricity_cost", {"kw": kw, "hours": hours, "price_per_kwh": price, "pue": pue},
                     {"cost": round(electricity_cost(kw, hours, price, pue), 2)})["cost"]
-    kws = f"{kw:,.0f}" if kw >= 10 else f"{kw:.2g}"
+    kws = f"{kw:,.0f}" if kw >= 100 else f"{kw:,.1f}"
     lines = [ctx.t(f"**At full load: {s}{full:,.0f}** = {what} = {kws} kW × PUE {pue:g} × {hours:,.0f} h × {s}{price:g}/kWh.",
                    f"**满载：{s}{full:,.0f}** = {what} = {kws} kW × PUE {pue:g} × {hours:,.0f} 小时 × {s}{price:g}/度。")]
     figures = {"electricity_full_load": full, "kw": kw, "hours": hours, "currency": cur}
@@ -317,6 +335,20 @@ def power_bill(ctx: Ctx) -> Answer:
         lines.append(ctx.t(f"**At {req.utilization:.0%} average load: {s}{part:,.0f}** (power scales with load; an idle "
                            "server still draws some, so the real figure sits a little above this).",
                            f"**平均负载 {req.utilization:.0%}：{s}{part:,.0f}**（功耗随负载变化；空闲的服务器也有底功耗，实际会略高）。"))
+    rate = req.price_per_gpu_hour
+    if not rate and not req.power_kw and re.search(r"租|rent", ctx.question.lower()):
+        # '跟租卡的钱比占多大比例': the same GPUs rented for the same hours at the price table's typical rate
+        rate = typical_rate(ctx, ctx.gpu().id, cur)
+        if rate:
+            ctx.assume(f"renting at {s}{rate:,.2f} per GPU-hour (the price table's typical on-demand rate; give yours)",
+                       f"租价按每卡时 {s}{rate:,.2f}（价格表的按需典型价；可给出你的报价）")
+    if rate and not req.power_kw and not req.price_per_gpu_hour:  # the power bill as a share of the rent
+        rent = rate * n * hours
+        bill = figures.get("electricity_at_load", full)
+        figures |= {"rent_same_gpus": round(rent, 2), "power_share_of_rent": round(bill / rent, 3)}
+        lines.append(ctx.t(f"**Against renting the same {n} GPUs for {hours:,.0f} h: {s}{rent:,.0f}**; the power bill is "
+                           f"**{bill / rent:.1%}** of it.",
+                           f"**同样 {n} 张卡租 {hours:,.0f} 小时：{s}{rent:,.0f}**；电费占它的 **{bill / rent:.1%}**。"))
     if req.price_per_gpu_hour and not req.power_kw:  # against renting the same GPUs for the same hours
         rent = req.price_per_gpu_hour * n * hours
         bill = figures.get("electricity_at_load", full)
