@@ -38,7 +38,9 @@ class InferenceSpeedRequest(BaseModel):
     context: int = Field(2048, ge=1, le=10_000_000, description="prompt tokens per sequence")
     output: int = Field(256, ge=1, le=1_000_000, description="generated tokens per sequence")
     batch: int = Field(1, ge=1, le=100_000)
-    engine: Literal["hf", "vllm"] = "vllm"
+    engine: Literal["hf", "vllm", "llamacpp"] = Field("vllm", description="hf: eager PyTorch generate() (launch overhead "
+                                                    "per layer); vllm: CUDA graphs; llamacpp: llama.cpp / Ollama (graphs "
+                                                    "like vLLM, memory allocated as it goes like hf)")
     prefill_mfu: float | None = Field(None, gt=0, le=1, description="share of dense peak the prefill reaches, when "
                                       "measured (default: the calibrated efficiency)")
 
@@ -190,7 +192,8 @@ def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
            f"scheduler and sampling, {eff.REQUEST_OVERHEAD_S * 1e3:.0f} ms per request before its first token (front "
            "end, tokenisation, admission)"),
         f"{req.batch} sequence(s) of {req.context} prompt + {req.output} output tokens; engine {req.engine}"
-        + (" (eager PyTorch: ~0.4 ms launch overhead per layer per step)" if req.engine == "hf" else " (CUDA graphs)"),
+        + (" (eager PyTorch: ~0.4 ms launch overhead per layer per step)" if req.engine == "hf" else
+           " (CUDA graphs)" if req.engine == "vllm" else " (llama.cpp, CUDA graphs)"),
         f"layout: {mem.layout['split']}" + (f", TP {tp} with two all-reduces per layer" if tp > 1 else "")
         + (f", {stages} pipeline stages: one stream's decode speed is one GPU's (plus {STAGE_HANDOFF_S * 1e6:.0f} µs "
            "per hand-off); more stages add memory and, with several streams in flight, throughput" if stages > 1 else ""),

@@ -163,6 +163,14 @@ def _engine(ctx: Ctx, default: str) -> str:
     return "vllm" if e in PREALLOCATING else "hf"
 
 
+def _speed_engine(ctx: Ctx, default: str) -> str:
+    """The speed tool's engine: llama.cpp / Ollama decode with CUDA graphs (no eager launch cost per layer) but allocate
+    as they go; the rest as _engine."""
+    if ctx.req.engine in ("llamacpp", "ollama"):
+        return "llamacpp"
+    return _engine(ctx, default)
+
+
 def _context(ctx: Ctx) -> int:
     req = ctx.req
     if req.context:
@@ -271,7 +279,7 @@ def _named_models_that_fit(ctx: Ctx, gpu, n: int, context: int, sizes: dict, fit
     for m in picks:
         try:
             sp = timed(ctx, m, gpu, num_gpus=n, precision=fmt, context=min(context, 1024), output=256, batch=1,
-                       engine="hf").decode_tokens_per_s_per_seq
+                       engine=_speed_engine(ctx, "hf")).decode_tokens_per_s_per_seq
         except ValueError:
             continue
         ok = sp >= USABLE_TOKENS_PER_S
@@ -1033,7 +1041,7 @@ def inference_speed(ctx: Ctx) -> Answer:
         n = _gpus_for_weights(ctx, model, gpu, fixed, batch, prompt + out)  # 'BF16 70B on H100s': TP 2, not one card
     fmt = _speed_format(ctx, model, gpu, batch, prompt + out, n)
     args: dict[str, Any] = {"num_gpus": n, "context": prompt, "output": out, "batch": batch,
-                            "precision": fmt, "engine": _engine(ctx, "vllm")}
+                            "precision": fmt, "engine": _speed_engine(ctx, "vllm")}
     if req.kv_dtype:
         args["kv_dtype"] = req.kv_dtype
     if req.mfu:  # 'we see about 35% MFU during prefill': the prefill runs at the user's measured share of peak
@@ -1169,7 +1177,8 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
     batch = req.batch or 1
     prompt = req.prompt_len or req.context or 1024
     fmt = req.precision or model.native_precision
-    args = {"context": prompt, "output": req.output_len or 256, "batch": batch, "precision": fmt, "engine": _engine(ctx, "vllm")}
+    args = {"context": prompt, "output": req.output_len or 256, "batch": batch, "precision": fmt,
+            "engine": _speed_engine(ctx, "vllm")}
     base = timed(ctx, model, old, num_gpus=n_old, **args)
     ctx.used |= {"throughput_tokens_per_s", "measured_gpu", "measured_num_gpus", "tokens_per_s_per_user", "gpus"}
     measured = req.throughput_tokens_per_s
