@@ -526,3 +526,22 @@ def test_llama_cpp_decode_pays_no_eager_launch_cost_per_layer():
     # not under the ~0.4 ms per layer per step an eager PyTorch generate() pays (46 layers: ~18 ms a token)
     a = ask("rough tok/s for gemma-2-27b-it Q4_K_M on a single RTX 3090? batch 1, short prompts, llama.cpp")
     assert 30 <= a.figures["decode_tokens_per_s_per_seq"] <= 48
+
+
+def test_a_quantized_model_on_a_mac_is_inference_with_each_numbered_ask():
+    a = ask("Mac Studio M3 Ultra 512G 跑 DeepSeek-V3 的 4bit 量化，几个问题：1. 能装下吗 2. 每秒出多少 token 3. 长 prompt 的处理速度"
+            "（prefill）大概多少？打算丢 1 万 token 的代码进去")
+    # '4bit 量化' is a weight format, not QLoRA; '1. 2. 3.' are item numbers, '1 万 token 的代码' the prompt (10,000).
+    # DeepSeek-V3 in Q4_K_M: 671B x 4.84 bits / 8 = ~406 GB within 512 GB; decode reads ~37B active x 0.6 B = ~22 GB
+    # a token at 819 GB/s x 0.8: ~25-30 tokens/s at the roofline, less with the experts' spread
+    assert all(x.intent in ("inference_memory", "inference_speed") for x in a.asks)
+    assert a.request["prompt_len"] == 10000 or any(x.request.get("prompt_len") == 10000 for x in a.asks)
+    mem = next(x for x in a.asks if x.intent == "inference_memory")
+    assert mem.verdict.fits
+
+
+@pytest.mark.parametrize("text,method", [("4bit 量化后再微调 Qwen2.5-7B 要多少显存", "qlora"),
+                                         ("Qwen2.5-7B 用 4bit 量化推理要多少显存", None)])
+def test_4bit_quantization_is_qlora_only_when_training_follows(text, method):
+    r = read(text, CAT).request
+    assert (r.method == "qlora") == (method == "qlora")

@@ -122,7 +122,7 @@ def method(text: str) -> dict:
     """Fine-tune method(s) named, pre-training, or inference."""
     text = unnegated(text)
     found = []
-    if has(w(r"q[\s-]?lora") + r"|" + w(r"4[\s-]?bit.{0,10}lora|lora.{0,12}4[\s-]?bit|4位\s*lora") + r"|4bit微调|4-bit微调|4\s*bit\s*量化", text):
+    if has(w(r"q[\s-]?lora") + r"|" + w(r"4[\s-]?bit.{0,10}lora|lora.{0,12}4[\s-]?bit|4位\s*lora") + r"|4bit微调|4-bit微调|4\s*bit\s*量化\s*(?:后)?\s*(?:再)?\s*(?:微调|训练)", text):  # ('4bit 量化' alone: a format)
         found.append("qlora")
     loras = re.findall(r"(?<![a-z0-9q])lora(?![a-z0-9])(?!\s*[_-]?\s*(?:rank|r\b|r=|alpha|dropout|target|config|adapter|权重|秩))", text)
     listed = has(r"q?lora\s*(?:\(.{0,12}\))?\s*(?:vs\.?|or|versus|and|和|还是|、|,|/|与|或|对比)\s*(?:16[\s-]?bit\s*)?q?lora|"
@@ -271,9 +271,12 @@ def lengths(text: str) -> dict:
     out: dict = {}
     text = re.sub(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}\d+(?:\.\d+)?\s*[:：]\s*\d+(?:\.\d+)?",
                   lambda m: " " * len(m.group(0)), text)  # '输入:输出 3:1': a ratio, not lengths
-    text = re.sub(r"(?<![\d.])\d[)）、](?=\s*\S)", "  ", text)  # '三个问题：1）…': an item's number, not a length
-    text = re.sub(r"\d+(?:\.\d+)?\s*(?:万|亿|百万|千万|million|billion|bn)(?![a-z])", lambda m: " " * len(m.group(0)),
-                  text)  # '输入 1.6 亿，输出 4000 万': a day's volume of tokens, not one request's lengths
+    text = re.sub(r"(?<![\d.])\d(?:[)）、]|\.(?=\s*[\u3400-\u9fff]))(?=\s*\S)", "  ", text)
+    # ('三个问题：1）…', '几个问题：1. 能装下吗 2. …': an item's number, not a length)
+    scale = {"万": 1e4, "亿": 1e8, "百万": 1e6, "千万": 1e7, "million": 1e6, "billion": 1e9, "bn": 1e9}
+    text = re.sub(r"(\d+(?:\.\d+)?)\s*(万|亿|百万|千万|million|billion|bn)(?![a-z])",
+                  lambda m: " " * len(m.group(0)) if float(m.group(1)) * scale[m.group(2)] >= 1e6 else m.group(0),
+                  text)  # '输入 1.6 亿，输出 4000 万': a day's volume of tokens, not one request's lengths ('1 万 token 的代码' is one)
     text = re.sub(r"[¥$￥]\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:元|块钱|块|美元|美金|刀|dollars?|usd|cny|rmb)(?![a-z])",
                   lambda m: " " * len(m.group(0)), text)  # '输入 4 元/百万': a price, not a length
     asked = re.search(r"(?:how many|多少|几个)\s*(?:concurrent|simultaneous|parallel|并发)?\s*(\d+)\s*k[\s-]*(?:token)?[\s-]*"
@@ -284,7 +287,9 @@ def lengths(text: str) -> dict:
                   lambda m: " " * len(m.group(0)), text)  # 'per 1M output tokens', '每百万输出 token': a price's unit
     text = re.sub(r"\d[\d,.]*\s*k?\s*(?:output|generated|输出|生成)\s*(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])",
                   lambda m: " " * len(m.group(0)), text)  # '1,500 output tok/s': a rate, not an output length
-    before = (rf"({LEN})[\s-]*(?:(?:tokens?)?\s*的?\s*(?:{_PROMPT_BARE}|提示|长文档|长文本|pdf)|tokens?\s*的?\s*(?:{_PROMPT}|长文档|pdf))")
+    before = (rf"({LEN})[\s-]*(?:(?:tokens?)?\s*的?\s*(?:{_PROMPT_BARE}|提示|长文档|长文本|pdf)|tokens?\s*的?\s*(?:{_PROMPT}|长文档|pdf|"
+              r"代码|文档|文本|资料|材料|合同|论文|日志|of (?:code|documents?|text|context|logs?)))")
+    # ('丢 1 万 token 的代码进去', '10k tokens of code': what is pasted in is the prompt)
     number_first = re.search(before, text) and re.search(rf"({LEN})[\s-]*(?:tokens?|token)?\s*的?\s*(?:{_OUTPUT})", text)
     # ('1k 输入 300 输出': the numbers come before their words, so '输入 300' is not the prompt)
     m = (number_first and re.search(before, text)) or re.search(rf"(?:{_PROMPT})\s*(?:tokens?|长度|len\w*|length)?{_IS}({LEN})", text) \
