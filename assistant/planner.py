@@ -78,6 +78,7 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
         return plan(req, deps, question, invalid)
     try:
         subs = [sub_request(req, a) for a in asks]
+        asks, subs = _for_each_method(asks, subs)
         # a stated speedup between the cards compared is used by the comparison (assistant/plans/scaling.py)
         shared = {"speedup", "period_hours"} if req.speedup and len(
             {a.update.get("gpu") for a in asks if a.compare == "gpu"} - {None}) >= 2 else set()
@@ -111,6 +112,27 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     except Exception:  # splitting the message failed: the message's own reading answers it (logged)
         log.exception("several asks failed on %r", question[:200])
         return plan(req, deps, question, invalid)
+
+
+_FOR_EACH = re.compile(r"for (?:each|both|all)(?: of them| method| option)?|each of them|both of them|分别|各自|每种|两种都|各要")
+
+
+def _for_each_method(asks: list, subs: list) -> tuple[list, list]:
+    """'(a) full fine-tune fit? (b) LoRA memory? (c) time for each?': an ask 'for each' of the methods the earlier asks
+    named is asked once per method, in their order."""
+    from assistant.readers.asks import Ask
+
+    out_a, out_s = [], []
+    for i, (a, r) in enumerate(zip(asks, subs)):
+        earlier = list(dict.fromkeys(x.method for x in subs[:i] if x.method in ("full", "lora", "qlora")))
+        if r.intent in ("training_time", "training_memory", "cost") and len(earlier) >= 2 and _FOR_EACH.search(a.text.lower()):
+            for m in earlier:
+                out_a.append(Ask(text=f"{a.text} ({m})", intent=a.intent, update=a.update | {"method": m, "methods": []}))
+                out_s.append(r.model_copy(update={"method": m, "methods": []}))
+            continue
+        out_a.append(a)
+        out_s.append(r)
+    return out_a, out_s
 
 
 def _held_fixed(req: Request, asks, answers, catalog) -> dict:

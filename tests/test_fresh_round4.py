@@ -545,3 +545,13 @@ def test_a_quantized_model_on_a_mac_is_inference_with_each_numbered_ask():
 def test_4bit_quantization_is_qlora_only_when_training_follows(text, method):
     r = read(text, CAT).request
     assert (r.method == "qlora") == (method == "qlora")
+
+
+def test_a_time_asked_for_each_method_is_given_for_each():
+    a = ask("mistral 7b v0.3 on 4x A100 40GB (SXM, nvlink), seq 4096, micro batch 1:\n(a) does full finetune even fit with "
+            "zero-3?\n(b) how much mem per gpu for lora r=16 on all linear layers?\n(c) time for 50M tokens, 1 epoch, for each?")
+    # (c) 'for each' of the methods (a) and (b) named: full (6·N·D) and LoRA (4·N·D) are both timed; on 4 A100s at
+    # ~40% of 312 TFLOPS: 6 x 7.25e9 x 5e7 / (4 x 312e12 x 0.4) = 4,356 s = ~1.2 h for full, ~2/3 of it for LoRA
+    times = {x.request["method"]: x.figures["wall_hours"] for x in a.asks if x.intent == "training_time"}
+    assert set(times) == {"full", "lora"}
+    assert 0.6 <= times["full"] <= 2.5 and times["lora"] <= times["full"]
