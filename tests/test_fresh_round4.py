@@ -555,3 +555,12 @@ def test_a_time_asked_for_each_method_is_given_for_each():
     times = {x.request["method"]: x.figures["wall_hours"] for x in a.asks if x.intent == "training_time"}
     assert set(times) == {"full", "lora"}
     assert 0.6 <= times["full"] <= 2.5 and times["lora"] <= times["full"]
+
+
+def test_a_modified_card_is_never_the_default_pick_beside_official_ones():
+    a = ask("魔改 4090 48G 靠谱吗？公司生产环境要 7x24 跑 Qwen2.5-72B-Instruct 的 int4（AWQ）推理，跟 L20 48G、A6000 48G 比选哪个？"
+            "每个方案用 2 张卡")
+    # the modified 4090 48G reads 1,008 GB/s against the L20's 864 and the A6000's 768, but it has no NVIDIA warranty
+    # and unofficial firmware: for a 7x24 service an official 48 GB card is the pick, the modified one said last
+    assert a.verdict and a.verdict.gpu != "rtx-4090-48gb"
+    assert a.options[-1].gpu == "rtx-4090-48gb" and "魔改卡" in a.answer

@@ -153,7 +153,8 @@ def recommend(req: RecommendRequest) -> Recommendation:
         key = lambda o: ((o.cost or inf) > req.budget, o.wall_hours or 0, -(o.tokens_per_second or 0))
     else:
         key = lambda o: (o.cost if o.cost is not None else inf, o.wall_hours or 0, -(o.tokens_per_second or 0))
-    viable.sort(key=key)
+    mods = {g.id for g in req.gpus if g.modified}
+    viable.sort(key=lambda o: (o.gpu in mods, key(o)))  # a modified card (no vendor warranty) after the official ones
     best = viable[0] if viable else None
     for rank, o in enumerate(viable, 1):
         o.rank = rank
@@ -162,6 +163,8 @@ def recommend(req: RecommendRequest) -> Recommendation:
 
 
 def _why(o: Option, best: Option, req: RecommendRequest) -> str:
+    if o is not best and any(g.id == o.gpu and g.modified for g in req.gpus):
+        return "a modified card (no vendor warranty, unofficial firmware): ranked after the official cards"
     if o.cost is None:
         return "no rental price in the table for this GPU (add one to your prices file)"
     if req.deadline_hours and o.wall_hours is not None and o.wall_hours > req.deadline_hours:
