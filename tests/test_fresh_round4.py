@@ -564,3 +564,15 @@ def test_a_modified_card_is_never_the_default_pick_beside_official_ones():
     # and unofficial firmware: for a 7x24 service an official 48 GB card is the pick, the modified one said last
     assert a.verdict and a.verdict.gpu != "rtx-4090-48gb"
     assert a.options[-1].gpu == "rtx-4090-48gb" and "魔改卡" in a.answer
+
+
+def test_users_who_send_a_message_every_so_often_are_a_request_rate():
+    r = read("context: ~300 concurrent users, each sends a short msg every ~30s (prompt ~300 tokens incl system prompt) "
+             "and gets ~150 tokens back. how many L4s for Llama 3.1 8B?", CAT).request
+    # 300 users / 30 s = 10 requests a second (not 300 in flight); 'context:' labels the line, it is no length;
+    # 'incl system prompt' is a description, not an instruction to the assistant
+    assert r.requests_per_s == pytest.approx(10.0) and not r.concurrent_users
+    assert r.prompt_len == 300 and r.output_len == 150 and not r.context
+    a = ask("context: ~300 concurrent users, each sends a short msg every ~30s (prompt ~300 tokens incl system prompt) "
+            "and gets ~150 tokens back. how many L4s for Llama 3.1 8B?")
+    assert not any("instructions aimed at the assistant" in w for w in a.warnings)

@@ -59,7 +59,7 @@ def money(text: str) -> dict:
                   r"(?:成本|费用|花费|开销|租金)?\s*(?:是|要|约|大概|收费|价格)?\s*" + MONEY, text)
     if m:
         got = _money(m)
-        if got and (got[1] or re.search(rf"{_CNY}|{_USD}|小时|hour|/h", m.group(0))):
+        if got and got[0] > 0 and (got[1] or re.search(rf"{_CNY}|{_USD}|小时|hour|/h", m.group(0))):  # ('0/h' is no price)
             out["price_per_gpu_hour"], cur = got
             if cur:
                 out["currency"] = cur

@@ -246,8 +246,8 @@ def lora_targets(text: str) -> list[str] | None:
 # ('prompts are ~1k', 'replies average 300', '输入约2000', '回复大概 300').
 _PROMPT = r"(?<![a-z])(?:prompts?|inputs?|documents?|docs|articles?)(?![a-z])|输入|提示词?|问题|文档|文章"
 _PROMPT_BARE = r"(?<![a-z])(?:prompts?|inputs?)(?![a-z])|输入|提示词?|问题"  # '2k prompts' (no 'tokens') is still a length
-_OUTPUT = (r"(?<![a-z])(?:outputs?|completions?|answers?|responses?|replies|reply|generations?|summar(?:y|ies))(?![a-z])|"
-           r"输出|生成|回复|回答|摘要")
+_OUTPUT = (r"(?<![a-z])(?:outputs?|completions?|answers?|responses?|replies|reply|generations?|summar(?:y|ies)|back)(?![a-z])|"
+           r"输出|生成|回复|回答|摘要|返回")  # ('gets ~150 tokens back')
 _IS = (r"(?:\s*(?:is|are|of|about|around|roughly|approximately|approx\.?|averag(?:e|es|ing)|typically|usually|mostly|"
        r"~|≈|=|:|：|是|为|约|大概|大约|平均|一般|在)(?![a-z])\s*){0,3}\s*")
 
@@ -311,7 +311,8 @@ def lengths(text: str) -> dict:
            r"context[\s_-]*(?:length|len|window|size)?|ctx|num_ctx|max_model_len|上下文(?:长度)?|序列长度|序列|文本长度|长度")
     conn = (r"(?:是|为|设的|设为|设成|设置为|设到|开到|拉到|再改成|改成|改为|换成|到|约|大概|of|is|are|=|:|：|at|to|up to|长|"
             r"of about|around|~)")
-    m = re.search(rf"(?:{cue})\s*(?:再)?\s*{conn}?\s*{conn}?\s*({LEN})", text) or \
+    m = re.search(rf"(?:{cue})\s*(?:再)?\s*{conn}?\s*{conn}?\s*({LEN})(?![\d.])(?!\s*(?:concurrent|simultaneous|active|users?|people|"
+                  r"requests?|人|用户|并发|个用户))", text) or \
         re.search(rf"({LEN})\s*(?:tokens?\s*)?(?:的)?\s*(?:{cue}|long\s+(?:prompts?|documents?|inputs?)|tokens? long)", text) or \
         re.search(r"(?<![\d.$¥￥])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])(?!\s*(?:a card|一张|一台|/))"
                   r"(?!\s*(?:examples?|samples?|rows?|conversations?|instructions?|records?|docs?|documents?|users?|people|"
@@ -446,6 +447,14 @@ def users(text: str) -> dict:
                 per = {"min": 60, "minute": 60, "分钟": 60, "hour": 3600, "hr": 3600, "小时": 3600, "day": 86400,
                        "天": 86400}[unit]
                 out["requests_per_s"] = round(v / per, 4)
+    think = re.search(r"(?:every|each)\s*(?:~|about|around|roughly)?\s*(\d+(?:\.\d+)?)\s*(s|secs?|seconds?|min|mins|minutes?)"
+                      r"(?![a-z])|每\s*(?:隔)?\s*(\d+(?:\.\d+)?)\s*(秒|分钟)", text)
+    if think and out.get("concurrent_users") and "requests_per_s" not in out and \
+            re.search(w(r"sends?|asks?|messages?|msgs?|requests?|queries|calls?|types?") + r"|发|问|请求|提问|调用", text):
+        # '300 concurrent users, each sends a short msg every ~30 s': a request rate (users / interval), not 300 in flight
+        sec = float(think.group(1) or think.group(3)) * (60 if (think.group(2) or think.group(4) or "").startswith(("min", "分")) else 1)
+        if sec >= 2:
+            out["requests_per_s"] = round(out.pop("concurrent_users") / sec, 4)
     return out
 
 
