@@ -576,3 +576,12 @@ def test_users_who_send_a_message_every_so_often_are_a_request_rate():
     a = ask("context: ~300 concurrent users, each sends a short msg every ~30s (prompt ~300 tokens incl system prompt) "
             "and gets ~150 tokens back. how many L4s for Llama 3.1 8B?")
     assert not any("instructions aimed at the assistant" in w for w in a.warnings)
+
+
+def test_a_price_written_before_each_card_is_that_cards():
+    from assistant.readers.asks import find_asks
+
+    t = ("Llama 3.1 8B at 10 req/s, 300 prompt, 150 output: how many L4s, and would A10s be cheaper? we pay $0.70/hr per "
+         "L4 and $0.75/hr per A10")
+    got = {a.update.get("gpu"): a.update.get("price_per_gpu_hour") for a in find_asks(t, read(t, CAT).request, CAT)}
+    assert got == {"l4": 0.70, "a10": 0.75}

@@ -548,6 +548,7 @@ def _family(intent: str) -> str:
 
 
 # --- several cards for one job -----------------------------------------------------------------------------------------
+_TIGHT_TAIL = r"\s*(?:per|for each|for every|for an?|for one|each|/|每张|每块|一张)\s*(?:\d+\s*x?\s*)?$"  # '$0.70/hr per L4'
 _RATE = (r"(?:at|@|租|rent(?:ing)?(?: at)?|for|：|:|,|，)?\s*(?:\$|¥|￥)?\s*(\d+(?:\.\d+)?)\s*(美元|刀|usd|\$|dollars?|元|块|rmb|cny|yuan)?\s*"
          r"(?:/|per|每|一)\s*(?:(?:gpu[\s-]*|卡|张)\s*/?\s*)?(?:hr|hour|h|小时|(?<=卡)时)(?![a-z])")  # ('¥7/卡/小时')
 # the unit first: '每卡时 1.8 元', '每小时 2.5 美元', 'per GPU-hour $2'
@@ -619,7 +620,13 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         update: dict = {"gpu": gid, "gpus": [gid], "num_gpus": total or shared or (req.num_gpus if len(spans) == 1 else None),
                         "nodes": nodes, "gpus_per_node": per}
         m, whole = None, False
-        for j, (s0, e0, g0) in enumerate(every):  # a price written right after any mention of this card
+        tight = None
+        for s0, e0, g0 in every:  # '$0.70/hr per L4 and $0.75/hr per A10': a price bound to a mention, before it
+            if g0 == gid and not repeated:
+                tight = re.search(_RATE + _TIGHT_TAIL, low[max(0, s0 - 30):s0])
+                if tight:
+                    break
+        for j, (s0, e0, g0) in enumerate(every if not tight else []):  # a price written right after any mention
             if g0 != gid or (repeated and s0 != start):  # (a card at two counts: each mention's own price)
                 continue
             upto = next((sp[0] for sp in every[j + 1:] if sp[2] != gid or repeated), len(low))
@@ -635,6 +642,8 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                     usd = not (m.group(2) and m.group(2) in ("元", "块", "rmb", "cny", "yuan")) and "¥" not in m.group(0)
                     whole = rate >= (15 if usd else 100)  # '16x H100 at $48/hr': no GPU-hour costs that; the set's price
                 break
+        if tight:
+            m = tight
         tp = next((t for t in (slots_throughput(low[e0:next((sp[0] for sp in every if sp[0] > e0 and sp[2] != gid), len(low))])
                                for _, e0, g0 in every if g0 == gid) if t.get("throughput_tokens_per_s")), {}) \
             if own_rates else {}  # after any mention of this card, up to the next card
