@@ -177,11 +177,12 @@ def _tp_problem(ctx: Ctx) -> str | None:
         model = ctx.model()
     except Exception:
         return None
+    from assistant.plans.infer import tp_divides
+
     tp, heads, kv = ctx.req.tensor_parallel, model.num_attention_heads, model.num_kv_heads
-    ok = lambda t: heads % t == 0 and (kv % t == 0 or t % kv == 0)  # noqa: E731
-    if ok(tp):
+    if tp_divides(model, tp):
         return None
-    good = [t for t in (1, 2, 4, 8, 16, 32) if ok(t)]
+    good = [t for t in (1, 2, 4, 8, 16, 32) if tp_divides(model, t)]
     return (f"TP={tp} does not work for {model.name}: its {heads} attention heads and {kv} KV heads must split evenly "
             f"over the tensor-parallel GPUs (vLLM and SGLang refuse it); TP sizes that work: {', '.join(map(str, good))}, "
             f"or {tp} GPUs as pipeline stages (--pipeline-parallel-size {tp})")

@@ -585,3 +585,10 @@ def test_a_price_written_before_each_card_is_that_cards():
          "L4 and $0.75/hr per A10")
     got = {a.update.get("gpu"): a.update.get("price_per_gpu_hour") for a in find_asks(t, read(t, CAT).request, CAT)}
     assert got == {"l4": 0.70, "a10": 0.75}
+
+
+def test_the_least_vllm_count_is_one_tensor_parallelism_can_split_the_heads_over():
+    a = ask("Qwen2.5-72B-Instruct 想用 AWQ int4 跑，最少要几张 4090？上下文 8k 就够了，vllm部署")
+    # AWQ weights ~41 GB + 8k of KV (2.7 GB) + runtime: 3 x 24 GB hold it by memory, but Qwen2.5-72B's 64 attention
+    # heads and 8 KV heads split over TP 1, 2, 4 or 8 only: vLLM needs 4 (3 only as pipeline stages)
+    assert "至少需要 4 张" in a.answer and "--pipeline-parallel-size 3" in a.answer

@@ -163,6 +163,13 @@ def _engine(ctx: Ctx, default: str) -> str:
     return "vllm" if e in PREALLOCATING else "hf"
 
 
+def tp_divides(model, tp: int) -> bool:
+    """Whether vLLM / SGLang can split the model's attention over `tp` GPUs (heads divide, KV heads divide or are
+    replicated)."""
+    heads, kv = model.num_attention_heads, model.num_kv_heads
+    return heads % tp == 0 and (kv % tp == 0 or tp % kv == 0)
+
+
 def _speed_engine(ctx: Ctx, default: str) -> str:
     """The speed tool's engine: llama.cpp / Ollama decode with CUDA graphs (no eager launch cost per layer) but allocate
     as they go; the rest as _engine."""
@@ -393,8 +400,22 @@ def inference_memory(ctx: Ctx) -> Answer:
                 for p, x in results.items()]
         lines += ["", md_table([ctx.t("precision", "精度"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
     else:
+        least = r.min_gpus
+        if not r.fits and least and engine == "vllm" and not tp_divides(model, least):
+            # '最少要几张 4090？vllm 部署': memory holds it on 3, but vLLM's tensor parallelism splits the heads evenly
+            tp = next((t for t in (2, 4, 8, 16) if t >= least and tp_divides(model, t)), None)
+            if tp:
+                ctx.notes.append(ctx.t(
+                    f"{least} GPUs hold it by memory, but tensor parallelism needs the {model.num_attention_heads} "
+                    f"attention heads and {model.num_kv_heads} KV heads to split evenly: **{tp}** with "
+                    f"--tensor-parallel-size {tp} ({least} only as pipeline stages, --pipeline-parallel-size {least}, "
+                    "slower per token)",
+                    f"按显存 {least} 张放得下，但张量并行要把 {model.num_attention_heads} 个注意力头和 {model.num_kv_heads} 个 KV "
+                    f"头平均分开：**{tp}** 张（--tensor-parallel-size {tp}）；{least} 张只能做流水并行"
+                    f"（--pipeline-parallel-size {least}），单路更慢"))
+                least = tp
         lines.append(T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
-                       min=r.min_gpus, ctx=context))
+                       min=least, ctx=context))
     if req.gpu and not (r.fits if fixed else best) and not gpu.id.startswith("custom-"):
         lines += _ways_that_fit(ctx, model, gpu, n, context, main_p, r, batch)  # (not 128 Raspberry Pis)
     if req.gpu and req.family_flagship:
