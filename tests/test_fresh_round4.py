@@ -592,3 +592,16 @@ def test_the_least_vllm_count_is_one_tensor_parallelism_can_split_the_heads_over
     # AWQ weights ~41 GB + 8k of KV (2.7 GB) + runtime: 3 x 24 GB hold it by memory, but Qwen2.5-72B's 64 attention
     # heads and 8 KV heads split over TP 1, 2, 4 or 8 only: vLLM needs 4 (3 only as pipeline stages)
     assert "至少需要 4 张" in a.answer and "--pipeline-parallel-size 3" in a.answer
+
+
+def test_a_config_that_does_not_fit_gets_the_usual_changes_sized_before_any_offload():
+    a = ask("帮我算一下显存，配置如下：\n模型 Qwen2.5-14B-Instruct\nLoRA rank 32，alpha 64，target_modules 所有 linear\nseq_len 4096，"
+            "per_device_train_batch_size 4，gradient_accumulation_steps 4\ngradient_checkpointing 开，bf16\n单卡 A100 40G，不用 "
+            "DeepSpeed\n能跑吗？不能的话怎么改")
+    # as configured: 29.5 GB of bf16 base + 4 x 4,096 tokens of activations and 152k-vocabulary logits (~15 GB in the
+    # hf loss): ~60 GB, no fit. Micro-batch 1 (grad accumulation x4 more, the same global batch of 16) quarters the
+    # activations and logits: ~39 GB, a tight fit on 42 GB usable; a chunked cross-entropy takes a few GB more off
+    assert a.verdict is None or a.verdict.fits is False
+    f = a.figures
+    assert f["fix_mb1_per_gpu_gb"] < f.get("lora_per_gpu_gb", 99) and 30 <= f["fix_mb1_per_gpu_gb"] <= 42.1
+    assert "梯度累积乘 4" in a.answer

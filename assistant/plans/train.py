@@ -191,6 +191,54 @@ def _offload_routes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[s
     return out, figs
 
 
+def _standard_fixes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[str], dict[str, float]]:
+    """The changes a practitioner tries first on the same GPUs before any offload, each sized: micro-batch 1 with the
+    gradient accumulation raised to keep the global batch, then a chunked (fused) cross-entropy so the vocabulary's
+    logits are never all in memory (Liger / torchtune), then QLoRA's 4-bit base for a LoRA."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    req = ctx.req
+    method = next((m for m in ("lora", "qlora", "full") if m in results and not results[m].fits), None)
+    if method is None:
+        return [], {}
+    mb = req.micro_batch or 1
+    tries = []
+    if mb > 1:
+        tries.append(("mb1", {"micro_batch": 1}, ctx.t(f"micro-batch 1 with gradient accumulation ×{mb} more (same global "
+                                                         "batch, more steps of work per update)",
+                                                         f"micro-batch 改 1，梯度累积乘 {mb}（全局 batch 不变，每次更新多算几步）")))
+    tries.append(("chunked", {"micro_batch": 1, "loss": "chunked"},
+                  ctx.t("micro-batch 1 + a chunked cross-entropy (Liger `FusedLinearCrossEntropy`, torchtune chunked "
+                        "loss): the vocabulary's logits are never all held", "micro-batch 1 + 分块交叉熵（Liger 的 "
+                        "FusedLinearCrossEntropy 或 torchtune 分块 loss）：词表 logits 不再一次性全放显存")))
+    if method == "lora":
+        tries.append(("qlora", {"micro_batch": 1, "loss": "chunked", "method": "qlora"},
+                      ctx.t("…and QLoRA (the frozen base in 4-bit NF4)", "……再换 QLoRA（冻结底座用 4-bit NF4）")))
+    from tools.memory import usable_bytes
+
+    room = usable_bytes(gpu) / 1e9
+    out, figs = [], {}
+    for key, change, label in tries:
+        args = _memory_args(ctx, method) | _stated_layout(ctx) | change
+        try:
+            r = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
+                         estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+        except ValueError:
+            continue
+        figs[f"fix_{key}_per_gpu_gb"] = r.per_gpu_gb
+        tight = r.fits and r.per_gpu_gb > 0.9 * room
+        out.append(f"  - {label}: **{r.per_gpu_gb:.1f} GB** " + (
+            ctx.t("— fits, with little room to spare", "—— 放得下，但余量很小") if tight else
+            ctx.t("— fits", "—— 放得下") if r.fits else ctx.t("— still too much", "—— 仍放不下")))
+        if r.fits and not tight:  # (a fit within 10% of the card: the next change buys headroom, shown too)
+            break
+    if out:
+        out.insert(0, "- " + ctx.t(f"**On the same {n} × {gpu.name}, the usual changes first:**",
+                                   f"**同样 {n} 张 {gpu.name}，先试常规改法：**"))
+        ctx.used |= {"micro_batch"}
+    return out, figs
+
+
 def training_memory(ctx: Ctx) -> Answer:
     from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 
@@ -237,6 +285,9 @@ def training_memory(ctx: Ctx) -> Answer:
                            estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
     nothing_fits = not any(r.fits for r in results.values())  # a route is named when no asked method fits as is
     routes, route_figs = _offload_routes(ctx, model, gpu, n, results) if req.offload is None and nothing_fits else ([], {})
+    if nothing_fits and req.offload is None:  # what to change before offloading anything
+        fixes, fix_figs = _standard_fixes(ctx, model, gpu, n, results)
+        routes, route_figs = fixes + routes, route_figs | fix_figs
     single = req.method in FINETUNE_METHODS or (len(options) == 1)
     main = options[0] if single else next((o for o in options if o.fits), options[-1])
     lines = [T(lang, "tm_head", model=model.name, n=n, gpu=gpu.name)]
