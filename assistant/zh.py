@@ -238,6 +238,8 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
      rf"{_N} CNY/USD; estimates; override in (\S+)\)",
      r"成本：每种 GPU 取价格表美元记录的中位按需租价（只有人民币报价的按 \1 元/美元换算；估计值；可在 \2 覆盖）"),
     (r"ranking: cheapest, then fastest", "排序：先比成本，再比速度"),
+    (r"one box of (\d+) does not hold it in (\S+); (\d+) boxes \((\d+) GPUs\) do, for the weights and one ([\d,]+)-token sequence",
+     r"一台 \1 卡机放不下（\2）；要 \3 台（\4 张卡）才放得下权重和一条 \5 token 的序列"),
     (r"a modified card \(no vendor warranty, unofficial firmware\): ranked after the official cards",
      "魔改卡（没有厂商保修、固件非官方）：排在正式产品之后"),
     (r"no rental price in the table for this GPU \(add one to your prices file\)", "价格表里没有这张卡的租价（可在价格文件中加入）"),

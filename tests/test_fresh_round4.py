@@ -208,7 +208,7 @@ def test_the_options_for_one_box_are_eight_gpu_machines_in_the_format_asked():
     # does not: every option is 8 GPUs, and the 910B is named as ruled out
     assert all(o.num_gpus == 8 for o in a.options) and {"mi300x"} <= {o.gpu for o in a.options}
     assert not any(o.gpu.startswith(("h", "a1", "b2")) for o in a.options)  # no NVIDIA
-    assert "ascend-910b: one box of 8 does not hold it in fp8" in a.answer
+    assert "ascend-910b: one box of 8 does not hold it in fp8; 2 boxes (16 GPUs) do" in a.answer  # 673 GB / 64 GB
     assert "num_gpus" not in " ".join(a.ignored) and "precision" not in " ".join(a.ignored)
 
 

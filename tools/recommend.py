@@ -124,8 +124,10 @@ def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
     except ValueError as e:
         why = str(e).split(": try")[0]
         if req.box_gpus:
+            need = _boxes_needed(req, gpu, ctx)
             why = f"one box of {req.box_gpus} does not hold it" + (f" in {req.precision}" if req.precision else "") \
-                + f" ({why})"
+                + (f"; {need} boxes ({need * req.box_gpus} GPUs) do, for the weights and one {ctx:,}-token sequence"
+                   if need else f" ({why})")
         return Option(gpu=gpu.id, num_gpus=None, config={}, fits=False, per_gpu_gb=None, wall_hours=None, cost=None,
                       why=why)
     if req.box_gpus and p.total_gpus > req.box_gpus:
@@ -136,6 +138,18 @@ def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
                           "ttft_s": p.ttft_s, "max_concurrent_sequences": p.max_concurrent_sequences},
                   fits=True, per_gpu_gb=p.per_gpu_gb, wall_hours=None, cost=p.cost_per_hour_usd,
                   tokens_per_second=p.output_tokens_per_s, why="")
+
+
+def _boxes_needed(req: RecommendRequest, gpu: GPU, context: int) -> int | None:
+    """Machines of box_gpus that hold the weights and one sequence (memory alone), or None when that cannot be sized."""
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    try:
+        r = estimate_inference_memory(InferenceMemoryRequest(model=req.model, gpu=gpu, num_gpus=1, context=context,
+                                                             precision=req.precision, engine="vllm"))
+    except ValueError:
+        return None
+    return -(-r.min_gpus // req.box_gpus) if r.min_gpus else None
 
 
 def recommend(req: RecommendRequest) -> Recommendation:
