@@ -508,6 +508,9 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
         most = max(vals, key=lambda av: gpus[id(av[0])] or 1)
         listed += (f"；{fewest[0].text} 少用 {gpus[id(most[0])] - gpus[id(fewest[0])]} 张卡" if zh else
                    f"; {fewest[0].text} needs {gpus[id(most[0])] - gpus[id(fewest[0])]} fewer GPU(s)")
+    if ratio is None and better == "higher" and win[1] > 0 and not other[1]:  # 1 against 0: no tie
+        return (f"{listed}。**只有 {win[0].text} 能跑**（{other[0].text} 一条也放不下）。" if zh else
+                f"{listed}. **Only {win[0].text} runs it** ({other[0].text} holds none).")
     if ratio is None or abs(ratio - 1) < 0.03:
         broken = _tie_broken_by_speed(done, listed, zh) if intent == "serving" else None
         return broken or (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")

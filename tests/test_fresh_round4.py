@@ -605,3 +605,17 @@ def test_a_config_that_does_not_fit_gets_the_usual_changes_sized_before_any_offl
     f = a.figures
     assert f["fix_mb1_per_gpu_gb"] < f.get("lora_per_gpu_gb", 99) and 30 <= f["fix_mb1_per_gpu_gb"] <= 42.1
     assert "梯度累积乘 4" in a.answer
+
+
+def test_a_kv_cache_choice_keeps_the_weights_and_its_window_comes_from_the_model_name():
+    a = ask("Serving Yi-34B-200K on 1x H100 80GB. Our docs are ~24k tokens each and we want max concurrency. Should we set "
+            "KV cache to fp8 or keep it bf16? weights are bf16 rn")
+    # Yi-34B-200K is trained for 200,000 tokens (not Yi-34B's 4,096), so 24k documents are served; the choice is the
+    # KV cache's: 34.4B x 2 B = 68.8 GB of bf16 weights leave ~7 GB of the 0.9 x 80 GB pool: 24k tokens x 60 layers x
+    # 8 KV heads x 128 x 2 (K, V) = 235 KB/token in bf16 (5.8 GB a document: none once the runtime is counted), half
+    # in FP8 (one document)
+    assert {x.request["kv_dtype"] for x in a.asks} == {"fp8", "bf16"}
+    assert all(x.request.get("precision") in (None, "bf16") for x in a.asks)
+    assert a.asks[0].request["model"] == "yi-34b-200k"
+    seqs = {x.request["kv_dtype"]: x.figures["max_concurrent_sequences"] for x in a.asks}
+    assert seqs["fp8"] > seqs["bf16"] and "Only KV cache fp8" in a.comparison

@@ -123,6 +123,10 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                 re.search(r"kv[\s-]*(?:cache|缓存)\s*(?:size|大小|有多大|多大|占|要多少)|" +
                           w(r"(?:size|big) (?:of )?(?:the )?kv[\s-]*cache"), low):
             setting = "kv_dtype"  # 'the KV cache size … in BF16 and in FP8?': the cache's format, the weights as they are
+        elif setting == "precision" and len(named) >= 2 and {v for _, v in named} <= {"bf16", "fp16", "fp8", "int8"} and \
+                re.search(r"kv[\s-]*(?:cache|缓存)[^.?!。？]{0,25}$", low[:named[0][0]]):
+            setting = "kv_dtype"  # 'set KV cache to fp8 or keep it bf16?': the choice is the cache's
+            named = [(i, v) for i, v in named if v in ("bf16", "fp16", "fp8")]
         if len(named) >= 2:
             if any(paired(named[i][0], named[i + 1][0]) for i in range(len(named) - 1)):
                 # ('Q4 和 Q8 分别多快', 'int8 and int4: how long a context each?': both, each computed)
