@@ -670,10 +670,12 @@ def _compare_layouts(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
         why = ("权重放得下时，多个小副本之间不用做 all-reduce，每个副本各自跑满一批，吞吐相加；代价是每路更慢"
                if zh else "where the weights fit with room for the KV cache, replicas need no all-reduce between GPUs and "
                "each runs its own full batch, so their throughputs add up; each user's stream is slower")
-    fastest = max(ok, key=lambda r: r[3])
     if ratio is not None and ratio < 1.10:  # inside the estimate's error: a tie, decided by each user's speed
-        pick = (f"**两者差不多**（相差 {ratio:.2f} 倍，在估算误差之内）；每路更快的是 {fastest[0].text}（{fastest[3]:,.1f} token/秒）"
-                if zh else f"**About equal** ({ratio:.2f}×, inside the estimate's error); {fastest[0].text} gives each "
+        fastest = max((r for r in ok if r[1] * 1.10 >= best[1]), key=lambda r: r[3])  # (among the tied, not all)
+        pair = "两者" if len(ok) == 2 else f"{best[0].text} 和第二名"
+        pair_en = "About equal" if len(ok) == 2 else f"{best[0].text} and the next about equal"
+        pick = (f"**{pair}差不多**（相差 {ratio:.2f} 倍，在估算误差之内）；每路更快的是 {fastest[0].text}（{fastest[3]:,.1f} token/秒）"
+                if zh else f"**{pair_en}** ({ratio:.2f}×, inside the estimate's error); {fastest[0].text} gives each "
                 f"stream more ({fastest[3]:,.1f} tokens/s)")
         return ("；".join(listed) + "。" + pick + "。") if zh else ("; ".join(listed) + ". " + pick + ".")
     else:

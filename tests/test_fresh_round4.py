@@ -619,3 +619,11 @@ def test_a_kv_cache_choice_keeps_the_weights_and_its_window_comes_from_the_model
     assert a.asks[0].request["model"] == "yi-34b-200k"
     seqs = {x.request["kv_dtype"]: x.figures["max_concurrent_sequences"] for x in a.asks}
     assert seqs["fp8"] > seqs["bf16"] and "Only KV cache fp8" in a.comparison
+
+
+def test_two_layouts_far_apart_are_compared_with_the_one_between():
+    a = ask("一台 8卡 H100 服务 Llama-3.1-70B-Instruct，是开一个 TP8 实例好，还是开 4 个 TP2 实例好？主要看总吞吐，延迟要求比较宽松。")
+    # BF16 70B (141 GB) on TP2 leaves ~10 GB a GPU of KV (few sequences); TP8 spends its bandwidth on all-reduces;
+    # 2 replicas at TP4 is the usual throughput pick between them, so it is computed too
+    tps = sorted(x.request["tensor_parallel"] for x in a.asks)
+    assert tps == [2, 4, 8]

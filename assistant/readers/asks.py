@@ -224,6 +224,10 @@ def layouts(low: str, req: Request) -> list[Ask]:
         return []
     zh = req.lang == "zh"
     asks = []
+    asked = sorted(sizes[:3])
+    between = [t for t in (2, 4, 8, 16) if asked[0] < t < asked[-1] and total % t == 0 and t not in asked]
+    if len(asked) == 2 and between:  # 'TP8 or 4 x TP2?': the layout between them is computed too (often the best)
+        sizes = sizes[:2] + between[:1]
     for t in sizes[:3]:
         n = total // t
         text = ((f"{n} 个 TP{t} 副本" if n > 1 else f"单实例 TP{t}") if zh else
