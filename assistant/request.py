@@ -101,6 +101,8 @@ class Request(BaseModel):
                                           "share of its price ('zero resale', '残值 30%'); None: none credited (said)")
     team_size: int | None = Field(None, gt=0, le=1_000_000, description="people in a team who will use it ('a 20-person "
                                   "R&D team', '十来个人'); the peak requests in flight are assumed from it (said)")
+    quiet: bool | None = Field(None, description="the user wants a quiet, low-power machine ('不想太吵，功耗别太大', "
+                               "'quiet-ish'): among near ties the lower draw wins, and a power cap is suggested")
     volume_is_output: bool | None = Field(None, description="tokens_per_day counts the output tokens only: the message "
                                           "gave its volume as input and output parts ('160M input, 40M output')")
     long_documents: bool | None = Field(None, description="the work sends long documents ('doc summarization', 'RAG over "

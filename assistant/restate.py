@@ -99,6 +99,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "rent_committed": ("reserved term", "包期租用"),
         "device_kind": ("a {}", "设备：{}"),
         "long_documents": ("long documents", "长文档"),
+        "quiet": ("quiet", "安静低功耗"),
     }
     for key, (en, cn) in labels.items():
         v = getattr(req, key)

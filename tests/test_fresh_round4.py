@@ -627,3 +627,13 @@ def test_two_layouts_far_apart_are_compared_with_the_one_between():
     # 2 replicas at TP4 is the usual throughput pick between them, so it is computed too
     tps = sorted(x.request["tensor_parallel"] for x in a.asks)
     assert tps == [2, 4, 8]
+
+
+def test_a_quiet_low_power_home_box_gets_the_near_tie_that_draws_less_and_a_power_cap():
+    a = ask("家里想搭个跑本地大模型的机器，预算 2 万块以内（整机），主要跑 QwQ-32B 或者 DeepSeek-R1-Distill-Qwen-32B 写代码，不想太吵，"
+            "功耗别太大。推荐啥？")
+    # Q4_K_M 32B (~19.8 GB) on a 24 GB card at home (llama.cpp): 936 GB/s x 0.8 / 19.8 GB = ~38 tokens/s at the
+    # roofline on a 3090, ~41 on a 3090 Ti (1,008 GB/s): within 15%, so the 350 W 3090 (less power and heat, cheaper)
+    # wins over the 450 W 3090 Ti, and a power cap is suggested
+    assert a.request["quiet"] is True and a.verdict.gpu == "rtx-3090"
+    assert 25 <= a.figures["tokens_per_s"] <= 40 and "nvidia-smi -pl" in a.answer

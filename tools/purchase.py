@@ -45,6 +45,7 @@ class PurchaseRequest(BaseModel):
     context: int = Field(4096, ge=1, le=10_000_000, description="tokens per sequence (inference) / sequence length")
     users: int = Field(1, ge=1, le=100_000, description="concurrent sequences (inference)")
     host_owned: bool = Field(False, description="the user has a machine for the cards: price the cards alone")
+    prefer_low_power: bool = Field(False, description="quiet / low power wanted: among near ties the lower draw wins")
     cny_per_usd: float = Field(DEFAULT_CNY_PER_USD, gt=0)
     power_limit_w: float | None = Field(None, gt=0, le=1e8, allow_inf_nan=False,
                                         description="watts one machine may draw at the wall (an outlet, a rack's share)")
@@ -169,7 +170,8 @@ def _inference(req: PurchaseRequest, gpu: GPU, n: int) -> tuple[str, float, floa
         if gpu.memory_bandwidth_gbps and (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops):
             s = estimate_inference_speed(InferenceSpeedRequest(model=req.model, gpu=gpu, num_gpus=n, precision=fmt.split(" ")[0],
                                                                context=min(req.context, 2048), batch=req.users,
-                                                               engine="hf" if home else "vllm"))
+                                                               engine=("hf" if gpu.vendor == "Apple" else "llamacpp")
+                                                               if home else "vllm"))  # (at home: llama.cpp / Ollama)
             speed = s.decode_tokens_per_s_per_seq
         return fmt, m.per_gpu_gb, speed, step
     return None
@@ -287,16 +289,18 @@ def _prefer_near_ties(req: PurchaseRequest, options: list[PurchaseOption]) -> li
     if req.task != "inference" or req.budget is None or not options:
         return options
     top = options[0]
-    if not top.within_budget or _tier(req, top) != 0 or top.tokens_per_s is None:
+    if not top.within_budget or top.tokens_per_s is None:
         return options
     slowest = _slowest(req)
-    near = [o for o in options if o.within_budget and not o.legacy and not o.grey_market and _tier(req, o) == 0
+    near = [o for o in options if o.within_budget and not o.legacy and not o.grey_market and _tier(req, o) == _tier(req, top)
             and o.tokens_per_s is not None and o.tokens_per_s >= max(slowest, SPEED_TIE * top.tokens_per_s)]
-    pick = min(near, key=_near_tie_key, default=top)
-    if pick is top or _near_tie_key(pick) >= _near_tie_key(top):
+    key = (lambda o: (o.power_w or 0, *_near_tie_key(o))) if req.prefer_low_power else _near_tie_key
+    pick = min(near, key=key, default=top)
+    if pick is top or key(pick) >= key(top):
         return options
     pick.reason, pick.reason_args = "near_tie_pick", {
         "format": pick.format, "speed": pick.tokens_per_s, "fastest": top.tokens_per_s, "asked": bool(req.format),
+        "same": pick.step == top.step,
         "new": pick.condition == "new" and top.condition == "used",
         "fewer": (pick.num_gpus or 0) < (top.num_gpus or 0), "saved": max(0.0, (top.total or 0) - (pick.total or 0))}
     top.reason, top.reason_args = "near_tie_beaten", {

@@ -131,11 +131,14 @@ def purchase(ctx: Ctx) -> Answer:
             "host_owned": bool(req.host_owned), "power_limit_w": req.power_limit_w,
             "format": req.precision if "precision" in req.stated else None, "min_tokens_per_s": req.tokens_per_s_per_user,
             "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "exclude_gpus": req.exclude_gpus,
-            "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all"}
+            "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all", "prefer_low_power": bool(req.quiet)}
     res = ctx.call("plan_purchase", args, plan_purchase(PurchaseRequest(
         model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
         context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w,
-        format=req.precision if "precision" in req.stated else None, min_tokens_per_s=req.tokens_per_s_per_user)))
+        format=req.precision if "precision" in req.stated else None, min_tokens_per_s=req.tokens_per_s_per_user,
+        prefer_low_power=bool(req.quiet))))
+    if req.quiet:
+        ctx.used.add("quiet")
     if not res.options and len(req.gpus) >= 2 and task in ("full", "lora", "qlora") and not req.budget:
         # '70B 全参微调：H800、A800、H20、L20 选哪个': no single machine holds the job, so the named cards are compared as the
         # multi-server plans the job needs (count, time, cost), not as an empty purchase table
@@ -189,6 +192,13 @@ def purchase(ctx: Ctx) -> Answer:
                                      "it needs a dedicated 220-240 V circuit.") if big else "."),
                                f"功率：满载约 {top.power_w:,.0f} W" + ("：超过普通家用插座（10 A / 220 V 连续约 1,760 W），需要 "
                                                                      "16 A 专用线路。" if top.power_w > 1760 else "。")))
+    if req.quiet and top and top.within_budget is not False and top.num_gpus and ctx.deps.catalog.gpu(top.gpu)[0].tdp_w \
+            and ctx.deps.catalog.gpu(top.gpu)[0].tdp_w >= 300:
+        cap = int(ctx.deps.catalog.gpu(top.gpu)[0].tdp_w * 0.7 // 10 * 10)
+        lines.append(ctx.t(f"Quiet and cooler: cap the card at ~{cap} W (`sudo nvidia-smi -pl {cap}`); decode is bound by "
+                           "memory bandwidth, so a power cap costs it little (prompt processing slows more).",
+                           f"想安静、少发热：把显卡功耗限制在约 {cap} W（`sudo nvidia-smi -pl {cap}`）；解码受显存带宽限制，限功耗对它"
+                           "影响不大（处理长提示会慢一些）。"))
     if within and len(within) > 1 and req.budget:
         cheap = min(within, key=lambda o: o.total)
         if cheap is not top:
@@ -303,6 +313,7 @@ def _purchase_why(ctx: Ctx, o, money) -> str:
                     + f"; {a['cards']:g} cards, {amounts['total']}")
         if o.reason == "near_tie_pick":
             return (f"best within the budget: " + (f"in the format you asked ({a['format']}), " if a.get("asked") else
+                                                     f"in {a['format']} like the fastest, " if a.get("same") else
                                                      f"{a['format']} is as good as 16-bit for inference, ")
                     + f"{a['speed']:g} tokens/s is within 15% of the fastest ({a['fastest']:g})" + (", new" if a["new"] else "")
                     + (", fewer cards" if a["fewer"] else "") + (f", {amounts['saved']} cheaper" if a["saved"] else ""))
@@ -317,6 +328,7 @@ def _purchase_why(ctx: Ctx, o, money) -> str:
           "best_in_budget_8bit": lambda: "预算内最优（16 位或 8 位，其次最快）",
           "cheapest": lambda: "能跑的最便宜方案",
           "near_tie_pick": lambda: ("预算内最优：" + (f"按你要的格式（{a['format']}），" if a.get("asked") else
+                                                    f"与最快的同为 {a['format']}，" if a.get("same") else
                                                     f"推理用 {a['format']} 与 16 位效果相当，") + f"{a['speed']:g} token/s 与最快的"
                                     f"（{a['fastest']:g}）相差不到 15%" + ("，全新" if a["new"] else "")
                                     + ("，卡更少" if a["fewer"] else "") + (f"，便宜 {money(a['saved'])}" if a["saved"] else "")),

@@ -647,6 +647,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         intent = "recommend"
     if re.search(slots.HOST_OWNED, work):
         stated["host_owned"] = True
+    if re.search(slots.QUIET, work):
+        stated["quiet"] = True  # 'quiet-ish', '不想太吵，功耗别太大': the lower draw among near ties
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)

@@ -1032,6 +1032,10 @@ _CARD_OUT_BEFORE = (r"(?:(?<![a-z])(?:no|not|without|except|excluding|avoid|can'
                     r"can't use|cannot use|rule out|other than)(?![a-z])\s*(?:the\s+|any\s+)?|不能买|不能用|不考虑|不用|除了|排除|没有)\s*$")
 
 
+QUIET = (r"不想太吵|别太吵|安静|静音|低噪|噪音小|功耗(?:别|不要|不能|不想)?太?大|功耗低|低功耗|省电|" +
+         w(r"quiet(?:-ish)?|silent|low[\s-]?noise|low[\s-]?power|power[\s-]?efficient|fanless|not too loud"))
+
+
 def cards_ruled_out(text: str, spans: list) -> list[str]:
     """Cards named as out of reach: 'H100/H800/A800 这些买不到', 'we can't get H100s', 'no A100, please': each card of the
     group (cards joined by '/', '、', 'and', 'or') the words rule out. [] when none is."""
