@@ -637,3 +637,14 @@ def test_a_quiet_low_power_home_box_gets_the_near_tie_that_draws_less_and_a_powe
     # wins over the 450 W 3090 Ti, and a power cap is suggested
     assert a.request["quiet"] is True and a.verdict.gpu == "rtx-3090"
     assert 25 <= a.figures["tokens_per_s"] <= 40 and "nvidia-smi -pl" in a.answer
+
+
+def test_a_lab_budget_for_compliant_cards_and_a_range_of_models():
+    a = ask("学校实验室，经费 20 万，只能买国内能合规采购到的卡（H100/A100 买不到），主要做 7B-14B 模型的 LoRA 和全参微调，偶尔推理 70B。买啥？")
+    r = a.request
+    # '经费 20 万' is the budget; '7B-14B' is sized at 14B; '合规' rules out every card over the export line
+    # (A100/H100/H200/A800/H800/L40S/RTX 4090/5090, MI300X...); full FT of 14B (~16 B x 14.8B = 236 GB of states) is
+    # beyond ¥200k here, so the next method named, LoRA, is what the budget buys
+    assert r["budget"] == 200_000 and r["model"] == "14b"
+    assert {"a100-80gb", "h800", "rtx-4090", "l40s"} <= set(r["exclude_gpus"]) and "h20" not in r["exclude_gpus"]
+    assert a.figures["within_budget"] and "lora" in a.answer.lower()

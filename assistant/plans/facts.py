@@ -114,6 +114,12 @@ def purchase(ctx: Ctx) -> Answer:
         ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
     model, _ = ctx.deps.catalog.model(req.model or "llama-3.1-8b")
     task = req.method if req.method in ("lora", "qlora", "full") else "inference"
+    several = [m for m in ("full", "lora", "qlora") if m in (req.methods or [])]
+    if task == "inference" and several:  # 'LoRA 和全参微调': the machine is sized for the most demanding of them
+        task = several[0]
+        ctx.used.add("methods")
+        ctx.assume(f"sized for {task} fine-tuning, the most demanding of those named (a machine that holds it holds the "
+                   "others)", f"按所列方法里最吃显存的 {task} 计算（放得下它就放得下其他方法）")
     cur = req.currency or ("CNY" if ctx.zh else "USD")
     if len(req.gpus) >= 2 or req.gpu:
         names = req.gpus if len(req.gpus) >= 2 else [req.gpu]
@@ -132,11 +138,22 @@ def purchase(ctx: Ctx) -> Answer:
             "format": req.precision if "precision" in req.stated else None, "min_tokens_per_s": req.tokens_per_s_per_user,
             "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "exclude_gpus": req.exclude_gpus,
             "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all", "prefer_low_power": bool(req.quiet)}
-    res = ctx.call("plan_purchase", args, plan_purchase(PurchaseRequest(
-        model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
-        context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w,
-        format=req.precision if "precision" in req.stated else None, min_tokens_per_s=req.tokens_per_s_per_user,
-        prefer_low_power=bool(req.quiet))))
+    def buy(t: str):
+        return ctx.call("plan_purchase", args | {"task": t}, plan_purchase(PurchaseRequest(
+            model=model, task=t, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
+            context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w,
+            format=req.precision if "precision" in req.stated else None, min_tokens_per_s=req.tokens_per_s_per_user,
+            prefer_low_power=bool(req.quiet))))
+    res = buy(task)
+    for lighter in several[1:] if req.budget else []:
+        # 'LoRA 和全参微调' where the budget buys no machine for the full fine-tune: the next method asked, said
+        if any(o.within_budget for o in res.options):
+            break
+        ctx.notes.append(ctx.t(f"no machine within the budget holds {task} fine-tuning of {model.name}: sized for "
+                               f"{lighter}, the next method you named", f"预算内没有机器放得下 {model.name} 的 {task} 微调："
+                               f"改按你提到的下一种方法 {lighter} 计算"))
+        task = lighter
+        res = buy(task)
     if req.quiet:
         ctx.used.add("quiet")
     if not res.options and len(req.gpus) >= 2 and task in ("full", "lora", "qlora") and not req.budget:

@@ -64,13 +64,13 @@ def money(text: str) -> dict:
             if cur:
                 out["currency"] = cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(r"(?:预算|budget(?:\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(r"under|below|less than|at most|max|"
+    m = re.search(r"(?:预算|经费|资金|拨款|budget(?:\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(r"under|below|less than|at most|max|"
                                                                        r"(?:i|we) (?:have|got|can spend|can afford)|"
                                                                        r"(?:i|we)'ve got|spend(?:ing)? up to|(?:buy|build|get|purchase) with") + r")\s*"
                   r"(?:\s*(?:是|为|有|约|大概|大约|差不多|:|：|~|≈|of|is|about|around|roughly|approx\.?|total)(?![a-z])\s*){0,3}"
                   + MONEY, text) or \
         re.search(MONEY + r"\s*(?:的)?\s*(?:预算|budget|以内|to spend|可以花|能花)", text)
-    if m and (m.group("pre") or m.group("post") or re.search(r"预算|budget|最多花|手上有|手里有|to spend|可以花|能花|" + w(
+    if m and (m.group("pre") or m.group("post") or re.search(r"预算|经费|资金|拨款|budget|最多花|手上有|手里有|to spend|可以花|能花|" + w(
             r"(?:i|we) (?:have|got|can spend|can afford)|(?:i|we)'ve got|spend(?:ing)? up to"), m.group(0))):
         got = _money(m)
         if got and got[0] > 0:

@@ -432,6 +432,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         work = work.replace(as_written, " " * len(as_written), 1)
     else:
         size, as_written = slots.model_size(work)
+        span = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*b?\s*(?:-|~|–|到|至)\s*(\d+(?:\.\d+)?)\s*b(?![a-z0-9])", work)
+        if size and span and float(span.group(2)) > float(span.group(1)) and \
+                span.start() <= work.find(as_written) < span.end():
+            # '7B-14B 模型', 'models from 7 to 14B': the machine must hold the largest of the range
+            size, as_written = f"{float(span.group(2)):g}b", span.group(0)
+            warnings.append(f"{span.group(0)}: sized for the largest, {float(span.group(2)):g}B (what holds it holds the "
+                            "smaller ones)" if detect_lang(text) != "zh" else
+                            f"{span.group(0)}：按最大的 {float(span.group(2)):g}B 计算（放得下它就放得下更小的）")
         if size:
             stated["model"] = _family_size(work, as_written, size, catalog) or size
             stated["model_text"] = as_written.strip()
@@ -647,6 +655,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         intent = "recommend"
     if re.search(slots.HOST_OWNED, work):
         stated["host_owned"] = True
+    if re.search(r"合规|国内(?:能|可以)?(?:合规)?(?:采购|买|购买)(?:到)?的?(?:卡|显卡|gpu)|能在国内(?:买|采购)|" +
+                 slots.w(r"export[\s-]*compliant|compliant (?:with )?(?:us )?export|legally (?:buy|import) in china"), work):
+        # '只能买国内能合规采购到的卡': every card US export rules bar from China is out (tools/export_rules.py)
+        from tools.export_rules import barred_from_china
+
+        barred = [g.id for g in catalog.gpus if barred_from_china(g)]
+        stated["exclude_gpus"] = list(dict.fromkeys((stated.get("exclude_gpus") or []) + barred))
     if re.search(slots.QUIET, work):
         stated["quiet"] = True  # 'quiet-ish', '不想太吵，功耗别太大': the lower draw among near ties
     if intent in ("price", "cost"):
