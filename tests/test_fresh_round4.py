@@ -648,3 +648,14 @@ def test_a_lab_budget_for_compliant_cards_and_a_range_of_models():
     assert r["budget"] == 200_000 and r["model"] == "14b"
     assert {"a100-80gb", "h800", "rtx-4090", "l40s"} <= set(r["exclude_gpus"]) and "h20" not in r["exclude_gpus"]
     assert a.figures["within_budget"] and "lora" in a.answer.lower()
+
+
+def test_a_buyer_outside_china_gets_neither_china_market_cuts_nor_rack_scale_parts_and_each_vendors_best():
+    a = ask("EU startup, data residency means no US hyperscalers, we have to BUY. need to serve Mixtral 8x22B instruct to "
+            "~100 concurrent users (avg ~8k context). max 2 servers in our colo rack, ~EUR 400k hardware budget. nvidia "
+            "or amd, and what config?")
+    # EUR 400k x 1.10 = $440k; H20 / H800 / A800 / L20 are sold in China only and GB200 only as a 72-GPU NVL72 rack
+    assert a.request["budget"] == pytest.approx(440_000)
+    got = {o.gpu for o in a.options}
+    assert not got & {"h20", "h800", "a800", "l20", "rtx-4090d", "gb200", "gb300"}
+    assert "Each vendor's best: NVIDIA:" in a.answer and "AMD:" in a.answer

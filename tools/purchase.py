@@ -219,6 +219,18 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
     host_usd = lambda n: 0.0 if req.host_owned else _convert(HOST_USD[n], "USD", req.currency, req.cny_per_usd)
     options, rejected = [], []
     for gpu in req.gpus:
+        if "nvl72" in (gpu.form_factor or "").lower().replace(" ", "") and len(req.gpus) > 1:
+            # a rack-scale part (GB200 / GB300 NVL72: 72 GPUs in one liquid-cooled rack) is no 8-GPU machine to buy
+            rejected.append(PurchaseOption(gpu=gpu.id, name=gpu.name, num_gpus=None, format=None, per_gpu_gb=None,
+                                           condition=None, price_per_card=None, cards_cost=None, host_cost=None,
+                                           total=None, why="sold only as a 72-GPU NVL72 rack, not an 8-GPU machine"))
+            continue
+        if req.currency != "CNY" and len(req.gpus) > 1 and (gpu.market_notes or "").startswith("China-market"):
+            # an export-rule cut sold in China only (H20, H800, A800, L20, RTX 4090 D): not what a buyer elsewhere gets
+            rejected.append(PurchaseOption(gpu=gpu.id, name=gpu.name, num_gpus=None, format=None, per_gpu_gb=None,
+                                           condition=None, price_per_card=None, cards_cost=None, host_cost=None,
+                                           total=None, why="a China-market part: not sold outside China"))
+            continue
         price = price_of(req.prices, gpu, req.currency, req.cny_per_usd)
         if price is None:
             rejected.append(PurchaseOption(gpu=gpu.id, name=gpu.name, num_gpus=None, format=None, per_gpu_gb=None,

@@ -216,6 +216,18 @@ def purchase(ctx: Ctx) -> Answer:
                            "memory bandwidth, so a power cap costs it little (prompt processing slows more).",
                            f"想安静、少发热：把显卡功耗限制在约 {cap} W（`sudo nvidia-smi -pl {cap}`）；解码受显存带宽限制，限功耗对它"
                            "影响不大（处理长提示会慢一些）。"))
+    named_vendors = [v for v, pat in (("NVIDIA", r"nvidia|英伟达|n卡"), ("AMD", r"(?<![a-z])amd(?![a-z])|a卡"),
+                                      ("Huawei", r"huawei|ascend|华为|昇腾")) if re.search(pat, ctx.question.lower())]
+    if len(named_vendors) >= 2 and res.options:  # 'nvidia or amd?': each vendor's best, side by side
+        cards = {g.id: g for g in ctx.deps.catalog.gpus}
+        best_of = [(v, next((o for o in res.options if cards.get(o.gpu) and cards[o.gpu].vendor == v), None))
+                   for v in named_vendors]
+        parts = [ctx.t(f"{v}: {o.num_gpus}× {o.name}, {money(o.total)}, {o.tokens_per_s:g} tokens/s per user"
+                       if o.tokens_per_s else f"{v}: {o.num_gpus}× {o.name}, {money(o.total)}",
+                       f"{v}：{o.num_gpus} 张 {o.name}，{money(o.total)}" + (f"，每路 {o.tokens_per_s:g} token/s" if o.tokens_per_s else ""))
+                 if o else ctx.t(f"{v}: nothing in the table holds it", f"{v}：表里没有放得下的")
+                 for v, o in best_of]
+        lines.append(ctx.t("Each vendor's best: ", "各家最优：") + ("；" if ctx.zh else "; ").join(parts) + ctx.t(".", "。"))
     if within and len(within) > 1 and req.budget:
         cheap = min(within, key=lambda o: o.total)
         if cheap is not top:

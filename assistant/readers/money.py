@@ -64,14 +64,19 @@ def money(text: str) -> dict:
             if cur:
                 out["currency"] = cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(r"(?:预算|经费|资金|拨款|budget(?:\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(r"under|below|less than|at most|max|"
-                                                                       r"(?:i|we) (?:have|got|can spend|can afford)|"
-                                                                       r"(?:i|we)'ve got|spend(?:ing)? up to|(?:buy|build|get|purchase) with") + r")\s*"
-                  r"(?:\s*(?:是|为|有|约|大概|大约|差不多|:|：|~|≈|of|is|about|around|roughly|approx\.?|total)(?![a-z])\s*){0,3}"
-                  + MONEY, text) or \
-        re.search(MONEY + r"\s*(?:的)?\s*(?:预算|budget|以内|to spend|可以花|能花)", text)
-    if m and (m.group("pre") or m.group("post") or re.search(r"预算|经费|资金|拨款|budget|最多花|手上有|手里有|to spend|可以花|能花|" + w(
-            r"(?:i|we) (?:have|got|can spend|can afford)|(?:i|we)'ve got|spend(?:ing)? up to"), m.group(0))):
+    budget_words = r"预算|经费|资金|拨款|budget|最多花|手上有|手里有|to spend|可以花|能花|" + w(
+        r"(?:i|we) (?:have|got|can spend|can afford)|(?:i|we)'ve got|spend(?:ing)? up to")
+    candidates = [x for x in (
+        re.search(r"(?:预算|经费|资金|拨款|budget(?:\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(
+            r"under|below|less than|at most|max|(?:i|we) (?:have|got|can spend|can afford)|"
+            r"(?:i|we)'ve got|spend(?:ing)? up to|(?:buy|build|get|purchase) with") + r")\s*"
+            r"(?:\s*(?:是|为|有|约|大概|大约|差不多|:|：|~|≈|of|is|about|around|roughly|approx\.?|total)(?![a-z])\s*){0,3}"
+            + MONEY, text),
+        re.search(MONEY + r"\s*(?:的)?\s*(?:(?:hardware|capex|total|gpu|server|purchase|overall|all[\s-]*in)\s+)?"
+                          r"(?:预算|budget|以内|to spend|可以花|能花)", text)) if x]
+    # (the first that is a budget: 'max 2 servers … ~$440k hardware budget' is not a budget of 2)
+    m = next((x for x in candidates if x.group("pre") or x.group("post") or re.search(budget_words, x.group(0))), None)
+    if m:
         got = _money(m)
         if got and got[0] > 0:
             out["budget"], cur = got
@@ -345,7 +350,8 @@ def input_output_ratio(text: str) -> float | None:
 # Prices in euros are answered in US dollars at one stated rate (answers carry dollars and yuan only): the ECB's
 # reference rate ran 1.03-1.18 USD per EUR through 2025; 1.10 is an assumption, said beside every converted figure
 USD_PER_EUR = 1.10
-_EURO = re.compile(r"€\s*(\d+(?:[.,]\d+)?)|(\d+(?:[.,]\d+)?)\s*(?:€|eur(?:os?)?\b|欧元)", re.I)
+_EURO = re.compile(r"(?:€|\beur(?:os?)?\s)\s*(\d+(?:[.,]\d+)?)|(\d+(?:[.,]\d+)?)\s*([kKmM](?![a-zA-Z]))?\s*(?:€|eur(?:os?)?\b|欧元)",
+                   re.I)
 
 
 def euros_to_dollars(text: str) -> tuple[str, str | None]:
@@ -357,8 +363,9 @@ def euros_to_dollars(text: str) -> tuple[str, str | None]:
         # '1.200 €' / '1,800 euros': a separator before exactly three digits groups thousands; '0,32 €' is a decimal
         raw = re.sub(r"[.,](?=\d{3}$)", "", raw).replace(",", ".")
         usd = float(raw) * USD_PER_EUR
-        seen.append(f"€{raw} = ${usd:,.4g}")
-        return f"${usd:.4g}"
+        unit = m.group(3) or ""  # ('400k EUR': the magnitude stays with the number)
+        seen.append(f"€{raw}{unit} = ${usd:,.4g}{unit}")
+        return f"${usd:.4g}{unit}"
 
     out = _EURO.sub(swap, text)
     if not seen:
