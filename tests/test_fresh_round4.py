@@ -659,3 +659,11 @@ def test_a_buyer_outside_china_gets_neither_china_market_cuts_nor_rack_scale_par
     got = {o.gpu for o in a.options}
     assert not got & {"h20", "h800", "a800", "l20", "rtx-4090d", "gb200", "gb300"}
     assert "Each vendor's best: NVIDIA:" in a.answer and "AMD:" in a.answer
+
+
+def test_a_card_just_too_small_gets_the_same_card_fixes_first():
+    a = ask("can I run Qwen2.5-14B in 4-bit on my RTX 3060 12GB with 8k context?")
+    # 8k of 16-bit KV is 192 KiB x 8,192 = 1.6 GB beside ~8 GB of 4-bit weights and the prompt's activations: just
+    # over 12 GB; the same card works at a shorter context (or with an 8-bit cache where that is enough)
+    fit = a.answer.split("**What does fit**:")[1].split("\n")[0]
+    assert fit.strip().startswith("the same 1× NVIDIA GeForce RTX 3060 12GB")

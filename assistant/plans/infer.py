@@ -571,6 +571,19 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
     ways = []
     from tools.cost import desk_card
 
+    if ctx.req.kv_dtype not in ("fp8", "int8") and not model.mla:  # the same cards, the cache in 8 bits / a shorter context
+        try:
+            q8 = fits_on(model, gpu, n, fmt, context, batch, kv_dtype="fp8")
+        except ValueError:
+            q8 = None
+        if q8 is not None and q8.fits:
+            ways.append(ctx.t(f"the same {n}× {gpu.name} with an 8-bit KV cache (vLLM `--kv-cache-dtype fp8`, llama.cpp "
+                              f"`-ctk q8_0 -ctv q8_0`), {q8.per_gpu_gb:.1f} GB per GPU",
+                              f"同样 {n} 张 {gpu.name}，KV cache 用 8 位（vLLM `--kv-cache-dtype fp8`，llama.cpp `-ctk q8_0 "
+                              f"-ctv q8_0`），每卡 {q8.per_gpu_gb:.1f} GB"))
+        elif r.max_context and r.max_context >= 1024 and batch == 1:
+            ways.append(ctx.t(f"the same {n}× {gpu.name} at up to {r.max_context:,} tokens of context",
+                              f"同样 {n} 张 {gpu.name}，上下文不超过 {r.max_context:,} token"))
     total = 0
     if r.min_gpus and gpu.vendor != "Apple":
         total = r.min_gpus if r.min_gpus <= 8 else math.ceil(r.min_gpus / 8) * 8
