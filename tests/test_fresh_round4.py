@@ -667,3 +667,16 @@ def test_a_card_just_too_small_gets_the_same_card_fixes_first():
     # over 12 GB; the same card works at a shorter context (or with an 8-bit cache where that is enough)
     fit = a.answer.split("**What does fit**:")[1].split("\n")[0]
     assert fit.strip().startswith("the same 1× NVIDIA GeForce RTX 3060 12GB")
+
+
+@pytest.mark.parametrize("text,fmt", [("run Llama 3.1 405B at Q2 on a Mac Studio M2 Ultra 192GB?", "q2_k"),
+                                      ("Llama 3.1 405B 用 3bit 量化能在 M2 Ultra 192GB 上跑吗", "q3_k_m"),
+                                      ("saw people say it works at Q2/Q3: Llama 3.1 405B on an M2 Ultra 192GB", "q3_k_m")])
+def test_two_and_three_bit_gguf_formats_are_read(text, fmt):
+    assert read(text, CAT).request.precision == fmt
+
+
+def test_a_mac_that_cannot_hold_a_model_is_not_told_a_gpu_count():
+    a = ask("want to run Llama 3.1 405B on a Mac Studio M2 Ultra 192GB at Q3")
+    # Q3_K_M (~3.9 bits a weight) of 405B is ~200 GB: past 192 GB, and Macs do not combine into one GPU pool
+    assert "None GPUs" not in a.answer and "does not fit" in a.answer

@@ -415,7 +415,9 @@ def inference_memory(ctx: Ctx) -> Answer:
                     f"（--pipeline-parallel-size {least}），单路更慢"))
                 least = tp
         lines.append(T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
-                       min=least, ctx=context))
+                       min=least, ctx=context) if least or r.fits else
+                     ctx.t(f"**{model.name} does not fit on {n} x {gpu.name}** at {context:,} tokens ({r.per_gpu_gb:.1f} GB).",
+                           f"**{model.name} 在 {n} 张 {gpu.name} 上放不下**（上下文 {context:,}，需 {r.per_gpu_gb:.1f} GB）。"))
     if req.gpu and not (r.fits if fixed else best) and not gpu.id.startswith("custom-"):
         lines += _ways_that_fit(ctx, model, gpu, n, context, main_p, r, batch)  # (not 128 Raspberry Pis)
     if req.gpu and req.family_flagship:
@@ -594,8 +596,9 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
         ways.append(ctx.t(f"{total}× {gpu.name} in {fmt}{servers}", f"{total} 张 {gpu.name}，{fmt}{servers}"))
     from tools.formats import FORMATS
 
-    for small in ("fp8", "int8", "awq", "q4_k_m"):
-        if FORMATS[small].bits >= FORMATS[fmt].bits - 1:
+    gguf = fmt.startswith(("q", "iq")) or gpu.vendor == "Apple"
+    for small in ("fp8", "int8", "awq", "q4_k_m") + (("q3_k_m", "iq3_xxs", "q2_k") if gguf else ()):
+        if FORMATS[small].bits >= FORMATS[fmt].bits - (1 if not gguf else 0.1):
             continue
         if gpu.vendor == "Apple" and small in ("fp8", "int8", "awq"):
             continue
