@@ -680,3 +680,12 @@ def test_a_mac_that_cannot_hold_a_model_is_not_told_a_gpu_count():
     a = ask("want to run Llama 3.1 405B on a Mac Studio M2 Ultra 192GB at Q3")
     # Q3_K_M (~3.9 bits a weight) of 405B is ~200 GB: past 192 GB, and Macs do not combine into one GPU pool
     assert "None GPUs" not in a.answer and "does not fit" in a.answer
+
+
+def test_a_price_to_sell_at_is_checked_against_the_cost_to_make():
+    a = ask("算一下每百万 token 成本：8卡 H20 跑 DeepSeek-R1（FP8），我们实测整机输出吞吐 1500 tokens/s（并发 64），机器租金 ¥6.5万/月。"
+            "对外按输出 ¥16/百万token 定价能不能回本？")
+    # ¥65,000 / 730 h = ¥89.04 an hour; 1,500 tokens/s x 3,600 = 5.4M tokens an hour: ¥16.49 per million at full
+    # load, above the ¥16 asked: it loses money even with the GPUs always busy (¥32.98 at half use)
+    assert a.figures["cost_per_million_tokens"] == pytest.approx(65_000 / 730 / 5.4, rel=0.01)
+    assert "回不了本" in a.answer

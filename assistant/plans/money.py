@@ -9,6 +9,7 @@ from assistant.request import Clarification
 from tools.cost import HOURS_PER_MONTH
 from assistant.compose import md_table
 from assistant.context import USES, Ctx, assumptions_md
+from assistant.readers.slots import w
 
 USES["price"] = {"gpu", "gpus", "used", "server", "price_kind", "currency", "num_gpus", "gpus_per_node", "nodes",
                  "rent_per_month"}
@@ -226,11 +227,39 @@ def _api_per_output_million(req) -> float | None:
     return req.reference_per_million
 
 
+def _selling_at(ctx: Ctx, per_m: float, price: float, s: str) -> list[str]:
+    """'We charge ¥16 per 1M output tokens: do we break even?': the cost to make a million at full load against the
+    price, and the share of the time the GPUs must be busy for the price to cover it (cost per token at use u is
+    per_m / u, paid for whether busy or not)."""
+    u = per_m / price if price else None
+    if u is None:
+        return []
+    if u > 1:
+        verdict = ctx.t(f"**It does not break even**: even with the GPUs busy every hour, a million output tokens cost "
+                        f"{s}{per_m:,.2f} to make against your {s}{price:,.3g}: {s}{per_m - price:,.2f} lost per million. "
+                        f"Break-even needs a price of at least {s}{per_m:,.2f} at full use, {s}{per_m / 0.5:,.2f} at 50% use.",
+                        f"**回不了本**：即使 GPU 每小时都满载，每百万输出 token 的成本是 {s}{per_m:,.2f}，高于你的定价 "
+                        f"{s}{price:,.3g}，每百万亏 {s}{per_m - price:,.2f}。要回本，满载时定价至少 {s}{per_m:,.2f}，"
+                        f"一半时间忙时要 {s}{per_m / 0.5:,.2f}。")
+    else:
+        verdict = ctx.t(f"**It breaks even while the GPUs are busy more than {u:.0%} of the time**: a million output "
+                        f"tokens cost {s}{per_m:,.2f} at full load against your {s}{price:,.3g} (at 50% use the cost is "
+                        f"{s}{per_m / 0.5:,.2f}).",
+                        f"**GPU 忙碌时间超过 {u:.0%} 才能回本**：满载时每百万输出 token 成本 {s}{per_m:,.2f}，你的定价 "
+                        f"{s}{price:,.3g}（一半时间忙时成本是 {s}{per_m / 0.5:,.2f}）。")
+    ctx.used.add("reference_per_million")
+    return [verdict]
+
+
 def _against_api(ctx: Ctx, per_m: float, ref: float, s: str) -> list[str]:
     """Self-hosting per million output tokens against an API's price: the API's input charge added per output token
     when its input price and the workload's input:output ratio are given (said as not counted otherwise), the verdict
     at full use, and the utilization below which the API is cheaper (self-hosting paid by the hour costs per_m / u)."""
     req = ctx.req
+    if re.search(r"定价|对外|卖给|收费|回本|赚钱|亏|" + w(r"charge (?:customers|users|clients)|sell(?:ing)? (?:it )?at|resell|"
+                                                     r"price (?:it|our api) at|break[\s-]*even|margin|profit\w*|make money"),
+                 ctx.question.lower()):
+        return _selling_at(ctx, per_m, ref, s)
     api, ref = ref, req.reference_per_million
     how_en, how_zh = f"{s}{ref:,.3g} per million output tokens", f"每百万输出 {s}{ref:,.3g}"
     if req.reference_input_per_million and req.input_output_ratio:
