@@ -177,12 +177,12 @@ def _tp_problem(ctx: Ctx) -> str | None:
         model = ctx.model()
     except Exception:
         return None
-    from assistant.plans.infer import tp_divides
+    from tools.infer_memory import tp_ok
 
     tp, heads, kv = ctx.req.tensor_parallel, model.num_attention_heads, model.num_kv_heads
-    if tp_divides(model, tp):
+    if tp_ok(model, tp):
         return None
-    good = [t for t in (1, 2, 4, 8, 16, 32) if tp_divides(model, t)]
+    good = [t for t in (1, 2, 4, 8, 16, 32) if tp_ok(model, t)]
     return (f"TP={tp} does not work for {model.name}: its {heads} attention heads and {kv} KV heads must split evenly "
             f"over the tensor-parallel GPUs (vLLM and SGLang refuse it); TP sizes that work: {', '.join(map(str, good))}, "
             f"or {tp} GPUs as pipeline stages (--pipeline-parallel-size {tp})")

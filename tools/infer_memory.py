@@ -65,7 +65,7 @@ class InferenceMemoryRequest(BaseModel):
     def _check(self) -> InferenceMemoryRequest:
         if self.prompt_len and self.context and self.prompt_len > self.context:
             raise ValueError(f"--prompt-len {self.prompt_len} exceeds --context {self.context}")
-        if self.split == "tp" and not _tp_ok(self.model, self.num_gpus):
+        if self.split == "tp" and not tp_ok(self.model, self.num_gpus):
             raise ValueError(f"tensor parallel {self.num_gpus} needs a degree that divides the "
                              f"{self.model.num_attention_heads} heads and fits the {self.model.num_kv_heads} KV heads")
         if self.split == "layers" and self.num_gpus > self.model.num_layers:
@@ -77,7 +77,7 @@ class InferenceMemoryRequest(BaseModel):
                 raise ValueError(f"{self.num_gpus} GPUs do not divide into {self.pipeline} pipeline stages")
             if self.pipeline > self.model.num_layers:
                 raise ValueError(f"{self.pipeline} pipeline stages exceed the {self.model.num_layers} layers")
-            if not _tp_ok(self.model, self.num_gpus // self.pipeline):
+            if not tp_ok(self.model, self.num_gpus // self.pipeline):
                 raise ValueError(f"tensor parallel {self.num_gpus // self.pipeline} per stage needs a degree that "
                                  f"divides the {self.model.num_attention_heads} heads")
         return self
@@ -116,7 +116,9 @@ class InferenceMemory(BaseModel):
     assumptions: list[str]
 
 
-def _tp_ok(spec: ModelSpec, t: int) -> bool:
+def tp_ok(spec: ModelSpec, t: int) -> bool:
+    """Whether vLLM / SGLang can split the model's attention over `t` GPUs: the heads divide, and the KV heads divide
+    or are replicated (an MLA latent is held whole on every GPU)."""
     if spec.num_attention_heads % t:
         return False
     return spec.mla is not None or spec.num_kv_heads % t == 0 or t % spec.num_kv_heads == 0
@@ -167,7 +169,7 @@ def _layout(req: InferenceMemoryRequest, n: int) -> _Layout | None:
         return _Layout(split="layers" if tp == 1 else "tp+pp", tp=tp, stages=req.pipeline)
     if n == 1:
         return _Layout(split="single", tp=1, stages=1)
-    if req.split in ("auto", "tp") and _tp_ok(req.model, n):
+    if req.split in ("auto", "tp") and tp_ok(req.model, n):
         return _Layout(split="tp", tp=n, stages=1)
     if req.split in ("auto", "layers") and n <= req.model.num_layers:
         return _Layout(split="layers", tp=1, stages=n)

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from knowledge.schemas import GPU
 from tools import efficiency as eff
 from tools.formats import kv_default
-from tools.infer_memory import _tp_ok
+from tools.infer_memory import tp_ok
 from tools.memory import weight_bytes
 from tools.params import count_parameters
 from tools.serve_assumptions import plan_assumptions
@@ -81,15 +81,15 @@ def _shapes(req: ServeRequest) -> list[tuple[int, int, bool]]:
         if req.tp is not None and req.tp > req.gpus_per_node:
             raise ValueError(f"--tp {req.tp} is wider than a node of {req.gpus_per_node} GPUs: tensor parallelism "
                              "stays within a node; use --pp for stages across nodes (or --gpus-per-node)")
-        if req.tp is not None and not _tp_ok(spec, req.tp):
+        if req.tp is not None and not tp_ok(spec, req.tp):
             raise ValueError(f"--tp {req.tp} does not divide {spec.id}'s {spec.num_attention_heads} attention heads: "
                              "TP must divide the head count (try a power of two)")
-        tps = [req.tp] if req.tp is not None else [t for t in TP_DEGREES if t <= req.gpus_per_node and _tp_ok(spec, t)]
+        tps = [req.tp] if req.tp is not None else [t for t in TP_DEGREES if t <= req.gpus_per_node and tp_ok(spec, t)]
         pp = req.pp or 1
         if pp > spec.num_layers:
             raise ValueError(f"--pp {pp} is more stages than {spec.id}'s {spec.num_layers} layers")
         return [(t, pp, pp > 1) for t in tps]
-    tps = [t for t in TP_DEGREES if t <= req.gpus_per_node and _tp_ok(spec, t)]
+    tps = [t for t in TP_DEGREES if t <= req.gpus_per_node and tp_ok(spec, t)]
     out = [(t, 1, False) for t in tps]
     if tps and tps[-1] == req.gpus_per_node:
         out += [(tps[-1], s, True) for s in range(2, MAX_STAGES + 1) if s <= spec.num_layers]

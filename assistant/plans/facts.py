@@ -209,9 +209,9 @@ def purchase(ctx: Ctx) -> Answer:
                                      "it needs a dedicated 220-240 V circuit.") if big else "."),
                                f"功率：满载约 {top.power_w:,.0f} W" + ("：超过普通家用插座（10 A / 220 V 连续约 1,760 W），需要 "
                                                                      "16 A 专用线路。" if top.power_w > 1760 else "。")))
-    if req.quiet and top and top.within_budget is not False and top.num_gpus and ctx.deps.catalog.gpu(top.gpu)[0].tdp_w \
-            and ctx.deps.catalog.gpu(top.gpu)[0].tdp_w >= 300:
-        cap = int(ctx.deps.catalog.gpu(top.gpu)[0].tdp_w * 0.7 // 10 * 10)
+    tdp = ctx.deps.catalog.gpu(top.gpu)[0].tdp_w if top else None
+    if req.quiet and tdp and tdp >= 300 and top.within_budget is not False and top.num_gpus:
+        cap = int(tdp * 0.7 // 10 * 10)
         lines.append(ctx.t(f"Quiet and cooler: cap the card at ~{cap} W (`sudo nvidia-smi -pl {cap}`); decode is bound by "
                            "memory bandwidth, so a power cap costs it little (prompt processing slows more).",
                            f"想安静、少发热：把显卡功耗限制在约 {cap} W（`sudo nvidia-smi -pl {cap}`）；解码受显存带宽限制，限功耗对它"

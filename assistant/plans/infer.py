@@ -163,13 +163,6 @@ def _engine(ctx: Ctx, default: str) -> str:
     return "vllm" if e in PREALLOCATING else "hf"
 
 
-def tp_divides(model, tp: int) -> bool:
-    """Whether vLLM / SGLang can split the model's attention over `tp` GPUs (heads divide, KV heads divide or are
-    replicated)."""
-    heads, kv = model.num_attention_heads, model.num_kv_heads
-    return heads % tp == 0 and (kv % tp == 0 or tp % kv == 0)
-
-
 def _speed_engine(ctx: Ctx, default: str) -> str:
     """The speed tool's engine: llama.cpp / Ollama decode with CUDA graphs (no eager launch cost per layer) but allocate
     as they go; the rest as _engine."""
@@ -400,10 +393,12 @@ def inference_memory(ctx: Ctx) -> Answer:
                 for p, x in results.items()]
         lines += ["", md_table([ctx.t("precision", "精度"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
     else:
+        from tools.infer_memory import tp_ok
+
         least = r.min_gpus
-        if not r.fits and least and engine == "vllm" and not tp_divides(model, least):
+        if not r.fits and least and engine == "vllm" and not tp_ok(model, least):
             # '最少要几张 4090？vllm 部署': memory holds it on 3, but vLLM's tensor parallelism splits the heads evenly
-            tp = next((t for t in (2, 4, 8, 16) if t >= least and tp_divides(model, t)), None)
+            tp = next((t for t in (2, 4, 8, 16) if t >= least and tp_ok(model, t)), None)
             if tp:
                 ctx.notes.append(ctx.t(
                     f"{least} GPUs hold it by memory, but tensor parallelism needs the {model.num_attention_heads} "

@@ -607,7 +607,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         return []  # the same job on each card: the recommendation / the time answer compares the cards itself
     asks = []
     every = sorted(names.gpu_spans, key=lambda sp: sp[0])  # each mention of each card, in order
-    from assistant.readers.slots import TPS_RATE, throughput as slots_throughput
+    from assistant.readers.slots import OWN_MEASUREMENT, TPS_RATE, throughput as slots_throughput
 
     own_rates = len(re.findall(TPS_RATE, low)) >= 2  # a rate per card, not one for the message
     either = bool(re.search(r"(?:/\s*(?:hr|hour|h)|per hour|an hour|每小时|/小时)[^.。;；]{0,12}?(?:for (?:either|both|each)"
@@ -619,8 +619,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     # card's, with its count
     rate_at = re.search(TPS_RATE, low)
     measured_on = next((g for s0, _, g in every_span if rate_at and abs(s0 - rate_at.start()) <= 60), None) \
-        if req.throughput_tokens_per_s and not own_rates and re.search(r"measur|benchmark|实测|测的|测了|we get|we see|"
-                                                                        r"i get|we got", low) else None
+        if req.throughput_tokens_per_s and not own_rates and re.search(OWN_MEASUREMENT, low) else None
     measured_n = next((counts_near_gpus(work, Names(gpus=[g], gpu_spans=[(s0, e0, g)]))[0] for s0, e0, g in every_span
                        if g == measured_on and rate_at and abs(s0 - rate_at.start()) <= 60), None) if measured_on else None
     for i, (start, end, gid) in enumerate(spans):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from assistant.readers.numbers import NUM, TIME_UNIT, duration_hours, magnitude, to_number
-from assistant.readers.slots import has, w
+from assistant.readers.slots import VOLUME_MAG, has, w
 
 _CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元|yuan|renminbi"
 _USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
@@ -320,15 +320,13 @@ def api_input_output_prices(text: str) -> tuple[float, float] | None:
     return (inp, out) if inp and out else None
 
 
-_VOL_SCALE = {"k": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9, "万": 1e4, "亿": 1e8,
-              "百万": 1e6, "千万": 1e7}
 _VOL_NUM = r"(\d+(?:\.\d+)?)\s*(k|m|million|bn|b|billion|百万|千万|万|亿)(?![a-z])\s*(?:个)?\s*(?:tokens?\s*)?"
 
 
 def split_volumes(text: str) -> tuple[float, float] | None:
     """(input tokens, output tokens) of a volume written as its two parts ('160M input, 40M output', '输入 1.6 亿，输出
     4000 万', '30m input + 10m output'), each with its unit; None otherwise."""
-    vol = lambda n, u: float(n) * _VOL_SCALE[u]
+    vol = lambda n, u: float(n) * VOLUME_MAG[u]
     m = re.search(_VOL_NUM + r"(?:输入|input|prompt)[^0-9]{0,16}?" + _VOL_NUM + r"(?:输出|output|completion)", text) or \
         re.search(r"(?:输入|input|prompt)\s*(?:tokens?)?\s*(?:约|大约|大概|about|~|:|：)?\s*" + _VOL_NUM +
                   r"[^0-9]{0,16}?(?:输出|output|completion)\s*(?:tokens?)?\s*(?:约|大约|大概|about|~|:|：)?\s*" + _VOL_NUM, text)

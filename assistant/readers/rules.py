@@ -183,10 +183,6 @@ _INHERITED = ("method", "methods", "model", "model_text", "models", "gpu", "gpus
               "global_batch", "tokens", "epochs", "interconnect")
 
 
-# 'our own measurement: LoRA of 8B on 1x A100 runs at ~2,800 tokens/s', '我自己测的 … 吞吐大约 1800 tokens/s'
-_OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测|看板|监控显示|日志显示|" +
-                    slots.w(r"runs at|we get|we see|we got|we saw|getting|i get|i got|dashboard|logs? (?:say|says|show|shows)|"
-                            r"grafana|wandb"))
 
 
 _LATER = r"(?:maybe|later|occasional\w*|sometimes|eventually|down the (?:road|line)|偶尔|以后|之后再?|将来|未来|有时|可能还?会?)"
@@ -202,7 +198,7 @@ def _measured_run_split(text: str) -> tuple[str, str] | None:
                                  r"想用|要用|we(?:'re| are)? planning|we plan|planning|now we|if we))", text) if p.strip()]
     low = [unicodedata.normalize("NFKC", p).lower() for p in parts]
     past = [i for i, x in enumerate(low) if (re.search(slots.PAST_RUN, x) and re.search(_DURATION, x))
-            or (re.search(_OWN_MEASUREMENT, x) and re.search(slots.TPS_RATE, x))]
+            or (re.search(slots.OWN_MEASUREMENT, x) and re.search(slots.TPS_RATE, x))]
     if not past or past[-1] == len(parts) - 1:
         return None
     cut = past[-1] + 1
