@@ -74,6 +74,7 @@ class Ctx:
     applied: dict = field(default_factory=dict)  # defaults shown in the restatement as if stated ('1× H100')
     gpu_overrides: dict = field(default_factory=dict)  # GPU records changed for this answer (a Mac's raised GPU limit)
     shared: frozenset = frozenset()  # inputs the message's comparison uses: not 'not used' in one ask's section
+    one_of_several: bool = False  # one ask of a message that holds several (the comparison picks the formats)
     used: set = field(default_factory=set)  # inputs a handler used beyond its intent's usual ones (USES)
     as_stated: dict = field(default_factory=dict)  # inputs computed at another value, reported as the user stated them
 
@@ -124,6 +125,16 @@ class Ctx:
         rec, note = self.deps.catalog.gpu(gid)
         if note:
             self.notes.append(note)
+        if gpu_id is None and self.req.gpu and (self.req.exclude_vendors or self.req.only_vendors):
+            # '只能买华为的卡 … 买几张 910B': a rule the named card meets is kept, not 'not used'; one it breaks is said
+            self.used |= {"exclude_vendors", "only_vendors"}
+            if not vendor_ok(self.req, rec):
+                rule = ", ".join(self.req.only_vendors) or "not " + ", ".join(self.req.exclude_vendors)
+                line = self.t(f"{rec.name} is made by {rec.vendor}, outside the vendors you allow ({rule}): sized as "
+                              "asked, but it breaks your rule", f"{rec.name} 是 {rec.vendor} 的卡，不在你允许的厂商范围内（"
+                              f"{rule}）：按你问的计算，但它不符合你的要求")
+                if line not in self.notes:
+                    self.notes.append(line)
         return self.gpu_overrides.get(rec.id, rec)
 
     def assume(self, en: str, zh: str) -> None:

@@ -659,6 +659,31 @@ def _compare_layouts(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
     ok = [r for r in rows if r[1] > 0]
     if not ok:
         return "; ".join(listed)
+    stated = (done[0][1].request or {}).get("stated") or []
+    if "concurrent_users" in stated or "batch" in stated:
+        # a load stated ('并发 64'): every layout carries the same users, so each user's speed decides, among the
+        # layouts whose KV room holds their share of the users
+        def want(a):
+            req_a = next((x.request for b, x in done if b is a), None) or {}
+            return (req_a.get("concurrent_users") or req_a.get("batch") or 1) * (a.replicas or 1)
+        short = [r for r in ok if r[2] < want(r[0])]
+        for r in short:
+            i = next(k for k, x in enumerate(rows) if x is r)
+            listed[i] += (f"，只放得下 {r[2]} 路，不到你的 {want(r[0])} 路" if zh else
+                          f", its KV room holds only {r[2]} of the {want(r[0])}")
+        ok = [r for r in ok if r not in short] or ok
+        fastest = max(ok, key=lambda r: r[3])
+        rest = [r for r in ok if r is not fastest]
+        gain = fastest[3] / max(r[3] for r in rest) if rest else None
+        if gain is not None and gain < 1.10:
+            pick = (f"**两者差不多**（每路相差 {gain:.2f} 倍，在估算误差之内）；选副本少的更省运维" if zh else
+                    f"**About equal** ({gain:.2f}× per user, inside the estimate's error); fewer replicas are simpler to run")
+        else:
+            pick = (f"**选 {fastest[0].text}**：同样的负载下每路 {fastest[3]:,.1f} token/秒" +
+                    (f"，是另一种的 {gain:.2f} 倍" if gain else "") if zh else
+                    f"**Pick {fastest[0].text}**: at your load each user gets {fastest[3]:,.1f} tokens/s" +
+                    (f", {gain:.2f}× the next" if gain else ""))
+        return ("；".join(listed) + "。" + pick + "。") if zh else ("; ".join(listed) + ". " + pick + ".")
     best = max(ok, key=lambda r: r[1])
     others = [r for r in ok if r is not best]
     ratio = best[1] / max(r[1] for r in others) if others else None

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 ZERO_GPUS = "0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')"
 MAX_GPUS = 1_000_000  # an input above it is a typo or a joke: said, not computed
+SMALL_GROUP = 5  # people who may all ask at once: sized for all of them (an assumption, always said)
 TEAM_PEAK_SHARE = 0.25  # a team's people -> requests in flight at its busiest (an assumption, always said)
 PEAK_SHARE_OF_DAU = 0.05  # chat users a day -> requests in flight at the peak hour (an assumption, always said)
 RATIO_MODEL = "llama-3.1-8b"  # the job a ratio question is computed on when it names none (said)
@@ -103,11 +104,11 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
                 elif biggest:
                     r = subs[i] = r.model_copy(update={"model": f"{biggest:g}b", "precision": "int4",
                                                        "largest_model": None})
-            answers.append(plan(r, deps, question, invalid, shared))
+            answers.append(plan(r, deps, question, invalid, shared, one_of_several=True))
         fixed = _held_fixed(req, asks, answers, deps.catalog)
         if fixed:  # cards compared on one format, formats on one GPU count: the alternative is the only change
             subs = [r.model_copy(update=fixed) for r in subs]
-            answers = [plan(r, deps, question, invalid, shared) for r in subs]
+            answers = [plan(r, deps, question, invalid, shared, one_of_several=True) for r in subs]
         return combine(req, asks, answers, question, deps.prices())
     except Exception:  # splitting the message failed: the message's own reading answers it (logged)
         log.exception("several asks failed on %r", question[:200])
@@ -302,7 +303,8 @@ def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
 LONG_DOCUMENT_CONTEXT = 16_384  # a few dozen pages in and a summary out; RAG prompts with several retrieved chunks
 
 
-def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (), shared=frozenset()) -> Answer:
+def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (), shared=frozenset(),
+         one_of_several: bool = False) -> Answer:
     """The answer for an understood question; `shared`: inputs a comparison across the message's asks uses."""
     handlers = {"training_memory": train.training_memory, "training_time": train.training_time,
                 "inference_memory": infer.inference_memory, "serving": infer.serving,
@@ -310,7 +312,15 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "published_run": facts.published_run, "recommend": facts.recommend,
                 "compare": facts.compare, "spec": facts.spec, "fact_check": facts.fact_check,
                 "explain": facts.explain}
-    ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared))
+    ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared), one_of_several=one_of_several)
+    small = req.team_size or req.daily_active_users
+    if small and small <= SMALL_GROUP and not (req.concurrent_users or req.requests_per_s):
+        # '3 devs', 'a team of 4': a group this small can all ask at once, and sizing for all of them costs little
+        req = ctx.req = req.model_copy(update={"concurrent_users": small})
+        ctx.used.add("team_size" if req.team_size else "daily_active_users")
+        ctx.assume(f"{small} requests in flight at the busiest moment: a group of {small} can all ask at once (an "
+                   "assumption; state your peak concurrency to replace it)",
+                   f"最忙时同时处理 {small} 个请求：{small} 个人可能同时在用（假设值；给出实际峰值并发可替换）")
     if req.team_size and not (req.concurrent_users or req.requests_per_s):
         peak = max(1, math.ceil(req.team_size * TEAM_PEAK_SHARE))
         req = ctx.req = req.model_copy(update={"concurrent_users": peak})
@@ -423,7 +433,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     handler = handlers.get(req.intent)
     if req.intent == "cost" and req.electricity_per_kwh and not (req.purchase_price or req.purchase_price_per_server
                                                                  or req.rent_per_month) and \
-            re.search(r"电费|电力成本|(?<![a-z])(?:electricity (?:bill|cost)|power (?:bill|cost))(?![a-z])", question.lower()):
+            re.search(r"电费|电力成本|(?<![a-z])(?:electricity (?:bill|cost)|power (?:bill|cost)|(?:monthly|yearly|annual) "
+                      r"(?:electricity|power)|electricity (?:per|a|each) (?:month|year))(?![a-z])", question.lower()):
         # '一年电费多少？': the bill, not a rent-or-buy; beside a rental rate ('vs just renting 4x 4090 at $0.35/hr'), the
         # bill of the machine the user runs against renting the same GPUs
         return _finish(ctx, _run(ctx, money.power_bill))
@@ -495,6 +506,12 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
         text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(f"- {i}" for i in ctx.ignored)
     slots = req_dict | ({"awaiting": answer.clarification.missing} if answer.clarification and answer.status == "answered"
                         else {})  # answered, with a one-click completion: a bare reply ('10 days') completes it
+    v = answer.verdict
+    if v is not None and answer.status == "answered":
+        # the GPUs this answer settled on ('2 are needed', 'at least 6'): what 'on that setup' means next turn
+        n = v.num_gpus if v.fits else (v.min_gpus or None)
+        if n:
+            slots["answered_num_gpus"] = n
     return answer.model_copy(update={"answer": text, "request": req_dict, "slots": slots, "ignored": ctx.ignored,
                                      "tool_calls": answer.tool_calls or ctx.calls})
 

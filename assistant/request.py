@@ -183,6 +183,13 @@ class Request(BaseModel):
     measured_model: str | None = Field(None, description="the model of the user's earlier measured run, when it differs")
     measured_gpu: str | None = Field(None, description="the GPU of the user's earlier measured run, when it differs")
     measured_num_gpus: int | None = Field(None, ge=1, description="the GPU count of the earlier measured run, when it differs")
+    measured_concurrency: int | None = Field(None, ge=1, le=100_000, description="the requests in flight a measured "
+                                             "throughput was taken at ('并发 32 时总吞吐 1100 tokens/s'): one measured unit's load")
+    api_spend_per_month: float | None = Field(None, gt=0, le=1e10, description="what the user pays an API a month now "
+                                              "('we spend $12k/month on the API'), in the request's currency")
+    measured_rate_per_gpu: float | None = Field(None, gt=0, le=1e8, description="output tokens/s per GPU that a measured or "
+                                                "quoted serving run reached (measured_model on measured_gpu): a "
+                                                "cross-check scaled to the job's model, never the job's own rate")
     hours_per_day: float | None = None
     budget: float | None = None
     currency: Currency | None = Field(None, description="currency the user wrote prices or budget in")

@@ -165,6 +165,16 @@ PAIRS: dict[str, tuple[str, str]] = {
                           "on 8 H100s?",
                           "Our LoRA run on Llama 3.1 8B took 6 hours on 4 H100s for 300M tokens. How long for 1.2B tokens "
                           "on 8 H100s?"),
+    "measured_concurrency": ("We measured 900 tokens/s on one L40S with Qwen2.5-14B. We need 150 concurrent users: how "
+                             "many L40S?",
+                             "We measured 900 tokens/s at 24 concurrent on one L40S with Qwen2.5-14B. We need 150 "
+                             "concurrent users: how many L40S?"),
+    "api_spend_per_month": ("Self-host Qwen2.5-32B on H100s at $2.2/hr for 3B tokens a month: cost per million tokens?",
+                            "We spend $12k/month on the API for 3B tokens a month. Self-host Qwen2.5-32B on H100s at "
+                            "$2.2/hr: cost per million tokens?"),
+    "measured_rate_per_gpu": ("How many H100s for Llama 3.1 70B at 10k tok/s total output?",
+                              "A blog shows Llama 3.1 8B doing 2,500 tok/s on one H100. How many H100s for Llama 3.1 70B "
+                              "at 10k tok/s total output?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

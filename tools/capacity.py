@@ -26,6 +26,8 @@ class CapacityRequest(BaseModel):
     utilization: float | None = Field(None, gt=0, le=1, description="the average share of its saturated rate a unit "
                                       "is held to (0.7 = 70%); None: sized on the peak alone")
     price_per_unit_hour: float | None = Field(None, gt=0, description="rent or cost per unit-hour")
+    current_bill_per_month: float | None = Field(None, gt=0, description="what the same volume costs a month today "
+                                                 "(an API bill), to compare with the units' month")
 
 
 class CapacityResult(BaseModel):
@@ -42,6 +44,9 @@ class CapacityResult(BaseModel):
     units_costed: int | None = Field(None, description="units the cost is for: those named, or the units needed when more")
     cost_per_million_full_load: float | None = None
     cost_per_million_at_volume: float | None = None
+    current_per_million: float | None = Field(None, description="today's bill per million tokens of the volume")
+    saving_per_month: float | None = Field(None, description="today's bill less the units' month (negative: today's "
+                                           "is cheaper)")
 
 
 def plan_capacity(req: CapacityRequest) -> CapacityResult:
@@ -68,4 +73,8 @@ def plan_capacity(req: CapacityRequest) -> CapacityResult:
             out.cost_per_month = out.cost_per_hour * HOURS_PER_MONTH
             if out.average_tokens_per_s:
                 out.cost_per_million_at_volume = out.cost_per_hour / (out.average_tokens_per_s * 3600) * 1e6
+            if req.current_bill_per_month:
+                out.saving_per_month = req.current_bill_per_month - out.cost_per_month
+    if req.current_bill_per_month and req.tokens_per_day:
+        out.current_per_million = req.current_bill_per_month / (req.tokens_per_day * HOURS_PER_MONTH / 24 / 1e6)
     return out

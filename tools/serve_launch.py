@@ -9,7 +9,7 @@ def launch_command(req: ServeRequest, lay: Layout, kv: str) -> str:
     """The engine's launch line for one replica."""
     spec, eng = req.model, req.eng
     repo = spec.hf_repo or spec.id
-    ctx = req.prompt_len + req.output_len
+    ctx = max(req.prompt_len + req.output_len, req.max_model_len or 0)
     seqs = max(1, lay.max_concurrent_sequences)
     quant = req.precision and req.precision != spec.native_precision
     frac = req.memory_fraction or eng.memory_fraction
@@ -25,8 +25,9 @@ def launch_command(req: ServeRequest, lay: Layout, kv: str) -> str:
             parts.append("--quantization fp8")
         if eng.id == "vllm":
             parts += _vllm_extras(req)
-            if quant and req.precision in ("awq", "gptq", "int4"):
-                parts[0] = f"vllm serve <an {req.precision.upper()} checkpoint of {repo}>"
+            if quant and req.precision in ("awq", "gptq", "int4", "int8"):
+                kind = " (GPTQ-Int8 or W8A8)" if req.precision == "int8" else ""
+                parts[0] = f"vllm serve <an {req.precision.upper()} checkpoint of {repo}{kind}>"
         return " ".join(parts) + tail + _runtime_note(req.gpu.vendor, eng.id, bool(tail))
     if eng.id == "llama.cpp":
         fmt = req.fmt if weight_format(req.fmt).family == "gguf" else "q4_k_m"

@@ -170,7 +170,8 @@ def _with_default_targets(req: ServeRequest, gpus: int) -> dict | None:
     try:
         tight = plan_serving(req.model_copy(update={"ttft_s": DEFAULT_TTFT_S, "itl_ms": DEFAULT_ITL_MS}))
     except ValueError as e:
-        return {"ttft_s": DEFAULT_TTFT_S, "itl_ms": DEFAULT_ITL_MS, "total_gpus": None, "why_not": str(e).split(": try")[0]}
+        return {"ttft_s": DEFAULT_TTFT_S, "itl_ms": DEFAULT_ITL_MS, "total_gpus": None, "why_not": str(e).split(": try")[0],
+                "bound": getattr(e, "bound", None)}
     return {"ttft_s": DEFAULT_TTFT_S, "itl_ms": DEFAULT_ITL_MS, "total_gpus": tight.total_gpus, "tp": tight.tp,
             "pp": tight.pp, "replicas": tight.replicas, "ttft_s_achieved": tight.ttft_s, "itl_ms_achieved": tight.itl_ms,
             "same_as_plan": tight.total_gpus == gpus}

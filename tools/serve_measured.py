@@ -115,3 +115,63 @@ def correction(run: BenchResult, deployment: Deployment, estimated: dict[str, fl
     return Correction(deployment=deployment, itl_factor=round(itl, 4), ttft_factor=round(ttft, 4),
                       throughput_factor=round(tps, 4), measured=run.model_dump(exclude={"model_id", "engine"}),
                       estimated={k: round(v, 4) for k, v in estimated.items()}, source=source, as_of=as_of)
+
+
+class QuotedRate(BaseModel):
+    """A serving rate measured or quoted for one model and card, carried to another by what decode reads per token."""
+
+    model_config = ConfigDict(extra="forbid")
+    rate_per_gpu: float = Field(gt=0, le=1e8, description="output tokens/s per GPU of the quoted run")
+    active_params_quoted: float = Field(gt=0, description="active parameters of the quoted run's model")
+    active_params_job: float = Field(gt=0, description="active parameters of the job's model")
+    bandwidth_quoted_gbps: float = Field(gt=0, description="memory bandwidth of the quoted run's card")
+    bandwidth_job_gbps: float = Field(gt=0, description="memory bandwidth of the job's card")
+    target_tokens_per_s: float | None = Field(None, gt=0, description="the job's output tokens/s to carry")
+
+
+class QuotedRateScaled(BaseModel):
+    rate_per_gpu: float = Field(description="the quote carried to the job's model and card, tokens/s per GPU")
+    params_ratio: float
+    bandwidth_ratio: float
+    gpus_for_target: int | None = None
+
+
+def scale_quoted_rate(q: QuotedRate) -> QuotedRateScaled:
+    """Decode reads every active weight once per step, so tokens/s per GPU go about inversely with the active
+    parameters and with memory bandwidth across cards: a rough carry of another model's figure, a cross-check only
+    (the quote's prompt lengths, batch and engine settings are unknown)."""
+    p = q.active_params_quoted / q.active_params_job
+    b = q.bandwidth_job_gbps / q.bandwidth_quoted_gbps
+    rate = q.rate_per_gpu * p * b
+    need = math.ceil(q.target_tokens_per_s / rate - 1e-9) if q.target_tokens_per_s else None
+    return QuotedRateScaled(rate_per_gpu=rate, params_ratio=p, bandwidth_ratio=b, gpus_for_target=need)
+
+
+class BenchUnit(BaseModel):
+    """A deployment unit the user benchmarked: its GPUs, the requests in flight it ran at, and its total throughput."""
+
+    model_config = ConfigDict(extra="forbid")
+    gpus: int = Field(ge=1, le=100_000, description="GPUs in one unit (one replica)")
+    concurrency: int = Field(ge=1, le=100_000, description="requests in flight during the benchmark")
+    tokens_per_s: float = Field(gt=0, le=1e9, description="the unit's total output tokens/s at that load")
+    target_users: int = Field(ge=1, le=10_000_000, description="requests in flight to serve")
+    gpus_owned: int | None = Field(None, ge=1, description="GPUs the user has, when stated")
+
+
+class BenchUnitPlan(BaseModel):
+    units: int = Field(description="replicas of the benchmarked unit, each at no more than its benchmark load")
+    gpus: int
+    per_user_tokens_per_s: float = Field(description="each user's rate at the benchmark's load (total / concurrency)")
+    total_tokens_per_s: float = Field(description="the units' total at the target load, linear in the users served")
+    enough: bool | None = None
+
+
+def replicas_from_benchmark(u: BenchUnit) -> BenchUnitPlan:
+    """Replicas of a unit the user measured, each held at the load it was measured at (where they found the latency
+    acceptable): units = ceil(users / concurrency); the total grows with the users, each user keeps the measured rate."""
+    units = math.ceil(u.target_users / u.concurrency)
+    per_user = u.tokens_per_s / u.concurrency
+    gpus = units * u.gpus
+    return BenchUnitPlan(units=units, gpus=gpus, per_user_tokens_per_s=per_user,
+                         total_tokens_per_s=per_user * u.target_users,
+                         enough=None if u.gpus_owned is None else u.gpus_owned >= gpus)

@@ -53,6 +53,8 @@ class ServeRequest(BaseModel):
     kv_dtype: Literal["bf16", "fp16", "fp8"] | None = None
     memory_fraction: float | None = Field(None, gt=0, le=1, description="the engine's memory share (vLLM "
                                           "--gpu-memory-utilization, SGLang --mem-fraction-static); default the engine's")
+    max_model_len: int | None = Field(None, ge=1, le=10_000_000, description="the engine's context limit when the user "
+                                      "sets one above the request lengths (vLLM --max-model-len); lengths size the load")
     max_num_seqs: int | None = Field(None, ge=1, le=100_000, description="the engine's running-sequence cap (vLLM "
                                      "--max-num-seqs, SGLang --max-running-requests); default the engine's")
     speculative: Literal["draft", "eagle", "mtp"] | None = Field(None, description="memory of speculative decoding "

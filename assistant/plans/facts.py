@@ -228,8 +228,11 @@ def purchase(ctx: Ctx) -> Answer:
                  if o else ctx.t(f"{v}: nothing in the table holds it", f"{v}：表里没有放得下的")
                  for v, o in best_of]
         lines.append(ctx.t("Each vendor's best: ", "各家最优：") + ("；" if ctx.zh else "; ").join(parts) + ctx.t(".", "。"))
-    if within and len(within) > 1 and req.budget:
-        cheap = min(within, key=lambda o: o.total)
+    from tools.purchase import MIN_USABLE_TOKENS_PER_S
+
+    usable = [o for o in within or [] if o.tokens_per_s is None or o.tokens_per_s >= MIN_USABLE_TOKENS_PER_S]
+    if len(usable) > 1 and req.budget:  # (a machine too slow for the users is not one that 'runs it')
+        cheap = min(usable, key=lambda o: o.total)
         if cheap is not top:
             lines.append(ctx.t(f"Cheapest that runs it: {cheap.num_gpus}× {cheap.name} ({cheap.condition}) in {cheap.format}, "
                                f"{money(cheap.total)}.",
@@ -691,6 +694,35 @@ def _memory_needed(answer: Answer) -> float | None:
     return call.result["per_gpu_gb"] * (call.result.get("num_gpus") or call.args.get("num_gpus") or 1)
 
 
+def _claimed_job_memory(ctx: Ctx) -> str:
+    """Whether a claimed training job fits the claimed hardware at all ('full fine-tune of a 70B on one 4090 in 4-bit'):
+    full training keeps 16-bit weights, gradients and optimizer states; 4-bit weights make it adapter training
+    (QLoRA), not full-parameter."""
+    from assistant.plans.train import _memory_args
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    req = ctx.req
+    if req.method not in ("full", "lora", "qlora") or not req.gpu:
+        return ""
+    model, gpu, n = ctx.model(), ctx.gpu(), req.num_gpus or 1
+    args = _memory_args(ctx, req.method)
+    r = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
+                 estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+    four_bit = req.method == "full" and req.precision in ("int4", "nf4")
+    out = "" if r.fits else ctx.t(
+        f"It does not fit either: {req.method} training of {model.name} needs about {r.per_gpu_gb:,.0f} GB per GPU on "
+        f"{n}× {gpu.name} ({gpu.memory_gb:g} GB each); at least {r.min_gpus or '-'} such GPUs.",
+        f"显存也放不下：{model.name} {T(ctx.lang, 'full') if req.method == 'full' else req.method} 训练在 {n} 张 {gpu.name}"
+        f"（每张 {gpu.memory_gb:g} GB）上每卡约需 {r.per_gpu_gb:,.0f} GB；至少要 {r.min_gpus or '-'} 张。")
+    if four_bit:
+        out += ctx.t(" And 4-bit weights cannot be trained in full: with a 4-bit base only adapters train (QLoRA), which "
+                     "is not full-parameter fine-tuning.",
+                     "另外 4-bit 权重不能做全参训练：4-bit 底座上只能训练适配器（QLoRA），那就不是全参微调。")
+        ctx.used.add("precision")
+        ctx.ignored[:] = [i for i in ctx.ignored if not i.startswith("precision=")]
+    return out.strip()
+
+
 def _time_claim(ctx: Ctx, claimed_hours: float) -> Answer:
     """'8 H100 pre-train Llama-3.1-8B on 1T tokens in one day': the claim holds if the fastest plausible time fits."""
     from assistant.plans.train import training_time
@@ -701,5 +733,10 @@ def _time_claim(ctx: Ctx, claimed_hours: float) -> Answer:
     head = T(ctx.lang, "fc_right" if correct else "fc_wrong") + " " + ctx.t(
         f"Claimed {claimed_hours:,.0f} h; computed {base.figures['wall_hours']:,.0f} h (fastest plausible {fastest:,.0f} h).",
         f"说法是 {claimed_hours:,.0f} 小时；计算得 {base.figures['wall_hours']:,.0f} 小时（最快也要 {fastest:,.0f} 小时）。")
+    memory = _claimed_job_memory(ctx)
+    if memory:
+        head += " " + memory
+        if "does not fit" in memory or "放不下" in memory:
+            correct = False
     return base.model_copy(update={"intent": "fact_check", "answer": head + "\n\n" + base.answer,
                                    "figures": base.figures | {"claim_correct": int(correct), "claimed_hours": claimed_hours}})

@@ -173,6 +173,18 @@ def _speed_engine(ctx: Ctx, default: str) -> str:
 
 def _context(ctx: Ctx) -> int:
     req = ctx.req
+    if req.context and req.prompt_len and req.output_len and req.context > req.prompt_len + req.output_len and \
+            (req.concurrent_users or req.requests_per_s or (req.batch or 1) > 1):
+        # 'max_model_len=8192 … avg prompt 2,000, avg output 400': paged KV holds what requests use; the average sizes
+        # the load, the limit only caps one request
+        line = ctx.t(f"KV cache sized at the average request ({req.prompt_len:,} + {req.output_len:,} tokens): the "
+                     f"{req.context:,}-token limit caps one request, it is not reserved for each (vLLM's paged KV)",
+                     f"KV cache 按平均请求（{req.prompt_len:,} + {req.output_len:,} token）计算：{req.context:,} 的上限只限制单个"
+                     "请求，并不为每个请求预留（vLLM 分页 KV）")
+        if line not in ctx.notes:
+            ctx.notes.append(line)
+        ctx.used.add("context")
+        return req.prompt_len + req.output_len
     if req.context:
         return req.context
     if req.prompt_len or req.output_len:
@@ -781,6 +793,20 @@ def serving(ctx: Ctx) -> Answer:
     if req.batch and req.concurrent_users:
         ctx.ignore("batch", "the concurrent users set how many sequences are decoded together", "并发用户数决定同时解码的序列数")
     r = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
+    smaller = None
+    if "num_gpus" in req.stated and not r.max_batch and not weight_format_for(ctx, model, gpu) and not ctx.one_of_several:
+        # 'we have 2 RTX 3090s: enough for a 32B?': the cards the user has, in a smaller format, before more cards
+        for p in precision_ladder(ctx, model, gpu)[1:]:
+            rp = _size(ctx, model, gpu, p, users, _engine(ctx, "vllm"), context)
+            if rp.fits:
+                smaller = (fmt, r.min_gpus, p)
+                ctx.assumed[:] = [a for a in ctx.assumed if a not in (f"{fmt} weights (the published checkpoint)",
+                                                                      f"{fmt} 权重（官方发布的格式）")]
+                ctx.assume(f"{p} weights: the published {fmt} does not fit your {n} GPU(s) (it needs {r.min_gpus}); "
+                           f"the most faithful format that does",
+                           f"{p} 权重：官方的 {fmt} 放不进你的 {n} 张卡（需要 {r.min_gpus} 张）；这是放得下的最接近原精度的格式")
+                fmt, r = p, rp
+                break
     if not req.num_gpus and not (req.concurrent_users or req.requests_per_s or req.batch) and not r.max_batch \
             and r.min_gpus:
         # 'how many 8-GPU H20 servers, and how many concurrent at 128k?': the fewest whole servers that hold it, and
@@ -817,6 +843,11 @@ def serving(ctx: Ctx) -> Answer:
                      f"{n}× {gpu.name} hold up to **{max_seqs}**; at least **{r.min_gpus}** GPUs are needed{whole}.",
                      f"**不够**：{users} 路 {context:,} token 的请求需要 {r.kv_cache_total_gb:.1f} GB KV cache；"
                      f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；至少需要 **{r.min_gpus}** 张{whole}。")
+    if smaller:
+        head = ctx.t(f"**Not in {smaller[0]}** (the published weights need at least {smaller[1]} GPUs), **but in "
+                     f"{smaller[2]} your {n} are enough** without buying more. ",
+                     f"**{smaller[0]} 放不下**（官方权重至少要 {smaller[1]} 张），**但用 {smaller[2]} 你现有的 {n} 张就够**，"
+                     "不用再买。") + head
     fp8_kv = None
     if users > max_seqs and not req.kv_dtype and not model.mla and r.kv_cache_bytes_per_token:
         # 'hold up to 13 of 16': an FP8 KV cache halves the cache on the same GPUs; said when it changes the answer
@@ -861,6 +892,22 @@ def serving(ctx: Ctx) -> Answer:
     if fp8_kv:
         figures["fp8_kv_max_concurrent_sequences"] = fp8_kv
     plan_lines, plan = _serve_plan(ctx, model, gpu, fmt, context, users)
+    bench = _from_benchmark(ctx, gpu, plan) if (req.measured_concurrency and req.throughput_tokens_per_s and
+                                                req.concurrent_users) else []
+    if not req.gpu and re.search(MEMORY_ASK, ctx.question.lower()):
+        # 'how much VRAM to serve the 14B at 16k for 8 users?': the memory the load takes, before any card's plan
+        work = sum(x for k, x in r.breakdown_gb.items() if k not in ("weights", "quant_constants", "kv_cache"))
+        total = r.weights_total_gb + (r.kv_cache_total_gb or 0) + work
+        per = r.kv_cache_bytes_per_token or 0
+        plan_lines[1:1] = [ctx.t(
+            f"**About {total:,.0f} GB of GPU memory in total**: {r.weights_total_gb:,.1f} GB of {fmt} weights + "
+            f"{r.kv_cache_total_gb or 0:,.1f} GB of KV cache ({users} × {context:,} tokens × {per / 1024:,.0f} KiB) + "
+            f"{work:,.1f} GB of engine workspace; the card plan follows.",
+            f"**总共约 {total:,.0f} GB 显存**：{fmt} 权重 {r.weights_total_gb:,.1f} GB + KV cache "
+            f"{r.kv_cache_total_gb or 0:,.1f} GB（{users} × {context:,} token × {per / 1024:,.0f} KiB）+ 引擎工作区 "
+            f"{work:,.1f} GB；下面是按卡的方案。"), ""]
+    if req.measured_rate_per_gpu and req.measured_model:
+        plan_lines += _quoted_rate_check(ctx, model, gpu, plan)
     if plan is not None:
         figures.update({"serve_total_gpus": plan.total_gpus, "serve_tp": plan.tp, "serve_pp": plan.pp,
                         "serve_replicas": plan.replicas, "serve_ttft_s": plan.ttft_s, "serve_itl_ms": plan.itl_ms,
@@ -910,11 +957,90 @@ def serving(ctx: Ctx) -> Answer:
                                                       f"that takes {plan.total_gpus}."),
                     f"**延迟**：{n} 张 {gpu.name} " + ("在这个负载下也满足延迟目标。" if enough else
                                                    f"显存放得下，但**达不到延迟目标**：需要 {plan.total_gpus} 张。")))
-    lines += plan_lines
+    lines = bench + lines + plan_lines  # (the user's own benchmark leads; the estimate follows as a cross-check)
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions + (plan.assumptions if plan else [])) \
         + sources_md(lang, cites)
     return Answer(answer=text, lang=lang, intent=req.intent, verdict=v, options=[v], figures=figures, citations=cites,
                   tool_calls=ctx.calls)
+
+
+MEMORY_ASK = (r"多少显存|显存(?:要|需要|占|得)?(?:多少|多大)|要多大显存|" +
+              w(r"how much (?:v?ram|gpu memory|memory|vram)|(?:v?ram|memory) (?:do i|do we|would|will) (?:i |we )?need|"
+                r"memory footprint|total memory"))
+
+
+def _from_benchmark(ctx: Ctx, gpu, plan) -> list[str]:
+    """'并发 32 时总吞吐 1100 tokens/s，体验还可以。现在要支持 200 并发，要几张？': replicas of the unit the user measured,
+    each at its measured load (tools.serve_measured.replicas_from_benchmark); the estimate's plan follows as a
+    cross-check."""
+    from tools.serve_measured import BenchUnit, replicas_from_benchmark
+
+    req = ctx.req
+    ctx.used |= {"measured_concurrency", "throughput_tokens_per_s", "throughput_scope"}
+    unit_gpus = req.measured_num_gpus or (req.num_gpus if "num_gpus" in req.stated else 1) or 1
+    owned = req.num_gpus if "num_gpus" in req.stated and unit_gpus != req.num_gpus else None
+    tps = req.throughput_tokens_per_s * (unit_gpus if req.throughput_scope == "gpu" else 1)
+    args = {"gpus": unit_gpus, "concurrency": req.measured_concurrency, "tokens_per_s": tps,
+            "target_users": req.concurrent_users, "gpus_owned": owned}
+    b = ctx.call("replicas_from_benchmark", args, replicas_from_benchmark(BenchUnit(**args)))
+    unit = ctx.t(f"{unit_gpus}× {gpu.name}", f"{unit_gpus} 张 {gpu.name}")
+    line = ctx.t(
+        f"**From your benchmark: {b.gpus}× {gpu.name}** ({b.units} replica(s) of your {unit}): each held at the "
+        f"{req.measured_concurrency} requests in flight you measured ({tps:,.0f} tokens/s, {b.per_user_tokens_per_s:,.1f} per "
+        f"user, a latency you found acceptable), {req.concurrent_users:,} ÷ {req.measured_concurrency} = "
+        f"{req.concurrent_users / req.measured_concurrency:.2f} → {b.units}; about {b.total_tokens_per_s:,.0f} tokens/s in total.",
+        f"**按你的压测：{b.gpus} 张 {gpu.name}**（{b.units} 个副本，每个是你测的 {unit}）：每个副本保持你测的 "
+        f"{req.measured_concurrency} 并发（总吞吐 {tps:,.0f} token/秒、每路 {b.per_user_tokens_per_s:,.1f}，延迟你认为可以接受），"
+        f"{req.concurrent_users:,} ÷ {req.measured_concurrency} = {req.concurrent_users / req.measured_concurrency:.2f} → "
+        f"{b.units} 个；合计约 {b.total_tokens_per_s:,.0f} token/秒。")
+    if b.enough is not None:
+        line += ctx.t(f" Your {owned} GPUs are {'enough' if b.enough else 'not enough'}.",
+                      f"你的 {owned} 张{'够' if b.enough else '不够'}。")
+    if plan is not None:
+        line += ctx.t(f" The estimate below (no benchmark) says {plan.total_gpus}: where they differ, trust your measurement.",
+                      f"下面的估算（不看压测）是 {plan.total_gpus} 张：两者不同时以你的实测为准。")
+    return [line, ""]
+
+
+def _quoted_rate_check(ctx: Ctx, model, gpu, plan) -> list[str]:
+    """A rate measured or quoted for another model (and card), scaled to this job as a cross-check of the plan
+    (tools.serve_measured.scale_quoted_rate); said as the rough ratio it is, never as the job's own rate."""
+    from tools.params import count_parameters
+    from tools.serve_measured import QuotedRate, scale_quoted_rate
+    from tools.serving import DEFAULT_OUTPUT
+
+    req = ctx.req
+    ctx.used |= {"measured_model", "measured_rate_per_gpu", "measured_gpu"}
+    try:
+        old = ctx.deps.catalog.model(req.measured_model)[0]
+    except (LookupError, ValueError):
+        return []
+    old_gpu = ctx.gpu(req.measured_gpu) if req.measured_gpu else gpu
+    target = (req.requests_per_s or 0) * (req.output_len or min(DEFAULT_OUTPUT, max(1, _context(ctx) // 4)))
+    target = float(f"{target:.3g}") if target else None  # (a rate read as requests/s of default answers: the rate stated)
+    args = {"rate_per_gpu": req.measured_rate_per_gpu, "active_params_quoted": float(count_parameters(old).active),
+            "active_params_job": float(count_parameters(model).active),
+            "bandwidth_quoted_gbps": old_gpu.memory_bandwidth_gbps, "bandwidth_job_gbps": gpu.memory_bandwidth_gbps,
+            "target_tokens_per_s": target}
+    q = ctx.call("scale_quoted_rate", args, scale_quoted_rate(QuotedRate(**args)))
+    a_old, a_new, bw = args["active_params_quoted"], args["active_params_job"], q.bandwidth_ratio
+    card = ctx.t(f" x {bw:.2f} (memory bandwidth {gpu.memory_bandwidth_gbps:,.0f} / {old_gpu.memory_bandwidth_gbps:,.0f} GB/s)",
+                 f" × {bw:.2f}（显存带宽 {gpu.memory_bandwidth_gbps:,.0f} / {old_gpu.memory_bandwidth_gbps:,.0f} GB/s）") \
+        if old_gpu.id != gpu.id else ""
+    line = ctx.t(f"**The quoted {req.measured_rate_per_gpu:,.0f} tokens/s per GPU is {old.name}'s, not {model.name}'s.** "
+                 f"Scaled by the parameters each token reads ({a_old / 1e9:.1f}B / {a_new / 1e9:.1f}B active){card}, it "
+                 f"suggests about **{q.rate_per_gpu:,.0f} tokens/s per GPU** for {model.name}",
+                 f"**引用的每卡 {req.measured_rate_per_gpu:,.0f} token/秒是 {old.name} 的，不是 {model.name} 的。**按每个 "
+                 f"token 读取的参数量折算（{a_old / 1e9:.1f}B / {a_new / 1e9:.1f}B 激活参数）{card}，{model.name} 约为"
+                 f"**每卡 {q.rate_per_gpu:,.0f} token/秒**")
+    if q.gpus_for_target:
+        line += ctx.t(f": {target:,.0f} output tokens/s ÷ {q.rate_per_gpu:,.0f} ≈ **{q.gpus_for_target} GPUs**" +
+                      (f" (the plan above: {plan.total_gpus})" if plan is not None else ""),
+                      f"：{target:,.0f} 输出 token/秒 ÷ {q.rate_per_gpu:,.0f} ≈ **{q.gpus_for_target} 张**" +
+                      (f"（上面的方案：{plan.total_gpus} 张）" if plan is not None else ""))
+    line += ctx.t(". A rough cross-check: the quote's prompt lengths, batch and engine settings are not known here.",
+                  "。只是粗略对照：引用数据的输入长度、batch 和引擎参数这里不知道。")
+    return ["", line]
 
 
 def serving_targets(ctx: Ctx) -> dict:
@@ -957,6 +1083,12 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
             "precision": fmt, "kv_dtype": req.kv_dtype, "price_per_gpu_hour": req.price_per_gpu_hour}
     args |= {"users": req.concurrent_users} if req.concurrent_users else {"qps": req.requests_per_s}
     args |= {k: v for k, v in serving_targets(ctx).items() if v is not None}
+    if req.gpu_memory_utilization:  # the user's engine settings: the plan runs with them, the launch line shows them
+        args["memory_fraction"] = req.gpu_memory_utilization
+    if req.tensor_parallel and "num_gpus" in req.stated and req.tensor_parallel <= (req.num_gpus or 0):
+        args["tp"] = req.tensor_parallel
+    if req.context and req.prompt_len and req.context > prompt + out:
+        args["max_model_len"] = req.context
     try:
         plan = ctx.call("plan_serve", args, plan_serving(ServeRequest(
             model=model, gpu=gpu, prices=ctx.deps.prices(), **{k: v for k, v in args.items() if k not in ("model", "gpu")})))
@@ -977,12 +1109,18 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
     within = (ctx.t(f" within {en_t}", f"在{zh_t}内") if plan.targets and plan.meets_targets else
               ctx.t(f" (**{en_t} not met** at the slow end of the estimate's band)", f"（**{zh_t}达不到**，按估计区间的慢端）")
               if plan.targets else "")
+    per = req.gpus_per_node or 8
+    boxes = ""
+    if (req.gpus_per_node or re.search(r"几台|多少台|台服务器|台机器|整机|" + w(r"servers?|nodes?|boxes|machines"),
+                                       ctx.question.lower())) and plan.total_gpus >= per:
+        n_box = -(-plan.total_gpus // per)  # 'how many 8-GPU servers?': the count in whole machines
+        boxes = ctx.t(f" = **{n_box} server{'s' if n_box > 1 else ''} of {per}**", f" = **{n_box} 台 {per} 卡机**")
     head = ctx.t(
-        f"**{plan.total_gpus}× {gpu.name}** ({shape} replicas) serve {load} at {prompt:,} prompt + {out:,} output tokens"
+        f"**{plan.total_gpus}× {gpu.name}**{boxes} ({shape} replicas) serve {load} at {prompt:,} prompt + {out:,} output tokens"
         f"{within}: TTFT ≈ {plan.ttft_s:.2f} s (likely {band['ttft_s'][0]:.2f}-{band['ttft_s'][1]:.2f} s), ITL ≈ "
         f"{plan.itl_ms:.0f} ms (likely {band['itl_ms'][0]:.0f}-{band['itl_ms'][1]:.0f} ms; {plan.tokens_per_s_per_user:g} "
         f"tokens/s per user){cost}.",
-        f"**{plan.total_gpus} 张 {gpu.name}**（{shape} 副本）{within}服务{load}（输入 {prompt:,} + 输出 {out:,} token）："
+        f"**{plan.total_gpus} 张 {gpu.name}**{boxes}（{shape} 副本）{within}服务{load}（输入 {prompt:,} + 输出 {out:,} token）："
         f"首 token ≈ {plan.ttft_s:.2f} 秒（区间 {band['ttft_s'][0]:.2f}-{band['ttft_s'][1]:.2f} 秒），每 token ≈ "
         f"{plan.itl_ms:.0f} 毫秒（区间 {band['itl_ms'][0]:.0f}-{band['itl_ms'][1]:.0f} 毫秒；每用户 "
         f"{plan.tokens_per_s_per_user:g} token/秒）{cost}。")
@@ -995,8 +1133,20 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
                            ctx.t(f"No latency target was stated, so none is imposed; TTFT ≤ {tight['ttft_s']:g} s and "
                                  f"ITL ≤ {tight['itl_ms']:g} ms cannot be promised here: {tight.get('why_not')}.",
                                  f"没有给延迟目标，就不强加；首 token ≤ {tight['ttft_s']:g} 秒、每 token ≤ "
-                                 f"{tight['itl_ms']:g} 毫秒在这里无法保证：{tight.get('why_not')}。"))
+                                 f"{tight['itl_ms']:g} 毫秒在这里无法保证：{_why_not_zh(tight, prompt)}。"))
     return ["", head, "", f"`{plan.launch_command}`"], plan
+
+
+def _why_not_zh(tight: dict, prompt: int) -> str:
+    """Why a latency target cannot be met, in Chinese, from the bound the layout search hit (its English text otherwise)."""
+    b = tight.get("bound") or {}
+    layout = f"TP{b.get('tp', 1)}"
+    if b.get("bound") == "ttft":
+        return f"一个 {prompt:,} token 的提示即使单独在 {layout} 上预填充也要 {b['best_ttft_s']:.2f} 秒"
+    if b.get("bound") == "itl":
+        layout += f" × PP{b['pp']}" if (b.get("pp") or 1) > 1 else ""
+        return f"即使只有一路，在 {layout} 上每 token 也要 {b['best_itl_ms']:.1f} 毫秒（需要更小的格式、更快的卡或投机解码）"
+    return tight.get("why_not") or ""
 
 
 def batch_job(ctx: Ctx) -> Answer:

@@ -18,7 +18,7 @@ USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hou
                 "model", "method", "methods", "tokens", "epochs", "seq_len", "precision", "interconnect", "zero", "recompute",
                 "global_batch", "budget", "break_even", "mfu", "throughput_tokens_per_s", "per_token_cost", "engine",
                 "concurrent_users", "context", "prompt_len", "output_len", "electricity_per_kwh",
-                "reference_per_million", "provider", "throughput_scope", "tokens_per_day", "volume_is_output", "peak_factor",
+                "reference_per_million", "provider", "throughput_scope", "api_spend_per_month", "tokens_per_day", "volume_is_output", "peak_factor",
                 "max_throughput", "rent_per_month", "hosting_per_month", "power_kw", "pue", "depreciation_years"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
@@ -356,7 +356,9 @@ def power_bill(ctx: Ctx) -> Answer:
     lines = [ctx.t(f"**At full load: {s}{full:,.0f}** = {what} = {kws} kW × PUE {pue:g} × {hours:,.0f} h × {s}{price:g}/kWh.",
                    f"**满载：{s}{full:,.0f}** = {what} = {kws} kW × PUE {pue:g} × {hours:,.0f} 小时 × {s}{price:g}/度。")]
     figures = {"electricity_full_load": full, "kw": kw, "hours": hours, "currency": cur}
-    if req.utilization:
+    if req.utilization and req.utilization >= 1:
+        ctx.used.add("utilization")  # ('24/7': the full-load bill is the bill)
+    elif req.utilization:
         part = ctx.call("electricity_cost", {"kw": kw, "hours": hours, "price_per_kwh": price, "pue": pue,
                                              "load": req.utilization},
                         {"cost": round(electricity_cost(kw, hours, price, pue, req.utilization), 2)})["cost"]
@@ -391,6 +393,16 @@ def power_bill(ctx: Ctx) -> Answer:
             f"**改租 {n} 张 {gpu.name}：{s}{rent:,.0f}**（{n} × {hours:,.0f} 小时 × {s}{req.price_per_gpu_hour:g}/卡时）。"
             f"自己跑的电费 {s}{bill:,.0f}，是租金的 {bill / rent:.0%}：机器能用就**继续用自己的**（买机器的钱已经花了；托管、维修"
             "和人工另算）。要不要新买一台还是去租，是另一笔账：带上使用时长问“租还是买”。"))
+    if req.throughput_tokens_per_s:  # '… and per million tokens if it averages 2,500 tok/s': the bill over the tokens
+        bill = figures.get("electricity_at_load", full)
+        made = req.throughput_tokens_per_s * hours * 3600 / 1e6
+        ctx.used |= {"throughput_tokens_per_s", "throughput_scope"}
+        figures["electricity_per_million_tokens"] = round(bill / made, 4)
+        lines.append(ctx.t(f"**Per million tokens: {s}{bill / made:,.3f}** of electricity = {s}{bill:,.0f} ÷ "
+                           f"({req.throughput_tokens_per_s:,.0f} tokens/s × {hours:,.0f} h × 3,600 = {made:,.0f}M tokens); "
+                           "the hardware itself is not in this figure.",
+                           f"**每百万 token 电费 {s}{bill / made:,.3f}** = {s}{bill:,.0f} ÷（{req.throughput_tokens_per_s:,.0f} "
+                           f"token/秒 × {hours:,.0f} 小时 × 3600 = {made:,.0f}M token）；不含硬件本身的成本。"))
     return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
                   figures=figures, tool_calls=ctx.calls)
 
@@ -402,14 +414,13 @@ def _measured_on_other_card(ctx: Ctx, gpu, tps: float) -> float:
 
     req = ctx.req
     model, old = ctx.model(), ctx.gpu(req.measured_gpu)
-    m = re.search(r"(\d+)\s*(?:concurrent|simultaneous|in[\s-]flight|并发|路)", ctx.question.lower())
-    batch = int(m.group(1)) if m else 64
+    batch = req.measured_concurrency or req.concurrent_users or 64
     n = req.measured_num_gpus or 1
     args = {"num_gpus": n, "context": req.prompt_len or 1024, "output": req.output_len or 256, "batch": batch,
             "precision": req.precision or model.native_precision, "engine": "vllm"}
     there, here = timed(ctx, model, old, **args), timed(ctx, model, gpu, **args)
     ratio = here.decode_tokens_per_s_total / there.decode_tokens_per_s_total
-    ctx.used |= {"measured_gpu", "measured_num_gpus"}
+    ctx.used |= {"measured_gpu", "measured_num_gpus", "measured_concurrency"}
     ctx.assume(f"your {tps:,.0f} tokens/s on {old.name} x {ratio:.2f} (the estimates at {batch} in flight: "
                f"{here.decode_tokens_per_s_total:,.0f} on {gpu.name} / {there.decode_tokens_per_s_total:,.0f} on {old.name}) = "
                f"{tps * ratio:,.0f} tokens/s on {gpu.name}",
@@ -484,7 +495,8 @@ def per_token(ctx: Ctx) -> Answer:
     cap_args = {"throughput_per_unit": tps, "units": (req.num_gpus if per_gpu else 1) if (req.num_gpus or not per_gpu) else None,
                 "tokens_per_day": req.tokens_per_day, "peak_factor": req.peak_factor or 1.0,
                 "utilization": req.utilization if req.tokens_per_day else None,
-                "price_per_unit_hour": rate * unit_gpus if rate else None}
+                "price_per_unit_hour": rate * unit_gpus if rate else None,
+                "current_bill_per_month": req.api_spend_per_month if req.tokens_per_day else None}
     cap = ctx.call("plan_capacity", cap_args, plan_capacity(CapacityRequest(**cap_args)))
     lines = []
     if rate:
@@ -552,6 +564,19 @@ def per_token(ctx: Ctx) -> Answer:
                                f"month**; {s}{cap.cost_per_million_at_volume:,.3f} per million tokens at your volume.",
                                f"成本：{units_costed} × {s}{rate * unit_gpus:,.2f}/小时 × {MONTH_H} 小时 = **每月 {s}{cap.cost_per_month:,.0f}**；"
                                f"按你的量折合每百万 token {s}{cap.cost_per_million_at_volume:,.3f}。"))
+        if cap.saving_per_month is not None and cap.current_per_million is not None:
+            # 'we spend $12k/month on the API: would self-hosting be cheaper?': the same volume's month, both ways
+            api_m, own_m = req.api_spend_per_month, cap.cost_per_month
+            ctx.used.add("api_spend_per_month")
+            gap, implied = abs(cap.saving_per_month), cap.current_per_million
+            lines.insert(0, ctx.t(
+                f"**{'Self-hosting is cheaper' if own_m < api_m else 'The API is cheaper'}, by about {s}{gap:,.0f} a month** "
+                f"({gap / max(api_m, own_m):.0%}): your API bill {s}{api_m:,.0f} a month ({s}{implied:,.2f} per million "
+                f"tokens at your volume) against {s}{own_m:,.0f} a month of rented GPUs carrying the same volume (staff time, "
+                "redundancy and quality differences between the models not counted).",
+                f"**{'自建更便宜' if own_m < api_m else 'API 更便宜'}，每月约省 {s}{gap:,.0f}**（{gap / max(api_m, own_m):.0%}）："
+                f"你现在 API 每月 {s}{api_m:,.0f}（按你的量折合每百万 token {s}{implied:,.2f}），自建租卡承载同样的量每月 "
+                f"{s}{own_m:,.0f}（未计人力、冗余和两个模型的效果差别）。"))
     vol_figures: dict = {}
     if rate and req.tokens_per_day and cap.cost_per_month is not None and at_volume:
         line, vol_figures = _api_at_volume(ctx, s, cap.units_costed * rate * unit_gpus * 24, cap.units_costed)
@@ -559,12 +584,13 @@ def per_token(ctx: Ctx) -> Answer:
     if req.throughput_tokens_per_s:
         ctx.assume(f"{tps:,.0f} tokens/s is your measurement, per {'GPU (or instance)' if per_gpu else unit_en}; capacity "
                    "is sized on it, not on an estimate", f"{tps:,.0f} token/秒 是你的实测值（每{unit_zh}）；容量按它算，不用估算值")
-    if req.throughput_tokens_per_s and (req.concurrent_users or 0) > 1:
+    conc = req.measured_concurrency or req.concurrent_users
+    if req.throughput_tokens_per_s and (conc or 0) > 1:
         # 'measured 2,600 tok/s at 64 concurrent': what each of those streams sees
-        each = tps / req.concurrent_users
-        ctx.used.add("concurrent_users")
-        lines.append(ctx.t(f"Each user at the measured load: {tps:,.0f} / {req.concurrent_users} concurrent = **{each:,.1f} tokens/s**.",
-                           f"实测负载下每个用户：{tps:,.0f} ÷ {req.concurrent_users} 并发 = **{each:,.1f} token/秒**。"))
+        each = tps / conc
+        ctx.used |= {"concurrent_users", "measured_concurrency"}
+        lines.append(ctx.t(f"Each user at the measured load: {tps:,.0f} / {conc} concurrent = **{each:,.1f} tokens/s**.",
+                           f"实测负载下每个用户：{tps:,.0f} ÷ {conc} 并发 = **{each:,.1f} token/秒**。"))
     figures: dict[str, Any] = {"throughput_tokens_per_s": tps, "currency": cur, "tokens_per_day_per_unit": round(day)}
     figures |= vol_figures
     if per_m is not None:

@@ -291,6 +291,19 @@ def training_memory(ctx: Ctx) -> Answer:
     single = req.method in FINETUNE_METHODS or (len(options) == 1)
     main = options[0] if single else next((o for o in options if o.fits), options[-1])
     lines = [T(lang, "tm_head", model=model.name, n=n, gpu=gpu.name)]
+    from assistant.readers.slots import COUNT_ASK
+
+    if "num_gpus" not in req.stated and main.min_gpus and main.min_gpus > n and \
+            re.search(COUNT_ASK + r"|(?<![a-z])how many(?![a-z])", ctx.question.lower()):
+        # 'how many 3090s do we need?': the count leads, with its memory per GPU; the one-GPU terms follow
+        k = main.min_gpus
+        args = _memory_args(ctx, main.method) | {"num_gpus": k}
+        at_k = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
+                        estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+        lines.insert(0, ctx.t(f"**{k}× {gpu.name}** for {main.method}: about {at_k.per_gpu_gb:.1f} GB per GPU (the fewest "
+                              f"that hold it; the terms on one GPU follow).",
+                              f"**{k} 张 {gpu.name}**（{T(lang, 'full') if main.method == 'full' else main.method}）：每卡约 "
+                              f"{at_k.per_gpu_gb:.1f} GB（放得下的最少卡数；下面是单卡的各项）。") + "\n")
     for o in options:
         r_o = results[o.method]
         if not o.fits and r_o.fits and req.ram_gb:  # the GPUs hold it; the host RAM does not

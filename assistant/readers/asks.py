@@ -228,12 +228,15 @@ def layouts(low: str, req: Request) -> list[Ask]:
     between = [t for t in (2, 4, 8, 16) if asked[0] < t < asked[-1] and total % t == 0 and t not in asked]
     if len(asked) == 2 and between:  # 'TP8 or 4 x TP2?': the layout between them is computed too (often the best)
         sizes = sizes[:2] + between[:1]
+    load = req.concurrent_users or req.batch
     for t in sizes[:3]:
         n = total // t
         text = ((f"{n} 个 TP{t} 副本" if n > 1 else f"单实例 TP{t}") if zh else
                 (f"{n} replicas at TP={t}" if n > 1 else f"one TP={t} instance"))
-        asks.append(Ask(text=text, intent="inference_speed", compare="layout", replicas=n,
-                        update={"num_gpus": t, "tensor_parallel": t, "nodes": None}))
+        update = {"num_gpus": t, "tensor_parallel": t, "nodes": None}
+        if load:  # '… concurrency 64': the users are shared among the replicas, not 64 on each
+            update |= {k: -(-load // n) for k in ("concurrent_users", "batch") if getattr(req, k)}
+        asks.append(Ask(text=text, intent="inference_speed", compare="layout", replicas=n, update=update))
     return asks
 
 
@@ -242,7 +245,8 @@ _NUM = r"(\d+(?:\.\d+)?)\s*(k|K)?"
 VALUE_SLOTS: dict[str, str] = {
     "batch": w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:|是|为)?\s*(\d+(?:\.\d+)?)\s*(k)?"),
     "context": r"(?<![\w.])" + _NUM + r"\s*(?:tokens?\s*)?(?:的)?\s*(?:context|ctx|上下文)|(?:context|ctx|上下文)\s*(?:of|=|:|是|为)?\s*" + _NUM,
-    "num_gpus": r"(?<![\w.$¥])(\d+)\s*(?:x\s*)?(?:张|块|卡|gpus?\b|cards?\b)",
+    "num_gpus": r"(?<![\w.$¥])(?<!电费)(?<!电价)(?<!电费 )(?<!电价 )(\d+)\s*(?:x\s*)?"
+                r"(?:张|块(?!钱|一度|每|/|一小时|一个月|多)|卡(?!时|·时)|gpus?\b|cards?\b)",  # ('电费 1 块一度': money)
     "lora_rank": w(r"(?:lora[\s_-]*)?(?:rank|r)\s*[=:]?\s*(\d+)"),
 }
 
@@ -699,6 +703,13 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                 r"吞吐|(?<![单一1])并发|成本|性价比|" + w(r"throughput|serv\w*|users|concurren\w*|cost\w*|dollar|cheap\w*|price"),
                 low)) and not (req.batch == 1 and not req.concurrent_users):  # ('单并发': one stream, not full load)
             update["max_throughput"] = True  # per dollar / serving: at full load; 'which is faster for me': one stream
+        if i > 0 and req.precision:  # '… in FP8 on 2x H100 … could 2x H200 do it in bf16 instead?': the card's own format
+            from assistant.readers.slots import precision as precision_in
+
+            nxt = spans[i + 1][0] if i + 1 < len(spans) else len(low)
+            own = precision_in(low[max(0, start - 24):start] + " " + low[end:min(nxt, end + 60)]).get("precision")
+            if own and own != req.precision:
+                update["precision"] = own
         label = (f"{total}× " if total else "") + catalog.gpu(gid)[0].name.replace("NVIDIA ", "")
         asks.append(Ask(text=label, intent=job, update=update, compare="gpu"))
     return asks
@@ -797,10 +808,10 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     if req.intent == "spec":
         return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []
     if catalog is not None:
-        from assistant.readers.items import item_asks
+        from assistant.readers.items import item_asks, model_clause_asks
 
-        items = item_asks(text, req, catalog)
-        if items:  # '1. … 2. … 3. …': each item read as its own question
+        items = item_asks(text, req, catalog) or model_clause_asks(text, req, catalog)
+        if items:  # '1. … 2. … 3. …', or a job of its own for each model named: each read as its own question
             return items
         from assistant.readers.whatif import what_if_asks
 

@@ -93,6 +93,11 @@ CUES: list[tuple[str, float, str]] = [
                       r"审一下|帮我审|审核一下|" + w(r"(?:vendor|sales|supplier)(?:'s)? (?:quote|proposal|claims?|pitch|spec)s?.{0,200}?"
                                                  r"(?:legit|realistic|right|true|accurate|believable|too good)|"
                                                  r"is (?:this|that|the) (?:quote|proposal|pitch) (?:legit|realistic|right|accurate)")),
+    # 'a reseller claims their software can … in about 1 day. Is that plausible?', '厂商宣称 … 可信吗'
+    ("fact_check", 6, r"(?:宣称|号称|声称|承诺|保证|说能|说可以)[^?？。]{0,160}?(?:可信吗|靠谱吗|真的吗|可能吗|现实吗|能信吗|合理吗)|"
+                      + w(r"(?:claims?|claimed|claiming|says?|promis\w*|advertis\w*|pitch\w*|guarantee\w*)\b.{0,240}?"
+                          r"(?:plausible|realistic|possible|legit|believable|true|accurate|too good|sanity[\s-]?check|"
+                          r"is that real|bs|bullshit|for real)")),
 ]
 
 # Concepts the reference notes explain (an explanation needs one of these).

@@ -61,9 +61,59 @@ def item_asks(text: str, req, catalog) -> list[Ask]:
     """One ask per numbered item, each read on its own (with the text before the list and the items before it), as
     updates of the whole message's reading `req`; [] when the message has no numbered list or its items all read the
     same."""
+    head, items = split_items(unicodedata.normalize("NFKC", text))
+    return _asks_of_items(head, items, req, catalog)
+
+
+# what a later job on another model keeps of an earlier one: the machine it runs on, not the job's own settings
+HARDWARE = {"gpu", "gpus", "gpu_text", "unknown_gpu", "num_gpus", "gpus_per_node", "nodes", "interconnect", "ram_gb",
+            "standard_server", "device_kind", "host_owned", "server", "provider", "price_per_gpu_hour", "currency"}
+
+
+def model_clauses(text: str, catalog) -> tuple[str, list[str]]:
+    """(the words before the first model, [each model's part]) for a message that names several models, each in a
+    clause of its own ('our box is 4x L40S: can it serve Llama 3.1 70B in FP8, and how long would a LoRA of Llama 3.1
+    8B on 50M tokens take on it?'); clauses that name no model belong to the model before them."""
+    from assistant.readers.asks import _CLAUSE
+    from assistant.readers.names import find_names
+
+    norm = unicodedata.normalize("NFKC", text)
+    cuts = [0] + [m.end() for m in _CLAUSE.finditer(norm) if 0 < m.end() < len(norm)] + [len(norm)]
+    head, parts, seen = "", [], []
+    for a, b in zip(cuts, cuts[1:]):
+        clause = norm[a:b]
+        models = find_names(clause.lower(), catalog)[0].models
+        new = [m for m in models if m not in seen]
+        if new and len(models) == 1:
+            parts.append(clause)
+            seen += new
+        elif parts:
+            parts[-1] += clause
+        elif models:
+            return "", []  # several models in one clause: one question about them all ('7B and 14B?')
+        else:
+            head += clause
+    return head.strip(), [p.strip(" \t\n,，;；") for p in parts]
+
+
+def model_clause_asks(text: str, req, catalog) -> list[Ask]:
+    """Several models, each with a job of its own ('can it serve the 70B …, and how long would a LoRA of the 8B take
+    on it?'): each model's part read on its own, with the words before it and the machine named earlier; [] when the
+    parts ask the same kind of question (the same question for each model is several_models')."""
+    if len(set(req.models or [])) < 2:
+        return []
+    head, parts = model_clauses(text, catalog)
+    if len(parts) < 2:
+        return []
+    return _asks_of_items(head, parts, req, catalog, carry=HARDWARE, distinct_intents=True)
+
+
+def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None = None,
+                   distinct_intents: bool = False) -> list[Ask]:
+    """One ask per item, read with `head` and what earlier items stated (all of it but their probes, or only the
+    fields in `carry`)."""
     from assistant.readers.rules import read
 
-    head, items = split_items(unicodedata.normalize("NFKC", text))
     if len(items) < 2:
         return []
     head_stated = set(read(head, catalog).request.stated) if head else set()
@@ -78,14 +128,18 @@ def item_asks(text: str, req, catalog) -> list[Ask]:
             if k not in NOT_JOB and k not in own and k not in earlier and k not in head_stated:
                 new[k] = getattr(r, k)
         new |= {k: v for k, v in earlier.items() if k not in own} | own
+        if carry is not None:  # each part's own model(s), not the message's list
+            new |= {"model": r.model, "models": r.models, "model_text": r.model_text}
         update = {k: v for k, v in new.items() if k not in NOT_JOB and v != whole.get(k)}
         intent = r.intent
         if intent == "fact_check" and req.intent != "fact_check":  # a long head before a short item reads as pasted
             alone = read(item, catalog).request.intent  # text; the item's own words say what it asks
             intent = alone if alone not in ("fact_check", "out_of_scope") else req.intent
         asks.append(Ask(text=_title(item), intent=intent, update=update))
-        earlier |= {k: v for k, v in own.items() if k not in _PROBES}
+        earlier |= {k: v for k, v in own.items() if (k in carry if carry is not None else k not in _PROBES)}
     if len({(a.intent, repr(sorted(a.update.items()))) for a in asks}) < 2:
+        return []
+    if distinct_intents and len({a.intent for a in asks}) < 2:
         return []
     keys = {k for a in asks for k in a.update}
     if len({a.intent for a in asks}) == 1 and len(keys) == 1 and next(iter(keys)) in ("precision", "gpu", "num_gpus",

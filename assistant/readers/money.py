@@ -161,7 +161,8 @@ def money(text: str) -> dict:
     elif has(r"24/7|24x7|7x24|全天候|不间断|持续(?:训练|运行|跑|使用)|一直跑|满负荷|" +
              w(r"around the clock|non[\s-]?stop|continuous(?:ly)?|full[\s-]?time|flat[\s-]?out"), text):
         out["utilization"] = 1.0  # 'a year of continuous training': the GPUs work all the time
-    m = re.search(r"(?:每天|一天|天天|per day|a day|daily)\s*(?:只|就|大概|大约|约)?\s*(?:用|跑|开|使用|运行)?\s*(?:了)?\s*"
+    m = re.search(r"(?:每天|一天|天天|per day|a day|daily)\s*(?:只|就|大概|大约|约|平均)?\s*"
+                  r"(?:(?:\d+|[一两二三四五六七八九十]+)\s*(?:张|块)?\s*卡\s*(?:都|全|各)?\s*)?(?:用|跑|开|使用|运行)?\s*(?:了)?\s*"
                   r"(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*"
                   r"(?:小时|hours?|hrs?|h)(?![a-z])", text) or \
         re.search(r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h|小时)\s*(?:/|a|per|每|一)\s*(?:day|天)", text)
@@ -370,3 +371,32 @@ def euros_to_dollars(text: str) -> tuple[str, str | None]:
         return text, None
     return out, ("euro amounts priced in US dollars at " + f"{USD_PER_EUR:g} USD per EUR (an assumption; 2025 ECB reference "
                  "rates ran 1.03-1.18): " + ", ".join(seen))
+
+
+# an API bill the user pays now: 'we spend about $12k/month on the GPT-4o-mini API', 'API 每个月花 5 万', 'our OpenAI
+# bill is $20k a month'
+_API = (r"(?<![a-z])(?:api|openai|gpt[\s-]*\d\w*|claude|gemini|anthropic)(?![a-z])|接口费|调用费|通义|文心|豆包|kimi|"
+        r"deepseek\s*(?:api|官方)")
+_PER_MONTH = r"(?:/|per|a|每|一)\s*(?:month|mo|月|个月)(?![a-z])|monthly|每月|每个月"
+
+
+def api_spend(text: str) -> dict:
+    """The monthly amount the user pays an API now, when a sentence names the API (or its bill) and a monthly amount."""
+    for sentence in re.split(r"(?<=[.?!。？！；;\n])", text):
+        if not re.search(_API, sentence):
+            continue
+        for m in re.finditer(MONEY, sentence):
+            got = _money(m)
+            if not got or not got[1] or got[0] < 10:
+                continue
+            after, before = sentence[m.end():m.end() + 16], sentence[max(0, m.start() - 16):m.start()]
+            if re.match(r"\s*(?:" + _PER_MONTH + ")", after) or re.search(r"(?:每月|每个月|一个月|monthly|a month)\s*"
+                                                                        r"(?:api\s*)?(?:费用|账单|花|花费|要|是|大概|约)?\s*$",
+                                                                        before):
+                if re.match(r"\s*(?:/|per|每)\s*(?:gpu|卡|card|张)", after):
+                    continue  # '$1,500 per GPU per month': a rental, not an API bill
+                out = {"api_spend_per_month": got[0]}
+                if got[1]:
+                    out["currency"] = got[1]
+                return out
+    return {}

@@ -240,6 +240,19 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
             continue
         except LookupError:
             pass
+        digits = token[:re.search(r"\d", token).start()] + re.sub("o", "0", token[re.search(r"\d", token).start():]) \
+            if re.search(r"\d", token) else token
+        if digits != token:  # 'H1OO', 'A1OO': a letter O typed for a zero; the card is plain, and said
+            try:
+                rec = catalog.gpu(digits)[0]
+                if rec.id not in out.gpus:
+                    out.gpus.append(rec.id)
+                    out.gpu_spans.append((m.start(2), m.end(2), rec.id))
+                    out.gpu_text = out.gpu_text or digits
+                out.notes.append(f"'{m.group(0).strip().upper()}' read as {rec.name} (the letter O typed for a zero)")
+                continue
+            except LookupError:
+                pass
         out.unknown_gpu = out.unknown_gpu or m.group(0).strip()
         break
     # 6. a card the table lacks, written with its memory ('my 3060 12GB', 'RX 7900 XTX 24G'): sized as a card of
@@ -360,7 +373,10 @@ def count_spans_near_gpus(text: str, names: Names) -> tuple[int | None, int | No
         m = re.search(r"(?<![a-z])(a|an|one|single|dual|two|three|four|quad|six|eight|sixteen|thirty-two|sixty-four|"
                       r"a couple of|a pair of|my|our)\s+(?:(?:new|used|refurb\w*|second[\s-]*hand)\s+)?(?:\d+\s*gb?\s+)?"
                       r"(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
-        if m:
+        if m and not (m.group(1) in ("my", "our") and (re.match(r"s(?![a-z])", after) or
+                                                        re.search(r"\ds$", text[start:end]) or
+                                                        re.search(r"\ds$", names.gpu_text or ""))):
+            # ('our RTX 3090s': several, their number unsaid; 'my 4090': one)
             word = m.group(1).replace("a pair of", "pair of")
             return (1 if word in ("my", "our") else EN_WORDS.get(word, 1)), None, None, (b0 + m.start(), start)
         m = re.match(r"\s*(?:gpus?|cards?)?\s*(?:[x×*]\s*(\d+)(?![\d.]*\s*b)|\(\s*(\d+)\s*\)|(\d+)\s*(?:张|块|卡|片))", after)

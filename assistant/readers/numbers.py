@@ -23,7 +23,7 @@ HOURS = {"year": 8760.0, "years": 8760.0, "yr": 8760.0, "年": 8760.0, "month": 
          "个月": 730.0, "月": 730.0, "week": 168.0, "weeks": 168.0, "wk": 168.0, "周": 168.0, "星期": 168.0,
          "个星期": 168.0, "礼拜": 168.0, "day": 24.0, "days": 24.0, "天": 24.0, "日": 24.0, "hour": 1.0, "hours": 1.0,
          "hr": 1.0, "hrs": 1.0, "h": 1.0, "小时": 1.0, "个小时": 1.0, "钟头": 1.0}
-TIME_UNIT = r"(?:years?|yrs?|months?|mo|weeks?|wks?|days?|hours?|hrs?|个月|个星期|个小时|星期|礼拜|钟头|小时|年|月|周|天|日)"
+TIME_UNIT = r"(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|个月|个星期|个小时|星期|礼拜|钟头|小时|年|月|周|天|日)"
 
 
 def cn_number(text: str) -> float | None:
@@ -94,7 +94,12 @@ def length(text: str) -> int | None:
 
 def duration_hours(value: float, unit: str) -> float:
     """3, '个月' -> 2190 hours."""
-    return value * HOURS.get(unit.lower().rstrip("."), 1.0)
+    key = unit.lower().rstrip(".")
+    if key not in HOURS and key.endswith("s"):
+        key = key[:-1]  # 'yrs', 'wks', 'mos': the plural of an abbreviation
+    if key not in HOURS:
+        raise ValueError(f"unknown time unit {unit!r}")
+    return value * HOURS[key]
 
 
 LEN = r"(?:\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?\s*万(?=\s*(?:个\s*)?tokens?)|\d+(?:\.\d+)?\s*[km]?(?![a-z]))"

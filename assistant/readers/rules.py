@@ -194,11 +194,11 @@ def _measured_run_split(text: str) -> tuple[str, str] | None:
     """(the sentences about the user's earlier measured run, the rest) when a message first says how long an earlier
     run took ('our LoRA run … took 6.5 hours on 4x A100 for 300M tokens') and then asks about another job."""
     # (a comma ends the measured part too when the plan follows it: '实测 … 每卡 3200 token/s，计划 512 张 H100 …')
-    parts = [p for p in re.split(r"(?<=[。！？!?；;\n])|(?<=[.])\s+|(?<=[，,])\s*(?=(?:计划|打算|准备|如果|换成|现在想|"
+    parts = [p for p in re.split(r"(?<=[。！？!?；;\n])|(?<=[.])\s+|(?<=[，,])\s*(?=(?:计划|打算|准备|如果|换成|现在想|那么?|"
                                  r"想用|要用|we(?:'re| are)? planning|we plan|planning|now we|if we))", text) if p.strip()]
     low = [unicodedata.normalize("NFKC", p).lower() for p in parts]
     past = [i for i, x in enumerate(low) if (re.search(slots.PAST_RUN, x) and re.search(_DURATION, x))
-            or (re.search(slots.OWN_MEASUREMENT, x) and re.search(slots.TPS_RATE, x))]
+            or ((re.search(slots.OWN_MEASUREMENT, x) or re.search(slots.QUOTED_SOURCE, x)) and re.search(slots.TPS_RATE, x))]
     if not past or past[-1] == len(parts) - 1:
         return None
     cut = past[-1] + 1
@@ -296,6 +296,23 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         # ('… 2,900 tokens/s per GPU on 8x A100. How long for 1T tokens on 32 A100s?': the job is on other GPUs)
         if not past.period_hours and past.throughput_tokens_per_s and not other:
             return read_one(text, catalog, previous)  # the job's own measured rate ('we measured 3,100 tok/s on it')
+        if not past.period_hours and past.throughput_tokens_per_s and past.model and now.model and \
+                past.model != now.model and not re.fullmatch(r"[\d.]+b", now.model) and \
+                now.intent in ("serving", "inference_memory", "inference_speed", "cost") and not now.tokens:
+            # ('… 72B, 输入 ¥4/百万': a bare size after the named model is that model, not another)
+            # 'a blog shows Llama 3.1 8B at 2,500 tok/s on one H100. How many H100s for the 70B at 10k tok/s?': the
+            # quoted rate is another model's; the job is sized on its own, the quote scaled to it as a cross-check
+            per_gpu = past.throughput_tokens_per_s / (1 if past.throughput_scope == "gpu" else (past.num_gpus or 1))
+            update = {"measured_model": past.model, "measured_rate_per_gpu": per_gpu,
+                      "measured_gpu": past.gpu if past.gpu and past.gpu != now.gpu else None}
+            if not now.gpu and past.gpu:
+                update |= {"gpu": past.gpu, "gpus": [past.gpu]}
+            stated = sorted(set(now.stated) | {k for k, v in update.items() if v is not None})
+            req = now.model_copy(update=update | {"stated": stated})
+            warnings = list(dict.fromkeys(before.warnings + job.warnings))
+            warnings.append(f"the {past.throughput_tokens_per_s:,.0f} tokens/s quoted is {past.model}'s, not {now.model}'s: "
+                            "the job is sized on its own, the quote scaled to it as a cross-check")
+            return Reading(request=req, warnings=warnings, scores=job.scores, invalid=before.invalid + job.invalid)
         if not past.period_hours and past.throughput_tokens_per_s and now.tokens and (
                 past.method in ("full", "lora", "qlora", "pretrain") or now.method in ("full", "lora", "qlora", "pretrain")
                 or re.search(r"train|训练|微调|mfu|fine[\s-]?tun", split[0].lower())):
@@ -531,7 +548,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                         f"{need[0] * 86400 / 1e6:,.0f}M tokens a day at that steady rate")
     stated |= volume
     rate, rate_span = slots.throughput_with_span(work)  # '5,000 output tok/s': a measured rate, not an output length
-    if rate_span and (re.search(slots.REACH + r"$", work[max(0, rate_span[0] - 40):rate_span[0]]) or re.match(
+    quoted = bool(rate_span) and bool(re.search(slots.QUOTED_SOURCE + "|" + slots.OWN_MEASUREMENT,
+                                                work[max(0, rate_span[0] - 60):rate_span[0]]))
+    if rate_span and not quoted and (re.search(slots.REACH + r"$", work[max(0, rate_span[0] - 40):rate_span[0]]) or re.match(
             slots.ONE_USER_AFTER, work[rate_span[1]:rate_span[1] + 30]) or re.search(
             r"(?:>|≥|>=|至少|不低于|超过|(?<![a-z])(?:at least|more than|over|above|faster than)(?![a-z]))\s*$",
             work[max(0, rate_span[0] - 14):rate_span[0]]) and not re.search(
@@ -539,7 +558,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                                                                     r"benchmark\w*|observed|we're at"),
             work[max(0, rate_span[0] - 40):rate_span[1] + 20])):
         rate, rate_span = {}, None  # '能到 100 tok/s 吗', 'at 200 tok/s for a single user': a speed asked for (a target)
-    spans = [sp for sp in (span, rate_span) if sp]
+    mc = slots.measured_concurrency(work) if rate else None
+    if mc:  # '并发 32 时总吞吐 1100 tokens/s': the benchmark's load, not the one to serve
+        stated["measured_concurrency"] = mc[0]
+    spans = [sp for sp in (span, rate_span, mc[1] if mc else None) if sp]
     for a, b in spans:
         work = work[:a] + " " * (b - a) + work[b:]
     stated |= rate
@@ -548,6 +570,23 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                    slots.largest_model, slots.system_ram, slots.targets, slots.peak_tflops,
                    slots.provider, slots.batch_items, slots.tensor_parallel, slots.vendors, slots.power_limit):
         stated |= reader(work)
+    got = slots.achieved_tflops(work)
+    if got and stated.get("gpu") and "mfu" not in stated:
+        try:  # 'logs show ~420 TFLOPS per GPU': the run's MFU on this card's dense 16-bit peak
+            peak = catalog.gpu(stated["gpu"])[0].bf16_dense_tflops
+        except LookupError:
+            peak = None
+        if peak and got < peak:
+            stated["mfu"] = round(got / peak, 4)
+            warnings.append(f"your logged {got:g} TFLOPS per GPU = MFU {got / peak:.0%} of the card's dense BF16 peak "
+                            f"({peak:g} TFLOPS); frameworks that count the recomputed forward report hardware FLOPs, a few "
+                            "points above MFU")
+    api_bill = money.api_spend(low)
+    if api_bill:  # 'we spend $12k/month on the API': today's bill, to compare self-hosting with (not a rental)
+        for k in ("rent_per_month", "hosting_per_month", "budget"):
+            if stated.get(k) == api_bill["api_spend_per_month"]:
+                stated.pop(k)
+        stated |= {k: v for k, v in api_bill.items() if k not in stated}
     if stated.get("ttft_s") is not None and stated["ttft_s"] < eff.REQUEST_OVERHEAD_S:
         # 'TTFT 1 ms': below what a serving engine spends on a request before any GPU work; no hardware meets it
         ms, fixed = stated["ttft_s"] * 1000, eff.REQUEST_OVERHEAD_S * 1000
@@ -614,6 +653,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         lang = "zh"  # 'Qwen2.5-14B，用qlora，cutoff 2048' continues a Chinese conversation
     elif previous and previous.get("awaiting") and previous.get("lang") and _bare_reply(text):
         lang = previous["lang"]  # 'Llama-3.1-8B' answering '是哪个模型？' has no language of its own: keep the conversation's
+    if follow and "num_gpus" not in stated:
+        _earlier_setup(low, stated, prev, previous)
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
     if intent in ("training_time", "cost") and "model" not in stated and re.search(
             r"同架构|同样的?架构|一样的?架构|相同的?架构|同一(?:个|种)?架构|同样的?模型|同款|类似|同等规模|同规模|" + slots.w(r"same (?:architecture|arch|model|size)|similar|like (?:it|theirs|that)"),
@@ -718,6 +759,18 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         stated["tokens"] = round(per_month, -3)
         stated.setdefault("period_hours", 730.0)
         warnings.append(f"{per_month / 1e9:,.3g}B tokens a month of training data: timed as one month's batch")
+    if need and not stated.get("output_len") and "requests_per_s" not in stated and stated.get("model") and \
+            intent in ("serving", "inference_memory", "inference_speed") and not stated.get("measured_model"):
+        # 'how many H100s to serve 10,000 output tok/s of Llama 3.1 70B?': the rate is requests a second times each
+        # request's answer; at the serving plan's default answer length the plan carries the same tokens a second
+        from tools.serve_request import DEFAULT_OUTPUT
+
+        stated["requests_per_s"] = round(need[0] / DEFAULT_OUTPUT, 2)
+        stated.pop("tokens_per_day", None)
+        intent = "serving"
+        warnings[:] = [x for x in warnings if "is a load to carry" not in x]
+        warnings.append(f"{need[0]:,.0f} tokens/s sized as {stated['requests_per_s']:g} requests/s of {DEFAULT_OUTPUT}-token "
+                        "answers (the plan's default answer length: the same tokens a second; state yours to replace it)")
     if need and stated.get("output_len") and "requests_per_s" not in stated:
         # '要做到 20000 tok/s 的输出吞吐' with 512-token answers: 39 requests a second is the load the plan must carry
         stated["requests_per_s"] = round(need[0] / stated["output_len"], 4)
@@ -848,6 +901,22 @@ def _family_size(work: str, as_written: str, size: str, catalog: Catalog) -> str
                 re.search(rf"(?<![a-z0-9]){stem.group(1)}[\s\-_]*{re.escape(stem.group(2))}(?![\d])", work):
             return rec.id
     return None
+
+
+_THAT_SETUP = (r"那套|这套|那个配置|这个配置|上面的配置|上面那|刚才的配置|那么多张|这些卡|那些卡|" + slots.w(
+    r"that setup|this setup|that config\w*|that rig|that many(?: gpus| cards)?|those (?:gpus|cards)|these (?:gpus|cards)|"
+    r"the same (?:setup|rig|config\w*|gpus|cards)|on (?:it|them)"))
+_ONE_SERVER = r"单台|一台|单机|单节点|" + slots.w(r"one (?:server|node|box|machine)|a single (?:server|node|box|machine)|single[\s-]node")
+
+
+def _earlier_setup(low: str, stated: dict, prev: dict, previous: dict) -> None:
+    """'how long would 20M tokens take on that setup?' after an answer that sized the GPUs: the count it answered;
+    '单台够吗' after '2 台 16 卡': one server of the earlier size."""
+    if re.search(_ONE_SERVER, low) and "nodes" not in stated:
+        per = stated.get("gpus_per_node") or prev.get("gpus_per_node") or 8
+        stated |= {"num_gpus": per, "nodes": 1, "gpus_per_node": per}
+    elif re.search(_THAT_SETUP, low) and previous.get("answered_num_gpus"):
+        stated["num_gpus"] = int(previous["answered_num_gpus"])
 
 
 def _previous(previous: dict | None) -> dict | None:
@@ -1114,7 +1183,9 @@ _PRIORITY = ["fact_check", "published_run", "serving", "inference_speed", "cost"
 # much config or log it pastes around the question
 _ASKS_A_FIGURE = (r"多少|多久|几(?:台|张|天|个|小时|步)|怎么(?:配|设|选|搞)|够不够|能不能|行不行|选哪|" +
                   slots.w(r"how (?:many|much|long|fast)|what(?:'s| is| are| would)|which|can (?:i|we|it)|will it|"
-                          r"would (?:it|that)|should (?:i|we)|estimate|budget|please check|sanity check"))
+                          r"would (?:it|that)|should (?:i|we)|estimate|budget|please check|sanity check|"
+                          r"size (?:a|an|the|our|my|me)|sizing|spec(?: out)? (?:a|an|the)|recommend (?:a|an|the)|"
+                          r"configure (?:a|an|the)") + r"|帮我(?:配|算|估|选)|给(?:个|出)?(?:配置|方案)")
 
 
 def _pasted_paragraph(low: str) -> bool:
@@ -1189,9 +1260,10 @@ _SCALED = [("concurrent_users", r"用户|人|并发|" + slots.w(r"users?|people|
 
 def _relative_change(low: str, stated: dict, prev: dict) -> dict:
     """'what if we double the users?', '卡数减半呢': the previous value scaled; the users when no field is named."""
-    factor = next((f for pat, f in _FACTOR if re.search(pat, low)), None)
-    if factor is None:
-        return {}
+    hit = next(((m, f) for pat, f in _FACTOR for m in [re.search(pat, low)] if m), None)
+    if hit is None or (re.fullmatch(r"\d+x", hit[0].group(0).strip()) and "num_gpus" in stated):
+        return {}  # ('and on 2x 4090 instead?': two cards, not twice the users)
+    factor = hit[1]
     named = [k for k, pat in _SCALED if re.search(pat, low) and prev.get(k) and k not in stated]
     if not named:
         named = [k for k in ("concurrent_users", "requests_per_s") if prev.get(k) and k not in stated][:1]

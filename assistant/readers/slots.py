@@ -106,7 +106,7 @@ def model_size(text: str) -> tuple[str | None, str | None]:
             return f"{magnitude(v, m.group(2)) / 1e9:g}b", m.group(0)
     for m in re.finditer(r"(?<![a-z0-9.x×])(\d+(?:\.\d+)?)\s*(b|billion|亿|千亿|t|trillion|万亿)(?![a-z0-9])"
                          r"(?=\s*(?:[-\s]?param\w*|参数|的?模型|model|dense|moe|llm)|(?![\s-]*(?:t\b|trillion|万亿)))"
-                         r"(?!\s*(?:个\s*)?(?:tokens?|词元|token))"
+                         r"(?!\s*(?:个\s*)?(?:的\s*)?(?:输入|输出|input|output|prompt|generated|训练|预训练|文本)?\s*(?:tokens?|词元|token))"
                          r"(?!\s*(?:的)?(?:数据|语料|条))", text):
         if m.group(2) in ("t", "trillion", "万亿") and not re.match(r"\s*(?:[-\s]?param\w*|参数|的?模型|model|dense|moe|llm)",
                                                                   text[m.end():]):
@@ -312,7 +312,7 @@ def lengths(text: str) -> dict:
            r"context[\s_-]*(?:length|len|window|size)?|ctx|num_ctx|max_model_len|上下文(?:长度)?|序列长度|序列|文本长度|长度")
     conn = (r"(?:是|为|设的|设为|设成|设置为|设到|开到|拉到|再改成|改成|改为|换成|到|约|大概|of|is|are|=|:|：|at|to|up to|长|"
             r"of about|around|~)")
-    m = re.search(rf"(?:{cue})\s*(?:再)?\s*{conn}?\s*{conn}?\s*({LEN})(?![\d.])(?!\s*(?:concurrent|simultaneous|active|users?|people|"
+    m = re.search(rf"(?:{cue})\s*(?:再)?\s*{conn}?\s*{conn}?\s*({LEN})(?!\d|\.\d)(?!\s*(?:concurrent|simultaneous|active|users?|people|"
                   r"requests?|人|用户|并发|个用户))", text) or \
         re.search(rf"({LEN})\s*(?:tokens?\s*)?(?:的)?\s*(?:{cue}|long\s+(?:prompts?|documents?|inputs?)|tokens? long)", text) or \
         re.search(r"(?<![\d.$¥￥])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])(?!\s*(?:a card|一张|一台|/))"
@@ -381,6 +381,9 @@ TEAM = (r"(\d+)\s*(?:个)?人(?:左右|上下)?\s*(?:的)?\s*(?:研发|开发|�
 
 def users(text: str) -> dict:
     out: dict = {}
+    # '40 concurrent at peak', '60 simultaneous': the noun left out is the users
+    text = re.sub(r"(?<![\d.])(\d+)\s+(concurrent|simultaneous)(?!\s*(?:[a-z]+\s+)?(?:users?|requests?|sessions?|streams?|"
+                  r"sequences?|chats?|conversations?|clients?|connections?|calls?))", r"\1 \2 users", text)
     text = re.sub(r"单并发|单路|(?<![\d.])1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", " ", text)  # batch 1
     # (one stream: read by batches(), not a load of users)
     team = re.search(TEAM, text)
@@ -538,6 +541,10 @@ def tokens(text: str) -> dict:
 
 
 # 'our own measurement: LoRA of 8B on 1x A100 runs at ~2,800 tokens/s', '我自己测的 … 吞吐大约 1800 tokens/s'
+# someone else's figure quoted: 'a blog shows …', 'the vLLM docs report …', '官方数据 …', '网上评测 …'
+QUOTED_SOURCE = (r"博客|论文|报告|评测|官方数据|官方说|据说|号称|网上|有人|" +
+                 w(r"blog|paper|article|report(?:s|ed)?|published|posted|someone|somebody|a post|the docs|vendor says|"
+                   r"according to|claims?|shows?|showed"))
 OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测|看板|监控显示|日志显示|" +
                    w(r"runs at|we get|we see|we got|we saw|getting|i get|i got|dashboard|logs? (?:say|says|show|shows)|"
                      r"grafana|wandb"))
@@ -738,6 +745,9 @@ def standard_server(text: str) -> dict:
     elsewhere), 'DGX H100', '一台H100服务器', '整机', '两台A800机器': the vendor's standard server of 8 GPUs, said
     as an assumption (standard_server)."""
     m = re.search(w(rf"({_COUNT_WORD}|\d+)\s+{_SERVER_WORD}"), text) or re.search(w(r"(dgx|hgx)"), text)
+    if m and re.search(w(r"(?:size|spec(?: out)?|design|configure|recommend|quote|pick|choose|build)\s+(?:me\s+)?") + r"\s*$",
+                       text[max(0, m.start() - 20):m.start()]):
+        m = None  # 'size a server for …': the server is what is asked for, not one the user has
     if m and not re.search(w(r"(?:dgx|hgx)\s*(?:spark|station)"), text):
         word = m.group(1)
         n = 1 if word in ("dgx", "hgx") else to_number(word)
@@ -797,8 +807,46 @@ PER_TOKEN_COST = (r"(?:每|/)\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*(?:输出\s*
                     r"tokens? per dollar|perf(?:ormance)? per dollar|per 1m"))
 
 
+_ACHIEVED = r"日志|log|显示|实测|测得|跑到|跑出|监控|wandb|" + w(r"we see|we get|we're getting|getting|achiev\w*|measured|sustain\w*|shows?|reports?|logged")
+
+
+_AT_CONC = (r"(?:并发|concurrency)\s*(?:数|为|是|=|:|：)?\s*(\d+)\s*(?:路|个)?\s*(?:时|的时候|下|情况下)|(\d+)\s*(?:路|个)?\s*并发\s*"
+            r"(?:时|的时候|下|情况下)|" + w(r"at\s+(\d+)\s+(?:concurrent|simultaneous|parallel|in[\s-]flight)(?:\s+(?:requests|users|"
+                                           r"streams|sequences))?|with\s+(\d+)\s+(?:concurrent|parallel)\s+(?:requests|users)|"
+                                           r"concurrency\s+(?:of\s+)?(\d+)"))
+
+
+def measured_concurrency(text: str) -> tuple[int, tuple[int, int]] | None:
+    """The load a measured throughput was taken at ('并发 32 时总吞吐 1100 tokens/s', '2,400 tok/s at 64 concurrent
+    requests'), when a measurement is written in the same sentence: the condition of the benchmark, not the load to
+    serve. With where it is written."""
+    for sent in re.finditer(r"[^。？?!！；;\n]+", text):
+        part = sent.group(0)
+        if not (re.search(OWN_MEASUREMENT, part) and re.search(TPS_RATE, part)):
+            continue
+        m = re.search(_AT_CONC, part)
+        if m:
+            v = int(next(g for g in m.groups() if g))
+            if 1 <= v <= 100_000:
+                return v, (sent.start() + m.start(), sent.start() + m.end())
+    return None
+
+
+def achieved_tflops(text: str) -> float | None:
+    """TFLOPS per GPU a run reached, as its logs show ('日志里每卡 TFLOPS 显示 420 左右', 'we see ~380 TFLOPS/GPU in
+    wandb', 'achieving 400 TFLOPS per GPU'): the run's own efficiency, not the card's peak."""
+    m = re.search(rf"(?:{_ACHIEVED})[^。？?!\n]{{0,24}}?(\d+(?:\.\d+)?)\s*t(?:flops|ops)(?![a-z])", text) or \
+        re.search(rf"(?:{_ACHIEVED})[^。？?!\n\d]{{0,16}}t(?:flops|ops)[^。？?!\n\d]{{0,12}}?(\d+(?:\.\d+)?)", text) or \
+        re.search(rf"t(?:flops|ops)[^。？?!\n\d]{{0,8}}?(?:{_ACHIEVED})[^。？?!\n\d]{{0,8}}?(\d+(?:\.\d+)?)", text)
+    if m and 0 < float(m.group(1)) <= 100_000:
+        return float(m.group(1))
+    return None
+
+
 def peak_tflops(text: str) -> dict:
     """A card's compute the user says to use: '910B 算力按 FP16 313 TFLOPS 算', 'assume 280 TFLOPS per GPU'."""
+    if achieved_tflops(text):
+        return {}  # (a run's logged TFLOPS is its efficiency: read by the MFU)
     m = re.search(r"(?:按|算力|assum\w*|use|using|taking|take|at|with|取)[^0-9。？?!\n]{0,16}?(\d+(?:\.\d+)?)\s*t(?:flops|ops)(?![a-z])",
                   text) or re.search(r"(\d+(?:\.\d+)?)\s*t(?:flops|ops)(?![a-z])\s*(?:算|计算|为准|per (?:gpu|card)|each|每卡)", text)
     if m and 0 < float(m.group(1)) <= 100_000:
@@ -842,6 +890,12 @@ def _total_rates(text: str):
                 re.search(_SINGLE_STREAM, before[-40:] + " " + after[:16]):
             continue
         needed = bool(re.search(_NEEDED, before[-20:])) and not re.search(_MEASURED, before)
+        if not needed and re.search(COUNT_ASK + r"|(?<![a-z])how many(?![a-z])", text) and re.search(r"(?:(?<![a-z])(?:at|@|for|with|of)|达到|到)\s*(?:~|about |"
+                                                                   r"around |roughly |约|大约)?$", before) and \
+                re.search(r"total|aggregate|throughput|output|吞吐|总|合计|输出", m.group(0) + " " + after[:20] + before[-12:]) \
+                and not re.search(_MEASURED + r"|blog|paper|report\w*|shows?|showed|published|quoted|claims?|博客|论文|报告|号称|宣传",
+                                  before):
+            needed = True  # 'how many H100s for Llama 3.1 70B at 10k tok/s total output?': the load the count is for
         yield m, before, after, value, needed
 
 
