@@ -75,6 +75,7 @@ class Ctx:
     gpu_overrides: dict = field(default_factory=dict)  # GPU records changed for this answer (a Mac's raised GPU limit)
     shared: frozenset = frozenset()  # inputs the message's comparison uses: not 'not used' in one ask's section
     one_of_several: bool = False  # one ask of a message that holds several (the comparison picks the formats)
+    applied_fix: tuple | None = None  # (gpu_memory_utilization, kv_dtype) a standard engine setting took to fit
     used: set = field(default_factory=set)  # inputs a handler used beyond its intent's usual ones (USES)
     as_stated: dict = field(default_factory=dict)  # inputs computed at another value, reported as the user stated them
 

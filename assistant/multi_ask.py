@@ -25,7 +25,7 @@ PREFER_WHY = {"zero": ("a lower ZeRO stage moves less data between GPUs each ste
 
 log = logging.getLogger(__name__)
 
-VALUE_GROUPS = ("batch", "context", "num_gpus", "model", "lora_rank")  # several values of one input, not alternatives to choose between
+VALUE_GROUPS = ("batch", "context", "num_gpus", "model", "lora_rank", "concurrent_users")  # several values of one input, not alternatives to choose between
 
 # what decides between alternatives, by intent: (figure, better, label en, label zh)
 _KEY = {

@@ -38,6 +38,33 @@ NEEDS: dict[str, tuple[str, ...]] = {
 }
 
 
+PER_TOKEN_TIERS = ("llama-3.1-8b", "llama-3.1-70b")  # a small and a large dense model: where cards' cost per token
+# turns with the model's size (memory per card, tensor parallelism)
+
+
+def _per_token_by_model_size(req: Request, deps: Deps, question: str) -> Answer:
+    """'MI300X at $2.50/hr or H100 at $2.20/hr: which is cheaper per token?' with no model: the answer turns on the
+    model, so it asks, and shows each card's cost per token at a small and a large model meanwhile."""
+    from assistant.request import Clarification
+
+    zh = req.lang == "zh"
+    lines, calls = [], []
+    for mid in PER_TOKEN_TIERS:
+        a = plan_message(req.model_copy(update={"model": mid}), deps, question)
+        calls += a.tool_calls
+        name = deps.catalog.model(mid)[0].name
+        lines.append(f"- {name}: " + (a.comparison or a.answer.split("\n\n")[1] if "\n\n" in a.answer else a.answer))
+    head = ("**哪个模型？** 每 token 成本取决于模型大小（单卡放不放得下、要几张卡做张量并行）；按两种规模：" if zh else
+            "**Which model?** Cost per token turns on its size (whether one card holds it, how many cards it is split "
+            "over); at two sizes:")
+    clar = Clarification(missing=["model"], question="是哪个模型（或多大参数）？" if zh else "Which model (or size)?",
+                         suggestions=[deps.catalog.model(m)[0].name for m in PER_TOKEN_TIERS])
+    body = restate(req, deps.catalog, []) + "\n\n" + head + "\n" + "\n".join(lines)
+    slots = req.model_dump(mode="json") | {"awaiting": ["model"]}
+    return Answer(answer=body, lang=req.lang, intent="cost", tool_calls=calls, clarification=clar,
+                  request=req.model_dump(mode="json"), slots=slots)
+
+
 def missing_inputs(req: Request) -> list[str]:
     """The essentials the request lacks for its intent (no sensible default exists for these)."""
     out = []
@@ -70,6 +97,8 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     from assistant.multi_ask import combine, sub_request
     from assistant.readers.asks import find_asks
 
+    if req.per_token_cost and not req.model and len(set(req.gpus)) >= 2 and not invalid and not req.throughput_tokens_per_s:
+        return _per_token_by_model_size(req, deps, question)
     try:
         asks = find_asks(question, req, deps.catalog) if not invalid else []
     except Exception:  # finding the asks failed: the message's own reading answers it (logged, never a traceback)
@@ -104,6 +133,15 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
                 elif biggest:
                     r = subs[i] = r.model_copy(update={"model": f"{biggest:g}b", "precision": "int4",
                                                        "largest_model": None})
+            sized = next((x for a, x in zip(asks, answers) if a.intent == "training_memory" and x.verdict and
+                          x.verdict.method == r.method and x.verdict.fits is False), None) \
+                if r.intent == "training_time" and not asks[i].compare else None
+            if sized is not None:  # 'which are feasible … time per epoch too': a method that does not fit is not timed
+                why = ("它在这张卡上放不下（见上），不计算时间" if r.lang == "zh" else
+                       "it does not fit on this hardware (above), so it is not timed")
+                answers.append(Answer(answer=why, lang=r.lang, intent="training_time", status="answered",
+                                      verdict=sized.verdict, request=r.model_dump(mode="json")))
+                continue
             answers.append(plan(r, deps, question, invalid, shared, one_of_several=True))
         fixed = _held_fixed(req, asks, answers, deps.catalog)
         if fixed:  # cards compared on one format, formats on one GPU count: the alternative is the only change
@@ -282,6 +320,12 @@ def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
 
     req = ctx.req
     asked = req.context
+    if asked <= limit * 1.05:  # '1M' on a 1,010,000-token model: the model's own window, a rounding apart
+        ctx.req = req.model_copy(update={"context": limit})
+        ctx.as_stated["context"] = asked
+        ctx.assume(f"{asked:,} tokens read as the model's whole window, {limit:,}",
+                   f"{asked:,} token 按模型的完整窗口 {limit:,} 计算")
+        return
     line_en = line_zh = ""
     try:
         spec = ctx.deps.catalog.model(req.model)[0]

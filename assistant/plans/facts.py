@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.request import Clarification
 from assistant.answer import Answer, Citation, ToolCall, Verdict
 from assistant.compose import T, field_label, job_line, md_table
 from assistant.zh import assumption_zh
@@ -105,11 +106,17 @@ def spec(ctx: Ctx) -> Answer:
     return Answer(answer=text, lang=ctx.lang, intent="spec", figures=figures, citations=[cite], tool_calls=ctx.calls)
 
 
+TIER_MODELS = ("llama-3.1-8b", "qwen2.5-32b", "llama-3.1-70b")  # a small, a mid and a large open model: what a
+# purchase looks like at each size when no model is named
+
+
 def purchase(ctx: Ctx) -> Answer:
     """'What should I buy with ~$5k to run a 70B model?': machines to own, ranked by what the budget buys."""
     from tools.purchase import PurchaseRequest, plan_purchase
 
     req, lang = ctx.req, ctx.lang
+    if not req.model and not req.largest_model and req.method in (None, "inference") and not ctx.one_of_several:
+        return _purchase_tiers(ctx)
     if not req.model:
         ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
     model, _ = ctx.deps.catalog.model(req.model or "llama-3.1-8b")
@@ -370,6 +377,34 @@ def _purchase_why(ctx: Ctx, o, money) -> str:
           "slower": lambda: f"更慢（{a['speed']:g} 对 {a['best']:g} token/s）",
           "vs_pick": lambda: f"比首选{'贵' if a['diff'] >= 0 else '省'} {money(abs(a['diff']))}"}
     return zh[o.reason]() if o.reason in zh else o.why
+
+
+def _purchase_tiers(ctx: Ctx) -> Answer:
+    """'We need to buy GPUs to run an LLM for our support team, budget $40k. What should we get?': the machine hinges on
+    the model (and the users at once), so the answer asks, and shows what the budget buys at three model sizes meanwhile."""
+    from assistant.context import Ctx as _Ctx
+
+    req = ctx.req
+    lines, figures = [], {}
+    for mid in TIER_MODELS:
+        sub = _Ctx(req=req.model_copy(update={"model": mid}), deps=ctx.deps, question=ctx.question, one_of_several=True)
+        a = purchase(sub)
+        ctx.calls += sub.calls
+        pick = next((x for x in a.answer.splitlines() if x.startswith(("**Buy", "**建议购买", "**Nothing", "**预算内"))), None)
+        name = ctx.deps.catalog.model(mid)[0].name
+        if pick:
+            lines.append(f"- {name}: " + pick)
+            figures[f"tier:{mid}"] = (a.figures or {}).get("total") or 0
+    users = ctx.t("" if req.concurrent_users else " and how many people will use it at the same time",
+                  "" if req.concurrent_users else "，以及同时有多少人在用")
+    head = ctx.t(f"**Which model will you run{users}?** The machine depends on it; what the budget buys at three sizes"
+                 + ("" if req.concurrent_users else " (one user at a time)") + ":",
+                 f"**打算跑哪个模型{users}？** 买什么取决于它；按三种规模，预算能买到的"
+                 + ("" if req.concurrent_users else "（按单用户）") + "：")
+    clar = Clarification(missing=["model"], question=ctx.t("Which model (or size)?", "是哪个模型（或多大参数）？"),
+                         suggestions=[ctx.deps.catalog.model(m)[0].name for m in TIER_MODELS])
+    return Answer(answer=head + "\n" + "\n".join(lines), lang=ctx.lang, intent="recommend", figures=figures,
+                  tool_calls=ctx.calls, clarification=clar)
 
 
 def recommend(ctx: Ctx) -> Answer:

@@ -258,6 +258,8 @@ def _largest_runnable(ctx: Ctx) -> Answer:
                  f"**{n} 张 {gpu.name} 能跑的最大模型（上下文 {context:,}，按权重精度）：**")
     rows = [r[:2] for r in rows]
     named, named_figures = ([], {}) if req.family else _named_models_that_fit(ctx, gpu, n, context, sizes, fits)
+    if req.family:  # 'how big a Gemma 3 can I run?': the family's member that fits leads
+        head = "**" + ctx.notes.pop(0)[:1].upper() + head_family[1:] + "**" + ctx.t(".", "。") + "\n\n" + head
     text = head + "\n\n" + md_table([ctx.t("precision", "精度"), ctx.t("largest model", "最大模型")], rows) + \
         ("\n\n" + "\n".join(named) if named else "") + assumptions_md(ctx.lang, ctx.notes)
     figures = {f"largest_{p}_params_b": None if v is None else round(v / 1e9, 2) for p, v in sizes.items()}
@@ -425,7 +427,13 @@ def inference_memory(ctx: Ctx) -> Answer:
                        min=least, ctx=context) if least or r.fits else
                      ctx.t(f"**{model.name} does not fit on {n} x {gpu.name}** at {context:,} tokens ({r.per_gpu_gb:.1f} GB).",
                            f"**{model.name} 在 {n} 张 {gpu.name} 上放不下**（上下文 {context:,}，需 {r.per_gpu_gb:.1f} GB）。"))
-    if req.gpu and not (r.fits if fixed else best) and not gpu.id.startswith("custom-"):
+        remedy = _standard_fix(ctx, model, gpu, n, main_p, context, batch, speeds=False) if (
+            req.gpu and not r.fits and not req.gpu_memory_utilization and gpu.vendor != "Apple" and "num_gpus" in req.stated
+            and not ctx.one_of_several) else None  # (the cards the user has, one question: alternatives compare as sized)
+        if remedy:  # 'a 32B AWQ on one 24 GB card at 8k': a miss by a little under vLLM's defaults is a setting, not a card
+            lines[-1] = remedy
+            v = v.model_copy(update={"fits": True})
+    if req.gpu and not (r.fits if fixed else best) and not gpu.id.startswith("custom-") and not v.fits:
         lines += _ways_that_fit(ctx, model, gpu, n, context, main_p, r, batch)  # (not 128 Raspberry Pis)
     if req.gpu and req.family_flagship:
         lines += _family_fits(ctx, model, gpu, n, context)
@@ -539,7 +547,7 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
     return [x for ln in lines for x in ("", ln)], figures
 
 
-def _standard_fix(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: int) -> str | None:
+def _standard_fix(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: int, speeds: bool = True) -> str | None:
     """A set-up that misses under vLLM's defaults (90% of memory, a 16-bit KV cache) by a little, and the standard
     settings people use to make it fit: vLLM at --gpu-memory-utilization 0.95, then the KV cache in FP8 as well; with the
     longest context each leaves. None when neither fits (then the job needs more GPUs or a smaller format)."""
@@ -556,11 +564,12 @@ def _standard_fix(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: i
             continue
         if r.fits:
             longest = f"{r.max_context:,}" if r.max_context else "?"
+            ctx.applied_fix = (util, kv)  # (the settings it took, for a plan that follows to run with them)
             return ctx.t(f"**Fits with a standard setting**: at vLLM's default 90% of memory it misses by a little; with "
                          f"`{flags}` it fits, up to {longest} tokens of context for one sequence (ExLlamaV2 or llama.cpp, "
-                         "which keep no such reserve, fit too). The speeds above hold.",
+                         "which keep no such reserve, fit too)." + (" The speeds above hold." if speeds else ""),
                          f"**改一个常用设置就放得下**：按 vLLM 默认只用 90% 显存时差一点；加上 `{flags}` 就放得下，单条最长约 "
-                         f"{longest} token 上下文（ExLlamaV2 或 llama.cpp 不留这份余量，也放得下）。上面的速度成立。")
+                         f"{longest} token 上下文（ExLlamaV2 或 llama.cpp 不留这份余量，也放得下）。" + ("上面的速度成立。" if speeds else ""))
     return None
 
 
@@ -828,6 +837,13 @@ def serving(ctx: Ctx) -> Answer:
                      f"**最多同时 {max_seqs} 路 {context:,} token 的请求**（{n} 张 {gpu.name}）：KV 池 "
                      f"{r.vllm_kv_cache_tokens or 0:,} token（每 token {r.kv_cache_bytes_per_token:,} B）。对话更短能容纳更多，"
                      "多出来的请求由引擎排队。")
+    elif not r.fits and "num_gpus" in req.stated and not req.gpu_memory_utilization and gpu.vendor != "Apple" and \
+            not ctx.one_of_several and _standard_fix(ctx, model, gpu, n, fmt, context, users, speeds=False):
+        # '单张 4090 跑 32B AWQ，8k，一个人用': a miss by a little under vLLM's defaults is a setting, not another card
+        head = _standard_fix(ctx, model, gpu, n, fmt, context, users, speeds=False)
+        v = v.model_copy(update={"fits": True})
+        util, kv = ctx.applied_fix
+        ctx.req = req = req.model_copy(update={"gpu_memory_utilization": util, "kv_dtype": kv or req.kv_dtype})
     elif r.fits:
         head = ctx.t(f"**Yes**: {n}× {gpu.name} hold {users} concurrent sequences of {context:,} tokens "
                      f"(KV pool {r.vllm_kv_cache_tokens or 0:,} tokens = up to **{max_seqs}** such sequences).",

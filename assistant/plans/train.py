@@ -83,8 +83,9 @@ def family_line(ctx: Ctx, sizes: dict[str, float | None]) -> str:
     """'In the Qwen family: Qwen2.5-14B (lora) ...': the family's catalog models at or under each largest size."""
     from knowledge.catalog import FAMILY_FLAGSHIPS
 
+    exact = [m for m in ctx.deps.catalog.models if m.family == ctx.req.family]  # 'Gemma 3', 'Qwen3': that version only
     stem = FAMILY_FLAGSHIPS.get(ctx.req.family, ctx.req.family).split("-")[0].rstrip("0123456789.")
-    members = [m for m in ctx.deps.catalog.models if m.id.startswith(stem) and "distill" not in m.id]
+    members = [m for m in (exact or [m for m in ctx.deps.catalog.models if m.id.startswith(stem)]) if "distill" not in m.id]
     parts = []
     for label, best in sizes.items():
         if not best:

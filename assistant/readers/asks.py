@@ -99,6 +99,15 @@ def alternatives(low: str, req: Request) -> list[Ask]:
     for setting in SETTINGS:
         if setting == "method" and req.methods:
             one_card = (req.num_gpus or 1) == 1 and not re.search(r"快|慢|" + w(r"faster|slower|speed|how long|time"), low)
+            feasible = re.search(r"能跑|跑得动|放得下|放不下|够不够|可行|哪些能|" + w(r"feasible|fits?|doable|possible|viable|"
+                                                                           r"which (?:ones? )?(?:can|work)"), low)
+            if (req.num_gpus or 1) == 1 and feasible and req.tokens and len(req.methods) >= 2:
+                # 'one A100 40GB: full vs LoRA vs QLoRA, which are feasible, which would you pick? time per epoch too':
+                # each method sized on the card (the pick), then the time of each that fits
+                return [Ask(text=m, intent="training_memory", update={"method": m, "methods": []}, compare="method")
+                        for m in req.methods[:3]] + \
+                    [Ask(text=(f"{m} 训练时间" if zh else f"{m}: training time"), intent="training_time",
+                         update={"method": m, "methods": []}) for m in req.methods[:3]]
             if (req.tokens or req.ratio_only) and len(req.methods) >= 2 and not one_card:
                 # 'full or LoRA, which is faster?': each's time
                 return [Ask(text=m, intent="training_time", update={"method": m, "methods": []}, compare="method")
@@ -257,6 +266,39 @@ _ITEM_FORMATS = (("16", None, w(r"bf16|fp16|16[\s-]?bit") + r"|半精度|不量�
 _ITEM = re.compile(r"(?:^|\s|[。？?；;])(?:\d[)）.、]|[(（]\d[)）]|[(（]?[a-d][)）])\s*")
 
 
+_LOAD = re.compile(r"(?<![\d.,])(\d{1,6})\s*(?:个|名|位)?\s*(?:concurrent\s+|simultaneous\s+|parallel\s+)?(?:users?|requests?|"
+                   r"people|streams?|sessions?|并发|路并发|个用户|用户|人同时|人并发)")
+_SIZE_IT = r"需要|要几|几张|多少张|多少卡|要多少|怎么配|" + w(r"need|needs|require\w*|how many|what would|what does it take|"
+                                                     r"take to|scale to|for \d+")
+
+
+def several_loads(low: str, req: Request) -> list[Ask]:
+    """'will it handle 30 concurrent users? and what would 100 concurrent need?': each load on its own — the first on
+    the GPUs the user has, a later one asking what it needs sized afresh."""
+    if req.intent != "serving" or not req.model:
+        return []
+    from assistant.readers.slots import load_words
+
+    clauses = _clauses(low)
+    found = []
+    for c in clauses:
+        for m in _LOAD.finditer(load_words(c)):
+            v = int(m.group(1))
+            if v >= 1 and v not in [x for x, _ in found]:
+                found.append((v, c))
+    if len(found) < 2:
+        return []
+    zh = req.lang == "zh"
+    asks = []
+    for v, c in found[:3]:
+        update: dict = {"concurrent_users": v}
+        if asks and re.search(_SIZE_IT, c) and "num_gpus" in req.stated:
+            update["num_gpus"] = None  # ('and what would 100 need?': the count is asked, not the user's cards)
+        asks.append(Ask(text=(f"{v} 并发" if zh else f"{v} concurrent users"), intent="serving", update=update,
+                        compare="concurrent_users"))
+    return asks
+
+
 def several_formats(low: str, req: Request) -> list[Ask]:
     """'1）FP16 要几张 4090？2）换 AWQ int4 要几张？': weight formats named in separate items (enumerated, or separate
     questions) of one inference job are several values of the format, one ask each (never one format applied)."""
@@ -378,12 +420,15 @@ _CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)�
                      r"memory|vram|cost|price|bill|kv|context|batch|size|number|minimum|max\w*|tokens?)|多少|多久|要多久|几张|"
                      r"能不能|要不要|成本|价格|花多少|速度|一个月|每月|每小时|一小时|显存|够不够|最长|最大|吞吐|延迟|首字))|"
                      r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|"
+                     # '… $1.80/GPU-hr. Memory per GPU, wall time, total cost?': the figures asked after the config
+                     r"(?<=[a-z0-9)%])\.\s+(?=(?:and\s+)?(?:peak\s+)?(?:memory|vram|wall[\s-]?(?:clock|time)|total cost|cost|"
+                     r"throughput|how (?:long|much|many))\b)|"
                      # 'Memory per GPU and wall-clock?': two figures named side by side
                      r"(?:(?<=gpu)|(?<=vram|mory|time|cost|ours|days))\s+and\s+(?=(?:the\s+)?(?:wall[\s-]?clock|training time|time to train|"
                      r"memory|vram|cost|steps?|step time|throughput|days|hours)\b)|"
                      # 'what's peak memory per GPU, seconds per optimizer step, and total wall-clock?': a list of figures
                      r",\s*(?:and\s+)?(?=(?:the\s+)?(?:seconds|time|total|peak|memory|monthly|cost|bill|price|throughput|"
-                     r"latency|speed|tokens?/s|wall[\s-]?clock|step time)\b)|，\s*(?=(?:还有|另外|以及|那|以及|再|多少|能|要|是))|"
+                     r"latency|speed|tokens?/s|wall[\s-]?clock|wall[\s-]?time|step time)\b)|，\s*(?=(?:还有|另外|以及|那|以及|再|多少|能|要|是))|"
                      # '…多少钱，跑 72B 能支持多少并发？': a comma before a second question of its own
                      r"(?<=[多少钱吗呢价])[，,]\s*(?=[^，,。？?]{2,40}(?:多少|几张|几个|多久|吗|呢|怎么|如何|能否|能不能|够不够))|"
                      r"\band\s+(?=(?:what|how)\s+(?:is|are|does|do|much|many|long|fast|about))")
@@ -685,8 +730,10 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         bought = None if m else _purchase_after(window)
         if not m and (req.purchase_price or req.purchase_price_per_server or req.price_kind == "buy" or bought):
             # ('L20 单卡 2.8 万，H20 单卡 11 万': a price written right after each card is that card's)
-            per_server = bool(bought and re.search(r"/\s*台|每台|一台|整机|" + w(r"per (?:server|node|box|machine)|a (?:server|node|box)"),
-                                                   window[:60]))
+            per_server = bool(bought and (re.search(r"/\s*台|每台|一台|整机|服务器|\d\s*卡\s*(?:机|服务器|整机)?\s*[¥￥$]?\s*\d|" + w(
+                r"per (?:server|node|box|machine)|a (?:server|node|box)|\d[\s-]*(?:gpu|card|x)[\s-]*(?:server|node|box|machine)"),
+                window[:60]) or (total or 0) >= 8 and bought[0] >= 50_000))
+            # ('L20 8卡服务器 45 万', 'H20 8卡 120 万': a price after the server's card count is the server's)
             # ('RTX 4090（¥1.6 万）、RTX 5090（¥2.2 万）': each its own; 'H20 8 卡整机 ¥110 万/台': a whole server's)
             update["purchase_price_per_server" if per_server else "purchase_price"] = bought[0] if bought else None
             update["purchase_price_per_server" if not per_server else "purchase_price"] = None
@@ -800,6 +847,12 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     """The asks of a message (empty for a message with one ask): alternatives first, then several cards, then several
     values, then several intents. Alternatives computed by another tool than the message's own question come after
     it ('how long on 16 A100s? and do we need offload?': the time, then offload with and without)."""
+    if req.intent in ("explain", "fact_check") and catalog is not None:
+        from assistant.readers.items import difference_asks
+
+        diff = difference_asks(text, req, catalog)
+        if diff:  # '满血和蒸馏啥区别？厂商说 4 张 4090 能跑满血，靠谱吗': the difference, then the claim
+            return diff
     if req.intent in ("explain", "out_of_scope", "fact_check", "published_run"):
         return []
     if req.measured_model or req.measured_gpu or req.measured_num_gpus or req.measured_tokens:
@@ -808,9 +861,10 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     if req.intent == "spec":
         return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []
     if catalog is not None:
-        from assistant.readers.items import item_asks, model_clause_asks
+        from assistant.readers.items import difference_asks, item_asks, model_clause_asks
 
-        items = item_asks(text, req, catalog) or model_clause_asks(text, req, catalog)
+        items = item_asks(text, req, catalog) or difference_asks(text, req, catalog) or \
+            model_clause_asks(text, req, catalog)
         if items:  # '1. … 2. … 3. …', or a job of its own for each model named: each read as its own question
             return items
         from assistant.readers.whatif import what_if_asks
@@ -829,7 +883,8 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         asks = [main, *alts]
     else:
         asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
-                or several_formats(low, req) or several_values(low, req) or several_intents(low, req))
+                or several_formats(low, req) or several_values(low, req) or several_loads(low, req)
+                or several_intents(low, req))
         # (formats in items of their own carry each item's GPU count: 'A）4 张跑 BF16；B）2 张跑 AWQ')
     clauses = _clauses(low)
     decided = any(a.compare for a in asks)  # alternatives are compared with a pick: 'pick one and say why' is that

@@ -77,7 +77,8 @@ CUES: list[tuple[str, float, str]] = [
     ("spec", 2, r"规格|带宽|算力|显存多大|多少显存|功耗|参数表|" + w(r"specs?|bandwidth|tflops|tdp|nvlink|hbm\w*|datasheet")),
     ("spec", 3, r"适合|适不适合|好不好|好用吗|值得|" + w(r"good for|any good|worth it|suitable|is it good")),
     ("explain", 2, r"什么意思|怎么理解|" + w(r"what is|what's|what are|explain|how does|how do|meaning of")),
-    ("explain_strong", 4, r"什么是|是什么|原理|为什么|为啥|区别是|有什么区别|有啥区别|什么区别|好处|是怎么|怎么省|"
+    ("explain_strong", 4, r"什么是|是什么|原理|为什么|为啥|区别是|有什么区别|有啥区别|什么区别|啥区别|区别在哪|有何区别|"
+                          r"差别在哪|有啥不同|有什么不同|不同在哪|好处|是怎么|怎么省|"
                           + w(r"why|difference between|what's the difference|what is the difference|how does .{0,40} (?:save|work)")),
     ("fact_check", 3, r"文章|说法|对吗|对不对|是真的吗|是否正确|博客|这篇|原文|原话|公众号|"
                       + w(r"article|is it true|is this true|is that (?:true|right|correct)|true that|fact[\s-]?check|blog post|this claim|the claim|"
@@ -94,8 +95,11 @@ CUES: list[tuple[str, float, str]] = [
                                                  r"(?:legit|realistic|right|true|accurate|believable|too good)|"
                                                  r"is (?:this|that|the) (?:quote|proposal|pitch) (?:legit|realistic|right|accurate)")),
     # 'a reseller claims their software can … in about 1 day. Is that plausible?', '厂商宣称 … 可信吗'
-    ("fact_check", 6, r"(?:宣称|号称|声称|承诺|保证|说能|说可以)[^?？。]{0,160}?(?:可信吗|靠谱吗|真的吗|可能吗|现实吗|能信吗|合理吗)|"
-                      + w(r"(?:claims?|claimed|claiming|says?|promis\w*|advertis\w*|pitch\w*|guarantee\w*)\b.{0,240}?"
+    # (a published run's GPU-hours quoted is the published-run check, not a vendor's claim)
+    ("fact_check", 6, r"(?:宣称|号称|声称|承诺|保证|说能|说可以)(?:(?!卡时|gpu\s*小时)[^?？。]){0,160}?"
+                      r"(?:可信吗|靠谱吗|真的吗|可能吗|现实吗|能信吗|合理吗)|"
+                      + w(r"(?:claims?|claimed|claiming|says?|promis\w*|advertis\w*|pitch\w*|guarantee\w*)\b"
+                          r"(?:(?!gpu[\s-]*hours?).){0,240}?"
                           r"(?:plausible|realistic|possible|legit|believable|true|accurate|too good|sanity[\s-]?check|"
                           r"is that real|bs|bullshit|for real)")),
 ]
@@ -104,8 +108,8 @@ CUES: list[tuple[str, float, str]] = [
 CONCEPTS = (w(r"zero[\s-]?[0-3]?|fsdp|deepspeed|megatron|q?lora|kv ?cache|bf16|fp16|fp8|fp4|int8|int4|nf4|nvlink|nvswitch|pcie|"
               r"infiniband|roce|tensor parallel\w*|pipeline parallel\w*|data parallel\w*|checkpoint\w*|flash ?attention|moe|"
               r"tflops|hbm\w*|offload\w*|quantiz\w*|mixed precision|recomput\w*|activations?|optimizer states?|mfu|"
-              r"paged ?attention|gqa|mla|sparsity|sparse|dense|gb vs gib|gib|memory|vram|bytes per param\w*")
-            + r"|并行|精度|量化|混合精度|卸载|检查点|重计算|激活|优化器|注意力|算力|带宽|互联|稀疏|稠密|显存占用|显存")
+              r"paged ?attention|gqa|mla|sparsity|sparse|dense|gb vs gib|gib|memory|vram|bytes per param\w*|distill\w*")
+            + r"|并行|精度|量化|混合精度|卸载|检查点|重计算|激活|优化器|注意力|算力|带宽|互联|稀疏|稠密|显存占用|显存|蒸馏|满血")
 
 def score(text: str) -> tuple[dict[str, float], dict[str, int]]:
     """Evidence per intent from the words alone, and where each intent's last cue ends (the question is

@@ -96,6 +96,26 @@ def model_clauses(text: str, catalog) -> tuple[str, list[str]]:
     return head.strip(), [p.strip(" \t\n,，;；") for p in parts]
 
 
+_DIFFERENCE = (r"区别|差别|差异|有啥不同|有什么不同|不同在哪|到底是.{1,16}还是|"
+               r"(?<![a-z])(?:difference|differ|what(?:'s| is) the deal with)(?![a-z])")
+
+
+def difference_asks(text: str, req, catalog) -> list[Ask]:
+    """'H100 PCIe 和 SXM 有啥区别？我们手上 4 张 PCIe，想 LoRA 微调 32B，能行吗': the question about a difference (or which
+    of two a thing is: 'H20 到底是 96G 还是 141G'), read on its own, then the job the rest of the message asks; [] when
+    the message is the difference question alone or both read the same."""
+    norm = unicodedata.normalize("NFKC", text)
+    m = re.match(r"\s*([^?？]{4,160}?[?？])\s*(.+)$", norm, re.S)
+    if not m or not re.search(_DIFFERENCE, m.group(1).lower()) or len(m.group(2).strip()) < 12:
+        return []
+    rest = m.group(2).strip()
+    if not re.search(r"[?？吗呢]|" + r"(?<![a-z])(?:how|what|which|can|could|will|should|is it|does)(?![a-z])|能行|行不行|够不够|"
+                     r"多少|几张|怎么|能不能|可以吗|靠谱", rest.lower()):
+        return []  # (the words after it describe the difference question; they are not a job of their own)
+    return _asks_of_items("", [m.group(1).strip(), rest], req, catalog, distinct_intents=True,
+                          carry={"model", "models", "model_text", "family", "family_flagship", "full_model", "precision"})
+
+
 def model_clause_asks(text: str, req, catalog) -> list[Ask]:
     """Several models, each with a job of its own ('can it serve the 70B …, and how long would a LoRA of the 8B take
     on it?'): each model's part read on its own, with the words before it and the machine named earlier; [] when the
@@ -128,8 +148,11 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
             if k not in NOT_JOB and k not in own and k not in earlier and k not in head_stated:
                 new[k] = getattr(r, k)
         new |= {k: v for k, v in earlier.items() if k not in own} | own
-        if carry is not None:  # each part's own model(s), not the message's list
+        if carry is not None and (r.model or "model" not in carry):  # each part's own model(s), not the message's
             new |= {"model": r.model, "models": r.models, "model_text": r.model_text}
+        if carry is not None:
+            if "gpu" not in carry:  # (and its own cards: the difference asked about names cards it does not own)
+                new |= {k: getattr(r, k) for k in ("gpu", "gpus", "gpu_text", "num_gpus", "interconnect")}
         update = {k: v for k, v in new.items() if k not in NOT_JOB and v != whole.get(k)}
         intent = r.intent
         if intent == "fact_check" and req.intent != "fact_check":  # a long head before a short item reads as pasted

@@ -463,7 +463,15 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                 warnings.append(f"'{as_written.strip()}' is not in the model catalog: sized as a generic {size.upper()} dense "
                                 "decoder (an MoE or a quantised checkpoint of that name needs its own config)")
             work = work.replace(as_written.strip(), " " * len(as_written.strip()), 1)
-    if "model" not in stated:
+    if "model" not in stated and slots.largest_model(work):
+        # 'how big a Gemma 3 / Qwen3 can I run?': a versioned family of the catalog, its members compared
+        squeezed = re.sub(r"(?<=[a-z])[\s_-]+(?=\d)", "", work)  # ('gemma 3', 'qwen-3': the version joined)
+        fams = sorted({m.family for m in catalog.models if m.family}, key=len, reverse=True)
+        hit = next((f for f in fams if re.search(rf"(?<![a-z0-9]){re.escape(re.sub(r'[-_]', '', f))}(?![\d.]*b)(?![\d.])",
+                                                squeezed) and re.search(r"\d", f)), None)
+        if hit:
+            stated["family"] = hit
+    if "model" not in stated and "family" not in stated:
         family = family_flagship(work)
         if family and slots.largest_model(work):
             stated["family"] = family[0]  # 'which Qwen can I fine-tune on a 4090?': the family's members that fit
@@ -581,6 +589,26 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             warnings.append(f"your logged {got:g} TFLOPS per GPU = MFU {got / peak:.0%} of the card's dense BF16 peak "
                             f"({peak:g} TFLOPS); frameworks that count the recomputed forward report hardware FLOPs, a few "
                             "points above MFU")
+    total_mem = re.search(r"(?:一共|总共|合计|共|总计|加起来|(?<![a-z])(?:total(?:ly)?|in total|combined|altogether)(?![a-z]))\s*"
+                          r"(?:有|是|of|=|:|：)?\s*(\d+(?:\.\d+)?)\s*(g|gb|t|tb)(?![a-z])\s*(?:的)?\s*(?:显存|vram|gpu memory|memory|hbm)?",
+                          low) or re.search(r"(\d+(?:\.\d+)?)\s*(g|gb|t|tb)(?![a-z])\s*(?:of\s+)?(?:total|combined)\s*"
+                                            r"(?:vram|gpu memory|memory)", low)
+    if total_mem and stated.get("gpu") and stated.get("num_gpus") and not str(stated["gpu"]).startswith("custom-"):
+        said = float(total_mem.group(1)) * (1000 if total_mem.group(2) in ("t", "tb") else 1)
+        try:
+            card = catalog.gpu(stated["gpu"])[0]
+        except LookupError:
+            card = None
+        if card is not None and card.vendor != "Apple" and said > 0:
+            have = stated["num_gpus"] * card.memory_gb
+            if abs(said / have - 1) > 0.12:  # '4 张 H800，一共 640G': 4 x 80 GB is 320 GB
+                other = round(said / card.memory_gb)
+                warnings.append(f"{stated['num_gpus']} × {card.name} = {have:,.0f} GB of GPU memory, not {said:,.0f} GB: sized "
+                                f"on the {stated['num_gpus']} cards you named; {said:,.0f} GB would be {other} of them "
+                                "(say which is right)"
+                                if lang != "zh" else
+                                f"{stated['num_gpus']} 张 {card.name} 一共 {have:,.0f} GB 显存，不是 {said:,.0f} GB：按你说的 "
+                                f"{stated['num_gpus']} 张计算；{said:,.0f} GB 相当于 {other} 张（请确认哪个对）")
     api_bill = money.api_spend(low)
     if api_bill:  # 'we spend $12k/month on the API': today's bill, to compare self-hosting with (not a rental)
         for k in ("rent_per_month", "hosting_per_month", "budget"):
@@ -637,7 +665,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         per_node = stated.get("gpus_per_node") or stated.get("num_gpus") or slots.STANDARD_SERVER_GPUS
         stated["price_per_gpu_hour"] = stated.pop("server_price_per_hour") / per_node
         warnings.append(f"a whole server's hourly price read as {stated['price_per_gpu_hour']:g} per GPU-hour ({per_node} GPUs)")
-    if stated.get("budget") and "currency" not in stated:
+    if not stated.get("currency"):
+        stated.pop("currency", None)
+    if (stated.get("budget") or (lang == "zh" and (stated.get("purchase_price") or stated.get("purchase_price_per_server"))))\
+            and "currency" not in stated and not re.search(r"\$|美元|美金|usd|(?<![a-z])dollars?|刀", low):
         stated["currency"] = "CNY" if lang == "zh" else "USD"  # '预算50万' is yuan; shown in the restatement
     if stated.get("full_model") and "precision" not in stated and stated.get("model"):
         try:  # '不量化的 Qwen2.5-14B' is its bf16 checkpoint; '满血 DeepSeek' its fp8 one

@@ -379,11 +379,16 @@ TEAM = (r"(\d+)\s*(?:个)?人(?:左右|上下)?\s*(?:的)?\s*(?:研发|开发|�
           r"simultaneously|in parallel))"))
 
 
+def load_words(text: str) -> str:
+    """'concurent' (a typo) as 'concurrent'; '40 concurrent at peak', '60 simultaneous': the noun left out is users."""
+    text = re.sub(r"(?<![a-z])(?:concurr?ent|conccurr?ent)(?![a-z])", "concurrent", text)
+    return re.sub(r"(?<![\d.])(\d+)\s+(concurrent|simultaneous)(?!\s*(?:[a-z]+\s+)?(?:users?|requests?|sessions?|streams?|"
+                  r"sequences?|chats?|conversations?|clients?|connections?|calls?))", r"\1 \2 users", text)
+
+
 def users(text: str) -> dict:
     out: dict = {}
-    # '40 concurrent at peak', '60 simultaneous': the noun left out is the users
-    text = re.sub(r"(?<![\d.])(\d+)\s+(concurrent|simultaneous)(?!\s*(?:[a-z]+\s+)?(?:users?|requests?|sessions?|streams?|"
-                  r"sequences?|chats?|conversations?|clients?|connections?|calls?))", r"\1 \2 users", text)
+    text = load_words(text)
     text = re.sub(r"单并发|单路|(?<![\d.])1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", " ", text)  # batch 1
     # (one stream: read by batches(), not a load of users)
     team = re.search(TEAM, text)
@@ -778,8 +783,8 @@ def moe_shape(text: str) -> tuple[str, str] | None:
         (rf"(?<![a-z0-9.]){_B}[\s-]*a\s*{_B}", 1, 2),
         (rf"(?<![a-z0-9.]){_B}[\s-]*(?:total|总参数?|总参|in total)[^0-9]{{0,40}}?{_B}[\s-]*(?:active|activated|激活)", 1, 2),
         (rf"(?<![a-z0-9.]){_B}[\s-]*(?:params?|parameters?)?\s*(?:moe)?[^0-9]{{0,24}}?(?:with|,|，|/|and)\s*{_B}[\s-]*(?:active|activated|激活)", 1, 2),
-        (rf"(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*{_B}[^0-9]{{0,24}}?(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*{_B}", 1, 2),
-        (rf"(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*{_B}[^0-9]{{0,24}}?(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*{_B}", 2, 1),
+        (rf"(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*(?:~|约|大约|大概|≈|about |around )?\s*{_B}[^0-9]{{0,24}}?(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*(?:~|约|大约|大概|≈|about |around )?\s*{_B}", 1, 2),
+        (rf"(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*(?:~|约|大约|大概|≈|about |around )?\s*{_B}[^0-9]{{0,24}}?(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*(?:~|约|大约|大概|≈|about |around )?\s*{_B}", 2, 1),
     ]
     for pat, ti, ai in pats:
         m = re.search(pat, text)
