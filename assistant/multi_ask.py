@@ -209,6 +209,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         bought = _cards_to_buy(done, zh)
         if bought:  # 'L20 单卡 2.8 万，H20 单卡 11 万：两种方案卡的钱各多少？': each plan's cards at the user's price
             return bought
+    if intent == "training_time":
+        owned_line = _owned_against_rented(done, zh, question)
+        if owned_line:
+            return owned_line
     keys = _CARD_KEY.get(intent)
     if keys is None:
         return None
@@ -328,6 +332,44 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return (f"{listed}。两者解码相当（差别不到 3%）。" + tail + worth) if zh else f"{listed}. A tie (within 3%).{tail}{worth}"
     return (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
             f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
+
+
+_OWNED = r"(?:i have|we have|i've got|we've got|i own|we own|my|our|own|我有|我们有|手上有?|手里有?|自己的|自有|现有)\s*(?:a |an |one |一张|一块|两张|\d+\s*(?:x|张|块)?)?\s*(?:rtx\s*|nvidia\s*)?$"
+
+
+def _owned_against_rented(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str | None:
+    """'I have one 4090; use it or rent an A100 at $1.50/hr?': the card the user has costs no rent, so the rented one
+    is worth its bill only for the hours it saves."""
+    low = question.lower()
+    owned, rented = [], []
+    for a, x in done:
+        req = x.request or {}
+        words = re.sub(r"^\d+×\s*|geforce\s*|nvidia\s*|rtx\s*", "", (a.text or "").lower()).split()
+        name = next((t for t in words if re.search(r"\d", t)), words[0] if words else "")
+        at = low.find(name) if name else -1
+        if at >= 0 and re.search(_OWNED, low[max(0, at - 30):at]):
+            owned.append((a, x))
+        elif req.get("price_per_gpu_hour"):
+            rented.append((a, x))
+    if len(owned) != 1 or len(rented) != 1:
+        return None
+    (ao, xo), (ar, xr) = owned[0], rented[0]
+    ho, hr = xo.figures.get("wall_hours"), xr.figures.get("wall_hours")
+    price = (xr.request or {}).get("price_per_gpu_hour")
+    n = (xr.request or {}).get("num_gpus") or 1
+    if not (ho and hr and price):
+        return None
+    sym = "¥" if (xr.request or {}).get("currency") == "CNY" else "$"
+    bill = hr * price * n
+    if hr >= ho:
+        return (f"{ao.text}（你已有）：{ho:,.1f} 小时，不用租金；{ar.text}：{hr:,.1f} 小时、{sym}{bill:,.0f}。**用你自己的卡**：租的不更快。"
+                if zh else f"{ao.text} (yours): {ho:,.1f} h, no rent; {ar.text}: {hr:,.1f} h, {sym}{bill:,.0f}. **Use your own "
+                "card**: the rental is not faster.")
+    return (f"{ao.text}（你已有）：{ho:,.1f} 小时，只花电费；{ar.text}：{hr:,.1f} 小时 × {sym}{price:g}/卡时 = {sym}{bill:,.2f}。"
+            f"**租卡花 {sym}{bill:,.2f} 省 {ho - hr:,.1f} 小时**：时间要紧就租，不急就用自己的卡。" if zh else
+            f"{ao.text} (yours): {ho:,.1f} h, power only; {ar.text}: {hr:,.1f} h × {sym}{price:g}/GPU-h = {sym}{bill:,.2f}. "
+            f"**The rental buys {ho - hr:,.1f} hours for {sym}{bill:,.2f}**: rent if those hours matter, otherwise your own "
+            "card does it.")
 
 
 def _tie_broken_by_speed(done: list[tuple[Ask, Answer]], listed: str, zh: bool) -> str | None:
@@ -606,11 +648,21 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool) -> str:
     ratio = worst[1].per_gpu_gb / best[1].per_gpu_gb if best[1].per_gpu_gb else 1
     prefer = PREFER.get(done[0][0].compare)
     if prefer and len(fitting) >= 2:
-        cheapest = min(fitting, key=lambda av: prefer.index(list(av[0].update.values())[0])
-                       if list(av[0].update.values())[0] in prefer else 99)
-        return (f"{listed}。**{cheapest[0].text} 就够了**：放得下（每卡 {cheapest[1].per_gpu_gb:.1f} GB），而且{PREFER_WHY[done[0][0].compare][1]}。"
+        compare = done[0][0].compare
+
+        def rank(av):
+            u = av[0].update
+            if compare == "zero" and "offload" in u:  # strategies: no CPU offload first (each step's PCIe and CPU
+                return (u.get("offload") not in (None, "none"), u.get("zero", 9))  # optimizer), then the lower stage
+            v = list(u.values())[0]
+            return prefer.index(v) if v in prefer else 99
+        cheapest = min(fitting, key=rank)
+        why = PREFER_WHY["offload" if compare == "zero" and any(
+            a.update.get("offload") not in (None, "none") for a, _ in fitting) and cheapest[0].update.get("offload") in
+            (None, "none") else compare]
+        return (f"{listed}。**{cheapest[0].text} 就够了**：放得下（每卡 {cheapest[1].per_gpu_gb:.1f} GB），而且{why[1]}。"
                 if zh else f"{listed}. **{cheapest[0].text} is enough**: it fits ({cheapest[1].per_gpu_gb:.1f} GB per GPU) "
-                f"and {PREFER_WHY[done[0][0].compare][0]}.")
+                f"and {why[0]}.")
     if len(fitting) == len(rows) and ratio < 1.03:
         return (f"{listed}。都放得下，显存相当（差别不到 3%）。" if zh else f"{listed}. All fit, with about the same memory (within 3%).")
     if len(fitting) == len(rows):

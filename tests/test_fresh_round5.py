@@ -529,3 +529,35 @@ def test_a_1m_context_model_is_sized_at_its_own_window():
     assert ans.request["model"] == "qwen2.5-7b-instruct-1m" and "1,010,000" in ans.answer.split("\n\n")[1]
     assert "跑不了" not in ans.answer
     assert ans.figures["kv_cache_bytes_per_token"] == 57_344
+
+
+@pytest.mark.parametrize("text", [
+    "8 张 A100 80G，全参微调 Qwen2.5-32B，seq 4096。ZeRO-3、FSDP、ZeRO-2+offload 三种方案哪个能跑起来，推荐哪个？机器内存 1TB",
+    "Full fine-tune Llama 3.1 8B on 4x A100 40GB: ZeRO-2, ZeRO-3 or FSDP with CPU offload - which works and which would you "
+    "use?"])
+def test_sharding_strategies_named_are_each_sized_and_offload_is_the_last_resort(text):
+    ans = ask(text)
+    assert ans.asks and all(a.intent == "training_memory" for a in ans.asks)
+    assert all(a.request["gpu"].startswith("a100") for a in ans.asks)
+    fits = {a.ask: a.verdict.fits for a in ans.asks}
+    picked = ans.comparison.split("**")[1].replace(" 就够了", "").replace(" is enough", "")
+    assert fits[picked]
+    # a fitting strategy without CPU offload is preferred to one with it (each step's PCIe copy and CPU Adam)
+    if any(ok and "offload" not in k.lower() for k, ok in fits.items()):
+        assert "offload" not in picked.lower()
+
+
+@pytest.mark.parametrize("text,sym", [
+    ("I have one RTX 4090 at home. For QLoRA on Qwen2.5-14B with seq 2048 on 20M tokens, should I just use my 4090 or rent "
+     "an A100 80GB at $1.50/hr?", "$"),
+    ("我手上有一张 3090，LoRA 微调 Qwen2.5-7B，5000 万 token，是用自己的 3090 还是租 H100（每小时 15 元）？", "¥")])
+def test_a_card_the_user_has_against_a_rented_one_is_weighed_in_hours_saved_for_the_bill(text, sym):
+    import re
+
+    ans = ask(text)
+    owned_h, rented_h = (a.figures["wall_hours"] for a in ans.asks)
+    price = ans.asks[1].request["price_per_gpu_hour"]
+    # the rental's bill is its hours x the user's price; the saving is the hours between them
+    m = re.search(rf"{re.escape(sym)}([\d,.]+)\*\*", ans.comparison) or re.search(rf"花 {re.escape(sym)}([\d,.]+)", ans.comparison)
+    assert m and float(m.group(1).replace(",", "")) == pytest.approx(rented_h * price, rel=0.01)
+    assert f"{owned_h - rented_h:,.1f}" in ans.comparison

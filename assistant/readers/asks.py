@@ -277,14 +277,16 @@ def several_loads(low: str, req: Request) -> list[Ask]:
     the GPUs the user has, a later one asking what it needs sized afresh."""
     if req.intent != "serving" or not req.model:
         return []
-    from assistant.readers.slots import load_words
+    from assistant.readers.slots import OWN_MEASUREMENT, load_words
 
     clauses = _clauses(low)
     found = []
     for c in clauses:
+        if re.search(OWN_MEASUREMENT, c):
+            continue  # ('measured 2,400 tok/s at 64 concurrent': the benchmark's condition, not a load asked about)
         for m in _LOAD.finditer(load_words(c)):
             v = int(m.group(1))
-            if v >= 1 and v not in [x for x, _ in found]:
+            if v >= 1 and v != req.measured_concurrency and v not in [x for x, _ in found]:
                 found.append((v, c))
     if len(found) < 2:
         return []
@@ -296,6 +298,35 @@ def several_loads(low: str, req: Request) -> list[Ask]:
             update["num_gpus"] = None  # ('and what would 100 need?': the count is asked, not the user's cards)
         asks.append(Ask(text=(f"{v} 并发" if zh else f"{v} concurrent users"), intent="serving", update=update,
                         compare="concurrent_users"))
+    return asks
+
+
+_STRATEGY = re.compile(w(r"(?:deepspeed[\s_-]*)?zero[\s_-]*(?:stage[\s_-]*)?([123])(?:\s*(?:\+|with|和|加|带)\s*(?:cpu[\s_-]*)?"
+                          r"offload(?:[\s_-]*optimi[sz]er)?)?|fsdp(?:\s*(?:\+|with|和|加|带)\s*(?:cpu[\s_-]*)?offload)?|"
+                          r"(?:pure |plain )?ddp") + r"|(?:纯)?数据并行")
+
+
+def strategies(low: str, req: Request) -> list[Ask]:
+    """'ZeRO-3、FSDP、ZeRO-2+offload 三种方案哪个能跑起来，推荐哪个？': each sharding strategy named, sized on the user's
+    GPUs (FSDP full sharding is ZeRO-3's memory; '+offload' moves the optimizer states to CPU RAM)."""
+    if req.method not in ("full", "pretrain") and not re.search(r"全参|full|pretrain|预训练", low):
+        return []
+    named = []
+    for m in _STRATEGY.finditer(low):
+        text = m.group(0)
+        off = "offload" in text
+        stage = int(m.group(1)) if m.group(1) else (3 if "fsdp" in text else 0)
+        key = (stage, off, "fsdp" in text)
+        if key not in [k for k, _ in named]:
+            named.append((key, text.strip()))
+    if len(named) < 2:
+        return []
+    intent = "training_time" if req.tokens else "training_memory"
+    asks = []
+    for (stage, off, fsdp), text in named[:4]:
+        label = text.upper().replace("ZERO", "ZeRO") if not fsdp else "FSDP" + (" + offload" if off else "")
+        asks.append(Ask(text=label, intent=intent, compare="zero",
+                        update={"zero": stage, "offload": "optimizer" if off else "none", "method": req.method or "full"}))
     return asks
 
 
@@ -875,6 +906,9 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     split = layouts(low, req)
     if split:  # 'one TP=8 instance or 4 replicas at TP=2?': the node split each way, compared
         return split
+    plans = strategies(low, req)
+    if plans:  # 'ZeRO-3, FSDP or ZeRO-2 + offload: which runs?': each strategy sized on the GPUs named
+        return plans
     alts = alternatives(low, req)
     if alts and req.model and alts[0].intent != req.intent and req.intent in ("training_time", "serving", "cost") and \
             not (req.intent == "cost" and alts[0].intent == "inference_speed" and not (req.period_hours or req.tokens)):
