@@ -798,19 +798,28 @@ def _servers_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
         servers = math.ceil(n / per)
         cost = servers * a.update["purchase_price_per_server"]
         hours = x.figures.get("wall_hours")
-        rows.append((a, servers, cost, hours, req.get("budget"), req.get("period_hours"), req.get("currency")))
+        itl = x.figures.get("serve_itl_ms")
+        speed = 1000 / itl if itl and x.figures.get("serve_total_gpus") == servers * per else None
+        # (each user's tokens/s where the plan runs on the whole servers bought; a plan on fewer GPUs says nothing of them)
+        rows.append((a, servers, cost, hours, req.get("budget"), req.get("period_hours"), req.get("currency"), speed))
     sym = "¥" if rows[0][6] == "CNY" else "$"
+    from tools.purchase import MIN_USABLE_TOKENS_PER_S
+
     parts, ok = [], []
-    for a, servers, cost, hours, budget, period, _ in rows:
+    for a, servers, cost, hours, budget, period, _, speed in rows:
         fits_budget = budget is None or cost <= budget
         in_time = hours is None or period is None or hours <= period
+        usable = speed is None or speed >= MIN_USABLE_TOKENS_PER_S
         note = [] if fits_budget else [("超预算" if zh else "over the budget")]
         if not in_time:
             note.append("一个周期内跑不完" if zh else "does not finish within the period")
+        if not usable:
+            note.append("每路太慢" if zh else "too slow per user")
         parts.append((f"{a.text}：{servers} 台 = {sym}{_num(cost)}" if zh else f"{a.text}: {servers} server(s) = {sym}{_num(cost)}")
                      + (f"（{hours:,.0f} 小时）" if zh and hours else f" ({hours:,.0f} h)" if hours else "")
+                     + ((f"（每路约 {speed:,.0f} token/秒）" if zh else f" (~{speed:,.0f} tokens/s per user)") if speed else "")
                      + (("，" + "、".join(note)) if zh and note else ("; " + ", ".join(note)) if note else ""))
-        if fits_budget and in_time:
+        if fits_budget and in_time and usable:
             ok.append((a, servers, cost, hours))
     listed = ("；" if zh else "; ").join(parts)
     if not ok:

@@ -561,3 +561,23 @@ def test_a_card_the_user_has_against_a_rented_one_is_weighed_in_hours_saved_for_
     m = re.search(rf"{re.escape(sym)}([\d,.]+)\*\*", ans.comparison) or re.search(rf"花 {re.escape(sym)}([\d,.]+)", ans.comparison)
     assert m and float(m.group(1).replace(",", "")) == pytest.approx(rented_h * price, rel=0.01)
     assert f"{owned_h - rented_h:,.1f}" in ans.comparison
+
+
+def test_a_rack_power_limit_decides_how_many_servers_of_each_card_and_the_total():
+    # an 8-GPU server draws 8 x TDP x 1.82: L40S 8 x 350 W x 1.82 = 5.1 kW (two in 12 kW), H100 8 x 700 W x 1.82 =
+    # 10.2 kW (one); the pick is the larger total throughput, not the cheaper hour
+    ans = ask("Our colo rack has a hard 12 kW limit. For max serving throughput of Llama 3.1 70B in FP8, better to fill it "
+              "with 8x L40S servers or one 8x H100 HGX box?")
+    rows = {r.split("|")[1].strip(): r.split("|") for r in ans.answer.splitlines() if r.startswith("| NVIDIA")}
+    assert rows["NVIDIA L40S"][3].strip() == "2" and rows["NVIDIA H100 80GB SXM5"][3].strip() == "1"
+    totals = {k: float(v[5].replace(",", "")) for k, v in rows.items()}
+    assert ans.figures["power_pick"] == ("h100" if totals["NVIDIA H100 80GB SXM5"] > totals["NVIDIA L40S"] else "l40s")
+    assert "power_limit_w" not in " ".join(ans.ignored)
+
+
+def test_a_quoted_server_too_slow_for_its_users_is_never_the_pick():
+    ans = ask("Budget $250k, one purchase, to serve Llama 3.1 70B to ~80 internal users. Quotes: 8x H100 SXM server $230k, "
+              "8x H200 $290k, 8x L40S $95k. What do we buy?")
+    pick = ans.comparison.split("**Buy 1 × ")[1].split("**")[0] if "**Buy 1 × " in ans.comparison else ""
+    slow = [p.split(":")[0].strip(" .") for p in ans.comparison.split(";") if "too slow per user" in p]
+    assert pick and all(s not in pick for s in slow)

@@ -407,11 +407,66 @@ def _purchase_tiers(ctx: Ctx) -> Answer:
                   tool_calls=ctx.calls, clarification=clar)
 
 
+def _within_power(ctx: Ctx) -> Answer:
+    """'A rack with a hard 12 kW limit: fill it with 8x L40S servers or one 8x H100 box, for the most serving
+    throughput?': the whole servers of each card the power holds (an 8-GPU server draws its GPUs' TDP x 1.82, as a DGX
+    H100's 10.2 kW for 8 x 700 W), each server's full-load throughput (the speed tool at the batch its KV room holds,
+    up to vLLM's 256), and the rack's total; the larger total is the pick."""
+    from assistant.plans.infer import _size, timed, weight_format_for, precision_ladder
+    from tools.purchase import SERVER_POWER_FACTOR
+
+    req = ctx.req
+    model = ctx.model()
+    ctx.used |= {"power_limit_w", "gpus", "num_gpus", "gpu", "precision", "checkpoint_format"}
+    per = 8
+    rows, best = [], None
+    for gid in dict.fromkeys(req.gpus):
+        gpu = ctx.gpu(gid)
+        fmt = weight_format_for(ctx, model, gpu) or precision_ladder(ctx, model, gpu)[0]
+        kw = per * gpu.tdp_w * SERVER_POWER_FACTOR / 1000
+        servers = int(req.power_limit_w / 1000 // kw)
+        ctx.req = req.model_copy(update={"num_gpus": per})
+        try:
+            r = _size(ctx, model, gpu, fmt, 1, "vllm", 2048)
+            batch = max(1, min(256, r.max_batch or 1))
+            sp = timed(ctx, model, gpu, num_gpus=per, precision=fmt, context=1024, output=1024, batch=batch,
+                       engine="vllm") if r.fits else None
+        except ValueError:
+            sp = None
+        finally:
+            ctx.req = req
+        per_server = sp.decode_tokens_per_s_total if sp else 0.0
+        total = per_server * servers
+        rows.append([gpu.name, f"{kw:.1f}", str(servers), f"{per_server:,.0f}" if sp else ctx.t("does not fit", "放不下"),
+                     f"{total:,.0f}"])
+        if servers and (best is None or total > best[1]):
+            best = (gpu, total, servers, kw)
+    head = ctx.t(f"**Within {req.power_limit_w / 1000:g} kW**: " + (
+        f"**{best[2]} × 8× {best[0].name}** ({best[2] * best[3]:.1f} kW) give the most, about {best[1]:,.0f} output "
+        "tokens/s at full load." if best else "no 8-GPU server of these cards fits the power."),
+        f"**{req.power_limit_w / 1000:g} kW 以内**：" + (
+            f"**{best[2]} 台 8 卡 {best[0].name}**（{best[2] * best[3]:.1f} kW）总吞吐最高，满载约 {best[1]:,.0f} 输出 token/秒。"
+            if best else "这些卡的 8 卡服务器一台都放不下。"))
+    table = md_table([ctx.t("8-GPU server of", "8 卡服务器"), ctx.t("kW each", "每台 kW"), ctx.t("servers in the limit", "能放几台"),
+                      ctx.t("tokens/s per server", "每台 token/秒"), ctx.t("tokens/s in all", "合计 token/秒")], rows)
+    ctx.notes.append(ctx.t(f"server draw = 8 × TDP × {SERVER_POWER_FACTOR:.2f} (CPUs, switches, fans: DGX H100 10.2 kW for "
+                           "8 × 700 W); full-load throughput at 1,024 prompt + 1,024 output tokens, the batch each server's "
+                           "KV room holds (up to 256), vLLM",
+                           f"整机功耗 = 8 × TDP × {SERVER_POWER_FACTOR:.2f}（CPU、交换芯片、风扇：DGX H100 8 × 700 W 额定 10.2 kW）；"
+                           "满载吞吐按输入 1,024 + 输出 1,024 token、每台 KV 放得下的并发（最多 256），vLLM"))
+    return Answer(answer=head + "\n\n" + table + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="recommend",
+                  tool_calls=ctx.calls, figures={"power_pick": best[0].id if best else None,
+                                                 "power_pick_servers": best[2] if best else 0})
+
+
 def recommend(ctx: Ctx) -> Answer:
     from tools.pricing import CNY_PER_USD
     from tools.recommend import RecommendRequest, recommend as rank
 
     req, lang = ctx.req, ctx.lang
+    if req.power_limit_w and len(set(req.gpus)) >= 2 and req.model and req.method in (None, "inference") and \
+            not req.purchase and not req.budget:
+        return _within_power(ctx)
     if req.purchase:
         return purchase(ctx)
     if not req.model:
