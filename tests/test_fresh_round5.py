@@ -581,3 +581,26 @@ def test_a_quoted_server_too_slow_for_its_users_is_never_the_pick():
     pick = ans.comparison.split("**Buy 1 × ")[1].split("**")[0] if "**Buy 1 × " in ans.comparison else ""
     slow = [p.split(":")[0].strip(" .") for p in ans.comparison.split(";") if "too slow per user" in p]
     assert pick and all(s not in pick for s in slow)
+
+
+def test_rent_or_buy_uses_the_stated_utilization_and_the_quoted_server():
+    # owning $280k + $3k/month colo/power against renting 8 x 730 h x 60% x $2.49 = $8,725 a month: the monthly
+    # saving $8,725 - $3,000 = $5,725 pays $280k back in 48.9 months
+    ans = ask("Rent vs buy: H100 on-demand is $2.49/GPU-hr. Buying an 8x H100 server is $280k, plus colo+power "
+              "~$3k/month. Our expected utilization is ~60%. When do we break even?")
+    assert ans.request["utilization"] == 0.6 and ans.request["purchase_price_per_server"] == 280_000
+    assert "48.9 months" in ans.answer
+
+
+def test_an_api_price_per_m_is_compared():
+    ans = ask("We self-host Llama 3.1 70B FP8 on 2x H100 rented at $2.50/hr each. At our typical load we measured ~1,800 "
+              "output tok/s aggregate. What's our cost per 1M output tokens, and is it cheaper than an API at $0.88/M?")
+    # $5.00/h / (1,800 x 3,600 = 6.48M tokens) = $0.772 per million, below $0.88 at full use
+    assert ans.request["reference_per_million"] == 0.88
+    assert "$0.772" in ans.answer and "self-hosting is cheaper" in ans.answer
+
+
+def test_figures_listed_in_chinese_after_the_config_are_each_answered():
+    ans = ask("Qwen2.5-72B 全参 SFT：4 台 8 卡 A800 80G（共 32 卡），DeepSpeed ZeRO-3，seq_len 4096，global batch 128，数据 3 亿 "
+              "tokens 跑 2 个 epoch，预估 MFU 35%，租金 ¥7/卡/小时。帮我算每卡显存、训练时间和费用。")
+    assert {a.intent for a in ans.asks} >= {"training_memory", "cost"}

@@ -451,6 +451,9 @@ _CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)�
                      r"memory|vram|cost|price|bill|kv|context|batch|size|number|minimum|max\w*|tokens?)|多少|多久|要多久|几张|"
                      r"能不能|要不要|成本|价格|花多少|速度|一个月|每月|每小时|一小时|显存|够不够|最长|最大|吞吐|延迟|首字))|"
                      r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|"
+                     # '…租金 ¥7/卡/小时。帮我算每卡显存、训练时间和费用': the figures asked after the config, each its own
+                     r"。(?=\s*(?:帮我|请|麻烦|再)?\s*(?:算|计算|估算|估|评估)\s*(?:一下)?)|"
+                     r"(?<=显存|时间|时长|费用|成本|吞吐|速度|多久)\s*(?:、|和|以及|及|,|，)\s*(?=(?:总|训练|每卡|单卡)?\s*(?:显存|时间|时长|费用|成本|吞吐|速度|多久))|"
                      # '… $1.80/GPU-hr. Memory per GPU, wall time, total cost?': the figures asked after the config
                      r"(?<=[a-z0-9)%])\.\s+(?=(?:and\s+)?(?:peak\s+)?(?:memory|vram|wall[\s-]?(?:clock|time)|total cost|cost|"
                      r"throughput|how (?:long|much|many))\b)|"

@@ -126,8 +126,9 @@ def money(text: str) -> dict:
     buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台|整机|服务器)")
     for b in re.finditer(buy, text):
-        window = text[b.end():b.end() + 24]
-        hit = next((m for m in re.finditer(MONEY, window) if _purchase_amount(m, window)), None)
+        window = text[b.end():b.end() + 40]  # ('buying an 8x H100 server is $280k': the object named in between)
+        hit = next((m for m in re.finditer(MONEY, window) if _purchase_amount(m, window)
+                    and not re.search(r"/\s*(?:month|mo|月|hr|hour|h)\b|per (?:month|hour)", window[m.end():m.end() + 10])), None)
         if hit is None:
             continue
         value, cur = _money(hit)
@@ -154,7 +155,7 @@ def money(text: str) -> dict:
                 out["currency"] = out.get("currency") or cur
                 break
     m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:(?:average|avg|mean|平均)\s*)?(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time|load(?![a-z]))|"
-                  r"(?:utili[sz]ation|利用率|使用率|usage|负载|load)\s*(?:(?:of|是|为|约|大概|按|只有|只|仅|才|降到|:|：|at|about|around|only|drops to|~)\s*){0,2}"
+                  r"(?:utili[sz]ation|利用率|使用率|usage|负载|load)\s*(?:(?:of|是|为|约|大概|按|只有|只|仅|才|降到|:|：|at|about|around|only|drops to|~|is|will be|=|expected at)\s*){0,2}"
                   r"(\d+(?:\.\d+)?)\s*%", text)
     if m:
         out["utilization"] = float(next(g for g in m.groups() if g)) / 100
@@ -300,7 +301,11 @@ def per_million_price(text: str) -> tuple[float, str | None] | None:
         if after and after.group("v") and (after.group("pre") or after.group("post")):
             m = after
             break
-    if not m:
+    if not m:  # 'an API at $0.88/M?': a small price per M with nothing after it is per million tokens
+        bare = re.search(MONEY + r"\s*/\s*(?:1m|m|million)(?![a-z0-9])", text)
+        got = _money(bare) if bare else None
+        if got and 0 < got[0] < 100 and (got[1] or re.search(r"[¥￥$]", bare.group(0))):
+            return got
         return None
     got = _money(m)
     if not got or got[0] <= 0 or not (got[1] or re.search(r"[¥￥$]|元|块|美元|usd|rmb", m.group(0))):

@@ -609,6 +609,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                                 if lang != "zh" else
                                 f"{stated['num_gpus']} 张 {card.name} 一共 {have:,.0f} GB 显存，不是 {said:,.0f} GB：按你说的 "
                                 f"{stated['num_gpus']} 张计算；{said:,.0f} GB 相当于 {other} 张（请确认哪个对）")
+    if stated.get("power_limit_w") and stated.get("power_kw") and abs(stated["power_kw"] * 1000 - stated["power_limit_w"]) < 1 \
+            and not re.search(r"pulls?|draws?|consum\w*|功耗|耗电|满载", low) and \
+            re.search(r"rack|机柜|(?<![a-z])cap(?![a-z])|limit|上限|限制|supply|供电|outlet|circuit|colo", low):
+        stated.pop("power_kw")  # ('a rack with a hard 15 kW cap': the supply's limit, not a server's draw)
     api_bill = money.api_spend(low)
     if api_bill:  # 'we spend $12k/month on the API': today's bill, to compare self-hosting with (not a rental)
         for k in ("rent_per_month", "hosting_per_month", "budget"):
