@@ -13,7 +13,7 @@ from assistant.answer import Answer
 from assistant.compose import T
 from assistant.context import USES, Ctx, Deps
 from assistant.plans import facts, infer, money, train
-from assistant.request import META_FIELDS, Request
+from assistant.request import META_FIELDS, Clarification, Request
 from assistant.restate import clarification, restate
 from assistant.readers.rules import NEGATIVE_GPUS, NEGATIVE_LOAD, ZERO_LENGTH
 from assistant.zh import assumption_zh
@@ -474,6 +474,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                                    intent=req.intent, warnings=problems, status="error"))
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
+    missing_size = _size_the_family_lacks(ctx)
+    if missing_size is not None:
+        return missing_size
     handler = handlers.get(req.intent)
     if req.intent == "cost" and req.electricity_per_kwh and not (req.purchase_price or req.purchase_price_per_server
                                                                  or req.rent_per_month) and \
@@ -568,6 +571,53 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
     return Answer(answer=restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=ctx.req.intent,
                   status="needs_clarification", clarification=clar, request=ctx.req.model_dump(mode="json"),
                   slots=req_dict)
+
+
+def _size_the_family_lacks(ctx: Ctx) -> Answer | None:
+    """'Qwen3-72B 用 4 张 H20 够不够？': a family the catalog knows with a size it never had (Qwen3 has 32B dense and a
+    235B MoE, no 72B): said, and asked which model was meant, with the job on the nearest ones meanwhile."""
+    req = ctx.req
+    m = re.fullmatch(r"([\d.]+)b", req.model or "")
+    text = (req.model_text or "").lower()
+    fam = re.match(r"([a-z]+[\d.]*)[\s_-]*[\d.]+b", text) if m and text else None
+    if not fam:
+        return None
+    family = fam.group(1).rstrip(".-")
+    members = [x for x in ctx.deps.catalog.models if x.family and x.family.replace("-", "") == family.replace("-", "")]
+    if not members:
+        return None
+    size = float(m.group(1)) * 1e9
+    near = sorted(members, key=lambda x: abs(x.params_total - size))[:2]
+    stem = re.match(r"[a-z]+", family).group(0)
+    other = sorted((x for x in ctx.deps.catalog.models if abs(x.params_total / size - 1) < 0.06 and x not in members
+                    and "distill" not in x.id), key=lambda x: not x.id.startswith(stem))[:1]  # the same maker first
+    sizes = ", ".join(x.name for x in sorted(members, key=lambda x: x.params_total) if "coder" not in x.id)
+    options = other + near
+    clar = Clarification(missing=["model"], question=ctx.t(f"Which model did you mean?", "你指的是哪个模型？"),
+                         suggestions=[x.name for x in options][:3])
+    text_out = ctx.t(f"**{req.model_text} does not exist**: the {family} family has {sizes}. Which did you mean"
+                     + (f" — {other[0].name} (the {m.group(1)}B of another generation)" if other else "") + "?",
+                     f"**没有 {req.model_text} 这个模型**：{family} 系列有 {sizes}。你指的是哪个"
+                     + (f"——{other[0].name}（另一代的 {m.group(1)}B）" if other else "") + "？")
+    meanwhile = _on_the_suggested_models(ctx, options[:3])
+    if meanwhile:
+        text_out += "\n\n" + ctx.t("Meanwhile, the same job with those models:", "先按这几个模型算同样的任务：") + "\n" + \
+            "\n".join(meanwhile)
+    req_dict = req.model_dump(mode="json")
+    return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text_out, lang=ctx.lang, intent=req.intent,
+                  status="needs_clarification", clarification=clar, request=req_dict,
+                  slots=req_dict | {"awaiting": ["model"]})
+
+
+def _on_the_suggested_models(ctx: Ctx, models: list) -> list[str]:
+    """One line per model: the headline of the planner's own answer for the same job with that model."""
+    out = []
+    for x in models:
+        sub = plan(ctx.req.model_copy(update={"model": x.id, "model_text": x.name}), ctx.deps, ctx.question)
+        head = next((ln for ln in sub.answer.split("\n\n")[1:] if ln.strip()), "")
+        if head:
+            out.append(f"- {x.name}: {head.strip()}")
+    return out
 
 
 def _unknown_gpu(ctx: Ctx) -> Answer:

@@ -604,3 +604,34 @@ def test_figures_listed_in_chinese_after_the_config_are_each_answered():
     ans = ask("Qwen2.5-72B 全参 SFT：4 台 8 卡 A800 80G（共 32 卡），DeepSpeed ZeRO-3，seq_len 4096，global batch 128，数据 3 亿 "
               "tokens 跑 2 个 epoch，预估 MFU 35%，租金 ¥7/卡/小时。帮我算每卡显存、训练时间和费用。")
     assert {a.intent for a in ans.asks} >= {"training_memory", "cost"}
+
+
+def test_a_published_runs_gpu_hours_scaled_to_another_model_without_we():
+    # 30.84M H100-hours x 8/405 (parameters; same tokens) = ~609k H100-hours; 'H100-hours' is no 100-hour period
+    ans = ask("Meta's model card says Llama 3.1 405B took 30.84M H100 GPU-hours for ~15T tokens. Using the same "
+              "efficiency, how many H100-hours would it take to train an 8B model on 15T tokens?")
+    assert ans.request["model"] != "llama-3.1-405b" and not ans.request.get("deadline_hours")
+    import re
+
+    m = re.search(r"= ([\d,]+) GPU-hours", ans.answer)
+    assert m and float(m.group(1).replace(",", "")) == pytest.approx(30.84e6 * 8.03 / 405.9, rel=0.03)
+
+
+def test_a_per_user_rate_below_the_benchmarks_lets_each_unit_carry_more():
+    from tools.serve_measured import BenchUnit, replicas_from_benchmark
+
+    # 2,400 tok/s at 64 in flight = 37.5 each; at 20 each a unit carries 2,400 / 20 = 120: 200 users -> 2 units
+    b = replicas_from_benchmark(BenchUnit(gpus=1, concurrency=64, tokens_per_s=2400, target_users=200,
+                                          target_tokens_per_s_per_user=20))
+    assert (b.units, b.units_at_target) == (4, 2)
+    ans = ask("I benchmarked vLLM serving Llama 3.1 8B on one H100: ~2,400 output tok/s total at 64 concurrent requests. "
+              "We need 200 concurrent users each getting at least 20 tok/s. how many H100s?")
+    assert "**2 GPUs**" in ans.answer and "tokens_per_s_per_user" not in " ".join(ans.ignored)
+
+
+@pytest.mark.parametrize("text,other", [("请问 Qwen3-72B 用 4 张 H20 部署够不够？", "Qwen2.5 72B"),
+                                        ("Can one H100 serve Qwen3-70B for 10 users?", "Qwen2.5 72B")])
+def test_a_size_the_family_never_had_is_said_and_asked(text, other):
+    ans = ask(text)
+    assert ans.status == "needs_clarification" and ans.clarification.missing == ["model"]
+    assert other in ans.clarification.suggestions

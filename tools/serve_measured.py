@@ -156,6 +156,7 @@ class BenchUnit(BaseModel):
     tokens_per_s: float = Field(gt=0, le=1e9, description="the unit's total output tokens/s at that load")
     target_users: int = Field(ge=1, le=10_000_000, description="requests in flight to serve")
     gpus_owned: int | None = Field(None, ge=1, description="GPUs the user has, when stated")
+    target_tokens_per_s_per_user: float | None = Field(None, gt=0, le=10_000, description="each user's rate needed")
 
 
 class BenchUnitPlan(BaseModel):
@@ -164,6 +165,8 @@ class BenchUnitPlan(BaseModel):
     per_user_tokens_per_s: float = Field(description="each user's rate at the benchmark's load (total / concurrency)")
     total_tokens_per_s: float = Field(description="the units' total at the target load, linear in the users served")
     enough: bool | None = None
+    units_at_target: int | None = Field(None, description="with a per-user rate below the measured one: the fewest units "
+                                        "if each keeps its measured total and spreads it over users at the target rate")
 
 
 def replicas_from_benchmark(u: BenchUnit) -> BenchUnitPlan:
@@ -172,6 +175,11 @@ def replicas_from_benchmark(u: BenchUnit) -> BenchUnitPlan:
     units = math.ceil(u.target_users / u.concurrency)
     per_user = u.tokens_per_s / u.concurrency
     gpus = units * u.gpus
+    at_target = None
+    if u.target_tokens_per_s_per_user and u.target_tokens_per_s_per_user < per_user:
+        # a unit's total holds (decode batches more users for about the same step time until its KV cache fills), so
+        # at the slower rate each carries total / target users
+        at_target = math.ceil(u.target_users * u.target_tokens_per_s_per_user / u.tokens_per_s - 1e-9)
     return BenchUnitPlan(units=units, gpus=gpus, per_user_tokens_per_s=per_user,
                          total_tokens_per_s=per_user * u.target_users,
-                         enough=None if u.gpus_owned is None else u.gpus_owned >= gpus)
+                         enough=None if u.gpus_owned is None else u.gpus_owned >= gpus, units_at_target=at_target)

@@ -997,7 +997,9 @@ def _from_benchmark(ctx: Ctx, gpu, plan) -> list[str]:
     owned = req.num_gpus if "num_gpus" in req.stated and unit_gpus != req.num_gpus else None
     tps = req.throughput_tokens_per_s * (unit_gpus if req.throughput_scope == "gpu" else 1)
     args = {"gpus": unit_gpus, "concurrency": req.measured_concurrency, "tokens_per_s": tps,
-            "target_users": req.concurrent_users, "gpus_owned": owned}
+            "target_users": req.concurrent_users, "gpus_owned": owned,
+            "target_tokens_per_s_per_user": req.tokens_per_s_per_user}
+    ctx.used.add("tokens_per_s_per_user")
     b = ctx.call("replicas_from_benchmark", args, replicas_from_benchmark(BenchUnit(**args)))
     unit = ctx.t(f"{unit_gpus}× {gpu.name}", f"{unit_gpus} 张 {gpu.name}")
     line = ctx.t(
@@ -1009,6 +1011,15 @@ def _from_benchmark(ctx: Ctx, gpu, plan) -> list[str]:
         f"{req.measured_concurrency} 并发（总吞吐 {tps:,.0f} token/秒、每路 {b.per_user_tokens_per_s:,.1f}，延迟你认为可以接受），"
         f"{req.concurrent_users:,} ÷ {req.measured_concurrency} = {req.concurrent_users / req.measured_concurrency:.2f} → "
         f"{b.units} 个；合计约 {b.total_tokens_per_s:,.0f} token/秒。")
+    if b.units_at_target and b.units_at_target < b.units:
+        t = req.tokens_per_s_per_user
+        line += ctx.t(f" At your {t:g} tokens/s per user (below the {b.per_user_tokens_per_s:,.1f} measured), each replica can "
+                      f"carry up to {tps / t:,.0f} users if its total holds at {tps:,.0f} tokens/s (it usually does until the "
+                      f"KV cache fills): {req.concurrent_users:,} × {t:g} ÷ {tps:,.0f} → **{b.units_at_target * unit_gpus} "
+                      f"GPUs**; benchmark that load before buying fewer than {b.gpus}.",
+                      f"按你要求的每路 {t:g} token/秒（低于实测的 {b.per_user_tokens_per_s:,.1f}），只要总吞吐保持在 {tps:,.0f} "
+                      f"token/秒（KV cache 装满之前通常如此），每个副本最多可带 {tps / t:,.0f} 路：{req.concurrent_users:,} × {t:g} ÷ "
+                      f"{tps:,.0f} → **{b.units_at_target * unit_gpus} 张**；买少于 {b.gpus} 张之前先在这个负载下压测一次。")
     if b.enough is not None:
         line += ctx.t(f" Your {owned} GPUs are {'enough' if b.enough else 'not enough'}.",
                       f"你的 {owned} 张{'够' if b.enough else '不够'}。")

@@ -136,7 +136,12 @@ def quoted_runs(text: str) -> tuple[str, list[str]]:
               and not _asks_the_users_own(x) and not re.search(_OFFER, x)
               and re.search(_RUN_FIGURE, x)]  # a run is quoted by its figures: 'procurement says no NVIDIA' is a rule,
     # 'want to adapt Mistral Small 24B' names the user's model
-    own = [i for i, x in enumerate(low) if re.search(_FIRST_PERSON, x) and i not in quoted]
+    own = [i for i, x in enumerate(low) if (re.search(_FIRST_PERSON, x) or (
+        re.search(r"[?？]\s*$", x) and re.search(r"(?<![a-z])(?:would it take|would it cost|how (?:long|many|much)|"
+                                                 r"what would)(?![a-z])|要多久|要多少|需要多少|多少卡时|多少天", x)
+        and re.search(_JOB_OF_ITS_OWN, x))) and i not in quoted]
+    # ('Meta says 405B took 30.84M GPU-hours. Using the same efficiency, how many H100-hours would an 8B model take?':
+    # a question naming a job of its own is the user's, with no 'we' in it)
     if not quoted or not own:
         return text, []
     mine = " ".join(low[i] for i in range(len(parts)) if i not in quoted)
