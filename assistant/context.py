@@ -76,6 +76,7 @@ class Ctx:
     shared: frozenset = frozenset()  # inputs the message's comparison uses: not 'not used' in one ask's section
     one_of_several: bool = False  # one ask of a message that holds several (the comparison picks the formats)
     applied_fix: tuple | None = None  # (gpu_memory_utilization, kv_dtype) a standard engine setting took to fit
+    clarify: object | None = None  # a question back an answered handler adds (the input its verdict hinges on)
     used: set = field(default_factory=set)  # inputs a handler used beyond its intent's usual ones (USES)
     as_stated: dict = field(default_factory=dict)  # inputs computed at another value, reported as the user stated them
 

@@ -302,6 +302,36 @@ def _extended_window(ctx: Ctx) -> int | None:
         return None
 
 
+def _pooled_memory_claim(ctx: Ctx) -> None:
+    """'4x RTX 4090 linked with NVLink gives 96GB of unified VRAM': a card without NVLink, or GPU memory called one
+    pool: said first (cards are joined over PCIe or NVLink, each still holds only its own memory; a model is split
+    across them by tensor or pipeline parallelism)."""
+    low = ctx.question.lower()
+    if not ctx.req.gpu or not re.search(r"nvlink|统一显存|显存叠加|显存合并|合并显存|共享显存|一块大显存|(?<![a-z])(?:unified|pooled|"
+                                        r"combined|shared)\s+(?:vram|gpu memory|memory)", low):
+        return
+    try:
+        gpu = ctx.deps.catalog.gpu(ctx.req.gpu)[0]
+    except Exception:
+        return
+    if gpu.vendor == "Apple":
+        return
+    n = ctx.req.num_gpus or 1
+    parts_en, parts_zh = [], []
+    if "nvlink" in low and not gpu.nvlink_gbps:
+        parts_en.append(f"the {gpu.name} has no NVLink connector ({gpu.interconnect}): the cards talk over PCIe")
+        parts_zh.append(f"{gpu.name} 没有 NVLink 接口（{gpu.interconnect}）：卡之间只能走 PCIe")
+    if n > 1 and re.search(r"统一显存|显存叠加|显存合并|合并显存|共享显存|一块大显存|(?<![a-z])(?:unified|pooled|combined|shared)\s+"
+                           r"(?:vram|gpu memory|memory)", low):
+        parts_en.append(f"{n} × {gpu.memory_gb:g} GB is not one {n * gpu.memory_gb:g} GB pool: each card holds only its own "
+                        f"{gpu.memory_gb:g} GB and a model is split across them (tensor or pipeline parallelism), with "
+                        "copies and buffers on every card")
+        parts_zh.append(f"{n} × {gpu.memory_gb:g} GB 不是一块 {n * gpu.memory_gb:g} GB 的统一显存：每张卡只有自己的 "
+                        f"{gpu.memory_gb:g} GB，模型要切到各卡上（张量并行或流水并行），每张卡还有各自的副本和缓冲")
+    if parts_en:
+        ctx.assume("Correction: " + "; ".join(parts_en), "更正：" + "；".join(parts_zh))
+
+
 def _modified_cards(ctx: Ctx) -> None:
     """A modified card ('魔改 4090 48G'): what it is and what it risks, said in the answer that uses it."""
     for gid in dict.fromkeys([g for g in [ctx.req.gpu, *(ctx.req.gpus or [])] if g]):
@@ -392,6 +422,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if req.gpu and req.precision in ("bf16", "fp8"):
         _unsupported_precision(ctx)
     _modified_cards(ctx)
+    _pooled_memory_claim(ctx)
     if req.device_kind == "phone" and not req.engine and req.intent in ("inference_memory", "inference_speed"):
         req = ctx.req = req.model_copy(update={"engine": "llamacpp"})
         ctx.used.add("device_kind")
@@ -485,6 +516,11 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # '一年电费多少？': the bill, not a rent-or-buy; beside a rental rate ('vs just renting 4x 4090 at $0.35/hr'), the
         # bill of the machine the user runs against renting the same GPUs
         return _finish(ctx, _run(ctx, money.power_bill))
+    if req.api_spend_per_month and req.model and not req.tokens_per_day and req.intent in (
+            "inference_memory", "serving", "cost", "inference_speed", "out_of_scope"):
+        # 'we pay OpenAI $9k a month: would self-hosting the 70B be cheaper?': one set's month and what it carries
+        ctx.req = ctx.req.model_copy(update={"intent": "cost"})
+        return _finish(ctx, _run(ctx, money.per_token))
     if req.rent_per_month and req.intent in ("cost", "price", "spec", "out_of_scope") and not (
             req.tokens or req.purchase_price or req.purchase_price_per_server or req.throughput_tokens_per_s or
             req.per_token_cost or req.tokens_per_day):  # (a rate or a volume beside it: the cost per token uses the rent)
@@ -573,6 +609,43 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
                   slots=req_dict)
 
 
+def _which_mac(ctx: Ctx, name: str) -> Answer:
+    """'Can my MacBook Pro run Qwen2.5-72B Q4_K_M?': the chip and its unified memory decide; asked, with the memory
+    the model needs and the smallest Mac configurations that hold it meanwhile."""
+    from assistant.plans.infer import fits_on
+
+    req = ctx.req
+    model = ctx.model()
+    fmt = req.precision if req.precision not in (None, "int4") else "q4_k_m"
+    apple = sorted((g for g in ctx.deps.catalog.gpus if g.vendor == "Apple" and not re.search(r"-\d+c-", g.id)),
+                   key=lambda g: (g.memory_gb, g.id))
+    holds = []
+    for g in apple:
+        try:
+            x = fits_on(model, g, 1, fmt, req.context or 4096)
+        except ValueError:
+            continue
+        if x.fits:
+            holds.append((g, x))
+    need = holds[0][1].per_gpu_gb if holds else None
+    sizes = sorted({int(g.memory_gb) for g, _ in holds})[:4]
+    text = ctx.t(f"**Which chip and how much unified memory does your {name} have?** That decides it: {model.name} in "
+                 f"{fmt} needs about {need:,.0f} GB" + (f"; a Mac with {sizes[0]} GB or more of unified memory holds it "
+                                                       "(macOS lets the GPU use about 70-75% of the memory by default)"
+                                                       if sizes else "; no Mac configuration in the table holds it") + ".",
+                 f"**你的 {name} 是什么芯片、多少统一内存？** 这决定能不能跑：{model.name} 用 {fmt} 约需 {need:,.0f} GB"
+                 + (f"；统一内存 {sizes[0]} GB 及以上的 Mac 放得下（macOS 默认让 GPU 用约 70-75% 的内存）"
+                    if sizes else "；表里没有放得下的 Mac 配置") + "。") if need else ctx.t(
+        f"**Which chip and how much unified memory does your {name} have?**", f"**你的 {name} 是什么芯片、多少统一内存？**")
+    clar = Clarification(missing=["gpu"], question=ctx.t("Which chip and memory (e.g. M3 Max 64GB)?",
+                                                         "什么芯片、多少内存（如 M3 Max 64GB）？"),
+                         suggestions=[g.name for g, _ in holds[:3]])
+    req_dict = req.model_dump(mode="json")
+    return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=req.intent,
+                  status="needs_clarification", clarification=clar, request=req_dict,
+                  slots=req_dict | {"awaiting": ["gpu"]}, tool_calls=ctx.calls)
+
+
 def _size_the_family_lacks(ctx: Ctx) -> Answer | None:
     """'Qwen3-72B 用 4 张 H20 够不够？': a family the catalog knows with a size it never had (Qwen3 has 32B dense and a
     235B MoE, no 72B): said, and asked which model was meant, with the job on the nearest ones meanwhile."""
@@ -632,6 +705,9 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
     chips = [g.id for g in ctx.deps.catalog.gpus if g.vendor == "Apple" and re.sub("-", "", g.id).startswith(stem)]
     if chips:  # 'M3 Max' without its memory: which configuration?
         suggestions = [c for c in chips if not re.search(r"-\d+c-", c)][:6] or chips[:6]
+    mac = re.search(r"mac(?:book)?|imac|mac\s*(?:studio|mini|pro)", name.lower())
+    if mac and not chips and ctx.req.model:
+        return _which_mac(ctx, name)
     clar = clarification(ctx.req, ["gpu"], ctx.deps.catalog)
     if suggestions:
         clar.suggestions = suggestions[:4]

@@ -635,3 +635,31 @@ def test_a_size_the_family_never_had_is_said_and_asked(text, other):
     ans = ask(text)
     assert ans.status == "needs_clarification" and ans.clarification.missing == ["model"]
     assert other in ans.clarification.suggestions
+
+
+@pytest.mark.parametrize("text,smallest", [
+    # Qwen2.5-72B Q4_K_M ~ 47 GB with its context: over a 48 GB Mac's ~70-75% GPU share, inside 64 GB
+    ("Can my MacBook Pro run Qwen2.5-72B Q4_K_M? How fast would it be?", 64),
+    ("我的 Mac mini 能跑 Qwen2.5-32B 吗", 32)])
+def test_a_mac_named_without_its_chip_asks_for_it_with_the_memory_the_model_needs(text, smallest):
+    ans = ans_ = ask(text)
+    assert ans.status == "needs_clarification" and ans.clarification.missing == ["gpu"]
+    assert f"{smallest} GB" in ans_.answer and "A100" not in ans_.answer
+
+
+@pytest.mark.parametrize("text", [
+    "Our vendor says 4x RTX 4090 linked with NVLink gives 96GB of unified VRAM, so we can full fine-tune Llama 3.1 70B on "
+    "it. Sanity check before we sign?",
+    "销售说 4 张 4090 用 NVLink 连起来显存叠加成 96G，可以跑 Llama-3.1-70B 推理，是真的吗？"])
+def test_nvlink_on_a_card_without_it_and_pooled_memory_are_corrected(text):
+    ans = ask(text)
+    head = ans.answer.split("\n\n")[0]
+    assert ("no NVLink" in head or "没有 NVLink" in head) and ("not one 96 GB pool" in head or "不是一块 96 GB" in head)
+
+
+def test_an_api_bill_without_a_volume_shows_one_sets_month_and_asks_the_volume():
+    ans = ans_ = ask("We pay OpenAI about $9k a month right now. Would self-hosting Llama 3.3 70B on rented H100s be cheaper?")
+    assert ans.intent == "cost" and ans.clarification and ans.clarification.missing == ["tokens_per_day"]
+    head = ans_.answer.split("\n\n")[1]
+    assert "$9,000" in head and "tokens" in head
+    assert "api_spend_per_month" not in " ".join(ans.ignored)

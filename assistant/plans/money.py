@@ -517,6 +517,27 @@ def per_token(ctx: Ctx) -> Answer:
                          and req.input_output_ratio)
         if ref and not at_volume:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'
             lines += _against_api(ctx, per_m, ref, s)
+        if req.api_spend_per_month and not req.tokens_per_day:
+            # 'we pay OpenAI $9k a month: would self-hosting be cheaper?': one set's month against the bill, and the
+            # volume it carries; the verdict needs the user's own volume
+            ctx.used.add("api_spend_per_month")
+            month = hourly * MONTH_H
+            cap_m = mtok * MONTH_H
+            lines.insert(0, ctx.t(
+                f"**It depends on your volume: how many tokens a month does the ${req.api_spend_per_month:,.0f} buy?** One "
+                f"{who} set rented all month costs {s}{month:,.0f} and can make up to about {cap_m:,.0f}M tokens at full "
+                f"load; if your traffic fits in it, self-hosting costs {s}{month:,.0f} against your "
+                f"{s}{req.api_spend_per_month:,.0f}" + (" (cheaper)" if month < req.api_spend_per_month else " (not cheaper)")
+                + "; more traffic needs more sets.",
+                f"**取决于你的用量：这 {s}{req.api_spend_per_month:,.0f} 每月对应多少 token？** 一套 {who} 整月租用 {s}{month:,.0f}，"
+                f"满载最多约 {cap_m:,.0f}M token；如果你的量放得进一套，自建每月 {s}{month:,.0f}，对比你现在的 "
+                f"{s}{req.api_spend_per_month:,.0f}" + ("（更便宜）" if month < req.api_spend_per_month else "（并不更便宜）")
+                + "；量更大就要更多套。"))
+            clar = Clarification(missing=["tokens_per_day"], question=ctx.t("How many tokens a month (input and output)?",
+                                                                           "每月多少 token（输入、输出各多少）？"),
+                                 suggestions=[ctx.t(x, y) for x, y in (("500M tokens a month", "每月 5 亿 token"),
+                                                                     ("2B tokens a month", "每月 20 亿 token"))])
+            ctx.clarify = clar  # (answered, with the volume asked: a reply completes it)
     else:
         per_m = hourly = None
     day = cap.tokens_per_day_per_unit
@@ -604,7 +625,8 @@ def per_token(ctx: Ctx) -> Answer:
     if cap.enough is not None:
         figures["enough"] = int(cap.enough)
     return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
-                  figures=figures, tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id, num_gpus=n))
+                  figures=figures, tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id, num_gpus=n),
+                  clarification=getattr(ctx, "clarify", None))
 
 
 def _job_hours(ctx: Ctx) -> float:
