@@ -759,7 +759,10 @@ def training_time(ctx: Ctx) -> Answer:
     if len(results) >= 2:
         slow, fast = max(results[:2], key=lambda r: r.wall_hours), min(results[:2], key=lambda r: r.wall_hours)
         figures["time_ratio"] = round(slow.wall_hours / fast.wall_hours, 2)
-        lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"]))
+        claimed = re.search(r"(\d+)\s*%\s*(?:-|–|~|到|至|to)\s*(\d+)\s*%|(\d+)\s*%", ctx.question)
+        claim = "" if not claimed else ctx.t(f" (not {claimed.group(0)} longer)", f"（不是只多 {claimed.group(0)}）")
+        # (the contrast only where the question claimed a percentage: 'only 20-30% more time, right?')
+        lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"], claim=claim))
         if req.period_hours and "period_hours" in req.stated:
             lines.append(_measured_on_other_cards(ctx, results, figures))
     if len(results) == 1 and req.period_hours and "period_hours" in req.stated and (

@@ -123,6 +123,7 @@ def money(text: str) -> dict:
         re.search(r"(?:按|over)\s*(\d+(?:\.\d+)?|[一两二三四五六七八九十])\s*(?:years?|年)\s*(?:折旧|摊销|amorti[sz]\w*|depreciat\w*)", text)
     if m and to_number(m.group(1)) and 0 < to_number(m.group(1)) <= 15:
         out["depreciation_years"] = to_number(m.group(1))
+        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]  # ('按 3 年折旧' is no 3-year period)
     buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台|整机|服务器)")
     for b in re.finditer(buy, text):

@@ -696,6 +696,15 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if follow and "num_gpus" not in stated:
         _earlier_setup(low, stated, prev, previous)
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
+    if follow and intent == "inference_speed" and str(prev.get("intent", "")).startswith("training") and \
+            prev.get("method") in ("full", "lora", "qlora", "pretrain") and not re.search(
+                r"推理|部署|上线|生成|解码|" + slots.w(r"inference|serv\w*|deploy\w*|decode|generation|tokens?/s"), low):
+        # 'QLoRA on one A100 … 换成 H20 呢，速度大概差多少': the training job's speed on the new card, against the old one
+        intent = "training_time"
+        if stated.get("gpu") and prev.get("gpu") and stated["gpu"] != prev["gpu"]:
+            stated["gpus"] = [prev["gpu"], stated["gpu"]]
+        if not prev.get("tokens") and "tokens" not in stated:
+            stated["ratio_only"] = True
     if intent in ("training_time", "cost") and "model" not in stated and re.search(
             r"同架构|同样的?架构|一样的?架构|相同的?架构|同一(?:个|种)?架构|同样的?模型|同款|类似|同等规模|同规模|" + slots.w(r"same (?:architecture|arch|model|size)|similar|like (?:it|theirs|that)"),
             low):
