@@ -8,6 +8,7 @@ import re
 from assistant.answer import Answer, AskAnswer, NotAnswered
 from assistant.plans.facts import per_dollar_verdict
 from assistant.readers.asks import Ask
+from assistant.readers.slots import w
 from assistant.request import Request
 
 # among settings that all fit, the one that costs least speed (or quality) first
@@ -562,6 +563,21 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
             "serve_cost_per_million_output_usd": ("cheaper per token", "每 token 更便宜")}[name]
     text = (f"{listed}。**{win[0].text} 胜出**：{word[1]}，是 {other[0].text} 的 {ratio:.2f} 倍。" if zh else
             f"{listed}. **{win[0].text} wins**: {word[0]} by {ratio:.2f}× over {other[0].text}.")
+    if asks[0].compare == "precision" and re.search(r"质量|精度损失|效果|掉点|准确|" + w(
+            r"quality|accuracy|tank\w*|degrad\w*|lossless|faithful"), question.lower()):
+        # 'care about throughput and not tanking quality': an 8-bit format (FP8 or INT8 lose well under 1% on
+        # benchmarks) within 1.5x of the fastest is the pick; 4-bit only when it is much faster
+        bits = {"fp8": 8, "int8": 8, "bf16": 16, "fp16": 16}
+        faithful = [av for av in vals if bits.get(str((av[0].update or {}).get("precision")), 4) >= 8 and av[1] and (
+            (win[1] / av[1]) if better == "higher" else (av[1] / win[1])) <= 1.5]
+        if faithful and bits.get(str((win[0].update or {}).get("precision")), 4) < 8:
+            keep = max(faithful, key=lambda av: av[1]) if better == "higher" else min(faithful, key=lambda av: av[1])
+            gap = (win[1] / keep[1]) if better == "higher" else (keep[1] / win[1])
+            text = (f"{listed}。**选 {keep[0].text}**：你在意质量，8 位格式（FP8/INT8）在基准上的损失远小于 1%，而 "
+                    f"{win[0].text} 只快 {gap:.2f} 倍（4 位量化在长推理、代码、数学上更容易掉点）。" if zh else
+                    f"{listed}. **Pick {keep[0].text}**: you care about quality; 8-bit formats (FP8/INT8) lose well under 1% "
+                    f"on benchmarks, and {win[0].text} is only {gap:.2f}× faster (4-bit quantization costs more on long "
+                    "reasoning, code and maths).")
     first_req = done[0][1].request or {}
     if intent == "training_time" and first_req.get("period_hours") and "period_hours" in first_req.get("stated", []):
         text += " " + _measured_scaled(done, zh, question, first_req["period_hours"])

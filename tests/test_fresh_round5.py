@@ -679,3 +679,13 @@ def test_a_speed_follow_up_to_a_training_question_compares_training_on_the_new_c
     second = ask("换成 H20 呢，速度大概差多少", history=[first.slots])
     assert second.intent == "training_time" and set(second.request["gpus"]) == {"a100-80gb", "h20"}
     assert "不是只多" not in second.answer  # (no contrast with a claim nobody made)
+
+
+@pytest.mark.parametrize("text", [
+    "Serving Qwen2.5-72B-Instruct on 2x H100 80GB, ~50 concurrent users. FP8 vs AWQ int4 vs GPTQ int8 - which format and "
+    "why? care about throughput and not tanking quality",
+    "2 张 H100 部署 Qwen2.5-72B，50 并发，FP8 还是 AWQ int4？吞吐要高，但效果不能掉太多"])
+def test_quality_named_keeps_an_8_bit_format_within_1_5x_of_the_fastest(text):
+    ans = ans_ = ask(text)
+    picked = ans_.comparison.split("**")[1]
+    assert "FP8" in picked or "INT8" in picked, ans.comparison
