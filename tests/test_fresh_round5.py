@@ -689,3 +689,11 @@ def test_quality_named_keeps_an_8_bit_format_within_1_5x_of_the_fastest(text):
     ans = ans_ = ask(text)
     picked = ans_.comparison.split("**")[1]
     assert "FP8" in picked or "INT8" in picked, ans.comparison
+
+
+def test_sglang_mem_fraction_static_is_the_engine_memory_share():
+    from assistant.readers.rules import read
+
+    r = read("1 台 8×H20 96G，SGLang，DeepSeek-V3 FP8，TP8，mem_fraction_static=0.85，max context 32k，平均输入 2k 输出 1k，"
+             "KV cache 能放多少 token", CAT).request
+    assert r.gpu_memory_utilization == 0.85 and r.engine == "sglang"

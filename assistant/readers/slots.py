@@ -469,7 +469,8 @@ def users(text: str) -> dict:
 
 def engine(text: str) -> dict:
     out = {}
-    m = re.search(r"gpu[\s_-]*memory[\s_-]*utili[sz]ation\s*(?:=|:|设成|设为|to|of|为|是)?\s*(0?\.\d+|1(?:\.0)?)", text)
+    m = re.search(r"(?:gpu[\s_-]*memory[\s_-]*utili[sz]ation|mem[\s_-]*fraction[\s_-]*static)\s*(?:=|:|设成|设为|to|of|为|是)?\s*"
+                  r"(0?\.\d+|1(?:\.0)?)", text)  # (SGLang's --mem-fraction-static is the same share)
     if m:
         out["gpu_memory_utilization"] = float(m.group(1))
     for name, pattern in (("vllm", w("vllm")), ("sglang", w("sglang")), ("tensorrt-llm", w(r"tensorrt[\s_-]*llm|trt[\s_-]*llm")),
