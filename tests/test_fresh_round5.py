@@ -697,3 +697,28 @@ def test_sglang_mem_fraction_static_is_the_engine_memory_share():
     r = read("1 台 8×H20 96G，SGLang，DeepSeek-V3 FP8，TP8，mem_fraction_static=0.85，max context 32k，平均输入 2k 输出 1k，"
              "KV cache 能放多少 token", CAT).request
     assert r.gpu_memory_utilization == 0.85 and r.engine == "sglang"
+
+
+@pytest.mark.parametrize("text,team", [("预算 30 万人民币，想本地部署一个能用的 DeepSeek-R1 给部门 20 来个人用，买什么配置？", 20),
+                                       ("给 30 多个人用的 Qwen2.5-32B 要几张 4090", 30)])
+def test_rough_team_counts_with_lai_and_duo(text, team):
+    from assistant.readers.rules import read
+
+    assert read(text, CAT).request.team_size == team
+
+
+def test_a_fit_above_92_percent_of_usable_memory_is_called_tight():
+    # LoRA of Qwen2.5-32B on 4 x 24 GB: ~24.4 GB per GPU of 24.9 GB usable (98%)
+    ans = ask("4张4090能不能LoRA微调Qwen2.5-32B？序列2048，batch 1")
+    assert "很紧" in ans.answer
+    roomy = ask("Can one H100 run Llama 3.1 8B at 4k context?")
+    assert "Tight" not in roomy.answer and "tight" not in roomy.answer.split("**Assumptions**")[0]
+
+
+def test_a_latency_target_nobody_set_is_not_sized_when_it_takes_several_times_the_plan():
+    import re
+
+    ans = ask("满血版 DeepSeek-R1 部署要几台 8 卡 H20？并发 50，上下文 32k")
+    m = re.search(r"需要 \*\*(\d+)\*\* 张", ans.answer)
+    plan = ans.figures.get("serve_total_gpus")
+    assert not m or int(m.group(1)) <= 2 * plan

@@ -268,6 +268,7 @@ def _largest_runnable(ctx: Ctx) -> Answer:
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"))
 
 
+TIGHT_SHARE = 0.92  # a fit above this share of usable memory is said to be tight (an assumption: OOM risk on spikes)
 USABLE_TOKENS_PER_S = 8.0  # one reader's pace in a chat: slower than ~8 tokens/s the wait is felt (an assumption)
 _SPECIALISED = re.compile(r"coder|-vl-|distill|qwq|llama-2|baichuan|phi-3-|llama-3-\d")  # kept out of a general list
 
@@ -433,6 +434,15 @@ def inference_memory(ctx: Ctx) -> Answer:
         if remedy:  # 'a 32B AWQ on one 24 GB card at 8k': a miss by a little under vLLM's defaults is a setting, not a card
             lines[-1] = remedy
             v = v.model_copy(update={"fits": True})
+    share = r.per_gpu_gb / r.usable_gb if r.usable_gb else 0
+    if v.fits and r.fits and req.gpu and share > TIGHT_SHARE:
+        # 'fits' at 93-99% of a card: a longer prompt, a bigger batch or the framework's own overhead tips it over
+        lines.append("")
+        lines.append(ctx.t(f"**Tight**: {r.per_gpu_gb:.1f} of {r.usable_gb:.1f} GB usable per GPU ({share:.0%}); a longer "
+                           "prompt, more sequences or a framework's extra buffers push it over: plan for headroom (an FP8 "
+                           "KV cache, a shorter context, or the next size up).",
+                           f"**很紧**：每卡 {r.per_gpu_gb:.1f} GB / 可用 {r.usable_gb:.1f} GB（{share:.0%}）；输入更长、并发更多或"
+                           "框架自己的缓冲都会让它放不下：要留余量（FP8 KV cache、缩短上下文，或者换大一档）。"))
     if req.gpu and not (r.fits if fixed else best) and not gpu.id.startswith("custom-") and not v.fits:
         lines += _ways_that_fit(ctx, model, gpu, n, context, main_p, r, batch)  # (not 128 Raspberry Pis)
     if req.gpu and req.family_flagship:
@@ -1152,6 +1162,8 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
         f"{plan.itl_ms:.0f} 毫秒（区间 {band['itl_ms'][0]:.0f}-{band['itl_ms'][1]:.0f} 毫秒；每用户 "
         f"{plan.tokens_per_s_per_user:g} token/秒）{cost}。")
     tight = plan.with_default_targets
+    if tight and tight.get("total_gpus") and tight["total_gpus"] > 2 * plan.total_gpus:
+        tight = None  # (a target nobody set that takes several times the GPUs is noise beside the plan, not advice)
     if tight and not tight.get("same_as_plan"):
         head += "\n\n" + (ctx.t(f"No latency target was stated, so none is imposed; for TTFT ≤ {tight['ttft_s']:g} s and "
                                  f"ITL ≤ {tight['itl_ms']:g} ms it would take **{tight['total_gpus']}** GPUs.",

@@ -318,6 +318,13 @@ def training_memory(ctx: Ctx) -> Answer:
         key = "tm_fits" if o.fits else ("tm_nofit" if o.min_gpus else "tm_nofit_any")
         lines.append("- " + T(lang, key, method=T(lang, "full") if (ctx.zh and o.method == "full") else o.method,
                               gb=o.per_gpu_gb, min=o.min_gpus, n=n))
+        usable = getattr(r_o, "usable_gb", None)
+        if o.fits and usable and o.per_gpu_gb / usable > 0.92:  # 'fits' at 93-99%: the first spike is an OOM
+            lines[-1] += ctx.t(f" — **tight** ({o.per_gpu_gb / usable:.0%} of {usable:.1f} GB usable): a longer sequence, a "
+                               "bigger micro-batch or allocator fragmentation pushes it over; keep headroom (micro-batch 1 "
+                               "with more accumulation, more recomputation, or one more GPU)",
+                               f" —— **很紧**（可用 {usable:.1f} GB 的 {o.per_gpu_gb / usable:.0%}）：序列更长、micro-batch 更大或"
+                               "显存碎片都会让它放不下；要留余量（micro-batch 1 加大梯度累积、更多重计算，或再加一张卡）")
     if offload is not None:
         lines.append("- " + T(lang, "tm_offload", gb=offload.per_gpu_gb, host=offload.host_ram_gb / 1000,
                               fits=T(lang, "yes") if offload.fits else T(lang, "no")).replace(" 8 ", f" {offload.num_gpus} "))
