@@ -53,7 +53,8 @@ def _per_token_by_model_size(req: Request, deps: Deps, question: str) -> Answer:
         a = plan_message(req.model_copy(update={"model": mid}), deps, question)
         calls += a.tool_calls
         name = deps.catalog.model(mid)[0].name
-        lines.append(f"- {name}: " + (a.comparison or a.answer.split("\n\n")[1] if "\n\n" in a.answer else a.answer))
+        body = a.comparison or next((x for x in a.answer.split("\n\n")[1:] if x.strip().startswith("**")), a.answer)
+        lines.append(f"- {name}: " + body.strip())
     head = ("**哪个模型？** 每 token 成本取决于模型大小（单卡放不放得下、要几张卡做张量并行）；按两种规模：" if zh else
             "**Which model?** Cost per token turns on its size (whether one card holds it, how many cards it is split "
             "over); at two sizes:")
@@ -97,7 +98,8 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     from assistant.multi_ask import combine, sub_request
     from assistant.readers.asks import find_asks
 
-    if req.per_token_cost and not req.model and len(set(req.gpus)) >= 2 and not invalid and not req.throughput_tokens_per_s:
+    if req.per_token_cost and not req.model and (req.gpu or len(set(req.gpus)) >= 2) and not invalid and \
+            not req.throughput_tokens_per_s and not req.largest_model:
         return _per_token_by_model_size(req, deps, question)
     try:
         asks = find_asks(question, req, deps.catalog) if not invalid else []
@@ -403,6 +405,25 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                    "(an assumption for people who use it through the working day; state your peak concurrency to replace it)",
                    f"最忙时同时处理 {peak} 个请求 = 团队 {req.team_size:,} 人的 {TEAM_PEAK_SHARE:.0%}（按工作时间内都会用来估计；"
                    "给出实际峰值并发可替换）")
+    if req.intent == "training_time" and req.method == "pretrain" and req.model and not req.tokens and \
+            not req.period_hours and not req.deadline_hours:
+        # 'how long to pretrain a 3B model from scratch on 8 H100s?': the compute-optimal budget (20 tokens per
+        # parameter, Hoffmann et al. 2022) is the default a practitioner states; the user's own count replaces it
+        try:
+            spec = deps.catalog.model(req.model)[0]
+            from tools.params import count_parameters
+
+            n_params = float(count_parameters(spec).active)
+        except Exception:
+            n_params = 0
+        if n_params:
+            tokens = round(20 * n_params, -8)
+            req = ctx.req = req.model_copy(update={"tokens": tokens})
+            ctx.assume(f"{tokens / 1e9:,.0f}B tokens: the compute-optimal 20 tokens per parameter (Chinchilla, Hoffmann et "
+                       "al. 2022); many runs train far longer (Llama 3 8B: 15T); give yours to replace it; the time scales "
+                       "with the tokens",
+                       f"{tokens / 1e9:,.0f}B token：按算力最优的每参数 20 token（Chinchilla，Hoffmann 等 2022）；很多模型训得更久"
+                       "（Llama 3 8B 用了 15T）；给出你的 token 数可替换，时间与 token 数成正比")
     if req.long_documents and not (req.context or req.prompt_len or req.seq_len) and \
             req.intent in ("inference_memory", "inference_speed", "serving", "recommend"):
         req = ctx.req = req.model_copy(update={"context": LONG_DOCUMENT_CONTEXT})

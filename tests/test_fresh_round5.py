@@ -722,3 +722,25 @@ def test_a_latency_target_nobody_set_is_not_sized_when_it_takes_several_times_th
     m = re.search(r"需要 \*\*(\d+)\*\* 张", ans.answer)
     plan = ans.figures.get("serve_total_gpus")
     assert not m or int(m.group(1)) <= 2 * plan
+
+
+def test_pretraining_with_no_token_count_takes_the_compute_optimal_budget_and_says_so():
+    # 3B x 20 tokens per parameter = ~60B tokens; 6 x 3.2e9 x 60e9 ~ 1.2e21 FLOPs on 8 H100s (989 TFLOPS dense,
+    # MFU ~0.4): ~100 h
+    ans = ask("how long to pretrain a 3B llama-style model from scratch on one 8xH100 node?")
+    assert ans.status == "answered" and 40e9 <= ans.request["tokens"] <= 80e9
+    assert "Chinchilla" in ans.answer and 50 <= ans.figures["wall_hours"] <= 200
+
+
+def test_cost_per_token_on_one_card_with_no_model_asks_and_shows_two_sizes():
+    ans = ask("whats the cost per 1M tokens if we self-host on rented H100s at $2/hr instead of using an API?")
+    assert ans.clarification and ans.clarification.missing == ["model"]
+    assert ans.answer.count("per million tokens") >= 2
+
+
+@pytest.mark.parametrize("text,gpu", [("can one 8-card A100 box full finetune llama 3.1 70B? it's the 40GB version btw",
+                                       "a100-40gb"),
+                                      ("我们有 4 张 A100，是 40G 的版本，能 LoRA 微调 Qwen2.5-32B 吗", "a100-40gb")])
+def test_a_variant_said_apart_from_the_card_name_is_used(text, gpu):
+    ans = ask(text)
+    assert ans.request["gpu"] == gpu

@@ -583,6 +583,23 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                    slots.largest_model, slots.system_ram, slots.targets, slots.peak_tflops,
                    slots.provider, slots.batch_items, slots.tensor_parallel, slots.vendors, slots.power_limit):
         stated |= reader(work)
+    ver = re.search(r"(?<![\d.])(\d{2,3})\s*(?:gb|g)\s*(?:version|variant|model|edition|one|版本?|款|的(?:那款|版本))|"
+                    r"(?:version|variant|版本?)\s*(?:is|是|为)?\s*(\d{2,3})\s*(?:gb|g)(?![a-z])", low)
+    if ver and stated.get("gpu") and not str(stated["gpu"]).startswith("custom-"):
+        # 'one 8-card A100 box … it's the 40GB version btw': the card's variant, said apart from its name
+        mem = float(ver.group(1) or ver.group(2))
+        try:
+            card = catalog.gpu(stated["gpu"])[0]
+            stem = card.id.split("-")[0]
+            twin = [g for g in catalog.gpus if g.id.split("-")[0] == stem and abs(g.memory_gb - mem) <= 2
+                    and g.form_factor.split()[0] == card.form_factor.split()[0]] or \
+                   [g for g in catalog.gpus if g.id.split("-")[0] == stem and abs(g.memory_gb - mem) <= 2]
+        except LookupError:
+            twin = []
+        if twin and twin[0].id != stated["gpu"]:
+            stated["gpus"] = [twin[0].id if x == stated["gpu"] else x for x in stated.get("gpus") or [stated["gpu"]]]
+            stated["gpu"] = twin[0].id
+            warnings.append(f"read as the {twin[0].name} ({mem:g} GB version, as you said)")
     got = slots.achieved_tflops(work)
     if got and stated.get("gpu") and "mfu" not in stated:
         try:  # 'logs show ~420 TFLOPS per GPU': the run's MFU on this card's dense 16-bit peak
