@@ -736,8 +736,8 @@ def fact_check(ctx: Ctx) -> Answer:
         return _time_claim(ctx, claimed_hours)
     if memory_claim:
         infer = req.method == "inference" or (inference_words and not (req.method or req.methods or training_words))
-        if req.num_gpus and re.search(r"(?:(?<![a-z])(?:need|'d need|would need|needs)|需要|得要|要)\s*(?:like|about|around|~|约|大概)?\s*"
-                                      rf"{req.num_gpus}(?![\d.])", low):
+        if req.num_gpus and re.search(r"(?:(?<![a-z])(?:need|'d need|would need|needs|requires?|required)|需要|得要|要)\s*"
+                                      rf"(?:like|about|around|~|约|大概|at least|最少|至少)?\s*{req.num_gpus}(?![\d.])", low):
             # 'so I'd need like 38 H100s??': the count is the claim being checked, not the user's cluster
             ctx.req = req = req.model_copy(update={"num_gpus": None})
             ctx.used.add("num_gpus")

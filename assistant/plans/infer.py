@@ -920,6 +920,17 @@ def serving(ctx: Ctx) -> Answer:
     plan_lines, plan = _serve_plan(ctx, model, gpu, fmt, context, users)
     bench = _from_benchmark(ctx, gpu, plan) if (req.measured_concurrency and req.throughput_tokens_per_s and
                                                 req.concurrent_users) else []
+    if "num_gpus" in req.stated and r.fits and r.min_gpus and n >= 2 * max(r.min_gpus, 1) and re.search(
+            r"(?<![a-z])(?:is (?:it|this|that) (?:right|correct|accurate|reasonable)|sizing|sanity|oversized|overkill)"
+            r"(?![a-z])|对吗|对不对|合理吗|靠谱吗|是不是多了|配多了", ctx.question.lower()):
+        # 'the vendor says it requires 16x H100: is it right?': the load fits on far fewer; the count is oversized
+        from tools.infer_memory import tp_ok
+
+        least = next((k for k in (1, 2, 4, 8) if k >= r.min_gpus and tp_ok(model, k)), r.min_gpus)
+        bench = [ctx.t(f"**Oversized**: {n}× {gpu.name} hold {max_seqs} such sequences, {max_seqs / max(users, 1):.0f}× the "
+                       f"{users} asked; the load fits on **{least}** (memory; the plan below gives the speed at your load).",
+                       f"**配多了**：{n} 张 {gpu.name} 能放 {max_seqs} 路，是你要的 {users} 路的 {max_seqs / max(users, 1):.0f} 倍；"
+                       f"这个负载 **{least}** 张就放得下（按显存；下面的方案给出这个负载下的速度）。"), ""]
     if not req.gpu and re.search(MEMORY_ASK, ctx.question.lower()):
         # 'how much VRAM to serve the 14B at 16k for 8 users?': the memory the load takes, before any card's plan
         work = sum(x for k, x in r.breakdown_gb.items() if k not in ("weights", "quant_constants", "kv_cache"))
