@@ -754,3 +754,11 @@ def test_a_vendors_gpu_count_far_above_the_load_is_called_oversized():
     head = ans.answer.split("\n\n")[1]
     assert head.startswith("**Oversized**") and "**4**" in head
     assert any("set aside" in w for w in ans.warnings)
+
+
+@pytest.mark.parametrize("text", ["plan: Llama 3.1 8B on 2x L4, vLLM, avg input 1,000 tok, avg output 300 tok, 60 concurrent "
+                                  "users. is 2 GPUs enough? if not how many?",
+                                  "Qwen2.5-14B，2 张 L40S，40 并发，够吗？不够的话要几张？"])
+def test_an_if_not_how_many_follow_on_is_answered_by_the_count_not_listed_as_unanswered(text):
+    ans = ask(text)
+    assert not ans.not_answered

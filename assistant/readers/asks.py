@@ -571,6 +571,8 @@ def _unanswerable(clause: str, at: int) -> bool:
         return False
     if not re.search(_QUESTION, clause):
         return False
+    if re.search(r"^(?:and\s+)?(?:if not|otherwise|if so|if yes|if no)\b|^(?:不够|不行|如果不够|如果不行|否则)(?:的话)?", clause.strip()):
+        return False  # ('is 4 enough? if not how many?': the count the answer gives either way)
     scores, _ = cues.score(clause)
     if re.search(cues.CONCEPTS, clause):
         return False  # a concept the reference notes explain
