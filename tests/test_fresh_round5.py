@@ -762,3 +762,19 @@ def test_a_vendors_gpu_count_far_above_the_load_is_called_oversized():
 def test_an_if_not_how_many_follow_on_is_answered_by_the_count_not_listed_as_unanswered(text):
     ans = ask(text)
     assert not ans.not_answered
+
+
+@pytest.mark.parametrize("text,bound", [
+    # 8.03e9 x 2 B = 16.1 GB read per token; 3,350 GB/s / 16.1 GB = ~209 tokens/s for one stream on an H100
+    ("right now we get ~1000 tok/s at batch 1 for llama 3.1 8b bf16 on an H100. so H200 would give ~1900 tok/s single user "
+     "right?", 209),
+    ("我们实测单路（batch=1）H100 跑 Llama-3.1-8B bf16 能到 20000 tok/s，要支持 500 并发需要几张？", 209)])
+def test_a_single_stream_rate_above_the_bandwidth_bound_is_flagged(text, bound):
+    ans = ask(text)
+    note = next((w for w in ans.warnings if "not possible" in w), "")
+    assert note and f"near {bound:,}" in note
+
+
+def test_a_plausible_single_stream_rate_is_not_flagged():
+    ans = ask("we get ~150 tok/s at batch 1 for llama 3.1 8b bf16 on an H100. what would an H200 give?")
+    assert not any("not possible" in w for w in ans.warnings)

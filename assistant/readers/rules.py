@@ -600,6 +600,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated["gpus"] = [twin[0].id if x == stated["gpu"] else x for x in stated.get("gpus") or [stated["gpu"]]]
             stated["gpu"] = twin[0].id
             warnings.append(f"read as the {twin[0].name} ({mem:g} GB version, as you said)")
+    impossible = _single_stream_beyond_bandwidth(low, stated, catalog)
+    if impossible:
+        warnings.append(impossible)
     got = slots.achieved_tflops(work)
     if got and stated.get("gpu") and "mfu" not in stated:
         try:  # 'logs show ~420 TFLOPS per GPU': the run's MFU on this card's dense 16-bit peak
@@ -983,6 +986,44 @@ def _earlier_setup(low: str, stated: dict, prev: dict, previous: dict) -> None:
         stated |= {"num_gpus": per, "nodes": 1, "gpus_per_node": per}
     elif re.search(_THAT_SETUP, low) and previous.get("answered_num_gpus"):
         stated["num_gpus"] = int(previous["answered_num_gpus"])
+
+
+_ONE_STREAM_WORDS = r"batch\s*(?:size\s*)?(?:=|of|为|是)?\s*1(?![\d.])|bs\s*=?\s*1(?![\d.])|single[\s-]*(?:user|stream|request)|单路|单用户|单并发"
+_RATE_NUM = r"(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(?:tokens?|toks?|t)\s*/\s*(?:s|sec)(?![a-z])"
+
+
+def _single_stream_beyond_bandwidth(low: str, stated: dict, catalog: Catalog) -> str | None:
+    """'we get ~1000 tok/s at batch 1 for Llama 3.1 8B bf16 on an H100': one stream reads every weight once per token,
+    so its rate is at most the GPUs' memory bandwidth over the weight bytes; a figure far above that bound is an
+    aggregate, a speculative-decoding figure or a mistake, said (an H100 gives ~210 tok/s for 16 GB of bf16 weights)."""
+    if not (stated.get("model") and stated.get("gpu")):
+        return None
+    for sent in re.split(r"[。？?！!；;\n]|\.\s+", low):
+        if not re.search(_ONE_STREAM_WORDS, sent):
+            continue
+        m = re.search(_RATE_NUM, sent)
+        if not m:
+            continue
+        rate = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+        try:
+            from tools.formats import weight_format
+            from tools.params import count_parameters
+
+            spec, card = catalog.model(stated["model"])[0], catalog.gpu(stated["gpu"])[0]
+            fmt = stated.get("precision") or spec.native_precision
+            nbytes = float(count_parameters(spec).active) * weight_format(fmt).bits / 8
+            bw = (card.memory_bandwidth_gbps or 0) * 1e9 * (stated.get("num_gpus") or 1)
+        except Exception:
+            return None
+        if not bw or not nbytes:
+            return None
+        bound = bw / nbytes
+        if rate > 1.5 * bound:
+            return (f"{rate:,.0f} tokens/s for one stream is not possible here: each token reads all {nbytes / 1e9:,.1f} GB "
+                    f"of {fmt} weights, and {stated.get('num_gpus') or 1}× {card.name} move {bw / 1e9:,.0f} GB/s, so one "
+                    f"stream tops out near {bound:,.0f} tokens/s (less in practice); {rate:,.0f} is likely an aggregate "
+                    "over many requests, a speculative-decoding figure, or a misread; re-measure one stream before using it")
+    return None
 
 
 def _previous(previous: dict | None) -> dict | None:
