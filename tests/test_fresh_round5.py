@@ -778,3 +778,13 @@ def test_a_single_stream_rate_above_the_bandwidth_bound_is_flagged(text, bound):
 def test_a_plausible_single_stream_rate_is_not_flagged():
     ans = ask("we get ~150 tok/s at batch 1 for llama 3.1 8b bf16 on an H100. what would an H200 give?")
     assert not any("not possible" in w for w in ans.warnings)
+
+
+def test_the_fewest_gpus_at_the_edge_of_memory_name_the_count_with_headroom():
+    import re
+
+    ans = ask("全参微调 Qwen2.5-32B，seq 4096，最少需要几张 H20？")
+    head = ans.answer.split("\n\n")[1]
+    if "很紧" in head:  # the fewest hold it above 92% of a card: the count that keeps <= 90% is named
+        m = re.search(r"按 (\d+) 张规划（每卡 ([\d.]+) GB）", head)
+        assert m and float(m.group(2)) <= 0.9 * 101.8 + 0.5

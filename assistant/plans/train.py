@@ -301,10 +301,23 @@ def training_memory(ctx: Ctx) -> Answer:
         args = _memory_args(ctx, main.method) | {"num_gpus": k}
         at_k = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
                         estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+        tight = at_k.usable_gb and at_k.per_gpu_gb / at_k.usable_gb > 0.92
+        roomy = None
+        if tight:  # the fewest that hold it at 93-99% of a card: the count with headroom is the one to plan on
+            for k2 in range(k + 1, 2 * k + 2):
+                a2 = _memory_args(ctx, main.method) | {"num_gpus": k2}
+                x2 = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **a2))
+                if x2.usable_gb and x2.per_gpu_gb / x2.usable_gb <= 0.9:
+                    roomy = (k2, x2.per_gpu_gb)
+                    break
+        extra = ctx.t(f"; **tight** ({at_k.per_gpu_gb / at_k.usable_gb:.0%} of usable)" + (
+            f": plan on {roomy[0]} ({roomy[1]:.1f} GB each)" if roomy else ""), f"；**很紧**（可用显存的 "
+            f"{at_k.per_gpu_gb / at_k.usable_gb:.0%}）" + (f"：按 {roomy[0]} 张规划（每卡 {roomy[1]:.1f} GB）" if roomy else "")) \
+            if tight else ""
         lines.insert(0, ctx.t(f"**{k}× {gpu.name}** for {main.method}: about {at_k.per_gpu_gb:.1f} GB per GPU (the fewest "
-                              f"that hold it; the terms on one GPU follow).",
+                              f"that hold it{extra}; the terms on one GPU follow).",
                               f"**{k} 张 {gpu.name}**（{T(lang, 'full') if main.method == 'full' else main.method}）：每卡约 "
-                              f"{at_k.per_gpu_gb:.1f} GB（放得下的最少卡数；下面是单卡的各项）。") + "\n")
+                              f"{at_k.per_gpu_gb:.1f} GB（放得下的最少卡数{extra}；下面是单卡的各项）。") + "\n")
     for o in options:
         r_o = results[o.method]
         if not o.fits and r_o.fits and req.ram_gb:  # the GPUs hold it; the host RAM does not
