@@ -788,3 +788,13 @@ def test_the_fewest_gpus_at_the_edge_of_memory_name_the_count_with_headroom():
     if "很紧" in head:  # the fewest hold it above 92% of a card: the count that keeps <= 90% is named
         m = re.search(r"按 (\d+) 张规划（每卡 ([\d.]+) GB）", head)
         assert m and float(m.group(2)) <= 0.9 * 101.8 + 0.5
+
+
+def test_methods_with_memory_asked_on_a_multi_gpu_node_are_sized_before_timed():
+    # full FT of a 70B keeps ~16 B per parameter = 1.13 TB: 141 GB per GPU even sharded over 8 x 80 GB -> not timed
+    ans = ask("we have one 8x A100 80GB node. want to finetune llama 3.1 70b on ~20k instruction samples (~1k tokens "
+              "each). full FT vs LoRA vs QLoRA - which and why? memory numbers pls")
+    mem = [a for a in ans.asks if a.intent == "training_memory"]
+    assert len(mem) == 3 and "does not fit" in ans.comparison
+    full_time = next(a for a in ans.asks if a.intent == "training_time" and a.request["method"] == "full")
+    assert not full_time.figures

@@ -101,7 +101,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
             one_card = (req.num_gpus or 1) == 1 and not re.search(r"快|慢|" + w(r"faster|slower|speed|how long|time"), low)
             feasible = re.search(r"能跑|跑得动|放得下|放不下|够不够|可行|哪些能|" + w(r"feasible|fits?|doable|possible|viable|"
                                                                            r"which (?:ones? )?(?:can|work)"), low)
-            if (req.num_gpus or 1) == 1 and feasible and req.tokens and len(req.methods) >= 2:
+            memory_words = re.search(r"显存|内存|" + w(r"memory|vram|memory numbers|how much (?:gpu )?memory"), low)
+            if ((req.num_gpus or 1) == 1 and feasible or memory_words) and req.tokens and len(req.methods) >= 2:
                 # 'one A100 40GB: full vs LoRA vs QLoRA, which are feasible, which would you pick? time per epoch too':
                 # each method sized on the card (the pick), then the time of each that fits
                 return [Ask(text=m, intent="training_memory", update={"method": m, "methods": []}, compare="method")
