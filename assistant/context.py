@@ -10,7 +10,7 @@ from typing import Any
 
 from assistant.answer import Citation, ToolCall
 from assistant.compose import T, fx_note, money
-from assistant.request import Request
+from assistant.request import Clarification, Request
 from assistant.zh import in_lang
 from knowledge.catalog import Catalog
 
@@ -75,8 +75,7 @@ class Ctx:
     gpu_overrides: dict = field(default_factory=dict)  # GPU records changed for this answer (a Mac's raised GPU limit)
     shared: frozenset = frozenset()  # inputs the message's comparison uses: not 'not used' in one ask's section
     one_of_several: bool = False  # one ask of a message that holds several (the comparison picks the formats)
-    applied_fix: tuple | None = None  # (gpu_memory_utilization, kv_dtype) a standard engine setting took to fit
-    clarify: object | None = None  # a question back an answered handler adds (the input its verdict hinges on)
+    clarify: Clarification | None = None  # a question back an answered handler adds (the input its verdict hinges on)
     used: set = field(default_factory=set)  # inputs a handler used beyond its intent's usual ones (USES)
     as_stated: dict = field(default_factory=dict)  # inputs computed at another value, reported as the user stated them
 

@@ -53,8 +53,7 @@ def _per_token_by_model_size(req: Request, deps: Deps, question: str) -> Answer:
         a = plan_message(req.model_copy(update={"model": mid}), deps, question)
         calls += a.tool_calls
         name = deps.catalog.model(mid)[0].name
-        body = a.comparison or next((x for x in a.answer.split("\n\n")[1:] if x.strip().startswith("**")), a.answer)
-        lines.append(f"- {name}: " + body.strip())
+        lines.append(f"- {name}: " + (a.comparison or _headline(a) or a.answer).strip())
     head = ("**哪个模型？** 每 token 成本取决于模型大小（单卡放不放得下、要几张卡做张量并行）；按两种规模：" if zh else
             "**Which model?** Cost per token turns on its size (whether one card holds it, how many cards it is split "
             "over); at two sizes:")
@@ -304,13 +303,17 @@ def _extended_window(ctx: Ctx) -> int | None:
         return None
 
 
+_POOLED = (r"统一显存|显存叠加|显存合并|合并显存|共享显存|一块大显存|(?<![a-z])(?:unified|pooled|combined|shared)\s+"
+           r"(?:vram|gpu memory|memory)")  # GPU memory called one pool
+
+
 def _pooled_memory_claim(ctx: Ctx) -> None:
     """'4x RTX 4090 linked with NVLink gives 96GB of unified VRAM': a card without NVLink, or GPU memory called one
     pool: said first (cards are joined over PCIe or NVLink, each still holds only its own memory; a model is split
     across them by tensor or pipeline parallelism)."""
     low = ctx.question.lower()
-    if not ctx.req.gpu or not re.search(r"nvlink|统一显存|显存叠加|显存合并|合并显存|共享显存|一块大显存|(?<![a-z])(?:unified|pooled|"
-                                        r"combined|shared)\s+(?:vram|gpu memory|memory)", low):
+    pooled = re.search(_POOLED, low)
+    if not ctx.req.gpu or not (pooled or "nvlink" in low):
         return
     try:
         gpu = ctx.deps.catalog.gpu(ctx.req.gpu)[0]
@@ -323,8 +326,7 @@ def _pooled_memory_claim(ctx: Ctx) -> None:
     if "nvlink" in low and not gpu.nvlink_gbps:
         parts_en.append(f"the {gpu.name} has no NVLink connector ({gpu.interconnect}): the cards talk over PCIe")
         parts_zh.append(f"{gpu.name} 没有 NVLink 接口（{gpu.interconnect}）：卡之间只能走 PCIe")
-    if n > 1 and re.search(r"统一显存|显存叠加|显存合并|合并显存|共享显存|一块大显存|(?<![a-z])(?:unified|pooled|combined|shared)\s+"
-                           r"(?:vram|gpu memory|memory)", low):
+    if n > 1 and pooled:
         parts_en.append(f"{n} × {gpu.memory_gb:g} GB is not one {n * gpu.memory_gb:g} GB pool: each card holds only its own "
                         f"{gpu.memory_gb:g} GB and a model is split across them (tensor or pipeline parallelism), with "
                         "copies and buffers on every card")
@@ -707,11 +709,15 @@ def _on_the_suggested_models(ctx: Ctx, models: list) -> list[str]:
     """One line per model: the headline of the planner's own answer for the same job with that model."""
     out = []
     for x in models:
-        sub = plan(ctx.req.model_copy(update={"model": x.id, "model_text": x.name}), ctx.deps, ctx.question)
-        head = next((ln for ln in sub.answer.split("\n\n")[1:] if ln.strip()), "")
+        head = _headline(plan(ctx.req.model_copy(update={"model": x.id, "model_text": x.name}), ctx.deps, ctx.question))
         if head:
             out.append(f"- {x.name}: {head.strip()}")
     return out
+
+
+def _headline(answer: Answer) -> str:
+    """The first bold paragraph after an answer's restatement: its verdict."""
+    return next((p for p in answer.answer.split("\n\n")[1:] if p.strip().startswith("**")), "")
 
 
 def _unknown_gpu(ctx: Ctx) -> Answer:

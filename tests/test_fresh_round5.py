@@ -372,9 +372,9 @@ def test_a_stated_engine_config_is_used_and_the_limit_does_not_size_every_reques
 def test_a_vendors_training_claim_is_checked_on_time_and_memory(text):
     # time: 6 x 70.6e9 x 5e8 = 2.1e20 FLOPs on one 4090 (165 dense BF16 TFLOPS at ~35% MFU) ~ 1,000 h, not 24;
     # memory: full training keeps ~16 B per parameter (1.1 TB) on a 24 GB card; 4-bit full training is not a thing
-    ans = ans_ = ask(text)
+    ans = ask(text)
     assert ans.intent == "fact_check" and ans.figures["claim_correct"] == 0
-    head = ans_.answer.split("\n\n")[1]
+    head = ans.answer.split("\n\n")[1]
     assert ("does not fit" in head or "放不下" in head) and ("QLoRA" in head)
     assert not any(i.startswith("precision=") for i in ans.ignored)
 
@@ -642,9 +642,9 @@ def test_a_size_the_family_never_had_is_said_and_asked(text, other):
     ("Can my MacBook Pro run Qwen2.5-72B Q4_K_M? How fast would it be?", 64),
     ("我的 Mac mini 能跑 Qwen2.5-32B 吗", 32)])
 def test_a_mac_named_without_its_chip_asks_for_it_with_the_memory_the_model_needs(text, smallest):
-    ans = ans_ = ask(text)
+    ans = ask(text)
     assert ans.status == "needs_clarification" and ans.clarification.missing == ["gpu"]
-    assert f"{smallest} GB" in ans_.answer and "A100" not in ans_.answer
+    assert f"{smallest} GB" in ans.answer and "A100" not in ans.answer
 
 
 @pytest.mark.parametrize("text", [
@@ -658,9 +658,9 @@ def test_nvlink_on_a_card_without_it_and_pooled_memory_are_corrected(text):
 
 
 def test_an_api_bill_without_a_volume_shows_one_sets_month_and_asks_the_volume():
-    ans = ans_ = ask("We pay OpenAI about $9k a month right now. Would self-hosting Llama 3.3 70B on rented H100s be cheaper?")
+    ans = ask("We pay OpenAI about $9k a month right now. Would self-hosting Llama 3.3 70B on rented H100s be cheaper?")
     assert ans.intent == "cost" and ans.clarification and ans.clarification.missing == ["tokens_per_day"]
-    head = ans_.answer.split("\n\n")[1]
+    head = ans.answer.split("\n\n")[1]
     assert "$9,000" in head and "tokens" in head
     assert "api_spend_per_month" not in " ".join(ans.ignored)
 
@@ -686,8 +686,8 @@ def test_a_speed_follow_up_to_a_training_question_compares_training_on_the_new_c
     "why? care about throughput and not tanking quality",
     "2 张 H100 部署 Qwen2.5-72B，50 并发，FP8 还是 AWQ int4？吞吐要高，但效果不能掉太多"])
 def test_quality_named_keeps_an_8_bit_format_within_1_5x_of_the_fastest(text):
-    ans = ans_ = ask(text)
-    picked = ans_.comparison.split("**")[1]
+    ans = ask(text)
+    picked = ans.comparison.split("**")[1]
     assert "FP8" in picked or "INT8" in picked, ans.comparison
 
 

@@ -117,6 +117,14 @@ def _weights_read(req: InferenceSpeedRequest, tokens: float) -> tuple[float, flo
     return w - counts.experts * per_param, counts.experts * used * per_param
 
 
+def single_stream_ceiling(req: InferenceSpeedRequest) -> tuple[float, float]:
+    """(bytes one token reads, the tokens/s one stream cannot exceed): every dense weight and the experts one token
+    routes to, read once per token, over the GPUs' full memory bandwidth (no efficiency, no KV: a hard ceiling)."""
+    dense, experts = _weights_read(req, 1)
+    nbytes = dense + experts
+    return nbytes, req.gpu.memory_bandwidth_gbps * 1e9 * req.num_gpus / nbytes
+
+
 def prefill_efficiency(req: InferenceSpeedRequest) -> float:
     """The share of dense peak a prefill reaches: PREFILL_COMPUTE_EFFICIENCY, less for MoE (routing, grouped GEMMs),
     FP8 (its doubled peak is not reached) and ROCm."""

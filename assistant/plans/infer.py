@@ -557,10 +557,10 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
     return [x for ln in lines for x in ("", ln)], figures
 
 
-def _standard_fix(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: int, speeds: bool = True) -> str | None:
-    """A set-up that misses under vLLM's defaults (90% of memory, a 16-bit KV cache) by a little, and the standard
-    settings people use to make it fit: vLLM at --gpu-memory-utilization 0.95, then the KV cache in FP8 as well; with the
-    longest context each leaves. None when neither fits (then the job needs more GPUs or a smaller format)."""
+def _standard_settings(model, gpu, n: int, fmt: str, context: int, batch: int) -> tuple | None:
+    """(gpu_memory_utilization, kv_dtype, flags, longest context) of the first standard setting that makes a set-up fit
+    which misses under vLLM's defaults (90% of memory, a 16-bit KV cache): vLLM at --gpu-memory-utilization 0.95, then
+    the KV cache in FP8 as well. None when neither fits (then the job needs more GPUs or a smaller format)."""
     if batch > 8:
         return None
     tries = [(0.95, None, "--gpu-memory-utilization 0.95"),
@@ -573,14 +573,24 @@ def _standard_fix(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: i
         except ValueError:
             continue
         if r.fits:
-            longest = f"{r.max_context:,}" if r.max_context else "?"
-            ctx.applied_fix = (util, kv)  # (the settings it took, for a plan that follows to run with them)
-            return ctx.t(f"**Fits with a standard setting**: at vLLM's default 90% of memory it misses by a little; with "
-                         f"`{flags}` it fits, up to {longest} tokens of context for one sequence (ExLlamaV2 or llama.cpp, "
-                         "which keep no such reserve, fit too)." + (" The speeds above hold." if speeds else ""),
-                         f"**改一个常用设置就放得下**：按 vLLM 默认只用 90% 显存时差一点；加上 `{flags}` 就放得下，单条最长约 "
-                         f"{longest} token 上下文（ExLlamaV2 或 llama.cpp 不留这份余量，也放得下）。" + ("上面的速度成立。" if speeds else ""))
+            return util, kv, flags, r.max_context
     return None
+
+
+def _standard_fix(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: int, speeds: bool = True,
+                  found: tuple | None = None) -> str | None:
+    """The line that says a set-up fits with a standard setting (_standard_settings, or `found` already searched), with
+    the longest context it leaves; None when no standard setting makes it fit."""
+    found = found or _standard_settings(model, gpu, n, fmt, context, batch)
+    if found is None:
+        return None
+    _, _, flags, max_context = found
+    longest = f"{max_context:,}" if max_context else "?"
+    return ctx.t(f"**Fits with a standard setting**: at vLLM's default 90% of memory it misses by a little; with "
+                 f"`{flags}` it fits, up to {longest} tokens of context for one sequence (ExLlamaV2 or llama.cpp, "
+                 "which keep no such reserve, fit too)." + (" The speeds above hold." if speeds else ""),
+                 f"**改一个常用设置就放得下**：按 vLLM 默认只用 90% 显存时差一点；加上 `{flags}` 就放得下，单条最长约 "
+                 f"{longest} token 上下文（ExLlamaV2 或 llama.cpp 不留这份余量，也放得下）。" + ("上面的速度成立。" if speeds else ""))
 
 
 def fits_on(model, gpu, n: int, fmt: str, context: int, batch: int = 1, **settings):
@@ -806,7 +816,9 @@ def serving(ctx: Ctx) -> Answer:
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     if not req.engine:
         ctx.assume("vLLM", "vLLM")
+    before = len(ctx.assumed)
     fmt = _served_format(ctx, model, gpu)
+    published = ctx.assumed[before:]  # ('bf16 weights (the published checkpoint)', when said)
     context = _context(ctx)
     users = req.concurrent_users or (_users_from_rate(ctx, model, gpu, context) if req.requests_per_s else req.batch or 1)
     if req.batch and req.concurrent_users:
@@ -819,8 +831,7 @@ def serving(ctx: Ctx) -> Answer:
             rp = _size(ctx, model, gpu, p, users, _engine(ctx, "vllm"), context)
             if rp.fits:
                 smaller = (fmt, r.min_gpus, p)
-                ctx.assumed[:] = [a for a in ctx.assumed if a not in (f"{fmt} weights (the published checkpoint)",
-                                                                      f"{fmt} 权重（官方发布的格式）")]
+                ctx.assumed[:] = [a for a in ctx.assumed if a not in published]
                 ctx.assume(f"{p} weights: the published {fmt} does not fit your {n} GPU(s) (it needs {r.min_gpus}); "
                            f"the most faithful format that does",
                            f"{p} 权重：官方的 {fmt} 放不进你的 {n} 张卡（需要 {r.min_gpus} 张）；这是放得下的最接近原精度的格式")
@@ -848,12 +859,12 @@ def serving(ctx: Ctx) -> Answer:
                      f"{r.vllm_kv_cache_tokens or 0:,} token（每 token {r.kv_cache_bytes_per_token:,} B）。对话更短能容纳更多，"
                      "多出来的请求由引擎排队。")
     elif not r.fits and "num_gpus" in req.stated and not req.gpu_memory_utilization and gpu.vendor != "Apple" and \
-            not ctx.one_of_several and _standard_fix(ctx, model, gpu, n, fmt, context, users, speeds=False):
-        # '单张 4090 跑 32B AWQ，8k，一个人用': a miss by a little under vLLM's defaults is a setting, not another card
-        head = _standard_fix(ctx, model, gpu, n, fmt, context, users, speeds=False)
+            not ctx.one_of_several and (setting := _standard_settings(model, gpu, n, fmt, context, users)):
+        # '单张 4090 跑 32B AWQ，8k，一个人用': a miss by a little under vLLM's defaults is a setting, not another card;
+        # the plan below runs with it
+        head = _standard_fix(ctx, model, gpu, n, fmt, context, users, speeds=False, found=setting)
         v = v.model_copy(update={"fits": True})
-        util, kv = ctx.applied_fix
-        ctx.req = req = req.model_copy(update={"gpu_memory_utilization": util, "kv_dtype": kv or req.kv_dtype})
+        ctx.req = req = req.model_copy(update={"gpu_memory_utilization": setting[0], "kv_dtype": setting[1] or req.kv_dtype})
     elif r.fits:
         head = ctx.t(f"**Yes**: {n}× {gpu.name} hold {users} concurrent sequences of {context:,} tokens "
                      f"(KV pool {r.vllm_kv_cache_tokens or 0:,} tokens = up to **{max_seqs}** such sequences).",

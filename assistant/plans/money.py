@@ -626,7 +626,7 @@ def per_token(ctx: Ctx) -> Answer:
         figures["enough"] = int(cap.enough)
     return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
                   figures=figures, tool_calls=ctx.calls, verdict=Verdict(gpu=gpu.id, num_gpus=n),
-                  clarification=getattr(ctx, "clarify", None))
+                  clarification=ctx.clarify)
 
 
 def _job_hours(ctx: Ctx) -> float:

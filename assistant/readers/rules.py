@@ -988,41 +988,33 @@ def _earlier_setup(low: str, stated: dict, prev: dict, previous: dict) -> None:
         stated["num_gpus"] = int(previous["answered_num_gpus"])
 
 
-_ONE_STREAM_WORDS = r"batch\s*(?:size\s*)?(?:=|of|为|是)?\s*1(?![\d.])|bs\s*=?\s*1(?![\d.])|single[\s-]*(?:user|stream|request)|单路|单用户|单并发"
-_RATE_NUM = r"(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(?:tokens?|toks?|t)\s*/\s*(?:s|sec)(?![a-z])"
-
-
 def _single_stream_beyond_bandwidth(low: str, stated: dict, catalog: Catalog) -> str | None:
     """'we get ~1000 tok/s at batch 1 for Llama 3.1 8B bf16 on an H100': one stream reads every weight once per token,
-    so its rate is at most the GPUs' memory bandwidth over the weight bytes; a figure far above that bound is an
-    aggregate, a speculative-decoding figure or a mistake, said (an H100 gives ~210 tok/s for 16 GB of bf16 weights)."""
+    so its rate is at most the GPUs' memory bandwidth over the bytes a token reads (tools.infer_speed.
+    single_stream_ceiling); a figure far above that ceiling is an aggregate, a speculative-decoding figure or a mistake,
+    said (an H100 gives ~210 tok/s for 16 GB of bf16 weights)."""
     if not (stated.get("model") and stated.get("gpu")):
         return None
+    one_stream = slots.SINGLE_STREAM + r"|single[\s-]*user|单用户"
     for sent in re.split(r"[。？?！!；;\n]|\.\s+", low):
-        if not re.search(_ONE_STREAM_WORDS, sent):
-            continue
-        m = re.search(_RATE_NUM, sent)
+        m = re.search(slots.TPS_RATE, sent) if re.search(one_stream, sent) else None
         if not m:
             continue
         rate = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
         try:
-            from tools.formats import weight_format
-            from tools.params import count_parameters
+            from tools.infer_speed import InferenceSpeedRequest, single_stream_ceiling
 
-            spec, card = catalog.model(stated["model"])[0], catalog.gpu(stated["gpu"])[0]
-            fmt = stated.get("precision") or spec.native_precision
-            nbytes = float(count_parameters(spec).active) * weight_format(fmt).bits / 8
-            bw = (card.memory_bandwidth_gbps or 0) * 1e9 * (stated.get("num_gpus") or 1)
-        except Exception:
+            one = InferenceSpeedRequest(model=catalog.model(stated["model"])[0], gpu=catalog.gpu(stated["gpu"])[0],
+                                        num_gpus=stated.get("num_gpus") or 1, precision=stated.get("precision"))
+            nbytes, bound = single_stream_ceiling(one)
+        except (LookupError, ValueError):
             return None
-        if not bw or not nbytes:
-            return None
-        bound = bw / nbytes
         if rate > 1.5 * bound:
             return (f"{rate:,.0f} tokens/s for one stream is not possible here: each token reads all {nbytes / 1e9:,.1f} GB "
-                    f"of {fmt} weights, and {stated.get('num_gpus') or 1}× {card.name} move {bw / 1e9:,.0f} GB/s, so one "
-                    f"stream tops out near {bound:,.0f} tokens/s (less in practice); {rate:,.0f} is likely an aggregate "
-                    "over many requests, a speculative-decoding figure, or a misread; re-measure one stream before using it")
+                    f"of {one.fmt} weights, and {one.num_gpus}× {one.gpu.name} move "
+                    f"{one.gpu.memory_bandwidth_gbps * one.num_gpus:,.0f} GB/s, so one stream tops out near {bound:,.0f} "
+                    f"tokens/s (less in practice); {rate:,.0f} is likely an aggregate over many requests, a speculative-"
+                    "decoding figure, or a misread; re-measure one stream before using it")
     return None
 
 

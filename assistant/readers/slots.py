@@ -777,6 +777,8 @@ def standard_server(text: str) -> dict:
 _B = r"(\d+(?:\.\d+)?)\s*(?:b|billion|bn)(?![a-z0-9])"
 
 
+_APPROX = r"(?:~|约|大约|大概|≈|about |around )?"  # '总参 ~100B', '激活约 6B'
+
 def moe_shape(text: str) -> tuple[str, str] | None:
     """A stated MoE shape: ('120b-a12b', as written) from '120B total, 12B active', '120B-A12B', '120B 总参数，激活 12B',
     '总参 120B / 激活 12B', 'a 120B MoE with 12B active params'; None otherwise."""
@@ -784,8 +786,8 @@ def moe_shape(text: str) -> tuple[str, str] | None:
         (rf"(?<![a-z0-9.]){_B}[\s-]*a\s*{_B}", 1, 2),
         (rf"(?<![a-z0-9.]){_B}[\s-]*(?:total|总参数?|总参|in total)[^0-9]{{0,40}}?{_B}[\s-]*(?:active|activated|激活)", 1, 2),
         (rf"(?<![a-z0-9.]){_B}[\s-]*(?:params?|parameters?)?\s*(?:moe)?[^0-9]{{0,24}}?(?:with|,|，|/|and)\s*{_B}[\s-]*(?:active|activated|激活)", 1, 2),
-        (rf"(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*(?:~|约|大约|大概|≈|about |around )?\s*{_B}[^0-9]{{0,24}}?(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*(?:~|约|大约|大概|≈|about |around )?\s*{_B}", 1, 2),
-        (rf"(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*(?:~|约|大约|大概|≈|about |around )?\s*{_B}[^0-9]{{0,24}}?(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*(?:~|约|大约|大概|≈|about |around )?\s*{_B}", 2, 1),
+        (rf"(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*{_APPROX}\s*{_B}[^0-9]{{0,24}}?(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*{_APPROX}\s*{_B}", 1, 2),
+        (rf"(?:激活|active)(?:参数量?|params?|parameters?)?\s*(?:是|为|=|:|：|of)?\s*{_APPROX}\s*{_B}[^0-9]{{0,24}}?(?:总参数?量?|总参|total(?: params| parameters)?)\s*(?:是|为|=|:|：|of)?\s*{_APPROX}\s*{_B}", 2, 1),
     ]
     for pat, ti, ai in pats:
         m = re.search(pat, text)
@@ -813,7 +815,8 @@ PER_TOKEN_COST = (r"(?:每|/)\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*(?:输出\s*
                     r"tokens? per dollar|perf(?:ormance)? per dollar|per 1m"))
 
 
-_ACHIEVED = r"日志|log|显示|实测|测得|跑到|跑出|监控|wandb|" + w(r"we see|we get|we're getting|getting|achiev\w*|measured|sustain\w*|shows?|reports?|logged")
+# what a run's logs or the user measured (OWN_MEASUREMENT), and the words that show a figure a run reached
+_ACHIEVED = OWN_MEASUREMENT + r"|日志|log|显示|测得|跑到|跑出|监控|" + w(r"we're getting|achiev\w*|sustain\w*|shows?|reports?|logged")
 
 
 _AT_CONC = (r"(?:并发|concurrency)\s*(?:数|为|是|=|:|：)?\s*(\d+)\s*(?:路|个)?\s*(?:时|的时候|下|情况下)|(\d+)\s*(?:路|个)?\s*并发\s*"
@@ -867,7 +870,7 @@ _PER_USER_AFTER = (r"^[^.?!。？；;]{0,12}?(?:(?<![a-z])(?:each|per[\s-]*(?:us
 _PER_USER_BEFORE = (r"(?:(?<![a-z])(?:each|every|per)[\s-]+(?:user|person|stream|request|seat|session|sequence|client)\w*"
                     r"[^.?!。？]{0,20}|每(?:个)?(?:人|用户|路|请求|序列)[^。？，,]{0,10}|单(?:个)?用户[^。？，,]{0,10}|至少\s*|不低于\s*|"
                     r"(?<![a-z])at least\s*|≥\s*|>=\s*)$")
-_SINGLE_STREAM = r"batch\s*(?:size)?\s*(?:=|of|为|是)?\s*1(?!\d)|bs\s*=?\s*1(?!\d)|single[\s-]*stream|one stream|单路|单并发|单请求"
+SINGLE_STREAM = r"batch\s*(?:size)?\s*(?:=|of|为|是)?\s*1(?!\d)|bs\s*=?\s*1(?!\d)|single[\s-]*stream|one stream|单路|单并发|单请求"
 _NEEDED = r"(?<![a-z])(?:need|needs|require\w*|target|must|want|reach|hit)(?![a-z])|需要|要求|目标|希望|要做到|做到|达到|撑住|扛住|支撑"
 
 
@@ -893,14 +896,13 @@ def _total_rates(text: str):
     for m, value in sorted(found, key=lambda mv: mv[0].start()):
         before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 30]
         if re.search(_PER_USER_AFTER, after) or re.search(_PER_USER_BEFORE, before[-30:]) or \
-                re.search(_SINGLE_STREAM, before[-40:] + " " + after[:16]):
+                re.search(SINGLE_STREAM, before[-40:] + " " + after[:16]):
             continue
         needed = bool(re.search(_NEEDED, before[-20:])) and not re.search(_MEASURED, before)
         if not needed and re.search(COUNT_ASK + r"|(?<![a-z])how many(?![a-z])", text) and re.search(r"(?:(?<![a-z])(?:at|@|for|with|of)|达到|到)\s*(?:~|about |"
                                                                    r"around |roughly |约|大约)?$", before) and \
                 re.search(r"total|aggregate|throughput|output|吞吐|总|合计|输出", m.group(0) + " " + after[:20] + before[-12:]) \
-                and not re.search(_MEASURED + r"|blog|paper|report\w*|shows?|showed|published|quoted|claims?|博客|论文|报告|号称|宣传",
-                                  before):
+                and not re.search(_MEASURED + "|" + QUOTED_SOURCE + r"|quoted|宣传", before):
             needed = True  # 'how many H100s for Llama 3.1 70B at 10k tok/s total output?': the load the count is for
         yield m, before, after, value, needed
 
