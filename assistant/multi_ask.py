@@ -10,6 +10,7 @@ from assistant.plans.facts import per_dollar_verdict
 from assistant.readers.asks import Ask
 from assistant.readers.slots import w
 from assistant.request import Request
+from assistant.restate import ignored_line
 
 # among settings that all fit, the one that costs least speed (or quality) first
 PREFER = {"zero": [0, 1, 2, 3], "offload": ["none", "optimizer", "all"], "recompute": ["none", "selective", "full"],
@@ -108,7 +109,8 @@ def _used_elsewhere_is_used(answers: list[Answer]) -> list[Answer]:
             out.append(a)
             continue
         zh = a.lang == "zh"
-        block = ("\n\n**" + ("未使用的输入" if zh else "Not used") + "**\n" + "\n".join(f"- {i}" for i in keep)) if keep else ""
+        block = ("\n\n**" + ("未使用的输入" if zh else "Not used") + "**\n"
+                 + "\n".join(f"- {ignored_line(i, zh=zh)}" for i in keep)) if keep else ""
         text = _NOT_USED_BLOCK.sub(lambda m: block, a.answer, count=1)
         out.append(a.model_copy(update={"answer": text, "ignored": keep}))
     return out

@@ -14,7 +14,7 @@ from assistant.compose import T
 from assistant.context import USES, Ctx, Deps
 from assistant.plans import facts, infer, money, train
 from assistant.request import META_FIELDS, Clarification, Request
-from assistant.restate import clarification, restate
+from assistant.restate import clarification, ignored_line, restate
 from assistant.readers.rules import NEGATIVE_GPUS, NEGATIVE_LOAD, ZERO_LENGTH
 from assistant.zh import assumption_zh
 from knowledge.catalog import UnknownItem
@@ -589,8 +589,49 @@ def _run(ctx: Ctx, handler) -> Answer:
 
 
 
+def _power_check(ctx: Ctx, answer: Answer) -> Answer:
+    """A stated power limit (an outlet, a circuit, a rack's kW) checked against the machine the answer ends on,
+    whatever the question was: the plan's cards draw what they draw, and a plan over the limit must say so."""
+    from tools.purchase import _counts, machine_power_w
+
+    req, v = ctx.req, answer.verdict
+    gid = (v.gpu if v and v.gpu else None) or req.gpu
+    n = (v.min_gpus if v and v.fits is False and v.min_gpus else None) or (v.num_gpus if v and v.num_gpus else None) \
+        or ctx.applied.get("num_gpus") or req.num_gpus
+    if not (req.power_limit_w and gid and n) or "power_limit_w" in ctx.used or answer.status != "answered":
+        return answer
+    try:
+        gpu = ctx.gpu(gid)
+    except (LookupError, ValueError):
+        return answer
+    if not gpu.tdp_w and gpu.vendor != "Apple":
+        return answer
+    n = int(n)
+    watts, limit = machine_power_w(gpu, n), req.power_limit_w
+    ctx.used.add("power_limit_w")
+    module = _counts(gpu) == (8,) and gpu.vendor != "Apple"
+    fit = max((k for k in range(1, n + 1) if machine_power_w(gpu, k) <= limit), default=0)
+    if watts <= limit:
+        en, zh = f"within your {limit:,.0f} W.", f"在你的 {limit:,.0f} W 以内。"
+    elif module:
+        en = (f"**over** your {limit:,.0f} W: {gpu.name} modules go only into 8-GPU servers (scaled from DGX H100's "
+              f"10.2 kW for 8 × 700 W); this plan needs more power, or PCIe cards.")
+        zh = (f"**超过**你的 {limit:,.0f} W：{gpu.name} 这类模组只装在 8 卡服务器里（按 DGX H100 8 × 700 W 额定 10.2 kW 折算）；"
+              "这个方案需要更多供电，或换 PCIe 卡。")
+    else:
+        en = (f"**over** your {limit:,.0f} W; {fit} such card(s) fit in it" if fit else f"**over** your {limit:,.0f} W") \
+            + ", or power-limit the cards (nvidia-smi -pl) and lose some speed."
+        zh = (f"**超过**你的 {limit:,.0f} W；这个功率下一台机器最多放 {fit} 张" if fit else f"**超过**你的 {limit:,.0f} W") \
+            + "，或者限功率（nvidia-smi -pl），速度会降一些。"
+    line = ctx.t(f"**Power**: {n}× {gpu.name} in one machine draw about {watts:,.0f} W at the wall under load "
+                 "(the cards' TDP plus the host) — " + en,
+                 f"**功率**：{n} 张 {gpu.name} 一台机器满载约 {watts:,.0f} W（卡的 TDP 加主机）——" + zh)
+    return answer.model_copy(update={"answer": answer.answer + "\n\n" + line})
+
+
 def _finish(ctx: Ctx, answer: Answer) -> Answer:
     """Open with the restatement, name the ignored inputs, attach the request."""
+    answer = _power_check(ctx, answer)
     req = ctx.req
     uses = USES.get(answer.intent, set())
     if answer.intent not in ("explain", "out_of_scope", "fact_check") and answer.status == "answered":
@@ -609,7 +650,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     body = re.sub(r"generic (\S+) dense decoder", r"通用 \1 稠密解码器", answer.answer) if ctx.zh else answer.answer
     text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + body
     if ctx.ignored:
-        text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(f"- {i}" for i in ctx.ignored)
+        text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(
+            f"- {ignored_line(i, zh=ctx.zh)}" for i in ctx.ignored)
     slots = req_dict | ({"awaiting": answer.clarification.missing} if answer.clarification and answer.status == "answered"
                         else {})  # answered, with a one-click completion: a bare reply ('10 days') completes it
     v = answer.verdict

@@ -160,3 +160,62 @@ def clarification(req: Request, missing: list[str], catalog) -> Clarification:
     head = (("已知：" + " · ".join(known) + "。") if zh else ("So far: " + " · ".join(known) + ". ")) if known else ""
     suggestions = [(_ZH_SUGGEST.get(s, s) if zh else s) for s in _ASK[missing[0]][2]]
     return Clarification(missing=missing, question=head + " ".join(asks), suggestions=suggestions[:4])
+
+
+# How a stated input is named to the user when a tool could not use it (the Request field is the machine name; the
+# Answer's `ignored` list keeps 'field=value: why' for the API).
+_FIELD_LABELS = {
+    "power_limit_w": ("power available", "可用功率", " W"), "power_kw": ("power draw", "功耗", " kW"),
+    "price_per_gpu_hour": ("price per GPU-hour", "每卡每小时价格", ""), "purchase_price": ("purchase price", "购买价格", ""),
+    "purchase_price_per_server": ("server price", "整机价格", ""), "rent_per_month": ("monthly rent", "月租", ""),
+    "hosting_per_month": ("hosting per month", "每月托管费", ""), "electricity_per_kwh": ("electricity price",
+                                                                                          "电价", "/kWh"),
+    "budget": ("budget", "预算", ""), "num_gpus": ("GPU count", "卡数", ""), "gpu": ("GPU", "GPU", ""),
+    "gpus": ("GPUs", "GPU", ""), "model": ("model", "模型", ""), "precision": ("precision", "精度", ""),
+    "seq_len": ("sequence length", "序列长度", ""), "context": ("context", "上下文", " tokens"),
+    "prompt_len": ("prompt length", "输入长度", " tokens"), "output_len": ("output length", "输出长度", " tokens"),
+    "batch": ("batch", "batch", ""), "micro_batch": ("micro-batch", "micro batch", ""),
+    "global_batch": ("global batch", "global batch", ""), "concurrent_users": ("concurrent users", "并发用户", ""),
+    "requests_per_s": ("requests per second", "每秒请求数", ""), "tokens": ("training tokens", "训练 token 数", ""),
+    "epochs": ("epochs", "epoch 数", ""), "zero": ("ZeRO stage", "ZeRO 阶段", ""), "offload": ("offload", "offload", ""),
+    "lora_rank": ("LoRA rank", "LoRA rank", ""), "mfu": ("MFU", "MFU", ""), "ram_gb": ("system RAM", "内存", " GB"),
+    "utilization": ("utilization", "利用率", ""), "period_hours": ("duration", "时长", " h"),
+    "hours_per_day": ("hours a day", "每天小时数", " h"), "deadline_hours": ("deadline", "期限", " h"),
+    "ttft_s": ("TTFT target", "TTFT 目标", " s"), "itl_ms": ("ITL target", "ITL 目标", " ms"),
+    "tokens_per_s_per_user": ("tokens/s per user", "每用户 tokens/s", ""), "kv_dtype": ("KV cache type", "KV 类型", ""),
+    "tensor_parallel": ("tensor parallel", "张量并行", ""), "pipeline_parallel": ("pipeline parallel", "流水线并行", ""),
+    "interconnect": ("interconnect", "互联", ""), "nodes": ("nodes", "节点数", ""),
+    "gpus_per_node": ("GPUs per node", "每节点卡数", ""), "engine": ("engine", "推理引擎", ""),
+    "tokens_per_day": ("tokens a day", "每天 token 数", ""), "depreciation_years": ("depreciation", "折旧年限", " years"),
+    "only_vendors": ("vendors allowed", "限定厂商", ""), "exclude_vendors": ("vendors ruled out", "排除的厂商", ""),
+    "exclude_gpus": ("cards ruled out", "排除的卡", ""), "optimizer": ("optimizer", "优化器", ""),
+    "recompute": ("activation recompute", "重计算", ""), "daily_active_users": ("daily users", "日活", ""),
+}
+
+
+def _value(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:,.0f}" if v >= 100 and v == int(v) else f"{v:,.4g}"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_value(x) for x in v)
+    return str(v)
+
+
+def ignored_line(entry: str, value=None, zh: bool = False) -> str:
+    """'power_limit_w=5000.0: why' as the user reads it: 'power available 5,000 W: why'."""
+    head, _, why = entry.partition(": ")
+    name, _, raw = head.partition("=")
+    label = _FIELD_LABELS.get(name)
+    if value is None:
+        try:
+            value = float(raw)
+        except ValueError:
+            value = raw
+    shown = _value(value)
+    if label is None:
+        return f"{name.replace('_', ' ')} {shown}: {why}" if why else entry
+    return f"{label[1] if zh else label[0]} {shown}{label[2]}" + (f": {why}" if why else "")

@@ -1,0 +1,63 @@
+"""Issue 24, classes found on fresh phrasings in the tenth session: a power limit the user states (an outlet, a
+circuit, a rack's kW) is checked against whatever machine the answer ends on, not only in hardware picks; a stated
+input a tool could not use is named in words, never as a Request field name."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from assistant.restate import ignored_line
+from assistant.service import ask
+
+# --- a power limit checked against the plan, whatever the question -------------------------------------------------
+
+# Hand arithmetic (a desk machine: the cards' TDP plus ~300 W of host, through a ~90%-efficient supply;
+# RTX 4090 TDP 450 W, A100 80GB PCIe 300 W):
+#   2 x 4090: (2*450 + 300) / 0.9 = 1,333 W  -> within a 15 A 120 V circuit (80% continuous: 1,440 W)
+#   4 x 4090: (4*450 + 300) / 0.9 = 2,333 W  -> over 1,440 W; 2 cards fit (3: (1350+300)/0.9 = 1,833 W > 1,440)
+#   4 x A100 PCIe: (4*300 + 300) / 0.9 = 1,667 W -> within 3 kW
+CASES = [
+    ("run Llama 3.1 8B in bf16 on 2x RTX 4090, {p}", "15A 120V circuit", 1333, False, None),
+    ("Qwen2.5-72B AWQ on 4x 4090, does it fit? {p}", "15 amp 120v outlet", 2333, True, 2),
+    ("4 张 A100 80GB PCIe 跑 Llama 3.1 70B FP8 推理够吗？{p}", "机房只有 3kW", 1667, False, None),
+]
+
+
+@pytest.mark.parametrize("text,power,watts,over,fit", CASES)
+def test_the_plan_is_checked_against_the_power_stated(text, power, watts, over, fit):
+    ans = ask(text.format(p=power))
+    line = next((ln for ln in ans.answer.splitlines() if ln.startswith(("**Power**", "**功率**"))), None)
+    assert line, ans.answer
+    got = float(re.search(r"约? ?([\d,]+) W", line.replace("about ", "约 ")).group(1).replace(",", ""))
+    assert abs(got - watts) <= 2, line
+    assert ("over" in line or "超过" in line) == over, line
+    if fit:
+        assert f"{fit} such card" in line or f"最多放 {fit} 张" in line, line
+    assert "power_limit_w" not in " ".join(ans.ignored)
+
+
+def test_an_sxm_plan_over_the_rack_says_modules_come_in_servers():
+    # 4 x H100 SXM: SXM modules go into 8-GPU baseboards; 4 x 700 W x (10.2 kW / 5.6 kW) = 5,100 W > 5 kW
+    ans = ask("serve Llama 3.1 70B for 50 concurrent users on 4x H100 SXM, our rack has 5kW")
+    line = next(ln for ln in ans.answer.splitlines() if ln.startswith("**Power**"))
+    assert "5,100 W" in line and "over" in line and "8-GPU servers" in line
+
+
+# --- ignored inputs named in words ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("entry,zh,expect", [
+    ("power_limit_w=1440.0: not used", False, "power available 1,440 W: not used"),
+    ("power_limit_w=1440.0: 用不到", True, "可用功率 1,440 W: 用不到"),
+    ("price_per_gpu_hour=2.5: x", False, "price per GPU-hour 2.5: x"),
+    ("lora_rank=16: 全参微调没有 LoRA rank", True, "LoRA rank 16: 全参微调没有 LoRA rank"),
+    ("some_new_field=3: y", False, "some new field 3: y"),
+])
+def test_an_ignored_input_is_named_in_words(entry, zh, expect):
+    assert ignored_line(entry, zh=zh) == expect
+
+
+def test_no_field_name_reaches_the_not_used_block():
+    ans = ask("How much memory to run Llama 3.1 8B inference in bf16 on a 4090? budget $5000, we pay $0.12/kWh")
+    block = ans.answer.split("**Not used**", 1)[-1] if "**Not used**" in ans.answer else ""
+    assert not re.search(r"\b[a-z]+_[a-z_]+=", block), block
