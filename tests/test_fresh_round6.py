@@ -61,3 +61,28 @@ def test_no_field_name_reaches_the_not_used_block():
     ans = ask("How much memory to run Llama 3.1 8B inference in bf16 on a 4090? budget $5000, we pay $0.12/kWh")
     block = ans.answer.split("**Not used**", 1)[-1] if "**Not used**" in ans.answer else ""
     assert not re.search(r"\b[a-z]+_[a-z_]+=", block), block
+
+
+# --- 'rent or buy?' is a decision: the break-even, not two price lists ----------------------------------------------
+
+RENT_OR_BUY = ["rent or buy {g}?", "should we buy or rent {g}s", "{g}: renting vs buying?", "{g} 租还是买",
+               "{g} 买还是租划算？", "is it better to lease or buy {g}s"]
+
+
+@pytest.mark.parametrize("form", RENT_OR_BUY)
+def test_rent_or_buy_gives_the_break_even(form):
+    # typical table prices (H100 SXM, USD): $33,344 to buy, $3.85/GPU-h on demand; at 70% use the rent saved a month is
+    # 3.85 x 730 x 0.7 = $1,967; less hosting $150 and power 0.7 kW x 1.3 x $0.12 x 730 x 0.7 = $56 -> $1,762 a month;
+    # 33,344 / 1,762 = 18.9 months (CNY: the same ratio at 7.2 CNY/USD, with ¥1,000 hosting and ¥0.7/kWh: ~18.7)
+    ans = ask(form.format(g="H100"))
+    assert ans.intent == "cost" and not ans.asks, ans.answer
+    m = re.search(r"(\d+\.\d) (?:months|个月)", ans.answer)
+    assert m and 17.5 <= float(m.group(1)) <= 20.0, ans.answer
+
+
+@pytest.mark.parametrize("text,n", [("rent or buy H100s? we need 8 for about 6 months", 8),
+                                    ("buying A100s, we want 16, or renting?", 16),
+                                    ("we'd rent 4 of them — H200 — for a month", 4)])
+def test_a_bare_count_after_need_or_rent_counts_the_cards_named(text, n):
+    ans = ask(text)
+    assert (ans.request or {}).get("num_gpus") == n, ans.answer[:300]

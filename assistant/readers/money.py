@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from assistant.readers.numbers import NUM, TIME_UNIT, duration_hours, magnitude, to_number
-from assistant.readers.slots import VOLUME_MAG, has, w
+from assistant.readers.slots import RENT_OR_BUY, VOLUME_MAG, has, w
 
 _CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元|yuan|renminbi"
 _USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
@@ -224,7 +224,7 @@ def money(text: str) -> dict:
     if has(r"包年|预留实例|预留|长租|合约|签(?:了)?\s*\d*\s*年|" + w(r"reserved|reservation|contract|commit(?:ment|ted)|committed use|"
                                                           r"\d[\s-]*(?:year|yr) term"), text):
         out["rent_committed"] = True  # 'a 1-year reserved contract at $2.10/GPU-hr': paid every hour of the term
-    if has(r"回本|划算|" + w(r"break[\s-]?even|payback|pay back|pays? for itself|pays? off|until (?:buying|owning|it) "
+    if has(RENT_OR_BUY + r"|回本|划算|" + w(r"break[\s-]?even|payback|pay back|pays? for itself|pays? off|until (?:buying|owning|it) "
                             r"(?:is|becomes|gets) cheaper|before (?:buying|owning) (?:is|becomes) cheaper|"
                             r"(?:buying|owning) (?:is|becomes) cheaper"), text):
         out["break_even"] = True

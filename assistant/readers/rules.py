@@ -543,6 +543,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total is not None else slots.gpu_count(work)
     if server and (not counts.get("num_gpus") or (counts.get("num_gpus") == server["nodes"] and not counts.get("nodes"))):
         counts = server
+    if not counts.get("num_gpus") and names.gpus:
+        bare = re.search(slots.w(r"(?:need|needs|needing|want|wants|rent|renting|buy|buying|get|getting|order|ordering)\s+"
+                                 r"(\d{1,4})") + r"(?=\s+(?:for|of (?:them|those)|in total|total)\b|\s*[,.;?!，。？]|\s*$)", work)
+        if bare and 1 <= int(bare.group(1)) <= 100_000:  # 'rent or buy H100s? we need 8 for about 6 months'
+            counts = {"num_gpus": int(bare.group(1))}
     stated |= {k: v for k, v in counts.items() if v is not None}
     per_box = re.search(r"(?:几|多少)\s*(?:台|个)\s*(\d{1,2})\s*(?:卡|张卡|gpu)|" + slots.w(
         r"how many (\d{1,2})[\s-]*(?:gpu|card|x)[\s-]*(?:\w+[\s-]+)?(?:servers?|nodes?|boxes|box|machines?)"), low)

@@ -149,6 +149,12 @@ def method(text: str) -> dict:
     return out
 
 
+# 'rent or buy?', 'leasing vs buying', '租还是买': a decision between renting and owning (answered by the break-even)
+RENT_OR_BUY = r"(?:租|买)还是(?:自己)?(?:买|租)|" + w(
+    r"(?:rent|renting|lease|leasing) (?:or|vs\.?|versus) (?:to )?(?:buy|buying|own|owning|purchase|purchasing)|"
+    r"(?:buy|buying|own|owning|purchase|purchasing) (?:or|vs\.?|versus) (?:to )?(?:rent|renting|lease|leasing)")
+
+
 FINETUNE_CUE = w(r"fine[\s-]*tun\w*|finetun\w*|sft|ft|train\w*|dpo|rlhf|grpo|ppo|lora|qlora") + r"|微调|训练|训"
 INFER_CUE = (w(r"run\w*|inference|infer|serv(?:e|es|ing)|host\w*|deploy\w*|load\w*|chat|generat\w*|local(?:ly)?|"
                r"ollama|vllm|sglang|llama\.?cpp|lm ?studio|api|endpoint|production") +
