@@ -449,7 +449,19 @@ def _rank_per_token(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> 
 
 def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "", prices=(),
             calls: list | None = None) -> str | None:
-    """Which alternative wins and by how much, from the answers' own figures."""
+    """Which alternative wins and by how much, from the answers' own figures; an alternative timed but not fitting is
+    named first, whatever wins among the rest."""
+    text = _compare(asks, answers, zh, question, prices, calls)
+    unfit = [a for a, x in zip(asks, answers) if a.compare and x.status == "answered" and x.intent == "inference_speed"
+             and x.figures.get("fits") == 0]
+    if text and unfit and not re.search(r"does not fit|放不下|holds none", text):
+        text = (("；".join(f"{a.text} 放不下" for a in unfit) + "。") if zh else
+                ("; ".join(f"{a.text} does not fit" for a in unfit) + ". ")) + text
+    return text
+
+
+def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "", prices=(),
+             calls: list | None = None) -> str | None:
     done = [(a, x) for a, x in zip(asks, answers) if x.status == "answered" and a.compare]
     if len(done) < 2:
         return None

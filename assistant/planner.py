@@ -639,6 +639,9 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
         for name in req.stated:
             if name == "model_path" and "model" in uses:
                 continue
+            if name == "method" and req.method == "inference" and answer.intent in ("inference_memory", "inference_speed",
+                                                                                    "serving", "recommend", "compare"):
+                continue  # inference is what these answers compute
             if name == "gpu" and "gpus" in uses and req.gpu in req.gpus and len(req.gpus) >= 2:
                 continue  # the GPU named first is one of the GPUs compared
             if name not in uses and name not in META_FIELDS and name not in already and name not in ctx.shared \

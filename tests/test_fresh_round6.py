@@ -86,3 +86,51 @@ def test_rent_or_buy_gives_the_break_even(form):
 def test_a_bare_count_after_need_or_rent_counts_the_cards_named(text, n):
     ans = ask(text)
     assert (ans.request or {}).get("num_gpus") == n, ans.answer[:300]
+
+
+# --- quantization schemes named as alternatives are each computed, as named ----------------------------------------
+
+SCHEMES = [("Q4_K_M", "q4_k_m"), ("AWQ", "awq"), ("GPTQ", "gptq"), ("Q8_0", "q8_0"), ("FP8", "fp8"), ("Q5_K_M", "q5_k_m")]
+FORMS = ["{a} vs {b} for {m} on {g}, which one should I use?", "{m} 用 {a} 还是 {b}？卡是 {g}",
+         "on {g}: {m} in {a} or {b} — which?"]
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("i,j", [(0, 1), (1, 2), (0, 3), (2, 4), (5, 0)])
+def test_two_schemes_named_are_two_alternatives(form, i, j):
+    from assistant.readers.asks import find_asks
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    cat = default_catalog()
+    (a, av), (b, bv) = SCHEMES[i], SCHEMES[j]
+    q = form.format(a=a, b=b, m="Qwen2.5-32B", g="2x RTX 4090")
+    asks = find_asks(q, read(q, cat).request, cat)
+    assert [x.compare for x in asks] == ["precision", "precision"], q
+    assert [x.update["precision"] for x in asks] == [av, bv], q
+
+
+@pytest.mark.parametrize("q,values", [
+    ("Llama 3.1 70B: AWQ int4 or FP8 on 2x H100?", ["awq", "fp8"]),
+    ("GPTQ-int4 vs Q4_K_M vs AWQ for Qwen2.5-72B on 2x 4090", ["gptq", "q4_k_m", "awq"]),
+    ("Qwen2.5-72B on 2 H100: FP8 vs GPTQ int8?", ["fp8", "int8"]),
+])
+def test_a_scheme_and_its_width_written_together_are_one_alternative(q, values):
+    from assistant.readers.asks import find_asks
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    cat = default_catalog()
+    asks = find_asks(q, read(q, cat).request, cat)
+    assert [x.update["precision"] for x in asks] == values
+
+
+def test_a_format_that_does_not_fit_is_named_in_the_comparison():
+    # Qwen2.5-72B (72.7e9 weights): Q4_K_M at 4.84 bits = 72.7e9 x 4.84 / 8 = 44.0 GB of weights, 22 GB per 4090 before
+    # the embeddings, KV, activations and CUDA context (24 GB cards, ~23.5 usable): it does not fit two; AWQ at 4.16
+    # bits = 37.8 GB (+ unquantized embeddings/head ~ 41.5 GB) fits only with the standard 0.95 / FP8-KV settings
+    ans = ask("2x 4090 for Qwen2.5-72B: GGUF Q4_K_M vs AWQ vs GPTQ-int4, which one should I use?")
+    assert ans.comparison.startswith("Q4_K_M does not fit"), ans.comparison
+    awq = next(x for x in ans.asks if x.request["precision"] == "awq")
+    assert awq.figures["fits"] == 1 and "this configuration does not fit" not in ans.answer
+    assert "method inference" not in ans.answer

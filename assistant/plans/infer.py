@@ -1368,8 +1368,10 @@ def inference_speed(ctx: Ctx) -> Answer:
                                f"**放不下**：{fmt} 在 {n} × {gpu.name} 上每卡要 {sized_fmt.get('per_gpu_gb', 0):,.1f} GB"
                                + (f"（至少要 {sized_fmt['min_gpus']} 张）" if sized_fmt.get("min_gpus") else "")
                                + "；上面的速度是假如放得下时的数字。"))
+    said = sized_fmt and not sized_fmt.get("fits") and not queued  # the fit is said above (a setting, or 'does not fit')
+    kept = [x for x in r.assumptions if not (said and x.startswith("this configuration does not fit"))]
     text = (T(lang, "speed_head", model=model.name, n=n, gpu=gpu.name, ctx=prompt) + "\n\n" + md_table(["", ""], rows)
-            + ("\n\n" + "\n".join(checks) if checks else "") + assumptions_md(lang, ctx.notes + r.assumptions))
+            + ("\n\n" + "\n".join(checks) if checks else "") + assumptions_md(lang, ctx.notes + kept))
     figures = {"ttft_s": r.ttft_s, "decode_tokens_per_s_per_seq": r.decode_tokens_per_s_per_seq,
                "decode_tokens_per_s_total": r.decode_tokens_per_s_total, "max_batch_that_fits": r.max_batch_that_fits,
                "precision": fmt, "batch": batch}

@@ -62,8 +62,11 @@ SETTINGS: dict[str, list[tuple[object, str]]] = {
     "offload": [("none", r"(?!)"), ("optimizer", w(r"(?:cpu[\s_-]*)?offload(?:ing)?(?:[\s_-]*(?:the[\s_-]*)?optimi[sz]er)?|"
                                                r"offload_optimizer|zero[\s-]*offload") + r"|卸载|(?:cpu\s*)?offload")],
     "precision": [("fp8", w(r"fp8|e4m3")), ("bf16", w(r"bf16|bfloat16")), ("fp16", w(r"fp16|float16")),
-                  ("int8", w(r"int8|8[\s-]?bit(?! adam)|w8a8|q8(?:_0)?") + r"|8位|八位"),
-                  ("int4", w(r"int4|4[\s-]?bit|awq|gptq|w4a16|q4(?:_k_m|_0|_k_s)?") + r"|4位|四位")],
+                  ("q8_0", w("q8_0")), ("int8", w(r"int8|8[\s-]?bit(?! adam)|w8a8|q8") + r"|8位|八位"),
+                  ("q6_k", w(r"q6_k|q6")), ("q5_k_m", w(r"q5_k_[ms]|q5_k|q5")), ("q4_k_m", w(r"q4_k_[ms]|q4_k")),
+                  ("q4_0", w("q4_0")), ("awq", w("awq")), ("gptq", w("gptq")), ("nf4", w(r"nf4|bnb[\s-]*4[\s-]?bit")),
+                  ("mxfp4", w("mxfp4")), ("int4", w(r"int4|4[\s-]?bit|w4a16|q4") + r"|4位|四位"),
+                  ("q3_k_m", w(r"q3_k_[ms]|q3_k|q3")), ("q2_k", w(r"q2_k|q2"))],
     "zero": [(1, w(r"zero[\s_-]*(?:stage[\s_-]*)?1")), (2, w(r"zero[\s_-]*(?:stage[\s_-]*)?2")),
              (3, w(r"zero[\s_-]*(?:stage[\s_-]*)?3|fsdp"))],
     "recompute": [("none", r"(?!)"), ("full", w(r"gradient[\s_-]*checkpointing|activation[\s_-]*(?:checkpointing|recomputation)|"
@@ -80,6 +83,10 @@ _ON_WORDS = {"offload": "optimizer offloaded to CPU", "recompute": "full recompu
 _ON_WORDS_ZH = {"offload": "优化器卸载到 CPU", "recompute": "全量重计算（梯度检查点）"}
 
 
+# a named 4-bit or 8-bit scheme and the generic width written beside it ('AWQ int4', 'gptq-int4', 'int8 (W8A8)') are one
+_SCHEMES = {"int4": ("q4_k_m", "q4_0", "awq", "gptq", "nf4", "mxfp4"), "int8": ("q8_0",)}
+
+
 def _values_named(low: str, setting: str) -> list[tuple[int, object]]:
     """(position, value) for each value of a setting named in the text, first mention of each, in order."""
     found: dict[object, int] = {}
@@ -87,6 +94,20 @@ def _values_named(low: str, setting: str) -> list[tuple[int, object]]:
         m = re.search(pattern, low)
         if m and value not in found:
             found[value] = m.start()
+    if setting == "precision":
+        if "gptq" in found and "int8" in found and abs(found["gptq"] - found["int8"]) <= 12:
+            found.pop("gptq")  # 'GPTQ int8': an 8-bit GPTQ checkpoint, sized as INT8
+        for generic, schemes in _SCHEMES.items():
+            if generic in found:
+                near = [found[x] for x in schemes if x in found]
+                spans = [m.span() for x in schemes for m in re.finditer(dict(SETTINGS["precision"])[x], low)]
+                at = [m.start() for m in re.finditer(dict(SETTINGS["precision"])[generic], low)
+                      if not any(a <= m.start() < b for a, b in spans)]  # ('q4' inside 'q4_k_m' is the scheme)
+                if len(at) == 1 and len(near) >= 2 and at[0] < min(near) <= at[0] + 12:
+                    for x in schemes:  # '都用 4-bit (Q4_K_M / AWQ)': the width is what is said; the schemes are examples
+                        found.pop(x, None)
+                elif near and all(any(abs(a - b) <= 12 for b in near) for a in at):
+                    found.pop(generic)  # the width of the scheme named, not an alternative to it
     return sorted(((p, v) for v, p in found.items()), key=lambda pv: pv[0])
 
 
