@@ -629,9 +629,37 @@ def _power_check(ctx: Ctx, answer: Answer) -> Answer:
     return answer.model_copy(update={"answer": answer.answer + "\n\n" + line})
 
 
+def _space_check(ctx: Ctx, answer: Answer) -> Answer:
+    """Rack space the user states, checked against the machines the answer ends on (tools.purchase's heights)."""
+    from tools.purchase import machine_rack_units
+
+    req, v = ctx.req, answer.verdict
+    gid = (v.gpu if v and v.gpu else None) or req.gpu
+    n = (v.min_gpus if v and v.fits is False and v.min_gpus else None) or (v.num_gpus if v and v.num_gpus else None) \
+        or ctx.applied.get("num_gpus") or req.num_gpus
+    if not (req.rack_units and gid and n) or "rack_units" in ctx.used or answer.status != "answered":
+        return answer
+    try:
+        gpu = ctx.gpu(gid)
+    except (LookupError, ValueError):
+        return answer
+    n, limit = int(n), req.rack_units
+    units = machine_rack_units(gpu, n)
+    ctx.used.add("rack_units")
+    fit = max((k for k in range(1, n + 1) if machine_rack_units(gpu, k) <= limit), default=0)
+    ok = units <= limit
+    line = ctx.t(f"**Rack space**: {n}× {gpu.name} take about {units}U (the lowest common server height for them) — "
+                 + (f"within your {limit}U." if ok else f"**more than** your {limit}U; {fit} of these cards fit in it."
+                    if fit else f"**more than** your {limit}U; not even one such server fits."),
+                 f"**机柜空间**：{n} 张 {gpu.name} 约占 {units}U（这类服务器常见的最低高度）——"
+                 + (f"在你的 {limit}U 以内。" if ok else f"**超过**你的 {limit}U；这个空间最多放 {fit} 张。" if fit
+                    else f"**超过**你的 {limit}U；一台这样的服务器都放不下。"))
+    return answer.model_copy(update={"answer": answer.answer + "\n\n" + line})
+
+
 def _finish(ctx: Ctx, answer: Answer) -> Answer:
     """Open with the restatement, name the ignored inputs, attach the request."""
-    answer = _power_check(ctx, answer)
+    answer = _space_check(ctx, _power_check(ctx, answer))
     req = ctx.req
     uses = USES.get(answer.intent, set())
     if answer.intent not in ("explain", "out_of_scope", "fact_check") and answer.status == "answered":

@@ -170,6 +170,8 @@ class Request(BaseModel):
     only_vendors: list[str] = Field(default_factory=list, description="the only vendors allowed ('国产化': Huawei)")
     exclude_gpus: list[str] = Field(default_factory=list, description="cards the user rules out by name ('H100/H800 "
                                     "这些买不到', 'we can't get H100s'), GPU table ids")
+    rack_units: int | None = Field(None, ge=1, le=200, description="rack space available, in U ('only 4U left in the "
+                                   "rack', '机柜只剩 6U'): checked against the machine the answer ends on")
     power_limit_w: float | None = Field(None, gt=0, le=1e8, description="watts available: one outlet ('a 15 A 120 V "
                                         "outlet': 1,440 W continuous), a rack ('8kW 每机柜') or a site ('40 kW')")
     host_owned: bool | None = Field(None, description="the user already has the machine the cards go in (price the "

@@ -165,7 +165,7 @@ def clarification(req: Request, missing: list[str], catalog) -> Clarification:
 # How a stated input is named to the user when a tool could not use it (the Request field is the machine name; the
 # Answer's `ignored` list keeps 'field=value: why' for the API).
 _FIELD_LABELS = {
-    "power_limit_w": ("power available", "可用功率", " W"), "power_kw": ("power draw", "功耗", " kW"),
+    "power_limit_w": ("power available", "可用功率", " W"), "rack_units": ("rack space", "机柜空间", "U"), "power_kw": ("power draw", "功耗", " kW"),
     "price_per_gpu_hour": ("price per GPU-hour", "每卡每小时价格", ""), "purchase_price": ("purchase price", "购买价格", ""),
     "purchase_price_per_server": ("server price", "整机价格", ""), "rent_per_month": ("monthly rent", "月租", ""),
     "hosting_per_month": ("hosting per month", "每月托管费", ""), "electricity_per_kwh": ("electricity price",

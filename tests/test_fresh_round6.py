@@ -134,3 +134,37 @@ def test_a_format_that_does_not_fit_is_named_in_the_comparison():
     awq = next(x for x in ans.asks if x.request["precision"] == "awq")
     assert awq.figures["fits"] == 1 and "this configuration does not fit" not in ans.answer
     assert "method inference" not in ans.answer
+
+
+# --- rack space: read, used in hardware picks, checked against any plan ----------------------------------------------
+
+@pytest.mark.parametrize("text,units", [("we only have 4U of rack space", 4), ("机柜只剩 6U", 6), ("rack has 8U free", 8),
+                                        ("最多给 2U 的位置", 2), ("a 4U server", None), ("4U 的服务器多少钱", None)])
+def test_rack_space_is_read_only_with_a_word_of_space(text, units):
+    from assistant.readers.slots import rack_space
+
+    assert rack_space(text.lower()).get("rack_units") == units
+
+
+@pytest.mark.parametrize("gid,n,units", [("h100", 8, 6), ("h100", 4, 4), ("h100", 16, 12), ("a100-80gb-pcie", 4, 2),
+                                         ("l40s", 8, 4), ("l40s", 16, 8), ("l40s", 2, 2)])
+def test_machine_heights(gid, n, units):
+    # SXM: 8 per 6U baseboard server (Dell XE9680), 4 in 4U (XE8640); double-width PCIe: 4 in 2U (R760xa), 8 in 4U
+    from tools.purchase import machine_rack_units
+    from knowledge.catalog import default_catalog
+
+    assert machine_rack_units(default_catalog().gpu(gid)[0], n) == units
+
+
+def test_a_purchase_within_rack_space_leaves_taller_machines_out():
+    ans = ask("we only have 4U of rack space, need to serve Llama 3.1 70B FP8 to 100 concurrent users, what should we buy?")
+    line = next(ln for ln in ans.answer.splitlines() if ln.startswith("Space:"))
+    assert re.search(r"about ([24])U of your 4U", line), line
+    table = ans.answer.split("| # |", 1)[1].split("**Assumptions**", 1)[0]
+    assert "SXM" not in table and "MI300X" not in table  # 8-GPU baseboard servers are 6U or taller
+
+
+def test_a_serving_plan_is_checked_against_the_rack_space():
+    ans = ask("serve Llama 3.1 70B on 8x H100 SXM for 200 users; our rack has 4U free")
+    line = next(ln for ln in ans.answer.splitlines() if ln.startswith("**Rack space**"))
+    assert "6U" in line and "more than" in line and "4 of these cards" in line

@@ -175,6 +175,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "measured_rate_per_gpu": ("How many H100s for Llama 3.1 70B at 10k tok/s total output?",
                               "A blog shows Llama 3.1 8B doing 2,500 tok/s on one H100. How many H100s for Llama 3.1 70B "
                               "at 10k tok/s total output?"),
+    "rack_units": ("What should we buy to serve Llama 3.1 70B FP8 to 100 concurrent users?",
+                   "We only have 4U of rack space: what should we buy to serve Llama 3.1 70B FP8 to 100 concurrent users?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

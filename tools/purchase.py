@@ -49,6 +49,7 @@ class PurchaseRequest(BaseModel):
     cny_per_usd: float = Field(DEFAULT_CNY_PER_USD, gt=0)
     power_limit_w: float | None = Field(None, gt=0, le=1e8, allow_inf_nan=False,
                                         description="watts one machine may draw at the wall (an outlet, a rack's share)")
+    rack_units: int | None = Field(None, ge=1, le=200, description="rack space available for the machine, in U")
     format: str | None = Field(None, description="the weight format the user asked for ('Q4', 'int8', 'bf16'); None: the "
                                                  "most faithful that fits")
     min_tokens_per_s: float | None = Field(None, gt=0, le=10_000, description="one stream's decode speed the user needs; "
@@ -204,6 +205,28 @@ PSU_EFFICIENCY = 0.9
 MAC_POWER_W = 480.0  # Mac Studio (M2/M3 Ultra): Apple's maximum continuous power, 480 W
 
 
+# A machine's height in a rack (U = 44.45 mm). SXM/OAM baseboards: 8 GPUs in 6U (Dell PowerEdge XE9680, 6U, 8x H100/H200
+# SXM or MI300X; StorageReview, 2024) to 8U (NVIDIA DGX H100 datasheet: 8U); 4 SXM GPUs in 4U (Dell PowerEdge XE8640,
+# Dell generative-AI design guide, 2023). Double-width PCIe cards: 4 in 2U (Dell PowerEdge R760xa; Supermicro
+# SYS-221GE-NR manual), 8 in 4U (Supermicro SYS-421GE-TNRT, up to 10). Consumer cards (3-slot RTX 4090/5090) are
+# counted as double-width blower versions; a Mac Studio on a rack shelf takes 3U (9.5 cm tall).
+SXM_SERVER_U = {4: 4, 8: 6}
+PCIE_SERVER_U = ((4, 2), (8, 4))
+MAC_SHELF_U = 3
+
+
+def machine_rack_units(gpu: GPU, n: int) -> int:
+    """Rack units one machine of `n` of these cards takes (the lowest common height; see the constants above); more
+    cards than one machine holds take several machines' height."""
+    if gpu.vendor == "Apple":
+        return MAC_SHELF_U * max(1, n)
+    if _counts(gpu) == (GPUS_PER_SERVER,):
+        boxes, rest = divmod(n, 8)
+        return boxes * SXM_SERVER_U[8] + (SXM_SERVER_U[4] if 0 < rest <= 4 else SXM_SERVER_U[8] if rest else 0)
+    boxes, rest = divmod(n, 8)
+    return boxes * 4 + (next(u for k, u in PCIE_SERVER_U if rest <= k) if rest else 0)
+
+
 def machine_power_w(gpu: GPU, n: int) -> float:
     """Watts a machine of `n` of these cards draws at the wall under load (see the constants above)."""
     if gpu.vendor == "Apple":
@@ -248,6 +271,8 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
             watts = machine_power_w(gpu, n)
             if req.power_limit_w and watts > req.power_limit_w:
                 continue  # over the outlet or the rack's power: more cards would only draw more
+            if req.rack_units and machine_rack_units(gpu, n) > req.rack_units:
+                continue  # taller than the rack space left
             module = _counts(gpu) == (GPUS_PER_SERVER,)
             if server or gpu.vendor == "Apple":
                 host = 0.0

@@ -141,7 +141,7 @@ def purchase(ctx: Ctx) -> Answer:
         ctx.assume("one user", "单用户")
     ctx.used |= {k for k in ("precision", "tokens_per_s_per_user", "used") if k in req.stated}
     args = {"model": model.id, "task": task, "currency": cur, "budget": req.budget, "context": context, "users": users,
-            "host_owned": bool(req.host_owned), "power_limit_w": req.power_limit_w,
+            "host_owned": bool(req.host_owned), "power_limit_w": req.power_limit_w, "rack_units": req.rack_units,
             "format": req.precision if "precision" in req.stated else None, "min_tokens_per_s": req.tokens_per_s_per_user,
             "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "exclude_gpus": req.exclude_gpus,
             "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all", "prefer_low_power": bool(req.quiet)}
@@ -149,6 +149,7 @@ def purchase(ctx: Ctx) -> Answer:
         return ctx.call("plan_purchase", args | {"task": t}, plan_purchase(PurchaseRequest(
             model=model, task=t, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
             context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w,
+            rack_units=req.rack_units,
             format=req.precision if "precision" in req.stated else None, min_tokens_per_s=req.tokens_per_s_per_user,
             prefer_low_power=bool(req.quiet))))
     res = buy(task)
@@ -196,6 +197,14 @@ def purchase(ctx: Ctx) -> Answer:
     else:
         lines.append(ctx.t(f"**No card with a purchase price holds {model.name} in one machine.**",
                            f"**有购买价格的卡里，没有一台机器放得下 {model.name}。**"))
+    if top and req.rack_units:
+        from tools.purchase import machine_rack_units
+
+        ctx.used.add("rack_units")
+        units = machine_rack_units(ctx.gpu(top.gpu), top.num_gpus or 1)
+        lines.append(ctx.t(f"Space: the machine takes about {units}U of your {req.rack_units}U (machines taller than the "
+                           "space were left out).",
+                           f"空间：这台机器约占 {units}U（你有 {req.rack_units}U；更高的机器已排除）。"))
     if top and top.power_w and req.power_limit_w:
         fit = int(req.power_limit_w // top.power_w)
         lines.append(ctx.t(f"Power: one machine draws about {top.power_w:,.0f} W of your {req.power_limit_w:,.0f} W"

@@ -1160,6 +1160,24 @@ _OUTLET = (r"(\d{1,2})\s*(?:a|amps?|安)(?![a-z])[^.。\n]{0,20}?(\d{3})\s*(?:v|
            r"(\d{3})\s*(?:v|volts?|伏)(?![a-z])[^.。\n]{0,20}?(\d{1,2})\s*(?:a|amps?|安)(?![a-z])")
 
 
+_RACK_CONTEXT = r"rack|space|机柜|空间|机位|left|free|spare|only|available|剩|只有|最多|以内|之内|上限"
+
+
+def rack_space(text: str) -> dict:
+    """Rack space available: 'we only have 4U of rack space', '机柜只剩 6U', 'a half rack (21U)'. A server's own height
+    ('a 4U server') is not a limit: it needs a word of space."""
+    for m in re.finditer(r"(?<![\w.])(\d{1,3})\s*u(?![a-z0-9])", text):
+        near = text[max(0, m.start() - 30):m.end() + 25]
+        if not re.search(_RACK_CONTEXT, near) or re.search(r"\d\s*u\s*(?:server|chassis|box|机箱|服务器|的服务器)", 
+                                                           text[m.start():m.end() + 12]) and not re.search(
+                r"only|left|free|spare|剩|只有|最多|以内|上限", near):
+            continue
+        units = int(m.group(1))
+        if 1 <= units <= 200:
+            return {"rack_units": units}
+    return {}
+
+
 def power_limit(text: str) -> dict:
     """Watts available: '40 kW of rack power', '每个机柜只有 8kW 电', 'a normal 15A 120V outlet' (80% of amps x volts,
     the continuous-load rule for a circuit). A card's TDP ('450W 的 4090') is not a limit: it needs a word of supply."""
