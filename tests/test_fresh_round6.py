@@ -168,3 +168,29 @@ def test_a_serving_plan_is_checked_against_the_rack_space():
     ans = ask("serve Llama 3.1 70B on 8x H100 SXM for 200 users; our rack has 4U free")
     line = next(ln for ln in ans.answer.splitlines() if ln.startswith("**Rack space**"))
     assert "6U" in line and "more than" in line and "4 of these cards" in line
+
+
+# --- 'no tensor parallel': each GPU a replica holding the whole model -----------------------------------------------
+
+@pytest.mark.parametrize("text", ["no tensor parallel", "without TP", "we can't use tensor parallelism",
+                                  "each card runs its own copy", "one replica per GPU", "不开 TP", "不用张量并行",
+                                  "每张卡一个实例"])
+def test_no_tp_is_read_as_a_width_of_one(text):
+    from assistant.readers.slots import tensor_parallel
+
+    assert tensor_parallel(text.lower()) == {"tensor_parallel": 1}
+
+
+@pytest.mark.parametrize("q,n,users", [
+    ("serve Qwen2.5-32B on 4x L40S for 64 users, no tensor parallel — each card runs its own copy. enough?", 4, 64),
+    ("8 张 4090，不开 TP，每张卡一个实例跑 Qwen2.5-14B，100 并发 够吗", 8, 100)])
+def test_replicas_of_one_gpu_each_hold_the_whole_model(q, n, users):
+    # Qwen2.5-32B in BF16 is 32.8e9 x 2 B = 65.5 GB > one L40S (48 GB); Qwen2.5-14B in BF16 is 29.5 GB > one 4090
+    # (24 GB): no replica holds BF16, so a smaller format is used and said; the capacity is the replicas' sum
+    ans = ask(q)
+    f = ans.figures
+    assert f["replicas"] == n and f["max_concurrent_sequences"] == n * f["replica_sequences"]
+    assert f["precision"] != "bf16" and f.get("serve_tp") == 1
+    yes = f["max_concurrent_sequences"] >= users
+    assert ans.answer.split("\n\n")[1].startswith(("**Yes**" if yes else "**No**", "**可以**" if yes else "**不够**"))
+    assert "TP4" not in ans.answer and "tensor_parallel" not in " ".join(ans.ignored)

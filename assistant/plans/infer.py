@@ -811,11 +811,77 @@ def _users_at_rate(ctx: Ctx, model, gpu, fmt: str, context: int, target: float, 
     return lo, per_user(lo)
 
 
+def _replicas_of(ctx: Ctx, model, gpu, n: int, tp: int) -> Answer:
+    """'4x L40S, no tensor parallel: each card runs its own copy': every replica of `tp` GPUs holds the whole model and
+    its share of the users; the most faithful format whose weights fit one replica, the users the replicas hold, and
+    the plan with that width pinned."""
+    req = ctx.req
+    reps = n // tp
+    context = _context(ctx)
+    users = req.concurrent_users or req.batch or 1
+    each = -(-users // reps)
+    engine = _engine(ctx, "vllm")
+    fixed = weight_format_for(ctx, model, gpu)
+    before = len(ctx.assumed)
+    first = _served_format(ctx, model, gpu)
+    published = ctx.assumed[before:]
+    ladder = [first] if fixed else [first] + [p for p in precision_ladder(ctx, model, gpu) if p != first]
+    ctx.req = req.model_copy(update={"num_gpus": tp})
+    try:
+        sized = [(p, _size(ctx, model, gpu, p, each, engine, context)) for p in dict.fromkeys(ladder)]
+    finally:
+        ctx.req = req
+    # the most faithful format that holds every user; else the one that holds the most
+    fmt, r = next(((p, x) for p, x in sized if x.fits), None) or max(sized, key=lambda px: px[1].max_batch or 0)
+    ctx.used |= {"tensor_parallel", "num_gpus", "concurrent_users"}
+    if fmt != first:
+        ctx.assumed[:] = [a for a in ctx.assumed if a not in published]
+        ctx.assume(f"{fmt} weights: {first} does not fit {tp} GPU(s) with room for the users",
+                   f"{fmt} 权重：{first} 放进 {tp} 张卡后没有给用户的空间")
+    held = (r.max_batch or 0) * reps
+    wide = ctx.t(f"{tp} GPU" + ("s" if tp > 1 else ""), f"{tp} 张卡")
+    if not r.max_batch:
+        head = ctx.t(f"**No**: with tensor parallelism of {tp}, one replica ({wide}) cannot hold {model.name} even in "
+                     f"{fmt}; the model needs a wider replica.",
+                     f"**不行**：张量并行度 {tp} 时，一个副本（{wide}）即使用 {fmt} 也放不下 {model.name}；需要更宽的副本。")
+    else:
+        ok = held >= users
+        need = -(-users // r.max_batch)
+        head = ctx.t(f"**{'Yes' if ok else 'No'}**, with each of the {reps} replicas on {wide} (TP{tp}): in {fmt}, one "
+                     f"replica holds the weights and up to {r.max_batch} sequences of {context:,} tokens, **{held} in all** "
+                     f"for your {users}" + ("." if ok else f"; {need} replicas ({need * tp} GPUs) would hold them."),
+                     f"**{'可以' if ok else '不够'}**，{reps} 个副本各用 {wide}（TP{tp}）：用 {fmt} 时一个副本放得下权重和最多 "
+                     f"{r.max_batch} 路 {context:,} token 的请求，**合计 {held} 路**（你要 {users} 路）"
+                     + ("。" if ok else f"；需要 {need} 个副本（{need * tp} 张卡）。"))
+    others = [ctx.t(f"{p}: {(x.max_batch or 0) * reps} in all", f"{p}：合计 {(x.max_batch or 0) * reps} 路")
+              for p, x in sized if p != fmt and x.max_batch]
+    if others:
+        head += " " + ctx.t("Other formats on the same replicas: ", "同样的副本换格式：") + ctx.t("; ", "；").join(others) \
+            + ctx.t(".", "。")
+    lines = [head, "", md_table(["", "GB"], [[component_name(k, ctx.lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
+    plan_lines, plan = _serve_plan(ctx, model, gpu, fmt, context, users) if r.max_batch else ([], None)
+    figures = {"per_gpu_gb": r.per_gpu_gb, "max_concurrent_sequences": held, "replica_sequences": r.max_batch or 0,
+               "replicas": reps, "concurrent_users": users, "precision": fmt}
+    if plan is not None:
+        figures |= {"serve_total_gpus": plan.total_gpus, "serve_tp": plan.tp, "serve_replicas": plan.replicas,
+                    "serve_ttft_s": plan.ttft_s, "serve_itl_ms": plan.itl_ms}
+    v = Verdict(fits=bool(r.max_batch) and held >= users, gpu=gpu.id, num_gpus=n, method="inference",
+                per_gpu_gb=r.per_gpu_gb)
+    text = "\n".join(lines + [""] + plan_lines) + assumptions_md(ctx.lang, ctx.notes + r.assumptions
+                                                                 + (plan.assumptions if plan else []))
+    return Answer(answer=text, lang=ctx.lang, intent=req.intent, verdict=v, options=[v], figures=figures,
+                  tool_calls=ctx.calls)
+
+
 def serving(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     if not req.engine:
         ctx.assume("vLLM", "vLLM")
+    tp = req.tensor_parallel
+    if tp and "num_gpus" in req.stated and tp < n and n % tp == 0 and not ctx.one_of_several and \
+            gpu.vendor != "Apple":
+        return _replicas_of(ctx, model, gpu, n, tp)
     before = len(ctx.assumed)
     fmt = _served_format(ctx, model, gpu)
     published = ctx.assumed[before:]  # ('bf16 weights (the published checkpoint)', when said)

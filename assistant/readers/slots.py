@@ -1075,10 +1075,22 @@ def tp_size(m: re.Match) -> int:
     return int(next(g for g in m.groups() if g))
 
 
+# no tensor parallelism: each GPU holds the whole model ('no TP', 'without tensor parallel', 'each card runs its own copy',
+# '不开 TP', '不用张量并行', '每张卡单独一个实例')
+NO_TP = (r"(?:不(?:开|用|做|想用|能用|要)|没有|无|禁用|关掉)\s*(?:tp|张量并行|tensor[\s-]*parallel\w*)|"
+         r"每张卡(?:各|单独)?(?:跑|部署|起)?\s*(?:一个|一份|1个)\s*(?:实例|副本|模型)|单卡(?:单|一)?实例|" +
+         w(r"(?:no|not|without|can't use|cannot use|don't want|avoid|no use of)\s+(?:any\s+)?(?:tp|tensor[\s-]*parallel\w*)|"
+           r"(?:tp|tensor[\s-]*parallel\w*)\s+(?:is\s+)?(?:not (?:allowed|an option|possible)|off the table|disabled)|"
+           r"each (?:card|gpu) (?:runs|serves|holds|gets|hosts) (?:its own|a full|a whole|one|the whole) (?:copy|replica|model|instance)|"
+           r"one (?:replica|instance|copy) per (?:card|gpu)"))
+
+
 def tensor_parallel(text: str) -> dict:
     """A tensor-parallel size asked for: 'TP=3', 'tp 4', '--tensor-parallel-size 8', '8-way tensor parallel', '张量并行 4'."""
     m = TP_SIZE.search(text)
     out = {"tensor_parallel": tp_size(m)} if m and 1 <= tp_size(m) <= 1024 else {}
+    if not out and re.search(NO_TP, text):
+        out["tensor_parallel"] = 1  # 'no TP, each card runs its own copy': replicas of one GPU each
     pp = re.search(r"(?<![a-z0-9])(?:pp|pipeline[\s-]*parallel(?:ism)?(?:[\s-]*size)?|--pipeline-parallel-size)(?![a-z])"
                    r"\s*(?:=|of|:|为|是|size)?\s*(\d{1,3})(?![\d.])", text) or re.search(r"流水线并行\s*(?:=|为|是|:|：)?\s*(\d{1,3})", text)
     if pp and 1 <= int(pp.group(1)) <= 256:
