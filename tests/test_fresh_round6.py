@@ -194,3 +194,20 @@ def test_replicas_of_one_gpu_each_hold_the_whole_model(q, n, users):
     yes = f["max_concurrent_sequences"] >= users
     assert ans.answer.split("\n\n")[1].startswith(("**Yes**" if yes else "**No**", "**可以**" if yes else "**不够**"))
     assert "TP4" not in ans.answer and "tensor_parallel" not in " ".join(ans.ignored)
+
+
+# --- a quoted run used as a yardstick: 'using their number, how long would ours take?' -----------------------------
+
+@pytest.mark.parametrize("q,days", [
+    # 1.46M GPU-hours x (100B / 15T) = 9,733 GPU-hours; / 64 GPUs / 24 = 6.3 days
+    ("Meta says Llama 3.1 8B took 1.46M H100 GPU-hours for ~15T tokens. Using their number, how long would continued "
+     "pretraining of the 8B on 100B tokens take on 64 H100s?", 6.3),
+    # same arithmetic, 'at the same efficiency'; 128 GPUs: 9,733 / 128 / 24 = 3.2 days
+    ("Llama 3.1 8B was trained with 1.46M H100 GPU-hours on 15T tokens. At the same efficiency, how long would 100B "
+     "tokens of the 8B take on 128 H100s?", 3.2),
+])
+def test_a_quoted_run_as_a_yardstick_leads_with_the_users_job(q, days):
+    ans = ask(q)
+    assert ans.request["tokens"] == 100e9 and ans.request["model"] == "llama-3.1-8b", ans.request
+    lead = ans.answer.split("\n\n")[1].split("\n")[1]
+    assert "own efficiency" in lead and f"**{days} days**" in lead, lead

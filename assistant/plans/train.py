@@ -9,6 +9,7 @@ from assistant.answer import Answer, Verdict
 from assistant.zh import component_name
 from assistant.compose import T, md_table
 from assistant.context import USES, Ctx, assumptions_md, sources_md
+from assistant.readers import slots
 
 FINETUNE_METHODS = ("qlora", "lora", "full")
 DEFAULT_GPU = "a100-80gb"
@@ -809,8 +810,10 @@ def training_time(ctx: Ctx) -> Answer:
     figures |= {"tokens_per_s": round(tps), "tokens_per_s_per_gpu": round(tps / n)}
     lines.append(compute_line(ctx, model, tokens, first.total_flops, first.method, figures))
     published = _published_efficiency(ctx, model, first.gpu, tokens, n, figures)
-    if published and "scaled_gpu_hours" in figures and re.search(r"same (?:setup|recipe|efficiency|way)|同样|一样|按这个|参考",
-                                                                 ctx.question.lower()):
+    if published and "scaled_gpu_hours" in figures and re.search(
+            r"same (?:setup|recipe|efficiency|way)|同样|一样|按这个|参考|" + slots.THEIR_YARDSTICK, ctx.question.lower()):
+        if len(lines) > 1 and lines[1].startswith("**"):
+            lines[1] = ctx.t("Cross-check from FLOPs at the assumed MFU: ", "按 FLOPs 和假设的 MFU 交叉核对：") + lines[1]
         lines[1:1] = published  # 'with the same setup': the quoted run's efficiency answers; the estimate follows
     else:
         lines += published

@@ -112,7 +112,9 @@ def _asks_the_users_own(sentence: str) -> bool:
     report's own assumption)?'), not about someone else's run ('how many GPU-hours did they use?')."""
     if not re.search(r"[?？]\s*$", sentence.strip()):
         return False
+    sentence = re.sub(slots.THEIR_YARDSTICK, " ", sentence)  # 'using their number, how long would ours take?': a yardstick
     return not re.search(r"(?<![a-z])(?:did|they|their|was|were|had)(?![a-z])|用了|花了|训了|当时", sentence)
+
 
 
 # a figure a run is quoted with: tokens, time, GPU-hours, a rate, a GPU count, a percentage ('24B' alone is a model)
@@ -154,6 +156,25 @@ def quoted_runs(text: str) -> tuple[str, list[str]]:
 # quoted run on other hardware rather than stating a job of its own.
 _JOB_OF_ITS_OWN = (r"(?<![a-z0-9.])\d+(?:\.\d+)?\s*[bmtk]\s*(?:tokens?|token|参数|params?|model|模型)?(?![a-z0-9])|\d+\s*(?:亿|万亿)|"
                    r"llama|qwen|deepseek|mistral|mixtral|gemma|glm|phi|yi-|baichuan|internlm|gpt|千问|模型|model")
+
+
+def _the_size_named(text: str, quoted: str, catalog: Catalog) -> str:
+    """'Meta's Llama 3.1 8B took … how long would continued pretraining of the 8B take?': 'the 8B' is the model the
+    quotation names, when its size matches."""
+    from assistant.readers.names import find_names
+
+    m = re.search(r"(?<![a-z])(?:the|that|this|same)\s+(\d+(?:\.\d+)?)\s*b(?![a-z0-9])|(?:这个|该|同样的?)\s*(\d+(?:\.\d+)?)\s*b",
+                  text, flags=re.I)
+    if not m:
+        return text
+    size = float(m.group(1) or m.group(2)) * 1e9
+    names, _ = find_names(quoted.lower(), catalog)
+    for mid in names.models:
+        spec = catalog.model(mid)[0]
+        if abs(spec.params_total - size) <= 0.1 * size:
+            name = spec.hf_repo.split("/")[-1] if spec.hf_repo else spec.name
+            return text[:m.start()] + name + text[m.end():]
+    return text
 
 
 def _implied_mfu(quoted: str, catalog: Catalog) -> float | None:
@@ -374,6 +395,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     text, quoted = quoted_runs(text)
     if quoted:
         warnings.append("quoted as reference, not read as your job: " + " / ".join(q[:160] for q in quoted))
+        text = _the_size_named(text, " ".join(quoted), catalog)
         mfu = slots.targets(" ".join(quoted).lower()).get("mfu") or _implied_mfu(" ".join(quoted).lower(), catalog)
         if mfu and re.search(r"(?:that|this|the same|their|same)\s+(?:mfu|efficiency|utili[sz]ation)|这个\s*(?:mfu|效率)|"
                              r"同样的?\s*(?:mfu|效率)|按这个|" + slots.w(r"(?:at |with )?(?:that|this|the same) (?:rate|efficiency|speed)"),

@@ -149,6 +149,14 @@ def method(text: str) -> dict:
     return out
 
 
+# the quoted run used as a yardstick for the user's own job ('using their number', 'at the same efficiency',
+# '按他们的效率', '照这个比例')
+THEIR_YARDSTICK = (r"(?<![a-z])(?:using|use|with|at|by|from|based on|going by|per|scaling|scaled by|applying)\s+"
+                    r"(?:their|the same|that|those|this|these|meta's|[a-z]+'s)\s+(?:own\s+)?(?:numbers?|figures?|"
+                    r"efficiency|rates?|mfu|throughput|recipe|ratio|math|gpu[\s-]*hours?|data)(?![a-z])|"
+                    r"按(?:他们|它|这个|同样|相同)的?(?:效率|比例|数据|数字|卡时)|照(?:这个|他们的)(?:比例|效率)")
+
+
 # 'rent or buy?', 'leasing vs buying', '租还是买': a decision between renting and owning (answered by the break-even)
 RENT_OR_BUY = r"(?:租|买)还是(?:自己)?(?:买|租)|" + w(
     r"(?:rent|renting|lease|leasing) (?:or|vs\.?|versus) (?:to )?(?:buy|buying|own|owning|purchase|purchasing)|"
