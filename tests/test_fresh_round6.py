@@ -211,3 +211,18 @@ def test_a_quoted_run_as_a_yardstick_leads_with_the_users_job(q, days):
     assert ans.request["tokens"] == 100e9 and ans.request["model"] == "llama-3.1-8b", ans.request
     lead = ans.answer.split("\n\n")[1].split("\n")[1]
     assert "own efficiency" in lead and f"**{days} days**" in lead, lead
+
+
+# --- 'can it run X, and how fast?': the fit is said before the speed ------------------------------------------------
+
+@pytest.mark.parametrize("q", ["Mac Studio M3 Ultra 512GB: can it run DeepSeek R1 671B at Q4_K_M, and how fast?",
+                               "单张 4090 能跑 Qwen2.5-7B 吗，速度多少", "can one L40S run Llama 3.1 8B in FP8? tokens/s?"])
+def test_a_speed_answer_asked_whether_it_runs_says_the_fit(q):
+    ans = ask(q)
+    sections = [x.answer for x in ans.asks] if ans.asks else [ans.answer]
+    line = next(ln for s in sections for ln in s.splitlines() if ln.startswith(("**Fits", "**放得下")))
+    used, usable, pct = re.search(r"(?:takes|每卡占) ([\d,.]+) GB(?: per GPU of |（可用 )([\d,.]+) GB[^%]*?(\d+)%",
+                                  line).groups()
+    share = float(used.replace(",", "")) / float(usable.replace(",", ""))
+    assert abs(share * 100 - int(pct)) <= 1, line
+    assert (share > 0.92) == ("tightly" in line or "很紧" in line), line

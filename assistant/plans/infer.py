@@ -1427,6 +1427,17 @@ def inference_speed(ctx: Ctx) -> Answer:
         sized_fmt and not sized_fmt.get("fits") and not queued) else None
     if remedy:  # 'does not fit' under the engine's defaults, but a standard setting makes it fit: that is the answer
         checks.insert(0, remedy)
+    elif sized_fmt and sized_fmt.get("fits") and sized_fmt.get("usable_gb") and re.search(
+            r"能跑|跑得动|跑得起来|放得下|装得下|够不够|够吗|能不能|可以吗|" + w(r"fits?|run|runs|handle|enough|possible|doable|load"),
+            ctx.question.lower()):  # 'can it run X, and how fast?': the fit, said before the speed
+        share = (sized_fmt.get("per_gpu_gb") or 0) / sized_fmt["usable_gb"]
+        tight = share > 0.92
+        checks.insert(0, ctx.t(f"**Fits{', tightly' if tight else ''}**: {fmt} on {n}× {gpu.name} takes "
+                               f"{sized_fmt.get('per_gpu_gb', 0):,.1f} GB per GPU of {sized_fmt['usable_gb']:,.1f} GB usable "
+                               f"({share:.0%})" + (": little room for longer contexts or more users." if tight else "."),
+                               f"**放得下{'，但很紧' if tight else ''}**：{fmt} 在 {n} × {gpu.name} 上每卡占 "
+                               f"{sized_fmt.get('per_gpu_gb', 0):,.1f} GB（可用 {sized_fmt['usable_gb']:,.1f} GB，{share:.0%}）"
+                               + ("：更长的上下文或更多用户几乎没有余地。" if tight else "。")))
     elif sized_fmt and not sized_fmt.get("fits") and not queued:  # said first, not left in the assumptions
         checks.insert(0, ctx.t(f"**Does not fit**: {fmt} needs {sized_fmt.get('per_gpu_gb', 0):,.1f} GB on each of {n} × {gpu.name}"
                                + (f" (at least {sized_fmt['min_gpus']} needed)" if sized_fmt.get("min_gpus") else "")
