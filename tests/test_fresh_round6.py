@@ -226,3 +226,22 @@ def test_a_speed_answer_asked_whether_it_runs_says_the_fit(q):
     share = float(used.replace(",", "")) / float(usable.replace(",", ""))
     assert abs(share * 100 - int(pct)) <= 1, line
     assert (share > 0.92) == ("tightly" in line or "很紧" in line), line
+
+
+# --- a volume's input share, written as a percentage -----------------------------------------------------------------
+
+@pytest.mark.parametrize("text,ratio", [("3b tokens a month, 80% of it input", 4.0), ("about 20% output", 4.0),
+                                        ("输入占 75%", 3.0), ("50% of the tokens are input", 1.0),
+                                        ("output 占比 10%", 9.0)])
+def test_an_input_share_is_an_input_output_ratio(text, ratio):
+    # input share p -> p / (1 - p) input tokens per output token: 0.8/0.2 = 4; 0.75/0.25 = 3; 0.9/0.1 = 9
+    from assistant.readers.money import input_output_ratio
+
+    assert input_output_ratio(text) == pytest.approx(ratio)
+
+
+def test_the_api_bill_at_an_input_share_prices_both_sides():
+    # 3B tokens / (730/24 days) = 98.6M a day; 80% input: 78.9M x $2.5/M + 19.7M x $10/M = $197 + $197 = $395 a day
+    ans = ask("We use GPT-4o at $2.50/M input and $10/M output, about 3B tokens a month, 80% of it input. Would "
+              "self-hosting Llama 3.3 70B on rented H100s at $2.5/GPU-hr be cheaper?")
+    assert "$395 a day" in ans.answer and "not used" not in ans.answer.lower()

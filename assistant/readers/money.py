@@ -349,6 +349,16 @@ def input_output_ratio(text: str) -> float | None:
                   text)
     if m and float(m.group(2)) > 0:
         return float(m.group(1)) / float(m.group(2))
+    share = re.search(r"(\d{1,2}(?:\.\d+)?)\s*%\s*(?:of (?:it|them|that|those|the tokens|which)\s*(?:is|are)?\s*)?"
+                      r"(?:are |is )?(input|prompt|output|completion)s?(?![a-z])|"
+                      r"(输入|输出|prompt|input|output)\s*(?:token)?\s*(?:占比|约占|大约占|占|比例|比重)\s*(?:约|大约|大概)?\s*(\d{1,2}(?:\.\d+)?)\s*%",
+                      text)
+    if share:  # '80% of it input', '输入占 80%': a share of the volume
+        pct = float(share.group(1) or share.group(4)) / 100
+        side = share.group(2) or share.group(3)
+        inp = pct if side in ("input", "prompt", "输入") else 1 - pct
+        if 0 < inp < 1:
+            return inp / (1 - inp)
     parts = split_volumes(text)
     return parts[0] / parts[1] if parts else None
 
