@@ -245,3 +245,32 @@ def test_the_api_bill_at_an_input_share_prices_both_sides():
     ans = ask("We use GPT-4o at $2.50/M input and $10/M output, about 3B tokens a month, 80% of it input. Would "
               "self-hosting Llama 3.3 70B on rented H100s at $2.5/GPU-hr be cheaper?")
     assert "$395 a day" in ans.answer and "not used" not in ans.answer.lower()
+
+
+# --- a list of bare nouns ending a message is a list of asks ----------------------------------------------------------
+
+JOB_TRAIN = "Full fine-tune Qwen2.5-7B, seq 4096, 8x A100 80G, 2 epochs on 500M tokens, MFU 45%, $1.8/GPU-h"
+
+
+@pytest.mark.parametrize("tail,intents", [
+    (": memory per GPU, time, cost?", ["training_memory", "training_time", "cost"]),
+    (": time and cost?", ["training_time", "cost"]),
+    ("。显存、时间、成本？", ["training_memory", "training_time", "cost"]),
+    (": GPUs, time, cost", ["training_memory", "training_time", "cost"]),
+])
+def test_listed_nouns_are_each_answered(tail, intents):
+    ans = ask(JOB_TRAIN + tail)
+    assert [a.intent for a in ans.asks] == intents, ans.answer[:300]
+    assert all(a.status == "answered" for a in ans.asks)
+    t = next(a for a in ans.asks if a.intent == "training_time")
+    # 6 x 7.62e9 x 1e9 tokens = 4.57e19 (+ attention ~5%) / (8 x 312e12 x 0.45) = 11.3-11.9 h
+    assert 11.0 <= t.figures["wall_hours"] <= 12.5
+
+
+def test_a_list_of_inputs_is_not_a_list_of_asks():
+    from assistant.readers.asks import listed_asks
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    q = "how long for LoRA on Llama 3.1 8B with: seq 4096, batch 8, 2 epochs"
+    assert listed_asks(q.lower(), read(q, default_catalog()).request) == []

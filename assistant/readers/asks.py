@@ -901,6 +901,44 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
     return [Ask(text=i, intent=req.intent, update={"model": i, "models": [i]}, compare="model") for i in ids[:4]]
 
 
+# the nouns of a listed ask ('…: memory per GPU, time, cost?', '显存、时间、成本分别多少') -> what each asks
+_LISTED = (("memory", r"memory(?: per gpu)?|vram|显存|每卡显存|内存占用"),
+           ("time", r"time|how long|duration|wall[\s-]?clock|eta|时间|多久|耗时|时长|工期"),
+           ("cost", r"cost|costs|price|bill|budget|spend|费用|成本|花费|多少钱|预算|价格"),
+           ("gpus", r"(?:how many |number of |# ?)?(?:gpus?|cards?)(?: count| needed)?|卡数|几张卡|多少卡|多少张卡"),
+           ("speed", r"speed|throughput|tokens?/s|tok/s|速度|吞吐"),
+           ("latency", r"latency|ttft|itl|延迟|首字延迟"))
+
+
+def listed_asks(low: str, req: Request) -> list[Ask]:
+    """A list of bare nouns that ends a message ('…, 2 epochs on 500M tokens, $1.8/GPU-h: memory per GPU, time, cost?',
+    '显存、时间、成本？'): one ask per noun, each answered by the tool that answers it for this job."""
+    m = re.search(r"[:：—]\s*([^:：—]{3,90}?)\s*[?？]?\s*$", low.strip()) or \
+        re.search(r"(?:^|[。；;.?？])\s*([^。；;.?？:：]{3,60}?)\s*(?:分别)?(?:是)?(?:多少|各多少)?\s*[?？]\s*$", low.strip())
+    if not m:
+        return []
+    parts = [x.strip(" ?？.。") for x in re.split(r"\s*(?:,|，|、|/|&|\band\b|\bplus\b|和|以及|还有|及)\s*", m.group(1))]
+    parts = [x for x in parts if x]
+    if len(parts) < 2:
+        return []
+    trains = req.method in ("full", "lora", "qlora", "pretrain") or req.intent.startswith("training")
+    intents = {"memory": "training_memory" if trains else "inference_memory",
+               "time": "training_time" if trains else "inference_speed",
+               "cost": "cost", "gpus": "training_memory" if trains else "serving",
+               "speed": "training_time" if trains else "inference_speed",
+               "latency": "serving" if not trains else None}
+    asks: list[Ask] = []
+    for part in parts:
+        kind = next((k for k, pat in _LISTED if re.fullmatch(r"(?:the |total |训练|推理|总)?(?:" + pat + r")(?: per gpu| each| 分别| 各)?",
+                                                             part)), None)
+        if kind is None:
+            return []  # a list of anything else ('seq 4096, batch 8') is inputs, not asks
+        intent = intents[kind]
+        if intent and intent not in [a.intent for a in asks]:
+            asks.append(Ask(text=part, intent=intent))
+    return asks if len(asks) >= 2 else []
+
+
 def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     """The asks of a message (empty for a message with one ask): alternatives first, then several cards, then several
     values, then several intents. Alternatives computed by another tool than the message's own question come after
@@ -945,7 +983,7 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     else:
         asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
                 or several_formats(low, req) or several_values(low, req) or several_loads(low, req)
-                or several_intents(low, req))
+                or several_intents(low, req) or listed_asks(low, req))
         # (formats in items of their own carry each item's GPU count: 'A）4 张跑 BF16；B）2 张跑 AWQ')
     clauses = _clauses(low)
     decided = any(a.compare for a in asks)  # alternatives are compared with a pick: 'pick one and say why' is that
