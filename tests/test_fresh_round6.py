@@ -274,3 +274,12 @@ def test_a_list_of_inputs_is_not_a_list_of_asks():
 
     q = "how long for LoRA on Llama 3.1 8B with: seq 4096, batch 8, 2 epochs"
     assert listed_asks(q.lower(), read(q, default_catalog()).request) == []
+
+
+def test_the_count_with_headroom_is_a_whole_number_of_servers():
+    # Llama 3.1 70B full fine-tune: 16 B x 70.55e9 = 1,129 GB of model states; over 16 x A100 80GB: 70.6 GB each +
+    # activations ~ 81.6 GB (96% of 85.1 usable): tight; the next count is planned in whole 8-GPU servers (24), not 18
+    ans = ask("How many A100 to full fine-tune Llama 3.1 70B?")
+    head = ans.answer.split("\n\n")[1]
+    m = re.search(r"plan on (\d+)", head)
+    assert m and int(m.group(1)) % 8 == 0 and int(m.group(1)) > 16, head

@@ -305,7 +305,8 @@ def training_memory(ctx: Ctx) -> Answer:
         tight = at_k.usable_gb and at_k.per_gpu_gb / at_k.usable_gb > 0.92
         roomy = None
         if tight:  # the fewest that hold it at 93-99% of a card: the count with headroom is the one to plan on
-            for k2 in range(k + 1, 2 * k + 2):
+            standard = [c for c in (2, 4, 8) if c > k] + [8 * m for m in range(2, 129) if 8 * m > k]
+            for k2 in [c for c in standard if c <= 2 * k + 8]:  # whole servers past 8: 16, 24, 32 ...
                 a2 = _memory_args(ctx, main.method) | {"num_gpus": k2}
                 x2 = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **a2))
                 if x2.usable_gb and x2.per_gpu_gb / x2.usable_gb <= 0.9:
