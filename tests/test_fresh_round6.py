@@ -283,3 +283,15 @@ def test_the_count_with_headroom_is_a_whole_number_of_servers():
     head = ans.answer.split("\n\n")[1]
     m = re.search(r"plan on (\d+)", head)
     assert m and int(m.group(1)) % 8 == 0 and int(m.group(1)) > 16, head
+
+
+# --- a follow-up's bare count is the GPU count ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("follow", ["ok and if we rent 128 instead?", "what if we use 128?", "and for the 128 case?",
+                                    "换成 128 张呢", "租 128 张的话呢"])
+def test_a_follow_up_count_replaces_the_gpu_count(follow):
+    # 6 x 7e9 x 1e12 = 4.2e22 (+ attention ~4%) / (128 x 989e12 x 0.40) = ~239 h (32 GPUs: 4x longer, ~957 h)
+    first = ask("planning to pretrain a 7B model on 1T tokens. we have 32 H100s. how long?")
+    second = ask(follow, history=[first.slots])
+    assert second.request["num_gpus"] == 128 and second.request["tokens"] == 1e12
+    assert 220 <= second.figures["wall_hours"] <= 260
