@@ -295,3 +295,16 @@ def test_a_follow_up_count_replaces_the_gpu_count(follow):
     second = ask(follow, history=[first.slots])
     assert second.request["num_gpus"] == 128 and second.request["tokens"] == 1e12
     assert 220 <= second.figures["wall_hours"] <= 260
+
+
+# --- llama.cpp / Ollama: one runtime, GGUF quant types ----------------------------------------------------------------
+
+@pytest.mark.parametrize("q", ["can i run gemma 3 27b on a single 3090 (24gb)? ~16k context, using llama.cpp/ollama",
+                               "单张 3090 用 ollama 跑 Qwen2.5-32B 行不行，上下文 8k"])
+def test_llama_cpp_and_ollama_are_one_runtime_sized_in_gguf_types(q):
+    # Gemma 3 27B: 27.4e9 weights; BF16 55 GB, Q8_0 (8.5 bits) 29 GB: neither fits 24 GB; Q4_K_M (4.84 bits) 16.6 GB does
+    from tools.formats import FORMATS
+
+    ans = ask(q)
+    assert not ans.asks, ans.answer[:200]
+    assert ans.figures.get("precision") in FORMATS and ans.figures["precision"].startswith("q"), ans.figures

@@ -18,6 +18,8 @@ DEFAULT_CONTEXT = 4096
 DEFAULT_SERVING_GPU = "a100-80gb"
 PRECISION_LADDER = ("bf16", "fp8", "int8", "int4")  # best quality first
 APPLE_LADDER = ("bf16", "q8_0", "q4_k_m")  # llama.cpp / MLX on Apple silicon
+GGUF_LADDER = ("bf16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m")  # llama.cpp / Ollama: the GGUF quant types
+GGUF_ENGINES = ("llamacpp", "ollama")
 PREALLOCATING = ("vllm", "sglang", "tensorrt-llm")
 # a published checkpoint's format (as the reader names it) -> the weight format it is sized in
 CHECKPOINT_FORMATS = {"awq": "awq", "gptq-int4": "gptq", "gptq-int8": "int8", "fp8": "fp8", "bnb-4bit": "nf4",
@@ -59,8 +61,8 @@ def weight_format_for(ctx: Ctx, model, gpu) -> str | None:
             ctx.assume("GGUF Q4_K_M (no quant type named)", "GGUF Q4_K_M（未写量化类型）")
     elif req.precision and req.precision != "fp32":
         fmt = req.precision
-        if gpu is not None and gpu.vendor == "Apple" and fmt in ("int8", "int4"):
-            fmt = {"int8": "q8_0", "int4": "q4_k_m"}[fmt]
+        if ((gpu is not None and gpu.vendor == "Apple") or req.engine in GGUF_ENGINES) and fmt in ("int8", "int4"):
+            fmt = {"int8": "q8_0", "int4": "q4_k_m"}[fmt]  # (llama.cpp's 8- and 4-bit files: Q8_0, Q4_K_M)
     if req.full_model and (fmt is None or fmt == model.native_precision):
         fmt = model.native_precision
         ctx.assume(f"the full model: {model.name} in its published format, {fmt} (not quantized, not distilled)",
@@ -78,7 +80,8 @@ def precision_ladder(ctx: Ctx, model, gpu) -> list[str]:
     from tools.formats import supported_on
 
     native = model.native_precision
-    base = APPLE_LADDER if gpu is not None and gpu.vendor == "Apple" else PRECISION_LADDER
+    base = APPLE_LADDER if gpu is not None and gpu.vendor == "Apple" else \
+        GGUF_LADDER if ctx.req.engine in GGUF_ENGINES else PRECISION_LADDER
     ladder = [native] + [p for p in base if _bits(p) < _bits(native) and (gpu is None or supported_on(p, gpu)[0])]
     if gpu is not None and "bf16" in ladder and not supported_on("bf16", gpu)[0]:
         ladder[ladder.index("bf16")] = "fp16"

@@ -142,6 +142,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
         text = re.sub(_KV, lambda m: " " * len(m.group(0)), low) if setting == "precision" else low
         text = re.sub(w(r"8[\s-]?bit\s*(?:adam\w*|optimi[sz]er)|adam\w*[\s_-]*8[\s_-]*bit"), " ", text)
         named = _values_named(text, setting)
+        if setting == "engine" and {v for _, v in named} <= {"llamacpp", "ollama"}:
+            continue  # 'using llama.cpp/ollama': Ollama runs llama.cpp; one runtime, not two alternatives
         if setting == "precision" and len(named) >= 2 and req.intent in ("training_memory", "training_time") and \
                 not re.search(r"fp8", low):
             continue  # 'bf16 or fp16 training' sizes the same
