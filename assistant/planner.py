@@ -97,7 +97,8 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     from assistant.multi_ask import combine, sub_request
     from assistant.readers.asks import find_asks
 
-    if req.per_token_cost and not req.model and (req.gpu or len(set(req.gpus)) >= 2) and not invalid and \
+    if (req.per_token_cost or (req.reference_per_million and req.intent == "cost")) and not req.model and \
+            (req.gpu or len(set(req.gpus)) >= 2) and not invalid and \
             not req.throughput_tokens_per_s and not req.largest_model:
         return _per_token_by_model_size(req, deps, question)
     try:

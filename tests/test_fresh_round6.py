@@ -308,3 +308,25 @@ def test_llama_cpp_and_ollama_are_one_runtime_sized_in_gguf_types(q):
     ans = ask(q)
     assert not ans.asks, ans.answer[:200]
     assert ans.figures.get("precision") in FORMATS and ans.figures["precision"].startswith("q"), ans.figures
+
+
+# --- an API's 'in'/'out' prices and a total volume: the bill at an assumed split, said ------------------------------
+
+@pytest.mark.parametrize("q", [
+    "we pay gpt-4o-mini prices ($0.15/M in, $0.60/M out), around 40M tokens/day total. would self hosting Llama 3.1 8B "
+    "on rented H100s at $2.49/hr be cheaper?",
+    "API is $0.15/M input and $0.60/M output, we do 40M tokens a day. Self-host Llama 3.1 8B on an H100 at $2.49/hr: "
+    "cheaper?"])
+def test_the_api_bill_at_a_total_volume_assumes_a_split_and_says_so(q):
+    # 40M a day at 3:1 -> 30M input x $0.15 + 10M output x $0.60 = $4.50 + $6.00 = $10.50 a day; one H100 rented all
+    # day = 24 x $2.49 = $59.76: the API is cheaper
+    ans = ask(q)
+    assert "the API is cheaper" in ans.answer and "$10 a day" in ans.answer and "$60 a day" in ans.answer
+    assert "3:1" in ans.answer.split("\n")[0]
+
+
+def test_an_api_comparison_without_a_model_asks_for_it_and_shows_two_sizes():
+    ans = ask("we pay gpt-4o-mini prices ($0.15/M in, $0.60/M out), around 40M tokens/day total. would self hosting on "
+              "rented H100s at $2.49/hr be cheaper?")
+    assert ans.clarification and "model" in ans.clarification.missing and "Which model" in ans.answer
+    assert ans.answer.count("At your volume") == 2

@@ -429,6 +429,9 @@ def _measured_on_other_card(ctx: Ctx, gpu, tps: float) -> float:
     return tps * ratio
 
 
+DEFAULT_INPUT_OUTPUT = 3.0  # prompt tokens per generated token assumed for a chat / RAG volume given as one total
+
+
 def per_token(ctx: Ctx) -> Answer:
     """A cost per million tokens, and a measured throughput's capacity: the GPUs' hourly price (the user's, else the
     table's typical on-demand) over the tokens they make in an hour (the user's stated throughput, per GPU, per
@@ -446,6 +449,13 @@ def per_token(ctx: Ctx) -> Answer:
         ctx.assume(f"{req.requests_per_s * 86400:,.0f} requests a day × {req.output_len:,} output tokens = "
                    f"{req.tokens_per_day / 1e6:,.0f}M output tokens a day",
                    f"每天 {req.requests_per_s * 86400:,.0f} 次请求 × 每次输出 {req.output_len:,} token = 每天 {req.tokens_per_day / 1e6:,.0f}M 输出 token")
+    if req.tokens_per_day and req.reference_per_million and req.reference_input_per_million and \
+            not req.input_output_ratio and not req.volume_is_output:
+        # 'gpt-4o-mini prices ($0.15/M in, $0.60/M out), 40M tokens/day total': the bill needs the split; a chat or RAG
+        # workload reads about 3 prompt tokens per generated one (an assumption, said)
+        ctx.req = req = req.model_copy(update={"input_output_ratio": DEFAULT_INPUT_OUTPUT})
+        ctx.assume(f"input:output {DEFAULT_INPUT_OUTPUT:g}:1 (typical of chat and RAG; give yours, e.g. '80% input')",
+                   f"输入:输出 {DEFAULT_INPUT_OUTPUT:g}:1（对话和 RAG 的常见比例；可给出你的，如“输入占 80%”）")
     n = req.num_gpus or 1
     if not req.num_gpus and not (req.throughput_scope == "gpu" and req.tokens_per_day):
         ctx.assume_one_gpu()

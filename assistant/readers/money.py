@@ -325,6 +325,11 @@ def api_input_output_prices(text: str) -> tuple[float, float] | None:
         got = _money(m) if m else None
         return got[0] if got else None
     inp, out = near(r"输入|input|prompt"), near(r"输出|output|completion")
+    if not (inp and out):  # '$0.15/M in, $0.60/M out': the short words, only right after a price per million
+        short = lambda word: re.search(MONEY + unit + rf"\s*(?:{word})(?![a-z])", text)
+        a, b = short("in"), short("out")
+        inp = inp or (_money(a)[0] if a and _money(a) else None)
+        out = out or (_money(b)[0] if b and _money(b) else None)
     return (inp, out) if inp and out else None
 
 
