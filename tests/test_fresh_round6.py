@@ -330,3 +330,15 @@ def test_an_api_comparison_without_a_model_asks_for_it_and_shows_two_sizes():
               "rented H100s at $2.49/hr be cheaper?")
     assert ans.clarification and "model" in ans.clarification.missing and "Which model" in ans.answer
     assert ans.answer.count("At your volume") == 2
+
+
+# --- the memory a serving job needs, apart from what vLLM reserves -------------------------------------------------
+
+def test_the_memory_a_job_needs_is_said_apart_from_the_engine_reservation():
+    # Llama 3.1 70B BF16: 141.1 GB of weights; KV 320 KiB/token x 8,192 x 16 users = 42.9 GB; workspace ~2 GB a GPU
+    # -> ~190 GB in all (~48 GB on each of 4 H100s); vLLM reserves 0.9 x 84.7 = 76.2 GB a GPU regardless
+    ans = ask("how much gpu memory to serve llama 3.1 70b instruct in bf16 with vllm? 16 concurrent users, each up to "
+              "8k context. and how many H100 80GB is that")
+    m = re.search(r"needs about \*\*([\d.]+) GB per GPU\*\* \(([\d,]+) GB on the (\d)\)", ans.answer)
+    assert m and 180 <= float(m.group(2).replace(",", "")) <= 205 and m.group(3) == "4", ans.answer
+    assert "no room for KV cache" not in ans.answer

@@ -351,7 +351,9 @@ def inference_memory(ctx: Ctx) -> Answer:
     # user's local run allocates as it goes (HF, llama.cpp)
     engine = _engine(ctx, "vllm" if max(req.concurrent_users or 0, req.batch or 0) > 1 or req.gpu_memory_utilization
                      else "hf")  # ('gpu-memory-utilization 0.92' is vLLM's own flag)
-    batch = req.batch or 1
+    batch = req.batch or req.concurrent_users or 1  # (the users held at once, when the memory is asked beside them)
+    if not req.batch and req.concurrent_users:
+        ctx.used.add("concurrent_users")
     fixed = weight_format_for(ctx, model, gpu if req.gpu else None)
     ladder = [fixed] if fixed else precision_ladder(ctx, model, gpu)
     results = {p: _size(ctx, model, gpu, p, batch, engine, context) for p in ladder}
@@ -431,6 +433,19 @@ def inference_memory(ctx: Ctx) -> Answer:
                        min=least, ctx=context) if least or r.fits else
                      ctx.t(f"**{model.name} does not fit on {n} x {gpu.name}** at {context:,} tokens ({r.per_gpu_gb:.1f} GB).",
                            f"**{model.name} 在 {n} 张 {gpu.name} 上放不下**（上下文 {context:,}，需 {r.per_gpu_gb:.1f} GB）。"))
+        pool = r.breakdown_gb.get("kv_cache", 0.0)
+        if r.fits and r.engine in PREALLOCATING and pool > r.kv_cache_gb * 1.05:
+            # vLLM takes 90% of each card and fills what the job leaves with KV blocks: the job's own need, said apart
+            need = r.per_gpu_gb - pool + r.kv_cache_gb
+            lines.append(ctx.t(
+                f"The job itself needs about **{need:.1f} GB per GPU** ({need * n:,.0f} GB on the {n}): weights "
+                f"{r.breakdown_gb.get('weights', 0):.1f} + KV cache {r.kv_cache_gb:.1f} for {batch} × {context:,} tokens + "
+                f"{need - r.breakdown_gb.get('weights', 0) - r.kv_cache_gb:.1f} of workspace; {r.engine} reserves "
+                f"{r.per_gpu_gb:.1f} and gives the rest ({pool - r.kv_cache_gb:.1f} GB) to more sequences.",
+                f"这个任务本身每卡约需 **{need:.1f} GB**（{n} 张共 {need * n:,.0f} GB）：权重 {r.breakdown_gb.get('weights', 0):.1f}"
+                f" + {batch} × {context:,} token 的 KV cache {r.kv_cache_gb:.1f} + 工作区 "
+                f"{need - r.breakdown_gb.get('weights', 0) - r.kv_cache_gb:.1f}；{r.engine} 预留 {r.per_gpu_gb:.1f} GB，"
+                f"多出的 {pool - r.kv_cache_gb:.1f} GB 给更多请求用。"))
         remedy = _standard_fix(ctx, model, gpu, n, main_p, context, batch, speeds=False) if (
             req.gpu and not r.fits and not req.gpu_memory_utilization and gpu.vendor != "Apple" and "num_gpus" in req.stated
             and not ctx.one_of_several) else None  # (the cards the user has, one question: alternatives compare as sized)
@@ -1011,7 +1026,7 @@ def serving(ctx: Ctx) -> Answer:
                        f"{users} asked; the load fits on **{least}** (memory; the plan below gives the speed at your load).",
                        f"**配多了**：{n} 张 {gpu.name} 能放 {max_seqs} 路，是你要的 {users} 路的 {max_seqs / max(users, 1):.0f} 倍；"
                        f"这个负载 **{least}** 张就放得下（按显存；下面的方案给出这个负载下的速度）。"), ""]
-    if not req.gpu and re.search(MEMORY_ASK, ctx.question.lower()):
+    if re.search(MEMORY_ASK, ctx.question.lower()):
         # 'how much VRAM to serve the 14B at 16k for 8 users?': the memory the load takes, before any card's plan
         work = sum(x for k, x in r.breakdown_gb.items() if k not in ("weights", "quant_constants", "kv_cache"))
         total = r.weights_total_gb + (r.kv_cache_total_gb or 0) + work
@@ -1075,7 +1090,10 @@ def serving(ctx: Ctx) -> Answer:
                     f"**延迟**：{n} 张 {gpu.name} " + ("在这个负载下也满足延迟目标。" if enough else
                                                    f"显存放得下，但**达不到延迟目标**：需要 {plan.total_gpus} 张。")))
     lines = bench + lines + plan_lines  # (the user's own benchmark leads; the estimate follows as a cross-check)
-    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions + (plan.assumptions if plan else [])) \
+    sized_here = [x for x in r.assumptions if not (plan is not None and x.startswith("vLLM: weights + activations")
+                                                   and (plan.total_gpus != n or not r.max_batch))]
+    # (the pool on the GPUs first sized, when the plan runs another count: the plan's own lines say its memory)
+    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + sized_here + (plan.assumptions if plan else [])) \
         + sources_md(lang, cites)
     return Answer(answer=text, lang=lang, intent=req.intent, verdict=v, options=[v], figures=figures, citations=cites,
                   tool_calls=ctx.calls)
