@@ -342,3 +342,13 @@ def test_the_memory_a_job_needs_is_said_apart_from_the_engine_reservation():
     m = re.search(r"needs about \*\*([\d.]+) GB per GPU\*\* \(([\d,]+) GB on the (\d)\)", ans.answer)
     assert m and 180 <= float(m.group(2).replace(",", "")) <= 205 and m.group(3) == "4", ans.answer
     assert "no room for KV cache" not in ans.answer
+
+
+@pytest.mark.parametrize("volume", ["we do ~2B input + 300M output tokens a month", "每月输入 20 亿、输出 3 亿 token"])
+def test_a_months_split_volume_is_a_day_of_each(volume):
+    # a month = 730 h = 30.42 days: 2B / 30.42 = 65.8M input and 300M / 30.42 = 9.86M output a day; API
+    # 65.8 x $0.27 + 9.86 x $1.10 = $17.8 + $10.8 = $28.6 a day against one 8x H200 at $3.50 = $672 a day
+    ans = ask("DeepSeek V3: self-host on 8x H200 at $3.50/gpu-hr, or use their API at $0.27/M input and $1.10/M output? "
+              + volume)
+    assert ans.request["tokens_per_day"] == pytest.approx(300e6 / (730 / 24), rel=0.01)
+    assert ans.figures["api_per_day"] == pytest.approx(28.6, rel=0.03)

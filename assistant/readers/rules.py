@@ -808,6 +808,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # lengths; the output part is what the GPUs generate (the input is prefill within each request)
         decimal = lambda v: v / 1048576 * 1e6 if v and v % 1048576 == 0 else v  # (lengths read 'M' as 2^20 tokens)
         inp, out_part = split or (decimal(stated.get("prompt_len")), decimal(stated.get("output_len")))
+        if split and re.search(slots._MONTH, low) and not re.search(slots._DAY, low):
+            # '~2B input + 300M output tokens a month': the parts of a month's volume, a day of each sized
+            inp, out_part = inp / (730 / 24), out_part / (730 / 24)
         for k in ("prompt_len", "output_len"):
             if (stated.get(k) or 0) >= 1_000_000 or split:
                 stated.pop(k, None)
