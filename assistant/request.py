@@ -120,6 +120,10 @@ class Request(BaseModel):
     lora_rank: int | None = None
     lora_targets: list[str] | None = Field(None, description="LoRA target modules (q_proj, v_proj, ...); None = all "
                                            "linear layers")
+    checkpoint_stall: float | None = Field(None, ge=0, lt=1, description="share of training time stalled by blocking "
+                                           "checkpoints ('checkpoint every 2h takes 10 min' = 10 / 120)")
+    time_lost: float | None = Field(None, ge=0, lt=1, description="share of wall-clock time lost to failures and restarts "
+                                    "('budget 5% of time lost to failures')")
     mfu: float | None = Field(None, gt=0, le=1, description="model FLOPs utilization the user states (0-1)")
     peak_tflops: float | None = Field(None, gt=0, le=100_000, description="a card's dense TFLOPS the user says to use")
 

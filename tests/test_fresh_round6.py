@@ -352,3 +352,28 @@ def test_a_months_split_volume_is_a_day_of_each(volume):
               + volume)
     assert ans.request["tokens_per_day"] == pytest.approx(300e6 / (730 / 24), rel=0.01)
     assert ans.figures["api_per_day"] == pytest.approx(28.6, rel=0.03)
+
+
+# --- a training run's stated overheads: blocking checkpoints and time lost to failures ------------------------------
+
+@pytest.mark.parametrize("text,stall,lost", [
+    ("checkpoint every 2h takes 10 min (blocking). budget 5% of time lost to failures/restarts", 10 / 120, 0.05),
+    ("每 2 小时存一次 checkpoint，每次 10 分钟；故障重启按 5% 算", 10 / 120, 0.05),
+    ("checkpointing every 30 min, 90 s each", 1.5 / 30, None), ("expect ~3% downtime from node failures", None, 0.03)])
+def test_training_overheads_are_read(text, stall, lost):
+    from assistant.readers.slots import training_overheads
+
+    got = training_overheads(text.lower())
+    assert got.get("checkpoint_stall") == (pytest.approx(stall, abs=1e-4) if stall else None)
+    assert got.get("time_lost") == (pytest.approx(lost) if lost else None)
+
+
+def test_the_overheads_lengthen_the_wall_clock_and_the_bill():
+    # compute time T; blocking checkpoints 10 min every 2 h: T x (1 + 10/120); 5% lost to failures: / 0.95;
+    # the bill is every GPU-hour of that at $1.9, and 'budget 5% of time' is no $5 budget
+    ans = ask("continued pretraining qwen2.5-14b on 50B tokens, seq 4096, 64x H800 at $1.9/gpu-hr, MFU ~35%. checkpoint "
+              "every 2h takes 10 min (blocking). budget 5% of time lost to failures/restarts. total wall clock and $?")
+    f = ans.figures
+    assert f["wall_hours_with_overheads"] == pytest.approx(f["wall_hours"] * (1 + 10 / 120) / 0.95, rel=0.01)
+    assert f["cost_at_your_price"] == pytest.approx(1.9 * 64 * f["wall_hours_with_overheads"], rel=0.01)
+    assert not ans.request.get("budget")

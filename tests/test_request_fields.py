@@ -175,6 +175,11 @@ PAIRS: dict[str, tuple[str, str]] = {
     "measured_rate_per_gpu": ("How many H100s for Llama 3.1 70B at 10k tok/s total output?",
                               "A blog shows Llama 3.1 8B doing 2,500 tok/s on one H100. How many H100s for Llama 3.1 70B "
                               "at 10k tok/s total output?"),
+    "checkpoint_stall": ("Full fine-tune Llama 3.1 8B on 10B tokens on 16 H100s: how long?",
+                         "Full fine-tune Llama 3.1 8B on 10B tokens on 16 H100s, checkpoint every 2h takes 10 min: how "
+                         "long?"),
+    "time_lost": ("Full fine-tune Llama 3.1 8B on 10B tokens on 16 H100s: how long?",
+                  "Full fine-tune Llama 3.1 8B on 10B tokens on 16 H100s, 5% of time lost to failures: how long?"),
     "rack_units": ("What should we buy to serve Llama 3.1 70B FP8 to 100 concurrent users?",
                    "We only have 4U of rack space: what should we buy to serve Llama 3.1 70B FP8 to 100 concurrent users?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),

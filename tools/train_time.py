@@ -316,3 +316,20 @@ def mfu_for_deadline(result: TrainingTime, deadline_hours: float) -> float:
 
 
 __all__ = ["TrainingTimeRequest", "TrainingTime", "estimate_training_time", "model_flops_per_token", "mfu_for_deadline"]
+
+
+class Overheads(BaseModel):
+    """A run's wall clock with the time it loses besides compute."""
+
+    wall_hours: float
+    gpu_hours: float
+    factor: float = Field(description="(1 + checkpoint stall) / (1 - time lost)")
+
+
+def with_overheads(wall_hours: float, num_gpus: int, checkpoint_stall: float = 0.0, time_lost: float = 0.0) -> Overheads:
+    """Blocking checkpoints stretch the compute time by their share (10 min every 2 h: x 1.083); failures and restarts
+    take a share of the wall clock itself (5%: / 0.95)."""
+    if not (0 <= checkpoint_stall < 1 and 0 <= time_lost < 1):
+        raise ValueError("checkpoint_stall and time_lost are shares of time, between 0 and 1")
+    factor = (1 + checkpoint_stall) / (1 - time_lost)
+    return Overheads(wall_hours=wall_hours * factor, gpu_hours=wall_hours * factor * num_gpus, factor=factor)

@@ -21,7 +21,7 @@ USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus"
                          "measured_tokens", "measured_model", "measured_gpu", "measured_num_gpus",
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
                          "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu", "peak_tflops",
-                         "throughput_tokens_per_s", "throughput_scope"}
+                         "throughput_tokens_per_s", "throughput_scope", "checkpoint_stall", "time_lost"}
 
 
 def _methods(ctx: Ctx) -> list[str]:
@@ -798,6 +798,22 @@ def training_time(ctx: Ctx) -> Answer:
                        f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天{years}），共 {first.gpu_hours:,.0f} 卡时"
                        f" = {first.gpu_hours / 24:,.0f} 卡·天**"
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
+    if req.checkpoint_stall or req.time_lost:  # the user's own overheads: the wall clock they asked for
+        from tools.train_time import with_overheads
+
+        stall, lost = req.checkpoint_stall or 0.0, req.time_lost or 0.0
+        args = {"wall_hours": first.wall_hours, "num_gpus": n, "checkpoint_stall": stall, "time_lost": lost}
+        total = ctx.call("with_overheads", args, with_overheads(**args)).wall_hours
+        ctx.used |= {"checkpoint_stall", "time_lost"}
+        figures |= {"wall_hours_with_overheads": round(total, 1), "gpu_hours_with_overheads": round(total * n)}
+        parts_en = ([f"blocking checkpoints +{stall:.1%} (compute × {1 + stall:.3f})"] if stall else []) + \
+            ([f"{lost:.0%} of the time lost to failures and restarts (÷ {1 - lost:.2f})"] if lost else [])
+        parts_zh = ([f"阻塞式 checkpoint +{stall:.1%}（计算时间 × {1 + stall:.3f}）"] if stall else []) + \
+            ([f"故障和重启损失 {lost:.0%} 的时间（÷ {1 - lost:.2f}）"] if lost else [])
+        lines.append(ctx.t(f"**With your overheads: {total:,.1f} hours ({total / 24:,.1f} days), {total * n:,.0f} GPU-hours** — "
+                           + "; ".join(parts_en) + ".",
+                           f"**算上你给的损耗：{total:,.1f} 小时（{total / 24:,.1f} 天），{total * n:,.0f} 卡时**——"
+                           + "；".join(parts_zh) + "。"))
     if tokens > 1e14:  # '1,000,000B tokens': more than any corpus; the likely meaning said beside it
         h1 = first.wall_hours * 1e12 / tokens
         figures["hours_if_1t_tokens"] = round(h1, 1)
@@ -826,11 +842,14 @@ def training_time(ctx: Ctx) -> Answer:
     lines.append(ctx.t(f"Throughput: {tps:,.0f} tokens/s in total, {tps / n:,.0f} per GPU (tokens / wall-clock seconds).",
                        f"吞吐：合计 {tps:,.0f} token/秒，每卡 {tps / n:,.0f} token/秒（token 数 / 墙钟秒数）。"))
     if req.price_per_gpu_hour:
-        cost = req.price_per_gpu_hour * first.gpu_hours
+        billed = figures.get("gpu_hours_with_overheads") or first.gpu_hours  # (stalled and lost hours are paid too)
+        cost = req.price_per_gpu_hour * billed
         sym = "¥" if req.currency == "CNY" else "$"
         figures["cost_at_your_price"] = round(cost, 2)
-        lines.append(ctx.t(f"At your price of {sym}{req.price_per_gpu_hour:g} per GPU-hour: **{sym}{cost:,.0f}**.",
-                           f"按你给的 {sym}{req.price_per_gpu_hour:g}/卡时：**{sym}{cost:,.0f}**。"))
+        lines.append(ctx.t(f"At your price of {sym}{req.price_per_gpu_hour:g} per GPU-hour: **{sym}{cost:,.0f}**"
+                           + (f" ({billed:,.0f} GPU-hours with the overheads)." if billed != first.gpu_hours else "."),
+                           f"按你给的 {sym}{req.price_per_gpu_hour:g}/卡时：**{sym}{cost:,.0f}**"
+                           + (f"（含损耗共 {billed:,.0f} 卡时）。" if billed != first.gpu_hours else "。")))
     rate = on_demand_rate(ctx.deps.prices(), first.gpu)
     if rate is not None:
         figures["cost_usd"] = round(rate.typical * first.gpu_hours, 0)

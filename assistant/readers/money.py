@@ -75,7 +75,8 @@ def money(text: str) -> dict:
         re.search(MONEY + r"\s*(?:的)?\s*(?:(?:hardware|capex|total|gpu|server|purchase|overall|all[\s-]*in)\s+)?"
                           r"(?:预算|budget|以内|to spend|可以花|能花)", text)) if x]
     # (the first that is a budget: 'max 2 servers … ~$440k hardware budget' is not a budget of 2)
-    m = next((x for x in candidates if x.group("pre") or x.group("post") or re.search(budget_words, x.group(0))), None)
+    m = next((x for x in candidates if (x.group("pre") or x.group("post") or re.search(budget_words, x.group(0)))
+              and not re.match(r"\s*(?:%|％|percent|个百分点|成)", text[x.end():])), None)  # ('budget 5% of time': a share)
     if m:
         got = _money(m)
         if got and got[0] > 0:

@@ -1093,6 +1093,30 @@ NO_TP = (r"(?:不(?:开|用|做|想用|能用|要)|没有|无|禁用|关掉)\s*(
            r"one (?:replica|instance|copy) per (?:card|gpu)"))
 
 
+_SPAN = r"(\d+(?:\.\d+)?)\s*(h|hrs?|hours?|min|mins?|minutes?|s|secs?|seconds?|小时|分钟|秒)(?![a-z])"
+_TO_MIN = {"h": 60, "hr": 60, "hrs": 60, "hour": 60, "hours": 60, "小时": 60, "min": 1, "mins": 1, "minute": 1,
+           "minutes": 1, "分钟": 1, "s": 1 / 60, "sec": 1 / 60, "secs": 1 / 60, "second": 1 / 60, "seconds": 1 / 60, "秒": 1 / 60}
+
+
+def training_overheads(text: str) -> dict:
+    """Time a run loses besides its compute: blocking checkpoints ('checkpoint every 2h takes 10 min', '每 2 小时存一次
+    checkpoint，每次 10 分钟') and failures ('budget 5% of time lost to failures/restarts', '故障重启按 5% 算')."""
+    out: dict = {}
+    m = re.search(r"checkpoint\w*[^.;。；]{0,12}?every\s+" + _SPAN + r"[^.;。；]{0,30}?(?:takes?|costs?|blocks?|stalls?|of|,|，)\s*"
+                  r"(?:about|~|around)?\s*" + _SPAN, text) or \
+        re.search(r"每\s*" + _SPAN + r"\s*(?:存|保存|做|写)(?:一次)?\s*(?:checkpoint|ckpt|检查点)[^。；]{0,12}?(?:每次|要|需要|耗时|花)?\s*"
+                  + _SPAN, text)
+    if m:
+        every, took = float(m.group(1)) * _TO_MIN[m.group(2)], float(m.group(3)) * _TO_MIN[m.group(4)]
+        if 0 < took < every:
+            out["checkpoint_stall"] = round(took / every, 4)
+    m = re.search(r"(\d+(?:\.\d+)?)\s*%[^.;。；]{0,30}?(?:fail\w*|restart\w*|downtime|interrupt\w*|crash\w*|故障|重启|宕机|中断)", text) or \
+        re.search(r"(?:fail\w*|restart\w*|downtime|interrupt\w*|crash\w*|故障|重启|宕机|中断)[^.;。；]{0,24}?(\d+(?:\.\d+)?)\s*%", text)
+    if m and 0 < float(m.group(1)) < 50:
+        out["time_lost"] = float(m.group(1)) / 100
+    return out
+
+
 def tensor_parallel(text: str) -> dict:
     """A tensor-parallel size asked for: 'TP=3', 'tp 4', '--tensor-parallel-size 8', '8-way tensor parallel', '张量并行 4'."""
     m = TP_SIZE.search(text)
