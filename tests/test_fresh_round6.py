@@ -377,3 +377,15 @@ def test_the_overheads_lengthen_the_wall_clock_and_the_bill():
     assert f["wall_hours_with_overheads"] == pytest.approx(f["wall_hours"] * (1 + 10 / 120) / 0.95, rel=0.01)
     assert f["cost_at_your_price"] == pytest.approx(1.9 * 64 * f["wall_hours_with_overheads"], rel=0.01)
     assert not ans.request.get("budget")
+
+
+@pytest.mark.parametrize("q,gid", [("how many 8-card boxes of A100 40GB do we need to full fine tune llama 3 70b?", "a100-40gb"),
+                                   ("全参微调 Llama 3 70B 需要几台 8 卡 A800？", "a800")])
+def test_a_count_asked_in_servers_is_answered_in_servers(q, gid):
+    # 16 B x 70.6e9 = 1,129 GB of model states over k GPUs + activations; the servers are the count with headroom
+    # (<= 90% of usable) in whole 8-GPU boxes
+    ans = ask(q)
+    f = ans.figures
+    assert f["gpus_per_server"] == 8 and f["servers"] * 8 >= f["full_min_gpus"]
+    head = ans.answer.split("\n\n")[1]
+    assert head.startswith((f"**{f['servers']} × 8-GPU servers", f"**{f['servers']} 台 8 卡服务器")), head

@@ -316,8 +316,22 @@ def training_memory(ctx: Ctx) -> Answer:
             f": plan on {roomy[0]} ({roomy[1]:.1f} GB each)" if roomy else ""), f"；**很紧**（可用显存的 "
             f"{at_k.per_gpu_gb / at_k.usable_gb:.0%}）" + (f"：按 {roomy[0]} 张规划（每卡 {roomy[1]:.1f} GB）" if roomy else "")) \
             if tight else ""
-        lines.insert(0, ctx.t(f"**{k}× {gpu.name}** for {main.method}: about {at_k.per_gpu_gb:.1f} GB per GPU (the fewest "
-                              f"that hold it{extra}; the terms on one GPU follow).",
+        per = req.gpus_per_node if "gpus_per_node" in req.stated and req.gpus_per_node else None
+        if per:  # 'how many 8-card boxes?': the count in whole boxes, the GPUs beside it
+            plan_k = roomy[0] if roomy else k
+            boxes = -(-plan_k // per)
+            route_figs = route_figs | {"servers": boxes, "gpus_per_server": per}
+            ctx.used.add("gpus_per_node")
+            lines.insert(0, ctx.t(f"**{boxes} × {per}-GPU servers ({boxes * per} × {gpu.name})** for {main.method}: "
+                                  f"{k} GPUs is the fewest that hold it ({at_k.per_gpu_gb:.1f} GB each"
+                                  + (f", {at_k.per_gpu_gb / at_k.usable_gb:.0%} of usable: too tight; {roomy[0]} keep it "
+                                     f"under 90%" if roomy else "") + ").",
+                                  f"**{boxes} 台 {per} 卡服务器（{boxes * per} 张 {gpu.name}）**（{main.method}）：最少 {k} 张"
+                                  f"放得下（每卡 {at_k.per_gpu_gb:.1f} GB"
+                                  + (f"，占可用的 {at_k.per_gpu_gb / at_k.usable_gb:.0%}，太紧；{roomy[0]} 张能压到 90% 以下"
+                                     if roomy else "") + "）。") + "\n")
+        lines.insert(1 if per else 0, ctx.t(f"**{k}× {gpu.name}** for {main.method}: about {at_k.per_gpu_gb:.1f} GB per GPU "
+                                            f"(the fewest that hold it{extra}; the terms on one GPU follow).",
                               f"**{k} 张 {gpu.name}**（{T(lang, 'full') if main.method == 'full' else main.method}）：每卡约 "
                               f"{at_k.per_gpu_gb:.1f} GB（放得下的最少卡数{extra}；下面是单卡的各项）。") + "\n")
     for o in options:
