@@ -389,3 +389,17 @@ def test_a_count_asked_in_servers_is_answered_in_servers(q, gid):
     assert f["gpus_per_server"] == 8 and f["servers"] * 8 >= f["full_min_gpus"]
     head = ans.answer.split("\n\n")[1]
     assert head.startswith((f"**{f['servers']} × 8-GPU servers", f"**{f['servers']} 台 8 卡服务器")), head
+
+
+# --- a time asked beside a memory that fits only with a usual change is timed with that change ---------------------
+
+@pytest.mark.parametrize("q", ["Yi-1.5-34B 单卡 A6000 48G，seq 4096，batch 4，LoRA 微调 1 亿 token，显存够吗？要多久？",
+                               "LoRA on Yi-1.5-34B, one A6000 48GB, seq 4096, batch 4, 100M tokens: does it fit? how long?"])
+def test_a_time_beside_a_memory_that_does_not_fit_uses_the_change_that_fits(q):
+    # 16-bit LoRA: 34.4e9 x 2 B = 68.8 GB of frozen weights > 48 GB; QLoRA's NF4 base ~0.56 B each = ~19 GB + the rest
+    # fits: the time is computed for QLoRA, said, in the order asked (memory first)
+    ans = ask(q)
+    assert [a.intent for a in ans.asks] == ["training_memory", "training_time"]
+    mem, t = ans.asks
+    assert mem.figures.get("fix_fits") == "qlora"
+    assert t.request["method"] == "qlora" and t.figures.get("wall_hours")

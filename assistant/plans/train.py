@@ -228,6 +228,8 @@ def _standard_fixes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[s
         except ValueError:
             continue
         figs[f"fix_{key}_per_gpu_gb"] = r.per_gpu_gb
+        if r.fits and "fix_fits" not in figs:
+            figs["fix_fits"] = key  # the first usual change that fits: what a time asked beside it is computed for
         tight = r.fits and r.per_gpu_gb > 0.9 * room
         out.append(f"  - {label}: **{r.per_gpu_gb:.1f} GB** " + (
             ctx.t("— fits, with little room to spare", "—— 放得下，但余量很小") if tight else

@@ -640,8 +640,14 @@ def _clauses(low: str) -> list[str]:
     lines = low.split("\n")
     if len(lines) > 2 and re.search(r"[?？]\s*$", lines[-1]):
         head, last = "\n".join(lines[:-1]), lines[-1]
-        return [c.strip() for part in (head, last) for c in _CLAUSE.split(part) if c and c.strip() and len(c.strip()) > 3]
-    return [c.strip() for c in _CLAUSE.split(low) if c and c.strip() and len(c.strip()) > 3]
+        return [c.strip() for part in (head, last) for c in _CLAUSE.split(part) if c and _long_enough(c)]
+    return [c.strip() for c in _CLAUSE.split(low) if c and _long_enough(c)]
+
+
+def _long_enough(clause: str) -> bool:
+    """A clause worth reading: four characters, or three Chinese ones ('要多久', '多少钱')."""
+    c = clause.strip()
+    return len(c) > 3 or bool(re.fullmatch(r"[\u4e00-\u9fff]{3}", c))
 
 
 def _title(clause: str, intent: str, zh: bool) -> str:
