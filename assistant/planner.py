@@ -97,6 +97,12 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     from assistant.multi_ask import combine, sub_request
     from assistant.readers.asks import find_asks
 
+    if req.gpu_rental_prices:  # each card's stated rental price replaces the table's for this answer
+        from knowledge.prices import session_rental_override
+
+        deps = deps.with_prices([session_rental_override(g, p, req.currency or "USD")
+                                 for g, p in req.gpu_rental_prices.items()])
+
     if (req.per_token_cost or (req.reference_per_million and req.intent == "cost")) and not req.model and \
             (req.gpu or len(set(req.gpus)) >= 2) and not invalid and \
             not req.throughput_tokens_per_s and not req.largest_model:

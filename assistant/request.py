@@ -152,6 +152,9 @@ class Request(BaseModel):
                                                 description="decode rate each user must get (sets the ITL target)")
 
     # money and time
+    gpu_rental_prices: dict[str, float] = Field(default_factory=dict, description="a rental price per GPU-hour the "
+                                                "user states for each of several cards ('L4 $0.80, L40S $1.90, H100 "
+                                                "$4.50'), in `currency`: used instead of the table's")
     price_per_gpu_hour: float | None = Field(None, description="the user's rental price, in `currency`")
     hosting_per_month: float | None = Field(None, ge=0, description="the user's colocation / hosting cost per month for "
                                             "owned hardware, per server when the message is about a server, in `currency`")

@@ -403,3 +403,24 @@ def test_a_time_beside_a_memory_that_does_not_fit_uses_the_change_that_fits(q):
     mem, t = ans.asks
     assert mem.figures.get("fix_fits") == "qlora"
     assert t.request["method"] == "qlora" and t.figures.get("wall_hours")
+
+
+# --- a rental price stated for each card replaces the table's -------------------------------------------------------
+
+def test_each_cards_stated_price_is_used_in_the_ranking():
+    # phi-4 QLoRA on 61.4M tokens: each card's job cost = its hours x its GPUs x the price written beside it
+    ans = ask("cheapest GPU to rent for QLoRA on phi-4 (14B)? 20k samples ~1k tokens each, 3 epochs, needs to finish "
+              "overnight (<12h). prices we see per gpu-hr: L4 $0.80, A10 24GB $1.00, L40S $1.90, A100 80GB $3.40, "
+              "H100 SXM $4.50")
+    assert ans.request["gpu_rental_prices"] == {"l4": 0.8, "a10": 1.0, "l40s": 1.9, "a100-80gb": 3.4, "h100": 4.5}
+    assert ans.request["deadline_hours"] == 12
+    assert "no rental price" not in ans.answer and "your stated rental price" in ans.answer
+
+
+@pytest.mark.parametrize("text,prices", [("H100 ¥15/卡时、A100 ¥8/卡时，哪个划算", {"h100": 15.0, "a100-80gb": 8.0}),
+                                         ("H200 at $3.79/hr vs H100 at $2.49/hr", {"h200": 3.79, "h100": 2.49})])
+def test_prices_written_beside_their_cards_are_read(text, prices):
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    assert read(text, default_catalog()).request.gpu_rental_prices == prices

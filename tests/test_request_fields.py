@@ -180,6 +180,9 @@ PAIRS: dict[str, tuple[str, str]] = {
                          "long?"),
     "time_lost": ("Full fine-tune Llama 3.1 8B on 10B tokens on 16 H100s: how long?",
                   "Full fine-tune Llama 3.1 8B on 10B tokens on 16 H100s, 5% of time lost to failures: how long?"),
+    "gpu_rental_prices": ("Cheapest GPU to rent for QLoRA on Qwen2.5-14B, 60M tokens: L4, L40S or H100?",
+                          "Cheapest GPU to rent for QLoRA on Qwen2.5-14B, 60M tokens: L4 $0.80, L40S $1.90 or H100 "
+                          "$4.50?"),
     "rack_units": ("What should we buy to serve Llama 3.1 70B FP8 to 100 concurrent users?",
                    "We only have 4U of rack space: what should we buy to serve Llama 3.1 70B FP8 to 100 concurrent users?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),

@@ -210,8 +210,13 @@ def _assumptions(req: RecommendRequest, tokens: float | None) -> list[str]:
         out.append(f"serving {req.batch} concurrent user(s) at {req.seq_len or 4096} tokens each with vLLM, within TTFT "
                    "<= 2 s and ITL <= 50 ms (the serving planner: TP within a node, whole nodes beyond, replicas); "
                    "cost per hour")
-    out.append("cost: on-demand rental at the median of the price table's USD records for each GPU (CNY-only GPUs "
-               f"converted at {CNY_PER_USD} CNY/USD; estimates; override in ~/.config/gpu-advisor/prices.yaml)")
+    yours = sorted({p.gpu for p in req.prices if p.id.startswith("session-") and p.kind == "rent_on_demand"})
+    if yours:
+        out.append("cost: your stated rental price for " + ", ".join(yours) + "; the price table's median on-demand "
+                   "rate for any other card")
+    else:
+        out.append("cost: on-demand rental at the median of the price table's USD records for each GPU (CNY-only GPUs "
+                   f"converted at {CNY_PER_USD} CNY/USD; estimates; override in ~/.config/gpu-advisor/prices.yaml)")
     out.append("ranking: " + ("cheapest meeting the deadline" if req.deadline_hours else
                               "fastest within the budget" if req.budget else "cheapest, then fastest"))
     return out

@@ -16,6 +16,8 @@ USES["recommend"] = {"model", "method", "tokens", "epochs", "budget", "currency"
                      "concurrent_users", "context", "seq_len", "purchase", "host_owned", "exclude_vendors", "exclude_gpus",
                      "only_vendors", "power_limit_w"}
 USES["published_run"] = {"model", "models", "gpu", "gpus", "num_gpus", "mfu"}
+USES["compare"] = USES["compare"] | {"gpu_rental_prices"}  # (priced via the price records)
+
 
 
 def compare(ctx: Ctx) -> Answer:
@@ -502,6 +504,9 @@ def recommend(ctx: Ctx) -> Answer:
     args = {"model": model.id, "task": task, "tokens": tokens, "budget_usd": budget, "deadline_hours": req.deadline_hours,
             "gpus": [g.id for g in candidates] if len(req.gpus) >= 2 else "all",
             "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "exclude_gpus": req.exclude_gpus}
+    if req.gpu_rental_prices:  # (the prices themselves reach the tool through the price records; named in the call)
+        args["your_rental_prices"] = dict(req.gpu_rental_prices)
+        ctx.used.add("gpu_rental_prices")
     load = {"batch": req.concurrent_users} if (task == "inference" and req.concurrent_users) else {}
     if req.context or req.seq_len:
         load["seq_len"] = req.context if task == "inference" and req.context else (req.seq_len or req.context)

@@ -33,6 +33,9 @@ USES["serving"] = _INFER | {"concurrent_users", "requests_per_s", "ttft_s", "itl
                             "daily_active_users"}
 USES["inference_speed"] = (_INFER - {"gpu_memory_utilization"}) | {"concurrent_users", "ttft_s", "itl_ms",
                                                                    "tokens_per_s_per_user", "max_throughput"}
+USES["serving"] = USES["serving"] | {"gpu_rental_prices"}  # (priced via the price records)
+USES["inference_speed"] = USES["inference_speed"] | {"gpu_rental_prices"}  # (priced via the price records)
+
 
 
 def _bits(fmt: str) -> float:

@@ -22,6 +22,9 @@ USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hou
                 "max_throughput", "rent_per_month", "hosting_per_month", "power_kw", "pue", "depreciation_years"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
+USES["price"] = USES["price"] | {"gpu_rental_prices"}  # (priced via the price records)
+USES["cost"] = USES["cost"] | {"gpu_rental_prices"}  # (priced via the price records)
+
 
 
 def _currency(ctx: Ctx) -> str:

@@ -22,6 +22,8 @@ USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus"
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
                          "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu", "peak_tflops",
                          "throughput_tokens_per_s", "throughput_scope", "checkpoint_stall", "time_lost"}
+USES["training_time"] = USES["training_time"] | {"gpu_rental_prices"}  # (priced via the price records)
+
 
 
 def _methods(ctx: Ctx) -> list[str]:

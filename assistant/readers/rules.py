@@ -158,6 +158,19 @@ _JOB_OF_ITS_OWN = (r"(?<![a-z0-9.])\d+(?:\.\d+)?\s*[bmtk]\s*(?:tokens?|token|参
                    r"llama|qwen|deepseek|mistral|mixtral|gemma|glm|phi|yi-|baichuan|internlm|gpt|千问|模型|model")
 
 
+def _prices_by_card(low: str, spans: list) -> dict[str, float]:
+    """{gpu id: price per GPU-hour} for cards each written with its own hourly price ('L4 $0.80, A10 24GB $1.00',
+    'H100 ¥15/卡时、A100 ¥8/卡时'); a price must sit right after its card (a variant word or 'at' between)."""
+    out: dict[str, float] = {}
+    for start, end, gid in spans:
+        m = re.match(r"\s*(?:\d+\s*gb|sxm\d?|pcie|nvl|80g|40g|24g|48g|\(|\))*\s*(?:at|@|:|：|=|for|约|是|为)?\s*"
+                     r"(?:\$|¥|￥|usd\s*)(\d+(?:\.\d+)?)\s*(?:/|per|每)?\s*(?:gpu[\s-]*)?(?:hr|hour|h|小时|卡时)?(?![a-z0-9])",
+                     low[end:end + 40])
+        if m and 0 < float(m.group(1)) <= 1000 and gid not in out:
+            out[gid] = float(m.group(1))
+    return out
+
+
 def _the_size_named(text: str, quoted: str, catalog: Catalog) -> str:
     """'Meta's Llama 3.1 8B took … how long would continued pretraining of the 8B take?': 'the 8B' is the model the
     quotation names, when its size matches."""
@@ -541,6 +554,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             names.gpu_text = None
     if names.gpus:
         stated["gpu"], stated["gpus"], stated["gpu_text"] = names.gpus[0], names.gpus, names.gpu_text
+    per_card = _prices_by_card(low, names.gpu_spans)
+    if len(per_card) >= 2:  # 'prices we see per gpu-hr: L4 $0.80, A10 24GB $1.00, L40S $1.90': each card's own price
+        stated["gpu_rental_prices"] = per_card
     fast = slots.speedup(work)
     if fast:
         stated["speedup"] = fast[0]

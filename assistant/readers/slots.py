@@ -613,7 +613,10 @@ def largest_model(text: str) -> dict:
 def deadline(text: str) -> dict:
     m = re.search(r"(" + NUM + r")\s*(" + TIME_UNIT + r")\s*(?:内|以内|之内|之前|搞定|完成|训完|跑完)", text) or \
         re.search(r"(?:within|in under|in less than|under|by|deadline(?: of| is)?|before)\s+(" + NUM + r"|a|one)\s*(" + TIME_UNIT
-                  + r")(?![a-z])", text)
+                  + r")(?![a-z])", text) or \
+        re.search(r"(?:<|≤|<=|少于|不超过|不到)\s*(" + NUM + r")\s*(" + TIME_UNIT + r")(?![a-z])", text)
+    if not m and re.search(w(r"overnight|over ?night") + r"|一晚上|一夜|过夜", text):
+        return {"deadline_hours": 12.0}  # 'needs to finish overnight': about 12 hours (an assumption, said)
     if m:
         v = to_number(m.group(1)) if m.group(1) not in ("a", "one") else 1.0
         if v:
