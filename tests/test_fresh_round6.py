@@ -424,3 +424,19 @@ def test_prices_written_beside_their_cards_are_read(text, prices):
     from knowledge.catalog import default_catalog
 
     assert read(text, default_catalog()).request.gpu_rental_prices == prices
+
+
+@pytest.mark.parametrize("text,price", [("an 8x H100 SXM server is $280k", 280_000), ("the HGX box costs about $250k", 250_000),
+                                        ("H20 整机约 120 万", 1_200_000)])
+def test_a_servers_price_written_after_it_is_its_purchase_price(text, price):
+    from assistant.readers.money import money
+
+    assert money(text.lower()).get("purchase_price_per_server") == price
+
+
+def test_the_stated_server_price_sets_the_break_even():
+    # $280k / 8 = $35,000 a GPU; a month saved at 60%: 2.49 x 730 x 0.6 = $1,090.6, less colo $1,500/8 = $187.5 and
+    # power 0.7 kW x 1.3 x $0.12 x 730 x 0.6 = $47.8 -> $855.3; 35,000 / 855.3 = 40.9 months
+    ans = ask("rent vs buy: H100 on-demand is $2.49/gpu-hr. an 8x H100 SXM server is $280k. power $0.12/kWh, colo "
+              "$1,500/mo per server. we'd be ~60% utilized. when do we break even?")
+    assert "**40.9 months**" in ans.answer

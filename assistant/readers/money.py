@@ -142,6 +142,17 @@ def money(text: str) -> dict:
         out["currency"] = out.get("currency") or cur
         break
     if "purchase_price" not in out and "purchase_price_per_server" not in out:
+        for m in re.finditer(r"(?:server|node|box|machine|dgx|hgx|整机|服务器|一台)\s*(?:is|costs?|runs?|goes for|=|:|：|约|要|"
+                             r"价格|报价|售价|大概|at)?\s*(?:about|around|roughly|~|约|大概)?\s*" + MONEY, text):
+            got = _money(m)
+            tail = text[m.end():m.end() + 12]
+            if got and got[0] >= 1000 and (m.group("pre") or m.group("post") or m.group("mag")) and not re.match(
+                    r"\s*(?:/|per|每|一|a)\s*(?:个)?\s*(?:month|mo|月|hr|hour|h|小时|year|年)(?![a-z])", tail):
+                # 'an 8x H100 SXM server is $280k', '整机约 120 万': a whole server's purchase price
+                out["purchase_price_per_server"] = got[0]
+                out["currency"] = out.get("currency") or got[1]
+                break
+    if "purchase_price" not in out and "purchase_price_per_server" not in out:
         m = re.search(MONEY + r"\s*(?:purchase|purchase price|to buy|upfront|capex|买断|购置|采购价)", text)
         got = _money(m) if m else None
         if got and got[0] >= 1000:  # '$260k purchase': the amount before the word
