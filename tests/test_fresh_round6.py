@@ -440,3 +440,16 @@ def test_the_stated_server_price_sets_the_break_even():
     ans = ask("rent vs buy: H100 on-demand is $2.49/gpu-hr. an 8x H100 SXM server is $280k. power $0.12/kWh, colo "
               "$1,500/mo per server. we'd be ~60% utilized. when do we break even?")
     assert "**40.9 months**" in ans.answer
+
+
+@pytest.mark.parametrize("q", [
+    "推理容量评估：Llama-3.1-70B-Instruct，FP8 权重 + FP8 KV cache，单机 8 卡 H20 96G，TP=8，平均输入 6k 输出 800，SLA 要求 "
+    "TPOT < 50ms，能扛多少并发 / QPS？",
+    "Llama 3.1 70B FP8 on one 8x H20 node, avg 6k in / 800 out, SLA ITL under 50 ms: how many concurrent users and QPS?"])
+def test_a_latency_sla_caps_the_capacity_asked(q):
+    # ITL <= 50 ms is >= 20 tokens/s per user: the users held are those at which each still gets 20 tokens/s (far
+    # fewer than the KV pool holds); the requests a second follow from that load
+    ans = ask(q)
+    f = ans.figures
+    assert f["users_at_target_rate"] < f["max_concurrent_sequences"]
+    assert "requests_per_s_at_target" in f or any(k.endswith("_at_target") for k in f)

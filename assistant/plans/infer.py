@@ -995,9 +995,11 @@ def serving(ctx: Ctx) -> Answer:
     if not (req.concurrent_users or req.requests_per_s or req.batch) and max_seqs:
         rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, max_seqs)
         lines[1:1] = rate_line
-        if req.tokens_per_s_per_user:  # 'how many users at >= 30 tokens/s each?': the load that keeps the rate
-            got = _users_at_rate(ctx, model, gpu, fmt, context, req.tokens_per_s_per_user, max_seqs)
-            t = req.tokens_per_s_per_user
+        target = req.tokens_per_s_per_user or (1000 / req.itl_ms if req.itl_ms else None)
+        if target:  # 'how many users at >= 30 tokens/s each?', 'SLA TPOT < 50 ms': the load that keeps the rate
+            got = _users_at_rate(ctx, model, gpu, fmt, context, target, max_seqs)
+            t = target
+            ctx.used |= {"itl_ms", "tokens_per_s_per_user"}
             lines[0] = (ctx.t(f"**Up to {got[0]} concurrent users at ≥ {t:g} tokens/s each** on {n}× {gpu.name} "
                               f"({got[1]:.1f} tokens/s each at {got[0]}; memory alone holds {max_seqs} sequences of "
                               f"{context:,} tokens).",
@@ -1007,6 +1009,10 @@ def serving(ctx: Ctx) -> Answer:
                               f"**{n} 张 {gpu.name} 上单个用户也到不了 {t:g} token/秒**（这个模型和格式）。"))
             if got:
                 rate = (rate or {}) | {"users_at_target_rate": got[0]}
+                if got[0] < max_seqs:  # the requests a second at the load that keeps the target, not at memory's
+                    at_target, rate_t = _rate_at_capacity(ctx, model, gpu, fmt, context, got[0])
+                    lines[1:1 + len(rate_line)] = at_target
+                    rate = (rate or {}) | {k + "_at_target": v for k, v in (rate_t or {}).items()}
     cites = ctx.deps.search("vLLM KV cache 并发" if ctx.zh else "vLLM KV cache concurrency PagedAttention")
     figures = {"per_gpu_gb": r.per_gpu_gb, "kv_cache_gb": r.kv_cache_total_gb, "kv_pool_tokens": r.vllm_kv_cache_tokens,
                "max_concurrent_sequences": max_seqs, "min_gpus": r.min_gpus, "concurrent_users": users,
