@@ -88,6 +88,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "concurrent_users": ("{} concurrent users", "{} 并发"), "requests_per_s": ("{} req/s", "{} QPS"),
         "engine": ("{}", "{}"), "epochs": ("{} epochs", "{} 个 epoch"), "optimizer": ("{}", "{}"),
         "zero": ("ZeRO-{}", "ZeRO-{}"), "offload": ("offload {}", "卸载 {}"), "recompute": ("recompute {}", "重计算 {}"),
+        "tensor_parallel": ("TP{}", "TP{}"), "pipeline_parallel": ("PP{}", "PP{}"),
         "lora_rank": ("rank {}", "rank {}"), "utilization": ("{:.0%} utilization", "利用率 {:.0%}"),
         "hours_per_day": ("{:g} h/day", "每天 {:g} 小时"), "mfu": ("MFU {:.0%}", "MFU {:.0%}"),
         "ttft_s": ("TTFT ≤ {:g} s", "首 token ≤ {:g} 秒"), "itl_ms": ("ITL ≤ {:g} ms", "每 token ≤ {:g} 毫秒"),
@@ -100,6 +101,9 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "device_kind": ("a {}", "设备：{}"),
         "long_documents": ("long documents", "长文档"),
         "quiet": ("quiet", "安静低功耗"),
+        "rack_units": ("{}U of rack space", "机柜 {}U"),
+        "checkpoint_stall": ("checkpoint stalls {:.1%}", "checkpoint 阻塞 {:.1%}"),
+        "time_lost": ("{:.0%} of time lost to failures", "故障损失 {:.0%}"),
     }
     for key, (en, cn) in labels.items():
         v = getattr(req, key)
@@ -111,6 +115,9 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         out.append(f"{req.period_hours:,.0f} 小时" if zh else f"{req.period_hours:,.0f} h")
     if req.price_per_gpu_hour:
         out.append(_money(req.price_per_gpu_hour, req.currency) + ("/卡时" if zh else "/GPU-h"))
+    if req.gpu_rental_prices:
+        out.append(("你的租价 " if zh else "your prices ") + ", ".join(
+            f"{gpu_label(g, catalog) or g} {_money(p, req.currency)}" for g, p in req.gpu_rental_prices.items()))
     if req.purchase_price:
         out.append(_money(req.purchase_price, req.currency) + ("/卡" if zh else " per GPU"))
     if req.purchase_price_per_server:

@@ -453,3 +453,14 @@ def test_a_latency_sla_caps_the_capacity_asked(q):
     f = ans.figures
     assert f["users_at_target_rate"] < f["max_concurrent_sequences"]
     assert "requests_per_s_at_target" in f or any(k.endswith("_at_target") for k in f)
+
+
+def test_a_chinese_list_of_asks_with_question_words_is_each_answered():
+    # 6 x 72.7e9 x 2e8 = 8.7e19 (+ attention at 8k) / (64 x 312e12 x 0.35) = 3.5-4 h; 64 x ~3.8 h x ¥9 = ~¥2,200
+    ans = ask("Qwen2.5-72B 全参 SFT：数据 2 亿 token，seq 8k，64 张 A800 80G（8 台，每台 4×200G IB），Megatron TP=8 PP=2 "
+              "DP=4，global batch 512 条，MFU 按 35% 估，卡时 ¥9。问：每卡显存多少、要多久、多少钱？")
+    assert [a.intent for a in ans.asks] == ["training_memory", "training_time", "cost"]
+    assert ans.request["price_per_gpu_hour"] == 9 and ans.request["tensor_parallel"] == 8
+    cost = ans.asks[2]
+    assert "TP8" in ans.answer and "¥9/卡时" in ans.answer
+    assert 1_800 <= cost.figures.get("rent_cost", cost.figures.get("cost_at_your_price", 0)) <= 2_600, cost.figures

@@ -937,8 +937,9 @@ def listed_asks(low: str, req: Request) -> list[Ask]:
                "latency": "serving" if not trains else None}
     asks: list[Ask] = []
     for part in parts:
-        kind = next((k for k, pat in _LISTED if re.fullmatch(r"(?:the |total |训练|推理|总)?(?:" + pat + r")(?: per gpu| each| 分别| 各)?",
-                                                             part)), None)
+        kind = next((k for k, pat in _LISTED if re.fullmatch(
+            r"(?:the |total |训练|推理|总|要|需要|大概|大约|每卡)*(?:" + pat + r")(?: per gpu| each|\s*分别|\s*各)?"
+            r"\s*(?:多少|是多少|要多少|大概多少|有多少|多大|多长)?", part)), None)
         if kind is None:
             return []  # a list of anything else ('seq 4096, batch 8') is inputs, not asks
         intent = intents[kind]
