@@ -464,3 +464,28 @@ def test_a_chinese_list_of_asks_with_question_words_is_each_answered():
     cost = ans.asks[2]
     assert "TP8" in ans.answer and "¥9/卡时" in ans.answer
     assert 1_800 <= cost.figures.get("rent_cost", cost.figures.get("cost_at_your_price", 0)) <= 2_600, cost.figures
+
+
+# --- a measured single-stream speed carried to another GPU count ---------------------------------------------------
+
+@pytest.mark.parametrize("q", [
+    "我们压测 Llama-3.3-70B FP8，2 张 H100 TP=2，单请求 decode 35 tok/s。老板说换成 4 张 TP=4 就能翻倍到 70，对吗？",
+    "We measured 35 tok/s single-stream on Llama 3.3 70B FP8 with 2x H100 at TP=2. Will 4x H100 at TP=4 double it to 70?"])
+def test_a_measured_speed_on_more_gpus_is_scaled_not_doubled(q):
+    # decode at batch 1 reads the weights: 70.6 GB in FP8 over 2 GPUs at 3.35 TB/s vs over 4; the all-reduces and the
+    # engine's fixed step costs stay, so TP4 gives well under 2x (the estimates' ratio carries it: 1.3-1.8x)
+    ans = ask(q)
+    assert ans.request["measured_num_gpus"] == 2 and ans.request["num_gpus"] == 4
+    got = ans.figures["decode_tokens_per_s_per_seq"]
+    assert 35 * 1.3 <= got <= 35 * 1.8 and got < 70
+    assert ("misses" in ans.answer) or ("达不到" in ans.answer)
+
+
+def test_a_vendor_spec_claim_is_corrected_and_the_job_sized_with_its_speed():
+    # H100: 80 GB (SXM) / 94 GB (NVL), never 192 GB; Llama 3.1 405B in FP8 = 405 GB of weights: not on 2 cards
+    # (160 GB); 8 x H100 (TP8) hold it, and the speed is given there
+    ans = ask("Our vendor says the H100 has 192GB HBM so Llama 3.1 405B in FP8 fits on 2 cards. Confirm and give "
+              "tokens/s please.")
+    head = ans.answer.split("\n\n")[1]
+    assert "wrong" in head and "no 192 GB" in head
+    assert "**Speed on 8× NVIDIA H100" in ans.answer

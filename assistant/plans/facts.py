@@ -728,7 +728,7 @@ def fact_check(ctx: Ctx) -> Answer:
     req, lang, question = ctx.req, ctx.lang, ctx.question
     low = question.lower()
     training_words = re.search(r"lora|微调|训练|fine[\s-]?tun|train", low)
-    inference_words = re.search(r"推理|部署|跑|加载|serv|inference|run|load", low)
+    inference_words = re.search(r"推理|部署|跑|加载|放得下|装得下|serv|inference|run|load|fits?(?![a-z])", low)
     memory_claim = req.model and (req.method or req.methods or training_words or inference_words)
     if len(sentences(question)) > 2 or not memory_claim:
         checks = check_paragraph(question, ctx.deps)
@@ -784,10 +784,57 @@ def fact_check(ctx: Ctx) -> Answer:
             head += " " + ctx.t(f"The {said_en} claimed cannot hold either: the model does not load on this hardware, so it "
                                 "serves no one.", f"说的{said}也不可能成立：模型在这套硬件上根本装不下，一个请求也跑不了。")
             ctx.used |= {"concurrent_users", "throughput_tokens_per_s", "throughput_scope"}
-        return base.model_copy(update={"intent": "fact_check", "answer": head + "\n\n" + base.answer + sources_md(lang, errata),
+        from assistant.readers.spec_claims import memory_claims
+
+        wrong_spec = memory_claims(low, ctx.deps.catalog, [req.gpu] if req.gpu else [], ctx.zh)
+        if wrong_spec:  # 'the H100 has 192GB HBM': the premise, corrected first
+            head += " " + wrong_spec[0][0].upper() + wrong_spec[0][1:] + ctx.t(".", "。")
+        speed = _speed_where_it_fits(ctx, base) if infer and re.search(
+            r"tok(?:en)?s?\s*/\s*s|tps|throughput|speed|how fast|速度|多快|吞吐", low) else ""
+        body = base.answer
+        if speed:  # before the assumptions, with the figures it follows
+            cut = min([i for i in (body.find("\n\n**Assumptions**"), body.find("\n\n**假设**")) if i >= 0] or [len(body)])
+            body = body[:cut] + speed + body[cut:]
+        return base.model_copy(update={"intent": "fact_check", "answer": head + "\n\n" + body + sources_md(lang, errata),
                                        "citations": errata + base.citations,
                                        "figures": base.figures | {"claim_correct": int(correct)}})
     return explain(ctx)
+
+
+def _speed_where_it_fits(ctx: Ctx, base: Answer) -> str:
+    """'…fits on 2 cards. Confirm and give tokens/s': the speed on the GPUs the checked answer found it needs (the
+    claimed count when it fits there), a tensor-parallel width the model's heads divide."""
+    from assistant.plans.infer import inference_speed
+    from tools.infer_memory import tp_ok
+
+    v = base.verdict
+    if v is None or not v.gpu:
+        return ""
+    model = ctx.model()
+    need = v.num_gpus if v.fits else (v.min_gpus or 0)
+    k = next((t for t in (1, 2, 4, 8, 16) if t >= need and tp_ok(model, t)), None)
+    if not k:
+        return ""
+    saved = ctx.req
+    ctx.req = saved.model_copy(update={"num_gpus": k, "gpu": v.gpu})
+    try:
+        sp = inference_speed(ctx)
+    except ValueError:
+        return ""
+    finally:
+        ctx.req = saved
+    f = sp.figures
+    if not f.get("decode_tokens_per_s_per_seq"):
+        return ""
+    return "\n\n" + ctx.t(
+        f"**Speed on {k}× {ctx.gpu(v.gpu).name}** (where it fits): one stream ≈ **{f['decode_tokens_per_s_per_seq']:,.0f} "
+        f"tokens/s**, first token ≈ {f['ttft_s']:.2f} s at a 2,048-token prompt"
+        + (f"; {f['batched_sequences']} streams at once ≈ {f['batched_tokens_per_s_total']:,.0f} tokens/s in total"
+           if f.get("batched_tokens_per_s_total") else "") + " (estimate, vLLM).",
+        f"**{k} 张 {ctx.gpu(v.gpu).name} 上的速度**（放得下的配置）：单路约 **{f['decode_tokens_per_s_per_seq']:,.0f} token/秒**，"
+        f"2,048 token 提示的首 token 约 {f['ttft_s']:.2f} 秒"
+        + (f"；{f['batched_sequences']} 路同时合计约 {f['batched_tokens_per_s_total']:,.0f} token/秒"
+           if f.get("batched_tokens_per_s_total") else "") + "（估算，vLLM）。")
 
 
 def _memory_needed(answer: Answer) -> float | None:

@@ -1536,7 +1536,7 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
     measured = req.throughput_tokens_per_s
     lines, figures = [], {}
     target = req.tokens_per_s_per_user
-    for gid in [g for g in (req.gpus or [req.gpu]) if g and g != old.id]:
+    for gid in [g for g in (req.gpus or [req.gpu]) if g and (g != old.id or n != n_old)]:
         new = ctx.gpu(gid)
         est = timed(ctx, model, new, num_gpus=n, **args)
         ratio = est.decode_tokens_per_s_per_seq / base.decode_tokens_per_s_per_seq
@@ -1547,13 +1547,18 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
                   "new card before buying)", f"：**正好卡在**你要的 {target:g} token/s 附近（差距在 10% 以内，估算分不出；买之前在新卡上实测）")
             if close else ctx.t(f": **meets** your {target:g} tokens/s" if scaled >= target else f": **misses** your {target:g} tokens/s",
                                 f"：**达到**你要的 {target:g} token/s" if scaled >= target else f"：**达不到**你要的 {target:g} token/s"))
+        why_en = (f"memory bandwidth {new.memory_bandwidth_gbps:,.0f} vs {old.memory_bandwidth_gbps:,.0f} GB/s sets most of it"
+                  if gid != old.id else f"{n} GPUs read {n_old / n:.2g}× the weights each, but every step's all-reduces "
+                  "and fixed engine costs do not shrink: short of linear")
+        why_zh = (f"显存带宽 {new.memory_bandwidth_gbps:,.0f} 对 {old.memory_bandwidth_gbps:,.0f} GB/s 决定了大部分差别"
+                  if gid != old.id else f"{n} 张卡每张只读 {n_old / n:.2g} 倍的权重，但每步的 all-reduce 和引擎固定开销不会变小，"
+                  "所以达不到线性")
         lines.append(ctx.t(f"- **{n}× {new.name}: ~{scaled:,.1f} tokens/s per sequence**{verdict} = your {measured:g} × "
                            f"{ratio:.2f} (estimate {est.decode_tokens_per_s_per_seq:,.1f} on it / {base.decode_tokens_per_s_per_seq:,.1f} "
-                           f"on your {n_old}× {old.name}; memory bandwidth {new.memory_bandwidth_gbps:,.0f} vs "
-                           f"{old.memory_bandwidth_gbps:,.0f} GB/s sets most of it)",
+                           f"on your {n_old}× {old.name}; {why_en})",
                            f"- **{n} × {new.name}：每序列约 {scaled:,.1f} token/s**{verdict} = 你实测的 {measured:g} × {ratio:.2f}"
                            f"（估算 {est.decode_tokens_per_s_per_seq:,.1f} ÷ 你的 {n_old} × {old.name} 上的 {base.decode_tokens_per_s_per_seq:,.1f}；"
-                           f"显存带宽 {new.memory_bandwidth_gbps:,.0f} 对 {old.memory_bandwidth_gbps:,.0f} GB/s 决定了大部分差别）"))
+                           f"{why_zh}）"))
         figures.setdefault("decode_tokens_per_s_per_seq", round(scaled, 2))
         figures[f"scaled_tokens_per_s:{gid}"] = round(scaled, 2)
     head = ctx.t(f"**From your measurement ({measured:g} tokens/s per sequence at batch {batch} on {n_old}× {old.name}), "

@@ -381,7 +381,46 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
                             "and GPUs where they differ)")
             return Reading(request=req, warnings=warnings, scores=job.scores, invalid=before.invalid + job.invalid)
     reading = read_one(text, catalog, previous)
-    return _measured_speed_moved(reading, text, catalog) if previous is None else reading
+    if previous is not None:
+        return reading
+    return _measured_speed_recounted(_measured_speed_moved(reading, text, catalog), text)
+
+
+_STREAM_RATE = (r"(\d+(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens? (?:per|a) second|token/秒|token每秒)")
+_MEASURED_NEAR = r"实测|压测|测试|测得|测下来|跑出|measured|benchmark\w*|we (?:get|got|see|saw)|decode|单请求|单路|single[\s-]?stream|batch\s*=?\s*1"
+
+
+def _measured_speed_recounted(reading: Reading, text: str) -> Reading:
+    """'2 张 H100 TP=2，单请求 decode 35 tok/s；换成 4 张 TP=4 能翻倍到 70 吗': one card, a measured single-stream speed on
+    the first count, the question on a second count: measured_num_gpus / num_gpus, the measurement scaled by the
+    estimates' ratio; a rate claimed for the new count is the target checked."""
+    req = reading.request
+    if req.measured_gpu or not req.model or len(set(req.gpus)) != 1 or req.throughput_tokens_per_s:
+        return reading
+    low = unicodedata.normalize("NFKC", text).lower()
+    rates = [m for m in re.finditer(_STREAM_RATE, low)] or \
+        [m for m in re.finditer(r"(?:到|to|reach|hit|达到)\s*(\d+(?:\.\d+)?)(?![\d.])", low)][:0]
+    first = next((m for m in rates if re.search(_MEASURED_NEAR, low[max(0, m.start() - 40):m.start()])), None)
+    if first is None:
+        return reading
+    counts = [int(c.group(1) or c.group(2)) for c in re.finditer(
+        r"(?<![\d.])(\d{1,2})\s*(?:张|块|x|×|cards?|gpus?)(?![a-z0-9])|(?<![a-z])tp\s*[=:]?\s*(\d{1,2})(?![\d])", low)]
+    distinct = list(dict.fromkeys(c for c in counts if 1 <= c <= 64))
+    if len(distinct) < 2:
+        return reading
+    old, new = distinct[0], distinct[1]
+    claimed = re.search(r"(?:翻倍|double\w*|到|to|reach|hit|达到|give)\s*(?:it\s*)?(?:to|到)?\s*(\d+(?:\.\d+)?)\s*"
+                        r"(?:tok(?:en)?s?\s*/\s*s|t/s|tps|token)?", low[first.end():])
+    update = {"intent": "inference_speed", "measured_gpu": req.gpu, "measured_num_gpus": old, "num_gpus": new,
+              "tensor_parallel": new if req.tensor_parallel else None, "throughput_tokens_per_s": float(first.group(1)),
+              "batch": 1}
+    if claimed and float(claimed.group(1)) > float(first.group(1)):
+        update["tokens_per_s_per_user"] = float(claimed.group(1))
+    stated = sorted(set(req.stated) | {k for k, v in update.items() if v is not None and k != "intent"})
+    new_req = req.model_copy(update=update | {"stated": stated})
+    return Reading(request=new_req, warnings=reading.warnings + [
+        f"your measured {first.group(1)} tokens/s on {old} GPU(s) is scaled to {new} by the estimates' ratio"],
+        scores=reading.scores, invalid=reading.invalid)
 
 
 def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
@@ -467,9 +506,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         invalid.append(BITS_AS_CONTEXT)
     path, low = config_path(text, low)
     names, work = find_names(low, catalog)
-    from assistant.readers.spec_claims import spec_claims
+    from assistant.readers.spec_claims import memory_claims, spec_claims
 
     warnings += spec_claims(low, catalog, names.gpus, detect_lang(text) == "zh")  # a vendor's impossible figures, said
+    warnings += memory_claims(low, catalog, names.gpus, detect_lang(text) == "zh")
     stated: dict = {}
     if path is not None:
         stated |= path

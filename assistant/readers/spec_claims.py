@@ -56,3 +56,32 @@ def spec_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> lis
                         "dense figure"))
             break
     return out
+
+
+_MEMORY_CLAIM = re.compile(r"(?:has|have|comes? with|with|ships with|packs|有|带|是)\s*(?:a\s+|an\s+)?(\d{2,4})\s*(?:gb|g)(?![a-z/])"
+                           r"\s*(?:of\s*)?(?:hbm\w*|memory|vram|显存|的显存|gddr\w*)")
+
+
+def memory_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> list[str]:
+    """'the H100 has 192GB HBM': a memory size the named card comes in no variant of, said with the cards that have it;
+    the table's figure is used."""
+    out: list[str] = []
+    for m in _MEMORY_CLAIM.finditer(low):
+        gb = float(m.group(1))
+        for gid in gpu_ids:
+            try:
+                g = catalog.gpu(gid)[0]
+            except LookupError:
+                continue
+            family = gid.split("-")[0]
+            variants = [x for x in catalog.gpus if x.id.split("-")[0] == family and x.vendor == g.vendor]
+            if any(abs((x.memory_gb or 0) - gb) <= 0.04 * gb for x in variants):
+                continue
+            sizes = sorted({round(x.memory_gb) for x in variants if x.memory_gb})
+            have = [x.name for x in catalog.gpus if x.memory_gb and abs(x.memory_gb - gb) <= 0.04 * gb][:3]
+            out.append((f"{g.name} 没有 {gb:g} GB 的版本（它的显存：{' / '.join(f'{s} GB' for s in sizes)}）"
+                        + (f"；{gb:g} GB 的是 {'、'.join(have)}" if have else "") + "；按表里的显存计算") if zh else
+                       (f"the {g.name} comes with no {gb:g} GB (its memory: {' / '.join(f'{s} GB' for s in sizes)})"
+                        + (f"; {gb:g} GB is {', '.join(have)}" if have else "") + "; the table's figure is used"))
+            break
+    return out
