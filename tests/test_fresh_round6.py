@@ -489,3 +489,23 @@ def test_a_vendor_spec_claim_is_corrected_and_the_job_sized_with_its_speed():
     head = ans.answer.split("\n\n")[1]
     assert "wrong" in head and "no 192 GB" in head
     assert "**Speed on 8× NVIDIA H100" in ans.answer
+
+
+# --- a quoted run's GPU-hours scaled to the user's model, and billed -------------------------------------------------
+
+def test_a_quoted_runs_gpu_hours_scaled_by_model_size_are_billed():
+    # 30.84M GPU-hours x (15T / 15T) x (70e9 / 405e9 = 0.173) = 5.33M GPU-hours; x $2.20 = $11.73M; the quoted
+    # 30.84M is never a GPU count
+    ans = ask("Llama 3.1 model card says 405B took 30.84M H100 GPU hours (~15T tokens). we want to train a 70B dense on "
+              "15T tokens as well. scaling from meta's number, how many H100 hours and what's the bill at $2.20/gpu-hr?")
+    t = next(a for a in ans.asks if a.intent == "training_time")
+    assert t.figures["scaled_gpu_hours"] == pytest.approx(5.33e6, rel=0.01)
+    assert t.figures["cost_at_your_price"] == pytest.approx(11.73e6, rel=0.01)
+    assert all((a.request or {}).get("num_gpus", 0) < 100_000 for a in ans.asks)
+
+
+def test_a_pretraining_job_without_a_count_is_sized_on_a_cluster_that_ends_it_in_months():
+    # 6 x 70e9 x 15e12 = 6.3e24 FLOPs; on the 16 GPUs that hold it at 40% MFU of 989 TFLOPS: 6.3e24 / (16 x 3.96e14)
+    # = 1.0e9 s (~32 years); the default count is the one that ends it in about 60 days
+    ans = ask("how long to pretrain a 70B dense model on 15T tokens on H100s?")
+    assert ans.request["num_gpus"] >= 1024 and ans.figures["wall_hours"] <= 60 * 24

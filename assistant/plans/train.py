@@ -456,9 +456,34 @@ def gpus_that_hold(ctx: Ctx, model, gpu) -> int:
     n = n if n <= 8 else math.ceil(r.min_gpus / 8) * 8
     ctx.applied["num_gpus"] = n
     ctx.req = ctx.req.model_copy(update={"num_gpus": n})
-    ctx.assume(f"{n} GPUs: one does not hold this {method} job ({r.per_gpu_gb:,.0f} GB); {n} is the fewest that do",
-               f"{n} 张卡：单卡放不下这个{method}任务（{r.per_gpu_gb:,.0f} GB），{n} 张是放得下的最少卡数")
+    fewest = n
+    if ctx.req.tokens:  # a pre-training-scale job on the fewest cards would take years: a cluster that ends it in ~2 months
+        from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+        tokens = ctx.req.tokens * (ctx.req.epochs or 1)
+        hours = lambda k: estimate_training_time(TrainingTimeRequest(**(time_args(ctx, model, gpu, tokens)
+                                                                        | {"num_gpus": k}))).wall_hours
+        if hours(n) > LONGEST_DEFAULT_DAYS * 24:
+            k = max(8, n)
+            while hours(k) > TARGET_DAYS * 24 and k < 16_384:
+                k *= 2
+            n = k
+            ctx.applied["num_gpus"] = n
+            ctx.req = ctx.req.model_copy(update={"num_gpus": n})
+    if n != fewest:
+        ctx.assume(f"{n} GPUs (no count given): the fewest that hold this {method} job, {fewest}, would take over "
+                   f"{LONGEST_DEFAULT_DAYS} days; {n} finish it in about {TARGET_DAYS} days or less (GPU-hours barely "
+                   "change with the count; give yours)",
+                   f"{n} 张卡（未给卡数）：放得下的最少卡数 {fewest} 张要超过 {LONGEST_DEFAULT_DAYS} 天；{n} 张约 {TARGET_DAYS} 天"
+                   "以内跑完（卡时几乎不随卡数变；可给出你的卡数）")
+    else:
+        ctx.assume(f"{n} GPUs: one does not hold this {method} job ({r.per_gpu_gb:,.0f} GB); {n} is the fewest that do",
+                   f"{n} 张卡：单卡放不下这个{method}任务（{r.per_gpu_gb:,.0f} GB），{n} 张是放得下的最少卡数")
     return n
+
+
+LONGEST_DEFAULT_DAYS = 90  # a job longer than this on the fewest GPUs is sized on a cluster instead (said)
+TARGET_DAYS = 60
 
 
 def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
@@ -845,11 +870,13 @@ def training_time(ctx: Ctx) -> Answer:
     figures |= {"tokens_per_s": round(tps), "tokens_per_s_per_gpu": round(tps / n)}
     lines.append(compute_line(ctx, model, tokens, first.total_flops, first.method, figures))
     published = _published_efficiency(ctx, model, first.gpu, tokens, n, figures)
+    yardstick = False  # the quoted run's scaled GPU-hours lead (and are what a stated price bills)
     if published and "scaled_gpu_hours" in figures and re.search(
             r"same (?:setup|recipe|efficiency|way)|同样|一样|按这个|参考|" + slots.THEIR_YARDSTICK, ctx.question.lower()):
         if len(lines) > 1 and lines[1].startswith("**"):
             lines[1] = ctx.t("Cross-check from FLOPs at the assumed MFU: ", "按 FLOPs 和假设的 MFU 交叉核对：") + lines[1]
         lines[1:1] = published  # 'with the same setup': the quoted run's efficiency answers; the estimate follows
+        yardstick = True
     else:
         lines += published
     measured = _steps_and_measured(ctx, first, tokens, n, figures)
@@ -861,13 +888,19 @@ def training_time(ctx: Ctx) -> Answer:
                        f"吞吐：合计 {tps:,.0f} token/秒，每卡 {tps / n:,.0f} token/秒（token 数 / 墙钟秒数）。"))
     if req.price_per_gpu_hour:
         billed = figures.get("gpu_hours_with_overheads") or first.gpu_hours  # (stalled and lost hours are paid too)
-        cost = req.price_per_gpu_hour * billed
         sym = "¥" if req.currency == "CNY" else "$"
+        if yardstick and figures.get("scaled_gpu_hours"):  # the quoted run's GPU-hours answer: they are what is billed
+            billed = figures["scaled_gpu_hours"]
+        cost = req.price_per_gpu_hour * billed
         figures["cost_at_your_price"] = round(cost, 2)
         lines.append(ctx.t(f"At your price of {sym}{req.price_per_gpu_hour:g} per GPU-hour: **{sym}{cost:,.0f}**"
-                           + (f" ({billed:,.0f} GPU-hours with the overheads)." if billed != first.gpu_hours else "."),
+                           + (f" for the {billed:,.0f} GPU-hours above (the FLOPs cross-check: "
+                              f"{sym}{req.price_per_gpu_hour * first.gpu_hours:,.0f})." if yardstick and billed != first.gpu_hours
+                              else f" ({billed:,.0f} GPU-hours with the overheads)." if billed != first.gpu_hours else "."),
                            f"按你给的 {sym}{req.price_per_gpu_hour:g}/卡时：**{sym}{cost:,.0f}**"
-                           + (f"（含损耗共 {billed:,.0f} 卡时）。" if billed != first.gpu_hours else "。")))
+                           + (f"（按上面的 {billed:,.0f} 卡时；FLOPs 交叉核对为 {sym}{req.price_per_gpu_hour * first.gpu_hours:,.0f}）。"
+                              if yardstick and billed != first.gpu_hours else
+                              f"（含损耗共 {billed:,.0f} 卡时）。" if billed != first.gpu_hours else "。")))
     rate = on_demand_rate(ctx.deps.prices(), first.gpu)
     if rate is not None:
         figures["cost_usd"] = round(rate.typical * first.gpu_hours, 0)

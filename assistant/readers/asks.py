@@ -475,6 +475,7 @@ _CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)�
                      r"memory|vram|cost|price|bill|kv|context|batch|size|number|minimum|max\w*|tokens?)|多少|多久|要多久|几张|"
                      r"能不能|要不要|成本|价格|花多少|速度|一个月|每月|每小时|一小时|显存|够不够|最长|最大|吞吐|延迟|首字))|"
                      r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|"
+                     r"\s+and\s+(?=what(?:'s|\s+is|\s+will|\s+would)?\s+(?:the\s+)?(?:bill|cost|price|total|damage)(?![a-z]))|"
                      # '…租金 ¥7/卡/小时。帮我算每卡显存、训练时间和费用': the figures asked after the config, each its own
                      r"。(?=\s*(?:帮我|请|麻烦|再)?\s*(?:算|计算|估算|估|评估)\s*(?:一下)?)|"
                      r"(?<=显存|时间|时长|费用|成本|吞吐|速度|多久)\s*(?:、|和|以及|及|,|，)\s*(?=(?:总|训练|每卡|单卡)?\s*(?:显存|时间|时长|费用|成本|吞吐|速度|多久))|"
@@ -962,6 +963,9 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         return []
     if req.measured_model or req.measured_gpu or req.measured_num_gpus or req.measured_tokens:
         return []  # an earlier run and the job asked: one job, its counts and cards are not alternatives
+    from assistant.readers.rules import quoted_runs
+
+    text, _ = quoted_runs(text)  # ('405B took 30.84M H100 GPU hours': a quoted run's figures are no ask's inputs)
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
     if req.intent == "spec":
         return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []

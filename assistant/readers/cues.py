@@ -32,7 +32,7 @@ CUES: list[tuple[str, float, str]] = [
                          r"快多少|慢多少|快几倍|慢几倍|"
                          + w(r"how long|how many (?:days|hours|weeks|months)|wall[\s-]?clock|time to (?:train|finish|complete)|"
                              r"time per (?:optimizer |training )?step|step time|seconds per step|s/step|"
-                             r"training time|(?<!per )(?<!/)gpu[\s-]?hours?|gpu[\s-]?days|(?:days|hours|weeks|months) to (?:pre-?train|train|"
+                             r"training time|(?<!per )(?<!/)gpu[\s-]?hours?|(?<!per )(?<!/)(?:[ahlb]\d{2,3}|h20|mi\d{3}x?)[\s-]?hours|gpu[\s-]?days|(?:days|hours|weeks|months) to (?:pre-?train|train|"
                              r"fine-?tune|finish|complete|run)|(?:rough|roughly|approx\w*|about|estimated?) (?:days|hours|weeks)|eta|"
                              r"how (?:much )?(?:faster|slower|longer)|speed[\s-]?up|slower|faster|longer|"
                              r"time per (?:optimizer |training )?step|step time|wall[\s-]?(?:clock[\s-]?)?time|total time")
