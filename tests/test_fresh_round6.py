@@ -509,3 +509,13 @@ def test_a_pretraining_job_without_a_count_is_sized_on_a_cluster_that_ends_it_in
     # = 1.0e9 s (~32 years); the default count is the one that ends it in about 60 days
     ans = ask("how long to pretrain a 70B dense model on 15T tokens on H100s?")
     assert ans.request["num_gpus"] >= 1024 and ans.figures["wall_hours"] <= 60 * 24
+
+
+def test_the_one_machine_named_in_a_later_item_serves_every_item():
+    # '(a) … and (b) … does either fit on one H100': both items are sized on the H100, none on a default card; '32k
+    # each' is a context, not a price
+    ans = ask("gpt-oss-120b for our team. vram for (a) 1 user at full 128k ctx and (b) 8 users at 32k each? does either "
+              "fit on one H100 80gb")
+    assert len(ans.asks) == 2 and all(a.request["gpu"] == "h100" for a in ans.asks)
+    assert not any(a.request.get("purchase_price") for a in ans.asks)
+    assert "A100" not in ans.answer

@@ -140,12 +140,15 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
     whole = req.model_dump()
     earlier: dict = {}
     asks = []
-    for item in items:
-        r = read(f"{head} {item}" if head else item, catalog).request
+    reads = [read(f"{head} {item}" if head else item, catalog).request for item in items]
+    named = [r for r in reads if "gpu" in r.stated]
+    shared = HARDWARE if carry is None and len(named) == 1 and len({r.gpu for r in named}) == 1 else set()
+    # ('(a) 1 user at 128k and (b) 8 users at 32k? does either fit on one H100': the one machine named serves all)
+    for item, r in zip(items, reads):
         own = {k: getattr(r, k) for k in r.stated if k not in NOT_JOB}
         new = dict(whole)
         for k in req.stated:  # what only other items state is not this item's
-            if k not in NOT_JOB and k not in own and k not in earlier and k not in head_stated:
+            if k not in NOT_JOB and k not in own and k not in earlier and k not in head_stated and k not in shared:
                 new[k] = getattr(r, k)
         new |= {k: v for k, v in earlier.items() if k not in own} | own
         if carry is not None and (r.model or "model" not in carry):  # each part's own model(s), not the message's

@@ -162,6 +162,10 @@ def money(text: str) -> dict:
             out["currency"] = out.get("currency") or got[1]
     if "purchase_price" not in out and "purchase_price_per_server" not in out:
         for hit in re.finditer(MONEY + r"\s*(?:一张|一块|一台|each|a card|per card|/张|/卡|/台)", text):
+            before = text[max(0, hit.start() - 24):hit.start()]
+            if re.search(r"(?:users?|requests?|sequences?|ctx|context|tokens?|上下文|用户|并发|请求)[^.;,，。]{0,12}(?:at|of|with|@|按)?\s*$",
+                         before) and not (hit.group("pre") or hit.group("post")):
+                continue  # '8 users at 32k each': a context length each, not a price
             if _purchase_amount(hit, text[hit.start():]) or (_money(hit) or (0, None))[0] >= 1000:
                 value, cur = _money(hit)
                 key = "purchase_price_per_server" if re.search(r"台", hit.group(0)) else "purchase_price"
