@@ -519,3 +519,13 @@ def test_the_one_machine_named_in_a_later_item_serves_every_item():
     assert len(ans.asks) == 2 and all(a.request["gpu"] == "h100" for a in ans.asks)
     assert not any(a.request.get("purchase_price") for a in ans.asks)
     assert "A100" not in ans.answer
+
+
+def test_a_setup_far_from_loading_gets_no_speed_table():
+    # 70B fp16: 141 GB of weights; KV 320 KiB x 131,328 tokens x 100 users = 4.3 TB: ~4,444 GB against one 4090's
+    # ~25 GB usable -> ~200 cards by memory (4,444 / (0.9 x 24.97)); no TTFT or tokens/s is printed for it
+    ans = ask("need to serve llama 3.1 70b on a single rtx 4090, fp16, 128k context, 100 users. how many tok/s will we get?")
+    line = next(ln for ln in ans.answer.splitlines() if ln.startswith("**Does not fit") and "by far" in ln)
+    least = int(re.search(r"at least ~([\d,]+)", line).group(1).replace(",", ""))
+    assert 180 <= least <= 220
+    assert "time to first token" not in ans.answer

@@ -1468,6 +1468,23 @@ def inference_speed(ctx: Ctx) -> Answer:
                                f"**放得下{'，但很紧' if tight else ''}**：{fmt} 在 {n} × {gpu.name} 上每卡占 "
                                f"{sized_fmt.get('per_gpu_gb', 0):,.1f} GB（可用 {sized_fmt['usable_gb']:,.1f} GB，{share:.0%}）"
                                + ("：更长的上下文或更多用户几乎没有余地。" if tight else "。")))
+    elif sized_fmt and not sized_fmt.get("fits") and not queued and sized_fmt.get("usable_gb") and \
+            (sized_fmt.get("per_gpu_gb") or 0) > 2 * sized_fmt["usable_gb"]:
+        # '70B in fp16 on one 4090 at 128k for 100 users': far from loading; a speed for it would be fiction
+        kvb = sized_fmt.get("kv_cache_bytes_per_token") or 0
+        need = max((sized_fmt.get("per_gpu_gb") or 0) * n,
+                   (sized_fmt.get("weights_total_gb") or 0) + kvb * (prompt + out) * max(batch, queued or 0) / 1e9)
+        batch = max(batch, queued or 0)
+        least = math.ceil(need / (0.9 * sized_fmt["usable_gb"]))
+        rows = [row for row in rows if row[0] in (ctx.t("memory", "显存"),)]
+        checks.insert(0, ctx.t(
+            f"**Does not fit on {n}× {gpu.name}, by far**: {fmt} weights and the KV cache of {batch} × {prompt + out:,} tokens "
+            f"need about {need:,.0f} GB against {n * sized_fmt['usable_gb']:,.0f} GB usable: at least ~{least:,} such GPUs by "
+            "memory alone (fewer with a shorter context, fewer users at once, FP8/INT4 weights or an FP8 KV cache). No speed "
+            "is estimated for a set-up that cannot load.",
+            f"**{n} × {gpu.name} 远远放不下**：{fmt} 权重加 {batch} × {prompt + out:,} token 的 KV cache 约需 {need:,.0f} GB，"
+            f"可用只有 {n * sized_fmt['usable_gb']:,.0f} GB：仅按显存就至少要约 {least:,} 张这样的卡（缩短上下文、减少同时用户、"
+            "用 FP8/INT4 权重或 FP8 KV cache 可以少一些）。装不下的配置不估算速度。"))
     elif sized_fmt and not sized_fmt.get("fits") and not queued:  # said first, not left in the assumptions
         checks.insert(0, ctx.t(f"**Does not fit**: {fmt} needs {sized_fmt.get('per_gpu_gb', 0):,.1f} GB on each of {n} × {gpu.name}"
                                + (f" (at least {sized_fmt['min_gpus']} needed)" if sized_fmt.get("min_gpus") else "")
