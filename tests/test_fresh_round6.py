@@ -529,3 +529,11 @@ def test_a_setup_far_from_loading_gets_no_speed_table():
     least = int(re.search(r"at least ~([\d,]+)", line).group(1).replace(",", ""))
     assert 180 <= least <= 220
     assert "time to first token" not in ans.answer
+
+
+@pytest.mark.parametrize("q", ["客服机器人，Qwen2.5-14B，大概 500 人同时在线，要几张 H20？",
+                               "Qwen2.5-14B chatbot with ~500 users online at peak: how many H20?"])
+def test_users_online_are_sized_as_in_flight_with_the_assumption_said(q):
+    ans = ask(q)
+    assert ans.request["concurrent_users"] == 500
+    assert re.search(r"worst case|最坏情况", ans.answer.split("\n")[0])

@@ -910,6 +910,12 @@ def serving(ctx: Ctx) -> Answer:
     users = req.concurrent_users or (_users_from_rate(ctx, model, gpu, context) if req.requests_per_s else req.batch or 1)
     if req.batch and req.concurrent_users:
         ctx.ignore("batch", "the concurrent users set how many sequences are decoded together", "并发用户数决定同时解码的序列数")
+    if req.concurrent_users and re.search(r"同时在线|在线用户|人在线|" + w(r"online|logged[\s-]?in|signed[\s-]?in"),
+                                          ctx.question.lower()):
+        ctx.assume(f"{req.concurrent_users:,} users online sized as {req.concurrent_users:,} requests in flight, the worst "
+                   "case (typically 10-30% of people online are generating at any moment: give that count for a leaner plan)",
+                   f"{req.concurrent_users:,} 人在线按 {req.concurrent_users:,} 路同时请求算，是最坏情况（通常在线的人同一时刻只有"
+                   "一到三成在等回复：给出这个数可以算得更省）")
     r = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
     smaller = None
     if "num_gpus" in req.stated and not r.max_batch and not weight_format_for(ctx, model, gpu) and not ctx.one_of_several:
