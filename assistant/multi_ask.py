@@ -38,6 +38,9 @@ _KEY = {
 }
 
 
+_THREADED = ("precision", "kv_dtype", "engine", "method", "offload", "zero", "recompute")
+
+
 def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str = "", prices=()) -> Answer:
     """One Answer for several asks: the first ask's fields on top, a section per ask, `asks`, `not_answered` and,
     for alternatives, the comparison."""
@@ -83,8 +86,14 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     warnings = list(dict.fromkeys(w for a in answers for w in a.warnings))
     calls = [c for a in answers for c in a.tool_calls] + compared
     cites = list({c.source + c.title: c for a in answers for c in a.citations}.values())
+    settings = {a.compare for a in asks}
+    slots = first.slots
+    if len(settings) == 1 and next(iter(settings)) in _THREADED and first.slots is not None:
+        # 'BF16 or FP8?' then 'and on 8x H100?': the thread keeps comparing the same alternatives
+        setting = next(iter(settings))
+        slots = dict(first.slots) | {"compared": {"setting": setting, "values": [a.update.get(setting) for a in asks]}}
     return first.model_copy(update={"answer": "\n\n".join(parts), "asks": entries, "not_answered": missed,
-                                    "comparison": comparison, "warnings": warnings, "tool_calls": calls,
+                                    "slots": slots, "comparison": comparison, "warnings": warnings, "tool_calls": calls,
                                     "citations": cites,
                                     "ignored": list(dict.fromkeys(i for a in answers for i in a.ignored))})
 

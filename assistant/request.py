@@ -22,7 +22,7 @@ Interconnect = Literal["nvlink", "pcie", "ethernet-1g", "ethernet-10g", "etherne
 Currency = Literal["USD", "CNY"]
 
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
-META_FIELDS = ("intent", "lang", "stated", "follow_up", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
+META_FIELDS = ("intent", "lang", "stated", "follow_up", "compared", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
                "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu", "rent_per_month_server",
                "hosting_includes_power")
 
@@ -209,6 +209,8 @@ class Request(BaseModel):
     # what was read from this turn (names of fields), and whether it changes an earlier question
     stated: list[str] = Field(default_factory=list)
     follow_up: bool = False
+    compared: dict | None = Field(None, description="the alternatives an earlier turn compared ({'setting': 'precision', "
+                                  "'values': ['bf16', 'fp8']}): a follow-up that changes the job compares them again")
 
     def given(self) -> dict:
         """The job fields that hold a value (what the restatement line shows)."""

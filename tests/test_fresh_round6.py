@@ -537,3 +537,20 @@ def test_users_online_are_sized_as_in_flight_with_the_assumption_said(q):
     ans = ask(q)
     assert ans.request["concurrent_users"] == 500
     assert re.search(r"worst case|最坏情况", ans.answer.split("\n")[0])
+
+
+# --- a thread of alternatives: a follow-up that changes the job compares them again ---------------------------------
+
+@pytest.mark.parametrize("turns", [
+    ["我们训练 Llama-3.1-8B 全参，8 张 A100 80G，数据 5B token，大概多久？", "开 FP8 能快多少", "那换成 8 张 H100 呢"],
+    ["Full fine-tune Llama 3.1 8B on 5B tokens with 8x A100 80GB: how long?", "BF16 or FP8, which is faster?",
+     "and on 8x H100?"]])
+def test_a_follow_up_changing_the_card_compares_the_threads_alternatives_again(turns):
+    # the A100 has no FP8 tensor cores (a tie); the H100's FP8 runs the matmuls at twice its BF16 rate: FP8 wins there
+    history, ans = [], None
+    for t in turns:
+        ans = ask(t, history=list(history))
+        history.append(ans.slots)
+    assert [a.request["precision"] for a in ans.asks] == ["bf16", "fp8"]
+    assert all(a.request["gpu"] == "h100" for a in ans.asks)
+    assert "FP8" in ans.comparison.split("**")[1]

@@ -963,6 +963,12 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         return []
     if req.measured_model or req.measured_gpu or req.measured_num_gpus or req.measured_tokens:
         return []  # an earlier run and the job asked: one job, its counts and cards are not alternatives
+    if req.follow_up and req.compared and req.compared.get("setting") in SETTINGS and \
+            req.compared["setting"] not in req.stated and len(req.compared.get("values") or []) >= 2:
+        # 'BF16 or FP8?' … 'and on 8x H100?': the alternatives of the thread, compared again on the changed job
+        setting, zh = req.compared["setting"], req.lang == "zh"
+        return [Ask(text=_label(setting, v, zh), intent=req.intent, update={setting: v}, compare=setting)
+                for v in req.compared["values"][:3]]
     from assistant.readers.rules import quoted_runs
 
     text, _ = quoted_runs(text)  # ('405B took 30.84M H100 GPU hours': a quoted run's figures are no ask's inputs)
