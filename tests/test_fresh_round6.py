@@ -554,3 +554,14 @@ def test_a_follow_up_changing_the_card_compares_the_threads_alternatives_again(t
     assert [a.request["precision"] for a in ans.asks] == ["bf16", "fp8"]
     assert all(a.request["gpu"] == "h100" for a in ans.asks)
     assert "FP8" in ans.comparison.split("**")[1]
+
+
+def test_a_bare_size_served_to_many_users_names_the_attention_that_decides_the_kv_cache():
+    # a 7B: GQA (8 KV heads x 128 x 32 layers x 2 x 2 B) = 128 KiB/token -> 32 x 4,096 x 128 KiB = 17.2 GB;
+    # full MHA (32 heads) = 512 KiB/token -> 68.7 GB, more than one L40S holds beside 14 GB of fp16 weights;
+    # 'its a finetune we did' names where the model came from, not a training job
+    ans = ask("2 q's: 1) how much vram to serve our 7B model in fp16 for 32 concurrent chats, 4k ctx each? 2) can one "
+              "L40S (48gb) handle it or do we need two? its a finetune we did last year")
+    assert not any(a.intent.startswith("training") for a in ans.asks)
+    line = next(ln for ln in ans.answer.splitlines() if ln.startswith("**Which base model"))
+    assert "17.2 GB" in line and "68.7 GB" in line and "not" in line

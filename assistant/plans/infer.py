@@ -894,6 +894,30 @@ def _replicas_of(ctx: Ctx, model, gpu, n: int, tp: int) -> Answer:
                   tool_calls=ctx.calls)
 
 
+def _if_full_attention(ctx: Ctx, model, r, users: int, context: int, n: int) -> str:
+    """A bare size ('our 7B finetune') is sized with grouped-query attention (8 KV heads, as current models); a model of
+    that size with full multi-head attention (Llama 2, Baichuan 2 and fine-tunes of them) caches heads / KV heads times
+    more per token: when the users' KV cache matters, both are said and which base model it is, asked."""
+    gqa = r.kv_cache_bytes_per_token or 0
+    if not gqa or model.num_kv_heads >= model.num_attention_heads or users * context < 32_768:
+        return ""
+    ratio = model.num_attention_heads / model.num_kv_heads
+    kv_gqa = r.kv_cache_total_gb or gqa * users * context / 1e9
+    kv_mha = kv_gqa * ratio
+    room = (r.usable_gb or 0) * 0.9 * n - r.weights_total_gb
+    verdict = ctx.t("still fits" if kv_mha <= room else "does **not** fit", "仍放得下" if kv_mha <= room else "**放不下**")
+    return ctx.t(
+        f"**Which base model is it?** The KV cache turns on it: a {model.name.split()[1] if ' ' in model.name else ''} "
+        f"model with grouped-query attention (8 KV heads, as Llama 3, Qwen2.5, Mistral) caches {gqa / 1024:,.0f} KiB per "
+        f"token, {kv_gqa:,.1f} GB for {users} × {context:,} tokens (sized above); one with full multi-head attention "
+        f"(Llama 2, Baichuan 2 and fine-tunes of them) caches {ratio:g}× that, **{kv_mha:,.1f} GB**, which {verdict} on "
+        f"{n}× {ctx.gpu(r.gpu).name if r.gpu else 'the GPUs'} (~{max(room, 0):,.0f} GB beside the weights).",
+        f"**是哪个基座模型？** KV cache 取决于它：分组查询注意力（8 个 KV 头，如 Llama 3、Qwen2.5、Mistral）每 token "
+        f"{gqa / 1024:,.0f} KiB，{users} × {context:,} token 共 {kv_gqa:,.1f} GB（上面按这个算）；全多头注意力（Llama 2、Baichuan 2 "
+        f"及其微调）是它的 {ratio:g} 倍，**{kv_mha:,.1f} GB**，在 {n} 张 {ctx.gpu(r.gpu).name if r.gpu else 'GPU'} 上{verdict}"
+        f"（权重之外约 {max(room, 0):,.0f} GB）。")
+
+
 def serving(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
@@ -996,6 +1020,9 @@ def serving(ctx: Ctx) -> Answer:
                                 f"{n} GPUs hold **{fp8_kv}**" + (": enough for your users." if fp8_kv >= users else "."),
                                 f"KV cache 用 FP8（vLLM `--kv-cache-dtype fp8`，每 token 字节减半）时同样 {n} 张卡能放 "
                                 f"**{fp8_kv}** 路" + ("，够你的并发。" if fp8_kv >= users else "。"))
+    mha = _if_full_attention(ctx, model, r, users, context, n) if model.id.startswith("generic-") else ""
+    if mha:
+        head += "\n\n" + mha
     lines = [head, "", md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
     rate_line, rate = ([], None)
     if not (req.concurrent_users or req.requests_per_s or req.batch) and max_seqs:

@@ -158,6 +158,26 @@ _JOB_OF_ITS_OWN = (r"(?<![a-z0-9.])\d+(?:\.\d+)?\s*[bmtk]\s*(?:tokens?|token|参
                    r"llama|qwen|deepseek|mistral|mixtral|gemma|glm|phi|yi-|baichuan|internlm|gpt|千问|模型|model")
 
 
+# a model someone fine-tuned, named as what is served ('our 7B … its a finetune we did last year', '我们微调过的 14B 模型'):
+# the words say where the model came from, not that the job is training
+_FINE_TUNED_MODEL = re.compile(
+    r"(?:it'?s|it is|this is|which is|that'?s)\s+(?:a|an|our)\s+(?:fine[\s-]?tune|finetune|sft)\s+(?:we|i|they)\s+(?:did|made|trained|"
+    r"ran)(?:\s+(?:last|this)\s+(?:year|month|week|quarter))?|(?:our|a|the|my)\s+(?:own\s+)?fine[\s-]?tuned\s+|"
+    r"(?:我们|自己)?(?:微调|精调)(?:过|后|好)的\s*(?=\d|模型|版本|qwen|llama|glm|deepseek)", re.I)
+_SERVE_WORDS = re.compile(r"serv\w*|deploy\w*|inference|concurrent|users?|chats?|vram|推理|部署|并发|上线|服务", re.I)
+
+
+def _fine_tuned_model(text: str) -> str:
+    """The text with 'a finetune we did' / '微调过的' set aside when the message serves that model (a serving question
+    keeps its intent); unchanged when the message trains."""
+    if not _SERVE_WORDS.search(text) or not _FINE_TUNED_MODEL.search(text):
+        return text
+    rest = _FINE_TUNED_MODEL.sub(" ", text)
+    if re.search(r"fine[\s-]?tun\w*|finetun\w*|lora|sft|微调|训练|train\w*", rest, re.I):
+        return text  # another training word: the message also asks about training
+    return _FINE_TUNED_MODEL.sub(lambda m: "our " if m.group(0).lower().startswith(("our", "a ", "the", "my")) else " ", text)
+
+
 def _prices_by_card(low: str, spans: list) -> dict[str, float]:
     """{gpu id: price per GPU-hour} for cards each written with its own hourly price ('L4 $0.80, A10 24GB $1.00',
     'H100 ¥15/卡时、A100 ¥8/卡时'); a price must sit right after its card (a variant word or 'at' between)."""
@@ -441,6 +461,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if euros:  # '€0.32/kWh': priced in dollars, the conversion said
         warnings.append(euros)
     text, injected = strip_injections(text)
+    text = _fine_tuned_model(text)
     if injected:
         warnings.append("the message contains instructions aimed at the assistant; they were set aside, not followed: "
                         + " / ".join(x[:120] for x in injected))
