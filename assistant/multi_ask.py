@@ -73,6 +73,15 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     except Exception:  # a comparison the figures cannot make: the sections stand without it (logged, never a traceback)
         log.exception("comparison failed for %r", question[:200])
         comparison = None
+    if comparison and {a.compare for a in asks} == {"precision"} and "gpu" not in req.stated and not req.gpus:
+        # 'GGUF Q4_K_M, AWQ or FP8: which is best?' with no card named: the pick turns on the card and the engine
+        comparison = (("**用什么卡、什么推理引擎、多少人同时用？** 选哪种格式取决于它们：FP8 只有 Ada/Hopper/Blackwell（L4、L40S、"
+                       "RTX 40 系、H100/H200 等）原生支持；GGUF Q4_K_M 是 llama.cpp/Ollama 的格式（CPU、Mac、单人使用）；AWQ 是 "
+                       "vLLM/SGLang 的 4 位格式，适合多人并发、较老的 N 卡。下面按默认的卡估算：") if zh else
+                      ("**Which GPU, engine and how many users?** The pick turns on them: FP8 runs natively only on "
+                       "Ada/Hopper/Blackwell (L4, L40S, RTX 40-series, H100/H200…); GGUF Q4_K_M is llama.cpp/Ollama's format "
+                       "(CPU, Mac, one user at a time); AWQ is vLLM/SGLang's 4-bit for many users on older NVIDIA cards. "
+                       "Meanwhile, on the default card: ")) + comparison
     labels = "; ".join(f"{i}) {a.text}" for i, a in enumerate(asks, 1))
     head = (f"理解为：这条消息问了 {len(asks)} 件事，依次回答：{labels}" if zh else
             f"Understood: {len(asks)} asks in this message, answered in order: {labels}")

@@ -565,3 +565,11 @@ def test_a_bare_size_served_to_many_users_names_the_attention_that_decides_the_k
     assert not any(a.intent.startswith("training") for a in ans.asks)
     line = next(ln for ln in ans.answer.splitlines() if ln.startswith("**Which base model"))
     assert "17.2 GB" in line and "68.7 GB" in line and "not" in line
+
+
+@pytest.mark.parametrize("q,asks_back", [
+    ("for our llama 3.1 8b deployment should we go GGUF Q4_K_M, AWQ or FP8? which one's best", True),
+    ("Llama 3.1 8B on one L40S: AWQ or FP8, which is best?", False)])
+def test_formats_compared_without_a_card_ask_for_the_card_and_engine(q, asks_back):
+    ans = ask(q)
+    assert ans.comparison and (("Which GPU, engine" in ans.comparison) == asks_back)
