@@ -573,3 +573,12 @@ def test_a_bare_size_served_to_many_users_names_the_attention_that_decides_the_k
 def test_formats_compared_without_a_card_ask_for_the_card_and_engine(q, asks_back):
     ans = ask(q)
     assert ans.comparison and (("Which GPU, engine" in ans.comparison) == asks_back)
+
+
+@pytest.mark.parametrize("q", ["公司想在本地用 4090 部署 deepseek，给 20 来个人用，要几张卡？",
+                               "we want to self-host deepseek on RTX 4090s for about 20 people, how many cards?"])
+def test_a_family_name_whose_flagship_takes_several_machines_asks_which_model(q):
+    # DeepSeek-V3/R1: 671e9 weights, ~700 GB in FP8: five 8-card 4090 machines; the distills (8B-70B) run on one or two
+    ans = ask(q)
+    assert ans.clarification and ans.clarification.missing == ["model"]
+    assert "Distill" in ans.answer and ans.figures["serve_total_gpus"] > 8

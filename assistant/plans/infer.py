@@ -1131,6 +1131,26 @@ def serving(ctx: Ctx) -> Answer:
                                                       f"that takes {plan.total_gpus}."),
                     f"**延迟**：{n} 张 {gpu.name} " + ("在这个负载下也满足延迟目标。" if enough else
                                                    f"显存放得下，但**达不到延迟目标**：需要 {plan.total_gpus} 张。")))
+    clar = None
+    if req.family_flagship and plan is not None and plan.total_gpus > 8 and "num_gpus" not in req.stated and \
+            gpu.vendor != "Apple":
+        # 'deploy deepseek on 4090s for 20 people': the flagship takes several machines of these cards; which model is
+        # meant decides the answer, so it is asked, with the family's models that one card or one machine holds
+        family = req.model_text or model.name
+        ask_line = ctx.t(f"**Which {family}?** The flagship ({model.name}) takes **{plan.total_gpus}× {gpu.name}** "
+                         f"({-(-plan.total_gpus // 8)} machines of 8): rarely what people mean on these cards. The "
+                         f"family's smaller models need far less:",
+                         f"**是哪个 {family}？** 旗舰（{model.name}）要 **{plan.total_gpus} 张 {gpu.name}**（{-(-plan.total_gpus // 8)} "
+                         f"台 8 卡机），在这种卡上很少有人这么部署；同系列的小模型要的卡少得多：")
+        one = [x for x in _family_fits(ctx, model, gpu, 1, context) if x]
+        box = [x for x in _family_fits(ctx, model, gpu, 8, context) if x]
+        lines = [ask_line] + one + box + ["", ctx.t("The flagship's plan, if it is the one:", "如果就是旗舰，方案如下："), ""] \
+            + lines
+        from assistant.request import Clarification
+
+        clar = Clarification(missing=["model"], question=ask_line.split("**")[1],
+                             suggestions=[m.name for m in ctx.deps.catalog.models if m.id.startswith(model.id.split("-")[0])
+                                          and "distill" in m.id][-3:] or [model.name])
     lines = bench + lines + plan_lines  # (the user's own benchmark leads; the estimate follows as a cross-check)
     sized_here = [x for x in r.assumptions if not (plan is not None and x.startswith("vLLM: weights + activations")
                                                    and (plan.total_gpus != n or not r.max_batch))]
@@ -1138,7 +1158,7 @@ def serving(ctx: Ctx) -> Answer:
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + sized_here + (plan.assumptions if plan else [])) \
         + sources_md(lang, cites)
     return Answer(answer=text, lang=lang, intent=req.intent, verdict=v, options=[v], figures=figures, citations=cites,
-                  tool_calls=ctx.calls)
+                  tool_calls=ctx.calls, clarification=clar)
 
 
 MEMORY_ASK = (r"多少显存|显存(?:要|需要|占|得)?(?:多少|多大)|要多大显存|" +
