@@ -351,8 +351,39 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
                      " **Not worth paying more for inference**: the decode speed (what a user waits on, set by memory "
                      "bandwidth) is the same; the extra buys only a faster prefill.")
         return (f"{listed}。两者解码相当（差别不到 3%）。" + tail + worth) if zh else f"{listed}. A tie (within 3%).{tail}{worth}"
-    return (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
-            f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
+    verdict = _claimed_faster(question, win[0], other[0], done, zh)
+    return verdict + (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
+                      f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
+
+
+def _claimed_faster(question: str, win: Ask, other: Ask, done, zh: bool) -> str:
+    """'老板说 H20 比 H100 还强 … 对吗': a claim that one card beats another, judged by the comparison's winner."""
+    from assistant.readers.names import find_names
+    from knowledge.catalog import default_catalog
+
+    low = question.lower()
+    m = re.search(r"([^，,。.;；]{1,30}?)\s*比\s*([^，,。.;；]{1,30}?)\s*(?:还|更|要)?\s*(?:强|快|好|厉害|猛)", low) or \
+        re.search(r"([^,.;]{1,30}?)\s+(?:is|are|runs?|trains?)\s+(?:\w+\s+)?(?:faster|better|stronger|quicker)\s+than\s+"
+                  r"([^,.;?]{1,30})", low)
+    if not m:
+        return ""
+    cat = default_catalog()
+    a, b = (find_names(x, cat)[0].gpus for x in (m.group(1), m.group(2)))
+    if not a or not b:
+        return ""
+    winner = (win.update or {}).get("gpu")
+    if winner is None or winner not in (a[0], b[0]):
+        return ""
+    right = winner == a[0]
+    trains = done[0][1].intent.startswith("training")
+    why_zh = "训练和预填充看稠密算力，显存大小不决定速度" if trains else "解码看显存带宽，预填充看稠密算力"
+    why_en = ("training and prefill follow dense compute; memory size does not set speed" if trains else
+              "decode follows memory bandwidth, prefill dense compute")
+    return ((("**说法对**：" if right else "**说法不对**：") + f"{a[0]} 比 {b[0]} " +
+             ("确实更快。" if right else f"慢，不是更快（{why_zh}）。")) if zh else
+            (("**The claim holds**: " if right else "**The claim is wrong**: ") + f"{a[0]} is "
+             + ("indeed faster than " if right else "slower than, not faster than, ") + f"{b[0]}"
+             + ("." if right else f" ({why_en}).")))
 
 
 _OWNED = r"(?:i have|we have|i've got|we've got|i own|we own|my|our|own|我有|我们有|手上有?|手里有?|自己的|自有|现有)\s*(?:a |an |one |一张|一块|两张|\d+\s*(?:x|张|块)?)?\s*(?:rtx\s*|nvidia\s*)?$"

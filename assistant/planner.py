@@ -117,6 +117,7 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     try:
         subs = [sub_request(req, a) for a in asks]
         asks, subs = _for_each_method(asks, subs)
+        asks, subs = _same_count_for_cards(asks, subs)
         # a stated speedup between the cards compared is used by the comparison (assistant/plans/scaling.py)
         shared = {"speedup", "period_hours"} if req.speedup and len(
             {a.update.get("gpu") for a in asks if a.compare == "gpu"} - {None}) >= 2 else set()
@@ -171,6 +172,25 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     except Exception:  # splitting the message failed: the message's own reading answers it (logged)
         log.exception("several asks failed on %r", question[:200])
         return plan(req, deps, question, invalid)
+
+
+def _same_count_for_cards(asks: list, subs: list) -> tuple[list, list]:
+    """'64 张 H20 … H20 比 H100 强吗，要训多久': cards compared for a training time where only one carries the count: the
+    others are timed on the same count, so the cards are all that differs (said in each title)."""
+    if not asks or not all(a.compare == "gpu" for a in asks) or subs[0].intent != "training_time":
+        return asks, subs
+    counts = {a.update.get("num_gpus") for a in asks} - {None}
+    if len(counts) != 1 or all(a.update.get("num_gpus") for a in asks):
+        return asks, subs
+    n = counts.pop()
+    out_a, out_s = [], []
+    for a, r in zip(asks, subs):
+        if not a.update.get("num_gpus"):
+            a = a.model_copy(update={"text": f"{n}× {a.text}", "update": a.update | {"num_gpus": n}})
+            r = r.model_copy(update={"num_gpus": n})
+        out_a.append(a)
+        out_s.append(r)
+    return out_a, out_s
 
 
 _FOR_EACH = re.compile(r"for (?:each|both|all)(?: of them| method| option)?|each of them|both of them|分别|各自|每种|两种都|各要")

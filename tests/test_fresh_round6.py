@@ -582,3 +582,17 @@ def test_a_family_name_whose_flagship_takes_several_machines_asks_which_model(q)
     ans = ask(q)
     assert ans.clarification and ans.clarification.missing == ["model"]
     assert "Distill" in ans.answer and ans.figures["serve_total_gpus"] > 8
+
+
+@pytest.mark.parametrize("q", [
+    "老板说 H20 比 H100 还强，因为显存 96G 比 80G 大，所以训练 70B 用 H20 更快。我们打算买 64 张 H20 从头预训练一个 Llama 结构的 70B，"
+    "1T token。这个判断对吗？要训多久？",
+    "My boss says the H20 is faster than the H100 for training because it has 96GB. We plan 64 H20s to pretrain a 70B "
+    "on 1T tokens. Is he right, and how long would it take?"])
+def test_cards_compared_for_training_on_the_count_named_and_the_claim_judged(q):
+    # dense BF16: H100 989 vs H20 148 TFLOPS = 6.7x at the same MFU and the same 64 GPUs
+    ans = ask(q)
+    assert all(a.request["num_gpus"] == 64 for a in ans.asks)
+    h100, h20 = (next(a for a in ans.asks if a.request["gpu"] == g) for g in ("h100", "h20"))
+    assert 5.5 <= h20.figures["wall_hours"] / h100.figures["wall_hours"] <= 7.5
+    assert "说法不对" in ans.comparison or "claim is wrong" in ans.comparison
