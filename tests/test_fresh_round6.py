@@ -596,3 +596,20 @@ def test_cards_compared_for_training_on_the_count_named_and_the_claim_judged(q):
     h100, h20 = (next(a for a in ans.asks if a.request["gpu"] == g) for g in ("h100", "h20"))
     assert 5.5 <= h20.figures["wall_hours"] / h100.figures["wall_hours"] <= 7.5
     assert "说法不对" in ans.comparison or "claim is wrong" in ans.comparison
+
+
+def test_purchase_tiers_for_engineers_respect_the_outlet_and_count_the_team():
+    # ~20 engineers: a working team (25% at once = 5), not a public audience (5%); a 15 A / 120 V circuit carries
+    # 1,440 W continuous: every tier's machine is within it
+    from tools.purchase import machine_power_w
+    from knowledge.catalog import default_catalog
+
+    ans = ask("budget ~$40k for an on-prem LLM box for ~20 engineers (coding assistant + chat over internal docs). it goes "
+              "in an office server closet on a normal 15A/120V circuit. what should we buy?")
+    assert ans.request["team_size"] == 20 and "1,440 W" in ans.answer
+    cat = default_catalog()
+    for ln in ans.answer.splitlines():
+        m = re.search(r"Buy: (\d+)× (.+?) \((?:new|used)\)", ln)
+        if m:
+            gpu = next(g for g in cat.gpus if g.name == m.group(2))
+            assert machine_power_w(gpu, int(m.group(1))) <= 1440

@@ -406,6 +406,13 @@ def _purchase_tiers(ctx: Ctx) -> Answer:
         if pick:
             lines.append(f"- {name}: " + pick)
             figures[f"tier:{mid}"] = (a.figures or {}).get("total") or 0
+    limits = [x for x in (ctx.t(f"{req.power_limit_w:,.0f} W", f"{req.power_limit_w:,.0f} W") if req.power_limit_w else "",
+                          ctx.t(f"{req.rack_units}U", f"{req.rack_units}U") if req.rack_units else "") if x]
+    if limits:  # (each tier's machine was chosen within them)
+        lines.append(ctx.t("Each machine above is within your " + " and ".join(limits) + ".",
+                           "以上每台机器都在你的 " + "、".join(limits) + " 以内。"))
+        ctx.used |= {"power_limit_w", "rack_units"}
+    ctx.used |= {"daily_active_users", "team_size", "concurrent_users"}
     users = ctx.t("" if req.concurrent_users else " and how many people will use it at the same time",
                   "" if req.concurrent_users else "，以及同时有多少人在用")
     head = ctx.t(f"**Which model will you run{users}?** The machine depends on it; what the budget buys at three sizes"

@@ -415,8 +415,14 @@ def users(text: str) -> dict:
     m = None if out else re.search(rf"({NUM})\s*({MAG})?\s*(?:{w('daily active users?|dau|daily users|users a day|users per day|users daily')}|"
                   r"日活(?:跃)?(?:用户)?|个?日活)", text) or re.search(rf"(?:日活|dau)\s*(?:是|为|约|大概|:|：)?\s*({NUM})\s*({MAG})?", text)
     if not m and not out:  # 'for our 300 employees', '20 个员工用': the people who will use it in a day
-        people = w(r"employees|staff|engineers|developers|devs|colleagues|people in (?:our|the) (?:company|team|org)")
-        m = re.search(rf"({NUM})\s*({MAG})?\s*(?:名|个|位)?\s*(?:{people}|员工|同事|工程师|开发者|开发人员)", text)
+        people = w(r"employees|staff|colleagues|people in (?:our|the) (?:company|team|org)")
+        eng = re.search(rf"(?:for|by|of)?\s*~?\s*({NUM})\s*(?:{w('engineers|developers|devs|researchers|data scientists')}|工程师|开发者|开发人员|研发)",
+                        text)
+        if eng and to_number(eng.group(1)) and to_number(eng.group(1)) <= 500:
+            # '~20 engineers (coding assistant)': a working team that uses it through the day, not a public audience
+            out["team_size"] = int(to_number(eng.group(1)))
+            text = text[:eng.start()] + " " * (eng.end() - eng.start()) + text[eng.end():]
+        m = None if out.get("team_size") else re.search(rf"({NUM})\s*({MAG})?\s*(?:名|个|位)?\s*(?:{people}|员工|同事)", text)
     if m and to_number(m.group(1)):
         out["daily_active_users"] = int(magnitude(to_number(m.group(1)), m.group(2)))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
