@@ -613,3 +613,13 @@ def test_purchase_tiers_for_engineers_respect_the_outlet_and_count_the_team():
         if m:
             gpu = next(g for g in cat.gpus if g.name == m.group(2))
             assert machine_power_w(gpu, int(m.group(1))) <= 1440
+
+
+@pytest.mark.parametrize("q", ["满血 DeepSeek R1 要多少显存？一台 8 卡 H20 够不够，还是得两台？",
+                               "How much memory does the full DeepSeek R1 need? Is one 8x H20 box enough or do we need two?"])
+def test_the_total_memory_asked_beside_a_machine_is_said(q):
+    # R1 in its published FP8: ~671e9 weights x ~1 B + scales = ~673 GB; over 8 H20 (~102 GB usable each) it fits
+    ans = ask(q)
+    line = next(ln for ln in ans.answer.splitlines() if ln.startswith(("In all, about", "总共约")))
+    total = float(re.search(r"\*\*([\d,]+) GB\*\*", line).group(1).replace(",", ""))
+    assert 660 <= total <= 760 and ans.verdict.fits

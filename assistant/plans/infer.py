@@ -406,6 +406,7 @@ def inference_memory(ctx: Ctx) -> Answer:
                                f"({r.per_gpu_gb:.1f} GB per GPU of {r.usable_gb:.1f} GB usable).",
                                f"**可以，用 {best}**：{model.name} 放得进 {n} 张 {gpu.name}（上下文 {context:,}，"
                                f"每卡 {r.per_gpu_gb:.1f} GB，可用 {r.usable_gb:.1f} GB）。"))
+            lines += _total_line(ctx, r, n, best, batch, context)
         else:
             last = results[ladder[-1]]
             lines.append(ctx.t(f"**No**: on {n}× {gpu.name}, {model.name} needs {r.per_gpu_gb:.1f} GB per GPU in {main_p}; "
@@ -437,6 +438,7 @@ def inference_memory(ctx: Ctx) -> Answer:
                      ctx.t(f"**{model.name} does not fit on {n} x {gpu.name}** at {context:,} tokens ({r.per_gpu_gb:.1f} GB).",
                            f"**{model.name} 在 {n} 张 {gpu.name} 上放不下**（上下文 {context:,}，需 {r.per_gpu_gb:.1f} GB）。"))
         pool = r.breakdown_gb.get("kv_cache", 0.0)
+        lines += _total_line(ctx, r, n, main_p, batch, context)
         if r.fits and r.engine in PREALLOCATING and pool > r.kv_cache_gb * 1.05:
             # vLLM takes 90% of each card and fills what the job leaves with KV blocks: the job's own need, said apart
             need = r.per_gpu_gb - pool + r.kv_cache_gb
@@ -734,6 +736,20 @@ def _users_from_rate(ctx: Ctx, model, gpu, context: int) -> int:
                            "(Little's law with the estimated latency)",
                            f"{req.requests_per_s:g} 请求/秒 × 每个输出 {out} token ≈ 同时处理 {users} 个请求（Little 定律，按估算延迟）"))
     return users
+
+
+def _total_line(ctx: Ctx, r, n: int, fmt: str, batch: int, context: int) -> list[str]:
+    """'满血 R1 要多少显存？一台 8 卡够不够': the memory in all over several GPUs, when the question asks how much (the
+    per-GPU fit is the headline; a preallocating engine's need is said by its own line)."""
+    pool = r.breakdown_gb.get("kv_cache", 0.0)
+    if not r.fits or n <= 1 or (r.engine in PREALLOCATING and pool > r.kv_cache_gb * 1.05) or \
+            not re.search(MEMORY_ASK + r"|多少显存|要多少|how much", ctx.question.lower()):
+        return []
+    return [ctx.t(f"In all, about **{r.per_gpu_gb * n:,.0f} GB** over the {n} GPUs: {r.weights_total_gb:,.0f} GB of {fmt} "
+                  f"weights + {r.kv_cache_total_gb:,.1f} GB of KV cache for {batch} × {context:,} tokens + each GPU's "
+                  "workspace.",
+                  f"总共约 **{r.per_gpu_gb * n:,.0f} GB**（{n} 张卡）：{fmt} 权重 {r.weights_total_gb:,.0f} GB + {batch} × "
+                  f"{context:,} token 的 KV cache {r.kv_cache_total_gb:,.1f} GB + 每卡工作区。")]
 
 
 def _kv_line(ctx: Ctx, model, r, batch: int) -> str:
