@@ -623,3 +623,15 @@ def test_the_total_memory_asked_beside_a_machine_is_said(q):
     line = next(ln for ln in ans.answer.splitlines() if ln.startswith(("In all, about", "总共约")))
     total = float(re.search(r"\*\*([\d,]+) GB\*\*", line).group(1).replace(",", ""))
     assert 660 <= total <= 760 and ans.verdict.fits
+
+
+@pytest.mark.parametrize("q", ["got two quotes, both 8x H100: one is PCIe, one is SXM (HGX). for llama 70b inference whats "
+                               "the actual diffrence?",
+                               "两家报价都是 8 卡 H100，一个 PCIe 一个 SXM，跑 Llama 3.1 70B 推理区别大吗？"])
+def test_a_card_in_both_forms_is_compared_on_the_job(q):
+    # H100 SXM5 3.35 TB/s + NVLink vs H100 PCIe 2.0 TB/s over PCIe: decode ~1.5-1.8x faster on SXM
+    ans = ask(q)
+    assert {a.request["gpu"] for a in ans.asks} == {"h100", "h100-pcie"} and all(a.request["num_gpus"] == 8 for a in ans.asks)
+    sxm, pcie = (next(a for a in ans.asks if a.request["gpu"] == g) for g in ("h100", "h100-pcie"))
+    ratio = sxm.figures["decode_tokens_per_s_per_seq"] / pcie.figures["decode_tokens_per_s_per_seq"]
+    assert 1.3 <= ratio <= 2.0

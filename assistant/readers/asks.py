@@ -701,6 +701,11 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                              _rate_in(work[sp[1]:sp[1] + 30])) < 2:
         return []  # (a follow-up 'A100 or 910B?' is answered by the recommendation for the conversation's job; one that
         # prices each card, 'L20 单卡 2.8 万，H20 单卡 11 万', costs the conversation's job on each)
+    if len(req.gpus) == 2 and req.gpus[1] == req.gpus[0] + "-pcie" and len({sp[2] for sp in names.gpu_spans}) <= 1:
+        # 'both 8x H100: one is PCIe, one is SXM': one card written once, in both forms: the job on each form
+        return [Ask(text=(catalog.gpu(g)[0].name.replace("NVIDIA ", "") if catalog else g), intent=req.intent,
+                    update={"gpu": g, "gpus": [g], "interconnect": None}, compare="gpu") for g in req.gpus] \
+            if req.intent in ("inference_speed", "serving", "training_time") else []
     spans = sorted({sp[2]: sp for sp in names.gpu_spans}.values(), key=lambda sp: sp[0])
     every_span = sorted(names.gpu_spans, key=lambda sp: sp[0])
     by_count: dict = {}

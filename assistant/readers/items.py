@@ -97,7 +97,7 @@ def model_clauses(text: str, catalog) -> tuple[str, list[str]]:
 
 
 _DIFFERENCE = (r"区别|差别|差异|有啥不同|有什么不同|不同在哪|到底是.{1,16}还是|"
-               r"(?<![a-z])(?:difference|differ|what(?:'s| is) the deal with)(?![a-z])")
+               r"(?<![a-z])(?:difference|diffrence|diference|differ|what(?:'s| is) the deal with)(?![a-z])")
 
 
 def difference_asks(text: str, req, catalog) -> list[Ask]:

@@ -615,6 +615,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             names.gpu_text = None
     if names.gpus:
         stated["gpu"], stated["gpus"], stated["gpu_text"] = names.gpus[0], names.gpus, names.gpu_text
+    if len(set(names.gpus)) == 1 and re.search(r"(?<![a-z])pcie(?![a-z])", low) and re.search(r"(?<![a-z])(?:sxm\d?|hgx|nvlink)(?![a-z])", low) \
+            and re.search(r"(?<![a-z])(?:one|other|both|vs\.?|or|versus|difference|differ\w*|diff?e?rence)(?![a-z])|区别|差别|还是|对比", low):
+        # 'two quotes, both 8x H100: one is PCIe, one is SXM': the card in both forms, compared
+        base = names.gpus[0][:-5] if names.gpus[0].endswith("-pcie") else names.gpus[0]
+        pair = [g for g in (base, base + "-pcie") if any(x.id == g for x in catalog.gpus)]
+        if len(pair) == 2:
+            stated["gpu"], stated["gpus"] = pair[0], pair
     per_card = _prices_by_card(low, names.gpu_spans)
     if len(per_card) >= 2:  # 'prices we see per gpu-hr: L4 $0.80, A10 24GB $1.00, L40S $1.90': each card's own price
         stated["gpu_rental_prices"] = per_card
@@ -821,6 +828,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if follow and "num_gpus" not in stated:
         _earlier_setup(low, stated, prev, previous)
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
+    gp = stated.get("gpus") or []
+    if len(gp) == 2 and gp[1] == gp[0] + "-pcie" and stated.get("model") and \
+            intent in ("inference_memory", "compare", "spec", "recommend", "price"):
+        intent = "inference_speed"  # the SXM and PCIe forms hold the same memory: for serving, speed is the difference
     if follow and intent == "inference_speed" and str(prev.get("intent", "")).startswith("training") and \
             prev.get("method") in ("full", "lora", "qlora", "pretrain") and not re.search(
                 r"推理|部署|上线|生成|解码|" + slots.w(r"inference|serv\w*|deploy\w*|decode|generation|tokens?/s"), low):
