@@ -446,7 +446,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                    "(an assumption for people who use it through the working day; state your peak concurrency to replace it)",
                    f"最忙时同时处理 {peak} 个请求 = 团队 {req.team_size:,} 人的 {TEAM_PEAK_SHARE:.0%}（按工作时间内都会用来估计；"
                    "给出实际峰值并发可替换）")
-    if req.intent == "training_time" and req.method == "pretrain" and req.model and not req.tokens and \
+    if req.intent in ("training_time", "cost") and req.method == "pretrain" and req.model and not req.tokens and \
             not req.period_hours and not req.deadline_hours:
         # 'how long to pretrain a 3B model from scratch on 8 H100s?': the compute-optimal budget (20 tokens per
         # parameter, Hoffmann et al. 2022) is the default a practitioner states; the user's own count replaces it

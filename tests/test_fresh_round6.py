@@ -635,3 +635,11 @@ def test_a_card_in_both_forms_is_compared_on_the_job(q):
     sxm, pcie = (next(a for a in ans.asks if a.request["gpu"] == g) for g in ("h100", "h100-pcie"))
     ratio = sxm.figures["decode_tokens_per_s_per_seq"] / pcie.figures["decode_tokens_per_s_per_seq"]
     assert 1.3 <= ratio <= 2.0
+
+
+def test_a_pretraining_cost_without_tokens_takes_the_compute_optimal_budget_said():
+    # 3B x 20 tokens/parameter = 60B tokens; 6 x 3e9 x 6e10 = 1.08e21 (+ attention) / (989e12 x 0.40) = ~800 GPU-hours
+    # x ¥12 = ~¥9,600
+    ans = ask("预训练一个 3B 模型大概要花多少钱？H800 租的话 ¥12/卡时")
+    assert ans.request["tokens"] == 60e9 and "Chinchilla" in ans.answer.split("\n")[0]
+    assert 8_500 <= ans.figures["rent_cost"] <= 11_000, ans.figures
