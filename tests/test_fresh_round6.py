@@ -643,3 +643,12 @@ def test_a_pretraining_cost_without_tokens_takes_the_compute_optimal_budget_said
     ans = ask("预训练一个 3B 模型大概要花多少钱？H800 租的话 ¥12/卡时")
     assert ans.request["tokens"] == 60e9 and "Chinchilla" in ans.answer.split("\n")[0]
     assert 8_500 <= ans.figures["rent_cost"] <= 11_000, ans.figures
+
+
+@pytest.mark.parametrize("q,asks_back", [
+    ("我们现在 API 用量很大，想自建。8 卡 H20 服务器买下来 120 万，电费 0.8 元/度，托管每月 8000。多久能回本？", True),
+    ("We want to replace our API usage with our own 8x H100 server at $280k. When does it pay back?", True),
+    ("We spend $30k a month on the API. An 8x H100 server is $280k: when does it pay back?", False)])
+def test_a_payback_against_an_unpriced_api_asks_for_the_bill(q, asks_back):
+    ans = ask(q)
+    assert (bool(ans.clarification) and "api_spend_per_month" in ans.clarification.missing) == asks_back

@@ -801,7 +801,31 @@ def monthly(ctx: Ctx) -> Answer:
                   figures=figures, tool_calls=ctx.calls)
 
 
+_FROM_AN_API = re.compile(r"(?<![a-z])api(?![a-z])|(?:openai|anthropic|gpt-4\w*|claude|deepseek)\s*(?:的)?\s*(?:api|接口|账单|bill)|接口调用|调用量")
+
+
 def cost(ctx: Ctx) -> Answer:
+    """Rent against buy (the job's cost, the break-even); a payback asked against an API the user leaves unpriced turns
+    on that bill, so it is asked, with the payback against renting meanwhile."""
+    answer = _rent_or_buy(ctx)
+    req = ctx.req
+    if req.break_even and _FROM_AN_API.search(ctx.question.lower()) and answer.status == "answered" and not (
+            req.api_spend_per_month or req.reference_per_million or req.reference_input_per_million):
+        from assistant.request import Clarification
+
+        q = ctx.t("**What does the API cost you now** (a month, or its price per million tokens and your volume)? The "
+                  "payback of a machine bought to replace an API is its price over the API bill it saves; meanwhile, "
+                  "against renting the same GPUs:",
+                  "**现在 API 每月花多少**（或每百万 token 单价和你的用量）？买机器替代 API 的回本时间 = 机器价格 ÷ 每月省下的 API "
+                  "费用；在这之前，先按租同样的卡比较：")
+        clar = Clarification(missing=["api_spend_per_month"], question=q.split("**")[1],
+                             suggestions=[ctx.t("we spend $20k a month on the API", "API 每月花 10 万"),
+                                          ctx.t("$2 per 1M tokens, 3B tokens a month", "每百万 token ¥8，每天 3 亿 token")])
+        answer = answer.model_copy(update={"answer": q + "\n\n" + answer.answer, "clarification": clar})
+    return answer
+
+
+def _rent_or_buy(ctx: Ctx) -> Answer:
     from tools.cost import GPUS_PER_SERVER, CostRequest, estimate_rent_and_buy
 
     req, lang = ctx.req, ctx.lang
