@@ -652,3 +652,13 @@ def test_a_pretraining_cost_without_tokens_takes_the_compute_optimal_budget_said
 def test_a_payback_against_an_unpriced_api_asks_for_the_bill(q, asks_back):
     ans = ask(q)
     assert (bool(ans.clarification) and "api_spend_per_month" in ans.clarification.missing) == asks_back
+
+
+def test_a_family_sized_on_a_machine_lists_each_member_in_the_format_asked():
+    # M4 Pro 48 GB: Qwen3-32B in Q4_K_M (32.8e9 x 4.84 / 8 = 19.8 GB + KV) fits, 235B-A22B (142 GB) does not; the
+    # 30B-A3B MoE fits and decodes faster than the dense 32B (3.3B active)
+    ans = ask("Qwen3 用 Q4_K_M 在 Mac mini 上跑，哪个尺寸合适？我的是 M4 Pro 48G")
+    table = ans.answer.split("q4_k_m", 1)[1]
+    rows = {ln.split("|")[1].strip(): ln.split("|") for ln in table.splitlines() if ln.startswith("| Qwen3")}
+    assert rows["Qwen3 32B"][4].strip() == "是" and rows["Qwen3 235B-A22B (MoE)"][4].strip() == "否"
+    assert float(rows["Qwen3 30B-A3B (MoE)"][5]) > float(rows["Qwen3 32B"][5])

@@ -266,12 +266,42 @@ def _largest_runnable(ctx: Ctx) -> Answer:
     named, named_figures = ([], {}) if req.family else _named_models_that_fit(ctx, gpu, n, context, sizes, fits)
     if req.family:  # 'how big a Gemma 3 can I run?': the family's member that fits leads
         head = "**" + ctx.notes.pop(0)[:1].upper() + head_family[1:] + "**" + ctx.t(".", "。") + "\n\n" + head
+    members = _family_members(ctx, gpu, n, context) if req.family else []
     text = head + "\n\n" + md_table([ctx.t("precision", "精度"), ctx.t("largest model", "最大模型")], rows) + \
-        ("\n\n" + "\n".join(named) if named else "") + assumptions_md(ctx.lang, ctx.notes)
+        ("\n\n" + "\n".join(named) if named else "") + ("\n\n" + "\n".join(members) if members else "") + \
+        assumptions_md(ctx.lang, ctx.notes)
     figures = {f"largest_{p}_params_b": None if v is None else round(v / 1e9, 2) for p, v in sizes.items()}
     figures |= named_figures
     return Answer(answer=text, lang=ctx.lang, intent=req.intent, figures=figures, tool_calls=ctx.calls,
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"))
+
+
+def _family_members(ctx: Ctx, gpu, n: int, context: int) -> list[str]:
+    """'Qwen3 in Q4_K_M on a 48 GB Mac, which size?': each general member of the family in the format asked (GGUF on a
+    Mac or with llama.cpp), its memory, whether it fits and one stream's decode speed, so the pick is visible."""
+    local = ctx.req.engine in ("llamacpp", "ollama") or gpu.vendor == "Apple"
+    fmt = {"int4": "q4_k_m", "int8": "q8_0"}.get(ctx.req.precision or "", ctx.req.precision) if local else \
+        (ctx.req.precision or "int4")
+    fmt = fmt or ("q4_k_m" if local else "int4")
+    rows = []
+    for m in sorted((m for m in ctx.deps.catalog.models if m.family == ctx.req.family and not _SPECIALISED.search(m.id)),
+                    key=lambda m: m.params_total):
+        try:
+            x = fits_on(m, gpu, n, fmt, context)
+            sp = timed(ctx, m, gpu, num_gpus=n, precision=fmt, context=min(context, 1024), output=256, batch=1,
+                       engine=_speed_engine(ctx, "llamacpp" if local else "hf")).decode_tokens_per_s_per_seq if x.fits else None
+        except ValueError:
+            continue
+        rows.append([m.name, f"{m.params_total / 1e9:.1f}B" + (" (MoE)" if m.moe else ""), f"{x.per_gpu_gb:.1f}",
+                     ctx.t("yes", "是") if x.fits else ctx.t("no", "否"), f"{sp:.0f}" if sp else "-"])
+    if len(rows) < 2:
+        return []
+    return [ctx.t(f"**Each {ctx.req.model_text or ctx.req.family} model in {fmt} on {n}× {gpu.name}** "
+                  f"(memory at {context:,} tokens; one stream's decode speed):",
+                  f"**{ctx.req.model_text or ctx.req.family} 各型号用 {fmt} 在 {n} 张 {gpu.name} 上**（上下文 {context:,} 时的显存；"
+                  "单路解码速度）："), "",
+            md_table([ctx.t("model", "模型"), ctx.t("parameters", "参数量"), "GB", ctx.t("fits", "放得下"),
+                      ctx.t("tokens/s", "token/s")], rows)]
 
 
 TIGHT_SHARE = 0.92  # a fit above this share of usable memory is said to be tight (an assumption: OOM risk on spikes)
