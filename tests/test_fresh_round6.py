@@ -662,3 +662,9 @@ def test_a_family_sized_on_a_machine_lists_each_member_in_the_format_asked():
     rows = {ln.split("|")[1].strip(): ln.split("|") for ln in table.splitlines() if ln.startswith("| Qwen3")}
     assert rows["Qwen3 32B"][4].strip() == "是" and rows["Qwen3 235B-A22B (MoE)"][4].strip() == "否"
     assert float(rows["Qwen3 30B-A3B (MoE)"][5]) > float(rows["Qwen3 32B"][5])
+
+
+def test_a_card_name_with_a_memory_the_table_lacks_names_the_real_cards_of_that_memory():
+    ans = ask("请帮我算一下 RTX 5080 Ti 32G 跑 Qwen2.5-72B 要几张")
+    note = next(w for w in ans.warnings if "rtx 5080 ti" in w)
+    assert "no such product" in note and "RTX 5090" in note

@@ -272,8 +272,11 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
             out.gpus = [gid]
             out.gpu_text = m.group(0).strip()
             out.gpu_spans.append((m.start(), m.end(), gid))
-            out.notes.append(f"'{m.group(1).strip()}' is not in the GPU table: sized as a {int(m.group(2))} GB card "
-                             f"from the memory written beside it")
+            same = [g.name for g in catalog.gpus if g.memory_gb and abs(g.memory_gb - int(m.group(2))) <= 1
+                    and g.vendor != "Apple"][:3]
+            out.notes.append(f"'{m.group(1).strip()}' is no card in the GPU table (no such product on record): sized as a "
+                             f"{int(m.group(2))} GB card from the memory written beside it"
+                             + (f"; the real cards with that memory: {', '.join(same)}" if same else ""))
             out.unknown_gpu = None
             work = mask(work, m.start(), m.end())
     return out, work
