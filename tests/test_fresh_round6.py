@@ -668,3 +668,26 @@ def test_a_card_name_with_a_memory_the_table_lacks_names_the_real_cards_of_that_
     ans = ask("请帮我算一下 RTX 5080 Ti 32G 跑 Qwen2.5-72B 要几张")
     note = next(w for w in ans.warnings if "rtx 5080 ti" in w)
     assert "no such product" in note and "RTX 5090" in note
+
+
+# --- lists of asks written in more ways ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("q,intents", [
+    ("要对 Qwen2.5-14B 做全参微调，50 万条数据，平均 1500 token，3 个 epoch。1）8 卡 A800 80G + ZeRO-3 显存够吗 2）大概跑多久",
+     ["training_memory", "training_time"]),
+    ("给个详细估算：Qwen3-14B 全参 SFT，数据 80 万条，平均 2k token，packing 到 8k，2 epoch，8×H800，ZeRO-3，micro batch 1，"
+     "租价 每卡时 15 元。显存/时长/成本分别多少", ["training_memory", "training_time", "cost"]),
+    ("Full FT Qwen2.5-7B: seq 8192, micro batch 2, 16x A100 80GB, ZeRO-2, dataset 1.2B tokens, 2 epochs. Memory per GPU "
+     "and wall time? We rent at $1.60/GPU-h, what cost?", ["training_memory", "training_time", "cost"]),
+])
+def test_each_listed_ask_is_answered(q, intents):
+    ans = ask(q)
+    assert sorted(a.intent for a in ans.asks) == sorted(intents), [a.intent for a in ans.asks]
+
+
+def test_packing_sets_the_training_sequence_not_the_sample_length():
+    from assistant.readers.rules import read
+    from knowledge.catalog import default_catalog
+
+    r = read("Qwen3-14B 全参 SFT，数据 80 万条，平均 2k token，packing 到 8k，2 epoch，8×H800", default_catalog()).request
+    assert r.seq_len == 8192

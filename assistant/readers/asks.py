@@ -528,6 +528,18 @@ def several_intents(low: str, req: Request) -> list[Ask]:
                                  update={"largest_model": True, "model": None, "models": [], "model_text": None})))
             seen.add("largest")
             continue
+        listed = listed_asks(clause + "?", req) if re.search(r",|，|、|/|\band\b|和", clause) else []
+        if len(listed) >= 2 and re.match(r"\s*(?:[:：]|$)", clause[len(clause.rstrip()):] or "") is not None and \
+                len(clause) <= 60:
+            # '… Memory per GPU and wall time? … what cost?': a clause that lists nouns asks each
+            for x in listed:
+                if _family(x.intent) not in seen:
+                    seen.add(_family(x.intent))
+                    if _family(x.intent) == _family(req.intent):
+                        main_at = at if main_at is None else main_at
+                    else:
+                        asks.append((at, x))
+            continue
         if intent is None:
             continue  # (an ask no calculator answers is listed by find_asks)
         if _family(intent) == _family(req.intent):
@@ -917,7 +929,7 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
 
 # the nouns of a listed ask ('…: memory per GPU, time, cost?', '显存、时间、成本分别多少') -> what each asks
 _LISTED = (("memory", r"memory(?: per gpu)?|vram|显存|每卡显存|内存占用"),
-           ("time", r"time|how long|duration|wall[\s-]?clock|eta|时间|多久|耗时|时长|工期"),
+           ("time", r"time|how long|duration|wall[\s-]?clock(?: time)?|wall[\s-]?time|training time|eta|时间|多久|耗时|时长|工期"),
            ("cost", r"cost|costs|price|bill|budget|spend|费用|成本|花费|多少钱|预算|价格"),
            ("gpus", r"(?:how many |number of |# ?)?(?:gpus?|cards?)(?: count| needed)?|卡数|几张卡|多少卡|多少张卡"),
            ("speed", r"speed|throughput|tokens?/s|tok/s|速度|吞吐"),
@@ -928,7 +940,8 @@ def listed_asks(low: str, req: Request) -> list[Ask]:
     """A list of bare nouns that ends a message ('…, 2 epochs on 500M tokens, $1.8/GPU-h: memory per GPU, time, cost?',
     '显存、时间、成本？'): one ask per noun, each answered by the tool that answers it for this job."""
     m = re.search(r"[:：—]\s*([^:：—]{3,90}?)\s*[?？]?\s*$", low.strip()) or \
-        re.search(r"(?:^|[。；;.?？])\s*([^。；;.?？:：]{3,60}?)\s*(?:分别)?(?:是)?(?:多少|各多少)?\s*[?？]\s*$", low.strip())
+        re.search(r"(?:^|[。；;.?？])\s*([^。；;.?？:：]{3,60}?)\s*(?:分别)?(?:是)?(?:多少|各多少)?\s*[?？]\s*$", low.strip()) or \
+        re.search(r"(?:^|[。；;.?？])\s*([^。；;.?？:：]{3,60}?)\s*(?:分别|各)(?:是)?(?:多少|要多少|多久)\s*[?？]?\s*$", low.strip())
     if not m:
         return []
     parts = [x.strip(" ?？.。") for x in re.split(r"\s*(?:,|，|、|/|&|\band\b|\bplus\b|和|以及|还有|及)\s*", m.group(1))]

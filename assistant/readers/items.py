@@ -17,7 +17,7 @@ _CIRCLED = "①②③④⑤⑥⑦⑧⑨"
 # ('2.5 GB' is never an item), after a space or punctuation
 _LINE_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]*)?(?:(\d{1,2})[ \t]*(?:\.(?!\d)|[、)）])|[(（](\d{1,2})[)）]|([①-⑨])|"
                         r"[(（]?([a-hA-H])[)）]|([a-hA-H])\.(?=[ \t])|(?:[qQ]|问题?)[ \t]*(\d)[ \t]*[:：.)）、])[ \t]*")
-_INLINE_MARK = re.compile(r"(?<=[\s,，:：;；。？?])(?:[(（](\d{1,2})[)）]|(\d{1,2})[)）](?=\s*[^\s\d)）])|([①-⑨])|"
+_INLINE_MARK = re.compile(r"(?<=[\s,，:：;；。？?])(?:[(（](\d{1,2})[)）]|(\d{1,2})[)）](?=\s*(?:[^\s\d)）]|\d+\s*[^\s\d)）.,，]))|([①-⑨])|"
                           r"[(（]([a-hA-H])[)）]|([a-h])[)）](?=\s*[a-z\u3400-\u9fff])|(?:[qQ]|问题)[ \t]*(\d)[ \t]*[:：)）])\s*")
 # fields that describe the message, not the job an item asks about
 NOT_JOB = {"intent", "lang", "stated", "follow_up"}

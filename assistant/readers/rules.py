@@ -1427,6 +1427,8 @@ def _assign_lengths(stated: dict, intent: str) -> None:
     if n is None:
         return
     training = intent in ("training_memory", "training_time") or stated.get("method") in ("full", "lora", "qlora", "pretrain")
+    if training and stated.get("seq_len") and stated["seq_len"] > n:
+        return  # ('平均 2k token，packing 到 8k': each sample's length; the packed sequence is the training length)
     stated["seq_len" if training else "context"] = n
     if not training and "batch" not in stated and "micro_batch" in stated:
         stated["batch"] = stated.pop("micro_batch")

@@ -294,6 +294,13 @@ def lengths(text: str) -> dict:
                   text)  # '输入 1.6 亿，输出 4000 万': a day's volume of tokens, not one request's lengths ('1 万 token 的代码' is one)
     text = re.sub(r"[¥$￥]\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:元|块钱|块|美元|美金|刀|dollars?|usd|cny|rmb)(?![a-z])",
                   lambda m: " " * len(m.group(0)), text)  # '输入 4 元/百万': a price, not a length
+    packed = re.search(r"(?:packing|packed|pack|打包|拼接)\w*\s*(?:到|成|to|into|at|of)?\s*(\d+(?:\.\d+)?)\s*(k|K)?\s*(?:tokens?|token)?"
+                       r"(?:\s*(?:seq\w*|序列|长度))?", text)
+    if packed:  # 'packing 到 8k': samples packed into sequences of that length: the training sequence
+        v = float(packed.group(1)) * (1024 if packed.group(2) else 1)
+        if 128 <= v <= 1_048_576:
+            out["seq_len"] = int(v)
+            text = text[:packed.start()] + " " * (packed.end() - packed.start()) + text[packed.end():]
     asked = re.search(r"(?:how many|多少|几个)\s*(?:concurrent|simultaneous|parallel|并发)?\s*(\d+)\s*k[\s-]*(?:token)?[\s-]*"
                       r"(?:context\s+)?(?:users?|requests?|sequences?|chats?|sessions?)", text)
     if asked:  # 'how many concurrent 8k users?': 8k is each user's context
