@@ -501,8 +501,8 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     """Which alternative wins and by how much, from the answers' own figures; an alternative timed but not fitting is
     named first, whatever wins among the rest."""
     text = _compare(asks, answers, zh, question, prices, calls)
-    unfit = [a for a, x in zip(asks, answers) if a.compare and x.status == "answered" and x.intent == "inference_speed"
-             and x.figures.get("fits") == 0]
+    unfit = [a for a, x in zip(asks, answers) if a.compare and x.status == "answered"
+             and x.intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0]
     if text and unfit and not re.search(r"does not fit|放不下|holds none", text):
         text = (("；".join(f"{a.text} 放不下" for a in unfit) + "。") if zh else
                 ("; ".join(f"{a.text} does not fit" for a in unfit) + ". ")) + text
@@ -550,7 +550,7 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
         key = ("serve_cost_per_million_output_usd", "lower", "USD per 1M output tokens (same GPU count)",
                "美元/百万输出 token（卡数相同）")  # a tie on GPUs is decided by what the same GPUs deliver
     name, better, en, cn = key
-    unfit = [a for a, x in done if intent == "inference_speed" and x.figures.get("fits") == 0]
+    unfit = [a for a, x in done if intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0]
     vals = [(a, x.figures.get(name)) for a, x in done if isinstance(x.figures.get(name), (int, float)) and a not in unfit]
     if unfit:
         note = ("；".join(f"{a.text} 放不下" for a in unfit) + "。") if zh else ("; ".join(f"{a.text} does not fit" for a in unfit) + ". ")

@@ -691,3 +691,18 @@ def test_packing_sets_the_training_sequence_not_the_sample_length():
 
     r = read("Qwen3-14B 全参 SFT，数据 80 万条，平均 2k token，packing 到 8k，2 epoch，8×H800", default_catalog()).request
     assert r.seq_len == 8192
+
+
+@pytest.mark.parametrize("q", ["full fine-tune of Qwen2.5-32B on 4x A100 80GB, 20M tokens: how long?",
+                               "Qwen2.5-32B 继续预训练 50B token，8 卡 910B 要多久"])
+def test_a_training_time_on_gpus_that_cannot_hold_the_job_says_so_first(q):
+    # full training keeps 16 B per parameter: 32.8e9 x 16 = 524 GB of model states, beyond 4 x 80 GB and 8 x 64 GB
+    ans = ask(q)
+    head = ans.answer.split("\n\n")[1].splitlines()[1]
+    assert head.startswith(("**Does not fit", "**8 张")) and ("524 GB" in head) and ans.figures["fits"] == 0
+
+
+def test_methods_compared_for_time_name_the_one_that_does_not_fit():
+    ans = ask("we've got 4x A100 80GB (one node, nvlink). want to fine-tune qwen2.5-32b-instruct on ~20k instruction "
+              "samples (avg ~1k tokens). full FT vs LoRA vs QLoRA - which one and why?")
+    assert ans.comparison.startswith("full does not fit")

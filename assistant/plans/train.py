@@ -5,7 +5,7 @@ import math
 import re
 from typing import Any
 
-from assistant.answer import Answer, Verdict
+from assistant.answer import Answer, ToolCall, Verdict
 from assistant.zh import component_name
 from assistant.compose import T, md_table
 from assistant.context import USES, Ctx, assumptions_md, sources_md
@@ -428,6 +428,32 @@ def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
         "peak_tflops": req.peak_tflops}.items() if v is not None} | (_stated_layout(ctx) if req.num_gpus else {})
 
 
+def _does_not_fit_line(ctx: Ctx, model, gpu, n: int) -> str | None:
+    """The training memory of the job on the GPUs stated: when they cannot hold it (full fine-tune states beyond all
+    their memory), a line saying so, with what does: the fewest GPUs, or optimizer offload, or LoRA."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    methods = _methods(ctx)
+    method = methods[0] if len(methods) == 1 else "full"
+    try:
+        r = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **(_memory_args(ctx, method)
+                                                                                    | _stated_layout(ctx))))
+    except ValueError:
+        return None
+    if r.fits:
+        return None
+    ctx.calls.append(ToolCall(name="size_train", args={"model": model.id, "gpu": gpu.id, "num_gpus": n, "method": method},
+                              result={"fits": False, "per_gpu_gb": r.per_gpu_gb, "min_gpus": r.min_gpus}))
+    states = ctx.t(f"{r.states_total_gb:,.0f} GB of model states", f"{r.states_total_gb:,.0f} GB 模型状态") \
+        if getattr(r, "states_total_gb", None) else ctx.t(f"{r.per_gpu_gb:,.0f} GB per GPU", f"每卡 {r.per_gpu_gb:,.0f} GB")
+    return ctx.t(f"**Does not fit on {n}× {gpu.name}**: {method} training needs {states} "
+                 f"({r.per_gpu_gb:,.1f} GB per GPU of {r.usable_gb:,.1f} usable); it takes at least "
+                 f"**{r.min_gpus or '?'}** GPUs, or optimizer offload to CPU RAM, or LoRA/QLoRA. The time below is what it "
+                 "would take if it ran.",
+                 f"**{n} 张 {gpu.name} 放不下**：{method} 训练要 {states}（每卡 {r.per_gpu_gb:,.1f} GB，可用 {r.usable_gb:,.1f}）；"
+                 f"至少要 **{r.min_gpus or '?'}** 张卡，或把优化器卸载到内存，或改用 LoRA/QLoRA。下面的时间是假如能跑时的时间。")
+
+
 RATIO_TOKENS = 1e10  # a GPU-vs-GPU time ratio hardly depends on the job; this one is stated when used
 
 
@@ -841,6 +867,11 @@ def training_time(ctx: Ctx) -> Answer:
                        f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天{years}），共 {first.gpu_hours:,.0f} 卡时"
                        f" = {first.gpu_hours / 24:,.0f} 卡·天**"
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
+    unfit = _does_not_fit_line(ctx, model, ctx.gpu(first.gpu), n) if req.num_gpus and not ctx.applied.get("num_gpus") \
+        and len(results) == 1 else None
+    if unfit:  # 'full fine-tune of a 32B on 4 A100s: how long?': a time for a job the GPUs cannot hold, said first
+        lines.insert(1, unfit)
+        figures["fits"] = 0
     if req.checkpoint_stall or req.time_lost:  # the user's own overheads: the wall clock they asked for
         from tools.train_time import with_overheads
 
