@@ -706,3 +706,10 @@ def test_methods_compared_for_time_name_the_one_that_does_not_fit():
     ans = ask("we've got 4x A100 80GB (one node, nvlink). want to fine-tune qwen2.5-32b-instruct on ~20k instruction "
               "samples (avg ~1k tokens). full FT vs LoRA vs QLoRA - which one and why?")
     assert ans.comparison.startswith("full does not fit")
+
+
+def test_each_card_option_keeps_the_format_written_with_it():
+    ans = ask("serving llama 3.3 70b for ~50 concurrent chat users (2k in / 500 out). options: 2x H100 SXM fp8, 4x L40S "
+              "awq int4, or 1x H200 fp8. which gives the best throughtput / user experience?")
+    got = {a.request["gpu"]: (a.request["num_gpus"], a.request["precision"]) for a in ans.asks}
+    assert got == {"h100": (2, "fp8"), "l40s": (4, "awq"), "h200": (1, "fp8")}

@@ -841,8 +841,19 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
             own = precision_in(low[max(0, start - 24):start] + " " + low[end:min(nxt, end + 60)]).get("precision")
             if own and own != req.precision:
                 update["precision"] = own
+        after_card = low[end:min(next((sp[0] for sp in every if sp[0] > end and sp[2] != gid), len(low)), end + 30)]
+        own_fmt = _values_named(after_card, "precision")
+        if own_fmt:  # '2x H100 SXM fp8, 4x L40S awq int4, or 1x H200 fp8': each option in the format written with it
+            update["precision"] = own_fmt[0][1]
+            update["checkpoint_format"] = None
         label = (f"{total}× " if total else "") + catalog.gpu(gid)[0].name.replace("NVIDIA ", "")
         asks.append(Ask(text=label, intent=job, update=update, compare="gpu"))
+    if sum(1 for a in asks if "checkpoint_format" in a.update) < 2:  # (one card's format alone is the message's own)
+        for a in asks:
+            if "checkpoint_format" in a.update:
+                a.update.pop("checkpoint_format")
+                if a.update.get("precision") == req.precision:
+                    a.update.pop("precision")
     return asks
 
 
