@@ -713,3 +713,11 @@ def test_each_card_option_keeps_the_format_written_with_it():
               "awq int4, or 1x H200 fp8. which gives the best throughtput / user experience?")
     got = {a.request["gpu"]: (a.request["num_gpus"], a.request["precision"]) for a in ans.asks}
     assert got == {"h100": (2, "fp8"), "l40s": (4, "awq"), "h200": (1, "fp8")}
+
+
+def test_a_quoted_rate_naming_the_model_and_card_carries_the_load_asked():
+    # 20,000 tok/s needed / 2,400 tok/s per 4090 (the blog's) = 8.3 -> 9 cards, at 93% of 21,600 tok/s
+    ans = ask("blog post says they hit 2,400 tok/s with llama 3.1 8b on a single rtx 4090 (vLLM). we need 20k tok/s for a "
+              "batch labeling job, so 9 cards. makes sense?")
+    assert ans.intent != "out_of_scope" and ans.request["model"] == "llama-3.1-8b" and ans.request["gpu"] == "rtx-4090"
+    assert "**9 GPUs needed**" in ans.answer and "quoted figure" in ans.answer.split("\n")[0]

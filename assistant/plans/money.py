@@ -616,8 +616,12 @@ def per_token(ctx: Ctx) -> Answer:
         line, vol_figures = _api_at_volume(ctx, s, cap.units_costed * rate * unit_gpus * 24, cap.units_costed)
         lines.insert(0, line)  # the verdict asked for, first
     if req.throughput_tokens_per_s:
-        ctx.assume(f"{tps:,.0f} tokens/s is your measurement, per {'GPU (or instance)' if per_gpu else unit_en}; capacity "
-                   "is sized on it, not on an estimate", f"{tps:,.0f} token/秒 是你的实测值（每{unit_zh}）；容量按它算，不用估算值")
+        from assistant.readers.slots import OWN_MEASUREMENT, QUOTED_SOURCE
+
+        quoted = bool(re.search(QUOTED_SOURCE, ctx.question.lower())) and not re.search(OWN_MEASUREMENT, ctx.question.lower())
+        ctx.assume(f"{tps:,.0f} tokens/s is {'the quoted figure' if quoted else 'your measurement'}, per "
+                   f"{'GPU (or instance)' if per_gpu else unit_en}; capacity is sized on it, not on an estimate",
+                   f"{tps:,.0f} token/秒 是{'引用的数字' if quoted else '你的实测值'}（每{unit_zh}）；容量按它算，不用估算值")
     conc = req.measured_concurrency or req.concurrent_users
     if req.throughput_tokens_per_s and (conc or 0) > 1:
         # 'measured 2,600 tok/s at 64 concurrent': what each of those streams sees

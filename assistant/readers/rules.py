@@ -353,6 +353,22 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
             "gpu" in now.stated and past.gpu and now.gpu != past.gpu) or (
             "num_gpus" in now.stated and past.num_gpus and now.num_gpus != past.num_gpus and now.tokens)
         # ('… 2,900 tokens/s per GPU on 8x A100. How long for 1T tokens on 32 A100s?': the job is on other GPUs)
+        quoted_rate = past.throughput_tokens_per_s or next(
+            (float(m.group(1).replace(",", "")) for m in [re.search(r"(\d[\d,]*(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s|t/s|tps)",
+                                                                 split[0].lower())] if m), None)
+        if not past.period_hours and quoted_rate and past.model and past.gpu and not now.model and \
+                not now.gpu and now.tokens_per_day and (now.num_gpus or re.search(r"how many|几张|多少张|多少卡", text.lower())):
+            # 'a blog hit 2,400 tok/s with Llama 3.1 8B on one 4090. we need 20k tok/s, so 9 cards. makes sense?': the
+            # quoted run's model and card are the job's; its rate per card carries the load (said as quoted, checked)
+            per_gpu = quoted_rate / (1 if past.throughput_scope == "gpu" or not past.num_gpus else past.num_gpus)
+            update = {"model": past.model, "gpu": past.gpu, "gpus": [past.gpu], "throughput_tokens_per_s": per_gpu,
+                      "throughput_scope": "gpu", "intent": "cost", "per_token_cost": True}
+            stated = sorted(set(now.stated) | {"model", "gpu", "throughput_tokens_per_s", "throughput_scope"})
+            warnings = list(dict.fromkeys([w_ for w_ in before.warnings if "a load to carry" not in w_] + job.warnings))
+            warnings.append(f"the {quoted_rate:,.0f} tokens/s is the quoted run's, not a measurement of yours: the count "
+                            "rests on it (a blog's batch and lengths may not be your job's)")
+            return Reading(request=now.model_copy(update=update | {"stated": stated}), warnings=warnings,
+                           scores=job.scores, invalid=before.invalid + job.invalid)
         if not past.period_hours and past.throughput_tokens_per_s and not other:
             return read_one(text, catalog, previous)  # the job's own measured rate ('we measured 3,100 tok/s on it')
         if not past.period_hours and past.throughput_tokens_per_s and past.model and now.model and \
