@@ -175,7 +175,9 @@ CUSTOM_GPU = re.compile(r"(?:custom-)?(\d+(?:\.\d+)?)\s*(gb|g|gib)(?:\s*[:@/]\s*
 
 # A family named alone ('DeepSeek', 'Qwen', 'Llama'): its flagship, the largest model of the family's newest
 # generation in the catalog (as of the catalog's date); the answer says so and asks for the exact model to change it.
-FAMILY_FLAGSHIPS: dict[str, str] = {
+FAMILY_FLAGSHIPS: dict[str, str] = {  # (a longer family name first: 'DeepSeek-R1-Distill' is the distills, not V3)
+    "deepseek-r1-distill": "deepseek-r1-distill-llama-70b", "deepseek r1 distill": "deepseek-r1-distill-llama-70b",
+    "r1-distill": "deepseek-r1-distill-llama-70b", "r1 distill": "deepseek-r1-distill-llama-70b",
     "deepseek": "deepseek-v3", "qwen": "qwen3-235b-a22b", "通义千问": "qwen3-235b-a22b", "千问": "qwen3-235b-a22b",
     "llama": "llama-3.1-405b", "glm": "glm-4.6", "智谱": "glm-4.6", "kimi": "kimi-k2", "mistral": "mistral-large-2407",
     "mixtral": "mixtral-8x22b", "gemma": "gemma-3-27b", "phi": "phi-4", "gpt-oss": "gpt-oss-120b", "yi": "yi-1.5-34b",

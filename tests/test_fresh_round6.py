@@ -721,3 +721,11 @@ def test_a_quoted_rate_naming_the_model_and_card_carries_the_load_asked():
               "batch labeling job, so 9 cards. makes sense?")
     assert ans.intent != "out_of_scope" and ans.request["model"] == "llama-3.1-8b" and ans.request["gpu"] == "rtx-4090"
     assert "**9 GPUs needed**" in ans.answer and "quoted figure" in ans.answer.split("\n")[0]
+
+
+@pytest.mark.parametrize("q", ["部署 DeepSeek-R1-Distill，单卡 A100 80G，FP8、AWQ-int4、GPTQ-int8 三种选哪个？",
+                               "R1 distill on one A100 80GB: FP8 or AWQ?"])
+def test_the_distills_named_alone_are_the_distills_not_the_671b_flagship(q):
+    ans = ask(q)
+    models = {(a.request or {}).get("model") for a in ans.asks} or {ans.request.get("model")}
+    assert models == {"deepseek-r1-distill-llama-70b"}
