@@ -729,3 +729,12 @@ def test_the_distills_named_alone_are_the_distills_not_the_671b_flagship(q):
     ans = ask(q)
     models = {(a.request or {}).get("model") for a in ans.asks} or {ans.request.get("model")}
     assert models == {"deepseek-r1-distill-llama-70b"}
+
+
+@pytest.mark.parametrize("text,prompt", [("expected 120 concurrent sessions avg 6k context, max_model_len 32k", 6144),
+                                         ("平均上下文 6k，max_model_len 32k", 6144), ("context avg 3k, window 16k", 3072)])
+def test_an_average_context_is_the_requests_length_in_flight(text, prompt):
+    from assistant.readers.slots import lengths
+
+    got = lengths(text.lower())
+    assert got["prompt_len"] == prompt and got.get("length") != prompt

@@ -317,9 +317,16 @@ def lengths(text: str) -> dict:
     m = (number_first and re.search(before, text)) or re.search(rf"(?:{_PROMPT})\s*(?:tokens?|长度|len\w*|length)?{_IS}({LEN})", text) \
         or re.search(before, text) \
         or re.search(rf"({LEN})\s*(?:tokens?)?\s*in(?![a-z])(?=\s*(?:/|,|and|\+|、|，)?\s*{LEN}\s*(?:tokens?)?\s*out)", text)
+    avg = None if m else re.search(
+        rf"(?:avg|averag\w*|mean|平均|均)\s*(?:of\s*)?({LEN})\s*(?:tokens?\s*)?(?:of\s*)?(?:context|ctx|上下文)|"
+        rf"(?:context|ctx|上下文)\s*(?:length\s*)?(?:avg|averag\w*|mean|平均|均)\s*(?:约|of|is|~)?\s*({LEN})|"
+        rf"(?:平均|均)\s*上下文\s*(?:约|是|为)?\s*({LEN})", text)
     if m:
         out["prompt_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    elif avg:  # 'avg 6k context', '平均上下文 6k': an average request's length in flight, its prompt mostly
+        out["prompt_len"] = length(next(g for g in avg.groups() if g))
+        text = text[:avg.start()] + " " * (avg.end() - avg.start()) + text[avg.end():]
     after = rf"({LEN})[\s-]*(?:tokens?|token)?\s*的?\s*(?:{_OUTPUT})"
     m = (number_first and re.search(after, text)) or \
         re.search(rf"(?:{_OUTPUT}|max[\s_]*(?:new[\s_]*)?tokens)\s*(?:tokens?|长度|len\w*|length|size)?{_IS}({LEN})", text) \
