@@ -738,3 +738,10 @@ def test_an_average_context_is_the_requests_length_in_flight(text, prompt):
 
     got = lengths(text.lower())
     assert got["prompt_len"] == prompt and got.get("length") != prompt
+
+
+def test_the_fewest_gpus_asked_say_the_room_they_leave_for_the_kv_cache():
+    # R1 in FP8 (~673 GB) on H20 (~101.8 GB usable): 8 cards, ~85 GB each before the KV cache; MLA's 69 KiB per token
+    ans = ask("DeepSeek-R1 满血版 FP8 部署，最少要几张 H20（96G 版）？")
+    line = next(ln for ln in ans.answer.splitlines() if ln.startswith("最少的 8 张"))
+    assert "给 KV" in line and "路 4,096 token" in line

@@ -467,6 +467,30 @@ def inference_memory(ctx: Ctx) -> Answer:
                        min=least, ctx=context) if least or r.fits else
                      ctx.t(f"**{model.name} does not fit on {n} x {gpu.name}** at {context:,} tokens ({r.per_gpu_gb:.1f} GB).",
                            f"**{model.name} 在 {n} 张 {gpu.name} 上放不下**（上下文 {context:,}，需 {r.per_gpu_gb:.1f} GB）。"))
+        if not r.fits and least and least > n and "num_gpus" not in req.stated and gpu.vendor != "Apple":
+            # '最少要几张 H20？': the fewest, and how much room they leave for the KV cache, said
+            saved = ctx.req
+            ctx.req = saved.model_copy(update={"num_gpus": least})
+            try:
+                at = _size(ctx, model, gpu, main_p, batch, engine, context)
+            except ValueError:
+                at = None
+            finally:
+                ctx.req = saved
+            if at is not None and at.fits and at.usable_gb:
+                share = 0.9 if at.engine in PREALLOCATING else 1.0
+                room = max(at.usable_gb * share - (at.per_gpu_gb - at.kv_cache_gb), 0)
+                seqs = at.max_batch  # (the sequences of this context the fewest GPUs hold, as the KV line below says)
+                lines.append(ctx.t(f"On the fewest, {least}× {gpu.name}: {at.per_gpu_gb - at.kv_cache_gb:,.1f} GB per GPU before "
+                                   f"the KV cache, ~{room:,.1f} GB per GPU left for it"
+                                   + (f" (~{seqs:,} sequences of {context:,} tokens)" if seqs is not None else "")
+                                   + ("; tight: the next standard size gives room for users." if at.per_gpu_gb /
+                                      at.usable_gb > TIGHT_SHARE or (seqs is not None and seqs < 16) else "."),
+                                   f"最少的 {least} 张 {gpu.name}：KV cache 之外每卡 {at.per_gpu_gb - at.kv_cache_gb:,.1f} GB，"
+                                   f"每卡约剩 {room:,.1f} GB 给 KV"
+                                   + (f"（约 {seqs:,} 路 {context:,} token）" if seqs is not None else "")
+                                   + ("；很紧：并发要多，得上大一档。" if at.per_gpu_gb / at.usable_gb > TIGHT_SHARE or
+                                      (seqs is not None and seqs < 16) else "。")))
         pool = r.breakdown_gb.get("kv_cache", 0.0)
         lines += _total_line(ctx, r, n, main_p, batch, context)
         if r.fits and r.engine in PREALLOCATING and pool > r.kv_cache_gb * 1.05:
