@@ -356,7 +356,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         quoted_rate = past.throughput_tokens_per_s or next(
             (float(m.group(1).replace(",", "")) for m in [re.search(r"(\d[\d,]*(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s|t/s|tps)",
                                                                  split[0].lower())] if m), None)
-        if not past.period_hours and quoted_rate and past.model and past.gpu and not now.model and \
+        quoted_only = re.search(slots.QUOTED_SOURCE, split[0].lower()) and not re.search(slots.OWN_MEASUREMENT,
+                                                                                         split[0].lower())
+        if quoted_only and not past.period_hours and quoted_rate and past.model and past.gpu and not now.model and \
                 not now.gpu and now.tokens_per_day and (now.num_gpus or re.search(r"how many|几张|多少张|多少卡", text.lower())):
             # 'a blog hit 2,400 tok/s with Llama 3.1 8B on one 4090. we need 20k tok/s, so 9 cards. makes sense?': the
             # quoted run's model and card are the job's; its rate per card carries the load (said as quoted, checked)
