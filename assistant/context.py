@@ -51,13 +51,15 @@ class Deps:
     def search(self, query: str, k: int = 3) -> list[Citation]:
         """Citations from BM25 + named-entity retrieval (no embedding model: answers stay fast)."""
         try:
-            res = self.index().search(query, k=k, mode="bm25")
+            res = self.index().search(query, k=k * 3, mode="bm25")
         except Exception as e:  # the answer stands without citations; say why
             return [Citation(source="(none)", title="retrieval unavailable", snippet=str(e)[:200])]
+        other = ".en.md" if re.search(r"[\u3400-\u9fff]", query) else ".zh.md"  # (a note in the answer's own language)
+        passages = [p for p in res.passages if not p.source.endswith(other)] or list(res.passages)
         return [Citation(source=p.source, title=p.title + (f" / {p.section}" if p.section else ""),
                          snippet=WITHHELD if p.flagged_instructions else p.text[:240].replace("\n", " "), as_of=p.as_of,
                          trust="user" if p.untrusted else "project", flagged=p.flagged_instructions)
-                for p in res.passages]
+                for p in passages[:k]]
 
 
 @dataclass

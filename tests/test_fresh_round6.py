@@ -745,3 +745,10 @@ def test_the_fewest_gpus_asked_say_the_room_they_leave_for_the_kv_cache():
     ans = ask("DeepSeek-R1 满血版 FP8 部署，最少要几张 H20（96G 版）？")
     line = next(ln for ln in ans.answer.splitlines() if ln.startswith("最少的 8 张"))
     assert "给 KV" in line and "路 4,096 token" in line
+
+
+@pytest.mark.parametrize("q,other", [("serve Llama 3.1 8B on one L40S for 32 users, 4k context", ".zh.md"),
+                                     ("单张 L40S 部署 Llama 3.1 8B，32 并发，4k 上下文", ".en.md")])
+def test_an_answer_cites_notes_in_its_own_language(q, other):
+    ans = ask(q)
+    assert ans.citations and not any(c.source.endswith(other) for c in ans.citations)
