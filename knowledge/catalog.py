@@ -178,6 +178,10 @@ CUSTOM_GPU = re.compile(r"(?:custom-)?(\d+(?:\.\d+)?)\s*(gb|g|gib)(?:\s*[:@/]\s*
 FAMILY_FLAGSHIPS: dict[str, str] = {  # (a longer family name first: 'DeepSeek-R1-Distill' is the distills, not V3)
     "deepseek-r1-distill": "deepseek-r1-distill-llama-70b", "deepseek r1 distill": "deepseek-r1-distill-llama-70b",
     "r1-distill": "deepseek-r1-distill-llama-70b", "r1 distill": "deepseek-r1-distill-llama-70b",
+    "deepseek-r1 蒸馏": "deepseek-r1-distill-llama-70b", "deepseek-r1蒸馏": "deepseek-r1-distill-llama-70b",
+    "deepseek r1 蒸馏": "deepseek-r1-distill-llama-70b", "r1 蒸馏": "deepseek-r1-distill-llama-70b",
+    "r1蒸馏": "deepseek-r1-distill-llama-70b", "deepseek 蒸馏": "deepseek-r1-distill-llama-70b",
+    "deepseek蒸馏": "deepseek-r1-distill-llama-70b",
     "deepseek": "deepseek-v3", "qwen": "qwen3-235b-a22b", "通义千问": "qwen3-235b-a22b", "千问": "qwen3-235b-a22b",
     "llama": "llama-3.1-405b", "glm": "glm-4.6", "智谱": "glm-4.6", "kimi": "kimi-k2", "mistral": "mistral-large-2407",
     "mixtral": "mixtral-8x22b", "gemma": "gemma-3-27b", "phi": "phi-4", "gpt-oss": "gpt-oss-120b", "yi": "yi-1.5-34b",

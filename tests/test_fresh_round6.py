@@ -752,3 +752,26 @@ def test_the_fewest_gpus_asked_say_the_room_they_leave_for_the_kv_cache():
 def test_an_answer_cites_notes_in_its_own_language(q, other):
     ans = ask(q)
     assert ans.citations and not any(c.source.endswith(other) for c in ans.citations)
+
+
+def test_a_measured_single_stream_on_one_card_is_carried_to_the_card_asked_about():
+    # 4090 1,008 GB/s -> 5090 1,792 GB/s: single-stream decode ~1.5-1.8x, not 2x; the AWQ checkpoint's 4-bit weights
+    # are what a token reads (38 tok/s is possible on a 4090 for a 32B in 4-bit, not in bf16)
+    ans = ask("I measured 38 tok/s single-stream with Qwen2.5-32B-Instruct-AWQ on my 4090 (vllm). Colleague says a 5090 "
+              "will be 2x faster. True? what would you expect?")
+    got = ans.figures["decode_tokens_per_s_per_seq"]
+    assert 38 * 1.4 <= got <= 38 * 1.85 and "misses" in ans.answer
+    assert not any("not possible" in w for w in ans.warnings)
+
+
+@pytest.mark.parametrize("text,limit", [("draws ~10 kW under load, PUE 1.4", None), ("rack limit 10 kW", 10_000.0),
+                                        ("under 10 kW of power", 10_000.0)])
+def test_a_draw_under_load_is_not_a_power_limit(text, limit):
+    from assistant.readers.slots import power_limit
+
+    assert power_limit(text.lower()).get("power_limit_w") == limit
+
+
+def test_the_r1_distill_written_in_chinese_is_the_distill_family():
+    ans = ask("打算内部部署 DeepSeek-R1 蒸馏版，想问下：1）显存要多少 2）用 4090 的话要几张 3）大概能撑多少并发")
+    assert all(a.request["model"] == "deepseek-r1-distill-llama-70b" for a in ans.asks)

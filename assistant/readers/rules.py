@@ -433,9 +433,24 @@ def _measured_speed_recounted(reading: Reading, text: str) -> Reading:
     the first count, the question on a second count: measured_num_gpus / num_gpus, the measurement scaled by the
     estimates' ratio; a rate claimed for the new count is the target checked."""
     req = reading.request
-    if req.measured_gpu or not req.model or len(set(req.gpus)) != 1 or req.throughput_tokens_per_s:
+    if req.measured_gpu or not req.model or len(set(req.gpus)) not in (1, 2) or req.throughput_tokens_per_s:
         return reading
     low = unicodedata.normalize("NFKC", text).lower()
+    if len(set(req.gpus)) == 2:  # 'I measured 38 tok/s single-stream on my 4090 … a 5090 will be 2x faster?'
+        rate = next((m for m in re.finditer(_STREAM_RATE, low)
+                     if re.search(_MEASURED_NEAR, low[max(0, m.start() - 40):m.start() + 60])), None)
+        if rate is None:
+            return reading
+        first, second = req.gpus[0], req.gpus[1]
+        factor = re.search(r"(\d+(?:\.\d+)?)\s*(?:x|×|倍)\s*(?:faster|quicker|as fast|更快|快)?|(翻倍|快一倍|double\w*)", low)
+        update = {"intent": "inference_speed", "measured_gpu": first, "gpu": second, "gpus": [second],
+                  "measured_num_gpus": req.num_gpus or 1, "throughput_tokens_per_s": float(rate.group(1)), "batch": 1}
+        if factor:
+            update["tokens_per_s_per_user"] = float(rate.group(1)) * (float(factor.group(1)) if factor.group(1) else 2.0)
+        stated = sorted(set(req.stated) | {k for k in update if k != "intent"})
+        return Reading(request=req.model_copy(update=update | {"stated": stated}), warnings=reading.warnings + [
+            f"your measured {rate.group(1)} tokens/s on {first} is carried to {second} by the estimates' ratio"],
+            scores=reading.scores, invalid=reading.invalid)
     rates = [m for m in re.finditer(_STREAM_RATE, low)] or \
         [m for m in re.finditer(r"(?:到|to|reach|hit|达到)\s*(\d+(?:\.\d+)?)(?![\d.])", low)][:0]
     first = next((m for m in rates if re.search(_MEASURED_NEAR, low[max(0, m.start() - 40):m.start()])), None)
@@ -640,6 +655,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         pair = [g for g in (base, base + "-pcie") if any(x.id == g for x in catalog.gpus)]
         if len(pair) == 2:
             stated["gpu"], stated["gpus"] = pair[0], pair
+    if stated.get("model") in ("deepseek-v3", "deepseek-r1") and re.search(
+            r"r1[\s_-]*(?:的)?\s*(?:distill\w*|蒸馏)(?![\w-]*(?:qwen|llama)[\s_-]*\d)", low):
+        # 'DeepSeek-R1 蒸馏版' with no size: the distills (the largest, said), not the 671B R1
+        stated["model"], stated["model_text"], stated["family_flagship"] = "deepseek-r1-distill-llama-70b", \
+            "DeepSeek-R1 蒸馏版" if re.search(r"蒸馏", low) else "DeepSeek-R1-Distill", True
     per_card = _prices_by_card(low, names.gpu_spans)
     if len(per_card) >= 2:  # 'prices we see per gpu-hr: L4 $0.80, A10 24GB $1.00, L40S $1.90': each card's own price
         stated["gpu_rental_prices"] = per_card
@@ -1141,8 +1161,12 @@ def _single_stream_beyond_bandwidth(low: str, stated: dict, catalog: Catalog) ->
         try:
             from tools.infer_speed import InferenceSpeedRequest, single_stream_ceiling
 
+            from assistant.plans.infer import CHECKPOINT_FORMATS
+
+            fmt = stated.get("precision") or CHECKPOINT_FORMATS.get(str(stated.get("checkpoint_format") or "").lower())
+            # ('Qwen2.5-32B-Instruct-AWQ': the checkpoint's own format is what a token reads)
             one = InferenceSpeedRequest(model=catalog.model(stated["model"])[0], gpu=catalog.gpu(stated["gpu"])[0],
-                                        num_gpus=stated.get("num_gpus") or 1, precision=stated.get("precision"))
+                                        num_gpus=stated.get("num_gpus") or 1, precision=fmt)
             nbytes, bound = single_stream_ceiling(one)
         except (LookupError, ValueError):
             return None

@@ -1254,7 +1254,8 @@ def power_limit(text: str) -> dict:
         return {"power_limit_w": round(0.8 * amps * volts)}
     for m in re.finditer(_KW, text):
         near = text[max(0, m.start() - 30):m.end() + 20]
-        limit = re.search(r"别超|不超过|不能超|以内|之内|上限|最多|under|at most|max|within|limit|budget|cap|only|只有", near)
+        limit = re.search(r"别超|不超过|不能超|以内|之内|上限|最多|under(?!\s*(?:full\s*)?load)|at most|max|within|limit|budget|cap|"
+                          r"only|只有", near)  # ('draws ~10 kW under load' is a draw, not a limit)
         if not (re.search(_POWER_CONTEXT, near) or limit) or (
                 re.search(r"tdp|功耗|每卡|每台|满载|per (?:gpu|card|node|server|machine)|draws?", near) and not limit):
             continue  # (a card's draw is not a limit: '450W 的 4090'; '整机功耗别超 500W' is)
