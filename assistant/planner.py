@@ -628,24 +628,31 @@ def _run(ctx: Ctx, handler) -> Answer:
 
 
 
+def _machine_of(ctx: Ctx, answer: Answer):
+    """(the card, the count) an answered plan ends on: the fewest that hold it when the asked count does not, else the
+    count answered or stated; None when the answer names no card and count."""
+    req, v = ctx.req, answer.verdict
+    gid = (v.gpu if v and v.gpu else None) or req.gpu
+    n = (v.min_gpus if v and v.fits is False and v.min_gpus else None) or (v.num_gpus if v and v.num_gpus else None) \
+        or ctx.applied.get("num_gpus") or req.num_gpus
+    if not (gid and n) or answer.status != "answered":
+        return None
+    try:
+        return ctx.gpu(gid), int(n)
+    except (LookupError, ValueError):
+        return None
+
+
 def _power_check(ctx: Ctx, answer: Answer) -> Answer:
     """A stated power limit (an outlet, a circuit, a rack's kW) checked against the machine the answer ends on,
     whatever the question was: the plan's cards draw what they draw, and a plan over the limit must say so."""
     from tools.purchase import _counts, machine_power_w
 
-    req, v = ctx.req, answer.verdict
-    gid = (v.gpu if v and v.gpu else None) or req.gpu
-    n = (v.min_gpus if v and v.fits is False and v.min_gpus else None) or (v.num_gpus if v and v.num_gpus else None) \
-        or ctx.applied.get("num_gpus") or req.num_gpus
-    if not (req.power_limit_w and gid and n) or "power_limit_w" in ctx.used or answer.status != "answered":
+    req = ctx.req
+    machine = _machine_of(ctx, answer) if req.power_limit_w and "power_limit_w" not in ctx.used else None
+    if machine is None or (not machine[0].tdp_w and machine[0].vendor != "Apple"):
         return answer
-    try:
-        gpu = ctx.gpu(gid)
-    except (LookupError, ValueError):
-        return answer
-    if not gpu.tdp_w and gpu.vendor != "Apple":
-        return answer
-    n = int(n)
+    gpu, n = machine
     watts, limit = machine_power_w(gpu, n), req.power_limit_w
     ctx.used.add("power_limit_w")
     module = _counts(gpu) == (8,) and gpu.vendor != "Apple"
@@ -672,17 +679,12 @@ def _space_check(ctx: Ctx, answer: Answer) -> Answer:
     """Rack space the user states, checked against the machines the answer ends on (tools.purchase's heights)."""
     from tools.purchase import machine_rack_units
 
-    req, v = ctx.req, answer.verdict
-    gid = (v.gpu if v and v.gpu else None) or req.gpu
-    n = (v.min_gpus if v and v.fits is False and v.min_gpus else None) or (v.num_gpus if v and v.num_gpus else None) \
-        or ctx.applied.get("num_gpus") or req.num_gpus
-    if not (req.rack_units and gid and n) or "rack_units" in ctx.used or answer.status != "answered":
+    req = ctx.req
+    machine = _machine_of(ctx, answer) if req.rack_units and "rack_units" not in ctx.used else None
+    if machine is None:
         return answer
-    try:
-        gpu = ctx.gpu(gid)
-    except (LookupError, ValueError):
-        return answer
-    n, limit = int(n), req.rack_units
+    gpu, n = machine
+    limit = req.rack_units
     units = machine_rack_units(gpu, n)
     ctx.used.add("rack_units")
     fit = max((k for k in range(1, n + 1) if machine_rack_units(gpu, k) <= limit), default=0)

@@ -212,16 +212,15 @@ def _value(v) -> str:
     return str(v)
 
 
-def ignored_line(entry: str, value=None, zh: bool = False) -> str:
+def ignored_line(entry: str, zh: bool = False) -> str:
     """'power_limit_w=5000.0: why' as the user reads it: 'power available 5,000 W: why'."""
     head, _, why = entry.partition(": ")
     name, _, raw = head.partition("=")
     label = _FIELD_LABELS.get(name)
-    if value is None:
-        try:
-            value = float(raw)
-        except ValueError:
-            value = raw
+    try:
+        value = float(raw)
+    except ValueError:
+        value = raw
     shown = _value(value)
     if label is None:
         return f"{name.replace('_', ' ')} {shown}: {why}" if why else entry

@@ -166,3 +166,8 @@ def _format_id(v: str) -> str:
 
 # A weight-format field of a request: any spelling weight_format() accepts, stored as its id.
 FormatName = Annotated[str, AfterValidator(_format_id)]
+
+
+# a published checkpoint's format (as the reader names it) -> the weight format it is sized in
+CHECKPOINT_FORMATS = {"awq": "awq", "gptq-int4": "gptq", "gptq-int8": "int8", "fp8": "fp8", "bnb-4bit": "nf4",
+                      "4bit": "int4", "mxfp4": "mxfp4", "nvfp4": "nvfp4", "gguf": "q4_k_m"}

@@ -12,6 +12,7 @@ from assistant.compose import T, md_table
 from assistant.context import USES, Ctx, assumptions_md, sources_md, vendor_ok
 from assistant.plans.money import typical_rate
 from assistant.readers.slots import w
+from tools.formats import CHECKPOINT_FORMATS
 from tools.engines import ENGINES, prefill_at_once
 
 DEFAULT_CONTEXT = 4096
@@ -21,9 +22,6 @@ APPLE_LADDER = ("bf16", "q8_0", "q4_k_m")  # llama.cpp / MLX on Apple silicon
 GGUF_LADDER = ("bf16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m")  # llama.cpp / Ollama: the GGUF quant types
 GGUF_ENGINES = ("llamacpp", "ollama")
 PREALLOCATING = ("vllm", "sglang", "tensorrt-llm")
-# a published checkpoint's format (as the reader names it) -> the weight format it is sized in
-CHECKPOINT_FORMATS = {"awq": "awq", "gptq-int4": "gptq", "gptq-int8": "int8", "fp8": "fp8", "bnb-4bit": "nf4",
-                      "4bit": "int4", "mxfp4": "mxfp4", "nvfp4": "nvfp4", "gguf": "q4_k_m"}
 
 _INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype",
           "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization", "ram_gb", "full_model",

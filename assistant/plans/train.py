@@ -5,7 +5,7 @@ import math
 import re
 from typing import Any
 
-from assistant.answer import Answer, ToolCall, Verdict
+from assistant.answer import Answer, Verdict
 from assistant.zh import component_name
 from assistant.compose import T, md_table
 from assistant.context import USES, Ctx, assumptions_md, sources_md
@@ -442,8 +442,7 @@ def _does_not_fit_line(ctx: Ctx, model, gpu, n: int) -> str | None:
         return None
     if r.fits:
         return None
-    ctx.calls.append(ToolCall(name="size_train", args={"model": model.id, "gpu": gpu.id, "num_gpus": n, "method": method},
-                              result={"fits": False, "per_gpu_gb": r.per_gpu_gb, "min_gpus": r.min_gpus}))
+    ctx.call("size_train", {"model": model.id, "gpu": gpu.id, "num_gpus": n, "method": method}, r)
     states = ctx.t(f"{r.states_total_gb:,.0f} GB of model states", f"{r.states_total_gb:,.0f} GB 模型状态") \
         if getattr(r, "states_total_gb", None) else ctx.t(f"{r.per_gpu_gb:,.0f} GB per GPU", f"每卡 {r.per_gpu_gb:,.0f} GB")
     return ctx.t(f"**Does not fit on {n}× {gpu.name}**: {method} training needs {states} "

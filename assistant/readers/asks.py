@@ -998,9 +998,9 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         setting, zh = req.compared["setting"], req.lang == "zh"
         return [Ask(text=_label(setting, v, zh), intent=req.intent, update={setting: v}, compare=setting)
                 for v in req.compared["values"][:3]]
-    from assistant.readers.rules import _fine_tuned_model, quoted_runs
+    from assistant.readers.rules import fine_tuned_model, quoted_runs
 
-    text, _ = quoted_runs(_fine_tuned_model(text))  # ('its a finetune we did': where the served model came from)  # ('405B took 30.84M H100 GPU hours': a quoted run's figures are no ask's inputs)
+    text, _ = quoted_runs(fine_tuned_model(text))  # ('its a finetune we did': where the served model came from)  # ('405B took 30.84M H100 GPU hours': a quoted run's figures are no ask's inputs)
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
     if req.intent == "spec":
         return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []

@@ -167,7 +167,7 @@ _FINE_TUNED_MODEL = re.compile(
 _SERVE_WORDS = re.compile(r"serv\w*|deploy\w*|inference|concurrent|users?|chats?|vram|推理|部署|并发|上线|服务", re.I)
 
 
-def _fine_tuned_model(text: str) -> str:
+def fine_tuned_model(text: str) -> str:
     """The text with 'a finetune we did' / '微调过的' set aside when the message serves that model (a serving question
     keeps its intent); unchanged when the message trains."""
     if not _SERVE_WORDS.search(text) or not _FINE_TUNED_MODEL.search(text):
@@ -353,9 +353,9 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
             "gpu" in now.stated and past.gpu and now.gpu != past.gpu) or (
             "num_gpus" in now.stated and past.num_gpus and now.num_gpus != past.num_gpus and now.tokens)
         # ('… 2,900 tokens/s per GPU on 8x A100. How long for 1T tokens on 32 A100s?': the job is on other GPUs)
-        quoted_rate = past.throughput_tokens_per_s or next(
-            (float(m.group(1).replace(",", "")) for m in [re.search(r"(\d[\d,]*(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s|t/s|tps)",
-                                                                 split[0].lower())] if m), None)
+        rated = re.search(slots.TPS_RATE, split[0].lower())
+        quoted_rate = past.throughput_tokens_per_s or (
+            float(rated.group(1).replace(",", "")) * (1000 if rated.group(2) else 1) if rated else None)
         quoted_only = re.search(slots.QUOTED_SOURCE, split[0].lower()) and not re.search(slots.OWN_MEASUREMENT,
                                                                                          split[0].lower())
         if quoted_only and not past.period_hours and quoted_rate and past.model and past.gpu and not now.model and \
@@ -451,8 +451,7 @@ def _measured_speed_recounted(reading: Reading, text: str) -> Reading:
         return Reading(request=req.model_copy(update=update | {"stated": stated}), warnings=reading.warnings + [
             f"your measured {rate.group(1)} tokens/s on {first} is carried to {second} by the estimates' ratio"],
             scores=reading.scores, invalid=reading.invalid)
-    rates = [m for m in re.finditer(_STREAM_RATE, low)] or \
-        [m for m in re.finditer(r"(?:到|to|reach|hit|达到)\s*(\d+(?:\.\d+)?)(?![\d.])", low)][:0]
+    rates = list(re.finditer(_STREAM_RATE, low))
     first = next((m for m in rates if re.search(_MEASURED_NEAR, low[max(0, m.start() - 40):m.start()])), None)
     if first is None:
         return reading
@@ -494,7 +493,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if euros:  # '€0.32/kWh': priced in dollars, the conversion said
         warnings.append(euros)
     text, injected = strip_injections(text)
-    text = _fine_tuned_model(text)
+    text = fine_tuned_model(text)
     if injected:
         warnings.append("the message contains instructions aimed at the assistant; they were set aside, not followed: "
                         + " / ".join(x[:120] for x in injected))
@@ -1161,7 +1160,7 @@ def _single_stream_beyond_bandwidth(low: str, stated: dict, catalog: Catalog) ->
         try:
             from tools.infer_speed import InferenceSpeedRequest, single_stream_ceiling
 
-            from assistant.plans.infer import CHECKPOINT_FORMATS
+            from tools.formats import CHECKPOINT_FORMATS
 
             fmt = stated.get("precision") or CHECKPOINT_FORMATS.get(str(stated.get("checkpoint_format") or "").lower())
             # ('Qwen2.5-32B-Instruct-AWQ': the checkpoint's own format is what a token reads)
