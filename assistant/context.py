@@ -14,6 +14,10 @@ from assistant.request import Clarification, Request
 from assistant.zh import in_lang
 from knowledge.catalog import Catalog
 
+# A fit above this share of a card's usable memory is said to be tight (an assumption a practitioner would state: a
+# longer sequence, a bigger batch or allocator fragmentation pushes it over); the counts planned on keep under it.
+TIGHT_SHARE = 0.9
+
 
 class Deps:
     """What the planner needs, built once: the catalog and (lazily) the retrieval index."""

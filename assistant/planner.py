@@ -148,13 +148,12 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
             fix = sized.figures.get("fix_fits") if sized is not None and not (req.methods and len(req.methods) >= 2) \
                 else None
             if fix:  # 'LoRA on one A6000: fits? how long?': it fits only with a usual change (above): timed with it, said
-                change = {"method": "qlora"} if fix == "qlora" else {}
-                timed = plan(r.model_copy(update=change | {"micro_batch": 1}), deps, question, invalid, shared,
-                             one_of_several=True)
-                said = (("按上面能放下的改法（QLoRA、micro-batch 1）计算：" if fix == "qlora" else
-                         "按上面能放下的改法（micro-batch 1，梯度累积补足）计算：") if r.lang == "zh" else
-                        ("Timed with the change above that fits (QLoRA, micro-batch 1): " if fix == "qlora" else
-                         "Timed with the change above that fits (micro-batch 1, accumulation making up the batch): "))
+                from assistant.plans.train import FIX_CHANGES, FIX_SAID
+
+                change = {k: v for k, v in FIX_CHANGES[fix].items() if k in type(r).model_fields}
+                timed = plan(r.model_copy(update=change), deps, question, invalid, shared, one_of_several=True)
+                en, zh = FIX_SAID[fix]
+                said = f"按上面能放下的改法（{zh}）计算：" if r.lang == "zh" else f"Timed with the change above that fits ({en}): "
                 answers.append(timed.model_copy(update={"answer": said + "\n\n" + timed.answer}))
                 continue
             if sized is not None:  # 'which are feasible … time per epoch too': a method that does not fit is not timed

@@ -9,7 +9,7 @@ from typing import Any
 from assistant.answer import Answer, Verdict
 from assistant.zh import component_name
 from assistant.compose import T, md_table
-from assistant.context import USES, Ctx, assumptions_md, sources_md, vendor_ok
+from assistant.context import TIGHT_SHARE, USES, Ctx, assumptions_md, sources_md, vendor_ok
 from assistant.plans.money import typical_rate
 from assistant.readers.slots import w
 from tools.formats import CHECKPOINT_FORMATS
@@ -302,7 +302,6 @@ def _family_members(ctx: Ctx, gpu, n: int, context: int) -> list[str]:
                       ctx.t("tokens/s", "token/s")], rows)]
 
 
-TIGHT_SHARE = 0.92  # a fit above this share of usable memory is said to be tight (an assumption: OOM risk on spikes)
 USABLE_TOKENS_PER_S = 8.0  # one reader's pace in a chat: slower than ~8 tokens/s the wait is felt (an assumption)
 _SPECIALISED = re.compile(r"coder|-vl-|distill|qwq|llama-2|baichuan|phi-3-|llama-3-\d")  # kept out of a general list
 
@@ -1582,7 +1581,7 @@ def inference_speed(ctx: Ctx) -> Answer:
             r"能跑|跑得动|跑得起来|放得下|装得下|够不够|够吗|能不能|可以吗|" + w(r"fits?|run|runs|handle|enough|possible|doable|load"),
             ctx.question.lower()):  # 'can it run X, and how fast?': the fit, said before the speed
         share = (sized_fmt.get("per_gpu_gb") or 0) / sized_fmt["usable_gb"]
-        tight = share > 0.92
+        tight = share > TIGHT_SHARE
         checks.insert(0, ctx.t(f"**Fits{', tightly' if tight else ''}**: {fmt} on {n}× {gpu.name} takes "
                                f"{sized_fmt.get('per_gpu_gb', 0):,.1f} GB per GPU of {sized_fmt['usable_gb']:,.1f} GB usable "
                                f"({share:.0%})" + (": little room for longer contexts or more users." if tight else "."),

@@ -8,7 +8,7 @@ from typing import Any
 from assistant.answer import Answer, Verdict
 from assistant.zh import component_name
 from assistant.compose import T, md_table
-from assistant.context import USES, Ctx, assumptions_md, sources_md
+from assistant.context import TIGHT_SHARE, USES, Ctx, assumptions_md, sources_md
 from assistant.readers import slots
 
 FINETUNE_METHODS = ("qlora", "lora", "full")
@@ -195,54 +195,113 @@ def _offload_routes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[s
     return out, figs
 
 
-def _standard_fixes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[str], dict[str, float]]:
-    """The changes a practitioner tries first on the same GPUs before any offload, each sized: micro-batch 1 with the
-    gradient accumulation raised to keep the global batch, then a chunked (fused) cross-entropy so the vocabulary's
-    logits are never all in memory (Liger / torchtune), then QLoRA's 4-bit base for a LoRA."""
-    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+# The usual changes on the same GPUs, each on top of the ones before it (_standard_fixes): what a time asked beside a
+# memory that does not fit is computed with, when one of them makes it fit (planner)
+FIX_CHANGES: dict[str, dict[str, Any]] = {
+    "mb1": {"micro_batch": 1},
+    "chunked": {"micro_batch": 1, "loss": "chunked"},
+    "qlora": {"micro_batch": 1, "loss": "chunked", "method": "qlora"},
+    "recompute": {"micro_batch": 1, "loss": "chunked", "recompute": "full"},
+    "adam8": {"micro_batch": 1, "loss": "chunked", "recompute": "full", "optimizer": "adamw-8bit"},
+}
+FIX_SAID = {  # how the timed answer names the change it was timed with
+    "mb1": ("micro-batch 1, accumulation making up the batch", "micro-batch 1，梯度累积补足"),
+    "chunked": ("micro-batch 1, accumulation making up the batch, chunked cross-entropy",
+                "micro-batch 1，梯度累积补足，分块交叉熵"),
+    "qlora": ("QLoRA, micro-batch 1", "QLoRA、micro-batch 1"),
+    "recompute": ("micro-batch 1, chunked loss, full recomputation", "micro-batch 1、分块交叉熵、完整重计算"),
+    "adam8": ("micro-batch 1, chunked loss, full recomputation, 8-bit AdamW", "micro-batch 1、分块交叉熵、完整重计算、8-bit AdamW"),
+}
 
+
+def _fix_tries(ctx: Ctx, method: str) -> list[tuple[str, dict[str, Any], str]]:
+    """The usual changes for this method that the request has not already made, in the order practitioners try
+    them, each as (key, TrainingMemoryRequest change on top of the ones before it, label)."""
     req = ctx.req
-    method = next((m for m in ("lora", "qlora", "full") if m in results and not results[m].fits), None)
-    if method is None:
-        return [], {}
     mb = req.micro_batch or 1
     tries = []
     if mb > 1:
-        tries.append(("mb1", {"micro_batch": 1}, ctx.t(f"micro-batch 1 with gradient accumulation ×{mb} more (same global "
-                                                         "batch, more steps of work per update)",
-                                                         f"micro-batch 改 1，梯度累积乘 {mb}（全局 batch 不变，每次更新多算几步）")))
-    tries.append(("chunked", {"micro_batch": 1, "loss": "chunked"},
+        tries.append(("mb1", FIX_CHANGES["mb1"], ctx.t(f"micro-batch 1 with gradient accumulation ×{mb} more (same global "
+                                                        "batch, more steps of work per update)",
+                                                        f"micro-batch 改 1，梯度累积乘 {mb}（全局 batch 不变，每次更新多算几步）")))
+    tries.append(("chunked", FIX_CHANGES["chunked"],
                   ctx.t("micro-batch 1 + a chunked cross-entropy (Liger `FusedLinearCrossEntropy`, torchtune chunked "
                         "loss): the vocabulary's logits are never all held", "micro-batch 1 + 分块交叉熵（Liger 的 "
                         "FusedLinearCrossEntropy 或 torchtune 分块 loss）：词表 logits 不再一次性全放显存")))
     if method == "lora":
-        tries.append(("qlora", {"micro_batch": 1, "loss": "chunked", "method": "qlora"},
+        tries.append(("qlora", FIX_CHANGES["qlora"],
                       ctx.t("…and QLoRA (the frozen base in 4-bit NF4)", "……再换 QLoRA（冻结底座用 4-bit NF4）")))
-    from tools.memory import usable_bytes
+    if method == "full" and req.recompute != "full":
+        tries.append(("recompute", FIX_CHANGES["recompute"],
+                      ctx.t("…and full activation recomputation (Megatron `--recompute-granularity full`, HF "
+                            "`gradient_checkpointing`): only each layer's input is kept, the forward runs twice "
+                            "(~+33% compute)", "……再开完整重计算（Megatron `--recompute-granularity full`，HF "
+                            "`gradient_checkpointing`）：每层只留输入，前向算两遍（计算量约 +33%）")))
+    if method == "full" and (req.optimizer or "adamw") == "adamw":
+        tries.append(("adam8", FIX_CHANGES["adam8"],
+                      ctx.t("…and an 8-bit AdamW (bitsandbytes `adamw_bnb_8bit`): the two moments in 1 byte each, "
+                            "6 bytes per parameter less", "……再换 8-bit AdamW（bitsandbytes `adamw_bnb_8bit`）：两个动量各 "
+                            "1 字节，每参数省 6 字节")))
+    return tries
 
-    room = usable_bytes(gpu) / 1e9
-    out, figs = [], {}
-    for key, change, label in tries:
+
+def _sized_fixes(ctx: Ctx, model, gpu, method: str) -> list[tuple[str, str, Any]]:
+    """Each usual change sized on the request's GPUs: (key, label, TrainingMemory)."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    out = []
+    for key, change, label in _fix_tries(ctx, method):
         args = _memory_args(ctx, method) | _stated_layout(ctx) | change
         try:
             r = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
                          estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
         except ValueError:
             continue
+        out.append((key, label, r))
+    return out
+
+
+def _standard_fixes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[str], dict[str, float]]:
+    """The changes a practitioner tries first on the same GPUs before any offload, each sized: micro-batch 1 with the
+    gradient accumulation raised to keep the global batch, then a chunked (fused) cross-entropy so the vocabulary's
+    logits are never all in memory (Liger / torchtune), then QLoRA's 4-bit base for a LoRA; for a full fine-tune,
+    full recomputation and then an 8-bit optimizer."""
+    method = next((m for m in ("lora", "qlora", "full") if m in results and not results[m].fits), None)
+    if method is None:
+        return [], {}
+    from tools.memory import usable_bytes
+
+    room = usable_bytes(gpu) / 1e9
+    out, figs = [], {}
+    for key, label, r in _sized_fixes(ctx, model, gpu, method):
         figs[f"fix_{key}_per_gpu_gb"] = r.per_gpu_gb
-        if r.fits and "fix_fits" not in figs:
-            figs["fix_fits"] = key  # the first usual change that fits: what a time asked beside it is computed for
-        tight = r.fits and r.per_gpu_gb > 0.9 * room
+        tight = r.fits and r.per_gpu_gb > TIGHT_SHARE * room
+        if r.fits and ("fix_fits" not in figs or not tight):
+            figs["fix_fits"] = key  # the first usual change that fits with room (else the first that fits at all):
+            # what a time asked beside it is computed for
         out.append(f"  - {label}: **{r.per_gpu_gb:.1f} GB** " + (
             ctx.t("— fits, with little room to spare", "—— 放得下，但余量很小") if tight else
             ctx.t("— fits", "—— 放得下") if r.fits else ctx.t("— still too much", "—— 仍放不下")))
         if r.fits and not tight:  # (a fit within 10% of the card: the next change buys headroom, shown too)
             break
+    if figs.get("fix_fits") and figs[f"fix_{figs['fix_fits']}_per_gpu_gb"] > TIGHT_SHARE * room:
+        figs["fix_tight"] = 1  # only a tight fit: the offload route stays beside it
     if out:
         out.insert(0, "- " + ctx.t(f"**On the same {n} × {gpu.name}, the usual changes first:**",
                                    f"**同样 {n} 张 {gpu.name}，先试常规改法：**"))
         ctx.used |= {"micro_batch"}
     return out, figs
+
+
+def _headroom(ctx: Ctx, model, gpu, method: str, per_gpu_gb: float) -> str:
+    """A tight fit's way to headroom: each usual change not yet made, with what it saves per GPU."""
+    saves = [(label.lstrip("…").lstrip("……"), per_gpu_gb - r.per_gpu_gb)
+             for _, label, r in _sized_fixes(ctx, model, gpu, method)]
+    saves = [(label.split(":")[0].split("：")[0], gb) for label, gb in saves if gb >= 0.3]
+    if not saves:
+        return ctx.t("keep headroom: a shorter sequence or one more GPU", "要留余量：缩短序列或再加一张卡")
+    return ctx.t("headroom from the usual changes (cumulative): ", "留余量的常规改法（逐项叠加）：") + "; ".join(
+        ctx.t(f"{label} −{gb:.1f} GB", f"{label} 省 {gb:.1f} GB") for label, gb in saves)
 
 
 def training_memory(ctx: Ctx) -> Answer:
@@ -291,9 +350,11 @@ def training_memory(ctx: Ctx) -> Answer:
                            estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
     nothing_fits = not any(r.fits for r in results.values())  # a route is named when no asked method fits as is
     routes, route_figs = _offload_routes(ctx, model, gpu, n, results) if req.offload is None and nothing_fits else ([], {})
+    fixes: list[str] = []
     if nothing_fits and req.offload is None:  # what to change before offloading anything
         fixes, fix_figs = _standard_fixes(ctx, model, gpu, n, results)
-        routes, route_figs = fixes + routes, route_figs | fix_figs
+        route_figs = route_figs | fix_figs
+    fix_fits = route_figs.get("fix_fits")
     single = req.method in FINETUNE_METHODS or (len(options) == 1)
     main = options[0] if single else next((o for o in options if o.fits), options[-1])
     lines = [T(lang, "tm_head", model=model.name, n=n, gpu=gpu.name)]
@@ -306,14 +367,14 @@ def training_memory(ctx: Ctx) -> Answer:
         args = _memory_args(ctx, main.method) | {"num_gpus": k}
         at_k = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
                         estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
-        tight = at_k.usable_gb and at_k.per_gpu_gb / at_k.usable_gb > 0.92
+        tight = at_k.usable_gb and at_k.per_gpu_gb / at_k.usable_gb > TIGHT_SHARE
         roomy = None
         if tight:  # the fewest that hold it at 93-99% of a card: the count with headroom is the one to plan on
             standard = [c for c in (2, 4, 8) if c > k] + [8 * m for m in range(2, 129) if 8 * m > k]
             for k2 in [c for c in standard if c <= 2 * k + 8]:  # whole servers past 8: 16, 24, 32 ...
                 a2 = _memory_args(ctx, main.method) | {"num_gpus": k2}
                 x2 = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **a2))
-                if x2.usable_gb and x2.per_gpu_gb / x2.usable_gb <= 0.9:
+                if x2.usable_gb and x2.per_gpu_gb / x2.usable_gb <= TIGHT_SHARE:
                     roomy = (k2, x2.per_gpu_gb)
                     break
         extra = ctx.t(f"; **tight** ({at_k.per_gpu_gb / at_k.usable_gb:.0%} of usable)" + (
@@ -351,17 +412,25 @@ def training_memory(ctx: Ctx) -> Answer:
         key = "tm_fits" if o.fits else ("tm_nofit" if o.min_gpus else "tm_nofit_any")
         lines.append("- " + T(lang, key, method=T(lang, "full") if (ctx.zh and o.method == "full") else o.method,
                               gb=o.per_gpu_gb, min=o.min_gpus, n=n))
+        if not o.fits and fix_fits and o.method == main.method:  # the usual change that makes it fit leads the way out
+            en, zh = FIX_SAID[fix_fits]
+            lines[-1] += ctx.t(f" as configured — but **it fits on {'this GPU' if n == 1 else f'these {n}'} with a usual change ({en}): "
+                               f"{route_figs[f'fix_{fix_fits}_per_gpu_gb']:.1f} GB per GPU** (below); more GPUs are "
+                               "not needed for memory",
+                               f"（按现在的配置）——但**用常规改法（{zh}）这 {n} 张就放得下：每卡 "
+                               f"{route_figs[f'fix_{fix_fits}_per_gpu_gb']:.1f} GB**（见下），不必为显存加卡")
         usable = getattr(r_o, "usable_gb", None)
-        if o.fits and usable and o.per_gpu_gb / usable > 0.92:  # 'fits' at 93-99%: the first spike is an OOM
+        if o.fits and usable and o.per_gpu_gb / usable > TIGHT_SHARE:  # 'fits' at 91-99%: the first spike is an OOM
             lines[-1] += ctx.t(f" — **tight** ({o.per_gpu_gb / usable:.0%} of {usable:.1f} GB usable): a longer sequence, a "
-                               "bigger micro-batch or allocator fragmentation pushes it over; keep headroom (micro-batch 1 "
-                               "with more accumulation, more recomputation, or one more GPU)",
+                               "bigger micro-batch or allocator fragmentation pushes it over (OOM risk); ",
                                f" —— **很紧**（可用 {usable:.1f} GB 的 {o.per_gpu_gb / usable:.0%}）：序列更长、micro-batch 更大或"
-                               "显存碎片都会让它放不下；要留余量（micro-batch 1 加大梯度累积、更多重计算，或再加一张卡）")
+                               "显存碎片都会让它放不下（有 OOM 风险）；") + _headroom(ctx, model, gpu, o.method, o.per_gpu_gb)
+    if fix_fits:  # a change on the same GPUs that fits comes before moving states to the CPU
+        lines += fixes
     if offload is not None:
         lines.append("- " + T(lang, "tm_offload", gb=offload.per_gpu_gb, host=offload.host_ram_gb / 1000,
                               fits=T(lang, "yes") if offload.fits else T(lang, "no")).replace(" 8 ", f" {offload.num_gpus} "))
-    lines += routes
+    lines += [] if fix_fits and not route_figs.get("fix_tight") else routes if fix_fits else fixes + routes
     if results.get("full") and results["full"].states_total_gb:  # the figure 'how much memory does full FT need' asks
         full = results["full"]
         per = full.states_total_gb * 1e9 / full.total_params
