@@ -124,6 +124,15 @@ class Ctx:
             if default is None:
                 raise ValueError("no GPU named")
             gid = default
+            fmt = self.req.precision
+            if fmt and gid in FORMAT_DEFAULTS_FOR and not self.req.exclude_vendors and not self.req.only_vendors:
+                from tools.formats import supported_on
+
+                if not supported_on(fmt, self.deps.catalog.gpu(gid)[0])[0]:
+                    # 'serve 405B in FP8', no card named: a card that computes in FP8 (H100; FP4: B200), not an A100
+                    # that would run it weight-only
+                    gid = next((g for g in FORMAT_DEFAULTS_FOR[gid]
+                                if supported_on(fmt, self.deps.catalog.gpu(g)[0])[0]), gid)
             if self.req.exclude_vendors or self.req.only_vendors:  # 'no NVIDIA': the default from a vendor allowed
                 self.used |= {"exclude_vendors", "only_vendors"}
                 if not vendor_ok(self.req, self.deps.catalog.gpu(gid)[0]):
@@ -171,6 +180,8 @@ class Ctx:
 
 
 _ALLOWED_DEFAULTS = ("a100-80gb", "mi300x", "ascend-910b")  # the default card, and its stand-ins by vendor
+# the default card's stand-ins when the format asked needs tensor cores it lacks (FP8: Hopper; FP4: Blackwell)
+FORMAT_DEFAULTS_FOR = {"a100-80gb": ("h100-sxm", "b200")}
 
 
 def vendor_ok(req, gpu) -> bool:

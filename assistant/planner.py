@@ -697,6 +697,28 @@ def _space_check(ctx: Ctx, answer: Answer) -> Answer:
     return answer.model_copy(update={"answer": answer.answer + "\n\n" + line})
 
 
+def _unknown_model_line(ctx: Ctx) -> str:
+    """'Qwen4-100B': a name the catalog lacks is asked about first (which model, dense or MoE), with the family's
+    models on record; the generic dense sizing of its size follows as a stand-in, said."""
+    name = ctx.req.unknown_model
+    if not name:
+        return ""
+    as_typed = re.search(re.escape(name), ctx.question or "", re.I)
+    name = as_typed.group(0) if as_typed else name
+    prefix = re.match(r"[a-z]+", name.lower())
+    kin = sorted((m for m in ctx.deps.catalog.models if prefix and not m.generic and
+                  m.id.startswith(prefix.group(0))), key=lambda m: (str(m.as_of), m.params_total), reverse=True)
+    fams = [m.name for m in kin][:5]  # the newest of the family on record
+    known = (ctx.t(f" (the newest {prefix.group(0).capitalize()} models on record: {', '.join(fams)})",
+                   f"（已收录的最新 {prefix.group(0).capitalize()} 模型：{'、'.join(fams)}）") if fams else "")
+    size = (ctx.req.model or "").upper()
+    return ctx.t(f"**'{name}' is not a model on record**{known}. Which model is it? Its config.json, or dense vs MoE "
+                 f"(total and active parameters), settles it. Until then the figures below are for a generic {size} "
+                 "dense decoder: an MoE, a different attention layout or a quantised checkpoint changes them.\n\n",
+                 f"**没有收录“{name}”这个模型**{known}。具体是哪个模型？给出 config.json，或说明是稠密还是 MoE（总参数 / 激活"
+                 f"参数）就能算准。在此之前，下面按通用 {size} 稠密解码器估算：MoE、不同的注意力结构或量化版本都会改变结果。\n\n")
+
+
 def _finish(ctx: Ctx, answer: Answer) -> Answer:
     """Open with the restatement, name the ignored inputs, attach the request."""
     answer = _space_check(ctx, _power_check(ctx, answer))
@@ -719,7 +741,7 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     req_dict = req.model_dump(mode="json") | ctx.as_stated
     shown = req.model_copy(update=ctx.applied) if ctx.applied else req
     body = re.sub(r"generic (\S+) dense decoder", r"通用 \1 稠密解码器", answer.answer) if ctx.zh else answer.answer
-    text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + body
+    text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + _unknown_model_line(ctx) + body
     if ctx.ignored:
         text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(
             f"- {ignored_line(i, zh=ctx.zh)}" for i in ctx.ignored)
@@ -848,6 +870,10 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
     mac = re.search(r"mac(?:book)?|imac|mac\s*(?:studio|mini|pro)", name.lower())
     if mac and not chips and ctx.req.model:
         return _which_mac(ctx, name)
+    typo = re.fullmatch(r"([a-z]+\d+)o", stem)  # 'H2O': a zero typed as the letter O, or H200 with a zero dropped
+    if typo:
+        both = [g for g in (typo.group(1) + "0", typo.group(1) + "00") if _known_gpu(ctx, g)]
+        suggestions = both + [g for g in suggestions if g not in both] if len(both) == 2 else suggestions
     clar = clarification(ctx.req, ["gpu"], ctx.deps.catalog)
     if suggestions:
         clar.suggestions = suggestions[:4]
@@ -861,6 +887,13 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
     req_dict = ctx.req.model_dump(mode="json")
     return Answer(answer=text, lang=ctx.lang, intent=ctx.req.intent, status="needs_clarification", clarification=clar,
                   request=req_dict, slots=req_dict | {"awaiting": ["gpu"]})
+
+
+def _known_gpu(ctx: Ctx, name: str) -> str | None:
+    try:
+        return ctx.deps.catalog.gpu(name)[0].id
+    except UnknownItem:
+        return None
 
 
 def _on_the_suggested_cards(ctx: Ctx, gpus: list[str]) -> list[str]:
@@ -884,9 +917,16 @@ def _on_the_suggested_cards(ctx: Ctx, gpus: list[str]) -> list[str]:
         if a.status != "answered" or v is None:
             continue
         n = v.num_gpus or v.min_gpus
+        f = a.figures
         fits = ctx.t("fits" if v.fits else "does not fit", "放得下" if v.fits else "放不下")
         out.append(f"- {gpu.name}: " + ctx.t(f"{n} GPU(s)" if n else "", f"{n} 张" if n else "")
-                   + (f", {v.per_gpu_gb:,.1f} GB/GPU" if v.per_gpu_gb else "") + (f" ({fits})" if v.fits is not None else ""))
+                   + (f", {v.per_gpu_gb:,.1f} GB/GPU" if v.per_gpu_gb else "") + (f" ({fits})" if v.fits is not None else "")
+                   + (ctx.t(f", about {f['wall_hours']:,.1f} h ({f['wall_days']:,.1f} days)",
+                            f"，约 {f['wall_hours']:,.1f} 小时（{f['wall_days']:,.1f} 天）")
+                      if isinstance(f.get("wall_hours"), (int, float)) and isinstance(f.get("wall_days"), (int, float))
+                      else "")
+                   + (ctx.t(f", {f['serve_total_gpus']} GPUs for the load", f"，按负载 {f['serve_total_gpus']} 张")
+                      if f.get("serve_total_gpus") else ""))
     return out
 
 

@@ -24,7 +24,7 @@ Currency = Literal["USD", "CNY"]
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
 META_FIELDS = ("intent", "lang", "stated", "follow_up", "compared", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
                "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu", "rent_per_month_server",
-               "hosting_includes_power")
+               "hosting_includes_power", "unknown_model")
 
 
 class Request(BaseModel):
@@ -46,6 +46,8 @@ class Request(BaseModel):
                                                             "gguf-q4_k_m, ... (sets the inference precision)")
     models: list[str] = Field(default_factory=list, description="every model named, in order (comparisons)")
     family_flagship: bool | None = Field(None, description="a model family named alone ('DeepSeek'): its flagship, said")
+    unknown_model: str | None = Field(None, description="a model name as written that the catalog lacks ('Qwen4-100B'): "
+                                      "sized as a generic dense model of its size, and asked about first")
     family: str | None = Field(None, description="a family named with 'how big a model': the answer names its members that fit")
     exact_format: bool | None = Field(None, description="a format named as one of alternatives: computed as named, even "
                                       "where it does not fit (the comparison says so)")

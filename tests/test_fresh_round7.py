@@ -110,3 +110,102 @@ def test_a_tight_training_fit_says_tight_and_what_buys_headroom(case, lang):
     assert abs(float(re.search(r"([\d.]+) GB", line).group(1)) - gb) < 0.15, (line, gb)
     # at least one named change with a positive saving, or the plain fallback
     assert re.search(r"(−|省 )\d+\.\d GB", line) or "shorter sequence" in line or "缩短序列" in line, line
+
+
+# --- a serving count is a layout an engine deploys --------------------------------------------------------------------
+# vLLM / SGLang / TensorRT-LLM split the attention heads over a tensor-parallel group of 1, 2, 4 or 8 GPUs in a node
+# (heads % TP == 0), and past a node run TP8 with whole nodes as pipeline stages. The fewest GPUs by memory (405B FP8
+# on 80 GB cards: 414.7 GB / ~76 GB = 6) is raised to the next such layout (8), and never below the memory count.
+
+SERVE = list(itertools.product([("Llama 3.1 405B", "llama-3.1-405b"), ("Qwen2.5 72B", "qwen2.5-72b"),
+                                ("Llama 3.1 70B", "llama-3.1-70b"), ("Qwen2.5 32B", "qwen2.5-32b")],
+                               [("H100", "h100-sxm"), ("A100 80GB", "a100-80gb-sxm"), ("H200", "h200"), ("L40S", "l40s"),
+                                ("RTX 4090", "rtx-4090")],
+                               ["fp8", "bf16", "int4"]))
+
+
+def _deployable(n: int) -> bool:
+    return n in (1, 2, 4, 8) or n % 8 == 0
+
+
+@pytest.mark.parametrize("model,gpu,fmt", SERVE)
+def test_a_serving_count_is_a_deployable_layout_at_least_the_memory_count(model, gpu, fmt):
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    (said_m, mid), (said_g, gid) = model, gpu
+    a = ask(f"how many {said_g} GPUs to serve {said_m} in {fmt}?")
+    m = re.search(r"it needs at least (\d+) GPUs", a.answer)
+    if not m:  # it fits one card: nothing to round
+        assert "does not fit" not in a.answer.split("\n")[2], a.answer[:400]
+        return
+    n = int(m.group(1))
+    least = estimate_inference_memory(InferenceMemoryRequest(model=CAT.model(mid)[0], gpu=CAT.gpu(gid)[0],
+                                                             precision=fmt)).min_gpus
+    assert _deployable(n), a.answer[:400]
+    assert n >= least, (n, least)
+    if n != least:  # the raise is said, with the tensor-parallel flag
+        assert f"{least} GPUs hold it by memory" in a.answer and "--tensor-parallel-size" in a.answer
+
+
+def test_the_serving_grid_holds_counts_memory_alone_would_leave_odd():
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    odd = [(m, g, f) for (_, m), (_, g), f in SERVE
+           if not _deployable(estimate_inference_memory(InferenceMemoryRequest(
+               model=CAT.model(m)[0], gpu=CAT.gpu(g)[0], precision=f)).min_gpus or 1)]
+    assert len(odd) >= 2, odd
+
+
+# --- a format that needs FP8 (FP4) tensor cores, no card named: the default card computes in it ------------------------
+
+@pytest.mark.parametrize("q", ["how many GPUs to serve llama 3.1 405b in fp8?", "serve Qwen2.5 72B in FP8, how much memory?",
+                               "Llama 3.1 70B FP8 推理要多少显存", "部署 llama 3.1 405b fp8 要几张卡"])
+def test_an_fp8_question_without_a_card_is_sized_on_a_card_with_fp8(q):
+    from tools.formats import supported_on
+
+    a = ask(q)
+    gid = a.verdict.gpu
+    assert supported_on("fp8", CAT.gpu(gid)[0])[0], (gid, a.answer[:300])
+    assert "no FP8 tensor cores" not in a.answer and "没有 FP8" not in a.answer
+
+
+# --- a model name the catalog lacks is asked about first ---------------------------------------------------------------
+# 'Qwen4-100B' is sized as a generic 100B dense decoder only as a stand-in; the answer opens by saying the name is not on
+# record, names the family's models that are, and asks which model it is (dense or MoE).
+
+UNKNOWN = ["Qwen9-100B", "Llama-7-40B", "gemma-9-20b", "Mistral-Ultra-300B", "DeepSeek-V9-200B"]
+
+
+@pytest.mark.parametrize("name", UNKNOWN)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_unknown_model_name_is_asked_about_before_its_stand_in_sizing(name, lang):
+    q = f"how much GPU memory to serve {name}?" if lang == "en" else f"帮我算下 {name} 推理要多少显存"
+    a = ask(q)
+    body = a.answer.split("\n\n", 1)[1]
+    first = body.split("\n\n")[0]
+    assert (f"'{name}' is not a model on record" in first) or (f"没有收录“{name}”" in first), first
+    assert ("Which model is it?" in first) or ("具体是哪个模型" in first)
+    size = re.search(r"(\d+)b$", name.lower()).group(1)
+    assert f"generic {size}B dense" in first or f"通用 {size}B 稠密" in first, first
+
+
+# --- a zero typed as the letter O, where two cards are a typo away: asked, both computed ---------------------------------
+
+TYPOS = [(stem, a, b) for stem, a, b in [("H2", "h20", "h200"), ("A1", "a10", "a100-80gb")]]
+
+
+@pytest.mark.parametrize("stem,one,other", TYPOS)
+@pytest.mark.parametrize("n", [4, 8])
+def test_an_o_typed_for_a_zero_that_fits_two_cards_asks_and_times_both(stem, one, other, n):
+    a = ask(f"how long to fine-tune llama 3 8b full on {n}x {stem}O for 1B tokens")
+    assert a.status == "needs_clarification", a.answer[:300]
+    names = [CAT.gpu(one)[0].name, CAT.gpu(other)[0].name]
+    lines = [ln for ln in a.answer.splitlines() if ln.startswith("- ")]
+    for name in names:  # each reading, on the count the user gave, with its time
+        line = next(ln for ln in lines if name in ln)
+        assert f"{n} GPU(s)" in line and re.search(r"about [\d.,]+ h", line), line
+
+
+def test_an_o_typed_for_a_zero_with_one_reading_is_read_as_that_card():
+    a = ask("8张H1OO 训练 llama3 70b lora 要多久 1亿token")
+    assert a.status == "answered" and a.verdict.gpu.startswith("h100"), a.answer[:300]

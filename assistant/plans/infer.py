@@ -157,6 +157,37 @@ def offload(ctx: Ctx) -> Answer:
                   verdict=Verdict(fits=fits_all, gpu=gpu.id, num_gpus=n, method="inference", per_gpu_gb=r.per_gpu_gb))
 
 
+LAYER_SPLIT_RUNTIMES = ("llamacpp", "ollama", "hf")  # split a model by layers over any number of GPUs
+
+
+def serving_count(ctx: Ctx, model, gpu, least: int | None, note: bool = True) -> int | None:
+    """The fewest GPUs a serving engine runs the model on, from the fewest that hold it by memory: vLLM, SGLang and
+    TensorRT-LLM split the attention heads evenly (tensor parallelism 1, 2, 4 or 8 in a node), and past one node run
+    TP8 per node with pipeline stages across nodes (16, 24, 32 ...). '3 GPUs' or '6 GPUs' is not a layout anyone
+    deploys; the count is raised to the next one that is, said. A runtime that splits by layers (llama.cpp, Ollama,
+    transformers) keeps the memory count."""
+    from tools.infer_memory import tp_ok
+
+    if not least or least == 1 or ctx.req.engine in LAYER_SPLIT_RUNTIMES or gpu.vendor == "Apple":
+        return least
+    tp = next((t for t in (2, 4, 8) if t >= least and tp_ok(model, t)), None)
+    count = tp or (8 * -(-least // 8) if tp_ok(model, 8) else least)
+    if count != least and note:
+        ctx.notes.append(ctx.t(
+            f"{least} GPUs hold it by memory, but a serving engine (vLLM, SGLang, TensorRT-LLM) splits the "
+            f"{model.num_attention_heads} attention heads and {model.num_kv_heads} KV heads evenly over a tensor-parallel "
+            f"group of 1, 2, 4 or 8 GPUs in a node, with whole 8-GPU nodes as pipeline stages beyond it: **{count}** "
+            + (f"(--tensor-parallel-size {count})" if count <= 8 else f"(--tensor-parallel-size 8 --pipeline-parallel-size "
+               f"{count // 8})") + f"; {least} only as pipeline stages (--pipeline-parallel-size {least}, slower per "
+            "token) or in a runtime that splits by layers (llama.cpp)",
+            f"按显存 {least} 张放得下，但推理引擎（vLLM、SGLang、TensorRT-LLM）要把 {model.num_attention_heads} 个注意力头和 "
+            f"{model.num_kv_heads} 个 KV 头平均分到一台机器里 1、2、4 或 8 张卡的张量并行组上，超过一台按整台 8 卡做流水级："
+            f"**{count}** 张" + (f"（--tensor-parallel-size {count}）" if count <= 8 else
+                                f"（--tensor-parallel-size 8 --pipeline-parallel-size {count // 8}）")
+            + f"；{least} 张只能做流水并行（--pipeline-parallel-size {least}，单路更慢）或用按层切分的 llama.cpp"))
+    return count
+
+
 def _engine(ctx: Ctx, default: str) -> str:
     """The tool's engine mode: vllm (pre-allocating pool) or hf (allocate as you go: HF, llama.cpp, Ollama)."""
     e = ctx.req.engine
@@ -398,33 +429,41 @@ def inference_memory(ctx: Ctx) -> Answer:
     r = results[main_p]
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     lines = []
+    counts = {p: serving_count(ctx, model, gpu, x.min_gpus, note=False) for p, x in results.items()}
+    if len(ladder) > 1 and any(counts[p] != x.min_gpus for p, x in results.items()):
+        ctx.notes.append(ctx.t("GPU counts are those a serving engine deploys: tensor parallelism over 1, 2, 4 or 8 GPUs "
+                               "(the heads split evenly), whole 8-GPU nodes beyond; memory alone would allow odd counts "
+                               "split by layers (llama.cpp)",
+                               "卡数按推理引擎实际的部署方式：张量并行 1、2、4 或 8 张（注意力头平均分），超过按整台 8 卡；只看显存"
+                               "的话，按层切分（llama.cpp）可以用奇数张"))
     if len(ladder) > 1 and not req.gpu:
         top, low = results[ladder[0]], results[ladder[-1]]
         lines.append(ctx.t(f"**{model.name} needs about {top.weights_total_gb:,.0f} GB of weights in {ladder[0]}** "
                            f"({ladder[-1]}: {low.weights_total_gb:,.0f} GB) plus KV cache and workspace; on {gpu.name} "
-                           f"cards that is at least {top.min_gpus} GPU(s) in {ladder[0]}, {low.min_gpus} in {ladder[-1]}.",
+                           f"cards that is at least {counts[ladder[0]]} GPU(s) in {ladder[0]}, {counts[ladder[-1]]} in "
+                           f"{ladder[-1]}.",
                            f"**{model.name} {ladder[0]} 权重约 {top.weights_total_gb:,.0f} GB**（{ladder[-1]} 约 "
                            f"{low.weights_total_gb:,.0f} GB），另加 KV cache 和工作区；用 {gpu.name} 的话，{ladder[0]} 至少 "
-                           f"{top.min_gpus} 张，{ladder[-1]} 至少 {low.min_gpus} 张。"))
-        rows = [[p, T(lang, "yes") if x.fits else T(lang, "no"), f"{x.per_gpu_gb:.1f}", str(x.min_gpus or "-")]
+                           f"{counts[ladder[0]]} 张，{ladder[-1]} 至少 {counts[ladder[-1]]} 张。"))
+        rows = [[p, T(lang, "yes") if x.fits else T(lang, "no"), f"{x.per_gpu_gb:.1f}", str(counts[p] or "-")]
                 for p, x in results.items()]
         lines += ["", md_table([ctx.t("precision", "精度"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
     elif len(ladder) > 1:
         head = results[ladder[0]]
-        if best and best != ladder[0] and "num_gpus" not in req.stated and head.min_gpus:
+        if best and best != ladder[0] and "num_gpus" not in req.stated and counts[ladder[0]]:
             # 'how many H100s do we need?' with no format stated: the count in the published format leads; a smaller
             # format that fits fewer cards is the alternative, not a silent switch
             main_p, r = ladder[0], head
-            v = Verdict(fits=True, gpu=gpu.id, num_gpus=head.min_gpus, min_gpus=head.min_gpus, method="inference",
+            v = Verdict(fits=True, gpu=gpu.id, num_gpus=counts[ladder[0]], min_gpus=counts[ladder[0]], method="inference",
                         per_gpu_gb=head.per_gpu_gb)
             work = sum(x for k, x in head.breakdown_gb.items() if k not in ("weights", "quant_constants", "kv_cache")) * n
             need = head.weights_total_gb + (head.kv_cache_total_gb or 0) + work
-            lines.append(ctx.t(f"**{head.min_gpus}× {gpu.name} in {ladder[0]}**: {model.name} with {batch} sequence(s) of "
+            lines.append(ctx.t(f"**{counts[ladder[0]]}× {gpu.name} in {ladder[0]}**: {model.name} with {batch} sequence(s) of "
                                f"{context:,} tokens needs {head.weights_total_gb:.1f} GB of weights + "
                                f"{head.kv_cache_total_gb or 0:.1f} GB of KV cache + {work:.1f} GB of workspace = "
                                f"{need:.1f} GB, more than {n} card(s) give it ({head.usable_gb:.1f} GB usable each); in "
                                f"{best} it fits on {n}.",
-                               f"**{ladder[0]} 需要 {head.min_gpus} 张 {gpu.name}**：{model.name} {batch} 路、每路 "
+                               f"**{ladder[0]} 需要 {counts[ladder[0]]} 张 {gpu.name}**：{model.name} {batch} 路、每路 "
                                f"{context:,} token，权重 {head.weights_total_gb:.1f} GB + KV cache "
                                f"{head.kv_cache_total_gb or 0:.1f} GB + 工作区 {work:.1f} GB = {need:.1f} GB，超过 {n} 张卡"
                                f"（每张可用 {head.usable_gb:.1f} GB）；用 {best} 的话 {n} 张放得下。"))
@@ -437,29 +476,16 @@ def inference_memory(ctx: Ctx) -> Answer:
         else:
             last = results[ladder[-1]]
             lines.append(ctx.t(f"**No**: on {n}× {gpu.name}, {model.name} needs {r.per_gpu_gb:.1f} GB per GPU in {main_p}; "
-                               f"at least **{r.min_gpus or '-'}** GPUs in {main_p}, {last.min_gpus or '-'} in {ladder[-1]}.",
+                               f"at least **{counts[main_p] or '-'}** GPUs in {main_p}, {counts[ladder[-1]] or '-'} in {ladder[-1]}.",
                                f"**放不下**：{n} 张 {gpu.name} 上，{model.name} {main_p} 每卡要 {r.per_gpu_gb:.1f} GB；"
-                               f"{main_p} 至少需要 **{r.min_gpus or '-'}** 张，{ladder[-1]} 至少 {last.min_gpus or '-'} 张。"))
-        rows = [[p, T(lang, "yes") if x.fits else T(lang, "no"), f"{x.per_gpu_gb:.1f}", str(x.min_gpus or "-")]
+                               f"{main_p} 至少需要 **{counts[main_p] or '-'}** 张，{ladder[-1]} 至少 {counts[ladder[-1]] or '-'} 张。"))
+        rows = [[p, T(lang, "yes") if x.fits else T(lang, "no"), f"{x.per_gpu_gb:.1f}", str(counts[p] or "-")]
                 for p, x in results.items()]
         lines += ["", md_table([ctx.t("precision", "精度"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]
     else:
         from tools.infer_memory import tp_ok
 
-        least = r.min_gpus
-        if not r.fits and least and engine == "vllm" and not tp_ok(model, least):
-            # '最少要几张 4090？vllm 部署': memory holds it on 3, but vLLM's tensor parallelism splits the heads evenly
-            tp = next((t for t in (2, 4, 8, 16) if t >= least and tp_ok(model, t)), None)
-            if tp:
-                ctx.notes.append(ctx.t(
-                    f"{least} GPUs hold it by memory, but tensor parallelism needs the {model.num_attention_heads} "
-                    f"attention heads and {model.num_kv_heads} KV heads to split evenly: **{tp}** with "
-                    f"--tensor-parallel-size {tp} ({least} only as pipeline stages, --pipeline-parallel-size {least}, "
-                    "slower per token)",
-                    f"按显存 {least} 张放得下，但张量并行要把 {model.num_attention_heads} 个注意力头和 {model.num_kv_heads} 个 KV "
-                    f"头平均分开：**{tp}** 张（--tensor-parallel-size {tp}）；{least} 张只能做流水并行"
-                    f"（--pipeline-parallel-size {least}），单路更慢"))
-                least = tp
+        least = serving_count(ctx, model, gpu, r.min_gpus) if not r.fits else r.min_gpus
         lines.append(T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
                        min=least, ctx=context) if least or r.fits else
                      ctx.t(f"**{model.name} does not fit on {n} x {gpu.name}** at {context:,} tokens ({r.per_gpu_gb:.1f} GB).",

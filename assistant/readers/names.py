@@ -245,6 +245,14 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         if digits != token:  # 'H1OO', 'A1OO': a letter O typed for a zero; the card is plain, and said
             try:
                 rec = catalog.gpu(digits)[0]
+                try:  # 'H2O': H20, or H200 with a zero dropped? two cards a typo away: asked, not guessed
+                    other = catalog.gpu(digits + "0")[0]
+                except LookupError:
+                    other = None
+                if other is not None and other.id != rec.id and token.endswith("o"):
+                    out.unknown_gpu = out.unknown_gpu or m.group(0).strip()
+                    out.notes.append(f"'{m.group(0).strip().upper()}' could be {rec.name} or {other.name}")
+                    break
                 if rec.id not in out.gpus:
                     out.gpus.append(rec.id)
                     out.gpu_spans.append((m.start(2), m.end(2), rec.id))

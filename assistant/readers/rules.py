@@ -593,6 +593,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                 warnings.append(f"{as_written.strip()} is the active size of an MoE whose total is not given: compute and time "
                                 "are sized by it; memory needs the total (write e.g. '671B total, 37B active')")
             if stated["model"] == size and re.match(r"[a-z]", as_written.strip()):
+                stated["unknown_model"] = as_written.strip()
                 warnings.append(f"'{as_written.strip()}' is not in the model catalog: sized as a generic {size.upper()} dense "
                                 "decoder (an MoE or a quantised checkpoint of that name needs its own config)")
             work = work.replace(as_written.strip(), " " * len(as_written.strip()), 1)
@@ -686,6 +687,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         counts = {"num_gpus": total, "gpus_per_node": per, "nodes": nodes} if total is not None else slots.gpu_count(work)
     if server and (not counts.get("num_gpus") or (counts.get("num_gpus") == server["nodes"] and not counts.get("nodes"))):
         counts = server
+    if not counts.get("num_gpus") and names.unknown_gpu:  # '8x H2O': the count kept for the cards it may be
+        near = re.search(r"(?<![\d.])(\d{1,5})\s*(?:x|×|\*|张|块)?\s*" + re.escape(names.unknown_gpu.lower()), low)
+        if near and 1 <= int(near.group(1)) <= 100_000:
+            counts = {"num_gpus": int(near.group(1))}
     if not counts.get("num_gpus") and names.gpus:
         bare = re.search(slots.w(r"(?:need|needs|needing|want|wants|rent|renting|buy|buying|get|getting|order|ordering)\s+"
                                  r"(\d{1,4})") + r"(?=\s+(?:for|of (?:them|those)|in total|total)\b|\s*[,.;?!，。？]|\s*$)", work)
