@@ -82,6 +82,9 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
                        "Ada/Hopper/Blackwell (L4, L40S, RTX 40-series, H100/H200…); GGUF Q4_K_M is llama.cpp/Ollama's format "
                        "(CPU, Mac, one user at a time); AWQ is vLLM/SGLang's 4-bit for many users on older NVIDIA cards. "
                        "Meanwhile, on the default card: ")) + comparison
+    if comparison and all((a.update or {}).get("purchase_price") for a in asks) and asks[0].intent == "serving":
+        # each plan's cards bought at the user's prices, with the servers and against the budget: those are used
+        answers = _used_elsewhere_is_used(answers, frozenset({"budget", "host_price_per_server", "purchase_price", "currency", "purchase"}))
     labels = "; ".join(f"{i}) {a.text}" for i, a in enumerate(asks, 1))
     head = (f"理解为：这条消息问了 {len(asks)} 件事，依次回答：{labels}" if zh else
             f"Understood: {len(asks)} asks in this message, answered in order: {labels}")
@@ -110,13 +113,13 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
 _NOT_USED_BLOCK = re.compile(r"\n\n\*\*(?:Not used|未使用的输入)\*\*\n(?:- [^\n]*(?:\n|$))+\s*$")
 
 
-def _used_elsewhere_is_used(answers: list[Answer]) -> list[Answer]:
+def _used_elsewhere_is_used(answers: list[Answer], by_comparison: frozenset = frozenset()) -> list[Answer]:
     """An input one ask's tool uses is not 'Not used' in another ask's section ('memory, and the monthly bill at
     $2.49/GPU-h': the price is the bill's, not an input the memory answer dropped); what no section uses stays named."""
     def name(item: str) -> str:
         return item.split("=", 1)[0].split(":", 1)[0].strip()
 
-    used = set()
+    used = set(by_comparison)
     for a in answers:
         ignored = {name(i) for i in a.ignored}
         used |= {k for k in ((a.request or {}).get("stated") or []) if k not in ignored}
@@ -909,31 +912,78 @@ def _servers_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
                      "the budget and the period.")
 
 
+def plan_capex(a: Ask, x: Answer) -> tuple[int, float] | None:
+    """(GPUs, purchase cost) of one card's serving plan at the user's price per card, with one host server per 8 GPUs
+    when a host price is stated; None when the plan gives no count or the card no price."""
+    import math
+
+    n = x.figures.get("serve_total_gpus") or (x.verdict.num_gpus if x.verdict and x.verdict.fits else None) or \
+        (x.verdict.min_gpus if x.verdict else None) or (x.request or {}).get("num_gpus")
+    price = (a.update or {}).get("purchase_price")
+    if not n or not price:
+        return None
+    req = x.request or {}
+    host = req.get("host_price_per_server") or 0
+    servers = math.ceil(n / (req.get("gpus_per_node") or 8)) if host else 0
+    return int(n), n * price + servers * host
+
+
 def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
     """Each plan's GPUs at the user's price per card ('L20 单卡 2.8 万，H20 单卡 11 万'): the count the job needs on that card
-    (the plan's own) times the price; the cheaper is named, with what the dearer one buys in speed."""
+    (the plan's own) times the price, plus the servers they go in when a host price is stated ('准系统另算 ¥8 万': one per
+    8 GPUs), against the budget; the cheapest within it is the pick, and when none is, that is said first."""
+    import math
+
     rows = []
     for a, x in done:
         n = x.figures.get("serve_total_gpus") or (x.verdict.num_gpus if x.verdict and x.verdict.fits else None) or \
             (x.verdict.min_gpus if x.verdict else None) or (x.request or {}).get("num_gpus")
         if not n:
             return None
-        price = a.update["purchase_price"]
+        req = x.request or {}
+        price, host = a.update["purchase_price"], req.get("host_price_per_server")
+        servers = math.ceil(n / (req.get("gpus_per_node") or 8)) if host else 0
         itl = x.figures.get("serve_itl_ms")
-        rows.append((a, int(n), price, n * price, (1000 / itl if itl else None) or x.figures.get("decode_tokens_per_s_per_seq"),
-                     (x.request or {}).get("currency")))
+        rows.append((a, int(n), price, n * price + servers * (host or 0),
+                     (1000 / itl if itl else None) or x.figures.get("decode_tokens_per_s_per_seq"),
+                     req.get("currency"), servers, host, req.get("budget"), x.figures.get("precision") or req.get("precision")))
     sym = "¥" if rows[0][5] == "CNY" or zh else "$"
-    listed = ("；" if zh else "; ").join(
-        (f"{a.text}：{n} 张 × {sym}{_num(p)} = **{sym}{_num(c)}**" if zh else f"{a.text}: {n} × {sym}{_num(p)} = **{sym}{_num(c)}**")
-        + ((f"（每路约 {v:,.1f} token/秒）" if zh else f" (~{v:,.1f} tokens/s per user)") if v else "")
-        for a, n, p, c, v, _ in rows)
+    budget = rows[0][8]
+
+    def one(r) -> str:
+        a, n, p, c, v, _, servers, host, _, fmt = r
+        hosts = (f" + {servers} 台 × {sym}{_num(host)}" if zh else f" + {servers} server(s) × {sym}{_num(host)}") if servers else ""
+        over = budget is not None and c > budget
+        return ((f"{a.text}：{n} 张 × {sym}{_num(p)}{hosts} = **{sym}{_num(c)}**" if zh else
+                 f"{a.text}: {n} × {sym}{_num(p)}{hosts} = **{sym}{_num(c)}**")
+                + ((f"（每路约 {v:,.1f} token/秒）" if zh else f" (~{v:,.1f} tokens/s per user)") if v else "")
+                + (("，超预算" if zh else ", over the budget") if over else ""))
+
+    listed = ("；" if zh else "; ").join(one(r) for r in rows)
+    if budget is not None:
+        within = [r for r in rows if r[3] <= budget]
+        if not within:
+            near = min(rows, key=lambda r: r[3])
+            return (f"**按这个负载，没有一个方案在 {sym}{_num(budget)} 预算内**：{listed}。最省的是 {near[0].text}（{sym}{_num(near[3])}，"
+                    f"超出 {sym}{_num(near[3] - budget)}）；要进预算，得降负载（并发、上下文或每路速度）或换更省的格式（FP8/INT4）。"
+                    if zh else
+                    f"**At this load, no option fits the {sym}{_num(budget)} budget**: {listed}. The cheapest is "
+                    f"{near[0].text} ({sym}{_num(near[3])}, {sym}{_num(near[3] - budget)} over); to get within it, lower the "
+                    "load (users, context or speed per user) or use a smaller format (FP8 / INT4).")
+        best = min(within, key=lambda r: r[3])
+        return listed + (f"。**选 {best[0].text}：{best[1]} 张，{sym}{_num(best[3])}**，预算 {sym}{_num(budget)} 内满足负载的最便宜方案"
+                         f"（余 {sym}{_num(budget - best[3])}）。" if zh else
+                         f". **Pick {best[0].text}: {best[1]} GPUs, {sym}{_num(best[3])}**, the cheapest that carries the "
+                         f"load within the {sym}{_num(budget)} budget ({sym}{_num(budget - best[3])} to spare).")
     best = min(rows, key=lambda r: r[3])
     other = max(rows, key=lambda r: r[3])
     gap = other[3] - best[3]
     if gap <= 0:
         return listed
-    return listed + (f"。**{best[0].text} 方案省 {sym}{_num(gap)}**（卡的钱；机器、电费另算）。" if zh else
-                     f". **{best[0].text} costs {sym}{_num(gap)} less** (cards only; the host and power are extra).")
+    extra = "卡和服务器的钱" if zh and rows[0][6] else "卡的钱；机器、电费另算" if zh else \
+        "cards and servers" if rows[0][6] else "cards only; the host and power are extra"
+    return listed + (f"。**{best[0].text} 方案省 {sym}{_num(gap)}**（{extra}）。" if zh else
+                     f". **{best[0].text} costs {sym}{_num(gap)} less** ({extra}).")
 
 
 def _bought(a: Ask) -> str:

@@ -163,6 +163,9 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
                                       verdict=sized.verdict, request=r.model_dump(mode="json")))
                 continue
             answers.append(plan(r, deps, question, invalid, shared, one_of_several=True))
+        cheaper = _within_budget_in_fp8(req, asks, subs, answers, deps, question, invalid, shared)
+        if cheaper:  # no card's plan fits the budget in the published format; in FP8 one does: those plans, said
+            subs, answers = cheaper
         fixed = _held_fixed(req, asks, answers, deps.catalog)
         if fixed:  # cards compared on one format, formats on one GPU count: the alternative is the only change
             subs = [r.model_copy(update=fixed) for r in subs]
@@ -171,6 +174,40 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     except Exception:  # splitting the message failed: the message's own reading answers it (logged)
         log.exception("several asks failed on %r", question[:200])
         return plan(req, deps, question, invalid)
+
+
+def _within_budget_in_fp8(req: Request, asks: list, subs: list, answers: list, deps: Deps, question: str, invalid,
+                          shared) -> tuple[list, list] | None:
+    """Cards to buy for a serving load under a budget ('预算 30 万 … 4090D ¥1.4 万/张，H20 ¥11 万/张'), no format stated:
+    when no plan in the published format fits the budget, each card that computes in FP8 is planned in FP8 (half the
+    weight memory, twice the prefill peak); when one of those fits, they replace the 16-bit plans, each saying why."""
+    from assistant.multi_ask import plan_capex
+    from tools.formats import supported_on
+
+    if not req.budget or req.precision or len(asks) < 2 or not all(a.compare == "gpu" for a in asks) or \
+            subs[0].intent != "serving" or not all((a.update or {}).get("purchase_price") for a in asks):
+        return None
+    costs = [plan_capex(a, x) for a, x in zip(asks, answers)]
+    if any(c is None for c in costs) or min(c[1] for c in costs) <= req.budget:
+        return None
+    subs8 = [r.model_copy(update={"precision": "fp8"}) if r.gpu and supported_on("fp8", deps.catalog.gpu(r.gpu)[0])[0]
+             else r for r in subs]
+    if all(r.precision != "fp8" for r in subs8):
+        return None
+    answers8 = [plan(r, deps, question, invalid, shared, one_of_several=True) if r.precision == "fp8" else x
+                for r, x in zip(subs8, answers)]
+    costs8 = [plan_capex(a, x) for a, x in zip(asks, answers8)]
+    if any(c is None for c in costs8) or min(c[1] for c in costs8) > req.budget:
+        return None
+    zh = req.lang == "zh"
+    lowest = min(c[1] for c in costs)
+    said = (f"（按官方格式，最省的方案也要 {lowest:,.0f}，超出预算 {req.budget:,.0f}：这里改用 FP8 权重，显存减半、预填充算力翻倍，"
+            "质量损失通常很小）" if zh else
+            f"(in the published format the cheapest plan costs {lowest:,.0f}, over the {req.budget:,.0f} budget: "
+            "planned here with FP8 weights, half the memory and twice the prefill peak, usually at a small quality cost)")
+    answers8 = [x.model_copy(update={"answer": said + "\n\n" + x.answer}) if r.precision == "fp8" else x
+                for r, x in zip(subs8, answers8)]
+    return subs8, answers8
 
 
 def _same_count_for_cards(asks: list, subs: list) -> tuple[list, list]:

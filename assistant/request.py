@@ -46,6 +46,8 @@ class Request(BaseModel):
                                                             "gguf-q4_k_m, ... (sets the inference precision)")
     models: list[str] = Field(default_factory=list, description="every model named, in order (comparisons)")
     family_flagship: bool | None = Field(None, description="a model family named alone ('DeepSeek'): its flagship, said")
+    host_price_per_server: float | None = Field(None, gt=0, description="the server the GPUs go in, priced apart from "
+                                                "them ('chassis $14k', '服务器准系统另算 ¥8 万'), in `currency`")
     unknown_model: str | None = Field(None, description="a model name as written that the catalog lacks ('Qwen4-100B'): "
                                       "sized as a generic dense model of its size, and asked about first")
     family: str | None = Field(None, description="a family named with 'how big a model': the answer names its members that fit")

@@ -209,3 +209,65 @@ def test_an_o_typed_for_a_zero_that_fits_two_cards_asks_and_times_both(stem, one
 def test_an_o_typed_for_a_zero_with_one_reading_is_read_as_that_card():
     a = ask("8张H1OO 训练 llama3 70b lora 要多久 1亿token")
     assert a.status == "answered" and a.verdict.gpu.startswith("h100"), a.answer[:300]
+
+
+# --- cards to buy for a load, at the user's prices, with the host server, against the budget ---------------------------
+# '4090D ¥1.4 万/张，L20 ¥2.8 万/张，服务器准系统另算 ¥8 万，预算 30 万': each price is a purchase price per card (not ¥1.4
+# an hour), the host is one server per 8 GPUs, and each plan costs n x card + ceil(n / 8) x host; the pick is the
+# cheapest within the budget, and when none is within it, that leads. The counts are each plan's own (its figures).
+
+import math  # noqa: E402
+
+BUY_CARDS = [("4090D 24G", "rtx-4090d"), ("L20 48G", "l20"), ("L40S", "l40s"), ("H20 96G", "h20")]
+
+
+def _price_text(v: float, zh: bool) -> str:
+    if zh:
+        return f"¥{v / 1e4:g} 万/张"
+    return f"${v:,.0f} each"
+
+
+@pytest.mark.parametrize("zh", [True, False])
+@pytest.mark.parametrize("pair,prices,host,budget", [
+    ((0, 3), (14000, 110000), 80000, 300000), ((1, 3), (28000, 110000), 60000, 2000000),
+    ((2, 3), (60000, 110000), 50000, 900000), ((0, 1), (13000, 29000), 70000, 1500000),
+    ((0, 3), (14000, 110000), 80000, 100000), ((1, 2), (28000, 60000), 60000, 90000)])
+def test_cards_bought_for_a_load_are_costed_with_hosts_against_the_budget(zh, pair, prices, host, budget):
+    cards = [BUY_CARDS[i] for i in pair]
+    if zh:
+        q = (f"Qwen2.5-14B 客服，50 并发，平均上下文 2k。预算 {budget / 1e4:g} 万。报价：" +
+             "，".join(f"{c[0]} {_price_text(p, True)}" for c, p in zip(cards, prices)) +
+             f"，服务器准系统另算 ¥{host / 1e4:g} 万。怎么配？")
+    else:
+        q = (f"Qwen2.5-14B for support chat, 50 concurrent users, ~2k context. Budget ${budget:,.0f}. Quotes: " +
+             ", ".join(f"{c[0]} {_price_text(p, False)}" for c, p in zip(cards, prices)) +
+             f", chassis ${host:,.0f}. What should we buy?")
+    a = ask(q)
+    assert len(a.asks) == 2 and all(x.intent == "serving" for x in a.asks), a.answer[:400]
+    costs = []
+    for x, (label, gid), p in zip(a.asks, cards, prices):
+        assert x.request["purchase_price"] == p, x.request  # a purchase price, never an hourly rate
+        assert not x.request.get("gpu_rental_prices"), x.request
+        assert x.request["host_price_per_server"] == host
+        n = x.figures["serve_total_gpus"]
+        cost = n * p + math.ceil(n / 8) * host
+        costs.append(cost)
+        assert f"{cost:,.0f}" in a.comparison, (cost, a.comparison)
+    within = [c for c in costs if c <= budget]
+    if within:
+        win = cards[costs.index(min(within))]
+        assert ("**Pick " in a.comparison or "**选 " in a.comparison), a.comparison
+        assert f"{min(within):,.0f}" in a.comparison.split("**Pick " if not zh else "**选 ")[1]
+    else:
+        assert "no option fits" in a.comparison or "没有一个方案在" in a.comparison, a.comparison
+    # the budget and the host price are used, not listed as 'Not used'
+    assert "budget" not in " ".join(a.ignored) and "host_price" not in " ".join(a.ignored), a.ignored
+
+
+def test_a_budget_below_every_plan_leads_with_that_and_one_above_picks():
+    # the same load and quotes: a ¥10 万 budget is below 4 x ¥1.4 万 + one ¥8 万 host; ¥200 万 is above every plan
+    q = ("Qwen2.5-14B 客服，50 并发，平均上下文 2k。预算 {} 万。报价：4090D 24G ¥1.4 万/张，H20 96G ¥11 万/张，"
+         "服务器准系统另算 ¥8 万。怎么配？")
+    low, high = ask(q.format(10)), ask(q.format(200))
+    assert low.comparison.startswith("**按这个负载，没有一个方案在 ¥100,000 预算内**"), low.comparison
+    assert "**选 " in high.comparison, high.comparison

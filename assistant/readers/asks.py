@@ -816,7 +816,9 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
             # ('L20 单卡 2.8 万，H20 单卡 11 万': a price written right after each card is that card's)
             per_server = bool(bought and (re.search(r"/\s*台|每台|一台|整机|服务器|\d\s*卡\s*(?:机|服务器|整机)?\s*[¥￥$]?\s*\d|" + w(
                 r"per (?:server|node|box|machine)|a (?:server|node|box)|\d[\s-]*(?:gpu|card|x)[\s-]*(?:server|node|box|machine)"),
-                window[:60]) or (total or 0) >= 8 and bought[0] >= 50_000))
+                window[:60]) or (total or 0) >= 8 and bought[0] >= 50_000)) and not re.match(
+                r"[^¥￥$\d]{0,12}[¥￥$]?\s*[\d.,]+\s*(?:万|千|k)?\s*(?:元|块|美元|usd)?\s*(?:(?:/|每|一)\s*(?:张|块|卡)|each|"
+                r"(?:/|per|a)\s*(?:card|gpu)(?![\s-]*h))", window)  # ('H20 ¥11 万/张，服务器…另算': the card's own)
             # ('L20 8卡服务器 45 万', 'H20 8卡 120 万': a price after the server's card count is the server's)
             # ('RTX 4090（¥1.6 万）、RTX 5090（¥2.2 万）': each its own; 'H20 8 卡整机 ¥110 万/台': a whole server's)
             update["purchase_price_per_server" if per_server else "purchase_price"] = bought[0] if bought else None

@@ -126,6 +126,16 @@ def money(text: str) -> dict:
     if m and to_number(m.group(1)) and 0 < to_number(m.group(1)) <= 15:
         out["depreciation_years"] = to_number(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]  # ('按 3 年折旧' is no 3-year period)
+    host = r"(?:准系统|机箱|底座|主机|服务器平台|服务器(?=\s*(?:准系统|另算|另计|单独|不含卡))|chassis|barebones?|host(?:\s+(?:server|machine|system|box))?|" \
+        r"server\s+(?:chassis|platform|without (?:the )?(?:gpus|cards)))"
+    m = re.search(host + r"[^。；;.?？\d¥￥$]{0,12}?" + MONEY, text) or \
+        re.search(MONEY + r"\s*(?:for|的)?\s*(?:the|a|each|per|每台)?\s*" + host, text)
+    if m:  # '服务器准系统另算 ¥8 万', 'chassis $14k': the server a buyer puts the GPUs in, priced apart from them
+        got = _money(m)
+        if got and got[0] >= 500 and (m.group("pre") or m.group("post") or m.group("mag") or got[0] >= 1000):
+            out["host_price_per_server"], cur = got
+            out["currency"] = out.get("currency") or cur
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台|整机|服务器)")
     for b in re.finditer(buy, text):

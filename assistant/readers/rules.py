@@ -186,6 +186,10 @@ def _prices_by_card(low: str, spans: list) -> dict[str, float]:
         m = re.match(r"\s*(?:\d+\s*gb|sxm\d?|pcie|nvl|80g|40g|24g|48g|\(|\))*\s*(?:at|@|:|：|=|for|约|是|为)?\s*"
                      r"(?:\$|¥|￥|usd\s*)(\d+(?:\.\d+)?)\s*(?:/|per|每)?\s*(?:gpu[\s-]*)?(?:hr|hour|h|小时|卡时)?(?![a-z0-9])",
                      low[end:end + 40])
+        rest = low[end + m.end(1):end + m.end(1) + 16] if m else ""
+        if m and re.match(r"\s*(?:万|千|k(?![a-z])|,\d{3}|元?\s*/\s*(?:张|块|台|套)|(?:元|块)?\s*(?:一|每)\s*(?:张|块|台)|"
+                          r"each|(?:/|per)\s*(?:card|unit|server|box)(?![a-z]))", rest):
+            continue  # '4090D ¥1.4 万/张', 'H100 $25,000 each': a purchase price, not an hourly rate
         if m and 0 < float(m.group(1)) <= 1000 and gid not in out:
             out[gid] = float(m.group(1))
     return out
