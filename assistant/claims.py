@@ -132,3 +132,41 @@ def check_paragraph(text: str, ctx) -> list[ClaimCheck]:
             if res is not None:
                 out.append(res)
     return out
+
+
+# 'H20 训练 70B 跟 H100 一样快', 'the H20 trains it as fast as an H100': two cards claimed equally fast
+_SAME_ZH = r"((?:(?!。|；|;|\.\s).){1,80}?)\s*(?:跟|和|与|同)\s*([^，,。.;；]{1,30}?)\s*(?:一样|差不多|相当|不相上下)\s*(?:快|强|好)"
+_SAME_EN = (r"((?:(?!;|\.\s).){1,80}?)\s+(?:is|are|runs?|trains?)\s+(?:[\w.]+\s+){0,4}?(?:as fast as|just as fast as|"
+            r"on par with|the same (?:speed )?as)\s+([^,.;?]{1,30})")
+
+
+def equal_speed_claim(question: str) -> tuple[str, str] | None:
+    """The two GPU ids of a claim that they are equally fast, in the order written, or None."""
+    from assistant.readers.names import find_names
+    from knowledge.catalog import default_catalog
+
+    low = question.lower()
+    m = re.search(_SAME_ZH, low) or re.search(_SAME_EN, low)
+    if not m:
+        return None
+    cat = default_catalog()
+    a, b = (find_names(x, cat)[0].gpus for x in (m.group(1), m.group(2)))
+    if not a or not b or a[0] == b[0]:
+        return None
+    return a[0], b[0]
+
+
+EQUAL_WITHIN = 1.1  # two set-ups within 10% of each other are 'as fast' (an assumption, said in the verdict)
+
+
+def equal_claim_verdict(cards: tuple[str, str], ratio: float, trains: bool, zh: bool) -> str:
+    """The claim judged by the computed gap (slower time over faster, or faster rate over slower)."""
+    a, b = cards
+    if ratio <= EQUAL_WITHIN:
+        return (f"**说法对**：{a} 和 {b} 差不多（差 {ratio:.2f} 倍，在 10% 以内）。" if zh else
+                f"**The claim holds**: {a} and {b} are within 10% of each other ({ratio:.2f}×). ")
+    why_zh = "训练和预填充看稠密算力，显存大小和带宽不决定训练速度" if trains else "解码看显存带宽，预填充看稠密算力"
+    why_en = ("training and prefill follow dense compute; memory size and bandwidth do not set training speed" if trains
+              else "decode follows memory bandwidth, prefill dense compute")
+    return (f"**说法不对**：{a} 和 {b} 不一样快，差 {ratio:.2f} 倍（{why_zh}）。" if zh else
+            f"**The claim is wrong**: {a} and {b} are not equally fast; they differ by {ratio:.2f}× ({why_en}). ")

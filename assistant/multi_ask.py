@@ -359,6 +359,16 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
                       f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
 
 
+def _gap(done) -> float | None:
+    """The slower option's time over the faster one's (or the faster throughput over the slower), from the figures
+    every answer gives: wall hours for training, tokens/s for speed."""
+    for key, higher in (("wall_hours", False), ("decode_tokens_per_s_per_seq", True), ("serve_total_gpus", False)):
+        vals = [x.figures.get(key) for _, x in done]
+        if all(isinstance(v, (int, float)) and v > 0 for v in vals):
+            return max(vals) / min(vals)
+    return None
+
+
 def _claimed_faster(question: str, win: Ask, other: Ask, done, zh: bool) -> str:
     """'老板说 H20 比 H100 还强 … 对吗': a claim that one card beats another, judged by the comparison's winner."""
     from assistant.readers.names import find_names
@@ -368,6 +378,12 @@ def _claimed_faster(question: str, win: Ask, other: Ask, done, zh: bool) -> str:
     m = re.search(r"([^，,。.;；]{1,30}?)\s*比\s*([^，,。.;；]{1,30}?)\s*(?:还|更|要)?\s*(?:强|快|好|厉害|猛)", low) or \
         re.search(r"([^,.;]{1,30}?)\s+(?:is|are|runs?|trains?)\s+(?:\w+\s+)?(?:faster|better|stronger|quicker)\s+than\s+"
                   r"([^,.;?]{1,30})", low)
+    from assistant.claims import equal_claim_verdict, equal_speed_claim
+
+    same = None if m else equal_speed_claim(question)
+    if same:  # 'H20 训练 70B 跟 H100 一样快': an equality, judged by the comparison's gap
+        ratio = _gap(done)
+        return equal_claim_verdict(same, ratio, done[0][1].intent.startswith("training"), zh) if ratio else ""
     if not m:
         return ""
     cat = default_catalog()

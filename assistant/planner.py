@@ -624,6 +624,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             req.per_token_cost or req.tokens_per_day):  # (a rate or a volume beside it: the cost per token uses the rent)
         ctx.req = req.model_copy(update={"intent": "cost"})
         return _finish(ctx, _run(ctx, money.monthly))  # '包月 7.5 万/月，每卡时合多少？按需 18 元/卡时哪个划算？'
+    if req.claimed_tokens_per_s and req.model:  # 'someone says one 4090 runs 70B int4 at 30 tok/s — reliable?': the claim judged
+        ctx.req = ctx.req.model_copy(update={"intent": "inference_speed"})
+        return _finish(ctx, _run(ctx, infer.quoted_speed_claim))
     if (req.per_token_cost and req.intent in ("cost", "price") and (req.throughput_tokens_per_s or req.model)) or \
             (req.throughput_tokens_per_s and req.intent in ("cost", "price", "serving", "inference_speed", "inference_memory")
              and (req.tokens_per_day or req.throughput_scope or req.per_token_cost or (req.requests_per_s and req.output_len))) or \

@@ -46,6 +46,9 @@ class Request(BaseModel):
                                                             "gguf-q4_k_m, ... (sets the inference precision)")
     models: list[str] = Field(default_factory=list, description="every model named, in order (comparisons)")
     family_flagship: bool | None = Field(None, description="a model family named alone ('DeepSeek'): its flagship, said")
+    claimed_tokens_per_s: float | None = Field(None, gt=0, le=1e7, description="a decode speed someone else reported for "
+                                               "the model on the card, that the user asks whether to believe (judged "
+                                               "against the memory, the estimate and the bandwidth ceiling)")
     host_price_per_server: float | None = Field(None, gt=0, description="the server the GPUs go in, priced apart from "
                                                 "them ('chassis $14k', '服务器准系统另算 ¥8 万'), in `currency`")
     unknown_model: str | None = Field(None, description="a model name as written that the catalog lacks ('Qwen4-100B'): "

@@ -271,3 +271,71 @@ def test_a_budget_below_every_plan_leads_with_that_and_one_above_picks():
     low, high = ask(q.format(10)), ask(q.format(200))
     assert low.comparison.startswith("**按这个负载，没有一个方案在 ¥100,000 预算内**"), low.comparison
     assert "**选 " in high.comparison, high.comparison
+
+
+# --- a speed someone reported, asked whether to believe it -------------------------------------------------------------
+# 'someone says one 4090 runs 70B int4 at 30 tok/s — reliable?' is judged, not used as the user's capacity and not
+# routed to a lab's training record. One stream reads every weight once per token, so its speed is at most the
+# bandwidth over the weight bytes (dense bf16: bandwidth / (2 x params)); a set-up that cannot hold the model cannot
+# run it at any speed; within CLAIM_BAND of the estimate it is plausible.
+
+CLAIMS = [("Llama 3.1 8B", 8.03e9, "bf16", "RTX 4090", "rtx-4090"), ("Qwen2.5 7B", 7.62e9, "bf16", "L4", "l4"),
+          ("Llama 3.1 8B", 8.03e9, "bf16", "H100", "h100-sxm"), ("Qwen2.5 14B", 14.8e9, "bf16", "L40S", "l40s")]
+SOURCES = {"en": ["a reddit post says {m} in {f} does {r} tok/s on one {g} - realistic?",
+                  "blog claims {r} tok/s single stream for {m} {f} on one {g}, is that true?",
+                  "vendor says {m} runs at {r} tok/s on one {g} in {f}, plausible?"],
+           "zh": ["看知乎有人说单卡 {g} 跑 {m} {f} 能到 {r} tok/s，靠谱吗", "听说 {m} {f} 在一张 {g} 上能跑 {r} tok/s，真的吗"]}
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+@pytest.mark.parametrize("factor", [0.3, 1.0, 4.0])
+@pytest.mark.parametrize("lang,k", [("en", 0), ("en", 1), ("en", 2), ("zh", 0), ("zh", 1)])
+def test_a_reported_speed_is_judged_against_the_ceiling_and_the_estimate(claim, factor, lang, k):
+    from assistant.plans.infer import CLAIM_BAND
+
+    m, params, f, g, gid = claim
+    ceiling_by_hand = CAT.gpu(gid)[0].memory_bandwidth_gbps * 1e9 / (2 * params)  # bytes of bf16 weights per token
+    rate = round(factor * 0.7 * ceiling_by_hand)
+    a = ask(SOURCES[lang][k].format(m=m, f=f, g=g, r=rate))
+    assert a.intent == "inference_speed" and a.figures.get("claimed_tokens_per_s") == rate, a.answer[:300]
+    est, ceiling = a.figures["estimated_tokens_per_s"], a.figures["ceiling_tokens_per_s"]
+    assert abs(ceiling - ceiling_by_hand) / ceiling_by_hand < 0.1, (ceiling, ceiling_by_hand)  # (+ embeddings, norms)
+    assert est < ceiling
+    head = a.answer.split("\n\n")[1]
+    if rate > ceiling:
+        assert head.startswith(("**No:", "**不靠谱")), head
+    elif CLAIM_BAND[0] * est <= rate <= CLAIM_BAND[1] * est:
+        assert head.startswith(("**Plausible", "**说得通")), head
+    else:
+        assert head.startswith(("**Optimistic", "**Low", "**偏乐观", "**偏低")), head
+    assert "training" not in a.answer.split("\n")[0] and "训练" not in a.answer.split("\n")[0]
+
+
+@pytest.mark.parametrize("q", ["看知乎有人说单卡 4090 跑 Llama3-70B int4 能到 30 tok/s，我们准备照这个买几张 4090 来跑 70B，靠谱吗",
+                               "someone on twitter says one RTX 3090 runs Llama 3.1 70B int4 at 25 tok/s, legit?"])
+def test_a_reported_speed_on_a_card_that_cannot_hold_the_model_is_refuted_by_memory(q):
+    # 70B int4: ~0.52 B/param x 70.6e9 = ~37 GB of weights (plus embeddings), more than a 24 GB card: at least 2
+    a = ask(q)
+    head = a.answer.split("\n\n")[1]
+    assert head.startswith(("**No:", "**不靠谱")) and ("does not fit" in head or "放不下" in head), head
+    assert not a.figures["fits"] and a.figures["gpus_estimated"] >= 2
+
+
+@pytest.mark.parametrize("q,zh", [
+    ("销售说 H20 显存比 H100 大，带宽也更高，所以训练 70B 跟 H100 一样快。我们要做 Llama-3.1-70B 的 LoRA 微调，数据大概 1 亿 token，"
+     "8 卡，靠谱吗？", True),
+    ("老板说 A100 跟 H100 差不多快。Llama 3.1 8B 全参微调 5 亿 token，8 卡，对吗？", True)])
+def test_a_claim_that_two_cards_are_equally_fast_is_judged_by_the_computed_gap(q, zh):
+    # training time follows dense compute: H20 148 vs H100 989 TFLOPS (6.7x), A100 312 vs 989 (3.2x): both far over 10%
+    a = ask(q)
+    if a.asks:  # answered as one section per card: the comparison judges it
+        hours = [x.figures["wall_hours"] for x in a.asks]
+        verdict = a.comparison
+    else:  # one answer timing both cards: its first figures line judges it
+        hours = [v for k, v in a.figures.items() if k.endswith("_wall_hours") and k != "wall_hours"]
+        verdict = a.answer.split("\n\n")[1].split("\n")[0]
+    assert len(hours) == 2
+    gap = max(hours) / min(hours)
+    assert gap > 1.1
+    assert verdict.startswith("**说法不对**"), verdict
+    assert f"{gap:.2f}" in verdict

@@ -32,7 +32,7 @@ USES["serving"] = _INFER | {"concurrent_users", "requests_per_s", "ttft_s", "itl
 USES["inference_speed"] = (_INFER - {"gpu_memory_utilization"}) | {"concurrent_users", "ttft_s", "itl_ms",
                                                                    "tokens_per_s_per_user", "max_throughput"}
 USES["serving"] = USES["serving"] | {"gpu_rental_prices"}  # (priced via the price records)
-USES["inference_speed"] = USES["inference_speed"] | {"gpu_rental_prices"}  # (priced via the price records)
+USES["inference_speed"] = USES["inference_speed"] | {"gpu_rental_prices", "claimed_tokens_per_s"}  # (prices via the records; a claim judged)
 
 
 
@@ -1837,3 +1837,97 @@ def _target_checks(ctx: Ctx, r) -> list[str]:
                          f"**每用户 {rate:g} token/秒：{'达到' if ok else '达不到'}**（估算每序列 "
                          f"{r.decode_tokens_per_s_per_seq:,.1f} token/秒，batch {r.decode_tokens_per_s_total / max(r.decode_tokens_per_s_per_seq, 1e-9):.0f}）。"))
     return out
+
+
+CLAIM_BAND = (0.6, 1.5)  # a quoted single-stream speed within this factor of the estimate is plausible (an assumption:
+# engines, drivers and prompt lengths move a measured speed this much around a roofline estimate)
+def quoted_speed_claim(ctx: Ctx) -> Answer:
+    """'Someone says one 4090 runs Llama 3 70B int4 at 30 tok/s — can we buy 4090s on that?': the quoted speed judged.
+    First the memory (a set-up that cannot hold the model cannot run it at any speed; part of it in CPU RAM runs at a
+    few tokens/s), then one stream's decode estimate on the set-up (or on the fewest GPUs that hold it) and the hard
+    ceiling (every byte a token reads, at the full memory bandwidth): above the ceiling the figure is impossible,
+    within CLAIM_BAND of the estimate plausible, else optimistic (perhaps a total over many streams) or low."""
+    from tools.infer_speed import InferenceSpeedRequest, single_stream_ceiling
+
+    req, lang = ctx.req, ctx.lang
+    model, gpu = ctx.model(), ctx.gpu(default=DEFAULT_SERVING_GPU)
+    n = req.num_gpus or 1
+    if not req.num_gpus:
+        ctx.assume_one_gpu()
+    claimed = req.claimed_tokens_per_s
+    fmt = weight_format_for(ctx, model, gpu) or model.native_precision
+    local = req.engine in ("llamacpp", "ollama") or gpu.vendor == "Apple" or fmt.startswith("q")
+    engine = "llamacpp" if local else _speed_engine(ctx, "vllm")
+    context = min(_context(ctx), 4096)
+    ctx.used |= {"claimed_tokens_per_s", "precision"}
+    x = fits_on(model, gpu, n, fmt, context)
+    lines: list[str] = []
+    run_n = n
+    if not x.fits:
+        least = x.min_gpus if local else serving_count(ctx, model, gpu, x.min_gpus)
+        lines.append(ctx.t(
+            f"**No: {model.name} in {fmt} does not fit on {n}× {gpu.name}** ({x.weights_total_gb:,.1f} GB of weights; "
+            f"{x.per_gpu_gb:,.1f} GB per GPU against {x.usable_gb:,.1f} GB usable), so {claimed:g} tokens/s "
+            f"cannot come from {n} of them. With the layers that do not fit in CPU RAM (llama.cpp `-ngl`), each token "
+            "crosses PCIe and runs on the CPU: a few tokens/s at best.",
+            f"**不靠谱：{model.name} {fmt} 在 {n} 张 {gpu.name} 上放不下**（权重 {x.weights_total_gb:,.1f} GB；每卡要 "
+            f"{x.per_gpu_gb:,.1f} GB，可用 {x.usable_gb:,.1f} GB），所以 {claimed:g} token/秒 不可能是 {n} 张卡跑出来的。"
+            "放不下的层放到内存里（llama.cpp `-ngl`）的话，每个 token 都要过 PCIe、在 CPU 上算：最多每秒几个 token。"))
+        if least:
+            run_n = least
+            lines.append(ctx.t(f"It needs at least **{least}× {gpu.name}**; there:",
+                               f"至少要 **{least} 张 {gpu.name}**；在 {least} 张上："))
+    args = {"context": context, "output": 256, "batch": 1, "precision": fmt, "engine": engine}
+    try:
+        sp = timed(ctx, model, gpu, num_gpus=run_n, **args)
+        ceiling = single_stream_ceiling(InferenceSpeedRequest(model=model, gpu=gpu, num_gpus=run_n, **args))[1]
+    except ValueError as e:
+        lines.append(str(e))
+        return Answer(answer="\n\n".join(lines), lang=lang, intent="inference_speed", tool_calls=ctx.calls,
+                      verdict=Verdict(fits=x.fits, gpu=gpu.id, num_gpus=n, min_gpus=x.min_gpus, method="inference"))
+    est = sp.decode_tokens_per_s_per_seq
+    lo, hi = CLAIM_BAND
+    if x.fits:
+        if claimed > ceiling:
+            verdict = ctx.t(f"**No: {claimed:g} tokens/s is above what {n}× {gpu.name} can do for one stream** — every token "
+                            f"reads the weights it uses, and at the card's full bandwidth that caps one stream at "
+                            f"{ceiling:,.0f} tokens/s; the estimate is **{est:,.0f} tokens/s**. A figure that high is a total "
+                            "over many concurrent streams, or a smaller model or format.",
+                            f"**不靠谱：{claimed:g} token/秒 超过了 {n} 张 {gpu.name} 单路的上限**——每个 token 都要读一遍用到的权重，"
+                            f"按满带宽算单路最多 {ceiling:,.0f} token/秒；估算约 **{est:,.0f} token/秒**。这么高的数只能是多路并发的"
+                            "总吞吐，或者是更小的模型、更小的格式。")
+        elif est * lo <= claimed <= est * hi:
+            verdict = ctx.t(f"**Plausible**: the estimate for one stream on {n}× {gpu.name} is **{est:,.0f} tokens/s** "
+                            f"(ceiling {ceiling:,.0f}); {claimed:g} is within the range measurements land in.",
+                            f"**说得通**：{n} 张 {gpu.name} 单路估算约 **{est:,.0f} token/秒**（上限 {ceiling:,.0f}）；"
+                            f"{claimed:g} 在实测通常的范围内。")
+        elif claimed > est * hi:
+            verdict = ctx.t(f"**Optimistic**: the estimate for one stream on {n}× {gpu.name} is **{est:,.0f} tokens/s** "
+                            f"(ceiling {ceiling:,.0f}); {claimed:g} is more likely a short prompt, speculative decoding, or a "
+                            "total over several streams. Plan on the estimate.",
+                            f"**偏乐观**：{n} 张 {gpu.name} 单路估算约 **{est:,.0f} token/秒**（上限 {ceiling:,.0f}）；"
+                            f"{claimed:g} 多半是短提示、投机解码，或者几路加起来的总数。按估算值规划。")
+        else:
+            verdict = ctx.t(f"**Low**: the estimate for one stream on {n}× {gpu.name} is **{est:,.0f} tokens/s**; "
+                            f"{claimed:g} suggests a slow engine or settings (no CUDA graphs, CPU offload, a long prompt).",
+                            f"**偏低**：{n} 张 {gpu.name} 单路估算约 **{est:,.0f} token/秒**；{claimed:g} 说明引擎或设置偏慢"
+                            "（没开 CUDA graph、部分卸载到 CPU、提示很长）。")
+        lines.insert(0, verdict)
+    else:
+        lines.append(ctx.t(f"one stream decodes at about **{est:,.0f} tokens/s** (ceiling {ceiling:,.0f})"
+                           + (f", so {claimed:g} tokens/s is plausible on {run_n} cards, not on {n}." if est * lo <= claimed
+                              <= est * hi else f"; {claimed:g} tokens/s is {'above the ceiling' if claimed > ceiling else 'not what they reach'}."),
+                           f"单路解码约 **{est:,.0f} token/秒**（上限 {ceiling:,.0f}）"
+                           + (f"，所以 {claimed:g} token/秒 在 {run_n} 张上说得通，{n} 张不行。" if est * lo <= claimed <= est * hi
+                              else f"；{claimed:g} token/秒 {'超过上限' if claimed > ceiling else '达不到'}。")))
+    if re.search(r"买|采购|buy|purchas|order", ctx.question.lower()):
+        lines.append(ctx.t(f"To buy on it: plan on **{run_n}× {gpu.name}** per copy of the model and the estimate, not the "
+                           "figure you were given; measure on one rented set before ordering more.",
+                           f"要照这个买卡：每份模型按 **{run_n} 张 {gpu.name}**、按估算速度规划，别按引用的数字；先租一套实测再批量采购。"))
+    ctx.notes.append(ctx.t(f"{claimed:g} tokens/s is read as one stream's decode speed (batch 1); plausible within "
+                           f"{lo:g}-{hi:g}× of the estimate", f"{claimed:g} token/秒 按单路解码速度（batch 1）理解；在估算值的 {lo:g}-{hi:g} 倍内算说得通"))
+    text = "\n\n".join(lines) + assumptions_md(lang, ctx.notes + sp.assumptions)
+    figures = {"claimed_tokens_per_s": claimed, "estimated_tokens_per_s": round(est, 1),
+               "ceiling_tokens_per_s": round(ceiling, 1), "fits": x.fits, "min_gpus": x.min_gpus, "gpus_estimated": run_n}
+    return Answer(answer=text, lang=lang, intent="inference_speed", figures=figures, tool_calls=ctx.calls,
+                  verdict=Verdict(fits=x.fits, gpu=gpu.id, num_gpus=n, min_gpus=x.min_gpus, method="inference"))

@@ -922,6 +922,11 @@ def training_time(ctx: Ctx) -> Answer:
         claim = "" if not claimed else ctx.t(f" (not {claimed.group(0)} longer)", f"（不是只多 {claimed.group(0)}）")
         # (the contrast only where the question claimed a percentage: 'only 20-30% more time, right?')
         lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"], claim=claim))
+        from assistant.claims import equal_claim_verdict, equal_speed_claim
+
+        same = equal_speed_claim(ctx.question)
+        if same and {slow.gpu, fast.gpu} == set(same):  # '销售说 H20 训练跟 H100 一样快': judged first
+            lines.insert(0, equal_claim_verdict(same, slow.wall_hours / fast.wall_hours, True, ctx.zh))
         if req.period_hours and "period_hours" in req.stated:
             lines.append(_measured_on_other_cards(ctx, results, figures))
     if len(results) == 1 and req.period_hours and "period_hours" in req.stated and (

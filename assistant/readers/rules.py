@@ -17,6 +17,10 @@ from knowledge.documents import detect_lang, find_instructions
 from tools import efficiency as eff
 
 MAX_QUESTION_CHARS = 4000
+# what a question about a lab's published training run talks about: its GPU-hours, its training tokens or time, its cost
+TRAINING_RECORD = (r"卡时|gpu\s*小时|gpu\s*时|预训练|训练了|训了|训练花|训练用了|训练成本|训练耗|万美元|" + slots.w(
+    r"gpu[\s-]?hours?|(?:a100|h100|h800|h20|v100|tpu)[\s-]?hours?|pre-?train\w*|trained|took to train|to train|"
+    r"training (?:run|cost|time|budget|compute)|cost to train|\$\s*\d+(?:\.\d+)?\s*(?:m|million)"))
 TRAIN_INTENTS = ("training_memory", "training_time", "cost", "recommend", "published_run")
 INFER_INTENTS = ("inference_memory", "serving", "inference_speed")
 GPU_ONLY_INTENTS = ("price", "spec")  # answered from the card alone: a job of an earlier turn does not carry over
@@ -758,7 +762,12 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated["gpus"] = [twin[0].id if x == stated["gpu"] else x for x in stated.get("gpus") or [stated["gpu"]]]
             stated["gpu"] = twin[0].id
             warnings.append(f"read as the {twin[0].name} ({mem:g} GB version, as you said)")
-    impossible = _single_stream_beyond_bandwidth(low, stated, catalog)
+    claim = _speed_claimed(low, stated)
+    if claim:  # 'someone says one 4090 runs 70B int4 at 30 tok/s — reliable?': a speed to judge, not a capacity to use
+        stated["claimed_tokens_per_s"] = claim
+        for k in ("throughput_tokens_per_s", "throughput_scope"):
+            stated.pop(k, None)
+    impossible = None if claim else _single_stream_beyond_bandwidth(low, stated, catalog)
     if impossible:
         warnings.append(impossible)
     got = slots.achieved_tflops(work)
@@ -1153,6 +1162,36 @@ def _earlier_setup(low: str, stated: dict, prev: dict, previous: dict) -> None:
         stated["num_gpus"] = int(previous["answered_num_gpus"])
 
 
+# asking whether to believe a figure (or to buy on it)
+CLAIM_CHECK = (r"靠谱|可信|真的吗|真的假的|对吗|对不对|是真的|能信|可能吗|现实吗|照这个|按这个|正常吗|合理吗|偏低吗|偏慢吗|太慢了吗|" +
+               r"(?<![a-z])(?:realistic|plausible|believable|legit|true\?|is (?:that|this|it) (?:true|right|real|possible)|"
+               r"right\?|accurate|possible\?|for real|trust|can we count on|go by|normal\?|reasonable\?|expected\?|"
+               r"too (?:slow|low)\?)(?![a-z])")
+
+
+def _speed_claimed(low: str, stated: dict) -> float | None:
+    """The decode speed someone else reported for a model on a card, when the message asks whether to believe it
+    ('看知乎有人说单卡 4090 跑 70B int4 能到 30 tok/s，靠谱吗', 'a reddit post says 8B does 150 tok/s on a 4090 - realistic?'):
+    no load, volume, price or measurement of the user's own beside it."""
+    if not (stated.get("model") and stated.get("gpu")) or not re.search(CLAIM_CHECK, low):
+        return None
+    own = re.search(slots.OWN_MEASUREMENT, low) and re.search(r"(?<![a-z])(?:i|we|our|my|i'm|we're)(?![a-z])|我|自己|咱", low)
+    if own and not re.search(r"正常|合理|对吗|对不对|偏低|偏慢|太慢|" + slots.w(
+            r"plausible|realistic|normal|reasonable|expected|too (?:slow|low)|is (?:that|this|it) (?:right|ok|good)"), low):
+        return None  # ('we measured 60 tok/s … how many L4s for 10M tokens a day?': the user's rate carries the load)
+    if not own and not re.search(slots.QUOTED_SOURCE + r"|看到|听说|说|(?<![a-z])(?:saw|heard|says?|said|reddit|twitter|"
+                                                        r"x\.com)(?![a-z])", low):
+        return None
+    if any(stated.get(k) for k in ("tokens_per_day", "per_token_cost", "price_per_gpu_hour", "concurrent_users",
+                                   "requests_per_s", "api_spend_per_month", "tokens")) or (stated.get("batch") or 1) > 1:
+        return None
+    rates = list(re.finditer(slots.TPS_RATE, low))
+    if len(rates) != 1:
+        return None
+    m = rates[0]
+    return float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+
+
 def _single_stream_beyond_bandwidth(low: str, stated: dict, catalog: Catalog) -> str | None:
     """'we get ~1000 tok/s at batch 1 for Llama 3.1 8B bf16 on an H100': one stream reads every weight once per token,
     so its rate is at most the GPUs' memory bandwidth over the bytes a token reads (tools.infer_speed.
@@ -1297,6 +1336,10 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             add("published_run", 3)
     if run is None and not (s.get("published_run", 0) >= 3 and re.search(r"hours|卡时|gpu\s*小时|token", work)):
         s.pop("published_run", None)  # 'how many A100-hours did Meta report for LLaMA 1?' still asks for a record
+    if s.get("published_run") and (method in ("lora", "qlora") or not re.search(TRAINING_RECORD, low)):
+        # '有人说 4090 跑 70B int4 能到 30 tok/s，靠谱吗', '销售说 H20 … LoRA 微调 1 亿 token 靠谱吗': a claim about the
+        # user's own job, not a question about a lab's training run (GPU-hours, tokens, what it cost to train)
+        s.pop("published_run", None)
     if s.get("fact_check", 0) and not (has_model or stated.get("gpu") or re.search(r"\d", work)):
         s["fact_check"] = 0  # 'is it true that...' with nothing to compute is a concept question
     if _pasted_paragraph(low):
