@@ -339,3 +339,32 @@ def test_a_claim_that_two_cards_are_equally_fast_is_judged_by_the_computed_gap(q
     assert gap > 1.1
     assert verdict.startswith("**说法不对**"), verdict
     assert f"{gap:.2f}" in verdict
+
+
+# --- a count with a word between it and the card is the card's count -------------------------------------------------
+
+@pytest.mark.parametrize("phrase,n", [("on one rented L40S", 1), ("on a single rented H100", 1), ("on our one spare A100", 1),
+                                      ("2 spare used H100s", 2), ("we have 4 cloud A100s", 4), ("three leased L4s", 3)])
+def test_a_count_before_a_described_card_is_its_count(phrase, n):
+    from assistant.readers.rules import read
+
+    assert read(f"Qwen2.5 14B serving {phrase}, cost per million tokens?", CAT).request.num_gpus == n
+
+
+# --- an API's input price without the input:output ratio: the verdict by ratio, with the break-even ------------------
+# API cost per million output tokens = output price + r x input price (r input tokens per output token). Self-hosting
+# costs C per million at full use, so they meet at r* = (C - output price) / input price.
+
+@pytest.mark.parametrize("card,rate,inp,out", [("L40S", 0.86, 0.07, 0.14), ("H100", 2.5, 0.2, 0.6), ("A100", 1.2, 0.1, 0.3)])
+def test_an_api_input_price_without_a_ratio_gives_the_break_even_ratio(card, rate, inp, out):
+    a = ask(f"Running Phi-4 (14B) on one rented {card} at ${rate}/hr. What's my cost per million output tokens? "
+            f"An API offers it at ${inp}/M input, ${out}/M output. Which is cheaper if we keep it busy?")
+    per_m = a.figures["cost_per_million_tokens"]
+    line = next(ln for ln in a.answer.splitlines() if ln.startswith("Against the API"))
+    for r in (1, 3, 10):  # the API at typical ratios, each computed here
+        assert f"{r}:1 → ${out + r * inp:,.3g}" in line, line
+    if per_m > out:
+        assert f"more than {(per_m - out) / inp:,.1f} input tokens per output token" in line, line
+    else:
+        assert "self-hosting is cheaper" in line
+    assert "reference_input_per_million" not in " ".join(a.ignored), a.ignored

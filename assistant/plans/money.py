@@ -272,8 +272,28 @@ def _against_api(ctx: Ctx, per_m: float, ref: float, s: str) -> list[str]:
         how_zh = (f"输出 {s}{ref:,.3g} + 每个输出 token 对应 {req.input_output_ratio:g} 个输入 token × {s}{req.reference_input_per_million:,.3g}"
                   f" = 每百万输出 {s}{api:,.3g}")
     elif req.reference_input_per_million:
-        how_en += " (its input charge not counted: give the input:output ratio, e.g. '3:1')"
-        how_zh += "（未计输入费：给出输入:输出比例，如“3:1”即可计入）"
+        # no input:output ratio given: the API's bill per million output tokens at typical ratios, and the ratio at
+        # which it meets self-hosting's (the self-hosted figure is at this estimate's own prompt length, said)
+        inp = req.reference_input_per_million
+        ctx.used.add("reference_input_per_million")
+        at = {r: ref + r * inp for r in (1, 3, 10)}
+        even = (per_m - ref) / inp if per_m > ref else 0.0
+        table = ", ".join(f"{r}:1 → {s}{v:,.3g}" for r, v in at.items())
+        if per_m <= ref:
+            verdict_en = "**self-hosting is cheaper** at any input:output ratio (it is cheaper on output alone)"
+            verdict_zh = "**自建更便宜**，不管输入输出比例多少（只比输出就已经更便宜）"
+        else:
+            verdict_en = (f"**the API is cheaper unless your requests carry more than {even:,.1f} input tokens per output "
+                          f"token** (at {even:,.1f}:1 both cost {s}{per_m:,.3f} per million output tokens)")
+            verdict_zh = (f"**除非每个输出 token 对应超过 {even:,.1f} 个输入 token，否则 API 更便宜**（{even:,.1f}:1 时两者都是"
+                          f"每百万输出 {s}{per_m:,.3f}）")
+        return [ctx.t(f"Against the API, counting its input price ({s}{inp:,.3g} per million input tokens): its cost per "
+                      f"million output tokens is {s}{ref:,.3g} + ratio × {s}{inp:,.3g} ({table}); self-hosting is "
+                      f"{s}{per_m:,.3f} at full use, so {verdict_en}. Long prompts also slow a self-hosted GPU (more "
+                      "prefill per output token), so give your ratio (e.g. '3:1') for one figure.",
+                      f"与 API 比，计入它的输入价（每百万输入 {s}{inp:,.3g}）：它每百万输出 token 的成本是 {s}{ref:,.3g} + 比例 × "
+                      f"{s}{inp:,.3g}（{table}）；自建满负荷 {s}{per_m:,.3f}，所以{verdict_zh}。提示越长，自建的卡也越慢（每个输出 "
+                      "token 的预填充更多），给出你的比例（如“3:1”）可得一个确定的数。")]
     cheaper = per_m < api
     u = per_m / api
     out = [ctx.t(f"Against the API at {how_en}: **{'self-hosting is cheaper' if cheaper else 'the API is cheaper'}** at full use "

@@ -346,6 +346,11 @@ def _format_name(token: str, name: str) -> str:
     return f"gguf-{q.group(0)}" if q else "gguf"
 
 
+# words between a count and its card that leave the count the card's: 'one rented L40S', '2 spare used H100s'
+_CONDITION = (r"(?:new|used|refurb\w*|second[\s-]*hand|rented|leased|spare|cloud|local|reserved|dedicated|idle|old|"
+              r"existing|borrowed|on-?prem|bare[\s-]?metal|single|donated|owned)")
+
+
 def count_spans_near_gpus(text: str, names: Names) -> tuple[int | None, int | None, int | None, tuple[int, int] | None]:
     """(total GPUs, GPUs per node, nodes) written around the GPU names: '8x A100', 'A100 x 8', '两张4090',
     '2 servers x 8 H100', '两台8卡A100', 'H100s (16)', 'dual 4090', 'my 4090'; and where the count is written
@@ -373,8 +378,8 @@ def count_spans_near_gpus(text: str, names: Names) -> tuple[int | None, int | No
         if m:  # '2x8 H100': nodes x GPUs per node
             nodes, per = int(m.group(1)), int(m.group(2))
             return nodes * per, per, nodes, (b0 + m.start(), start)
-        m = re.search(r"(?<![\d.])(\d+)\s*(?:[x×*]|张|块|卡|个|pcs|片)?\s*(?:(?:二手|全新|新的?|旧的?|魔改|used|new|refurb\w*|"
-                      r"second[\s-]*hand)\s*(?:的)?\s*)?(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
+        m = re.search(r"(?<![\d.])(\d+)\s*(?:[x×*]|张|块|卡|个|pcs|片)?\s*(?:(?:二手|全新|新的?|旧的?|魔改|" + _CONDITION +
+                      r")\s*(?:的)?\s*){0,2}(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
         # ('2 张二手 3090', '2x used 3090s': the condition between the count and the card)
         if m and 0 <= int(m.group(1)) <= 100_000:
             return int(m.group(1)), None, None, (b0 + m.start(), start)
@@ -382,7 +387,7 @@ def count_spans_near_gpus(text: str, names: Names) -> tuple[int | None, int | No
         if m and to_number(m.group(1)):
             return int(to_number(m.group(1))), None, None, (b0 + m.start(), start)
         m = re.search(r"(?<![a-z])(a|an|one|single|dual|two|three|four|quad|six|eight|sixteen|thirty-two|sixty-four|"
-                      r"a couple of|a pair of|my|our)\s+(?:(?:new|used|refurb\w*|second[\s-]*hand)\s+)?(?:\d+\s*gb?\s+)?"
+                      r"a couple of|a pair of|my|our)\s+(?:" + _CONDITION + r"\s+){0,2}(?:\d+\s*gb?\s+)?"
                       r"(?:nvidia\s*|geforce\s*|rtx\s*)?$", before)
         if m and not (m.group(1) in ("my", "our") and (re.match(r"s(?![a-z])", after) or
                                                         re.search(r"\ds$", text[start:end]) or
