@@ -630,7 +630,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if (req.per_token_cost and req.intent in ("cost", "price") and (req.throughput_tokens_per_s or req.model)) or \
             (req.throughput_tokens_per_s and req.intent in ("cost", "price", "serving", "inference_speed", "inference_memory")
              and (req.tokens_per_day or req.throughput_scope or req.per_token_cost or (req.requests_per_s and req.output_len))) or \
-            (req.tokens_per_day and req.model and req.intent in ("cost", "price", "serving", "inference_speed")):
+            (req.tokens_per_day and req.model and req.intent in ("cost", "price", "serving", "inference_speed")) or \
+            (req.reference_per_million and req.model and not req.tokens_per_day
+             and re.search(money.BREAK_EVEN_VOLUME, question.lower())):
+        # ('API $1.10/M output; 8x H200 at $3.50/GPU-hr: at what volume does self-hosting win?': the break-even volume)
         # ('serve it for 10M output tokens a day: the monthly bill?': the volume sized on the estimated rate)
         # (a measured rate and a load: requests a day times their output length is the volume it must carry)
         handler = money.per_token  # a cost per million tokens needs no period and names its default card

@@ -368,3 +368,26 @@ def test_an_api_input_price_without_a_ratio_gives_the_break_even_ratio(card, rat
     else:
         assert "self-hosting is cheaper" in line
     assert "reference_input_per_million" not in " ".join(a.ignored), a.ignored
+
+
+# --- 'at what volume does self-hosting win?': the break-even volume against the unit's capacity ------------------------
+# A rented unit costs hourly x 24 a day; the API bills (output price + r x input price) per million output tokens;
+# they meet at day / that price million output tokens a day; past the unit's full-load capacity the API always wins.
+
+@pytest.mark.parametrize("q", [
+    "DeepSeek V3 via API is $0.27/M input and $1.10/M output. Self-hosting on 8x H200 rented at $3.50/GPU-hr 24/7. "
+    "At what volume does self-hosting win?",
+    "Llama 3.1 70B API costs $0.60/M input and $0.80/M output; we could rent 2x H100 at $2.2/GPU-hr. Break-even volume?",
+    "Qwen2.5 72B 的 API 输入 ¥4/百万、输出 ¥12/百万；自建租 4 张 A100，每卡时 ¥8。每天多少量才划算？"])
+def test_a_break_even_volume_is_the_day_cost_over_the_api_price_at_each_ratio(q):
+    a = ask(q)
+    req = a.request
+    n, rate = req["num_gpus"], req["price_per_gpu_hour"]
+    out_p, in_p = req["reference_per_million"], req["reference_input_per_million"]
+    cap = a.figures["tokens_per_day_per_unit"] / 1e6
+    table = a.answer[a.answer.index("| input:output" if "| input:output" in a.answer else "| 输入:输出"):]
+    for r in (1, 3, 10):
+        be = n * rate * 24 / (out_p + r * in_p)  # million output tokens a day
+        row = next(ln for ln in table.splitlines() if ln.startswith(f"| {r}:1 |"))
+        assert f"{be:,.0f}M" in row, (row, be)
+        assert (("never" in row or "不会" in row) == (be > cap)), (row, be, cap)

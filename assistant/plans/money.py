@@ -305,6 +305,45 @@ def _against_api(ctx: Ctx, per_m: float, ref: float, s: str) -> list[str]:
     return out
 
 
+# 'at what volume does self-hosting win?', '每天多少量才划算': the volume where the API's bill meets the machine's
+BREAK_EVEN_VOLUME = (r"多少量|多大(?:的)?量|量多大|量到多少|量达到|盈亏平衡|回本点|临界|" + w(
+    r"at what volume|what volume|how much volume|how many tokens (?:a|per) (?:day|month)|break[\s-]*even|crossover|"
+    r"tipping point|point where|when does self[\s-]*host\w* (?:win|pay|become)"))
+
+
+def _break_even_volume(ctx: Ctx, s: str, hourly: float, mtok_per_hour: float, unit_en: str, unit_zh: str) -> list[str]:
+    """The output tokens a day at which the API's bill equals one rented unit's day (hourly x 24), at the input:output
+    ratio given (else 1:1, 3:1 and 10:1), against what the unit can make in a day at full load: past its capacity the
+    API is cheaper at any volume (more units cost in proportion)."""
+    req = ctx.req
+    out_p, in_p = req.reference_per_million, req.reference_input_per_million or 0.0
+    day = hourly * 24
+    cap = mtok_per_hour * 24  # million output tokens a day at full load
+    ratios = [req.input_output_ratio] if req.input_output_ratio else ([1, 3, 10] if in_p else [0])
+    ctx.used |= {"reference_per_million", "reference_input_per_million", "input_output_ratio"}
+    rows, en, zh = [], [], []
+    for r in ratios:
+        api_m = out_p + r * in_p  # the API's price per million output tokens at this ratio
+        be = day / api_m  # million output tokens a day
+        wins = be <= cap
+        label = f"{r:g}:1" if in_p else ctx.t("output only", "只算输出")
+        rows.append([label, f"{s}{api_m:,.3g}", f"{be:,.0f}M", f"{be / cap:.0%}" if wins else ctx.t("never", "不会")])
+        en.append(f"{label}: {be:,.0f}M output tokens a day" + ("" if wins else " (more than it can make)"))
+        zh.append(f"{label}：每天 {be:,.0f}M 输出 token" + ("" if wins else "（超过它的产能）"))
+    from assistant.compose import md_table
+
+    head = ctx.t(f"**Break-even volume**: one {unit_en} costs {s}{day:,.0f} a day whatever it does and makes at most "
+                 f"{cap:,.0f}M output tokens a day at full load; self-hosting wins above " + "; ".join(en) + ".",
+                 f"**盈亏平衡的量**：一{unit_zh}每天固定花 {s}{day:,.0f}，满载最多每天产出 {cap:,.0f}M 输出 token；超过这个量自建更划算："
+                 + "；".join(zh) + "。")
+    table = md_table([ctx.t("input:output", "输入:输出"), ctx.t("API per 1M output", "API 每百万输出"),
+                      ctx.t("break-even a day", "每天平衡点"), ctx.t("share of capacity", "占产能")], rows)
+    tail = ctx.t("Past the capacity the API is cheaper at any volume: more units cost in proportion. Idle hours count "
+                 "against self-hosting, so the volume must arrive spread over the day.",
+                 "超过产能时无论量多大 API 都更便宜：多加机器成本同比增加。闲置的小时也算自建的钱，所以这个量要全天均匀地来。")
+    return [head, table, tail]
+
+
 def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int) -> tuple[str, dict]:
     """'每天 2 亿 token（输入 1.6 亿，输出 4000 万），API 输入 4 元/百万、输出 12 元/百万，自建租整机 55 元/小时，哪个划算？':
     the day's API bill (input x its price + output x its price) against the day's rental of the machines that carry
@@ -550,6 +589,8 @@ def per_token(ctx: Ctx) -> Answer:
                          and req.input_output_ratio)
         if ref and not at_volume:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'
             lines += _against_api(ctx, per_m, ref, s)
+        if ref and not req.tokens_per_day and re.search(BREAK_EVEN_VOLUME, ctx.question.lower()):
+            lines += _break_even_volume(ctx, s, hourly, mtok, unit_en, unit_zh)
         if req.api_spend_per_month and not req.tokens_per_day:
             # 'we pay OpenAI $9k a month: would self-hosting be cheaper?': one set's month against the bill, and the
             # volume it carries; the verdict needs the user's own volume
