@@ -391,3 +391,28 @@ def test_a_break_even_volume_is_the_day_cost_over_the_api_price_at_each_ratio(q)
         row = next(ln for ln in table.splitlines() if ln.startswith(f"| {r}:1 |"))
         assert f"{be:,.0f}M" in row, (row, be)
         assert (("never" in row or "不会" in row) == (be > cap)), (row, be, cap)
+
+
+# --- a message that ends in a run of short questions: one ask each ---------------------------------------------------
+# 'Per-GPU memory? steps? wall time? cost?' after a training job: the memory, and the time with its steps and the
+# run's cost at the stated price (one answer holds the three); every fragment is named in the ask labels.
+
+JOB = ("Full FT of Llama 3.1 8B: seq len 4096, micro-batch 2 per GPU, global batch 128 sequences, ZeRO-3, bf16, "
+       "{n}x H100 SXM ({nodes} nodes), {ep} epochs over a {tok}M-token dataset (packed), ${rate}/GPU-hr. ")
+TAILS = [(["Per-GPU memory", "steps", "wall time", "cost"], ["training_memory", "training_time"]),
+         (["memory per GPU", "how long", "cost"], ["training_memory", "training_time"]),
+         (["wall time", "peak memory"], ["training_time", "training_memory"])]
+
+
+@pytest.mark.parametrize("tail,intents", TAILS)
+@pytest.mark.parametrize("n,nodes,ep,tok,rate", [(16, 2, 3, 400, 2.2), (8, 1, 2, 250, 1.9)])
+def test_a_run_of_short_questions_is_one_ask_each_and_reads_the_job(tail, intents, n, nodes, ep, tok, rate):
+    a = ask(JOB.format(n=n, nodes=nodes, ep=ep, tok=tok, rate=rate) + "? ".join(tail) + "?")
+    assert [x.intent for x in a.asks] == intents, a.answer[:300]
+    labels = " ".join(x.ask for x in a.asks).lower()
+    assert all(t.lower() in labels for t in tail), labels
+    time = next(x for x in a.asks if x.intent == "training_time")
+    assert time.request["num_gpus"] == n and time.request["tokens"] == tok * 1e6, time.request  # (not '2 x 3 GPUs')
+    if "cost" in tail:  # the run's cost at the stated price: GPU-hours x price
+        assert abs(time.figures["cost_at_your_price"] - time.figures["gpu_hours"] * rate) <= 0.02 * time.figures[
+            "gpu_hours"] * rate + 1, time.figures

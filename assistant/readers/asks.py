@@ -942,7 +942,8 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
 
 # the nouns of a listed ask ('…: memory per GPU, time, cost?', '显存、时间、成本分别多少') -> what each asks
 _LISTED = (("memory", r"memory(?: per gpu)?|vram|显存|每卡显存|内存占用"),
-           ("time", r"time|how long|duration|wall[\s-]?clock(?: time)?|wall[\s-]?time|training time|eta|时间|多久|耗时|时长|工期"),
+           ("time", r"time|how long|duration|wall[\s-]?clock(?: time)?|wall[\s-]?time|training time|eta|时间|多久|耗时|时长|工期|"
+                    r"(?:optimizer |training |number of |how many |total )?steps?|步数|多少步|几步"),
            ("cost", r"cost|costs|price|bill|budget|spend|费用|成本|花费|多少钱|预算|价格"),
            ("gpus", r"(?:how many |number of |# ?)?(?:gpus?|cards?)(?: count| needed)?|卡数|几张卡|多少卡|多少张卡"),
            ("speed", r"speed|throughput|tokens?/s|tok/s|速度|吞吐"),
@@ -952,13 +953,27 @@ _LISTED = (("memory", r"memory(?: per gpu)?|vram|显存|每卡显存|内存占�
 def listed_asks(low: str, req: Request) -> list[Ask]:
     """A list of bare nouns that ends a message ('…, 2 epochs on 500M tokens, $1.8/GPU-h: memory per GPU, time, cost?',
     '显存、时间、成本？'): one ask per noun, each answered by the tool that answers it for this job."""
+    tail = QUESTION_TAIL.search(low.strip())
+    if tail:  # 'Per-GPU memory? steps? wall time? cost?': each fragment one ask
+        parts = [x.strip(" .。") for x in re.split(r"[?？]", tail.group(1)) if x.strip(" .。")]
+        asks = _listed(parts, req)
+        if asks:
+            return asks
     m = re.search(r"[:：—]\s*([^:：—]{3,90}?)\s*[?？]?\s*$", low.strip()) or \
         re.search(r"(?:^|[。；;.?？])\s*([^。；;.?？:：]{3,60}?)\s*(?:分别)?(?:是)?(?:多少|各多少)?\s*[?？]\s*$", low.strip()) or \
         re.search(r"(?:^|[。；;.?？])\s*([^。；;.?？:：]{3,60}?)\s*(?:分别|各)(?:是)?(?:多少|要多少|多久)\s*[?？]?\s*$", low.strip())
     if not m:
         return []
     parts = [x.strip(" ?？.。") for x in re.split(r"\s*(?:,|，|、|/|&|\band\b|\bplus\b|和|以及|还有|及)\s*", m.group(1))]
-    parts = [x for x in parts if x]
+    return _listed([x for x in parts if x], req)
+
+
+# a message that ends in a run of short questions: 'Per-GPU memory? steps? wall time? cost?'
+QUESTION_TAIL = re.compile(r"((?:\s*[^.?!。？:：;；,，]{2,30}[?？]){2,6})\s*$")
+
+
+def _listed(parts: list[str], req: Request) -> list[Ask]:
+    """One ask per listed noun (memory, time, cost, GPUs, speed, latency), or none when any part is something else."""
     if len(parts) < 2:
         return []
     trains = req.method in ("full", "lora", "qlora", "pretrain") or req.intent.startswith("training")
@@ -970,12 +985,17 @@ def listed_asks(low: str, req: Request) -> list[Ask]:
     asks: list[Ask] = []
     for part in parts:
         kind = next((k for k, pat in _LISTED if re.fullmatch(
-            r"(?:the |total |训练|推理|总|要|需要|大概|大约|每卡)*(?:" + pat + r")(?: per gpu| each|\s*分别|\s*各)?"
+            r"(?:the |total |per[\s-]?gpu |peak |训练|推理|总|要|需要|大概|大约|每卡)*(?:" + pat + r")(?: per gpu| each|\s*分别|\s*各)?"
             r"\s*(?:多少|是多少|要多少|大概多少|有多少|多大|多长)?", part)), None)
         if kind is None:
             return []  # a list of anything else ('seq 4096, batch 8') is inputs, not asks
         intent = intents[kind]
-        if intent and intent not in [a.intent for a in asks]:
+        if kind == "cost" and trains and (req.tokens or req.epochs) and not req.purchase:
+            intent = "training_time"  # 'steps? wall time? cost?' of a training job: the run's cost, with its time
+        same = next((i for i, a in enumerate(asks) if a.intent == intent), None)
+        if same is not None:  # 'steps? wall time?': one answer holds both, named for both
+            asks[same] = asks[same].model_copy(update={"text": f"{asks[same].text}, {part}"})
+        elif intent:
             asks.append(Ask(text=part, intent=intent))
     return asks if len(asks) >= 2 else []
 
@@ -1033,6 +1053,7 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     else:
         asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
                 or several_formats(low, req) or several_values(low, req) or several_loads(low, req)
+                or (listed_asks(low, req) if QUESTION_TAIL.search(low.strip()) else [])
                 or several_intents(low, req) or listed_asks(low, req))
         # (formats in items of their own carry each item's GPU count: 'A）4 张跑 BF16；B）2 张跑 AWQ')
     clauses = _clauses(low)

@@ -42,9 +42,13 @@ def nodes(text: str) -> dict:
     '3 nodes of 8', 'two 8-GPU nodes', '三机24卡'."""
     pats = [
         (rf"{_ANY}\s*{_NODE}[^0-9一两二三四五六七八九十。；;?？\n]{{0,24}}?(?:每台|每个|每一台|各|each with|each has|per node|"
-         rf"per server|of|with|×|x|\*|,|，)\s*(?:机器|服务器|节点)?\s*(?:有|装|插|配)?\s*{_ANY}"
+         rf"per server|of|with|×|x|\*)\s*(?:机器|服务器|节点)?\s*(?:有|装|插|配)?\s*{_ANY}"
          rf"(?!\s*[x×*]\s*\d+\s*g)\s*(?:张|块|卡|-?\s*gpus?|cards?|x|×)?",
          "nodes_first"),  # (not across a line, and not a NIC's '每台 4 x 200Gb')
+        (rf"{_ANY}\s*{_NODE}[^0-9一两二三四五六七八九十。；;?？\n]{{0,24}}?(?:,|，)\s*(?:每台|每个)?\s*{_ANY}"
+         rf"\s*(?:张|块|卡|-?\s*gpus?|cards?)",
+         "nodes_first"),  # ('2 台，每台 8 卡', '2 nodes, 8 GPUs': after a comma the count must name its GPUs: '(2 nodes),
+        # 3 epochs' is no 3-GPU node)
         (rf"{_ANY}\s*{_NODE}\s*(?:with|of)?\s*{_ANY}\s*(?:x\s*)?(?:[a-z]*\s*)?(?:[a-z0-9]+s?)?\s*each", "nodes_first"),
         (rf"每台\s*(?:机器|服务器)?\s*(?:有|装|插)?\s*{_ANY}\s*(?:张|块|卡).{{0,8}}?{_ANY}\s*台", "per_first"),
         (rf"{_ANY}\s*(?:x\s*)?{_ANY}\s*-?\s*(?:gpu|卡)\s*{_NODE}", "nodes_first"),
@@ -538,7 +542,7 @@ _STEP_SIZE = (r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch|全局\s*b
 def tokens(text: str) -> dict:
     """Training tokens ('1T tokens', '1000亿token', '500B tokens'), samples x length, epochs."""
     out: dict = {}
-    m = next((x for x in re.finditer(rf"(?<!每)(?<!per )(?<!每个)({NUM})\s*({MAG})?\s*(?:个)?\s*"
+    m = next((x for x in re.finditer(rf"(?<!每)(?<!per )(?<!每个)({NUM})\s*({MAG})?[\s-]*(?:个)?\s*"
                                      rf"(?:(?:training|train|pre-?training|fine-?tuning|sft|dataset|data|unique|high-quality)\s+)?"
                                      rf"(?:tok(?:en|ne)s?|词元|token数)",
                                      text)
