@@ -416,3 +416,24 @@ def test_a_run_of_short_questions_is_one_ask_each_and_reads_the_job(tail, intent
     if "cost" in tail:  # the run's cost at the stated price: GPU-hours x price
         assert abs(time.figures["cost_at_your_price"] - time.figures["gpu_hours"] * rate) <= 0.02 * time.figures[
             "gpu_hours"] * rate + 1, time.figures
+
+
+# --- a measured load carried to a bigger one: the units at the measured per-user speed --------------------------------
+# measured R tok/s in total at C concurrent on one card; U concurrent users -> ceil(U / C) cards, each user at R / C;
+# no price is needed for the count (a card with no price in the table still gets it).
+
+@pytest.mark.parametrize("card,model,rate,conc,users", [("A10 24G", "Qwen2.5-7B-Instruct", 600, 16, 200),
+                                                        ("L4", "Llama-3.1-8B", 450, 8, 60),
+                                                        ("L40S", "Qwen2.5-14B", 1500, 24, 100)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_measured_load_carried_to_more_users_needs_users_over_measured_concurrency(card, model, rate, conc, users, lang):
+    q = (f"我们自己压测：{model}，单卡 {card}，vLLM，并发 {conc} 的时候总吞吐大概 {rate} tok/s。线上要扛 {users} 并发，需要几张？"
+         if lang == "zh" else
+         f"We benchmarked {model} on one {card} with vLLM: {rate} tok/s total at {conc} concurrent. We need {users} "
+         "concurrent users. How many cards?")
+    a = ask(q)
+    k = math.ceil(users / conc)
+    assert a.status == "answered", a.answer[:300]
+    head = a.answer.split("\n\n")[1]
+    assert re.search(rf"\*\*(?:From your benchmark: )?{k}(?: 张|×| ×)", head), head
+    assert f"{rate / conc:,.1f}" in a.answer

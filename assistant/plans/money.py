@@ -1,6 +1,7 @@
 """Money answers: what a GPU costs (the sourced price table) and what a job or a period of use costs (rent vs buy)."""
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -539,8 +540,11 @@ def per_token(ctx: Ctx) -> Answer:
         rate = typical_rate(ctx, gpu.id, cur)
         if rate is not None:
             ctx.assume(f"{s}{rate:,.2f} per GPU-hour (typical on-demand, price table)", f"每卡时 {s}{rate:,.2f}（按需典型价，价格表）")
-        elif not req.tokens_per_day:
+        elif not (req.tokens_per_day or req.concurrent_users):
             raise ValueError(f"the price table has no on-demand price for {gpu.id}: give yours, e.g. '$2/GPU-hour'")
+        else:  # '压测 600 tok/s at 16 concurrent … 200 并发要几张 A10？': the count needs no price; costs are left out, said
+            ctx.notes.append(ctx.t(f"the price table has no price for {gpu.name}: costs are left out (give yours, e.g. "
+                                   "'$1/GPU-hour')", f"价格表里没有 {gpu.name} 的价格：不算成本（可给出你的，如“每卡时 ¥6”）"))
     tps = req.throughput_tokens_per_s
     if tps and req.measured_gpu and req.model and req.measured_gpu != gpu.id:
         tps = _measured_on_other_card(ctx, gpu, tps)  # 'benchmarked on an A100 … we're going to H100': carried over
@@ -684,14 +688,33 @@ def per_token(ctx: Ctx) -> Answer:
                    f"{'GPU (or instance)' if per_gpu else unit_en}; capacity is sized on it, not on an estimate",
                    f"{tps:,.0f} token/秒 是{'引用的数字' if quoted else '你的实测值'}（每{unit_zh}）；容量按它算，不用估算值")
     conc = req.measured_concurrency or req.concurrent_users
+    measured_units = None
     if req.throughput_tokens_per_s and (conc or 0) > 1:
         # 'measured 2,600 tok/s at 64 concurrent': what each of those streams sees
         each = tps / conc
         ctx.used |= {"concurrent_users", "measured_concurrency"}
         lines.append(ctx.t(f"Each user at the measured load: {tps:,.0f} / {conc} concurrent = **{each:,.1f} tokens/s**.",
                            f"实测负载下每个用户：{tps:,.0f} ÷ {conc} 并发 = **{each:,.1f} token/秒**。"))
+        users = req.concurrent_users
+        if req.measured_concurrency and users and users > req.measured_concurrency:
+            # '并发 16 时总吞吐 600 … 线上 200 并发要几张': the units that hold the load at the measured per-user speed
+            k = math.ceil(users / req.measured_concurrency)
+            lines.insert(0, ctx.t(
+                f"**{k} × {gpu.name if per_gpu else unit_en}** for {users} concurrent users at the speed you measured: "
+                f"{users} / {req.measured_concurrency} per {'GPU' if per_gpu else unit_en} = {users / req.measured_concurrency:,.1f}"
+                f" → {k}, each user at ~{each:,.1f} tokens/s ({k * tps:,.0f} tokens/s in total). A card can run more "
+                f"than {req.measured_concurrency} at once if its KV cache holds them, each a little slower: measure at "
+                "a higher concurrency to need fewer.",
+                f"**{k} 张 {gpu.name}**" + ("" if per_gpu else f"（按{unit_zh}）") + f"扛 {users} 并发，按你实测的单路速度："
+                f"{users} ÷ 每{'卡' if per_gpu else unit_zh} {req.measured_concurrency} 并发 = {users / req.measured_concurrency:,.1f}"
+                f" → {k}，每个用户约 {each:,.1f} token/秒（合计 {k * tps:,.0f} token/秒）。KV cache 放得下的话一张卡能同时跑"
+                f"多于 {req.measured_concurrency} 路，每路会慢一些：在更高并发下再压测，可能用更少的卡。"))
+            measured_units = k
     figures: dict[str, Any] = {"throughput_tokens_per_s": tps, "currency": cur, "tokens_per_day_per_unit": round(day)}
     figures |= vol_figures
+    if measured_units:
+        figures["units_needed"] = measured_units
+        ctx.used.add("concurrent_users")
     if per_m is not None:
         figures |= {"cost_per_million_tokens": round(per_m, 4), "cost_per_hour": round(hourly, 2)}
     if req.reference_per_million:
