@@ -437,3 +437,23 @@ def test_a_measured_load_carried_to_more_users_needs_users_over_measured_concurr
     head = a.answer.split("\n\n")[1]
     assert re.search(rf"\*\*(?:From your benchmark: )?{k}(?: 张|×| ×)", head), head
     assert f"{rate / conc:,.1f}" in a.answer
+
+
+# --- 'the biggest <family> we can serve on <box>, N users at L context' -------------------------------------------------
+# the family's members, sized to hold the N sequences of L tokens at once (vLLM's chunked prefill); a client's box is
+# the job, not a quotation; more users never make a bigger model fit.
+
+@pytest.mark.parametrize("fam", ["Qwen3", "Qwen2.5", "Gemma 3"])
+@pytest.mark.parametrize("lead", ["client wants '{fam}' on their box: 4x H100 NVL. ", "we have 4x H100 NVL. "])
+def test_the_biggest_family_member_for_a_load_uses_the_load_and_the_clients_box(fam, lead):
+    def largest(users: int) -> dict:
+        a = ask(lead.format(fam=fam) + f"whats the biggest {fam} we can serve on that and at what precision? ~{users} "
+                "concurrent users, 8k ctx")
+        head = a.answer.split("\n\n")[1]
+        assert head.lower().startswith(f"**in the {fam.lower().replace(' ', '')} family"), head
+        assert a.request["num_gpus"] == 4 and a.request["gpu"].startswith("h100-nvl"), a.request
+        assert "concurrent_users" not in " ".join(a.ignored)
+        return {k: v for k, v in a.figures.items() if k.startswith("largest_") and v}
+    few, many = largest(2), largest(200)
+    assert all(many.get(k, 0) <= v for k, v in few.items()), (few, many)
+    assert any(many.get(k, 0) < v for k, v in few.items()), (few, many)  # 200 x 8k of KV takes room the weights had

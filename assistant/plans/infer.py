@@ -273,8 +273,16 @@ def _largest_runnable(ctx: Ctx) -> Answer:
         ctx.assume_one_gpu()
     n, context, engine = req.num_gpus or 1, _context(ctx), _engine(ctx, "hf")
     ladder = [req.precision] if req.precision else [p for p in PRECISION_LADDER if p != "fp8" or gpu.fp8_dense_tflops]
+    batch = req.batch or req.concurrent_users or 1  # ('the biggest we can serve … ~30 concurrent users, 8k': all held)
+    if batch > 1:  # several sequences at once are served by an engine that prefills in chunks (vLLM)
+        engine = _engine(ctx, "vllm")
+    if req.concurrent_users and not req.batch:
+        ctx.used.add("concurrent_users")
+        ctx.notes.append(ctx.t(f"sized to hold {batch} sequences of {context:,} tokens at once (the users stated)",
+                               f"按同时容纳 {batch} 路、每路 {context:,} token 计算（你给的并发）"))
+
     def fits(p: str, spec) -> bool:
-        args = {"model": spec, "gpu": gpu, "context": context, "precision": p, "batch": req.batch or 1, "engine": engine}
+        args = {"model": spec, "gpu": gpu, "context": context, "precision": p, "batch": batch, "engine": engine}
         try:
             return bool(estimate_inference_memory(InferenceMemoryRequest(num_gpus=n, **args)).fits)
         except ValueError:  # too small to split over n GPUs: then it fits if it fits on one

@@ -121,6 +121,9 @@ def _asks_the_users_own(sentence: str) -> bool:
 
 
 
+# the party the user works for: their hardware and wishes are the job ('the client's box', '客户的机器')
+_CLIENT = r"(?<![a-z])(?:clients?|customers?|boss|manager|cto)(?![a-z])|客户|甲方|老板|领导"
+
 # a figure a run is quoted with: tokens, time, GPU-hours, a rate, a GPU count, a percentage ('24B' alone is a model)
 _RUN_FIGURE = (r"\d[\d,.]*\s*(?:[kmbt]|万|亿|million|billion|trillion)?\s*(?:tokens?|toks?|token|gpu[\s-]*hours?|hours?|hrs?|"
                r"h(?![a-z])|days?|weeks?|months?|卡时|小时|天|周|个月|%|x\s*[a-z]|×|张|卡|台|gpus?|nodes?|s/it|it/s|ms|秒|"
@@ -140,6 +143,7 @@ def quoted_runs(text: str) -> tuple[str, list[str]]:
     low = [x.lower() for x in parts]
     quoted = [i for i, x in enumerate(low) if re.search(_REFERENCE, x) and not re.search(_FIRST_PERSON, x)
               and not _asks_the_users_own(x) and not re.search(_OFFER, x)
+              and not re.search(_CLIENT, x)  # ('client wants Qwen3 on their box: 4x H100 NVL': the job, a client's)
               and re.search(_RUN_FIGURE, x)]  # a run is quoted by its figures: 'procurement says no NVIDIA' is a rule,
     # 'want to adapt Mistral Small 24B' names the user's model
     own = [i for i, x in enumerate(low) if (re.search(_FIRST_PERSON, x) or (
