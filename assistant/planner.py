@@ -601,6 +601,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         return _finish(ctx, Answer(answer=T(ctx.lang, "bad_input", msg="；".join(shown) if ctx.zh else "; ".join(shown)),
                                    lang=ctx.lang,
                                    intent=req.intent, warnings=problems, status="error"))
+    if req.unknown_gpu == "your GPUs" and one_of_several and req.intent in ("inference_memory", "training_memory"):
+        # 'how much VRAM does it need, and how many of our GPUs?': the memory needs no card; the count asks which
+        req = ctx.req = req.model_copy(update={"unknown_gpu": None})
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
     missing_size = _size_the_family_lacks(ctx)
@@ -917,12 +920,18 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
     if typo:
         both = [g for g in (typo.group(1) + "0", typo.group(1) + "00") if _known_gpu(ctx, g)]
         suggestions = both + [g for g in suggestions if g not in both] if len(both) == 2 else suggestions
+    yours = name == "your GPUs"
+    if yours:  # 'how many of our GPUs?': the count turns on which cards they are; the common ones meanwhile
+        suggestions = list(YOUR_GPUS_MEANWHILE)
     clar = clarification(ctx.req, ["gpu"], ctx.deps.catalog)
     if suggestions:
         clar.suggestions = suggestions[:4]
-    warn = ctx.t(f"unknown GPU '{name}': not in the GPU table; it was not replaced by another card",
-                 f"未知 GPU：GPU 表里没有“{name}”，不会换成别的卡来算")
-    text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + ctx.t(" (`gpu-advisor gpus` lists all).", "（`gpu-advisor gpus` 列出全部）。")
+    warn = ctx.t("**Which GPUs do you have?** The count depends on the card (its memory first), and none was named",
+                 "**你们现有的是什么卡？** 卡数取决于卡（首先是显存），消息里没有说") if yours else \
+        ctx.t(f"unknown GPU '{name}': not in the GPU table; it was not replaced by another card",
+              f"未知 GPU：GPU 表里没有“{name}”，不会换成别的卡来算")
+    text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + (ctx.t(".", "。") if yours else
+                                                                         ctx.t(" (`gpu-advisor gpus` lists all).", "（`gpu-advisor gpus` 列出全部）。"))
             + "\n\n" + clar.question + "\n\n" + ctx.t("Did you mean: ", "是不是：") + " / ".join(clar.suggestions))
     meanwhile = _on_the_suggested_cards(ctx, clar.suggestions[:3]) if ctx.req.model and not chips else []
     if meanwhile:  # the question back, and the job on the cards it may be, so the answer helps before it is resolved
@@ -930,6 +939,9 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
     req_dict = ctx.req.model_dump(mode="json")
     return Answer(answer=text, lang=ctx.lang, intent=ctx.req.intent, status="needs_clarification", clarification=clar,
                   request=req_dict, slots=req_dict | {"awaiting": ["gpu"]})
+
+
+YOUR_GPUS_MEANWHILE = ("a100-80gb", "h100-sxm", "l40s", "rtx-4090")  # the cards teams most often already have
 
 
 def _known_gpu(ctx: Ctx, name: str) -> str | None:

@@ -457,3 +457,25 @@ def test_the_biggest_family_member_for_a_load_uses_the_load_and_the_clients_box(
     few, many = largest(2), largest(200)
     assert all(many.get(k, 0) <= v for k, v in few.items()), (few, many)
     assert any(many.get(k, 0) < v for k, v in few.items()), (few, many)  # 200 x 8k of KV takes room the weights had
+
+
+# --- 'how many of our GPUs?' with no card named: asked, with the job on the common cards meanwhile --------------------
+
+@pytest.mark.parametrize("q", [
+    "We want to self-host Llama 3.3 70B for our team (~40 ppl). How many of our GPUs will we need?",
+    "Fine-tune Qwen2.5 32B with LoRA — how many of our existing cards does it take?",
+    "我们想部署 Qwen2.5-72B 给 50 个人用，用我们现有的卡要几张？"])
+def test_a_count_on_the_users_unnamed_cards_is_asked_with_the_common_cards_meanwhile(q):
+    a = ask(q)
+    assert a.status == "needs_clarification", a.answer[:300]
+    assert "Which GPUs do you have?" in a.answer or "你们现有的是什么卡？" in a.answer
+    meanwhile = [ln for ln in a.answer.splitlines() if ln.startswith("- ") and "GB/GPU" in ln]
+    assert len(meanwhile) >= 2, a.answer
+
+
+def test_the_memory_asked_beside_the_count_on_unnamed_cards_is_answered():
+    a = ask("We want to self-host Llama 3.3 70B for our team (~40 ppl). How much VRAM does it need and how many of our "
+            "GPUs will we need?")
+    mem = next(x for x in a.asks if x.intent == "inference_memory")
+    assert mem.status == "answered"
+    assert "141 GB of weights" in a.answer  # 70.6e9 x 2 bytes

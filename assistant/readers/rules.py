@@ -121,6 +121,10 @@ def _asks_the_users_own(sentence: str) -> bool:
 
 
 
+# the user's own cards, unnamed, where the count is asked on them ('how many of our GPUs', '要几张我们的卡')
+YOUR_GPUS = (r"(?<![a-z])(?:of|on)\s+(?:our|my)\s+(?:own\s+|existing\s+|current\s+|in-house\s+)?(?:gpus|cards)(?![a-z])|"
+             r"(?:我们|我|公司)(?:现有|自己|手上|已有)?的(?:显)?卡|(?:现有|手上|已有)的(?:显)?卡")
+
 # the party the user works for: their hardware and wishes are the job ('the client's box', '客户的机器')
 _CLIENT = r"(?<![a-z])(?:clients?|customers?|boss|manager|cto)(?![a-z])|客户|甲方|老板|领导"
 
@@ -682,7 +686,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         if faster:
             stated["speedup_gpu"] = faster
     warnings += names.notes
-    if names.unknown_gpu:
+    if not names.gpus and not names.unknown_gpu and re.search(YOUR_GPUS, low):
+        names.unknown_gpu = "your GPUs"  # 'how many of our GPUs will we need?': which they are decides it: asked
+    if names.unknown_gpu == "your GPUs":
+        stated["unknown_gpu"] = names.unknown_gpu
+    elif names.unknown_gpu:
         stated["unknown_gpu"] = names.unknown_gpu
         warnings.append(f"unknown GPU '{names.unknown_gpu}': not in the GPU table; it was not replaced by another card")
     counts = slots.nodes(work)
