@@ -479,3 +479,25 @@ def test_the_memory_asked_beside_the_count_on_unnamed_cards_is_answered():
     mem = next(x for x in a.asks if x.intent == "inference_memory")
     assert mem.status == "answered"
     assert "141 GB of weights" in a.answer  # 70.6e9 x 2 bytes
+
+
+# --- 'we have 4x A100 40GB (PCIe, no NVLink)': four cards, not a budget of 4; the bracket keeps the count ---------------
+
+@pytest.mark.parametrize("text,n,gid", [
+    ("we have 4x A100 40GB (PCIe, no nvlink). can we full fine-tune llama 3.1 8b?", 4, "a100-40gb-pcie"),
+    ("we have 2 H100 (SXM) - serve llama 3.1 70b?", 2, "h100"),
+    ("I have 8x L40S, LoRA on qwen2.5 72b?", 8, "l40s"),
+    ("我们有 4 张 A100（PCIe），能全参微调 8B 吗", 4, "a100")])
+def test_a_count_of_cards_the_user_has_is_the_count_not_a_budget(text, n, gid):
+    from assistant.readers.rules import read
+
+    r = read(text, CAT).request
+    assert r.num_gpus == n and r.gpu.startswith(gid), (r.num_gpus, r.gpu)
+    assert r.budget is None, r.budget
+
+
+def test_a_budget_the_user_has_is_still_read():
+    from assistant.readers.rules import read
+
+    assert read("we have $40k, which GPUs for llama 70b?", CAT).request.budget == 40000
+    assert read("we have 40k to spend on GPUs for serving llama 3.1 8b", CAT).request.budget == 40000

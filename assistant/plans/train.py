@@ -295,12 +295,14 @@ def _standard_fixes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[s
 
 def _headroom(ctx: Ctx, model, gpu, method: str, per_gpu_gb: float) -> str:
     """A tight fit's way to headroom: each usual change not yet made, with what it saves per GPU."""
-    saves = [(label.lstrip("…").lstrip("……"), per_gpu_gb - r.per_gpu_gb)
-             for _, label, r in _sized_fixes(ctx, model, gpu, method)]
+    saves, prev = [], per_gpu_gb
+    for _, label, r in _sized_fixes(ctx, model, gpu, method):  # each change on top of the ones before: its own saving
+        saves.append((label.lstrip("…").lstrip("……"), prev - r.per_gpu_gb))
+        prev = min(prev, r.per_gpu_gb)
     saves = [(label.split(":")[0].split("：")[0], gb) for label, gb in saves if gb >= 0.3]
     if not saves:
         return ctx.t("keep headroom: a shorter sequence or one more GPU", "要留余量：缩短序列或再加一张卡")
-    return ctx.t("headroom from the usual changes (cumulative): ", "留余量的常规改法（逐项叠加）：") + "; ".join(
+    return ctx.t("headroom from the usual changes (each on top of the last): ", "留余量的常规改法（逐项叠加，各自省下）：") + "; ".join(
         ctx.t(f"{label} −{gb:.1f} GB", f"{label} 省 {gb:.1f} GB") for label, gb in saves)
 
 

@@ -77,7 +77,10 @@ def money(text: str) -> dict:
                           r"(?:预算|budget|以内|to spend|可以花|能花)", text)) if x]
     # (the first that is a budget: 'max 2 servers … ~$440k hardware budget' is not a budget of 2)
     m = next((x for x in candidates if (x.group("pre") or x.group("post") or re.search(budget_words, x.group(0)))
-              and not re.match(r"\s*(?:%|％|percent|个百分点|成)", text[x.end():])), None)  # ('budget 5% of time': a share)
+              and not re.match(r"\s*(?:%|％|percent|个百分点|成)", text[x.end():])  # ('budget 5% of time': a share)
+              and (x.group("pre") or x.group("post") or x.group("mag") or not re.match(
+                  r"\s*(?:x|×|\*|张|块|台|个|gpus?|cards?|nodes?|servers?|boxes|machines?|[a-z]+\d)", text[x.end():], re.I))),
+             None)  # ('we have 4x A100 40GB': four GPUs, not a budget of 4)
     if m:
         got = _money(m)
         if got and got[0] > 0:

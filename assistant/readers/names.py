@@ -31,10 +31,13 @@ _NAME_TAIL = r"(?:[\s_-]*(?:instruct|chat|it|base|hf))*"
 _CN_COUNT = CN_COUNT
 
 
-def _alias_pattern(alias: str) -> str:
+def _alias_pattern(alias: str, joiner: str = r"[\s\-_]*") -> str:
     parts = [re.escape(p) if not re.fullmatch(r"\d+gb", p) else p[:-2] + r"\s*g(?:i?b)?"  # 'A100 40G' = 'a100 40gb'
              for p in re.split(r"[\s\-_]+", alias.lower()) if p]
-    return r"(?:(?<![a-z0-9])|(?<=\dx))" + r"[\s\-_]*".join(parts) + r"s?(?![a-z0-9])"
+    return r"(?:(?<![a-z0-9])|(?<=\dx))" + joiner.join(parts) + r"s?(?![a-z0-9])"
+
+
+_CARD_JOINER = r"[\s\-_(（]*"  # a card's words may be split by a bracket: 'A100 40GB (PCIe, no NVLink)'
 
 
 @dataclass
@@ -110,7 +113,7 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     for gid in out.gpus:
         rec = catalog.gpu(gid)[0]
         for alias in sorted({rec.id, *rec.aliases}, key=len, reverse=True):
-            for m in re.finditer(_alias_pattern(alias), work):
+            for m in re.finditer(_alias_pattern(alias, _CARD_JOINER), work):
                 tail = re.match(r"\s*(ti|super|pro)(?![a-z0-9])", work[m.end():])
                 if tail and not re.search(tail.group(1), alias):  # 'RTX 5090 Ti' is not the 5090
                     out.unknown_gpu = (m.group(0) + work[m.end():m.end() + tail.end()]).strip()
