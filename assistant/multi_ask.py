@@ -280,6 +280,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             extra.append(str(x.figures["precision"]))
         if x.figures.get("fits") is not None and not x.figures.get("fits"):  # (False, or 0 from a speed answer)
             extra.append("放不下" if zh else "does not fit")
+        if x.figures.get("over_power_limit"):  # a plan over the power stated is no option, whatever it scores
+            extra.append(f"超过功率上限（约 {x.figures['machine_power_w']:,.0f} W）" if zh else
+                         f"over your power limit (~{x.figures['machine_power_w']:,.0f} W)")
         if x.figures.get("batch") and intent == "inference_speed":
             extra.append(f"batch {x.figures['batch']}")
         if intent == "serving" and x.figures.get("serve_total_gpus"):
@@ -303,14 +306,25 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         sym = "¥" if cur == "CNY" else "$"
     listed = "; ".join(f"{a.text}" + (f" ({', '.join(e)})" if e else "") + ": "
                        + (f"{sym}{_num(v)} {cn if zh else en}" if isinstance(v, (int, float)) else "-") for a, v, e in rows)
-    vals = [(a, v) for a, v, e in rows if isinstance(v, (int, float)) and "does not fit" not in e and "放不下" not in e]
+    def ruled_out(e: list) -> bool:  # does not fit, or over the power limit
+        return any(t in ("does not fit", "放不下") or t.startswith(("over your power", "超过功率")) for t in e)
+
+    vals = [(a, v) for a, v, e in rows if isinstance(v, (int, float)) and not ruled_out(e)]
+    if not vals and any(ruled_out(e) for _, _, e in rows) and any(
+            t.startswith(("over your power", "超过功率")) for _, _, e in rows for t in e):
+        return listed + ("。**没有一个方案在你的功率上限内**：要么加供电，要么换功耗更低的卡或更少的卡（更小的格式）、或者限功率运行。" if zh else
+                         ". **None of these fits your power limit**: more power, fewer or lower-power cards (a smaller "
+                         "format), or power-limiting the cards.")
     if len(vals) < 2:
-        unfit = [a for a, v, e in rows if "does not fit" in e or "放不下" in e]
+        unfit = [a for a, v, e in rows if ruled_out(e)]
         if len(vals) == 1 and unfit:  # one option holds the job, the others do not: that decides it
             bought = _bought(vals[0][0])
             price = f"（{bought}）" if zh and bought else f" ({bought})" if bought else ""
-            return listed + (f"。**只有 {vals[0][0].text} 放得下：选它**{price}。" if zh else
-                             f". **Only {vals[0][0].text} holds it: pick it**{price}.")
+            power = any(t.startswith(("over your power", "超过功率")) for _, _, e in rows for t in e)
+            return listed + ((f"。**只有 {vals[0][0].text} 放得下且在功率上限内：选它**{price}。" if power else
+                              f"。**只有 {vals[0][0].text} 放得下：选它**{price}。") if zh else
+                             (f". **Only {vals[0][0].text} holds it within your power limit: pick it**{price}." if power
+                              else f". **Only {vals[0][0].text} holds it: pick it**{price}."))
         return listed + ("。" if zh else ".")
     if intent == "inference_speed" and all((a.update or {}).get("purchase_price") for a, _ in vals):
         # cards to buy at the user's prices: the cheapest that holds the job and keeps the speed asked wins

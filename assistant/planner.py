@@ -717,7 +717,8 @@ def _power_check(ctx: Ctx, answer: Answer) -> Answer:
     line = ctx.t(f"**Power**: {n}× {gpu.name} in one machine draw about {watts:,.0f} W at the wall under load "
                  "(the cards' TDP plus the host) — " + en,
                  f"**功率**：{n} 张 {gpu.name} 一台机器满载约 {watts:,.0f} W（卡的 TDP 加主机）——" + zh)
-    return answer.model_copy(update={"answer": answer.answer + "\n\n" + line})
+    return answer.model_copy(update={"answer": answer.answer + "\n\n" + line, "figures": answer.figures | {
+        "machine_power_w": round(watts), "over_power_limit": int(watts > limit)}})
 
 
 def _space_check(ctx: Ctx, answer: Answer) -> Answer:

@@ -501,3 +501,22 @@ def test_a_budget_the_user_has_is_still_read():
 
     assert read("we have $40k, which GPUs for llama 70b?", CAT).request.budget == 40000
     assert read("we have 40k to spend on GPUs for serving llama 3.1 8b", CAT).request.budget == 40000
+
+
+# --- an option over the stated power limit is never the pick ----------------------------------------------------------
+# wall draw = (cards x TDP + 300 W host) / 0.9 PSU efficiency (tools.purchase): 4 x RTX 3090 (350 W) = 1,889 W and
+# 4 x RTX 4090 (450 W) = 2,333 W are over a 15 A / 120 V outlet's 1,440 W (80% continuous of 1,800 W);
+# 1 x RTX PRO 6000 (600 W) = 1,000 W and 1 x H100 NVL (400 W) = 778 W are within it (both hold the 65 GB of MXFP4). The team's load (me + 4) is compared,
+# not the most the cards can hold.
+
+@pytest.mark.parametrize("a,b,ok", [("1x RTX PRO 6000 Blackwell 96GB", "4x RTX 3090", "RTX PRO 6000"),
+                                    ("1x H100 NVL 94GB", "4x RTX 4090", "H100 NVL")])
+def test_an_option_over_the_power_limit_is_ruled_out_and_the_team_load_compared(a, b, ok):
+    q = (f"want a box under my desk to run gpt-oss-120b for me + 4 devs. one normal US wall outlet (15A/120V). "
+         f"looking at a workstation w/ {a}, or a {b} rig. which?")
+    ans = ask(q)
+    assert len(ans.asks) == 2, ans.answer[:300]
+    over = [x for x in ans.asks if x.figures.get("over_power_limit")]
+    assert len(over) == 1 and ok not in over[0].ask, [(x.ask, x.figures.get("machine_power_w")) for x in ans.asks]
+    assert "within your power limit: pick it" in ans.comparison and ok in ans.comparison.split("Only ")[1], ans.comparison
+    assert "at full load" not in ans.comparison  # the team's load, not the cards' most

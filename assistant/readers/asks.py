@@ -834,7 +834,8 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         if job == "inference_speed" and (per_token_cost(low) or re.search(
                 r"吞吐|(?<![单一1])并发|" + w(r"throughput|serv\w*|users|concurren\w*") if how_much_faster else
                 r"吞吐|(?<![单一1])并发|成本|性价比|" + w(r"throughput|serv\w*|users|concurren\w*|cost\w*|dollar|cheap\w*|price"),
-                low)) and not (req.batch == 1 and not req.concurrent_users):  # ('单并发': one stream, not full load)
+                low)) and not (req.batch == 1 and not req.concurrent_users) and not (req.concurrent_users or req.team_size):
+            # ('单并发': one stream, not full load; 'me + 4 devs': the team's load, not the most the card can hold)
             update["max_throughput"] = True  # per dollar / serving: at full load; 'which is faster for me': one stream
         if i > 0 and req.precision:  # '… in FP8 on 2x H100 … could 2x H200 do it in bf16 instead?': the card's own format
             from assistant.readers.slots import precision as precision_in
