@@ -230,7 +230,7 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         if bought:
             return bought
     if all((a.update or {}).get("purchase_price") for a, _ in done) and intent == "serving":
-        bought = _cards_to_buy(done, zh)
+        bought = _cards_to_buy(done, zh, calls)
         if bought:  # 'L20 单卡 2.8 万，H20 单卡 11 万：两种方案卡的钱各多少？': each plan's cards at the user's price
             return bought
     if intent == "training_time":
@@ -942,10 +942,11 @@ def _servers_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
                      "the budget and the period.")
 
 
-def plan_capex(a: Ask, x: Answer) -> tuple[int, float] | None:
-    """(GPUs, purchase cost) of one card's serving plan at the user's price per card, with one host server per 8 GPUs
-    when a host price is stated; None when the plan gives no count or the card no price."""
-    import math
+def plan_capex(a: Ask, x: Answer, calls: list | None = None):
+    """The purchase cost (tools.purchase.fleet_cost) of one card's serving plan at the user's price per card, with one
+    host server per 8 GPUs when a host price is stated; None when the plan gives no count or the card no price."""
+    from assistant.answer import ToolCall
+    from tools.purchase import FleetCostRequest, fleet_cost
 
     n = x.figures.get("serve_total_gpus") or (x.verdict.num_gpus if x.verdict and x.verdict.fits else None) or \
         (x.verdict.min_gpus if x.verdict else None) or (x.request or {}).get("num_gpus")
@@ -953,30 +954,29 @@ def plan_capex(a: Ask, x: Answer) -> tuple[int, float] | None:
     if not n or not price:
         return None
     req = x.request or {}
-    host = req.get("host_price_per_server") or 0
-    servers = math.ceil(n / (req.get("gpus_per_node") or 8)) if host else 0
-    return int(n), n * price + servers * host
+    args = {"gpus": int(n), "price_per_gpu": price, "host_price_per_server": req.get("host_price_per_server"),
+            "gpus_per_server": req.get("gpus_per_node") or 8}
+    cost = fleet_cost(FleetCostRequest(**args))
+    if calls is not None:
+        calls.append(ToolCall(name="fleet_cost", args=args, result=cost.model_dump()))
+    return cost
 
 
-def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
+def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool, calls: list | None = None) -> str | None:
     """Each plan's GPUs at the user's price per card ('L20 单卡 2.8 万，H20 单卡 11 万'): the count the job needs on that card
     (the plan's own) times the price, plus the servers they go in when a host price is stated ('准系统另算 ¥8 万': one per
     8 GPUs), against the budget; the cheapest within it is the pick, and when none is, that is said first."""
-    import math
-
     rows = []
     for a, x in done:
-        n = x.figures.get("serve_total_gpus") or (x.verdict.num_gpus if x.verdict and x.verdict.fits else None) or \
-            (x.verdict.min_gpus if x.verdict else None) or (x.request or {}).get("num_gpus")
-        if not n:
+        cost = plan_capex(a, x, calls)
+        if cost is None:
             return None
         req = x.request or {}
-        price, host = a.update["purchase_price"], req.get("host_price_per_server")
-        servers = math.ceil(n / (req.get("gpus_per_node") or 8)) if host else 0
         itl = x.figures.get("serve_itl_ms")
-        rows.append((a, int(n), price, n * price + servers * (host or 0),
+        rows.append((a, cost.gpus, a.update["purchase_price"], cost.total,
                      (1000 / itl if itl else None) or x.figures.get("decode_tokens_per_s_per_seq"),
-                     req.get("currency"), servers, host, req.get("budget"), x.figures.get("precision") or req.get("precision")))
+                     req.get("currency"), cost.servers, req.get("host_price_per_server"), req.get("budget"),
+                     x.figures.get("precision") or req.get("precision")))
     sym = "¥" if rows[0][5] == "CNY" or zh else "$"
     budget = rows[0][8]
 

@@ -188,7 +188,7 @@ def _within_budget_in_fp8(req: Request, asks: list, subs: list, answers: list, d
             subs[0].intent != "serving" or not all((a.update or {}).get("purchase_price") for a in asks):
         return None
     costs = [plan_capex(a, x) for a, x in zip(asks, answers)]
-    if any(c is None for c in costs) or min(c[1] for c in costs) <= req.budget:
+    if any(c is None for c in costs) or min(c.total for c in costs) <= req.budget:
         return None
     subs8 = [r.model_copy(update={"precision": "fp8"}) if r.gpu and supported_on("fp8", deps.catalog.gpu(r.gpu)[0])[0]
              else r for r in subs]
@@ -197,10 +197,10 @@ def _within_budget_in_fp8(req: Request, asks: list, subs: list, answers: list, d
     answers8 = [plan(r, deps, question, invalid, shared, one_of_several=True) if r.precision == "fp8" else x
                 for r, x in zip(subs8, answers)]
     costs8 = [plan_capex(a, x) for a, x in zip(asks, answers8)]
-    if any(c is None for c in costs8) or min(c[1] for c in costs8) > req.budget:
+    if any(c is None for c in costs8) or min(c.total for c in costs8) > req.budget:
         return None
     zh = req.lang == "zh"
-    lowest = min(c[1] for c in costs)
+    lowest = min(c.total for c in costs)
     said = (f"（按官方格式，最省的方案也要 {lowest:,.0f}，超出预算 {req.budget:,.0f}：这里改用 FP8 权重，显存减半、预填充算力翻倍，"
             "质量损失通常很小）" if zh else
             f"(in the published format the cheapest plan costs {lowest:,.0f}, over the {req.budget:,.0f} budget: "

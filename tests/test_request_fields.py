@@ -185,6 +185,11 @@ PAIRS: dict[str, tuple[str, str]] = {
                           "$4.50?"),
     "rack_units": ("What should we buy to serve Llama 3.1 70B FP8 to 100 concurrent users?",
                    "We only have 4U of rack space: what should we buy to serve Llama 3.1 70B FP8 to 100 concurrent users?"),
+    "claimed_tokens_per_s": ("A reddit post says Llama 3.1 8B in bf16 runs fast on one RTX 4090 - realistic?",
+                             "A reddit post says Llama 3.1 8B in bf16 does 150 tok/s on one RTX 4090 - realistic?"),
+    "host_price_per_server": ("Qwen2.5-14B 客服，50 并发，平均上下文 2k。报价：4090D ¥1.4 万/张，H20 ¥11 万/张。怎么配？",
+                              "Qwen2.5-14B 客服，50 并发，平均上下文 2k。报价：4090D ¥1.4 万/张，H20 ¥11 万/张，服务器准系统另算 "
+                              "¥8 万。怎么配？"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

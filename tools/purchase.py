@@ -215,6 +215,30 @@ PCIE_SERVER_U = ((4, 2), (8, 4))
 MAC_SHELF_U = 3
 
 
+class FleetCostRequest(BaseModel):
+    """GPUs bought at a price each, in servers bought apart ('服务器准系统另算 ¥8 万', 'chassis $14k')."""
+    model_config = ConfigDict(extra="forbid")
+    gpus: int = Field(ge=1, le=100_000)
+    price_per_gpu: float = Field(gt=0)
+    host_price_per_server: float | None = Field(None, gt=0, description="the server without its GPUs; None: not priced")
+    gpus_per_server: int = Field(8, ge=1, le=16)
+
+
+class FleetCost(BaseModel):
+    gpus: int
+    servers: int = Field(description="servers the GPUs go in (0 when no host price is given)")
+    cards: float
+    hosts: float
+    total: float
+
+
+def fleet_cost(req: FleetCostRequest) -> FleetCost:
+    """total = gpus x price + ceil(gpus / gpus_per_server) x host price (hosts only when priced)."""
+    servers = -(-req.gpus // req.gpus_per_server) if req.host_price_per_server else 0
+    cards, hosts = req.gpus * req.price_per_gpu, servers * (req.host_price_per_server or 0.0)
+    return FleetCost(gpus=req.gpus, servers=servers, cards=cards, hosts=hosts, total=cards + hosts)
+
+
 def machine_rack_units(gpu: GPU, n: int) -> int:
     """Rack units one machine of `n` of these cards takes (the lowest common height; see the constants above); more
     cards than one machine holds take several machines' height."""

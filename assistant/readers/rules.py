@@ -1187,6 +1187,9 @@ def _speed_claimed(low: str, stated: dict) -> float | None:
     no load, volume, price or measurement of the user's own beside it."""
     if not (stated.get("model") and stated.get("gpu")) or not re.search(CLAIM_CHECK, low):
         return None
+    if re.search(r"换成|换到|改成|改用|升级到|加到|翻倍|(?<![a-z])(?:switch\w* to|mov\w* to|upgrad\w* to|go(?:ing)? to|instead|"
+                 r"double|would .{0,20}(?:be|get|give)|will .{0,20}(?:be|get|give))(?![a-z])", low):
+        return None  # ('测得 35 tok/s … 换成 4 张能翻倍吗': a measured speed carried to a change, not a figure to judge)
     own = re.search(slots.OWN_MEASUREMENT, low) and re.search(r"(?<![a-z])(?:i|we|our|my|i'm|we're)(?![a-z])|我|自己|咱", low)
     if own and not re.search(r"正常|合理|对吗|对不对|偏低|偏慢|太慢|" + slots.w(
             r"plausible|realistic|normal|reasonable|expected|too (?:slow|low)|is (?:that|this|it) (?:right|ok|good)"), low):
