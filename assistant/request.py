@@ -46,6 +46,10 @@ class Request(BaseModel):
                                                             "gguf-q4_k_m, ... (sets the inference precision)")
     models: list[str] = Field(default_factory=list, description="every model named, in order (comparisons)")
     family_flagship: bool | None = Field(None, description="a model family named alone ('DeepSeek'): its flagship, said")
+    sample_len: int | None = Field(None, ge=1, le=10_000_000, description="average tokens per training sample, when the "
+                                   "data is given as samples x length ('50k samples, avg 1,500 tokens')")
+    packing: bool | None = Field(None, description="samples packed into full sequences (True) or one sample per sequence "
+                                 "('packing off': False; the steps then count samples)")
     claimed_tokens_per_s: float | None = Field(None, gt=0, le=1e7, description="a decode speed someone else reported for "
                                                "the model on the card, that the user asks whether to believe (judged "
                                                "against the memory, the estimate and the bandwidth ceiling)")

@@ -520,3 +520,30 @@ def test_an_option_over_the_power_limit_is_ruled_out_and_the_team_load_compared(
     assert len(over) == 1 and ok not in over[0].ask, [(x.ask, x.figures.get("machine_power_w")) for x in ans.asks]
     assert "within your power limit: pick it" in ans.comparison and ok in ans.comparison.split("Only ")[1], ans.comparison
     assert "at full load" not in ans.comparison  # the team's load, not the cards' most
+
+
+# --- 'reasoning outputs are long, ~8k tokens': the output length, not the context -------------------------------------
+
+@pytest.mark.parametrize("phrase,n", [("reasoning outputs are long, ~8k tokens", 8192),
+                                      ("answers are quite long, about 2,000 tokens", 2000),
+                                      ("推理输出很长，约 8k token", 8192), ("回复比较长，大概 3000 token", 3000)])
+def test_a_long_output_with_its_length_is_the_output_length(phrase, n):
+    from assistant.readers.rules import read
+
+    r = read(f"serve Qwen2.5-32B to 40 concurrent users, {phrase}, prompts ~1k. how many H100s?", CAT).request
+    assert r.output_len == n and r.prompt_len == 1024, (r.output_len, r.prompt_len, r.context)
+
+
+# --- 'packing off': the steps count samples -----------------------------------------------------------------------------
+# steps = samples x epochs / global batch (samples): 50k x 3 / (2 x 16) = 4,687.5 -> 4,688; with packing the same tokens
+# fill seq-long sequences: 50k x 1,500 x 3 / (32 x 4,096) = 1,716.6 -> 1,717.
+
+@pytest.mark.parametrize("samples,avg,ep,mb,ga", [(50_000, 1500, 3, 2, 16), (20_000, 800, 2, 4, 8), (120_000, 600, 1, 8, 4)])
+def test_packing_off_counts_steps_in_samples(samples, avg, ep, mb, ga):
+    q = (f"QLoRA llama-3.1-8B on one H100 80GB: seq 4096, micro bs {mb}, grad accum {ga}. data: {samples // 1000}k "
+         f"samples, avg {avg:,} tokens, {ep} epochs, packing {{}}. how many steps and how long?")
+    off, on = ask(q.format("off")), ask(q.format("on"))
+    gb = mb * ga
+    # (the answer gives the nearest whole step, as it does everywhere)
+    assert off.figures["optimizer_steps"] == round(samples * ep / gb), off.figures
+    assert on.figures["optimizer_steps"] == round(samples * avg * ep / (gb * 4096)), on.figures

@@ -190,6 +190,13 @@ PAIRS: dict[str, tuple[str, str]] = {
     "host_price_per_server": ("Qwen2.5-14B 客服，50 并发，平均上下文 2k。报价：4090D ¥1.4 万/张，H20 ¥11 万/张。怎么配？",
                               "Qwen2.5-14B 客服，50 并发，平均上下文 2k。报价：4090D ¥1.4 万/张，H20 ¥11 万/张，服务器准系统另算 "
                               "¥8 万。怎么配？"),
+    "sample_len": ("QLoRA llama-3.1-8B on one H100, micro bs 2, grad accum 16: 75M tokens, 3 epochs, packing off. steps?",
+                   "QLoRA llama-3.1-8B on one H100, micro bs 2, grad accum 16: 50k samples, avg 1,500 tokens, 3 epochs, "
+                   "packing off. steps?"),
+    "packing": ("QLoRA llama-3.1-8B on one H100, seq 4096, micro bs 2, grad accum 16: 50k samples, avg 1,500 tokens, "
+                "3 epochs. steps?",
+                "QLoRA llama-3.1-8B on one H100, seq 4096, micro bs 2, grad accum 16: 50k samples, avg 1,500 tokens, "
+                "3 epochs, packing off. steps?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
 }
 

@@ -22,7 +22,8 @@ USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus"
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
                          "price_per_gpu_hour", "currency", "deadline_hours", "budget", "mfu", "peak_tflops",
                          "throughput_tokens_per_s", "throughput_scope", "checkpoint_stall", "time_lost"}
-USES["training_time"] = USES["training_time"] | {"gpu_rental_prices"}  # (priced via the price records)
+USES["training_time"] = USES["training_time"] | {"gpu_rental_prices", "sample_len", "packing"}  # (prices via the records;
+# the samples' length is the tokens' derivation, and with packing off the step's size)
 
 
 
@@ -491,10 +492,26 @@ def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
     req = ctx.req
     methods = _methods(ctx)
     method = methods[0] if len(methods) == 1 else "full"
+    seq, batch_tokens = req.seq_len, (req.global_batch * (req.seq_len or 2048)) if req.global_batch else None
+    if req.packing is False and req.sample_len:
+        # 'packing off': each sample is its own sequence, so a step holds global-batch samples of ~sample_len tokens
+        # (padding to the longest in a batch is extra compute, not counted: length-grouped batches keep it small)
+        seq = min(req.sample_len, req.seq_len or req.sample_len)
+        batch_tokens = req.global_batch * seq if req.global_batch else None
+        ctx.used |= {"packing", "sample_len"}
+        line = ctx.t(f"packing off: each step holds {req.global_batch or 'the global batch of'} samples of ~{seq:,} tokens "
+                     "(the average), so the steps count samples; padding to each batch's longest sample is extra compute "
+                     "not counted here (group by length to keep it small)",
+                     f"不打包：每步是 {req.global_batch or '全局 batch 个'} 条样本、每条约 {seq:,} token（平均），步数按样本算；"
+                     "补齐到每个 batch 最长样本的 padding 会多算一些，这里没计（按长度分组可以减少）")
+        if line not in ctx.notes:
+            ctx.notes.append(line)
+    elif req.packing:
+        ctx.used.add("packing")
     return {k: v for k, v in {
         "model": model, "gpu": gpu, "num_gpus": req.num_gpus or 1, "tokens": tokens, "method": method,
-        "precision": "fp8" if req.precision == "fp8" else None, "seq_len": req.seq_len, "zero": req.zero,
-        "recompute": req.recompute, "global_batch_tokens": (req.global_batch * (req.seq_len or 2048)) if req.global_batch else None,
+        "precision": "fp8" if req.precision == "fp8" else None, "seq_len": seq, "zero": req.zero,
+        "recompute": req.recompute, "global_batch_tokens": batch_tokens,
         "interconnect": req.interconnect, "gpus_per_node": req.gpus_per_node, "mfu": req.mfu,
         "peak_tflops": req.peak_tflops}.items() if v is not None} | (_stated_layout(ctx) if req.num_gpus else {})
 

@@ -32,6 +32,7 @@ CUES: list[tuple[str, float, str]] = [
                          r"快多少|慢多少|快几倍|慢几倍|"
                          + w(r"how long|how many (?:days|hours|weeks|months)|wall[\s-]?clock|time to (?:train|finish|complete)|"
                              r"time per (?:optimizer |training )?step|step time|seconds per step|s/step|"
+                             r"how many (?:optimizer |training |total )?steps|number of (?:optimizer |training )?steps|steps\?|"
                              r"training time|(?<!per )(?<!/)gpu[\s-]?hours?|(?<!per )(?<!/)(?:[ahlb]\d{2,3}|h20|mi\d{3}x?)[\s-]?hours|gpu[\s-]?days|(?:days|hours|weeks|months) to (?:pre-?train|train|"
                              r"fine-?tune|finish|complete|run)|(?:rough|roughly|approx\w*|about|estimated?) (?:days|hours|weeks)|eta|"
                              r"how (?:much )?(?:faster|slower|longer)|speed[\s-]?up|slower|faster|longer|"

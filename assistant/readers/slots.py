@@ -334,6 +334,8 @@ def lengths(text: str) -> dict:
     after = rf"({LEN})[\s-]*(?:tokens?|token)?\s*的?\s*(?:{_OUTPUT})"
     m = (number_first and re.search(after, text)) or \
         re.search(rf"(?:{_OUTPUT}|max[\s_]*(?:new[\s_]*)?tokens)\s*(?:tokens?|长度|len\w*|length|size)?{_IS}({LEN})", text) \
+        or re.search(rf"(?:{_OUTPUT})\s*(?:are|is|很|较|比较|都)?\s*(?:very\s+|quite\s+|really\s+)?(?:long|长)\s*[,，]?{_IS}({LEN})"
+                     r"\s*(?:tokens?|token)", text) \
         or re.search(after, text) \
         or re.search(rf"({LEN})\s*(?:tokens?)?\s*out(?![a-z])", text)
     if m:
@@ -572,12 +574,23 @@ def tokens(text: str) -> dict:
             m = None  # 'global batch 256 sequences': a batch, not the dataset
         if m and per and to_number(m.group(1)):
             out["tokens"] = magnitude(to_number(m.group(1)), m.group(2)) * (length(per.group(1)) or 0)
+            out["sample_len"] = length(per.group(1))
         elif m and to_number(m.group(1)):
             out["_samples"] = magnitude(to_number(m.group(1)), m.group(2))  # a count alone: its length may come later
         both = re.search(rf"({NUM})\s*({MAG})?\s+({LEN})[\s-]*(?:tokens?|tok)[\s-]*(?:long\s*)?(?:samples?|examples?|"
                          r"conversations?|rows?|documents?|条|样本)", text)  # '30k 4k-token examples'
         if "tokens" not in out and both and to_number(both.group(1)):
             out["tokens"] = magnitude(to_number(both.group(1)), both.group(2)) * (length(both.group(3)) or 0)
+            out["sample_len"] = length(both.group(3))
+    off = re.search(r"(?:packing|packed|pack|打包|拼接|序列打包)\s*(?:[:=：]\s*)?(?:off|false|no|disabled|关|关闭|不开|否)|"
+                    r"(?:no|without|w/o|not|不|没有?|未|关闭|关掉|不开)\s*(?:sequence\s*|样本\s*)?(?:packing|packed|pack|打包|拼接)",
+                    text)
+    on = re.search(r"(?:packing|packed|pack|打包|拼接)\s*(?:[:=：]\s*)?(?:on|true|yes|enabled|开|开启)|\((?:packed|packing)\)|"
+                   r"(?<![a-z])packed(?![a-z])|with (?:sequence )?packing", text)
+    if off:
+        out["packing"] = False  # 'packing off': each sample is its own sequence, steps count samples
+    elif on:
+        out["packing"] = True
     m = re.search(r"(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*(?:epochs?|轮|遍)", text)
     if m and to_number(m.group(1)):
         out["epochs"] = to_number(m.group(1))
