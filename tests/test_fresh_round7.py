@@ -547,3 +547,23 @@ def test_packing_off_counts_steps_in_samples(samples, avg, ep, mb, ga):
     # (the answer gives the nearest whole step, as it does everywhere)
     assert off.figures["optimizer_steps"] == round(samples * ep / gb), off.figures
     assert on.figures["optimizer_steps"] == round(samples * avg * ep / (gb * 4096)), on.figures
+
+
+# --- 'N <items>, avg M tokens each': the dataset is N x M tokens, whatever the items are called -------------------------
+
+@pytest.mark.parametrize("items", ["tickets", "chats", "emails", "transcripts", "support cases"])
+@pytest.mark.parametrize("n,per,ep", [(20_000, 800, 3), (150_000, 1200, 2)])
+def test_items_of_any_name_with_a_length_each_are_the_dataset(items, n, per, ep):
+    from assistant.readers.rules import read
+
+    r = read(f"LoRA mistral 7b on one A100: ~{n // 1000}k {items}, avg {per:,} tokens each, {ep} epochs. how long?",
+             CAT).request
+    assert r.tokens == n * per and r.epochs == ep, (r.tokens, r.epochs)
+    assert r.seq_len != n // 1000 * 1024 and r.context != n // 1000 * 1024  # ('20k tickets' is no 20,480-token sequence)
+
+
+@pytest.mark.parametrize("q", ["serve llama 3.1 8b to 40 users, avg 2k tokens each", "20k requests a day, avg 800 tokens each"])
+def test_users_or_requests_with_a_length_each_are_not_a_dataset(q):
+    from assistant.readers.rules import read
+
+    assert read(q, CAT).request.tokens is None

@@ -954,10 +954,13 @@ def training_time(ctx: Ctx) -> Answer:
     if "measured_cheapest" in figures or any(k.startswith("measured_hours_") for k in figures):
         lines.append(ctx.t("The reference job the ratio was computed on (not yours):", "计算速度比用的参考任务（不是你的任务）："))
     years = ctx.t(f", {first.wall_days / 365:,.1f} years", f"，{first.wall_days / 365:,.1f} 年") if first.wall_days > 365 else ""
-    lines.append(ctx.t(f"**{first.wall_hours:,.1f} hours ({first.wall_days:,.1f} days{years}) on {n} GPUs, "
-                       f"{first.gpu_hours:,.0f} GPU-hours = {first.gpu_hours / 24:,.0f} GPU-days** (band {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} h).",
+    gpu_days = first.gpu_hours / 24
+    gd = f"{gpu_days:,.0f}" if gpu_days >= 10 else f"{gpu_days:,.2g}"  # ('4 GPU-hours = 0.17 GPU-days', never '= 0')
+    gpu_s = "GPU" if n == 1 else "GPUs"
+    lines.append(ctx.t(f"**{first.wall_hours:,.1f} hours ({first.wall_days:,.1f} days{years}) on {n} {gpu_s}, "
+                       f"{first.gpu_hours:,.0f} GPU-hours = {gd} GPU-days** (band {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} h).",
                        f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天{years}），共 {first.gpu_hours:,.0f} 卡时"
-                       f" = {first.gpu_hours / 24:,.0f} 卡·天**"
+                       f" = {gd} 卡·天**"
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
     unfit = _does_not_fit_line(ctx, model, ctx.gpu(first.gpu), n) if req.num_gpus and not ctx.applied.get("num_gpus") \
         and len(results) == 1 else None

@@ -351,7 +351,8 @@ def lengths(text: str) -> dict:
         re.search(rf"({LEN})\s*(?:tokens?\s*)?(?:的)?\s*(?:{cue}|long\s+(?:prompts?|documents?|inputs?)|tokens? long)", text) or \
         re.search(r"(?<![\d.$¥￥])(\d+(?:\.\d+)?\s*k)\s*(?:tokens?)?(?![a-z0-9])(?!\s*(?:a card|一张|一台|/))"
                   r"(?!\s*(?:examples?|samples?|rows?|conversations?|instructions?|records?|docs?|documents?|users?|people|"
-                  r"条|个|样本|人|用户))", text) or \
+                  r"条|个|样本|人|用户))(?!\s+(?:(?!tokens?(?![a-z])|toks?(?![a-z])|ctx|context)[a-z]+\s+)?"
+                  r"(?!tokens?(?![a-z])|toks?(?![a-z])|ctx|context)[a-z]{3,}s(?![a-z]))", text) or \
         re.search(r"(?<![\d.$¥,])(512|1024|2048|3072|4096|6144|8192|12288|16384|32768|65536|131072)\s*(?:tokens?)?"
                   r"(?![\d.]|\s*(?:gb|g\b|mb|张|块|卡|台|个|条|b\b|万|亿|元|美元|gpus?|cards?|人|users?|steps?|%|x\b|×|"
                   r"[a-z]{1,3}\d{2,4}|rtx|nvidia|ascend|mi\d))", text)  # '2048 H100s' is a count, not a length
@@ -541,6 +542,11 @@ _STEP_SIZE = (r"(?:global[\s_-]*batch(?:[\s_-]*size)?|gbs|总\s*batch|全局\s*b
               r"per[\s-]*(?:optimizer[\s-]*)?step)\s*(?:of|is|=|:|：|为|是|约|大概|~|≈)?\s*$")
 
 
+# plural nouns a number before a per-item length does not count as training items ('40 users, avg 2k tokens each')
+_NOT_ITEMS = (r"(?:users|requests|gpus|cards|hours|days|weeks|months|years|tokens|toks|nodes|servers|people|seconds|"
+              r"minutes|queries|sessions|calls|epochs|steps|layers|heads|experts|params|parameters|words|chars|characters)")
+
+
 def tokens(text: str) -> dict:
     """Training tokens ('1T tokens', '1000亿token', '500B tokens'), samples x length, epochs."""
     out: dict = {}
@@ -570,6 +576,9 @@ def tokens(text: str) -> dict:
             or re.search(rf"(?:samples?|examples?|conversations?|rows?|instructions?|sequences?|条|样本|对话)\s*(?:of|at|with|,|，|x|×|"
                          rf"@|each of)\s*(?:about|around|~|≈|roughly)?\s*({LEN})[\s-]*(?:tokens?|tok)", text) \
             or re.search(rf"({LEN})[\s-]*(?:tokens?|tok)[\s-]*(?:long\s*)?(?:samples?|examples?|conversations?|rows?|条|样本)", text)
+        if m is None and per:  # '~20k tickets, avg 800 tokens each': items of any name, each with its length
+            m = re.search(rf"({NUM})\s*({MAG})?\s+(?:[a-z-]+\s+)?(?!{_NOT_ITEMS})([a-z]{{3,}}s)(?![a-z])"
+                          rf"(?=[^.;?!。；]{{0,24}}?{re.escape(per.group(0))})", text)
         if m and re.search(r"batch", text[max(0, m.start() - 24):m.start()]):
             m = None  # 'global batch 256 sequences': a batch, not the dataset
         if m and per and to_number(m.group(1)):
