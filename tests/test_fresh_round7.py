@@ -567,3 +567,20 @@ def test_users_or_requests_with_a_length_each_are_not_a_dataset(q):
     from assistant.readers.rules import read
 
     assert read(q, CAT).request.tokens is None
+
+
+# --- a clause with a card of its own and another kind of job is its own ask on that card ------------------------------
+
+@pytest.mark.parametrize("q,train_gpu,infer_gpu", [
+    ("两个问题: Qwen3-8B 全参 SFT, 数据 2 亿 token 跑 3 个 epoch, 8 张 A100 80G 大概多久? 训完推理用一张 4090 能不能跑 bf16, "
+     "能开多长上下文", "a100", "rtx-4090"),
+    ("LoRA on Llama 3.1 8B, 100M tokens, 4x H100: how long? after training, can one L4 serve it in bf16 and at what "
+     "context?", "h100", "l4")])
+def test_a_serving_clause_with_its_own_card_is_its_own_ask(q, train_gpu, infer_gpu):
+    a = ask(q)
+    intents = [x.intent for x in a.asks]
+    assert intents[0] == "training_time" and "inference_memory" in intents, a.answer[:300]
+    first, serve = a.asks[0], next(x for x in a.asks if x.intent == "inference_memory")
+    assert first.request["gpus"] == [first.request["gpu"]] and first.request["gpu"].startswith(train_gpu), first.request
+    assert serve.request["gpu"] == infer_gpu and serve.request["num_gpus"] == 1, serve.request
+    assert not serve.request.get("method") or serve.request["method"] == "inference"

@@ -570,12 +570,21 @@ def several_intents(low: str, req: Request) -> list[Ask]:
             continue  # 'how many GPUs ...' is the count the plan or the deadline already answers
         seen.add(_family(intent))
         n = _clause_gpus(clause)  # '2) … 8 卡 A800 大概多久' beside '1) 单卡够不够': this ask's own GPU count
-        asks.append((at, Ask(text=_title(clause, intent, zh), intent=intent,
-                             update={"num_gpus": n} if n and n != req.num_gpus else {})))
+        update = {"num_gpus": n} if n and n != req.num_gpus else {}
+        card = _clause_card(clause)
+        if card and card != req.gpu:  # '… 8 张 A100 多久？训完推理用一张 4090 能不能跑': this ask's own card
+            update |= {"gpu": card, "gpus": [card], "num_gpus": n or 1}
+        if intent.startswith("inference") and req.method in ("full", "lora", "qlora", "pretrain"):
+            update |= {"method": None, "methods": []}  # (serving the trained model: no fine-tuning method)
+        asks.append((at, Ask(text=_title(clause, intent, zh), intent=intent, update=update)))
     if not asks:
         return []
     first = Ask(text=(_intent_label(req)), intent=req.intent,
                 update={"largest_model": None} if "largest" in seen else {})
+    taken = {a.update.get("gpu") for _, a in asks} - {None}
+    if taken and req.gpu and len(req.gpus) > 1:  # a card another clause asks about is that ask's, not the first's
+        first = first.model_copy(update={"update": first.update | {"gpus": [g for g in req.gpus if g not in taken]
+                                                                   or [req.gpu]}})
     asks.append((main_at if main_at is not None else -1, first))
     return [a for _, a in sorted(asks, key=lambda pa: pa[0])]
 
@@ -622,6 +631,33 @@ _CLAUSE_GPUS = re.compile(r"(?<![a-z\d.])(\d{1,5})\s*(?:x|×|张|块|卡)?\s*(?:
                           r"(?![\s-]*(?:gpu[\s-]*)?(?:hours?|hrs?|days?|小时|卡时))|(?<![a-z\d.])(\d{1,5})\s*卡(?!时)")
 
 
+def _clause_card(clause: str) -> str | None:
+    """The one GPU a clause names, or None."""
+    from assistant.readers.names import find_names
+    from knowledge.catalog import default_catalog
+
+    gpus = find_names(clause, default_catalog())[0].gpus
+    return gpus[0] if len(gpus) == 1 else None
+
+
+_TRAIN_JOB = r"训练|训完之前|微调|sft|预训练|" + w(r"train\w*|fine[\s-]?tun\w*|pre-?train\w*|lora|qlora|full ft")
+_INFER_JOB = r"推理|部署|上线|跑得动|能不能跑|" + w(r"inference|infer|serv\w*|deploy\w*|run it|chat with")
+
+
+def _different_jobs(low: str, spans: list) -> bool:
+    """Two cards each in a clause of its own kind of job ('8 张 A100 训练多久？训完推理用一张 4090 能不能跑'): not two
+    options for one job."""
+    kinds = []
+    for start, end, _ in spans:
+        a = max(low.rfind(c, 0, start) for c in "?？。;；") + 1
+        b = min([i for i in (low.find(c, end) for c in "?？。;；") if i >= 0] or [len(low)])
+        clause = low[a:b]
+        train = bool(re.search(_TRAIN_JOB, clause)) and not re.search(r"训完|trained|after training", clause)
+        infer = bool(re.search(_INFER_JOB, clause))
+        kinds.append("train" if train and not infer else "infer" if infer and not train else None)
+    return len(set(kinds)) > 1 and None not in kinds
+
+
 def _clause_gpus(clause: str) -> int | None:
     """The GPU count one clause states ('8 卡 a800', 'on 16 H100s', 'one 8x h100 node'), or None."""
     from assistant.readers.slots import gpu_count
@@ -640,7 +676,9 @@ def _clause_intent(clause: str, req: Request) -> str | None:
     strong = {k: v for k, v in scores.items() if k in _INTENT_NAMES and k not in ("recommend", "compare") and v >= _STRONG}
     if memory >= 2 and not strong:
         trains = req.method in ("full", "lora", "qlora", "pretrain") or req.intent.startswith("training")
-        return "training_memory" if trains else "inference_memory"
+        return "training_memory" if trains and not re.search(_INFER_JOB, clause) else "inference_memory"
+    if not strong and scores.get("inference_memory", 0) >= 1.5 and re.search(_INFER_JOB, clause):
+        return "inference_memory"  # ('训完推理用一张 4090 能不能跑，能开多长上下文': serving the trained model, a clause of its own)
     if not strong:
         return None
     return max(strong.items(), key=lambda kv: kv[1])[0]
@@ -727,7 +765,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     repeated = len(by_count) > len(spans) and all(c for _, c in by_count)
     if repeated:
         spans = sorted(by_count.values(), key=lambda sp: sp[0])
-    if len(spans) < 2:
+    if len(spans) < 2 or _different_jobs(low, spans):
         return []
     job = _card_job_intent(low, req)
     if job is None:
