@@ -584,3 +584,15 @@ def test_a_serving_clause_with_its_own_card_is_its_own_ask(q, train_gpu, infer_g
     assert first.request["gpus"] == [first.request["gpu"]] and first.request["gpu"].startswith(train_gpu), first.request
     assert serve.request["gpu"] == infer_gpu and serve.request["num_gpus"] == 1, serve.request
     assert not serve.request.get("method") or serve.request["method"] == "inference"
+
+
+# --- a bare size asked first, the model named next: the card and count are kept ---------------------------------------
+
+@pytest.mark.parametrize("first,card,n,second", [
+    ("100B 左右的 MoE 模型做推理, 一台 8卡 910B (64G) 能跑吗", "ascend-910b", 8, "是 GLM-4.5-Air, bf16, 50 并发, 每路上下文 8k"),
+    ("can 4x L40S serve a ~70B model?", "l40s", 4, "it's Llama 3.3 70B, fp8, 20 users at 8k context"),
+    ("30B 左右的模型，两张 4090 能推理吗", "rtx-4090", 2, "是 Qwen2.5-32B，AWQ，10 并发")])
+def test_a_model_named_after_a_bare_size_keeps_the_hardware(first, card, n, second):
+    a1 = ask(first)
+    a2 = ask(second, history=[a1.slots])
+    assert a2.request["gpu"] == card and a2.request["num_gpus"] == n, a2.answer[:300]

@@ -1266,6 +1266,9 @@ def _is_follow_up(low: str, stated: dict, prev: dict) -> bool:
         return False  # '用两台8卡H800训练70B，1000亿token，要多少天': a new question, whole
     if re.search(_FOLLOW_UP, low):
         return True
+    if "model" in stated and re.fullmatch(r"[\d.]+b", str(prev.get("model") or "")) and "gpu" not in stated and \
+            "num_gpus" not in stated:
+        return True  # '100B 左右的 MoE … 8卡 910B 能跑吗' then '是 GLM-4.5-Air, bf16, 50 并发': the model named, the rest kept
     return "model" not in stated and bool(prev.get("model"))
 
 
