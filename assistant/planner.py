@@ -929,8 +929,9 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
         clar.suggestions = suggestions[:4]
     warn = ctx.t("**Which GPUs do you have?** The count depends on the card (its memory first), and none was named",
                  "**你们现有的是什么卡？** 卡数取决于卡（首先是显存），消息里没有说") if yours else \
-        ctx.t(f"unknown GPU '{name}': not in the GPU table; it was not replaced by another card",
-              f"未知 GPU：GPU 表里没有“{name}”，不会换成别的卡来算")
+        (_no_such_memory(ctx, name) or
+         ctx.t(f"unknown GPU '{name}': not in the GPU table; it was not replaced by another card",
+               f"未知 GPU：GPU 表里没有“{name}”，不会换成别的卡来算"))
     text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + (ctx.t(".", "。") if yours else
                                                                          ctx.t(" (`gpu-advisor gpus` lists all).", "（`gpu-advisor gpus` 列出全部）。"))
             + "\n\n" + clar.question + "\n\n" + ctx.t("Did you mean: ", "是不是：") + " / ".join(clar.suggestions))
@@ -943,6 +944,27 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
 
 
 YOUR_GPUS_MEANWHILE = ("a100-80gb", "h100-sxm", "l40s", "rtx-4090")  # the cards teams most often already have
+
+
+def _no_such_memory(ctx: Ctx, name: str) -> str | None:
+    """'RTX 5090D 64G': a real card with a memory none of its versions has: its real memory said, and what cards
+    with more memory on sale in China are (third-party memory mods), before asking which was meant."""
+    m = re.fullmatch(r"(.+?)\s*(\d{2,3})\s*g(?:i?b)?", name.strip().lower())
+    base = _known_gpu(ctx, m.group(1)) if m else None
+    if not base:
+        return None
+    rec = ctx.deps.catalog.gpu(base)[0]
+    stem = "-".join(base.split("-")[:2]) if base.startswith("rtx-") else base.split("-")[0]
+    sizes = sorted({g.memory_gb for g in ctx.deps.catalog.gpus if g.id == base or
+                    (g.id.startswith(stem) and "48gb" not in g.id and g.vendor == rec.vendor)})
+    said = "/".join(f"{x:g}" for x in sizes)
+    consumer = "consumer" in (rec.form_factor or "").lower()
+    typed = m.group(1).strip().upper()
+    return ctx.t(f"**There is no {m.group(2)} GB {typed}**: its versions have {said} GB"
+                 + (" (cards with more memory sold in China are third-party memory mods, without NVIDIA's warranty)"
+                    if consumer else "") + "; it was not replaced by another card",
+                 f"**{typed} 没有 {m.group(2)}G 版本**：它有 {said} GB 的版本"
+                 + ("（国内卖的更大显存的卡是第三方魔改，没有 NVIDIA 保修）" if consumer else "") + "，不会换成别的卡来算")
 
 
 def _known_gpu(ctx: Ctx, name: str) -> str | None:
@@ -974,6 +996,12 @@ def _on_the_suggested_cards(ctx: Ctx, gpus: list[str]) -> list[str]:
             continue
         n = v.num_gpus or v.min_gpus
         f = a.figures
+        if v.fits is False and v.min_gpus and v.min_gpus > (v.num_gpus or 1) and not ctx.req.num_gpus:
+            # no count was given: the fewest that hold it there, not 'one card: does not fit'
+            out.append(f"- {gpu.name}: " + ctx.t(f"at least {v.min_gpus} GPUs", f"至少 {v.min_gpus} 张")
+                       + (ctx.t(f" ({f['serve_total_gpus']} for the load)", f"（按负载 {f['serve_total_gpus']} 张）")
+                          if f.get("serve_total_gpus") else ""))
+            continue
         fits = ctx.t("fits" if v.fits else "does not fit", "放得下" if v.fits else "放不下")
         out.append(f"- {gpu.name}: " + ctx.t(f"{n} GPU(s)" if n else "", f"{n} 张" if n else "")
                    + (f", {v.per_gpu_gb:,.1f} GB/GPU" if v.per_gpu_gb else "") + (f" ({fits})" if v.fits is not None else "")

@@ -596,3 +596,24 @@ def test_a_model_named_after_a_bare_size_keeps_the_hardware(first, card, n, seco
     a1 = ask(first)
     a2 = ask(second, history=[a1.slots])
     assert a2.request["gpu"] == card and a2.request["num_gpus"] == n, a2.answer[:300]
+
+
+# --- a real card with a memory none of its versions has: said, with its real memory, and asked --------------------------
+
+@pytest.mark.parametrize("q,typed,mem,sizes", [("帮我算下 RTX 5090D 64G 版跑 qwen3-235b 要几张", "RTX 5090D", 64, "24/32"),
+                                               ("can 2x A100 160GB run llama 3.1 405b?", "A100", 160, "40/80"),
+                                               ("RTX 5090 48GB 跑 Qwen2.5-72B int4 行吗", "RTX 5090", 48, "32")])
+def test_a_card_with_a_memory_it_never_had_is_corrected_and_asked(q, typed, mem, sizes):
+    # RTX 5090 D: 32 GB, the D V2 24 GB (Tom's Hardware spec table, 2025-08-12); A100: 40 or 80 GB; RTX 5090: 32 GB
+    a = ask(q)
+    assert a.status == "needs_clarification", a.answer[:300]
+    head = a.answer.split("\n\n")[1]
+    assert (f"There is no {mem} GB {typed}" in head and f"{sizes} GB" in head) or \
+        (f"{typed} 没有 {mem}G 版本" in head and f"{sizes} GB" in head), head
+
+
+def test_the_rtx_5090_d_is_a_card_on_record_with_its_capped_tensor_rate():
+    d, base = CAT.gpu("RTX 5090D")[0], CAT.gpu("RTX 5090")[0]
+    assert d.memory_gb == 32 and d.memory_bandwidth_gbps == base.memory_bandwidth_gbps
+    assert abs(d.bf16_dense_tflops / base.bf16_dense_tflops - 2375 / 3352) < 0.01  # AI TOPS 2,375 vs 3,352
+    assert CAT.gpu("RTX 5090D V2")[0].memory_gb == 24
