@@ -788,7 +788,9 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     req_dict = req.model_dump(mode="json") | ctx.as_stated
     shown = req.model_copy(update=ctx.applied) if ctx.applied else req
     body = re.sub(r"generic (\S+) dense decoder", r"通用 \1 稠密解码器", answer.answer) if ctx.zh else answer.answer
-    text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + _unknown_model_line(ctx) + body
+    premise = "".join(ctx.t("**Premise check**: ", "**先更正一个前提**：") + p[:1].upper() + p[1:] + ctx.t(".", "。") + "\n\n"
+                      for p in ctx.req.premise_notes if p[1:] not in body) if answer.status == "answered" else ""
+    text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + premise + _unknown_model_line(ctx) + body
     if ctx.ignored:
         text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(
             f"- {ignored_line(i, zh=ctx.zh)}" for i in ctx.ignored)

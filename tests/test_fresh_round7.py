@@ -617,3 +617,17 @@ def test_the_rtx_5090_d_is_a_card_on_record_with_its_capped_tensor_rate():
     assert d.memory_gb == 32 and d.memory_bandwidth_gbps == base.memory_bandwidth_gbps
     assert abs(d.bf16_dense_tflops / base.bf16_dense_tflops - 2375 / 3352) < 0.01  # AI TOPS 2,375 vs 3,352
     assert CAT.gpu("RTX 5090D V2")[0].memory_gb == 24
+
+
+# --- a card's memory stated wrongly is corrected first (the stock card's memory; a modded card is no version of it) ---
+
+@pytest.mark.parametrize("q,card,claimed,real", [
+    ("our vendor says the RTX 4090 comes with 48GB, so 2 of them can run Llama 3.1 70B in FP16. confirm?", "RTX 4090", 48, 24),
+    ("the H100 has 192GB HBM right? so one runs Llama 3.1 70B bf16 for 20 users?", "H100", 192, 80),
+    ("销售说 H100 有 120G 显存，一张能跑 Llama 3.1 70B bf16 推理吗", "H100", 120, 80)])
+def test_a_wrong_memory_for_a_card_is_corrected_before_the_answer(q, card, claimed, real):
+    a = ask(q)
+    body = a.answer.split("\n\n", 1)[1]
+    first = body.split("\n\n")[0]
+    assert (f"comes with no {claimed} GB" in first or f"没有 {claimed} GB 的版本" in first), first
+    assert f"{real} GB" in first

@@ -577,9 +577,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     names, work = find_names(low, catalog)
     from assistant.readers.spec_claims import memory_claims, spec_claims
 
-    warnings += spec_claims(low, catalog, names.gpus, detect_lang(text) == "zh")  # a vendor's impossible figures, said
-    warnings += memory_claims(low, catalog, names.gpus, detect_lang(text) == "zh")
-    stated: dict = {}
+    premises = spec_claims(low, catalog, names.gpus, detect_lang(text) == "zh")  # a vendor's impossible figures, said
+    premises += memory_claims(low, catalog, names.gpus, detect_lang(text) == "zh")
+    warnings += premises
+    stated: dict = {"premise_notes": premises} if premises else {}
     if path is not None:
         stated |= path
         names.models = [m for m in names.models if m != path.get("model")]

@@ -59,7 +59,12 @@ def spec_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> lis
 
 
 _MEMORY_CLAIM = re.compile(r"(?:has|have|comes? with|with|ships with|packs|有|带|是)\s*(?:a\s+|an\s+)?(\d{2,4})\s*(?:gb|g)(?![a-z/])"
-                           r"\s*(?:of\s*)?(?:hbm\w*|memory|vram|显存|的显存|gddr\w*)")
+                           r"\s*(?:of\s*)?(?:hbm\w*|memory|vram|显存|的显存|gddr\w*)|"
+                           r"(?:comes? with|ships with|显存(?:是|有)?)\s*(?:a\s+|an\s+)?(\d{2,4})\s*(?:gb|g)(?![a-z/])"
+                           r"(?!\s*(?:of\s*)?(?:ram|system|ddr|内存|硬盘|ssd|disk))")
+
+
+_MODDED = re.compile(r"modified|unofficial|魔改", re.I)
 
 
 def memory_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> list[str]:
@@ -67,14 +72,15 @@ def memory_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> l
     the table's figure is used."""
     out: list[str] = []
     for m in _MEMORY_CLAIM.finditer(low):
-        gb = float(m.group(1))
+        gb = float(m.group(1) or m.group(2))
         for gid in gpu_ids:
             try:
                 g = catalog.gpu(gid)[0]
             except LookupError:
                 continue
-            family = gid.split("-")[0]
-            variants = [x for x in catalog.gpus if x.id.split("-")[0] == family and x.vendor == g.vendor]
+            stem = (lambda i: "-".join(i.split("-")[:2]) if i.startswith("rtx-") else i.split("-")[0])
+            variants = [x for x in catalog.gpus if stem(x.id) == stem(gid) and x.vendor == g.vendor
+                        and not _MODDED.search(x.name)]  # (a third-party memory mod is no version of the card)
             if any(abs((x.memory_gb or 0) - gb) <= 0.04 * gb for x in variants):
                 continue
             sizes = sorted({round(x.memory_gb) for x in variants if x.memory_gb})
