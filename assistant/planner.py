@@ -601,6 +601,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         return _finish(ctx, Answer(answer=T(ctx.lang, "bad_input", msg="；".join(shown) if ctx.zh else "; ".join(shown)),
                                    lang=ctx.lang,
                                    intent=req.intent, warnings=problems, status="error"))
+    if req.closed_model and not req.model and req.intent in ("inference_memory", "serving", "inference_speed", "cost",
+                                                               "recommend", "training_memory", "training_time"):
+        # 'GPT-4 私有化部署要几张 H100': it cannot be; the open model of its class is what such a plan sizes (said first)
+        req = ctx.req = req.model_copy(update={"model": CLOSED_STAND_IN})
     if req.unknown_gpu == "your GPUs" and one_of_several and req.intent in ("inference_memory", "training_memory"):
         # 'how much VRAM does it need, and how many of our GPUs?': the memory needs no card; the count asks which
         req = ctx.req = req.model_copy(update={"unknown_gpu": None})
@@ -744,6 +748,25 @@ def _space_check(ctx: Ctx, answer: Answer) -> Answer:
     return answer.model_copy(update={"answer": answer.answer + "\n\n" + line})
 
 
+CLOSED_STAND_IN = "deepseek-v3"  # the open-weight model of the closed frontier models' class that plans are sized on
+
+
+def _closed_model_line(ctx: Ctx) -> str:
+    """'GPT-4 私有化部署': its weights are not released, so no GPU count deploys it; the private routes are its maker's
+    (a dedicated or regional cloud deployment), and the open models of its class are what self-hosting means."""
+    name = ctx.req.closed_model
+    if not name or ctx.req.model != CLOSED_STAND_IN:
+        return ""
+    return ctx.t(f"**{name} cannot be self-hosted**: its weights are not released, so no number of GPUs runs it in your "
+                 "own data centre; the private options are its maker's (a dedicated or regional cloud deployment, e.g. "
+                 "Azure OpenAI for OpenAI's models). What self-hosting at that level means is an open-weight model of its "
+                 "class: DeepSeek-V3/R1 (671B MoE), Qwen3-235B-A22B, Llama 3.1 405B or GLM-4.5. **Sized below for "
+                 "DeepSeek-V3** (FP8, as published); ask for another.\n\n",
+                 f"**{name} 无法私有化部署**：它的权重没有公开，多少张卡都跑不了；要“私有”只能走厂商的专属/区域云部署（如 OpenAI "
+                 "模型的 Azure OpenAI）。自建能做到同档次的是开放权重模型：DeepSeek-V3/R1（671B MoE）、Qwen3-235B-A22B、"
+                 "Llama 3.1 405B 或 GLM-4.5。**下面按 DeepSeek-V3 估算**（官方 FP8 权重）；需要别的模型可以再问。\n\n")
+
+
 def _unknown_model_line(ctx: Ctx) -> str:
     """'Qwen4-100B': a name the catalog lacks is asked about first (which model, dense or MoE), with the family's
     models on record; the generic dense sizing of its size follows as a stand-in, said."""
@@ -790,7 +813,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     body = re.sub(r"generic (\S+) dense decoder", r"通用 \1 稠密解码器", answer.answer) if ctx.zh else answer.answer
     premise = "".join(ctx.t("**Premise check**: ", "**先更正一个前提**：") + p[:1].upper() + p[1:] + ctx.t(".", "。") + "\n\n"
                       for p in ctx.req.premise_notes if p[1:] not in body) if answer.status == "answered" else ""
-    text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + premise + _unknown_model_line(ctx) + body
+    text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + premise + _closed_model_line(ctx) + \
+        _unknown_model_line(ctx) + body
     if ctx.ignored:
         text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(
             f"- {ignored_line(i, zh=ctx.zh)}" for i in ctx.ignored)

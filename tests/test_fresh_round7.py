@@ -631,3 +631,22 @@ def test_a_wrong_memory_for_a_card_is_corrected_before_the_answer(q, card, claim
     first = body.split("\n\n")[0]
     assert (f"comes with no {claimed} GB" in first or f"没有 {claimed} GB 的版本" in first), first
     assert f"{real} GB" in first
+
+
+# --- a closed model named for self-hosting: said first, an open model of its class sized ------------------------------
+
+@pytest.mark.parametrize("name", ["GPT-4", "GPT-4o", "gpt-5", "ChatGPT", "Claude 3.5 Sonnet", "Gemini 1.5 Pro", "豆包"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_closed_model_is_said_not_deployable_and_an_open_one_sized(name, lang):
+    q = (f"how many H100s to self-host {name} for 200 concurrent users?" if lang == "en" else
+         f"把 {name} 私有化部署到我们自己机房，需要多少张 H100？并发 200")
+    a = ask(q)
+    first = a.answer.split("\n\n")[1]
+    assert (f"**{name} cannot be self-hosted**" in first) or (f"**{name} 无法私有化部署**" in first), first
+    assert a.request["model"] == "deepseek-v3" and a.status == "answered"
+
+
+@pytest.mark.parametrize("q", ["can we run gpt-oss-120b on one H100?", "Gemma 3 27B on one L40S?"])
+def test_open_models_with_similar_names_are_not_closed(q):
+    a = ask(q)
+    assert "cannot be self-hosted" not in a.answer and a.request.get("closed_model") is None

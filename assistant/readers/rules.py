@@ -125,6 +125,11 @@ def _asks_the_users_own(sentence: str) -> bool:
 YOUR_GPUS = (r"(?<![a-z])(?:of|on)\s+(?:our|my)\s+(?:own\s+|existing\s+|current\s+|in-house\s+)?(?:gpus|cards)(?![a-z])|"
              r"(?:我们|我|公司)(?:现有|自己|手上|已有)?的(?:显)?卡|(?:现有|手上|已有)的(?:显)?卡")
 
+# models whose weights their makers have not released: no GPU of the user's can run them
+CLOSED_MODELS = (r"(?<![a-z0-9])(?:gpt[\s-]?(?:4(?:o|\.1|\.5)?|5|3\.5)(?:[\s-]?(?:mini|turbo|nano))?|chatgpt|"
+                 r"claude(?:[\s-]*(?:\d(?:\.\d)?|opus|sonnet|haiku))*|gemini(?:[\s-]*(?:\d(?:\.\d)?|pro|flash|ultra))*|"
+                 r"豆包|doubao|文心一言)(?![a-z0-9-])")
+
 # the party the user works for: their hardware and wishes are the job ('the client's box', '客户的机器')
 _CLIENT = r"(?<![a-z])(?:clients?|customers?|boss|manager|cto)(?![a-z])|客户|甲方|老板|领导"
 
@@ -636,6 +641,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             if unknown:  # 'Phi-3-mini': a model name the catalog lacks, said, never replaced by another model
                 warnings.append(f"'{unknown.group(0).strip()}' is not in the model catalog: give its size (e.g. '3.8B') or "
                                 "a config.json path, or `gpu-advisor models` for the models on record")
+    closed = re.search(CLOSED_MODELS, low) if "model" not in stated else None
+    if closed:  # 'GPT-4 私有化部署': weights never released; an open model of its class is sized instead (said)
+        stated["closed_model"] = text[closed.start():closed.end()].strip()
     if names.checkpoint_format:
         stated["checkpoint_format"] = names.checkpoint_format
     if not names.gpus and not names.unknown_gpu:
