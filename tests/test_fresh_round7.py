@@ -650,3 +650,25 @@ def test_a_closed_model_is_said_not_deployable_and_an_open_one_sized(name, lang)
 def test_open_models_with_similar_names_are_not_closed(q):
     a = ask(q)
     assert "cannot be self-hosted" not in a.answer and a.request.get("closed_model") is None
+
+
+# --- 'micro bs 2, GA 4' on 64 GPUs: a global batch of 512 sequences; a '/'-separated list after '帮忙算下' is the asks ----
+# 512 x 4,096 = 2,097,152 tokens per step; 5e8 x 2 epochs / 2,097,152 = 476.8 -> 477 steps
+
+def test_ga_and_micro_bs_make_the_global_batch_and_a_slash_list_is_the_asks():
+    a = ask("Qwen2.5-72B 全参 SFT: 64 张 H800 (8 机), zero3 不开 offload, bf16, seq 4096, micro bs 2, GA 4, 开 recompute, "
+            "数据 5 亿 token 跑 2 个 epoch, 租金 15 元/卡时. 帮忙算下 每卡显存 / global batch token 数 / step 数 / 时长 / 费用")
+    assert [x.intent for x in a.asks] == ["training_memory", "training_time"], a.answer[:300]
+    time = a.asks[1]
+    assert time.request["global_batch"] == 2 * 4 * 64
+    assert time.figures["optimizer_steps"] == round(5e8 * 2 / (512 * 4096))
+    assert "2,097,152" in a.answer
+    assert abs(time.figures["cost_at_your_price"] - 15 * time.figures["gpu_hours"]) <= 0.02 * 15 * time.figures["gpu_hours"]
+
+
+@pytest.mark.parametrize("text,mb,ga", [("micro bs 2, GA 4", 2, 4), ("micro_bsz=4 ga=8", 4, 8), ("mbs 1, grad accum 16", 1, 16)])
+def test_micro_batch_and_accumulation_spellings(text, mb, ga):
+    from assistant.readers import slots
+
+    got = slots.batches(text.lower())
+    assert got.get("micro_batch") == mb and got.get("_grad_accum") == ga, got

@@ -982,7 +982,8 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
 # the nouns of a listed ask ('…: memory per GPU, time, cost?', '显存、时间、成本分别多少') -> what each asks
 _LISTED = (("memory", r"memory(?: per gpu)?|vram|显存|每卡显存|内存占用"),
            ("time", r"time|how long|duration|wall[\s-]?clock(?: time)?|wall[\s-]?time|training time|eta|时间|多久|耗时|时长|工期|"
-                    r"(?:optimizer |training |number of |how many |total )?steps?|步数|多少步|几步"),
+                    r"(?:optimizer |training |number of |how many |total )?steps?|步数|多少步|几步|step\s*数|"
+                    r"(?:global[\s-]*batch|gbs)\s*(?:的)?\s*(?:token|tokens)\s*(?:数|量)?|tokens? per (?:optimizer )?step|每步\s*token\s*数?"),
            ("cost", r"cost|costs|price|bill|budget|spend|费用|成本|花费|多少钱|预算|价格"),
            ("gpus", r"(?:how many |number of |# ?)?(?:gpus?|cards?)(?: count| needed)?|卡数|几张卡|多少卡|多少张卡"),
            ("speed", r"speed|throughput|tokens?/s|tok/s|速度|吞吐"),
@@ -999,6 +1000,8 @@ def listed_asks(low: str, req: Request) -> list[Ask]:
         if asks:
             return asks
     m = re.search(r"[:：—]\s*([^:：—]{3,90}?)\s*[?？]?\s*$", low.strip()) or \
+        re.search(r"(?:帮忙算下|帮忙算一下|帮我算下|帮我算一下|算一下|算下|请算|给出|" + w(r"calculate|estimate|compute|give me")
+                  + r")\s*[:：]?\s*([^。；;.?？]{3,90}?)\s*[?？。.]?\s*$", low.strip()) or \
         re.search(r"(?:^|[。；;.?？])\s*([^。；;.?？:：]{3,60}?)\s*(?:分别)?(?:是)?(?:多少|各多少)?\s*[?？]\s*$", low.strip()) or \
         re.search(r"(?:^|[。；;.?？])\s*([^。；;.?？:：]{3,60}?)\s*(?:分别|各)(?:是)?(?:多少|要多少|多久)\s*[?？]?\s*$", low.strip())
     if not m:

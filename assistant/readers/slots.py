@@ -365,7 +365,7 @@ def lengths(text: str) -> dict:
 
 def batches(text: str) -> dict:
     out: dict = {}
-    m = re.search(r"(?:micro[\s_-]*batch(?:[\s_-]*size)?|per[\s_-]*device[\s_-]*(?:train[\s_-]*)?batch[\s_-]*size|mbs)\s*"
+    m = re.search(r"(?:micro[\s_-]*(?:batch|bs|bsz)(?:[\s_-]*size)?|per[\s_-]*device[\s_-]*(?:train[\s_-]*)?batch[\s_-]*size|mbs)\s*"
                   r"(?:[=:：]|to|of|is|改成|设为|设成|开到|为)?\s*(\d+)", text)
     if m:
         out["micro_batch"] = int(m.group(1))
@@ -377,7 +377,8 @@ def batches(text: str) -> dict:
         out["global_batch"] = int(float(m.group(1)))
     if m:  # ('global batch 1024 条序列' is not also a batch of 1024 below)
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    m = re.search(r"(?:grad(?:ient)?[\s_-]*accum\w*|梯度累[积加])\s*(?:steps?)?\s*(?:of|=|:|：|为|是)?\s*(\d+)", text)
+    m = re.search(r"(?:grad(?:ient)?[\s_-]*accum\w*|梯度累[积加]|(?<![a-z])ga(?![a-z]))\s*(?:steps?)?\s*(?:of|=|:|：|为|是)?\s*(\d+)",
+                  text)  # ('GA 4', 'grad accum 16', '梯度累积 8')
     if m:
         out["_grad_accum"] = int(m.group(1))  # with the micro-batch and the GPUs it makes the global batch
     m = re.search(w(r"(?:batch[\s_-]*size|batch|bs|bsz)\s*(?:of|=|:|是|为|设为|to|改成|开到|只能开|只能|最多开|最多)?\s*(\d+)")
