@@ -672,3 +672,17 @@ def test_micro_batch_and_accumulation_spellings(text, mb, ga):
 
     got = slots.batches(text.lower())
     assert got.get("micro_batch") == mb and got.get("_grad_accum") == ga, got
+
+
+# --- a measured rate at a rent: the cost per million at an average utilization, and counting the input ----------------
+# rent R a month / 730 h = hourly; per million output tokens = hourly / (tps x 3600 / 1e6); at utilization u: / u;
+# counting input: / ((in + out) / out)
+
+@pytest.mark.parametrize("rent,tps,u,pin,pout", [(12000, 1800, 0.4, 2000, 500), (9000, 1200, 0.5, 1000, 250)])
+def test_a_measured_rate_costs_more_per_token_at_a_lower_utilization(rent, tps, u, pin, pout):
+    a = ask(f"Qwen3-30B-A3B 自建推理成本怎么算: 单卡 H20 租金 {rent / 1e4:g} 万/月, 压测 32 并发, 平均每请求输入 {pin} 输出 {pout} "
+            f"token, 输出总吞吐 {tps} tok/s. 每百万 token 成本多少? 实际平均利用率只有 {u:.0%} 的话呢")
+    per_m = rent / 730 / (tps * 3600 / 1e6)
+    assert f"¥{per_m:,.3f}" in a.answer
+    assert f"¥{per_m / u:,.3f}" in a.answer
+    assert f"¥{per_m / ((pin + pout) / pout):,.3f}" in a.answer

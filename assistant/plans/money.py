@@ -589,6 +589,26 @@ def per_token(ctx: Ctx) -> Answer:
                            f"{s}{hourly:,.2f} an hour, making {tps:,.0f} tokens/s × 3,600 = {mtok:,.2f}M tokens an hour.",
                            f"**满载时每百万 token {s}{per_m:,.3f}**：{who}，每卡时 {s}{rate:,.2f}，每小时 {s}{hourly:,.2f}；"
                            f"每秒 {tps:,.0f} token × 3600 = 每小时 {mtok:,.2f}M token。"))
+        if req.utilization and not req.tokens_per_day and req.utilization < 1:
+            # '实际平均利用率只有 40% 的话呢': the GPU is paid by the hour, busy or not: the cost per token over the share busy
+            u = req.utilization
+            ctx.used.add("utilization")
+            lines.append(ctx.t(f"**At {u:.0%} average utilization: {s}{per_m / u:,.3f} per million tokens** "
+                               f"({s}{per_m:,.3f} / {u:g}): the hours are paid busy or idle.",
+                               f"**平均利用率 {u:.0%} 时：每百万 token {s}{per_m / u:,.3f}**（{s}{per_m:,.3f} ÷ {u:g}）："
+                               "卡是按小时付钱的，闲着也要付。"))
+        if req.prompt_len and req.output_len and req.throughput_tokens_per_s:
+            # 'each request 2000 in, 500 out … 1800 output tok/s': counting the input too, per million tokens processed
+            k = (req.prompt_len + req.output_len) / req.output_len
+            ctx.used |= {"prompt_len", "output_len"}
+            lines.append(ctx.t(f"Counting input too ({req.prompt_len:,} in + {req.output_len:,} out per request, {k:g}× the "
+                               f"output): {s}{per_m / k:,.3f} per million tokens processed"
+                               + (f" ({s}{per_m / k / req.utilization:,.3f} at {req.utilization:.0%})"
+                                  if req.utilization and req.utilization < 1 else "") + ".",
+                               f"把输入也算上（每请求输入 {req.prompt_len:,} + 输出 {req.output_len:,}，是输出的 {k:g} 倍）："
+                               f"每百万 token（输入+输出）{s}{per_m / k:,.3f}"
+                               + (f"（利用率 {req.utilization:.0%} 时 {s}{per_m / k / req.utilization:,.3f}）"
+                                  if req.utilization and req.utilization < 1 else "") + "。"))
         at_volume = bool(req.tokens_per_day and req.reference_per_million and req.reference_input_per_million
                          and req.input_output_ratio)
         if ref and not at_volume:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'
