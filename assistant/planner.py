@@ -636,7 +636,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         return _finish(ctx, _run(ctx, infer.quoted_speed_claim))
     if (req.per_token_cost and req.intent in ("cost", "price") and (req.throughput_tokens_per_s or req.model)) or \
             (req.throughput_tokens_per_s and req.intent in ("cost", "price", "serving", "inference_speed", "inference_memory")
-             and (req.tokens_per_day or req.throughput_scope or req.per_token_cost or (req.requests_per_s and req.output_len))) or \
+             and (req.tokens_per_day or req.throughput_scope or req.per_token_cost or (req.requests_per_s and req.output_len)
+                  or req.reference_per_million)) or \
             (req.tokens_per_day and req.model and req.intent in ("cost", "price", "serving", "inference_speed")) or \
             (req.reference_per_million and req.model and not req.tokens_per_day
              and re.search(money.BREAK_EVEN_VOLUME, question.lower())):

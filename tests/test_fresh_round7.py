@@ -686,3 +686,26 @@ def test_a_measured_rate_costs_more_per_token_at_a_lower_utilization(rent, tps, 
     assert f"¥{per_m:,.3f}" in a.answer
     assert f"¥{per_m / u:,.3f}" in a.answer
     assert f"¥{per_m / ((pin + pout) / pout):,.3f}" in a.answer
+
+
+# --- a measured rate beside an API's prices: the comparison, not a rental table -----------------------------------------
+
+@pytest.mark.parametrize("rate,tps,inp,out", [(0.90, 1500, 0.15, 0.60), (2.5, 900, 0.5, 1.5), (1.2, 300, 0.1, 0.4)])
+def test_a_measured_rate_beside_api_prices_is_compared_with_the_api(rate, tps, inp, out):
+    a = ask(f"we pay for an API today (${inp}/M input, ${out}/M output). thinking of self-hosting Llama 3.1 8B on a rented "
+            f"L40S at ${rate}/hr instead; our load test got ~{tps:,} output tok/s at full load. would that be cheaper for us?")
+    per_m = rate / (tps * 3600 / 1e6)
+    assert f"${per_m:,.3f} per million tokens" in a.answer, a.answer[:400]
+    line = next(ln for ln in a.answer.splitlines() if ln.startswith("Against the API"))
+    if per_m <= out:
+        assert "self-hosting is cheaper" in line and f"{per_m / (out + inp):.0%}" in line, line
+    else:
+        assert f"more than {(per_m - out) / inp:,.1f} input tokens per output token" in line, line
+
+
+def test_a_benchmarks_concurrency_is_not_the_load_to_serve():
+    a = ask("Our own benchmark: vLLM, Llama 3.1 8B Instruct bf16, 1x A100 80GB, 64 concurrent requests (1k in / 256 out) "
+            "-> 2,400 output tok/s total. at peak we expect 500 concurrent users and want each to see >=20 tok/s. how many "
+            "A100s?")
+    assert a.request["concurrent_users"] == 500 and a.request["measured_concurrency"] == 64
+    assert "500 ÷ 64 = 7.81 → 8" in a.answer

@@ -260,9 +260,11 @@ def _against_api(ctx: Ctx, per_m: float, ref: float, s: str) -> list[str]:
     when its input price and the workload's input:output ratio are given (said as not counted otherwise), the verdict
     at full use, and the utilization below which the API is cheaper (self-hosting paid by the hour costs per_m / u)."""
     req = ctx.req
-    if re.search(r"定价|对外|卖给|收费|回本|赚钱|亏|" + w(r"charge (?:customers|users|clients)|sell(?:ing)? (?:it )?at|resell|"
-                                                     r"price (?:it|our api) at|break[\s-]*even|margin|profit\w*|make money"),
-                 ctx.question.lower()):
+    low = ctx.question.lower()
+    selling = re.search(r"定价|对外|卖给|收费|赚钱|" + w(r"charge (?:customers|users|clients)|sell(?:ing)? (?:it )?at|resell|"
+                                                   r"price (?:it|our api) at|margin|profit\w*|make money"), low)
+    if selling or (re.search(r"回本|亏|" + w(r"break[\s-]*even"), low) and not re.search(r"(?<![a-z])api(?![a-z])|调用|官方", low)):
+        # ('we sell it at $X: when do we break even?'; an API's price beside '回本' is the price compared, not ours)
         return _selling_at(ctx, per_m, ref, s)
     api, ref = ref, req.reference_per_million
     how_en, how_zh = f"{s}{ref:,.3g} per million output tokens", f"每百万输出 {s}{ref:,.3g}"
@@ -281,8 +283,12 @@ def _against_api(ctx: Ctx, per_m: float, ref: float, s: str) -> list[str]:
         even = (per_m - ref) / inp if per_m > ref else 0.0
         table = ", ".join(f"{r}:1 → {s}{v:,.3g}" for r, v in at.items())
         if per_m <= ref:
-            verdict_en = "**self-hosting is cheaper** at any input:output ratio (it is cheaper on output alone)"
-            verdict_zh = "**自建更便宜**，不管输入输出比例多少（只比输出就已经更便宜）"
+            u1 = per_m / at[1]
+            verdict_en = (f"**self-hosting is cheaper** at any input:output ratio (it is cheaper on output alone) — while "
+                          f"the GPUs are busy: its hours are paid idle too, so it stays cheaper above about {u1:.0%} "
+                          "utilization at 1:1 (less with longer prompts)")
+            verdict_zh = (f"**自建更便宜**，不管输入输出比例多少（只比输出就已经更便宜）——前提是卡一直有活：闲着也要付钱，"
+                          f"1:1 时利用率要高于约 {u1:.0%}（提示更长时门槛更低）")
         else:
             verdict_en = (f"**the API is cheaper unless your requests carry more than {even:,.1f} input tokens per output "
                           f"token** (at {even:,.1f}:1 both cost {s}{per_m:,.3f} per million output tokens)")
@@ -329,8 +335,9 @@ def _break_even_volume(ctx: Ctx, s: str, hourly: float, mtok_per_hour: float, un
         wins = be <= cap
         label = f"{r:g}:1" if in_p else ctx.t("output only", "只算输出")
         rows.append([label, f"{s}{api_m:,.3g}", f"{be:,.0f}M", f"{be / cap:.0%}" if wins else ctx.t("never", "不会")])
-        en.append(f"{label}: {be:,.0f}M output tokens a day" + ("" if wins else " (more than it can make)"))
-        zh.append(f"{label}：每天 {be:,.0f}M 输出 token" + ("" if wins else "（超过它的产能）"))
+        en.append(f"{label}: {be:,.0f}M output tokens a day ({be * 30.4 / 1e3:,.2f}B a month)"
+                  + ("" if wins else " (more than it can make)"))
+        zh.append(f"{label}：每天 {be:,.0f}M 输出 token（每月约 {be * 30.4 / 100:,.1f} 亿）" + ("" if wins else "（超过它的产能）"))
     from assistant.compose import md_table
 
     head = ctx.t(f"**Break-even volume**: one {unit_en} costs {s}{day:,.0f} a day whatever it does and makes at most "

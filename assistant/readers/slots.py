@@ -888,7 +888,9 @@ _ACHIEVED = OWN_MEASUREMENT + r"|日志|log|显示|测得|跑到|跑出|监控|"
 _AT_CONC = (r"(?:并发|concurrency)\s*(?:数|为|是|=|:|：)?\s*(\d+)\s*(?:路|个)?\s*(?:时|的时候|下|情况下)|(\d+)\s*(?:路|个)?\s*并发\s*"
             r"(?:时|的时候|下|情况下)|" + w(r"at\s+(\d+)\s+(?:concurrent|simultaneous|parallel|in[\s-]flight)(?:\s+(?:requests|users|"
                                            r"streams|sequences))?|with\s+(\d+)\s+(?:concurrent|parallel)\s+(?:requests|users)|"
-                                           r"concurrency\s+(?:of\s+)?(\d+)"))
+                                           r"concurrency\s+(?:of\s+)?(\d+)|"
+                                           r"(\d+)\s+(?:concurrent|simultaneous|parallel|in[\s-]flight)\s+(?:requests|streams|"
+                                           r"sequences)(?=[^.;?!]{0,40}?(?:->|→|=>|:|gives?|got|gets?|yields?|we see)\s*~?\s*\d)"))
 
 
 def measured_concurrency(text: str) -> tuple[int, tuple[int, int]] | None:
