@@ -399,8 +399,8 @@ def test_a_break_even_volume_is_the_day_cost_over_the_api_price_at_each_ratio(q)
 
 JOB = ("Full FT of Llama 3.1 8B: seq len 4096, micro-batch 2 per GPU, global batch 128 sequences, ZeRO-3, bf16, "
        "{n}x H100 SXM ({nodes} nodes), {ep} epochs over a {tok}M-token dataset (packed), ${rate}/GPU-hr. ")
-TAILS = [(["Per-GPU memory", "steps", "wall time", "cost"], ["training_memory", "training_time"]),
-         (["memory per GPU", "how long", "cost"], ["training_memory", "training_time"]),
+TAILS = [(["Per-GPU memory", "steps", "wall time", "cost"], ["training_memory", "training_time", "cost"]),
+         (["memory per GPU", "how long", "cost"], ["training_memory", "training_time", "cost"]),
          (["wall time", "peak memory"], ["training_time", "training_memory"])]
 
 
@@ -413,9 +413,11 @@ def test_a_run_of_short_questions_is_one_ask_each_and_reads_the_job(tail, intent
     assert all(t.lower() in labels for t in tail), labels
     time = next(x for x in a.asks if x.intent == "training_time")
     assert time.request["num_gpus"] == n and time.request["tokens"] == tok * 1e6, time.request  # (not '2 x 3 GPUs')
-    if "cost" in tail:  # the run's cost at the stated price: GPU-hours x price
+    if "cost" in tail:  # the run's cost at the stated price: GPU-hours x price (the time answer and the cost answer)
         assert abs(time.figures["cost_at_your_price"] - time.figures["gpu_hours"] * rate) <= 0.02 * time.figures[
             "gpu_hours"] * rate + 1, time.figures
+        cost = next(x for x in a.asks if x.intent == "cost")
+        assert cost.request["tokens"] == tok * 1e6 and cost.request["num_gpus"] == n
 
 
 # --- a measured load carried to a bigger one: the units at the measured per-user speed --------------------------------
@@ -658,7 +660,7 @@ def test_open_models_with_similar_names_are_not_closed(q):
 def test_ga_and_micro_bs_make_the_global_batch_and_a_slash_list_is_the_asks():
     a = ask("Qwen2.5-72B 全参 SFT: 64 张 H800 (8 机), zero3 不开 offload, bf16, seq 4096, micro bs 2, GA 4, 开 recompute, "
             "数据 5 亿 token 跑 2 个 epoch, 租金 15 元/卡时. 帮忙算下 每卡显存 / global batch token 数 / step 数 / 时长 / 费用")
-    assert [x.intent for x in a.asks] == ["training_memory", "training_time"], a.answer[:300]
+    assert [x.intent for x in a.asks] == ["training_memory", "training_time", "cost"], a.answer[:300]
     time = a.asks[1]
     assert time.request["global_batch"] == 2 * 4 * 64
     assert time.figures["optimizer_steps"] == round(5e8 * 2 / (512 * 4096))

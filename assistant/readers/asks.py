@@ -1032,8 +1032,6 @@ def _listed(parts: list[str], req: Request) -> list[Ask]:
         if kind is None:
             return []  # a list of anything else ('seq 4096, batch 8') is inputs, not asks
         intent = intents[kind]
-        if kind == "cost" and trains and (req.tokens or req.epochs) and not req.purchase:
-            intent = "training_time"  # 'steps? wall time? cost?' of a training job: the run's cost, with its time
         same = next((i for i, a in enumerate(asks) if a.intent == intent), None)
         if same is not None:  # 'steps? wall time?': one answer holds both, named for both
             asks[same] = asks[same].model_copy(update={"text": f"{asks[same].text}, {part}"})
