@@ -906,7 +906,8 @@ def _servers_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
         n = (x.verdict.num_gpus if x.verdict and x.verdict.num_gpus else None) or req.get("num_gpus")
         if not n:
             return None
-        per = req.get("gpus_per_node") or 8
+        per = req.get("gpus_per_node") or req.get("num_gpus") or 8  # ('4x H100 PCIe server $150k': a 4-GPU server)
+        n = max(n, x.figures.get("serve_total_gpus") or 0)  # the GPUs the load needs, in whole servers of that size
         servers = math.ceil(n / per)
         cost = servers * a.update["purchase_price_per_server"]
         hours = x.figures.get("wall_hours")
@@ -950,12 +951,17 @@ def plan_capex(a: Ask, x: Answer, calls: list | None = None):
 
     n = x.figures.get("serve_total_gpus") or (x.verdict.num_gpus if x.verdict and x.verdict.fits else None) or \
         (x.verdict.min_gpus if x.verdict else None) or (x.request or {}).get("num_gpus")
-    price = (a.update or {}).get("purchase_price")
-    if not n or not price:
-        return None
     req = x.request or {}
-    args = {"gpus": int(n), "price_per_gpu": price, "host_price_per_server": req.get("host_price_per_server"),
-            "gpus_per_server": req.get("gpus_per_node") or 8}
+    price, server = (a.update or {}).get("purchase_price"), (a.update or {}).get("purchase_price_per_server")
+    if not n or not (price or server):
+        return None
+    per = req.get("gpus_per_node") or (req.get("num_gpus") if server else None) or 8
+    if server:  # a whole server's quote: its GPUs' share of it, and no host on top
+        args = {"gpus": int(-(-int(n) // per) * per), "price_per_gpu": server / per, "host_price_per_server": None,
+                "gpus_per_server": per}
+    else:
+        args = {"gpus": int(n), "price_per_gpu": price, "host_price_per_server": req.get("host_price_per_server"),
+                "gpus_per_server": req.get("gpus_per_node") or 8}
     cost = fleet_cost(FleetCostRequest(**args))
     if calls is not None:
         calls.append(ToolCall(name="fleet_cost", args=args, result=cost.model_dump()))

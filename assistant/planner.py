@@ -185,10 +185,17 @@ def _within_budget_in_fp8(req: Request, asks: list, subs: list, answers: list, d
     from tools.formats import supported_on
 
     if not req.budget or req.precision or len(asks) < 2 or not all(a.compare == "gpu" for a in asks) or \
-            subs[0].intent != "serving" or not all((a.update or {}).get("purchase_price") for a in asks):
+            subs[0].intent != "serving" or not all((a.update or {}).get("purchase_price") or
+                                                   (a.update or {}).get("purchase_price_per_server") for a in asks):
         return None
+    from tools.purchase import MIN_USABLE_TOKENS_PER_S
+
+    def carries(x) -> bool:  # the plan's users each get a usable speed (a plan too slow per user carries nothing)
+        itl = x.figures.get("serve_itl_ms")
+        return not itl or 1000 / itl >= MIN_USABLE_TOKENS_PER_S
+
     costs = [plan_capex(a, x) for a, x in zip(asks, answers)]
-    if any(c is None for c in costs) or min(c.total for c in costs) <= req.budget:
+    if any(c is None for c in costs) or any(c.total <= req.budget and carries(x) for c, x in zip(costs, answers)):
         return None
     subs8 = [r.model_copy(update={"precision": "fp8"}) if r.gpu and supported_on("fp8", deps.catalog.gpu(r.gpu)[0])[0]
              else r for r in subs]
@@ -197,14 +204,14 @@ def _within_budget_in_fp8(req: Request, asks: list, subs: list, answers: list, d
     answers8 = [plan(r, deps, question, invalid, shared, one_of_several=True) if r.precision == "fp8" else x
                 for r, x in zip(subs8, answers)]
     costs8 = [plan_capex(a, x) for a, x in zip(asks, answers8)]
-    if any(c is None for c in costs8) or min(c.total for c in costs8) > req.budget:
+    if any(c is None for c in costs8) or not any(c.total <= req.budget and carries(x) for c, x in zip(costs8, answers8)):
         return None
     zh = req.lang == "zh"
-    lowest = min(c.total for c in costs)
-    said = (f"（按官方格式，最省的方案也要 {lowest:,.0f}，超出预算 {req.budget:,.0f}：这里改用 FP8 权重，显存减半、预填充算力翻倍，"
+    said = ("（按官方格式，没有一个方案能在预算内、以可用的单路速度扛住这个负载：这里改用 FP8 权重，显存减半、预填充算力翻倍，"
             "质量损失通常很小）" if zh else
-            f"(in the published format the cheapest plan costs {lowest:,.0f}, over the {req.budget:,.0f} budget: "
-            "planned here with FP8 weights, half the memory and twice the prefill peak, usually at a small quality cost)")
+            f"(in the published format no plan carries this load at a usable speed per user within the {req.budget:,.0f} "
+            "budget: planned here with FP8 weights, half the memory and twice the prefill peak, usually at a small quality "
+            "cost)")
     answers8 = [x.model_copy(update={"answer": said + "\n\n" + x.answer}) if r.precision == "fp8" else x
                 for r, x in zip(subs8, answers8)]
     return subs8, answers8

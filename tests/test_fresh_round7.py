@@ -711,3 +711,17 @@ def test_a_benchmarks_concurrency_is_not_the_load_to_serve():
             "A100s?")
     assert a.request["concurrent_users"] == 500 and a.request["measured_concurrency"] == 64
     assert "500 ÷ 64 = 7.81 → 8" in a.answer
+
+
+# --- a server quoted with its GPU count is bought in whole servers of that size, for the GPUs the load needs ------------
+
+def test_a_quoted_server_is_bought_whole_for_the_gpus_the_load_needs():
+    a = ask("capex budget $250k. need to serve Llama 3.3 70B internally, ~200 concurrent users at peak, prompts ~2k "
+            "tokens, answers ~500. quotes we got: 8x H100 SXM server $285k, 4x H100 PCIe server $150k, 8x L40S server "
+            "$95k. what do we buy?")
+    pcie = next(x for x in a.asks if "PCIe" in x.ask)
+    need = pcie.figures["serve_total_gpus"]
+    servers = math.ceil(need / 4)  # a 4-GPU server, as quoted
+    assert pcie.request["purchase_price_per_server"] == 150_000
+    assert f"4× H100 80GB PCIe: {servers} server(s) = ${servers * 150_000:,}" in a.comparison, a.comparison
+    assert "over the budget" in a.comparison.split("4× H100 80GB PCIe:")[1].split(";")[0] or servers * 150_000 <= 250_000

@@ -852,7 +852,9 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         bought = None if m else _purchase_after(window)
         if not m and (req.purchase_price or req.purchase_price_per_server or req.price_kind == "buy" or bought):
             # ('L20 单卡 2.8 万，H20 单卡 11 万': a price written right after each card is that card's)
-            per_server = bool(bought and (re.search(r"/\s*台|每台|一台|整机|服务器|\d\s*卡\s*(?:机|服务器|整机)?\s*[¥￥$]?\s*\d|" + w(
+            per_server = bool(bought and (re.search(r"/\s*台|每台|一台|整机|服务器|\d\s*卡\s*(?:机|服务器|整机)?\s*[¥￥$]?\s*\d|"
+                                                    r"(?<![a-z])(?:server|node|box|machine|rig|chassis)\s*(?:is|costs?|at|for|"
+                                                    r"quoted at|:|=|~)?\s*[¥￥$]\s*\d|" + w(
                 r"per (?:server|node|box|machine)|a (?:server|node|box)|\d[\s-]*(?:gpu|card|x)[\s-]*(?:server|node|box|machine)"),
                 window[:60]) or (total or 0) >= 8 and bought[0] >= 50_000)) and not re.match(
                 r"[^¥￥$\d]{0,12}[¥￥$]?\s*[\d.,]+\s*(?:万|千|k)?\s*(?:元|块|美元|usd)?\s*(?:(?:/|每|一)\s*(?:张|块|卡)|each|"
