@@ -724,4 +724,5 @@ def test_a_quoted_server_is_bought_whole_for_the_gpus_the_load_needs():
     servers = math.ceil(need / 4)  # a 4-GPU server, as quoted
     assert pcie.request["purchase_price_per_server"] == 150_000
     assert f"4× H100 80GB PCIe: {servers} server(s) = ${servers * 150_000:,}" in a.comparison, a.comparison
-    assert "over the budget" in a.comparison.split("4× H100 80GB PCIe:")[1].split(";")[0] or servers * 150_000 <= 250_000
+    segment = a.comparison.split("4× H100 80GB PCIe:")[1].split("8× L40S")[0]
+    assert ("over the budget" in segment) == (servers * 150_000 > 250_000), segment
