@@ -726,3 +726,26 @@ def test_a_quoted_server_is_bought_whole_for_the_gpus_the_load_needs():
     assert f"4× H100 80GB PCIe: {servers} server(s) = ${servers * 150_000:,}" in a.comparison, a.comparison
     segment = a.comparison.split("4× H100 80GB PCIe:")[1].split("8× L40S")[0]
     assert ("over the budget" in segment) == (servers * 150_000 > 250_000), segment
+
+
+# --- a budget beside cards with no workload: what the budget buys of each, and the question the pick turns on ---------
+
+@pytest.mark.parametrize("q,budget", [
+    ("board approved $400k for 'GPU infrastructure for our LLM initiative'. should we buy H100s, H200s or MI300X? what config?",
+     400_000),
+    ("we have ~$100k to spend on GPUs. H100s or L40S? what should we buy", 100_000)])
+def test_a_budget_for_cards_without_a_workload_shows_what_it_buys_and_asks_the_workload(q, budget):
+    from tools.purchase import price_of
+
+    a = ask(q)
+    assert a.request["budget"] == budget
+    for gid in a.request["gpus"]:
+        g = CAT.gpu(gid)[0]
+        new = [p for p in __import__("knowledge.prices", fromlist=["load_prices"]).load_prices().records if p.kind == "buy_new"]
+        per = (price_of(new, g, "USD") or (None,))[0]
+        if per is None:
+            continue
+        servers = int(budget // (8 * per))  # whole 8-GPU servers at the typical new card price
+        row = next(ln for ln in a.answer.splitlines() if ln.startswith(f"| {gid} |"))
+        assert (f"{servers} server(s) = {servers * 8} GPUs" in row) if servers else (f"{int(budget // per)} cards" in row), row
+    assert "**What will it run?**" in a.answer

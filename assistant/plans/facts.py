@@ -47,7 +47,9 @@ def compare(ctx: Ctx) -> Answer:
                 verdict += ctx.t(" (typical on-demand rents, price table: ", "（价格表按需典型租金：") + ", ".join(
                     f"{gid} {sym}{r.typical:,.2f}/GPU-h" for gid, r in zip(ids, rates)) + ctx.t("; give yours to change it)",
                                                                                                "；可给出你的价格）")
+    buys = _what_the_budget_buys(ctx, res.gpus) if ctx.req.budget else ""
     text = (T(lang, "cmp_head", gpus=", ".join(ids)) + "\n\n"
+            + (buys + "\n\n" if buys else "")
             + (verdict + "\n\n" if verdict else "")
             + (T(lang, "cmp_by_job") + "\n" + "\n".join(f"- {j}" for j in jobs) + "\n\n" if jobs else "")
             + md_table([""] + ids, rows) + "\n\n"
@@ -56,6 +58,49 @@ def compare(ctx: Ctx) -> Answer:
     figures = {f"{r.field}:{gid}": v for r in res.rows for gid, v in r.values.items() if isinstance(v, (int, float))}
     figures |= {f"best_for_{p.job}": p.winner for p in res.by_job} | {f"best_for_{p.job}_ratio": p.ratio for p in res.by_job}
     return Answer(answer=text, lang=lang, intent="compare", figures=figures, citations=cites, tool_calls=ctx.calls)
+
+
+def _what_the_budget_buys(ctx: Ctx, gpus: list) -> str:
+    """'$400k for GPU infrastructure: H100s, H200s or MI300X?': how much of each card the budget buys (whole 8-GPU
+    servers at the table's typical purchase prices, said as estimates), and, with no model named, the question the
+    pick turns on: what it will run."""
+    from tools.purchase import price_of
+
+    req = ctx.req
+    cur = req.currency or ("CNY" if ctx.zh else "USD")
+    sym = "¥" if cur == "CNY" else "$"
+    ctx.used |= {"budget", "currency"}
+    rows = []
+    new = [p for p in ctx.deps.prices() if p.kind == "buy_new"]  # (an organisation's infrastructure is bought new)
+    for g in gpus:
+        got = price_of(new, g, cur) or price_of(list(ctx.deps.prices()), g, cur)
+        if got is None:
+            rows.append([g.id, "-", "-", "-"])
+            continue
+        per_card = got[0]
+        server = per_card * 8
+        n_servers = int(req.budget // server)
+        rows.append([g.id, f"{sym}{per_card:,.0f}", f"{sym}{server:,.0f}",
+                     ctx.t(f"{n_servers} server(s) = {n_servers * 8} GPUs, {n_servers * 8 * (g.memory_gb or 0):,.0f} GB",
+                           f"{n_servers} 台 = {n_servers * 8} 张，共 {n_servers * 8 * (g.memory_gb or 0):,.0f} GB")
+                     if n_servers else ctx.t(f"{int(req.budget // per_card)} cards (less than one 8-GPU server)",
+                                             f"{int(req.budget // per_card)} 张（不够一台 8 卡服务器）")])
+    table = md_table([ctx.t("card", "卡"), ctx.t("per card (typical)", "单卡（典型价）"),
+                      ctx.t("8-GPU server", "8 卡服务器"), ctx.t(f"{sym}{req.budget:,.0f} buys", f"{sym}{req.budget:,.0f} 能买")],
+                     rows)
+    head = ctx.t(f"**What {sym}{req.budget:,.0f} buys** (new, price-table estimates, cards × 8 per server; a server's CPUs, "
+                 "networking and support add to it, so get quotes):",
+                 f"**{sym}{req.budget:,.0f} 能买多少**（全新，价格表估计，按单卡 × 8 算一台；整机的 CPU、网络和维保另加，请以报价为准）：")
+    ask = "" if req.model else ctx.t(
+        "\n\n**What will it run?** The pick turns on the workload: the models (7B-70B dense, or a 400B+ MoE), "
+        "training or serving, and the load (users, tokens a day). Memory per card decides what one server holds "
+        "(8 × 80 GB = 640 GB: a 70B for training with sharding, or a 405B in FP8 only just; 8 × 141 GB = 1.1 TB: "
+        "DeepSeek-V3 in FP8), bandwidth sets serving speed, and CUDA vs ROCm the porting work. Tell me the models "
+        "and the load for a sized plan.",
+        "\n\n**准备跑什么？** 选哪种卡取决于任务：模型（7B-70B 稠密，还是 400B 以上的 MoE）、训练还是推理、负载（并发、每天 token 量）。"
+        "每卡显存决定一台装得下什么（8 × 80 GB = 640 GB：能分片训练 70B，405B FP8 只是勉强；8 × 141 GB = 1.1 TB：DeepSeek-V3 "
+        "FP8），带宽决定推理速度，CUDA 还是 ROCm 决定移植工作量。告诉我模型和负载，给你算具体方案。")
+    return head + "\n\n" + table + ask
 
 
 def per_dollar_verdict(cards: list[tuple[str, str, float]], zh: bool, catalog=None) -> str | None:

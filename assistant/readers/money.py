@@ -65,10 +65,12 @@ def money(text: str) -> dict:
             if cur:
                 out["currency"] = cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    budget_words = r"预算|经费|资金|拨款|budget|最多花|手上有|手里有|to spend|可以花|能花|" + w(
+    budget_words = r"预算|经费|资金|拨款|批了|拨了|budget|最多花|手上有|手里有|to spend|可以花|能花|" + w(
+        r"approved|allocated|earmarked|set aside|signed off on") + "|" + w(
         r"(?:i|we) (?:have|got|can spend|can afford)|(?:i|we)'ve got|spend(?:ing)? up to")
     candidates = [x for x in (
-        re.search(r"(?:预算|经费|资金|拨款|budget(?:\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(
+        re.search(r"(?:预算|经费|资金|拨款|批了|拨了|budget(?:\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(
+            r"approved|allocated|earmarked|set aside|signed off on") + "|" + w(
             r"under|below|less than|at most|max|(?:i|we) (?:have|got|can spend|can afford)|"
             r"(?:i|we)'ve got|spend(?:ing)? up to|(?:buy|build|get|purchase) with") + r")\s*"
             r"(?:\s*(?:是|为|有|约|大概|大约|差不多|:|：|~|≈|of|is|about|around|roughly|approx\.?|total)(?![a-z])\s*){0,3}"
