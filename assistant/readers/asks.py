@@ -677,7 +677,8 @@ def _clause_intent(clause: str, req: Request) -> str | None:
     if memory >= 2 and not strong:
         trains = req.method in ("full", "lora", "qlora", "pretrain") or req.intent.startswith("training")
         return "training_memory" if trains and not re.search(_INFER_JOB, clause) else "inference_memory"
-    if not strong and scores.get("inference_memory", 0) >= 1.5 and re.search(_INFER_JOB, clause):
+    if not strong and scores.get("inference_memory", 0) >= 1.5 and re.search(_INFER_JOB, clause) and \
+            re.search(_QUESTION, clause):
         return "inference_memory"  # ('训完推理用一张 4090 能不能跑，能开多长上下文': serving the trained model, a clause of its own)
     if not strong:
         return None
