@@ -749,3 +749,17 @@ def test_a_budget_for_cards_without_a_workload_shows_what_it_buys_and_asks_the_w
         row = next(ln for ln in a.answer.splitlines() if ln.startswith(f"| {gid} |"))
         assert (f"{servers} server(s) = {servers * 8} GPUs" in row) if servers else (f"{int(budget // per)} cards" in row), row
     assert "**What will it run?**" in a.answer
+
+
+# --- a spec-like job ending 'need: mem per GPU, tokens per optimizer step, # steps, wall time, cost' -------------------
+# asks figures (not a text to fact-check): 256 sequences x 8,192 = 2,097,152 tokens per step (micro 1 x accum 8 x 32);
+# 2B x 2 epochs / 2,097,152 = 1,907 steps
+
+def test_a_job_spec_ending_in_a_list_of_needs_is_answered_item_by_item():
+    a = ask("Full FT Llama 3.1 70B. 32x H100 80GB SXM (4 nodes, 8x400G IB each), ZeRO-3, bf16 mixed precision, AdamW, "
+            "seq 8192, micro bs 1/GPU, grad accum 8, activation checkpointing on, dataset 2B tokens, 2 epochs, "
+            "$2.20/GPU-hr. need: mem per GPU, tokens per optimizer step, # steps, wall time, cost")
+    assert a.intent != "fact_check"
+    assert [x.intent for x in a.asks] == ["training_memory", "training_time", "cost"], a.answer[:300]
+    time = a.asks[1]
+    assert time.figures["optimizer_steps"] == round(2e9 * 2 / (256 * 8192)) and "2,097,152" in a.answer

@@ -983,9 +983,9 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
 
 
 # the nouns of a listed ask ('…: memory per GPU, time, cost?', '显存、时间、成本分别多少') -> what each asks
-_LISTED = (("memory", r"memory(?: per gpu)?|vram|显存|每卡显存|内存占用"),
+_LISTED = (("memory", r"(?:memory|mem|vram)(?: per gpu| per card)?|显存|每卡显存|内存占用"),
            ("time", r"time|how long|duration|wall[\s-]?clock(?: time)?|wall[\s-]?time|training time|eta|时间|多久|耗时|时长|工期|"
-                    r"(?:optimizer |training |number of |how many |total )?steps?|步数|多少步|几步|step\s*数|"
+                    r"(?:#\s*|no\.?\s*of\s+)?(?:optimizer |training |number of |how many |total )?steps?|步数|多少步|几步|step\s*数|"
                     r"(?:global[\s-]*batch|gbs)\s*(?:的)?\s*(?:token|tokens)\s*(?:数|量)?|tokens? per (?:optimizer )?step|每步\s*token\s*数?"),
            ("cost", r"cost|costs|price|bill|budget|spend|费用|成本|花费|多少钱|预算|价格"),
            ("gpus", r"(?:how many |number of |# ?)?(?:gpus?|cards?)(?: count| needed)?|卡数|几张卡|多少卡|多少张卡"),
@@ -1096,8 +1096,8 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     else:
         asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
                 or several_formats(low, req) or several_values(low, req) or several_loads(low, req)
-                or (listed_asks(low, req) if QUESTION_TAIL.search(low.strip()) else [])
-                or several_intents(low, req) or listed_asks(low, req))
+                or listed_asks(low, req) or several_intents(low, req))
+        # (a list whose every item is a figure asked is read as it is written, before the clause-by-clause reading)
         # (formats in items of their own carry each item's GPU count: 'A）4 张跑 BF16；B）2 张跑 AWQ')
     clauses = _clauses(low)
     decided = any(a.compare for a in asks)  # alternatives are compared with a pick: 'pick one and say why' is that
