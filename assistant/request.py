@@ -24,7 +24,7 @@ Currency = Literal["USD", "CNY"]
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
 META_FIELDS = ("intent", "lang", "stated", "follow_up", "compared", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
                "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu", "rent_per_month_server",
-               "hosting_includes_power", "unknown_model", "premise_notes", "closed_model")
+               "hosting_includes_power", "unknown_model", "premise_notes", "closed_model", "quoted_tokens_per_s")
 
 
 class Request(BaseModel):
@@ -57,6 +57,8 @@ class Request(BaseModel):
                                                 "them ('chassis $14k', '服务器准系统另算 ¥8 万'), in `currency`")
     premise_notes: list[str] = Field(default_factory=list, description="a figure the message states about a card that "
                                      "is not so ('the 4090 comes with 48GB'), corrected first in the answer")
+    quoted_tokens_per_s: float | None = Field(None, description="a second, quoted speed beside the one judged ('someone "
+                                              "says 3000 tok/s'): said against the single-stream ceiling")
     closed_model: str | None = Field(None, description="a model whose weights are not released ('GPT-4', 'Claude'), named "
                                      "for self-hosting: said, and an open model of its class sized instead")
     unknown_model: str | None = Field(None, description="a model name as written that the catalog lacks ('Qwen4-100B'): "

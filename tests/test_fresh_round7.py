@@ -763,3 +763,17 @@ def test_a_job_spec_ending_in_a_list_of_needs_is_answered_item_by_item():
     assert [x.intent for x in a.asks] == ["training_memory", "training_time", "cost"], a.answer[:300]
     time = a.asks[1]
     assert time.figures["optimizer_steps"] == round(2e9 * 2 / (256 * 8192)) and "2,097,152" in a.answer
+
+
+@pytest.mark.parametrize("q,own,other", [
+    ("网上看到有人说 4090 跑 Qwen2.5-7B 能到 3000 token/s, 我们单卡单用户测出来只有 50 token/s 左右 (bf16, vllm), 是不是哪里配错了?", 50, 3000),
+    ("a blog shows 2,500 tok/s for Llama 3.1 8B bf16 on one L40S, but we measured only 40 tok/s for a single user. "
+     "misconfigured?", 40, 2500)])
+def test_our_single_stream_beside_a_quoted_aggregate_is_judged_and_the_aggregate_explained(q, own, other):
+    a = ask(q)
+    assert a.figures["claimed_tokens_per_s"] == own, a.answer[:300]
+    assert "tokens_per_s_per_user" not in a.request["stated"]
+    ceiling = a.figures["ceiling_tokens_per_s"]
+    assert other > ceiling  # (a single stream cannot reach it)
+    assert (f"{other:,} tokens/s you saw quoted is above one stream's ceiling" in a.answer or
+            f"你看到的 {other:,} token/秒超过了单路上限" in a.answer), a.answer[:600]

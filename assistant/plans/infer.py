@@ -1928,6 +1928,15 @@ def quoted_speed_claim(ctx: Ctx) -> Answer:
                            f"单路解码约 **{est:,.0f} token/秒**（上限 {ceiling:,.0f}）"
                            + (f"，所以 {claimed:g} token/秒 在 {run_n} 张上说得通，{n} 张不行。" if est * lo <= claimed <= est * hi
                               else f"；{claimed:g} token/秒 {'超过上限' if claimed > ceiling else '达不到'}。")))
+    other = req.quoted_tokens_per_s
+    if other:  # the other figure in the message: a single stream cannot pass the ceiling, so it is a total
+        lines.append(ctx.t(f"The {other:,.0f} tokens/s you saw quoted "
+                           + (f"is above one stream's ceiling ({ceiling:,.0f}): it is a total over many concurrent "
+                              "requests (a batched benchmark), not what one user gets." if other > ceiling else
+                              f"is within one stream's ceiling ({ceiling:,.0f})."),
+                           f"你看到的 {other:,.0f} token/秒"
+                           + (f"超过了单路上限（{ceiling:,.0f}）：那是很多并发请求加起来的总吞吐（批量压测），不是单个用户的速度。"
+                              if other > ceiling else f"在单路上限（{ceiling:,.0f}）以内。")))
     if re.search(r"买|采购|buy|purchas|order", ctx.question.lower()):
         lines.append(ctx.t(f"To buy on it: plan on **{run_n}× {gpu.name}** per copy of the model and the estimate, not the "
                            "figure you were given; measure on one rented set before ordering more.",

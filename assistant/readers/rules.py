@@ -788,6 +788,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         stated["claimed_tokens_per_s"] = claim
         for k in ("throughput_tokens_per_s", "throughput_scope"):
             stated.pop(k, None)
+        if stated.get("tokens_per_s_per_user") == claim:
+            stated.pop("tokens_per_s_per_user")  # (the figure judged is no target)
     impossible = None if claim else _single_stream_beyond_bandwidth(low, stated, catalog)
     if impossible:
         warnings.append(impossible)
@@ -1184,10 +1186,11 @@ def _earlier_setup(low: str, stated: dict, prev: dict, previous: dict) -> None:
 
 
 # asking whether to believe a figure (or to buy on it)
-CLAIM_CHECK = (r"靠谱|可信|真的吗|真的假的|对吗|对不对|是真的|能信|可能吗|现实吗|照这个|按这个|正常吗|合理吗|偏低吗|偏慢吗|太慢了吗|" +
+CLAIM_CHECK = (r"靠谱|可信|真的吗|真的假的|对吗|对不对|是真的|能信|可能吗|现实吗|照这个|按这个|正常吗|合理吗|偏低吗|偏慢吗|太慢了吗|"
+               r"配错|配置错|设置错|哪里错|哪里不对|有问题吗|不对劲|" +
                r"(?<![a-z])(?:realistic|plausible|believable|legit|true\?|is (?:that|this|it) (?:true|right|real|possible)|"
                r"right\?|accurate|possible\?|for real|trust|can we count on|go by|normal\?|reasonable\?|expected\?|"
-               r"too (?:slow|low)\?)(?![a-z])")
+               r"too (?:slow|low)\?|misconfigur\w*|something wrong|doing (?:something )?wrong)(?![a-z])")
 
 
 def _speed_claimed(low: str, stated: dict) -> float | None:
@@ -1199,9 +1202,18 @@ def _speed_claimed(low: str, stated: dict) -> float | None:
     if re.search(r"换成|换到|改成|改用|升级到|加到|翻倍|(?<![a-z])(?:switch\w* to|mov\w* to|upgrad\w* to|go(?:ing)? to|instead|"
                  r"double|would .{0,20}(?:be|get|give)|will .{0,20}(?:be|get|give))(?![a-z])", low):
         return None  # ('测得 35 tok/s … 换成 4 张能翻倍吗': a measured speed carried to a change, not a figure to judge)
+    rates = list(re.finditer(slots.TPS_RATE, low))
+    if len(rates) == 2:  # 'someone says 3000 tok/s … we measured 50 for one user: misconfigured?': ours is judged
+        mine = [m for m in rates if re.search(slots.OWN_MEASUREMENT + r"|我们|我|(?<![a-z])(?:we|our|i)(?![a-z])",
+                                               low[max(0, m.start() - 40):m.start()])]
+        if len(mine) == 1 and re.search(CLAIM_CHECK, low):
+            other = next(m for m in rates if m is not mine[0])
+            stated["quoted_tokens_per_s"] = float(other.group(1).replace(",", "")) * (1000 if other.group(2) else 1)
+            return float(mine[0].group(1).replace(",", "")) * (1000 if mine[0].group(2) else 1)
     own = re.search(slots.OWN_MEASUREMENT, low) and re.search(r"(?<![a-z])(?:i|we|our|my|i'm|we're)(?![a-z])|我|自己|咱", low)
-    if own and not re.search(r"正常|合理|对吗|对不对|偏低|偏慢|太慢|" + slots.w(
-            r"plausible|realistic|normal|reasonable|expected|too (?:slow|low)|is (?:that|this|it) (?:right|ok|good)"), low):
+    if own and not re.search(r"正常|合理|对吗|对不对|偏低|偏慢|太慢|配错|配置错|哪里错|" + slots.w(
+            r"plausible|realistic|normal|reasonable|expected|too (?:slow|low)|is (?:that|this|it) (?:right|ok|good)|"
+            r"misconfigur\w*|something wrong"), low):
         return None  # ('we measured 60 tok/s … how many L4s for 10M tokens a day?': the user's rate carries the load)
     if not own and not re.search(slots.QUOTED_SOURCE + r"|看到|听说|说|(?<![a-z])(?:saw|heard|says?|said|reddit|twitter|"
                                                         r"x\.com)(?![a-z])", low):
