@@ -841,6 +841,10 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
 def _ask(ctx: Ctx, missing: list[str]) -> Answer:
     clar = clarification(ctx.req, missing, ctx.deps.catalog)
     text = clar.question + "\n\n" + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions)
+    meanwhile = _counts_by_tokens(ctx) if missing == ["tokens"] else []
+    if meanwhile:  # 'pre-train a 7B within 3 months: how many 910Bs?': the count at the token budgets people use
+        text += "\n\n" + ctx.t("Meanwhile, the GPUs it takes at common token budgets:", "在常见的数据量下，需要的卡数：") + \
+            "\n" + "\n".join(meanwhile)
     req_dict = ctx.req.model_dump(mode="json")
     req_dict["awaiting"] = missing
     return Answer(answer=restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=ctx.req.intent,
@@ -999,6 +1003,35 @@ def _no_such_memory(ctx: Ctx, name: str) -> str | None:
                     if consumer else "") + "; it was not replaced by another card",
                  f"**{typed} 没有 {m.group(2)}G 版本**：它有 {said} GB 的版本"
                  + ("（国内卖的更大显存的卡是第三方魔改，没有 NVIDIA 保修）" if consumer else "") + "，不会换成别的卡来算")
+
+
+def _counts_by_tokens(ctx: Ctx) -> list[str]:
+    """A deadline and a card with no token count (pre-training from scratch): the GPUs the deadline needs at the
+    Chinchilla budget (20 tokens per parameter) and at 1T and 2T tokens (what recent small models are trained on),
+    each from the planner's own training-time answer."""
+    req = ctx.req
+    if not (req.deadline_hours and req.model and (req.gpu or req.gpus)):
+        return []
+    try:
+        params = ctx.model().params_total
+    except Exception:
+        return []
+    out = []
+    for tokens, label_en, label_zh in ((20 * params, "Chinchilla, 20 tokens per parameter", "Chinchilla 最优，每参数 20 token"),
+                                       (1e12, "1T tokens", "1T token"), (2e12, "2T tokens", "2T token")):
+        sub = req.model_copy(update={"tokens": tokens, "intent": "training_time", "num_gpus": None})
+        try:
+            a = plan(sub, ctx.deps, ctx.question)
+        except Exception:
+            log.exception("sizing at %g tokens failed", tokens)
+            continue
+        n = (a.verdict.num_gpus if a.verdict else None) or (a.request or {}).get("num_gpus")
+        if a.status != "answered" or not n:
+            continue
+        days = a.figures.get("wall_days")
+        out.append(f"- {tokens:.3g} " + ctx.t(f"tokens ({label_en}): **{n} GPUs**", f"token（{label_zh}）：**{n} 张**")
+                   + (ctx.t(f", about {days:,.0f} days", f"，约 {days:,.0f} 天") if isinstance(days, (int, float)) else ""))
+    return out
 
 
 def _known_gpu(ctx: Ctx, name: str) -> str | None:

@@ -777,3 +777,21 @@ def test_our_single_stream_beside_a_quoted_aggregate_is_judged_and_the_aggregate
     assert other > ceiling  # (a single stream cannot reach it)
     assert (f"{other:,} tokens/s you saw quoted is above one stream's ceiling" in a.answer or
             f"你看到的 {other:,} token/秒超过了单路上限" in a.answer), a.answer[:600]
+
+
+# --- pre-training within a deadline on a named card: the count; without a token budget, asked, with counts meanwhile ---
+# GPUs needed ~ 6 x N x D / (peak x MFU x deadline): more tokens, more GPUs (in whole 8-GPU servers)
+
+@pytest.mark.parametrize("q", ["公司要求只能用国产卡, 想从头预训练一个 7B 模型, 3 个月内训完, 要买多少张昇腾 910B?",
+                               "we want to pretrain a 3B model from scratch within 60 days. how many H100s do we need?"])
+def test_a_pretrain_deadline_without_tokens_asks_and_gives_counts_by_budget(q):
+    a = ask(q)
+    assert a.status == "needs_clarification" and a.request["intent"] == "training_time", a.answer[:300]
+    counts = [int(m) for m in re.findall(r"\*\*(\d+) (?:GPUs|张)\*\*", a.answer)]
+    assert len(counts) == 3 and counts == sorted(counts) and counts[0] < counts[-1], a.answer
+
+
+def test_a_pretrain_deadline_with_tokens_gives_the_count():
+    a = ask("从头预训练一个 7B 模型, 2T token, 3 个月内训完, 要买多少张昇腾 910B?")
+    assert a.intent == "training_time" and a.request["num_gpus"] % 8 == 0
+    assert a.figures["wall_hours"] <= 2190 * 1.0 or "MFU" in a.answer

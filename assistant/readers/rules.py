@@ -1461,6 +1461,12 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             not re.search(_DURATION_ASK, low):
         s["inference_speed"] = max(s.get("inference_speed", 0), s.pop("training_time"))  # 'which is faster for 8B: a
         # 4090 or an M2 Ultra?': nothing is trained, so the speed of running it
+    if "deadline_hours" in stated and ("tokens" in stated or stated.get("method") == "pretrain") and \
+            re.search(slots.COUNT_ASK + r"|(?<![a-z])how many(?![a-z])", low) and (s.get("training_time", 0) or
+                                                                            stated.get("method") == "pretrain"):
+        # '2T tokens, within 3 months: how many 910Bs to buy?': the count the deadline needs, not a memory or a bill
+        s["training_time"] = max(s.values(), default=0) + 1
+        s.pop("cost", None)  # ('要买多少张': buying is how the count is used, not a bill asked)
     if s.get("training_time", 0) and s.get("cost", 0):
         loser = "cost" if last.get("training_time", 0) > last.get("cost", 0) else "training_time"
         s[loser] = 0  # 'costs matter to us... how many days?': the question asked last
