@@ -795,3 +795,10 @@ def test_a_pretrain_deadline_with_tokens_gives_the_count():
     a = ask("从头预训练一个 7B 模型, 2T token, 3 个月内训完, 要买多少张昇腾 910B?")
     assert a.intent == "training_time" and a.request["num_gpus"] % 8 == 0
     assert a.figures["wall_hours"] <= 2190 * 1.0 or "MFU" in a.answer
+
+
+@pytest.mark.parametrize("q", ["serving llama 3.3 70B FP8 on 8x H100. p50 prompt ~2k, output ~400: max throughput?",
+                               "Qwen2.5 32B on 2x L40S, p99 TTFT must be under 2 s for 20 users"])
+def test_a_percentile_is_not_a_card(q):
+    a = ask(q)
+    assert not a.request.get("unknown_gpu") and "not in the GPU table" not in a.answer.split("\n")[0], a.answer[:200]

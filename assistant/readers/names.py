@@ -224,6 +224,8 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         token = m.group(2)
         if re.fullmatch(r"\d+[bkmtgw]|fp\d+|bf16|int\d|nf4|q\d|gb\d*|v\d|r\d+|k\d+|x\d+|a\d+b", token):  # a17b: active params
             continue
+        if re.fullmatch(r"p(?:50|75|90|95|99|999)", token) and not m.group(1):
+            continue  # 'p50 prompt ~2k', 'p99 latency': a percentile, not a card
         if token.isdigit() and not m.group(1):
             continue  # a plain number; only 'RTX 9090'-like forms name a card
         called_a_card = re.match(r"\s*(?:gpus?|cards?|accelerators?|显卡|加速卡)", work[m.end():]) is not None
