@@ -802,3 +802,14 @@ def test_a_pretrain_deadline_with_tokens_gives_the_count():
 def test_a_percentile_is_not_a_card(q):
     a = ask(q)
     assert not a.request.get("unknown_gpu") and "not in the GPU table" not in a.answer.split("\n")[0], a.answer[:200]
+
+
+# --- each card in the format written with it: 'Q4_K_M on an A100 40GB? and the 80GB A100 in plain FP16?' -------------
+# Yi-34B: 34.4e9 params; Q4_K_M ~4.85 bits -> ~21 GB (+ KV) on 40 GB; FP16 = 68.8 GB of weights (+ KV) on 80 GB
+
+def test_each_card_is_sized_in_the_format_written_with_it():
+    a = ask("does Yi-34B in Q4_K_M fit on an A100 40GB? and would the 80GB A100 run it in plain FP16?")
+    q4, fp16 = a.asks
+    assert q4.request["gpu"] == "a100-40gb" and fp16.request["gpu"] == "a100-80gb"
+    assert 19 < q4.verdict.per_gpu_gb < 28 and q4.verdict.fits
+    assert 68.8 < fp16.verdict.per_gpu_gb < 78 and fp16.verdict.fits

@@ -678,7 +678,8 @@ def _clause_intent(clause: str, req: Request) -> str | None:
         trains = req.method in ("full", "lora", "qlora", "pretrain") or req.intent.startswith("training")
         return "training_memory" if trains and not re.search(_INFER_JOB, clause) else "inference_memory"
     if not strong and scores.get("inference_memory", 0) >= 1.5 and re.search(_INFER_JOB, clause) and \
-            re.search(_QUESTION, clause):
+            re.search(_QUESTION, clause) and (req.intent.startswith("training") or
+                                              req.method in ("full", "lora", "qlora", "pretrain")):
         return "inference_memory"  # ('训完推理用一张 4090 能不能跑，能开多长上下文': serving the trained model, a clause of its own)
     if not strong:
         return None
@@ -885,6 +886,12 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
             own = precision_in(low[max(0, start - 24):start] + " " + low[end:min(nxt, end + 60)]).get("precision")
             if own and own != req.precision:
                 update["precision"] = own
+            if own and req.checkpoint_format and own in ("fp16", "bf16", "fp32") and \
+                    re.search(r"plain|native|full|unquantized|original|原版|不量化|满血", low[end:min(nxt, end + 60)] +
+                              low[max(0, start - 24):start]) or (own and req.checkpoint_format and own in ("fp16", "bf16")
+                                                                 and own not in req.checkpoint_format):
+                # '… Q4_K_M on an A100 40GB? and would the 80GB A100 run it in plain FP16?': this card's own 16-bit
+                update |= {"precision": own, "checkpoint_format": None}
         after_card = low[end:min(next((sp[0] for sp in every if sp[0] > end and sp[2] != gid), len(low)), end + 30)]
         own_fmt = _values_named(after_card, "precision")
         if own_fmt:  # '2x H100 SXM fp8, 4x L40S awq int4, or 1x H200 fp8': each option in the format written with it
@@ -894,7 +901,8 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         asks.append(Ask(text=label, intent=job, update=update, compare="gpu"))
     if sum(1 for a in asks if "checkpoint_format" in a.update) < 2:  # (one card's format alone is the message's own)
         for a in asks:
-            if "checkpoint_format" in a.update:
+            if "checkpoint_format" in a.update and a.update["checkpoint_format"] is not None or \
+                    ("checkpoint_format" in a.update and not a.update.get("precision")):
                 a.update.pop("checkpoint_format")
                 if a.update.get("precision") == req.precision:
                     a.update.pop("precision")
