@@ -813,3 +813,19 @@ def test_each_card_is_sized_in_the_format_written_with_it():
     assert q4.request["gpu"] == "a100-40gb" and fp16.request["gpu"] == "a100-80gb"
     assert 19 < q4.verdict.per_gpu_gb < 28 and q4.verdict.fits
     assert 68.8 < fp16.verdict.per_gpu_gb < 78 and fp16.verdict.fits
+
+
+# --- formats compared for a load every one holds: the most faithful wins, GGUF's batching said ------------------------
+
+@pytest.mark.parametrize("q,pick", [
+    ("q4_k_m gguf vs awq vs fp8 for llama 3.1 8b on a single rtx 4090, about 10 concurrent users. which one should i use",
+     "FP8"),
+    ("AWQ or FP8 for Qwen2.5 7B on one L40S, 8 concurrent users?", "FP8")])
+def test_formats_that_all_hold_the_users_pick_the_most_faithful(q, pick):
+    a = ask(q)
+    held = {x.ask: x.figures.get("max_concurrent_sequences") for x in a.asks}
+    users = a.request["concurrent_users"]
+    if all((v or 0) >= users for v in held.values()):
+        assert f"**pick {pick}**" in a.comparison, a.comparison
+        if any("Q4" in k for k in held):
+            assert "llama.cpp/Ollama's format" in a.comparison
