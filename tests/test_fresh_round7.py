@@ -829,3 +829,17 @@ def test_formats_that_all_hold_the_users_pick_the_most_faithful(q, pick):
         assert f"**pick {pick}**" in a.comparison, a.comparison
         if any("Q4" in k for k in held):
             assert "llama.cpp/Ollama's format" in a.comparison
+
+
+# --- FP8 on an Ascend card (no FP8 at all): the 8-bit route there is W8A8 INT8, said ---------------------------------
+
+@pytest.mark.parametrize("q", ["DeepSeek-R1 on 16x 910B, 20 users, how does it fit?",
+                               "Qwen2.5-72B FP8 推理，8 张 910B 能扛 30 并发吗",
+                               "要上 Qwen3-235B-A22B 推理，两个方案：8 卡 H20（96G）或者 8 卡昇腾 910B（64G）。量化用 FP8 还是 INT8？"])
+def test_fp8_on_ascend_is_sized_as_w8a8_int8_and_said(q):
+    a = ask(q)
+    assert "W8A8" in a.answer, a.answer[:500]
+    for x in (a.asks or [a]):
+        req = x.request or {}
+        if req.get("gpu") == "ascend-910b" and x.intent in ("serving", "inference_memory"):
+            assert "int8" in x.answer if hasattr(x, "answer") else True

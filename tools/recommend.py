@@ -116,8 +116,9 @@ def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
                       why=_unrated(gpu, "inference"))
     ctx = req.seq_len or 4096
     out = min(DEFAULT_OUTPUT, max(1, ctx // 4))
+    fmt = "int8" if req.precision == "fp8" and gpu.vendor == "Huawei" else req.precision  # (no FP8 on Ascend: W8A8 INT8)
     shape = {"model": req.model, "gpu": gpu, "users": req.batch, "prompt_len": max(1, ctx - out), "output_len": out,
-             "prices": req.prices} | ({"precision": req.precision} if req.precision else {})
+             "prices": req.prices} | ({"precision": fmt} if fmt else {})
     try:
         p = plan_serving(ServeRequest(**shape, tp=req.box_gpus) if req.box_gpus else
                          ServeRequest(**shape, ttft_s=DEFAULT_TTFT_S, itl_ms=DEFAULT_ITL_MS))
@@ -135,7 +136,8 @@ def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
                       cost=None, why=f"needs {p.total_gpus} GPUs: more than one box of {req.box_gpus}")
     return Option(gpu=gpu.id, num_gpus=p.total_gpus,
                   config={"engine": "vllm", "tp": p.tp, "pp": p.pp, "replicas": p.replicas, "itl_ms": p.itl_ms,
-                          "ttft_s": p.ttft_s, "max_concurrent_sequences": p.max_concurrent_sequences},
+                          "ttft_s": p.ttft_s, "max_concurrent_sequences": p.max_concurrent_sequences}
+                  | ({"format": "int8 (W8A8: Ascend has no FP8)"} if fmt != req.precision else {}),
                   fits=True, per_gpu_gb=p.per_gpu_gb, wall_hours=None, cost=p.cost_per_hour_usd,
                   tokens_per_second=p.output_tokens_per_s, why="")
 

@@ -586,6 +586,12 @@ def recommend(ctx: Ctx) -> Answer:
         cost = "" if top.cost is None else ctx.money(top.cost, digits) + (ctx.t("/h", "/小时") if hourly else "")
         lines += ["", T(lang, "rec_pick", gpu=top.gpu, n=top.num_gpus, cost=cost,
                         why=assumption_zh(top.why) if ctx.zh else top.why)]
+    for o in res.options:  # a card run in another format than asked ('FP8 on a 910B': W8A8 INT8), said beside the pick
+        if o.config.get("format"):
+            lines.append(ctx.t(f"- {o.gpu}: weights in {o.config['format']} — the memory of FP8, the 8-bit route there "
+                               "(msModelSlim W8A8, MindIE)",
+                               f"- {o.gpu}：权重用 {o.config['format'].replace('Ascend has no FP8', '昇腾不支持 FP8')}——显存与 FP8 相同，"
+                               "是那里的 8 位方案（msModelSlim W8A8，MindIE 部署）"))
     if task == "inference" and len(req.gpus) < 2:  # what the model needs, before the ranking
         from assistant.context import smallest_cards
         from assistant.plans.infer import fits_on

@@ -72,6 +72,20 @@ def weight_format_for(ctx: Ctx, model, gpu) -> str | None:
         ctx.notes.append(ctx.t(f"{gpu.name} has no BF16: the 16-bit weights run in fp16 (same size)",
                                f"{gpu.name} 不支持 BF16：16 位权重用 fp16 运行（大小相同）"))
         fmt = "fp16"
+    return ascend_8bit(ctx, fmt, gpu)
+
+
+def ascend_8bit(ctx: Ctx, fmt: str | None, gpu) -> str | None:
+    """An FP8 format on an Ascend card, which has no FP8 at all (not even weight-only in MindIE): the 8-bit route there
+    is W8A8 INT8 (msModelSlim / MindIE), same memory, said."""
+    if fmt == "fp8" and gpu is not None and gpu.vendor == "Huawei":
+        line = ctx.t(f"{gpu.name} has no FP8: the 8-bit route on Ascend is W8A8 INT8 (msModelSlim quantization, served by "
+                     "MindIE), the same memory as FP8; an FP8 checkpoint is converted to BF16 or quantized to W8A8 first",
+                     f"{gpu.name} 不支持 FP8：昇腾上的 8 位方案是 W8A8 INT8（msModelSlim 量化、MindIE 部署），显存与 FP8 相同；"
+                     "FP8 的权重要先转成 BF16 或量化成 W8A8")
+        if line not in ctx.notes:
+            ctx.notes.append(line)
+        return "int8"
     return fmt
 
 
@@ -99,8 +113,10 @@ def _served_format(ctx: Ctx, model, gpu, say: bool = True) -> str:
 
     if fmt == "bf16" and not supported_on("bf16", gpu)[0]:
         fmt = "fp16"
+    native, fmt = fmt, ascend_8bit(ctx, fmt, gpu)
     if say:
-        ctx.assume(f"{fmt} weights (the published checkpoint)", f"{fmt} 权重（官方发布的格式）")
+        ctx.assume(f"{fmt} weights (the published checkpoint)" if fmt == native else f"{fmt} weights (W8A8, see below)",
+                   f"{fmt} 权重（官方发布的格式）" if fmt == native else f"{fmt} 权重（W8A8，见下）")
     return fmt
 
 
