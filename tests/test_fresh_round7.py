@@ -840,3 +840,12 @@ def test_fp8_on_ascend_is_sized_as_w8a8_int8_and_said(q):
     a = ask(q)
     assert "W8A8" in a.answer and "int8" in a.answer, a.answer[:500]  # sized in INT8 (the same bytes as FP8)
     assert "fp8 weights (the published checkpoint)" not in a.answer.split("\n")[0]
+
+
+def test_a_tpot_ask_is_the_serving_answers_itl_and_no_fp8_kv_is_offered_twice():
+    a = ask("serving config sanity check: Qwen2.5-14B-Instruct, FP8 weights + FP8 KV cache, 2x L40S, TP=2, max_model_len "
+            "16384, gpu_memory_utilization 0.92. traffic: avg prompt 3k, avg output 700, peak 120 concurrent. is KV cache "
+            "enough? roughly what TPOT (ms per output token) at peak?")
+    assert not any("tpot" in m.ask.lower() for m in a.not_answered), a.not_answered
+    assert "ITL ≈" in a.answer
+    assert "an FP8 KV cache" not in a.answer  # the user runs one already

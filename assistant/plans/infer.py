@@ -559,14 +559,18 @@ def inference_memory(ctx: Ctx) -> Answer:
             lines[-1] = remedy
             v = v.model_copy(update={"fits": True})
     share = r.per_gpu_gb / r.usable_gb if r.usable_gb else 0
-    if v.fits and r.fits and req.gpu and share > TIGHT_SHARE:
+    if v.fits and r.fits and req.gpu and share > TIGHT_SHARE and r.engine not in PREALLOCATING:
+        # (vLLM takes its --gpu-memory-utilization share whatever the job: the pool against the need is the check)
         # 'fits' at 93-99% of a card: a longer prompt, a bigger batch or the framework's own overhead tips it over
         lines.append("")
+        fp8_kv = req.kv_dtype in ("fp8", "int8")  # (already in 8 bits: not offered again)
         lines.append(ctx.t(f"**Tight**: {r.per_gpu_gb:.1f} of {r.usable_gb:.1f} GB usable per GPU ({share:.0%}); a longer "
-                           "prompt, more sequences or a framework's extra buffers push it over: plan for headroom (an FP8 "
-                           "KV cache, a shorter context, or the next size up).",
+                           "prompt, more sequences or a framework's extra buffers push it over: plan for headroom ("
+                           + ("" if fp8_kv else "an FP8 KV cache, ") + "a shorter context, fewer sequences at once, or the "
+                           "next size up).",
                            f"**很紧**：每卡 {r.per_gpu_gb:.1f} GB / 可用 {r.usable_gb:.1f} GB（{share:.0%}）；输入更长、并发更多或"
-                           "框架自己的缓冲都会让它放不下：要留余量（FP8 KV cache、缩短上下文，或者换大一档）。"))
+                           "框架自己的缓冲都会让它放不下：要留余量（" + ("" if fp8_kv else "FP8 KV cache、")
+                           + "缩短上下文、降低并发，或者换大一档）。"))
     if req.gpu and not (r.fits if fixed else best) and not gpu.id.startswith("custom-") and not v.fits:
         lines += _ways_that_fit(ctx, model, gpu, n, context, main_p, r, batch)  # (not 128 Raspberry Pis)
     if req.gpu and req.family_flagship:

@@ -44,6 +44,8 @@ CUES: list[tuple[str, float, str]] = [
                              r"did (?:meta|deepseek|they|it) use|took to train|was trained|did .{0,30} take|hours did|consistent|"
                              r"says (?:it|they|that|\d)|(?:meta|deepseek|openai|google|they|the paper|the report|the blog|the "
                              r"vendor|nvidia|he|she) said")),
+    ("serving", 2, w(r"tpot|itl|inter[\s-]?token latency|time per output token|ms per (?:output )?token|decode latency")
+                   + r"|每\s*token\s*(?:延迟|耗时)|出字速度"),
     ("serving", 3, r"(?<![单一1]\s)(?<![单一1])并发(?!\s*(?:数|为|是|=)?\s*1(?![\d.]))|同时在线|同时使用|同时访问|多少人用|多少用户|qps|线上服务|同时跑|几路|多少路|kv ?池|"
                    + w(r"concurrency|qps|rps|requests per|serve \d+|serving \d+|how many (?:concurrent|simultaneous|parallel)|"
                        r"throughput for \d+|gpu[\s_-]*memory[\s_-]*utili[sz]ation|kv[\s-]?cache (?:pool|blocks)|"
