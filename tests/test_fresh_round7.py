@@ -849,3 +849,21 @@ def test_a_tpot_ask_is_the_serving_answers_itl_and_no_fp8_kv_is_offered_twice():
     assert not any("tpot" in m.ask.lower() for m in a.not_answered), a.not_answered
     assert "ITL ≈" in a.answer
     assert "an FP8 KV cache" not in a.answer  # the user runs one already
+
+
+# --- 'what's the max seq len we could push?': the longest training sequence that fits, by the memory tool ------------
+
+@pytest.mark.parametrize("q,method", [
+    ("we have 4x A100 40GB. LoRA on llama 3.1 8b with zero-3: how much mem per gpu, and what's the max seq len we could push?",
+     "lora"),
+    ("8 张 A100 80G 全参微调 Qwen2.5-7B，ZeRO-3，最长序列能开到多少？", "full")])
+def test_the_longest_trainable_sequence_fits_and_the_next_step_does_not(q, method):
+    a = ask(q)
+    longest = next((x.figures.get("longest_seq_len") for x in (a.asks or [a]) if x.figures.get("longest_seq_len")), None)
+    assert longest and longest % 256 == 0, a.answer[:400]
+    req = next((x.request for x in (a.asks or [a]) if x.figures.get("longest_seq_len")))
+    m, g = CAT.model(req["model"])[0], CAT.gpu(req["gpu"])[0]
+    kw = {"method": method, "num_gpus": req["num_gpus"], "zero": 3, "micro_batch": 1}
+    assert _size(req["model"], req["gpu"], seq_len=longest, **kw).fits
+    assert longest >= max(m.max_context_extended or 0, m.max_context or 0) or \
+        not _size(req["model"], req["gpu"], seq_len=longest + 256, **kw).fits

@@ -215,6 +215,35 @@ FIX_SAID = {  # how the timed answer names the change it was timed with
 }
 
 
+MAX_SEQ_ASK = (r"最长(?:的)?(?:序列|上下文|seq)|序列(?:最长|最大)|能开多长|能训多长|" +
+               r"(?<![a-z])(?:max(?:imum)? seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|longest seq(?:uence)?|max(?:imum)? "
+               r"context (?:we|i) (?:can|could)|how long (?:a )?(?:sequence|context) (?:can|could))(?![a-z])")
+
+
+def _longest_sequence(ctx: Ctx, model, gpu, method: str) -> int | None:
+    """The longest training sequence that fits the request's GPUs and settings at micro-batch 1 (bisection over
+    the training-memory tool, 256 tokens to the model's context limit)."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    def fits(seq: int) -> bool:
+        args = _memory_args(ctx, method) | _stated_layout(ctx) | {"seq_len": seq, "micro_batch": 1}
+        try:
+            return bool(estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)).fits)
+        except ValueError:
+            return False
+
+    top = max(model.max_context_extended or 0, model.max_context or 0) or 131072
+    if not fits(256):
+        return None
+    if fits(top):
+        return top
+    lo, hi = 1, top // 256  # in steps of 256 tokens: lo fits, hi does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid * 256) else (lo, mid)
+    return lo * 256
+
+
 def _fix_tries(ctx: Ctx, method: str) -> list[tuple[str, dict[str, Any], str]]:
     """The usual changes for this method that the request has not already made, in the order practitioners try
     them, each as (key, TrainingMemoryRequest change on top of the ones before it, label)."""
@@ -457,6 +486,20 @@ def training_memory(ctx: Ctx) -> Answer:
         line = smallest_cards(ctx, holds)
         if line:
             lines += ["", line]
+    if re.search(MAX_SEQ_ASK, ctx.question.lower()):  # 'what's the max seq len we could push?': by bisection
+        longest = _longest_sequence(ctx, model, gpu, main.method)
+        if longest:
+            figures_extra = {"longest_seq_len": longest}
+            lines += ["", ctx.t(f"**Longest sequence that fits** ({main.method}, micro-batch 1, on {n}× {gpu.name}): "
+                                f"**{longest:,} tokens** (the same settings; sequence parallelism or more recomputation "
+                                "goes further)",
+                                f"**能放下的最长序列**（{main.method}，micro-batch 1，{n} 张 {gpu.name}）：**{longest:,} token**"
+                                "（其余设置不变；序列并行或更多重计算还能更长）")]
+            ctx.used.add("seq_len")
+        else:
+            figures_extra = {}
+    else:
+        figures_extra = {}
     adapters = [(m, r) for m, r in results.items() if m in ("lora", "qlora")]
     if adapters:  # what LoRA trains: the adapter's parameters, a sliver of the model's
         m, r = adapters[0]
@@ -478,7 +521,7 @@ def training_memory(ctx: Ctx) -> Answer:
     figures |= {f"{m}_host_ram_gb": r.host_ram_gb for m, r in results.items()}
     if results.get("full") and results["full"].states_total_gb:
         figures["full_states_total_gb"] = results["full"].states_total_gb
-    figures |= route_figs
+    figures |= route_figs | figures_extra
     if offload is not None:
         figures["full_offload_host_ram_gb"] = offload.host_ram_gb
         figures["full_offload_per_gpu_gb"] = offload.per_gpu_gb
