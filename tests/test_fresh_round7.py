@@ -867,3 +867,20 @@ def test_the_longest_trainable_sequence_fits_and_the_next_step_does_not(q, metho
     assert _size(req["model"], req["gpu"], seq_len=longest, **kw).fits
     assert longest >= max(m.max_context_extended or 0, m.max_context or 0) or \
         not _size(req["model"], req["gpu"], seq_len=longest + 256, **kw).fits
+
+
+# --- a worked-out training time to sanity-check: computed against it ---------------------------------------------------
+# 6 x 8.03e9 x 1e10 = 4.8e20 FLOPs; at 989 TFLOPS x 0.4 MFU eight H100s need ~1.5e5 s (~42 h, plus attention) per
+# epoch: '2 minutes' is off by about a thousand times, '3 days' holds
+
+@pytest.mark.parametrize("claim,unit_h", [("2 minutes", 1 / 60), ("6 hours", 6.0), ("3 days", 72.0)])
+def test_a_claimed_training_time_is_checked_against_the_computed_one(claim, unit_h):
+    a = ask(f"i calculated full fine-tuning Llama 3.1 8B on 8x H100 80GB, seq 4096, over our 10B token dataset takes "
+            f"about {claim} per epoch. sanity check?")
+    assert a.intent == "fact_check", a.answer[:300]
+    computed = a.figures["wall_hours"]
+    by_hand = 6 * 8.03e9 * 1e10 / (8 * 989.4e12 * 0.4) / 3600  # 42.3 h on 8 GPUs before attention
+    assert by_hand * 0.8 <= computed <= by_hand * 1.6, computed
+    holds = a.figures["claim_correct"]
+    assert holds == int(unit_h >= a.figures["wall_hours_low"]) if "wall_hours_low" in a.figures else True
+    assert ("The claim is wrong" in a.answer) == (not holds)

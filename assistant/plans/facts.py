@@ -920,9 +920,12 @@ def _claimed_job_memory(ctx: Ctx) -> str:
     four_bit = req.method == "full" and req.precision in ("int4", "nf4")
     out = "" if r.fits else ctx.t(
         f"It does not fit either: {req.method} training of {model.name} needs about {r.per_gpu_gb:,.0f} GB per GPU on "
-        f"{n}× {gpu.name} ({gpu.memory_gb:g} GB each); at least {r.min_gpus or '-'} such GPUs.",
+        f"{n}× {gpu.name} ({gpu.memory_gb:g} GB each); " + (f"at least {r.min_gpus} such GPUs." if r.min_gpus else
+                                                            "no GPU count holds it at this micro-batch and length "
+                                                            "(lower the micro-batch, raise the accumulation)."),
         f"显存也放不下：{model.name} {T(ctx.lang, 'full') if req.method == 'full' else req.method} 训练在 {n} 张 {gpu.name}"
-        f"（每张 {gpu.memory_gb:g} GB）上每卡约需 {r.per_gpu_gb:,.0f} GB；至少要 {r.min_gpus or '-'} 张。")
+        f"（每张 {gpu.memory_gb:g} GB）上每卡约需 {r.per_gpu_gb:,.0f} GB；" + (f"至少要 {r.min_gpus} 张。" if r.min_gpus else
+                                                                      "这个 micro-batch 和长度下加多少卡都放不下（调小 micro-batch、加大梯度累积）。"))
     if four_bit:
         out += ctx.t(" And 4-bit weights cannot be trained in full: with a 4-bit base only adapters train (QLoRA), which "
                      "is not full-parameter fine-tuning.",
@@ -939,9 +942,18 @@ def _time_claim(ctx: Ctx, claimed_hours: float) -> Answer:
     base = training_time(ctx)
     fastest = min(c.result["wall_hours_range"][0] for c in base.tool_calls if c.name == "time_train")
     correct = claimed_hours >= fastest
+    def dur(h: float) -> str:  # '2 minutes', '383 h (16 days)'
+        if h < 1:
+            return ctx.t(f"{h * 60:,.0f} minutes", f"{h * 60:,.0f} 分钟")
+        return ctx.t(f"{h:,.0f} h" + (f" ({h / 24:,.1f} days)" if h >= 48 else ""),
+                     f"{h:,.0f} 小时" + (f"（{h / 24:,.1f} 天）" if h >= 48 else ""))
+
+    off = base.figures["wall_hours"] / claimed_hours if claimed_hours else None
     head = T(ctx.lang, "fc_right" if correct else "fc_wrong") + " " + ctx.t(
-        f"Claimed {claimed_hours:,.0f} h; computed {base.figures['wall_hours']:,.0f} h (fastest plausible {fastest:,.0f} h).",
-        f"说法是 {claimed_hours:,.0f} 小时；计算得 {base.figures['wall_hours']:,.0f} 小时（最快也要 {fastest:,.0f} 小时）。")
+        f"Claimed {dur(claimed_hours)}; computed {dur(base.figures['wall_hours'])} (fastest plausible {dur(fastest)})"
+        + (f": about {off:,.0f}× longer than claimed." if off and off >= 3 else "."),
+        f"说法是 {dur(claimed_hours)}；计算得 {dur(base.figures['wall_hours'])}（最快也要 {dur(fastest)}）"
+        + (f"：比说法长约 {off:,.0f} 倍。" if off and off >= 3 else "。"))
     memory = _claimed_job_memory(ctx)
     if memory:
         head += " " + memory

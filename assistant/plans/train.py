@@ -577,11 +577,13 @@ def _does_not_fit_line(ctx: Ctx, model, gpu, n: int) -> str | None:
     states = ctx.t(f"{r.states_total_gb:,.0f} GB of model states", f"{r.states_total_gb:,.0f} GB 模型状态") \
         if getattr(r, "states_total_gb", None) else ctx.t(f"{r.per_gpu_gb:,.0f} GB per GPU", f"每卡 {r.per_gpu_gb:,.0f} GB")
     return ctx.t(f"**Does not fit on {n}× {gpu.name}**: {method} training needs {states} "
-                 f"({r.per_gpu_gb:,.1f} GB per GPU of {r.usable_gb:,.1f} usable); it takes at least "
-                 f"**{r.min_gpus or '?'}** GPUs, or optimizer offload to CPU RAM, or LoRA/QLoRA. The time below is what it "
-                 "would take if it ran.",
+                 f"({r.per_gpu_gb:,.1f} GB per GPU of {r.usable_gb:,.1f} usable); "
+                 + (f"it takes at least **{r.min_gpus}** GPUs, or optimizer offload to CPU RAM, or LoRA/QLoRA."
+                    if r.min_gpus else "no GPU count holds it at this micro-batch and length: lower the micro-batch "
+                                       "(raise the accumulation) first.") + " The time below is what it would take if it ran.",
                  f"**{n} 张 {gpu.name} 放不下**：{method} 训练要 {states}（每卡 {r.per_gpu_gb:,.1f} GB，可用 {r.usable_gb:,.1f}）；"
-                 f"至少要 **{r.min_gpus or '?'}** 张卡，或把优化器卸载到内存，或改用 LoRA/QLoRA。下面的时间是假如能跑时的时间。")
+                 + (f"至少要 **{r.min_gpus}** 张卡，或把优化器卸载到内存，或改用 LoRA/QLoRA。" if r.min_gpus else
+                    "这个 micro-batch 和长度下加多少卡都放不下：先调小 micro-batch（加大梯度累积）。") + "下面的时间是假如能跑时的时间。")
 
 
 RATIO_TOKENS = 1e10  # a GPU-vs-GPU time ratio hardly depends on the job; this one is stated when used

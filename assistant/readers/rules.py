@@ -783,6 +783,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated["gpus"] = [twin[0].id if x == stated["gpu"] else x for x in stated.get("gpus") or [stated["gpu"]]]
             stated["gpu"] = twin[0].id
             warnings.append(f"read as the {twin[0].name} ({mem:g} GB version, as you said)")
+    took = _time_claimed(low, stated)
+    if took:  # 'I calculated … takes about 2 minutes per epoch. sanity check?': a duration to check, not a deadline
+        stated["period_hours"] = took
+        stated["_time_claim"] = True
     claim = _speed_claimed(low, stated)
     if claim:  # 'someone says one 4090 runs 70B int4 at 30 tok/s — reliable?': a speed to judge, not a capacity to use
         stated["claimed_tokens_per_s"] = claim
@@ -906,6 +910,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if follow and "num_gpus" not in stated:
         _earlier_setup(low, stated, prev, previous)
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
+    if stated.pop("_time_claim", None):
+        intent = "fact_check"  # a worked-out training time to check: the time computed against it
     gp = stated.get("gpus") or []
     if len(gp) == 2 and gp[1] == gp[0] + "-pcie" and stated.get("model") and \
             intent in ("inference_memory", "compare", "spec", "recommend", "price"):
@@ -1191,6 +1197,27 @@ CLAIM_CHECK = (r"靠谱|可信|真的吗|真的假的|对吗|对不对|是真的
                r"(?<![a-z])(?:realistic|plausible|believable|legit|true\?|is (?:that|this|it) (?:true|right|real|possible)|"
                r"right\?|accurate|possible\?|for real|trust|can we count on|go by|normal\?|reasonable\?|expected\?|"
                r"too (?:slow|low)\?|misconfigur\w*|something wrong|doing (?:something )?wrong)(?![a-z])")
+
+
+_UNIT_HOURS = {"minute": 1 / 60, "min": 1 / 60, "hour": 1.0, "hr": 1.0, "day": 24.0, "week": 168.0,
+               "分钟": 1 / 60, "小时": 1.0, "天": 24.0, "周": 168.0}
+
+
+def _time_claimed(low: str, stated: dict) -> float | None:
+    """A training duration the user (or someone) worked out, asked to be checked ('takes about 2 minutes per epoch.
+    sanity check?', '算下来 3 天就能训完，对吗'): the hours for the whole job (per epoch x epochs)."""
+    if not stated.get("model") or not (stated.get("tokens") or stated.get("epochs")):
+        return None
+    if not re.search(CLAIM_CHECK + r"|sanity[\s-]?check|double[\s-]?check|对吗|对不对|合理吗|靠谱吗|我算的|算下来", low):
+        return None
+    m = re.search(r"(?:takes?|take|took|taking|would take|需要|要|花|只要|就能|能在)\s*(?:about|around|roughly|~|约|大概|大约)?\s*"
+                  r"(\d+(?:\.\d+)?)\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|分钟|小时|天|周)"
+                  r"(\s*(?:per|an|a|each|/|每个?|一个)\s*(?:epoch|轮))?", low)
+    if not m:
+        return None
+    unit = next(v for k, v in _UNIT_HOURS.items() if m.group(2).startswith(k))
+    hours = float(m.group(1)) * unit * ((stated.get("epochs") or 1) if m.group(3) else 1)
+    return hours if hours > 0 else None
 
 
 def _speed_claimed(low: str, stated: dict) -> float | None:
