@@ -884,3 +884,14 @@ def test_a_claimed_training_time_is_checked_against_the_computed_one(claim, unit
     holds = a.figures["claim_correct"]
     assert holds == int(unit_h >= a.figures["wall_hours_low"]) if "wall_hours_low" in a.figures else True
     assert ("The claim is wrong" in a.answer) == (not holds)
+
+
+# --- a machine bought for a data centre or a team is planned in served formats, never GGUF home files ------------------
+
+@pytest.mark.parametrize("q", ["IDC 单机柜只给 8kW 供电, 想部署 DeepSeek-R1 满血版做内部推理, 买哪种整机合适?",
+                               "what server should our company buy for internal Llama 3.3 70B inference? rack has 12 kW"])
+def test_a_served_deployment_is_never_planned_in_gguf(q):
+    a = ask(q)
+    assert a.intent == "recommend", a.answer[:300]
+    head = a.answer.split("\n\n")[1]
+    assert not re.search(r"q4_k_m|q8_0|gguf", head, re.I), head

@@ -44,6 +44,8 @@ class PurchaseRequest(BaseModel):
     budget: float | None = Field(None, gt=0, allow_inf_nan=False, description="for the whole purchase, in currency")
     context: int = Field(4096, ge=1, le=10_000_000, description="tokens per sequence (inference) / sequence length")
     users: int = Field(1, ge=1, le=100_000, description="concurrent sequences (inference)")
+    served: bool = Field(False, description="a data-centre or team deployment (an IDC rack, a company's internal use): "
+                         "served formats (FP8/INT8/AWQ in vLLM) even for few users, never GGUF home files")
     host_owned: bool = Field(False, description="the user has a machine for the cards: price the cards alone")
     prefer_low_power: bool = Field(False, description="quiet / low power wanted: among near ties the lower draw wins")
     cny_per_usd: float = Field(DEFAULT_CNY_PER_USD, gt=0)
@@ -129,7 +131,7 @@ def _ladder(req: PurchaseRequest, gpu: GPU) -> list[str]:
     from tools.formats import FORMATS, precision_ladder, supported_on
 
     native = req.model.native_precision
-    home_user = req.users <= 4 or gpu.vendor == "Apple"
+    home_user = (req.users <= 4 and not req.served) or gpu.vendor == "Apple"
     if req.format:  # the format asked for, as the engine for this set-up names it (GGUF at home, AWQ/INT8 served)
         bits = FORMATS[req.format].bits if req.format in FORMATS else 16
         if bits >= 16:
@@ -153,7 +155,7 @@ def _inference(req: PurchaseRequest, gpu: GPU, n: int) -> tuple[str, float, floa
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     ladder = _ladder(req, gpu)
-    home = req.users <= 4 or gpu.vendor == "Apple"
+    home = (req.users <= 4 and not req.served) or gpu.vendor == "Apple"
     # the last rung at home: the same smallest format with the KV cache in 8 bits (llama.cpp -ctk q8_0 -ctv q8_0;
     # sized as a 1-byte cache)
     rungs = [(f, None) for f in ladder] + ([(ladder[-1], "fp8")] if home else [])

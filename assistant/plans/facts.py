@@ -9,6 +9,7 @@ from assistant.answer import Answer, Citation, ToolCall, Verdict
 from assistant.compose import T, field_label, job_line, md_table
 from assistant.zh import assumption_zh
 from assistant.context import allowed_cards, USES, Ctx, assumptions_md, sources_md
+from assistant.readers.slots import w
 
 USES["compare"] = {"gpu", "gpus"}
 USES["spec"] = {"gpu", "gpus"}
@@ -184,21 +185,26 @@ def purchase(ctx: Ctx) -> Answer:
     if not (req.context or req.seq_len):
         ctx.assume(f"context {context}", f"上下文 {context}")
     users = req.concurrent_users or 1
+    served = bool(re.search(r"idc|机柜|机房|数据中心|内部|团队|公司|企业|客服|线上|" + w(
+        r"data[\s-]?cent(?:er|re)|rack|colo\w*|internal\w*|team|company|enterprise|production|customers?"),
+        ctx.question.lower())) or bool(req.team_size)
     if not req.concurrent_users and task == "inference":
-        ctx.assume("one user", "单用户")
+        ctx.assume("one user" + (" (a served deployment: served formats, not GGUF home files)" if served else ""),
+                   "单用户" + ("（机房/团队部署：按服务化格式，不用 GGUF）" if served else ""))
     ctx.used |= {k for k in ("precision", "tokens_per_s_per_user", "used") if k in req.stated}
     args = {"model": model.id, "task": task, "currency": cur, "budget": req.budget, "context": context, "users": users,
             "host_owned": bool(req.host_owned), "power_limit_w": req.power_limit_w, "rack_units": req.rack_units,
             "format": req.precision if "precision" in req.stated else None, "min_tokens_per_s": req.tokens_per_s_per_user,
             "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "exclude_gpus": req.exclude_gpus,
-            "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all", "prefer_low_power": bool(req.quiet)}
+            "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all", "prefer_low_power": bool(req.quiet),
+            "served": served}
     def buy(t: str):
         return ctx.call("plan_purchase", args | {"task": t}, plan_purchase(PurchaseRequest(
             model=model, task=t, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
             context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w,
             rack_units=req.rack_units,
             format=req.precision if "precision" in req.stated else None, min_tokens_per_s=req.tokens_per_s_per_user,
-            prefer_low_power=bool(req.quiet))))
+            prefer_low_power=bool(req.quiet), served=served)))
     res = buy(task)
     for lighter in several[1:] if req.budget else []:
         # 'LoRA 和全参微调' where the budget buys no machine for the full fine-tune: the next method asked, said

@@ -68,10 +68,13 @@ CUES: list[tuple[str, float, str]] = [
                   + w(r"vram|memory|enough|fit|fits|oom|out of memory|how many (?:gpus|cards|h100s?|a100s?)(?![\s-]*(?:days?|hours?|hrs?))|gb of|"
                       r"how much (?:gpu )?(?:memory|vram)|kv[\s-]?cache size|per-token|max(?:imum)? context")),
     ("recommend", 3, r"推荐|选什么|选哪|哪个好|哪款|哪种卡|买什么卡|用什么卡|什么卡|最便宜|最划算|性价比|买啥|买什么|该买|配啥|"
+                     r"买哪种|买哪个|买哪款|哪种(?:整机|服务器|机器|机型)|什么(?:整机|服务器|机型)|"
                      + w(r"which gpu|what gpu|which card|what card|which hardware|what hardware|recommend\w*|"
                          r"should (?:i|we) (?:buy|get|use|rent|pick|choose)|best gpu|cheapest|bang for|which one|"
                          r"choosing between|choose between|pick between|recomm?end\w*|recomend\w*|best cluster|"
                          r"what cluster|which cluster|best setup|what setup|what (?:should|do) (?:i|we) buy|what to buy|"
+                         r"(?:what|which) (?:server|machine|box|node|system|hardware)s? (?:should|to|do|would) (?:\w+ ){0,3}"
+                         r"(?:buy|get|purchase)|"
                          r"what are (?:the|our|my) options|what options|which (?:gpus|cards|accelerators) (?:can|could|would)|"
                          r"what would you (?:pick|choose|go with|recommend)") +
                      r"|什么集群|什么配置|怎么配|有哪些(?:方案|选择|选项)|有什么(?:方案|选择|选项)|哪些卡(?:能|可以)|你会选|你选哪"),
