@@ -895,3 +895,22 @@ def test_a_served_deployment_is_never_planned_in_gguf(q):
     assert a.intent == "recommend", a.answer[:300]
     head = a.answer.split("\n\n")[1]
     assert not re.search(r"q4_k_m|q8_0|gguf", head, re.I), head
+
+
+# --- 'is $6M realistic for us?' beside a lab's training cost: the user's run priced against the budget -----------------
+# DeepSeek-V3: 37.6B active x 14.8T tokens x 6 = 3.3e24 FLOPs (+ attention); the run's price is GPU-hours x rate
+
+@pytest.mark.parametrize("q,rate", [
+    ("article says: 'DeepSeek V3 cost only $5.6M to train, so any startup can train a GPT-4 class 671B model for ~$6M'. "
+     "we can rent H100s at $2/hr and have ~14.8T tokens. is $6M realistic for us?", 2.0),
+    ("DeepSeek V3 报告里说训练只花了 557.6 万美元（278.8 万 H800 卡时）。老板说我们也训一个同规模的，预算 600 万美金够吗？", None)])
+def test_a_training_budget_beside_a_labs_cost_prices_the_users_run(q, rate):
+    a = ask(q)
+    assert a.intent == "cost" and a.request["budget"] == 6_000_000, a.answer[:300]
+    assert not a.request.get("purchase_price"), a.request  # ('$5.6M to train' is a run's cost, not a card's price)
+    assert a.request["tokens"] == 14.8e12
+    f = a.figures
+    if rate:
+        assert abs(f["rent_cost"] - f["gpu_hours"] * rate) < 1
+    assert ("enough to rent" in a.answer or "租用够" in a.answer or "租用不够" in a.answer)
+    assert "final run" in a.answer or "最终一次训练" in a.answer

@@ -1110,8 +1110,22 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
         figures |= {"buy_cost": r.buy_cost.typical, "purchase_price_per_gpu": r.purchase_price_per_gpu.typical}
     if req.budget and r.rent_cost:
         ok = req.budget >= r.rent_cost.typical
-        lines.append(ctx.t(f"Budget {s}{req.budget:,.0f}: {'enough' if ok else 'not enough'} to rent.",
-                           f"预算 {s}{req.budget:,.0f}：租用{'够' if ok else '不够'}。"))
+        slow = None
+        if timed is not None and timed.result.get("wall_hours_range"):  # the run at the slow end of the MFU band
+            lo_h, hi_h = timed.result["wall_hours_range"]
+            slow = r.rent_cost.typical * hi_h / timed.result["wall_hours"]
+        line = ctx.t(f"Budget {s}{req.budget:,.0f}: {'enough' if ok else 'not enough'} to rent"
+                     + (f" at the estimate; at the slow end of the efficiency band {s}{slow:,.0f}, "
+                        f"{'still within it' if slow <= req.budget else 'over it'}" if slow else "") + ".",
+                     f"预算 {s}{req.budget:,.0f}：按估算租用{'够' if ok else '不够'}"
+                     + (f"；按效率区间的慢端要 {s}{slow:,.0f}，{'仍在预算内' if slow <= req.budget else '超预算'}" if slow else "") + "。")
+        if req.method == "pretrain":  # what a training run's price leaves out, said beside a budget
+            line += ctx.t(" This is the final run's compute only: ablations and failed runs (often several times the "
+                          "final run), data, evaluation and staff are not in it (DeepSeek's $5.6M figure excludes them "
+                          "too), and the MFU assumed needs a mature large-scale training stack.",
+                          "这只是最终一次训练的算力：消融实验和失败重跑（常是最终一次的好几倍）、数据、评测和人力都不在里面"
+                          "（DeepSeek 的 557.6 万美元也不含这些），而且假设的 MFU 需要成熟的大规模训练工程。")
+        lines.append(line)
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions)
     return Answer(answer=text, lang=lang, intent="cost", figures=figures, tool_calls=ctx.calls,
                   verdict=Verdict(gpu=gpu.id, num_gpus=n))

@@ -77,8 +77,13 @@ def money(text: str) -> dict:
             + MONEY, text),
         re.search(MONEY + r"\s*(?:的)?\s*(?:(?:hardware|capex|total|gpu|server|purchase|overall|all[\s-]*in)\s+)?"
                           r"(?:预算|budget|以内|to spend|可以花|能花)", text)) if x]
+    candidates += [x for x in (  # 'is $6M realistic for us?', '600 万美金够吗': the money the plan must fit in
+        re.search(r"(?:is|would|will)\s+(?:~|about)?\s*" + MONEY + r"\s*(?:for us\s*)?(?:be\s*)?(?:realistic|enough|"
+                  r"feasible|doable|sufficient)", text),
+        re.search(MONEY + r"\s*(?:够吗|够不够|够用吗|能行吗|现实吗|靠谱吗)", text)) if x]
     # (the first that is a budget: 'max 2 servers … ~$440k hardware budget' is not a budget of 2)
-    m = next((x for x in candidates if (x.group("pre") or x.group("post") or re.search(budget_words, x.group(0)))
+    m = next((x for x in candidates if (x.group("pre") or x.group("post") or re.search(budget_words + r"|realistic|enough|"
+                                                                                      r"feasible|doable|sufficient|够", x.group(0)))
               and not re.match(r"\s*(?:%|％|percent|个百分点|成)", text[x.end():])  # ('budget 5% of time': a share)
               and (x.group("pre") or x.group("post") or x.group("mag") or not re.match(
                   r"\s*(?:x|×|\*|张|块|台|个|gpus?|cards?|nodes?|servers?|boxes|machines?|[a-z]+\d)", text[x.end():], re.I))),
@@ -144,9 +149,13 @@ def money(text: str) -> dict:
     buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台|整机|服务器)")
     for b in re.finditer(buy, text):
+        if re.search(r"训练|训|(?<![a-z])(?:train\w*|pre-?train\w*)\s*(?:only\s*)?$", text[max(0, b.start() - 10):b.start()]):
+            continue  # ('训练只花了 557.6 万美元', 'training cost $5.6M': a run's cost, not a card's price)
         window = text[b.end():b.end() + 40]  # ('buying an 8x H100 server is $280k': the object named in between)
         hit = next((m for m in re.finditer(MONEY, window) if _purchase_amount(m, window)
-                    and not re.search(r"/\s*(?:month|mo|月|hr|hour|h)\b|per (?:month|hour)", window[m.end():m.end() + 10])), None)
+                    and not re.search(r"/\s*(?:month|mo|月|hr|hour|h)\b|per (?:month|hour)", window[m.end():m.end() + 10])
+                    and not re.match(r"\s*(?:to (?:pre-?)?train|for (?:pre-?)?training|in (?:compute|gpu)|训练|的训练)",
+                                     window[m.end():])), None)  # ('cost only $5.6M to train': a run's cost, not a card's)
         if hit is None:
             continue
         value, cur = _money(hit)

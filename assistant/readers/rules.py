@@ -912,6 +912,19 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
     if stated.pop("_time_claim", None):
         intent = "fact_check"  # a worked-out training time to check: the time computed against it
+    elif stated.get("budget") and stated.get("model") and re.search(r"训|(?<![a-z])(?:train\w*|pre-?train\w*)(?![a-z])", low) \
+            and re.search(r"够吗|够不够|现实吗|靠谱吗|(?<![a-z])(?:realistic|enough|feasible|doable)(?![a-z])", low) and \
+            intent in ("fact_check", "published_run", "training_memory", "training_time", "cost"):
+        # '$5.6M to train V3 … is $6M realistic for us?', '同规模的，预算 600 万美金够吗': the user's own run priced
+        intent = "cost"
+        stated.setdefault("method", "pretrain")
+        if "tokens" not in stated and re.search(r"同等规模|同规模|一样的|同样的|" + slots.w(r"same (?:scale|size)|like (?:it|theirs)"),
+                                                low):
+            from knowledge.runs import run_for
+
+            run = run_for(low, stated["model"])
+            if run is not None:
+                stated["tokens"] = run.tokens  # the published run's own tokens: the same scale
     gp = stated.get("gpus") or []
     if len(gp) == 2 and gp[1] == gp[0] + "-pcie" and stated.get("model") and \
             intent in ("inference_memory", "compare", "spec", "recommend", "price"):
@@ -934,6 +947,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         if run is not None and run.model:  # 'DeepSeek-V3 took 2.788M H800-hours; the same architecture on 1.5T tokens?'
             stated["model"] = run.model
             stated["model_text"] = run.name
+        if run is not None and "tokens" not in stated and re.search(r"同等规模|同规模|" + slots.w(r"same (?:scale|size)"), low):
+            stated["tokens"] = run.tokens  # ('我们也训一个同规模的': the run's own model on the run's own tokens)
     if intent == "published_run" and re.fullmatch(r"[\d.]+b", stated.get("model") or "-"):
         from knowledge.runs import run_for
 
