@@ -812,6 +812,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                 continue  # inference is what these answers compute
             if name == "gpu" and "gpus" in uses and req.gpu in req.gpus and len(req.gpus) >= 2:
                 continue  # the GPU named first is one of the GPUs compared
+            if getattr(req, name, None) in (None, [], {}, False):
+                continue  # (a field read and then cleared is no input to name)
             if name not in uses and name not in META_FIELDS and name not in already and name not in ctx.shared \
                     and name not in ctx.used:
                 ctx.ignore(name, "the tool that answers this question does not use it",

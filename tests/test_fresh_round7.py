@@ -914,3 +914,17 @@ def test_a_training_budget_beside_a_labs_cost_prices_the_users_run(q, rate):
         assert abs(f["rent_cost"] - f["gpu_hours"] * rate) < 1
     assert ("enough to rent" in a.answer or "租用够" in a.answer or "租用不够" in a.answer)
     assert "final run" in a.answer or "最终一次训练" in a.answer
+
+
+# --- no internal artifacts: 'KV pool 0 tokens', '0 B per token', 'None' inputs, '0 路 … shorter conversations fit more' -
+
+@pytest.mark.parametrize("q", [
+    "8 张 H800 跑 DeepSeek-R1 满血 bf16, 上下文 8k, 最多同时几路?",
+    "how many concurrent 4k requests fit on one A10G with Llama 3.1 8B in bf16?",
+    "Mac Studio M3 Ultra 512GB 跑 DeepSeek R1 Q4_K_M, 3 个人同时用够吗",
+    "Llama 3.1 70B fp8 on 2x H100 for 10 users: enough?"])
+def test_no_internal_artifacts_reach_the_answer(q):
+    a = ask(q)
+    for bad in ("KV pool 0 tokens", "KV 池 0 token", "(0 B per token)", "每 token 0 B", " None:", "最多同时 0 路",
+                "Up to 0 concurrent"):
+        assert bad not in a.answer, (bad, a.answer[:500])

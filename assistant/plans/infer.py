@@ -1089,12 +1089,22 @@ def serving(ctx: Ctx) -> Answer:
         r = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
     max_seqs = r.max_batch or 0
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
-    if not (req.concurrent_users or req.requests_per_s or req.batch):
+    if not (req.concurrent_users or req.requests_per_s or req.batch) and not max_seqs:
+        # no room for even one sequence: the weights and workspace fill the engine's share, said with the ways out
+        head = ctx.t(f"**No room for a {context:,}-token sequence on {n}× {gpu.name}** in {fmt}: the weights and workspace "
+                     f"({r.per_gpu_gb - r.kv_cache_gb:,.1f} GB per GPU) leave the KV cache nothing in the engine's share. "
+                     "Ways out: a smaller weight format, an 8-bit KV cache, a shorter context, or more GPUs (the next "
+                     "tensor-parallel size).",
+                     f"**{n} 张 {gpu.name} 用 {fmt} 放不下一条 {context:,} token 的请求**：权重和工作区（每卡 "
+                     f"{r.per_gpu_gb - r.kv_cache_gb:,.1f} GB）占满了引擎可用的显存，KV cache 没有空间。出路：更小的权重格式、8 位 KV "
+                     "cache、缩短上下文，或者加卡（下一档张量并行）。")
+    elif not (req.concurrent_users or req.requests_per_s or req.batch):
+        bpt = r.kv_cache_bytes_per_token
         head = ctx.t(f"**Up to {max_seqs} concurrent sequences of {context:,} tokens** on {n}× {gpu.name}: the KV pool holds "
-                     f"{r.vllm_kv_cache_tokens or 0:,} tokens ({r.kv_cache_bytes_per_token:,} B per token). Shorter "
+                     f"{r.vllm_kv_cache_tokens or 0:,} tokens" + (f" ({bpt:,} B per token)" if bpt else "") + ". Shorter "
                      "conversations fit more; the engine queues the rest.",
                      f"**最多同时 {max_seqs} 路 {context:,} token 的请求**（{n} 张 {gpu.name}）：KV 池 "
-                     f"{r.vllm_kv_cache_tokens or 0:,} token（每 token {r.kv_cache_bytes_per_token:,} B）。对话更短能容纳更多，"
+                     f"{r.vllm_kv_cache_tokens or 0:,} token" + (f"（每 token {bpt:,} B）" if bpt else "") + "。对话更短能容纳更多，"
                      "多出来的请求由引擎排队。")
     elif not r.fits and "num_gpus" in req.stated and not req.gpu_memory_utilization and gpu.vendor != "Apple" and \
             not ctx.one_of_several and (setting := _standard_settings(model, gpu, n, fmt, context, users)):
@@ -1104,10 +1114,13 @@ def serving(ctx: Ctx) -> Answer:
         v = v.model_copy(update={"fits": True})
         ctx.req = req = req.model_copy(update={"gpu_memory_utilization": setting[0], "kv_dtype": setting[1] or req.kv_dtype})
     elif r.fits:
+        pool = r.vllm_kv_cache_tokens
         head = ctx.t(f"**Yes**: {n}× {gpu.name} hold {users} concurrent sequences of {context:,} tokens "
-                     f"(KV pool {r.vllm_kv_cache_tokens or 0:,} tokens = up to **{max_seqs}** such sequences).",
+                     + (f"(KV pool {pool:,} tokens = up to **{max_seqs}** such sequences)." if pool else
+                        f"(up to **{max_seqs}** such sequences; the KV cache grows as they run, no pool is reserved)."),
                      f"**可以**：{n} 张 {gpu.name} 能同时容纳 {users} 路 {context:,} token 的请求"
-                     f"（KV 池 {r.vllm_kv_cache_tokens or 0:,} token，最多 **{max_seqs}** 路）。")
+                     + (f"（KV 池 {pool:,} token，最多 **{max_seqs}** 路）。" if pool else
+                        f"（最多 **{max_seqs}** 路；KV cache 随运行增长，不预留池）。"))
     else:
         per = req.gpus_per_node or 8
         boxes = -(-(r.min_gpus or 0) // per)
