@@ -235,8 +235,8 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
     (rf"{_N} requests/s arriving evenly \(Poisson\); p50-style steady-state figures, no bursts",
      r"每秒 \1 个请求均匀到达（泊松）；稳态的中位数量级，不含突发"),
     (rf"cost: on-demand rental at the median of the price table's USD records for each GPU \(CNY-only GPUs converted at "
-     rf"{_N} CNY/USD; estimates; override in (\S+)\)",
-     r"成本：每种 GPU 取价格表美元记录的中位按需租价（只有人民币报价的按 \1 元/美元换算；估计值；可在 \2 覆盖）"),
+     rf"{_N} CNY/USD; estimates; write your price in the question to replace them\)",
+     r"成本：每种 GPU 取价格表美元记录的中位按需租价（只有人民币报价的按 \1 元/美元换算；估计值；在问题里写上你的价格即可替换）"),
     (r"ranking: cheapest, then fastest", "排序：先比成本，再比速度"),
     (r"one box of (\d+) does not hold it in (\S+); (\d+) boxes \((\d+) GPUs\) do, for the weights and one ([\d,]+)-token sequence",
      r"一台 \1 卡机放不下（\2）；要 \3 台（\4 张卡）才放得下权重和一条 \5 token 的序列"),

@@ -218,7 +218,7 @@ def _assumptions(req: RecommendRequest, tokens: float | None) -> list[str]:
                    "rate for any other card")
     else:
         out.append("cost: on-demand rental at the median of the price table's USD records for each GPU (CNY-only GPUs "
-                   f"converted at {CNY_PER_USD} CNY/USD; estimates; override in ~/.config/gpu-advisor/prices.yaml)")
+                   f"converted at {CNY_PER_USD} CNY/USD; estimates; write your price in the question to replace them)")
     out.append("ranking: " + ("cheapest meeting the deadline" if req.deadline_hours else
                               "fastest within the budget" if req.budget else "cheapest, then fastest"))
     return out

@@ -93,8 +93,8 @@ def price(ctx: Ctx) -> Answer:
               md_table([ctx.t("provider", "来源"), ctx.t("price", "价格"), ctx.t("unit", "单位"),
                         ctx.t("confidence", "可信度"), ctx.t("as of", "日期")], src_rows)]
     notes = ctx.notes + sorted({n for k in res.kinds for n in k.notes}) + [ctx.t(
-        "prices move weekly; replace them with your quotes (GPU_ADVISOR_PRICES or ~/.config/gpu-advisor/prices.yaml)",
-        "价格每周都在变；可用 GPU_ADVISOR_PRICES 或 ~/.config/gpu-advisor/prices.yaml 换成你的报价")]
+        "prices move weekly; write your quote in the message (e.g. '$2.5/GPU-hour') to replace them",
+        "价格每周都在变；在消息里写上你的报价（如“每卡时 ¥15”）即可替换")]
     cites = [Citation(source=f"prices.yaml#{r.id}", title=(r.provider or r.id), snippet=r.source[:200], as_of=r.as_of)
              for r in res.records[:6]]
     return Answer(answer="\n".join(lines) + assumptions_md(lang, notes), lang=lang, intent="price", figures=figures,
