@@ -112,7 +112,9 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
     if req.tokens:
         out.append(f"{_tokens(req.tokens)} tokens")
     if req.period_hours:
-        out.append(f"{req.period_hours:,.0f} 小时" if zh else f"{req.period_hours:,.0f} h")
+        h = req.period_hours
+        out.append((f"{h * 60:,.0f} 分钟" if zh else f"{h * 60:,.0f} min") if h < 1 else
+                   (f"{h:,.0f} 小时" if zh else f"{h:,.0f} h"))
     if req.price_per_gpu_hour:
         out.append(_money(req.price_per_gpu_hour, req.currency) + ("/卡时" if zh else "/GPU-h"))
     if req.gpu_rental_prices:

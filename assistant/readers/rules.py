@@ -1615,7 +1615,12 @@ def _assign_lengths(stated: dict, intent: str) -> None:
     if not training and "batch" not in stated and "micro_batch" in stated:
         stated["batch"] = stated.pop("micro_batch")
     if training and "batch" in stated and "micro_batch" not in stated:
-        stated["micro_batch"] = stated.pop("batch")
+        if stated["batch"] >= 16 and "global_batch" not in stated:
+            # 'full FT on one H100, seq 8192, batch 64': a batch that size is the global batch (gradient accumulation
+            # makes it up); per-device batches are written as micro-batch / per_device_train_batch_size
+            stated["global_batch"] = stated.pop("batch")
+        else:
+            stated["micro_batch"] = stated.pop("batch")
 
 
 def _follow_up_only(low: str, stated: dict, prev: dict, catalog: Catalog) -> dict:
