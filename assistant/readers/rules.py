@@ -1583,7 +1583,8 @@ _ASKS_A_FIGURE = (r"多少|多久|几(?:台|张|天|个|小时|步)|怎么(?:配
                   slots.w(r"how (?:many|much|long|fast)|what(?:'s| is| are| would)|which|can (?:i|we|it)|will it|"
                           r"would (?:it|that)|should (?:i|we)|estimate|budget|please check|sanity check|"
                           r"size (?:a|an|the|our|my|me)|sizing|spec(?: out)? (?:a|an|the)|recommend (?:a|an|the)|"
-                          r"configure (?:a|an|the)|need|needs|want|calculate|compute|give me|tell me") +
+                          r"configure (?:a|an|the)|(?:i|we) (?:need|want) (?:to know|the|a|an)|calculate|compute|give me|"
+                          r"tell me") + r"|(?<![a-z])needs?\s*[:：]" +
                   r"|帮我(?:配|算|估|选)|给(?:个|出)?(?:配置|方案)|需要|算一下|算下|帮忙算|求")  # ('…, $2.20/GPU-hr. need: mem
 # per GPU, steps, wall time, cost': a list of figures asked, not a text to check)
 
