@@ -928,3 +928,13 @@ def test_no_internal_artifacts_reach_the_answer(q):
     for bad in ("KV pool 0 tokens", "KV 池 0 token", "(0 B per token)", "每 token 0 B", " None:", "最多同时 0 路",
                 "Up to 0 concurrent"):
         assert bad not in a.answer, (bad, a.answer[:500])
+
+
+# --- 'two schemes' asked in a last item: answered for each scheme the earlier items named -------------------------------
+
+def test_a_last_item_about_both_schemes_is_answered_for_each():
+    a = ask("部署 Qwen2.5-72B-Instruct, 三个问题: 1) bf16 要几张 H20 (96G) 2) 换 AWQ int4 要几张 3) 32 个并发每路 4k 上下文, "
+            "两种方案 KV 够不够")
+    serving = [x for x in a.asks if x.intent == "serving"]
+    assert sorted(x.request["precision"] for x in serving) == ["bf16", "int4"], [x.request for x in serving]
+    assert all(x.request["concurrent_users"] == 32 and not x.request.get("prompt_len") == 32 for x in serving)

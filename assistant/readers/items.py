@@ -163,6 +163,15 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
             intent = alone if alone not in ("fact_check", "out_of_scope") else req.intent
         asks.append(Ask(text=_title(item), intent=intent, update=update))
         earlier |= {k: v for k, v in own.items() if (k in carry if carry is not None else k not in _PROBES)}
+    fmts = [r.precision for r in reads[:-1] if "precision" in r.stated and r.precision]
+    if asks and re.search(r"两种方案|两个方案|两种都|两套|各自|分别|(?<![a-z])(?:both|each (?:option|scheme|setup)|either)(?![a-z])",
+                          items[-1].lower()) and len(set(fmts)) >= 2:
+        # '1) bf16 要几张 2) 换 AWQ 要几张 3) 32 个并发每路 4k，两种方案 KV 够不够': the last item asked of each scheme
+        last = asks.pop()
+        for f in dict.fromkeys(fmts):
+            upd = {k: v for k, v in last.update.items() if k not in ("precision", "checkpoint_format", "prompt_len")}
+            asks.append(Ask(text=f"{last.text} ({f})", intent=last.intent,
+                            update=upd | {"precision": f, "checkpoint_format": None}))
     if len({(a.intent, repr(sorted(a.update.items()))) for a in asks}) < 2:
         return []
     if distinct_intents and len({a.intent for a in asks}) < 2:

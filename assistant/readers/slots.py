@@ -264,8 +264,9 @@ def lora_targets(text: str) -> list[str] | None:
 
 # What a request's prompt and its output are called, and the words between such a name and its length
 # ('prompts are ~1k', 'replies average 300', '输入约2000', '回复大概 300').
-_PROMPT = r"(?<![a-z])(?:prompts?|inputs?|documents?|docs|articles?)(?![a-z])|输入|提示词?|问题|文档|文章"
-_PROMPT_BARE = r"(?<![a-z])(?:prompts?|inputs?)(?![a-z])|输入|提示词?|问题"  # '2k prompts' (no 'tokens') is still a length
+_PROMPT = r"(?<![a-z])(?:prompts?|inputs?|documents?|docs|articles?)(?![a-z])|输入|提示词?|(?<!个)问题|文档|文章"
+_PROMPT_BARE = r"(?<![a-z])(?:prompts?|inputs?)(?![a-z])|输入|提示词?|(?<!个)问题"  # '2k prompts' (no 'tokens') is still a length
+# ('三个问题: 32 个并发': the message's questions counted, not a prompt of 32 tokens)
 _OUTPUT = (r"(?<![a-z])(?:outputs?|completions?|answers?|responses?|replies|reply|generations?|summar(?:y|ies)|back)(?![a-z])|"
            r"输出|生成|回复|回答|摘要|返回")  # ('gets ~150 tokens back')
 _IS = (r"(?:\s*(?:is|are|of|about|around|roughly|approximately|approx\.?|averag(?:e|es|ing)|typically|usually|mostly|"
