@@ -1127,10 +1127,11 @@ def serving(ctx: Ctx) -> Answer:
         whole = (ctx.t(f" (the minimum in whole servers: {boxes} × {per} = **{boxes * per} GPUs**, memory alone)",
                        f"（按整机算最少 {boxes} 台 × {per} 卡 = **{boxes * per} 张**，只看显存）")
                  if r.min_gpus and r.min_gpus > per else "")
+        least = serving_count(ctx, model, gpu, r.min_gpus) if r.min_gpus and r.min_gpus <= per else r.min_gpus
         head = ctx.t(f"**No**: {users} concurrent sequences of {context:,} tokens need {r.kv_cache_total_gb:.1f} GB of KV cache; "
-                     f"{n}× {gpu.name} hold up to **{max_seqs}**; at least **{r.min_gpus}** GPUs are needed{whole}.",
+                     f"{n}× {gpu.name} hold up to **{max_seqs}**; at least **{least}** GPUs are needed{whole}.",
                      f"**不够**：{users} 路 {context:,} token 的请求需要 {r.kv_cache_total_gb:.1f} GB KV cache；"
-                     f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；至少需要 **{r.min_gpus}** 张{whole}。")
+                     f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；至少需要 **{least}** 张{whole}。")
     if smaller:
         head = ctx.t(f"**Not in {smaller[0]}** (the published weights need at least {smaller[1]} GPUs), **but in "
                      f"{smaller[2]} your {n} are enough** without buying more. ",
