@@ -938,3 +938,12 @@ def test_a_last_item_about_both_schemes_is_answered_for_each():
     serving = [x for x in a.asks if x.intent == "serving"]
     assert sorted(x.request["precision"] for x in serving) == ["bf16", "int4"], [x.request for x in serving]
     assert all(x.request["concurrent_users"] == 32 and not x.request.get("prompt_len") == 32 for x in serving)
+
+
+@pytest.mark.parametrize("text,key,n", [("给研发团队 20 个人同时用", "concurrent_users", 20),
+                                        ("a team of 12 all at once", "concurrent_users", 12),
+                                        ("a 20-person team", "team_size", 20), ("给 100 人左右日常用", "team_size", 100)])
+def test_a_team_using_it_at_once_is_that_many_concurrent_users(text, key, n):
+    from assistant.readers import slots
+
+    assert slots.users(text.lower()) == {key: n}

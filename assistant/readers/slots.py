@@ -432,7 +432,11 @@ def users(text: str) -> dict:
     if team:  # 'a 20-person R&D team', '给 100 人左右日常用', '十来个人': the people who use it
         n = next((g for g in team.groups() if g), None)
         v = _ROUGH_ZH.get(n) or to_number(n)
-        if v:
+        if v and re.match(r"[^。.;；?？]{0,8}?(?:同时|一起|并发|at (?:the same|one) time|at once|simultaneous\w*|concurrent\w*)",
+                          text[team.end():]):
+            out["concurrent_users"] = int(v)  # '团队 20 个人同时用', 'a team of 20 all at once': all of them at once, said
+            text = text[:team.start()] + " " * (team.end() - team.start()) + text[team.end():]
+        elif v:
             out["team_size"] = int(v)
             text = text[:team.start()] + " " * (team.end() - team.start()) + text[team.end():]
     m = None if out else re.search(rf"({NUM})\s*({MAG})?\s*(?:{w('daily active users?|dau|daily users|users a day|users per day|users daily')}|"
