@@ -775,6 +775,43 @@ def _closed_model_line(ctx: Ctx) -> str:
                  "Llama 3.1 405B 或 GLM-4.5。**下面按 DeepSeek-V3 估算**（官方 FP8 权重）；需要别的模型可以再问。\n\n")
 
 
+def _which_family_member(ctx: Ctx) -> str:
+    """'本地部署 deepseek … 买几张 4090': a family named alone is read as its flagship; when the flagship needs a cluster
+    of the cards named, the member a team runs on a few of them is sized beside it and the question asked."""
+    from knowledge.catalog import FAMILY_MIDDLE
+    from assistant.plans.infer import fits_on, serving_count
+
+    req = ctx.req
+    if not (req.family_flagship and req.model in FAMILY_MIDDLE and (req.gpus or req.gpu)):
+        return ""
+    try:
+        flag = ctx.deps.catalog.model(req.model)[0]
+        mid = ctx.deps.catalog.model(FAMILY_MIDDLE[req.model])[0]
+        cards = [ctx.deps.catalog.gpu(g)[0] for g in (req.gpus or [req.gpu])][:2]
+    except Exception:
+        return ""
+    users = req.concurrent_users or req.batch or 1
+    parts_en, parts_zh, big = [], [], False
+    for g in cards:
+        try:
+            a = fits_on(flag, g, 1, flag.native_precision, 4096)
+            b = fits_on(mid, g, 1, "awq", 4096, users, engine="vllm")
+        except ValueError:
+            continue
+        na, nb = serving_count(ctx, flag, g, a.min_gpus, note=False), serving_count(ctx, mid, g, b.min_gpus, note=False)
+        big = big or (na or 99) > 8
+        parts_en.append(f"on {g.name}: the {flag.name} in {flag.native_precision} needs at least {na or 'more than 1,024'}, "
+                        f"the {mid.name} in AWQ {nb or '-'} for {users} user(s) at once")
+        parts_zh.append(f"{g.name}：{flag.name}（{flag.native_precision}）至少 {na or '1024 以上'} 张，"
+                        f"{mid.name}（AWQ）{users} 路同时用要 {nb or '-'} 张")
+    if not parts_en or not big:
+        return ""
+    return ctx.t(f"**Which {req.model_text or flag.family}?** Named alone it is read as the flagship, {flag.name} (sized "
+                 f"below); " + "; ".join(parts_en) + ". Tell me which one you mean.\n\n",
+                 f"**是哪个 {req.model_text or flag.family}？** 只写系列名按旗舰 {flag.name} 计算（见下）；"
+                 + "；".join(parts_zh) + "。说一下具体是哪个型号。\n\n")
+
+
 def _unknown_model_line(ctx: Ctx) -> str:
     """'Qwen4-100B': a name the catalog lacks is asked about first (which model, dense or MoE), with the family's
     models on record; the generic dense sizing of its size follows as a stand-in, said."""
@@ -824,7 +861,7 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     premise = "".join(ctx.t("**Premise check**: ", "**先更正一个前提**：") + p[:1].upper() + p[1:] + ctx.t(".", "。") + "\n\n"
                       for p in ctx.req.premise_notes if p[1:] not in body) if answer.status == "answered" else ""
     text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + premise + _closed_model_line(ctx) + \
-        _unknown_model_line(ctx) + body
+        _unknown_model_line(ctx) + _which_family_member(ctx) + body
     if ctx.ignored:
         text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(
             f"- {ignored_line(i, zh=ctx.zh)}" for i in ctx.ignored)

@@ -189,6 +189,14 @@ FAMILY_FLAGSHIPS: dict[str, str] = {  # (a longer family name first: 'DeepSeek-R
 }
 
 
+# A family's member that a team runs on a few cards when the flagship needs a cluster ('deepseek' on 4090s: the 32B
+# distill, not the 671B), named beside the flagship's sizing.
+FAMILY_MIDDLE: dict[str, str] = {
+    "deepseek-v3": "deepseek-r1-distill-qwen-32b", "qwen3-235b-a22b": "qwen3-32b", "llama-3.1-405b": "llama-3.3-70b",
+    "glm-4.6": "glm-4.5-air", "kimi-k2": "qwen3-32b", "mistral-large-2407": "mistral-small-24b",
+}
+
+
 def custom_gpu(query: str) -> tuple[GPU, str]:
     """A card known only by its memory (and optionally bandwidth and dense BF16 TFLOPS): '24GB', '24GB:936' (GB/s),
     '24GB:936:165'."""

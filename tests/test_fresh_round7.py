@@ -947,3 +947,15 @@ def test_a_team_using_it_at_once_is_that_many_concurrent_users(text, key, n):
     from assistant.readers import slots
 
     assert slots.users(text.lower()) == {key: n}
+
+
+# --- a family named alone on cards its flagship needs a cluster of: the member that fits a few is sized, and asked -----
+
+@pytest.mark.parametrize("q", ["我们想本地部署 deepseek, 给 20 来个人用, 买几张 4090 够不够?",
+                               "can we run deepseek on 4x RTX 4090 for 10 users?",
+                               "qwen on two L40S for our team, enough?"])
+def test_a_bare_family_on_small_cards_names_the_member_that_fits_and_asks(q):
+    a = ask(q)
+    assert re.search(r"\*\*Which \w+\?\*\*|\*\*是哪个 \w+？\*\*", a.answer), a.answer[:400]
+    m = re.search(r"(?:needs at least|至少) (\d+)", a.answer)
+    assert m and int(m.group(1)) > 8  # the flagship: a cluster of these cards
