@@ -11,7 +11,7 @@ import re
 
 from assistant.answer import Answer
 from assistant.compose import T
-from assistant.context import USES, Ctx, Deps
+from assistant.context import TIGHT_SHARE, USES, Ctx, Deps
 from assistant.plans import facts, infer, money, train
 from assistant.request import META_FIELDS, Clarification, Request
 from assistant.restate import clarification, ignored_line, restate
@@ -355,7 +355,17 @@ def _mac_gpu_limit(ctx: Ctx) -> None:
     fmt = ctx.req.precision or "q4_k_m"
     context = ctx.req.context or 4096
     probe = lambda g: estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=g, precision=fmt, context=context))
-    if probe(gpu).fits:
+    at_default = probe(gpu)
+    if at_default.fits and at_default.usable_gb and at_default.per_gpu_gb <= TIGHT_SHARE * at_default.usable_gb:
+        return
+    if at_default.fits:  # it fits, tightly, at the default limit: the raised limit is the headroom, said
+        mb = int((gpu.memory_gb - MAC_OS_RESERVE_GB) * 1024)
+        ctx.notes.append(ctx.t(f"macOS caps the GPU at {gpu.usable_share:.0%} of unified memory by default; raising it "
+                               f"(`sudo sysctl iogpu.wired_limit_mb={mb}`, leaving {MAC_OS_RESERVE_GB} GB to macOS) gives "
+                               f"{gpu.memory_gb - MAC_OS_RESERVE_GB:g} GB for longer contexts or more users",
+                               f"macOS 默认只让 GPU 用统一内存的 {gpu.usable_share:.0%}；把上限提高（`sudo sysctl "
+                               f"iogpu.wired_limit_mb={mb}`，给 macOS 留 {MAC_OS_RESERVE_GB} GB）可用 "
+                               f"{gpu.memory_gb - MAC_OS_RESERVE_GB:g} GB，上下文更长或人更多都有余地"))
         return
     share = (gpu.memory_gb - MAC_OS_RESERVE_GB) / gpu.memory_gb
     raised = gpu.model_copy(update={"usable_share": share})

@@ -219,6 +219,8 @@ def _speed_engine(ctx: Ctx, default: str) -> str:
     as they go; the rest as _engine."""
     if ctx.req.engine in ("llamacpp", "ollama"):
         return "llamacpp"
+    if ctx.req.engine is None and ctx.req.gpu and ctx.gpu().vendor == "Apple":
+        return "llamacpp"  # a Mac runs llama.cpp / MLX (compiled graphs), not eager PyTorch
     return _engine(ctx, default)
 
 
