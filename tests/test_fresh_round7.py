@@ -959,3 +959,13 @@ def test_a_bare_family_on_small_cards_names_the_member_that_fits_and_asks(q):
     assert re.search(r"\*\*Which \w+\?\*\*|\*\*是哪个 \w+？\*\*", a.answer), a.answer[:400]
     m = re.search(r"(?:needs at least|至少) (\d+)", a.answer)
     assert m and int(m.group(1)) > 8  # the flagship: a cluster of these cards
+
+
+def test_each_quoted_flops_figure_is_judged_against_its_own_card():
+    # H20: FP8 dense 296 (a right figure: no premise to correct); RTX 4090: 660 is not its FP16 (165.2) — each card
+    # is judged on the figure written after it, never on the other card's
+    a = ask("厂商 PPT 上写: 'H20 FP8 算力 296 TFLOPS, RTX 4090 FP8 660 TFLOPS, 所以 4090 推理性能是 H20 两倍多'. 我们要上线 "
+            "Llama-3.3-70B (FP8) 做在线推理, 选 H20 还是 4090?")
+    notes = a.request["premise_notes"]
+    assert not any("296" in n and "4090" in n for n in notes), notes
+    assert not any("H20" in n for n in notes), notes

@@ -582,9 +582,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     names, work = find_names(low, catalog)
     from assistant.readers.spec_claims import memory_claims, spec_claims
 
-    premises = spec_claims(low, catalog, names.gpus, detect_lang(text) == "zh")  # a vendor's impossible figures, said
+    spec = spec_claims(low, catalog, names.gpus, detect_lang(text) == "zh")  # a vendor's impossible figures, said
+    premises = [p for p in spec if not re.search(r"(?:FP8|INT8|FP4) (?:dense|稠密)", p)]  # (a right figure for its format
+    # is not a premise to correct; it stays a note on which figure prefill uses)
     premises += memory_claims(low, catalog, names.gpus, detect_lang(text) == "zh")
-    warnings += premises
+    warnings += spec + [p for p in premises if p not in spec]
     stated: dict = {"premise_notes": premises} if premises else {}
     if path is not None:
         stated |= path

@@ -30,12 +30,27 @@ def spec_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> lis
                        "这个数字没有采用" if zh else
                        f"the quoted {v:,.0f} GB/s of memory bandwidth is beyond any card: the fastest, {top_name}, has "
                        f"{top:,.0f} GB/s ({v / top:.0f}x less); the figure is not used")
+    def owner(at: int) -> str | None:  # the card named last before a figure: whose figure it is
+        best = None
+        for gid in gpu_ids:
+            try:
+                names = {catalog.gpu(gid)[0].id, *catalog.gpu(gid)[0].aliases}
+            except LookupError:
+                continue
+            for name in names:
+                i = low.rfind(name.lower(), 0, at)
+                if i >= 0 and (best is None or i > best[0]):
+                    best = (i, gid)
+        return best[1] if best else None
+
     for gid in gpu_ids:
         try:
             g = catalog.gpu(gid)[0]
         except LookupError:
             continue
         for m in _FLOPS.finditer(low):
+            if len(gpu_ids) > 1 and owner(m.start()) not in (None, gid):
+                continue  # ('H20 FP8 296 TFLOPS, RTX 4090 FP8 660 TFLOPS': each figure is its own card's)
             num, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)[0])
             tf = float(num) * (1000 if unit == "p" else 1)
             dense = g.fp16_dense_tflops or g.bf16_dense_tflops
