@@ -969,3 +969,11 @@ def test_each_quoted_flops_figure_is_judged_against_its_own_card():
     notes = a.request["premise_notes"]
     assert not any("296" in n and "4090" in n for n in notes), notes
     assert not any("H20" in n for n in notes), notes
+
+
+@pytest.mark.parametrize("text,budget", [("显存上 zero-1 + ep8 够不够？", None), ("预算 600 万美金够吗", 6e6),
+                                         ("is $6m realistic for us?", 6e6), ("TP8 够不够", None)])
+def test_a_budget_asked_about_needs_money_not_a_layout(text, budget):
+    from assistant.readers import money
+
+    assert money.money(text.lower()).get("budget") == budget

@@ -80,7 +80,8 @@ def money(text: str) -> dict:
     candidates += [x for x in (  # 'is $6M realistic for us?', '600 万美金够吗': the money the plan must fit in
         re.search(r"(?:is|would|will)\s+(?:~|about)?\s*" + MONEY + r"\s*(?:for us\s*)?(?:be\s*)?(?:realistic|enough|"
                   r"feasible|doable|sufficient)", text),
-        re.search(MONEY + r"\s*(?:够吗|够不够|够用吗|能行吗|现实吗|靠谱吗)", text)) if x]
+        re.search(r"(?<![a-z0-9])" + MONEY + r"\s*(?:够吗|够不够|够用吗|能行吗|现实吗|靠谱吗)", text))
+        if x and (x.group("pre") or x.group("post") or x.group("mag"))]  # ('EP8 够不够': a layout, not a budget of 8)
     # (the first that is a budget: 'max 2 servers … ~$440k hardware budget' is not a budget of 2)
     m = next((x for x in candidates if (x.group("pre") or x.group("post") or re.search(budget_words + r"|realistic|enough|"
                                                                                       r"feasible|doable|sufficient|够", x.group(0)))
