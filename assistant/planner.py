@@ -792,8 +792,9 @@ def _which_family_member(ctx: Ctx) -> str:
     from assistant.plans.infer import fits_on, serving_count
 
     req = ctx.req
-    if not (req.family_flagship and req.model in FAMILY_MIDDLE and (req.gpus or req.gpu)):
-        return ""
+    if not (req.family_flagship and req.model in FAMILY_MIDDLE and (req.gpus or req.gpu)) or \
+            req.intent not in ("inference_memory", "inference_speed", "serving", "recommend"):
+        return ""  # (a training question naming the lab, 'a V3-sized MoE', is not asking which model to run)
     try:
         flag = ctx.deps.catalog.model(req.model)[0]
         mid = ctx.deps.catalog.model(FAMILY_MIDDLE[req.model])[0]

@@ -977,3 +977,11 @@ def test_a_budget_asked_about_needs_money_not_a_layout(text, budget):
     from assistant.readers import money
 
     assert money.money(text.lower()).get("budget") == budget
+
+
+def test_a_quoted_runs_price_basis_is_not_the_users_price():
+    from assistant.readers.rules import read
+
+    r = read("DeepSeek said V3 cost $5.576M = 2.788M H800 GPU-hours x $2/hr. We'll train a V3-sized MoE on ~15T tokens "
+             "on 256 rented H800s at $1.70/hr, so ~$4.7M and about the same wall clock as them, right?", CAT).request
+    assert r.price_per_gpu_hour == 1.7 and r.model == "deepseek-v3" and r.num_gpus == 256

@@ -151,7 +151,10 @@ def quoted_runs(text: str) -> tuple[str, list[str]]:
         return text, []
     low = [x.lower() for x in parts]
     quoted = [i for i, x in enumerate(low) if re.search(_REFERENCE, x) and not re.search(_FIRST_PERSON, x)
-              and not _asks_the_users_own(x) and not re.search(_OFFER, x)
+              and not _asks_the_users_own(x)
+              and not (re.search(_OFFER, x) and not re.search(r"gpu[\s-]*hours?|卡时|(?<![a-z])(?:said|says|reported)(?![a-z])|"
+                                                              r"报告|官方", x))  # ('… 2.788M H800 GPU-hours x $2/hr': the
+              # run's price basis is its own, not an offer to the user)
               and not re.search(_CLIENT, x)  # ('client wants Qwen3 on their box: 4x H100 NVL': the job, a client's)
               and re.search(_RUN_FIGURE, x)]  # a run is quoted by its figures: 'procurement says no NVIDIA' is a rule,
     # 'want to adapt Mistral Small 24B' names the user's model
@@ -941,11 +944,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         if not prev.get("tokens") and "tokens" not in stated:
             stated["ratio_only"] = True
     if intent in ("training_time", "cost") and "model" not in stated and re.search(
-            r"同架构|同样的?架构|一样的?架构|相同的?架构|同一(?:个|种)?架构|同样的?模型|同款|类似|同等规模|同规模|" + slots.w(r"same (?:architecture|arch|model|size)|similar|like (?:it|theirs|that)"),
+            r"同架构|同样的?架构|一样的?架构|相同的?架构|同一(?:个|种)?架构|同样的?模型|同款|类似|同等规模|同规模|" + slots.w(r"same (?:architecture|arch|model|size)|similar|like (?:it|theirs|that)|[a-z0-9.]+-sized|"
+                                                             r"[a-z0-9.]+-class|[a-z0-9.]+-scale"),
             low):
         from knowledge.runs import find_run
 
-        run = find_run(whole)  # (the quoted sentence that names it is out of `low`)
+        run = find_run(whole) or find_run(re.sub(r"(?<![a-z])(?:said|says|reported|report(?:s|ed)?|claims?|'s)(?![a-z])",
+                                                 " ", whole, flags=re.I))  # (the quoted sentence is out of `low`;
+        # 'DeepSeek said V3 cost …': the lab's words between its name and the model's)
         if run is not None and run.model:  # 'DeepSeek-V3 took 2.788M H800-hours; the same architecture on 1.5T tokens?'
             stated["model"] = run.model
             stated["model_text"] = run.name
