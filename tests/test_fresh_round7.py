@@ -985,3 +985,12 @@ def test_a_quoted_runs_price_basis_is_not_the_users_price():
     r = read("DeepSeek said V3 cost $5.576M = 2.788M H800 GPU-hours x $2/hr. We'll train a V3-sized MoE on ~15T tokens "
              "on 256 rented H800s at $1.70/hr, so ~$4.7M and about the same wall clock as them, right?", CAT).request
     assert r.price_per_gpu_hour == 1.7 and r.model == "deepseek-v3" and r.num_gpus == 256
+
+
+@pytest.mark.parametrize("text,included", [("机柜托管 8000/月，电费 0.7 元/度", False), ("托管 + 电费每月 ¥8,000", True),
+                                           ("$3k/month for colocation and power", True),
+                                           ("colo $1,500/mo, power $0.12/kwh", False)])
+def test_a_hosting_fee_includes_power_only_when_said(text, included):
+    from assistant.readers import money
+
+    assert bool(money.money(text.lower()).get("hosting_includes_power")) == included

@@ -108,7 +108,10 @@ def money(text: str) -> dict:
             out["hosting_per_month"], cur = got
             out["currency"] = out.get("currency") or cur
             near = text[max(0, m.start() - 12):m.end() + 24]
-            if re.search(r"电费|电力|含电|包电|power|electric", near) and not re.search(
+            if re.search(r"含电|包电|电费在内|含电费|包含电费|包括电费|[+＋和与及]\s*电费|电费\s*[+＋]|" + w(
+                    r"(?:including|incl\.?|with|and|plus|\+)\s*(?:power|electricity)|(?:power|electricity)\s*(?:included|and)"),
+                         near) and not re.search(r"电费\s*[:：]?\s*\d|(?:power|electricity)\s*(?:at|is|:)?\s*\$?\s*\d", near) \
+                    and not re.search(
                     r"另计|另算|单独|不含|另外付|" + w(r"separate\w*|extra|excluded|not included|on top|billed separately"),
                     text[max(0, m.start() - 12):m.end() + 40]):
                 out["hosting_includes_power"] = True  # ('power billed separately': not in the fee)
