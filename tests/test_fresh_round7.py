@@ -994,3 +994,9 @@ def test_a_hosting_fee_includes_power_only_when_said(text, included):
     from assistant.readers import money
 
     assert bool(money.money(text.lower()).get("hosting_includes_power")) == included
+
+
+def test_colo_plus_power_written_with_a_plus_includes_power():
+    from assistant.readers import money
+
+    assert money.money("buying is $280k, plus colo+power ~$3k/month".lower()).get("hosting_includes_power")

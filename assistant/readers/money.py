@@ -108,7 +108,8 @@ def money(text: str) -> dict:
             out["hosting_per_month"], cur = got
             out["currency"] = out.get("currency") or cur
             near = text[max(0, m.start() - 12):m.end() + 24]
-            if re.search(r"含电|包电|电费在内|含电费|包含电费|包括电费|[+＋和与及]\s*电费|电费\s*[+＋]|" + w(
+            if re.search(r"含电|包电|电费在内|含电费|包含电费|包括电费|[+＋和与及]\s*电费|电费\s*[+＋]|[+＋&/]\s*(?:power|electricity)|"
+                         r"(?:power|electricity)\s*[+＋&/]|" + w(
                     r"(?:including|incl\.?|with|and|plus|\+)\s*(?:power|electricity)|(?:power|electricity)\s*(?:included|and)"),
                          near) and not re.search(r"电费\s*[:：]?\s*\d|(?:power|electricity)\s*(?:at|is|:)?\s*\$?\s*\d", near) \
                     and not re.search(
