@@ -652,6 +652,14 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
                 f"{listed}. **Only {win[0].text} runs it** ({other[0].text} holds none).")
     if ratio is None or abs(ratio - 1) < 0.03:
         broken = _tie_broken_by_speed(done, listed, zh) if intent == "serving" else None
+        methods = [str((a.update or {}).get("method") or "") for a, _ in vals]
+        if not broken and asks[0].compare == "method" and {"lora", "qlora"} <= set(methods):
+            # 'LoRA or QLoRA on this node, which one and why?': a tie on time is decided by quality and memory
+            return (f"{listed}。时间相当（差别不到 3%）：**选 LoRA**——16 位底座没有量化损失，显存放得下就用它；只有显存不够时才用 "
+                    "QLoRA（4 位底座，省显存，质量略低、每步多一次反量化）。" if zh else
+                    f"{listed}. A tie on time (within 3%): **pick LoRA**: the 16-bit base has no quantization loss, so use "
+                    "it where it fits; QLoRA (a 4-bit base) is for when memory forces it, at a small quality cost and a "
+                    "dequantization per step.")
         return broken or (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
     word = {"wall_hours": ("faster", "更快"), "decode_tokens_per_s_per_seq": ("faster", "更快"),
             "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜"),

@@ -1000,3 +1000,18 @@ def test_colo_plus_power_written_with_a_plus_includes_power():
     from assistant.readers import money
 
     assert money.money("buying is $280k, plus colo+power ~$3k/month".lower()).get("hosting_includes_power")
+
+
+def test_lora_and_qlora_tied_on_time_pick_lora_and_say_why():
+    a = ask("LoRA or QLoRA for Llama 3.1 70B on one 8x A100 80GB node, 50M tokens: which one and why?")
+    hours = [x.figures["wall_hours"] for x in a.asks]
+    if max(hours) / min(hours) < 1.03:
+        assert "**pick LoRA**" in a.comparison, a.comparison
+
+
+def test_a_memory_comparison_gives_the_deployable_count():
+    a = ask("满血 DeepSeek-R1 在 H20 上推理，BF16 和 FP8 各要几张？")
+    for x in a.asks:
+        v = x.verdict
+        if v and not v.fits and v.min_gpus:
+            assert v.min_gpus in (1, 2, 4, 8) or v.min_gpus % 8 == 0, v

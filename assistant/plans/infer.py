@@ -512,6 +512,8 @@ def inference_memory(ctx: Ctx) -> Answer:
         from tools.infer_memory import tp_ok
 
         least = serving_count(ctx, model, gpu, r.min_gpus) if not r.fits else r.min_gpus
+        if least and not r.fits:
+            v = v.model_copy(update={"min_gpus": least})  # (the count a comparison or a follow-up carries: deployable)
         lines.append(T(lang, "im_fits" if r.fits else "im_nofit", model=model.name, n=n, gpu=gpu.name, gb=r.per_gpu_gb,
                        min=least, ctx=context) if least or r.fits else
                      ctx.t(f"**{model.name} does not fit on {n} x {gpu.name}** at {context:,} tokens ({r.per_gpu_gb:.1f} GB).",
