@@ -140,7 +140,7 @@ _SAME_EN = (r"((?:(?!;|\.\s).){1,80}?)\s+(?:is|are|runs?|trains?)\s+(?:[\w.]+\s+
             r"on par with|the same (?:speed )?as)\s+([^,.;?]{1,30})")
 
 
-def equal_speed_claim(question: str) -> tuple[str, str] | None:
+def equal_speed_claim(question: str, catalog=None) -> tuple[str, str] | None:
     """The two GPU ids of a claim that they are equally fast, in the order written, or None."""
     from assistant.readers.names import find_names
     from knowledge.catalog import default_catalog
@@ -149,7 +149,7 @@ def equal_speed_claim(question: str) -> tuple[str, str] | None:
     m = re.search(_SAME_ZH, low) or re.search(_SAME_EN, low)
     if not m:
         return None
-    cat = default_catalog()
+    cat = catalog or default_catalog()
     a, b = (find_names(x, cat)[0].gpus for x in (m.group(1), m.group(2)))
     if not a or not b or a[0] == b[0]:
         return None

@@ -159,6 +159,11 @@ class Ctx:
         if text not in self.assumed:
             self.assumed.append(text)
 
+    def note(self, text: str) -> None:
+        """An assumption for the answer's list, once however many steps make it."""
+        if text not in self.notes:
+            self.notes.append(text)
+
     def job(self, default_gpu: str):
         """(model, GPU, GPU count) of the request, with the defaults it lacks stated."""
         model, gpu = self.model(), self.gpu(default=default_gpu)
@@ -218,8 +223,7 @@ def allowed_cards(ctx, cards: list) -> list:
                        "不用 " + "、".join(req.exclude_vendors + _card_names(ctx, req.exclude_gpus))))
     note = ctx.t(f"cards: {rule} (as you asked); {len(cards) - len(kept)} card(s) of the table left out",
                  f"卡：{rule}（按你的要求）；表里 {len(cards) - len(kept)} 种卡不考虑")
-    if note not in ctx.notes:
-        ctx.notes.append(note)
+    ctx.note(note)
     return kept
 
 

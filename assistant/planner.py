@@ -148,11 +148,11 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
             fix = sized.figures.get("fix_fits") if sized is not None and not (req.methods and len(req.methods) >= 2) \
                 else None
             if fix:  # 'LoRA on one A6000: fits? how long?': it fits only with a usual change (above): timed with it, said
-                from assistant.plans.train import FIX_CHANGES, FIX_SAID
+                from assistant.plans.train import FIXES
 
-                change = {k: v for k, v in FIX_CHANGES[fix].items() if k in type(r).model_fields}
+                change = {k: v for k, v in FIXES[fix].change.items() if k in type(r).model_fields}
                 timed = plan(r.model_copy(update=change), deps, question, invalid, shared, one_of_several=True)
-                en, zh = FIX_SAID[fix]
+                en, zh = FIXES[fix].said
                 said = f"按上面能放下的改法（{zh}）计算：" if r.lang == "zh" else f"Timed with the change above that fits ({en}): "
                 answers.append(timed.model_copy(update={"answer": said + "\n\n" + timed.answer}))
                 continue
@@ -1042,9 +1042,7 @@ def _no_such_memory(ctx: Ctx, name: str) -> str | None:
     if not base:
         return None
     rec = ctx.deps.catalog.gpu(base)[0]
-    stem = "-".join(base.split("-")[:2]) if base.startswith("rtx-") else base.split("-")[0]
-    sizes = sorted({g.memory_gb for g in ctx.deps.catalog.gpus if g.id == base or
-                    (g.id.startswith(stem) and "48gb" not in g.id and g.vendor == rec.vendor)})
+    sizes = sorted({g.memory_gb for g in ctx.deps.catalog.stock_versions(base)})
     said = "/".join(f"{x:g}" for x in sizes)
     consumer = "consumer" in (rec.form_factor or "").lower()
     typed = m.group(1).strip().upper()

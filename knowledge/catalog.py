@@ -110,6 +110,11 @@ class Catalog:
         found = [g.id for g in self.gpus if want and model_name(g.name) == want]
         return found or [gpu_id]
 
+    def stock_versions(self, gpu_id: str) -> list[GPU]:
+        """The versions the maker sells of `gpu_id`'s model (its variants less third-party memory mods, whose form
+        factor says 'modified'): what 'the RTX 4090 comes with 48GB' is checked against."""
+        return [g for g in self.gpus if g.id in self.variants(gpu_id) and "modified" not in (g.form_factor or "").lower()]
+
     def gpu(self, query: str) -> tuple[GPU, str | None]:
         """The GPU record for an id or alias; a name shared by variants resolves to the default one, with a note;
         a memory size ('24GB', '48gb:864' with GB/s) is a custom card."""
@@ -374,4 +379,5 @@ def model_name(name: str) -> str:
 
     s = re.split(r"\s\d+\s*GB\b|\sSXM|\sPCIe|\sNVL\b|\sOAM|\s\(|,", name, maxsplit=1)[0]
     s = re.sub(r"^(?:NVIDIA|AMD|Huawei|Apple|Intel)\s+|\b(?:GeForce|HGX|DGX|Instinct|Ascend)\s+", "", s)
+    s = re.sub(r"\s+V\d+$", "", s)  # ('RTX 5090 D V2': a revision of the RTX 5090 D, the same model)
     return s.strip().upper()

@@ -136,6 +136,17 @@ def supported_on(fmt: str, gpu) -> tuple[bool, str | None]:
     return True, None
 
 
+NO_FP8_AT_ALL = ("Huawei",)  # vendors whose cards run no FP8 format, not even weight-only (Ascend: W8A8 INT8 instead)
+
+
+def runnable_format(fmt: str | None, gpu) -> str | None:
+    """The format a card runs a request for `fmt` in: FP8 on a card with no FP8 path at all (Ascend) is its 8-bit
+    route, W8A8 INT8, the same bytes; any other format as asked."""
+    if fmt == "fp8" and gpu is not None and getattr(gpu, "vendor", None) in NO_FP8_AT_ALL:
+        return "int8"
+    return fmt
+
+
 def precision_ladder(native: str, gpu, asked: str | None = None) -> list[tuple[str, str | None]]:
     """[(format id, note)] worth trying on `gpu`, most faithful first: the checkpoint's own format, the 16-bit
     one the card computes in, 8-bit (FP8 where the card has FP8 tensor cores, else INT8), 4-bit (the checkpoint's

@@ -109,6 +109,7 @@ def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
     """The serving planner's smallest layout for `batch` users at seq_len tokens within the default latency targets:
     TP a power of two in a node, whole nodes beyond, replicas for the rest (never a layout slower per stream than
     a smaller one: the planner takes the fewest GPUs that meet the targets)."""
+    from tools.formats import runnable_format
     from tools.serving import DEFAULT_ITL_MS, DEFAULT_OUTPUT, DEFAULT_TTFT_S, ServeRequest, plan_serving
 
     if _unrated(gpu, "inference"):
@@ -116,7 +117,7 @@ def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
                       why=_unrated(gpu, "inference"))
     ctx = req.seq_len or 4096
     out = min(DEFAULT_OUTPUT, max(1, ctx // 4))
-    fmt = "int8" if req.precision == "fp8" and gpu.vendor == "Huawei" else req.precision  # (no FP8 on Ascend: W8A8 INT8)
+    fmt = runnable_format(req.precision, gpu)  # (no FP8 on Ascend: W8A8 INT8)
     shape = {"model": req.model, "gpu": gpu, "users": req.batch, "prompt_len": max(1, ctx - out), "output_len": out,
              "prices": req.prices} | ({"precision": fmt} if fmt else {})
     try:

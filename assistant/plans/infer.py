@@ -78,15 +78,15 @@ def weight_format_for(ctx: Ctx, model, gpu) -> str | None:
 def ascend_8bit(ctx: Ctx, fmt: str | None, gpu) -> str | None:
     """An FP8 format on an Ascend card, which has no FP8 at all (not even weight-only in MindIE): the 8-bit route there
     is W8A8 INT8 (msModelSlim / MindIE), same memory, said."""
-    if fmt == "fp8" and gpu is not None and gpu.vendor == "Huawei":
+    from tools.formats import runnable_format
+
+    if runnable_format(fmt, gpu) != fmt:
         line = ctx.t(f"{gpu.name} has no FP8: the 8-bit route on Ascend is W8A8 INT8 (msModelSlim quantization, served by "
                      "MindIE), the same memory as FP8; an FP8 checkpoint is converted to BF16 or quantized to W8A8 first",
                      f"{gpu.name} 不支持 FP8：昇腾上的 8 位方案是 W8A8 INT8（msModelSlim 量化、MindIE 部署），显存与 FP8 相同；"
                      "FP8 的权重要先转成 BF16 或量化成 W8A8")
-        if line not in ctx.notes:
-            ctx.notes.append(line)
-        return "int8"
-    return fmt
+        ctx.note(line)
+    return runnable_format(fmt, gpu)
 
 
 def precision_ladder(ctx: Ctx, model, gpu) -> list[str]:
@@ -173,7 +173,7 @@ def offload(ctx: Ctx) -> Answer:
                   verdict=Verdict(fits=fits_all, gpu=gpu.id, num_gpus=n, method="inference", per_gpu_gb=r.per_gpu_gb))
 
 
-LAYER_SPLIT_RUNTIMES = ("llamacpp", "ollama", "hf")  # split a model by layers over any number of GPUs
+LAYER_SPLIT_RUNTIMES = GGUF_ENGINES + ("hf",)  # split a model by layers over any number of GPUs
 
 
 def serving_count(ctx: Ctx, model, gpu, least: int | None, note: bool = True) -> int | None:
@@ -234,8 +234,7 @@ def _context(ctx: Ctx) -> int:
                      f"{req.context:,}-token limit caps one request, it is not reserved for each (vLLM's paged KV)",
                      f"KV cache 按平均请求（{req.prompt_len:,} + {req.output_len:,} token）计算：{req.context:,} 的上限只限制单个"
                      "请求，并不为每个请求预留（vLLM 分页 KV）")
-        if line not in ctx.notes:
-            ctx.notes.append(line)
+        ctx.note(line)
         ctx.used.add("context")
         return req.prompt_len + req.output_len
     if req.context:
@@ -273,8 +272,7 @@ def _size(ctx: Ctx, model, gpu, precision: str, batch: int, engine: str, context
                      "for one chunk; transformers generate() prefills the whole prompt at once and needs more)",
                      f"预填充按每块 {_PREFILL_CHUNK:,} token 分块（vLLM、SGLang、llama.cpp 都这样；激活按一块算；transformers "
                      "generate() 一次预填充整段，需要更多）")
-        if note not in ctx.notes:
-            ctx.notes.append(note)
+        ctx.note(note)
     if prompt != context:
         args["prompt_len"] = prompt
     return ctx.call("size_infer", {"model": model.id, "gpu": gpu.id if gpu else None, **args},
@@ -1902,7 +1900,7 @@ def quoted_speed_claim(ctx: Ctx) -> Answer:
         ctx.assume_one_gpu()
     claimed = req.claimed_tokens_per_s
     fmt = weight_format_for(ctx, model, gpu) or model.native_precision
-    local = req.engine in ("llamacpp", "ollama") or gpu.vendor == "Apple" or fmt.startswith("q")
+    local = req.engine in GGUF_ENGINES or gpu.vendor == "Apple" or fmt.startswith("q")
     engine = "llamacpp" if local else _speed_engine(ctx, "vllm")
     context = min(_context(ctx), 4096)
     ctx.used |= {"claimed_tokens_per_s", "precision"}

@@ -195,8 +195,7 @@ def provider_rate(ctx: Ctx, gpu_id: str, currency: str | None = None) -> float |
                  + ", ".join(f"{p.id}, {p.provider}, as of {p.as_of}" for p in found) + ")",
                  f"{name} 上 {gpu_id} 的按需价：每卡时 {rate:,.2f} {cur}（价格表："
                  + "，".join(f"{p.id}，{p.provider}，{p.as_of}" for p in found) + "）")
-    if note not in ctx.notes:
-        ctx.notes.append(note)
+    ctx.note(note)
     return rate
 
 
@@ -338,8 +337,6 @@ def _break_even_volume(ctx: Ctx, s: str, hourly: float, mtok_per_hour: float, un
         en.append(f"{label}: {be:,.0f}M output tokens a day ({be * 30.4 / 1e3:,.2f}B a month)"
                   + ("" if wins else " (more than it can make)"))
         zh.append(f"{label}：每天 {be:,.0f}M 输出 token（每月约 {be * 30.4 / 100:,.1f} 亿）" + ("" if wins else "（超过它的产能）"))
-    from assistant.compose import md_table
-
     head = ctx.t(f"**Break-even volume**: one {unit_en} costs {s}{day:,.0f} a day whatever it does and makes at most "
                  f"{cap:,.0f}M output tokens a day at full load; self-hosting wins above " + "; ".join(en) + ".",
                  f"**盈亏平衡的量**：一{unit_zh}每天固定花 {s}{day:,.0f}，满载最多每天产出 {cap:,.0f}M 输出 token；超过这个量自建更划算："

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from assistant.answer import Answer, Verdict
 from assistant.zh import component_name
@@ -196,22 +196,24 @@ def _offload_routes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[s
     return out, figs
 
 
+class Fix(NamedTuple):
+    change: dict[str, Any]  # TrainingMemoryRequest fields, on top of the changes before it
+    said: tuple[str, str]  # how the timed answer names it (en, zh)
+
+
 # The usual changes on the same GPUs, each on top of the ones before it (_standard_fixes): what a time asked beside a
 # memory that does not fit is computed with, when one of them makes it fit (planner)
-FIX_CHANGES: dict[str, dict[str, Any]] = {
-    "mb1": {"micro_batch": 1},
-    "chunked": {"micro_batch": 1, "loss": "chunked"},
-    "qlora": {"micro_batch": 1, "loss": "chunked", "method": "qlora"},
-    "recompute": {"micro_batch": 1, "loss": "chunked", "recompute": "full"},
-    "adam8": {"micro_batch": 1, "loss": "chunked", "recompute": "full", "optimizer": "adamw-8bit"},
-}
-FIX_SAID = {  # how the timed answer names the change it was timed with
-    "mb1": ("micro-batch 1, accumulation making up the batch", "micro-batch 1，梯度累积补足"),
-    "chunked": ("micro-batch 1, accumulation making up the batch, chunked cross-entropy",
-                "micro-batch 1，梯度累积补足，分块交叉熵"),
-    "qlora": ("QLoRA, micro-batch 1", "QLoRA、micro-batch 1"),
-    "recompute": ("micro-batch 1, chunked loss, full recomputation", "micro-batch 1、分块交叉熵、完整重计算"),
-    "adam8": ("micro-batch 1, chunked loss, full recomputation, 8-bit AdamW", "micro-batch 1、分块交叉熵、完整重计算、8-bit AdamW"),
+_MB1 = {"micro_batch": 1}
+_CHUNKED = _MB1 | {"loss": "chunked"}
+_RECOMPUTE = _CHUNKED | {"recompute": "full"}
+FIXES: dict[str, Fix] = {
+    "mb1": Fix(_MB1, ("micro-batch 1, accumulation making up the batch", "micro-batch 1，梯度累积补足")),
+    "chunked": Fix(_CHUNKED, ("micro-batch 1, accumulation making up the batch, chunked cross-entropy",
+                              "micro-batch 1，梯度累积补足，分块交叉熵")),
+    "qlora": Fix(_CHUNKED | {"method": "qlora"}, ("QLoRA, micro-batch 1", "QLoRA、micro-batch 1")),
+    "recompute": Fix(_RECOMPUTE, ("micro-batch 1, chunked loss, full recomputation", "micro-batch 1、分块交叉熵、完整重计算")),
+    "adam8": Fix(_RECOMPUTE | {"optimizer": "adamw-8bit"}, ("micro-batch 1, chunked loss, full recomputation, 8-bit AdamW",
+                                                           "micro-batch 1、分块交叉熵、完整重计算、8-bit AdamW")),
 }
 
 
@@ -251,24 +253,24 @@ def _fix_tries(ctx: Ctx, method: str) -> list[tuple[str, dict[str, Any], str]]:
     mb = req.micro_batch or 1
     tries = []
     if mb > 1:
-        tries.append(("mb1", FIX_CHANGES["mb1"], ctx.t(f"micro-batch 1 with gradient accumulation ×{mb} more (same global "
+        tries.append(("mb1", FIXES["mb1"].change, ctx.t(f"micro-batch 1 with gradient accumulation ×{mb} more (same global "
                                                         "batch, more steps of work per update)",
                                                         f"micro-batch 改 1，梯度累积乘 {mb}（全局 batch 不变，每次更新多算几步）")))
-    tries.append(("chunked", FIX_CHANGES["chunked"],
+    tries.append(("chunked", FIXES["chunked"].change,
                   ctx.t("micro-batch 1 + a chunked cross-entropy (Liger `FusedLinearCrossEntropy`, torchtune chunked "
                         "loss): the vocabulary's logits are never all held", "micro-batch 1 + 分块交叉熵（Liger 的 "
                         "FusedLinearCrossEntropy 或 torchtune 分块 loss）：词表 logits 不再一次性全放显存")))
     if method == "lora":
-        tries.append(("qlora", FIX_CHANGES["qlora"],
+        tries.append(("qlora", FIXES["qlora"].change,
                       ctx.t("…and QLoRA (the frozen base in 4-bit NF4)", "……再换 QLoRA（冻结底座用 4-bit NF4）")))
     if method == "full" and req.recompute != "full":
-        tries.append(("recompute", FIX_CHANGES["recompute"],
+        tries.append(("recompute", FIXES["recompute"].change,
                       ctx.t("…and full activation recomputation (Megatron `--recompute-granularity full`, HF "
                             "`gradient_checkpointing`): only each layer's input is kept, the forward runs twice "
                             "(~+33% compute)", "……再开完整重计算（Megatron `--recompute-granularity full`，HF "
                             "`gradient_checkpointing`）：每层只留输入，前向算两遍（计算量约 +33%）")))
     if method == "full" and (req.optimizer or "adamw") == "adamw":
-        tries.append(("adam8", FIX_CHANGES["adam8"],
+        tries.append(("adam8", FIXES["adam8"].change,
                       ctx.t("…and an 8-bit AdamW (bitsandbytes `adamw_bnb_8bit`): the two moments in 1 byte each, "
                             "6 bytes per parameter less", "……再换 8-bit AdamW（bitsandbytes `adamw_bnb_8bit`）：两个动量各 "
                             "1 字节，每参数省 6 字节")))
@@ -445,7 +447,7 @@ def training_memory(ctx: Ctx) -> Answer:
         lines.append("- " + T(lang, key, method=T(lang, "full") if (ctx.zh and o.method == "full") else o.method,
                               gb=o.per_gpu_gb, min=o.min_gpus, n=n))
         if not o.fits and fix_fits and o.method == main.method:  # the usual change that makes it fit leads the way out
-            en, zh = FIX_SAID[fix_fits]
+            en, zh = FIXES[fix_fits].said
             lines[-1] += ctx.t(f" as configured — but **it fits on {'this GPU' if n == 1 else f'these {n}'} with a usual change ({en}): "
                                f"{route_figs[f'fix_{fix_fits}_per_gpu_gb']:.1f} GB per GPU** (below); more GPUs are "
                                "not needed for memory",
@@ -547,8 +549,7 @@ def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
                      "not counted here (group by length to keep it small)",
                      f"不打包：每步是 {req.global_batch or '全局 batch 个'} 条样本、每条约 {seq:,} token（平均），步数按样本算；"
                      "补齐到每个 batch 最长样本的 padding 会多算一些，这里没计（按长度分组可以减少）")
-        if line not in ctx.notes:
-            ctx.notes.append(line)
+        ctx.note(line)
     elif req.packing:
         ctx.used.add("packing")
     return {k: v for k, v in {
@@ -988,7 +989,7 @@ def training_time(ctx: Ctx) -> Answer:
         lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"], claim=claim))
         from assistant.claims import equal_claim_verdict, equal_speed_claim
 
-        same = equal_speed_claim(ctx.question)
+        same = equal_speed_claim(ctx.question, ctx.deps.catalog)
         if same and {slow.gpu, fast.gpu} == set(same):  # '销售说 H20 训练跟 H100 一样快': judged first
             lines.insert(0, equal_claim_verdict(same, slow.wall_hours / fast.wall_hours, True, ctx.zh))
         if req.period_hours and "period_hours" in req.stated:

@@ -501,7 +501,7 @@ _PRICE_KINDS = (("buy", w(r"buy|buying|purchase|purchasing|own|to own|msrp|stree
                 ("rent", w(r"rent|renting|rental|hourly|per hour|an hour|on[\s-]?demand|cloud") + r"|租|每小时|一小时|按小时"))
 
 
-def several_intents(low: str, req: Request) -> list[Ask]:
+def several_intents(low: str, req: Request, catalog=None) -> list[Ask]:
     """Asks of different kinds in one message, each from its own clause, in the order asked. The message's own reading
     is the first; a clause asking for something the first does not answer becomes a further ask."""
     zh = req.lang == "zh"
@@ -571,7 +571,7 @@ def several_intents(low: str, req: Request) -> list[Ask]:
         seen.add(_family(intent))
         n = _clause_gpus(clause)  # '2) … 8 卡 A800 大概多久' beside '1) 单卡够不够': this ask's own GPU count
         update = {"num_gpus": n} if n and n != req.num_gpus else {}
-        card = _clause_card(clause)
+        card = _clause_card(clause, catalog) if catalog is not None else None
         if card and card != req.gpu:  # '… 8 张 A100 多久？训完推理用一张 4090 能不能跑': this ask's own card
             update |= {"gpu": card, "gpus": [card], "num_gpus": n or 1}
         if intent.startswith("inference") and req.method in ("full", "lora", "qlora", "pretrain"):
@@ -631,12 +631,11 @@ _CLAUSE_GPUS = re.compile(r"(?<![a-z\d.])(\d{1,5})\s*(?:x|×|张|块|卡)?\s*(?:
                           r"(?![\s-]*(?:gpu[\s-]*)?(?:hours?|hrs?|days?|小时|卡时))|(?<![a-z\d.])(\d{1,5})\s*卡(?!时)")
 
 
-def _clause_card(clause: str) -> str | None:
+def _clause_card(clause: str, catalog) -> str | None:
     """The one GPU a clause names, or None."""
     from assistant.readers.names import find_names
-    from knowledge.catalog import default_catalog
 
-    gpus = find_names(clause, default_catalog())[0].gpus
+    gpus = find_names(clause, catalog)[0].gpus
     return gpus[0] if len(gpus) == 1 else None
 
 
@@ -1104,7 +1103,7 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     else:
         asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
                 or several_formats(low, req) or several_values(low, req) or several_loads(low, req)
-                or listed_asks(low, req) or several_intents(low, req))
+                or listed_asks(low, req) or several_intents(low, req, catalog))
         # (a list whose every item is a figure asked is read as it is written, before the clause-by-clause reading)
         # (formats in items of their own carry each item's GPU count: 'A）4 张跑 BF16；B）2 张跑 AWQ')
     clauses = _clauses(low)

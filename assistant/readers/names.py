@@ -140,8 +140,7 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         mem = re.match(r"[\s-]*(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])", low[end:end + 12])
         if not mem or gid.startswith("custom-"):
             continue
-        stem = (lambda i: "-".join(i.split("-")[:2]) if i.startswith("rtx-") else i.split("-")[0])  # rtx-4090, a100
-        family = [g for g in catalog.gpus if stem(g.id) == stem(gid)]
+        family = [g for g in catalog.gpus if g.id in catalog.variants(gid)]  # (its memory mods included: '4090 48G')
         base = catalog.gpu(gid)[0]
         if family and all(abs(g.memory_gb - int(mem.group(1))) > 2 for g in family) and int(mem.group(1)) > base.memory_gb \
                 and re.search(r"魔改|改装|改版|改显存|(?<![a-z])(?:mod|modded|modified)(?![a-z])", low) \

@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from assistant.readers import cues, money, slots
+from assistant.readers.numbers import duration_hours
 from assistant.readers.names import count_spans_near_gpus, find_names
 from assistant.request import Request
 from knowledge.catalog import Catalog
@@ -379,7 +380,7 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         # ('… 2,900 tokens/s per GPU on 8x A100. How long for 1T tokens on 32 A100s?': the job is on other GPUs)
         rated = re.search(slots.TPS_RATE, split[0].lower())
         quoted_rate = past.throughput_tokens_per_s or (
-            float(rated.group(1).replace(",", "")) * (1000 if rated.group(2) else 1) if rated else None)
+            slots.tps_value(rated) if rated else None)
         quoted_only = re.search(slots.QUOTED_SOURCE, split[0].lower()) and not re.search(slots.OWN_MEASUREMENT,
                                                                                          split[0].lower())
         if quoted_only and not past.period_hours and quoted_rate and past.model and past.gpu and not now.model and \
@@ -583,13 +584,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         invalid.append(BITS_AS_CONTEXT)
     path, low = config_path(text, low)
     names, work = find_names(low, catalog)
-    from assistant.readers.spec_claims import memory_claims, spec_claims
+    from assistant.readers.spec_claims import memory_claims, spec_findings
 
-    spec = spec_claims(low, catalog, names.gpus, detect_lang(text) == "zh")  # a vendor's impossible figures, said
-    premises = [p for p in spec if not re.search(r"(?:FP8|INT8|FP4) (?:dense|稠密)", p)]  # (a right figure for its format
-    # is not a premise to correct; it stays a note on which figure prefill uses)
-    premises += memory_claims(low, catalog, names.gpus, detect_lang(text) == "zh")
-    warnings += spec + [p for p in premises if p not in spec]
+    found = spec_findings(low, catalog, names.gpus, detect_lang(text) == "zh")  # a vendor's impossible figures, said
+    memory = memory_claims(low, catalog, names.gpus, detect_lang(text) == "zh")
+    premises = [t for t, corrects in found if corrects] + memory  # (a right figure for its format is no premise to
+    # correct: it stays a note on which figure prefill uses)
+    warnings += [t for t, _ in found] + memory
     stated: dict = {"premise_notes": premises} if premises else {}
     if path is not None:
         stated |= path
@@ -1222,10 +1223,6 @@ CLAIM_CHECK = (r"靠谱|可信|真的吗|真的假的|对吗|对不对|是真的
                r"too (?:slow|low)\?|misconfigur\w*|something wrong|doing (?:something )?wrong)(?![a-z])")
 
 
-_UNIT_HOURS = {"minute": 1 / 60, "min": 1 / 60, "hour": 1.0, "hr": 1.0, "day": 24.0, "week": 168.0,
-               "分钟": 1 / 60, "小时": 1.0, "天": 24.0, "周": 168.0}
-
-
 def _time_claimed(low: str, stated: dict) -> float | None:
     """A training duration the user (or someone) worked out, asked to be checked ('takes about 2 minutes per epoch.
     sanity check?', '算下来 3 天就能训完，对吗'): the hours for the whole job (per epoch x epochs)."""
@@ -1238,8 +1235,7 @@ def _time_claimed(low: str, stated: dict) -> float | None:
                   r"(\s*(?:per|an|a|each|/|每个?|一个)\s*(?:epoch|轮))?", low)
     if not m:
         return None
-    unit = next(v for k, v in _UNIT_HOURS.items() if m.group(2).startswith(k))
-    hours = float(m.group(1)) * unit * ((stated.get("epochs") or 1) if m.group(3) else 1)
+    hours = duration_hours(float(m.group(1)), m.group(2)) * ((stated.get("epochs") or 1) if m.group(3) else 1)
     return hours if hours > 0 else None
 
 
@@ -1258,8 +1254,8 @@ def _speed_claimed(low: str, stated: dict) -> float | None:
                                                low[max(0, m.start() - 40):m.start()])]
         if len(mine) == 1 and re.search(CLAIM_CHECK, low):
             other = next(m for m in rates if m is not mine[0])
-            stated["quoted_tokens_per_s"] = float(other.group(1).replace(",", "")) * (1000 if other.group(2) else 1)
-            return float(mine[0].group(1).replace(",", "")) * (1000 if mine[0].group(2) else 1)
+            stated["quoted_tokens_per_s"] = slots.tps_value(other)
+            return slots.tps_value(mine[0])
     own = re.search(slots.OWN_MEASUREMENT, low) and re.search(r"(?<![a-z])(?:i|we|our|my|i'm|we're)(?![a-z])|我|自己|咱", low)
     if own and not re.search(r"正常|合理|对吗|对不对|偏低|偏慢|太慢|配错|配置错|哪里错|" + slots.w(
             r"plausible|realistic|normal|reasonable|expected|too (?:slow|low)|is (?:that|this|it) (?:right|ok|good)|"
@@ -1275,7 +1271,7 @@ def _speed_claimed(low: str, stated: dict) -> float | None:
     if len(rates) != 1:
         return None
     m = rates[0]
-    return float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+    return slots.tps_value(m)
 
 
 def _single_stream_beyond_bandwidth(low: str, stated: dict, catalog: Catalog) -> str | None:
@@ -1290,7 +1286,7 @@ def _single_stream_beyond_bandwidth(low: str, stated: dict, catalog: Catalog) ->
         m = re.search(slots.TPS_RATE, sent) if re.search(one_stream, sent) else None
         if not m:
             continue
-        rate = float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+        rate = slots.tps_value(m)
         try:
             from tools.infer_speed import InferenceSpeedRequest, single_stream_ceiling
 

@@ -947,6 +947,11 @@ SINGLE_STREAM = r"batch\s*(?:size)?\s*(?:=|of|为|是)?\s*1(?!\d)|bs\s*=?\s*1(?!
 _NEEDED = r"(?<![a-z])(?:need|needs|require\w*|target|must|want|reach|hit)(?![a-z])|需要|要求|目标|希望|要做到|做到|达到|撑住|扛住|支撑"
 
 
+def tps_value(m: re.Match) -> float:
+    """The tokens/s a TPS_RATE match states ('2,400 tok/s' -> 2400, '1.5k tokens/s' -> 1500)."""
+    return float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+
+
 _MEASURED = r"测|measured|benchmark|sustain|实测|压测|we get|we see"
 
 
@@ -962,7 +967,7 @@ _RATE_MAG = {None: 1, "": 1, "k": 1e3, "千": 1e3, "thousand": 1e3, "万": 1e4, 
 def _total_rates(text: str):
     """Each rate written in the text that is not one user's speed nor a single stream's, as (match, text before,
     text after, value in tok/s, whether it is a load to reach rather than one measured or stated)."""
-    found = [(m, float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)) for m in re.finditer(TPS_RATE, text)]
+    found = [(m, tps_value(m)) for m in re.finditer(TPS_RATE, text)]
     found += [(m, float(m.group(1) or m.group(3)) * _RATE_MAG[m.group(2) or m.group(4)])
               for m in re.finditer(_RATE_WORDS, text)
               if not any(x.start() <= m.start() < x.end() or m.start() <= x.start() < m.end() for x, _ in found)]

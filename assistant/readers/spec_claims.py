@@ -18,7 +18,17 @@ def _fastest(catalog: Catalog) -> tuple[float, str]:
 
 def spec_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> list[str]:
     """Sentences on quoted figures that cannot be right, for the cards named (`gpu_ids`) or any card."""
-    out: list[str] = []
+    return [text for text, _ in spec_findings(low, catalog, gpu_ids, zh)]
+
+
+DENSE_FORMATS = ("FP8 dense", "INT8 dense", "FP4 dense")  # a figure that matches one of these is right for its format
+
+
+def spec_findings(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> list[tuple[str, bool]]:
+    """(sentence, whether it corrects the message) for each quoted figure spec_claims speaks of: a figure beyond any
+    card, or not the card's own, corrects it; a card's right figure for another format (its FP8 dense TFLOPS) only
+    says which figure the estimate uses."""
+    out: list[tuple[str, bool]] = []
     top, top_name = _fastest(catalog)
     for m in _BW.finditer(low):
         v = float(m.group(1).replace(",", "")) * (1000 if m.group(2) == "tb/s" else 1)
@@ -26,10 +36,10 @@ def spec_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> lis
         near = low[max(0, m.start() - 3):m.end() + 25]  # ('384GB VRAM total, 48,000 GB/s per card': the total is another)
         if v > 1.5 * top and re.search(r"memory|bandwidth|显存|带宽|hbm|gddr|per card|每卡|单卡", around) and \
                 not re.search(r"total|aggregate|combined|合计|总共|总带宽|nvlink|infiniband|network|网络", near):
-            out.append(f"声称的 {v:,.0f} GB/s 显存带宽是任何单卡都没有的：最快的 {top_name} 约 {top:,.0f} GB/s（约 {v / top:.0f} 倍的差距）；"
-                       "这个数字没有采用" if zh else
-                       f"the quoted {v:,.0f} GB/s of memory bandwidth is beyond any card: the fastest, {top_name}, has "
-                       f"{top:,.0f} GB/s ({v / top:.0f}x less); the figure is not used")
+            out.append((f"声称的 {v:,.0f} GB/s 显存带宽是任何单卡都没有的：最快的 {top_name} 约 {top:,.0f} GB/s（约 {v / top:.0f} 倍的差距）；"
+                        "这个数字没有采用" if zh else
+                        f"the quoted {v:,.0f} GB/s of memory bandwidth is beyond any card: the fastest, {top_name}, has "
+                        f"{top:,.0f} GB/s ({v / top:.0f}x less); the figure is not used", True))
     def owner(at: int) -> str | None:  # the card named last before a figure: whose figure it is
         best = None
         for gid in gpu_ids:
@@ -63,12 +73,13 @@ def spec_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> lis
                          g.int8_dense_tops and 2 * g.int8_dense_tops,
                      ("FP4 dense", "FP4 稠密"): g.fp4_dense_tflops,
                      ("FP4 with sparsity", "FP4 稀疏"): g.fp4_dense_tflops and 2 * g.fp4_dense_tflops}
-            match = next((k[1] if zh else k[0] for k, x in names.items() if x and abs(x - tf) <= 0.1 * x), None)
-            out.append((f"{g.name} 的 FP16/BF16 稠密算力是 {dense:g} TFLOPS；声称的 {tf:,.0f} TFLOPS"
-                        + (f"是它的 {match} 数字" if match else " 远超它") + "，按稠密 FP16 估算预填充") if zh else
-                       (f"{g.name}'s dense FP16/BF16 is {dense:g} TFLOPS; the quoted {tf:,.0f} TFLOPS "
-                        + (f"is its {match} figure" if match else "is far above it") + "; prefill is estimated on the "
-                        "dense figure"))
+            key = next((k for k, x in names.items() if x and abs(x - tf) <= 0.1 * x), None)
+            match = key and key[1 if zh else 0]
+            out.append(((f"{g.name} 的 FP16/BF16 稠密算力是 {dense:g} TFLOPS；声称的 {tf:,.0f} TFLOPS"
+                         + (f"是它的 {match} 数字" if match else " 远超它") + "，按稠密 FP16 估算预填充") if zh else
+                        (f"{g.name}'s dense FP16/BF16 is {dense:g} TFLOPS; the quoted {tf:,.0f} TFLOPS "
+                         + (f"is its {match} figure" if match else "is far above it") + "; prefill is estimated on the "
+                         "dense figure"), not (key and key[0] in DENSE_FORMATS)))
             break
     return out
 
@@ -77,9 +88,6 @@ _MEMORY_CLAIM = re.compile(r"(?:has|have|comes? with|with|ships with|packs|有|�
                            r"\s*(?:of\s*)?(?:hbm\w*|memory|vram|显存|的显存|gddr\w*)|"
                            r"(?:comes? with|ships with|显存(?:是|有)?)\s*(?:a\s+|an\s+)?(\d{2,4})\s*(?:gb|g)(?![a-z/])"
                            r"(?!\s*(?:of\s*)?(?:ram|system|ddr|内存|硬盘|ssd|disk))")
-
-
-_MODDED = re.compile(r"modified|unofficial|魔改", re.I)
 
 
 def memory_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> list[str]:
@@ -93,9 +101,7 @@ def memory_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> l
                 g = catalog.gpu(gid)[0]
             except LookupError:
                 continue
-            stem = (lambda i: "-".join(i.split("-")[:2]) if i.startswith("rtx-") else i.split("-")[0])
-            variants = [x for x in catalog.gpus if stem(x.id) == stem(gid) and x.vendor == g.vendor
-                        and not _MODDED.search(x.name)]  # (a third-party memory mod is no version of the card)
+            variants = catalog.stock_versions(gid)  # (a third-party memory mod is no version of the card)
             if any(abs((x.memory_gb or 0) - gb) <= 0.04 * gb for x in variants):
                 continue
             sizes = sorted({round(x.memory_gb) for x in variants if x.memory_gb})
