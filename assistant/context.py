@@ -38,8 +38,9 @@ class Deps:
 
     def with_prices(self, overrides: list) -> Deps:
         """The same catalog and index with these Price records replacing the same GPU's records of the same kind."""
-        replaced = {(p.gpu, p.kind) for p in overrides}
-        kept = [p for p in self.prices() if (p.gpu, p.kind) not in replaced]
+        group = lambda kind: "buy" if kind.startswith("buy") else kind  # (a stated purchase price, new or used, is the price)
+        replaced = {(p.gpu, group(p.kind)) for p in overrides}
+        kept = [p for p in self.prices() if (p.gpu, group(p.kind)) not in replaced]
         clone = Deps(self.catalog, prices=kept + list(overrides))
         clone.index = self.index  # one retrieval index per process, however many sessions
         return clone

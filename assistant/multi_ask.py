@@ -73,7 +73,9 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     except Exception:  # a comparison the figures cannot make: the sections stand without it (logged, never a traceback)
         log.exception("comparison failed for %r", question[:200])
         comparison = None
-    if comparison and {a.compare for a in asks} == {"precision"} and "gpu" not in req.stated and not req.gpus:
+    if comparison and {a.compare for a in asks} == {"precision"} and "gpu" not in req.stated and not req.gpus and \
+            not re.search(LESS_MEMORY_ASK, question.lower()):
+        # ('which takes less VRAM?': the sizes answer it on any card; the card and engine decide only a pick)
         # 'GGUF Q4_K_M, AWQ or FP8: which is best?' with no card named: the pick turns on the card and the engine
         comparison = (("**用什么卡、什么推理引擎、多少人同时用？** 选哪种格式取决于它们：FP8 只有 Ada/Hopper/Blackwell（L4、L40S、"
                        "RTX 40 系、H100/H200 等）原生支持；GGUF Q4_K_M 是 llama.cpp/Ollama 的格式（CPU、Mac、单人使用）；AWQ 是 "
@@ -212,6 +214,17 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             if verdict:
                 listed += (" " if not zh else "") + verdict
         return listed
+    if intent == "cost" and all("electricity_full_load" in x.figures for _, x in done):
+        # '电费差多少': each card's bill for the same job (over its own hours), and the difference
+        rows = [(a, x.figures["electricity_full_load"], x.figures.get("hours")) for a, x in done]
+        sym = "¥" if done[0][1].figures.get("currency") == "CNY" else "$"
+        listed = ("；" if zh else "; ").join(
+            f"{a.text}: {sym}{v:,.0f}" + ((f"（{h:,.0f} 小时）" if zh else f" ({h:,.0f} h)") if h else "") for a, v, h in rows)
+        lo, hi = min(rows, key=lambda r: r[1]), max(rows, key=lambda r: r[1])
+        return listed + (f"。**相差 {sym}{hi[1] - lo[1]:,.0f}**：{lo[0].text} 的电费更低（{hi[0].text} 是它的 "
+                         f"{hi[1] / lo[1]:.1f} 倍）。" if zh else
+                         f". **Difference: {sym}{hi[1] - lo[1]:,.0f}**: {lo[0].text} uses less electricity ({hi[0].text} "
+                         f"draws {hi[1] / lo[1]:.1f}× as much).") if lo[1] > 0 else listed
     if intent == "cost" and all("cost_per_million_tokens" in x.figures for _, x in done):
         return _rank_per_token(done, zh, question)
     first = done[0][1].request or {}
@@ -262,6 +275,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         key = ("serve_cost_per_hour_usd", "lower", "per hour for the plan", "每小时（整套方案）")
     if intent == "training_time" and money_asked and not all("cost_at_your_price" in x.figures for _, x in done):
         key = ("cost_usd", "lower", "USD at on-demand prices", "美元（按需价）")
+    if intent == "cost" and not any("rent_per_hour" in x.figures for _, x in done) and \
+            all("rent_cost" in x.figures for _, x in done):  # the same job rented on each card: the job's rent
+        key = ("rent_cost", "lower", "to rent for the job", "租完这次任务")
     name, better, en, cn = key
     if not any(isinstance(x.figures.get(name), (int, float)) for _, x in done):
         need = [(a, x.figures.get("units_needed") or x.figures.get("serve_total_gpus")) for a, x in done]
@@ -301,7 +317,7 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
     sym = ""
     if name in ("serve_cost_per_million_output_usd", "serve_cost_per_hour_usd", "cost_usd"):
         sym = "$"
-    elif name in ("cost_per_million_tokens", "cost_at_your_price", "rent_per_hour", "rate_per_gpu_hour"):
+    elif name in ("cost_per_million_tokens", "cost_at_your_price", "rent_per_hour", "rate_per_gpu_hour", "rent_cost"):
         cur = (done[0][1].request or {}).get("currency") or done[0][1].figures.get("currency")
         sym = "¥" if cur == "CNY" else "$"
     listed = "; ".join(f"{a.text}" + (f" ({', '.join(e)})" if e else "") + ": "
@@ -567,7 +583,7 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
         return (("最长上下文（单条）：" if zh else "Longest context, one sequence: ") + listed
                 + ("。" if zh else ". ") + gain + ("。" if zh else "."))
     if intent in ("training_memory", "inference_memory"):
-        return _compare_memory(done, zh)
+        return _compare_memory(done, zh, question)
     key = _KEY.get(intent)
     if key is None:
         return None
@@ -747,9 +763,15 @@ def _measured_scaled(done: list[tuple[Ask, Answer]], zh: bool, question: str, ho
             " (by the speed ratio estimated above for the same job; measured speedups usually land within ±20% of it).")
 
 
-def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool) -> str:
+# 'which takes less VRAM?', '哪个显存占用小': the alternatives ranked by memory alone
+LESS_MEMORY_ASK = (r"哪个[^，。？?]{0,6}(?:显存|内存)?[^，。？?]{0,4}(?:占用|占|用)?[^，。？?]{0,2}(?:更)?(?:小|少|省)|更省显存|显存(?:占用)?(?:更)?(?:小|少)|"
+                   r"(?<![a-z])(?:which (?:one )?(?:uses|takes|needs) less|less (?:vram|memory)|smaller footprint|"
+                   r"which is smaller|least (?:vram|memory))(?![a-z])")
+
+
+def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = "") -> str:
     """Fits first, then the least memory per GPU; 'do we need X' is answered as needed / not needed; several values
-    of one input are listed side by side."""
+    of one input are listed side by side; 'which takes less VRAM?' is answered by memory alone."""
     rows = []
     for a, x in done:
         v = x.verdict
@@ -763,6 +785,13 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool) -> str:
                        + ("" if v.fits or not v.min_gpus else (f"（至少 {v.min_gpus} 张）" if zh else f" (needs {v.min_gpus})"))
                        for a, v in rows)
     fitting = [(a, v) for a, v in rows if v.fits]
+    if re.search(LESS_MEMORY_ASK, question.lower()) and done[0][0].compare not in VALUE_GROUPS:
+        small = min(rows, key=lambda av: av[1].per_gpu_gb)
+        big = max(rows, key=lambda av: av[1].per_gpu_gb)
+        return (f"{listed}。**{small[0].text} 显存占用最小**：每卡 {small[1].per_gpu_gb:.1f} GB，比 {big[0].text} 少 "
+                f"{big[1].per_gpu_gb - small[1].per_gpu_gb:.1f} GB。" if zh else
+                f"{listed}. **{small[0].text} takes the least memory**: {small[1].per_gpu_gb:.1f} GB per GPU, "
+                f"{big[1].per_gpu_gb - small[1].per_gpu_gb:.1f} GB less than {big[0].text}.")
     if done[0][0].compare in VALUE_GROUPS:
         return listed + ("。" if zh else ".")
     first_a, first_v = rows[0]

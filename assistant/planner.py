@@ -93,7 +93,32 @@ def missing_inputs(req: Request) -> list[str]:
 
 def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
     """The answer to a whole message: one plan per ask it holds (alternatives compared, several values, several
-    intents; assistant/readers/asks.py), combined in the order asked; a message with one ask is plan() itself."""
+    intents; assistant/readers/asks.py), combined in the order asked; a message with one ask is plan() itself. An
+    ask about words beside it ('is NF4 the same thing as AWQ?', '满血 是指 BF16 还是 FP8?') is answered from the tables
+    that hold the facts (assistant/terms.py), right under what was understood."""
+    answer = _plan_message(req, deps, question, invalid)
+    if invalid or answer.status == "error":
+        return answer
+    from assistant.terms import FULL_MEANING_ASK, SAME_ASK, term_lines
+
+    try:
+        lines = term_lines(question, req, deps.catalog)
+    except Exception:  # a word ask that fails is left to the answer below (logged, never a traceback)
+        log.exception("answering the asks about words failed on %r", question[:200])
+        lines = []
+    if not lines:
+        return answer
+    head, sep, rest = answer.answer.partition("\n\n")
+    if not re.match(r"(?:Understood|理解为)", head):
+        head, sep, rest = "", "", answer.answer
+    text = (head + sep if head else "") + "\n\n".join(lines) + "\n\n" + rest
+    missed = [m for m in answer.not_answered if not re.search(SAME_ASK + "|" + FULL_MEANING_ASK, m.ask.lower())]
+    if len(missed) < len(answer.not_answered):
+        text = re.sub(r"\n\n\*\*(?:Not answered|未回答)\*\*\n(?:- [^\n]*(?:\n|$))+", "\n\n", text).rstrip() if not missed else text
+    return answer.model_copy(update={"answer": text, "not_answered": missed})
+
+
+def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
     from assistant.multi_ask import combine, sub_request
     from assistant.readers.asks import find_asks
 
@@ -102,6 +127,11 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
 
         deps = deps.with_prices([session_rental_override(g, p, req.currency or "USD")
                                  for g, p in req.gpu_rental_prices.items()])
+    if req.gpu_purchase_prices:  # each card's stated purchase price replaces the table's (new and used) for this answer
+        from knowledge.prices import session_purchase_override
+
+        deps = deps.with_prices([session_purchase_override(g, p, req.currency or "USD", g in req.used_gpus)
+                                 for g, p in req.gpu_purchase_prices.items()])
 
     if (req.per_token_cost or (req.reference_per_million and req.intent == "cost")) and not req.model and \
             (req.gpu or len(set(req.gpus)) >= 2) and not invalid and \
@@ -634,7 +664,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if req.intent == "cost" and req.electricity_per_kwh and not (req.purchase_price or req.purchase_price_per_server
                                                                  or req.rent_per_month) and \
             re.search(r"电费|电力成本|(?<![a-z])(?:electricity (?:bill|cost)|power (?:bill|cost)|(?:monthly|yearly|annual) "
-                      r"(?:electricity|power)|electricity (?:per|a|each) (?:month|year))(?![a-z])", question.lower()):
+                      r"(?:electricity|power)|electricity (?:per|a|each) (?:month|year)|difference in (?:the )?(?:electricity|power)(?: bill| cost)?|"
+                      r"(?:electricity|power) (?:difference|usage|use|consumption)|how much (?:electricity|power)|"
+                      r"electricity (?:for|of) (?:the|this|that) (?:run|job|training))(?![a-z])", question.lower()):
         # '一年电费多少？': the bill, not a rent-or-buy; beside a rental rate ('vs just renting 4x 4090 at $0.35/hr'), the
         # bill of the machine the user runs against renting the same GPUs
         return _finish(ctx, _run(ctx, money.power_bill))

@@ -172,6 +172,10 @@ class Request(BaseModel):
     gpu_rental_prices: dict[str, float] = Field(default_factory=dict, description="a rental price per GPU-hour the "
                                                 "user states for each of several cards ('L4 $0.80, L40S $1.90, H100 "
                                                 "$4.50'), in `currency`: used instead of the table's")
+    gpu_purchase_prices: dict[str, float] = Field(default_factory=dict, description="a purchase price per card the user "
+                                                  "states for each of several cards ('二手 3090 5500 一张，4090 1.9 万，5090 "
+                                                  "2.3 万'), in `currency`: used instead of the table's")
+    used_gpus: list[str] = Field(default_factory=list, description="cards the user prices second-hand ('二手 3090')")
     price_per_gpu_hour: float | None = Field(None, description="the user's rental price, in `currency`")
     hosting_per_month: float | None = Field(None, ge=0, description="the user's colocation / hosting cost per month for "
                                             "owned hardware, per server when the message is about a server, in `currency`")

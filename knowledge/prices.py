@@ -86,6 +86,16 @@ def is_session_override(price: Price) -> bool:
     return price.id.startswith(SESSION_PRICE_PREFIX)
 
 
+def session_purchase_override(gpu_id: str, per_card: float, currency: str = "USD", used: bool = False) -> Price:
+    """A purchase price per card a user typed for this session ('二手 3090 5500 一张', 'L40S $7.5k each')."""
+    if not isinstance(per_card, (int, float)) or not 0 < per_card <= 10_000_000:
+        raise PriceFileError(f"a purchase price must be between 0 and 10,000,000 {currency} per card (got {per_card!r})")
+    kind = "buy_used" if used else "buy_new"
+    return Price(id=f"{SESSION_PRICE_PREFIX}{gpu_id}-{kind}", gpu=gpu_id, kind=kind, unit="per_gpu", currency=currency,
+                 low=per_card, high=per_card, typical=per_card, confidence="high",
+                 source="your price in this message", source_kind="vendor", as_of=dt.date.today().isoformat())
+
+
 def session_rental_override(gpu_id: str, per_gpu_hour: float, currency: str = "USD") -> Price:
     """An on-demand rental price a user typed for this session (web Settings, API `prices`)."""
     if not isinstance(per_gpu_hour, (int, float)) or not 0 < per_gpu_hour <= 10_000:

@@ -47,6 +47,8 @@ class PurchaseRequest(BaseModel):
     served: bool = Field(False, description="a data-centre or team deployment (an IDC rack, a company's internal use): "
                          "served formats (FP8/INT8/AWQ in vLLM) even for few users, never GGUF home files")
     host_owned: bool = Field(False, description="the user has a machine for the cards: price the cards alone")
+    host_price: float | None = Field(None, gt=0, allow_inf_nan=False, description="the user's price for the machine the "
+                                     "PCIe cards go in (board, CPU, RAM, power supply, case), in currency; None: HOST_USD")
     prefer_low_power: bool = Field(False, description="quiet / low power wanted: among near ties the lower draw wins")
     cny_per_usd: float = Field(DEFAULT_CNY_PER_USD, gt=0)
     power_limit_w: float | None = Field(None, gt=0, le=1e8, allow_inf_nan=False,
@@ -265,7 +267,8 @@ def machine_power_w(gpu: GPU, n: int) -> float:
 
 def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
     """Every candidate card sized, priced as a machine and ranked; the rest named apart with why."""
-    host_usd = lambda n: 0.0 if req.host_owned else _convert(HOST_USD[n], "USD", req.currency, req.cny_per_usd)
+    host_usd = lambda n: 0.0 if req.host_owned else req.host_price if req.host_price is not None else \
+        _convert(HOST_USD[n], "USD", req.currency, req.cny_per_usd)
     options, rejected = [], []
     for gpu in req.gpus:
         if "nvl72" in (gpu.form_factor or "").lower().replace(" ", "") and len(req.gpus) > 1:
@@ -448,7 +451,9 @@ def _reason(req: PurchaseRequest, o: PurchaseOption, best: PurchaseOption) -> tu
 
 def _assumptions(req: PurchaseRequest) -> list[str]:
     cur = req.currency
-    out = ["price per card: the cheaper typical of the price table's new and used purchase records (estimates with "
+    yours = sorted({p.gpu for p in req.prices if p.id.startswith("session-") and p.kind.startswith("buy")})
+    out = [(f"price per card: yours for {', '.join(yours)}; for the rest " if yours else "price per card: ")
+           + "the cheaper typical of the price table's new and used purchase records (estimates with "
            f"dates; replace them with your quotes); other currencies converted at {req.cny_per_usd:g} CNY/USD"]
     if req.power_limit_w:
         out.append(f"power: each machine within {req.power_limit_w:,.0f} W at the wall (yours); an 8-GPU server draws "
@@ -457,6 +462,9 @@ def _assumptions(req: PurchaseRequest) -> list[str]:
                    f"{MAC_POWER_W:.0f} W")
     if req.host_owned:
         out.append("cards only: you said you have the machine (check its power supply and slots)")
+    elif req.host_price is not None:
+        out.append(f"a host for the cards (board, CPU, RAM, power supply, case) at your {req.host_price:,.0f} {cur}; Macs "
+                   "and 8-GPU server prices include it")
     else:
         host = ", ".join(f"{n} card{'s' if n > 1 else ''} {_convert(v, 'USD', cur, req.cny_per_usd):,.0f} {cur}"
                          for n, v in HOST_USD.items())

@@ -198,11 +198,18 @@ def purchase(ctx: Ctx) -> Answer:
             "exclude_vendors": req.exclude_vendors, "only_vendors": req.only_vendors, "exclude_gpus": req.exclude_gpus,
             "gpus": [g.id for g in candidates] if len(candidates) < 10 else "all", "prefer_low_power": bool(req.quiet),
             "served": served}
+    host_price = req.host_price_per_server if not req.host_owned else None
+    if host_price:  # '主板 CPU 电源内存这些平台大概 1 万': the user's host, not the assumed one
+        args["host_price"] = host_price
+        ctx.used.add("host_price_per_server")
+    if req.gpu_purchase_prices:  # (the prices reach the tool through the price records; named in the call)
+        args["your_purchase_prices"] = dict(req.gpu_purchase_prices)
+        ctx.used |= {"gpu_purchase_prices", "used_gpus", "purchase_price"}
     def buy(t: str):
         return ctx.call("plan_purchase", args | {"task": t}, plan_purchase(PurchaseRequest(
             model=model, task=t, gpus=candidates, prices=ctx.deps.prices(), currency=cur, budget=req.budget,
             context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w,
-            rack_units=req.rack_units,
+            rack_units=req.rack_units, host_price=host_price,
             format=req.precision if "precision" in req.stated else None, min_tokens_per_s=req.tokens_per_s_per_user,
             prefer_low_power=bool(req.quiet), served=served)))
     res = buy(task)

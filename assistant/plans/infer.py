@@ -12,7 +12,7 @@ from assistant.compose import T, md_table
 from assistant.context import TIGHT_SHARE, USES, Ctx, assumptions_md, sources_md, vendor_ok
 from assistant.plans.money import typical_rate
 from assistant.readers.slots import w
-from tools.formats import CHECKPOINT_FORMATS
+from tools.formats import CHECKPOINT_FORMATS, runnable_format, supported_on
 from tools.engines import ENGINES, prefill_at_once
 
 DEFAULT_CONTEXT = 4096
@@ -768,9 +768,17 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
             continue
         if gpu.vendor == "Apple" and small in ("fp8", "int8", "awq"):
             continue
+        if runnable_format(small, gpu) != small:
+            continue  # (FP8 on Ascend: its 8-bit route, INT8, comes next)
         x = fits_on(model, gpu, n, small, context, batch)
         if x.fits:
             what = ctx.t(" (quantized: not the full model)", "（量化版，不是满血）") if ctx.req.full_model else ""
+            native, why = supported_on(small, gpu)
+            if not native:  # 'FP8 on an A100': the bytes of FP8, the compute of 16-bit
+                what += ctx.t(f" — weight-only: {why}, so the weights are stored in 8 bits and computed in 16 (vLLM's "
+                              "Marlin W8A16 kernels): the memory of FP8, not its compute speed-up",
+                              f"——只能 weight-only：{gpu.name} 没有 FP8 张量核心，权重按 8 位存、按 16 位算（vLLM 的 Marlin "
+                              "W8A16 内核）：省的是显存，算力不会提升")
             ways.append(ctx.t(f"the same {n}× {gpu.name} in {small}{what}, {x.per_gpu_gb:.1f} GB per GPU",
                               f"同样 {n} 张 {gpu.name} 用 {small}{what}，每卡 {x.per_gpu_gb:.1f} GB"))
             break

@@ -413,8 +413,15 @@ def power_bill(ctx: Ctx) -> Answer:
     pue = req.pue or 1.3
     if not req.pue:
         ctx.assume("PUE 1.3", "PUE 1.3")
-    hours = req.period_hours or 8760.0
-    if not req.period_hours:
+    from assistant.plans.train import run_hours
+
+    run = None if req.period_hours else run_hours(ctx)
+    hours = req.period_hours or run or 8760.0
+    if run:  # '64 张 A800 预训练 1T tokens 要多久？电费多少？': the bill of the run, over its estimated hours
+        ctx.used |= {"tokens", "method", "model"}
+        ctx.assume(f"the run's {run:,.0f} h ({run / 24:,.1f} days) from the training-time estimate (its band shifts the bill "
+                   "in proportion)", f"按这次训练的 {run:,.0f} 小时（{run / 24:,.1f} 天，来自训练时间估算；时间区间按比例影响电费）")
+    elif not req.period_hours:
         ctx.assume("one year (8,760 h)", "一年（8,760 小时）")
     price = req.electricity_per_kwh
     full = ctx.call("electricity_cost", {"kw": kw, "hours": hours, "price_per_kwh": price, "pue": pue},

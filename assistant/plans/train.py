@@ -260,7 +260,7 @@ def _fix_tries(ctx: Ctx, method: str) -> list[tuple[str, dict[str, Any], str]]:
                   ctx.t("micro-batch 1 + a chunked cross-entropy (Liger `FusedLinearCrossEntropy`, torchtune chunked "
                         "loss): the vocabulary's logits are never all held", "micro-batch 1 + 分块交叉熵（Liger 的 "
                         "FusedLinearCrossEntropy 或 torchtune 分块 loss）：词表 logits 不再一次性全放显存")))
-    if method == "lora":
+    if method == "lora" and "precision" not in req.stated:  # ('16-bit LoRA': the user's precision is kept)
         tries.append(("qlora", FIXES["qlora"].change,
                       ctx.t("…and QLoRA (the frozen base in 4-bit NF4)", "……再换 QLoRA（冻结底座用 4-bit NF4）")))
     if method == "full" and req.recompute != "full":
@@ -269,7 +269,8 @@ def _fix_tries(ctx: Ctx, method: str) -> list[tuple[str, dict[str, Any], str]]:
                             "`gradient_checkpointing`): only each layer's input is kept, the forward runs twice "
                             "(~+33% compute)", "……再开完整重计算（Megatron `--recompute-granularity full`，HF "
                             "`gradient_checkpointing`）：每层只留输入，前向算两遍（计算量约 +33%）")))
-    if method == "full" and (req.optimizer or "adamw") == "adamw":
+    if method == "full" and (req.optimizer or "adamw") == "adamw" and "optimizer" not in req.stated:
+        # ('bf16 w/ AdamW': the optimizer the user chose is kept; the answer is the GPUs it needs)
         tries.append(("adam8", FIXES["adam8"].change,
                       ctx.t("…and an 8-bit AdamW (bitsandbytes `adamw_bnb_8bit`): the two moments in 1 byte each, "
                             "6 bytes per parameter less", "……再换 8-bit AdamW（bitsandbytes `adamw_bnb_8bit`）：两个动量各 "
@@ -385,7 +386,7 @@ def training_memory(ctx: Ctx) -> Answer:
     nothing_fits = not any(r.fits for r in results.values())  # a route is named when no asked method fits as is
     routes, route_figs = _offload_routes(ctx, model, gpu, n, results) if req.offload is None and nothing_fits else ([], {})
     fixes: list[str] = []
-    if nothing_fits and req.offload is None:  # what to change before offloading anything
+    if nothing_fits and req.offload in (None, "none"):  # what to change before offloading anything (or without it)
         fixes, fix_figs = _standard_fixes(ctx, model, gpu, n, results)
         route_figs = route_figs | fix_figs
     fix_fits = route_figs.get("fix_fits")
@@ -558,6 +559,24 @@ def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
         "recompute": req.recompute, "global_batch_tokens": batch_tokens,
         "interconnect": req.interconnect, "gpus_per_node": req.gpus_per_node, "mfu": req.mfu,
         "peak_tflops": req.peak_tflops}.items() if v is not None} | (_stated_layout(ctx) if req.num_gpus else {})
+
+
+def run_hours(ctx: Ctx) -> float | None:
+    """The wall-clock hours of the training run the request describes (its model, tokens and stated GPUs), or None when
+    it describes none: what a bill for the run ('电费多少') is priced over, instead of a default year."""
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    req = ctx.req
+    if not (req.tokens and req.model and req.num_gpus and req.gpu) or req.method in ("inference",):
+        return None
+    model, gpu = ctx.model(), ctx.gpu()
+    args = time_args(ctx, model, gpu, training_tokens(ctx))
+    try:
+        r = estimate_training_time(TrainingTimeRequest(**args))
+    except ValueError:
+        return None
+    ctx.call("time_train", {k: (v.id if hasattr(v, "id") else v) for k, v in args.items()}, r)
+    return r.wall_hours
 
 
 def _does_not_fit_line(ctx: Ctx, model, gpu, n: int) -> str | None:

@@ -58,6 +58,12 @@ def _need_near(low: str, at: int) -> bool:
                              r"|有必要|必要吗|需要吗|必须吗|要开吗|要用吗)", after))
 
 
+# 'how much more / less', '差多少', 'which is cheaper': a follow-up asking the difference between the thread's alternatives
+THREAD_DIFFERENCE = (r"差多少|差几|差距|相差|差别|区别|对比|比较|哪个(?:更)?(?:省|便宜|划算|快)|两个?(?:方案|都)|分别|"
+                     + w(r"difference|differ|how much (?:more|less|cheaper|faster|slower)|which (?:is|one is) (?:cheaper|"
+                         r"faster)|compared?|vs\.?|versus|both|each"))
+
+
 SETTINGS: dict[str, list[tuple[object, str]]] = {
     "offload": [("none", r"(?!)"), ("optimizer", w(r"(?:cpu[\s_-]*)?offload(?:ing)?(?:[\s_-]*(?:the[\s_-]*)?optimi[sz]er)?|"
                                                r"offload_optimizer|zero[\s-]*offload") + r"|卸载|(?:cpu\s*)?offload")],
@@ -850,7 +856,8 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         elif req.price_per_gpu_hour:
             update["price_per_gpu_hour"] = None  # a price written beside another card is not this card's
         window = low[end:next((sp[0] for sp in every if sp[0] > end and sp[2] != gid), len(low))]
-        bought = None if m else _purchase_after(window)
+        bought = None if m else ((req.gpu_purchase_prices[gid], req.currency) if gid in req.gpu_purchase_prices
+                                 else _purchase_after(window))  # (each card's own price, read once for the message)
         if not m and (req.purchase_price or req.purchase_price_per_server or req.price_kind == "buy" or bought):
             # ('L20 单卡 2.8 万，H20 单卡 11 万': a price written right after each card is that card's)
             per_server = bool(bought and (re.search(r"/\s*台|每台|一台|整机|服务器|\d\s*卡\s*(?:机|服务器|整机)?\s*[¥￥$]?\s*\d|"
@@ -1070,6 +1077,13 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         setting, zh = req.compared["setting"], req.lang == "zh"
         return [Ask(text=_label(setting, v, zh), intent=req.intent, update={setting: v}, compare=setting)
                 for v in req.compared["values"][:3]]
+    if req.follow_up and req.compared and req.compared.get("setting") == "gpu" and "gpu" not in req.stated and \
+            catalog is not None and re.search(THREAD_DIFFERENCE, text.lower()):
+        # '换成 8 张 4090 呢' … '电费差多少': the thread's two cards, each on the same job, and the difference
+        counts = req.compared.get("num_gpus") or [None] * len(req.compared["values"])
+        return [Ask(text=(f"{n}× " if n else "") + catalog.gpu(g)[0].name.replace("NVIDIA ", ""), intent=req.intent,
+                    update={"gpu": g, "gpus": [g], "num_gpus": n}, compare="gpu")
+                for g, n in zip(req.compared["values"][:3], counts) if any(x.id == g for x in catalog.gpus)]
     from assistant.readers.rules import fine_tuned_model, quoted_runs
 
     text, _ = quoted_runs(fine_tuned_model(text))  # ('its a finetune we did': where the served model came from)  # ('405B took 30.84M H100 GPU hours': a quoted run's figures are no ask's inputs)

@@ -10,7 +10,7 @@ from assistant.readers.slots import RENT_OR_BUY, VOLUME_MAG, has, w
 
 _CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元|yuan|renminbi"
 _USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
-MONEY = (rf"(?:(?P<pre>{_USD}|¥|￥)\s*)?(?P<v>\d+(?:,\d{{3}})*(?:\.\d+)?|[零一二两三四五六七八九十百千半]+)\s*(?P<mag>万亿|亿|万|千|k|m|w)?\s*"
+MONEY = (rf"(?:(?P<pre>{_USD}|¥|￥)\s*)?(?P<v>\d+(?:,\d{{3}})*(?:\.\d+)?|[零一二两三四五六七八九十百千半]+)\s*(?P<mag>万亿|亿|万|千|k(?![a-z])|m(?![a-z])|w(?![a-z]))?\s*"
          rf"(?P<post>{_CNY}|{_USD})?(?P<jiao>(?<=块)\d)?")
 
 
@@ -65,14 +65,15 @@ def money(text: str) -> dict:
             if cur:
                 out["currency"] = cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    budget_words = r"预算|经费|资金|拨款|批了|拨了|budget|最多花|手上有|手里有|to spend|可以花|能花|" + w(
+    budget_words = r"预算|经费|资金|拨款|批了|拨了|上限|封顶|budget|最多花|手上有|手里有|to spend|可以花|能花|" + w(
         r"approved|allocated|earmarked|set aside|signed off on") + "|" + w(
         r"(?:i|we) (?:have|got|can spend|can afford)|(?:i|we)'ve got|spend(?:ing)? up to")
     candidates = [x for x in (
         re.search(r"(?:预算|经费|资金|拨款|批了|拨了|budget(?:\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(
             r"approved|allocated|earmarked|set aside|signed off on") + "|" + w(
             r"under|below|less than|at most|max|(?:i|we) (?:have|got|can spend|can afford)|"
-            r"(?:i|we)'ve got|spend(?:ing)? up to|(?:buy|build|get|purchase) with") + r")\s*"
+            r"(?:i|we)'ve got|spend(?:ing)? up to|(?:buy|build|get|purchase) with|"
+            r"(?:capex|budget|spend(?:ing)?|hardware|purchase)\s*(?:cap|ceiling|limit)(?:\s*of)?|capped at") + r"|上限|封顶|顶多)\s*"
             r"(?:\s*(?:是|为|有|约|大概|大约|差不多|:|：|~|≈|of|is|about|around|roughly|approx\.?|total)(?![a-z])\s*){0,3}"
             + MONEY, text),
         re.search(MONEY + r"\s*(?:的)?\s*(?:(?:hardware|capex|total|gpu|server|purchase|overall|all[\s-]*in)\s+)?"
@@ -141,7 +142,9 @@ def money(text: str) -> dict:
     if m and to_number(m.group(1)) and 0 < to_number(m.group(1)) <= 15:
         out["depreciation_years"] = to_number(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]  # ('按 3 年折旧' is no 3-year period)
-    host = r"(?:准系统|机箱|底座|主机|服务器平台|服务器(?=\s*(?:准系统|另算|另计|单独|不含卡))|chassis|barebones?|host(?:\s+(?:server|machine|system|box))?|" \
+    host = r"(?:准系统|机箱|底座|主机|服务器平台|(?<![云算])平台(?!\s*(?:租|按|每小时|/))|主板|服务器(?=\s*(?:准系统|另算|另计|单独|不含卡))|" \
+        r"chassis|barebones?|host(?:\s+(?:server|machine|system|box))?|motherboard|(?<!cloud )platform|" \
+        r"rest of the (?:build|rig|box|machine|system)|" \
         r"server\s+(?:chassis|platform|without (?:the )?(?:gpus|cards)))"
     m = re.search(host + r"[^。；;.?？\d¥￥$]{0,12}?" + MONEY, text) or \
         re.search(MONEY + r"\s*(?:for|的)?\s*(?:the|a|each|per|每台)?\s*" + host, text)

@@ -216,6 +216,38 @@ def _prices_by_card(low: str, spans: list) -> dict[str, float]:
     return out
 
 
+def _purchase_prices_by_card(low: str, spans: list) -> tuple[dict[str, float], list[str], str | None]:
+    """({gpu id: purchase price per card}, the cards priced second-hand, currency) for cards each written with its own
+    purchase price ('二手 3090 大概 5500 一张，4090 24G 1.9 万，5090 2.3 万', 'L40S $7.5k each, H100 $25k each'); a price
+    must sit right after its card (variant words, 'about', 'at' between) and be a card's price: a currency or a
+    magnitude with an amount of at least 300, or 'each'/'一张' after it, and no per-hour or per-month unit."""
+    out: dict[str, float] = {}
+    used: list[str] = []
+    cur = None
+    for start, end, gid in spans:
+        m = re.match(r"\s*(?:\d+\s*g[b]?(?![a-z])|sxm\d?|pcie|nvl|d(?![a-z])|ti(?![a-z])|super|\(|\)|（|）|的)*\s*"
+                     r"(?:(?:at|@|:|：|=|for|约|是|为|大概|大约|差不多|左右|about|around|~|≈|收|卖|报价|价格|单价)\s*)*"
+                     + money.MONEY, low[end:end + 48])
+        if not m:
+            continue
+        rest = low[end + m.end():end + m.end() + 14]
+        if re.match(r"\s*(?:/|per|每|一)?\s*(?:gpu[\s-]*)?(?:hr|hour|h(?![a-z])|小时|卡时|月|month|mo(?![a-z])|年|year|天|day)", rest):
+            continue  # an hourly or monthly rate, not a card's price
+        got = money._money(m)
+        if not got or got[0] <= 0:
+            continue
+        each = re.match(r"\s*(?:元|块|rmb|usd)?\s*(?:(?:/|每|一)\s*(?:张|块|卡)|each|(?:/|per|a)\s*(?:card|gpu)(?![\s-]*h))", rest)
+        if not (each or ((m.group("pre") or m.group("post") or m.group("mag")) and got[0] >= 300)):
+            continue
+        if gid not in out:
+            out[gid] = got[0]
+            cur = cur or got[1]
+            if re.search(r"(?:二手|旧|" + slots.w(r"used|second[\s-]*hand|refurbished") + r")\s*(?:的)?\s*(?:nvidia\s*)?"
+                         r"(?:rtx\s*|geforce\s*)?$", low[max(0, start - 16):start]):
+                used.append(gid)
+    return out, used, cur
+
+
 def _the_size_named(text: str, quoted: str, catalog: Catalog) -> str:
     """'Meta's Llama 3.1 8B took … how long would continued pretraining of the 8B take?': 'the 8B' is the model the
     quotation names, when its size matches."""
@@ -694,6 +726,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     per_card = _prices_by_card(low, names.gpu_spans)
     if len(per_card) >= 2:  # 'prices we see per gpu-hr: L4 $0.80, A10 24GB $1.00, L40S $1.90': each card's own price
         stated["gpu_rental_prices"] = per_card
+    bought, used_cards, bought_cur = _purchase_prices_by_card(low, names.gpu_spans)
+    if len(bought) >= 2:  # '二手 3090 5500 一张，4090 1.9 万，5090 2.3 万': each card's own purchase price
+        stated["gpu_purchase_prices"] = bought
+        if used_cards:
+            stated["used_gpus"] = used_cards
+        if bought_cur and not stated.get("currency"):
+            stated["currency"] = bought_cur
     fast = slots.speedup(work)
     if fast:
         stated["speedup"] = fast[0]
@@ -1090,6 +1129,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         merged["tokens"] = stated["_samples"] * merged["seq_len"]
         stated["tokens"] = merged["tokens"]
     merged.pop("_samples", None)
+    if stated.get("gpu_purchase_prices") and stated.get("purchase_price") in stated["gpu_purchase_prices"].values():
+        # ('3090 5500 一张，4090 1.9 万': each card's price is its own, not one price for every card)
+        stated.pop("purchase_price")
+        merged.pop("purchase_price", None)
     skip = {"intent", "lang", "follow_up", "stated"}
     req = Request(**{k: v for k, v in merged.items() if k in Request.model_fields and k not in skip},
                   intent=intent, lang=lang, follow_up=follow,
@@ -1716,5 +1759,9 @@ def _merge(prev: dict, stated: dict, catalog: Catalog) -> dict:
         stated = {k: v for k, v in stated.items() if k not in ("seq_len", "context")} | {key: n}
     if "batch" in stated and prev.get("intent") in TRAIN_INTENTS:
         stated = {k: v for k, v in stated.items() if k != "batch"} | {"micro_batch": stated["batch"]}
+    if stated.get("gpu") and prev.get("gpu") and stated["gpu"] != prev["gpu"] and len(set(stated.get("gpus") or [])) <= 1:
+        # '换成 8 张 4090 呢' after 8× H100: the thread now has two cards, kept for a later '差多少?' ('how much more?')
+        merged["compared"] = {"setting": "gpu", "values": [prev["gpu"], stated["gpu"]],
+                              "num_gpus": [prev.get("num_gpus"), stated.get("num_gpus") or prev.get("num_gpus")]}
     merged.update(stated)
     return merged

@@ -82,7 +82,10 @@ def gpu_count(text: str) -> dict:
     m = re.search(r"(?<![a-z\d.×$¥])(\d+)\s*-?\s*" + _CARD, text)  # not the digits of a name ('z9000 gpu')
     if m and 0 <= int(m.group(1)) <= 100_000:
         return {"num_gpus": int(m.group(1))}
-    m = re.search(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块|卡)(?!时|钱)", text)
+    m = next((x for x in re.finditer(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块|卡)(?!时|钱)", text)
+              if not (x.group(1) == "一" and re.search(r"\d\s*(?:万|千|k|w|元|块|美元|刀)?\s*(?:钱|左右|上下)?\s*$",
+                                                     text[max(0, x.start() - 12):x.start()]))), None)
+    # ('5500 一张': a price per card, not a count of one)
     if m and to_number(m.group(1)):
         return {"num_gpus": int(to_number(m.group(1)))}
     m = re.search(w(r"(\d+(?:\.\d+)?)\s*(million|m|billion)\s+(?:[a-z0-9-]+\s+)?(?:gpus?|cards?|h100s?|a100s?|h200s?|b200s?)")
@@ -223,12 +226,16 @@ def optimizer_and_sharding(text: str) -> dict:
         out["zero"] = int(next(g for g in m.groups() if g))
     elif has(w("fsdp") + r"|full[\s_-]*shard", text):
         out["zero"] = 3
-    if has(w(r"offload\w*") + r"|卸载", unnegated(text)):
+    if has(w(r"(?:no|without|disable\w*|not using|w/o)\s*(?:any\s*)?(?:cpu\s*|nvme\s*)?offload\w*") +
+           r"|(?:不用|不开|不做|关闭|关掉|不)\s*(?:cpu\s*)?(?:offload|卸载)", text):
+        out["offload"] = "none"  # ('no CPU offload': the answer may not lean on it)
+    elif has(w(r"offload\w*") + r"|卸载", unnegated(text)):
         out["offload"] = "all" if has(r"offload\w*\s*(?:_|\s)?(?:param\w*|weights?|all|everything)|param\w*\s*offload|全部卸载|"
                                       r"参数.{0,4}卸载", text) else "optimizer"
-    if has(r"(?:no|without|disable\w*|不用|不开|关闭|关掉)\s*(?:gradient|activation|梯度)?\s*(?:checkpointing|检查点|重计算)", text):
+    if has(r"(?:no|without|disable\w*|不用|不开|关闭|关掉)\s*(?:grad(?:ient)?|activation|梯度)?\s*(?:checkpointing|检查点|重计算)", text):
         out["recompute"] = "none"
-    elif has(w(r"gradient[\s_-]*checkpoint\w*|activation[\s_-]*checkpoint\w*|recompute\w*") + r"|梯度检查点|重计算", text):
+    elif has(w(r"grad(?:ient)?[\s_-]*(?:checkpoint\w*|ckpt)|activation[\s_-]*(?:checkpoint\w*|ckpt)|recompute\w*") +
+             r"|梯度检查点|重计算", text):
         out["recompute"] = "full"
     m = re.search(w(r"(?:lora[\s_-]*)?(?:rank|r)\s*(?:[=:]|of|to|改成|设成|设为|设到|为|开到)?\s*(\d{1,4})")
                   + r"|秩\s*[=:：为]?\s*(\d{1,4})|lora_r\s*[=:]?\s*(\d{1,4})", text)
@@ -831,7 +838,7 @@ def standard_server(text: str) -> dict:
         if n and 1 <= n <= 512:
             return {"nodes": int(n), "gpus_per_node": STANDARD_SERVER_GPUS, "num_gpus": int(n) * STANDARD_SERVER_GPUS,
                     "standard_server": True}
-    m = re.search(rf"({_CN_COUNT}|\d+)?\s*台[^\d，。？?]{{0,12}}?(?:服务器|整机|机器|节点)|整机(?!\s*(?:功耗|功率|耗电|电源|噪音|价|报价|约|大概))|"
+    m = re.search(rf"({_CN_COUNT}|\d+)?\s*台[^\d，。？?]{{0,12}}?(?:服务器|整机|机器|节点)|整机(?!\s*(?:功耗|功率|耗电|电源|噪音|价|报价|约|大概|也|都|一起|在内|算进|算上|包括|包含|含|其他|其余|其它|部分|(?:的)?(?:钱|费用|成本)))|"
                   rf"一整台|({_CN_COUNT}|\d+)\s*个节点", text)
     if m and re.search(r"家里|书房|卧室|家用|在家|" + w(r"at home|home|homelab|desk|desktop|workstation"), text) and not re.search(
             r"服务器|8\s*卡|八卡|" + w(r"server|node|dgx|hgx"), text):

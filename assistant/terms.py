@@ -1,0 +1,121 @@
+"""Asks about words, answered from the tables that hold the facts: 'is NF4 the same thing as Q4_K_M and AWQ?' (the
+weight formats of tools/formats.py), 'is H100 PCIe basically the same GPU as H100 SXM?' (the GPU table), 'does 满血
+mean BF16, or does FP8 count?' (the model's published checkpoint format). Such an ask sits beside a sizing question;
+it is answered in a line of its own instead of being read as alternatives to compare or dropped as out of scope."""
+from __future__ import annotations
+
+import re
+
+from knowledge.catalog import Catalog
+
+# 'are they the same', '是一回事吗', 'basically the same GPU', 'interchangeable'
+SAME_ASK = (r"一回事|一样吗|一样不|是不是一样|相同吗|等同|等价|是同一|同一个东西|没区别吗|有区别吗|(?<![a-z])(?:the same (?:thing|as|gpu|"
+            r"card|chip|format)|same thing|basically the same|identical|equivalent|interchangeable|any different|"
+            r"the same\?)(?![a-z])")
+# '满血到底是指 BF16 还是 FP8', '满血是什么意思', 'FP8 也算满血吗', 'what does full-fat mean'
+FULL_MEANING_ASK = (r"满血[^，。？?]{0,6}(?:到底|究竟)?(?:是指|指的是|是什么|什么意思|啥意思|指什么|怎么定义|算不算)|"
+                    r"(?:也算|算不算|算是)\s*满血|满血[^，。？?]{0,12}(?:还是|也算)|"
+                    r"(?<![a-z])what (?:does|is) (?:\"|')?full[\s-]*(?:fat|model|precision)(?:\"|')? mean")
+
+
+def _formats_named(low: str) -> list[str]:
+    from assistant.readers.asks import _values_named
+
+    return [v for _, v in sorted(_values_named(low, "precision"))]
+
+
+def format_sameness(ids: list[str], zh: bool) -> str | None:
+    """'NF4 跟 Q4_K_M、AWQ 是一回事吗': each format's bits per weight (scales included), what stores it and which engines
+    run it, and the verdict: one format only when the ids name the same one."""
+    from tools.formats import FORMATS
+
+    fmts = [FORMATS[i] for i in dict.fromkeys(ids) if i in FORMATS]
+    if len(fmts) < 2:
+        return None
+    rows = [(f"{f.name}: {f.bits:.2f} 比特/权重（含缩放常数），{f.engines}" if zh else
+             f"{f.name}: {f.bits:.2f} bits per weight (scales included), run by {f.engines}") for f in fmts]
+    bits = [f.bits for f in fmts]
+    close = max(bits) - min(bits) <= 1.0
+    if zh:
+        head = ("**不是一回事**：" + ("位数相近（都约 " + f"{min(bits):.1f}-{max(bits):.1f}" + " 比特/权重），但" if close else "")
+                + "是不同的格式，各有各的文件、量化方法和推理引擎，不能互换加载：")
+        return head + "；".join(rows) + "。"
+    head = ("**Not the same thing**: " + (f"about the same size ({min(bits):.1f}-{max(bits):.1f} bits per weight), but "
+                                          if close else "") + "different formats, each with its own files, quantization "
+            "method and engines (one cannot be loaded as another): ")
+    return head + "; ".join(rows) + "."
+
+
+_SPEC_FIELDS = (("memory_gb", "memory", "显存", "GB"), ("memory_bandwidth_gbps", "memory bandwidth", "显存带宽", "GB/s"),
+                ("bf16_dense_tflops", "dense BF16", "稠密 BF16", "TFLOPS"),
+                ("nvlink_gbps", "GPU-to-GPU link", "卡间互联", "GB/s"), ("tdp_w", "power", "功耗", "W"))
+
+
+def card_sameness(ids: list[str], catalog: Catalog, zh: bool) -> str | None:
+    """'is H100 PCIe basically the same GPU as H100 SXM?': the spec fields that differ by more than 10%, and the verdict
+    (the same card only when none does)."""
+    cards = [catalog.gpu(g)[0] for g in dict.fromkeys(ids)][:2]
+    if len(cards) < 2:
+        return None
+    a, b = cards
+    diffs = []
+    for field, en, cn, unit in _SPEC_FIELDS:
+        x, y = getattr(a, field), getattr(b, field)
+        if x and y and max(x, y) / min(x, y) > 1.10:
+            diffs.append((f"{cn} {x:g} 对 {y:g} {unit}（{max(x, y) / min(x, y):.2f} 倍）" if zh else
+                          f"{en} {x:g} vs {y:g} {unit} ({max(x, y) / min(x, y):.2f}×)"))
+    if not diffs:
+        return (f"**基本是同一种卡**：{a.name} 和 {b.name} 的显存、带宽、算力、互联和功耗相差都在 10% 以内。" if zh else
+                f"**Effectively the same card**: {a.name} and {b.name} differ by under 10% in memory, bandwidth, compute, "
+                "link and power.")
+    dec = next((d for d in diffs if "带宽" in d or "bandwidth" in d), None)
+    why = ((f"推理解码看显存带宽，训练和预填充看算力，多卡张量并行看卡间互联；同样的显存不等于同样的速度。" if zh else
+            "decode speed follows memory bandwidth, training and prefill follow compute, tensor parallelism over "
+            "several cards follows the link: the same memory is not the same speed.") if dec else "")
+    return ((f"**不是同一种卡**：{a.name} 对 {b.name}：" + "；".join(diffs) + "。" + why) if zh else
+            (f"**Not the same card**: {a.name} vs {b.name}: " + "; ".join(diffs) + ". " + why.capitalize()))
+
+
+def full_model_meaning(model_id: str | None, catalog: Catalog, zh: bool) -> str:
+    """'满血到底是指 BF16 还是 FP8 也算？': the complete model as its lab published it, in the published checkpoint's
+    format (ModelSpec.native_precision); other formats are quantized copies, a distill is another model."""
+    from tools.formats import FORMATS
+
+    if model_id:
+        spec = catalog.model(model_id)[0]
+        fmt = FORMATS.get(spec.native_precision)
+        name = fmt.name.split(" (")[0] if fmt else spec.native_precision.upper()
+        gb = spec.params_total * (fmt.bits if fmt else 16) / 8 / 1e9
+        own = (f"{spec.name} 官方发布的权重是 **{name}**（约 {gb:,.0f} GB 权重）" if zh else
+               f"{spec.name} was published in **{name}** (about {gb:,.0f} GB of weights)")
+        low_bits = (fmt.bits if fmt else 16) > 8.5
+    else:
+        own, low_bits = ("", True)
+    if zh:
+        return ("**“满血”指的是**：完整的原版模型（全部参数，不是蒸馏版或小尺寸版本），按官方发布的精度运行。" + (own + "；" if own else "")
+                + ("按这个精度跑才是严格意义上的满血。官方或可信来源的 FP8 版本通常和 BF16 很接近，很多人也算它满血，但严格说它是量化版；"
+                   "INT4/AWQ/GGUF 等 4 位版本和蒸馏版都不算满血。" if low_bits else
+                   "官方就是 FP8 发布的，所以 FP8 本身就是满血；再量化到 INT4/AWQ/GGUF 就不算了，蒸馏版也不算。"))
+    return ("**'满血' (full-fat) means** the complete original model (all its parameters, not a distill or a smaller "
+            "sibling) at the precision it was published in. " + (own + ". " if own else "")
+            + ("Strictly, that precision is the full model; an official or trusted FP8 copy is usually close to BF16 and "
+               "many count it, but it is a quantized version; 4-bit copies (INT4/AWQ/GGUF) and distills are not." if low_bits
+               else "It was published in FP8, so FP8 is the full model; 4-bit copies (INT4/AWQ/GGUF) and distills are "
+                    "not."))
+
+
+def term_lines(question: str, req, catalog: Catalog) -> list[str]:
+    """The lines answering the asks about words in the message (none when it has none)."""
+    low = question.lower()
+    zh = req.lang == "zh"
+    out = []
+    if re.search(FULL_MEANING_ASK, low):
+        out.append(full_model_meaning(req.model if req.model and not str(req.model)[0].isdigit() else None, catalog, zh))
+    if re.search(SAME_ASK, low):
+        fmts = _formats_named(low)
+        line = format_sameness(fmts, zh) if len(fmts) >= 2 else None
+        if line is None and len(set(req.gpus or [])) >= 2:
+            line = card_sameness(list(req.gpus), catalog, zh)
+        if line:
+            out.append(line)
+    return out

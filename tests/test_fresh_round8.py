@@ -1,0 +1,277 @@
+"""Issue 24, eighth round: the user's own money (a capex cap, each card's purchase price, the platform the cards go in)
+and bills over the job (the electricity of a run, and of the thread's two cards), generated over cards, prices and
+phrasings."""
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from assistant.readers.rules import read
+from assistant.service import ask
+from knowledge.catalog import default_catalog
+
+CAT = default_catalog()
+
+
+def _req(text: str, previous: dict | None = None):
+    return read(text, CAT, previous).request
+
+
+# --- a spending cap is a budget -----------------------------------------------------------------------------------------
+CAPS = ["Capex cap {m}.", "capex limit of {m}", "budget cap {m}", "hardware budget cap of {m}", "spend limit {m}",
+        "purchase capped at {m}"]
+
+
+@pytest.mark.parametrize("phrase,amount", list(itertools.product(CAPS, [("$80k", 80_000), ("$1.2M", 1_200_000),
+                                                                    ("$45,000", 45_000)])))
+def test_a_spending_cap_is_read_as_the_budget(phrase, amount):
+    written, value = amount
+    req = _req(f"Need to serve Llama 3.3 70B for 30 users, 8k context. {phrase.format(m=written)} which server?")
+    assert req.budget == pytest.approx(value)
+
+
+@pytest.mark.parametrize("written,value", [("上限 50 万", 500_000), ("封顶 30 万", 300_000), ("预算上限 8 万", 80_000)])
+def test_a_chinese_cap_is_read_as_the_budget(written, value):
+    req = _req(f"公司要部署 Qwen2.5-72B 给 20 人用，采购{written}，买什么卡？")
+    assert req.budget == pytest.approx(value)
+
+
+def test_a_power_limit_is_not_a_budget():
+    req = _req("serve Llama 3.1 8B for 10 users, power limit 3 kW per box, what should we buy?")
+    assert req.budget is None
+
+
+# --- each card's own purchase price ------------------------------------------------------------------------------------
+CARDS = [("rtx-3090", "3090"), ("rtx-4090", "4090"), ("rtx-5090", "5090"), ("l40s", "L40S"), ("a100-80gb", "A100 80GB")]
+def _zh_amount(value: float) -> tuple[str, str]:
+    return f"{value:g}", f"{value / 10_000:g}"
+
+
+@pytest.mark.parametrize("trio", list(itertools.combinations(CARDS, 3))[:6])
+@pytest.mark.parametrize("form", ["{p} 一张", "大概 {p} 一张", "{w} 万"])
+def test_each_card_keeps_its_own_purchase_price_in_chinese(trio, form):
+    prices = [5_500, 19_000, 23_000]
+    parts = [f"{said} " + form.format(p=_zh_amount(v)[0], w=_zh_amount(v)[1]) for (gid, said), v in zip(trio, prices)]
+    req = _req("预算 8 万，想跑 Qwen2.5-32B 给 5 个同事用。行情：" + "，".join(parts) + "。推荐怎么配？")
+    assert req.gpu_purchase_prices == {gid: v for (gid, _), v in zip(trio, prices)}
+    assert req.num_gpus is None  # ('5500 一张' is a price per card, not one card)
+    assert req.purchase_price is None  # (no single price stands for every card)
+
+
+@pytest.mark.parametrize("trio", list(itertools.combinations(CARDS, 3))[:4])
+def test_each_card_keeps_its_own_purchase_price_in_english_and_used_is_that_cards(trio):
+    prices = [7_500, 6_800, 9_000]
+    parts = [("used " if i == 2 else "") + f"{said} ${v / 1000:g}k each" for i, ((gid, said), v) in enumerate(zip(trio, prices))]
+    req = _req("Options: " + ", ".join(parts) + ". budget $40k, serve Qwen2.5 72B for 10 users, what to buy?")
+    assert req.gpu_purchase_prices == {gid: v for (gid, _), v in zip(trio, prices)}
+    assert req.used_gpus == [trio[2][0]]
+
+
+def test_hourly_rates_beside_cards_are_not_purchase_prices():
+    req = _req("L4 $0.80/hr, A10 $1.00/hr, L40S $1.90/hr: which is cheapest to serve Llama 3.1 8B?")
+    assert req.gpu_purchase_prices == {}
+    assert req.gpu_rental_prices  # (the rental reader keeps them)
+
+
+@pytest.mark.parametrize("host", ["主板 CPU 电源内存这些平台大概 1 万", "平台 1 万", "整机其他部分（主板 CPU 内存电源）平台约 1 万"])
+def test_the_platform_price_is_the_host_and_the_whole_machine_fits_the_budget(host):
+    # '整机也算进去' says the machine counts against the budget: it is no 8-GPU server
+    q = ("预算 5 万以内（整机也算进去），想在办公室跑 Qwen2.5-32B 给 5 个同事用。行情：二手 3090 大概 5500 一张，"
+         f"4090 1.9 万，5090 2.3 万，{host}。推荐怎么配？")
+    req = _req(q)
+    assert req.host_price_per_server == pytest.approx(10_000)
+    assert not req.standard_server and req.nodes is None
+    a = ask(q)
+    plan = next(c for c in a.tool_calls if c.name == "plan_purchase").result
+    top = plan["options"][0]
+    price = {"rtx-3090": 5_500, "rtx-4090": 19_000, "rtx-5090": 23_000}[top["gpu"]]
+    # total = cards at the user's price + the user's platform: n x price + 10,000
+    assert top["total"] == pytest.approx(top["num_gpus"] * price + 10_000)
+    assert top["total"] <= 50_000
+    assert top["condition"] == ("used" if top["gpu"] == "rtx-3090" else "new")
+
+
+# --- electricity over the run -----------------------------------------------------------------------------------------
+RUNS = [("Llama 3.1 8B", "llama-3.1-8b", 8, "H100", "h100", 5e10, "50B"),
+        ("Qwen2.5-7B", "qwen2.5-7b", 64, "A800 80G", "a800", 1e12, "1T"),
+        ("Llama 3.1 70B", "llama-3.1-70b", 32, "A100 80GB", "a100-80gb-sxm", 2e11, "200B")]
+
+
+@pytest.mark.parametrize("run", RUNS, ids=lambda r: r[1])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_electricity_of_a_run_is_priced_over_the_run(run, lang):
+    name, mid, n, said, gid, tokens, tok_said = run
+    q = {"zh": f"{name} 预训练 {tok_said} tokens，{n} 张 {said}，电费多少？电价 0.8 元/度，PUE 1.3",
+         "en": f"pretrain {name} on {tok_said} tokens with {n}x {said}: what is the electricity bill at $0.12/kWh, PUE 1.3?"}[lang]
+    a = ask(q)
+    timed = ask({"zh": f"{name} 预训练 {tok_said} tokens，{n} 张 {said}，要多久？",
+                 "en": f"pretrain {name} on {tok_said} tokens with {n}x {said}: how long?"}[lang])
+    hours = timed.figures["wall_hours"]
+    assert a.figures["hours"] == pytest.approx(hours, rel=1e-6)  # the run's hours, not a default year of 8,760
+    price = 0.8 if lang == "zh" else 0.12
+    tdp = CAT.gpu(gid)[0].tdp_w
+    # bill = GPUs x TDP (kW) x PUE x hours x price per kWh
+    assert a.figures["electricity_full_load"] == pytest.approx(n * tdp / 1000 * 1.3 * hours * price, rel=1e-3)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("first,second", [(("H100", "h100"), ("4090", "rtx-4090")),
+                                          (("A100 80GB", "a100-80gb"), ("H100", "h100"))])
+def test_a_difference_asked_after_a_card_swap_prices_both_cards_of_the_thread(first, second, lang):
+    turns = {"zh": [f"Llama 3.1 8B 继续预训练 50B tokens，8 卡 {first[0]} 大概多久？", f"换成 8 张 {second[0]} 呢",
+                    "电费差多少，电价按 1 块一度"],
+             "en": [f"continued pretraining of Llama 3.1 8B on 50B tokens, 8x {first[0]}: how long?",
+                    f"what about 8x {second[0]}?", "what's the difference in electricity at $0.15/kWh?"]}[lang]
+    history, answers = [], []
+    for t in turns:
+        a = ask(t, history=list(history))
+        history.append(a.slots)
+        answers.append(a)
+    last = answers[-1]
+    bills = {}
+    gpus_priced = [c.args.get("gpu") for c in last.tool_calls if c.name == "time_train"]
+    assert set(gpus_priced) >= {first[1], second[1]}
+    price = 1.0 if lang == "zh" else 0.15
+    for gid, timed in ((first[1], answers[0]), (second[1], answers[1])):
+        tdp = CAT.gpu(gid)[0].tdp_w
+        bills[gid] = 8 * tdp / 1000 * 1.3 * timed.figures["wall_hours"] * price
+    diff = abs(bills[first[1]] - bills[second[1]])
+    shown = f"{diff:,.0f}"
+    assert shown in last.answer, (shown, last.answer[:600])
+
+
+# --- the user's own training settings are kept; the usual changes are those the user has not ruled out ---------------
+@pytest.mark.parametrize("said", ["grad checkpointing on", "gradient checkpointing enabled", "activation ckpt on",
+                                  "开了梯度检查点"])
+def test_checkpointing_written_any_usual_way_is_full_recomputation(said):
+    assert _req(f"full fine-tune Qwen2.5-7B on 2x A100 80GB, seq 4096, {said}").recompute == "full"
+
+
+@pytest.mark.parametrize("said", ["no CPU offload", "without offload", "不用 offload", "不卸载"])
+def test_no_offload_is_read_and_no_offload_route_is_offered(said):
+    q = f"Full fine-tune of Qwen2.5-7B, bf16 w/ AdamW, ZeRO-3, seq 4096, micro batch 1, {said}. how many A100 80GB?"
+    req = _req(q)
+    assert req.offload == "none"
+    a = ask(q)
+    assert not any(c.args.get("offload") in ("optimizer", "all") for c in a.tool_calls if c.name == "size_train")
+
+
+@pytest.mark.parametrize("model", ["qwen2.5-7b", "llama-3.1-8b", "mistral-7b"])
+@pytest.mark.parametrize("gpu,said", [("a100-80gb", "A100 80GB"), ("h100", "H100"), ("l40s", "L40S")])
+def test_a_stated_optimizer_is_never_swapped_by_a_usual_change(model, gpu, said):
+    # 'bf16 w/ AdamW' is the user's choice: an 8-bit AdamW is not offered as the change that makes it fit
+    name = CAT.model(model)[0].name
+    a = ask(f"full fine-tune {name}, bf16 mixed precision with AdamW, seq 4096, micro batch 1, on one {said}: does it fit?")
+    assert not any(c.args.get("optimizer") == "adamw-8bit" for c in a.tool_calls if c.name == "size_train")
+    assert "8-bit AdamW" not in a.answer
+    b = ask(f"full fine-tune {name}, seq 4096, micro batch 1, on one {said}: does it fit?")
+    if any(c.args.get("optimizer") == "adamw-8bit" for c in b.tool_calls if c.name == "size_train"):
+        assert "8-bit AdamW" in b.answer  # (unstated, it is one of the usual changes, and named)
+
+
+@pytest.mark.parametrize("model", ["llama-3.1-70b", "qwen2.5-72b"])
+def test_a_stated_bf16_lora_is_not_swapped_for_qlora(model):
+    name = CAT.model(model)[0].name
+    a = ask(f"bf16 LoRA on {name}, one A100 80GB, seq 2048: does it fit?")
+    assert not any(c.args.get("method") == "qlora" for c in a.tool_calls if c.name == "size_train")
+
+
+# --- asks about words, answered from the tables that hold the facts ---------------------------------------------------
+FORMAT_WORDS = {"nf4": "NF4", "q4_k_m": "Q4_K_M", "awq": "AWQ", "gptq": "GPTQ", "fp8": "FP8", "int8": "INT8"}
+
+
+@pytest.mark.parametrize("pair", list(itertools.combinations(FORMAT_WORDS, 2)))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_is_one_format_the_same_as_another_gets_a_verdict_from_the_format_table(pair, lang):
+    from tools.formats import FORMATS
+
+    a, b = (FORMAT_WORDS[x] for x in pair)
+    q = {"en": f"Llama 3.1 70B on one H100: how much VRAM in {a}? is {a} the same thing as {b}?",
+         "zh": f"Llama 3.1 70B 一张 H100，{a} 要多少显存？{a} 跟 {b} 是一回事吗"}[lang]
+    ans = ask(q)
+    assert ("不是一回事" if lang == "zh" else "Not the same thing") in ans.answer
+    for x in pair:  # each format's stored bits per weight, from the one table that knows them
+        assert f"{FORMATS[x].bits:.2f}" in ans.answer
+
+
+CARD_PAIRS = [("H100 PCIe", "H100 SXM", "h100-pcie", "h100"), ("A100 40GB", "A100 80GB", "a100-40gb", "a100-80gb"),
+              ("H20", "H100", "h20", "h100"), ("RTX 4090", "RTX 4090 D", "rtx-4090", "rtx-4090d")]
+
+
+@pytest.mark.parametrize("pair", CARD_PAIRS, ids=lambda p: f"{p[2]}-{p[3]}")
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_is_one_card_the_same_as_another_names_the_spec_fields_that_differ(pair, lang):
+    said_a, said_b, ga, gb = pair
+    q = {"en": f"for serving a 70B model is {said_a} basically the same GPU as {said_b}?",
+         "zh": f"部署 70B 的话 {said_a} 跟 {said_b} 是一回事吗"}[lang]
+    req = _req(q)
+    assert set(req.gpus) == {ga, gb}, (req.gpus, q)
+    ans = ask(q)
+    a, b = CAT.gpu(ga)[0], CAT.gpu(gb)[0]
+    differs = [f for f in ("memory_gb", "memory_bandwidth_gbps", "bf16_dense_tflops", "nvlink_gbps", "tdp_w")
+               if getattr(a, f) and getattr(b, f) and max(getattr(a, f), getattr(b, f)) / min(getattr(a, f), getattr(b, f)) > 1.10]
+    if differs:
+        assert ("不是同一种卡" if lang == "zh" else "Not the same card") in ans.answer
+        for f in differs:  # each differing figure, as the GPU table holds it
+            assert f"{getattr(a, f):g}" in ans.answer and f"{getattr(b, f):g}" in ans.answer
+    else:
+        assert ("基本是同一种卡" if lang == "zh" else "Effectively the same card") in ans.answer
+
+
+@pytest.mark.parametrize("model", ["qwen3-235b-a22b", "deepseek-r1", "llama-3.1-405b", "deepseek-v3"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_what_full_fat_means_follows_the_models_published_format(model, lang):
+    from tools.formats import FORMATS
+
+    spec = CAT.model(model)[0]
+    q = {"zh": f"{spec.name} 满血部署要几张 H20？另外 '满血' 到底是指 BF16 还是 FP8 也算？",
+         "en": f"how many H20 for the full {spec.name}? and what does 'full-fat' mean: BF16, or does FP8 count?"}[lang]
+    ans = ask(q)
+    fmt = FORMATS[spec.native_precision]
+    assert fmt.name.split(" (")[0] in ans.answer
+    published_8bit = fmt.bits <= 8.5
+    if lang == "zh":
+        assert ("FP8 本身就是满血" in ans.answer) == published_8bit
+    else:
+        assert ("so FP8 is the full model" in ans.answer) == published_8bit
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("model", ["Llama 3.1 70B", "Qwen2.5 32B"])
+def test_which_format_takes_less_memory_is_answered_by_memory(model, lang):
+    q = {"zh": f"{model}，Q4_K_M 和 AWQ 4bit 哪个显存占用小？", "en": f"{model} on one H100: Q4_K_M or AWQ, which takes less VRAM?"}[lang]
+    ans = ask(q)
+    sizes = {a.ask: a.verdict.per_gpu_gb for a in ans.asks if a.verdict and a.verdict.per_gpu_gb}
+    assert len(sizes) >= 2, (sizes, ans.answer[:400])
+    small = min(sizes, key=sizes.get)
+    assert (f"{small} 显存占用最小" if lang == "zh" else f"{small} takes the least memory") in ans.answer
+
+
+# --- a smaller format offered on a card that cannot compute in it says so ---------------------------------------------
+@pytest.mark.parametrize("card", [g.id for g in CAT.gpus if g.vendor == "NVIDIA" and g.fp8_dense_tflops is None
+                                  and g.bf16_dense_tflops and g.memory_gb >= 40][:4])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_fp8_offered_on_a_card_without_fp8_tensor_cores_is_said_to_be_weight_only(card, lang):
+    # 405B in bf16 does not fit one 8-card box of 40-80 GB cards; in 8 bits it may (405e9 x 1 B = 405 GB over 8)
+    gpu = CAT.gpu(card)[0]
+    q = {"en": f"can one 8-card {gpu.name} box run Llama 3.1 405B in bf16?",
+         "zh": f"一台 8 卡 {gpu.name} 能跑 Llama 3.1 405B bf16 吗"}[lang]
+    a = ask(q)
+    fits = [line for line in a.answer.splitlines() if line.startswith(("**What does fit**", "**放得下的方案**"))]
+    offered = fits and re.search(r"(?:in|用) fp8", fits[0])
+    if offered:
+        assert ("weight-only" in fits[0]), fits[0]
+
+
+def test_fp8_is_not_offered_on_ascend_whose_8_bit_route_is_int8():
+    a = ask("一台 8 卡 910B 能跑 Llama 3.1 405B bf16 吗")
+    fits = next(line for line in a.answer.splitlines() if line.startswith("**放得下的方案**"))
+    assert "用 fp8" not in fits and "用 int8" in fits
+
+
+def test_the_a100_box_is_offered_fp8_weight_only_so_the_property_above_is_not_vacuous():
+    a = ask("can one 8-card A100 80GB box run Llama 3.1 405B in bf16?")
+    fits = next(line for line in a.answer.splitlines() if line.startswith("**What does fit**"))
+    assert "in fp8 — weight-only" in fits
