@@ -134,11 +134,18 @@ class Ctx:
                     # that would run it weight-only
                     gid = next((g for g in FORMAT_DEFAULTS_FOR[gid]
                                 if supported_on(fmt, self.deps.catalog.gpu(g)[0])[0]), gid)
+            for_format = gid != default
             if self.req.exclude_vendors or self.req.only_vendors:  # 'no NVIDIA': the default from a vendor allowed
                 self.used |= {"exclude_vendors", "only_vendors"}
                 if not vendor_ok(self.req, self.deps.catalog.gpu(gid)[0]):
                     gid = next((g for g in _ALLOWED_DEFAULTS if vendor_ok(self.req, self.deps.catalog.gpu(g)[0])), gid)
-            self.assume(f"{_short(self, gid)}", f"{_short(self, gid)}（未指定 GPU）")
+            if for_format and gid != default and fmt:  # (the default card swapped for one that computes in the format asked: said why)
+                self.assume(f"{_short(self, gid)} (no card named; the usual {_short(self, default)} default has no "
+                            f"{fmt.upper()} tensor cores, so a card that computes in {fmt.upper()})",
+                            f"{_short(self, gid)}（未指定 GPU；默认的 {_short(self, default)} 没有 {fmt.upper()} 张量核心，"
+                            f"所以按能原生算 {fmt.upper()} 的卡）")
+            else:
+                self.assume(f"{_short(self, gid)}", f"{_short(self, gid)}（未指定 GPU）")
         rec, note = self.deps.catalog.gpu(gid)
         if note:
             self.notes.append(note)

@@ -24,7 +24,8 @@ Currency = Literal["USD", "CNY"]
 # Fields that describe the question itself rather than the job; the enumeration test skips them.
 META_FIELDS = ("intent", "lang", "stated", "follow_up", "compared", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
                "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu", "rent_per_month_server",
-               "hosting_includes_power", "unknown_model", "premise_notes", "closed_model", "quoted_tokens_per_s")
+               "hosting_includes_power", "unknown_model", "premise_notes", "closed_model", "quoted_tokens_per_s",
+               "memory_asked")
 
 
 class Request(BaseModel):
@@ -84,6 +85,8 @@ class Request(BaseModel):
                                         "('TP=4', '--tensor-parallel-size 8'): checked against the model's heads")
     pipeline_parallel: int | None = Field(None, ge=1, le=1024, description="pipeline stages the user runs ('PP=4', "
                                           "'TP8 x PP4 x DP16'): a training layout with the tensor-parallel size")
+    expert_parallel: int | None = Field(None, ge=1, le=1024, description="expert parallelism the user runs on an MoE "
+                                        "model ('EP8', '专家并行 8'): each GPU holds 1/EP of every MoE layer's experts")
     standard_server: bool | None = Field(None, description="a node/server named without its GPU count: taken as the "
                                          "vendor's standard 8-GPU server (HGX/DGX), said as an assumption")
 
@@ -230,6 +233,8 @@ class Request(BaseModel):
     # what was read from this turn (names of fields), and whether it changes an earlier question
     stated: list[str] = Field(default_factory=list)
     follow_up: bool = False
+    memory_asked: bool | None = Field(None, description="the thread asks how much memory the job takes ('how much "
+                                      "VRAM …'): a follow-up ('what about FP8?') is answered with the memory too")
     compared: dict | None = Field(None, description="the alternatives an earlier turn compared ({'setting': 'precision', "
                                   "'values': ['bf16', 'fp8']}): a follow-up that changes the job compares them again")
 

@@ -275,3 +275,78 @@ def test_the_a100_box_is_offered_fp8_weight_only_so_the_property_above_is_not_va
     a = ask("can one 8-card A100 80GB box run Llama 3.1 405B in bf16?")
     fits = next(line for line in a.answer.splitlines() if line.startswith("**What does fit**"))
     assert "in fp8 — weight-only" in fits
+
+
+# --- memory on several GPUs gives the whole model's total, not one GPU's alone ----------------------------------------
+@pytest.mark.parametrize("model,n,card", [("Mixtral 8x7B", 2, "L40S"), ("Llama 3.1 70B", 4, "A100 80GB"),
+                                          ("Qwen2.5 72B", 2, "H100"), ("Llama 3.1 405B", 8, "H200")])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_memory_on_several_gpus_states_the_total(model, n, card, lang):
+    q = {"en": f"how much VRAM does {model} need in fp16 on {n}x {card}?", "zh": f"{model} fp16 在 {n} 张 {card} 上要多少显存？"}[lang]
+    a = ask(q)
+    call = next(c for c in a.tool_calls if c.name in ("size_infer", "estimate_inference_memory")
+                and c.result.get("num_gpus") == n)
+    total = call.result["per_gpu_gb"] * n  # the whole need = one GPU's share x the GPUs it is split over
+    assert f"{total:,.1f} GB" in a.answer
+    assert f"{call.result['weights_total_gb']:,.1f} GB" in a.answer
+
+
+# --- a memory question's follow-up keeps answering the memory; a default card swapped for the format says why -------
+@pytest.mark.parametrize("model", ["llama 3.1 70b", "qwen2.5 72b", "llama 3.1 8b"])
+@pytest.mark.parametrize("first,then", [("how much vram to run {m} fp16 inference, 4k context, 1 user", "what about FP8?"),
+                                        ("{m} fp16 推理要多少显存，4k 上下文，1 个用户", "FP8 呢？")])
+def test_a_memory_threads_follow_up_gives_the_memory_and_says_why_the_card_changed(model, first, then):
+    a1 = ask(first.format(m=model))
+    a2 = ask(then, history=[a1.slots])
+    zh = "显存" in first
+    call = next(c for c in a2.tool_calls if c.result.get("weights_total_gb") and c.result.get("precision") == "fp8")
+    assert f"{call.result['weights_total_gb']:,.1f} GB" in a2.answer  # the FP8 weights, whole model
+    assert ("没有 FP8 张量核心" if zh else "has no FP8 tensor cores") in a2.answer
+
+
+# --- an expert-parallel layout is read and used, never taken for money -------------------------------------------------
+@pytest.mark.parametrize("said,ep", [("ZeRO-1 + EP8", 8), ("EP=16", 16), ("expert parallel 4", 4), ("专家并行 8", 8),
+                                     ("--expert-parallel-size 32", 32)])
+def test_an_expert_parallel_size_is_read_as_the_layout(said, ep):
+    req = _req(f"DeepSeek-V2-Lite 预训练 2T tokens，64 张 H800，{said}，显存够不够？")
+    assert req.expert_parallel == ep
+    assert req.budget is None
+
+
+@pytest.mark.parametrize("ep", [2, 4, 8, 16, 64])
+def test_the_stated_ep_sizes_the_memory_and_a_higher_ep_never_needs_more(ep):
+    # each GPU holds experts/EP of every MoE layer: a larger EP holds fewer experts per GPU, never more memory
+    q = f"pretrain DeepSeek-V2-Lite on 64x H800, ZeRO-1, EP{ep}, seq 4096: does memory fit?"
+    a = ask(q)
+    call = next(c for c in a.tool_calls if c.name == "size_train" and c.args.get("num_gpus") == 64)
+    assert call.args.get("ep") == ep
+    if ep < 64:
+        b = ask(f"pretrain DeepSeek-V2-Lite on 64x H800, ZeRO-1, EP{ep * 2}, seq 4096: does memory fit?")
+        other = next(c for c in b.tool_calls if c.name == "size_train" and c.args.get("num_gpus") == 64)
+        assert other.result["per_gpu_gb"] <= call.result["per_gpu_gb"] + 1e-6
+
+
+def test_ep_on_a_dense_model_is_named_as_ignored():
+    a = ask("pretrain Llama 3.1 8B on 64x H800 with EP8: memory per GPU?")
+    assert any(i.startswith("expert_parallel=8") for i in a.ignored)
+
+
+# --- 'about the same wall clock as them, right?' is judged against the published run's duration ---------------------
+@pytest.mark.parametrize("run_id,model_said,tokens_said,card", [("deepseek-v3", "a V3-sized MoE (DeepSeek-V3)", "15T", "H800"),
+                                                                ("llama-3.1-405b", "Llama 3.1 405B", "15T", "H100")])
+@pytest.mark.parametrize("n", [256, 2048, 16384])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_same_wall_clock_claim_is_judged_against_the_published_run(run_id, model_said, tokens_said, card, n, lang):
+    from knowledge.runs import load_training_runs
+
+    run = next(r for r in load_training_runs() if r.id == run_id)
+    q = {"en": f"We'll train {model_said} on {tokens_said} tokens on {n} {card}s, about the same wall clock as them, right?",
+         "zh": f"我们用 {n} 张 {card} 训 {model_said}，{tokens_said} tokens，跟他们差不多时间吧？"}[lang]
+    a = ask(q)
+    theirs = run.gpu_hours / run.num_gpus  # their wall clock = GPU-hours / GPUs
+    assert a.figures["published_wall_hours"] == pytest.approx(theirs, rel=1e-3)
+    ratio = a.figures["wall_hours"] / theirs
+    assert a.figures["wall_ratio_to_published"] == pytest.approx(ratio, abs=0.01)
+    near = 0.8 <= ratio <= 1.25
+    yes, no = ("**对，差不多**", "**不对**") if lang == "zh" else ("**Yes, about the same**", "**No**")
+    assert (yes if near else no) in a.answer

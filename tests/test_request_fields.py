@@ -180,6 +180,12 @@ PAIRS: dict[str, tuple[str, str]] = {
                          "long?"),
     "time_lost": ("Full fine-tune Llama 3.1 8B on 10B tokens on 16 H100s: how long?",
                   "Full fine-tune Llama 3.1 8B on 10B tokens on 16 H100s, 5% of time lost to failures: how long?"),
+    "expert_parallel": ("Pretrain DeepSeek-V2-Lite on 64 H800, ZeRO-1, seq 4096: memory per GPU?",
+                        "Pretrain DeepSeek-V2-Lite on 64 H800, ZeRO-1, EP8, seq 4096: memory per GPU?"),
+    "gpu_purchase_prices": ("预算 5 万，想跑 Qwen2.5-32B 给 5 个同事用，3090、4090、5090 推荐怎么配？",
+                            "预算 5 万，想跑 Qwen2.5-32B 给 5 个同事用，3090 6000 一张，4090 1.9 万，5090 2.3 万，推荐怎么配？"),
+    "used_gpus": ("预算 5 万，想跑 Qwen2.5-32B 给 5 个同事用，3090 6000 一张，4090 1.9 万，5090 2.3 万，推荐怎么配？",
+                  "预算 5 万，想跑 Qwen2.5-32B 给 5 个同事用，二手 3090 6000 一张，4090 1.9 万，5090 2.3 万，推荐怎么配？"),
     "gpu_rental_prices": ("Cheapest GPU to rent for QLoRA on Qwen2.5-14B, 60M tokens: L4, L40S or H100?",
                           "Cheapest GPU to rent for QLoRA on Qwen2.5-14B, 60M tokens: L4 $0.80, L40S $1.90 or H100 "
                           "$4.50?"),

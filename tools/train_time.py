@@ -60,6 +60,8 @@ class TrainingTimeRequest(BaseModel):
     zero: int | None = Field(None, ge=0, le=3)
     tp: int = Field(1, ge=1)
     pp: int = Field(1, ge=1)
+    ep: int | None = Field(None, ge=1, description="expert parallelism (MoE) as run ('EP8'); None: default_ep, the "
+                           "largest count dividing the routed experts, at most the data-parallel GPUs")
     global_batch_tokens: int | None = Field(None, ge=1)
     interconnect: Interconnect | None = Field(None, description="the link data parallelism crosses; default: the GPU's own")
     gpus_per_node: int | None = Field(None, ge=1, le=64, description="GPUs per server (default 8)")
@@ -224,7 +226,7 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
 
     from tools.train_memory import default_ep
 
-    ep = default_ep(spec, dp)
+    ep = math.gcd(req.ep, dp) if (req.ep and spec.moe is not None and dp > 1) else default_ep(spec, dp)
     link = slow_link(gpu, req.num_gpus, req.interconnect, req.gpus_per_node) if dp > 1 else None
     if link is not None:
         gbps, link_name = link

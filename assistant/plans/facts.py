@@ -204,6 +204,8 @@ def purchase(ctx: Ctx) -> Answer:
         ctx.used.add("host_price_per_server")
     if req.gpu_purchase_prices:  # (the prices reach the tool through the price records; named in the call)
         args["your_purchase_prices"] = dict(req.gpu_purchase_prices)
+        if req.used_gpus:
+            args["your_used_cards"] = list(req.used_gpus)
         ctx.used |= {"gpu_purchase_prices", "used_gpus", "purchase_price"}
     def buy(t: str):
         return ctx.call("plan_purchase", args | {"task": t}, plan_purchase(PurchaseRequest(

@@ -516,6 +516,13 @@ def inference_memory(ctx: Ctx) -> Answer:
                        min=least, ctx=context) if least or r.fits else
                      ctx.t(f"**{model.name} does not fit on {n} x {gpu.name}** at {context:,} tokens ({r.per_gpu_gb:.1f} GB).",
                            f"**{model.name} 在 {n} 张 {gpu.name} 上放不下**（上下文 {context:,}，需 {r.per_gpu_gb:.1f} GB）。"))
+        if n > 1 and r.weights_total_gb:  # 'how much VRAM does it need … on 2x L40S': the whole model's need, not one GPU's
+            total = r.per_gpu_gb * n
+            lines.append(ctx.t(f"In total **{total:,.1f} GB** over the {n} GPUs: {r.weights_total_gb:,.1f} GB of weights in "
+                               f"{r.precision}, {r.kv_cache_total_gb:,.2f} GB of KV cache, the rest each GPU's own runtime "
+                               "(CUDA context, buffers, activations).",
+                               f"{n} 张卡合计 **{total:,.1f} GB**：权重 {r.weights_total_gb:,.1f} GB（{r.precision}），KV cache "
+                               f"{r.kv_cache_total_gb:,.2f} GB，其余是每张卡各自的运行开销（CUDA 上下文、缓冲区、激活值）。"))
         if not r.fits and least and least > n and "num_gpus" not in req.stated and gpu.vendor != "Apple":
             # '最少要几张 H20？': the fewest, and how much room they leave for the KV cache, said
             saved = ctx.req
@@ -1213,8 +1220,9 @@ def serving(ctx: Ctx) -> Answer:
                        f"{users} asked; the load fits on **{least}** (memory; the plan below gives the speed at your load).",
                        f"**配多了**：{n} 张 {gpu.name} 能放 {max_seqs} 路，是你要的 {users} 路的 {max_seqs / max(users, 1):.0f} 倍；"
                        f"这个负载 **{least}** 张就放得下（按显存；下面的方案给出这个负载下的速度）。"), ""]
-    if re.search(MEMORY_ASK, ctx.question.lower()):
-        # 'how much VRAM to serve the 14B at 16k for 8 users?': the memory the load takes, before any card's plan
+    if re.search(MEMORY_ASK, ctx.question.lower()) or req.memory_asked:
+        # 'how much VRAM to serve the 14B at 16k for 8 users?': the memory the load takes, before any card's plan (and
+        # in the thread's follow-ups: 'what about FP8?')
         work = sum(x for k, x in r.breakdown_gb.items() if k not in ("weights", "quant_constants", "kv_cache"))
         total = r.weights_total_gb + (r.kv_cache_total_gb or 0) + work
         per = r.kv_cache_bytes_per_token or 0
@@ -1306,9 +1314,7 @@ def serving(ctx: Ctx) -> Answer:
                   tool_calls=ctx.calls, clarification=clar)
 
 
-MEMORY_ASK = (r"多少显存|显存(?:要|需要|占|得)?(?:多少|多大)|要多大显存|" +
-              w(r"how much (?:v?ram|gpu memory|memory|vram)|(?:v?ram|memory) (?:do i|do we|would|will) (?:i |we )?need|"
-                r"memory footprint|total memory"))
+from assistant.readers.cues import MEMORY_ASK  # noqa: E402  (one place knows the words; re-exported here)
 
 
 def _from_benchmark(ctx: Ctx, gpu, plan) -> list[str]:

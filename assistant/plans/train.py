@@ -48,7 +48,25 @@ def _memory_args(ctx: Ctx, method: str) -> dict[str, Any]:
         "method": method, "num_gpus": req.num_gpus or 1, "precision": precision, "optimizer": req.optimizer,
         "zero": req.zero, "offload": req.offload, "micro_batch": req.micro_batch, "seq_len": req.seq_len,
         "recompute": req.recompute, "lora_rank": req.lora_rank if method != "full" else None,
-        "lora_targets": req.lora_targets if method != "full" else None}.items() if v is not None}
+        "lora_targets": req.lora_targets if method != "full" else None, "ep": _stated_ep(ctx)}.items() if v is not None}
+
+
+def _stated_ep(ctx: Ctx) -> int | None:
+    """The expert parallelism the user runs ('EP8'), when the model is an MoE whose routed experts and the GPUs it
+    divides; one that does not is said and left to the default."""
+    req = ctx.req
+    ep = req.expert_parallel
+    if not ep:
+        return None
+    model = ctx.model() if req.model else None
+    n = req.num_gpus or 1
+    dp = max(1, n // ((req.tensor_parallel or 1) * (req.pipeline_parallel or 1)))
+    if model is None or model.moe is None or model.moe.routed_experts % ep or dp % ep:
+        ctx.ignore("expert_parallel", "expert parallelism needs an MoE model whose routed experts and data-parallel GPUs "
+                   "it divides", "专家并行要求 MoE 模型，且 EP 能整除路由专家数和数据并行卡数")
+        return None
+    ctx.used.add("expert_parallel")
+    return ep
 
 
 def _stated_layout(ctx: Ctx) -> dict[str, int]:
@@ -558,7 +576,8 @@ def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
         "precision": "fp8" if req.precision == "fp8" else None, "seq_len": seq, "zero": req.zero,
         "recompute": req.recompute, "global_batch_tokens": batch_tokens,
         "interconnect": req.interconnect, "gpus_per_node": req.gpus_per_node, "mfu": req.mfu,
-        "peak_tflops": req.peak_tflops}.items() if v is not None} | (_stated_layout(ctx) if req.num_gpus else {})
+        "peak_tflops": req.peak_tflops, "ep": _stated_ep(ctx)}.items() if v is not None} | \
+        (_stated_layout(ctx) if req.num_gpus else {})
 
 
 def run_hours(ctx: Ctx) -> float | None:
@@ -721,6 +740,40 @@ def _measured_on_other_cards(ctx: Ctx, results, figures: dict) -> str:
                f"你实测的 {req.period_hours:,.0f} 小时是在 {options[base].label} 上；其他卡的小时数 = 它 ÷ 速度比（未给的价格按"
                "价格表按需典型价）")
     return "\n" + ctx.t("**From your measured run**: ", "**按你的实测时长**：") + text + "\n"
+
+
+# 'about the same wall clock as them, right?', '跟他们差不多时间吧': the user's run judged against the quoted one's duration
+SAME_TIME_CLAIM = (r"(?<![a-z])(?:(?:about |roughly |basically )?the same (?:wall[\s-]*clock|time|duration|timeline|"
+                   r"training time)|as (?:fast|quick(?:ly)?|long) as (?:them|they did|theirs|deepseek|meta))(?![a-z])|"
+                   r"(?:跟|和|与)(?:他们|它们|人家|官方)[^，。？?]{0,8}(?:差不多|一样|相同)(?:久|时间|长)?|时间(?:也)?(?:差不多|一样)")
+
+
+def _same_time_as_run(ctx: Ctx, hours: float, n: int, figures: dict) -> str | None:
+    """The claim that the user's run takes about as long as a published one it quotes: the published wall clock
+    (its GPU-hours over its GPUs) against the estimate on the user's GPUs, and the verdict."""
+    from knowledge.runs import find_run, load_training_runs
+
+    import unicodedata
+
+    low = unicodedata.normalize("NFKC", ctx.question).lower()
+    if not re.search(SAME_TIME_CLAIM, low):
+        return None
+    run = find_run(low) or next((r for r in load_training_runs() if r.model and r.model == ctx.req.model), None)
+    # ('DeepSeek said V3 cost …': the published run of the model the job is sized as)
+    if run is None or not run.gpu_hours or not run.num_gpus:
+        return None
+    theirs = run.gpu_hours / run.num_gpus  # the GPU-hours spread over the GPUs the run used
+    ratio = hours / theirs
+    figures |= {"published_wall_hours": round(theirs, 1), "wall_ratio_to_published": round(ratio, 2)}
+    near = 0.8 <= ratio <= 1.25
+    head = (ctx.t("**Yes, about the same**", "**对，差不多**") if near else ctx.t("**No**", "**不对**"))
+    return ctx.t(f"{head}: {run.name} took about {theirs:,.0f} h ({theirs / 24:,.0f} days: {run.gpu_hours:,.0f} GPU-hours "
+                 f"over {run.num_gpus:,} GPUs); this run on {n:,} GPUs takes about {hours:,.0f} h ({hours / 24:,.0f} days), "
+                 f"**{ratio:.1f}×** as long" + ("" if near else f": the same work on {run.num_gpus / n:.1f}× fewer GPUs takes "
+                                                 "that much longer, even at the same cost") + ".",
+                 f"{head}：{run.name} 约 {theirs:,.0f} 小时（{theirs / 24:,.0f} 天：{run.gpu_hours:,.0f} 卡时 ÷ {run.num_gpus:,} "
+                 f"张卡）；这次 {n:,} 张卡约 {hours:,.0f} 小时（{hours / 24:,.0f} 天），是它的 **{ratio:.1f} 倍**"
+                 + ("" if near else f"：同样的活摊到少 {run.num_gpus / n:.1f} 倍的卡上，花的钱差不多，时间却长这么多") + "。")
 
 
 def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, figures: dict) -> list[str]:
@@ -1070,6 +1123,9 @@ def training_time(ctx: Ctx) -> Answer:
         yardstick = True
     else:
         lines += published
+    same = _same_time_as_run(ctx, first.wall_hours, n, figures)
+    if same:  # 'about the same wall clock as them, right?': judged first
+        lines.insert(1, same)
     measured = _steps_and_measured(ctx, first, tokens, n, figures)
     if req.throughput_tokens_per_s:  # the user's own measurement leads; the estimate follows as a cross-check
         lines[1:1] = measured

@@ -128,3 +128,9 @@ def score(text: str) -> tuple[dict[str, float], dict[str, int]]:
             scores[intent] = scores.get(intent, 0.0) + weight
             last[intent] = max(last.get(intent, 0), hits[-1].end())
     return scores, last
+
+
+# 'how much VRAM does it need?': the memory the job takes is asked (kept through the thread's follow-ups)
+MEMORY_ASK = (r"多少显存|显存(?:要|需要|占|得)?(?:多少|多大)|要多大显存|" +
+              w(r"how much (?:v?ram|gpu memory|memory|vram)|(?:v?ram|memory) (?:do i|do we|would|will) (?:i |we )?need|"
+                r"memory footprint|total memory"))

@@ -1129,6 +1129,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         merged["tokens"] = stated["_samples"] * merged["seq_len"]
         stated["tokens"] = merged["tokens"]
     merged.pop("_samples", None)
+    if re.search(cues.MEMORY_ASK, low):
+        merged["memory_asked"] = True  # (a META field: kept for the thread's follow-ups, never listed as unused)
     if stated.get("gpu_purchase_prices") and stated.get("purchase_price") in stated["gpu_purchase_prices"].values():
         # ('3090 5500 一张，4090 1.9 万': each card's price is its own, not one price for every card)
         stated.pop("purchase_price")
@@ -1759,7 +1761,9 @@ def _merge(prev: dict, stated: dict, catalog: Catalog) -> dict:
         stated = {k: v for k, v in stated.items() if k not in ("seq_len", "context")} | {key: n}
     if "batch" in stated and prev.get("intent") in TRAIN_INTENTS:
         stated = {k: v for k, v in stated.items() if k != "batch"} | {"micro_batch": stated["batch"]}
-    if stated.get("gpu") and prev.get("gpu") and stated["gpu"] != prev["gpu"] and len(set(stated.get("gpus") or [])) <= 1:
+    if stated.get("gpu") and prev.get("gpu") and stated["gpu"] != prev["gpu"] and len(set(stated.get("gpus") or [])) <= 1 \
+            and (not prev.get("compared") or (prev["compared"] or {}).get("setting") == "gpu"):
+        # (a thread comparing other alternatives, 'BF16 or FP8?' … 'and on 8x H100?', keeps comparing those)
         # '换成 8 张 4090 呢' after 8× H100: the thread now has two cards, kept for a later '差多少?' ('how much more?')
         merged["compared"] = {"setting": "gpu", "values": [prev["gpu"], stated["gpu"]],
                               "num_gpus": [prev.get("num_gpus"), stated.get("num_gpus") or prev.get("num_gpus")]}

@@ -1198,6 +1198,11 @@ def tensor_parallel(text: str) -> dict:
                    r"\s*(?:=|of|:|为|是|size)?\s*(\d{1,3})(?![\d.])", text) or re.search(r"流水线并行\s*(?:=|为|是|:|：)?\s*(\d{1,3})", text)
     if pp and 1 <= int(pp.group(1)) <= 256:
         out["pipeline_parallel"] = int(pp.group(1))
+    ep = re.search(r"(?<![a-z0-9])(?:ep|expert[\s-]*parallel(?:ism)?(?:[\s-]*size)?|--expert-parallel-size|--ep)(?![a-z])"
+                   r"\s*(?:=|of|:|为|是|size)?\s*(\d{1,4})(?![\d.])", text) or \
+        re.search(r"专家并行\s*(?:=|为|是|:|：)?\s*(\d{1,4})", text)
+    if ep and 1 <= int(ep.group(1)) <= 1024:
+        out["expert_parallel"] = int(ep.group(1))  # ('ZeRO-1 + EP8': a layout, not a budget of 8)
     return out
 
 
