@@ -660,6 +660,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     missing_size = _size_the_family_lacks(ctx)
     if missing_size is not None:
         return missing_size
+    if req.family and not req.model and not req.largest_model:
+        # 'Mac mini M4 Pro 64G 能跑 Qwen3 吗': each member of the family on the card, which fit and how fast; 'Qwen3 要几张
+        # H20': which member decides it, asked, with the job on a few of them meanwhile
+        if req.gpu and req.intent in ("inference_memory", "inference_speed", "spec") and not re.search(COUNT_WORDS, question.lower()):
+            req = ctx.req = req.model_copy(update={"largest_model": True, "intent": "inference_memory"})
+        else:
+            return _which_member(ctx)
     handler = handlers.get(req.intent)
     if req.intent == "cost" and req.electricity_per_kwh and not (req.purchase_price or req.purchase_price_per_server
                                                                  or req.rent_per_month) and \
@@ -1003,6 +1010,38 @@ def _size_the_family_lacks(ctx: Ctx) -> Answer | None:
             "\n".join(meanwhile)
     req_dict = req.model_dump(mode="json")
     return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text_out, lang=ctx.lang, intent=req.intent,
+                  status="needs_clarification", clarification=clar, request=req_dict,
+                  slots=req_dict | {"awaiting": ["model"]})
+
+
+COUNT_WORDS = r"几张|几块|几台|多少张|多少块|多少台|多少卡|(?<![a-z])(?:how many|number of (?:gpus|cards))(?![a-z])"
+
+
+def _which_member(ctx: Ctx) -> Answer:
+    """A versioned family named without a size for a job whose answer hinges on the size ('Qwen3 要几张 H20', '用 H20
+    训练 Qwen3 要多少张卡'): which member is asked, the family's members listed, and the job on a small, a middle and the
+    largest general member meanwhile."""
+    req = ctx.req
+    members = sorted((x for x in ctx.deps.catalog.models if x.family == req.family and not re.search(
+        r"coder|math|vl|audio|omni|guard|distill|embed|reranker|instruct-1m|qwq", x.id)), key=lambda x: x.params_total)
+    if req.intent == "spec":  # 'Qwen3 要几张 H20': the cards to run it
+        req = ctx.req = req.model_copy(update={"intent": "inference_memory"})
+    sizes = ", ".join(f"{x.name}" for x in members)
+    usable = [x for x in members if x.params_total >= 3e9] or members  # (a sub-3B member decides no purchase)
+    picks = list({x.id: x for x in (usable[0], usable[len(usable) // 2], usable[-1])}.values()) if usable else []
+    fam = members[0].name.split()[0] if members else req.family
+    clar = Clarification(missing=["model"], question=ctx.t(f"Which {fam} model?", f"是哪个 {fam} 型号？"),
+                         suggestions=[x.name for x in picks])
+    text = ctx.t(f"**Which {fam} model?** The answer turns on its size: the family has {sizes}.",
+                 f"**是哪个 {fam} 型号？** 答案取决于参数量：这个系列有 {sizes}。")
+    if req.intent in ("training_memory", "training_time") and not req.method:
+        text += ctx.t(" And which training: full fine-tuning, LoRA or QLoRA (or pre-training, with how many tokens)?",
+                      "另外是哪种训练：全参微调、LoRA 还是 QLoRA（或预训练，多少 token）？")
+    meanwhile = _on_the_suggested_models(ctx, picks)
+    if meanwhile:
+        text += "\n\n" + ctx.t("Meanwhile, the same job with a few of them:", "先按其中几个型号算同样的任务：") + "\n" + "\n".join(meanwhile)
+    req_dict = req.model_dump(mode="json")
+    return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=req.intent,
                   status="needs_clarification", clarification=clar, request=req_dict,
                   slots=req_dict | {"awaiting": ["model"]})
 

@@ -350,3 +350,47 @@ def test_a_same_wall_clock_claim_is_judged_against_the_published_run(run_id, mod
     near = 0.8 <= ratio <= 1.25
     yes, no = ("**对，差不多**", "**不对**") if lang == "zh" else ("**Yes, about the same**", "**No**")
     assert (yes if near else no) in a.answer
+
+
+# --- a versioned family named without a size -------------------------------------------------------------------------
+FAMILIES = [("qwen3", "Qwen3"), ("qwen2.5", "Qwen2.5"), ("gemma3", "Gemma 3"), ("llama-3", "Llama 3")]
+
+
+@pytest.mark.parametrize("family,said", FAMILIES)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_count_for_a_family_without_a_size_asks_which_member_and_sizes_some(family, said, lang):
+    members = [m for m in CAT.models if m.family == family]
+    q = {"en": f"how many H100 do I need for {said}?", "zh": f"{said} 要几张 H100"}[lang]
+    a = ask(q)
+    if a.request.get("model"):
+        pytest.fail(f"{said} read as {a.request['model']}: a family names no size")
+    assert a.status == "needs_clarification"
+    assert a.clarification and a.clarification.missing == ["model"]
+    assert all(s in {m.name for m in members} for s in a.clarification.suggestions)
+    for s in a.clarification.suggestions:  # the job on each suggested member, meanwhile
+        assert f"- {s}: **" in a.answer
+
+
+@pytest.mark.parametrize("family,said", [("qwen3", "Qwen3"), ("gemma3", "Gemma 3")])
+@pytest.mark.parametrize("mac,gb", [("m4-pro-64gb", "Mac mini M4 Pro 64G"), ("m4-max-128gb", "Mac Studio M4 Max 128GB")])
+def test_can_a_card_run_a_family_lists_each_member_that_fits(family, said, mac, gb):
+    from assistant.plans.infer import fits_on
+
+    a = ask(f"{gb} 能跑 {said} 吗？用 Q4_K_M 量化，速度大概多少")
+    gpu = CAT.gpu(mac)[0]
+    rows = [line for line in a.answer.splitlines() if line.startswith("| ") and " | 是 |" in line or " | 否 |" in line]
+    assert rows, a.answer[:500]
+    for m in CAT.models:
+        if m.family != family:
+            continue
+        row = next((r for r in rows if r.startswith(f"| {m.name} |")), None)
+        if row is None:
+            continue  # (specialised members, e.g. vision or coder, are left out of the table)
+        fits = fits_on(m, gpu, 1, "q4_k_m", 4096).fits
+        assert (" | 是 |" in row) == bool(fits), row
+
+
+@pytest.mark.parametrize("said", ["数据大概 10 亿", "语料 20 亿", "训练集约 5 亿条"])
+def test_an_amount_of_data_in_yi_is_no_model_size(said):
+    req = _req(f"帮我算下用 H20 训练 Qwen3 要多少张卡，{said}")
+    assert req.model is None and req.family == "qwen3"

@@ -657,13 +657,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                 warnings.append(f"'{as_written.strip()}' is not in the model catalog: sized as a generic {size.upper()} dense "
                                 "decoder (an MoE or a quantised checkpoint of that name needs its own config)")
             work = work.replace(as_written.strip(), " " * len(as_written.strip()), 1)
-    if "model" not in stated and slots.largest_model(work):
-        # 'how big a Gemma 3 / Qwen3 can I run?': a versioned family of the catalog, its members compared
+    if "model" not in stated:
+        # 'how big a Gemma 3 / Qwen3 can I run?', 'Mac mini 64G 能跑 Qwen3 吗': a versioned family of the catalog named
+        # without a size; its members are compared (or which one is asked)
         squeezed = re.sub(r"(?<=[a-z])[\s_-]+(?=\d)", "", work)  # ('gemma 3', 'qwen-3': the version joined)
         fams = sorted({m.family for m in catalog.models if m.family}, key=len, reverse=True)
         hit = next((f for f in fams if re.search(rf"(?<![a-z0-9]){re.escape(re.sub(r'[-_]', '', f))}(?![\d.]*b)(?![\d.])",
                                                 squeezed) and re.search(r"\d", f)), None)
-        if hit:
+        if hit and len([m for m in catalog.models if m.family == hit]) >= 2:
             stated["family"] = hit
     if "model" not in stated and "family" not in stated:
         family = family_flagship(work)

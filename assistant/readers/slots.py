@@ -118,6 +118,10 @@ def model_size(text: str) -> tuple[str | None, str | None]:
         if m.group(2) in ("t", "trillion", "万亿") and not re.match(r"\s*(?:[-\s]?param\w*|参数|的?模型|model|dense|moe|llm)",
                                                                   text[m.end():]):
             continue  # '1T tokens' / '2T' alone is a dataset; '1T params', '1T model' is a model
+        if m.group(2) in ("亿", "千亿", "万亿") and re.search(r"(?:数据|语料|token|tokens|样本|训练集|数据集|文本|条)(?:量)?\s*"
+                                                          r"(?:大概|大约|约|差不多|有|是|为|共|总共)?\s*$",
+                                                          text[max(0, m.start() - 12):m.start()]):
+            continue  # ('数据大概 10 亿': an amount of data, not a model of 1B)
         v = float(m.group(1)) * {"b": 1e9, "billion": 1e9, "亿": 1e8, "千亿": 1e11, "t": 1e12, "trillion": 1e12, "万亿": 1e12}[m.group(2)]
         if 1e7 <= v <= 1e16:
             named = re.search(r"([a-z][a-z0-9.]*(?:[-_][a-z0-9.]+)*)[-_]$", text[max(0, m.start() - 24):m.start()])
