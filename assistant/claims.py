@@ -170,3 +170,18 @@ def equal_claim_verdict(cards: tuple[str, str], ratio: float, trains: bool, zh: 
               else "decode follows memory bandwidth, prefill dense compute")
     return (f"**说法不对**：{a} 和 {b} 不一样快，差 {ratio:.2f} 倍（{why_zh}）。" if zh else
             f"**The claim is wrong**: {a} and {b} are not equally fast; they differ by {ratio:.2f}× ({why_en}). ")
+
+
+def total_read_as_per_user(req) -> list[str]:
+    """'2,400 tok/s total at batch 64 … my coworker says users will see 2,400 tok/s each': a total over a batch is not
+    each stream's speed; each of the batch's streams sees the total over the streams (the measurement's own batch)."""
+    total, each = req.throughput_tokens_per_s, req.tokens_per_s_per_user
+    streams = req.measured_concurrency or req.batch
+    if not (total and each and streams and streams > 1) or abs(each - total) > 0.01 * total:
+        return []
+    per = total / streams
+    if req.lang == "zh":
+        return [f"**不对**：{total:,.0f} token/秒 是 {streams} 路同时跑的合计吞吐，每个用户看到的约是 {total:,.0f} ÷ {streams} = "
+                f"**{per:,.1f} token/秒**（单路解码速度）。"]
+    return [f"**No**: {total:,.0f} tokens/s is the total over {streams} streams at once; each user sees about "
+            f"{total:,.0f} ÷ {streams} = **{per:,.1f} tokens/s** (one stream's decode speed)."]

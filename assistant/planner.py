@@ -102,7 +102,9 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     from assistant.terms import FULL_MEANING_ASK, SAME_ASK, term_lines
 
     try:
-        lines = term_lines(question, req, deps.catalog)
+        from assistant.claims import total_read_as_per_user
+
+        lines = term_lines(question, req, deps.catalog) + total_read_as_per_user(req)
     except Exception:  # a word ask that fails is left to the answer below (logged, never a traceback)
         log.exception("answering the asks about words failed on %r", question[:200])
         lines = []
@@ -677,6 +679,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # '一年电费多少？': the bill, not a rent-or-buy; beside a rental rate ('vs just renting 4x 4090 at $0.35/hr'), the
         # bill of the machine the user runs against renting the same GPUs
         return _finish(ctx, _run(ctx, money.power_bill))
+    if req.intent == "fact_check" and req.model and req.throughput_tokens_per_s and (req.tokens_per_day or req.requests_per_s):
+        # 'we measured 2,400 tok/s … need 50k: how many? my coworker says each user sees 2,400, right?': the count is
+        # computed (the claim is judged above it, assistant/claims.py)
+        req = ctx.req = req.model_copy(update={"intent": "serving"})
     if req.api_spend_per_month and req.model and not req.tokens_per_day and req.intent in (
             "inference_memory", "serving", "cost", "inference_speed", "out_of_scope"):
         # 'we pay OpenAI $9k a month: would self-hosting the 70B be cheaper?': one set's month and what it carries

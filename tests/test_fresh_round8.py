@@ -394,3 +394,32 @@ def test_can_a_card_run_a_family_lists_each_member_that_fits(family, said, mac, 
 def test_an_amount_of_data_in_yi_is_no_model_size(said):
     req = _req(f"帮我算下用 H20 训练 Qwen3 要多少张卡，{said}")
     assert req.model is None and req.family == "qwen3"
+
+
+# --- a measured rate and a target: the count is the target over the measured rate ------------------------------------
+@pytest.mark.parametrize("rate,target", [(2_400, 50_000), (1_100, 20_000), (5_000, 120_000), (900, 4_000)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_measured_rate_and_a_target_give_the_count_with_headroom(rate, target, lang):
+    import math
+
+    q = {"en": f"I measured {rate:,} tok/s on one H100 serving Llama 3.1 8B. We need {target:,} tok/s at peak. How many H100s?",
+         "zh": f"实测一张 H100 跑 Llama 3.1 8B 是 {rate} tok/s，高峰要 {target} tok/s，要几张 H100？"}[lang]
+    a = ask(q)
+    need = math.ceil(target / rate)  # GPUs = target / measured rate per GPU, rounded up
+    assert a.figures["units_needed"] == need
+    if target / (need * rate) > 0.8:  # used above 80%: the count with 20% headroom is said too
+        room = math.ceil(target / (0.8 * rate))
+        assert f"**{room}**" in a.answer
+
+
+@pytest.mark.parametrize("total,batch", [(2_400, 64), (1_100, 32), (6_000, 128)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_total_over_a_batch_claimed_as_each_users_speed_is_corrected(total, batch, lang):
+    q = {"en": f"Measured: vLLM, Llama 3.1 8B, 1x H100, batch {batch} -> ~{total:,} output tok/s total. Peak we need is 50k "
+               f"output tok/s. How many H100s? Also my coworker says users will see {total} tok/s each, is that right?",
+         "zh": f"实测：vLLM，Llama 3.1 8B，1 张 H100，batch {batch} 时总吞吐约 {total} tok/s。高峰要 5 万 tok/s，要几张 H100？"
+               f"同事说每个用户能看到 {total} tok/s，对吗？"}[lang]
+    a = ask(q)
+    per = total / batch  # each stream's share of the batch's total
+    assert f"{per:,.1f}" in a.answer
+    assert ("**不对**" if lang == "zh" else "**No**") in a.answer

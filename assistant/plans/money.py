@@ -383,6 +383,9 @@ def _whole_servers(ctx: Ctx) -> bool:
         (req.num_gpus or 0) >= 8
 
 
+HEADROOM_USE = 0.8  # a fleet planned at ~80% of its measured capacity (an assumption practitioners state: bursts, failures)
+
+
 def power_bill(ctx: Ctx) -> Answer:
     """'100 台 8 卡服务器，每台 10 kW，PUE 1.3，0.6 元/度，一年电费多少？80% 负载呢？': the electricity bill at full load and
     at the stated average load, for the stated period (a year when none is given)."""
@@ -671,6 +674,12 @@ def per_token(ctx: Ctx) -> Answer:
                         + (f" ({'the peak' if pf > 1 else 'it'} uses {used:.0%} of them)" if used else ""),
                         f"**需要 {need} {unit_zh}**（每{unit_zh} {tps:,.0f} token/秒，扛住{'峰值' if pf > 1 else '这个量'}{util}"
                         + (f"；{'峰值' if pf > 1 else '这个量'}用掉其中 {used:.0%}" if used else "") + "）")
+        if used and used > HEADROOM_USE and not req.utilization:
+            # a fleet run at 99% of its measured rate has no room for a burst, a slow node or a failed GPU
+            room = -(-cap.peak_tokens_per_s // (HEADROOM_USE * tps))
+            verdict += ctx.t(f"; with {1 - HEADROOM_USE:.0%} headroom (bursts, a GPU down, longer prompts than measured), "
+                             f"**{room:.0f}**",
+                             f"；留 {1 - HEADROOM_USE:.0%} 余量（突发、坏卡、比实测更长的输入）要 **{room:.0f}** {unit_zh}")
         from assistant.readers.slots import COUNT_ASK
 
         count_asked = bool(re.search(COUNT_ASK, ctx.question.lower()))

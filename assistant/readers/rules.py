@@ -1096,7 +1096,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         stated.setdefault("period_hours", 730.0)
         warnings.append(f"{per_month / 1e9:,.3g}B tokens a month of training data: timed as one month's batch")
     if need and not stated.get("output_len") and "requests_per_s" not in stated and stated.get("model") and \
-            intent in ("serving", "inference_memory", "inference_speed") and not stated.get("measured_model"):
+            intent in ("serving", "inference_memory", "inference_speed") and not stated.get("measured_model") and \
+            not stated.get("throughput_tokens_per_s"):
+        # (beside a measured rate, 'we measured 2,400 tok/s on one H100 … need 50k': the target over the measured rate)
         # 'how many H100s to serve 10,000 output tok/s of Llama 3.1 70B?': the rate is requests a second times each
         # request's answer; at the serving plan's default answer length the plan carries the same tokens a second
         from tools.serve_request import DEFAULT_OUTPUT
