@@ -423,3 +423,39 @@ def test_a_total_over_a_batch_claimed_as_each_users_speed_is_corrected(total, ba
     per = total / batch  # each stream's share of the batch's total
     assert f"{per:,.1f}" in a.answer
     assert ("**不对**" if lang == "zh" else "**No**") in a.answer
+
+
+# --- '24 小时满负荷跑' is a rate of use, not a 24-hour job ----------------------------------------------------------
+@pytest.mark.parametrize("said", ["24 小时满负荷跑的话", "24小时不停跑", "24h 满载运行", "running 24 hours nonstop"])
+def test_around_the_clock_is_full_use_not_a_day_long_job(said):
+    req = _req(f"买卡还是租卡：8 卡 4090 整机报价 18 万，电费 1 元/度。4090 租 1.98 元/卡时。{said}多久回本？")
+    assert req.utilization == 1.0 and req.hours_per_day == 24
+    assert req.period_hours != 24
+
+
+def test_break_even_around_the_clock_uses_the_users_power_and_prices():
+    a = ask("买卡还是租卡：8 卡 4090 整机报价 18 万，整机满载功率 4kW，电费 1 元/度。AutoDL 上 4090 租 1.98 元/卡时。"
+            "24 小时满负荷跑的话多久回本？")
+    # months = price / (monthly rent of 8 cards − monthly power) = 180,000 / (8 × 1.98 × 730 − 4 × 1.3 × 730 × 1)
+    months = 180_000 / (8 * 1.98 * 730 - 4 * 1.3 * 730 * 1.0)
+    assert f"{months:.1f} 个月" in a.answer
+
+
+# --- a what-if on the KV cache's format computes the job as stated and with the change --------------------------------
+@pytest.mark.parametrize("q", ["Qwen2.5-72B-Instruct bf16，vLLM TP=4，4 张 H800 80G，max_model_len 32768。KV cache 能放多少 token？"
+                               "最多能同时跑多少请求？kv-cache-dtype 改 fp8 呢？",
+                               "Llama 3.1 70B on 2x H100, 8k context: how many concurrent users? what about an FP8 KV cache?"])
+def test_a_kv_cache_what_if_is_both_and_the_weights_stay_as_stated(q):
+    a = ask(q)
+    kv = [x.request.get("kv_dtype") or "bf16" for x in a.asks]
+    assert set(kv) == {"bf16", "fp8"}, kv
+    assert all((x.request.get("precision") or "bf16") == "bf16" for x in a.asks)
+
+
+@pytest.mark.parametrize("prompt,output", [(3072, 500), (1000, 200), (6000, 800)])
+def test_concurrency_at_the_average_request_is_the_pool_over_it(prompt, output):
+    a = ask(f"Qwen2.5-72B-Instruct bf16, vLLM TP=4, 4x H800, max_model_len 32768, average input {prompt} output {output}: "
+            "how many requests at once?")
+    call = next(c for c in a.tool_calls if c.result.get("vllm_kv_cache_tokens"))
+    pool = call.result["vllm_kv_cache_tokens"]
+    assert f"**{pool // (prompt + output):,}**" in a.answer  # the KV pool over the average request's tokens

@@ -1123,6 +1123,15 @@ def serving(ctx: Ctx) -> Answer:
                      f"**最多同时 {max_seqs} 路 {context:,} token 的请求**（{n} 张 {gpu.name}）：KV 池 "
                      f"{r.vllm_kv_cache_tokens or 0:,} token" + (f"（每 token {bpt:,} B）" if bpt else "") + "。对话更短能容纳更多，"
                      "多出来的请求由引擎排队。")
+        avg = (req.prompt_len or 0) + (req.output_len or 0)
+        if req.prompt_len and avg < context and r.vllm_kv_cache_tokens:
+            # '平均输入 3k 输出 500': the pool over the average request, next to the max_model_len worst case
+            at_avg = r.vllm_kv_cache_tokens // avg
+            head += ctx.t(f" At your average request ({req.prompt_len:,} + {req.output_len or 0:,} = {avg:,} tokens): about "
+                          f"**{at_avg:,}** at once ({r.vllm_kv_cache_tokens:,} ÷ {avg:,}; vLLM's --max-num-seqs, default 256, "
+                          "caps it).",
+                          f"按你的平均请求（{req.prompt_len:,} + {req.output_len or 0:,} = {avg:,} token）：约 **{at_avg:,}** 路同时"
+                          f"（{r.vllm_kv_cache_tokens:,} ÷ {avg:,}；vLLM 的 --max-num-seqs 默认 256 为上限）。")
     elif not r.fits and "num_gpus" in req.stated and not req.gpu_memory_utilization and gpu.vendor != "Apple" and \
             not ctx.one_of_several and (setting := _standard_settings(model, gpu, n, fmt, context, users)):
         # '单张 4090 跑 32B AWQ，8k，一个人用': a miss by a little under vLLM's defaults is a setting, not another card;

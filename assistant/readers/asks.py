@@ -77,7 +77,9 @@ SETTINGS: dict[str, list[tuple[object, str]]] = {
              (3, w(r"zero[\s_-]*(?:stage[\s_-]*)?3|fsdp"))],
     "recompute": [("none", r"(?!)"), ("full", w(r"gradient[\s_-]*checkpointing|activation[\s_-]*(?:checkpointing|recomputation)|"
                                                 r"recomput\w*") + r"|重计算|梯度检查点")],
-    "kv_dtype": [("bf16", w(r"bf16 kv|kv[\s-]*cache (?:in )?bf16")), ("fp8", w(r"fp8 kv|kv[\s-]*cache (?:in )?fp8|kv fp8"))],
+    "kv_dtype": [("bf16", w(r"bf16 kv|kv[\s-]*cache (?:in )?bf16")),
+                 ("fp8", w(r"fp8 kv|kv[\s-]*cache (?:in )?fp8|kv fp8") + r"|kv[\s_-]*cache[\s_-]*dtype\s*(?:=|:|改成?|换成?|设为|设成|用|to)?\s*fp8"
+                  r"|kv[\s_-]*(?:cache)?\s*(?:改成?|换成?|用|设为)\s*fp8")],
     "engine": [("vllm", w("vllm")), ("sglang", w("sglang")), ("llamacpp", w(r"llama[\s._-]*cpp|llamacpp")),
                ("ollama", w("ollama")), ("tensorrt-llm", w(r"tensorrt[\s_-]*llm|trt[\s_-]*llm"))],
     "method": [("full", w(r"full(?:[\s-]*param(?:eter)?)?[\s-]*fine[\s-]*tun\w*|full ft|full fine-?tune") + r"|全参"),
@@ -96,6 +98,9 @@ _SCHEMES = {"int4": ("q4_k_m", "q4_0", "awq", "gptq", "nf4", "mxfp4"), "int8": (
 def _values_named(low: str, setting: str) -> list[tuple[int, object]]:
     """(position, value) for each value of a setting named in the text, first mention of each, in order."""
     found: dict[object, int] = {}
+    if setting == "precision":  # ('kv-cache-dtype 改 fp8': the cache's format, not the weights')
+        for _, pattern in SETTINGS["kv_dtype"]:
+            low = re.sub(pattern, lambda m: " " * len(m.group(0)), low)
     for value, pattern in SETTINGS[setting]:
         m = re.search(pattern, low)
         if m and value not in found:
@@ -117,7 +122,8 @@ def _values_named(low: str, setting: str) -> list[tuple[int, object]]:
     return sorted(((p, v) for v, p in found.items()), key=lambda pv: pv[0])
 
 
-_KV = w(r"(?:fp8|bf16|fp16|int8)\s*(?:的\s*)?kv(?:[\s-]*cache)?|kv[\s-]*(?:cache)?\s*(?:dtype)?\s*(?:in|用|=|:)?\s*(?:fp8|bf16|fp16|int8)")
+_KV = w(r"(?:fp8|bf16|fp16|int8)\s*(?:的\s*)?kv(?:[\s-]*cache)?|kv[\s_-]*(?:cache)?[\s_-]*(?:dtype)?\s*(?:in|用|=|:|改成?|换成?|设为|设成|to)?\s*"
+        r"(?:fp8|bf16|fp16|int8)")
 
 
 def alternatives(low: str, req: Request) -> list[Ask]:
@@ -179,7 +185,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                     extra["exact_format"] = False
                 return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting, low), update={setting: v, **extra},
                             compare=setting) for _, v in named[:3]]
-        if len(named) == 1 and (_need_near(text, named[0][0]) or re.search(_HOW_MUCH_MORE, text)) and \
+        if len(named) == 1 and (_need_near(text, named[0][0]) or re.search(_HOW_MUCH_MORE, text)
+                                or (setting == "kv_dtype" and _what_if_near(text, named[0][0]))) and \
                 len(set(req.models or [])) < 2:  # ('A 和 B 都用 4-bit，哪个快、快多少': the models are compared, not the format)
             # ('FP8 KV cache: how much more context does it give?': without it and with it)
             on = named[0][1]
@@ -190,6 +197,14 @@ def alternatives(low: str, req: Request) -> list[Ask]:
             return [Ask(text=_label(setting, off, zh), intent=intent, update={setting: off}, compare=setting),
                     Ask(text=_label(setting, on, zh), intent=intent, update={setting: on}, compare=setting)]
     return []
+
+
+def _what_if_near(text: str, at: int) -> bool:
+    """'… KV 能放多少？kv-cache-dtype 改 fp8 呢？', '… and what about an FP8 KV cache?': a value asked about as a change
+    from the job as stated, so the job is computed as stated and with the change."""
+    return bool(re.match(r"[^。？?!,，;；]{0,30}?(?:的话)?\s*(?:呢|会怎样|怎么样|如何|行不行)", text[at:at + 40]) or
+                re.search(r"(?:改成?|换成?|改为|换为|(?<![a-z])(?:what about|what if|how about|switch(?:ing)? to|change (?:it )?to|"
+                          r"with))\W{0,3}[^。？?!,，]{0,24}$", text[max(0, at - 40):at]))
 
 
 def _job_intent(req: Request, setting: str, low: str = "") -> str:

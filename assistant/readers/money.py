@@ -212,6 +212,12 @@ def money(text: str) -> dict:
     elif has(r"24/7|24x7|7x24|全天候|不间断|持续(?:训练|运行|跑|使用)|一直跑|满负荷|" +
              w(r"around the clock|non[\s-]?stop|continuous(?:ly)?|full[\s-]?time|flat[\s-]?out"), text):
         out["utilization"] = 1.0  # 'a year of continuous training': the GPUs work all the time
+    m = re.search(r"(?<![\d.])24\s*(?:个)?\s*(?:小时|h|hours?|hrs?)(?![a-z/])\s*(?:都|全|一直)?\s*(?:满负荷|满载|不停|不间断|全开|开机|运行|"
+                  r"在跑|跑|运转|running|nonstop|non-stop|flat out|at full load)", text)
+    if m:  # '24 小时满负荷跑': around the clock, every day (a rate of use, not a 24-hour job)
+        out["hours_per_day"] = 24.0
+        out.setdefault("utilization", 1.0)
+        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     m = re.search(r"(?:每天|一天|天天|per day|a day|daily)\s*(?:只|就|大概|大约|约|平均)?\s*"
                   r"(?:(?:\d+|[一两二三四五六七八九十]+)\s*(?:张|块)?\s*卡\s*(?:都|全|各)?\s*)?(?:用|跑|开|使用|运行)?\s*(?:了)?\s*"
                   r"(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*"

@@ -184,7 +184,7 @@ def precision(text: str) -> dict:
     """Weights / training precision and KV-cache dtype."""
     text = unnegated(text)
     out: dict = {}
-    m = re.search(r"(?:kv[\s_-]*(?:cache)?[\s_-]*(?:dtype)?\s*[=:：]?\s*(?:用|in|at|as|设为|使用|改成|改为|换成|to|存成)?\s*(fp8|bf16|fp16|int8))|"
+    m = re.search(r"(?:kv[\s_-]*(?:cache)?[\s_-]*(?:dtype)?\s*[=:：]?\s*(?:用|in|at|as|设为|使用|改成|改为|换成|改|换|to|存成)?\s*(fp8|bf16|fp16|int8))|"
                   r"(?:(fp8|bf16|fp16|int8)\s*(?:的)?\s*kv)", text)
     if m:
         kv = m.group(1) or m.group(2)
