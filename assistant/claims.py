@@ -185,3 +185,37 @@ def total_read_as_per_user(req) -> list[str]:
                 f"**{per:,.1f} token/秒**（单路解码速度）。"]
     return [f"**No**: {total:,.0f} tokens/s is the total over {streams} streams at once; each user sees about "
             f"{total:,.0f} ÷ {streams} = **{per:,.1f} tokens/s** (one stream's decode speed)."]
+
+
+# '成本真的就 560 万美元吗', 'is $5.6M really all it cost?': a published run's headline cost questioned
+COST_CLAIM = (r"(?:成本|花费|费用|钱)[^，。？?]{0,6}(?:真的|真)(?:就|只|只要|只有)|真的(?:就|只)(?:要|花)?[^，。？?]{0,8}(?:万|美元|刀)|"
+              r"(?<![a-z])(?:really (?:only|just|all)|is that (?:really )?(?:the|all the) (?:real |whole |full )?cost|"
+              r"the whole cost|all it cost|the real cost|true cost)(?![a-z])")
+
+
+def published_cost_scope(req, question: str) -> list[str]:
+    """The headline cost of a published run, questioned: what its GPU-hours cover (the record's scope) and what they
+    leave out, at the rate it assumed."""
+    import unicodedata
+
+    from knowledge.runs import find_run, load_training_runs
+
+    low = unicodedata.normalize("NFKC", question).lower()
+    if not re.search(COST_CLAIM, low):
+        return []
+    run = find_run(low) or next((r for r in load_training_runs() if r.model and r.model == req.model), None)
+    if run is None or not run.gpu_hours or not run.gpu_hours_scope:
+        return []
+    m = re.search(r"(?:\$|＄)\s*(\d+(?:\.\d+)?)\s*(?:/|per|每)\s*(?:gpu[\s-]*)?(?:h|hr|hour|卡时)|(\d+(?:\.\d+)?)\s*(?:美元|刀)\s*/\s*卡时", low)
+    rate = float(m.group(1) or m.group(2)) if m else None
+    bill = f"${run.gpu_hours * rate / 1e6:,.2f}M" if rate else None
+    if req.lang == "zh":
+        return [f"**不是全部成本**：{run.name} 的 {run.gpu_hours:,.0f} 卡时只覆盖{run.gpu_hours_scope}"
+                + (f"；按它假设的 {rate:g} 美元/卡时租价 = {bill}" if bill else "")
+                + "。不含：此前的研究和消融实验、数据、人员，以及拥有这些卡的成本"
+                + (f"（自购 {run.num_gpus:,} 张卡的钱远超租两个月）" if run.num_gpus else "") + "。"]
+    return [f"**Not the whole cost**: {run.name}'s {run.gpu_hours:,.0f} GPU-hours cover {run.gpu_hours_scope}"
+            + (f"; at the ${rate:g}/GPU-hour rental it assumed = {bill}" if bill else "")
+            + ". Left out: the research and ablation runs before it, data, staff, and owning the GPUs"
+            + (f" (buying {run.num_gpus:,} of them costs far more than renting them for the run)" if run.num_gpus else "")
+            + "."]

@@ -84,7 +84,17 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
                        "Ada/Hopper/Blackwell (L4, L40S, RTX 40-series, H100/H200…); GGUF Q4_K_M is llama.cpp/Ollama's format "
                        "(CPU, Mac, one user at a time); AWQ is vLLM/SGLang's 4-bit for many users on older NVIDIA cards. "
                        "Meanwhile, on the default card: ")) + comparison
-    if comparison and all((a.update or {}).get("purchase_price") for a in asks) and asks[0].intent == "serving":
+    if comparison and zh and any(a.compare == "gpu" for a in asks):
+        # a Chinese buyer choosing between cards: one US export rules bar from China is said beside the pick
+        from knowledge.catalog import default_catalog
+        from tools.export_rules import barred_from_china
+
+        cat = default_catalog()
+        barred = [cat.gpu(g)[0].name for g in dict.fromkeys((a.update or {}).get("gpu") for a in asks if a.compare == "gpu")
+                  if g and barred_from_china(cat.gpu(g)[0])]
+        if barred:
+            comparison += ("注意：" + "、".join(barred) + " 受美国出口管制（3A090），国内正规渠道买不到、只能走水货或海外云；"
+                           "合规要求严格时只能在其余方案里选。")
         # each plan's cards bought at the user's prices, with the servers and against the budget: those are used
         answers = _used_elsewhere_is_used(answers, frozenset({"budget", "host_price_per_server", "purchase_price", "currency", "purchase"}))
     labels = "; ".join(f"{i}) {a.text}" for i, a in enumerate(asks, 1))

@@ -459,3 +459,49 @@ def test_concurrency_at_the_average_request_is_the_pool_over_it(prompt, output):
     call = next(c for c in a.tool_calls if c.result.get("vllm_kv_cache_tokens"))
     pool = call.result["vllm_kv_cache_tokens"]
     assert f"**{pool // (prompt + output):,}**" in a.answer  # the KV pool over the average request's tokens
+
+
+# --- a bare size written as an MoE; a published run's headline cost questioned; a machine's rating and its average --
+@pytest.mark.parametrize("said", ["671B MoE", "671B 的 MoE", "671b moe"])
+def test_a_bare_size_written_as_an_moe_is_the_catalogs_moe_of_that_total(said):
+    req = _req(f"我们如果也用 2048 张 H800 从头训一个同规模的（{said}，14.8T token），要多久？")
+    spec = CAT.model(req.model)[0]
+    assert spec.moe is not None and abs(spec.params_total / 671e9 - 1) <= 0.02
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_published_runs_headline_cost_questioned_names_what_it_covers(lang):
+    from knowledge.runs import load_training_runs
+
+    run = next(r for r in load_training_runs() if r.id == "deepseek-v3")
+    q = {"zh": "DeepSeek-V3 技术报告说训练用了 278.8 万 H800 卡时，按 2 美元/卡时 = 557.6 万美元。我们用 2048 张 H800 训同规模的"
+               "（671B MoE，14.8T token）要多久？成本真的就 560 万美元吗？",
+         "en": "The DeepSeek-V3 report says 2.788M H800 GPU-hours at $2/hr = $5.576M. Training a same-size model (671B MoE) "
+               "on 14.8T tokens with 2048 H800s: how long, and is $5.6M really all it cost?"}[lang]
+    a = ask(q)
+    assert ("**不是全部成本**" if lang == "zh" else "**Not the whole cost**") in a.answer
+    assert f"${run.gpu_hours * 2 / 1e6:,.2f}M" in a.answer  # their GPU-hours x the $2 they assumed
+
+
+def test_a_machines_rating_is_not_a_power_limit_and_its_average_share_is_used():
+    a = ask("yearly electricity bill for 4 DGX H100 (10.2 kW max each) running at ~70% of max power on average, $0.12/kWh?")
+    assert a.request["power_limit_w"] is None
+    full = 4 * 10.2 * 1.3 * 8760 * 0.12  # 4 machines x 10.2 kW x PUE 1.3 x a year x $0.12
+    assert a.figures["electricity_full_load"] == pytest.approx(full, rel=1e-3)
+    assert a.figures["electricity_at_load"] == pytest.approx(0.7 * full, rel=1e-3)
+
+
+@pytest.mark.parametrize("vendor", ["昇腾", "华为", "Ascend", "升腾"])
+def test_a_vendor_word_between_a_count_and_its_card_keeps_the_count(vendor):
+    q = f"部署 DeepSeek-R1 满血版，三个方案：两台 8卡 H20 96G、一台 8卡 H200、两台 8卡 {vendor} 910B 64G。怎么选？"
+    a = ask(q)
+    counts = {x.request.get("gpu"): x.request.get("num_gpus") for x in a.asks}
+    assert counts.get("ascend-910b") == 16, counts
+
+
+def test_a_chinese_comparison_with_a_card_barred_from_china_says_so():
+    from tools.export_rules import barred_from_china
+
+    a = ask("部署 DeepSeek-R1 满血版，三个方案：两台 8卡 H20 96G、一台 8卡 H200、两台 8卡 昇腾 910B 64G。怎么选？")
+    barred = [CAT.gpu(x.request["gpu"])[0] for x in a.asks if barred_from_china(CAT.gpu(x.request["gpu"])[0])]
+    assert barred and all(g.name in a.comparison for g in barred) and "出口管制" in a.comparison

@@ -207,6 +207,9 @@ def money(text: str) -> dict:
     m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:(?:average|avg|mean|平均)\s*)?(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time|load(?![a-z]))|"
                   r"(?:utili[sz]ation|利用率|使用率|usage|负载|load)\s*(?:(?:of|是|为|约|大概|按|只有|只|仅|才|降到|:|：|at|about|around|only|drops to|~|is|will be|=|expected at)\s*){0,2}"
                   r"(\d+(?:\.\d+)?)\s*%", text)
+    m = m or re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:of\s*)?(?:(?:its|their|the)\s*)?(?:max(?:imum)?|peak|full|rated|nameplate)\s*"
+                       r"(?:power|load|draw)|(?:最大|满载|额定)\s*功率的\s*(\d+(?:\.\d+)?)\s*%", text)
+    # ('running at ~70% of max power on average': the average draw as a share of the rated one)
     if m:
         out["utilization"] = float(next(g for g in m.groups() if g)) / 100
     elif has(r"24/7|24x7|7x24|全天候|不间断|持续(?:训练|运行|跑|使用)|一直跑|满负荷|" +

@@ -649,6 +649,16 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         if size:
             stated["model"] = _family_size(work, as_written, size, catalog) or size
             stated["model_text"] = as_written.strip()
+            after = work[work.find(as_written) + len(as_written):][:16]
+            if stated["model"] == size and re.match(r"\s*(?:的)?\s*(?:moe|混合专家|mixture[\s-]*of[\s-]*experts)", after):
+                # '671B MoE': the MoE of the catalog with that total (DeepSeek-V3's shape), not a dense 671B
+                total = float(size[:-1]) * 1e9
+                same = [m for m in catalog.models if m.moe and abs(m.params_total / total - 1) <= 0.02]
+                if len(same) >= 1 and len({(m.params_total, m.params_active) for m in same}) == 1:
+                    stated["model"] = same[0].id
+                    warnings.append(f"{as_written.strip()} MoE: sized with the shape of {same[0].name} (the MoE on record "
+                                    f"with {same[0].params_total / 1e9:,.0f}B total, {same[0].params_active / 1e9:,.0f}B "
+                                    "active); give the active size to size another")
             if re.match(r"\s*(?:的)?\s*(?:激活|active|activated)", work[work.find(as_written) + len(as_written):][:12]):
                 warnings.append(f"{as_written.strip()} is the active size of an MoE whose total is not given: compute and time "
                                 "are sized by it; memory needs the total (write e.g. '671B total, 37B active')")

@@ -1313,6 +1313,9 @@ def power_limit(text: str) -> dict:
         return {"power_limit_w": round(0.8 * amps * volts)}
     for m in re.finditer(_KW, text):
         near = text[max(0, m.start() - 30):m.end() + 20]
+        if re.match(r"\s*(?:max(?:imum)?|peak|rated|nameplate)?\s*(?:each|apiece|per\s+(?:box|server|node|dgx|machine|unit|rack))"
+                    r"(?![a-z])|\s*(?:max(?:imum)?|peak)?\s*(?:/|每)\s*(?:台|box|server|node)", text[m.end():m.end() + 24]):
+            continue  # ('4 DGX H100 (10.2 kW max each)': each machine's rating, not a limit on the room
         limit = re.search(r"别超|不超过|不能超|以内|之内|上限|最多|under(?!\s*(?:full\s*)?load)|at most|max|within|limit|budget|cap|"
                           r"only|只有", near)  # ('draws ~10 kW under load' is a draw, not a limit)
         if not (re.search(_POWER_CONTEXT, near) or limit) or (
