@@ -166,7 +166,8 @@ def test_an_fp8_question_without_a_card_is_sized_on_a_card_with_fp8(q):
     a = ask(q)
     gid = a.verdict.gpu
     assert supported_on("fp8", CAT.gpu(gid)[0])[0], (gid, a.answer[:300])
-    assert "no FP8 tensor cores" not in a.answer and "没有 FP8" not in a.answer
+    name = CAT.gpu(gid)[0].name  # (the usual default's lack of FP8 may be said; the card sized must not be said to lack it)
+    assert f"{name} has no FP8" not in a.answer and f"{name} 没有 FP8" not in a.answer
 
 
 # --- a model name the catalog lacks is asked about first ---------------------------------------------------------------

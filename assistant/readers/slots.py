@@ -230,9 +230,9 @@ def optimizer_and_sharding(text: str) -> dict:
         out["zero"] = int(next(g for g in m.groups() if g))
     elif has(w("fsdp") + r"|full[\s_-]*shard", text):
         out["zero"] = 3
-    if has(w(r"(?:no|without|disable\w*|not using|w/o)\s*(?:any\s*)?(?:cpu\s*|nvme\s*)?offload\w*") +
-           r"|(?:不用|不开|不做|关闭|关掉|不)\s*(?:cpu\s*)?(?:offload|卸载)", text):
-        out["offload"] = "none"  # ('no CPU offload': the answer may not lean on it)
+    if has(w(r"(?<!oom )(?<!ooms )(?<!crashes )(?<!fails )(?:no|without|disable\w*|not using)\s*(?:any\s*)?(?:cpu\s*|nvme\s*)?"
+             r"offload\w*") + r"|(?:不用|不开|不做|不要|不能|关闭|关掉|不)\s*(?:cpu\s*)?(?:offload|卸载)", text):
+        out["offload"] = "none"  # ('no CPU offload': the answer may not lean on it; 'mine OOMs w/o offload' is no rule)
     elif has(w(r"offload\w*") + r"|卸载", unnegated(text)):
         out["offload"] = "all" if has(r"offload\w*\s*(?:_|\s)?(?:param\w*|weights?|all|everything)|param\w*\s*offload|全部卸载|"
                                       r"参数.{0,4}卸载", text) else "optimizer"
