@@ -1097,6 +1097,21 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
         (_no_such_memory(ctx, name) or
          ctx.t(f"unknown GPU '{name}': not in the GPU table; it was not replaced by another card",
                f"未知 GPU：GPU 表里没有“{name}”，不会换成别的卡来算"))
+    claimed = re.search(r"(\d{2,4})\s*g(?:b)?\b", name.lower())
+    if claimed and ctx.req.model and not yours:  # 'A100 160GB … 405B in FP16 on 4 cards': even as claimed, does it hold?
+        from tools.formats import FORMATS
+
+        spec = ctx.model()
+        fmt = FORMATS.get(ctx.req.precision or spec.native_precision) or FORMATS["bf16"]
+        need = spec.params_total * fmt.bits / 8 / 1e9
+        n = ctx.req.num_gpus or 1
+        have = n * float(claimed.group(1))
+        if need > have:
+            warn += ctx.t(f". Even if it existed, {n} × {claimed.group(1)} GB = {have:,.0f} GB is less than the "
+                          f"{need:,.0f} GB of {fmt.name.split(' (')[0]} weights alone ({spec.params_total / 1e9:,.0f}B × "
+                          f"{fmt.bits / 8:g} bytes)",
+                          f"。即使真有这种卡，{n} × {claimed.group(1)} GB = {have:,.0f} GB 也小于光是 {fmt.name.split(' (')[0]} "
+                          f"权重的 {need:,.0f} GB（{spec.params_total / 1e9:,.0f}B × {fmt.bits / 8:g} 字节）")
     text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + (ctx.t(".", "。") if yours else
                                                                          ctx.t(" (`gpu-advisor gpus` lists all).", "（`gpu-advisor gpus` 列出全部）。"))
             + "\n\n" + clar.question + "\n\n" + ctx.t("Did you mean: ", "是不是：") + " / ".join(clar.suggestions))
@@ -1188,9 +1203,10 @@ def _on_the_suggested_cards(ctx: Ctx, gpus: list[str]) -> list[str]:
             continue
         n = v.num_gpus or v.min_gpus
         f = a.figures
-        if v.fits is False and v.min_gpus and v.min_gpus > (v.num_gpus or 1) and not ctx.req.num_gpus:
-            # no count was given: the fewest that hold it there, not 'one card: does not fit'
-            out.append(f"- {gpu.name}: " + ctx.t(f"at least {v.min_gpus} GPUs", f"至少 {v.min_gpus} 张")
+        if v.fits is False and v.min_gpus and v.min_gpus > (v.num_gpus or 1):
+            # the fewest that hold it there, not 'one card (or the count the user gave): does not fit'
+            asked = ctx.t(f"{v.num_gpus} do not hold it; ", f"{v.num_gpus} 张放不下；") if ctx.req.num_gpus else ""
+            out.append(f"- {gpu.name}: " + asked + ctx.t(f"at least {v.min_gpus} GPUs", f"至少 {v.min_gpus} 张")
                        + (ctx.t(f" ({f['serve_total_gpus']} for the load)", f"（按负载 {f['serve_total_gpus']} 张）")
                           if f.get("serve_total_gpus") else ""))
             continue

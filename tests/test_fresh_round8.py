@@ -505,3 +505,38 @@ def test_a_chinese_comparison_with_a_card_barred_from_china_says_so():
     a = ask("部署 DeepSeek-R1 满血版，三个方案：两台 8卡 H20 96G、一台 8卡 H200、两台 8卡 昇腾 910B 64G。怎么选？")
     barred = [CAT.gpu(x.request["gpu"])[0] for x in a.asks if barred_from_china(CAT.gpu(x.request["gpu"])[0])]
     assert barred and all(g.name in a.comparison for g in barred) and "出口管制" in a.comparison
+
+
+# --- a short what-if after the question ('and at 16k?', '16k 呢？') is a second ask -----------------------------------
+@pytest.mark.parametrize("q,second", [("Qwen2.5-32B-Instruct bf16 on 2x L40S (vllm tp=2). how many concurrent sessions at 4k "
+                                       "tokens each? and at 16k?", 16384),
+                                      ("Qwen2.5-32B bf16 两张 L40S，4k 上下文能同时跑几路？16k 呢？", 16384),
+                                      ("Llama 3.1 8B on one L4, how many users at 2k context? and at 8k?", 8192)])
+def test_a_short_what_if_is_answered_beside_the_question(q, second):
+    a = ask(q)
+    contexts = [x.request.get("context") for x in a.asks]
+    assert len(contexts) == 2 and contexts[1] == second, contexts
+    pools = [c.result.get("vllm_kv_cache_tokens") for c in a.tool_calls if c.result.get("vllm_kv_cache_tokens")]
+    assert pools and f"**Up to {pools[0] // second:,} " in a.answer or f"**最多同时 {pools[0] // second:,} 路" in a.answer
+
+
+@pytest.mark.parametrize("mem,gid", [("96G", "h20"), ("141G", "h200"), ("96GB", "h20")])
+def test_an_o_for_zero_typo_with_its_memory_written_is_the_card_of_that_memory(mem, gid):
+    req = _req(f"H2O {mem} 跑 Qwen3-235B-A22B 需要几张？")
+    assert req.gpu == CAT.gpu(gid)[0].id and not req.unknown_gpu
+
+
+def test_a_no_fit_answer_gives_each_lighter_formats_count():
+    a = ask("H20 跑 Qwen3-235B-A22B 需要几张？")
+    head = next(line for line in a.answer.splitlines() if line.startswith("**放不下**"))
+    for p in ("bf16", "fp8", "int4"):
+        assert p in head, head
+
+
+@pytest.mark.parametrize("model,mem,n,fmt_bytes", [("llama-3.1-405b", 160, 4, 2), ("llama-3.1-70b", 60, 2, 2)])
+def test_a_card_that_does_not_exist_is_also_checked_as_claimed(model, mem, n, fmt_bytes):
+    spec = CAT.model(model)[0]
+    a = ask(f"a reseller says their 'A100 {mem}GB' cards can run {spec.name} in FP16 on just {n} cards. legit?")
+    need = spec.params_total * fmt_bytes / 1e9  # the weights alone: parameters x bytes per weight
+    if need > n * mem:
+        assert f"{n} × {mem} GB = {n * mem:,} GB is less than the {need:,.0f} GB" in a.answer

@@ -499,10 +499,13 @@ def inference_memory(ctx: Ctx) -> Answer:
             lines += _total_line(ctx, r, n, best, batch, context)
         else:
             last = results[ladder[-1]]
+            rest = [p for p in ladder[1:] if counts.get(p)]  # each lighter format's count ('8 in bf16, 4 in fp8, 2 in int4')
             lines.append(ctx.t(f"**No**: on {n}× {gpu.name}, {model.name} needs {r.per_gpu_gb:.1f} GB per GPU in {main_p}; "
-                               f"at least **{counts[main_p] or '-'}** GPUs in {main_p}, {counts[ladder[-1]] or '-'} in {ladder[-1]}.",
+                               f"at least **{counts[main_p] or '-'}** GPUs in {main_p}"
+                               + "".join(f", {counts[p]} in {p}" for p in rest) + ".",
                                f"**放不下**：{n} 张 {gpu.name} 上，{model.name} {main_p} 每卡要 {r.per_gpu_gb:.1f} GB；"
-                               f"{main_p} 至少需要 **{counts[main_p] or '-'}** 张，{ladder[-1]} 至少 {counts[ladder[-1]] or '-'} 张。"))
+                               f"{main_p} 至少需要 **{counts[main_p] or '-'}** 张"
+                               + "".join(f"，{p} 至少 {counts[p]} 张" for p in rest) + "。"))
         rows = [[p, T(lang, "yes") if x.fits else T(lang, "no"), f"{x.per_gpu_gb:.1f}", str(counts[p] or "-")]
                 for p, x in results.items()]
         lines += ["", md_table([ctx.t("precision", "精度"), T(lang, "fits_q"), "GB/GPU", T(lang, "min_gpus")], rows)]

@@ -253,6 +253,11 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                     other = catalog.gpu(digits + "0")[0]
                 except LookupError:
                     other = None
+                mem = re.match(r"\s*(\d{2,3})\s*(?:gb?|g)(?![a-z0-9])", work[m.end():m.end() + 10])
+                if other is not None and mem and [g.memory_gb for g in (rec, other)].count(float(mem.group(1))) == 1:
+                    # 'H2O 96G': the memory written beside it names one of the two
+                    rec = rec if rec.memory_gb == float(mem.group(1)) else other
+                    other = None
                 if other is not None and other.id != rec.id and token.endswith("o"):
                     out.unknown_gpu = out.unknown_gpu or m.group(0).strip()
                     out.notes.append(f"'{m.group(0).strip().upper()}' could be {rec.name} or {other.name}")
