@@ -84,7 +84,7 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
                        "Ada/Hopper/Blackwell (L4, L40S, RTX 40-series, H100/H200…); GGUF Q4_K_M is llama.cpp/Ollama's format "
                        "(CPU, Mac, one user at a time); AWQ is vLLM/SGLang's 4-bit for many users on older NVIDIA cards. "
                        "Meanwhile, on the default card: ")) + comparison
-    if comparison and zh and any(a.compare == "gpu" for a in asks):
+    if comparison and zh and any(a.compare == "gpu" for a in asks) and re.search(r"买|购|采购|选哪|怎么选|选型|方案|部署", question):
         # a Chinese buyer choosing between cards: one US export rules bar from China is said beside the pick
         from knowledge.catalog import default_catalog
         from tools.export_rules import barred_from_china

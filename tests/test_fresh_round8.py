@@ -540,3 +540,28 @@ def test_a_card_that_does_not_exist_is_also_checked_as_claimed(model, mem, n, fm
     need = spec.params_total * fmt_bytes / 1e9  # the weights alone: parameters x bytes per weight
     if need > n * mem:
         assert f"{n} × {mem} GB = {n * mem:,} GB is less than the {need:,.0f} GB" in a.answer
+
+
+# --- a bare size as the alternative to a named model is the same family's member ------------------------------------
+@pytest.mark.parametrize("q,ids", [("一张 L20 48G 撑 30 并发 8k，用 Qwen2.5-7B-Instruct 还是 14B？", ["qwen2.5-7b", "qwen2.5-14b"]),
+                                   ("Llama 3.1 8B or 70B on one H100 for 10 users?", ["llama-3.1-8b", "llama-3.1-70b"])])
+def test_a_bare_size_beside_a_named_model_is_its_familys_member(q, ids):
+    a = ask(q)
+    assert [x.request.get("model") for x in a.asks] == ids
+    assert [x.ask for x in a.asks] == [CAT.model(i)[0].name for i in ids]  # each labelled by its name
+
+
+# --- a measured total at a concurrency, carried to another card, and 'can it double?' -------------------------------
+@pytest.mark.parametrize("card,cid", [("L40S", "l40s"), ("A100", "a100-80gb"), ("H100", "h100")])
+@pytest.mark.parametrize("users,total", [(32, 1100), (16, 700)])
+def test_a_measured_total_is_carried_at_its_concurrency_and_judged_against_double(card, cid, users, total):
+    a = ask(f"同事实测：单卡 4090，vLLM 跑 Qwen2.5-7B-Instruct，{users} 并发，输出吞吐 {total} tok/s。换 {card} 能不能翻倍？")
+    calls = [c for c in a.tool_calls if c.name == "time_infer"]
+    assert calls and all(c.args["batch"] == users for c in calls)  # the estimates at the measured concurrency
+    old = next(c for c in calls if c.args["gpu"] == "rtx-4090").result["decode_tokens_per_s_per_seq"]
+    new = next(c for c in calls if c.args["gpu"] == CAT.gpu(cid)[0].id).result["decode_tokens_per_s_per_seq"]
+    scaled = total * new / old  # the measurement x the estimates' ratio
+    assert f"{scaled:,.1f} token/s" in a.answer
+    bar = 2 * total
+    verdict = "**正好卡在**" if abs(scaled / bar - 1) < 0.10 else "**达到**" if scaled >= bar else "**达不到**"
+    assert verdict in a.answer  # (within 10% of the bar the estimate cannot call it, and says so)

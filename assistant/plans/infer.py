@@ -1759,7 +1759,8 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
     old = ctx.gpu(req.measured_gpu)
     n_old = req.measured_num_gpus or req.num_gpus or 1
     n = req.num_gpus or n_old
-    batch = req.batch or 1
+    batch = req.batch or req.concurrent_users or req.measured_concurrency or 1  # ('32 并发，输出吞吐 1100': measured at 32)
+    per = ctx.t("per sequence", "每序列") if batch == 1 else ctx.t(f"in total at {batch} at once", f"合计（{batch} 路同时）")
     prompt = req.prompt_len or req.context or 1024
     fmt = req.precision or model.native_precision
     args = {"context": prompt, "output": req.output_len or 256, "batch": batch, "precision": fmt,
@@ -1769,6 +1770,12 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
     measured = req.throughput_tokens_per_s
     lines, figures = [], {}
     target = req.tokens_per_s_per_user
+    if batch > 1:
+        ctx.used |= {"concurrent_users", "measured_concurrency", "batch"}
+        target = None  # (a per-user target is not the measured total's)
+    factor = re.search(r"(\d+(?:\.\d+)?)\s*(?:x|×|倍)(?!\s*(?:h100|a100|l40s|4090))|(翻倍|翻一倍|快一倍|double\w*|twice)", ctx.question.lower())
+    if factor and not target:  # 'can it double?': the doubled measurement is the bar
+        target = measured * (float(factor.group(1)) if factor.group(1) else 2.0)
     for gid in [g for g in (req.gpus or [req.gpu]) if g and (g != old.id or n != n_old)]:
         new = ctx.gpu(gid)
         est = timed(ctx, model, new, num_gpus=n, **args)
@@ -1786,17 +1793,16 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
         why_zh = (f"显存带宽 {new.memory_bandwidth_gbps:,.0f} 对 {old.memory_bandwidth_gbps:,.0f} GB/s 决定了大部分差别"
                   if gid != old.id else f"{n} 张卡每张只读 {n_old / n:.2g} 倍的权重，但每步的 all-reduce 和引擎固定开销不会变小，"
                   "所以达不到线性")
-        lines.append(ctx.t(f"- **{n}× {new.name}: ~{scaled:,.1f} tokens/s per sequence**{verdict} = your {measured:g} × "
+        lines.append(ctx.t(f"- **{n}× {new.name}: ~{scaled:,.1f} tokens/s {per}**{verdict} = your {measured:g} × "
                            f"{ratio:.2f} (estimate {est.decode_tokens_per_s_per_seq:,.1f} on it / {base.decode_tokens_per_s_per_seq:,.1f} "
                            f"on your {n_old}× {old.name}; {why_en})",
-                           f"- **{n} × {new.name}：每序列约 {scaled:,.1f} token/s**{verdict} = 你实测的 {measured:g} × {ratio:.2f}"
+                           f"- **{n} × {new.name}：{per}约 {scaled:,.1f} token/s**{verdict} = 你实测的 {measured:g} × {ratio:.2f}"
                            f"（估算 {est.decode_tokens_per_s_per_seq:,.1f} ÷ 你的 {n_old} × {old.name} 上的 {base.decode_tokens_per_s_per_seq:,.1f}；"
                            f"{why_zh}）"))
         figures.setdefault("decode_tokens_per_s_per_seq", round(scaled, 2))
         figures[f"scaled_tokens_per_s:{gid}"] = round(scaled, 2)
-    head = ctx.t(f"**From your measurement ({measured:g} tokens/s per sequence at batch {batch} on {n_old}× {old.name}), "
-                 f"{model.name} in {fmt}:**",
-                 f"**按你的实测（{n_old} × {old.name}，batch {batch}，每序列 {measured:g} token/s），{model.name}（{fmt}）：**")
+    head = ctx.t(f"**From your measurement ({measured:g} tokens/s {per} on {n_old}× {old.name}), {model.name} in {fmt}:**",
+                 f"**按你的实测（{n_old} × {old.name}，{per} {measured:g} token/s），{model.name}（{fmt}）：**")
     ctx.notes.append(ctx.t("the same model, format, GPU count and batch on each card; your engine's overheads carry over in "
                            "the ratio (an assumption: the same engine version and settings)",
                            "每种卡上模型、格式、卡数、batch 都相同；引擎自身的开销按比例带过去（假设引擎版本和参数不变）"))

@@ -993,7 +993,7 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
     shape = re.fullmatch(r"[\d.]+b-a([\d.]+)b", req.model)
     if shape:  # '120B total / 12B active': the 12B is the same model's active count
         named = f"(?:{named}|{re.escape(shape.group(1))})"
-    for m in re.finditer(r"(?:\band\b|\babout\b|和|还有|呢|或者?|or|vs\.?|/|、|，|,|\?|？)\s*(?:the\s+|a\s+)?(\d+(?:\.\d+)?)\s*b(?![a-z0-9])"
+    for m in re.finditer(r"(?:\band\b|\babout\b|和|还有|呢|还是(?:用)?|或者?|or|vs\.?|/|、|，|,|\?|？)\s*(?:the\s+|a\s+)?(\d+(?:\.\d+)?)\s*b(?![a-z0-9])"
                          r"(?!\s*(?:个\s*)?(?:tokens?|token|词元|的?数据|条|samples?|examples?))", low):  # '260B tokens' is data
         size = float(m.group(1)) * 1e9
         if _is_card(catalog, m.group(1) + "b", req):
@@ -1008,7 +1008,12 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
         ids.append(sib[0].id if sib else f"{float(m.group(1)):g}b")
     if len(ids) < 2:
         return []
-    return [Ask(text=i, intent=req.intent, update={"model": i, "models": [i]}, compare="model") for i in ids[:4]]
+    def label(i: str) -> str:
+        try:
+            return catalog.model(i)[0].name
+        except (LookupError, ValueError):
+            return i
+    return [Ask(text=label(i), intent=req.intent, update={"model": i, "models": [i]}, compare="model") for i in ids[:4]]
 
 
 # the nouns of a listed ask ('…: memory per GPU, time, cost?', '显存、时间、成本分别多少') -> what each asks

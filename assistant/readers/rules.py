@@ -324,7 +324,7 @@ def _measured_run_split(text: str) -> tuple[str, str] | None:
     return " ".join(parts[:cut]), rest
 
 
-_MOVE = (r"换成|换到|迁移到|升级到|改用|换用|换上|" +
+_MOVE = (r"换成|换到|迁移到|升级到|改用|换用|换上|换(?=\s*(?:张|块|台|\d|[a-z]))|" +
          slots.w(r"move to|moving to|moved to|switch(?:ing)? to|migrate to|upgrade to|go(?:ing)? to|if we (?:get|buy|use|rent)|"
                  r"replace (?:them|it|those) with|instead"))
 
@@ -632,6 +632,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     elif names.models:
         stated["model"], stated["models"] = names.models[0], names.models
         stated["model_text"] = names.model_text
+
     elif slots.moe_shape(work):  # '120B total, 12B active': a generic MoE with exactly those counts
         shape, as_written = slots.moe_shape(work)
         stated["model"], stated["model_text"] = shape, as_written.strip()
