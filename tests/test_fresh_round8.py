@@ -565,3 +565,47 @@ def test_a_measured_total_is_carried_at_its_concurrency_and_judged_against_doubl
     bar = 2 * total
     verdict = "**正好卡在**" if abs(scaled / bar - 1) < 0.10 else "**达到**" if scaled >= bar else "**达不到**"
     assert verdict in a.answer  # (within 10% of the bar the estimate cannot call it, and says so)
+
+
+# --- people times each one's rate is the load ---------------------------------------------------------------------------
+@pytest.mark.parametrize("people,each,unit,q", [
+    (200, 2, 60, "{p} 个客服坐席要用 Qwen3-8B，每人平均每分钟发 {e} 次请求，每次输入约 1500 token、输出约 300 token。用 4090 部署要几张？"),
+    (120, 3, 60, "{p} agents use Qwen3-8B, each sending {e} requests per minute (1500 in, 300 out). How many 4090s?"),
+    (500, 6, 3600, "{p} 个员工用 Qwen3-8B，每人每小时问 {e} 次，输入 1000 输出 200，要几张 L40S？")])
+def test_people_times_each_ones_rate_is_the_request_rate(people, each, unit, q):
+    a = ask(q.format(p=people, e=each))
+    assert a.request["requests_per_s"] == pytest.approx(people * each / unit, rel=1e-3)  # people x rate / seconds
+    assert a.intent == "serving" and not a.request.get("concurrent_users")
+
+
+def test_a_latency_target_after_a_serving_plan_keeps_the_load():
+    a1 = ask("200 个客服坐席要用 Qwen3-8B，每人平均每分钟发 2 次请求，每次输入约 1500 token、输出约 300 token。用 4090 部署要几张？")
+    a2 = ask("如果要求首 token 延迟 < 1 秒呢", history=[a1.slots])
+    assert a2.intent == "serving" and a2.request["ttft_s"] == 1
+    assert a2.request["requests_per_s"] == pytest.approx(200 * 2 / 60, rel=1e-3)
+
+
+# --- a model published in a lighter format: its own checkpoint's count is offered ----------------------------------
+def test_a_model_asked_in_a_heavier_format_gets_its_published_formats_count():
+    from assistant.plans.infer import fits_on
+
+    a = ask("一张 H100 80G 用 fp16 能跑 DeepSeek-V3 吗？不行的话最少要几张？")
+    line = next(x for x in a.answer.splitlines() if x.startswith("**放得下的方案**"))
+    x = fits_on(CAT.model("deepseek-v3")[0], CAT.gpu("h100")[0], 1, "fp8", 4096)
+    k = x.min_gpus if x.min_gpus <= 8 else -(-x.min_gpus // 8) * 8
+    assert f"{k} 张 NVIDIA H100 80GB SXM5，用官方发布的 fp8" in line
+
+
+# --- 'the small one', 'our office GPU' in a follow-up ---------------------------------------------------------------
+@pytest.mark.parametrize("first,small", [("gpt-oss-120b", "gpt-oss-20b"), ("qwen3-32b", "qwen3-30b-a3b")])
+def test_the_small_one_is_the_familys_next_member_down(first, small):
+    name = CAT.model(first)[0].name
+    a1 = ask(f"{name} on a single H100 80GB with vllm: how many concurrent users at 16k context?")
+    a2 = ask("and the small one?", history=[a1.slots])
+    assert a2.request["model"] == small
+
+
+def test_our_office_gpu_in_a_follow_up_asks_which_card():
+    a1 = ask("gpt-oss-120b on a single H100 80GB with vllm: how many concurrent users at 16k context?")
+    a2 = ask("and the small one on our office GPU?", history=[a1.slots])
+    assert a2.status == "needs_clarification" and a2.clarification.missing == ["gpu"]

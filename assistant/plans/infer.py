@@ -772,6 +772,18 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
         ways.append(ctx.t(f"{total}× {gpu.name} in {fmt}{servers}", f"{total} 张 {gpu.name}，{fmt}{servers}"))
     from tools.formats import FORMATS
 
+    native = runnable_format(model.native_precision, gpu)
+    if native in FORMATS and FORMATS[native].bits < FORMATS[fmt].bits - 1 and gpu.vendor != "Apple":
+        # 'DeepSeek-V3 in fp16 on H100s': it was published in FP8; its own checkpoint needs far fewer cards
+        x = fits_on(model, gpu, n, native, context, batch)
+        k = n if x.fits else (x.min_gpus if x.min_gpus and x.min_gpus <= 8 else
+                              math.ceil((x.min_gpus or 0) / 8) * 8 if x.min_gpus else 0)
+        if k and k <= 8:
+            k = 1 << (k - 1).bit_length()
+        if k:
+            ways.append(ctx.t(f"{k}× {gpu.name} in {native}, the format {model.name} was published in (no quality lost "
+                              f"against the original)", f"{k} 张 {gpu.name}，用官方发布的 {native}（相对原版不损失精度）"))
+
     gguf = fmt.startswith(("q", "iq")) or gpu.vendor == "Apple"
     for small in ("fp8", "int8", "awq", "q4_k_m") + (("q3_k_m", "iq3_xxs", "q2_k") if gguf else ()):
         if FORMATS[small].bits >= FORMATS[fmt].bits - (1 if not gguf else 0.1):

@@ -123,8 +123,9 @@ def _asks_the_users_own(sentence: str) -> bool:
 
 
 # the user's own cards, unnamed, where the count is asked on them ('how many of our GPUs', '要几张我们的卡')
-YOUR_GPUS = (r"(?<![a-z])(?:of|on)\s+(?:our|my)\s+(?:own\s+|existing\s+|current\s+|in-house\s+)?(?:gpus|cards)(?![a-z])|"
-             r"(?:我们|我|公司)(?:现有|自己|手上|已有)?的(?:显)?卡|(?:现有|手上|已有)的(?:显)?卡")
+YOUR_GPUS = (r"(?<![a-z])(?:of|on)\s+(?:our|my)\s+(?:own\s+|existing\s+|current\s+|in-house\s+|office\s+|lab\s+|local\s+|"
+             r"team'?s?\s+|spare\s+|workstation\s+)?(?:gpus?|cards?|box|server|machine|workstation)(?![a-z])|"
+             r"(?:我们|我|公司)(?:现有|自己|手上|已有|办公室|实验室)?的(?:显)?卡|(?:现有|手上|已有)的(?:显)?卡")
 
 # models whose weights their makers have not released: no GPU of the user's can run them
 CLOSED_MODELS = (r"(?<![a-z0-9])(?:gpt[\s-]?(?:4(?:o|\.1|\.5)?|5|3\.5)(?:[\s-]?(?:mini|turbo|nano))?|chatgpt|"
@@ -823,6 +824,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                    slots.provider, slots.batch_items, slots.tensor_parallel, slots.vendors, slots.power_limit,
                    slots.rack_space, slots.training_overheads):
         stated |= reader(work)
+    rate_of_people = slots.per_person_rate(work)  # (it replaces one person's rate read alone: '3 requests per minute')
+    if rate_of_people:  # '200 坐席，每人每分钟 2 次': the load in requests a second (not 200 in flight)
+        stated |= rate_of_people
+        stated.pop("concurrent_users", None)
     ver = re.search(r"(?<![\d.])(\d{2,3})\s*(?:gb|g)\s*(?:version|variant|model|edition|one|版本?|款|的(?:那款|版本))|"
                     r"(?:version|variant|版本?)\s*(?:is|是|为)?\s*(\d{2,3})\s*(?:gb|g)(?![a-z])", low)
     if ver and stated.get("gpu") and not str(stated["gpu"]).startswith("custom-"):
@@ -967,6 +972,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if follow and "num_gpus" not in stated:
         _earlier_setup(low, stated, prev, previous)
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
+    if rate_of_people and intent in ("inference_memory", "inference_speed"):
+        intent = "serving"  # ('200 坐席，每人每分钟 2 次 … 要几张'): a load to plan for
+    if follow and prev.get("intent") == "serving" and intent == "inference_speed" and stated and \
+            set(stated) <= {"ttft_s", "itl_ms", "tokens_per_s_per_user"}:
+        intent = "serving"  # ('如果要求首 token 延迟 < 1 秒呢' after a serving plan): the same load, with the target
     if stated.pop("_time_claim", None):
         intent = "fact_check"  # a worked-out training time to check: the time computed against it
     elif stated.get("budget") and stated.get("model") and re.search(r"训|(?<![a-z])(?:train\w*|pre-?train\w*)(?![a-z])", low) \
@@ -1143,6 +1153,23 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         merged["tokens"] = stated["_samples"] * merged["seq_len"]
         stated["tokens"] = merged["tokens"]
     merged.pop("_samples", None)
+    if follow and stated.get("unknown_gpu") == "your GPUs":
+        for k in ("gpu", "gpus", "gpu_text", "num_gpus", "nodes", "gpus_per_node"):  # ('… on our office GPU?': not the
+            merged.pop(k, None)  # thread's card: which one it is, asked)
+    if follow and "model" not in stated and merged.get("model") and re.search(
+            r"(?<![a-z])(?:the )?small(?:er)? (?:one|model|version|sibling)|(?:the )?(?:little|tiny|mini) one|"
+            r"(?:the )?big(?:ger)? (?:one|model|version)|小的那个|小一点的|小号|小版本|小模型|大的那个|大一点的|大版本", low):
+        # 'and the small one on our office GPU?' after gpt-oss-120b: the family's next member down (or up)
+        spec = catalog.model(merged["model"])[0]
+        up = bool(re.search(r"big|大", low))
+        kin = sorted((x for x in catalog.models if x.family and x.family == spec.family and x.id != spec.id and not re.search(
+            r"coder|math|vl|1m|distill|guard", x.id) and ((x.params_total > spec.params_total) == up)),
+            key=lambda x: abs(x.params_total - spec.params_total))
+        if kin:
+            merged["model"], merged["model_text"], merged["models"] = kin[0].id, kin[0].name, [kin[0].id]
+            stated["model"] = kin[0].id
+            warnings.append(f"'{'the bigger one' if up else 'the small one'}' read as {kin[0].name}, the "
+                            f"{'next larger' if up else 'next smaller'} {spec.family} model after {spec.name}")
     if re.search(cues.MEMORY_ASK, low):
         merged["memory_asked"] = True  # (a META field: kept for the thread's follow-ups, never listed as unused)
     if stated.get("gpu_purchase_prices") and stated.get("purchase_price") in stated["gpu_purchase_prices"].values():

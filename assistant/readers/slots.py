@@ -1325,3 +1325,22 @@ def power_limit(text: str) -> dict:
         if watts >= 300:
             return {"power_limit_w": watts}
     return {}
+
+
+def per_person_rate(text: str) -> dict:
+    """'200 个客服坐席，每人平均每分钟发 2 次请求', '200 agents, each sending 2 requests a minute': the people times each
+    one's rate is the load in requests a second (the people are not all in flight at once)."""
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:个|名|位)?\s*(?:客服)?\s*(?:坐席|座席|用户|员工|同事|人|客服)[^。；;?？]{0,30}?"
+                  r"每(?:人|个人|位|个坐席|个用户)?\s*(?:平均)?\s*每?\s*(分钟|小时)\s*(?:平均)?\s*(?:发|调用|请求|问)?\s*(?:约|大概)?\s*"
+                  r"(\d+(?:\.\d+)?)\s*(?:次|个请求|条)", text) or \
+        re.search(r"(\d+(?:\.\d+)?)\s*(?:agents|users|seats|people|employees|reps)[^.?;]{0,40}?(?:each|per (?:user|agent|person|seat)|"
+                  r"every one)[^.?;]{0,24}?(\d+(?:\.\d+)?)\s*(?:requests?|calls|queries|messages|prompts)\s*(?:per|a|an|/|each)\s*"
+                  r"(minute|min|hour|hr)", text)
+    if not m:
+        return {}
+    zh = m.group(2) in ("分钟", "小时")  # (the Chinese form writes the period before the count)
+    people, unit, each = (float(m.group(1)), m.group(2), float(m.group(3))) if zh else \
+        (float(m.group(1)), m.group(3), float(m.group(2)))
+    per = 60.0 if unit in ("分钟", "minute", "min") else 3600.0
+    rate = people * each / per
+    return {"requests_per_s": round(rate, 4)} if 0 < rate <= 1e6 else {}
