@@ -609,3 +609,21 @@ def test_our_office_gpu_in_a_follow_up_asks_which_card():
     a1 = ask("gpt-oss-120b on a single H100 80GB with vllm: how many concurrent users at 16k context?")
     a2 = ask("and the small one on our office GPU?", history=[a1.slots])
     assert a2.status == "needs_clarification" and a2.clarification.missing == ["gpu"]
+
+
+@pytest.mark.parametrize("q", ["客户非要满血 DeepSeek-R1，不要蒸馏版。满血和 32B 蒸馏版硬件差多少？给个最低配置",
+                               "满血 DeepSeek-R1 跟 32B 蒸馏版比，硬件要差多少？"])
+def test_the_full_model_and_a_distill_compared_are_both_sized(q):
+    a = ask(q)
+    models = [x.request.get("model") for x in a.asks]
+    assert models == ["deepseek-v3", "deepseek-r1-distill-qwen-32b"], models
+    full = next(x for x in a.asks if x.request.get("model") == "deepseek-v3")
+    assert full.request.get("precision") in (None, "fp8")  # (its own published FP8, not the distill's bf16)
+
+
+@pytest.mark.parametrize("place", ["办公室", "家里", "本地"])
+@pytest.mark.parametrize("people,n", [("几个人", 5), ("三四个人", 4), ("两三个同事", 3)])
+def test_one_machine_at_the_office_is_no_8_gpu_server_and_a_few_people_are_a_team(place, people, n):
+    req = _req(f"{place}只有普通 220V 16A 插座，想放一台机器跑 70B 模型（主要{people}内部用），买什么配置合适？")
+    assert not req.standard_server and req.num_gpus is None
+    assert (req.team_size or req.concurrent_users) == n

@@ -1153,6 +1153,20 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         merged["tokens"] = stated["_samples"] * merged["seq_len"]
         stated["tokens"] = merged["tokens"]
     merged.pop("_samples", None)
+    if merged.get("full_model") and "distill" in str(merged.get("model")) and re.search(r"蒸馏|distill", low) and \
+            re.search(r"满血[^。？?]{0,20}(?:和|与|跟|vs|还是|对比|比)[^。？?]{0,12}蒸馏|蒸馏[^。？?]{0,12}(?:和|与|跟|vs|还是|对比|比)"
+                      r"[^。？?]{0,12}满血|full[^.?]{0,20}(?:vs\.?|or|and|versus)[^.?]{0,20}distill", low):
+        # '满血和 32B 蒸馏版硬件差多少': the full model and the distill, both (not the distill labelled 满血)
+        try:
+            full = catalog.model(merged["model"].split("-distill")[0])[0].id
+        except (LookupError, ValueError):
+            full = None
+        if full:
+            merged["models"] = [full, merged["model"]]
+            merged["model"] = stated["model"] = full
+            merged.pop("full_model", None)
+            merged.pop("precision", None)  # (each in its own published format)
+            stated.pop("precision", None)
     if follow and stated.get("unknown_gpu") == "your GPUs":
         for k in ("gpu", "gpus", "gpu_text", "num_gpus", "nodes", "gpus_per_node"):  # ('… on our office GPU?': not the
             merged.pop(k, None)  # thread's card: which one it is, asked)

@@ -414,11 +414,13 @@ def batches(text: str) -> dict:
 
 
 # a team that will use it: 'a 20-person team', 'team of 12', '20 人研发团队', '给 100 人左右日常用', '十来个人'
-_ROUGH_ZH = {"十来": 12, "十几": 15, "二十来": 22, "二三十": 25, "几十": 30, "三四十": 35}
+_ROUGH_ZH = {"十来": 12, "十几": 15, "二十来": 22, "二三十": 25, "几十": 30, "三四十": 35, "几": 5, "三五": 5, "三四": 4,
+             "四五": 5, "五六": 6, "两三": 3}
 TEAM = (r"(\d+)\s*(?:来|多|余)?\s*(?:个)?人(?:左右|上下)?\s*(?:的)?\s*(?:研发|开发|技术|算法|产品|业务|客服)?\s*(?:团队|小组|部门|组)|"
         r"(?:团队|小组|部门)\s*(?:有|共|约|大概)?\s*(\d+)\s*(?:来|多|余)?\s*(?:个)?人|"
         r"(?:给|供|让)?\s*(?:部门|团队)?\s*(\d+)\s*(?:来|多|余)?\s*(?:个)?人\s*(?:左右|上下)?\s*(?:的)?\s*(?:日常|平时|内部|一起)?\s*(?:用|使用)|"
-        r"(十来|十几|二十来|二三十|几十|三四十)\s*(?:个)?人|" +
+        r"(十来|十几|二十来|二三十|几十|三四十)\s*(?:个)?人|"
+        r"(几|三五|三四|四五|五六|两三)\s*个\s*(?:人|同事|员工)\s*(?:内部|一起|日常|平时)?\s*(?:用|使用)|" +
         w(r"(\d+)[\s-]*(?:person|people|member|man)[\s-]*(?:\w+[\s-]+)?(?:team|group|lab|org|company|startup)|"
           r"(?:team|group|lab) of (?:~|about |around |roughly |approx\.? )?(\d+)(?! ?(?:gpus?|cards?|nodes?|servers?))|"
           r"(?:team|group|lab)\s*[(,:]\s*(?:~|about |around |roughly )?(\d+)\s*(?:ppl|people|persons|folks|users|devs|"
@@ -844,7 +846,8 @@ def standard_server(text: str) -> dict:
                     "standard_server": True}
     m = re.search(rf"({_CN_COUNT}|\d+)?\s*台[^\d，。？?]{{0,12}}?(?:服务器|整机|机器|节点)|整机(?!\s*(?:功耗|功率|耗电|电源|噪音|价|报价|约|大概|也|都|一起|在内|算进|算上|包括|包含|含|其他|其余|其它|部分|(?:的)?(?:钱|费用|成本)))|"
                   rf"一整台|({_CN_COUNT}|\d+)\s*个节点", text)
-    if m and re.search(r"家里|书房|卧室|家用|在家|" + w(r"at home|home|homelab|desk|desktop|workstation"), text) and not re.search(
+    if m and re.search(r"家里|书房|卧室|家用|在家|办公室|插座|桌面|本地|" + w(r"at home|home|homelab|desk|desktop|workstation|office|"
+                                                                         r"outlet"), text) and not re.search(
             r"服务器|8\s*卡|八卡|" + w(r"server|node|dgx|hgx"), text):
         m = None  # '家里书房放一台': one machine at home, not an 8-GPU server
     if m:
