@@ -659,6 +659,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         req = ctx.req = req.model_copy(update={"unknown_gpu": None})
     if req.unknown_gpu and not req.gpu and req.intent not in ("explain", "out_of_scope"):
         return _unknown_gpu(ctx)
+    if re.search(ATTACHED, question.lower()) and not (req.model or req.largest_model) and not req.tokens_per_day:
+        return _attachment_unseen(ctx)
     missing_size = _size_the_family_lacks(ctx)
     if missing_size is not None:
         return missing_size
@@ -1016,6 +1018,39 @@ def _size_the_family_lacks(ctx: Ctx) -> Answer | None:
             "\n".join(meanwhile)
     req_dict = req.model_dump(mode="json")
     return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text_out, lang=ctx.lang, intent=req.intent,
+                  status="needs_clarification", clarification=clar, request=req_dict,
+                  slots=req_dict | {"awaiting": ["model"]})
+
+
+# 'requirements are in the attached sheet', '需求见附件': an attachment the assistant cannot see
+ATTACHED = (r"(?<![a-z])(?:attached|attachment|the sheet|spreadsheet|see (?:the )?(?:doc|file|pdf|link)|in the (?:doc|file|pdf))"
+            r"(?![a-z])|附件|见附表|见表格|表格里|文档里|见文档|截图里")
+
+
+def _attachment_unseen(ctx: Ctx) -> Answer:
+    """The requirements sit in an attachment the message does not carry: said, and the inputs that decide a GPU plan
+    asked for, each with the default that would be assumed."""
+    req = ctx.req
+    if req.intent == "out_of_scope":  # ('what GPUs should we get?' with the needs elsewhere: a pick, not off-topic)
+        req = ctx.req = req.model_copy(update={"intent": "recommend"})
+    clar = Clarification(missing=["model", "load"], question=ctx.t(
+        "I can't see attachments: paste the figures from the sheet.", "我看不到附件：把表里的关键数字直接贴过来。"),
+        suggestions=[])
+    text = ctx.t(
+        "**I can't see the attachment** (only the message text reaches me). The plan turns on these; paste them (a "
+        "default is assumed for any you leave out, and said):\n"
+        "- the model (or its size), and training or serving;\n"
+        "- serving: peak concurrent users or requests per second, typical prompt and answer length, a latency target "
+        "(time to first token, tokens/s per user);\n"
+        "- training: tokens (or samples × length), method (full / LoRA / QLoRA), a deadline;\n"
+        "- budget, buy or rent, and any hosting limits (power, rack space, vendors you can buy).",
+        "**我看不到附件**（只收到消息正文）。方案取决于下面这些，请直接贴出来（没给的会按默认值假设并说明）：\n"
+        "- 模型（或参数量），训练还是推理；\n"
+        "- 推理：峰值并发或每秒请求数、典型输入和输出长度、延迟要求（首 token、每用户 token/秒）；\n"
+        "- 训练：数据量（token，或条数 × 长度）、方法（全参 / LoRA / QLoRA）、工期；\n"
+        "- 预算、买还是租、机房限制（供电、机柜空间、能买哪些厂商的卡）。")
+    req_dict = req.model_dump(mode="json")
+    return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=req.intent,
                   status="needs_clarification", clarification=clar, request=req_dict,
                   slots=req_dict | {"awaiting": ["model"]})
 

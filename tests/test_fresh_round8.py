@@ -627,3 +627,12 @@ def test_one_machine_at_the_office_is_no_8_gpu_server_and_a_few_people_are_a_tea
     req = _req(f"{place}只有普通 220V 16A 插座，想放一台机器跑 70B 模型（主要{people}内部用），买什么配置合适？")
     assert not req.standard_server and req.num_gpus is None
     assert (req.team_size or req.concurrent_users) == n
+
+
+@pytest.mark.parametrize("q", ["hi, requirements are in the attached sheet. we're a chatbot startup, budget flexible. what GPUs "
+                               "should we get?", "需求见附件，帮忙推荐下买什么卡", "see the doc for our specs — how many H100s?"])
+def test_an_attachment_the_message_does_not_carry_is_said_and_its_figures_asked(q):
+    a = ask(q)
+    assert a.status == "needs_clarification"
+    assert ("can't see the attachment" in a.answer) or ("看不到附件" in a.answer)
+    assert a.intent != "out_of_scope"
