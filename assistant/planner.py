@@ -54,6 +54,9 @@ def _per_token_by_model_size(req: Request, deps: Deps, question: str) -> Answer:
         calls += a.tool_calls
         name = deps.catalog.model(mid)[0].name
         lines.append(f"- {name}: " + (a.comparison or _headline(a) or a.answer).strip())
+        against = next((p for p in a.answer.split("\n\n") if p.startswith(("Against the API", "与 API 比"))), None)
+        if against and req.reference_per_million:  # ('… vs paying gpt-4o-mini ($0.15 in / $0.60 out)?': each size judged)
+            lines.append("  " + against.strip())
     head = ("**哪个模型？** 每 token 成本取决于模型大小（单卡放不放得下、要几张卡做张量并行）；按两种规模：" if zh else
             "**Which model?** Cost per token turns on its size (whether one card holds it, how many cards it is split "
             "over); at two sizes:")

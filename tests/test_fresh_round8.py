@@ -636,3 +636,12 @@ def test_an_attachment_the_message_does_not_carry_is_said_and_its_figures_asked(
     assert a.status == "needs_clarification"
     assert ("can't see the attachment" in a.answer) or ("看不到附件" in a.answer)
     assert a.intent != "out_of_scope"
+
+
+@pytest.mark.parametrize("written,inp,out", [("$0.15 in / $0.60 out per 1M", 0.15, 0.60), ("$0.5 input, $1.5 output per 1M", 0.5, 1.5)])
+def test_an_apis_two_prices_written_with_one_unit_are_read_and_each_size_is_judged(written, inp, out):
+    q = f"what's our cost per million tokens if we self-host on H100s at $2.20/hr vs paying gpt-4o-mini ({written})?"
+    req = _req(q)
+    assert (req.reference_input_per_million, req.reference_per_million) == (inp, out)
+    a = ask(q)
+    assert a.clarification and a.answer.count("Against the API") == 2  # (the model asked, each size judged meanwhile)

@@ -383,6 +383,10 @@ def api_input_output_prices(text: str) -> tuple[float, float] | None:
         got = _money(m) if m else None
         return got[0] if got else None
     inp, out = near(r"输入|input|prompt"), near(r"输出|output|completion")
+    both = re.search(r"[$¥￥]?\s*(\d+(?:\.\d+)?)\s*(?:in|input|输入)\s*(?:/|,|，|、|and|\+)\s*[$¥￥]?\s*(\d+(?:\.\d+)?)\s*"
+                     r"(?:out|output|输出)\s*(?:per|/|每)\s*(?:1m|m|million|1 million|百万)(?![a-z])", text)
+    if both and not (inp and out):  # '$0.15 in / $0.60 out per 1M': both prices, one unit after them
+        inp, out = float(both.group(1)), float(both.group(2))
     if not (inp and out):  # '$0.15/M in, $0.60/M out': the short words, only right after a price per million
         short = lambda word: re.search(MONEY + unit + rf"\s*(?:{word})(?![a-z])", text)
         a, b = short("in"), short("out")

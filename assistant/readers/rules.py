@@ -922,6 +922,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         stated["num_gpus"] = stated["tensor_parallel"]  # 'TP=4' with no count: four GPUs
     if "per_token_cost" not in stated and per_token:
         stated["per_token_cost"] = True  # ('the API charges ¥16 per 1M tokens', quoted as a reference: the unit asked)
+    if not reference and money.api_input_output_prices(whole):  # ('$0.15 in / $0.60 out per 1M': the API's two prices)
+        reference = (money.api_input_output_prices(whole)[1], "CNY" if re.search(r"[¥￥]|元", whole) else "USD")
     if reference and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or "server_price_per_hour"
                       in stated or names.gpus):
         stated["reference_per_million"], cur = reference
