@@ -95,8 +95,10 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
         if barred:
             comparison += ("注意：" + "、".join(barred) + " 受美国出口管制（3A090），国内正规渠道买不到、只能走水货或海外云；"
                            "合规要求严格时只能在其余方案里选。")
+    if comparison and all((a.update or {}).get("purchase_price") for a in asks) and asks[0].intent == "serving":
         # each plan's cards bought at the user's prices, with the servers and against the budget: those are used
-        answers = _used_elsewhere_is_used(answers, frozenset({"budget", "host_price_per_server", "purchase_price", "currency", "purchase"}))
+        answers = _used_elsewhere_is_used(answers, frozenset({"budget", "host_price_per_server", "purchase_price", "currency",
+                                                              "purchase", "gpu_purchase_prices", "used_gpus"}))
     labels = "; ".join(f"{i}) {a.text}" for i, a in enumerate(asks, 1))
     head = (f"理解为：这条消息问了 {len(asks)} 件事，依次回答：{labels}" if zh else
             f"Understood: {len(asks)} asks in this message, answered in order: {labels}")

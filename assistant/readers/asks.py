@@ -78,7 +78,7 @@ SETTINGS: dict[str, list[tuple[object, str]]] = {
     "recompute": [("none", r"(?!)"), ("full", w(r"gradient[\s_-]*checkpointing|activation[\s_-]*(?:checkpointing|recomputation)|"
                                                 r"recomput\w*") + r"|重计算|梯度检查点")],
     "kv_dtype": [("bf16", w(r"bf16 kv|kv[\s-]*cache (?:in )?bf16")),
-                 ("fp8", w(r"fp8 kv|kv[\s-]*cache (?:in )?fp8|kv fp8") + r"|kv[\s_-]*cache[\s_-]*dtype\s*(?:=|:|改成?|换成?|设为|设成|用|to)?\s*fp8"
+                 ("fp8", w(r"fp8 kv|kv[\s-]*cache (?:in )?fp8|kv fp8") + r"|kv[\s_-]*cache[\s_-]*dtype\s*(?:=|:|改成?|换成?|设为|设成|用)?\s*fp8"
                   r"|kv[\s_-]*(?:cache)?\s*(?:改成?|换成?|用|设为)\s*fp8")],
     "engine": [("vllm", w("vllm")), ("sglang", w("sglang")), ("llamacpp", w(r"llama[\s._-]*cpp|llamacpp")),
                ("ollama", w("ollama")), ("tensorrt-llm", w(r"tensorrt[\s_-]*llm|trt[\s_-]*llm"))],
@@ -122,8 +122,8 @@ def _values_named(low: str, setting: str) -> list[tuple[int, object]]:
     return sorted(((p, v) for v, p in found.items()), key=lambda pv: pv[0])
 
 
-_KV = w(r"(?:fp8|bf16|fp16|int8)\s*(?:的\s*)?kv(?:[\s-]*cache)?|kv[\s_-]*(?:cache)?[\s_-]*(?:dtype)?\s*(?:in|用|=|:|改成?|换成?|设为|设成|to)?\s*"
-        r"(?:fp8|bf16|fp16|int8)")
+_KV = w(r"(?:fp8|bf16|fp16|int8)\s*(?:的\s*)?kv(?:[\s-]*cache)?|kv[\s_-]*(?:cache)?[\s_-]*(?:dtype)?\s*(?:in|用|=|:|改成?|换成?|设为|设成)?\s*"
+        r"(?:fp8|bf16|fp16|int8)")  # ('KV cache to fp8 or keep it bf16?': both the cache's, read as alternatives below)
 
 
 def alternatives(low: str, req: Request) -> list[Ask]:
