@@ -720,7 +720,24 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             return _ask(ctx, missing)
     if handler is None:
         return _finish(ctx, Answer(answer=T(ctx.lang, "oos"), lang=ctx.lang, intent="out_of_scope"))
-    return _finish(ctx, _run(ctx, handler))
+    answer = _run(ctx, handler)
+    if _count_for_an_unstated_load(ctx) and answer.status == "answered" and not one_of_several:
+        # '客服机器人上线要买几张 H20？': the count turns on the peak load, which is not given: asked, with the counts at
+        # a few loads (the memory answer above is the floor)
+        lines = _counts_by_load(ctx)
+        if lines:
+            clar = Clarification(missing=["concurrent_users"], question=ctx.t(
+                "What peak load: how many users at once (or requests a second), and how long are prompts?",
+                "峰值有多少并发（或每秒多少请求）？平均输入多长？"), suggestions=[])
+            answer = answer.model_copy(update={
+                "answer": answer.answer + "\n\n" + ctx.t(
+                    "**How many users at once at peak?** The count to buy turns on it (the memory above is the floor); at "
+                    f"{ctx.req.context or 4096:,}-token conversations, each user at ≥ {LOAD_SPEED:g} tokens/s:",
+                    f"**峰值同时有多少用户？** 要买几张取决于它（上面的显存是下限）；按每路 {ctx.req.context or 4096:,} token、"
+                    f"每路不低于 {LOAD_SPEED:g} token/秒：")
+                + "\n" + "\n".join(lines),
+                "status": "needs_clarification", "clarification": clar})
+    return _finish(ctx, answer)
 
 
 def _run(ctx: Ctx, handler) -> Answer:
@@ -1209,6 +1226,44 @@ def _counts_by_tokens(ctx: Ctx) -> list[str]:
         days = a.figures.get("wall_days")
         out.append(f"- {tokens:.3g} " + ctx.t(f"tokens ({label_en}): **{n} GPUs**", f"token（{label_zh}）：**{n} 张**")
                    + (ctx.t(f", about {days:,.0f} days", f"，约 {days:,.0f} 天") if isinstance(days, (int, float)) else ""))
+    return out
+
+
+SERVICE_WORDS = (r"客服|机器人|上线|线上|生产|对外|用户|(?<![a-z])(?:chatbot|bot|production|go live|launch|customers?|users|"
+                 r"public|service)(?![a-z])")
+
+
+def _count_for_an_unstated_load(ctx: Ctx) -> bool:
+    """A count to buy for a served product with no load stated ('客服机器人上线要买几张 H20 才够用？')."""
+    req, low = ctx.req, ctx.question.lower()
+    return (req.intent in ("inference_memory", "serving") and bool(req.model) and bool(req.gpu)
+            and "num_gpus" not in req.stated and bool(re.search(COUNT_WORDS + r"|够用|才够|enough", low))
+            and bool(re.search(SERVICE_WORDS, low))
+            and not any((req.concurrent_users, req.requests_per_s, req.tokens_per_day, req.batch, req.team_size,
+                         req.daily_active_users, req.throughput_tokens_per_s)))
+
+
+LOAD_SPEED = 10.0  # tokens/s each user reads comfortably (an assumption, said): the speed the example counts keep
+
+
+def _counts_by_load(ctx: Ctx) -> list[str]:
+    """The GPUs a serving plan takes at a few peak loads (10, 50, 200 users at once), each user at LOAD_SPEED or more,
+    from the planner's own answers."""
+    out = []
+    for users in (10, 50, 200):
+        sub = ctx.req.model_copy(update={"intent": "serving", "concurrent_users": users, "num_gpus": None,
+                                         "tokens_per_s_per_user": LOAD_SPEED})  # (a usable reading pace each)
+        try:
+            a = plan(sub, ctx.deps, ctx.question, one_of_several=True)
+        except Exception:
+            log.exception("sizing at %d users failed", users)
+            continue
+        n = a.figures.get("serve_total_gpus")
+        itl = a.figures.get("serve_itl_ms")
+        if a.status != "answered" or not n:
+            continue
+        out.append(f"- {users} " + ctx.t(f"users at once: **{n} GPUs**", f"路同时：**{n} 张**")
+                   + (ctx.t(f" (~{1000 / itl:.0f} tokens/s each)", f"（每路约 {1000 / itl:.0f} token/秒）") if itl else ""))
     return out
 
 

@@ -9,6 +9,9 @@ import re
 from knowledge.catalog import Catalog
 
 # 'are they the same', '是一回事吗', 'basically the same GPU', 'interchangeable'
+# 'what's the difference between Q4_K_M, AWQ and NF4?', '这几个量化到底啥区别'
+DIFFERENCE_ASK = (r"啥区别|什么区别|有何区别|区别是什么|区别在哪|有什么不同|差别在哪|(?<![a-z])(?:difference between|differences|"
+                  r"what'?s the difference|how do (?:they|these|the \w+) differ)(?![a-z])")
 SAME_ASK = (r"一回事|一样吗|一样不|是不是一样|相同吗|等同|等价|是同一|同一个东西|没区别吗|有区别吗|(?<![a-z])(?:the same (?:thing|as|gpu|"
             r"card|chip|format)|same thing|basically the same|identical|equivalent|interchangeable|any different|"
             r"the same\?)(?![a-z])")
@@ -24,9 +27,10 @@ def _formats_named(low: str) -> list[str]:
     return [v for _, v in sorted(_values_named(low, "precision"))]
 
 
-def format_sameness(ids: list[str], zh: bool) -> str | None:
-    """'NF4 跟 Q4_K_M、AWQ 是一回事吗': each format's bits per weight (scales included), what stores it and which engines
-    run it, and the verdict: one format only when the ids name the same one."""
+def format_sameness(ids: list[str], zh: bool, difference: bool = False, served_many: bool = False) -> str | None:
+    """'NF4 跟 Q4_K_M、AWQ 是一回事吗', '这几个量化啥区别': each format's bits per weight (scales included) and which engines
+    run it, and the verdict: one format only when the ids name the same one; for many users in a serving engine, the
+    formats that engine serves (from the same table)."""
     from tools.formats import FORMATS
 
     fmts = [FORMATS[i] for i in dict.fromkeys(ids) if i in FORMATS]
@@ -36,14 +40,26 @@ def format_sameness(ids: list[str], zh: bool) -> str | None:
              f"{f.name}: {f.bits:.2f} bits per weight (scales included), run by {f.engines}") for f in fmts]
     bits = [f.bits for f in fmts]
     close = max(bits) - min(bits) <= 1.0
+    served = [f for f in fmts if "vllm" in f.engines.lower() and f.family != "gguf"]
+    tail = ""
+    if served_many and served:  # 'we serve many users with vLLM: which?': the formats it serves, most faithful first
+        served.sort(key=lambda f: -f.bits)
+        others = [f.name for f in fmts if f not in served]
+        tail = ((f" 用 vLLM 多并发服务：选 {served[0].name}" + (f"（显存不够再用 {served[-1].name}）" if len(served) > 1 else "")
+                 + (f"；{'、'.join(others)} 不是 vLLM 的服务格式" if others else "") + "。") if zh else
+                (f" For many users in vLLM: {served[0].name}" + (f" (or {served[-1].name} when memory is short)" if len(served) > 1
+                                                                 else "") + (f"; {', '.join(others)} are not vLLM serving "
+                                                                             "formats" if others else "") + "."))
+    if difference:
+        return (("**区别**：" + "；".join(rows) + "。" + tail) if zh else ("**The difference**: " + "; ".join(rows) + "." + tail))
     if zh:
         head = ("**不是一回事**：" + ("位数相近（都约 " + f"{min(bits):.1f}-{max(bits):.1f}" + " 比特/权重），但" if close else "")
                 + "是不同的格式，各有各的文件、量化方法和推理引擎，不能互换加载：")
-        return head + "；".join(rows) + "。"
+        return head + "；".join(rows) + "。" + tail
     head = ("**Not the same thing**: " + (f"about the same size ({min(bits):.1f}-{max(bits):.1f} bits per weight), but "
                                           if close else "") + "different formats, each with its own files, quantization "
             "method and engines (one cannot be loaded as another): ")
-    return head + "; ".join(rows) + "."
+    return head + "; ".join(rows) + "." + tail
 
 
 _SPEC_FIELDS = (("memory_gb", "memory", "显存", "GB"), ("memory_bandwidth_gbps", "memory bandwidth", "显存带宽", "GB/s"),
@@ -111,9 +127,11 @@ def term_lines(question: str, req, catalog: Catalog) -> list[str]:
     out = []
     if re.search(FULL_MEANING_ASK, low):
         out.append(full_model_meaning(req.model if req.model and not str(req.model)[0].isdigit() else None, catalog, zh))
-    if re.search(SAME_ASK, low):
+    difference = bool(re.search(DIFFERENCE_ASK, low))
+    if re.search(SAME_ASK, low) or difference:
         fmts = _formats_named(low)
-        line = format_sameness(fmts, zh) if len(fmts) >= 2 else None
+        many = bool(re.search(r"vllm|sglang|并发|concurren|many users|多用户", low))
+        line = format_sameness(fmts, zh, difference, many) if len(fmts) >= 2 else None
         if line is None and len(set(req.gpus or [])) >= 2:
             line = card_sameness(list(req.gpus), catalog, zh)
         if line:

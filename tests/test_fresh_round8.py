@@ -645,3 +645,28 @@ def test_an_apis_two_prices_written_with_one_unit_are_read_and_each_size_is_judg
     assert (req.reference_input_per_million, req.reference_per_million) == (inp, out)
     a = ask(q)
     assert a.clarification and a.answer.count("Against the API") == 2  # (the model asked, each size judged meanwhile)
+
+
+@pytest.mark.parametrize("q", ["Q4_K_M、AWQ、GPTQ、FP8、NF4 这几个量化到底啥区别？我们要用 vLLM 多并发，选哪个？",
+                               "what's the difference between Q4_K_M, AWQ and NF4? we serve many users with vLLM"])
+def test_a_difference_between_formats_is_answered_from_the_format_table_with_the_vllm_pick(q):
+    from tools.formats import FORMATS
+
+    a = ask(q)
+    zh = "区别" in q
+    assert ("**区别**" if zh else "**The difference**") in a.answer
+    named = [f for f in ("q4_k_m", "awq", "gptq", "fp8", "nf4") if FORMATS[f].name.split(" (")[0] in a.answer]
+    served = sorted((FORMATS[f] for f in named if "vllm" in FORMATS[f].engines.lower() and FORMATS[f].family != "gguf"),
+                    key=lambda f: -f.bits)
+    pick = ("选 " if zh else "in vLLM: ") + served[0].name  # the most faithful format vLLM serves, from the table
+    assert pick in a.answer
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_count_to_buy_for_a_service_without_a_load_asks_the_peak_with_counts_by_load(lang):
+    q = {"zh": "我们要上一个客服机器人，模型定了 Qwen2.5-72B-Instruct。上线要买几张 H20 才够用？",
+         "en": "We're launching a customer-support chatbot on Qwen2.5-72B-Instruct. How many H20s do we need to buy?"}[lang]
+    a = ask(q)
+    assert a.status == "needs_clarification" and a.clarification.missing == ["concurrent_users"]
+    for users in (10, 50, 200):
+        assert (f"- {users} 路同时：**" if lang == "zh" else f"- {users} users at once: **") in a.answer
