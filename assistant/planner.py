@@ -518,6 +518,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "compare": facts.compare, "spec": facts.spec, "fact_check": facts.fact_check,
                 "explain": facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared), one_of_several=one_of_several)
+    if (req.throughput_tokens_per_s or req.tokens_per_s_per_user) and not req.model and not req.gpu and not req.num_gpus and \
+            (req.daily_active_users or req.team_size or req.concurrent_users) and \
+            re.search(r"demo|vendor|their|sales|厂商|演示|对方|供应商|销售", question.lower()):
+        return _quoted_rate_unclear(ctx)
     small = req.team_size or req.daily_active_users
     if small and small <= SMALL_GROUP and not (req.concurrent_users or req.requests_per_s):
         # '3 devs', 'a team of 4': a group this small can all ask at once, and sizing for all of them costs little
@@ -1227,6 +1231,40 @@ def _counts_by_tokens(ctx: Ctx) -> list[str]:
         out.append(f"- {tokens:.3g} " + ctx.t(f"tokens ({label_en}): **{n} GPUs**", f"token（{label_zh}）：**{n} 张**")
                    + (ctx.t(f", about {days:,.0f} days", f"，约 {days:,.0f} 天") if isinstance(days, (int, float)) else ""))
     return out
+
+
+def _quoted_rate_unclear(ctx: Ctx) -> Answer:
+    """'vendor demo showed 38 tokens/s on their box. we're ~150 employees. enough?': a rate with no model, no hardware
+    and no scope answers nothing until it is known whether it is each user's speed or the box's total; both readings
+    are worked for the people named, and the question asked."""
+    req = ctx.req
+    rate = req.throughput_tokens_per_s or req.tokens_per_s_per_user  # ('他们的机器能跑 38 tokens/s': read as a speed)
+    ctx.used.add("tokens_per_s_per_user")
+    people = req.concurrent_users or req.team_size or req.daily_active_users
+    peak = req.concurrent_users or max(1, math.ceil(people * TEAM_PEAK_SHARE))
+    low_peak = req.concurrent_users or max(1, math.ceil(people * PEAK_SHARE_OF_DAU))
+    ctx.used |= {"throughput_tokens_per_s", "throughput_scope", "daily_active_users", "team_size", "concurrent_users"}
+    clar = Clarification(missing=["throughput_scope", "model", "gpu"], question=ctx.t(
+        f"Is {rate:g} tokens/s each user's speed or the box's total, and with which model, card and number of users at once?",
+        f"{rate:g} token/秒 是每个用户的速度还是整机合计？跑的什么模型、什么卡、演示时几路同时？"), suggestions=[])
+    text = ctx.t(
+        f"**It depends on what {rate:g} tokens/s measured**, and the demo did not say: ask the vendor for the model (and its "
+        f"format), the hardware, and how many requests ran at once.\n"
+        f"- {people:,} people put about {low_peak}-{peak} requests in flight at the busy hour (5-25% of them, an assumption).\n"
+        f"- If {rate:g} is the **box's total**: at {low_peak}-{peak} at once each user gets about {rate / peak:,.1f}-"
+        f"{rate / low_peak:,.1f} tokens/s: **not enough** for chat below ~{LOAD_SPEED:g} tokens/s each.\n"
+        f"- If {rate:g} is **each user's speed** with that many at once: the box makes {rate * low_peak:,.0f}-"
+        f"{rate * peak:,.0f} tokens/s in total, and {rate:g} each reads comfortably: **enough**, if it holds at your peak.",
+        f"**要看 {rate:g} token/秒 测的是什么**，演示里没说：请厂商给出模型（及量化格式）、硬件，以及演示时几路同时。\n"
+        f"- {people:,} 人在最忙时约 {low_peak}-{peak} 路同时（按 5%-25%，假设值）。\n"
+        f"- 如果 {rate:g} 是**整机合计**：{low_peak}-{peak} 路同时每人约 {rate / peak:,.1f}-{rate / low_peak:,.1f} token/秒："
+        f"**不够**（聊天每人低于约 {LOAD_SPEED:g} token/秒就明显卡顿）。\n"
+        f"- 如果 {rate:g} 是**每个用户**在这么多路同时下的速度：整机合计 {rate * low_peak:,.0f}-{rate * peak:,.0f} token/秒，"
+        f"每人 {rate:g} 够读：**够用**（前提是在你们的峰值并发下也能保持）。")
+    req_dict = req.model_dump(mode="json")
+    return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=req.intent,
+                  status="needs_clarification", clarification=clar, request=req_dict,
+                  slots=req_dict | {"awaiting": ["throughput_scope"]})
 
 
 SERVICE_WORDS = (r"客服|机器人|上线|线上|生产|对外|用户|(?<![a-z])(?:chatbot|bot|production|go live|launch|customers?|users|"

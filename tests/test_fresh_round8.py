@@ -671,3 +671,17 @@ def test_a_count_to_buy_for_a_service_without_a_load_asks_the_peak_with_counts_b
     assert a.status == "needs_clarification" and a.clarification.missing == ["concurrent_users"]
     for users in (10, 50, 200):
         assert (f"- {users} 路同时：**" if lang == "zh" else f"- {users} users at once: **") in a.answer
+
+
+@pytest.mark.parametrize("rate,people", [(38, 150), (120, 40), (25, 300)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_vendors_rate_with_no_model_card_or_scope_is_asked_with_both_readings(rate, people, lang):
+    import math
+
+    q = {"en": f"vendor demo showed {rate} tokens/s on their box. we're ~{people} employees. is that enough for us?",
+         "zh": f"厂商演示说他们的机器能跑 {rate} tokens/s，我们公司大概 {people} 个员工，够用吗？"}[lang]
+    a = ask(q)
+    assert a.status == "needs_clarification" and "throughput_scope" in a.clarification.missing
+    lo, hi = max(1, math.ceil(people * 0.05)), max(1, math.ceil(people * 0.25))  # 5-25% of the people in flight
+    assert f"{rate / hi:,.1f}-{rate / lo:,.1f}" in a.answer  # the total shared among them, each user's share
+    assert f"{rate * lo:,.0f}-{rate * hi:,.0f}" in a.answer  # each user's rate times them, the total it implies
