@@ -243,6 +243,8 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
     (r"a modified card \(no vendor warranty, unofficial firmware\): ranked after the official cards",
      "魔改卡（没有厂商保修、固件非官方）：排在正式产品之后"),
     (r"no rental price in the table for this GPU \(add one to your prices file\)", "价格表里没有这张卡的租价（可在价格文件中加入）"),
+    (r"the only one with a price in the table \(the others cannot be compared on cost\)",
+     "价格表里只有它有价格（其余的无法按成本比较）"),
     (r"cheapest", "最便宜"), (r"fastest", "最快"),
     (r"\$([\d,.]+) more than (\S+)", r"比 \2 贵 $\1"),
     (r"slower than (\S+)", r"比 \1 慢"), (r"ties (\S+) on cost", r"与 \1 成本相同"),

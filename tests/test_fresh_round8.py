@@ -685,3 +685,12 @@ def test_a_vendors_rate_with_no_model_card_or_scope_is_asked_with_both_readings(
     lo, hi = max(1, math.ceil(people * 0.05)), max(1, math.ceil(people * 0.25))  # 5-25% of the people in flight
     assert f"{rate / hi:,.1f}-{rate / lo:,.1f}" in a.answer  # the total shared among them, each user's share
     assert f"{rate * lo:,.0f}-{rate * hi:,.0f}" in a.answer  # each user's rate times them, the total it implies
+
+
+def test_a_pick_among_cards_where_only_one_has_a_price_says_so_not_cheapest():
+    a = ask("choosing between 4x H100 PCIe and 4x H100 SXM (HGX) for serving llama 3.1 70b. whats actually different for us?")
+    call = next(c for c in a.tool_calls if c.name == "recommend")
+    priced = [o for o in call.result["options"] if o.get("cost") is not None]
+    if len(priced) == 1 and len(call.result["options"]) > 1:
+        assert "the only one with a price" in a.answer
+    assert "Not the same card" in a.answer  # (what is different: the spec fields that differ)

@@ -176,6 +176,9 @@ def recommend(req: RecommendRequest) -> Recommendation:
     for rank, o in enumerate(viable, 1):
         o.rank = rank
         o.why = _why(o, best, req)
+    priced = [o for o in viable if o.cost is not None]
+    if best is not None and best.why == "cheapest" and len(priced) == 1 and len(viable) > 1:
+        best.why = "the only one with a price in the table (the others cannot be compared on cost)"
     return Recommendation(options=viable, rejected=rejected, assumptions=_assumptions(req, tokens))
 
 
