@@ -219,3 +219,36 @@ def published_cost_scope(req, question: str) -> list[str]:
             + ". Left out: the research and ablation runs before it, data, staff, and owning the GPUs"
             + (f" (buying {run.num_gpus:,} of them costs far more than renting them for the run)" if run.num_gpus else "")
             + "."]
+
+
+# 'vLLM has PagedAttention so memory is not a problem, right?': a claim that paging shrinks the KV cache
+PAGED_CLAIM = (r"(?:paged\s*attention|pagedattention|分页注意力|page\s*attention)[^。？?]{0,40}(?:显存不是问题|不占|省|不用担心|没问题|"
+               r"够|doable|not a problem|no problem|fine|enough|saves?|fits?|handles? it)|"
+               r"(?:doable|fine|ok|enough)[^.?]{0,20}(?:w/|with) paged\s*attention")
+
+
+def paged_attention_claim(req, question: str, catalog) -> list[str]:
+    """PagedAttention allocates the KV cache in blocks as sequences grow (no fragmentation, no reservation for the
+    maximum length); it does not shrink the bytes each token's K and V take: the total is bytes per token x context x
+    sequences, whatever the paging."""
+    from tools.infer_memory import kv_cache_bytes
+
+    if not re.search(PAGED_CLAIM, question.lower()) or not req.model:
+        return []
+    try:
+        spec = catalog.model(req.model)[0]
+    except (LookupError, ValueError):
+        return []
+    context = req.context or req.seq_len or 4096
+    users = req.concurrent_users or req.batch or 1
+    kv = req.kv_dtype or "bf16"
+    per_seq = kv_cache_bytes(spec, kv, context) / 1e9
+    total = per_seq * users
+    if req.lang == "zh":
+        return [f"**不对**：PagedAttention 只是把 KV cache 按块按需分配（消除碎片、不按最大长度预留），每个 token 的 K、V 字节数不变。"
+                f"{spec.name} 每条 {context:,} token 的会话约 {per_seq:,.1f} GB（{kv}），{users:,} 路同时就是 **{total:,.0f} GB**，"
+                "分页省不掉这部分。"]
+    return [f"**No**: PagedAttention allocates the KV cache in blocks as sequences grow (no fragmentation, nothing reserved "
+            f"for the maximum length); it does not shrink the bytes each token's K and V take. {spec.name} holds about "
+            f"{per_seq:,.1f} GB per {context:,}-token conversation ({kv}); {users:,} at once is **{total:,.0f} GB**, paging "
+            "or not."]

@@ -694,3 +694,19 @@ def test_a_pick_among_cards_where_only_one_has_a_price_says_so_not_cheapest():
     if len(priced) == 1 and len(call.result["options"]) > 1:
         assert "the only one with a price" in a.answer
     assert "Not the same card" in a.answer  # (what is different: the spec fields that differ)
+
+
+@pytest.mark.parametrize("model,users,ctx_k", [("llama-3.1-8b", 100, 128), ("qwen2.5-7b", 1000, 32), ("llama-3.1-70b", 20, 64)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_claim_that_paged_attention_removes_the_kv_problem_is_answered_with_the_total(model, users, ctx_k, lang):
+    from tools.infer_memory import kv_cache_bytes
+
+    spec = CAT.model(model)[0]
+    q = {"en": f"need to serve {spec.name} with {ctx_k}k token context per user, {users} users, on one RTX 4090. doable w/ "
+               "paged attention right?",
+         "zh": f"我们要做个 {spec.name} 的服务，{users} 并发，每个会话 {ctx_k}k 上下文，就用一张 4090。厂商说 vLLM 有 "
+               "PagedAttention 显存不是问题，对吧？"}[lang]
+    a = ask(q)
+    per = kv_cache_bytes(spec, "bf16", ctx_k * 1024) / 1e9  # one conversation's KV, whole model
+    assert f"**{per * users:,.0f} GB**" in a.answer  # x the conversations at once: what paging cannot remove
+    assert ("**不对**" if lang == "zh" else "**No**") in a.answer
