@@ -710,3 +710,12 @@ def test_a_claim_that_paged_attention_removes_the_kv_problem_is_answered_with_th
     per = kv_cache_bytes(spec, "bf16", ctx_k * 1024) / 1e9  # one conversation's KV, whole model
     assert f"**{per * users:,.0f} GB**" in a.answer  # x the conversations at once: what paging cannot remove
     assert ("**不对**" if lang == "zh" else "**No**") in a.answer
+
+
+@pytest.mark.parametrize("hours", [2, 10, 48])
+def test_my_single_card_in_n_hours_is_the_job_on_that_card_judged_against_the_deadline(hours):
+    a = ask(f"need to full fine-tune llama 3.1 8b on 5B tokens using my single rtx 4090 in about {hours} hours. what settings "
+            "should i use?")
+    assert a.intent == "training_time" and a.request["deadline_hours"] == hours and not a.request.get("period_hours")
+    assert a.request["num_gpus"] == 1 and a.request["gpu"] == "rtx-4090"
+    assert f"Deadline {hours} h" in a.answer

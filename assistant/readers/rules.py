@@ -976,6 +976,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
     if rate_of_people and intent in ("inference_memory", "inference_speed"):
         intent = "serving"  # ('200 坐席，每人每分钟 2 次 … 要几张'): a load to plan for
+    if intent == "recommend" and stated.get("gpu") and stated.get("num_gpus") and stated.get("tokens") and \
+            stated.get("method") in ("full", "lora", "qlora", "pretrain") and not stated.get("budget") and \
+            re.search(r"(?<![a-z])(?:my|our)\s+(?:single\s+|one\s+|own\s+)?|我的|我们的|手上|现有", low) and \
+            not re.search(r"买|buy|purchase|rent|租", low):
+        intent = "training_time"  # ('… using my single 4090 in about 2 hours: what settings?': the job on the user's card)
     if follow and prev.get("intent") == "serving" and intent == "inference_speed" and stated and \
             set(stated) <= {"ttft_s", "itl_ms", "tokens_per_s_per_user"}:
         intent = "serving"  # ('如果要求首 token 延迟 < 1 秒呢' after a serving plan): the same load, with the target
@@ -1155,6 +1160,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         merged["tokens"] = stated["_samples"] * merged["seq_len"]
         stated["tokens"] = merged["tokens"]
     merged.pop("_samples", None)
+    if stated.get("deadline_hours") and stated.get("period_hours") == stated["deadline_hours"] and \
+            intent in ("training_time", "training_memory"):
+        stated.pop("period_hours")  # ('in about 2 hours': the run's deadline, written once, not also a rental period)
+        merged.pop("period_hours", None)
     if merged.get("full_model") and "distill" in str(merged.get("model")) and re.search(r"蒸馏|distill", low) and \
             re.search(r"满血[^。？?]{0,20}(?:和|与|跟|vs|还是|对比|比)[^。？?]{0,12}蒸馏|蒸馏[^。？?]{0,12}(?:和|与|跟|vs|还是|对比|比)"
                       r"[^。？?]{0,12}满血|full[^.?]{0,20}(?:vs\.?|or|and|versus)[^.?]{0,20}distill", low):

@@ -682,6 +682,10 @@ def deadline(text: str) -> dict:
         re.search(r"(?:within|in under|in less than|under|by|deadline(?: of| is)?|before)\s+(" + NUM + r"|a|one)\s*(" + TIME_UNIT
                   + r")(?![a-z])", text) or \
         re.search(r"(?:<|≤|<=|少于|不超过|不到)\s*(" + NUM + r")\s*(" + TIME_UNIT + r")(?![a-z])", text)
+    if not m and re.search(r"train|fine-?tun|pre-?train|sft|lora|训|微调", text):
+        # '… fine-tune … on 5B tokens in about 2 hours': the time the run must take, in a training question
+        m = re.search(r"(?<![a-z])in\s+(?:about|around|roughly|approx\.?|~|just|only)?\s*(" + NUM + r"|a|one)\s*(" + TIME_UNIT
+                      + r")(?![a-z])", text)
     if not m and re.search(w(r"overnight|over ?night") + r"|一晚上|一夜|过夜", text):
         return {"deadline_hours": 12.0}  # 'needs to finish overnight': about 12 hours (an assumption, said)
     if m:
