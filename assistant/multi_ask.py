@@ -163,6 +163,42 @@ _CARD_KEY = {
 _MONEY = r"便宜|花费|成本|省钱|划算|性价比|价格|多少钱|费用|花多少|(?<![a-z])(?:cheap\w*|cost\w*|price\w*|dollar|spend|per hour|bill|budget)(?![a-z])"
 
 
+PREFILL_HEAVY = 4  # prompt tokens per output token above which prefill (compute) sets a request's cost, not decode
+
+
+def _per_request_cost(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
+    """Cards compared for a prefill-heavy load (long prompts, short answers): each card's requests a second at full load
+    = 1 / (prefill per request + output / decode throughput), with prefill per request = the batch's time to first token
+    over the batch, and its cost per 1,000 requests at the hourly price; the lower cost wins."""
+    rows = []
+    for a, x in done:
+        r, f = x.request or {}, x.figures
+        prompt, out = r.get("prompt_len") or r.get("context"), r.get("output_len")
+        need = ("ttft_s", "batch", "decode_tokens_per_s_total", "price_per_gpu_hour")
+        if not (prompt and out and prompt >= PREFILL_HEAVY * out) or not all(f.get(k) for k in need):
+            return None
+        n = r.get("num_gpus") or 1
+        per_req = f["ttft_s"] / f["batch"] + out / f["decode_tokens_per_s_total"]
+        rps = 1 / per_req
+        hourly = f["price_per_gpu_hour"] * n
+        rows.append((a, rps, hourly / 3600 / rps * 1000, f["ttft_s"] / f["batch"]))
+    if len(rows) < 2:
+        return None
+    cur = (done[0][1].request or {}).get("currency")
+    sym = "¥" if cur == "CNY" else "$"
+    listed = ("；" if zh else "; ").join(
+        (f"{a.text}：满载约 {rps:,.2f} 个请求/秒（每个预填充 {pf:.2f} 秒），每千次请求 {sym}{c:,.2f}" if zh else
+         f"{a.text}: ~{rps:,.2f} requests/s at full load ({pf:.2f} s of prefill each), {sym}{c:,.2f} per 1,000 requests")
+        for a, rps, c, pf in rows)
+    best = min(rows, key=lambda r: r[2])
+    other = min((r for r in rows if r is not best), key=lambda r: r[2])
+    share = best[2] / other[2]
+    return listed + (f"。输入远长于输出，成本看预填充（算力），不看解码吞吐：**{best[0].text} 每个请求更便宜**，成本是 {other[0].text} 的 "
+                     f"{share:.0%}。" if zh else
+                     f". Prompts far longer than answers: prefill (compute) sets the cost, not decode throughput: **{best[0].text} "
+                     f"is cheaper per request**, {share:.0%} of {other[0].text}'s cost.")
+
+
 def _job_by_speedup(done: list[tuple[Ask, Answer]], zh: bool, prices=(), calls: list | None = None) -> str | None:
     """Cards compared on the same work when the user states how much faster one is: each card's hourly cost over its
     speed, and with a measured length on the slower card, each card's hours and cost (assistant/plans/scaling.py)."""
@@ -262,6 +298,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         owned_line = _owned_against_rented(done, zh, question)
         if owned_line:
             return owned_line
+    if intent == "inference_speed":
+        heavy = _per_request_cost(done, zh)
+        if heavy:  # ('RAG: 6k in, 200 out, mostly prefill: is the H20 worth it?'): prefill decides, per request
+            return heavy
     keys = _CARD_KEY.get(intent)
     if keys is None:
         return None

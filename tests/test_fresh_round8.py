@@ -719,3 +719,15 @@ def test_my_single_card_in_n_hours_is_the_job_on_that_card_judged_against_the_de
     assert a.intent == "training_time" and a.request["deadline_hours"] == hours and not a.request.get("period_hours")
     assert a.request["num_gpus"] == 1 and a.request["gpu"] == "rtx-4090"
     assert f"Deadline {hours} h" in a.answer
+
+
+@pytest.mark.parametrize("prompt,output", [(6144, 200), (8000, 300), (3000, 100)])
+def test_cards_compared_for_a_prefill_heavy_load_are_costed_per_request(prompt, output):
+    a = ask(f"厂商说 H20 跑 Llama-3-70B 吞吐比 H100 还高 20%。我们是 RAG，平均输入 {prompt}，输出 {output}，主要是 prefill。H20 对我们划算吗？")
+    costs = {}
+    for x in a.asks:
+        f, n = x.figures, x.request.get("num_gpus") or 1
+        rps = 1 / (f["ttft_s"] / f["batch"] + output / f["decode_tokens_per_s_total"])  # prefill each + its decode share
+        costs[x.ask] = f["price_per_gpu_hour"] * n / 3600 / rps * 1000  # per 1,000 requests
+    best = min(costs, key=costs.get)
+    assert f"**{best} 每个请求更便宜**" in a.comparison
