@@ -731,3 +731,15 @@ def test_cards_compared_for_a_prefill_heavy_load_are_costed_per_request(prompt, 
         costs[x.ask] = f["price_per_gpu_hour"] * n / 3600 / rps * 1000  # per 1,000 requests
     best = min(costs, key=costs.get)
     assert f"**{best} 每个请求更便宜**" in a.comparison
+
+
+@pytest.mark.parametrize("q,users", [("~$40k budget, want to selfhost llama 3.1 70b for internal use, ~20 users. what hardware should i buy?", 20),
+                                     ("预算 30 万，部署 Qwen2.5-72B 给 10 个人同时用，买什么卡？", 10)])
+def test_a_purchase_pick_shows_the_memory_behind_it(q, users):
+    from tools.infer_memory import kv_cache_bytes
+
+    a = ask(q)
+    spec = CAT.model(a.request["model"])[0]
+    kv = kv_cache_bytes(spec, "bf16", 4096) * users / 1e9  # the load's KV at the assumed 4,096-token context
+    assert f"{kv:,.1f} GB" in a.answer
+    assert ("Memory: weights" in a.answer) or ("显存：权重" in a.answer)

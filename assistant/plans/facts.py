@@ -259,6 +259,10 @@ def purchase(ctx: Ctx) -> Answer:
     else:
         lines.append(ctx.t(f"**No card with a purchase price holds {model.name} in one machine.**",
                            f"**有购买价格的卡里，没有一台机器放得下 {model.name}。**"))
+    if top and task == "inference":  # the memory behind the pick: weights per format and the KV cache of the load
+        memory = _memory_behind_pick(ctx, model, top.gpu, context, users)
+        if memory:
+            lines.append(memory)
     if top and req.rack_units:
         from tools.purchase import machine_rack_units
 
@@ -535,6 +539,30 @@ def _within_power(ctx: Ctx) -> Answer:
     return Answer(answer=head + "\n\n" + table + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="recommend",
                   tool_calls=ctx.calls, figures={"power_pick": best[0].id if best else None,
                                                  "power_pick_servers": best[2] if best else 0})
+
+
+def _memory_behind_pick(ctx: Ctx, model, gpu_id: str, context: int, users: int) -> str | None:
+    """'Memory: 141 GB of weights in BF16, 71 in 8-bit, 40 in 4-bit; KV 320 KiB a token, 20 × 4,096 = 27 GB': the
+    engine's own figures for the model, so a buyer sees why a machine holds it."""
+    from assistant.plans.infer import fits_on
+    from tools.infer_memory import kv_cache_bytes, kv_cache_bytes_per_token
+
+    gpu = ctx.gpu(gpu_id)
+    sizes = []
+    for fmt in ("bf16", "fp8", "awq"):
+        try:
+            sizes.append((fmt, fits_on(model, gpu, 1, fmt, context).weights_total_gb))
+        except ValueError:
+            continue
+    if not sizes:
+        return None
+    per_tok = kv_cache_bytes_per_token(model, "bf16")
+    kv = kv_cache_bytes(model, "bf16", context) * users / 1e9
+    label = {"bf16": "BF16", "fp8": ctx.t("8-bit", "8 位"), "awq": ctx.t("4-bit", "4 位")}
+    return ctx.t("Memory: weights " + ", ".join(f"{gb:,.0f} GB in {label[f]}" for f, gb in sizes)
+                 + f"; KV cache {per_tok / 1024:,.0f} KiB a token, {users} × {context:,} tokens = {kv:,.1f} GB.",
+                 "显存：权重 " + "，".join(f"{label[f]} {gb:,.0f} GB" for f, gb in sizes)
+                 + f"；KV cache 每 token {per_tok / 1024:,.0f} KiB，{users} 路 × {context:,} token = {kv:,.1f} GB。")
 
 
 def recommend(ctx: Ctx) -> Answer:
