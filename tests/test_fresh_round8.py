@@ -743,3 +743,13 @@ def test_a_purchase_pick_shows_the_memory_behind_it(q, users):
     kv = kv_cache_bytes(spec, "bf16", 4096) * users / 1e9  # the load's KV at the assumed 4,096-token context
     assert f"{kv:,.1f} GB" in a.answer
     assert ("Memory: weights" in a.answer) or ("显存：权重" in a.answer)
+
+
+@pytest.mark.parametrize("said,avg,tail", [("avg context 4k, some go to 16k", 4096, 16384),
+                                           ("平均上下文 8k，个别会到 32k", 8192, 32768),
+                                           ("average 2k tokens, longest 8k", 2048, 8192)])
+def test_an_average_context_with_longer_tails_sizes_the_load_at_the_average_and_the_limit_at_the_tail(said, avg, tail):
+    a = ask(f"serving Llama 3.3 70B in fp8 on 4x H100 for 50 concurrent users, {said}. how many users fit?")
+    r = a.request
+    assert r["context"] == tail and r["prompt_len"] + (r.get("output_len") or 0) in (avg, r["prompt_len"]) and r["prompt_len"] <= avg
+    assert f"--max-model-len {tail}" in a.answer

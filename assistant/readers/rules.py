@@ -1065,6 +1065,18 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
     _assign_lengths(stated, intent)
+    tail = re.search(r"(?:some|a few|occasional\w*|a handful|up to|peaks? (?:at|of)|max(?:imum)?|longest|个别|少数|部分|最长|偶尔)"
+                     r"[^.,;，。；]{0,20}?(?:go(?:es)? to|reach(?:es)?|hit|up to|at|到|达到|会到|有)?\s*(\d+(?:\.\d+)?)\s*k(?![a-z])", low)
+    if tail and stated.get("context") and float(tail.group(1)) * 1024 > stated["context"] and "prompt_len" not in stated:
+        # 'avg context 4k, some go to 16k': the load at the average, the engine's limit at the longest
+        from tools.serve_request import DEFAULT_OUTPUT
+
+        out = stated.get("output_len") or DEFAULT_OUTPUT
+        stated["prompt_len"] = max(1, stated["context"] - out)
+        stated["output_len"] = out
+        stated["context"] = int(float(tail.group(1)) * 1024)
+        warnings.append(f"the load sized at the average ({stated['prompt_len'] + out:,} tokens a conversation); the longest, "
+                        f"{stated['context']:,}, set the engine's context limit (--max-model-len) and must fit one at a time")
     split = money.split_volumes(low) if stated.get("tokens_per_day") else None
     if split or (stated.get("tokens_per_day") and
                  max(stated.get("prompt_len") or 0, stated.get("output_len") or 0) >= 1_000_000):
