@@ -753,3 +753,10 @@ def test_an_average_context_with_longer_tails_sizes_the_load_at_the_average_and_
     r = a.request
     assert r["context"] == tail and r["prompt_len"] + (r.get("output_len") or 0) in (avg, r["prompt_len"]) and r["prompt_len"] <= avg
     assert f"--max-model-len {tail}" in a.answer
+
+
+@pytest.mark.parametrize("engine", ["llama.cpp/ollama", "ollama", "llama.cpp"])
+def test_a_runtime_named_beside_the_gguf_format_runs_only_the_gguf_format(engine):
+    a = ask(f"serving Qwen2.5-72B on 2x A100 80GB to ~20 internal users. GGUF Q4_K_M ({engine}) vs AWQ vs FP8 — which format?")
+    eng = {x.request["precision"]: x.request.get("engine") for x in a.asks}
+    assert eng["q4_k_m"] in ("llamacpp", "ollama") and eng["awq"] == "vllm" and eng["fp8"] == "vllm", eng

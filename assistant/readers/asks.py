@@ -183,8 +183,14 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                 if setting == "kv_dtype" and req.precision in {v for _, v in named}:
                     extra["precision"] = None  # the format named was the cache's, not the weights'
                     extra["exact_format"] = False
-                return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting, low), update={setting: v, **extra},
-                            compare=setting) for _, v in named[:3]]
+                def own_engine(v) -> dict:
+                    # 'GGUF Q4_K_M (llama.cpp/ollama) vs AWQ vs FP8': llama.cpp runs the GGUF file; AWQ and FP8 are
+                    # served by vLLM, whatever engine was written beside the GGUF one
+                    if setting == "precision" and req.engine in ("llamacpp", "ollama") and not str(v).startswith(("q", "iq")):
+                        return {"engine": "vllm"}
+                    return {}
+                return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting, low),
+                            update={setting: v, **extra, **own_engine(v)}, compare=setting) for _, v in named[:3]]
         if len(named) == 1 and (_need_near(text, named[0][0]) or re.search(_HOW_MUCH_MORE, text)
                                 or (setting == "kv_dtype" and _what_if_near(text, named[0][0]))) and \
                 len(set(req.models or [])) < 2:  # ('A 和 B 都用 4-bit，哪个快、快多少': the models are compared, not the format)
