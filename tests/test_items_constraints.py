@@ -284,7 +284,7 @@ def test_models_that_do_not_fit_in_bf16_are_compared_in_fp8_with_a_pick():
     # BF16 weights 61 GB and 65.5 GB exceed 48 GB; in FP8 (30.5 / 32.8 GB) the MoE's KV (96 KiB/token against 256 KiB)
     # holds several times the requests: pick Qwen3-30B-A3B
     assert all(x.request["precision"] == "fp8" for x in a.asks)
-    assert "**选 qwen3-30b-a3b**" in a.answer and "None" not in a.answer
+    assert "**选 Qwen3 30B-A3B (MoE)**" in a.answer and "None" not in a.answer  # (each model labelled by its name)
     assert all(x.request.get("concurrent_users") == 30 for x in a.asks)  # '30 个左右并发'
 
 

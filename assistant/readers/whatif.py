@@ -14,7 +14,7 @@ from assistant.readers.items import NOT_JOB
 _WHAT_IF = re.compile(
     r"(?:^|(?<=[?？。.!！;；\n]))\s*((?:and\s+|but\s+|also\s+)?(?:what\s+if|if|how\s+about|what\s+about)\s+[^?？\n]{3,160}[?？]"
     r"|(?:and|or)\s+(?:at|with|for|on|in)\s+[^?？\n]{1,40}[?？]"
-    r"|(?:那|那么)?\s*[^?？。，,\n]{1,16}(?:的话)?\s*呢\s*[?？]"
+    r"|(?:那|那么)?\s*\d+(?:\.\d+)?\s*[kK万](?:\s*(?:token|上下文|context))?\s*(?:的话)?\s*呢\s*[?？]"
     r"|(?:那|那么|另外)?\s*(?:如果|假如|要是|若是?|换成|改成)[^?？。\n]{2,80}(?:呢|的话|怎么样|多少|几)[^?？。\n]{0,20}[?？]?)\s*$",
     re.IGNORECASE)
 
