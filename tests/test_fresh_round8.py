@@ -760,3 +760,17 @@ def test_a_runtime_named_beside_the_gguf_format_runs_only_the_gguf_format(engine
     a = ask(f"serving Qwen2.5-72B on 2x A100 80GB to ~20 internal users. GGUF Q4_K_M ({engine}) vs AWQ vs FP8 — which format?")
     eng = {x.request["precision"]: x.request.get("engine") for x in a.asks}
     assert eng["q4_k_m"] in ("llamacpp", "ollama") and eng["awq"] == "vllm" and eng["fp8"] == "vllm", eng
+
+
+@pytest.mark.parametrize("rate,target,batch", [(2400, 20000, 64), (1500, 12000, 32)])
+def test_a_measurement_and_a_target_beside_another_card_carry_the_measurement_at_its_concurrency(rate, target, batch):
+    import math
+
+    a = ask(f"measured on one H100 with vLLM: llama 3.1 8B, {batch} concurrent requests, {rate:,} output tok/s total. we need "
+            f"{target // 1000}k output tok/s aggregate at the same request mix. how many H100? and would H200s change that much?")
+    h100, h200 = a.asks
+    assert h100.figures["units_needed"] == math.ceil(target / rate)  # the target over the measured rate
+    calls = [c for c in a.tool_calls if c.name == "time_infer" and c.args.get("batch") == batch]
+    there = next(c for c in calls if c.args["gpu"] == "h100").result["decode_tokens_per_s_total"]
+    here = next(c for c in calls if c.args["gpu"] == "h200").result["decode_tokens_per_s_total"]
+    assert h200.figures["units_needed"] == math.ceil(target / (rate * here / there))  # measured x the estimates' ratio

@@ -808,7 +808,11 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     every = sorted(names.gpu_spans, key=lambda sp: sp[0])  # each mention of each card, in order
     from assistant.readers.slots import OWN_MEASUREMENT, TPS_RATE, throughput as slots_throughput
 
-    own_rates = len(re.findall(TPS_RATE, low)) >= 2  # a rate per card, not one for the message
+    from assistant.readers.slots import _NEEDED
+
+    own_rates = len([m for m in re.finditer(TPS_RATE, low)
+                     if not re.search(_NEEDED, low[max(0, m.start() - 24):m.start()])]) >= 2
+    # a rate per card, not one for the message ('… 2,400 tok/s … we need 20k tok/s': one measurement and a target)
     either = bool(re.search(r"(?:/\s*(?:hr|hour|h)|per hour|an hour|每小时|/小时)[^.。;；]{0,12}?(?:for (?:either|both|each)"
                             r"(?: option| one| setup| of them)?)|(?:either|both|each) (?:option|setup|one)s? (?:costs?|is|are|at)|"
                             r"(?:两个|两种|两套|都)(?:都|是)?\s*(?:每小时)?\s*[¥$￥]?\s*\d|价格(?:一样|相同)|同价", low))
