@@ -774,3 +774,13 @@ def test_a_measurement_and_a_target_beside_another_card_carry_the_measurement_at
     there = next(c for c in calls if c.args["gpu"] == "h100").result["decode_tokens_per_s_total"]
     here = next(c for c in calls if c.args["gpu"] == "h200").result["decode_tokens_per_s_total"]
     assert h200.figures["units_needed"] == math.ceil(target / (rate * here / there))  # measured x the estimates' ratio
+
+
+def test_a_training_purchase_pick_shows_the_jobs_total_and_serving_on_the_same_machine():
+    from assistant.plans.infer import fits_on
+
+    a = ask("预算 50 万人民币以内，要能 LoRA 微调 Qwen2.5-72B，平时也拿来做推理。只能买国内合规能买到的卡，推荐什么配置？")
+    top = next(c for c in a.tool_calls if c.name == "plan_purchase").result["options"][0]
+    assert f"合计约 {top['per_gpu_gb'] * top['num_gpus']:,.0f} GB" in a.answer  # per GPU x the GPUs
+    serve = fits_on(CAT.model("qwen2.5-72b")[0], CAT.gpu(top["gpu"])[0], top["num_gpus"], "bf16", 4096)
+    assert f"BF16 权重 {serve.weights_total_gb:,.0f} GB，{'放得下' if serve.fits else '放不下'}" in a.answer

@@ -263,6 +263,22 @@ def purchase(ctx: Ctx) -> Answer:
         memory = _memory_behind_pick(ctx, model, top.gpu, context, users)
         if memory:
             lines.append(memory)
+    elif top and top.num_gpus and top.per_gpu_gb:  # a training pick: the job's total, and serving on the same machine
+        from assistant.plans.infer import fits_on
+
+        gpu = ctx.gpu(top.gpu)
+        total = top.per_gpu_gb * top.num_gpus
+        try:
+            serve = fits_on(model, gpu, top.num_gpus, model.native_precision, context)
+        except ValueError:
+            serve = None
+        lines.append(ctx.t(f"Memory: {task} needs about {total:,.0f} GB over the {top.num_gpus} GPUs ({top.per_gpu_gb:g} GB "
+                           "each)" + (f"; serving it on the same machine: {serve.weights_total_gb:,.0f} GB of "
+                                      f"{model.native_precision.upper()} weights, {'fits' if serve.fits else 'does not fit'} "
+                                      f"({serve.per_gpu_gb:,.1f} GB per GPU)" if serve else "") + ".",
+                           f"显存：{task} 在 {top.num_gpus} 张卡上合计约 {total:,.0f} GB（每卡 {top.per_gpu_gb:g} GB）"
+                           + (f"；同一台机器做推理：{model.native_precision.upper()} 权重 {serve.weights_total_gb:,.0f} GB，"
+                              f"{'放得下' if serve.fits else '放不下'}（每卡 {serve.per_gpu_gb:,.1f} GB）" if serve else "") + "。"))
     if top and req.rack_units:
         from tools.purchase import machine_rack_units
 
