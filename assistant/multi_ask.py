@@ -873,7 +873,11 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
             u = av[0].update
             if compare == "zero" and "offload" in u:  # strategies: no CPU offload first (each step's PCIe and CPU
                 return (u.get("offload") not in (None, "none"), u.get("zero", 9))  # optimizer), then the lower stage
-            v = list(u.values())[0]
+            v = u.get(compare, list(u.values())[0])
+            if compare == "precision":  # the most faithful: the most bits per weight (the format table's)
+                from tools.formats import FORMATS
+
+                return -FORMATS[v].bits if v in FORMATS else 99
             return prefer.index(v) if v in prefer else 99
         cheapest = min(fitting, key=rank)
         why = PREFER_WHY["offload" if compare == "zero" and any(

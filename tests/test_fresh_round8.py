@@ -784,3 +784,16 @@ def test_a_training_purchase_pick_shows_the_jobs_total_and_serving_on_the_same_m
     assert f"合计约 {top['per_gpu_gb'] * top['num_gpus']:,.0f} GB" in a.answer  # per GPU x the GPUs
     serve = fits_on(CAT.model("qwen2.5-72b")[0], CAT.gpu(top["gpu"])[0], top["num_gpus"], "bf16", 4096)
     assert f"BF16 权重 {serve.weights_total_gb:,.0f} GB，{'放得下' if serve.fits else '放不下'}" in a.answer
+
+
+def test_each_format_named_in_a_difference_question_is_sized_and_the_most_faithful_that_fits_is_picked():
+    from assistant.plans.infer import fits_on
+    from tools.formats import FORMATS
+
+    a = ask("Q4_K_M、AWQ、GPTQ、FP8、NF4 这几个量化到底啥区别？Llama-3.1-70B 每种大概占多少显存？")
+    sized = {x.request["precision"]: x.verdict.per_gpu_gb for x in a.asks if x.intent == "inference_memory"}
+    assert set(sized) == {"q4_k_m", "awq", "gptq", "fp8", "nf4"}
+    spec, gpu = CAT.model("llama-3.1-70b")[0], CAT.gpu("a100-80gb")[0]
+    fit = [f for f in sized if fits_on(spec, gpu, 1, f, 4096).fits]
+    best = max(fit, key=lambda f: FORMATS[f].bits)  # the most bits per weight among those that fit
+    assert f"**{best.upper()} 就够了**" in a.comparison

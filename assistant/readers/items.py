@@ -112,8 +112,25 @@ def difference_asks(text: str, req, catalog) -> list[Ask]:
     if not re.search(r"[?？吗呢]|" + r"(?<![a-z])(?:how|what|which|can|could|will|should|is it|does)(?![a-z])|能行|行不行|够不够|"
                      r"多少|几张|怎么|能不能|可以吗|靠谱", rest.lower()):
         return []  # (the words after it describe the difference question; they are not a job of their own)
-    return _asks_of_items("", [m.group(1).strip(), rest], req, catalog, distinct_intents=True,
+    asks = _asks_of_items("", [m.group(1).strip(), rest], req, catalog, distinct_intents=True,
                           carry={"model", "models", "model_text", "family", "family_flagship", "full_model", "precision"})
+    each = re.search(r"每种|各种|各自|每个格式|分别|(?<![a-z])(?:each (?:one|format|of them)|every one|for each)(?![a-z])",
+                     rest.lower())
+    if asks and each and len(asks) == 2:
+        from assistant.readers.asks import _label, _values_named
+
+        fmts = [v for _, v in sorted(_values_named(m.group(1).lower(), "precision"))]
+        if len(fmts) >= 2 and asks[1].intent in ("inference_memory", "inference_speed", "serving"):
+            # 'Q4_K_M、AWQ、GPTQ、FP8、NF4 啥区别？70B 每种占多少显存？': the rest asked for each format named before it
+            base = {k: v for k, v in asks[1].update.items() if k not in ("precision", "checkpoint_format", "engine")}
+            job = "inference_memory" if re.search(r"显存|内存|占多少|多大|(?<![a-z])(?:memory|vram|how big)(?![a-z])",
+                                                  rest.lower()) else asks[1].intent  # (how much each takes: its memory)
+            if job == "inference_memory":
+                base["engine"] = None  # (each format's own memory, not the share vLLM reserves whatever the format)
+            asks = asks[:1] + [Ask(text=_label("precision", f, req.lang == "zh"), intent=job,
+                                   update=base | {"precision": f, "checkpoint_format": None, "exact_format": True},
+                                   compare="precision") for f in fmts[:5]]
+    return asks
 
 
 def model_clause_asks(text: str, req, catalog) -> list[Ask]:
