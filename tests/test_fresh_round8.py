@@ -797,3 +797,27 @@ def test_each_format_named_in_a_difference_question_is_sized_and_the_most_faithf
     fit = [f for f in sized if fits_on(spec, gpu, 1, f, 4096).fits]
     best = max(fit, key=lambda f: FORMATS[f].bits)  # the most bits per weight among those that fit
     assert f"**{best.upper()} 就够了**" in a.comparison
+
+
+# --- W-derived (after W was measured) -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("written,total", [("4 台 8 卡 A800 80G（共 32 卡）", 32), ("2 台 8 卡 A800", 16), ("4 台 8 卡 A800", 32)])
+def test_a_memory_clause_keeps_the_whole_count_of_servers_times_gpus(written, total):
+    a = ask(f"Qwen2.5-72B 全参 SFT：{written}，ZeRO-3，bf16，seq 4096，数据 2 亿 token，租金 ¥8/卡·时。显存够不够？要跑多久？多少钱？")
+    assert all(x.request.get("num_gpus") == total for x in a.asks), [(x.ask, x.request.get("num_gpus")) for x in a.asks]
+
+
+def test_each_card_keeps_the_count_written_with_it_though_named_again_later():
+    a = ask("vendor pitch: same money buys 64x H20 or 32x H100. they say H20 trains faster bc 96GB > 80GB. we're pretraining "
+            "a 13B on 300B tokens. which one and how long would each take?")
+    assert {x.request["gpu"]: x.request["num_gpus"] for x in a.asks} == {"h20": 64, "h100": 32}
+
+
+@pytest.mark.parametrize("price,cur", [(15, "¥"), (2, "$")])
+def test_a_published_run_redone_on_your_gpus_is_priced_at_your_rate(price, cur):
+    from knowledge.runs import load_training_runs
+
+    run = next(r for r in load_training_runs() if r.id == "deepseek-v3")
+    unit = "卡时" if cur == "¥" else "GPU-hour"
+    a = ask(f"DeepSeek-V3 技术报告说总共 2.788M H800 GPU hours。我们有 256 张 H800，照着训一个同规模的要多久？按 {cur}{price}/{unit} 算要多少钱？")
+    est = next(c for c in a.tool_calls if c.name == "time_train" and c.args.get("num_gpus") == 256).result["gpu_hours"]
+    assert f"{cur}{est * price:,.0f}" in a.answer and f"{cur}{run.gpu_hours * price:,.0f}" in a.answer

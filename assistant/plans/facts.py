@@ -817,6 +817,19 @@ def published_run(ctx: Ctx) -> Answer:
                            f"**同样的训练（{run.tokens / 1e12:g}T token）用 {n:,} 张 {theirs.name}：约 {yours.wall_days:,.1f} 天**"
                            f"（{yours.gpu_hours:,.0f} 卡时，MFU {yours.mfu:.2f}；区间 {yours.wall_hours_range[0] / 24:,.1f}–"
                            f"{yours.wall_hours_range[1] / 24:,.1f} 天）。"))
+        if req.price_per_gpu_hour:  # '按 ¥15/卡时 算要多少钱': the same run's GPU-hours at the user's price, both ways
+            s = "¥" if req.currency == "CNY" else "$"
+            theirs_h = scaled_figs.get("scaled_gpu_hours") or run.gpu_hours
+            ctx.used |= {"price_per_gpu_hour", "currency"}
+            lines.append(ctx.t(
+                f"**At your {s}{req.price_per_gpu_hour:g} per GPU-hour: {s}{yours.gpu_hours * req.price_per_gpu_hour:,.0f}** "
+                f"for the estimate's {yours.gpu_hours:,.0f} GPU-hours"
+                + (f"; {s}{theirs_h * req.price_per_gpu_hour:,.0f} at {run.name}'s own {theirs_h:,.0f}" if theirs_h else "")
+                + " (the GPUs only: no research runs, data, staff or storage).",
+                f"**按你的 {s}{req.price_per_gpu_hour:g}/卡时：{s}{yours.gpu_hours * req.price_per_gpu_hour:,.0f}**"
+                f"（估算的 {yours.gpu_hours:,.0f} 卡时）"
+                + (f"；按 {run.name} 自己的 {theirs_h:,.0f} 卡时是 {s}{theirs_h * req.price_per_gpu_hour:,.0f}" if theirs_h else "")
+                + "（只算卡钱：不含前期研究、数据、人员和存储）。"))
     cite = Citation(source=f"training_runs.yaml#{run.id}", title=run.name, snippet=run.source[:200], as_of=run.as_of)
     text = "\n".join(lines) + assumptions_md(lang, notes + est.assumptions) + sources_md(lang, [cite])
     figures = scaled_figs | {"published_gpu_hours": run.gpu_hours or published, "published_tokens": run.tokens, "estimated_gpu_hours": est.gpu_hours,

@@ -686,8 +686,19 @@ def _different_jobs(low: str, spans: list) -> bool:
 
 def _clause_gpus(clause: str) -> int | None:
     """The GPU count one clause states ('8 卡 a800', 'on 16 H100s', 'one 8x h100 node'), or None."""
-    from assistant.readers.slots import gpu_count
+    from assistant.readers.slots import gpu_count, nodes
 
+    from assistant.readers.numbers import to_number
+
+    said = re.search(r"(?:共|总共|合计|一共|in total|total of)\s*(\d+)\s*(?:张|块)?\s*(?:卡|gpus?)", clause)
+    if said:  # ('…（共 32 卡）': the total, as the user wrote it)
+        return int(said.group(1))
+    boxes = re.search(r"(\d+|[一两二三四五六七八九十])\s*台\s*(\d+)\s*(?:卡|张)", clause)
+    if boxes and to_number(boxes.group(1)) and to_number(boxes.group(2)):  # ('4 台 8 卡 A800': servers x their GPUs)
+        return int(to_number(boxes.group(1)) * to_number(boxes.group(2)))
+    whole = nodes(clause)  # ('two servers with 8 GPUs each')
+    if whole.get("num_gpus"):
+        return int(whole["num_gpus"])
     m = _CLAUSE_GPUS.search(clause)
     if m:
         return int(m.group(1) or m.group(2))
@@ -784,8 +795,13 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         return [Ask(text=(catalog.gpu(g)[0].name.replace("NVIDIA ", "") if catalog else g), intent=req.intent,
                     update={"gpu": g, "gpus": [g], "interconnect": None}, compare="gpu") for g in req.gpus] \
             if req.intent in ("inference_speed", "serving", "training_time") else []
-    spans = sorted({sp[2]: sp for sp in names.gpu_spans}.values(), key=lambda sp: sp[0])
     every_span = sorted(names.gpu_spans, key=lambda sp: sp[0])
+    chosen: dict = {}
+    for sp in every_span:  # each card at the mention that gives its count ('64x H20 or 32x H100 … they say H20 …'),
+        has_count = counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] is not None  # else its first
+        if sp[2] not in chosen or (has_count and not chosen[sp[2]][1]):
+            chosen[sp[2]] = (sp, has_count)
+    spans = sorted((sp for sp, _ in chosen.values()), key=lambda sp: sp[0])
     by_count: dict = {}
     for sp in every_span:  # '8x H100 at $24/hr, or 16x H100 at $48/hr': one card at two counts is two options
         c = counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0]
