@@ -821,3 +821,14 @@ def test_a_published_run_redone_on_your_gpus_is_priced_at_your_rate(price, cur):
     a = ask(f"DeepSeek-V3 技术报告说总共 2.788M H800 GPU hours。我们有 256 张 H800，照着训一个同规模的要多久？按 {cur}{price}/{unit} 算要多少钱？")
     est = next(c for c in a.tool_calls if c.name == "time_train" and c.args.get("num_gpus") == 256).result["gpu_hours"]
     assert f"{cur}{est * price:,.0f}" in a.answer and f"{cur}{run.gpu_hours * price:,.0f}" in a.answer
+
+
+@pytest.mark.parametrize("q", ["Qwen3-32B BF16 推理，单卡 H20 96G 放得下吗？剩给 KV cache 的大概多少 G，能装多少 token？",
+                               "Qwen3-32B bf16 on one H20: does it fit, and how much room is left for the KV cache?"])
+def test_the_room_left_for_the_kv_cache_is_usable_less_weights_and_runtime(q):
+    a = ask(q)
+    call = next(c for c in a.tool_calls if c.result.get("usable_gb") and c.result.get("kv_cache_bytes_per_token"))
+    r = call.result
+    room = r["usable_gb"] - (r["per_gpu_gb"] - r["kv_cache_gb"])  # usable − weights and runtime
+    assert f"{room:,.1f} GB" in a.answer
+    assert f"{room * 1e9 / r['kv_cache_bytes_per_token']:,.0f} token" in a.answer

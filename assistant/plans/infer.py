@@ -909,6 +909,18 @@ def _kv_line(ctx: Ctx, model, r, batch: int) -> str:
     if batch > 1 and r.kv_cache_total_gb:  # '... and for 100 users at 8k, how much in total?'
         tail += ctx.t(f"; for {batch} sequences at this context: **{r.kv_cache_total_gb:,.1f} GB** of KV cache in total",
                       f"；{batch} 条序列、这个上下文下 KV cache 合计 **{r.kv_cache_total_gb:,.1f} GB**")
+    if r.usable_gb and kv and re.search(r"剩[^，。？?]{0,6}(?:给)?\s*kv|kv[^，。？?]{0,10}(?:剩|还有|能用)|(?<![a-z])(?:left|room|budget|"
+                                        r"space)[^.,?]{0,12}(?:for )?(?:the )?kv|kv[^.,?]{0,12}(?:budget|room|left)",
+                                        ctx.question.lower()):
+        # '剩给 KV cache 的大概多少 G？': the card's usable memory less the weights and the runtime, and the tokens it holds
+        room = r.usable_gb - (r.per_gpu_gb - r.kv_cache_gb)
+        tail += ctx.t(f"; room left for the KV cache: **{room:,.1f} GB** per GPU ({r.usable_gb:,.1f} usable − "
+                      f"{r.per_gpu_gb - r.kv_cache_gb:,.1f} of weights and runtime) = about {room * 1e9 / kv:,.0f} tokens "
+                      "summed over the sequences in flight (one long prompt's prefill also needs room, hence the single-"
+                      "sequence limit above; a serving engine reserving 90% of the card leaves a little less)",
+                      f"；剩给 KV cache 的约 **{room:,.1f} GB**/卡（可用 {r.usable_gb:,.1f} − 权重和运行时 "
+                      f"{r.per_gpu_gb - r.kv_cache_gb:,.1f}），约 {room * 1e9 / kv:,.0f} token，是同时在跑的各条序列合计（单条长"
+                      "提示的预填充还要占显存，所以上面的单条上限更小；推理引擎按 90% 预留时略少）")
     return ctx.t(f"KV cache: **{kv / 1024:,.0f} KiB per token** ({shape} × bytes per value; {kv * 1024 / 1e9:.2f} GB per 1k tokens)",
                  f"KV cache：**每 token {kv / 1024:,.0f} KiB**（{shape} × 每个值的字节数；每 1k token {kv * 1024 / 1e9:.2f} GB）") + tail + \
         ("。" if ctx.zh else ".")
