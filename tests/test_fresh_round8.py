@@ -832,3 +832,20 @@ def test_the_room_left_for_the_kv_cache_is_usable_less_weights_and_runtime(q):
     room = r["usable_gb"] - (r["per_gpu_gb"] - r["kv_cache_gb"])  # usable − weights and runtime
     assert f"{room:,.1f} GB" in a.answer
     assert f"{room * 1e9 / r['kv_cache_bytes_per_token']:,.0f} token" in a.answer
+
+
+def test_rent_or_buy_over_the_write_off_years_at_the_stated_hours_a_day_and_a_price_that_includes_pue():
+    a = ask("8 卡 H20 服务器买断 ¥110 万，按 3 年折旧；或者租同配置 ¥5/卡·时。我们每天跑推理大概 16 小时。电费 ¥0.8/度（已含 PUE），"
+            "托管 ¥6000/月。买还是租？")
+    r = a.request
+    assert r["hours_per_day"] == 16 and r["pue"] == 1.0 and r["depreciation_years"] == 3
+    work_h = 3 * 8760 * 16 / 24  # the write-off years' working hours
+    assert f"¥{8 * 5 * work_h:,.0f}" in a.answer  # rent: 8 cards x ¥5 x the working hours
+    power = 8 * 0.4 * 1.0 * work_h * 0.8  # 8 x 400 W x PUE 1 (included) x hours x ¥0.8
+    own = 1_100_000 + 6000 * 36 + power  # the server, 36 months of hosting, the power
+    assert f"¥{own:,.0f}" in a.answer
+
+
+@pytest.mark.parametrize("said,n", [("50 人左右同时用", 50), ("20 个用户同时在线", 20), ("大概 8 个同事同时用", 8)])
+def test_people_using_it_at_the_same_time_are_concurrent_users(said, n):
+    assert _req(f"公司内部部署 Qwen2.5-72B，{said}，推荐啥配置？").concurrent_users == n

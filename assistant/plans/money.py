@@ -779,6 +779,14 @@ def _job_hours(ctx: Ctx) -> float:
         ctx.notes.append(ctx.t(f"rented for the {req.deadline_hours:,.0f} h you have to finish in",
                                f"按你给的期限 {req.deadline_hours:,.0f} 小时租用"))
         return req.deadline_hours
+    if not req.tokens and req.depreciation_years:  # '按 3 年折旧 … 每天 16 小时': the horizon the user prices over
+        h = 8760.0 * req.depreciation_years * min(24.0, req.hours_per_day or 24) / 24
+        ctx.used.add("depreciation_years")
+        ctx.notes.append(ctx.t(f"costs over your {req.depreciation_years:g}-year write-off ({h:,.0f} working hours"
+                               + (f" at {req.hours_per_day:g} h a day" if req.hours_per_day else "") + ")",
+                               f"按你的 {req.depreciation_years:g} 年折旧期计算（{h:,.0f} 个工作小时"
+                               + (f"，每天 {req.hours_per_day:g} 小时" if req.hours_per_day else "") + "）"))
+        return h
     if not req.tokens and req.hours_per_day:  # '每天大概用 16 个小时': a month of those hours
         h = 730.0 * min(24.0, req.hours_per_day) / 24
         ctx.notes.append(ctx.t(f"costs shown for one month at {req.hours_per_day:g} h a day ({h:,.0f} h); the break-even does "
@@ -968,6 +976,9 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
     elif not req.num_gpus:
         ctx.assume_one_gpu()
     hours = _job_hours(ctx)
+    if req.depreciation_years and not req.period_hours and not req.tokens and req.hours_per_day and req.hours_per_day < 24:
+        req = ctx.req = req.model_copy(update={"period_hours": hours})  # (the working hours of the write-off period:
+        # the cards are held for its calendar years, below)
     util = req.utilization
     if util is not None and not req.period_hours and not req.tokens and not req.hours_per_day and not req.deadline_hours:
         hours = 730.0 * util  # 'we'd only pay for the hours we use, ~70%': a month of rented working hours

@@ -136,6 +136,8 @@ def money(text: str) -> dict:
     m = re.search(r"pue\s*(?:of|=|:|是|为|：|按)?\s*(\d(?:\.\d+)?)", text)
     if m and 1 <= float(m.group(1)) <= 3:
         out["pue"] = float(m.group(1))
+    elif re.search(r"(?:已含|已经含|含|包含|包括|including|incl\.?|includes?)\s*(?:了)?\s*pue|pue\s*(?:已含|included|already)", text):
+        out["pue"] = 1.0  # ('电费 ¥0.8/度（已含 PUE）': the price already carries the cooling: not multiplied again)
     m = re.search(r"(?:amorti[sz]\w*|depreciat\w*|write[\s-]*off|折旧|摊销)[^。；;.?？]{0,12}?(\d+(?:\.\d+)?|[一两二三四五六七八九十])\s*"
                   r"(?:-\s*)?(?:years?|yrs?|年)", text) or \
         re.search(r"(?:按|over)\s*(\d+(?:\.\d+)?|[一两二三四五六七八九十])\s*(?:years?|年)\s*(?:折旧|摊销|amorti[sz]\w*|depreciat\w*)", text)
@@ -225,7 +227,9 @@ def money(text: str) -> dict:
                   r"(?:(?:\d+|[一两二三四五六七八九十]+)\s*(?:张|块)?\s*卡\s*(?:都|全|各)?\s*)?(?:用|跑|开|使用|运行)?\s*(?:了)?\s*"
                   r"(\d+(?:\.\d+)?|[一两二三四五六七八九十]+)\s*(?:个)?\s*"
                   r"(?:小时|hours?|hrs?|h)(?![a-z])", text) or \
-        re.search(r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h|小时)\s*(?:/|a|per|每|一)\s*(?:day|天)", text)
+        re.search(r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h|小时)\s*(?:/|a|per|每|一)\s*(?:day|天)", text) or \
+        re.search(r"(?:每天|一天|天天)[^，。；;\d]{0,8}?(?:大概|大约|约|平均)?\s*(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:小时|h)(?![a-z])", text)
+    # ('我们每天跑推理大概 16 小时': the words between are the work, the hours are a day's)
     if m and to_number(m.group(1)):
         out["hours_per_day"] = to_number(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]

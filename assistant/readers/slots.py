@@ -441,7 +441,12 @@ def users(text: str) -> dict:
     text = load_words(text)
     text = re.sub(r"单并发|单路|(?<![\d.])1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", " ", text)  # batch 1
     # (one stream: read by batches(), not a load of users)
-    team = re.search(TEAM, text)
+    at_once = re.search(r"(\d+)\s*(?:个)?\s*(?:人|用户|同事|员工)\s*(?:左右|上下|以内)?\s*(?:会)?\s*同时\s*(?:在)?\s*(?:用|使用|在线|访问|问|请求)",
+                        text)
+    if at_once and 0 < int(at_once.group(1)) <= 100_000:  # '50 人左右同时用': that many at once
+        out["concurrent_users"] = int(at_once.group(1))
+        text = text[:at_once.start()] + " " * (at_once.end() - at_once.start()) + text[at_once.end():]
+    team = None if at_once else re.search(TEAM, text)
     if team:  # 'a 20-person R&D team', '给 100 人左右日常用', '十来个人': the people who use it
         n = next((g for g in team.groups() if g), None)
         v = _ROUGH_ZH.get(n) or to_number(n)
