@@ -849,3 +849,17 @@ def test_rent_or_buy_over_the_write_off_years_at_the_stated_hours_a_day_and_a_pr
 @pytest.mark.parametrize("said,n", [("50 人左右同时用", 50), ("20 个用户同时在线", 20), ("大概 8 个同事同时用", 8)])
 def test_people_using_it_at_the_same_time_are_concurrent_users(said, n):
     assert _req(f"公司内部部署 Qwen2.5-72B，{said}，推荐啥配置？").concurrent_users == n
+
+
+@pytest.mark.parametrize("q,family", [("can i fine tune llama on a 4090?", "llama"), ("qwen 能在 4090 上跑吗", "qwen"),
+                                      ("can I run mistral on my 3090?", "mistral")])
+def test_a_bare_family_on_one_desk_card_is_sized_as_the_member_one_card_runs(q, family):
+    a = ask(q)
+    spec = CAT.model(a.request["model"])[0]
+    assert 3e9 <= spec.params_total <= 15e9 and not spec.moe, spec.id  # the ~8B member, not the cluster-sized flagship
+    assert any("names no size" in w for w in a.warnings)
+
+
+def test_the_full_model_asked_on_a_desk_card_stays_the_flagship():
+    a = ask("满血 deepseek 能在 4090 上跑吗")
+    assert a.request["model"] == "deepseek-v3"

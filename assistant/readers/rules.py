@@ -684,6 +684,12 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated["family"] = family[0]  # 'which Qwen can I fine-tune on a 4090?': the family's members that fit
         elif family:
             stated["model"], stated["model_text"], stated["family_flagship"] = family[1], family[0], True
+            desk = _desk_member(family[1], names.gpus, low, catalog)
+            if desk:  # 'can i fine tune llama on a 4090?': the size one card runs, not the 405B flagship (said)
+                stated["model"], stated["family_flagship"] = desk.id, None
+                warnings.append(f"'{family[0]}' names no size: on one {catalog.gpu(names.gpus[0])[0].name} sized as "
+                                f"{desk.name}, the size people run on one card (the family's flagship, "
+                                f"{catalog.model(family[1])[0].name}, needs a cluster); name the size for another")
         else:
             unknown = re.search(r"(?<![a-z0-9])(?:phi|llama|qwen|mistral|mixtral|gemma|yi|glm|deepseek|falcon|mpt|bloom|baichuan|"
                                 r"internlm|olmo|starcoder|codellama|command[\s-]?r|granite|minicpm|kimi|ernie|hunyuan|"
@@ -1226,6 +1232,25 @@ _TUNED_MODEL = re.compile(r"(?:自己|我们|我)?(?:微调|训练|调)(?:过|�
                           r"(?:my|our|a|the)\s+(?:own\s+)?(?:fine[\s-]*tuned?|finetuned?)\s+(?:model|version|checkpoint|weights)")
 _QUESTION_ZH = re.compile(r"[吗呢吧么嘛]|多少|能否|是否|怎么|什么|可以|能不能|够不够|够吗|能跑|需要|几张|几块|几台")
 _PATH = re.compile(r"(?<![\w/.~])((?:\.{1,2}/|~/|/)[^\s，。？?！!、；;'\"（）()<>]+)")
+
+
+def _desk_member(flagship: str, gpus: list[str], low: str, catalog: Catalog):
+    """The family member nearest 8B when a bare family name is asked about on one desk card (48 GB or less) and the full
+    model is not asked for; None otherwise."""
+    if len(set(gpus)) != 1 or re.search(slots.FULL_MODEL + r"|flagship|旗舰|最大", low) or \
+            re.search(r"(?<![\d.])(?:[2-9]|\d{2,})\s*(?:x|×|张|块|卡|gpus|cards)", low):
+        return None
+    try:
+        card, top = catalog.gpu(gpus[0])[0], catalog.model(flagship)[0]
+    except (LookupError, ValueError):
+        return None
+    if card.memory_gb > 48 or not top.family:
+        return None
+    stem = re.match(r"[a-z]+", top.family).group(0)
+    kin = [m for m in catalog.models if m.family and m.family.startswith(stem) and not re.search(
+        r"coder|math|vl|1m|distill|guard|instruct-1m", m.id) and not m.moe]
+    kin.sort(key=lambda m: m.id, reverse=True)  # (a tie goes to the later release: 'llama-3.1-8b' before 'llama-3-8b')
+    return min(kin, key=lambda m: round(abs(m.params_total - 8e9) / 1e8)) if kin else None
 
 
 def family_flagship(work: str) -> tuple[str, str] | None:
