@@ -863,3 +863,12 @@ def test_a_bare_family_on_one_desk_card_is_sized_as_the_member_one_card_runs(q, 
 def test_the_full_model_asked_on_a_desk_card_stays_the_flagship():
     a = ask("满血 deepseek 能在 4090 上跑吗")
     assert a.request["model"] == "deepseek-v3"
+
+
+@pytest.mark.parametrize("q", ["llama 3.1 8b on a single L40S. 1) single user decode tok/s in bf16? 2) same w/ fp8 weights? "
+                               "3) how many users at 4k ctx can it hold (bf16 weights)?",
+                               "Qwen2.5-7B 单卡 4090：1）bf16 单用户解码多少 tok/s？2）同样的问题，fp8 呢？3）4k 上下文能同时几路（bf16）？"])
+def test_an_item_that_says_same_asks_the_question_before_it_with_its_change(q):
+    a = ask(q)
+    assert a.asks[0].intent == a.asks[1].intent == "inference_speed"
+    assert [x.request.get("precision") for x in a.asks[:2]] == ["bf16", "fp8"]

@@ -178,6 +178,9 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
         if intent == "fact_check" and req.intent != "fact_check":  # a long head before a short item reads as pasted
             alone = read(item, catalog).request.intent  # text; the item's own words say what it asks
             intent = alone if alone not in ("fact_check", "out_of_scope") else req.intent
+        if asks and re.match(r"\s*(?:\d+[).、]\s*)?(?:the\s+)?(?:same|ditto|likewise)(?![a-z])|\s*(?:\d+[).、]\s*)?(?:同样|一样|同上|也)",
+                             item.lower()):
+            intent = asks[-1].intent  # ('2) same w/ fp8 weights?': the question before it, with this change)
         asks.append(Ask(text=_title(item), intent=intent, update=update))
         earlier |= {k: v for k, v in own.items() if (k in carry if carry is not None else k not in _PROBES)}
     fmts = [r.precision for r in reads[:-1] if "precision" in r.stated and r.precision]
