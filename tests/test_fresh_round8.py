@@ -872,3 +872,12 @@ def test_an_item_that_says_same_asks_the_question_before_it_with_its_change(q):
     a = ask(q)
     assert a.asks[0].intent == a.asks[1].intent == "inference_speed"
     assert [x.request.get("precision") for x in a.asks[:2]] == ["bf16", "fp8"]
+
+
+@pytest.mark.parametrize("last", ["两个比，5 个人一起用 哪个合适", "which one is better for 5 people?"])
+def test_which_is_better_after_a_card_swap_weighs_both_cards_of_the_thread(last):
+    h = []
+    for t in ["DeepSeek-R1-Distill-Qwen-32B，单卡 4090 能跑不？", "那 Mac M4 Max 128G 呢？速度大概多少"]:
+        h.append(ask(t, history=list(h)).slots)
+    a = ask(last, history=h)
+    assert {x.request.get("gpu") for x in a.asks} == {"rtx-4090", h[-1]["gpu"]}

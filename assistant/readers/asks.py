@@ -59,9 +59,9 @@ def _need_near(low: str, at: int) -> bool:
 
 
 # 'how much more / less', '差多少', 'which is cheaper': a follow-up asking the difference between the thread's alternatives
-THREAD_DIFFERENCE = (r"差多少|差几|差距|相差|差别|区别|对比|比较|哪个(?:更)?(?:省|便宜|划算|快)|两个?(?:方案|都)|分别|"
+THREAD_DIFFERENCE = (r"差多少|差几|差距|相差|差别|区别|对比|比较|哪个(?:更)?(?:省|便宜|划算|快|合适|好)|两个?(?:方案|都)|两个比|两者|分别|"
                      + w(r"difference|differ|how much (?:more|less|cheaper|faster|slower)|which (?:is|one is) (?:cheaper|"
-                         r"faster)|compared?|vs\.?|versus|both|each"))
+                         r"faster|better|more suitable)|which (?:one )?(?:should|would)|compared?|vs\.?|versus|both|each"))
 
 
 SETTINGS: dict[str, list[tuple[object, str]]] = {
