@@ -1090,8 +1090,9 @@ def _which_member(ctx: Ctx) -> Answer:
     req = ctx.req
     members = sorted((x for x in ctx.deps.catalog.models if x.family == req.family and not re.search(
         r"coder|math|vl|audio|omni|guard|distill|embed|reranker|instruct-1m|qwq", x.id)), key=lambda x: x.params_total)
-    if req.intent == "spec":  # 'Qwen3 要几张 H20': the cards to run it
-        req = ctx.req = req.model_copy(update={"intent": "inference_memory"})
+    if req.intent in ("spec", "compare", "recommend"):  # 'Qwen3 要几张 H20', '全参微调买 H20 还是 A800': the job on the cards
+        job = "training_memory" if req.method in ("full", "lora", "qlora", "pretrain") else "inference_memory"
+        req = ctx.req = req.model_copy(update={"intent": job})
     sizes = ", ".join(f"{x.name}" for x in members)
     usable = [x for x in members if x.params_total >= 3e9] or members  # (a sub-3B member decides no purchase)
     picks = list({x.id: x for x in (usable[0], usable[len(usable) // 2], usable[-1])}.values()) if usable else []
@@ -1103,7 +1104,7 @@ def _which_member(ctx: Ctx) -> Answer:
     if req.intent in ("training_memory", "training_time") and not req.method:
         text += ctx.t(" And which training: full fine-tuning, LoRA or QLoRA (or pre-training, with how many tokens)?",
                       "另外是哪种训练：全参微调、LoRA 还是 QLoRA（或预训练，多少 token）？")
-    meanwhile = _on_the_suggested_models(ctx, picks)
+    meanwhile = _on_the_suggested_models(ctx, picks, whole=len(set(req.gpus or [])) >= 2)
     if meanwhile:
         text += "\n\n" + ctx.t("Meanwhile, the same job with a few of them:", "先按其中几个型号算同样的任务：") + "\n" + "\n".join(meanwhile)
     req_dict = req.model_dump(mode="json")
@@ -1112,12 +1113,20 @@ def _which_member(ctx: Ctx) -> Answer:
                   slots=req_dict | {"awaiting": ["model"]})
 
 
-def _on_the_suggested_models(ctx: Ctx, models: list) -> list[str]:
-    """One line per model: the headline of the planner's own answer for the same job with that model."""
+def _on_the_suggested_models(ctx: Ctx, models: list, whole: bool = False) -> list[str]:
+    """One line per model: the headline of the planner's own answer for the same job with that model (with `whole`,
+    the message's own asks, so several cards named are compared: their comparison line)."""
     out = []
     for x in models:
-        head = _headline(plan(ctx.req.model_copy(update={"model": x.id, "model_text": x.name}), ctx.deps, ctx.question))
-        if head:
+        sub = ctx.req.model_copy(update={"model": x.id, "model_text": x.name, "family": None})
+        a = plan_message(sub, ctx.deps, ctx.question) if whole else plan(sub, ctx.deps, ctx.question)
+        head = (a.comparison if whole and a.comparison else _headline(a)) or ""
+        first, _, rest = head.strip().partition("\n")
+        if first.rstrip("*").endswith((":", "：")) and rest:
+            # ('**Qwen2.5 3B，8 张 H20：**\n- 全参：放得下…': the verdict under the header, on one line)
+            head = first.strip("*").rstrip(":：") + ctx.t(": ", "：") + "; ".join(
+                x.lstrip("- ").strip() for x in rest.splitlines() if x.startswith("- "))
+        if head and not head.strip().rstrip("*").endswith((":", "：")):  # (a header with nothing after it is no answer)
             out.append(f"- {x.name}: {head.strip()}")
     return out
 

@@ -881,3 +881,12 @@ def test_which_is_better_after_a_card_swap_weighs_both_cards_of_the_thread(last)
         h.append(ask(t, history=list(h)).slots)
     a = ask(last, history=h)
     assert {x.request.get("gpu") for x in a.asks} == {"rtx-4090", h[-1]["gpu"]}
+
+
+@pytest.mark.parametrize("q", ["老板让我们做 Qwen2.5 全参微调，预算 200 万，买 8 卡 H20 还是 8 卡 A800？", "Qwen3 要几张 H20",
+                               "how many H100 do I need for Qwen2.5?"])
+def test_a_which_member_answer_shows_no_empty_header_as_a_members_result(q):
+    a = ask(q)
+    assert a.status == "needs_clarification"
+    lines = [x for x in a.answer.splitlines() if x.startswith("- ") and "**" in x]
+    assert lines and not any(x.rstrip().rstrip("*").endswith(("：", ":")) for x in lines), lines
