@@ -890,3 +890,10 @@ def test_a_which_member_answer_shows_no_empty_header_as_a_members_result(q):
     assert a.status == "needs_clarification"
     lines = [x for x in a.answer.splitlines() if x.startswith("- ") and "**" in x]
     assert lines and not any(x.rstrip().rstrip("*").endswith(("：", ":")) for x in lines), lines
+
+
+@pytest.mark.parametrize("tokens,said", [(100e9, "100B tokens"), (20e9, "200 亿 token")])
+def test_tokens_to_train_within_a_day_are_the_jobs_tokens_and_its_deadline(tokens, said):
+    a = ask(f"帮我配一下训练参数：1 张 A100 80G，全参训练 Llama 3.1 8B，seq 4k，要一天内训完 {said}。")
+    assert a.request["tokens"] == pytest.approx(tokens) and a.request["deadline_hours"] == 24
+    assert a.intent == "training_time" and "期限 24 小时" in a.answer

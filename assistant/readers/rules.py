@@ -980,6 +980,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if follow and "num_gpus" not in stated:
         _earlier_setup(low, stated, prev, previous)
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
+    if intent == "training_memory" and stated.get("deadline_hours") and (stated.get("tokens") or stated.get("tokens_per_day")) \
+            and not re.search(
+            r"显存|内存|memory|vram|oom|放得下|fit", low):
+        intent = "training_time"  # ('配训练参数 … 要一天内训完 100B tokens': the deadline is the question; the memory
+        # verdict comes with the time)
     if rate_of_people and intent in ("inference_memory", "inference_speed"):
         intent = "serving"  # ('200 坐席，每人每分钟 2 次 … 要几张'): a load to plan for
     if intent == "recommend" and stated.get("gpu") and stated.get("num_gpus") and stated.get("tokens") and \
@@ -1134,6 +1139,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     pair = slots.measured_and_new_tokens(low) if stated.get("period_hours") else None
     if pair:  # 'last run: 200M tokens took 6 h … how long for 1.5B?': the measured run's tokens and the job's
         stated["measured_tokens"], stated["tokens"] = pair
+    if "tokens_per_day" in stated and "tokens" not in stated and stated.get("deadline_hours") and re.search(
+            r"一天内|一天之内|一天以内|一天训完|(?<![a-z])(?:within|in) (?:a|one) day(?![a-z])", low) and (
+            stated.get("method") in ("full", "lora", "qlora", "pretrain") or intent in ("training_memory", "training_time")):
+        stated["tokens"] = stated.pop("tokens_per_day")  # ('要一天内训完 100B tokens': the job's tokens and its deadline)
     if "tokens_per_day" in stated and "tokens" not in stated and (
             stated.get("method") in ("full", "lora", "qlora", "pretrain") or intent in ("training_memory", "training_time")):
         # '全参 SFT，每月大约 10 亿 token 数据': a month's training data, not a service's traffic
