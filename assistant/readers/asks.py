@@ -834,6 +834,9 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                             r"(?:两个|两种|两套|都)(?:都|是)?\s*(?:每小时)?\s*[¥$￥]?\s*\d|价格(?:一样|相同)|同价", low))
     # ('Our cloud charges ~$6/hr for either', '两种都是 40 元/小时': one hourly price for each whole option)
     shared = req.num_gpus if not any(counts) else None  # '64 卡。用 910B 还是 H800': the count for each
+    given = {c for c in counts if c}
+    if shared is None and len(given) == 1:  # '4 张 A100 跑 36 小时；换 H100 …': the other card at the same count
+        shared = next(iter(given))
     # a measured rate written with one card before any other ('measured ~2,400 tok/s on one H100 … H200s?'): that
     # card's, with its count
     rate_at = re.search(TPS_RATE, low)

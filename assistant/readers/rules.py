@@ -1247,8 +1247,9 @@ def _desk_member(flagship: str, gpus: list[str], low: str, catalog: Catalog):
     """The family member nearest 8B when a bare family name is asked about on one desk card (48 GB or less) and the full
     model is not asked for; None otherwise."""
     if len(set(gpus)) != 1 or re.search(slots.FULL_MODEL + r"|flagship|旗舰|最大", low) or \
-            re.search(r"(?<![\d.])(?:[2-9]|\d{2,})\s*(?:x|×|张|块|卡|gpus|cards)", low):
-        return None
+            re.search(r"(?<![\d.])(?:[2-9]|\d{2,})\s*(?:x|×|张|块|卡|gpus|cards)|(?<![a-z])(?:two|three|four|six|eight|dual|quad|"
+                      r"pair of|team|users|company|customers)(?![a-z])|两张|两块|双卡|多卡|团队|公司|用户|同事", low):
+        return None  # (several cards, or a team to serve: which member is asked, not assumed)
     try:
         card, top = catalog.gpu(gpus[0])[0], catalog.model(flagship)[0]
     except (LookupError, ValueError):
