@@ -897,3 +897,12 @@ def test_tokens_to_train_within_a_day_are_the_jobs_tokens_and_its_deadline(token
     a = ask(f"帮我配一下训练参数：1 张 A100 80G，全参训练 Llama 3.1 8B，seq 4k，要一天内训完 {said}。")
     assert a.request["tokens"] == pytest.approx(tokens) and a.request["deadline_hours"] == 24
     assert a.intent == "training_time" and "期限 24 小时" in a.answer
+
+
+@pytest.mark.parametrize("users,each", [(50, 30), (20, 15), (100, 25)])
+def test_a_per_user_target_beside_a_quoted_total_is_a_target_not_a_claim(users, each):
+    a = ask(f"blog post shows vLLM doing 12,000 tok/s with llama 3.1 8b on one H100. we need {users} users at {each} tok/s each "
+            "so 1 H100 is plenty right?")
+    r = a.request
+    assert r["tokens_per_s_per_user"] == each and r["concurrent_users"] == users and not r.get("claimed_tokens_per_s")
+    assert a.intent == "serving"

@@ -1409,7 +1409,12 @@ def _speed_claimed(low: str, stated: dict) -> float | None:
     rates = list(re.finditer(slots.TPS_RATE, low))
     if len(rates) == 2:  # 'someone says 3000 tok/s … we measured 50 for one user: misconfigured?': ours is judged
         mine = [m for m in rates if re.search(slots.OWN_MEASUREMENT + r"|我们|我|(?<![a-z])(?:we|our|i)(?![a-z])",
-                                               low[max(0, m.start() - 40):m.start()])]
+                                               low[max(0, m.start() - 40):m.start()])
+                and not re.search(slots._NEEDED, low[max(0, m.start() - 40):m.start()])
+                and not re.match(r"\s*(?:each|per user|apiece|a user|每人|每个用户|每路)", low[m.end():m.end() + 14])]
+        # ('we need 50 users at 30 tok/s each': a target for each user, not our measurement to judge)
+        if not mine and any(re.search(slots._NEEDED, low[max(0, m.start() - 40):m.start()]) for m in rates):
+            return None
         if len(mine) == 1 and re.search(CLAIM_CHECK, low):
             other = next(m for m in rates if m is not mine[0])
             stated["quoted_tokens_per_s"] = slots.tps_value(other)
