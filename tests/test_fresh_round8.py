@@ -906,3 +906,13 @@ def test_a_per_user_target_beside_a_quoted_total_is_a_target_not_a_claim(users, 
     r = a.request
     assert r["tokens_per_s_per_user"] == each and r["concurrent_users"] == users and not r.get("claimed_tokens_per_s")
     assert a.intent == "serving"
+
+
+def test_a_qlora_jobs_stated_settings_are_used_by_its_memory_check_not_listed_unused():
+    a = ask("QLoRA 微调 Qwen2.5-32B：NF4 + double quant，LoRA r=64 挂全部 linear，max seq 4096，per_device batch 1，grad accum 16，"
+            "开 gradient checkpointing，paged_adamw_8bit，单卡 4090 24G。数据 5 万条，平均 1500 token，3 个 epoch。能跑吗？要多久？")
+    ignored = " ".join(a.ignored)
+    for k in ("lora_rank", "optimizer", "micro_batch", "precision"):
+        assert not ignored.startswith(k) and f" {k}=" not in ignored and not any(i.startswith(k + "=") for i in a.ignored), a.ignored
+    call = next(c for c in a.tool_calls if c.name == "size_train")
+    assert call.args.get("lora_rank") == 64 and call.args.get("optimizer") == "paged-adamw-8bit"

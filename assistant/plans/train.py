@@ -610,18 +610,23 @@ def _does_not_fit_line(ctx: Ctx, model, gpu, n: int) -> str | None:
                                                                                     | _stated_layout(ctx))))
     except ValueError:
         return None
+    ctx.used |= {k for k in ("lora_rank", "lora_targets", "optimizer", "micro_batch", "offload", "zero", "recompute",
+                             "seq_len") if k in ctx.req.stated}  # (the memory check ran with them)
     if r.fits:
         return None
-    ctx.call("size_train", {"model": model.id, "gpu": gpu.id, "num_gpus": n, "method": method}, r)
+    ctx.call("size_train", {"model": model.id, "gpu": gpu.id, "num_gpus": n, "method": method}
+             | {k: v for k, v in _memory_args(ctx, method).items() if k not in ("num_gpus", "method")}, r)
     states = ctx.t(f"{r.states_total_gb:,.0f} GB of model states", f"{r.states_total_gb:,.0f} GB 模型状态") \
         if getattr(r, "states_total_gb", None) else ctx.t(f"{r.per_gpu_gb:,.0f} GB per GPU", f"每卡 {r.per_gpu_gb:,.0f} GB")
     return ctx.t(f"**Does not fit on {n}× {gpu.name}**: {method} training needs {states} "
                  f"({r.per_gpu_gb:,.1f} GB per GPU of {r.usable_gb:,.1f} usable); "
-                 + (f"it takes at least **{r.min_gpus}** GPUs, or optimizer offload to CPU RAM, or LoRA/QLoRA."
+                 + (f"it takes at least **{r.min_gpus}** GPUs, or optimizer offload to CPU RAM"
+                    + (", or LoRA/QLoRA." if method == "full" else ", or a lower LoRA rank and a shorter sequence.")
                     if r.min_gpus else "no GPU count holds it at this micro-batch and length: lower the micro-batch "
                                        "(raise the accumulation) first.") + " The time below is what it would take if it ran.",
                  f"**{n} 张 {gpu.name} 放不下**：{method} 训练要 {states}（每卡 {r.per_gpu_gb:,.1f} GB，可用 {r.usable_gb:,.1f}）；"
-                 + (f"至少要 **{r.min_gpus}** 张卡，或把优化器卸载到内存，或改用 LoRA/QLoRA。" if r.min_gpus else
+                 + (f"至少要 **{r.min_gpus}** 张卡，或把优化器卸载到内存" + ("，或改用 LoRA/QLoRA。" if method == "full" else
+                                                                      "，或降低 LoRA rank、缩短序列。") if r.min_gpus else
                     "这个 micro-batch 和长度下加多少卡都放不下：先调小 micro-batch（加大梯度累积）。") + "下面的时间是假如能跑时的时间。")
 
 
@@ -1035,7 +1040,9 @@ def training_time(ctx: Ctx) -> Answer:
         req = ctx.req
     elif not req.num_gpus:
         ctx.assume_one_gpu()
-    if req.precision and req.precision not in ("bf16", "fp16", "fp8"):
+    if req.precision in ("nf4", "int4") and req.method == "qlora":
+        ctx.used.add("precision")  # ('QLoRA … NF4': the base's storage, which the memory check uses; the math is BF16)
+    elif req.precision and req.precision not in ("bf16", "fp16", "fp8"):
         ctx.ignore("precision", "training time is computed for BF16 or FP8 tensor math",
                    "训练时间按 BF16 或 FP8 算力计算")
     results = []
