@@ -186,7 +186,9 @@ class Ctx:
     def ignore(self, field_name: str, why_en: str, why_zh: str) -> None:
         """A stated input the answering tool cannot use, named with the reason."""
         value = getattr(self.req, field_name)
-        self.ignored.append(f"{field_name}={value}: " + (why_zh if self.zh else why_en))
+        line = f"{field_name}={value}: " + (why_zh if self.zh else why_en)
+        if line not in self.ignored:  # (a check run for several sizings names the input once)
+            self.ignored.append(line)
 
     def t(self, en: str, zh: str) -> str:
         return zh if self.zh else en

@@ -960,6 +960,15 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                                      "tool_calls": answer.tool_calls or ctx.calls})
 
 
+def _question_back(ctx: Ctx, text: str, clar: Clarification, awaiting: str, calls: bool = False) -> Answer:
+    """A question back: what was understood, then `text` (the question and what helps meanwhile); the request kept,
+    awaiting its answer for `awaiting`."""
+    req_dict = ctx.req.model_dump(mode="json")
+    return Answer(answer=restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=ctx.req.intent,
+                  status="needs_clarification", clarification=clar, request=req_dict,
+                  slots=req_dict | {"awaiting": [awaiting]}, tool_calls=ctx.calls if calls else [])
+
+
 def _ask(ctx: Ctx, missing: list[str]) -> Answer:
     clar = clarification(ctx.req, missing, ctx.deps.catalog)
     text = clar.question + "\n\n" + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions)
@@ -1005,10 +1014,7 @@ def _which_mac(ctx: Ctx, name: str) -> Answer:
     clar = Clarification(missing=["gpu"], question=ctx.t("Which chip and memory (e.g. M3 Max 64GB)?",
                                                          "什么芯片、多少内存（如 M3 Max 64GB）？"),
                          suggestions=[g.name for g, _ in holds[:3]])
-    req_dict = req.model_dump(mode="json")
-    return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=req.intent,
-                  status="needs_clarification", clarification=clar, request=req_dict,
-                  slots=req_dict | {"awaiting": ["gpu"]}, tool_calls=ctx.calls)
+    return _question_back(ctx, text, clar, "gpu", calls=True)
 
 
 def _size_the_family_lacks(ctx: Ctx) -> Answer | None:
@@ -1041,10 +1047,7 @@ def _size_the_family_lacks(ctx: Ctx) -> Answer | None:
     if meanwhile:
         text_out += "\n\n" + ctx.t("Meanwhile, the same job with those models:", "先按这几个模型算同样的任务：") + "\n" + \
             "\n".join(meanwhile)
-    req_dict = req.model_dump(mode="json")
-    return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text_out, lang=ctx.lang, intent=req.intent,
-                  status="needs_clarification", clarification=clar, request=req_dict,
-                  slots=req_dict | {"awaiting": ["model"]})
+    return _question_back(ctx, text_out, clar, "model")
 
 
 # 'requirements are in the attached sheet', '需求见附件': an attachment the assistant cannot see
@@ -1074,10 +1077,7 @@ def _attachment_unseen(ctx: Ctx) -> Answer:
         "- 推理：峰值并发或每秒请求数、典型输入和输出长度、延迟要求（首 token、每用户 token/秒）；\n"
         "- 训练：数据量（token，或条数 × 长度）、方法（全参 / LoRA / QLoRA）、工期；\n"
         "- 预算、买还是租、机房限制（供电、机柜空间、能买哪些厂商的卡）。")
-    req_dict = req.model_dump(mode="json")
-    return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=req.intent,
-                  status="needs_clarification", clarification=clar, request=req_dict,
-                  slots=req_dict | {"awaiting": ["model"]})
+    return _question_back(ctx, text, clar, "model")
 
 
 COUNT_WORDS = r"几张|几块|几台|多少张|多少块|多少台|多少卡|(?<![a-z])(?:how many|number of (?:gpus|cards))(?![a-z])"
@@ -1088,8 +1088,10 @@ def _which_member(ctx: Ctx) -> Answer:
     训练 Qwen3 要多少张卡'): which member is asked, the family's members listed, and the job on a small, a middle and the
     largest general member meanwhile."""
     req = ctx.req
-    members = sorted((x for x in ctx.deps.catalog.models if x.family == req.family and not re.search(
-        r"coder|math|vl|audio|omni|guard|distill|embed|reranker|instruct-1m|qwq", x.id)), key=lambda x: x.params_total)
+    from knowledge.catalog import SPECIALISED_MEMBER
+
+    members = sorted((x for x in ctx.deps.catalog.models if x.family == req.family and not SPECIALISED_MEMBER.search(x.id)),
+                     key=lambda x: x.params_total)
     if req.intent in ("spec", "compare", "recommend"):  # 'Qwen3 要几张 H20', '全参微调买 H20 还是 A800': the job on the cards
         job = "training_memory" if req.method in ("full", "lora", "qlora", "pretrain") else "inference_memory"
         req = ctx.req = req.model_copy(update={"intent": job})
@@ -1107,10 +1109,7 @@ def _which_member(ctx: Ctx) -> Answer:
     meanwhile = _on_the_suggested_models(ctx, picks, whole=len(set(req.gpus or [])) >= 2)
     if meanwhile:
         text += "\n\n" + ctx.t("Meanwhile, the same job with a few of them:", "先按其中几个型号算同样的任务：") + "\n" + "\n".join(meanwhile)
-    req_dict = req.model_dump(mode="json")
-    return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=req.intent,
-                  status="needs_clarification", clarification=clar, request=req_dict,
-                  slots=req_dict | {"awaiting": ["model"]})
+    return _question_back(ctx, text, clar, "model")
 
 
 def _on_the_suggested_models(ctx: Ctx, models: list, whole: bool = False) -> list[str]:
@@ -1271,10 +1270,7 @@ def _quoted_rate_unclear(ctx: Ctx) -> Answer:
         f"**不够**（聊天每人低于约 {LOAD_SPEED:g} token/秒就明显卡顿）。\n"
         f"- 如果 {rate:g} 是**每个用户**在这么多路同时下的速度：整机合计 {rate * low_peak:,.0f}-{rate * peak:,.0f} token/秒，"
         f"每人 {rate:g} 够读：**够用**（前提是在你们的峰值并发下也能保持）。")
-    req_dict = req.model_dump(mode="json")
-    return Answer(answer=restate(req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=req.intent,
-                  status="needs_clarification", clarification=clar, request=req_dict,
-                  slots=req_dict | {"awaiting": ["throughput_scope"]})
+    return _question_back(ctx, text, clar, "throughput_scope")
 
 
 SERVICE_WORDS = (r"客服|机器人|上线|线上|生产|对外|用户|(?<![a-z])(?:chatbot|bot|production|go live|launch|customers?|users|"

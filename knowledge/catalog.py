@@ -180,6 +180,10 @@ CUSTOM_GPU = re.compile(r"(?:custom-)?(\d+(?:\.\d+)?)\s*(gb|g|gib)(?:\s*[:@/]\s*
 
 # A family named alone ('DeepSeek', 'Qwen', 'Llama'): its flagship, the largest model of the family's newest
 # generation in the catalog (as of the catalog's date); the answer says so and asks for the exact model to change it.
+# a family member made for one purpose (code, maths, vision, long context, a distill, a reasoning variant): never the
+# member a bare family name stands for, nor the next size up or down
+SPECIALISED_MEMBER = re.compile(r"coder|math|vl|audio|omni|guard|distill|embed|reranker|1m|qwq")
+
 FAMILY_FLAGSHIPS: dict[str, str] = {  # (a longer family name first: 'DeepSeek-R1-Distill' is the distills, not V3)
     "deepseek-r1-distill": "deepseek-r1-distill-llama-70b", "deepseek r1 distill": "deepseek-r1-distill-llama-70b",
     "r1-distill": "deepseek-r1-distill-llama-70b", "r1 distill": "deepseek-r1-distill-llama-70b",

@@ -824,10 +824,10 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     every = sorted(names.gpu_spans, key=lambda sp: sp[0])  # each mention of each card, in order
     from assistant.readers.slots import OWN_MEASUREMENT, TPS_RATE, throughput as slots_throughput
 
-    from assistant.readers.slots import _NEEDED
+    from assistant.readers.slots import NEEDED
 
     own_rates = len([m for m in re.finditer(TPS_RATE, low)
-                     if not re.search(_NEEDED, low[max(0, m.start() - 24):m.start()])]) >= 2
+                     if not re.search(NEEDED, low[max(0, m.start() - 24):m.start()])]) >= 2
     # a rate per card, not one for the message ('… 2,400 tok/s … we need 20k tok/s': one measurement and a target)
     either = bool(re.search(r"(?:/\s*(?:hr|hour|h)|per hour|an hour|每小时|/小时)[^.。;；]{0,12}?(?:for (?:either|both|each)"
                             r"(?: option| one| setup| of them)?)|(?:either|both|each) (?:option|setup|one)s? (?:costs?|is|are|at)|"

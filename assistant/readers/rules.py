@@ -13,7 +13,7 @@ from assistant.readers import cues, money, slots
 from assistant.readers.numbers import duration_hours
 from assistant.readers.names import count_spans_near_gpus, find_names
 from assistant.request import Request
-from knowledge.catalog import Catalog
+from knowledge.catalog import SPECIALISED_MEMBER, Catalog
 from knowledge.documents import detect_lang, find_instructions
 from tools import efficiency as eff
 
@@ -1214,8 +1214,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # 'and the small one on our office GPU?' after gpt-oss-120b: the family's next member down (or up)
         spec = catalog.model(merged["model"])[0]
         up = bool(re.search(r"big|大", low))
-        kin = sorted((x for x in catalog.models if x.family and x.family == spec.family and x.id != spec.id and not re.search(
-            r"coder|math|vl|1m|distill|guard", x.id) and ((x.params_total > spec.params_total) == up)),
+        kin = sorted((x for x in catalog.models if x.family and x.family == spec.family and x.id != spec.id and not
+                      SPECIALISED_MEMBER.search(x.id) and ((x.params_total > spec.params_total) == up)),
             key=lambda x: abs(x.params_total - spec.params_total))
         if kin:
             merged["model"], merged["model_text"], merged["models"] = kin[0].id, kin[0].name, [kin[0].id]
@@ -1257,8 +1257,8 @@ def _desk_member(flagship: str, gpus: list[str], low: str, catalog: Catalog):
     if card.memory_gb > 48 or not top.family:
         return None
     stem = re.match(r"[a-z]+", top.family).group(0)
-    kin = [m for m in catalog.models if m.family and m.family.startswith(stem) and not re.search(
-        r"coder|math|vl|1m|distill|guard|instruct-1m", m.id) and not m.moe]
+    kin = [m for m in catalog.models if m.family and m.family.startswith(stem) and not SPECIALISED_MEMBER.search(m.id)
+           and not m.moe]
     kin.sort(key=lambda m: m.id, reverse=True)  # (a tie goes to the later release: 'llama-3.1-8b' before 'llama-3-8b')
     return min(kin, key=lambda m: round(abs(m.params_total - 8e9) / 1e8)) if kin else None
 
@@ -1410,10 +1410,10 @@ def _speed_claimed(low: str, stated: dict) -> float | None:
     if len(rates) == 2:  # 'someone says 3000 tok/s … we measured 50 for one user: misconfigured?': ours is judged
         mine = [m for m in rates if re.search(slots.OWN_MEASUREMENT + r"|我们|我|(?<![a-z])(?:we|our|i)(?![a-z])",
                                                low[max(0, m.start() - 40):m.start()])
-                and not re.search(slots._NEEDED, low[max(0, m.start() - 40):m.start()])
+                and not re.search(slots.NEEDED, low[max(0, m.start() - 40):m.start()])
                 and not re.match(r"\s*(?:each|per user|apiece|a user|每人|每个用户|每路)", low[m.end():m.end() + 14])]
         # ('we need 50 users at 30 tok/s each': a target for each user, not our measurement to judge)
-        if not mine and any(re.search(slots._NEEDED, low[max(0, m.start() - 40):m.start()]) for m in rates):
+        if not mine and any(re.search(slots.NEEDED, low[max(0, m.start() - 40):m.start()]) for m in rates):
             return None
         if len(mine) == 1 and re.search(CLAIM_CHECK, low):
             other = next(m for m in rates if m is not mine[0])

@@ -967,7 +967,7 @@ _PER_USER_BEFORE = (r"(?:(?<![a-z])(?:each|every|per)[\s-]+(?:user|person|stream
                     r"[^.?!。？]{0,20}|每(?:个)?(?:人|用户|路|请求|序列)[^。？，,]{0,10}|单(?:个)?用户[^。？，,]{0,10}|至少\s*|不低于\s*|"
                     r"(?<![a-z])at least\s*|≥\s*|>=\s*)$")
 SINGLE_STREAM = r"batch\s*(?:size)?\s*(?:=|of|为|是)?\s*1(?!\d)|bs\s*=?\s*1(?!\d)|single[\s-]*stream|one stream|单路|单并发|单请求"
-_NEEDED = (r"(?<![a-z])(?:need|needs|require\w*|target|must|want|reach|hit)(?![a-z])|需要|要求|目标|希望|要做到|做到|达到|撑住|扛住|支撑|"
+NEEDED = (r"(?<![a-z])(?:need|needs|require\w*|target|must|want|reach|hit)(?![a-z])|需要|要求|目标|希望|要做到|做到|达到|撑住|扛住|支撑|"
            r"(?:高峰|峰值|顶峰|最高|忙时)\s*(?:时|期)?\s*(?:要|得|需|大概|约)")
 
 
@@ -1001,7 +1001,7 @@ def _total_rates(text: str):
                 re.search(SINGLE_STREAM, before[-40:] + " " + after[:16]):
             continue
         clause = re.split(r"[，,。;；]|(?<=[a-z0-9])\.\s", before)[-1]  # ('实测 2400 tok/s，高峰要 5 万': the measurement is another clause's)
-        needed = bool(re.search(_NEEDED, before[-20:])) and not re.search(_MEASURED, clause)
+        needed = bool(re.search(NEEDED, before[-20:])) and not re.search(_MEASURED, clause)
         if not needed and re.search(COUNT_ASK + r"|(?<![a-z])how many(?![a-z])", text) and re.search(r"(?:(?<![a-z])(?:at|@|for|with|of)|达到|到)\s*(?:~|about |"
                                                                    r"around |roughly |约|大约)?$", before) and \
                 re.search(r"total|aggregate|throughput|output|吞吐|总|合计|输出", m.group(0) + " " + after[:20] + before[-12:]) \
