@@ -238,8 +238,7 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return _job_by_speedup(done, zh, prices, calls)
     if intent in ("inference_memory", "training_memory"):
         rows = [(a, x.verdict) for a, x in done if x.verdict and x.verdict.per_gpu_gb is not None]
-        listed = "; ".join(f"{a.text}: {v.per_gpu_gb:.1f} GB/GPU, " + (("放得下" if v.fits else f"放不下（至少 {v.min_gpus} 张）")
-                           if zh else ("fits" if v.fits else f"does not fit (needs {v.min_gpus})")) for a, v in rows)
+        listed = _memory_listed(rows, zh)
         fit = [a.text for a, v in rows if v.fits]
         return listed + (("。放得下的：" + "、".join(fit) + "。") if zh and fit else ("。都放不下。" if zh else
                          (f". Fits: {', '.join(fit)}." if fit else ". None fits.")))
@@ -821,6 +820,18 @@ LESS_MEMORY_ASK = (r"哪个[^，。？?]{0,6}(?:显存|内存)?[^，。？?]{0,4
                    r"which is smaller|least (?:vram|memory))(?![a-z])")
 
 
+def _memory_listed(rows: list, zh: bool) -> str:
+    """Each option's memory per GPU and whether it fits, with the GPU count where the options' counts differ ('A100
+    40GB or the 80GB one?': one needs 2 cards, the other 1) and the count needed where it does not fit."""
+    counted = len({v.num_gpus for _, v in rows}) > 1
+    return "; ".join(f"{a.text}: " + ((f"{v.num_gpus} 张，" if zh else f"{v.num_gpus} GPU(s), ") if counted and v.num_gpus
+                                      else "")
+                     + f"{v.per_gpu_gb:.1f} GB/GPU, " + (("放得下" if v.fits else "放不下") if zh else
+                                                       ("fits" if v.fits else "does not fit"))
+                     + ("" if v.fits or not v.min_gpus else (f"（至少 {v.min_gpus} 张）" if zh else f" (needs {v.min_gpus})"))
+                     for a, v in rows)
+
+
 def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = "") -> str:
     """Fits first, then the least memory per GPU; 'do we need X' is answered as needed / not needed; several values
     of one input are listed side by side; 'which takes less VRAM?' is answered by memory alone."""
@@ -832,10 +843,7 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
         rows.append((a, v))
     if len(rows) < 2:
         return ""
-    listed = "; ".join(f"{a.text}: {v.per_gpu_gb:.1f} GB/GPU, " + (("放得下" if v.fits else "放不下") if zh else
-                                                                   ("fits" if v.fits else "does not fit"))
-                       + ("" if v.fits or not v.min_gpus else (f"（至少 {v.min_gpus} 张）" if zh else f" (needs {v.min_gpus})"))
-                       for a, v in rows)
+    listed = _memory_listed(rows, zh)
     fitting = [(a, v) for a, v in rows if v.fits]
     if re.search(LESS_MEMORY_ASK, question.lower()) and done[0][0].compare not in VALUE_GROUPS:
         small = min(rows, key=lambda av: av[1].per_gpu_gb)
@@ -901,7 +909,16 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
 def sub_request(req: Request, ask: Ask) -> Request:
     """The message's Request with this ask's intent and fields."""
     update = {"intent": ask.intent, **ask.update}
-    return Request.model_validate(req.model_dump() | update)
+    return own_card_rate(Request.model_validate(req.model_dump() | update))
+
+
+def own_card_rate(req: Request) -> Request:
+    """'4090 租 2 元/卡时，L40S 6 元/卡时': each card was written with its own rental rate, and the first was read as the
+    job's rate; a job on one of those cards runs at that card's rate."""
+    rates = req.gpu_rental_prices or {}
+    if req.gpu in rates and req.price_per_gpu_hour in rates.values() and req.price_per_gpu_hour != rates[req.gpu]:
+        return req.model_copy(update={"price_per_gpu_hour": rates[req.gpu]})
+    return req
 
 
 def _compare_layouts(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:

@@ -125,8 +125,10 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
 
 
 def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
-    from assistant.multi_ask import combine, sub_request
+    from assistant.multi_ask import combine, own_card_rate, sub_request
     from assistant.readers.asks import find_asks
+
+    req = own_card_rate(req)
 
     if req.gpu_rental_prices:  # each card's stated rental price replaces the table's for this answer
         from knowledge.prices import session_rental_override
@@ -148,6 +150,8 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
     except Exception:  # finding the asks failed: the message's own reading answers it (logged, never a traceback)
         log.exception("finding the asks failed on %r", question[:200])
         asks = []
+    if len(asks) == 1 and asks[0].intent not in (req.intent, "out_of_scope"):
+        req = sub_request(req, asks[0])  # the one ask the message makes, read in place of its first reading
     if len(asks) < 2:
         return plan(req, deps, question, invalid)
     try:

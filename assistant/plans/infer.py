@@ -478,8 +478,12 @@ def inference_memory(ctx: Ctx) -> Answer:
             # 'how many H100s do we need?' with no format stated: the count in the published format leads; a smaller
             # format that fits fewer cards is the alternative, not a silent switch
             main_p, r = ladder[0], head
+            try:  # (the verdict is for the count it names: each GPU's share on that many, not one card's whole need)
+                spread = fits_on(model, gpu, counts[ladder[0]], ladder[0], context, batch).per_gpu_gb
+            except ValueError:
+                spread = head.per_gpu_gb
             v = Verdict(fits=True, gpu=gpu.id, num_gpus=counts[ladder[0]], min_gpus=counts[ladder[0]], method="inference",
-                        per_gpu_gb=head.per_gpu_gb)
+                        per_gpu_gb=spread)
             work = sum(x for k, x in head.breakdown_gb.items() if k not in ("weights", "quant_constants", "kv_cache")) * n
             need = head.weights_total_gb + (head.kv_cache_total_gb or 0) + work
             lines.append(ctx.t(f"**{counts[ladder[0]]}× {gpu.name} in {ladder[0]}**: {model.name} with {batch} sequence(s) of "
@@ -583,7 +587,7 @@ def inference_memory(ctx: Ctx) -> Answer:
                            f"**很紧**：每卡 {r.per_gpu_gb:.1f} GB / 可用 {r.usable_gb:.1f} GB（{share:.0%}）；输入更长、并发更多或"
                            "框架自己的缓冲都会让它放不下：要留余量（" + ("" if fp8_kv else "FP8 KV cache、")
                            + "缩短上下文、降低并发，或者换大一档）。"))
-    if req.gpu and not (r.fits if fixed else best) and not gpu.id.startswith("custom-") and not v.fits:
+    if req.gpu and not (r.fits if fixed else best) and not v.fits:
         lines += _ways_that_fit(ctx, model, gpu, n, context, main_p, r, batch)  # (not 128 Raspberry Pis)
     if req.gpu and req.family_flagship:
         lines += _family_fits(ctx, model, gpu, n, context)
@@ -804,19 +808,100 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
             ways.append(ctx.t(f"the same {n}× {gpu.name} in {small}{what}, {x.per_gpu_gb:.1f} GB per GPU",
                               f"同样 {n} 张 {gpu.name} 用 {small}{what}，每卡 {x.per_gpu_gb:.1f} GB"))
             break
-    bigger = sorted((g for g in ctx.deps.catalog.gpus if g.vendor not in ("Apple", "custom") and vendor_ok(ctx.req, g)
-                     and g.memory_gb > gpu.memory_gb
-                     and (g.fp8_dense_tflops or fmt != "fp8")), key=lambda g: (g.vendor != gpu.vendor, g.memory_gb))
-    for g in bigger:
-        x = fits_on(model, g, n, fmt, context, batch)
-        if x.fits and x.per_gpu_gb <= 0.9 * x.usable_gb:  # room for more than one short request
-            ways.append(ctx.t(f"{n}× {g.name} in {fmt}, {x.per_gpu_gb:.1f} GB per GPU",
-                              f"{n} 张 {g.name}，{fmt}，每卡 {x.per_gpu_gb:.1f} GB"))
-            break
+    else:
+        four = "q4_k_m" if gguf else "awq"
+        if FORMATS[four].bits < FORMATS[fmt].bits - 1 and runnable_format(four, gpu) == four and (
+                supported_on(four, gpu)[0]):
+            # '70B in fp16 on one 24 GB card': none of the same count holds it; the fewest such cards in 4-bit (a box)
+            for k in (2, 4, 8):
+                if k <= n:
+                    continue
+                x = fits_on(model, gpu, k, four, context, batch)
+                if x.fits and (not total or k < total):
+                    ways.append(ctx.t(f"{k}× {gpu.name} in {four} (4-bit), {x.per_gpu_gb:.1f} GB per GPU",
+                                      f"{k} 张 {gpu.name} 用 {four}（4 位），每卡 {x.per_gpu_gb:.1f} GB"))
+                    break
+    from tools.cost import desk_card
+
+    box = _cheapest_box(ctx, model, gpu, n, fmt, context, batch)
+    if box:
+        ways.append(box)
+    if desk_card(gpu) and gpu.vendor != "Apple" and batch <= 4 and (not total or total > 8):
+        # ('DeepSeek-V3 on two 4090s'): more desk cards than a machine holds; what such users run is a hybrid
+        hybrid = _hybrid_offload(ctx, model, gpu, n, context)
+        if hybrid:
+            ways.append(hybrid)
     if not ways:
         return []
     return ["", ctx.t("**What does fit**: ", "**放得下的方案**：") + ("; " if not ctx.zh else "；").join(ways)
             + ("." if not ctx.zh else "。")]
+
+
+def _cheapest_box(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: int) -> str | None:
+    """The machine a buyer would actually get for a model its cards cannot hold: 1, 2, 4 or 8 of one rack card (no
+    superchip racks, no card smaller than the one named) that hold it with room for more than one short request,
+    the cheapest by the price table's rental rate over the cards (a card without a rate comes after those with)."""
+    from tools.cost import desk_card
+
+    options = []
+    for g in ctx.deps.catalog.gpus:
+        if g.vendor in ("Apple", "custom") or g.id.startswith("gb") or not vendor_ok(ctx.req, g) or \
+                g.memory_gb <= gpu.memory_gb or (fmt == "fp8" and not g.fp8_dense_tflops) or (
+                    desk_card(g) and not desk_card(gpu)) or runnable_format(fmt, g) != fmt:
+            continue
+        for k in (1, 2, 4, 8):
+            if k < n and k * g.memory_gb < n * gpu.memory_gb:
+                continue
+            try:
+                x = fits_on(model, g, k, fmt, context, batch)
+            except ValueError:
+                break
+            if x.fits and x.per_gpu_gb <= 0.9 * x.usable_gb:  # room for more than one short request
+                rate = typical_rate(ctx, g.id, "USD")
+                options.append((g.vendor != gpu.vendor and gpu.vendor != "custom", rate is None, k * (rate or 0), k,
+                                g.memory_gb, g, x))
+                break
+    if not options:
+        return None
+    _, _, cost, k, _, g, x = min(options, key=lambda o: o[:5])
+    why = ctx.t(" (the cheapest such set-up to rent in the price table)", "（价格表里租用最便宜的这类配置）") if cost else ""
+    return ctx.t(f"{k}× {g.name} in {fmt}, {x.per_gpu_gb:.1f} GB per GPU{why}",
+                 f"{k} 张 {g.name}，{fmt}，每卡 {x.per_gpu_gb:.1f} GB{why}")
+
+
+def _hybrid_offload(ctx: Ctx, model, gpu, n: int, context: int) -> str | None:
+    """For a desk machine a model is far too big for: llama.cpp / KTransformers keeping attention (and, for an MoE,
+    the shared parts) on the cards and the rest in system RAM, with the RAM it needs and its single-user speed."""
+    from tools.offload import DEFAULT_RAM_BANDWIDTH_GBPS, OffloadRequest, plan_offload
+
+    fmt = "q4_k_m"
+    try:
+        p = ctx.call("plan_offload", {"model": model.id, "gpu": gpu.id, "precision": fmt, "context": min(context, 8192),
+                                      "num_gpus": min(n, 16)},
+                     plan_offload(OffloadRequest(model=model, gpu=gpu, precision=fmt, context=min(context, 8192),
+                                                 num_gpus=min(n, 16))))
+    except ValueError:
+        return None
+    if not p.fits_gpu:
+        return None
+    moe = ctx.t("the routed experts", "路由专家") if p.mode == "experts" else ctx.t("the layers that do not fit",
+                                                                                  "放不下的层")
+    quoted = ""
+    if ctx.req.throughput_tokens_per_s and not ctx.req.measured_concurrency:
+        # 'someone runs full R1 on 4 4090s at 10 tokens/s': not on the cards alone; a hybrid like this, for one user
+        q = ctx.req.throughput_tokens_per_s
+        ctx.used.add("throughput_tokens_per_s")
+        quoted = ctx.t(f". The quoted {q:g} tokens/s cannot come from the GPUs alone (the weights do not fit them): it fits "
+                       f"a hybrid like this one for a single user (more with a many-channel server CPU), or a distilled or "
+                       "smaller model sold under the big one's name; it does not carry concurrent users",
+                       f"。引用的 {q:g} token/秒不可能只靠这几张卡（权重放不下）：它对得上这种内存混合方案的单用户速度（服务器多通道"
+                       "内存会更快），或者其实是蒸馏版/小模型冒用了大模型的名字；都带不了多人并发")
+    return ctx.t(f"for one user at a time, the same {n}× {gpu.name} with {moe} in system RAM (llama.cpp / KTransformers, "
+                 f"{fmt}): about {p.ram_gb:,.0f} GB of RAM and ~{p.decode_tokens_per_s:,.1f} tokens/s on dual-channel DDR5 "
+                 f"({DEFAULT_RAM_BANDWIDTH_GBPS:g} GB/s; a server's 8-12 memory channels go several times faster){quoted}",
+                 f"单用户用的话，同样 {n} 张 {gpu.name}，{moe}放在内存里（llama.cpp / KTransformers，{fmt}）：约需 "
+                 f"{p.ram_gb:,.0f} GB 内存，双通道 DDR5（{DEFAULT_RAM_BANDWIDTH_GBPS:g} GB/s）约 {p.decode_tokens_per_s:,.1f} "
+                 f"token/秒（服务器 8-12 通道内存会快几倍）{quoted}")
 
 
 def _family_fits(ctx: Ctx, model, gpu, n: int, context: int) -> list[str]:
@@ -1271,6 +1356,8 @@ def serving(ctx: Ctx) -> Answer:
             f"{work:,.1f} GB；下面是按卡的方案。"), ""]
     if req.measured_rate_per_gpu and req.measured_model:
         plan_lines += _quoted_rate_check(ctx, model, gpu, plan)
+    elif req.throughput_tokens_per_s and not req.measured_concurrency and plan is not None and users > 1:
+        plan_lines += _quoted_total(ctx, plan, users)
     if plan is not None:
         figures.update({"serve_total_gpus": plan.total_gpus, "serve_tp": plan.tp, "serve_pp": plan.pp,
                         "serve_replicas": plan.replicas, "serve_ttft_s": plan.ttft_s, "serve_itl_ms": plan.itl_ms,
@@ -1397,6 +1484,24 @@ def _from_benchmark(ctx: Ctx, gpu, plan) -> list[str]:
     return [line, ""]
 
 
+def _quoted_total(ctx: Ctx, plan, users: int) -> list[str]:
+    """'a blog shows 12,000 tok/s on one H100; we need 50 users at 30 tok/s each': a quoted rate with no load beside it
+    is a total over many streams at full load, not one user's speed; what this load needs in total is set beside it."""
+    req = ctx.req
+    quoted = req.throughput_tokens_per_s
+    ctx.used.add("throughput_tokens_per_s")
+    each = req.tokens_per_s_per_user or plan.tokens_per_s_per_user
+    need = users * each
+    return ["", ctx.t(
+        f"**The quoted {quoted:,.0f} tokens/s** is a whole GPU's output summed over many streams at full load, not one "
+        f"user's speed. Your load needs {users:,} × {each:g} = **{need:,.0f} tokens/s in total** ({need / quoted:.0%} of the "
+        f"quoted figure); the plan above gives ≈ {plan.output_tokens_per_s:,.0f} tokens/s at your load and each user's "
+        "speed, which is what to hold a vendor or a benchmark to.",
+        f"**引用的 {quoted:,.0f} token/秒**是一张卡满载时很多路加起来的总输出，不是单个用户的速度。你的负载总共需要 "
+        f"{users:,} × {each:g} = **{need:,.0f} token/秒**（是引用数字的 {need / quoted:.0%}）；上面的方案在你的负载下约 "
+        f"{plan.output_tokens_per_s:,.0f} token/秒，并给出每个用户的速度，拿它去对照厂商或评测的数字。")]
+
+
 def _quoted_rate_check(ctx: Ctx, model, gpu, plan) -> list[str]:
     """A rate measured or quoted for another model (and card), scaled to this job as a cross-check of the plan
     (tools.serve_measured.scale_quoted_rate); said as the rough ratio it is, never as the job's own rate."""
@@ -1501,6 +1606,10 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
                   f"每百万输出 token {ctx.money(plan.cost_per_million_output_tokens_usd, 2)}"))
     en_t, zh_t = _targets_text(plan)
     band = plan.bands
+    # the whole service's output rate and the requests it completes: what 'aggregate tok/s' and 'requests/min' ask
+    per_min = plan.output_tokens_per_s / out * 60 if out else 0
+    agg = f"; all together ≈ {plan.output_tokens_per_s:,.0f} output tokens/s ≈ {per_min:,.0f} requests completed a minute"
+    agg_zh = f"；合计 ≈ 每秒 {plan.output_tokens_per_s:,.0f} 个输出 token ≈ 每分钟完成 {per_min:,.0f} 个请求"
     within = (ctx.t(f" within {en_t}", f"在{zh_t}内") if plan.targets and plan.meets_targets else
               ctx.t(f" (**{en_t} not met** at the slow end of the estimate's band)", f"（**{zh_t}达不到**，按估计区间的慢端）")
               if plan.targets else "")
@@ -1514,11 +1623,11 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
         f"**{plan.total_gpus}× {gpu.name}**{boxes} ({shape} replicas) serve {load} at {prompt:,} prompt + {out:,} output tokens"
         f"{within}: TTFT ≈ {plan.ttft_s:.2f} s (likely {band['ttft_s'][0]:.2f}-{band['ttft_s'][1]:.2f} s), ITL ≈ "
         f"{plan.itl_ms:.0f} ms (likely {band['itl_ms'][0]:.0f}-{band['itl_ms'][1]:.0f} ms; {plan.tokens_per_s_per_user:g} "
-        f"tokens/s per user){cost}.",
+        f"tokens/s per user){agg}{cost}.",
         f"**{plan.total_gpus} 张 {gpu.name}**{boxes}（{shape} 副本）{within}服务{load}（输入 {prompt:,} + 输出 {out:,} token）："
         f"首 token ≈ {plan.ttft_s:.2f} 秒（区间 {band['ttft_s'][0]:.2f}-{band['ttft_s'][1]:.2f} 秒），每 token ≈ "
         f"{plan.itl_ms:.0f} 毫秒（区间 {band['itl_ms'][0]:.0f}-{band['itl_ms'][1]:.0f} 毫秒；每用户 "
-        f"{plan.tokens_per_s_per_user:g} token/秒）{cost}。")
+        f"{plan.tokens_per_s_per_user:g} token/秒）{agg_zh}{cost}。")
     tight = plan.with_default_targets
     if tight and tight.get("total_gpus") and tight["total_gpus"] > 2 * plan.total_gpus:
         tight = None  # (a target nobody set that takes several times the GPUs is noise beside the plan, not advice)

@@ -606,6 +606,14 @@ def several_intents(low: str, req: Request, catalog=None) -> list[Ask]:
         asks.append((at, Ask(text=_title(clause, intent, zh), intent=intent, update=update)))
     if not asks:
         return []
+    kinds = {req.intent} | {a.intent for _, a in asks}
+    if (req.concurrent_users or req.requests_per_s) and not req.batch and "inference_speed" in kinds and \
+            kinds & {"serving", "inference_memory"} and kinds <= {"inference_speed", "inference_memory", "serving"} and \
+            not re.search(_ONE_STREAM, low):
+        # 'does the KV fit for 200 users? rough aggregate tok/s and requests/min?': one job at one load; the capacity
+        # plan answers both (the fit, then its per-user and total rates with prefill interleaved), not a second
+        # section timing a burst of 200 prompts at once
+        return [Ask(text=_intent_label(req.model_copy(update={"intent": "serving"})), intent="serving")]
     first = Ask(text=(_intent_label(req)), intent=req.intent,
                 update={"largest_model": None} if "largest" in seen else {})
     taken = {a.update.get("gpu") for _, a in asks} - {None}
@@ -795,6 +803,13 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         return [Ask(text=(catalog.gpu(g)[0].name.replace("NVIDIA ", "") if catalog else g), intent=req.intent,
                     update={"gpu": g, "gpus": [g], "interconnect": None}, compare="gpu") for g in req.gpus] \
             if req.intent in ("inference_speed", "serving", "training_time") else []
+    if len(set(req.gpus)) == 2 and len({sp[2] for sp in names.gpu_spans}) <= 1 and \
+            req.gpus[1] in catalog.variants(req.gpus[0]) and \
+            catalog.gpu(req.gpus[0])[0].memory_gb != catalog.gpu(req.gpus[1])[0].memory_gb:
+        # 'is an A100 40GB enough? what about the 80GB one?': one card written once, its other version by its memory
+        # alone: the job on each version
+        return [Ask(text=catalog.gpu(g)[0].name.replace("NVIDIA ", ""), intent=req.intent,
+                    update={"gpu": g, "gpus": [g]}, compare="gpu") for g in req.gpus]
     every_span = sorted(names.gpu_spans, key=lambda sp: sp[0])
     chosen: dict = {}
     for sp in every_span:  # each card at the mention that gives its count ('64x H20 or 32x H100 … they say H20 …'),

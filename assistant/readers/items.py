@@ -173,6 +173,9 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
         if carry is not None:
             if "gpu" not in carry:  # (and its own cards: the difference asked about names cards it does not own)
                 new |= {k: getattr(r, k) for k in ("gpu", "gpus", "gpu_text", "num_gpus", "interconnect")}
+        if "precision" in own and "checkpoint_format" not in own:
+            # '3) … (bf16 weights)' after '2) … fp8 weights': the item's own format, not a checkpoint another item named
+            new["checkpoint_format"] = None
         update = {k: v for k, v in new.items() if k not in NOT_JOB and v != whole.get(k)}
         intent = r.intent
         if intent == "fact_check" and req.intent != "fact_check":  # a long head before a short item reads as pasted

@@ -205,9 +205,13 @@ def _prices_by_card(low: str, spans: list) -> dict[str, float]:
     'H100 ¥15/卡时、A100 ¥8/卡时'); a price must sit right after its card (a variant word or 'at' between)."""
     out: dict[str, float] = {}
     for start, end, gid in spans:
-        m = re.match(r"\s*(?:\d+\s*gb|sxm\d?|pcie|nvl|80g|40g|24g|48g|\(|\))*\s*(?:at|@|:|：|=|for|约|是|为)?\s*"
-                     r"(?:\$|¥|￥|usd\s*)(\d+(?:\.\d+)?)\s*(?:/|per|每)?\s*(?:gpu[\s-]*)?(?:hr|hour|h|小时|卡时)?(?![a-z0-9])",
-                     low[end:end + 40])
+        lead = (r"\s*(?:\d+\s*gb|sxm\d?|pcie|nvl|80g|40g|24g|48g|\(|\))*\s*"
+                r"(?:(?:at|@|:|：|=|for|约|是|为|租|租金|租价|rent(?:al|s)?|rented|大概|大约|about|around|~|≈)\s*)*")
+        m = re.match(lead + r"(?:\$|¥|￥|usd\s*)(\d+(?:\.\d+)?)\s*(?:/|per|每)?\s*(?:gpu[\s-]*)?(?:hr|hour|h|小时|卡时)?(?![a-z0-9])",
+                     low[end:end + 40]) or re.match(
+            # '4090 租 2 元/卡时', 'L40S 6 块一小时': the currency after the figure, then an hourly unit (needed here)
+            lead + r"(\d+(?:\.\d+)?)\s*(?:元|块|rmb|usd|美元|dollars?)\s*(?:/|per|每|一)\s*(?:张|卡|gpu[\s-]*)?\s*"
+            r"(?:hr|hour|h|小时|卡时|时)(?![a-z0-9])", low[end:end + 40])
         rest = low[end + m.end(1):end + m.end(1) + 16] if m else ""
         if m and re.match(r"\s*(?:万|千|k(?![a-z])|,\d{3}|元?\s*/\s*(?:张|块|台|套)|(?:元|块)?\s*(?:一|每)\s*(?:张|块|台)|"
                           r"each|(?:/|per)\s*(?:card|unit|server|box)(?![a-z]))", rest):
@@ -834,7 +838,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if rate_of_people:  # '200 坐席，每人每分钟 2 次': the load in requests a second (not 200 in flight)
         stated |= rate_of_people
         stated.pop("concurrent_users", None)
-    ver = re.search(r"(?<![\d.])(\d{2,3})\s*(?:gb|g)\s*(?:version|variant|model|edition|one|版本?|款|的(?:那款|版本))|"
+    ver = re.search(r"(?<![\d.])(\d{2,3})\s*(?:gb|g)\s*(?:version|variant|model|edition|one|版本?|款|的(?:那款|版本|呢|那个))|"
                     r"(?:version|variant|版本?)\s*(?:is|是|为)?\s*(\d{2,3})\s*(?:gb|g)(?![a-z])", low)
     if ver and stated.get("gpu") and not str(stated["gpu"]).startswith("custom-"):
         # 'one 8-card A100 box … it's the 40GB version btw': the card's variant, said apart from its name
@@ -847,7 +851,12 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                    [g for g in catalog.gpus if g.id.split("-")[0] == stem and abs(g.memory_gb - mem) <= 2]
         except LookupError:
             twin = []
-        if twin and twin[0].id != stated["gpu"]:
+        written = re.search(r"(\d{2,3})\s*g", stated.get("gpu_text") or "")
+        if twin and twin[0].id != stated["gpu"] and written and abs(float(written.group(1)) - mem) > 2:
+            # 'is an A100 40GB enough? what about the 80GB one?': the card as named, then its other version, each asked
+            stated["gpus"] = list(dict.fromkeys([stated["gpu"], twin[0].id]
+                                                + [x for x in stated.get("gpus") or [] if x != stated["gpu"]]))
+        elif twin and twin[0].id != stated["gpu"]:
             stated["gpus"] = [twin[0].id if x == stated["gpu"] else x for x in stated.get("gpus") or [stated["gpu"]]]
             stated["gpu"] = twin[0].id
             warnings.append(f"read as the {twin[0].name} ({mem:g} GB version, as you said)")

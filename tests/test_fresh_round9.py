@@ -1,0 +1,186 @@
+"""Issue 24, ninth round: each card's rental rate written with the currency after the figure; the whole service's
+output rate beside a capacity plan; a speed asked beside a capacity check at the same load; and what a buyer is
+offered when a model is far too big for the cards named (a real machine, 4-bit on a few of the same cards, a RAM
+hybrid for desk cards), generated over cards, rates, models and phrasings."""
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from assistant.readers.rules import read
+from assistant.service import ask
+from knowledge.catalog import default_catalog
+
+CAT = default_catalog()
+
+
+def _req(text: str, previous: dict | None = None):
+    return read(text, CAT, previous).request
+
+
+def _num(s: str) -> float:
+    return float(s.replace(",", ""))
+
+
+# --- each card's own rental rate, the currency written after the figure -----------------------------------------------
+PAIRS = [(("rtx-4090", "4090"), ("l40s", "L40S")), (("a100-80gb", "A100 80G"), ("h100", "H100")),
+         (("rtx-3090", "3090"), ("rtx-4090", "4090")), (("h20", "H20"), ("h100", "H100"))]
+ZH_FORMS = ["{c} 租 {p} 元/卡时", "{c} {p} 元/卡时", "{c} 租金 {p} 块/小时", "{c} 大概 {p} 元每卡时"]
+EN_FORMS = ["{c} rents for {p} dollars/hr", "{c} {p} usd per hour", "{c} rental {p} dollars per gpu-hour"]
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+@pytest.mark.parametrize("form", ZH_FORMS)
+def test_each_card_keeps_its_own_rate_written_in_yuan(pair, form):
+    (g1, s1), (g2, s2) = pair
+    text = (f"Qwen2.5-7B 推理，32 并发，每百万输出 token 成本多少？" + form.format(c=s1, p=2) + "，"
+            + form.format(c=s2, p=6))
+    assert _req(text).gpu_rental_prices == {g1: 2.0, g2: 6.0}
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+@pytest.mark.parametrize("form", EN_FORMS)
+def test_each_card_keeps_its_own_rate_written_in_dollars(pair, form):
+    (g1, s1), (g2, s2) = pair
+    text = ("cost per 1M output tokens for llama 3.1 8b at 32 concurrent users? "
+            + form.format(c=s1, p=1.5) + ", " + form.format(c=s2, p=2.5))
+    assert _req(text).gpu_rental_prices == {g1: 1.5, g2: 2.5}
+
+
+@pytest.mark.parametrize("count", ["2 张", "4 张"])
+def test_a_card_count_with_yuan_is_not_a_rate(count):
+    # '4090 2 张' is two cards; only an hourly unit after the yuan makes a rate
+    req = _req(f"4090 {count}，L40S {count}，跑 Qwen2.5-7B 推理，哪个划算？")
+    assert not req.gpu_rental_prices
+
+
+@pytest.mark.parametrize("rates", [(2, 6), (3, 9), (1.5, 4)])
+def test_the_job_on_the_other_card_is_costed_at_that_cards_rate(rates):
+    # measured on a 4090, asked on an L40S: the L40S job runs at the L40S rate, not the 4090's (the first one read)
+    r1, r2 = rates
+    a = ask(f"同事实测：单卡 4090，vLLM 跑 Qwen2.5-7B-Instruct，32 并发，输出吞吐 1100 tok/s。换 L40S 每百万输出 token 成本多少？"
+            f"4090 租 {r1:g} 元/卡时，L40S {r2:g} 元/卡时")
+    assert a.figures.get("cost_per_hour") == pytest.approx(r2)
+    # cost per million = rate / (tokens/s x 3600 / 1e6), with the speed the answer used
+    tps = a.figures["throughput_tokens_per_s"]
+    assert a.figures["cost_per_million_tokens"] == pytest.approx(r2 / (tps * 3600 / 1e6), rel=0.01)
+
+
+# --- the whole service's rate beside a capacity plan ------------------------------------------------------------------
+SERVE = [("Llama 3.1 70B fp8 on 4x H100", 200, 1500, 300), ("Qwen2.5-32B on 2x A100 80GB", 64, 2000, 500),
+         ("Llama 3.1 8B on 1x L40S", 100, 1000, 200), ("Qwen2.5-72B AWQ on 2x A100 80GB", 50, 3000, 400)]
+
+
+@pytest.mark.parametrize("job,users,prompt,out", SERVE)
+def test_a_plan_says_its_total_output_rate_and_requests_a_minute(job, users, prompt, out):
+    a = ask(f"serving {job}, vllm, {users} concurrent users, avg prompt {prompt} tokens, avg output {out} tokens. "
+            "how many GPUs?")
+    per_user = re.search(r"([\d.]+) tokens/s per user\)", a.answer)
+    total = re.search(r"all together ≈ ([\d,]+) output tokens/s ≈ ([\d,]+) requests completed a minute", a.answer)
+    assert per_user and total, a.answer[:1500]
+    # steady state: every user decodes at the per-user rate, so the total is users x per-user (less the share of
+    # each request spent waiting for its first token); requests a minute = the total / output tokens x 60
+    agg, per_min = _num(total.group(1)), _num(total.group(2))
+    assert agg <= users * float(per_user.group(1)) * 1.01
+    assert agg >= users * float(per_user.group(1)) * 0.5
+    assert per_min == pytest.approx(agg / out * 60, rel=0.01, abs=1)
+
+
+@pytest.mark.parametrize("lead", ["does the KV fit?", "will the KV cache fit?", "is memory enough?"])
+@pytest.mark.parametrize("tail", ["rough aggregate output tok/s and requests/min?", "what aggregate throughput?",
+                                  "how fast overall, and requests per minute?"])
+def test_a_speed_asked_beside_a_capacity_check_is_the_plans(lead, tail):
+    a = ask("llama 3.1 70b fp8 on 4x H100 SXM, TP=4, vllm. 200 concurrent reqs, avg prompt 1,500 tok, avg output "
+            f"300 tok. {lead} {tail}")
+    # one job at one load: the plan's steady figures answer the speed; no second section with all 200 prompts
+    # prefilled at once (a TTFT of several seconds beside the plan's fraction of a second)
+    assert "requests completed a minute" in a.answer
+    assert "decode, whole batch" not in a.answer, a.answer[:2000]
+
+
+# --- what does fit, when the cards named are far too small ------------------------------------------------------------
+# (model, cards, whether even 8 such cards are too small: then the RAM hybrid is offered). DeepSeek-V3 at 4 bits is
+# ~671e9 x 0.5 B = ~340 GB > 8 x 24 GB; Qwen3-235B at 4 bits is ~118 GB, which 8 x 24 GB holds (a box of 4090s).
+FAR_TOO_BIG = [("DeepSeek-V3 int4", "2 张 4090", True), ("DeepSeek R1 满血", "8 张 4090", True),
+               ("Qwen3-235B-A22B int4", "2 张 4090", False), ("Llama 3.1 405B fp8", "4 张 4090", False)]
+
+
+@pytest.mark.parametrize("model,cards,hybrid", FAR_TOO_BIG)
+def test_desk_cards_are_offered_a_real_machine_never_a_superchip_rack(model, cards, hybrid):
+    a = ask(f"{cards} 能跑 {model} 吗？")
+    fits = re.search(r"\*\*放得下的方案\*\*：([^\n]*)", a.answer)
+    assert fits, a.answer[:1500]
+    assert "GB200" not in fits.group(1) and "GB300" not in fits.group(1)
+    # a machine of 1, 2, 4 or 8 rack cards
+    boxes = re.findall(r"(\d+) 张 (?:NVIDIA|AMD|Huawei) (?!GeForce)", fits.group(1))
+    assert boxes and all(int(k) in (1, 2, 4, 8) for k in boxes)
+    if hybrid:  # the hybrid desk users actually run: routed experts in system RAM, with the RAM it takes and a speed
+        ram = re.search(r"路由专家放在内存里.*?约需 ([\d,]+) GB 内存.*?约 ([\d.]+) token/秒", fits.group(1))
+        assert ram, fits.group(1)
+        assert _num(ram.group(1)) > 100 and 0 < float(ram.group(2)) < 50
+
+
+@pytest.mark.parametrize("model,params_b", [("llama 3.1 70b", 70.6), ("qwen2.5 72b", 72.7)])
+@pytest.mark.parametrize("card", ["RTX 4090", "RTX 3090"])
+def test_a_dense_model_on_one_24gb_card_is_offered_4bit_on_a_few_of_them(model, params_b, card):
+    a = ask(f"can one {card} run {model} in fp16?")
+    line = re.search(r"\*\*What does fit\*\*: ([^\n]*)", a.answer)
+    assert line, a.answer[:1500]
+    four = re.search(r"(\d+)× NVIDIA GeForce RTX \d+ in awq \(4-bit\), ([\d.]+) GB per GPU", line.group(1))
+    assert four, line.group(1)
+    # 4-bit weights: params x 0.5 B (+ group scales) = ~36 GB for 70B: more than one 24 GB card, so 2 (a power of two)
+    k = int(four.group(1))
+    assert k == 2 and k * 24 > params_b * 0.5
+    assert float(four.group(2)) < 24
+
+
+# --- a quoted rate is used: a total set beside the load, a speed set beside what the cards can hold -------------------
+@pytest.mark.parametrize("quoted,users,each", [(12_000, 50, 30), (8_000, 100, 20), (20_000, 40, 25)])
+@pytest.mark.parametrize("where", ["blog post shows vLLM doing {q:,} tok/s with llama 3.1 8b on one H100.",
+                                   "a benchmark says {q:,} tokens/s for llama 3.1 8b on an H100."])
+def test_a_quoted_total_is_set_beside_what_the_load_needs(quoted, users, each, where):
+    a = ask(where.format(q=quoted) + f" we need {users} users at {each} tok/s each, is 1 H100 enough?")
+    need = users * each  # the load's total: users x each user's rate
+    m = re.search(r"Your load needs ([\d,]+) × ([\d.]+) = \*\*([\d,]+) tokens/s in total\*\* \((\d+)% of the quoted", a.answer)
+    assert m, a.answer[:2500]
+    assert _num(m.group(3)) == need and int(m.group(4)) == round(100 * need / quoted)
+    assert "throughput tokens per s" not in a.answer  # (not listed as unused)
+
+
+@pytest.mark.parametrize("cards,speed", [("4 张 4090", 10), ("2 张 4090", 8), ("8 张 3090", 12)])
+def test_a_quoted_speed_on_cards_that_cannot_hold_the_model_is_explained(cards, speed):
+    a = ask(f"看到有人说 {cards} 就能跑 DeepSeek-R1 满血版，每秒 {speed} 个 token。靠谱吗？")
+    assert f"引用的 {speed:g} token/秒不可能只靠这几张卡" in a.answer, a.answer[:2500]
+    assert "未使用的输入" not in a.answer or "throughput" not in a.answer.split("未使用的输入")[1]
+
+
+# --- one card written once, its other version named by its memory alone ----------------------------------------------
+VERSIONS = [("A100 40GB", "a100-40gb", "80GB", "a100-80gb"), ("A100 80GB", "a100-80gb", "40GB", "a100-40gb"),
+            ("A800 40GB PCIe", "a800-40gb-pcie", "80GB", "a800-80gb-pcie")]
+EN_OTHER = ["what about the {m} one?", "and the {m} version?", "or the {m} variant?"]
+ZH_OTHER = ["{m} 的呢？", "{m} 版本呢？", "{m} 的那款呢？"]
+
+
+@pytest.mark.parametrize("card,gid,other,oid", VERSIONS)
+@pytest.mark.parametrize("tail", EN_OTHER + ZH_OTHER)
+def test_the_other_version_named_by_its_memory_is_a_second_card(card, gid, other, oid, tail):
+    req = _req(f"is an {card} enough to serve qwen2.5 32b? " + tail.format(m=other))
+    assert req.gpu == gid and req.gpus[:2] == [gid, oid]
+
+
+@pytest.mark.parametrize("tail", ["what about the 80GB one?", "80G 的呢？"])
+def test_each_version_is_answered_with_its_own_count(tail):
+    a = ask(f"A100 40GB 能跑 Qwen2.5-32B 吗？{tail}")
+    got = {x.verdict.gpu: x.verdict for x in a.asks}
+    assert set(got) == {"a100-40gb", "a100-80gb"}
+    # Qwen2.5-32B in bf16: 32.8e9 x 2 B = 65.5 GB of weights: more than one 40 GB card (2 needed), one 80 GB card holds it
+    assert got["a100-40gb"].num_gpus == 2 and got["a100-80gb"].num_gpus == 1
+    # the 40 GB verdict is each card's share on 2 cards (about half the whole), not the whole need on one
+    assert got["a100-40gb"].per_gpu_gb < 0.6 * got["a100-80gb"].per_gpu_gb
+
+
+def test_a_version_said_apart_from_an_unsized_name_still_picks_that_version():
+    req = _req("we have one 8-card A100 box, it's the 40GB version btw. can it serve llama 3.1 70b?")
+    assert req.gpu == "a100-40gb" and req.gpus == ["a100-40gb"]
