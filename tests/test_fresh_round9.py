@@ -184,3 +184,42 @@ def test_each_version_is_answered_with_its_own_count(tail):
 def test_a_version_said_apart_from_an_unsized_name_still_picks_that_version():
     req = _req("we have one 8-card A100 box, it's the 40GB version btw. can it serve llama 3.1 70b?")
     assert req.gpu == "a100-40gb" and req.gpus == ["a100-40gb"]
+
+
+# --- a numbered item's own format ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("model,card", [("llama 3.1 8b", "L40S"), ("qwen2.5 7b", "A10"), ("mistral 7b", "RTX 4090")])
+@pytest.mark.parametrize("other,own", [("fp8", "bf16"), ("int4", "bf16"), ("fp8", "fp16")])
+def test_an_items_own_format_is_not_another_items_checkpoint(model, card, other, own):
+    from assistant.readers.asks import find_asks
+
+    text = (f"{model} on a single {card}. 1) single user decode tok/s in {own}? 2) same w/ {other} weights? "
+            f"3) how many users at 4k ctx can it hold ({own} weights)?")
+    req = _req(text)
+    asks = find_asks(text, req, CAT)
+    assert len(asks) == 3
+    third = req.model_copy(update=asks[2].update)
+    assert third.precision == own and third.checkpoint_format in (None, own)
+
+
+# --- the user's own card: its price written off, the box's draw in watts ----------------------------------------------
+OWNED = [(1800, 3, 650, 0.15, 2500, 0.5), (2200, 4, 900, 0.12, 3000, 0.7), (1600, 2, 500, 0.20, 1800, 0.4)]
+
+
+@pytest.mark.parametrize("price,years,watts,kwh,tps,util", OWNED)
+@pytest.mark.parametrize("pull", ["system pulls ~{w}W under load", "the box draws {w} W", "uses about {w} watts at full load"])
+def test_an_owned_cards_price_and_draw_make_the_cost_per_million(price, years, watts, kwh, tps, util, pull):
+    q = (f"cost per 1M output tokens? llama 3.1 8b on our own rtx 4090 box. measured {tps:,} tok/s aggregate at batch 64 "
+         f"(vllm). card was ${price:,}, amortize over {years} yrs. {pull.format(w=watts)}, power is ${kwh}/kWh. box runs "
+         f"24/7 but only ~{util:.0%} avg load")
+    req = _req(q)
+    assert req.purchase_price == price and req.depreciation_years == years
+    assert req.power_kw == pytest.approx(watts / 1000) and req.power_limit_w is None
+    a = ask(q)
+    m = re.search(r"At \d+% average utilization: \$([\d.]+) per million tokens", a.answer)
+    assert m, a.answer[:1500]
+    # per GPU-hour: the card written off over its years, plus the draw at the stated rate (x a PUE of 1 to 1.5);
+    # tokens an hour at the average load: tps x 3600 x util
+    lo = (price / (years * 8760) + watts / 1000 * kwh) / (tps * 3600 * util / 1e6)
+    hi = (price / (years * 8760) + watts / 1000 * kwh * 1.5) / (tps * 3600 * util / 1e6)
+    assert lo * 0.97 <= float(m.group(1)) <= hi * 1.03
+    assert "Not used" not in a.answer

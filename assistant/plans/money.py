@@ -727,7 +727,9 @@ def per_token(ctx: Ctx) -> Answer:
         ctx.assume(f"{tps:,.0f} tokens/s is {'the quoted figure' if quoted else 'your measurement'}, per "
                    f"{'GPU (or instance)' if per_gpu else unit_en}; capacity is sized on it, not on an estimate",
                    f"{tps:,.0f} token/秒 是{'引用的数字' if quoted else '你的实测值'}（每{unit_zh}）；容量按它算，不用估算值")
-    conc = req.measured_concurrency or req.concurrent_users
+    conc = req.measured_concurrency or req.concurrent_users or (req.batch if req.throughput_tokens_per_s else None)
+    if req.throughput_tokens_per_s and req.batch and not (req.measured_concurrency or req.concurrent_users):
+        ctx.used.add("batch")  # ('measured 2,500 tok/s at batch 64': the measurement's load, each stream's share said)
     measured_units = None
     if req.throughput_tokens_per_s and (conc or 0) > 1:
         # 'measured 2,600 tok/s at 64 concurrent': what each of those streams sees

@@ -133,6 +133,13 @@ def money(text: str) -> dict:
     m = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s*kw(?![a-z])(?!\s*h)", text)
     if m and 0 < float(m.group(1)) <= 1000 and re.search(r"draw|功耗|power|耗电|满载|at full load|consum", whole):
         out["power_kw"] = float(m.group(1))  # 'the node draws 10.2 kW', '整机功耗 3.5kW'
+    if "power_kw" not in out:
+        m = re.search(r"(?:pulls?|pulling|draws?|drawing|uses|consumes?|功耗|耗电|整机)\s*(?:about|around|roughly|~|约|大概)?\s*"
+                      r"(\d{3,4}(?:\.\d+)?)\s*(?:w|watts?|瓦)(?![a-z])", text) or \
+            re.search(r"(?<![\w.])(\d{3,4}(?:\.\d+)?)\s*(?:w|watts?|瓦)\s*(?:under (?:full )?load|at (?:full )?load|满载|from the wall)",
+                      text)
+        if m and 100 <= float(m.group(1)) <= 20_000:  # 'system pulls ~650W under load': the box's draw, in watts
+            out["power_kw"] = float(m.group(1)) / 1000
     m = re.search(r"pue\s*(?:of|=|:|是|为|：|按)?\s*(\d(?:\.\d+)?)", text)
     if m and 1 <= float(m.group(1)) <= 3:
         out["pue"] = float(m.group(1))
@@ -156,7 +163,7 @@ def money(text: str) -> dict:
             out["host_price_per_server"], cur = got
             out["currency"] = out.get("currency") or cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    buy = (r"(?:买|购买|采购|购入|花了|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
+    buy = (r"(?:买|购买|采购|购入|花了|(?<![a-z])(?:card|gpu|cards|gpus)\s+(?:was|were)(?![a-z])|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台|整机|服务器)")
     for b in re.finditer(buy, text):
         if re.search(r"训练|训|(?<![a-z])(?:train\w*|pre-?train\w*)\s*(?:only\s*)?$", text[max(0, b.start() - 10):b.start()]):

@@ -1331,7 +1331,8 @@ def power_limit(text: str) -> dict:
         limit = re.search(r"别超|不超过|不能超|以内|之内|上限|最多|under(?!\s*(?:full\s*)?load)|at most|max|within|limit|budget|cap|"
                           r"only|只有", near)  # ('draws ~10 kW under load' is a draw, not a limit)
         if not (re.search(_POWER_CONTEXT, near) or limit) or (
-                re.search(r"tdp|功耗|每卡|每台|满载|per (?:gpu|card|node|server|machine)|draws?", near) and not limit):
+                re.search(r"tdp|功耗|每卡|每台|满载|per (?:gpu|card|node|server|machine)|draws?|pulls?|consum\w*|"
+                          r"under (?:full )?load", near) and not limit):
             continue  # (a card's draw is not a limit: '450W 的 4090'; '整机功耗别超 500W' is)
         watts = float(m.group(1)) * (1000 if m.group(2) in ("kw", "千瓦") else 1)
         if watts >= 300:
