@@ -357,11 +357,22 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             need = x.figures["serve_total_gpus"]
             if asked_n and x.figures.get("serve_enough") == 0 and need > asked_n:
                 extra.append(f"{asked_n} 张不够，需要 {need} 张" if zh else f"{asked_n} not enough: needs {need}")
+            elif asked_n and need < asked_n and "num_gpus" in ((x.request or {}).get("stated") or []):
+                # 'options: 4x H100 …': the option is the 4 cards the user would get; 2 carry the load, 4 are paid
+                if name in ("serve_cost_per_million_output_usd", "serve_cost_per_hour_usd") and isinstance(v, (int, float)):
+                    v = v * asked_n / need
+                extra.append(f"{need} 张就够，{asked_n} 张都计费" if zh else f"{need} of the {asked_n} carry it; all {asked_n} paid")
             elif "×" not in a.text or asked_n != need:
                 extra.append(f"{need} 张卡" if zh else f"{need} GPUs")
             if x.figures.get("serve_itl_ms"):
                 extra.append(f"每用户 {1000 / x.figures['serve_itl_ms']:.0f} token/秒" if zh else
                              f"{1000 / x.figures['serve_itl_ms']:.0f} tok/s per user")
+                if 1000 / x.figures["serve_itl_ms"] < READING_SPEED and not (x.request or {}).get("tokens_per_s_per_user") \
+                        and any(y.figures.get("serve_itl_ms") and 1000 / y.figures["serve_itl_ms"] >= READING_SPEED
+                                and y.figures.get("serve_enough") != 0 for _, y in done):
+                    # a chat answer slower than people read is no option when another option is not (no target stated)
+                    extra.append(f"慢于阅读速度（{READING_SPEED} token/秒）" if zh else
+                                 f"slower than people read ({READING_SPEED} tok/s)")
         if intent == "training_time" and name != "wall_hours" and x.figures.get("wall_hours"):
             extra.append(f"{x.figures['wall_hours']:,.1f} 小时" if zh else f"{x.figures['wall_hours']:,.1f} h")
         rows.append((a, v, extra))
@@ -373,8 +384,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         sym = "¥" if cur == "CNY" else "$"
     listed = "; ".join(f"{a.text}" + (f" ({', '.join(e)})" if e else "") + ": "
                        + (f"{sym}{_num(v)} {cn if zh else en}" if isinstance(v, (int, float)) else "-") for a, v, e in rows)
-    def ruled_out(e: list) -> bool:  # does not fit, or over the power limit
-        return any(t in ("does not fit", "放不下") or t.startswith(("over your power", "超过功率")) for t in e)
+    def ruled_out(e: list) -> bool:  # does not fit, not enough at the count stated, or over the power limit
+        return any(t in ("does not fit", "放不下") or t.startswith(("over your power", "超过功率")) or
+                   re.search(r"\d+ not enough: needs|张不够，需要|slower than people read|慢于阅读速度", t) for t in e)
 
     vals = [(a, v) for a, v, e in rows if isinstance(v, (int, float)) and not ruled_out(e)]
     if not vals and any(ruled_out(e) for _, _, e in rows) and any(
@@ -382,6 +394,14 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return listed + ("。**没有一个方案在你的功率上限内**：要么加供电，要么换功耗更低的卡或更少的卡（更小的格式）、或者限功率运行。" if zh else
                          ". **None of these fits your power limit**: more power, fewer or lower-power cards (a smaller "
                          "format), or power-limiting the cards.")
+    if not vals and intent == "serving" and rows and all(ruled_out(e) for _, _, e in rows):
+        short = [(a, v) for a, v, e in rows if isinstance(v, (int, float))]
+        if short:  # none carries the load at the counts stated: the one that does at the least cost, with its count
+            a, v = min(short, key=lambda av: av[1])
+            return listed + (f"。**按你写的卡数，没有一个方案扛得住这个负载**；按各自需要的卡数，{a.text} 最省" 
+                             f"（{sym}{_num(v)} {cn}）。" if zh else
+                             f". **None of these carries the load as stated**; at the counts each needs, {a.text} "
+                             f"costs least ({sym}{_num(v)} {en}).")
     if len(vals) < 2:
         unfit = [a for a, v, e in rows if ruled_out(e)]
         if len(vals) == 1 and unfit:  # one option holds the job, the others do not: that decides it
@@ -818,6 +838,12 @@ def _measured_scaled(done: list[tuple[Ask, Answer]], zh: bool, question: str, ho
 LESS_MEMORY_ASK = (r"哪个[^，。？?]{0,6}(?:显存|内存)?[^，。？?]{0,4}(?:占用|占|用)?[^，。？?]{0,2}(?:更)?(?:小|少|省)|更省显存|显存(?:占用)?(?:更)?(?:小|少)|"
                    r"(?<![a-z])(?:which (?:one )?(?:uses|takes|needs) less|less (?:vram|memory)|smaller footprint|"
                    r"which is smaller|least (?:vram|memory))(?![a-z])")
+
+
+# Tokens a second below which a streamed chat answer comes slower than people read it (~250 words a minute of English
+# at ~1.3 tokens a word is ~5.5 tokens/s; skimming runs about twice that): the floor a chat option is held to when the
+# user states no speed.
+READING_SPEED = 10
 
 
 def _memory_listed(rows: list, zh: bool) -> str:

@@ -223,3 +223,42 @@ def test_an_owned_cards_price_and_draw_make_the_cost_per_million(price, years, w
     hi = (price / (years * 8760) + watts / 1000 * kwh * 1.5) / (tps * 3600 * util / 1e6)
     assert lo * 0.97 <= float(m.group(1)) <= hi * 1.03
     assert "Not used" not in a.answer
+
+
+# --- serving options at the counts the user wrote ---------------------------------------------------------------------
+OPTION_SETS = [("qwen2.5-32b, AWQ int4 is fine", 50, ["2x rtx 4090", "1x L40S", "1x A100 80GB"]),
+               ("llama 3.3 70b (fp8 is fine)", 50, ["4x H100 80GB", "2x H200", "1x MI300X"]),
+               ("llama 3.1 8b", 100, ["1x L4", "1x L40S", "2x A10"])]
+
+
+def _comparison(answer: str) -> str:
+    m = re.search(r"\*\*Comparison\*\*: ([^\n]*)", answer)
+    assert m, answer[:1500]
+    return m.group(1)
+
+
+@pytest.mark.parametrize("job,users,options", OPTION_SETS)
+@pytest.mark.parametrize("ask_", ["which is better: {o}?", "options: {o}. which would you pick and why"])
+def test_an_option_short_at_its_stated_count_is_never_the_pick(job, users, options, ask_):
+    a = ask(f"serving {job} to ~{users} concurrent users. " + ask_.format(o=", ".join(options[:-1]) + ", or " + options[-1]))
+    line = _comparison(a.answer)
+    short = re.findall(r"([^;:]*?) \((\d+) not enough: needs (\d+)", line)
+    pick = re.search(r"\*\*(?:Best|Only) ([^*]*?)(?:\*\*| holds)", line)
+    for name, have, need in short:
+        assert int(need) > int(have)
+        if pick:
+            assert name.strip().split("(")[0].strip() not in pick.group(1)
+
+
+@pytest.mark.parametrize("stated,card", [(4, "H100 80GB"), (8, "H100 80GB"), (4, "A100 80GB")])
+def test_an_option_with_more_cards_than_the_load_needs_pays_for_all_of_them(stated, card):
+    a = ask(f"serving llama 3.1 8b to ~20 concurrent users. options: {stated}x {card}, or 1x L40S. which is cheaper per token?")
+    line = _comparison(a.answer)
+    m = re.search(rf"{stated}× [^(]*\((\d+) of the {stated} carry it; all {stated} paid[^)]*\): \$([\d.]+) per 1M", line)
+    assert m, line
+    # the plan's cost per token is for the GPUs that carry the load; the option as written pays for all of them:
+    # the per-token cost shown is the plan's x stated / needed (checked against the option's own section)
+    need = int(m.group(1))
+    section = a.answer.split(f"### 1.")[1] if "### 1." in a.answer else a.answer
+    own = re.search(r"\$([\d.]+) per 1M output tokens", section)
+    assert own and float(m.group(2)) == pytest.approx(float(own.group(1)) * stated / need, rel=0.01)
