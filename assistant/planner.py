@@ -980,6 +980,10 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
     if meanwhile:  # 'pre-train a 7B within 3 months: how many 910Bs?': the count at the token budgets people use
         text += "\n\n" + ctx.t("Meanwhile, the GPUs it takes at common token budgets:", "在常见的数据量下，需要的卡数：") + \
             "\n" + "\n".join(meanwhile)
+    elif missing == ["tokens"]:
+        rate = _per_billion_tokens(ctx)
+        if rate:  # 'how long to train our 13B on 16 A100s, and the cost?': the time and bill per 1B tokens, meanwhile
+            text += "\n\n" + rate
     req_dict = ctx.req.model_dump(mode="json")
     req_dict["awaiting"] = missing
     return Answer(answer=restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=ctx.req.intent,
@@ -1244,6 +1248,38 @@ def _counts_by_tokens(ctx: Ctx) -> list[str]:
         out.append(f"- {tokens:.3g} " + ctx.t(f"tokens ({label_en}): **{n} GPUs**", f"token（{label_zh}）：**{n} 张**")
                    + (ctx.t(f", about {days:,.0f} days", f"，约 {days:,.0f} 天") if isinstance(days, (int, float)) else ""))
     return out
+
+
+def _per_billion_tokens(ctx: Ctx) -> str | None:
+    """Training on the GPUs named with no token count: the wall time and the bill per 1B tokens, from the planner's own
+    training-time answer at 1B tokens (its MFU and method said there), so any dataset size scales from it."""
+    req = ctx.req
+    if not (req.model and (req.gpu or req.gpus) and req.num_gpus) or req.deadline_hours:
+        return None
+    sub = req.model_copy(update={"tokens": 1e9, "intent": "training_time"})
+    try:
+        a = plan(sub, ctx.deps, ctx.question)
+    except Exception:
+        log.exception("sizing at 1B tokens failed")
+        return None
+    hours = a.figures.get("wall_hours")
+    if a.status != "answered" or not isinstance(hours, (int, float)):
+        return None
+    price = req.price_per_gpu_hour
+    cost = a.figures.get("cost_at_your_price") or (hours * req.num_gpus * price if price else a.figures.get("cost_usd"))
+    sym = "¥" if (req.currency or "") == "CNY" else "$"
+    mfu = a.figures.get("mfu")
+    basis = ctx.t(f" at {mfu:.0%} MFU" if isinstance(mfu, (int, float)) else "", f"（MFU {mfu:.0%}）"
+                  if isinstance(mfu, (int, float)) else "")
+    bill = (ctx.t(f", **{sym}{cost:,.0f}** ({req.num_gpus} GPUs × {hours:,.1f} h" + (f" × {sym}{price:g}/GPU-h, your price)"
+                                                                                 if price else ", on-demand price)"),
+                  f"，**{sym}{cost:,.0f}**（{req.num_gpus} 张 × {hours:,.1f} 小时" + (f" × 每卡时 {sym}{price:g}，你的价格）"
+                                                                                  if price else "，按需价）"))
+            if isinstance(cost, (int, float)) else "")
+    return ctx.t(f"Meanwhile, per **1B training tokens** on {req.num_gpus} GPUs: **{hours:,.1f} h**{basis}{bill}; the time "
+                 "and the bill scale with the tokens (dataset tokens × epochs).",
+                 f"在此之前先给每 **10 亿（1B）训练 token** 的数字：{req.num_gpus} 张卡 **{hours:,.1f} 小时**{basis}{bill}；"
+                 "时间和费用都与 token 数（数据量 × epoch）成正比。")
 
 
 def _quoted_rate_unclear(ctx: Ctx) -> Answer:

@@ -262,3 +262,31 @@ def test_an_option_with_more_cards_than_the_load_needs_pays_for_all_of_them(stat
     section = a.answer.split(f"### 1.")[1] if "### 1." in a.answer else a.answer
     own = re.search(r"\$([\d.]+) per 1M output tokens", section)
     assert own and float(m.group(2)) == pytest.approx(float(own.group(1)) * stated / need, rel=0.01)
+
+
+# --- the time and bill of a training job whose token count is missing ---------------------------------------------------
+TRAIN_NO_TOKENS = [("13B", 13e9, 16, "A100 80GB", 312e12, 1.60), ("7B", 7e9, 8, "H100", 989e12, 2.50),
+                   ("34B", 34e9, 32, "A100 80GB", 312e12, 1.20)]
+EN_ASK = ["how long would it take to train our {m} model on {n} {g}, and what's the cost at ${p}/gpu-hr?",
+          "{n}x {g} at ${p}/hr each: how long to train a {m} model and what would it cost?"]
+
+
+@pytest.mark.parametrize("m,params,n,g,peak,price", TRAIN_NO_TOKENS)
+@pytest.mark.parametrize("form", EN_ASK)
+def test_a_training_time_and_cost_with_no_tokens_asks_for_them_with_the_rate_per_billion(m, params, n, g, peak, price, form):
+    a = ask(form.format(m=m, n=n, g=g, p=price))
+    assert a.status == "needs_clarification" and a.slots.get("awaiting") == ["tokens"]
+    rate = re.search(r"per \*\*1B training tokens\*\* on (\d+) GPUs: \*\*([\d,.]+) h\*\* at (\d+)% MFU, \*\*\$([\d,]+)\*\*",
+                     a.answer)
+    assert rate, a.answer
+    hours, mfu, cost = _num(rate.group(2)), int(rate.group(3)) / 100, _num(rate.group(4))
+    # 6 N D over the cluster's dense BF16 peak at that MFU (attention adds a few per cent at 2k-4k sequences)
+    hand = 6 * params * 1e9 / (n * peak * mfu) / 3600
+    assert hand * 0.95 <= hours <= hand * 1.3
+    assert cost == pytest.approx(n * hours * price, rel=0.02)  # the GPUs x hours x the stated price
+
+
+def test_the_chinese_form_keeps_one_question_with_the_bill_in_it():
+    a = ask("在 16 张 A100 上训练 13B 模型要多久？每卡时 12 元，总共多少钱？")
+    assert a.status == "needs_clarification" and "每 **10 亿（1B）训练 token**" in a.answer
+    assert "价格**（估计值" not in a.answer  # (no price table answering 'how much in total' beside it)

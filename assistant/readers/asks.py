@@ -576,6 +576,8 @@ def several_intents(low: str, req: Request, catalog=None) -> list[Ask]:
             continue
         if intent in ("price", "cost") and not (req.gpu or req.gpus):
             continue
+        if intent in ("price", "cost") and req.intent == "training_time" and req.price_per_gpu_hour:
+            continue  # '要多久？每卡时 12 元，总共多少钱？': the time answer gives the bill at that price
         if intent == "training_time" and not req.tokens:
             continue
         if intent == "serving" and not (req.concurrent_users or req.requests_per_s):

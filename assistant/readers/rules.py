@@ -1686,7 +1686,10 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s["training_time"] = max(s.values(), default=0) + 1
         s.pop("cost", None)  # ('要买多少张': buying is how the count is used, not a bill asked)
     if s.get("training_time", 0) and s.get("cost", 0):
-        loser = "cost" if last.get("training_time", 0) > last.get("cost", 0) else "training_time"
+        loser = "cost" if last.get("training_time", 0) > last.get("cost", 0) or not any(
+            k in stated for k in ("tokens", "period_hours", "budget", "deadline_hours")) else "training_time"
+        # ('how long to train our 13B on 16 A100s, and the cost at $1.60/h?' with no tokens: the time is what is
+        # missing, and the cost follows from it; a bill with no time in it is no answer)
         s[loser] = 0  # 'costs matter to us... how many days?': the question asked last
     if s.get("recommend", 0) and len(gpus) >= 2 and not has_model:
         add("compare", s.pop("recommend"))  # 'A100 和 910B 哪个好': no job named, so compare the cards
