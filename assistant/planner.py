@@ -697,6 +697,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # 'we measured 2,400 tok/s … need 50k: how many? my coworker says each user sees 2,400, right?': the count is
         # computed (the claim is judged above it, assistant/claims.py)
         req = ctx.req = req.model_copy(update={"intent": "serving"})
+    if req.api_spend_per_month and req.api_model and req.model and not req.tokens_per_day and req.intent in (
+            "inference_memory", "serving", "cost", "inference_speed", "out_of_scope"):
+        req = ctx.req = _volume_from_bill(ctx)  # '$18k/month on GPT-4o': the volume its list prices buy, then costed
     if req.api_spend_per_month and req.model and not req.tokens_per_day and req.intent in (
             "inference_memory", "serving", "cost", "inference_speed", "out_of_scope"):
         # 'we pay OpenAI $9k a month: would self-hosting the 70B be cheaper?': one set's month and what it carries
@@ -1248,6 +1251,40 @@ def _counts_by_tokens(ctx: Ctx) -> list[str]:
         out.append(f"- {tokens:.3g} " + ctx.t(f"tokens ({label_en}): **{n} GPUs**", f"token（{label_zh}）：**{n} 张**")
                    + (ctx.t(f", about {days:,.0f} days", f"，约 {days:,.0f} 天") if isinstance(days, (int, float)) else ""))
     return out
+
+
+API_INPUT_PER_OUTPUT = 3.0  # input tokens per output token assumed of API traffic when none is stated (chat with
+# history and system prompts; RAG runs higher): said with the volume it gives
+
+
+def _volume_from_bill(ctx: Ctx) -> Request:
+    """A monthly API bill and the API named, no volume: the tokens the bill buys at the API's list prices, with the
+    input share stated or assumed (API_INPUT_PER_OUTPUT), as the output tokens a day the self-hosted set must make."""
+    from knowledge.api_prices import api_prices, blended_per_million
+
+    req = ctx.req
+    rec = next((r for r in api_prices() if r.id == req.api_model), None)
+    if rec is None or (req.currency or "USD") != rec.currency:
+        return req
+    ratio = req.input_output_ratio or API_INPUT_PER_OUTPUT
+    if not req.input_output_ratio:
+        ctx.assume(f"{ratio:g} input tokens per output token of your API traffic",
+                   f"API 流量按每个输出 token 对应 {ratio:g} 个输入 token")
+    blended = blended_per_million(rec, ratio)
+    total = req.api_spend_per_month / blended * 1e6
+    out_month = total / (ratio + 1)
+    ctx.note(ctx.t(f"your ${req.api_spend_per_month:,.0f} a month at {rec.name}'s list prices (${rec.input_per_million:g} per 1M "
+                   f"input, ${rec.output_per_million:g} per 1M output; {rec.source}, as of {rec.as_of}) buys about "
+                   f"{total / 1e9:,.2f}B tokens a month at {ratio:g}:1 input to output = {out_month / 1e6:,.0f}M output "
+                   f"tokens a month ({out_month / (730 / 24) / 1e6:,.1f}M a day); cached-input or batch discounts mean more",
+                   f"你每月 ${req.api_spend_per_month:,.0f}，按 {rec.name} 的标价（输入每百万 ${rec.input_per_million:g}、输出每百万 "
+                   f"${rec.output_per_million:g}；{rec.source}，截至 {rec.as_of}）约买 {total / 1e9:,.2f}B token/月，输入:输出 "
+                   f"{ratio:g}:1，其中输出 {out_month / 1e6:,.0f}M token/月（每天 {out_month / (730 / 24) / 1e6:,.1f}M）；"
+                   "若有缓存输入或 batch 折扣，实际量更多"))
+    ctx.used.add("api_model")
+    return req.model_copy(update={"tokens_per_day": out_month / (730 / 24), "volume_is_output": True,
+                                  "input_output_ratio": ratio, "reference_per_million": rec.output_per_million,
+                                  "reference_input_per_million": rec.input_per_million})
 
 
 def _per_billion_tokens(ctx: Ctx) -> str | None:

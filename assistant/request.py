@@ -220,6 +220,8 @@ class Request(BaseModel):
                                              "throughput was taken at ('并发 32 时总吞吐 1100 tokens/s'): one measured unit's load")
     api_spend_per_month: float | None = Field(None, gt=0, le=1e10, description="what the user pays an API a month now "
                                               "('we spend $12k/month on the API'), in the request's currency")
+    api_model: str | None = Field(None, description="the hosted API the bill is paid to ('$18k/month on GPT-4o'): an id of "
+                                  "knowledge/data/api_prices.yaml, whose list prices turn the bill into a volume")
     measured_rate_per_gpu: float | None = Field(None, gt=0, le=1e8, description="output tokens/s per GPU that a measured or "
                                                 "quoted serving run reached (measured_model on measured_gpu): a "
                                                 "cross-check scaled to the job's model, never the job's own rate")

@@ -290,3 +290,41 @@ def test_the_chinese_form_keeps_one_question_with_the_bill_in_it():
     a = ask("在 16 张 A100 上训练 13B 模型要多久？每卡时 12 元，总共多少钱？")
     assert a.status == "needs_clarification" and "每 **10 亿（1B）训练 token**" in a.answer
     assert "价格**（估计值" not in a.answer  # (no price table answering 'how much in total' beside it)
+
+
+# --- an API bill, the API named: the volume it buys at the API's list prices -------------------------------------------
+# GPT-4o list prices $2.50 / 1M input, $10 / 1M output (knowledge/data/api_prices.yaml, OpenAI pricing page)
+BILLS = [(18_000, "the GPT-4o API", 2.50, 10.00), (5_000, "gpt-4o-mini", 0.15, 0.60), (30_000, "Claude 3.5 Sonnet", 3.0, 15.0)]
+
+
+@pytest.mark.parametrize("bill,api,inp,out", BILLS)
+@pytest.mark.parametrize("ratio", [None, 1, 4])
+def test_an_api_bill_is_turned_into_the_volume_it_buys(bill, api, inp, out, ratio):
+    said = f" traffic is about {ratio}:1 input to output." if ratio else ""
+    a = ask(f"we spend about ${bill:,}/month on {api}.{said} would self hosting llama 3.3 70b on rented H100s at $2.50/hr "
+            "be cheaper? assume quality is fine")
+    r = ratio or 3  # the stated ratio, else 3 input tokens per output token (said as an assumption)
+    blended = (r * inp + out) / (r + 1)  # $ per 1M tokens of that traffic
+    total_b = bill / blended / 1e3  # billions of tokens a month
+    m = re.search(r"buys about ([\d.]+)B tokens a month at ([\d.]+):1 input to output = ([\d,]+)M output tokens a month",
+                  a.answer)
+    assert m, a.answer[:3000]
+    assert float(m.group(1)) == pytest.approx(total_b, rel=0.01) and float(m.group(2)) == r
+    assert _num(m.group(3)) == pytest.approx(total_b * 1e3 / (r + 1), rel=0.01)
+    assert "Not answered" not in a.answer  # ('assume quality is fine' is a premise, not an ask)
+    assert re.search(r"\*\*(?:At your volume )?[Ss]elf-hosting is cheaper|\*\*(?:At your volume )?the API is cheaper", a.answer)
+
+
+@pytest.mark.parametrize("unit", ["per 1M input and $10 per 1M output", "/1M input, $10/1M output", "per million input tokens and $10 per million output tokens"])
+def test_a_prices_unit_is_no_volume_or_length(unit):
+    req = _req(f"API priced $2.50 {unit}, about 3:1 input to output, roughly 34M output tokens a day. self host llama 3.3 "
+               "70b on H100s at $2.50/hr cheaper?")
+    assert req.tokens_per_day == 34e6 and req.volume_is_output
+    assert req.input_output_ratio == 3 and req.prompt_len is None and req.output_len is None
+
+
+@pytest.mark.parametrize("vol,value", [("34M output tokens a day", 34e6), ("每天 2 亿输出 token", 2e8),
+                                       ("1.5B generated tokens per month", 1.5e9 / (730 / 24))])
+def test_an_output_volume_is_output(vol, value):
+    req = _req(f"self hosting llama 3.1 70b on H100s at $2.50/hr, {vol}, cost per month?")
+    assert req.tokens_per_day == pytest.approx(value) and req.volume_is_output

@@ -656,6 +656,9 @@ def _unanswerable(clause: str, at: int) -> bool:
         return False
     if re.search(r"^(?:and\s+)?(?:if not|otherwise|if so|if yes|if no)\b|^(?:不够|不行|如果不够|如果不行|否则)(?:的话)?", clause.strip()):
         return False  # ('is 4 enough? if not how many?': the count the answer gives either way)
+    if re.search(r"^(?:and\s+|but\s+)?(?:assume|assuming|suppose|supposing|let'?s say|given that|presume)\b|"
+                 r"^(?:假设|假定|就当|姑且|默认)", clause.strip()):
+        return False  # ('assume quality is fine': a premise the user sets, not a question)
     scores, _ = cues.score(clause)
     if re.search(cues.CONCEPTS, clause):
         return False  # a concept the reference notes explain

@@ -413,9 +413,15 @@ def split_volumes(text: str) -> tuple[float, float] | None:
     """(input tokens, output tokens) of a volume written as its two parts ('160M input, 40M output', '输入 1.6 亿，输出
     4000 万', '30m input + 10m output'), each with its unit; None otherwise."""
     vol = lambda n, u: float(n) * VOLUME_MAG[u]
-    m = re.search(_VOL_NUM + r"(?:输入|input|prompt)[^0-9]{0,16}?" + _VOL_NUM + r"(?:输出|output|completion)", text) or \
-        re.search(r"(?:输入|input|prompt)\s*(?:tokens?)?\s*(?:约|大约|大概|about|~|:|：)?\s*" + _VOL_NUM +
-                  r"[^0-9]{0,16}?(?:输出|output|completion)\s*(?:tokens?)?\s*(?:约|大约|大概|about|~|:|：)?\s*" + _VOL_NUM, text)
+
+    def volume(m) -> bool:  # ('$2.50 per 1M input and $10 per 1M output' is two prices' unit, not a volume)
+        return not any(re.search(r"(?:per|/|每|一)\s*$", text[max(0, m.start(g) - 6):m.start(g)]) for g in (1, 3))
+
+    m = next((x for x in re.finditer(_VOL_NUM + r"(?:输入|input|prompt)[^0-9]{0,16}?" + _VOL_NUM + r"(?:输出|output|completion)",
+                                     text) if volume(x)), None) or \
+        next((x for x in re.finditer(r"(?:输入|input|prompt)\s*(?:tokens?)?\s*(?:约|大约|大概|about|~|:|：)?\s*" + _VOL_NUM +
+                                     r"[^0-9]{0,16}?(?:输出|output|completion)\s*(?:tokens?)?\s*(?:约|大约|大概|about|~|:|：)?\s*"
+                                     + _VOL_NUM, text) if volume(x)), None)
     if not m or float(m.group(3)) <= 0:
         return None
     return vol(m.group(1), m.group(2)), vol(m.group(3), m.group(4))
@@ -424,7 +430,9 @@ def split_volumes(text: str) -> tuple[float, float] | None:
 def input_output_ratio(text: str) -> float | None:
     """Input tokens per output token a workload has ('输入:输出 大约 3:1', 'input:output 3:1', '30M input + 10M output')."""
     m = re.search(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}(\d+(?:\.\d+)?)\s*[:：]\s*(\d+(?:\.\d+)?)",
-                  text)
+                  text) or re.search(r"(?<![\d.:])(\d+(?:\.\d+)?)\s*[:：]\s*(\d+(?:\.\d+)?)\s*(?:的)?\s*(?:输入|input|prompt)s?\s*"
+                                     r"(?:[:：/]|to|比|vs\.?)\s*(?:输出|output|completion)", text)
+    # ('about 3:1 input to output': the numbers before the words)
     if m and float(m.group(2)) > 0:
         return float(m.group(1)) / float(m.group(2))
     share = re.search(r"(\d{1,2}(?:\.\d+)?)\s*%\s*(?:of (?:it|them|that|those|the tokens|which)\s*(?:is|are)?\s*)?"

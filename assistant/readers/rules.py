@@ -915,6 +915,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             if stated.get(k) == api_bill["api_spend_per_month"]:
                 stated.pop(k)
         stated |= {k: v for k, v in api_bill.items() if k not in stated}
+        from knowledge.api_prices import api_named
+
+        api = api_named(low)
+        if api is not None:  # ('… on the GPT-4o API'): its list prices turn the bill into the volume it buys
+            stated["api_model"] = api.id
     if stated.get("ttft_s") is not None and stated["ttft_s"] < eff.REQUEST_OVERHEAD_S:
         # 'TTFT 1 ms': below what a serving engine spends on a request before any GPU work; no hardware meets it
         ms, fixed = stated["ttft_s"] * 1000, eff.REQUEST_OVERHEAD_S * 1000
@@ -951,6 +956,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         if ratio:
             stated["input_output_ratio"] = ratio
     ratio = money.input_output_ratio(re.sub(r"[≈~约]", " ", whole))
+    if ratio and "input_output_ratio" not in stated and not stated.get("throughput_tokens_per_s") and (
+            stated.get("api_spend_per_month") or stated.get("tokens_per_day")):
+        stated["input_output_ratio"] = ratio  # ('$18k/month on GPT-4o, about 4:1 input to output': the traffic's mix)
     if ratio and stated.get("throughput_tokens_per_s") and "input_output_ratio" not in stated and re.search(
             r"总吞吐|输入输出合计|输入\s*[+＋和]\s*输出|含输入|" + slots.w(r"total throughput|input\s*\+\s*output|prompt\s*\+\s*"
                                                                 r"completion|in\s*\+\s*out|including (?:input|prompt)"), whole):

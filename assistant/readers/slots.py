@@ -303,6 +303,8 @@ def lengths(text: str) -> dict:
     out: dict = {}
     text = re.sub(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}\d+(?:\.\d+)?\s*[:：]\s*\d+(?:\.\d+)?",
                   lambda m: " " * len(m.group(0)), text)  # '输入:输出 3:1': a ratio, not lengths
+    text = re.sub(r"(?<![\d.:])\d+(?:\.\d+)?\s*[:：]\s*\d+(?:\.\d+)?\s*(?:的)?\s*(?:输入|input|prompt)s?\s*(?:[:：/]|to|比|vs\.?)\s*"
+                  r"(?:输出|output|completion)", lambda m: " " * len(m.group(0)), text)  # ('3:1 input to output')
     text = re.sub(r"(?<![\d.])\d(?:[)）、]|\.(?=\s*[\u3400-\u9fff]))(?=\s*\S)", "  ", text)
     # ('三个问题：1）…', '几个问题：1. 能装下吗 2. …': an item's number, not a length)
     text = re.sub(r"(\d+(?:\.\d+)?)\s*(万|亿|百万|千万|million|billion|bn)(?![a-z])",
@@ -321,7 +323,8 @@ def lengths(text: str) -> dict:
                       r"(?:context\s+)?(?:users?|requests?|sequences?|chats?|sessions?)", text)
     if asked:  # 'how many concurrent 8k users?': 8k is each user's context
         out["length"] = int(asked.group(1)) * 1024
-    text = re.sub(r"(?:(?<![a-z])per|/|每)\s*(?:1\s*)?(?:m|million|百万|k|thousand|千)\s*(?:个)?\s*(?:output|input|输出|输入)?\s*tokens?",
+    text = re.sub(r"(?:(?<![a-z])per|/|每)\s*(?:1\s*)?(?:m|million|百万|k|thousand|千)\s*(?:个)?\s*(?:(?:output|input|输出|输入)(?:\s*tokens?)?|"
+                  r"tokens?)(?![a-z])",
                   lambda m: " " * len(m.group(0)), text)  # 'per 1M output tokens', '每百万输出 token': a price's unit
     text = re.sub(r"\d[\d,.]*\s*k?\s*(?:output|generated|输出|生成)\s*(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second|秒)(?![a-z])",
                   lambda m: " " * len(m.group(0)), text)  # '1,500 output tok/s': a rate, not an output length
@@ -1083,6 +1086,8 @@ def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
             continue
         # ('10M output tokens per hour': a rate held all day, so a day of it; a peak hour is read as the peak itself)
         out["tokens_per_day"] = v if per == "day" else v * 24 if per == "hour" else v / (730 / 24)
+        if re.search(r"output|generated|输出|生成", m.group(0)):
+            out["volume_is_output"] = True  # ('34M output tokens a day': what the GPUs generate, the input beside it)
         span = (m.start(), m.end())
         break
     m = re.search(r"(?:峰值|高峰)[^，。,.；;]{0,10}?(?:是|为|约|达到|可达|能到)?\s*(?:平均|均值|日均)?[^，。,.；;0-9]{0,6}?(\d+(?:\.\d+)?)\s*倍", text) or \
