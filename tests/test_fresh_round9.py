@@ -328,3 +328,19 @@ def test_a_prices_unit_is_no_volume_or_length(unit):
 def test_an_output_volume_is_output(vol, value):
     req = _req(f"self hosting llama 3.1 70b on H100s at $2.50/hr, {vol}, cost per month?")
     assert req.tokens_per_day == pytest.approx(value) and req.volume_is_output
+
+
+# --- a benchmark written as 'single stream X, N 并发总吞吐 Y', then the load to carry -----------------------------------
+@pytest.mark.parametrize("one,conc,total,target", [(25, 100, 1800, 400), (40, 32, 1100, 128), (18, 64, 2400, 256)])
+@pytest.mark.parametrize("conc_form", ["{c} 并发总吞吐 {t} tok/s", "{c} 并发下总吞吐 {t} tok/s", "并发 {c} 时总吞吐 {t} tok/s"])
+def test_a_single_stream_figure_beside_a_measured_total_is_neither_the_batch_nor_the_total(one, conc, total, target, conc_form):
+    text = (f"我们实测：Qwen2.5-72B-Instruct-AWQ，2 张 A100 80G，vLLM TP2，单路 decode {one} tok/s，"
+            + conc_form.format(c=conc, t=total) + f"（平均输入 2k 输出 500）。现在要撑 {target} 并发，每路不低于 15 tok/s，需要几套？")
+    req = _req(text)
+    assert req.throughput_tokens_per_s == total and req.measured_concurrency == conc
+    assert req.concurrent_users == target and req.batch is None
+    a = ask(text)
+    # from the benchmark: each 2-card set carries the measured concurrency at total/conc tokens/s each (>= 15 here),
+    # so target / conc sets, rounded up, of 2 cards
+    sets = -(-target // conc)
+    assert f"**按你的压测：{2 * sets} 张" in a.answer, a.answer[:1200]

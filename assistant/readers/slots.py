@@ -401,10 +401,13 @@ def batches(text: str) -> dict:
                   r"(\d+)\s*的?\s*(?:batch|批)", text)
     if m and "micro_batch" not in out:
         out["batch"] = int(next(g for g in m.groups() if g))
-    elif has(w(r"single user|one user|a single request|one request|single[\s-]*stream|single concurrency|"
-               r"concurrency (?:of )?1|batch[\s-]*size[\s-]*(?:of[\s-]*)?1") +
-             r"|单用户|一个用户|一个人用|单并发|单路|1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", text):
-        out["batch"] = 1
+    else:
+        one = [x for x in re.finditer(w(r"single user|one user|a single request|one request|single[\s-]*stream|"
+                                        r"single concurrency|concurrency (?:of )?1|batch[\s-]*size[\s-]*(?:of[\s-]*)?1") +
+                                      r"|单用户|一个用户|一个人用|单并发|单路|1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", text)
+               if not re.match(r"[^，,。;；]{0,24}?" + TPS_RATE, text[x.end():])]
+        if one:  # ('单路 decode 25 tok/s' beside a measured total: the measurement's condition, not the job's batch)
+            out["batch"] = 1
     if has(w(r"(?:doc(?:ument)?s?|pdfs?|contracts?|reports?|papers?|long[\s-]*(?:form|context|inputs?))[\s-]*"
              r"(?:summari[sz]\w*|q\s*&\s*a|qa)|summari[sz]\w* (?:of |long |our |the )*(?:doc|pdf|contract|report|paper)\w*|"
              r"rag|retrieval[\s-]*augmented|long (?:documents|docs|pdfs|contracts|reports)")
@@ -917,7 +920,7 @@ _ACHIEVED = OWN_MEASUREMENT + r"|日志|log|显示|测得|跑到|跑出|监控|"
 
 
 _AT_CONC = (r"(?:并发|concurrency)\s*(?:数|为|是|=|:|：)?\s*(\d+)\s*(?:路|个)?\s*(?:时|的时候|下|情况下)|(\d+)\s*(?:路|个)?\s*并发\s*"
-            r"(?:时|的时候|下|情况下)|" + w(r"at\s+(\d+)\s+(?:concurrent|simultaneous|parallel|in[\s-]flight)(?:\s+(?:requests|users|"
+            r"(?:时|的时候|下|情况下|(?=(?:的|，|,)?\s*(?:总|合计|整体)?\s*(?:输出)?\s*(?:吞吐|throughput)))|" + w(r"at\s+(\d+)\s+(?:concurrent|simultaneous|parallel|in[\s-]flight)(?:\s+(?:requests|users|"
                                            r"streams|sequences))?|with\s+(\d+)\s+(?:concurrent|parallel)\s+(?:requests|users)|"
                                            r"concurrency\s+(?:of\s+)?(\d+)|"
                                            r"(\d+)\s+(?:concurrent|simultaneous|parallel|in[\s-]flight)\s+(?:requests|streams|"
@@ -1000,10 +1003,10 @@ def _total_rates(text: str):
               if not any(x.start() <= m.start() < x.end() or m.start() <= x.start() < m.end() for x, _ in found)]
     for m, value in sorted(found, key=lambda mv: mv[0].start()):
         before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 30]
-        if re.search(_PER_USER_AFTER, after) or re.search(_PER_USER_BEFORE, before[-30:]) or \
-                re.search(SINGLE_STREAM, before[-40:] + " " + after[:16]):
-            continue
         clause = re.split(r"[，,。;；]|(?<=[a-z0-9])\.\s", before)[-1]  # ('实测 2400 tok/s，高峰要 5 万': the measurement is another clause's)
+        if re.search(_PER_USER_AFTER, after) or re.search(_PER_USER_BEFORE, before[-30:]) or \
+                re.search(SINGLE_STREAM, clause[-40:] + " " + re.split(r"[，,。;；]", after)[0][:16]):
+            continue  # ('单路 decode 25 tok/s，100 并发总吞吐 1800 tok/s': the single stream is the clause before's)
         needed = bool(re.search(NEEDED, before[-20:])) and not re.search(_MEASURED, clause)
         if not needed and re.search(COUNT_ASK + r"|(?<![a-z])how many(?![a-z])", text) and re.search(r"(?:(?<![a-z])(?:at|@|for|with|of)|达到|到)\s*(?:~|about |"
                                                                    r"around |roughly |约|大约)?$", before) and \
