@@ -979,6 +979,10 @@ def _question_back(ctx: Ctx, text: str, clar: Clarification, awaiting: str, call
 def _ask(ctx: Ctx, missing: list[str]) -> Answer:
     clar = clarification(ctx.req, missing, ctx.deps.catalog)
     text = clar.question + "\n\n" + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions)
+    if missing == ["tokens"] and ctx.req.intent == "training_time" and not (ctx.req.method or ctx.req.methods):
+        # the method changes the time several-fold: asked with the tokens (full fine-tuning assumed until told)
+        text += "\n\n" + ctx.t("And which method: full fine-tuning, LoRA or QLoRA (full assumed until you say)?",
+                                "另外是全参微调、LoRA 还是 QLoRA？（没说就按全参算）")
     meanwhile = _counts_by_tokens(ctx) if missing == ["tokens"] else []
     if meanwhile:  # 'pre-train a 7B within 3 months: how many 910Bs?': the count at the token budgets people use
         text += "\n\n" + ctx.t("Meanwhile, the GPUs it takes at common token budgets:", "在常见的数据量下，需要的卡数：") + \

@@ -344,3 +344,32 @@ def test_a_single_stream_figure_beside_a_measured_total_is_neither_the_batch_nor
     # so target / conc sets, rounded up, of 2 cards
     sets = -(-target // conc)
     assert f"**按你的压测：{2 * sets} 张" in a.answer, a.answer[:1200]
+
+
+# --- a follow-up that switches between serving and training keeps the model and cards, not the other job's settings ---
+SERVE_FIRST = ["Qwen2.5-14B-Instruct 部署，L20 48G 要几张？50 并发，上下文 4k", "serve llama 3.1 8b on 2x L40S for 40 users, fp8, 8k context"]
+TRAIN_NEXT = ["那训练要多久", "and how long to fine-tune it?", "那全参微调要多久？"]
+
+
+@pytest.mark.parametrize("first", SERVE_FIRST)
+@pytest.mark.parametrize("then", TRAIN_NEXT)
+def test_a_training_follow_up_drops_the_serving_load_and_format(first, then):
+    a = ask(first)
+    b = ask(then, history=[a.slots])
+    req = b.request or {}
+    assert req.get("intent") == "training_time"
+    assert req.get("model") == (a.request or {}).get("model") and req.get("gpu") == (a.request or {}).get("gpu")
+    for k in ("concurrent_users", "precision", "context", "engine"):
+        assert not req.get(k), k
+    if not req.get("method"):  # the method changes the time several-fold: asked with the tokens
+        assert "LoRA" in b.answer
+
+
+@pytest.mark.parametrize("then", ["那部署要几张卡？50 并发", "and to serve it for 30 users?"])
+def test_a_serving_follow_up_drops_the_training_method_and_optimizer(then):
+    a = ask("full fine-tune qwen2.5 7b on 4x A100 80GB with adamw, zero-3, seq 4096, 2B tokens: how long?")
+    b = ask(then, history=[a.slots])
+    req = b.request or {}
+    assert req.get("intent") in ("serving", "inference_memory")
+    for k in ("method", "optimizer", "zero", "tokens", "seq_len"):
+        assert not req.get(k), k

@@ -1198,6 +1198,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         merged = dict(stated)
     if follow and "concurrent_users" in stated and "batch" not in stated:
         merged.pop("batch", None)  # 'one user' before, '10 users at once' now: the load replaces the batch
+    if follow and intent != prev.get("intent") and (intent in TRAIN_INTENTS) != (prev.get("intent") in TRAIN_INTENTS) \
+            and intent not in ("cost", "recommend") and prev.get("intent") not in ("cost", "recommend", None):
+        # 'Qwen2.5-14B 部署，L20 要几张？50 并发' … '那训练要多久': the model and the cards carry over; the other job's
+        # own settings (a load and serving format, or a fine-tuning method and optimizer) do not
+        other = _SERVING_ONLY if intent in TRAIN_INTENTS else _TRAINING_ONLY
+        for k in other - set(stated):
+            merged.pop(k, None)
     if stated.get("_samples") and "tokens" not in stated and merged.get("seq_len") and \
             (follow or intent in ("training_time", "cost")):
         # '如果数据增加到 20 万条呢？' after '5 万条，每条 4096 token', '50k samples, seq 2048': the count at that length
@@ -1873,6 +1880,15 @@ def _relative_change(low: str, stated: dict, prev: dict) -> dict:
         v = prev[k] * factor
         out[k] = v if k in ("requests_per_s", "tokens") else max(1, int(round(v)))
     return out
+
+
+# The settings of one kind of job that mean nothing to the other, dropped when a follow-up switches between them
+_SERVING_ONLY = {"concurrent_users", "requests_per_s", "ttft_s", "itl_ms", "tokens_per_s_per_user", "engine", "kv_dtype",
+                 "gpu_memory_utilization", "prompt_len", "output_len", "precision", "checkpoint_format", "context", "batch",
+                 "max_throughput", "throughput_tokens_per_s", "measured_concurrency", "tensor_parallel", "tokens_per_day",
+                 "daily_active_users", "peak_factor"}
+_TRAINING_ONLY = {"method", "methods", "optimizer", "zero", "offload", "recompute", "lora_rank", "lora_targets",
+                  "micro_batch", "global_batch", "tokens", "epochs", "seq_len", "mfu", "deadline_hours", "packing"}
 
 
 def _merge(prev: dict, stated: dict, catalog: Catalog) -> dict:
