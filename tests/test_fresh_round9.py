@@ -373,3 +373,40 @@ def test_a_serving_follow_up_drops_the_training_method_and_optimizer(then):
     assert req.get("intent") in ("serving", "inference_memory")
     for k in ("method", "optimizer", "zero", "tokens", "seq_len"):
         assert not req.get(k), k
+
+
+# --- a power bill with no card named: asked, with each common server's bill meanwhile -----------------------------------
+@pytest.mark.parametrize("q,price,pue", [("我们机房一台 8 卡服务器满载跑, 电价 0.8 元/度, PUE 1.3, 一年电费多少?", 0.8, 1.3),
+                                         ("one 8-gpu server running flat out, power $0.12/kWh, PUE 1.5, yearly power bill?", 0.12, 1.5)])
+def test_a_power_bill_with_no_card_asks_which_with_each_servers_bill(q, price, pue):
+    a = ask(q)
+    assert "no GPU named" not in a.answer and a.clarification is not None
+    from tools.purchase import SERVER_POWER_FACTOR
+
+    # the H100 server: 8 x 700 W x the rest of the server, x PUE x 8,760 h x the price
+    h100 = 8 * 700 * SERVER_POWER_FACTOR / 1000 * pue * 8760 * price
+    m = re.search(r"NVIDIA H100 80GB SXM5 \| [^|]* \| [¥$]([\d,]+) \|", a.answer)
+    assert m and _num(m.group(1)) == pytest.approx(h100, rel=0.01)
+
+
+# --- an active count is a shape; a training layout's TP is no GPU count; R1 beside 满血 is DeepSeek-R1 ---------------
+@pytest.mark.parametrize("shape", ["(106B 总参, 12B 激活)", "(106B total, 12B active)", "(106B params, 12B activated)"])
+def test_an_active_count_is_never_a_second_model(shape):
+    from assistant.readers.asks import find_asks
+
+    text = f"推理需求: GLM-4.5-Air {shape}, FP8, 部署在 H20 96G 上, 峰值并发 80。要几张卡?"
+    assert find_asks(text, _req(text), CAT) == []
+
+
+@pytest.mark.parametrize("layout", ["ZeRO-1, TP1", "TP2, ZeRO-1", "tp=1 with FSDP"])
+def test_a_training_layouts_tp_is_not_another_gpu_count(layout):
+    from assistant.readers.asks import find_asks
+
+    text = f"pretraining plan: llama-style 7B, 1T tokens, 256x H100 SXM. {layout}. how many days?"
+    assert all(a.update.get("num_gpus") in (None, 256) for a in find_asks(text, _req(text), CAT))
+
+
+@pytest.mark.parametrize("q", ["满血版 R1 和蒸馏版有啥区别? 一台 8 卡 4090 (24G) 能跑满血吗?", "R1 满血版要多少显存？",
+                               "can 8x 4090 run the full R1 (671B)?"])
+def test_r1_beside_its_full_or_distilled_forms_is_deepseek_r1(q):
+    assert _req(q).model in ("deepseek-r1", "deepseek-v3")

@@ -396,6 +396,8 @@ def power_bill(ctx: Ctx) -> Answer:
     s = _sym(cur)
     servers = req.nodes or (-(-(req.num_gpus or 8) // (req.gpus_per_node or 8)))
     n = req.num_gpus or 1
+    if not req.power_kw and not req.gpu:
+        return _power_bill_by_card(ctx, servers)
     if req.power_kw:
         kw = req.power_kw * servers
         what = ctx.t(f"{servers} × {req.power_kw:g} kW", f"{servers} 台 × {req.power_kw:g} kW")
@@ -482,6 +484,58 @@ def power_bill(ctx: Ctx) -> Answer:
                            f"token/秒 × {hours:,.0f} 小时 × 3600 = {made:,.0f}M token）；不含硬件本身的成本。"))
     return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
                   figures=figures, tool_calls=ctx.calls)
+
+
+# the 8-GPU servers whose yearly bill is shown when a power bill names no card (what such machines mostly hold)
+BILL_CARDS = ("h100", "a100-80gb", "h20", "l40s", "rtx-4090", "ascend-910b")
+
+
+def _power_bill_by_card(ctx: Ctx, servers: int) -> Answer:
+    """'一台 8 卡服务器满载跑，电价 0.8 元/度，PUE 1.3，一年电费多少？' with no card and no kW: the bill turns on the
+    card (a 4090 box draws a third of an H100 one), so it is asked, with the bill of each common server meanwhile:
+    GPUs x TDP x the rest of the server (tools.purchase.SERVER_POWER_FACTOR) x PUE x hours x price."""
+    from tools.cost import electricity_cost
+    from tools.purchase import SERVER_POWER_FACTOR
+
+    req = ctx.req
+    s = _sym(_currency(ctx))
+    per = req.gpus_per_node or 8
+    n = req.num_gpus or per * servers
+    pue = req.pue or 1.3
+    hours = req.period_hours or 8760.0
+    if not req.pue:
+        ctx.assume("PUE 1.3", "PUE 1.3")
+    if not req.period_hours:
+        ctx.assume("one year (8,760 h)", "一年（8,760 小时）")
+    price = req.electricity_per_kwh
+    rows = []
+    for gid in BILL_CARDS:
+        try:
+            g = ctx.deps.catalog.gpu(gid)[0]
+        except (LookupError, ValueError):
+            continue
+        if not g.tdp_w:
+            continue
+        kw = n * g.tdp_w * SERVER_POWER_FACTOR / 1000
+        bill = electricity_cost(kw, hours, price, pue)
+        load = electricity_cost(kw, hours, price, pue, req.utilization) if req.utilization and req.utilization < 1 else None
+        rows.append([g.name, f"{n} × {g.tdp_w:g} W × {SERVER_POWER_FACTOR:.2f} = {kw:,.1f} kW", f"{s}{bill:,.0f}"]
+                    + ([f"{s}{load:,.0f}"] if load is not None else []))
+    head = [ctx.t("server", "服务器"), ctx.t("draw at full load", "满载功耗"), ctx.t("bill at full load", "满载电费")] + (
+        [ctx.t(f"at {req.utilization:.0%} load", f"负载 {req.utilization:.0%}")] if req.utilization and req.utilization < 1 else [])
+    text = ctx.t(
+        f"**Which cards are in the server?** The bill turns on them (each card's power differs, and so does the rest of "
+        f"the server). The formula is kW × PUE {pue:g} × {hours:,.0f} h × {s}{price:g}/kWh; for a server of {n} "
+        "of each common card (GPU TDP × the rest of the server):",
+        f"**服务器里是什么卡？** 电费取决于它（每种卡功耗不同，服务器其余部分也不同）。公式是 kW × PUE {pue:g} × "
+        f"{hours:,.0f} 小时 × {s}{price:g}/度；{n} 张常见卡的服务器（GPU TDP × 服务器其余部分）：")
+    ctx.used |= {"num_gpus", "gpus_per_node", "nodes", "utilization"}
+    ctx.clarify = Clarification(missing=["gpu"], question=ctx.t("Which GPU is in the server (or its rated power in kW)?",
+                                                                "服务器里是哪种卡（或者整机额定功率多少 kW）？"),
+                                suggestions=[ctx.t("8x H100", "8 卡 H100"), ctx.t("8x RTX 4090", "8 卡 4090"),
+                                             ctx.t("10 kW", "整机 10 kW")])
+    return Answer(answer=text + "\n\n" + md_table(head, rows) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang,
+                  intent="cost", figures={"hours": hours, "pue": pue}, tool_calls=ctx.calls, clarification=ctx.clarify)
 
 
 def _measured_on_other_card(ctx: Ctx, gpu, tps: float) -> float:

@@ -473,7 +473,10 @@ def several_values(low: str, req: Request) -> list[Ask]:
                 servers_compared = True
         if slot == "num_gpus" and len(values) < 2:  # 'is one H100 enough or do we need TP2?'
             m = re.search(w(r"tp\s*[=:]?\s*(\d+)|tensor[\s-]*parallel(?:ism)?\s*(?:of\s*)?(\d+)"), low)
-            layout = re.search(w(r"(?:pp|dp|ep|cp)\s*[=:]?\s*\d+|pipeline[\s-]*parallel\w*|data[\s-]*parallel\w*"), low)
+            layout = re.search(w(r"(?:pp|dp|ep|cp)\s*[=:]?\s*\d+|pipeline[\s-]*parallel\w*|data[\s-]*parallel\w*|"
+                                 r"zero[\s-]*\d?|fsdp|ddp|deepspeed|megatron"), low) or (
+                req.intent.startswith("training") and m and req.num_gpus and req.num_gpus % int(m.group(1) or m.group(2)) == 0)
+            # ('256 H100s, ZeRO-1, TP1': the layout of the training job, not a second GPU count)
             if m and req.num_gpus and int(m.group(1) or m.group(2)) != req.num_gpus and not layout:
                 # ('TP8 x PP4 x DP16 on 512 GPUs': one layout of the cluster, not TP8 as another count)
                 values = [req.num_gpus, int(m.group(1) or m.group(2))]
@@ -1049,6 +1052,10 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
             continue  # '910B' beside an Ascend question is the card, not a 910B model
         if first.moe and abs(_active(first) / size - 1) < 0.1:
             continue  # 'DeepSeek-V3 (671B total, 37B active)': the named model's own active count
+        if re.match(r"\s*(?:params?\s*|parameters?\s*)?(?:active|activated|激活|活跃)", low[m.end():m.end() + 16]) or \
+                re.search(r"(?:active|activated|激活)\s*(?:params?|parameters?|参数)?\s*(?:of|:|：|=|为|是)?\s*$",
+                          low[max(0, m.start(1) - 24):m.start(1)]):
+            continue  # 'GLM-4.5-Air (106B 总参, 12B 激活)': an active count is a shape, never a second model
         if re.fullmatch(named, m.group(1)) or any(abs(catalog.model(i)[0].params_total / size - 1) < 0.1 for i in ids):
             continue
         line = first.id.rsplit("-", 1)[0]

@@ -673,6 +673,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                 warnings.append(f"'{as_written.strip()}' is not in the model catalog: sized as a generic {size.upper()} dense "
                                 "decoder (an MoE or a quantised checkpoint of that name needs its own config)")
             work = work.replace(as_written.strip(), " " * len(as_written.strip()), 1)
+    if ("model" not in stated or stated.get("model") in ("671b", "685b")) and re.search(r"(?<![a-z0-9.-])r1(?![a-z0-9])", work) and \
+            re.search(r"满血|蒸馏|distill|671\s*b|deepseek|深度求索", low):
+        # '满血版 R1 和蒸馏版有啥区别': R1 beside its full / distilled forms is DeepSeek-R1
+        stated["model"], stated["model_text"] = "deepseek-r1", "R1"
     if "model" not in stated:
         # 'how big a Gemma 3 / Qwen3 can I run?', 'Mac mini 64G 能跑 Qwen3 吗': a versioned family of the catalog named
         # without a size; its members are compared (or which one is asked)
