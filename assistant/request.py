@@ -211,6 +211,9 @@ class Request(BaseModel):
     utilization: float | None = Field(None, description="share of the time owned GPUs work, 0-1")
     electricity_per_kwh: float | None = Field(None, gt=0, le=100, description="the user's electricity price per kWh, in `currency`")
     period_hours: float | None = Field(None, description="how long: rental period or job length, wall-clock hours")
+    scale_run: str | None = Field(None, description="a published run (knowledge/data/training_runs.yaml id) the user "
+                                  "quoted and asked to scale at its own rate ('using their number'): its GPU-hours per "
+                                  "token (and per parameter) size the job")
     measured_tokens: float | None = Field(None, gt=0, description="the tokens of the user's own earlier run whose length "
                                           "(period_hours) they measured, when the job asked about has other tokens")
     measured_model: str | None = Field(None, description="the model of the user's earlier measured run, when it differs")

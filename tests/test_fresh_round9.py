@@ -410,3 +410,24 @@ def test_a_training_layouts_tp_is_not_another_gpu_count(layout):
                                "can 8x 4090 run the full R1 (671B)?"])
 def test_r1_beside_its_full_or_distilled_forms_is_deepseek_r1(q):
     assert _req(q).model in ("deepseek-r1", "deepseek-v3")
+
+
+# --- a published run's GPU-hours, scaled to the job at the run's own rate ----------------------------------------------
+# Llama 3.1 405B: 30.84M H100 GPU-hours for 15.6T tokens (Meta model card); DeepSeek-V3: 2.788M H800 GPU-hours for
+# 14.8T tokens (technical report, Table 1) - both in knowledge/data/training_runs.yaml
+@pytest.mark.parametrize("tokens,said,price", [(100e9, "100B", 2.5), (500e9, "500B", 2.0), (1e12, "1T", 3.0)])
+@pytest.mark.parametrize("cue", ["Using their number", "at the same rate", "scaling their GPU hours"])
+def test_a_quoted_runs_gpu_hours_scale_with_the_tokens(tokens, said, price, cue):
+    a = ask(f"Meta says Llama 3.1 405B took 30.84M H100 GPU hours. We want to continue-pretrain 405B on {said} tokens of "
+            f"domain data. {cue}, how many GPU hours, and cost at ${price}/GPU-hr?")
+    hours = 30.84e6 * tokens / 15.6e12  # same model, same card: the token ratio alone
+    assert a.figures["gpu_hours"] == pytest.approx(hours, rel=0.001)
+    assert a.figures["cost"] == pytest.approx(hours * price, rel=0.001)
+
+
+@pytest.mark.parametrize("n", [256, 512, 1024])
+@pytest.mark.parametrize("cue", ["按同样效率", "按他们的效率", "照这个效率"])
+def test_the_same_efficiency_on_fewer_gpus_is_the_run_over_them(n, cue):
+    a = ask(f"看到文章说 DeepSeek-V3 训练只花了 557.6 万美元, 用 2048 张 H800 两个月。我们有 {n} 张 H800, {cue}训 14.8T tokens 要多久?")
+    assert a.status == "answered"  # (the job is the quoted model: no 'which model?')
+    assert a.figures["wall_hours"] == pytest.approx(2.788e6 / n, rel=0.001)  # the same tokens: all its GPU-hours over n

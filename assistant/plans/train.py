@@ -1174,3 +1174,76 @@ def training_time(ctx: Ctx) -> Answer:
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + first.assumptions) + sources_md(lang, cites)
     return Answer(answer=text, lang=lang, intent=req.intent, figures=figures, citations=cites, tool_calls=ctx.calls,
                   verdict=Verdict(gpu=first.gpu, num_gpus=n, method=first.method))
+
+
+def scaled_published_run(ctx: Ctx) -> Answer:
+    """'Meta says 405B took 30.84M H100 GPU-hours; using their number, how many for 100B tokens, and the cost?': the
+    quoted run's GPU-hours per token and parameter carried to the job (tools.run_scaling), on the job's GPUs and at
+    its price, with what the published figure covers and why the same efficiency is an assumption."""
+    from knowledge.runs import load_training_runs
+    from tools.run_scaling import RunScalingRequest, scale_run
+
+    req = ctx.req
+    run = next(r for r in load_training_runs() if r.id == req.scale_run)
+    ctx.used |= {"scale_run", "tokens", "model", "method"}
+    if req.model:
+        model = ctx.model()
+        from tools.params import count_parameters
+
+        params_job = float(count_parameters(model).active)
+        name = model.name
+    else:  # '按同样效率训 14.8T tokens': the job is the run's own model, said
+        params_job = float(run.active_params or run.params)
+        name = run.name
+        ctx.assume(f"the model is {run.name} (the run you quoted)", f"模型按你引用的 {run.name} 算")
+    params_run = float(run.active_params or run.params)
+    if req.model and abs(params_job / params_run - 1) < 0.05:
+        params_job = params_run  # (the same model: its nominal size, as the run states it)
+    old_gpu = ctx.gpu(run.gpu)
+    gpu = ctx.gpu() if req.gpu else old_gpu
+    if not req.gpu:
+        ctx.assume(f"on {old_gpu.name}, the run's card", f"按原报告的 {old_gpu.name} 算")
+    price = req.price_per_gpu_hour
+    if price:
+        ctx.used.add("price_per_gpu_hour")
+    if req.num_gpus:
+        ctx.used.add("num_gpus")
+    args = {"gpu_hours_run": run.gpu_hours, "tokens_run": run.tokens, "params_run": params_run, "tokens_job": req.tokens,
+            "params_job": params_job, "peak_tflops_run": old_gpu.bf16_dense_tflops, "peak_tflops_job": gpu.bf16_dense_tflops,
+            "num_gpus": req.num_gpus, "price_per_gpu_hour": price}
+    r = ctx.call("scale_run", args, scale_run(RunScalingRequest(**args)))
+    sym = "¥" if req.currency == "CNY" else "$"
+    steps = ctx.t(f"{run.gpu_hours / 1e6:g}M GPU-hours × ({req.tokens:.3g} / {run.tokens:.3g} tokens)",
+                  f"{run.gpu_hours / 1e6:g}M 卡时 × ({req.tokens:.3g} / {run.tokens:.3g} token)")
+    if params_job != params_run:
+        steps += f" × ({params_job / 1e9:,.1f}B / {params_run / 1e9:,.1f}B " + ctx.t("parameters)", "参数)")
+    if gpu.id != old_gpu.id:
+        steps += f" × ({old_gpu.bf16_dense_tflops:g} / {gpu.bf16_dense_tflops:g} TFLOPS)"
+    lines = [ctx.t(f"**At {run.name}'s published rate: {r.gpu_hours:,.0f} GPU-hours** on {gpu.name} = {steps}.",
+                   f"**按 {run.name} 公开的效率：{r.gpu_hours:,.0f} 卡时**（{gpu.name}）= {steps}。")]
+    if r.wall_hours:
+        lines.append(ctx.t(f"On your {req.num_gpus:,} GPUs: **{r.wall_hours:,.0f} hours ≈ {r.wall_hours / 24:,.0f} days** "
+                           f"({r.gpu_hours:,.0f} / {req.num_gpus:,}), if they keep the run's efficiency.",
+                           f"你的 {req.num_gpus:,} 张卡：**约 {r.wall_hours:,.0f} 小时 ≈ {r.wall_hours / 24:,.0f} 天**"
+                           f"（{r.gpu_hours:,.0f} ÷ {req.num_gpus:,}），前提是保持同样的效率。"))
+    if r.cost:
+        lines.append(ctx.t(f"At {sym}{price:g} per GPU-hour: **{sym}{r.cost:,.0f}**.",
+                           f"按每卡时 {sym}{price:g}：**{sym}{r.cost:,.0f}**。"))
+    pre = (run.gpu_hours_breakdown or {}).get("pre-training")
+    if pre and pre < run.gpu_hours:
+        lines.append(ctx.t(f"The {run.gpu_hours / 1e6:g}M covers {run.gpu_hours_scope}; pre-training alone was "
+                           f"{pre / 1e6:g}M ({r.gpu_hours * pre / run.gpu_hours:,.0f} GPU-hours at your size).",
+                           f"{run.gpu_hours / 1e6:g}M 的范围：{run.gpu_hours_scope}；其中预训练 {pre / 1e6:g}M"
+                           f"（按你的规模约 {r.gpu_hours * pre / run.gpu_hours:,.0f} 卡时）。"))
+    else:
+        lines.append(ctx.t(f"What the {run.gpu_hours / 1e6:g}M covers: {run.gpu_hours_scope}.",
+                           f"{run.gpu_hours / 1e6:g}M 包含的范围：{run.gpu_hours_scope}。"))
+    lines.append(ctx.t("Caveats: the same efficiency is an assumption (their cluster, kernels and FP8/BF16 recipe; a "
+                       "smaller job or another stack often runs below it); research, ablations, failed runs and staff are "
+                       "not in a published GPU-hour figure.",
+                       "注意：同样的效率只是假设（他们的集群、算子和 FP8/BF16 方案；规模小或换一套框架常常达不到）；公开的卡时不含研究、"
+                       "消融实验、失败重跑和人力。"))
+    ctx.note(ctx.t(f"{run.name}: {run.source} (as of {run.as_of})", f"{run.name}：{run.source}（截至 {run.as_of}）"))
+    figures = {"gpu_hours": r.gpu_hours, "scale_factor": r.factor, "wall_hours": r.wall_hours, "cost": r.cost}
+    return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="training_time",
+                  figures=figures, tool_calls=ctx.calls)

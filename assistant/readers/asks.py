@@ -1076,7 +1076,8 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
 _LISTED = (("memory", r"(?:memory|mem|vram)(?: per gpu| per card)?|显存|每卡显存|内存占用"),
            ("time", r"time|how long|duration|wall[\s-]?clock(?: time)?|wall[\s-]?time|training time|eta|时间|多久|耗时|时长|工期|"
                     r"(?:#\s*|no\.?\s*of\s+)?(?:optimizer |training |number of |how many |total )?steps?|步数|多少步|几步|step\s*数|"
-                    r"(?:global[\s-]*batch|gbs)\s*(?:的)?\s*(?:token|tokens)\s*(?:数|量)?|tokens? per (?:optimizer )?step|每步\s*token\s*数?"),
+                    r"(?:global[\s-]*batch|gbs)\s*(?:的)?\s*(?:token|tokens)\s*(?:数|量)?|tokens? per (?:optimizer )?step|每步\s*token\s*数?|"
+                    r"(?:一|每)步\s*(?:多少|几个)?\s*tokens?"),
            ("cost", r"cost|costs|price|bill|budget|spend|费用|成本|花费|多少钱|预算|价格"),
            ("gpus", r"(?:how many |number of |# ?)?(?:gpus?|cards?)(?: count| needed)?|卡数|几张卡|多少卡|多少张卡"),
            ("speed", r"speed|throughput|tokens?/s|tok/s|速度|吞吐"),
@@ -1120,8 +1121,9 @@ def _listed(parts: list[str], req: Request) -> list[Ask]:
     asks: list[Ask] = []
     for part in parts:
         kind = next((k for k, pat in _LISTED if re.fullmatch(
-            r"(?:the |total |per[\s-]?gpu |peak |训练|推理|总|要|需要|大概|大约|每卡)*(?:" + pat + r")(?: per gpu| each|\s*分别|\s*各)?"
-            r"\s*(?:多少|是多少|要多少|大概多少|有多少|多大|多长)?", part)), None)
+            r"(?:the |total |per[\s-]?gpu |peak |is (?:the )?|训练|推理|总共|一共|总|共|要|需要|大概|大约|每卡)*(?:" + pat +
+            r")(?: per gpu| each|\s*分别|\s*各)?\s*(?:多少|是多少|要多少|大概多少|有多少|多大|多长|够不够|够吗|够用吗|够|"
+            r"(?:is )?(?:ok|enough|fine)|fits?)?", part)), None)
         if kind is None:
             return []  # a list of anything else ('seq 4096, batch 8') is inputs, not asks
         intent = intents[kind]

@@ -399,6 +399,13 @@ def _progress_bar_run(text: str) -> tuple[str, str, float] | None:
     return text[:end], rest, total * per_step / 3600
 
 
+# 'using their number', '按同样效率': a quoted run's GPU-hours per token are the user's own rate
+_AT_THEIR_RATE = (r"同样(?:的)?\s*效率|按(?:他们|它|这个|人家)(?:的)?\s*(?:效率|数字|数据)|照(?:这个|他们的?)\s*效率|一样的\s*效率|"
+                  r"(?<![a-z])(?:using|use|with|at|by|from|based on|scal\w+)\s+(?:their|that|this|the same|meta'?s|deepseek'?s)\s+"
+                  r"(?:number|numbers|figure|figures|rate|efficiency|gpu[\s-]*hours|data)(?![a-z])|"
+                  r"(?<![a-z])same (?:efficiency|rate)(?![a-z])")
+
+
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up; a measured earlier run
     written before the job asked is kept apart (measured_*) and lends the job what it does not restate."""
@@ -560,6 +567,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         warnings.append("the message contains instructions aimed at the assistant; they were set aside, not followed: "
                         + " / ".join(x[:120] for x in injected))
     text, quoted = quoted_runs(text)
+    scale_run = None
     if quoted:
         warnings.append("quoted as reference, not read as your job: " + " / ".join(q[:160] for q in quoted))
         text = _the_size_named(text, " ".join(quoted), catalog)
@@ -568,6 +576,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                              r"同样的?\s*(?:mfu|效率)|按这个|" + slots.w(r"(?:at |with )?(?:that|this|the same) (?:rate|efficiency|speed)"),
                              text.lower()):
             text += f" (mfu {mfu:.2%})"  # 'using that MFU': the quoted run's MFU is the user's input
+        from knowledge.runs import find_run
+
+        run = find_run(" ".join(quoted))
+        if run is not None and run.gpu_hours and run.tokens and re.search(_AT_THEIR_RATE, text.lower()):
+            scale_run = run  # 'Meta says 405B took 30.84M GPU-hours … using their number, how many for 100B tokens?'
     lang = question_lang(text[:300])  # the question, not a log or a paste that follows it
     # '，' would become ',' under NFKC and glue '8，128' into one number: keep a space after it
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
@@ -629,6 +642,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     # correct: it stays a note on which figure prefill uses)
     warnings += [t for t, _ in found] + memory
     stated: dict = {"premise_notes": premises} if premises else {}
+    if scale_run is not None:
+        stated["scale_run"] = scale_run.id
     if path is not None:
         stated |= path
         names.models = [m for m in names.models if m != path.get("model")]
