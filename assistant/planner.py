@@ -141,7 +141,7 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
         deps = deps.with_prices([session_purchase_override(g, p, req.currency or "USD", g in req.used_gpus)
                                  for g, p in req.gpu_purchase_prices.items()])
 
-    if req.scale_run and req.tokens and not invalid:  # 'using their number': the quoted run's rate sizes the job
+    if req.scale_run and req.tokens and not invalid and not (req.model and req.gpu and req.num_gpus):
         return plan(req.model_copy(update={"intent": "training_time"}), deps, question, invalid)
     if (req.per_token_cost or (req.reference_per_million and req.intent == "cost")) and not req.model and \
             (req.gpu or len(set(req.gpus)) >= 2) and not invalid and \
@@ -525,7 +525,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "compare": facts.compare, "spec": facts.spec, "fact_check": facts.fact_check,
                 "explain": facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared), one_of_several=one_of_several)
-    if req.scale_run and req.tokens and not invalid:  # 'using their number': the quoted run's rate sizes the job
+    if req.scale_run and req.tokens and not invalid and not (req.model and req.gpu and req.num_gpus):
+        # 'using their number' with no GPUs (or no model) of the job's own: the quoted run's rate sizes it; a job with
+        # its model and GPUs is timed at the run's implied MFU by the training-time answer
         return _finish(ctx, _run(ctx, train.scaled_published_run))
     if (req.throughput_tokens_per_s or req.tokens_per_s_per_user) and not req.model and not req.gpu and not req.num_gpus and \
             (req.daily_active_users or req.team_size or req.concurrent_users) and \

@@ -214,6 +214,8 @@ class Request(BaseModel):
     scale_run: str | None = Field(None, description="a published run (knowledge/data/training_runs.yaml id) the user "
                                   "quoted and asked to scale at its own rate ('using their number'): its GPU-hours per "
                                   "token (and per parameter) size the job")
+    scale_run_tokens: float | None = Field(None, gt=0, description="the quoted run's tokens as the user wrote them ('for "
+                                           "~15T tokens'), used in place of the published figure")
     measured_tokens: float | None = Field(None, gt=0, description="the tokens of the user's own earlier run whose length "
                                           "(period_hours) they measured, when the job asked about has other tokens")
     measured_model: str | None = Field(None, description="the model of the user's earlier measured run, when it differs")

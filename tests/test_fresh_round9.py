@@ -431,3 +431,21 @@ def test_the_same_efficiency_on_fewer_gpus_is_the_run_over_them(n, cue):
     a = ask(f"看到文章说 DeepSeek-V3 训练只花了 557.6 万美元, 用 2048 张 H800 两个月。我们有 {n} 张 H800, {cue}训 14.8T tokens 要多久?")
     assert a.status == "answered"  # (the job is the quoted model: no 'which model?')
     assert a.figures["wall_hours"] == pytest.approx(2.788e6 / n, rel=0.001)  # the same tokens: all its GPU-hours over n
+
+
+# --- a bare MoE-only line on one desk machine is its smallest member; a format filling the card is not the answer -----
+@pytest.mark.parametrize("machine", ["a Mac Studio 64GB", "my 4090", "one RTX 3090", "a MacBook Pro M3 Max 128GB"])
+def test_a_bare_mixtral_on_one_desk_machine_is_the_8x7b(machine):
+    assert _req(f"can I run Mixtral on {machine}? what quant?").model == "mixtral-8x7b"
+
+
+@pytest.mark.parametrize("q", ["can I run Mixtral 8x7B on a Mac Studio 64GB?", "Qwen2.5-32B 能在 A100 40G 上跑吗？",
+                               "can llama 3.1 70b run on an H100 80GB?"])
+def test_the_headline_format_leaves_room_on_the_card(q):
+    a = ask(q)
+    v = a.verdict
+    if v is not None and v.fits and v.num_gpus == 1:
+        m = re.search(r"\(([\d.]+) GB per GPU of ([\d.]+) GB usable\)|每卡 ([\d.]+) GB，可用 ([\d.]+) GB", a.answer)
+        assert m, a.answer[:800]
+        used, usable = float(m.group(1) or m.group(3)), float(m.group(2) or m.group(4))
+        assert used <= 0.95 * usable  # (a format filling 99% of the card is shown in the table, not as the answer)

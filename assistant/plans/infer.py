@@ -36,6 +36,11 @@ USES["inference_speed"] = USES["inference_speed"] | {"gpu_rental_prices", "claim
 
 
 
+# The share of a card's usable memory above which a format is not offered as the answer while a lighter one leaves room
+# (one longer prompt or the runtime's own buffers tip it over)
+FULL_SHARE = 0.95
+
+
 def _bits(fmt: str) -> float:
     from tools.formats import weight_format
 
@@ -442,7 +447,10 @@ def inference_memory(ctx: Ctx) -> Answer:
     fixed = weight_format_for(ctx, model, gpu if req.gpu else None)
     ladder = [fixed] if fixed else precision_ladder(ctx, model, gpu)
     results = {p: _size(ctx, model, gpu, p, batch, engine, context) for p in ladder}
-    best = next((p for p in ladder if results[p].fits), None)
+    best = next((p for p in ladder if results[p].fits and (not results[p].usable_gb or
+                                                          results[p].per_gpu_gb <= FULL_SHARE * results[p].usable_gb)),
+                None) or next((p for p in ladder if results[p].fits), None)
+    # (a format that fills 99% of the card 'fits' on paper only: the most faithful one that leaves room leads)
     main_p = best or ladder[0]  # nothing fits: the published format leads, with the GPUs it needs
     if not req.gpu and not fixed:  # 'how much memory does 70B need': the published checkpoint first
         main_p = model.native_precision
@@ -810,7 +818,7 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
             break
     else:
         four = "q4_k_m" if gguf else "awq"
-        if FORMATS[four].bits < FORMATS[fmt].bits - 1 and runnable_format(four, gpu) == four and (
+        if gpu.vendor != "Apple" and FORMATS[four].bits < FORMATS[fmt].bits - 1 and runnable_format(four, gpu) == four and (
                 supported_on(four, gpu)[0]):
             # '70B in fp16 on one 24 GB card': none of the same count holds it; the fewest such cards in 4-bit (a box)
             for k in (2, 4, 8):
@@ -823,7 +831,7 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
                     break
     from tools.cost import desk_card
 
-    box = _cheapest_box(ctx, model, gpu, n, fmt, context, batch)
+    box = _cheapest_box(ctx, model, gpu, n, fmt, context, batch) if gpu.vendor != "Apple" else None
     if box:
         ways.append(box)
     if desk_card(gpu) and gpu.vendor != "Apple" and batch <= 4 and (not total or total > 8):

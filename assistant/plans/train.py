@@ -1208,19 +1208,22 @@ def scaled_published_run(ctx: Ctx) -> Answer:
         ctx.used.add("price_per_gpu_hour")
     if req.num_gpus:
         ctx.used.add("num_gpus")
-    args = {"gpu_hours_run": run.gpu_hours, "tokens_run": run.tokens, "params_run": params_run, "tokens_job": req.tokens,
+    tokens_run = req.scale_run_tokens or run.tokens  # (the run's tokens as the user quoted them, else as published)
+    ctx.used.add("scale_run_tokens")
+    args = {"gpu_hours_run": run.gpu_hours, "tokens_run": tokens_run, "params_run": params_run, "tokens_job": req.tokens,
             "params_job": params_job, "peak_tflops_run": old_gpu.bf16_dense_tflops, "peak_tflops_job": gpu.bf16_dense_tflops,
             "num_gpus": req.num_gpus, "price_per_gpu_hour": price}
     r = ctx.call("scale_run", args, scale_run(RunScalingRequest(**args)))
     sym = "¥" if req.currency == "CNY" else "$"
-    steps = ctx.t(f"{run.gpu_hours / 1e6:g}M GPU-hours × ({req.tokens:.3g} / {run.tokens:.3g} tokens)",
-                  f"{run.gpu_hours / 1e6:g}M 卡时 × ({req.tokens:.3g} / {run.tokens:.3g} token)")
+    steps = ctx.t(f"{run.gpu_hours / 1e6:g}M GPU-hours × ({req.tokens:.3g} / {tokens_run:.3g} tokens)",
+                  f"{run.gpu_hours / 1e6:g}M 卡时 × ({req.tokens:.3g} / {tokens_run:.3g} token)")
     if params_job != params_run:
         steps += f" × ({params_job / 1e9:,.1f}B / {params_run / 1e9:,.1f}B " + ctx.t("parameters)", "参数)")
     if gpu.id != old_gpu.id:
         steps += f" × ({old_gpu.bf16_dense_tflops:g} / {gpu.bf16_dense_tflops:g} TFLOPS)"
-    lines = [ctx.t(f"**At {run.name}'s published rate: {r.gpu_hours:,.0f} GPU-hours** on {gpu.name} = {steps}.",
-                   f"**按 {run.name} 公开的效率：{r.gpu_hours:,.0f} 卡时**（{gpu.name}）= {steps}。")]
+    lines = [ctx.t(f"**At {run.name}'s published rate: {r.gpu_hours:,.0f} GPU-hours** on {gpu.name}: {steps} = "
+                   f"{r.gpu_hours:,.0f} GPU-hours.",
+                   f"**按 {run.name} 公开的效率：{r.gpu_hours:,.0f} 卡时**（{gpu.name}）：{steps} = {r.gpu_hours:,.0f} 卡时。")]
     if r.wall_hours:
         lines.append(ctx.t(f"On your {req.num_gpus:,} GPUs: **{r.wall_hours:,.0f} hours ≈ {r.wall_hours / 24:,.0f} days** "
                            f"({r.gpu_hours:,.0f} / {req.num_gpus:,}), if they keep the run's efficiency.",

@@ -644,6 +644,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     stated: dict = {"premise_notes": premises} if premises else {}
     if scale_run is not None:
         stated["scale_run"] = scale_run.id
+        said = slots.tokens(" ".join(quoted).lower()).get("tokens")
+        if said and 0.5 < said / scale_run.tokens < 2:  # ('… for ~15T tokens': the run's tokens as the user quotes them)
+            stated["scale_run_tokens"] = said
     if path is not None:
         stated |= path
         names.models = [m for m in names.models if m != path.get("model")]
@@ -691,7 +694,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if ("model" not in stated or stated.get("model") in ("671b", "685b")) and re.search(r"(?<![a-z0-9.-])r1(?![a-z0-9])", work) and \
             re.search(r"满血|蒸馏|distill|671\s*b|deepseek|深度求索", low):
         # '满血版 R1 和蒸馏版有啥区别': R1 beside its full / distilled forms is DeepSeek-R1
-        stated["model"], stated["model_text"] = "deepseek-r1", "R1"
+        stated["model"], stated["model_text"] = "deepseek-v3", "R1"  # (the catalog holds R1 as deepseek-v3: one architecture)
     if "model" not in stated:
         # 'how big a Gemma 3 / Qwen3 can I run?', 'Mac mini 64G 能跑 Qwen3 吗': a versioned family of the catalog named
         # without a size; its members are compared (or which one is asked)
@@ -1297,11 +1300,16 @@ def _desk_member(flagship: str, gpus: list[str], low: str, catalog: Catalog):
         card, top = catalog.gpu(gpus[0])[0], catalog.model(flagship)[0]
     except (LookupError, ValueError):
         return None
-    if card.memory_gb > 48 or not top.family:
-        return None
+    if card.memory_gb > (128 if card.vendor == "Apple" else 48) or not top.family:
+        return None  # (a Mac up to 128 GB is one desk machine too: 'Mixtral on a Mac Studio 64GB' is the 8x7B)
     stem = re.match(r"[a-z]+", top.family).group(0)
-    kin = [m for m in catalog.models if m.family and m.family.startswith(stem) and not SPECIALISED_MEMBER.search(m.id)
-           and not m.moe]
+    family = [m for m in catalog.models if m.family and m.family.startswith(stem) and not SPECIALISED_MEMBER.search(m.id)]
+    line = top.id.split("-")[0]
+    own = [m for m in family if m.id.split("-")[0] == line]
+    moe_line = bool(own) and all(m.moe for m in own) and top.moe and line not in ("deepseek", "qwen3", "qwen")
+    # ('Mixtral': a line of MoE models only, not the Mistral family's dense models; a family with dense members
+    # (DeepSeek's distills, Qwen) keeps its ~8B dense member)
+    kin = own if moe_line else [m for m in family if not m.moe]
     kin.sort(key=lambda m: m.id, reverse=True)  # (a tie goes to the later release: 'llama-3.1-8b' before 'llama-3-8b')
     return min(kin, key=lambda m: round(abs(m.params_total - 8e9) / 1e8)) if kin else None
 
@@ -1721,7 +1729,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s.pop("cost", None)  # ('要买多少张': buying is how the count is used, not a bill asked)
     if s.get("training_time", 0) and s.get("cost", 0):
         loser = "cost" if last.get("training_time", 0) > last.get("cost", 0) or not any(
-            k in stated for k in ("tokens", "period_hours", "budget", "deadline_hours")) else "training_time"
+            k in stated for k in ("tokens", "period_hours", "budget", "deadline_hours")) and re.search(
+            r"训练|微调|预训练|(?<![a-z])(?:train\w*|fine[\s-]*tun\w*|pre-?train\w*|sft)(?![a-z])", low) else "training_time"
         # ('how long to train our 13B on 16 A100s, and the cost at $1.60/h?' with no tokens: the time is what is
         # missing, and the cost follows from it; a bill with no time in it is no answer)
         s[loser] = 0  # 'costs matter to us... how many days?': the question asked last
