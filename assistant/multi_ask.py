@@ -398,10 +398,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         short = [(a, v) for a, v, e in rows if isinstance(v, (int, float))]
         if short:  # none carries the load at the counts stated: the one that does at the least cost, with its count
             a, v = min(short, key=lambda av: av[1])
-            return listed + (f"。**按你写的卡数，没有一个方案扛得住这个负载**；按各自需要的卡数，{a.text} 最省" 
-                             f"（{sym}{_num(v)} {cn}）。" if zh else
-                             f". **None of these carries the load as stated**; at the counts each needs, {a.text} "
-                             f"costs least ({sym}{_num(v)} {en}).")
+            return listed + (f"。按你写的卡数，没有一个方案扛得住这个负载；按各自需要的卡数，**{a.text} 最好**（最省）。" if zh else
+                             f". None of these carries the load at the count written; at the counts each needs, "
+                             f"**Best: {a.text}** (the cheapest).")
     if len(vals) < 2:
         unfit = [a for a, v, e in rows if ruled_out(e)]
         if len(vals) == 1 and unfit:  # one option holds the job, the others do not: that decides it

@@ -706,6 +706,8 @@ def _clause_gpus(clause: str) -> int | None:
 
     from assistant.readers.numbers import to_number
 
+    clause = re.sub(r"[\d.,]+\s*(?:[mkb]|million|万|亿)?\s*(?:(?:nvidia\s*)?[a-z]{0,4}\d{2,4}[a-z]?\s*)?(?:gpu|卡)[\s-]*"
+                    r"(?:hours?|hrs?|h|days?|小时|时|天)(?![a-z])", " ", clause)  # ('30.84M H100 GPU hours': compute, no count)
     said = re.search(r"(?:共|总共|合计|一共|in total|total of)\s*(\d+)\s*(?:张|块)?\s*(?:卡|gpus?)", clause)
     if said:  # ('…（共 32 卡）': the total, as the user wrote it)
         return int(said.group(1))
