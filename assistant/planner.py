@@ -1045,6 +1045,13 @@ def _size_the_family_lacks(ctx: Ctx) -> Answer | None:
     m = re.fullmatch(r"([\d.]+)b", req.model or "")
     text = (req.model_text or "").lower()
     fam = re.match(r"([a-z]+[\d.]*)[\s_-]*[\d.]+b", text) if m and text else None
+    if not fam and m:  # ('Llama 4 70B': the family and its version written apart from the size read)
+        fam = re.search(r"([a-z]+)[\s_-]*(\d+(?:\.\d+)?)[\s_-]+" + re.escape(m.group(1)) + r"\s*b(?![a-z0-9])",
+                        ctx.question.lower())
+        if fam:
+            said = fam.group(0)
+            fam = re.match(r"(.+)", fam.group(1) + fam.group(2))
+            req = ctx.req = req.model_copy(update={"model_text": said.strip().title().replace(" B", "B")})
     if not fam:
         return None
     family = fam.group(1).rstrip(".-")
@@ -1054,8 +1061,12 @@ def _size_the_family_lacks(ctx: Ctx) -> Answer | None:
     size = float(m.group(1)) * 1e9
     near = sorted(members, key=lambda x: abs(x.params_total - size))[:2]
     stem = re.match(r"[a-z]+", family).group(0)
-    other = sorted((x for x in ctx.deps.catalog.models if abs(x.params_total / size - 1) < 0.06 and x not in members
-                    and "distill" not in x.id), key=lambda x: not x.id.startswith(stem))[:1]  # the same maker first
+    from knowledge.catalog import SPECIALISED_MEMBER
+
+    pool = [x for x in ctx.deps.catalog.models if abs(x.params_total / size - 1) < 0.06 and x not in members
+            and "distill" not in x.id and not SPECIALISED_MEMBER.search(x.id)]
+    other = sorted(pool, key=lambda x: (not x.id.startswith(stem), [-ord(c) for c in x.id]))[:1]
+    # (the same maker first, its latest release: 'llama-3.3-70b' before 'llama-3-70b' and 'llama-2-70b')
     sizes = ", ".join(x.name for x in sorted(members, key=lambda x: x.params_total) if "coder" not in x.id)
     options = other + near
     clar = Clarification(missing=["model"], question=ctx.t(f"Which model did you mean?", "你指的是哪个模型？"),
@@ -1137,9 +1148,13 @@ def _on_the_suggested_models(ctx: Ctx, models: list, whole: bool = False) -> lis
     """One line per model: the headline of the planner's own answer for the same job with that model (with `whole`,
     the message's own asks, so several cards named are compared: their comparison line)."""
     out = []
+    typed = ctx.req.model_text or ""
     for x in models:
-        sub = ctx.req.model_copy(update={"model": x.id, "model_text": x.name, "family": None})
-        a = plan_message(sub, ctx.deps, ctx.question) if whole else plan(sub, ctx.deps, ctx.question)
+        sub = ctx.req.model_copy(update={"model": x.id, "model_text": x.name, "family": None, "unknown_model": None})
+        # (the question as if it named this model: the name typed is no longer an unknown one to flag again)
+        q = re.sub(re.escape(typed).replace(r"\-", r"[\s_-]*").replace(r"\ ", r"[\s_-]*"), x.name, ctx.question,
+                   flags=re.I) if typed else ctx.question
+        a = plan_message(sub, ctx.deps, q) if whole else plan(sub, ctx.deps, q)
         head = (a.comparison if whole and a.comparison else _headline(a)) or ""
         first, _, rest = head.strip().partition("\n")
         if first.rstrip("*").endswith((":", "：")) and rest:

@@ -449,3 +449,27 @@ def test_the_headline_format_leaves_room_on_the_card(q):
         assert m, a.answer[:800]
         used, usable = float(m.group(1) or m.group(3)), float(m.group(2) or m.group(4))
         assert used <= 0.95 * usable  # (a format filling 99% of the card is shown in the table, not as the answer)
+
+
+# --- a card typed with the letter O, its memory said elsewhere in the message ----------------------------------------
+@pytest.mark.parametrize("q,gid", [("想买 H2O 跑 Qwen3-32B, 单卡 96G 够吗?", "h20"),
+                                   ("thinking of an H2O for Qwen3-32B, is one 141GB card enough?", "h200"),
+                                   ("H2O 单卡 96G 显存，能跑 70B 的 int4 吗", "h20")])
+def test_a_letter_o_card_is_named_by_the_memory_said_elsewhere(q, gid):
+    assert _req(q).gpu == gid
+
+
+def test_a_letter_o_card_with_no_memory_is_still_asked():
+    assert _req("想买 H2O 跑 Qwen3-32B 够吗?").gpu is None
+
+
+# --- a family with a size it never had, the version written apart ('Llama 4 70B') ---------------------------------
+@pytest.mark.parametrize("q", ["听说 Llama 4 70B 出了, FP16 部署, 并发 20, 需要几张 A100 80G?",
+                               "can I serve Llama 4 70B on 2x H100?", "Qwen3-72B 用 4 张 H20 够不够？"])
+def test_a_size_the_family_never_had_is_said_and_asked(q):
+    a = ask(q)
+    assert a.status == "needs_clarification" and a.clarification.missing == ["model"]
+    # the meanwhile lines size real models, and never flag the typed name again
+    lines = [ln for ln in a.answer.splitlines() if ln.startswith("- ")]
+    assert lines and not any("没有收录" in ln or "not in the catalog" in ln for ln in lines)
+    assert not any(re.search(r"VL|Coder", ln.split(":")[0]) for ln in lines)

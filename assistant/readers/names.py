@@ -258,6 +258,11 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                     # 'H2O 96G': the memory written beside it names one of the two
                     rec = rec if rec.memory_gb == float(mem.group(1)) else other
                     other = None
+                if other is not None and not mem:
+                    said = {float(x) for x in re.findall(r"(?<![\d.])(\d{2,3})\s*(?:gb?|g)(?![a-z0-9])", work)}
+                    hit = [g for g in (rec, other) if g.memory_gb in said]
+                    if len(hit) == 1:  # ('想买 H2O 跑 Qwen3-32B，单卡 96G 够吗'): the memory said elsewhere names one
+                        rec, other = hit[0], None
                 if other is not None and other.id != rec.id and token.endswith("o"):
                     out.unknown_gpu = out.unknown_gpu or m.group(0).strip()
                     out.notes.append(f"'{m.group(0).strip().upper()}' could be {rec.name} or {other.name}")
