@@ -541,6 +541,15 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         ctx.assume(f"{small} requests in flight at the busiest moment: a group of {small} can all ask at once (an "
                    "assumption; state your peak concurrency to replace it)",
                    f"最忙时同时处理 {small} 个请求：{small} 个人可能同时在用（假设值；给出实际峰值并发可替换）")
+    if req.peak_factor and req.peak_factor > 1 and req.requests_per_s and not req.tokens_per_day and \
+            req.intent in ("serving", "inference_memory", "inference_speed"):
+        # '日活 1 万，每人每天 10 轮 … 高峰是平均的 5 倍': the plan carries the peak, not the day's average
+        peak = round(req.requests_per_s * req.peak_factor, 4)
+        ctx.used.add("peak_factor")
+        ctx.assume(f"sized for the peak: {req.requests_per_s:g} requests/s on average × {req.peak_factor:g} = {peak:g} "
+                   "requests/s", f"按高峰算：平均每秒 {req.requests_per_s:g} 个请求 × {req.peak_factor:g} = 每秒 {peak:g} 个")
+        req = ctx.req = req.model_copy(update={"requests_per_s": peak, "peak_factor": None})
+        # (the thread carries the peak rate from here: a follow-up does not multiply it again)
     if req.team_size and not (req.concurrent_users or req.requests_per_s):
         peak = max(1, math.ceil(req.team_size * TEAM_PEAK_SHARE))
         req = ctx.req = req.model_copy(update={"concurrent_users": peak})

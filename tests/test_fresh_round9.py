@@ -473,3 +473,24 @@ def test_a_size_the_family_never_had_is_said_and_asked(q):
     lines = [ln for ln in a.answer.splitlines() if ln.startswith("- ")]
     assert lines and not any("没有收录" in ln or "not in the catalog" in ln for ln in lines)
     assert not any(re.search(r"VL|Coder", ln.split(":")[0]) for ln in lines)
+
+
+# --- users x requests a day is the load; a peak factor said later raises it once -----------------------------------------
+@pytest.mark.parametrize("dau,each", [(10_000, 10), (5_000, 20), (30_000, 4)])
+@pytest.mark.parametrize("form", ["日活 {d} 用户, 每人每天 {e} 轮", "日活 {d}，每个用户每天 {e} 次请求",
+                                  "{d} daily users, {e} requests per user per day"])
+def test_requests_a_day_per_user_are_the_load_not_epochs(dau, each, form):
+    text = "客服机器人, Qwen2.5-7B-Instruct, " + form.format(d=dau, e=each) + ", 每轮输入 800 输出 200 token, 一张 4090 够吗?"
+    req = _req(text)
+    assert req.requests_per_s == pytest.approx(dau * each / 86400, rel=1e-3)  # the day's requests over 24 h
+    assert req.epochs is None
+
+
+@pytest.mark.parametrize("factor", [3, 5])
+def test_a_peak_factor_said_later_raises_the_rate_once(factor):
+    first = ask("客服机器人, Qwen2.5-7B-Instruct, 日活 1 万用户, 每人每天 10 轮, 每轮输入 800 输出 200 token, 一张 4090 够吗?")
+    second = ask(f"高峰是平均的 {factor} 倍", history=[first.slots])
+    third = ask("那换成 Qwen3-8B 呢", history=[first.slots, second.slots])
+    avg = 10_000 * 10 / 86400
+    assert second.request["requests_per_s"] == pytest.approx(avg * factor, rel=1e-3)
+    assert third.request["requests_per_s"] == pytest.approx(avg * factor, rel=1e-3)  # (not multiplied again)

@@ -860,6 +860,21 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if rate_of_people:  # '200 坐席，每人每分钟 2 次': the load in requests a second (not 200 in flight)
         stated |= rate_of_people
         stated.pop("concurrent_users", None)
+    daily = re.search(r"每(?:人|个人|位|个用户|用户)\s*(?:平均)?\s*每(?:天|日)\s*(?:平均)?\s*(?:约|大概)?\s*(\d+(?:\.\d+)?)\s*"
+                      r"(?:轮|次|条|个请求|个问题|次对话|次请求)|"
+                      r"(\d+(?:\.\d+)?)\s*(?:requests?|queries|messages|turns|chats|conversations|questions)\s*(?:per|a|each|/)\s*"
+                      r"(?:user|person|head)\s*(?:per|a|each|/)\s*day", work)
+    people = stated.get("daily_active_users") or stated.get("team_size")
+    if daily and people and (not stated.get("requests_per_s") or abs(
+            stated["requests_per_s"] - float(daily.group(1) or daily.group(2)) / 86400) < 1e-3):
+        # (one person's 'N 次请求每天' read alone as the whole load is replaced by everyone's)
+        # '日活 1 万用户，每人每天 10 轮': the day's requests spread over 24 h (a peak factor, when given, raises it)
+        each = float(daily.group(1) or daily.group(2))
+        stated["requests_per_s"] = round(people * each / 86400, 4)
+        if stated.get("epochs") == each:
+            stated.pop("epochs")  # ('10 轮' is ten turns a day, not ten epochs)
+        warnings.append(f"{people:,} users × {each:g} requests a day = {people * each:,.0f} requests a day = "
+                        f"{people * each / 86400:.2f} requests/s on average over 24 h")
     ver = re.search(r"(?<![\d.])(\d{2,3})\s*(?:gb|g)\s*(?:version|variant|model|edition|one|版本?|款|的(?:那款|版本|呢|那个))|"
                     r"(?:version|variant|版本?)\s*(?:is|是|为)?\s*(\d{2,3})\s*(?:gb|g)(?![a-z])", low)
     if ver and stated.get("gpu") and not str(stated["gpu"]).startswith("custom-"):
