@@ -494,3 +494,21 @@ def test_a_peak_factor_said_later_raises_the_rate_once(factor):
     avg = 10_000 * 10 / 86400
     assert second.request["requests_per_s"] == pytest.approx(avg * factor, rel=1e-3)
     assert third.request["requests_per_s"] == pytest.approx(avg * factor, rel=1e-3)  # (not multiplied again)
+
+
+# --- each card's monthly rent for a whole server is that card's rate per GPU-hour --------------------------------------
+@pytest.mark.parametrize("rents", [(45_000, 60_000, 55_000), (30_000, 50_000, 42_000)])
+@pytest.mark.parametrize("lead", ["租整机 8 卡的月租", "8 卡整机包月"])
+def test_each_cards_monthly_server_rent_is_its_rate(rents, lead):
+    l40s, a100, h20 = rents
+    text = (f"推理卡选型: L40S vs A100 80G PCIe vs H20, 跑 Qwen2.5-72B-Instruct, 并发 30, 输入 3k 输出 1k。{lead}: "
+            f"L40S ¥{l40s / 1e4:g}万, A100 ¥{a100 / 1e4:g}万, H20 ¥{h20 / 1e4:g}万。哪个性价比高?")
+    req = _req(text)
+    # a whole 8-card server's month over its 8 cards and the month's 730 h
+    assert req.gpu_rental_prices == {"l40s": pytest.approx(l40s / 8 / 730, rel=1e-3),
+                                     "a100-80gb-pcie": pytest.approx(a100 / 8 / 730, rel=1e-3),
+                                     "h20": pytest.approx(h20 / 8 / 730, rel=1e-3)}
+    assert req.purchase_price_per_server is None and req.rent_per_month is None and not req.gpu_purchase_prices
+    from assistant.readers.asks import find_asks
+
+    assert sorted(a.update["gpu"] for a in find_asks(text, req, CAT)) == ["a100-80gb-pcie", "h20", "l40s"]

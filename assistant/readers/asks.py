@@ -820,7 +820,9 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         # alone: the job on each version
         return [Ask(text=catalog.gpu(g)[0].name.replace("NVIDIA ", ""), intent=req.intent,
                     update={"gpu": g, "gpus": [g]}, compare="gpu") for g in req.gpus]
-    every_span = sorted(names.gpu_spans, key=lambda sp: sp[0])
+    every_span = sorted(((a, b, g if g in req.gpus else next((x for x in req.gpus if x in catalog.variants(g)), g))
+                         for a, b, g in names.gpu_spans), key=lambda sp: sp[0])
+    # ('A100 80G PCIe … A100 ¥6万': the bare name later is the variant named before, not a card of its own)
     chosen: dict = {}
     for sp in every_span:  # each card at the mention that gives its count ('64x H20 or 32x H100 … they say H20 …'),
         has_count = counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] is not None  # else its first

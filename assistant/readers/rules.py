@@ -772,6 +772,24 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if len(per_card) >= 2:  # 'prices we see per gpu-hr: L4 $0.80, A10 24GB $1.00, L40S $1.90': each card's own price
         stated["gpu_rental_prices"] = per_card
     bought, used_cards, bought_cur = _purchase_prices_by_card(low, names.gpu_spans)
+    monthly_rents: set = set()
+    named = list(dict.fromkeys(names.gpus))
+    bought = {next((g for g in named if g != gid and g in catalog.variants(gid)), gid) if gid not in named else gid: v
+              for gid, v in bought.items()}  # ('A100 80G PCIe … A100 ¥6万': the variant named before)
+    monthly = re.search(r"月租|月费|包月|每月|每个月|/\s*月|" + slots.w(r"per month|a month|monthly|/mo"), low) and \
+        not re.search(r"买|购|采购|售价|" + slots.w(r"buy\w*|bought|purchase\w*"), low)
+    if len(bought) >= 2 and monthly and not per_card:
+        # '租整机 8 卡的月租: L40S ¥4.5万, A100 ¥6万, H20 ¥5.5万': each card's rent a month (a whole server's when the
+        # message rents whole servers), as a rate per GPU-hour over the month's 730 h
+        per_node = 8 if re.search(r"整机|台|(?:8|八)\s*卡|" + slots.w(r"servers?|nodes?|box(?:es)?|machines?"), low) else 1
+        per_node = stated.get("gpus_per_node") or (stated.get("num_gpus") if per_node > 1 and stated.get("num_gpus") else per_node)
+        stated["gpu_rental_prices"] = {g: round(v / per_node / 730, 4) for g, v in bought.items()}
+        monthly_rents = set(bought.values())
+        if bought_cur and not stated.get("currency"):
+            stated["currency"] = bought_cur
+        warnings.append("each card's monthly rent read as a rate per GPU-hour: " + ", ".join(
+            f"{g} {v:,.0f} / {per_node} / 730 h = {v / per_node / 730:,.2f}" for g, v in bought.items()))
+        bought = {}
     if len(bought) >= 2:  # '二手 3090 5500 一张，4090 1.9 万，5090 2.3 万': each card's own purchase price
         stated["gpu_purchase_prices"] = bought
         if used_cards:
@@ -1008,6 +1026,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                         if detect_lang(text) != "zh" else
                         f"{total:,.0f} token/秒 是输入加输出（{ratio:g}:1），输出只有 {total:,.0f} ÷ {1 + ratio:g} = "
                         f"{total / (1 + ratio):,.0f} token/秒")
+    if monthly_rents:  # (each card's monthly rent is in gpu_rental_prices: no single rent or price stands for all)
+        for k in ("rent_per_month", "purchase_price_per_server", "purchase_price"):
+            if stated.get(k) in monthly_rents:
+                stated.pop(k)
+        stated.pop("rent_per_month_server", None)
     if "server_price_per_hour" in stated:  # a whole server's price per hour, over its GPUs
         per_node = stated.get("gpus_per_node") or stated.get("num_gpus") or slots.STANDARD_SERVER_GPUS
         stated["price_per_gpu_hour"] = stated.pop("server_price_per_hour") / per_node
