@@ -512,3 +512,21 @@ def test_each_cards_monthly_server_rent_is_its_rate(rents, lead):
     from assistant.readers.asks import find_asks
 
     assert sorted(a.update["gpu"] for a in find_asks(text, req, CAT)) == ["a100-80gb-pcie", "h20", "l40s"]
+
+
+# --- two set-ups of one cost question, each with its own cards, price and throughput -------------------------------
+@pytest.mark.parametrize("a,b", [((4, "A100 80G", 7, 1800), (2, "H20", 9, 1500)), ((8, "4090", 2, 3000), (2, "H100", 15, 4000))])
+@pytest.mark.parametrize("switch", ["换成", "那换成", "如果换成"])
+def test_each_set_up_is_costed_on_its_own_cards_price_and_rate(a, b, switch):
+    (n1, g1, p1, t1), (n2, g2, p2, t2) = a, b
+    ans = ask(f"按 token 算成本: 我们租 {n1} 张 {g1}, ¥{p1}/卡/小时, 跑 Qwen2.5-72B, 实测满载输出 {t1:,} tokens/s (输入不算)。"
+              f"每百万输出 token 成本多少? {switch} {n2} 张 {g2} FP8 (TP2), ¥{p2}/卡/时, 假设吞吐 {t2:,} tokens/s 呢?")
+    got = [x.figures.get("cost_per_million_tokens") for x in ans.asks]
+    # the whole set-up's hourly price over the tokens it makes in an hour: n x price / (rate x 3600 / 1e6)
+    assert got == [pytest.approx(n1 * p1 / (t1 * 3600 / 1e6), rel=0.01), pytest.approx(n2 * p2 / (t2 * 3600 / 1e6), rel=0.01)]
+
+
+@pytest.mark.parametrize("price", ["¥7/卡/小时", "¥7/卡/时", "每卡时 7 元"])
+def test_a_price_per_card_hour_is_not_the_throughputs_scope(price):
+    req = _req(f"我们租 4 张 A100 80G, {price}, 跑 Qwen2.5-72B, 实测满载输出 1,800 tokens/s。每百万输出 token 成本多少?")
+    assert req.price_per_gpu_hour == 7 and req.throughput_scope != "gpu"

@@ -1151,6 +1151,12 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
             return diff
     if req.intent in ("explain", "out_of_scope", "fact_check", "published_run"):
         return []
+    if catalog is not None:
+        from assistant.readers.items import scenario_asks
+
+        two = scenario_asks(text, req, catalog)
+        if two:  # 'A 方案 …；换成 B（own price, own throughput）呢？': each set-up's cost, compared
+            return two
     if req.measured_model or req.measured_gpu or req.measured_num_gpus or req.measured_tokens:
         return []  # an earlier run and the job asked: one job, its counts and cards are not alternatives
     if req.follow_up and req.compared and req.compared.get("setting") in SETTINGS and \

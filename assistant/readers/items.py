@@ -65,6 +65,37 @@ def item_asks(text: str, req, catalog) -> list[Ask]:
     return _asks_of_items(head, items, req, catalog)
 
 
+# 'X 方案 …; 换成 Y 呢?', '… what if we switch to Y at …': a second set-up written after the first
+_SWITCH = re.compile(r"[。.;；?？]\s*(?:那|如果|要是|假如)?\s*(?=换成|改成|改用|换用|(?:what if we |if we |and if we )?(?:switch(?:ed)? to|"
+                     r"instead (?:use|go with)|move to)\b)", re.I)
+
+
+def scenario_asks(text: str, req, catalog) -> list[Ask]:
+    """Two set-ups of one cost question, each with its own cards, price and throughput ('租 4 张 A100, ¥7/卡/小时, 实测
+    1,800 tokens/s … 换成 2 张 H20, ¥9/卡/时, 吞吐 1,500 tokens/s 呢?'): one ask per set-up, each read with the words
+    before the first set-up and carrying what the first stated that the second does not change; [] otherwise."""
+    from assistant.readers.slots import TPS_RATE
+
+    norm = unicodedata.normalize("NFKC", text)
+    m = _SWITCH.search(norm)
+    if not m or not (req.per_token_cost or req.intent == "cost"):
+        return []
+    first, second = norm[:m.end()], norm[m.end():]
+    money_word = r"[¥￥$]|元|块|usd|rmb|dollars?"
+    if not all(re.search(TPS_RATE, p.lower()) and re.search(money_word, p.lower()) for p in (first, second)):
+        return []
+    asks = _asks_of_items("", [first, second], req, catalog)
+    if len(asks) != 2:
+        return []
+    zh = req.lang == "zh"
+    for i, a in enumerate(asks):
+        asks[i] = a.model_copy(update={"intent": "cost", "update": a.update | {"per_token_cost": True, "measured_gpu": None,
+                                                                            "measured_num_gpus": None,
+                                                                            "measured_model": None},
+                                       "text": ("方案 " if zh else "set-up ") + "AB"[i]})
+    return asks
+
+
 # what a later job on another model keeps of an earlier one: the machine it runs on, not the job's own settings
 HARDWARE = {"gpu", "gpus", "gpu_text", "unknown_gpu", "num_gpus", "gpus_per_node", "nodes", "interconnect", "ram_gb",
             "standard_server", "device_kind", "host_owned", "server", "provider", "price_per_gpu_hour", "currency"}

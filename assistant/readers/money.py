@@ -53,7 +53,7 @@ def money(text: str) -> dict:
     """The user's own prices, budget, utilization and periods."""
     out: dict = {}
     whole = text  # (matches are blanked from `text` as they are read)
-    rate = (r"(?:/|per|每|一|an?|每个|each)\s*(?:gpu|卡|张卡|card)?\s*[-·/]?\s*(?:hours?|hr|h|小时|卡时|卡·时|个小时)(?![a-z])")
+    rate = (r"(?:/|per|每|一|an?|每个|each)\s*(?:gpu|卡|张卡|card)?\s*[-·/]?\s*(?:hours?|hr|h|小时|卡时|卡·时|个小时|时)(?![a-z])")
     m = re.search(MONEY + r"\s*" + rate, text) or \
         re.search(r"(?:每小时|一小时|每卡时|卡时|每卡每小时|每张卡每小时|per hour|an hour|hourly|per gpu[\s-]?hour|gpu[\s-]?hours? (?:at|cost|is)|"
                   r"/h|/hr)\s*(?:的)?\s*(?:综合|总|整体)?\s*"

@@ -1048,7 +1048,8 @@ def throughput_with_span(text: str) -> tuple[dict, tuple[int, int] | None]:
             continue
         out["throughput_tokens_per_s"] = v
         span = (m.start(), m.end())
-        scope_text = before[-40:] + " " + after[:24]
+        scope_text = re.sub(r"(?:/|每)\s*(?:卡|张|gpu|card)\s*[-·/]?\s*(?:小时|时|hours?|hr|h)(?![a-z])|卡时|卡·时|gpu[\s-]*hours?",
+                            " ", before[-40:] + " " + after[:24])  # ('¥7/卡/小时' is a price's unit, not the rate's scope)
         if re.search(_PER_NODE, before[-14:]):  # '整机输出吞吐 3200': the word next to the rate decides
             out["throughput_scope"] = "node"
         elif re.search(_PER_UNIT, scope_text):
