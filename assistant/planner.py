@@ -1003,14 +1003,28 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
         text += "\n\n" + ctx.t("Meanwhile, the GPUs it takes at common token budgets:", "在常见的数据量下，需要的卡数：") + \
             "\n" + "\n".join(meanwhile)
     elif missing == ["tokens"]:
+        if ctx.req.samples:  # 'how long for 1 epoch on our 50k samples?': the samples' length is what is missing
+            clar = clar.model_copy(update={"question": ctx.t("How many tokens is one sample on average?",
+                                                             "平均每条样本多少 token？"),
+                                           "suggestions": [ctx.t(f"{n} tokens per sample", f"每条 {n} token")
+                                                           for n in (500, 1000, 2000)]})
+            text = ctx.t(f"How many tokens is one sample on average (prompt + response)? {ctx.req.samples:,} samples × that "
+                         f"× {ctx.req.epochs or 1:g} epoch(s) are the tokens the time needs.",
+                         f"平均每条样本多少 token（输入 + 回答）？{ctx.req.samples:,} 条 × 每条长度 × {ctx.req.epochs or 1:g} 个 epoch "
+                         "就是训练 token 数。")
         rate = _per_billion_tokens(ctx)
         if rate:  # 'how long to train our 13B on 16 A100s, and the cost?': the time and bill per 1B tokens, meanwhile
             text += "\n\n" + rate
+            hours = _per_billion_tokens.last_hours
+            if ctx.req.samples and hours:
+                each = [(n, ctx.req.samples * n * (ctx.req.epochs or 1) / 1e9 * hours) for n in (500, 1000, 2000)]
+                text += "\n" + ctx.t("So " + ", ".join(f"{h:,.1f} h at {n:,} tokens per sample" for n, h in each) + ".",
+                                      "即每条 " + "、".join(f"{n:,} token 时 {h:,.1f} 小时" for n, h in each) + "。")
     req_dict = ctx.req.model_dump(mode="json")
     req_dict["awaiting"] = missing
     return Answer(answer=restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=ctx.req.intent,
                   status="needs_clarification", clarification=clar, request=ctx.req.model_dump(mode="json"),
-                  slots=req_dict)
+                  slots=req_dict, tool_calls=ctx.calls)
 
 
 def _which_mac(ctx: Ctx, name: str) -> Answer:
@@ -1325,15 +1339,18 @@ def _per_billion_tokens(ctx: Ctx) -> str | None:
     """Training on the GPUs named with no token count: the wall time and the bill per 1B tokens, from the planner's own
     training-time answer at 1B tokens (its MFU and method said there), so any dataset size scales from it."""
     req = ctx.req
+    _per_billion_tokens.last_hours = None
     if not (req.model and (req.gpu or req.gpus) and req.num_gpus) or req.deadline_hours:
         return None
-    sub = req.model_copy(update={"tokens": 1e9, "intent": "training_time"})
+    sub = req.model_copy(update={"tokens": 1e9, "intent": "training_time", "samples": None})
     try:
         a = plan(sub, ctx.deps, ctx.question)
     except Exception:
         log.exception("sizing at 1B tokens failed")
         return None
     hours = a.figures.get("wall_hours")
+    _per_billion_tokens.last_hours = hours if isinstance(hours, (int, float)) else None
+    ctx.calls.extend(a.tool_calls)  # (the figures said meanwhile come from these calls, kept with the answer)
     if a.status != "answered" or not isinstance(hours, (int, float)):
         return None
     price = req.price_per_gpu_hour

@@ -47,6 +47,8 @@ class Request(BaseModel):
                                                             "gguf-q4_k_m, ... (sets the inference precision)")
     models: list[str] = Field(default_factory=list, description="every model named, in order (comparisons)")
     family_flagship: bool | None = Field(None, description="a model family named alone ('DeepSeek'): its flagship, said")
+    samples: int | None = Field(None, ge=1, le=10_000_000_000, description="training samples counted with no length "
+                                "('our 50k samples'): the tokens wait on their average length")
     sample_len: int | None = Field(None, ge=1, le=10_000_000, description="average tokens per training sample, when the "
                                    "data is given as samples x length ('50k samples, avg 1,500 tokens')")
     packing: bool | None = Field(None, description="samples packed into full sequences (True) or one sample per sequence "

@@ -530,3 +530,17 @@ def test_each_set_up_is_costed_on_its_own_cards_price_and_rate(a, b, switch):
 def test_a_price_per_card_hour_is_not_the_throughputs_scope(price):
     req = _req(f"我们租 4 张 A100 80G, {price}, 跑 Qwen2.5-72B, 实测满载输出 1,800 tokens/s。每百万输出 token 成本多少?")
     assert req.price_per_gpu_hour == 7 and req.throughput_scope != "gpu"
+
+
+# --- samples counted with no length: their length asked, the epoch at common lengths meanwhile ---------------------
+@pytest.mark.parametrize("samples,said", [(50_000, "50k"), (200_000, "200k"), (10_000, "10k")])
+def test_an_epoch_of_samples_with_no_length_asks_the_length_with_the_time_at_common_lengths(samples, said):
+    a = ask(f"QLoRA fine-tune Mistral 7B on one RTX 3090: how much VRAM, and how long for 1 epoch on our {said} samples?")
+    assert [x.intent for x in a.asks] == ["training_memory", "training_time"]
+    text = a.answer.split("### 2.")[1]
+    rate = re.search(r"per \*\*1B training tokens\*\* on 1 GPUs: \*\*([\d,.]+) h\*\*", text)
+    assert "tokens is one sample on average" in text and rate
+    per_b = _num(rate.group(1))
+    for n in (500, 1000, 2000):  # samples x tokens each / 1e9 x the hours per 1B tokens
+        m = re.search(rf"([\d,.]+) h at {n:,} tokens per sample", text)
+        assert m and _num(m.group(1)) == pytest.approx(samples * n / 1e9 * per_b, rel=0.01, abs=0.06)

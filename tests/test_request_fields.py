@@ -204,6 +204,8 @@ PAIRS: dict[str, tuple[str, str]] = {
                 "QLoRA llama-3.1-8B on one H100, seq 4096, micro bs 2, grad accum 16: 50k samples, avg 1,500 tokens, "
                 "3 epochs, packing off. steps?"),
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
+    "samples": ("QLoRA fine-tune Mistral 7B on one RTX 3090: how much VRAM, and how long for 1 epoch?",
+                "QLoRA fine-tune Mistral 7B on one RTX 3090: how much VRAM, and how long for 1 epoch on our 50k samples?"),
     "api_model": ("We spend $18k/month on the API. Would self-hosting Llama 3.3 70B on H100s at $2.50/hr be cheaper?",
                   "We spend $18k/month on GPT-4o. Would self-hosting Llama 3.3 70B on H100s at $2.50/hr be cheaper?"),
     "scale_run": ("We want to continue-pretrain Llama 3.1 405B on 100B tokens. How many GPU hours, and cost at "

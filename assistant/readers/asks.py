@@ -581,7 +581,7 @@ def several_intents(low: str, req: Request, catalog=None) -> list[Ask]:
             continue
         if intent in ("price", "cost") and req.intent == "training_time" and req.price_per_gpu_hour:
             continue  # '要多久？每卡时 12 元，总共多少钱？': the time answer gives the bill at that price
-        if intent == "training_time" and not req.tokens:
+        if intent == "training_time" and not req.tokens and not req.samples:
             continue
         if intent == "serving" and not (req.concurrent_users or req.requests_per_s):
             continue
@@ -820,7 +820,8 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         # alone: the job on each version
         return [Ask(text=catalog.gpu(g)[0].name.replace("NVIDIA ", ""), intent=req.intent,
                     update={"gpu": g, "gpus": [g]}, compare="gpu") for g in req.gpus]
-    every_span = sorted(((a, b, g if g in req.gpus else next((x for x in req.gpus if x in catalog.variants(g)), g))
+    every_span = sorted(((a, b, g if g in req.gpus or re.search(r"sxm|pcie|nvl|\d{2,3}\s*g(?![a-z])", low[a:b + 12])
+                          else next((x for x in req.gpus if x in catalog.variants(g)), g))
                          for a, b, g in names.gpu_spans), key=lambda sp: sp[0])
     # ('A100 80G PCIe … A100 ¥6万': the bare name later is the variant named before, not a card of its own)
     chosen: dict = {}

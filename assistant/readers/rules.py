@@ -1270,6 +1270,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # '如果数据增加到 20 万条呢？' after '5 万条，每条 4096 token', '50k samples, seq 2048': the count at that length
         merged["tokens"] = stated["_samples"] * merged["seq_len"]
         stated["tokens"] = merged["tokens"]
+    if stated.get("_samples") and not merged.get("tokens") and not merged.get("sample_len"):
+        # 'how long for 1 epoch on our 50k samples?': the count kept; its tokens wait on the samples' length
+        merged["samples"] = stated["samples"] = int(stated["_samples"])
     merged.pop("_samples", None)
     if stated.get("deadline_hours") and stated.get("period_hours") == stated["deadline_hours"] and \
             intent in ("training_time", "training_memory"):
