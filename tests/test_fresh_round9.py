@@ -544,3 +544,11 @@ def test_an_epoch_of_samples_with_no_length_asks_the_length_with_the_time_at_com
     for n in (500, 1000, 2000):  # samples x tokens each / 1e9 x the hours per 1B tokens
         m = re.search(rf"([\d,.]+) h at {n:,} tokens per sample", text)
         assert m and _num(m.group(1)) == pytest.approx(samples * n / 1e9 * per_b, rel=0.01, abs=0.06)
+
+
+# --- a Mac that cannot hold the load is never told a count of Macs ('at least None GPUs') ---------------------------
+@pytest.mark.parametrize("mac", ["Mac Studio M3 Ultra 512GB", "MacBook Pro M4 Max 128GB"])
+@pytest.mark.parametrize("model,users", [("DeepSeek-R1 671B at Q4_K_M", 5), ("Llama 3.1 70B in bf16", 20)])
+def test_a_mac_short_of_a_load_gets_no_count_of_macs(mac, model, users):
+    a = ask(f"{mac}: can it serve {model} for {users} devs at once, and how fast?")
+    assert "None" not in a.answer

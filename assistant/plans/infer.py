@@ -1274,10 +1274,15 @@ def serving(ctx: Ctx) -> Answer:
                        f"（按整机算最少 {boxes} 台 × {per} 卡 = **{boxes * per} 张**，只看显存）")
                  if r.min_gpus and r.min_gpus > per else "")
         least = serving_count(ctx, model, gpu, r.min_gpus) if r.min_gpus and r.min_gpus <= per else r.min_gpus
+        need_en = (f"at least **{least}** GPUs are needed{whole}" if least else
+                   "more such machines do not pool their memory: fewer sequences at once, a shorter context or an 8-bit KV "
+                   "cache, or a machine with more memory")  # (a Mac: no count of them holds more sequences)
+        need_zh = (f"至少需要 **{least}** 张{whole}" if least else "这种机器不能合并显存：减少同时路数、缩短上下文或用 8 位 KV cache，"
+                   "或换内存更大的机器")
         head = ctx.t(f"**No**: {users} concurrent sequences of {context:,} tokens need {r.kv_cache_total_gb:.1f} GB of KV cache; "
-                     f"{n}× {gpu.name} hold up to **{max_seqs}**; at least **{least}** GPUs are needed{whole}.",
+                     f"{n}× {gpu.name} hold up to **{max_seqs}**; {need_en}.",
                      f"**不够**：{users} 路 {context:,} token 的请求需要 {r.kv_cache_total_gb:.1f} GB KV cache；"
-                     f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；至少需要 **{least}** 张{whole}。")
+                     f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；{need_zh}。")
     if smaller:
         head = ctx.t(f"**Not in {smaller[0]}** (the published weights need at least {smaller[1]} GPUs), **but in "
                      f"{smaller[2]} your {n} are enough** without buying more. ",
