@@ -552,3 +552,13 @@ def test_an_epoch_of_samples_with_no_length_asks_the_length_with_the_time_at_com
 def test_a_mac_short_of_a_load_gets_no_count_of_macs(mac, model, users):
     a = ask(f"{mac}: can it serve {model} for {users} devs at once, and how fast?")
     assert "None" not in a.answer
+
+
+# --- a single request's speed is never a total to set a load against ----------------------------------------------------
+@pytest.mark.parametrize("one", ["single request = 95 tok/s", "a single user gets 95 tok/s", "95 tok/s for a single request",
+                                 "batch size 1: 95 tok/s"])
+def test_a_single_requests_speed_is_not_a_measured_total(one):
+    q = (f"my colleague ran vLLM on 1 H100: Llama 3.1 8B bf16, {one}. he concludes one H100 can give 100 simultaneous "
+         "users that speed each. right? how many users can it actually serve at decent speed?")
+    assert _req(q).throughput_tokens_per_s is None
+    assert "whole GPU's output summed over many streams" not in ask(q).answer

@@ -972,7 +972,8 @@ _PER_USER_AFTER = (r"^[^.?!。？；;]{0,12}?(?:(?<![a-z])(?:each|per[\s-]*(?:us
 _PER_USER_BEFORE = (r"(?:(?<![a-z])(?:each|every|per)[\s-]+(?:user|person|stream|request|seat|session|sequence|client)\w*"
                     r"[^.?!。？]{0,20}|每(?:个)?(?:人|用户|路|请求|序列)[^。？，,]{0,10}|单(?:个)?用户[^。？，,]{0,10}|至少\s*|不低于\s*|"
                     r"(?<![a-z])at least\s*|≥\s*|>=\s*)$")
-SINGLE_STREAM = r"batch\s*(?:size)?\s*(?:=|of|为|是)?\s*1(?!\d)|bs\s*=?\s*1(?!\d)|single[\s-]*stream|one stream|单路|单并发|单请求"
+SINGLE_STREAM = (r"batch\s*(?:size)?\s*(?:=|of|为|是)?\s*1(?!\d)|bs\s*=?\s*1(?!\d)|single[\s-]*stream|one stream|单路|单并发|单请求|"
+                 r"(?<![a-z])(?:a\s+)?single[\s-]*(?:request|user|sequence|prompt)(?![a-z])|(?<![a-z])one (?:request|user) at a time")
 NEEDED = (r"(?<![a-z])(?:need|needs|require\w*|target|must|want|reach|hit)(?![a-z])|需要|要求|目标|希望|要做到|做到|达到|撑住|扛住|支撑|"
            r"(?:高峰|峰值|顶峰|最高|忙时)\s*(?:时|期)?\s*(?:要|得|需|大概|约)")
 
