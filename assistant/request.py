@@ -186,6 +186,10 @@ class Request(BaseModel):
                                             "owned hardware, per server when the message is about a server, in `currency`")
     hosting_includes_power: bool | None = Field(None, description="the hosting cost includes power ('colo and power')")
     power_kw: float | None = Field(None, gt=0, le=1000, description="a server's measured power draw, kW (wall, IT side)")
+    gpu_power_w: float | None = Field(None, gt=0, le=5000, description="each GPU's power draw the user states ('400 W/GPU'), "
+                                      "in place of the card's TDP")
+    server_overhead: float | None = Field(None, ge=0, le=5, description="the rest of the server's power as a share of the "
+                                          "GPUs' ('+30% server overhead'), in place of the DGX-derived factor")
     pue: float | None = Field(None, ge=1, le=3, description="the facility's power usage effectiveness")
     depreciation_years: float | None = Field(None, gt=0, le=15, description="years owned hardware is written off over")
     rent_per_month: float | None = Field(None, gt=0, description="a monthly rental price the user states (a reserved "

@@ -99,6 +99,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "resale_fraction": ("resale {:.0%}", "残值 {:.0%}"),
         "rent_committed": ("reserved term", "包期租用"),
         "api_model": ("API {}", "API {}"), "samples": ("{:,} samples", "{:,} 条样本"),
+        "gpu_power_w": ("{:g} W per GPU", "每卡 {:g} W"), "server_overhead": ("+{:.0%} for the server", "整机另加 {:.0%}"),
         "device_kind": ("a {}", "设备：{}"),
         "long_documents": ("long documents", "长文档"),
         "quiet": ("quiet", "安静低功耗"),
@@ -176,6 +177,7 @@ def clarification(req: Request, missing: list[str], catalog) -> Clarification:
 # Answer's `ignored` list keeps 'field=value: why' for the API).
 _FIELD_LABELS = {
     "power_limit_w": ("power available", "可用功率", " W"), "rack_units": ("rack space", "机柜空间", "U"), "power_kw": ("power draw", "功耗", " kW"),
+    "gpu_power_w": ("power per GPU", "每卡功耗", " W"), "server_overhead": ("server overhead", "整机额外功耗", ""),
     "price_per_gpu_hour": ("price per GPU-hour", "每卡每小时价格", ""), "purchase_price": ("purchase price", "购买价格", ""),
     "purchase_price_per_server": ("server price", "整机价格", ""), "rent_per_month": ("monthly rent", "月租", ""),
     "hosting_per_month": ("hosting per month", "每月托管费", ""), "electricity_per_kwh": ("electricity price",

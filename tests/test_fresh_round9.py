@@ -562,3 +562,19 @@ def test_a_single_requests_speed_is_not_a_measured_total(one):
          "users that speed each. right? how many users can it actually serve at decent speed?")
     assert _req(q).throughput_tokens_per_s is None
     assert "whole GPU's output summed over many streams" not in ask(q).answer
+
+
+# --- the user's own power model: each GPU's draw and the rest of the server's share -----------------------------------
+@pytest.mark.parametrize("watts,over", [(400, 30), (700, 40), (350, 20)])
+@pytest.mark.parametrize("form", ["power {w} W/GPU + {o}% server overhead", "{w}W per GPU, +{o}% for the server"])
+def test_a_stated_power_per_gpu_and_overhead_make_the_bill(watts, over, form):
+    q = (f"32x A100 80GB SXM running for 746 hours. {form.format(w=watts, o=over)}, $0.10/kWh. electricity cost if we "
+         "own the GPUs?")
+    req = _req(q)
+    assert req.gpu_power_w == watts and req.server_overhead == pytest.approx(over / 100) and req.power_limit_w is None
+    a = ask(q)
+    # 32 GPUs x the stated draw x (1 + the stated overhead) x the hours x the price; no PUE added on top of the user's
+    # own overhead (said)
+    bill = 32 * watts * (1 + over / 100) / 1000 * 746 * 0.10
+    m = re.search(r"\*\*At full load: \$([\d,]+)\*\*", a.answer)
+    assert m and _num(m.group(1)) == pytest.approx(bill, rel=0.01)

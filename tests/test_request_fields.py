@@ -206,6 +206,11 @@ PAIRS: dict[str, tuple[str, str]] = {
     "break_even": ("What does renting 8 H100s cost?", "What does renting 8 H100s cost, and when would buying them break even?"),
     "samples": ("QLoRA fine-tune Mistral 7B on one RTX 3090: how much VRAM, and how long for 1 epoch?",
                 "QLoRA fine-tune Mistral 7B on one RTX 3090: how much VRAM, and how long for 1 epoch on our 50k samples?"),
+    "gpu_power_w": ("32x A100 80GB for 746 hours, power $0.10/kWh: electricity cost if we own the GPUs?",
+                    "32x A100 80GB for 746 hours, power 400 W/GPU, $0.10/kWh: electricity cost if we own the GPUs?"),
+    "server_overhead": ("32x A100 80GB for 746 hours, power 400 W/GPU, $0.10/kWh: electricity cost if we own the GPUs?",
+                        "32x A100 80GB for 746 hours, power 400 W/GPU + 30% server overhead, $0.10/kWh: electricity cost "
+                        "if we own the GPUs?"),
     "api_model": ("We spend $18k/month on the API. Would self-hosting Llama 3.3 70B on H100s at $2.50/hr be cheaper?",
                   "We spend $18k/month on GPT-4o. Would self-hosting Llama 3.3 70B on H100s at $2.50/hr be cheaper?"),
     "scale_run": ("We want to continue-pretrain Llama 3.1 405B on 100B tokens. How many GPU hours, and cost at "

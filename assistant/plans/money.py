@@ -396,9 +396,21 @@ def power_bill(ctx: Ctx) -> Answer:
     s = _sym(cur)
     servers = req.nodes or (-(-(req.num_gpus or 8) // (req.gpus_per_node or 8)))
     n = req.num_gpus or 1
-    if not req.power_kw and not req.gpu:
+    if not req.power_kw and not req.gpu and not req.gpu_power_w:
         return _power_bill_by_card(ctx, servers)
-    if req.power_kw:
+    if req.gpu_power_w and not req.power_kw:
+        # '400 W/GPU + 30% server overhead': the user's own power model, in place of TDP x the DGX-derived factor
+        from tools.purchase import SERVER_POWER_FACTOR
+
+        over = req.server_overhead if req.server_overhead is not None else SERVER_POWER_FACTOR - 1
+        ctx.used |= {"gpu_power_w", "server_overhead"}
+        gpu = ctx.gpu(default="h100") if req.gpu else None
+        kw = n * req.gpu_power_w * (1 + over) / 1000
+        what = ctx.t(f"{n} × {req.gpu_power_w:g} W (yours) × {1 + over:.2f} for the rest of the server"
+                     + (" (yours)" if req.server_overhead is not None else " (DGX-derived; give yours)"),
+                     f"{n} × {req.gpu_power_w:g} W（你给的）× {1 + over:.2f}（服务器其余部分"
+                     + ("，你给的）" if req.server_overhead is not None else "，按 DGX 估；可给出你的）"))
+    elif req.power_kw:
         kw = req.power_kw * servers
         what = ctx.t(f"{servers} × {req.power_kw:g} kW", f"{servers} 台 × {req.power_kw:g} kW")
     elif _whole_servers(ctx):  # 'a whole 8-GPU H100 server at full load': the server's draw, not its GPUs' alone
@@ -415,8 +427,11 @@ def power_bill(ctx: Ctx) -> Answer:
         kw = n * gpu.tdp_w / 1000
         what = ctx.t(f"{n} × {gpu.tdp_w:g} W ({gpu.name} TDP; the servers' CPUs, memory and fans add more)",
                      f"{n} × {gpu.tdp_w:g} W（{gpu.name} 的 TDP；服务器 CPU、内存、风扇另计）")
-    pue = req.pue or 1.3
-    if not req.pue:
+    pue = req.pue or (1.0 if req.server_overhead is not None else 1.3)
+    if not req.pue and req.server_overhead is not None:
+        ctx.assume("no PUE on top: your overhead is taken as the whole of it (give a PUE to add cooling)",
+                   "不另加 PUE：你给的额外功耗就是全部（如需计入制冷请给出 PUE）")
+    elif not req.pue:
         ctx.assume("PUE 1.3", "PUE 1.3")
     from assistant.plans.train import run_hours
 
@@ -434,6 +449,10 @@ def power_bill(ctx: Ctx) -> Answer:
     kws = f"{kw:,.0f}" if kw >= 100 else f"{kw:,.1f}"
     lines = [ctx.t(f"**At full load: {s}{full:,.0f}** = {what} = {kws} kW × PUE {pue:g} × {hours:,.0f} h × {s}{price:g}/kWh.",
                    f"**满载：{s}{full:,.0f}** = {what} = {kws} kW × PUE {pue:g} × {hours:,.0f} 小时 × {s}{price:g}/度。")]
+    if run:  # ('need: days, GPU-hours, … and electricity'): the run's own figures before its bill
+        lines.insert(0, ctx.t(f"**The run: {run:,.0f} h ({run / 24:,.1f} days) on {n} GPUs = {run * n:,.0f} GPU-hours** "
+                              "(the training-time estimate).",
+                              f"**这次训练：{run:,.0f} 小时（{run / 24:,.1f} 天），{n} 张卡 = {run * n:,.0f} 卡时**（训练时间估算）。"))
     figures = {"electricity_full_load": full, "kw": kw, "hours": hours, "currency": cur}
     if req.utilization and req.utilization >= 1:
         ctx.used.add("utilization")  # ('24/7': the full-load bill is the bill)
@@ -465,11 +484,11 @@ def power_bill(ctx: Ctx) -> Answer:
         ctx.used.add("price_per_gpu_hour")
         figures |= {"rent_same_gpus": round(rent, 2), "power_share_of_rent": round(bill / rent, 3)}
         lines.append(ctx.t(
-            f"**Renting {n} × {gpu.name} instead: {s}{rent:,.0f}** ({n} × {hours:,.0f} h × {s}{req.price_per_gpu_hour:g}/GPU-h). "
+            f"**Renting {n} × {gpu.name if gpu else 'GPUs'} instead: {s}{rent:,.0f}** ({n} × {hours:,.0f} h × {s}{req.price_per_gpu_hour:g}/GPU-h). "
             f"Running your own costs {s}{bill:,.0f} in power, {bill / rent:.0%} of that: **keep running yours** while the "
             "machine works (what you paid for it is spent either way; hosting, repairs and your time are extra). Buying "
             "a new rig instead of renting is another sum: ask 'rent or buy' with the period.",
-            f"**改租 {n} 张 {gpu.name}：{s}{rent:,.0f}**（{n} × {hours:,.0f} 小时 × {s}{req.price_per_gpu_hour:g}/卡时）。"
+            f"**改租 {n} 张 {gpu.name if gpu else 'GPU'}：{s}{rent:,.0f}**（{n} × {hours:,.0f} 小时 × {s}{req.price_per_gpu_hour:g}/卡时）。"
             f"自己跑的电费 {s}{bill:,.0f}，是租金的 {bill / rent:.0%}：机器能用就**继续用自己的**（买机器的钱已经花了；托管、维修"
             "和人工另算）。要不要新买一台还是去租，是另一笔账：带上使用时长问“租还是买”。"))
     if req.throughput_tokens_per_s:  # '… and per million tokens if it averages 2,500 tok/s': the bill over the tokens

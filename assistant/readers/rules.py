@@ -872,7 +872,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
                    slots.largest_model, slots.system_ram, slots.targets, slots.peak_tflops,
                    slots.provider, slots.batch_items, slots.tensor_parallel, slots.vendors, slots.power_limit,
-                   slots.rack_space, slots.training_overheads):
+                   slots.rack_space, slots.training_overheads, slots.gpu_power):
         stated |= reader(work)
     rate_of_people = slots.per_person_rate(work)  # (it replaces one person's rate read alone: '3 requests per minute')
     if rate_of_people:  # '200 坐席，每人每分钟 2 次': the load in requests a second (not 200 in flight)

@@ -1326,6 +1326,23 @@ def rack_space(text: str) -> dict:
     return {}
 
 
+def gpu_power(text: str) -> dict:
+    """Each GPU's draw and the rest of the server's share, as the user states them ('power 400 W/GPU + 30% server
+    overhead', '每卡 350W，整机另加 20%')."""
+    out: dict = {}
+    m = re.search(r"(\d{2,4}(?:\.\d+)?)\s*(?:w|watts?|瓦)\s*(?:/|per|每|a|each)\s*(?:gpu|card|卡|张)(?![a-z])|"
+                  r"(?:每卡|每张卡|单卡|per gpu|each gpu)\s*(?:功耗|power|draw\w*)?\s*(?:约|about|~)?\s*(\d{2,4}(?:\.\d+)?)\s*(?:w|瓦)(?![a-z])",
+                  text)
+    if m:
+        out["gpu_power_w"] = float(m.group(1) or m.group(2))
+        over = re.search(r"[+＋]\s*(\d{1,3}(?:\.\d+)?)\s*%\s*(?:for\s+(?:the\s+)?)?(?:server|system|host|node|整机|服务器|overhead|其余|其他)|"
+                         r"(\d{1,3}(?:\.\d+)?)\s*%\s*(?:server|system|host|node)?\s*overhead|(?:整机|服务器)\s*(?:另加|再加|加)\s*"
+                         r"(\d{1,3}(?:\.\d+)?)\s*%", text[m.end():m.end() + 60])
+        if over:
+            out["server_overhead"] = float(over.group(1) or over.group(2) or over.group(3)) / 100
+    return out
+
+
 def power_limit(text: str) -> dict:
     """Watts available: '40 kW of rack power', '每个机柜只有 8kW 电', 'a normal 15A 120V outlet' (80% of amps x volts,
     the continuous-load rule for a circuit). A card's TDP ('450W 的 4090') is not a limit: it needs a word of supply."""
@@ -1340,6 +1357,8 @@ def power_limit(text: str) -> dict:
             continue  # ('4 DGX H100 (10.2 kW max each)': each machine's rating, not a limit on the room
         limit = re.search(r"别超|不超过|不能超|以内|之内|上限|最多|under(?!\s*(?:full\s*)?load)|at most|max|within|limit|budget|cap|"
                           r"only|只有", near)  # ('draws ~10 kW under load' is a draw, not a limit)
+        if re.match(r"\s*(?:/|per|每|each)\s*(?:gpu|card|卡|张)(?![a-z])", text[m.end():m.end() + 12]):
+            continue  # ('400 W/GPU': each card's draw, not a limit)
         if not (re.search(_POWER_CONTEXT, near) or limit) or (
                 re.search(r"tdp|功耗|每卡|每台|满载|per (?:gpu|card|node|server|machine)|draws?|pulls?|consum\w*|"
                           r"under (?:full )?load", near) and not limit):
