@@ -578,3 +578,22 @@ def test_a_stated_power_per_gpu_and_overhead_make_the_bill(watts, over, form):
     bill = 32 * watts * (1 + over / 100) / 1000 * 746 * 0.10
     m = re.search(r"\*\*At full load: \$([\d,]+)\*\*", a.answer)
     assert m and _num(m.group(1)) == pytest.approx(bill, rel=0.01)
+
+
+# --- a 16-bit load that does not fit is offered 8-bit weights on the same cards ------------------------------------------
+def test_eight_bit_weights_on_the_same_cards_are_offered_with_a_bounded_count():
+    a = ask("serve qwen2.5-72b on 2x A100 80GB for 40 users, 4k context")
+    m = re.search(r"With (INT8|FP8) weights and an FP8 KV cache the same 2 GPUs hold \*\*(\d+)\*\*", a.answer)
+    assert m, a.answer[:1200]
+    assert m.group(1) == "INT8"  # (an A100 has no FP8 tensor cores: its 8-bit weights are INT8)
+    # upper bound by hand: 2 x 85.1 GB usable - 72.7e9 params x 1 byte of weights = ~97 GB at most for the cache;
+    # FP8 KV per token = 2 (K, V) x 80 layers x 8 KV heads x 128 x 1 byte = 163,840 B; a 4,096-token sequence = 0.67 GB
+    bound = (2 * 85.1e9 - 72.7e9) / (163_840 * 4096)
+    assert 40 <= int(m.group(2)) <= bound
+
+
+@pytest.mark.parametrize("q", ["serve llama 3.1 70b in fp16 on 2x L40S for 64 users at 4k context?",
+                               "4 张 4090 跑 Qwen3-32B，8 个用户 32k 上下文，够吗"])
+def test_the_eight_bit_line_on_cards_with_fp8_says_fp8(q):
+    a = ask(q)
+    assert re.search(r"With FP8 weights|权重用 FP8", a.answer), a.answer[:1200]

@@ -1306,6 +1306,28 @@ def serving(ctx: Ctx) -> Answer:
                                 f"{n} GPUs hold **{fp8_kv}**" + (": enough for your users." if fp8_kv >= users else "."),
                                 f"KV cache 用 FP8（vLLM `--kv-cache-dtype fp8`，每 token 字节减半）时同样 {n} 张卡能放 "
                                 f"**{fp8_kv}** 路" + ("，够你的并发。" if fp8_kv >= users else "。"))
+    if users > max(max_seqs, fp8_kv or 0) and _bits(fmt) >= 16 and not (req.precision and req.full_model):
+        # '70B in fp16 on 2x L40S for 64 users': 8-bit weights (FP8 where the card computes it, else INT8) leave the
+        # same cards room for the users; said beside the count of more cards
+        from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+        eight = "fp8" if supported_on("fp8", gpu)[0] else "int8"
+        kv8 = None if (req.kv_dtype or model.mla) else "fp8"
+        args = {"num_gpus": n, "context": context, "precision": eight, "batch": users, "engine": _engine(ctx, "vllm")}
+        if kv8:
+            args["kv_dtype"] = kv8
+        try:
+            r8 = ctx.call("size_infer", {"model": model.id, "gpu": gpu.id, **args},
+                          estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
+            w8 = r8.max_batch or 0
+        except (ValueError, LookupError):
+            w8 = 0
+        if w8 > max(max_seqs, fp8_kv or 0):
+            both = ctx.t(" and an FP8 KV cache", " 加 FP8 KV cache") if kv8 else ""
+            head += " " + ctx.t(f"With {eight.upper()} weights{both} the same {n} GPUs hold **{w8}**"
+                                + (": enough for your users, no more cards." if w8 >= users else "."),
+                                f"权重用 {eight.upper()}{both}，同样 {n} 张卡能放 **{w8}** 路"
+                                + ("，够你的并发，不用加卡。" if w8 >= users else "。"))
     mha = _if_full_attention(ctx, model, r, users, context, n) if model.id.startswith("generic-") else ""
     if mha:
         head += "\n\n" + mha
