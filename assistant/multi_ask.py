@@ -337,26 +337,32 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             listed = "; ".join(f"{a.text}: {v:,.0f} " + ("张卡" if zh else "GPUs") for a, v in need)
             return listed + ("。" if zh else ".")
     rows = []
+    out_of_it: set[str] = set()  # the notes that rule an option out of the pick, whatever it scores
     for a, x in done:
         v = x.figures.get(name)
         extra = []
+
+        def rule_out(note: str) -> None:
+            extra.append(note)
+            out_of_it.add(note)
+
         n = (x.request or {}).get("num_gpus")
         if n and "×" not in a.text and intent != "serving":
             extra.append(f"{n} 张" if zh else f"{n} GPU" + ("s" if n > 1 else ""))
         if x.figures.get("precision"):
             extra.append(str(x.figures["precision"]))
         if x.figures.get("fits") is not None and not x.figures.get("fits"):  # (False, or 0 from a speed answer)
-            extra.append("放不下" if zh else "does not fit")
+            rule_out("放不下" if zh else "does not fit")
         if x.figures.get("over_power_limit"):  # a plan over the power stated is no option, whatever it scores
-            extra.append(f"超过功率上限（约 {x.figures['machine_power_w']:,.0f} W）" if zh else
-                         f"over your power limit (~{x.figures['machine_power_w']:,.0f} W)")
+            rule_out(f"超过功率上限（约 {x.figures['machine_power_w']:,.0f} W）" if zh else
+                     f"over your power limit (~{x.figures['machine_power_w']:,.0f} W)")
         if x.figures.get("batch") and intent == "inference_speed":
             extra.append(f"batch {x.figures['batch']}")
         if intent == "serving" and x.figures.get("serve_total_gpus"):
             asked_n = (x.request or {}).get("num_gpus")
             need = x.figures["serve_total_gpus"]
             if asked_n and x.figures.get("serve_enough") == 0 and need > asked_n:
-                extra.append(f"{asked_n} 张不够，需要 {need} 张" if zh else f"{asked_n} not enough: needs {need}")
+                rule_out(f"{asked_n} 张不够，需要 {need} 张" if zh else f"{asked_n} not enough: needs {need}")
             elif asked_n and need < asked_n and "num_gpus" in ((x.request or {}).get("stated") or []):
                 # 'options: 4x H100 …': the option is the 4 cards the user would get; 2 carry the load, 4 are paid
                 if name in ("serve_cost_per_million_output_usd", "serve_cost_per_hour_usd") and isinstance(v, (int, float)):
@@ -371,8 +377,8 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
                         and any(y.figures.get("serve_itl_ms") and 1000 / y.figures["serve_itl_ms"] >= READING_SPEED
                                 and y.figures.get("serve_enough") != 0 for _, y in done):
                     # a chat answer slower than people read is no option when another option is not (no target stated)
-                    extra.append(f"慢于阅读速度（{READING_SPEED} token/秒）" if zh else
-                                 f"slower than people read ({READING_SPEED} tok/s)")
+                    rule_out(f"慢于阅读速度（{READING_SPEED} token/秒）" if zh else
+                             f"slower than people read ({READING_SPEED} tok/s)")
         if intent == "training_time" and name != "wall_hours" and x.figures.get("wall_hours"):
             extra.append(f"{x.figures['wall_hours']:,.1f} 小时" if zh else f"{x.figures['wall_hours']:,.1f} h")
         rows.append((a, v, extra))
@@ -384,9 +390,8 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         sym = "¥" if cur == "CNY" else "$"
     listed = "; ".join(f"{a.text}" + (f" ({', '.join(e)})" if e else "") + ": "
                        + (f"{sym}{_num(v)} {cn if zh else en}" if isinstance(v, (int, float)) else "-") for a, v, e in rows)
-    def ruled_out(e: list) -> bool:  # does not fit, not enough at the count stated, or over the power limit
-        return any(t in ("does not fit", "放不下") or t.startswith(("over your power", "超过功率")) or
-                   re.search(r"\d+ not enough: needs|张不够，需要|slower than people read|慢于阅读速度", t) for t in e)
+    def ruled_out(e: list) -> bool:  # does not fit, not enough at the count stated, too slow, or over the power limit
+        return any(t in out_of_it for t in e)
 
     vals = [(a, v) for a, v, e in rows if isinstance(v, (int, float)) and not ruled_out(e)]
     if not vals and any(ruled_out(e) for _, _, e in rows) and any(

@@ -141,7 +141,7 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
         deps = deps.with_prices([session_purchase_override(g, p, req.currency or "USD", g in req.used_gpus)
                                  for g, p in req.gpu_purchase_prices.items()])
 
-    if req.scale_run and req.tokens and not invalid and not (req.model and req.gpu and req.num_gpus):
+    if _scales_a_quoted_run(req, invalid):  # one job, the quoted run's rate: not split into asks
         return plan(req.model_copy(update={"intent": "training_time"}), deps, question, invalid)
     if (req.per_token_cost or (req.reference_per_million and req.intent == "cost")) and not req.model and \
             (req.gpu or len(set(req.gpus)) >= 2) and not invalid and \
@@ -515,6 +515,12 @@ def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
 LONG_DOCUMENT_CONTEXT = 16_384  # a few dozen pages in and a summary out; RAG prompts with several retrieved chunks
 
 
+def _scales_a_quoted_run(req: Request, invalid) -> bool:
+    """'Using their number', with no GPUs (or no model) of the job's own: the quoted run's rate sizes the job; a job with
+    its model and GPUs is timed at the run's implied MFU by the training-time answer instead."""
+    return bool(req.scale_run and req.tokens and not invalid and not (req.model and req.gpu and req.num_gpus))
+
+
 def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (), shared=frozenset(),
          one_of_several: bool = False) -> Answer:
     """The answer for an understood question; `shared`: inputs a comparison across the message's asks uses."""
@@ -525,9 +531,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "compare": facts.compare, "spec": facts.spec, "fact_check": facts.fact_check,
                 "explain": facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared), one_of_several=one_of_several)
-    if req.scale_run and req.tokens and not invalid and not (req.model and req.gpu and req.num_gpus):
-        # 'using their number' with no GPUs (or no model) of the job's own: the quoted run's rate sizes it; a job with
-        # its model and GPUs is timed at the run's implied MFU by the training-time answer
+    if _scales_a_quoted_run(req, invalid):
         return _finish(ctx, _run(ctx, train.scaled_published_run))
     if (req.throughput_tokens_per_s or req.tokens_per_s_per_user) and not req.model and not req.gpu and not req.num_gpus and \
             (req.daily_active_users or req.team_size or req.concurrent_users) and \
@@ -1012,11 +1016,10 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
                          f"× {ctx.req.epochs or 1:g} epoch(s) are the tokens the time needs.",
                          f"平均每条样本多少 token（输入 + 回答）？{ctx.req.samples:,} 条 × 每条长度 × {ctx.req.epochs or 1:g} 个 epoch "
                          "就是训练 token 数。")
-        rate = _per_billion_tokens(ctx)
+        rate, hours = _per_billion_tokens(ctx)
         if rate:  # 'how long to train our 13B on 16 A100s, and the cost?': the time and bill per 1B tokens, meanwhile
             text += "\n\n" + rate
-            hours = _per_billion_tokens.last_hours
-            if ctx.req.samples and hours:
+            if ctx.req.samples:
                 each = [(n, ctx.req.samples * n * (ctx.req.epochs or 1) / 1e9 * hours) for n in (500, 1000, 2000)]
                 text += "\n" + ctx.t("So " + ", ".join(f"{h:,.1f} h at {n:,} tokens per sample" for n, h in each) + ".",
                                       "即每条 " + "、".join(f"{n:,} token 时 {h:,.1f} 小时" for n, h in each) + "。")
@@ -1335,24 +1338,23 @@ def _volume_from_bill(ctx: Ctx) -> Request:
                                   "reference_input_per_million": rec.input_per_million})
 
 
-def _per_billion_tokens(ctx: Ctx) -> str | None:
-    """Training on the GPUs named with no token count: the wall time and the bill per 1B tokens, from the planner's own
-    training-time answer at 1B tokens (its MFU and method said there), so any dataset size scales from it."""
+def _per_billion_tokens(ctx: Ctx) -> tuple[str | None, float | None]:
+    """Training on the GPUs named with no token count: (the line saying the wall time and the bill per 1B tokens, the
+    hours), from the planner's own training-time answer at 1B tokens (its MFU and method said there), so any dataset
+    size scales from it; (None, None) when it cannot be sized."""
     req = ctx.req
-    _per_billion_tokens.last_hours = None
     if not (req.model and (req.gpu or req.gpus) and req.num_gpus) or req.deadline_hours:
-        return None
+        return None, None
     sub = req.model_copy(update={"tokens": 1e9, "intent": "training_time", "samples": None})
     try:
         a = plan(sub, ctx.deps, ctx.question)
     except Exception:
         log.exception("sizing at 1B tokens failed")
-        return None
+        return None, None
     hours = a.figures.get("wall_hours")
-    _per_billion_tokens.last_hours = hours if isinstance(hours, (int, float)) else None
     ctx.calls.extend(a.tool_calls)  # (the figures said meanwhile come from these calls, kept with the answer)
     if a.status != "answered" or not isinstance(hours, (int, float)):
-        return None
+        return None, None
     price = req.price_per_gpu_hour
     cost = a.figures.get("cost_at_your_price") or (hours * req.num_gpus * price if price else a.figures.get("cost_usd"))
     sym = "¥" if (req.currency or "") == "CNY" else "$"
@@ -1367,7 +1369,7 @@ def _per_billion_tokens(ctx: Ctx) -> str | None:
     return ctx.t(f"Meanwhile, per **1B training tokens** on {req.num_gpus} GPUs: **{hours:,.1f} h**{basis}{bill}; the time "
                  "and the bill scale with the tokens (dataset tokens × epochs).",
                  f"在此之前先给每 **10 亿（1B）训练 token** 的数字：{req.num_gpus} 张卡 **{hours:,.1f} 小时**{basis}{bill}；"
-                 "时间和费用都与 token 数（数据量 × epoch）成正比。")
+                 "时间和费用都与 token 数（数据量 × epoch）成正比。"), hours
 
 
 def _quoted_rate_unclear(ctx: Ctx) -> Answer:

@@ -13,6 +13,7 @@ from assistant.context import TIGHT_SHARE, USES, Ctx, assumptions_md, sources_md
 from assistant.plans.money import typical_rate
 from assistant.readers.slots import w
 from tools.formats import CHECKPOINT_FORMATS, runnable_format, supported_on
+from tools.cost import desk_card
 from tools.engines import ENGINES, prefill_at_once
 
 DEFAULT_CONTEXT = 4096
@@ -759,8 +760,6 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
     """A 'does not fit' answer names what does: whole servers of this card in this format, the same GPUs in a
     smaller format, and the card with the least memory that holds it on the same count (same vendor first)."""
     ways = []
-    from tools.cost import desk_card
-
     if ctx.req.kv_dtype not in ("fp8", "int8") and not model.mla:  # the same cards, the cache in 8 bits / a shorter context
         try:
             q8 = fits_on(model, gpu, n, fmt, context, batch, kv_dtype="fp8")
@@ -829,8 +828,6 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
                     ways.append(ctx.t(f"{k}× {gpu.name} in {four} (4-bit), {x.per_gpu_gb:.1f} GB per GPU",
                                       f"{k} 张 {gpu.name} 用 {four}（4 位），每卡 {x.per_gpu_gb:.1f} GB"))
                     break
-    from tools.cost import desk_card
-
     box = _cheapest_box(ctx, model, gpu, n, fmt, context, batch) if gpu.vendor != "Apple" else None
     if box:
         ways.append(box)
@@ -849,8 +846,6 @@ def _cheapest_box(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: i
     """The machine a buyer would actually get for a model its cards cannot hold: 1, 2, 4 or 8 of one rack card (no
     superchip racks, no card smaller than the one named) that hold it with room for more than one short request,
     the cheapest by the price table's rental rate over the cards (a card without a rate comes after those with)."""
-    from tools.cost import desk_card
-
     options = []
     for g in ctx.deps.catalog.gpus:
         if g.vendor in ("Apple", "custom") or g.id.startswith("gb") or not vendor_ok(ctx.req, g) or \
@@ -883,11 +878,10 @@ def _hybrid_offload(ctx: Ctx, model, gpu, n: int, context: int) -> str | None:
     from tools.offload import DEFAULT_RAM_BANDWIDTH_GBPS, OffloadRequest, plan_offload
 
     fmt = "q4_k_m"
+    args = {"precision": fmt, "context": min(context, 8192), "num_gpus": min(n, 16)}
     try:
-        p = ctx.call("plan_offload", {"model": model.id, "gpu": gpu.id, "precision": fmt, "context": min(context, 8192),
-                                      "num_gpus": min(n, 16)},
-                     plan_offload(OffloadRequest(model=model, gpu=gpu, precision=fmt, context=min(context, 8192),
-                                                 num_gpus=min(n, 16))))
+        p = ctx.call("plan_offload", {"model": model.id, "gpu": gpu.id, **args},
+                     plan_offload(OffloadRequest(model=model, gpu=gpu, **args)))
     except ValueError:
         return None
     if not p.fits_gpu:
@@ -1291,16 +1285,7 @@ def serving(ctx: Ctx) -> Answer:
     fp8_kv = None
     if users > max_seqs and not req.kv_dtype and not model.mla and r.kv_cache_bytes_per_token:
         # 'hold up to 13 of 16': an FP8 KV cache halves the cache on the same GPUs; said when it changes the answer
-        from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
-
-        args = {"num_gpus": n, "context": context, "precision": fmt, "batch": users, "engine": _engine(ctx, "vllm"),
-                "kv_dtype": "fp8"}
-        try:
-            r8 = ctx.call("size_infer", {"model": model.id, "gpu": gpu.id, **args},
-                          estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
-            fp8_kv = r8.max_batch or 0
-        except (ValueError, LookupError):
-            fp8_kv = None
+        fp8_kv = _sequences_held(ctx, model, gpu, n, context, users, fmt, "fp8")
         if fp8_kv and fp8_kv > max_seqs:
             head += " " + ctx.t(f"With an FP8 KV cache (vLLM `--kv-cache-dtype fp8`, half the bytes per token) the same "
                                 f"{n} GPUs hold **{fp8_kv}**" + (": enough for your users." if fp8_kv >= users else "."),
@@ -1309,19 +1294,9 @@ def serving(ctx: Ctx) -> Answer:
     if users > max(max_seqs, fp8_kv or 0) and _bits(fmt) >= 16 and not (req.precision and req.full_model):
         # '70B in fp16 on 2x L40S for 64 users': 8-bit weights (FP8 where the card computes it, else INT8) leave the
         # same cards room for the users; said beside the count of more cards
-        from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
-
         eight = "fp8" if supported_on("fp8", gpu)[0] else "int8"
         kv8 = None if (req.kv_dtype or model.mla) else "fp8"
-        args = {"num_gpus": n, "context": context, "precision": eight, "batch": users, "engine": _engine(ctx, "vllm")}
-        if kv8:
-            args["kv_dtype"] = kv8
-        try:
-            r8 = ctx.call("size_infer", {"model": model.id, "gpu": gpu.id, **args},
-                          estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
-            w8 = r8.max_batch or 0
-        except (ValueError, LookupError):
-            w8 = 0
+        w8 = _sequences_held(ctx, model, gpu, n, context, users, eight, kv8) or 0
         if w8 > max(max_seqs, fp8_kv or 0):
             both = ctx.t(" and an FP8 KV cache", " 加 FP8 KV cache") if kv8 else ""
             head += " " + ctx.t(f"With {eight.upper()} weights{both} the same {n} GPUs hold **{w8}**"
@@ -1517,6 +1492,22 @@ def _from_benchmark(ctx: Ctx, gpu, plan) -> list[str]:
         line += ctx.t(f" The estimate below (no benchmark) says {plan.total_gpus}: where they differ, trust your measurement.",
                       f"下面的估算（不看压测）是 {plan.total_gpus} 张：两者不同时以你的实测为准。")
     return [line, ""]
+
+
+def _sequences_held(ctx: Ctx, model, gpu, n: int, context: int, users: int, fmt: str, kv_dtype: str | None) -> int | None:
+    """The sequences of `context` tokens the same `n` GPUs hold under vLLM with weights in `fmt` and the KV cache in
+    `kv_dtype` (None: the weights' own), from the memory tool; None when that set-up cannot be sized."""
+    from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+    args = {"num_gpus": n, "context": context, "precision": fmt, "batch": users, "engine": _engine(ctx, "vllm")}
+    if kv_dtype:
+        args["kv_dtype"] = kv_dtype
+    try:
+        r = ctx.call("size_infer", {"model": model.id, "gpu": gpu.id, **args},
+                     estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
+    except (ValueError, LookupError):
+        return None
+    return r.max_batch or 0
 
 
 def _quoted_total(ctx: Ctx, plan, users: int) -> list[str]:

@@ -10,7 +10,7 @@ from assistant.request import Clarification
 from tools.cost import HOURS_PER_MONTH
 from assistant.compose import md_table
 from assistant.context import USES, Ctx, assumptions_md
-from assistant.readers.slots import w
+from assistant.readers.slots import STANDARD_SERVER_GPUS, w
 
 USES["price"] = {"gpu", "gpus", "used", "server", "price_kind", "currency", "num_gpus", "gpus_per_node", "nodes",
                  "rent_per_month"}
@@ -389,7 +389,7 @@ HEADROOM_USE = 0.8  # a fleet planned at ~80% of its measured capacity (an assum
 def power_bill(ctx: Ctx) -> Answer:
     """'100 台 8 卡服务器，每台 10 kW，PUE 1.3，0.6 元/度，一年电费多少？80% 负载呢？': the electricity bill at full load and
     at the stated average load, for the stated period (a year when none is given)."""
-    from tools.cost import electricity_cost
+    from tools.cost import DEFAULT_PUE, electricity_cost
 
     req = ctx.req
     cur = _currency(ctx)
@@ -404,7 +404,7 @@ def power_bill(ctx: Ctx) -> Answer:
 
         over = req.server_overhead if req.server_overhead is not None else SERVER_POWER_FACTOR - 1
         ctx.used |= {"gpu_power_w", "server_overhead"}
-        gpu = ctx.gpu(default="h100") if req.gpu else None
+        gpu = ctx.gpu() if req.gpu else None
         kw = n * req.gpu_power_w * (1 + over) / 1000
         what = ctx.t(f"{n} × {req.gpu_power_w:g} W (yours) × {1 + over:.2f} for the rest of the server"
                      + (" (yours)" if req.server_overhead is not None else " (DGX-derived; give yours)"),
@@ -427,12 +427,12 @@ def power_bill(ctx: Ctx) -> Answer:
         kw = n * gpu.tdp_w / 1000
         what = ctx.t(f"{n} × {gpu.tdp_w:g} W ({gpu.name} TDP; the servers' CPUs, memory and fans add more)",
                      f"{n} × {gpu.tdp_w:g} W（{gpu.name} 的 TDP；服务器 CPU、内存、风扇另计）")
-    pue = req.pue or (1.0 if req.server_overhead is not None else 1.3)
+    pue = req.pue or (1.0 if req.server_overhead is not None else DEFAULT_PUE)
     if not req.pue and req.server_overhead is not None:
         ctx.assume("no PUE on top: your overhead is taken as the whole of it (give a PUE to add cooling)",
                    "不另加 PUE：你给的额外功耗就是全部（如需计入制冷请给出 PUE）")
     elif not req.pue:
-        ctx.assume("PUE 1.3", "PUE 1.3")
+        ctx.assume(f"PUE {DEFAULT_PUE:g}", f"PUE {DEFAULT_PUE:g}")
     from assistant.plans.train import run_hours
 
     run = None if req.period_hours else run_hours(ctx)
@@ -511,19 +511,18 @@ BILL_CARDS = ("h100", "a100-80gb", "h20", "l40s", "rtx-4090", "ascend-910b")
 
 def _power_bill_by_card(ctx: Ctx, servers: int) -> Answer:
     """'一台 8 卡服务器满载跑，电价 0.8 元/度，PUE 1.3，一年电费多少？' with no card and no kW: the bill turns on the
-    card (a 4090 box draws a third of an H100 one), so it is asked, with the bill of each common server meanwhile:
+    card (each card's TDP differs), so it is asked, with the bill of each common server meanwhile:
     GPUs x TDP x the rest of the server (tools.purchase.SERVER_POWER_FACTOR) x PUE x hours x price."""
-    from tools.cost import electricity_cost
+    from tools.cost import DEFAULT_PUE, electricity_cost
     from tools.purchase import SERVER_POWER_FACTOR
 
     req = ctx.req
     s = _sym(_currency(ctx))
-    per = req.gpus_per_node or 8
-    n = req.num_gpus or per * servers
-    pue = req.pue or 1.3
+    n = req.num_gpus or (req.gpus_per_node or STANDARD_SERVER_GPUS) * servers
+    pue = req.pue or DEFAULT_PUE
     hours = req.period_hours or 8760.0
     if not req.pue:
-        ctx.assume("PUE 1.3", "PUE 1.3")
+        ctx.assume(f"PUE {DEFAULT_PUE:g}", f"PUE {DEFAULT_PUE:g}")
     if not req.period_hours:
         ctx.assume("one year (8,760 h)", "一年（8,760 小时）")
     price = req.electricity_per_kwh

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from assistant.readers.numbers import NUM, TIME_UNIT, duration_hours, magnitude, to_number
-from assistant.readers.slots import RENT_OR_BUY, VOLUME_MAG, has, w
+from assistant.readers.slots import RATIO_FIRST, RENT_OR_BUY, VOLUME_MAG, has, price_unit_at, w
 
 _CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元|yuan|renminbi"
 _USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
@@ -415,7 +415,7 @@ def split_volumes(text: str) -> tuple[float, float] | None:
     vol = lambda n, u: float(n) * VOLUME_MAG[u]
 
     def volume(m) -> bool:  # ('$2.50 per 1M input and $10 per 1M output' is two prices' unit, not a volume)
-        return not any(re.search(r"(?:per|/|每|一)\s*$", text[max(0, m.start(g) - 6):m.start(g)]) for g in (1, 3))
+        return not any(price_unit_at(text, m.start(g)) for g in (1, 3))
 
     m = next((x for x in re.finditer(_VOL_NUM + r"(?:输入|input|prompt)[^0-9]{0,16}?" + _VOL_NUM + r"(?:输出|output|completion)",
                                      text) if volume(x)), None) or \
@@ -430,8 +430,7 @@ def split_volumes(text: str) -> tuple[float, float] | None:
 def input_output_ratio(text: str) -> float | None:
     """Input tokens per output token a workload has ('输入:输出 大约 3:1', 'input:output 3:1', '30M input + 10M output')."""
     m = re.search(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}(\d+(?:\.\d+)?)\s*[:：]\s*(\d+(?:\.\d+)?)",
-                  text) or re.search(r"(?<![\d.:])(\d+(?:\.\d+)?)\s*[:：]\s*(\d+(?:\.\d+)?)\s*(?:的)?\s*(?:输入|input|prompt)s?\s*"
-                                     r"(?:[:：/]|to|比|vs\.?)\s*(?:输出|output|completion)", text)
+                  text) or re.search(RATIO_FIRST, text)
     # ('about 3:1 input to output': the numbers before the words)
     if m and float(m.group(2)) > 0:
         return float(m.group(1)) / float(m.group(2))

@@ -781,8 +781,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if len(bought) >= 2 and monthly and not per_card:
         # '租整机 8 卡的月租: L40S ¥4.5万, A100 ¥6万, H20 ¥5.5万': each card's rent a month (a whole server's when the
         # message rents whole servers), as a rate per GPU-hour over the month's 730 h
-        per_node = 8 if re.search(r"整机|台|(?:8|八)\s*卡|" + slots.w(r"servers?|nodes?|box(?:es)?|machines?"), low) else 1
-        per_node = stated.get("gpus_per_node") or (stated.get("num_gpus") if per_node > 1 and stated.get("num_gpus") else per_node)
+        servers = re.search(r"整机|台|(?:8|八)\s*卡|" + slots.w(r"servers?|nodes?|box(?:es)?|machines?"), low)
+        per_node = stated.get("gpus_per_node") or ((stated.get("num_gpus") or slots.STANDARD_SERVER_GPUS) if servers else 1)
         stated["gpu_rental_prices"] = {g: round(v / per_node / 730, 4) for g, v in bought.items()}
         monthly_rents = set(bought.values())
         if bought_cur and not stated.get("currency"):
@@ -878,16 +878,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if rate_of_people:  # '200 坐席，每人每分钟 2 次': the load in requests a second (not 200 in flight)
         stated |= rate_of_people
         stated.pop("concurrent_users", None)
-    daily = re.search(r"每(?:人|个人|位|个用户|用户)\s*(?:平均)?\s*每(?:天|日)\s*(?:平均)?\s*(?:约|大概)?\s*(\d+(?:\.\d+)?)\s*"
-                      r"(?:轮|次|条|个请求|个问题|次对话|次请求)|"
-                      r"(\d+(?:\.\d+)?)\s*(?:requests?|queries|messages|turns|chats|conversations|questions)\s*(?:per|a|each|/)\s*"
-                      r"(?:user|person|head)\s*(?:per|a|each|/)\s*day", work)
+    each = slots.requests_a_day_each(work)
     people = stated.get("daily_active_users") or stated.get("team_size")
-    if daily and people and (not stated.get("requests_per_s") or abs(
-            stated["requests_per_s"] - float(daily.group(1) or daily.group(2)) / 86400) < 1e-3):
+    if each and people and (not stated.get("requests_per_s") or abs(stated["requests_per_s"] - each / 86400) < 1e-3):
         # (one person's 'N 次请求每天' read alone as the whole load is replaced by everyone's)
         # '日活 1 万用户，每人每天 10 轮': the day's requests spread over 24 h (a peak factor, when given, raises it)
-        each = float(daily.group(1) or daily.group(2))
         stated["requests_per_s"] = round(people * each / 86400, 4)
         if stated.get("epochs") == each:
             stated.pop("epochs")  # ('10 轮' is ten turns a day, not ten epochs)

@@ -303,8 +303,7 @@ def lengths(text: str) -> dict:
     out: dict = {}
     text = re.sub(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}\d+(?:\.\d+)?\s*[:：]\s*\d+(?:\.\d+)?",
                   lambda m: " " * len(m.group(0)), text)  # '输入:输出 3:1': a ratio, not lengths
-    text = re.sub(r"(?<![\d.:])\d+(?:\.\d+)?\s*[:：]\s*\d+(?:\.\d+)?\s*(?:的)?\s*(?:输入|input|prompt)s?\s*(?:[:：/]|to|比|vs\.?)\s*"
-                  r"(?:输出|output|completion)", lambda m: " " * len(m.group(0)), text)  # ('3:1 input to output')
+    text = re.sub(RATIO_FIRST, lambda m: " " * len(m.group(0)), text)  # ('3:1 input to output')
     text = re.sub(r"(?<![\d.])\d(?:[)）、]|\.(?=\s*[\u3400-\u9fff]))(?=\s*\S)", "  ", text)
     # ('三个问题：1）…', '几个问题：1. 能装下吗 2. …': an item's number, not a length)
     text = re.sub(r"(\d+(?:\.\d+)?)\s*(万|亿|百万|千万|million|billion|bn)(?![a-z])",
@@ -1072,6 +1071,11 @@ _VOL = (r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(thousand|million|billion|bn|mn|k|m|b|千
         r"(?:output\s+|generated\s+|输出\s*|生成\s*|的\s*)?(?:tokens?|toks?|token)(?![a-z])(?!\s*/\s*(?:s|sec|second|秒)(?![a-z]))")
 
 
+def price_unit_at(text: str, at: int) -> bool:
+    """Whether the number at `at` is a price's unit ('$2.50 per 1M input', '每百万'), not a volume of tokens."""
+    return re.search(r"(?:(?<![a-z])per|/|每|一)\s*$", text[max(0, at - 6):at]) is not None
+
+
 def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
     """Tokens a service makes a day or a month ('每天 3 亿 output token', '3 billion output tokens monthly',
     'Monthly traffic is 3 billion output tokens', '日均 2000 万 token') as tokens_per_day (a month is 730 h), and a peak
@@ -1079,7 +1083,7 @@ def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
     out: dict = {}
     span = None
     for m in re.finditer(_VOL, text):
-        if re.search(r"(?:(?<![a-z])per|/|每)\s*$", text[max(0, m.start() - 6):m.start()]):
+        if price_unit_at(text, m.start()):
             continue  # 'cost per 1M output tokens': the unit of a price, not a volume
         around = text[max(0, m.start() - 30):m.start()] + " | " + text[m.end():m.end() + 24]
         per = "day" if re.search(_DAY, around) else "month" if re.search(_MONTH, around) else \
@@ -1326,6 +1330,11 @@ def rack_space(text: str) -> dict:
     return {}
 
 
+# an input:output ratio written with its numbers first ('about 3:1 input to output', '3:1 的输入比输出')
+RATIO_FIRST = (r"(?<![\d.:])(\d+(?:\.\d+)?)\s*[:：]\s*(\d+(?:\.\d+)?)\s*(?:的)?\s*(?:输入|input|prompt)s?\s*(?:[:：/]|to|比|vs\.?)\s*"
+               r"(?:输出|output|completion)")
+
+
 def gpu_power(text: str) -> dict:
     """Each GPU's draw and the rest of the server's share, as the user states them ('power 400 W/GPU + 30% server
     overhead', '每卡 350W，整机另加 20%')."""
@@ -1367,6 +1376,16 @@ def power_limit(text: str) -> dict:
         if watts >= 300:
             return {"power_limit_w": watts}
     return {}
+
+
+def requests_a_day_each(text: str) -> float | None:
+    """Requests each person sends a day ('每人每天 10 轮', '20 requests per user per day'); the people are counted
+    apart (daily active users, a team)."""
+    m = re.search(r"每(?:人|个人|位|个用户|用户)\s*(?:平均)?\s*每(?:天|日)\s*(?:平均)?\s*(?:约|大概)?\s*(\d+(?:\.\d+)?)\s*"
+                  r"(?:轮|次|条|个请求|个问题|次对话|次请求)|"
+                  r"(\d+(?:\.\d+)?)\s*(?:requests?|queries|messages|turns|chats|conversations|questions)\s*(?:per|a|each|/)\s*"
+                  r"(?:user|person|head)\s*(?:per|a|each|/)\s*day", text)
+    return float(m.group(1) or m.group(2)) if m else None
 
 
 def per_person_rate(text: str) -> dict:
