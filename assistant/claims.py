@@ -190,7 +190,10 @@ def total_read_as_per_user(req) -> list[str]:
 # '成本真的就 560 万美元吗', 'is $5.6M really all it cost?': a published run's headline cost questioned
 COST_CLAIM = (r"(?:成本|花费|费用|钱)[^，。？?]{0,6}(?:真的|真)(?:就|只|只要|只有)|真的(?:就|只)(?:要|花)?[^，。？?]{0,8}(?:万|美元|刀)|"
               r"(?<![a-z])(?:really (?:only|just|all)|is that (?:really )?(?:the|all the) (?:real |whole |full )?cost|"
-              r"the whole cost|all it cost|the real cost|true cost)(?![a-z])")
+              r"the whole cost|all it cost|the real cost|true cost)(?![a-z])|"
+              # 'is ~$5.6M a realistic budget?', '560 万美元的预算靠谱吗': a run's headline cost taken as a budget
+              r"(?<![a-z])(?:realistic|reasonable|plausible|enough|sufficient|credible)\s+(?:budget|number|figure|estimate)|"
+              r"(?:budget|预算)[^。？?]{0,16}(?:realistic|reasonable|plausible|够不够|够吗|靠谱|现实|合理)")
 
 
 def published_cost_scope(req, question: str) -> list[str]:

@@ -240,8 +240,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         rows = [(a, x.verdict) for a, x in done if x.verdict and x.verdict.per_gpu_gb is not None]
         listed = _memory_listed(rows, zh)
         fit = [a.text for a, v in rows if v.fits]
-        return listed + (("。放得下的：" + "、".join(fit) + "。") if zh and fit else ("。都放不下。" if zh else
+        text = listed + (("。放得下的：" + "、".join(fit) + "。") if zh and fit else ("。都放不下。" if zh else
                          (f". Fits: {', '.join(fit)}." if fit else ". None fits.")))
+        chosen = _choose_by_speed(done, zh, question) if intent == "inference_memory" and len(fit) >= 2 else None
+        return text + (" " if chosen and not zh else "") + (chosen or "")
     if intent == "price":
         vals = [(a, x.figures.get("rent_on_demand_per_gpu_hour"), x.figures.get("buy_new_per_gpu"), x.figures.get("currency"))
                 for a, x in done]
@@ -658,7 +660,12 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
         return (("最长上下文（单条）：" if zh else "Longest context, one sequence: ") + listed
                 + ("。" if zh else ". ") + gain + ("。" if zh else "."))
     if intent in ("training_memory", "inference_memory"):
-        return _compare_memory(done, zh, question)
+        text = _compare_memory(done, zh, question)
+        per_token = _per_token_on_same_cards(done, zh, question, prices) if intent == "inference_memory" else None
+        return text + (" " if per_token and text and not zh else "") + (per_token or "")
+    if intent == "cost" and asks[0].compare == "model" and all("cost_per_million_tokens" in x.figures for _, x in done):
+        # 'A vs B vs C on our 8xH100 box: which is cheapest per token?': each model's cost per token on the same cards
+        return _rank_per_token(done, zh, question)
     key = _KEY.get(intent)
     if key is None:
         return None
@@ -1193,7 +1200,112 @@ def _num(v: float) -> str:
     return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:,.4g}"
 
 
-def _spec_line(gpu_ids: list, zh: bool) -> str | None:
+# 'which should we pick', '怎么选': a choice asked, which memory alone does not make when every option fits
+_CHOICE = (r"怎么选|选哪|选什么|哪个好|哪个更|哪种|推荐|建议|更合适|更划算|" +
+           w(r"which|pick|choose|better|best|recommend\w*|go with|should (?:we|i)"))
+_CHAT = r"对话|聊天|在线|交互|客服|助手|实时|" + w(r"chat\w*|interactive|assistant|online|real[\s-]*time|latency")
+_BULK = r"批量|离线|跑批|" + w(r"batch(?:ed)? (?:jobs?|inference|processing)|offline|bulk|throughput")
+
+
+def _per_token_on_same_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, prices=()) -> str | None:
+    """'gpt-oss-120b vs Qwen3-235B vs Llama 70B on our 8xH100 box: which is cheapest per token?': options on the same
+    cards cost the same per hour, so the one with the highest total throughput (each one's estimate with many
+    requests at once) is the cheapest per token; with a rate (the user's, else the price table's) each one's cost per
+    million output tokens."""
+    from assistant.readers.slots import per_token_cost
+    from tools.pricing import on_demand_rate
+
+    if not (per_token_cost(question.lower()) or re.search(r"最便宜|最划算|最省|" + w(r"cheapest|cheaper|least expensive"),
+                                                        question.lower())):
+        return None
+    rows = [(a, x) for a, x in done if x.verdict and x.verdict.fits and x.figures.get("batched_tokens_per_s_total")]
+    reqs = [x.request or {} for _, x in rows]
+    if len(rows) < 2 or len({(r.get("gpu"), r.get("num_gpus")) for r in reqs}) != 1:
+        return None
+    gpu, n = reqs[0].get("gpu"), reqs[0].get("num_gpus") or 1
+    cur = reqs[0].get("currency") or "USD"
+    sym = "¥" if cur == "CNY" else "$"
+    rate = reqs[0].get("price_per_gpu_hour")
+    if not rate:
+        found = on_demand_rate(list(prices), gpu, cur) if gpu else None
+        rate = found.typical if found else None
+    ranked = sorted(rows, key=lambda ax: -ax[1].figures["batched_tokens_per_s_total"])
+
+    def per_m(x) -> str:
+        if not rate:
+            return ""
+        v = rate * n / (x.figures["batched_tokens_per_s_total"] * 3600) * 1e6
+        return f"，{sym}{_num(v)}/百万输出 token" if zh else f", {sym}{_num(v)} per 1M output tokens"
+    listed = ("；" if zh else "; ").join(
+        (f"{a.text} {x.figures['batched_tokens_per_s_total']:,.0f} token/秒（{x.figures.get('batched_sequences', '多')} 路）"
+         if zh else f"{a.text} {x.figures['batched_tokens_per_s_total']:,.0f} tokens/s ({x.figures.get('batched_sequences', 'many')} "
+         "streams)") + per_m(x) for a, x in ranked)
+    best, nxt = ranked[0], ranked[1]
+    gain = best[1].figures["batched_tokens_per_s_total"] / nxt[1].figures["batched_tokens_per_s_total"]
+    at = (f"（按 {sym}{rate:,.2f}/卡时 × {n} 张）" if zh else f" (at {sym}{rate:,.2f} per GPU-hour × {n})") if rate else ""
+    return (f"同样的卡每小时花费相同，所以吞吐最高的每个 token 最便宜。满载估算吞吐{at}：{listed}。"
+            f"**每 token 最便宜：{best[0].text}**（吞吐是 {nxt[0].text} 的 {gain:.2f} 倍）。" if zh else
+            f"On the same cards every option costs the same per hour, so the highest throughput is the cheapest per token. "
+            f"Estimated throughput with many requests at once{at}: {listed}. **Cheapest per token: {best[0].text}** "
+            f"({gain:.2f}× the throughput of {nxt[0].text}).")
+
+
+def _choose_by_speed(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str | None:
+    """Options that all hold the model, a choice asked: each one's estimated speed (one stream's decode, first-token
+    time, the whole batch's rate) and the pick for the job written (chat: the faster stream; batch work: the higher
+    total), with what each card's figures explain and, across vendors, the software stack."""
+    from assistant.compose import T
+
+    low = question.lower()
+    if not re.search(_CHOICE, low):
+        return None
+    rows = [(a, x.figures) for a, x in done if x.verdict and x.verdict.fits and x.figures.get("decode_tokens_per_s_per_seq")]
+    if len(rows) < 2:
+        return None
+    bulk = bool(re.search(_BULK, low)) and not re.search(_CHAT, low)
+    listed = ("；" if zh else "; ").join(
+        f"{a.text}: " + (f"单路 {f['decode_tokens_per_s_per_seq']:,.0f} token/秒，首 token {f.get('ttft_s', 0):.2f} 秒"
+                         + (f"，{f.get('batched_sequences', '多')} 路同时合计 {f['batched_tokens_per_s_total']:,.0f} token/秒"
+                            if f.get("batched_tokens_per_s_total") else "")
+                         if zh else
+                         f"{f['decode_tokens_per_s_per_seq']:,.0f} tokens/s per stream, first token {f.get('ttft_s', 0):.2f} s"
+                         + (f", {f['batched_tokens_per_s_total']:,.0f} tokens/s in total at {f.get('batched_sequences', 'many')} "
+                            "streams"
+                            if f.get("batched_tokens_per_s_total") else ""))
+        for a, f in rows)
+    key = "batched_tokens_per_s_total" if bulk and all(f.get("batched_tokens_per_s_total") for _, f in rows) else \
+        "decode_tokens_per_s_per_seq"
+    best = max(rows, key=lambda af: af[1][key])
+    rest = [r for r in rows if r is not best]
+    ratio = best[1][key] / max(r[1][key] for r in rest)
+    job = (("批量吞吐" if zh else "batch throughput") if key != "decode_tokens_per_s_per_seq" else
+           ("在线对话" if zh else "chat") if re.search(_CHAT, low) else ("单路速度" if zh else "speed per user"))
+    what = (("合计吞吐" if zh else "total throughput") if key != "decode_tokens_per_s_per_seq" else
+            ("单路解码" if zh else "per-stream decode"))
+    text = (f"估算速度（vLLM，同一格式）：{listed}。**{job}选 {best[0].text}**：{what}快 {ratio:.2f} 倍" if zh else
+            f"Estimated speed (vLLM, same format): {listed}. **For {job}, pick {best[0].text}**: {ratio:.2f}× the {what}")
+    quick = min(rows, key=lambda af: af[1].get("ttft_s") or 1e9)
+    if quick is not best and quick[1].get("ttft_s"):
+        text += (f"；{quick[0].text} 首 token 更快（预填充看算力），长提示为主时考虑它" if zh else
+                 f"; {quick[0].text} gives the first token sooner (prefill is compute-bound), worth it for long prompts")
+    text += "。" if zh else "."
+    gpus = [(x.request or {}).get("gpu") for _, x in done]
+    spec = _spec_line(gpus[:2], zh, priced=False) if len(set(gpus) - {None}) == 2 else None
+    if spec:
+        text += (" " if not zh else "") + spec + ("。" if zh else ".")
+    vendors = set()
+    try:
+        from knowledge.catalog import default_catalog
+
+        vendors = {default_catalog().gpu(g)[0].vendor for g in gpus if g}
+    except (LookupError, ValueError):
+        pass
+    if len(vendors) > 1:
+        text += (" " if not zh else "") + T("zh" if zh else "en", "cmp_note")
+    return text
+
+
+def _spec_line(gpu_ids: list, zh: bool, priced: bool = True) -> str | None:
     """'What the money buys: H200 141 GB vs H100 80 GB (1.76×), 4,800 vs 3,350 GB/s (1.43×), 989 vs 989 dense BF16
     TFLOPS (1.00×)' for two cards."""
     from knowledge.catalog import default_catalog
@@ -1213,7 +1325,8 @@ def _spec_line(gpu_ids: list, zh: bool) -> str | None:
             parts.append(f"{label_zh if zh else label_en} {x:,.0f} vs {y:,.0f} {unit} ({x / y:.2f}×)")
     if not parts:
         return None
-    return ("差价买到的：" if zh else "What the difference buys: ") + f"{a.name} vs {b.name}: " + "; ".join(parts) + \
+    lead = ("差价买到的：" if zh else "What the difference buys: ") if priced else ("规格：" if zh else "Specs: ")
+    return lead + f"{a.name} vs {b.name}: " + "; ".join(parts) + \
         ("（显存决定放得下多大的模型和多少并发，带宽决定解码速度，算力决定预填充和训练速度）" if zh else
          " (memory sets the model size and concurrency, bandwidth the decode speed, compute prefill and training)")
 

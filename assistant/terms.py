@@ -10,7 +10,7 @@ from knowledge.catalog import Catalog
 
 # 'are they the same', '是一回事吗', 'basically the same GPU', 'interchangeable'
 # 'what's the difference between Q4_K_M, AWQ and NF4?', '这几个量化到底啥区别'
-DIFFERENCE_ASK = (r"啥区别|什么区别|有何区别|区别是什么|区别在哪|有什么不同|差别在哪|(?<![a-z])(?:difference between|differences|"
+DIFFERENCE_ASK = (r"啥区别|什么区别|有何区别|区别是什么|区别在哪|有什么不同|差别在哪|差在哪|差在什么地方|(?<![a-z])(?:difference between|differences|"
                   r"what'?s the difference|how do (?:they|these|the \w+) differ|what(?:'?s| is) (?:actually |really )?different)"
                   r"(?![a-z])|有什么不一样|哪里不一样|哪里不同")
 SAME_ASK = (r"一回事|一样吗|一样不|是不是一样|相同吗|等同|等价|是同一|同一个东西|没区别吗|有区别吗|(?<![a-z])(?:the same (?:thing|as|gpu|"

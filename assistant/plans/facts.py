@@ -732,9 +732,13 @@ def at_their_efficiency(ctx: Ctx, run, model, gpu_id: str, tokens: float | None,
                   f"{published:,.0f} 卡时 × {t / 1e12:g}T / {run.tokens / 1e12:g}T token" + (f" × {size:.3g}（激活参数之比）" if size != 1 else ""))
     rows = ctx.t("; ", "；").join(ctx.t(f"{n:,} GPUs: **{gpu_h / n / 24:,.1f} days**", f"{n:,} 张卡：**{gpu_h / n / 24:,.1f} 天**") for n in counts)
     line = ctx.t(f"**At {run.name}'s own efficiency**: {scale} = {gpu_h:,.0f} GPU-hours; {rows} (GPU-hours / GPUs / 24; "
-                 "assumes the same efficiency at your scale, which a smaller cluster usually matches or beats).",
-                 f"**按 {run.name} 的效率**：{scale} = {gpu_h:,.0f} 卡时；{rows}（卡时 ÷ 卡数 ÷ 24；假设你的规模效率相同，"
-                 "集群更小时通常持平或更好）。")
+                 "assumes the same efficiency at your scale: a smaller cluster has less communication to hide, but "
+                 "matching it takes their training stack" + (f", {run.precision.upper()} matrix multiplies included; on a "
+                                                             "BF16 stack expect longer" if run.precision == "fp8" else "")
+                 + ").",
+                 f"**按 {run.name} 的效率**：{scale} = {gpu_h:,.0f} 卡时；{rows}（卡时 ÷ 卡数 ÷ 24；假设你的规模效率相同："
+                 "集群更小通信更好藏，但要达到它需要同样的训练框架" + ("，包括 FP8 矩阵乘；用 BF16 的框架会更久"
+                                                                if run.precision == "fp8" else "") + "）。")
     figures = {"scaled_gpu_hours": round(gpu_h)} | {f"scaled_days_{n}": round(gpu_h / n / 24, 2) for n in counts}
     return [line], figures
 

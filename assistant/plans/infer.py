@@ -701,7 +701,7 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
             if many > 1:
                 full = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args, "batch": many},
                                 estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **(args | {"batch": many}))))
-                figures["batched_tokens_per_s_total"] = round(full.decode_tokens_per_s_total, 1)
+                figures |= {"batched_tokens_per_s_total": round(full.decode_tokens_per_s_total, 1), "batched_sequences": many}
                 text += ctx.t(f"; {many} sequences at once: {full.decode_tokens_per_s_total:,.0f} tokens/s in total",
                               f"；同时 {many} 条：合计 {full.decode_tokens_per_s_total:,.0f} token/秒")
             lines.append(text + ctx.t(".", "。"))
@@ -1044,13 +1044,18 @@ def _rate_at_capacity(ctx: Ctx, model, gpu, fmt: str, context: int, seqs: int) -
         return [], None
     rps = requests_per_s(one.ttft_s, out, full.decode_tokens_per_s_total)
     per_user = out * rps / seqs  # Little's law: each request spends seqs / rps seconds in flight for its `out` tokens
-    line = ctx.t(f"At {seqs} in flight: about **{rps:,.1f} requests/s** ({prompt:,} prompt + {out:,} output tokens each: "
+    shown = f"{rps:,.1f} requests/s" if rps >= 0.1 else f"{rps * 60:,.1f} requests/min"
+    shown_zh = f"每秒 {rps:,.1f} 个请求" if rps >= 0.1 else f"每分钟 {rps * 60:,.1f} 个请求"
+    alone = ctx.t(f" One user alone: {one.decode_tokens_per_s_per_seq:,.1f} tokens/s, first token after {one.ttft_s:,.1f} s.",
+                  f"只有一个人用时：每秒 {one.decode_tokens_per_s_per_seq:,.1f} token，首 token {one.ttft_s:,.1f} 秒。") \
+        if seqs > 1 and one.decode_tokens_per_s_per_seq else ""
+    line = ctx.t(f"At {seqs} in flight: about **{shown}** ({prompt:,} prompt + {out:,} output tokens each: "
                  f"{one.ttft_s:.2f} s of prefill per request plus {out:,} tokens at {full.decode_tokens_per_s_total:,.0f} "
                  f"tokens/s for the batch). Each user then sees about {per_user:,.1f} tokens/s (decoding pauses while "
                  "other prompts are prefilled); fewer in flight, faster each.",
-                 f"同时 {seqs} 路时：约 **每秒 {rps:,.1f} 个请求**（每个输入 {prompt:,} + 输出 {out:,} token：每个请求预填充 "
+                 f"同时 {seqs} 路时：约 **{shown_zh}**（每个输入 {prompt:,} + 输出 {out:,} token：每个请求预填充 "
                  f"{one.ttft_s:.2f} 秒，加上整批每秒 {full.decode_tokens_per_s_total:,.0f} token 的解码）。此时每个用户约 "
-                 f"{per_user:,.1f} token/秒（别人的提示在预填充时解码会暂停）；同时在线的少，每人就快。")
+                 f"{per_user:,.1f} token/秒（别人的提示在预填充时解码会暂停）；同时在线的少，每人就快。") + alone
     return ["", line], {"requests_per_s_at_capacity": round(rps, 2),
                         "tokens_per_s_at_capacity": full.decode_tokens_per_s_total,
                         "tokens_per_s_per_user_at_capacity": round(per_user, 2)}
@@ -1174,7 +1179,8 @@ def serving(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     if not req.engine:
-        ctx.assume("vLLM", "vLLM")
+        ctx.assume(*(("llama.cpp server (a Mac runs llama.cpp or MLX, not vLLM)", "llama.cpp server（Mac 上跑 llama.cpp 或 "
+                      "MLX，不是 vLLM）") if gpu.vendor == "Apple" else ("vLLM", "vLLM")))
     tp = req.tensor_parallel
     if tp and "num_gpus" in req.stated and tp < n and n % tp == 0 and not ctx.one_of_several and \
             gpu.vendor != "Apple":
@@ -1308,7 +1314,8 @@ def serving(ctx: Ctx) -> Answer:
         head += "\n\n" + mha
     lines = [head, "", md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
     rate_line, rate = ([], None)
-    if not (req.concurrent_users or req.requests_per_s or req.batch) and max_seqs:
+    if (not (req.concurrent_users or req.requests_per_s or req.batch) or 0 < max_seqs < users) and max_seqs:
+        # (a load beyond what the machine holds: the rate at what it does hold, beside the 'no')
         rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, max_seqs)
         lines[1:1] = rate_line
         target = req.tokens_per_s_per_user or (1000 / req.itl_ms if req.itl_ms else None)
@@ -1622,6 +1629,21 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
         return ["", ctx.t(f"**Latency**: {e}", f"**延迟**：{e}")], None
     except ValueError as e:
         return ["", ctx.t(f"**Serving plan**: {e}", f"**服务规划**：{e}")], None
+    n = req.num_gpus or 0
+    if "num_gpus" in req.stated and "tp" not in args and plan.total_gpus < n <= (req.gpus_per_node or 8) and \
+            model.num_attention_heads % n == 0:
+        # '(c) 4x L40S AWQ': the option is the 4 cards written, one tensor-parallel group over all of them (faster per
+        # user than the 2 the load alone needs), not a smaller set the user did not propose
+        try:
+            pinned = ctx.call("plan_serve", args | {"tp": n}, plan_serving(ServeRequest(
+                model=model, gpu=gpu, prices=ctx.deps.prices(),
+                **{k: v for k, v in (args | {"tp": n}).items() if k not in ("model", "gpu")})))
+            if pinned.total_gpus == n:
+                plan = pinned
+                ctx.assume(f"all {n} GPUs you named in one tensor-parallel group (TP{n}); the load alone needs fewer",
+                           f"你写的 {n} 张卡组成一个张量并行组（TP{n}）；只看负载用不了这么多")
+        except ValueError:
+            pass
     load = (ctx.t(f"{req.concurrent_users:,} concurrent users", f"{req.concurrent_users:,} 个并发用户")
             if req.concurrent_users else ctx.t(f"{req.requests_per_s:g} requests/s", f"每秒 {req.requests_per_s:g} 个请求"))
     shape = f"TP{plan.tp}" + (f" × PP{plan.pp}" if plan.pp > 1 else "") + f" × {plan.replicas}"
@@ -1765,9 +1787,19 @@ def inference_speed(ctx: Ctx) -> Answer:
                  estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
     queued = None
     if req.max_throughput and not req.batch and r.max_batch_that_fits and r.max_batch_that_fits > batch:
-        args["batch"] = batch = r.max_batch_that_fits
-        ctx.notes.append(ctx.t(f"maximum throughput: the largest batch that fits, {batch} sequences of {prompt + out:,} tokens",
-                               f"最大吞吐：放得下的最大 batch，{batch} 条 {prompt + out:,} token 的序列"))
+        from tools.engines import ENGINES
+
+        cap = getattr(ENGINES.get(args["engine"]), "max_num_seqs", None)
+        args["batch"] = batch = min(r.max_batch_that_fits, cap or r.max_batch_that_fits)
+        if batch < r.max_batch_that_fits:  # the engine runs at most its running-sequence cap at once, whatever fits
+            flag = ENGINES[args["engine"]].max_num_seqs_flag
+            ctx.notes.append(ctx.t(f"maximum throughput: {batch} sequences of {prompt + out:,} tokens at once, the engine's "
+                                   f"default {flag} {cap} ({r.max_batch_that_fits:,} would fit in memory; raise {flag} "
+                                   "for more)", f"最大吞吐：同时 {batch} 条 {prompt + out:,} token 的序列，即引擎默认的 "
+                                   f"{flag} {cap}（显存放得下 {r.max_batch_that_fits:,} 条；调大 {flag} 可以更多）"))
+        else:
+            ctx.notes.append(ctx.t(f"maximum throughput: the largest batch that fits, {batch} sequences of {prompt + out:,} "
+                                   "tokens", f"最大吞吐：放得下的最大 batch，{batch} 条 {prompt + out:,} token 的序列"))
         r = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
                      estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
     elif batch > 1 and r.max_batch_that_fits and 1 <= r.max_batch_that_fits < batch:

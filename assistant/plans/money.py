@@ -649,8 +649,11 @@ def per_token(ctx: Ctx) -> Answer:
             ctx.applied["num_gpus"] = n
             ctx.assume(f"{n} GPUs per serving unit: the fewest that hold the weights with room for the KV cache",
                        f"每个服务单元 {n} 张卡：放得下权重并给 KV cache 留出空间的最少卡数")
-        ctx.assume(f"{tps:,.0f} tokens/s at full load (the speed estimate; give yours for a measured figure)",
-                   f"满载 {tps:,.0f} token/秒（速度估算；可给出实测值）")
+        sf = speed.figures
+        ctx.assume(f"{tps:,.0f} tokens/s at full load ({sf.get('batch')} sequences at once, {sf.get('precision')} weights, "
+                   f"{n} GPU{'s' if n > 1 else ''}; the speed estimate; give yours for a measured figure)",
+                   f"满载 {tps:,.0f} token/秒（同时 {sf.get('batch')} 条，{sf.get('precision')} 权重，{n} 张卡；速度估算；"
+                   "可给出实测值）")
     unit_gpus = 1 if per_gpu else n  # what the stated rate covers: one GPU (or instance), else the n GPUs together
     unit_en = "GPU" if per_gpu else (f"{n}-GPU set" if n > 1 else "GPU")
     unit_zh = "张卡" if per_gpu else (f"套（{n} 卡）" if n > 1 else "张卡")
@@ -661,6 +664,17 @@ def per_token(ctx: Ctx) -> Answer:
                 "current_bill_per_month": req.api_spend_per_month if req.tokens_per_day else None}
     cap = ctx.call("plan_capacity", cap_args, plan_capacity(CapacityRequest(**cap_args)))
     lines = []
+    if req.throughput_tokens_per_s is None and req.model:
+        sized = next((c.result for c in reversed(ctx.calls) if c.name == "size_infer" and isinstance(c.result, dict)
+                      and c.args.get("precision") == speed.figures.get("precision")), None)
+        if sized and sized.get("weights_total_gb"):  # 'which ones fit and which is cheapest per token': the fit the
+            fits = bool(sized.get("fits"))            # cost stands on, said before the cost
+            lines.append(ctx.t(f"{'Fits' if fits else 'Does not fit'}: {sized['weights_total_gb']:,.0f} GB of "
+                               f"{speed.figures.get('precision')} weights over {n} × {gpu.name}"
+                               + (f", with room for {speed.figures.get('batch')} sequences' KV cache." if fits else "."),
+                               f"{'放得下' if fits else '放不下'}：{speed.figures.get('precision')} 权重 "
+                               f"{sized['weights_total_gb']:,.0f} GB，{n} 张 {gpu.name}"
+                               + (f"，还放得下 {speed.figures.get('batch')} 条序列的 KV cache。" if fits else "。")))
     if rate:
         from tools.rates import RatesRequest, rental_rates
 

@@ -794,6 +794,11 @@ def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, f
     if not re.search(r"卡时|gpu\s*小时|[a-z0-9]+[\s-]*hours|技术报告|论文|报告|paper|report|model card|reference|参考", low):
         return []  # a model named is not a run quoted: 'Llama 3.1 8B' alone brings no published figures
     run = find_run(low)
+    if run is None and re.search(slots.THEIR_YARDSTICK, low):
+        from knowledge.runs import run_for
+
+        run = run_for(low, model.id)  # ('DeepSeek said V3 took 2.788M H800 GPU-hours … at their efficiency, how long
+        # for us?': the model's published run, named by the model the job is about)
     quoted = slots.quoted_run_figures(low)
     if ctx.req.measured_model and not quoted:
         return []  # the user's own measured run is the reference ('8B at 2,800 tok/s … 70B?'), not a published one
@@ -967,7 +972,11 @@ def _from_measured_run(ctx: Ctx, model, tokens: float, job, figures: dict) -> st
                      f"**你的实测数据没有采用**：每卡 {rate:,.0f} token/s（{was} 用 {req.period_hours:,.1f} 小时），相当于 MFU "
                      f"**{implied:.0%}**（按显卡稠密峰值），"
                      "任何训练都不可能超过 100%（公开的大规模训练约 40-55%）。可能是笔误、按稀疏算力算的峰值，或把每台机器的 token 数"
-                     "当成了每张卡；下面只用估算。")
+                     "当成了每张卡；下面只用估算。") + ctx.t(
+            f" Were it right, this job would take {req.period_hours:,.1f} h × {ratio:,.2f} (the estimates' ratio, this job "
+            f"over that run) = {h:,.1f} h ({h / 24:,.1f} days); check the run's tokens or length first.",
+            f"假如那个数字是对的，这次要 {req.period_hours:,.1f} 小时 × {ratio:,.2f}（两次估算之比）= {h:,.1f} 小时"
+            f"（{h / 24:,.1f} 天）；请先核对那次的 token 数或时长。")
     figures |= {"measured_scaled_hours": round(h, 2), "measured_ratio": round(ratio, 4),
                 "measured_run_estimate_hours": then.wall_hours}
     now = f"{model.name}, {tokens / 1e9:,.3g}B tokens, {job.num_gpus}× {ctx.gpu(job.gpu).name}"
@@ -1155,6 +1164,19 @@ def training_time(ctx: Ctx) -> Answer:
                            + (f"（按上面的 {billed:,.0f} 卡时；FLOPs 交叉核对为 {sym}{req.price_per_gpu_hour * first.gpu_hours:,.0f}）。"
                               if yardstick and billed != first.gpu_hours else
                               f"（含损耗共 {billed:,.0f} 卡时）。" if billed != first.gpu_hours else "。")))
+        if req.deadline_hours and req.num_gpus and first.wall_hours < req.deadline_hours:
+            # 'renting 8x H100 for a week … is a week enough, and what does it cost?': the run's bill, and the whole
+            # rental the user means to book, which they pay whether the run ends early or not
+            whole = req.price_per_gpu_hour * req.num_gpus * req.deadline_hours
+            figures["cost_whole_period"] = round(whole, 2)
+            lines.append(ctx.t(
+                f"Renting the {req.num_gpus} GPUs for the whole {req.deadline_hours:,.0f} h: {req.num_gpus} × "
+                f"{req.deadline_hours:,.0f} h × {sym}{req.price_per_gpu_hour:g} = **{sym}{whole:,.0f}**; the run needs "
+                f"{first.wall_hours:,.1f} h of it, so renting only as long as the run (plus a margin for set-up and a "
+                "failed start) pays the smaller figure.",
+                f"{req.num_gpus} 张卡整段 {req.deadline_hours:,.0f} 小时都租：{req.num_gpus} × {req.deadline_hours:,.0f} 小时 × "
+                f"{sym}{req.price_per_gpu_hour:g} = **{sym}{whole:,.0f}**；训练只用其中 {first.wall_hours:,.1f} 小时，"
+                "按训练时长（加上准备和重跑的余量）租就只付较小的那个数。"))
     rate = on_demand_rate(ctx.deps.prices(), first.gpu)
     if rate is not None:
         figures["cost_usd"] = round(rate.typical * first.gpu_hours, 0)

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from assistant.readers import cues
 from assistant.readers.money import WHOLE_SERVER
-from assistant.readers.slots import COMPARATIVE, COUNT_ASK, TP_SIZE, largest_model, per_token_cost, tp_size, w
+from assistant.readers.slots import COMPARATIVE, COUNT_ASK, TIME_ENOUGH, TP_SIZE, largest_model, per_token_cost, tp_size, w
 from assistant.request import Request
 
 
@@ -725,6 +725,8 @@ def _clause_gpus(clause: str) -> int | None:
 
 def _clause_intent(clause: str, req: Request) -> str | None:
     """The intent one clause asks by itself, or None; 'memory' words ask for the memory of the message's job."""
+    if TIME_ENOUGH.search(clause) and req.deadline_hours and (req.tokens or req.samples):
+        return "training_time"  # ('is a week enough?', '一周够不够': the run's time against that deadline, not its memory)
     scores, _ = cues.score(clause)
     memory = scores.pop("memory", 0.0)
     scores.pop("explain_strong", None)
@@ -1002,7 +1004,11 @@ def _card_job_intent(low: str, req: Request) -> str | None:
                                                           r"dollar|price"), low) or per_token_cost(low)
     if req.model and req.intent == "inference_memory" and not speedish:
         return "inference_memory"  # 'can I run it on 8x H200? and on 8x H100?': does it fit on each
-    if req.model and (req.method == "inference" or req.intent in ("inference_memory", "inference_speed", "serving") or
+    if req.model and req.method in ("full", "lora", "qlora", "pretrain") and not req.tokens and \
+            req.intent in ("training_memory", "recommend", "compare"):
+        return "training_memory"  # 'A800 和 H800 差在哪？全参训 32B 要几台？': the job's memory and count on each card
+    if req.model and (req.method == "inference" or req.max_throughput or
+                      req.intent in ("inference_memory", "inference_speed", "serving") or
                       re.search(r"推理|部署|服务|上线|本地跑|跑" + "|" + w(r"serv\w*|inference|deploy\w*|host\w*|run\w*|tokens?/s|tok/s|"
                                                                      r"throughput"), low)):
         return "inference_speed"
@@ -1039,8 +1045,9 @@ def _is_card(catalog, name: str, req: Request) -> bool:
 def several_models(low: str, req: Request, catalog) -> list[Ask]:
     """'how fast is Llama 3 8B on it? and 70B?', 'Qwen2.5-7B 和 Qwen2.5-14B 分别要多少显存': the same question for each
     model named; a bare size after a named model is that model's sibling of that size."""
-    if catalog is None or not req.model or req.intent in ("compare", "recommend", "published_run", "price", "spec", "cost"):
-        return []
+    if catalog is None or not req.model or req.intent in ("compare", "recommend", "published_run", "price", "spec") or (
+            req.intent == "cost" and len(set(req.models or [])) < 2):
+        return []  # ('gpt-oss-120b vs Qwen3-235B vs Llama 70B on our box: cheapest per token?': each model's cost)
     ids = list(dict.fromkeys(req.models or [req.model]))
     try:
         first = catalog.model(req.model)[0]

@@ -62,7 +62,36 @@ def item_asks(text: str, req, catalog) -> list[Ask]:
     updates of the whole message's reading `req`; [] when the message has no numbered list or its items all read the
     same."""
     head, items = split_items(unicodedata.normalize("NFKC", text))
-    return _asks_of_items(head, items, req, catalog)
+    asks = _asks_of_items(head, items, req, catalog)
+    return _options_compared(asks, text, req, catalog)
+
+
+# 'which gives the best …?', '哪个好', '选哪个': the items are options to rank, not separate questions
+_WHICH = (r"哪个|哪种|哪一个|选哪|怎么选|更好|最好|最快|最便宜|更划算|推荐|"
+          r"(?<![a-z])(?:which|best|better|fastest|cheapest|pick|choose|compare|recommend\w*)(?![a-z])")
+
+
+def _options_compared(asks: list[Ask], text: str, req, catalog) -> list[Ask]:
+    """Items that set up the same job on different cards or counts ('(a) 2x H100 FP8, (b) 1x H200 FP8, (c) 4x L40S
+    AWQ: which gives the best throughput?'), with a choice asked: options compared, each named by its set-up."""
+    if len(asks) < 2 or len({a.intent for a in asks}) != 1 or any(a.compare for a in asks) or \
+            not re.search(_WHICH, text.lower()):
+        return asks
+    whole = req.model_dump()
+    setups = [((a.update.get("gpu", whole.get("gpu"))), a.update.get("num_gpus", whole.get("num_gpus")),
+               a.update.get("precision", whole.get("precision"))) for a in asks]
+    if len(set(setups)) < len(setups) or any(g is None for g, _, _ in setups) or len({g for g, _, _ in setups}) < 2 and \
+            len({n for _, n, _ in setups}) < 2:
+        return asks
+    out = []
+    for a, (g, n, fmt) in zip(asks, setups):
+        try:
+            name = catalog.gpu(g)[0].name.replace("NVIDIA ", "")
+        except (LookupError, ValueError):
+            name = g
+        label = (f"{n}× " if n else "") + name + (f" {fmt}" if fmt else "")
+        out.append(a.model_copy(update={"text": label, "compare": "gpu"}))
+    return out
 
 
 # 'X 方案 …; 换成 Y 呢?', '… what if we switch to Y at …': a second set-up written after the first
@@ -127,7 +156,7 @@ def model_clauses(text: str, catalog) -> tuple[str, list[str]]:
     return head.strip(), [p.strip(" \t\n,，;；") for p in parts]
 
 
-_DIFFERENCE = (r"区别|差别|差异|有啥不同|有什么不同|不同在哪|到底是.{1,16}还是|"
+_DIFFERENCE = (r"区别|差别|差异|差在哪|差在什么|有啥不同|有什么不同|不同在哪|到底是.{1,16}还是|"
                r"(?<![a-z])(?:difference|diffrence|diference|differ|what(?:'s| is) the deal with)(?![a-z])")
 
 
@@ -145,6 +174,17 @@ def difference_asks(text: str, req, catalog) -> list[Ask]:
         return []  # (the words after it describe the difference question; they are not a job of their own)
     asks = _asks_of_items("", [m.group(1).strip(), rest], req, catalog, distinct_intents=True,
                           carry={"model", "models", "model_text", "family", "family_flagship", "full_model", "precision"})
+    if len(asks) == 2 and len(set(req.gpus or [])) >= 2 and not asks[1].update.get("gpu") and asks[1].intent in (
+            "training_memory", "training_time", "inference_memory", "inference_speed", "serving"):
+        # 'what is the difference between 8x A800 and 8x H800? we want to fine-tune 32B, how many servers?': the
+        # difference, then the job on each card compared (not on a card nobody named)
+        from assistant.readers.asks import several_cards
+
+        low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
+        cards = several_cards(low, req.model_copy(update={"intent": asks[1].intent}), catalog)
+        if len(cards) >= 2 and all(a.intent == asks[1].intent for a in cards):
+            job = {k: v for k, v in asks[1].update.items() if k not in ("gpu", "gpus", "gpu_text", "num_gpus")}
+            return asks[:1] + [a.model_copy(update={"update": job | a.update}) for a in cards]
     each = re.search(r"每种|各种|各自|每个格式|分别|(?<![a-z])(?:each (?:one|format|of them)|every one|for each)(?![a-z])",
                      rest.lower())
     if asks and each and len(asks) == 2:

@@ -418,6 +418,8 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
         past, now = before.request, job.request
         if bar:  # the run's length is the bar's: its steps x seconds per step (not the user's rounding nearby)
             past = past.model_copy(update={"period_hours": bar[2]})
+        elif past.deadline_hours and not past.period_hours:  # ('we trained a 7B on 1T tokens in 2 days': what the run
+            past = past.model_copy(update={"period_hours": past.deadline_hours, "deadline_hours": None})  # took)
         other = (past.model and now.model and past.model != now.model) or (
             "gpu" in now.stated and past.gpu and now.gpu != past.gpu) or (
             "num_gpus" in now.stated and past.num_gpus and now.num_gpus != past.num_gpus and now.tokens)
@@ -1052,8 +1054,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if follow and "num_gpus" not in stated:
         _earlier_setup(low, stated, prev, previous)
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
-    if intent == "training_memory" and stated.get("deadline_hours") and (stated.get("tokens") or stated.get("tokens_per_day")) \
-            and not re.search(
+    if (intent == "training_memory" or (intent == "cost" and slots.TIME_ENOUGH.search(low))) and \
+            stated.get("deadline_hours") and (stated.get("tokens") or stated.get("tokens_per_day")) and not re.search(
             r"显存|内存|memory|vram|oom|放得下|fit", low):
         intent = "training_time"  # ('配训练参数 … 要一天内训完 100B tokens': the deadline is the question; the memory
         # verdict comes with the time)
@@ -1320,7 +1322,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
 
 # 'my own fine-tuned model' names what is run, not a fine-tuning job: no training cue
 _TUNED_MODEL = re.compile(r"(?:自己|我们|我)?(?:微调|训练|调)(?:过|好|出来)?的(?:模型|版本|权重)|"
-                          r"(?:my|our|a|the)\s+(?:own\s+)?(?:fine[\s-]*tuned?|finetuned?)\s+(?:model|version|checkpoint|weights)")
+                          r"(?:my|our|a|the)\s+(?:own\s+)?(?:fine[\s-]*tuned?|finetuned?)\s+(?:model|version|checkpoint|weights)|"
+                          # 'if it fits, how many concurrent users?', '放得下的话，能撑多少并发': a condition, not the ask
+                          r"(?:如果|要是)?(?:放得下|装得下|跑得起来|能放下)(?:的话|之后)|"
+                          r"(?:if|assuming|once|given)\s+(?:it|that|the model|this)\s+(?:fits|runs|does fit)")
 _QUESTION_ZH = re.compile(r"[吗呢吧么嘛]|多少|能否|是否|怎么|什么|可以|能不能|够不够|够吗|能跑|需要|几张|几块|几台")
 _PATH = re.compile(r"(?<![\w/.~])((?:\.{1,2}/|~/|/)[^\s，。？?！!、；;'\"（）()<>]+)")
 

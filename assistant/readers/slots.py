@@ -412,8 +412,11 @@ def batches(text: str) -> dict:
              r"rag|retrieval[\s-]*augmented|long (?:documents|docs|pdfs|contracts|reports)")
            + r"|(?:长)?文档(?:总结|摘要|问答|分析)|长文本|长文档|知识库问答|合同(?:审核|审查|总结)|论文(?:总结|摘要)", text):
         out["long_documents"] = True
-    if has(w(r"max(?:imum)? throughput|peak throughput|max(?:imum)? tokens?/s|highest throughput|full load|saturat\w*")
-           + r"|最大吞吐|峰值吞吐|吞吐上限|满载|极限吞吐", text):
+    if has(w(r"max(?:imum)? throughput|peak throughput|max(?:imum)? tokens?/s|highest throughput|full load|saturat\w*|"
+             # 'offline batch inference', '离线跑批': nobody waits on one stream; the whole batch's rate is the job
+             r"offline (?:batch\w*|inference|processing|jobs?|generation)|batch (?:inference|processing|jobs?|generation)|"
+             r"bulk (?:inference|generation|processing|labell?ing)")
+           + r"|最大吞吐|峰值吞吐|吞吐上限|满载|极限吞吐|离线(?:推理|批量|任务|跑批|处理|生成)|跑批|批量推理|批处理", text):
         out["max_throughput"] = True
     return out
 
@@ -643,7 +646,7 @@ QUOTED_SOURCE = (r"博客|论文|报告|评测|官方数据|官方说|据说|号
 OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测|看板|监控显示|日志显示|" +
                    w(r"runs at|we get|we see|we got|we saw|getting|i get|i got|dashboard|logs? (?:say|says|show|shows)|"
                      r"grafana|wandb"))
-PAST_RUN = (r"(?<![a-z])(?:took|last|previous|earlier|ran|used to|measured|(?:fine[\s-]?tuned|trained|finished|completed|did "
+PAST_RUN = (r"(?<![a-z])(?:took|last|previous|earlier|ran|used to|measured|(?:fine[\s-]?tuned|(?:pre[\s-]?)?trained|finished|completed|did "
             r"(?:it|the run|the training))(?=.{0,120}?(?:in|within|over|for)\s+[\"'“]?(?:about|around|roughly|~|only|just)?\s*"
             r"\d))(?![a-z])|上次|之前|以前|用了|花了|跑了|训了|耗时")
 
@@ -687,6 +690,14 @@ def largest_model(text: str) -> dict:
     return {}
 
 
+# 'is a week enough?', '一周够不够', '3 天能训完吗': a time the run is judged against, asked as a yes/no
+TIME_ENOUGH = re.compile(
+    r"(?<![a-z])(?:is|are|would|will)\s+(?:about\s+|roughly\s+|~\s*)?(" + NUM + r"|a|one)\s*(" + TIME_UNIT
+    + r")\s+(?:be\s+)?(?:enough|sufficient|long enough)|"
+    r"(" + NUM + r")\s*(" + TIME_UNIT + r")\s*(?:时间)?\s*(?:够不够|够吗|够么|够用吗|来得及|能不能(?:训|跑|做)完|"
+    r"(?:能|可以)(?:训|跑|做)完|训得完|跑得完)")
+
+
 def deadline(text: str) -> dict:
     m = re.search(r"(" + NUM + r")\s*(" + TIME_UNIT + r")\s*(?:内|以内|之内|之前|搞定|完成|训完|跑完)", text) or \
         re.search(r"(?:within|in under|in less than|under|by|deadline(?: of| is)?|before)\s+(" + NUM + r"|a|one)\s*(" + TIME_UNIT
@@ -696,12 +707,16 @@ def deadline(text: str) -> dict:
         # '… fine-tune … on 5B tokens in about 2 hours': the time the run must take, in a training question
         m = re.search(r"(?<![a-z])in\s+(?:about|around|roughly|approx\.?|~|just|only)?\s*(" + NUM + r"|a|one)\s*(" + TIME_UNIT
                       + r")(?![a-z])", text)
+    if not m and re.search(r"train|fine-?tun|pre-?train|sft|lora|训|微调", text):
+        # 'is a week enough?', '一周够不够', '3 天能训完吗': a time the run is judged against, asked as a yes/no
+        m = TIME_ENOUGH.search(text)
     if not m and re.search(w(r"overnight|over ?night") + r"|一晚上|一夜|过夜", text):
         return {"deadline_hours": 12.0}  # 'needs to finish overnight': about 12 hours (an assumption, said)
     if m:
-        v = to_number(m.group(1)) if m.group(1) not in ("a", "one") else 1.0
+        value, unit = next((g, u) for g, u in zip(m.groups()[::2], m.groups()[1::2]) if g)
+        v = to_number(value) if value not in ("a", "one") else 1.0
         if v:
-            return {"deadline_hours": duration_hours(v, m.group(2))}
+            return {"deadline_hours": duration_hours(v, unit)}
     return {}
 
 
@@ -909,8 +924,9 @@ def per_token_cost(text: str) -> bool:
     return bool(re.search(PER_TOKEN_COST, re.sub(_SIZE_PER_TOKENS, " ", text)))
 
 
-PER_TOKEN_COST = (r"(?:每|/)\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*(?:输出\s*)?token|token\s*成本|" +
+PER_TOKEN_COST = (r"(?:每|/)\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*(?:输出\s*)?token|token\s*成本|(?:按|每个?)\s*token\s*(?:算)?.{0,4}(?:便宜|划算|成本)|" +
                   w(r"per (?:1m|million|1k|thousand|m) (?:output )?tokens?|\$/m(?:tok)?|cost per token|throughput per dollar|"
+                    r"(?:cheap\w*|expensive|costs?) per (?:output )?token|"
                     r"tokens? per dollar|perf(?:ormance)? per dollar|per 1m"))
 
 
