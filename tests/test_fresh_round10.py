@@ -186,3 +186,70 @@ def test_a_fit_written_as_a_condition_leaves_the_capacity_ask(cond):
 def test_a_fit_written_as_a_condition_in_english(cond):
     req = _req(f"Llama 3.1 70B FP8 on 2x H100. {cond}how many concurrent users at 4k in / 1k out?")
     assert req.intent == "serving"
+
+
+# --- an earlier run written as 'we trained X on T tokens in D days', then another model asked -------------------------
+@pytest.mark.parametrize("verb", ["pretrained", "pre-trained", "trained"])
+@pytest.mark.parametrize("days,tokens", [(2, "1T"), (10, "100B"), (30, "300B")])
+def test_an_earlier_runs_length_is_what_it_took_not_a_deadline(verb, days, tokens):
+    req = _req(f"we {verb} a 7B model on {tokens} tokens in {days} days on 8 A100s. how long would a 70B on the same "
+               "8 A100s and same data take?")
+    assert req.model == "70b" and req.measured_model == "7b"
+    assert req.period_hours == pytest.approx(days * 24) and req.deadline_hours is None
+
+
+def test_an_impossible_earlier_run_still_gives_the_scaled_figure_it_implies():
+    a = ask("we pretrained a 7B model on 1T tokens in 2 days on 8 A100s. how long would a 70B on the same 8 A100s and "
+            "same data take?")
+    assert "measured run is not used" in a.answer
+    m = re.search(r"Were it right, this job would take ([\d.]+) h × ([\d.]+) \(the estimates' ratio, this job over that "
+                  r"run\) = ([\d,.]+) h", a.answer)
+    assert m, a.answer[:900]
+    assert _num(m.group(1)) == pytest.approx(48.0)
+    assert _num(m.group(3)) == pytest.approx(48.0 * float(m.group(2)), rel=0.01)
+    # the 70B/7B compute ratio is 10x by parameters (6ND): the estimates' ratio lands near it
+    assert 8 < float(m.group(2)) < 12
+
+
+# --- 'at their efficiency' with a published run of the model asked about -------------------------------------------------
+def test_their_efficiency_uses_the_models_published_gpu_hours():
+    a = ask("DeepSeek said V3 cost $5.576M to train (2.788M H800 GPU-hours at $2/h). we have 256 H800s. at their "
+            "efficiency how long would a V3-sized run (14.8T tokens) take us, and is ~$5.6M a realistic budget?")
+    # DeepSeek-V3 technical report, Table 1: 2,788K H800 GPU-hours for 14.8T tokens; / 256 GPUs / 24 h = 453.8 days
+    assert "**453.8 days**" in a.answer
+    assert "Not the whole cost" in a.answer and "$5.58M" in a.answer
+
+
+@pytest.mark.parametrize("phrase", ["is $5.6M a realistic budget?", "is that a reasonable budget?", "预算 560 万美元靠谱吗？"])
+def test_a_published_cost_taken_as_a_budget_is_scoped(phrase):
+    from assistant.claims import published_cost_scope
+
+    req = _req("DeepSeek V3 took 2.788M H800 GPU-hours. " + phrase)
+    assert published_cost_scope(req, "DeepSeek V3 took 2.788M H800 GPU-hours. " + phrase)
+
+
+# --- a Mac for a small team: llama.cpp, the rate at what it holds, one user's speed ---------------------------------------
+def test_a_mac_serving_plan_is_llama_cpp_and_gives_the_speed_at_what_it_holds():
+    a = ask("Mac Studio M3 Ultra 512GB unified memory - can it run full DeepSeek R1 671B at Q4_K_M? how fast? thinking "
+            "of buying one instead of GPUs for 5 devs")
+    first = a.answer.split("### 2.")[0]
+    assert "llama.cpp" in first and "assumed: vLLM" not in first
+    held = int(re.search(r"hold up to \*\*(\d+)\*\*", first).group(1))
+    assert held < 5
+    assert f"At {held} in flight" in first and "One user alone:" in first
+
+
+# --- options written as items, a choice asked -----------------------------------------------------------------------------
+def test_item_options_are_compared_at_the_counts_written():
+    a = ask("Qwen2.5-72B-Instruct for ~30 concurrent chat users (2k in / 500 out). options: (a) 2x H100 80GB FP8, "
+            "(b) 1x H200 FP8, (c) 4x L40S AWQ int4. which gives the best throughput/latency? rough numbers pls")
+    head = a.answer.split("### 1.")[0]
+    assert "**Comparison**" in head and "**Best: " in head
+    # the L40S option is the 4 cards written, not the 2 the load alone needs
+    assert re.search(r"\*\*4× NVIDIA L40S\*\* \(TP4", a.answer)
+    assert not re.search(r"\*\*2× NVIDIA L40S\*\*", a.answer)
+
+
+@pytest.mark.parametrize("words", ["offline batch inference", "batch processing", "离线跑批", "批量推理"])
+def test_batch_work_is_read_as_full_load(words):
+    assert _req(f"Llama 3.1 70B {words} on 4x A100").max_throughput
