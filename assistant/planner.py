@@ -766,7 +766,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                     f"{ctx.req.context or 4096:,}-token conversations, each user at ≥ {LOAD_SPEED:g} tokens/s:",
                     f"**峰值同时有多少用户？** 要买几张取决于它（上面的显存是下限）；按每路 {ctx.req.context or 4096:,} token、"
                     f"每路不低于 {LOAD_SPEED:g} token/秒：")
-                + "\n" + "\n".join(lines),
+                + "\n" + "\n".join(lines) + _quoted_total_line(ctx, answer),
                 "status": "needs_clarification", "clarification": clar})
     return _finish(ctx, answer)
 
@@ -1410,11 +1410,28 @@ SERVICE_WORDS = (r"客服|机器人|上线|线上|生产|对外|用户|(?<![a-z]
 def _count_for_an_unstated_load(ctx: Ctx) -> bool:
     """A count to buy for a served product with no load stated ('客服机器人上线要买几张 H20 才够用？')."""
     req, low = ctx.req, ctx.question.lower()
-    return (req.intent in ("inference_memory", "serving") and bool(req.model) and bool(req.gpu)
-            and "num_gpus" not in req.stated and bool(re.search(COUNT_WORDS + r"|够用|才够|enough", low))
+    from assistant.readers.slots import OWN_MEASUREMENT, QUOTED_SOURCE
+
+    quoted = bool(req.throughput_tokens_per_s and re.search(QUOTED_SOURCE, low) and not re.search(OWN_MEASUREMENT, low))
+    # ('有人说 4090 跑 7B 能到 2000 tok/s，买几张？': someone else's rate is no load of the user's)
+    return (req.intent in ("inference_memory", "serving", "inference_speed", "recommend") and bool(req.model)
+            and bool(req.gpu) and len(set(req.gpus or [req.gpu])) == 1
+            and "num_gpus" not in req.stated and bool(re.search(COUNT_WORDS + r"|够用|才够|买几|enough", low))
             and bool(re.search(SERVICE_WORDS, low))
             and not any((req.concurrent_users, req.requests_per_s, req.tokens_per_day, req.batch, req.team_size,
-                         req.daily_active_users, req.throughput_tokens_per_s)))
+                         req.daily_active_users, req.throughput_tokens_per_s and not quoted)))
+
+
+def _quoted_total_line(ctx: Ctx, answer: Answer) -> str:
+    """'有人说 … 能到 2000 tok/s': a quoted rate far above one stream's is many requests decoding together, not what one
+    user sees; said beside the counts by load (from the answer's own one-stream estimate)."""
+    q, one = ctx.req.throughput_tokens_per_s, answer.figures.get("decode_tokens_per_s_per_seq")
+    if not (q and one and q > 2 * one):
+        return ""
+    return "\n\n" + ctx.t(f"The {q:,.0f} tokens/s quoted is many requests decoding together (a total), not what one "
+                          f"user sees (about {one:,.0f} tokens/s alone): it does not say how many users one card carries.",
+                          f"有人说的 {q:,.0f} token/秒是很多请求一起跑的合计吞吐，不是每个用户看到的速度（单路约 {one:,.0f} "
+                          "token/秒）：单凭它算不出一张卡能带多少人。")
 
 
 LOAD_SPEED = 10.0  # tokens/s each user reads comfortably (an assumption, said): the speed the example counts keep

@@ -10,7 +10,8 @@ from knowledge.catalog import Catalog
 
 # 'are they the same', '是一回事吗', 'basically the same GPU', 'interchangeable'
 # 'what's the difference between Q4_K_M, AWQ and NF4?', '这几个量化到底啥区别'
-DIFFERENCE_ASK = (r"啥区别|什么区别|有何区别|区别是什么|区别在哪|有什么不同|差别在哪|差在哪|差在什么地方|(?<![a-z])(?:difference between|differences|"
+DIFFERENCE_ASK = (r"啥区别|什么区别|有何区别|区别是什么|区别在哪|有什么不同|差别在哪|差在哪|差在什么地方|损失什么|牺牲什么|少了什么|"
+                  r"(?<![a-z])(?:what do (?:i|we|you) lose|what(?:'s| is| do (?:i|we)) (?:lost|give up)|trade-?offs?)(?![a-z])|(?<![a-z])(?:difference between|differences|"
                   r"what'?s the difference|how do (?:they|these|the \w+) differ|what(?:'?s| is) (?:actually |really )?different)"
                   r"(?![a-z])|有什么不一样|哪里不一样|哪里不同")
 SAME_ASK = (r"一回事|一样吗|一样不|是不是一样|相同吗|等同|等价|是同一|同一个东西|没区别吗|有区别吗|(?<![a-z])(?:the same (?:thing|as|gpu|"
@@ -68,9 +69,12 @@ _SPEC_FIELDS = (("memory_gb", "memory", "显存", "GB"), ("memory_bandwidth_gbps
                 ("nvlink_gbps", "GPU-to-GPU link", "卡间互联", "GB/s"), ("tdp_w", "power", "功耗", "W"))
 
 
-def card_sameness(ids: list[str], catalog: Catalog, zh: bool) -> str | None:
+def card_sameness(ids: list[str], catalog: Catalog, zh: bool, num_gpus: int | None = None) -> str | None:
     """'is H100 PCIe basically the same GPU as H100 SXM?': the spec fields that differ by more than 10%, and the verdict
-    (the same card only when none does)."""
+    (the same card only when none does); with a GPU count, the link is the one that many cards really use (PCIe past
+    a bridged pair)."""
+    from knowledge.lookups import link_at
+
     cards = [catalog.gpu(g)[0] for g in dict.fromkeys(ids)][:2]
     if len(cards) < 2:
         return None
@@ -78,6 +82,10 @@ def card_sameness(ids: list[str], catalog: Catalog, zh: bool) -> str | None:
     diffs = []
     for field, en, cn, unit in _SPEC_FIELDS:
         x, y = getattr(a, field), getattr(b, field)
+        if field == "nvlink_gbps" and num_gpus:
+            x, y = link_at(a, num_gpus), link_at(b, num_gpus)
+            en = f"GPU-to-GPU link at {num_gpus} cards"
+            cn = f"{num_gpus} 卡时的卡间互联"
         if x and y and max(x, y) / min(x, y) > 1.10:
             diffs.append((f"{cn} {x:g} 对 {y:g} {unit}（{max(x, y) / min(x, y):.2f} 倍）" if zh else
                           f"{en} {x:g} vs {y:g} {unit} ({max(x, y) / min(x, y):.2f}×)"))
@@ -134,7 +142,7 @@ def term_lines(question: str, req, catalog: Catalog) -> list[str]:
         many = bool(re.search(r"vllm|sglang|并发|concurren|many users|多用户", low))
         line = format_sameness(fmts, zh, difference, many) if len(fmts) >= 2 else None
         if line is None and len(set(req.gpus or [])) >= 2:
-            line = card_sameness(list(req.gpus), catalog, zh)
+            line = card_sameness(list(req.gpus), catalog, zh, req.num_gpus if "num_gpus" in req.stated else None)
         if line:
             out.append(line)
     return out

@@ -76,12 +76,26 @@ JOB_FIELDS = {"training": "bf16_dense_tflops", "decode": "memory_bandwidth_gbps"
               "scale_out": "nvlink_gbps", "fp8": "fp8_dense_tflops"}
 
 
-def job_picks(gpus: list[GPU]) -> list[JobPick]:
+def link_at(g: GPU, num_gpus: int | None) -> float | None:
+    """The GPU-to-GPU figure that bounds scaling over `num_gpus`: NVLink within its domain; beyond a bridged pair (PCIe
+    cards) the traffic rides PCIe (tools.train_time.slow_link, per direction); None: no count, the card's own link."""
+    if not num_gpus:
+        return g.nvlink_gbps
+    from tools.train_time import slow_link
+
+    slow = slow_link(g, num_gpus, gpus_per_node=max(8, num_gpus) if num_gpus <= 8 else None)
+    return slow[0] if slow else g.nvlink_gbps
+
+
+def job_picks(gpus: list[GPU], num_gpus: int | None = None) -> list[JobPick]:
     """For each kind of work, the GPU with the highest bounding figure (cards without the figure are left out; a job
-    needs two cards with it)."""
+    needs two cards with it); with a GPU count, scaling is judged on the link those GPUs really use."""
     picks = []
     for job, field in JOB_FIELDS.items():
-        values = {g.id: float(getattr(g, field)) for g in gpus if getattr(g, field)}
+        if job == "scale_out":
+            values = {g.id: float(v) for g in gpus for v in [link_at(g, num_gpus)] if v}
+        else:
+            values = {g.id: float(getattr(g, field)) for g in gpus if getattr(g, field)}
         if len(values) < 2:
             continue
         ranked = sorted(values, key=values.get, reverse=True)

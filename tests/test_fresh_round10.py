@@ -253,3 +253,63 @@ def test_item_options_are_compared_at_the_counts_written():
 @pytest.mark.parametrize("words", ["offline batch inference", "batch processing", "离线跑批", "批量推理"])
 def test_batch_work_is_read_as_full_load(words):
     assert _req(f"Llama 3.1 70B {words} on 4x A100").max_throughput
+
+
+# --- cards to buy for users, no load given: the question back, with one card's figures meanwhile ---------------------------
+@pytest.mark.parametrize("text", ["看到有人说 4090 跑 Qwen2.5-7B，vLLM 能到 2000 tok/s。我们要给用户用，买几张 4090 合适？",
+                                  "how many H100s should we buy to serve Llama 3.1 70B to our customers?",
+                                  "we want to put Qwen2.5-14B in production on L40S, how many cards do we need?"])
+def test_a_count_for_users_without_a_load_asks_for_the_load(text):
+    a = ask(text)
+    assert a.clarification is not None and a.clarification.missing == ["concurrent_users"]
+    assert re.search(r"How many users at once at peak|峰值同时有多少用户", a.answer)
+    # the counts at a few loads, each a serving plan's
+    assert len(re.findall(r"(?:users at once|路同时)：?: \*\*\d+ (?:GPUs?|张)", a.answer)) == 3 or \
+        len(re.findall(r"\*\*\d+ (?:GPUs?|张)\*\*", a.answer)) >= 3
+
+
+def test_a_quoted_total_is_said_to_be_many_requests_together():
+    a = ask("看到有人说 4090 跑 Qwen2.5-7B，vLLM 能到 2000 tok/s。我们要给用户用，买几张 4090 合适？")
+    one = _num(re.search(r"单路约 ([\d,]+) token/秒", a.answer).group(1))
+    assert one < 2000 / 2 and "合计吞吐，不是每个用户看到的速度" in a.answer
+
+
+@pytest.mark.parametrize("text", ["how many H100s for Llama 3.1 70B at 50 concurrent users?",
+                                  "给 20 个并发用户上线 Qwen2.5-7B，要几张 4090？", "how many 4090s for me to run a 32B model?"])
+def test_a_load_given_or_ones_own_use_is_not_asked(text):
+    assert ask(text).clarification is None or ask(text).clarification.missing != ["concurrent_users"]
+
+
+# --- a GGUF file runs in llama.cpp, the other option in vLLM ----------------------------------------------------------------
+@pytest.mark.parametrize("gguf", ["Q4_K_M", "Q5_K_M", "Q8_0"])
+def test_a_gguf_alternative_runs_in_llama_cpp(gguf):
+    from assistant.readers.asks import find_asks
+
+    text = f"单卡 4090 跑 Qwen2.5-32B，用 llama.cpp {gguf} 还是 vLLM + AWQ？主要给组里 5-6 个人用，上下文 8k 左右"
+    asks = find_asks(text, _req(text), CAT)
+    engines = {a.update.get("precision"): a.update.get("engine") for a in asks}
+    assert engines[gguf.lower()] == "llamacpp" and engines["awq"] in (None, "vllm")
+
+
+# --- the link 8 PCIe cards really use --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n,link", [(2, 600.0), (8, 32.0)])
+def test_pcie_cards_past_a_bridged_pair_talk_over_pcie(n, link):
+    from knowledge.lookups import link_at
+
+    # A100 PCIe: an NVLink bridge joins 2 cards at 600 GB/s; 8 in a box use PCIe Gen4 x16, 32 GB/s per direction
+    assert link_at(CAT.gpu("a100-40gb-pcie")[0], n) == link
+    assert link_at(CAT.gpu("a100-80gb")[0], n) == 600.0  # SXM4: NVSwitch joins all 8
+
+
+def test_quoted_card_names_and_the_difference_at_their_count():
+    a = ask("got two quotes: 8x 'A100 40G PCIe' box and 8x 'A100 80G SXM4' box. plan: full fine-tune Llama 3.1 8B at "
+            "8k seq len. does the 40G PCIe box work, and what do I lose vs SXM?")
+    assert "8× A100 40GB PCIe" in a.answer and "8× A100 80GB SXM4" in a.answer
+    assert "GPU-to-GPU link at 8 cards 32 vs 600 GB/s" in a.answer
+
+
+# --- '(2) tok/s per user at that load' beside '(1) how many cards for 20 sessions' ---------------------------------------------
+def test_the_speed_at_the_plans_load_comes_from_the_plan():
+    a = ask("Serving Qwen3-32B bf16 on H100 80GB. (1) how many cards to hold 20 concurrent sessions at 32k context each? "
+            "(2) rough decode tok/s per user at that load?")
+    assert "2048-token prompts" not in a.answer and "tokens/s per user" in a.answer

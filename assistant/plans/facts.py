@@ -668,7 +668,7 @@ def recommend(ctx: Ctx) -> Answer:
 
         jobs = ("training", "scale_out") if task != "inference" else ("decode", "training", "memory")
         # (training spans GPUs: ZeRO-3 and TP traffic ride the GPU-to-GPU link, where export versions differ)
-        for p in (p for p in job_picks(named) if p.job in jobs):
+        for p in (p for p in job_picks(named, req.num_gpus if "num_gpus" in req.stated else None) if p.job in jobs):
             lines.append("- " + job_line(lang, p, T(lang, "job_prefill") if (hourly and p.job == "training") else None))
     out_lines = []
     if load.get("box_gpus") and res.rejected:  # 'what are the options in one box': the cards that cannot, and why

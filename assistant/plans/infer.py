@@ -1253,7 +1253,7 @@ def serving(ctx: Ctx) -> Answer:
                           f"按你的平均请求（{req.prompt_len:,} + {req.output_len or 0:,} = {avg:,} token）：约 **{at_avg:,}** 路同时"
                           f"（{r.vllm_kv_cache_tokens:,} ÷ {avg:,}；vLLM 的 --max-num-seqs 默认 256 为上限）。")
     elif not r.fits and "num_gpus" in req.stated and not req.gpu_memory_utilization and gpu.vendor != "Apple" and \
-            not ctx.one_of_several and (setting := _standard_settings(model, gpu, n, fmt, context, users)):
+            (setting := _standard_settings(model, gpu, n, fmt, context, users)):
         # '单张 4090 跑 32B AWQ，8k，一个人用': a miss by a little under vLLM's defaults is a setting, not another card;
         # the plan below runs with it
         head = _standard_fix(ctx, model, gpu, n, fmt, context, users, speeds=False, found=setting)

@@ -188,6 +188,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                     # served by vLLM, whatever engine was written beside the GGUF one
                     if setting == "precision" and req.engine in ("llamacpp", "ollama") and not str(v).startswith(("q", "iq")):
                         return {"engine": "vllm"}
+                    if setting == "precision" and str(v).startswith(("q", "iq")) and req.engine not in ("llamacpp", "ollama"):
+                        return {"engine": "llamacpp"}  # ('llama.cpp Q4_K_M or vLLM + AWQ?': the GGUF file runs in llama.cpp)
                     return {}
                 return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting, low),
                             update={setting: v, **extra, **own_engine(v)}, compare=setting) for _, v in named[:3]]
@@ -845,7 +847,10 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     if job is None:
         return []
     counts = [counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans]
-    own_inputs = len(set(counts)) > 1 or bool(_rate_in(low)) or per_token_cost(low)
+    if job == "training_memory" and ((not all(counts) and not re.search(COUNT_ASK, low)) or req.family_flagship):
+        return []  # (a training job's memory on each card needs each card's count; a bare family asks its size first)
+    own_inputs = len(set(counts)) > 1 or bool(_rate_in(low)) or per_token_cost(low) or (
+        job == "training_memory" and all(counts))  # ('8x A100 40G PCIe or 8x A100 80G SXM4: does the 40G box work?')
     how_much_faster = re.search(COMPARATIVE, low) and job == "inference_speed" and not req.purchase
     if not own_inputs and not how_much_faster and job not in ("serving", "price") and \
             req.intent in ("recommend", "compare", "training_time"):
@@ -1180,9 +1185,9 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         return [Ask(text=(f"{n}× " if n else "") + catalog.gpu(g)[0].name.replace("NVIDIA ", ""), intent=req.intent,
                     update={"gpu": g, "gpus": [g], "num_gpus": n}, compare="gpu")
                 for g, n in zip(req.compared["values"][:3], counts) if any(x.id == g for x in catalog.gpus)]
-    from assistant.readers.rules import fine_tuned_model, quoted_runs
+    from assistant.readers.rules import fine_tuned_model, quoted_runs, unquote_names
 
-    text, _ = quoted_runs(fine_tuned_model(text))  # ('its a finetune we did': where the served model came from)  # ('405B took 30.84M H100 GPU hours': a quoted run's figures are no ask's inputs)
+    text, _ = quoted_runs(fine_tuned_model(unquote_names(text)))  # ('its a finetune we did': where the served model came from)  # ('405B took 30.84M H100 GPU hours': a quoted run's figures are no ask's inputs)
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
     if req.intent == "spec":
         return several_cards(low, req, catalog) if len(req.gpus) >= 2 else []

@@ -63,7 +63,19 @@ def item_asks(text: str, req, catalog) -> list[Ask]:
     same."""
     head, items = split_items(unicodedata.normalize("NFKC", text))
     asks = _asks_of_items(head, items, req, catalog)
-    return _options_compared(asks, text, req, catalog)
+    return _options_compared(_speed_at_the_plans_load(asks, req), text, req, catalog)
+
+
+def _speed_at_the_plans_load(asks: list[Ask], req) -> list[Ask]:
+    """'(1) how many cards for 20 sessions at 32k? (2) decode tok/s per user at that load?': the capacity plan gives
+    each user's rate at that load (prefill interleaved), so the speed item is not timed again as one stream."""
+    from assistant.readers.asks import _ONE_STREAM
+
+    served = [a for a in asks if a.intent == "serving" and (a.update.get("concurrent_users") or req.concurrent_users)]
+    if not served:
+        return asks  # (a capacity ask with no load, 'how many at once at 4k?', gives no per-user rate at a load)
+    return [a for a in asks if not (a.intent == "inference_speed" and not re.search(_ONE_STREAM, a.text.lower()) and
+                                    not a.update.get("concurrent_users") and not a.update.get("batch"))]
 
 
 # 'which gives the best …?', '哪个好', '选哪个': the items are options to rank, not separate questions

@@ -549,6 +549,7 @@ def _measured_speed_recounted(reading: Reading, text: str) -> Reading:
 def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request one question states, merged with the previous turn's when it is a follow-up."""
     text, warnings = truncate_question(text)
+    text = unquote_names(text)
     whole = unicodedata.normalize("NFKC", text).lower()
     per_token = slots.per_token_cost(whole)
     reference = money.per_million_price(whole)  # 'the API charges ¥16 per 1M tokens': a price to compare against
@@ -1321,6 +1322,15 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
 
 
 # 'my own fine-tuned model' names what is run, not a fine-tuning job: no training cue
+# a short name in quote marks ('A100 40G PCIe', "RTX 4090"): a card or model written as quoted in a vendor's offer
+_QUOTED_NAME = re.compile(r"(?<![\w])['\"“‘「]((?=[^'\"“”‘’「」\n]*[a-zA-Z]\s?\d)[^'\"“”‘’「」\n]{2,32}?)['\"”’」](?![\w])")
+
+
+def unquote_names(text: str) -> str:
+    """"8x 'A100 40G PCIe' box" -> "8x A100 40G PCIe box": a card or model in quote marks, read as written."""
+    return _QUOTED_NAME.sub(lambda m: m.group(1), text)
+
+
 _TUNED_MODEL = re.compile(r"(?:自己|我们|我)?(?:微调|训练|调)(?:过|好|出来)?的(?:模型|版本|权重)|"
                           r"(?:my|our|a|the)\s+(?:own\s+)?(?:fine[\s-]*tuned?|finetuned?)\s+(?:model|version|checkpoint|weights)|"
                           # 'if it fits, how many concurrent users?', '放得下的话，能撑多少并发': a condition, not the ask
