@@ -662,7 +662,11 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
     if intent in ("training_memory", "inference_memory"):
         text = _compare_memory(done, zh, question)
         per_token = _per_token_on_same_cards(done, zh, question, prices) if intent == "inference_memory" else None
-        return text + (" " if per_token and text and not zh else "") + (per_token or "")
+        speeds = _speeds_listed(done, zh, question) if intent == "inference_memory" and not per_token else None
+        for extra in (per_token, speeds):
+            if extra:
+                text = text + (" " if text and not zh else "") + extra
+        return text
     if intent == "cost" and asks[0].compare == "model" and all("cost_per_million_tokens" in x.figures for _, x in done):
         # 'A vs B vs C on our 8xH100 box: which is cheapest per token?': each model's cost per token on the same cards
         return _rank_per_token(done, zh, question)
@@ -1205,6 +1209,20 @@ _CHOICE = (r"怎么选|选哪|选什么|哪个好|哪个更|哪种|推荐|建议
            w(r"which|pick|choose|better|best|recommend\w*|go with|should (?:we|i)"))
 _CHAT = r"对话|聊天|在线|交互|客服|助手|实时|" + w(r"chat\w*|interactive|assistant|online|real[\s-]*time|latency")
 _BULK = r"批量|离线|跑批|" + w(r"batch(?:ed)? (?:jobs?|inference|processing)|offline|bulk|throughput")
+
+
+_SPEED_ASK = r"多快|速度|几个? ?token|" + w(r"how fast|speed|tok(?:en)?s?/s|tokens? per second|t/s")
+
+
+def _speeds_listed(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str | None:
+    """'can it run 70B Q4_K_M, and how fast? what about Q8?': each option's one-stream speed beside its memory."""
+    if not re.search(_SPEED_ASK, question.lower()):
+        return None
+    rows = [(a, x.figures["decode_tokens_per_s_per_seq"]) for a, x in done if x.figures.get("decode_tokens_per_s_per_seq")]
+    if len(rows) < 2:
+        return None
+    listed = ("；" if zh else "; ").join(f"{a.text} {v:,.1f}" + (" token/秒" if zh else " tokens/s") for a, v in rows)
+    return (f"单路速度（估算）：{listed}。" if zh else f"Speed, one stream (estimate): {listed}.")
 
 
 def _per_token_on_same_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, prices=()) -> str | None:

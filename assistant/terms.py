@@ -136,6 +136,9 @@ def term_lines(question: str, req, catalog: Catalog) -> list[str]:
     out = []
     if re.search(FULL_MEANING_ASK, low):
         out.append(full_model_meaning(req.model if req.model and not str(req.model)[0].isdigit() else None, catalog, zh))
+    support = format_support(question, req, catalog, zh)
+    if support:
+        out.append(support)
     difference = bool(re.search(DIFFERENCE_ASK, low))
     if re.search(SAME_ASK, low) or difference:
         fmts = _formats_named(low)
@@ -146,3 +149,56 @@ def term_lines(question: str, req, catalog: Catalog) -> list[str]:
         if line:
             out.append(line)
     return out
+
+
+# 'A800 支持 FP8 吗', 'does the L40S support FP8?', 'can a 4090 do bf16': whether a card computes in a format
+SUPPORT_ASK = re.compile(r"(?:支持|能跑|能用|可以用|有没有)\s*(fp8|fp4|nvfp4|mxfp4|bf16|int8|int4)\s*(?:吗|么|不|嘛|没有|\?|？)|"
+                         r"(fp8|fp4|bf16|int8)\s*(?:支持吗|能用吗|能跑吗)|"
+                         r"(?<![a-z])(?:support|supports|do|does|handle|run)\s+(?:native\s+)?(fp8|fp4|nvfp4|bf16|int8)(?![a-z0-9])"
+                         r"(?=[^.?!]{0,30}[?？]|\s*(?:natively|at all|tensor|compute))", re.I)
+
+
+def format_support(question: str, req, catalog: Catalog, zh: bool) -> str | None:
+    """Whether the card named computes in the format asked about (the GPU table's dense figure for it), what runs there
+    instead (weight-only loading, INT8 W8A8 on cards with INT8 tensor cores), from tools/formats.supported_on."""
+    from tools.formats import NO_FP8_AT_ALL, supported_on
+
+    m = SUPPORT_ASK.search(question)
+    if not m or not req.gpu:
+        return None
+    fmt = next(g for g in m.groups() if g).lower()
+    fmt = {"nvfp4": "fp4", "mxfp4": "fp4"}.get(fmt, fmt)
+    try:
+        gpu = catalog.gpu(req.gpu)[0]
+    except (LookupError, ValueError):
+        return None
+    if fmt in ("int8", "int4"):
+        ok = bool(gpu.int8_dense_tops) if fmt == "int8" else True
+        why = None
+    else:
+        ok, why = supported_on(fmt, gpu)
+    name = gpu.name
+    figure = {"fp8": gpu.fp8_dense_tflops, "fp4": gpu.fp4_dense_tflops, "bf16": gpu.bf16_dense_tflops,
+              "int8": gpu.int8_dense_tops}.get(fmt)
+    unit = "TOPS" if fmt == "int8" else "TFLOPS"
+    if ok:
+        return (f"**支持**：{name} 有 {fmt.upper()} 计算" + (f"（稠密 {figure:g} {unit}）" if figure else "") + "。" if zh else
+                f"**Yes**: {name} computes in {fmt.upper()}" + (f" ({figure:g} dense {unit})" if figure else "") + ".")
+    int8 = gpu.int8_dense_tops
+    if fmt == "bf16":
+        return (f"**不支持 BF16**：{name} 没有 BF16（算力 8.0 之前的架构），用 FP16 代替：显存相同，训练要配合损失缩放。" if zh else
+                f"**No BF16**: {name} predates BF16 (compute capability below 8.0); it runs FP16 instead: the same memory, "
+                "with loss scaling to train.")
+    if fmt == "fp8" and gpu.vendor in NO_FP8_AT_ALL:
+        return (f"**不支持**：{name} 没有 FP8，连仅权重的 FP8 也不跑；8 位方案是 W8A8 INT8"
+                + (f"（稠密 {int8:g} TOPS）" if int8 else "") + "，显存与 FP8 相同。" if zh else
+                f"**No**: {name} has no FP8 at all, not even weight-only; its 8-bit route is W8A8 INT8"
+                + (f" ({int8:g} dense TOPS)" if int8 else "") + ", the same memory as FP8.")
+    return (f"**不支持原生 {fmt.upper()}**：{name} 没有 {fmt.upper()} 张量核心。{fmt.upper()} 权重仍可加载（如 vLLM 的仅权重量化，"
+            f"W8A16），省一半显存、解码读得更少，但矩阵乘按 16 位算，没有 {fmt.upper()} 的算力提升"
+            + (f"；这张卡原生的 8 位是 INT8（W8A8，稠密 {int8:g} TOPS）" if int8 and fmt == "fp8" else "") + "。" if zh else
+            f"**No native {fmt.upper()}**: {name} has no {fmt.upper()} tensor cores. {fmt.upper()} weights still load "
+            f"(weight-only, e.g. vLLM's W8A16 path): half the memory and less to read per decode step, but the matmuls run "
+            f"in 16-bit, so no {fmt.upper()} compute speed-up"
+            + (f"; the card's native 8-bit is INT8 (W8A8, {int8:g} dense TOPS)" if int8 and fmt == "fp8" else "") + ".")
+

@@ -313,3 +313,67 @@ def test_the_speed_at_the_plans_load_comes_from_the_plan():
     a = ask("Serving Qwen3-32B bf16 on H100 80GB. (1) how many cards to hold 20 concurrent sessions at 32k context each? "
             "(2) rough decode tok/s per user at that load?")
     assert "2048-token prompts" not in a.answer and "tokens/s per user" in a.answer
+
+
+# --- a card's version named a few words on -------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,gpu", [
+    ("we have an 8-card A100 box (the 40GB PCIe kind). does Llama 3.1 405B fit in FP8?", "a100-40gb-pcie"),
+    ("A100 服务器（40G 的）能跑 Llama 3.1 70B 吗", "a100-40gb"),
+    ("an H100 box, the PCIe one, for Llama 3.1 70B?", "h100-pcie")])
+def test_the_version_named_after_the_card_is_the_card(text, gpu):
+    assert _req(text).gpu == gpu
+
+
+def test_a_memory_that_is_not_the_cards_leaves_it():
+    assert _req("A100 with 40GB of data to fine-tune on, Llama 3 8B LoRA").gpu == "a100-80gb"
+
+
+def test_405b_fp8_on_eight_40gb_cards_does_not_fit():
+    # 405B x 1 byte = ~410 GB of FP8 weights > 8 x 40 GB
+    a = ask("we have an 8-card A100 box (the 40GB PCIe kind). does Llama 3.1 405B fit in FP8?")
+    assert "does not fit on 8 x NVIDIA A100 40GB PCIe" in a.answer
+
+
+# --- a follow-up naming another format drops the earlier checkpoint ---------------------------------------------------------
+def test_a_new_format_in_a_follow_up_replaces_the_earlier_checkpoint():
+    h = []
+    for t in ["serving Qwen3-30B-A3B on a single RTX 5090 with 4-bit AWQ. single user tok/s?", "and for 32 users?"]:
+        h.append(ask(t, history=list(h)).slots)
+    a = ask("what about FP8 on an L40S instead?", history=h)
+    assert a.request["precision"] == "fp8" and not a.request.get("checkpoint_format")
+    assert "AWQ" not in a.answer.split("**Assumptions**")[0]
+
+
+# --- 'does card X support format Y?' ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,word", [("A800 支持 FP8 吗？", "不支持原生 FP8"), ("does the L40S support FP8?", "**Yes**"),
+                                       ("910B 支持 FP8 吗", "W8A8 INT8"), ("can a V100 do bf16?", "**No BF16**"),
+                                       ("H100 支持 FP8 吗", "**支持**"), ("does the A100 support fp8 natively?", "No native FP8")])
+def test_whether_a_card_computes_in_a_format_is_answered_from_the_table(text, word):
+    assert word in ask(text).answer
+
+
+def test_a_format_question_in_a_thread_is_answered():
+    h = []
+    for t in ["Llama-3.1-70B 用 vLLM 部署在 4 张 A800 80G 上（TP4），bf16，64 并发，2k 上下文，每个用户大概多少 tok/s？", "改成 FP8 呢？"]:
+        h.append(ask(t, history=list(h)).slots)
+    assert "不支持原生 FP8" in ask("A800 支持 FP8 吗？", history=h).answer
+
+
+# --- 'and the throughput of each?' over a thread's two cards -----------------------------------------------------------------
+def test_each_cards_throughput_in_a_thread_is_at_full_load():
+    h = []
+    for t in ["Qwen2.5-14B-Instruct bf16 部署在一张 A100 80G 上，4k 上下文，能撑多少并发？", "换成 H20 呢"]:
+        h.append(ask(t, history=list(h)).slots)
+    a = ask("那吞吐大概各是多少", history=h)
+    rows = re.findall(r"\((bf16), batch (\d+)\): ([\d,]+) 满载", a.answer)
+    assert len(rows) == 2 and all(int(b) > 1 for _, b, _ in rows), a.answer[:500]
+
+
+# --- 'Q4_K_M … how fast? what about Q8?' on a Mac -------------------------------------------------------------------------
+def test_a_what_about_format_is_the_alternative_with_its_speed():
+    a = ask("M4 Max MacBook Pro w/ 128GB unified memory - can it run Llama 3.3 70B Q4_K_M, and how fast? what about Q8?")
+    speeds = dict((k, float(v)) for k, v in re.findall(r"(Q4_K_M|Q8_0) ([\d.]+) tokens/s", a.answer.split("### 1.")[0]))
+    assert set(speeds) == {"Q4_K_M", "Q8_0"}
+    # decode reads the weights once per token: Q8_0 (8.5 bits) is slower than Q4_K_M (4.84 bits) by about their ratio
+    assert 1.4 < speeds["Q4_K_M"] / speeds["Q8_0"] < 2.0
+    assert "Speed (estimate, llama.cpp)" in a.answer and "(estimate, vLLM)" not in a.answer

@@ -678,24 +678,30 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
             r8 = None
         if r8 is not None and r8.max_context:
             figures |= {"fp8_kv_max_context": r8.max_context, "fp8_kv_max_batch": r8.max_batch}
-            lines.append(ctx.t(f"With an FP8 KV cache (vLLM `--kv-cache-dtype fp8`): {r8.kv_cache_bytes_per_token / 1024:,.0f} KiB "
+            local = _speed_engine(ctx, "vllm") == "llamacpp" or str(fmt).startswith(("q", "iq"))
+            how_en = "an 8-bit KV cache (llama.cpp `-ctk q8_0 -ctv q8_0`, about the same bytes)" if local else \
+                "an FP8 KV cache (vLLM `--kv-cache-dtype fp8`)"
+            how_zh = "8 位 KV cache（llama.cpp `-ctk q8_0 -ctv q8_0`，字节数相近）" if local else "FP8（vLLM `--kv-cache-dtype fp8`）"
+            lines.append(ctx.t(f"With {how_en}: {r8.kv_cache_bytes_per_token / 1024:,.0f} KiB "
                                f"per token, the longest context **{r8.max_context:,} tokens**"
                                + (f", up to **{r8.max_batch}** sequences at {context:,}" if r8.max_batch else "")
                                + f" (BF16 KV: {r.max_context:,}" + (f", {r.max_batch}" if r.max_batch else "") + ").",
-                               f"KV cache 用 FP8（vLLM `--kv-cache-dtype fp8`）：每 token {r8.kv_cache_bytes_per_token / 1024:,.0f} KiB，"
+                               f"KV cache 用 {how_zh}：每 token {r8.kv_cache_bytes_per_token / 1024:,.0f} KiB，"
                                f"最长上下文 **{r8.max_context:,} token**"
                                + (f"，{context:,} 上下文下最多 **{r8.max_batch}** 条" if r8.max_batch else "")
                                + f"（BF16 KV：{r.max_context:,}" + (f"，{r.max_batch} 条" if r.max_batch else "") + "）。"))
     if gpu is not None and r.fits and (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops):
         try:
+            speed_engine = _speed_engine(ctx, "vllm")
             args = {"num_gpus": n, "context": min(context, 2048), "output": 256, "batch": 1, "precision": fmt,
-                    "engine": "vllm" if engine == "hf" else engine}
+                    "engine": "vllm" if speed_engine == "hf" else speed_engine}
             one = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args},
                            estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **args)))
             figures |= {"decode_tokens_per_s_per_seq": round(one.decode_tokens_per_s_per_seq, 2), "ttft_s": round(one.ttft_s, 4)}
-            text = ctx.t(f"Speed (estimate, vLLM): one stream **{one.decode_tokens_per_s_per_seq:,.1f} tokens/s**, first token "
+            label = "llama.cpp" if args["engine"] == "llamacpp" else "SGLang" if args["engine"] == "sglang" else "vLLM"
+            text = ctx.t(f"Speed (estimate, {label}): one stream **{one.decode_tokens_per_s_per_seq:,.1f} tokens/s**, first token "
                          f"{one.ttft_s * 1000:,.0f} ms at a {args['context']:,}-token prompt",
-                         f"速度（估算，vLLM）：单路 **{one.decode_tokens_per_s_per_seq:,.1f} token/秒**，{args['context']:,} token "
+                         f"速度（估算，{label}）：单路 **{one.decode_tokens_per_s_per_seq:,.1f} token/秒**，{args['context']:,} token "
                          f"输入时首 token {one.ttft_s * 1000:,.0f} ms")
             many = min(one.max_batch_that_fits or 1, BATCHED_SEQS)
             if many > 1:

@@ -59,7 +59,7 @@ def _need_near(low: str, at: int) -> bool:
 
 
 # 'how much more / less', '差多少', 'which is cheaper': a follow-up asking the difference between the thread's alternatives
-THREAD_DIFFERENCE = (r"差多少|差几|差距|相差|差别|区别|对比|比较|哪个(?:更)?(?:省|便宜|划算|快|合适|好)|两个?(?:方案|都)|两个比|两者|分别|"
+THREAD_DIFFERENCE = (r"差多少|差几|差距|相差|差别|区别|对比|比较|哪个(?:更)?(?:省|便宜|划算|快|合适|好)|两个?(?:方案|都)|两个比|两者|分别|各是|各自|各多少|各要|"
                      + w(r"difference|differ|how much (?:more|less|cheaper|faster|slower)|which (?:is|one is) (?:cheaper|"
                          r"faster|better|more suitable)|which (?:one )?(?:should|would)|compared?|vs\.?|versus|both|each"))
 
@@ -162,7 +162,12 @@ def alternatives(low: str, req: Request) -> list[Ask]:
         def paired(a: int, b: int) -> bool:
             between = text[a:b]
             return bool((len(between) <= 40 and re.search(_OR_WORD, between)) or _need_near(text, a) or _need_near(text, b)
-                        or (len(between) <= 14 and re.search(_AND_WORD, between) and setting in ("precision", "kv_dtype", "engine")))
+                        or (len(between) <= 14 and re.search(_AND_WORD, between) and setting in ("precision", "kv_dtype", "engine"))
+                        or (setting in ("precision", "kv_dtype") and len(between) <= 80 and re.search(
+                            r"(?:what|how) about (?:a |an |the |in )?$|(?:换成|改成|改用|那)\s*$", text[max(0, b - 16):b])))
+            # ('can it run 70B Q4_K_M, and how fast? what about Q8?': the second format asked as the what-if of the first)
+        if setting == "precision" and any(str(v).startswith("q") for _, v in named):
+            named = [(i, "q8_0" if v == "int8" else v) for i, v in named]  # ('Q4_K_M … Q8?': the GGUF Q8_0 file)
         if setting == "precision" and len(named) >= 2 and {v for _, v in named} <= {"bf16", "fp16", "fp8"} and \
                 re.search(r"kv[\s-]*(?:cache|缓存)", low) and not re.search(r"权重|" + w(r"weights?"), low) and \
                 re.search(r"kv[\s-]*(?:cache|缓存)\s*(?:size|大小|有多大|多大|占|要多少)|" +
@@ -1182,8 +1187,10 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
             catalog is not None and re.search(THREAD_DIFFERENCE, text.lower()):
         # '换成 8 张 4090 呢' … '电费差多少': the thread's two cards, each on the same job, and the difference
         counts = req.compared.get("num_gpus") or [None] * len(req.compared["values"])
+        full = {"max_throughput": True} if re.search(r"吞吐|" + w(r"throughput"), text.lower()) and not \
+            re.search(_ONE_STREAM, text.lower()) and not req.batch else {}  # ('那吞吐大概各是多少': each at full load)
         return [Ask(text=(f"{n}× " if n else "") + catalog.gpu(g)[0].name.replace("NVIDIA ", ""), intent=req.intent,
-                    update={"gpu": g, "gpus": [g], "num_gpus": n}, compare="gpu")
+                    update={"gpu": g, "gpus": [g], "num_gpus": n} | full, compare="gpu")
                 for g, n in zip(req.compared["values"][:3], counts) if any(x.id == g for x in catalog.gpus)]
     from assistant.readers.rules import fine_tuned_model, quoted_runs, unquote_names
 

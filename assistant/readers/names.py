@@ -136,6 +136,23 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         if twin:
             out.gpu_spans[i] = (start, end, twin[0].id)
             out.gpus = [twin[0].id if g == gid else g for g in out.gpus]
+    for i, (start, end, gid) in enumerate(list(out.gpu_spans)):
+        # 'an 8-card A100 box (the 40GB PCIe kind)': the version named a few words on, by its memory and form factor
+        if re.match(r"[\s-]*(?:\d{2,3}\s*g|pcie|sxm|nvl)", low[end:end + 8]) or len({sp[2] for sp in out.gpu_spans}) > 1:
+            continue
+        tail = re.split(r"[?？。;；!]", low[end:end + 48])[0]
+        m = re.search(r"(?:\(|（|，|,|-|the|是)\s*(?:the\s+)?(?:(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])\s*)?(pcie|sxm\d?)?\s*"
+                      r"(?:kind|version|variant|model|one|型号?|版本?|的|\)|）)", tail)
+        if not m or not (m.group(1) or m.group(2)):
+            continue
+        want_mem, want_ff = int(m.group(1)) if m.group(1) else None, m.group(2)
+        base_mem = catalog.gpu(gid)[0].memory_gb
+        twins = [g for g in catalog.gpus if g.id in catalog.variants(gid) and
+                 abs(g.memory_gb - (want_mem if want_mem is not None else base_mem)) <= 2 and
+                 (not want_ff or g.form_factor.upper().startswith("PCIE" if want_ff == "pcie" else "SXM"))]
+        if twins and twins[0].id != gid:
+            out.gpu_spans[i] = (start, end, twins[0].id)
+            out.gpus = [twins[0].id if g == gid else g for g in out.gpus]
     for start, end, gid in list(out.gpu_spans):  # 'A100 160G': a known name with a memory no variant of it has
         mem = re.match(r"[\s-]*(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])", low[end:end + 12])
         if not mem or gid.startswith("custom-"):

@@ -1977,6 +1977,9 @@ def _merge(prev: dict, stated: dict, catalog: Catalog) -> dict:
     if "model" in stated:
         for k in ("model_text", "checkpoint_format", "models"):
             merged.pop(k, None)
+    if "precision" in stated and "checkpoint_format" not in stated:
+        merged.pop("checkpoint_format", None)  # ('what about FP8 on an L40S instead?' after an AWQ set-up: FP8 weights)
+        merged.pop("exact_format", None)
     if "gpu" in stated:
         merged.pop("unknown_gpu", None)
         if "num_gpus" not in stated and merged.get("gpus_per_node"):
