@@ -181,6 +181,8 @@ class Request(BaseModel):
                                                   "states for each of several cards ('二手 3090 5500 一张，4090 1.9 万，5090 "
                                                   "2.3 万'), in `currency`: used instead of the table's")
     used_gpus: list[str] = Field(default_factory=list, description="cards the user prices second-hand ('二手 3090')")
+    gpu_counts: dict[str, int] = Field(default_factory=dict, description="how many of each card a set-up has when several "
+                                       "are named with their own counts ('move to 2x H100, or a single H200')")
     price_per_gpu_hour: float | None = Field(None, description="the user's rental price, in `currency`")
     hosting_per_month: float | None = Field(None, ge=0, description="the user's colocation / hosting cost per month for "
                                             "owned hardware, per server when the message is about a server, in `currency`")

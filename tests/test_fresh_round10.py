@@ -377,3 +377,29 @@ def test_a_what_about_format_is_the_alternative_with_its_speed():
     # decode reads the weights once per token: Q8_0 (8.5 bits) is slower than Q4_K_M (4.84 bits) by about their ratio
     assert 1.4 < speeds["Q4_K_M"] / speeds["Q8_0"] < 2.0
     assert "Speed (estimate, llama.cpp)" in a.answer and "(estimate, vLLM)" not in a.answer
+
+
+# --- a measurement in the sentence's opening words, carried to each card named after 'move to' ------------------------------
+def test_a_measured_speed_is_carried_to_each_card_at_its_own_count():
+    a = ask("We measured on our own box: Qwen2.5-32B-Instruct bf16, 2x A100 80GB TP2, vLLM, 1 user -> 24 tok/s decode. "
+            "Boss wants single-user tok/s if we move to 2x H100 SXM (TP2), and to a single H200.")
+    rows = {g: (int(n), float(v), float(r)) for n, g, v, r in re.findall(
+        r"\*\*(\d)× NVIDIA (H100 80GB SXM5|H200 141GB SXM5): ~([\d.]+) tokens/s per sequence\*\* = your 24 × ([\d.]+)", a.answer)}
+    assert rows["H100 80GB SXM5"][0] == 2 and rows["H200 141GB SXM5"][0] == 1
+    for n, v, r in rows.values():
+        assert v == pytest.approx(24 * r, abs=24 * 0.005 + 0.05)  # the measurement x the ratio (printed to 2 decimals)
+    # decode reads the weights: 2x H100 (2 x 3,350 GB/s) beats one H200 (4,800 GB/s) for a 32B model in bf16
+    assert rows["H100 80GB SXM5"][1] > rows["H200 141GB SXM5"][1]
+    assert "of the estimate for your own" in a.answer  # 24 is far below what 2x A100 should do
+
+
+@pytest.mark.parametrize("users", [20, 100, 300])
+def test_users_after_have_are_a_load_not_a_budget(users):
+    req = _req(f"if I have {users} users each wanting 30 tok/s, how many RTX 4090s for Llama 3.1 8B Q4?")
+    assert req.budget is None and req.concurrent_users == users and req.tokens_per_s_per_user == 30
+
+
+def test_a_blogs_total_beside_a_per_user_want_is_not_a_claim_to_judge():
+    req = _req("a blog says they get 2,500 tok/s on a single RTX 4090 with Llama 3.1 8B Q4. so if I have 100 users each "
+               "wanting 30 tok/s I need like 1.2 cards right?")
+    assert req.intent == "serving" and req.claimed_tokens_per_s is None and req.tokens_per_s_per_user == 30

@@ -1973,8 +1973,10 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
     factor = re.search(r"(\d+(?:\.\d+)?)\s*(?:x|×|倍)(?!\s*(?:h100|a100|l40s|4090))|(翻倍|翻一倍|快一倍|double\w*|twice)", ctx.question.lower())
     if factor and not target:  # 'can it double?': the doubled measurement is the bar
         target = measured * (float(factor.group(1)) if factor.group(1) else 2.0)
+    ctx.used.add("gpu_counts")
     for gid in [g for g in (req.gpus or [req.gpu]) if g and (g != old.id or n != n_old)]:
         new = ctx.gpu(gid)
+        n = (req.gpu_counts or {}).get(gid) or req.num_gpus or n_old  # ('… and to a single H200': each set-up's own count)
         est = timed(ctx, model, new, num_gpus=n, **args)
         ratio = est.decode_tokens_per_s_per_seq / base.decode_tokens_per_s_per_seq
         scaled = measured * ratio
@@ -2000,9 +2002,19 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
         figures[f"scaled_tokens_per_s:{gid}"] = round(scaled, 2)
     head = ctx.t(f"**From your measurement ({measured:g} tokens/s {per} on {n_old}× {old.name}), {model.name} in {fmt}:**",
                  f"**按你的实测（{n_old} × {old.name}，{per} {measured:g} token/s），{model.name}（{fmt}）：**")
-    ctx.notes.append(ctx.t("the same model, format, GPU count and batch on each card; your engine's overheads carry over in "
+    ctx.notes.append(ctx.t("the same model, format and batch on each card (each at the GPU count written for it); your "
+                           "engine's overheads carry over in "
                            "the ratio (an assumption: the same engine version and settings)",
                            "每种卡上模型、格式、卡数、batch 都相同；引擎自身的开销按比例带过去（假设引擎版本和参数不变）"))
+    share = measured / base.decode_tokens_per_s_per_seq if batch == 1 and base.decode_tokens_per_s_per_seq else None
+    if share is not None and share < 0.75:  # a measurement far below what its own box should do: worth a look first
+        lines.append(ctx.t(f"Your {measured:g} tokens/s is {share:.0%} of the estimate for your own {n_old}× {old.name} "
+                           f"({base.decode_tokens_per_s_per_seq:,.1f}): worth checking before buying (CUDA graphs on, i.e. no "
+                           "--enforce-eager; the cards on NVLink; the prompt length and sampling settings); the scaled figures "
+                           "carry the same shortfall.",
+                           f"你实测的 {measured:g} token/s 只有你这台 {n_old} × {old.name} 估算值（{base.decode_tokens_per_s_per_seq:,.1f}）"
+                           f"的 {share:.0%}：买之前值得先查一下（CUDA graphs 是否开启、即没有 --enforce-eager；卡之间是否走 NVLink；"
+                           "提示长度和采样设置）；上面换算的数字带着同样的差距。"))
     text = head + "\n" + "\n".join(lines) + assumptions_md(lang, ctx.notes + base.assumptions)
     return Answer(answer=text, lang=lang, intent="inference_speed", tool_calls=ctx.calls, figures=figures,
                   verdict=Verdict(gpu=req.gpu, num_gpus=n, method="inference"))

@@ -88,8 +88,11 @@ def money(text: str) -> dict:
                                                                                       r"feasible|doable|sufficient|够", x.group(0)))
               and not re.match(r"\s*(?:%|％|percent|个百分点|成)", text[x.end():])  # ('budget 5% of time': a share)
               and (x.group("pre") or x.group("post") or x.group("mag") or not re.match(
-                  r"\s*(?:x|×|\*|张|块|台|个|gpus?|cards?|nodes?|servers?|boxes|machines?|[a-z]+\d)", text[x.end():], re.I))),
-             None)  # ('we have 4x A100 40GB': four GPUs, not a budget of 4)
+                  r"\s*(?:x|×|\*|张|块|台|个|gpus?|cards?|nodes?|servers?|boxes|machines?|[a-z]+\d|"
+                  r"(?:concurrent\s+|active\s+|daily\s+)?(?:users?|people|persons?|customers?|clients?|devs?|developers?|"
+                  r"engineers?|employees?|staff|seats?|members?|requests?|sessions?|qps|rps|tokens?|samples?|"
+                  r"documents?|docs?)(?![a-z])|用户|人|位|名|并发|路|条|篇)", text[x.end():], re.I))),
+             None)  # ('we have 4x A100 40GB': four GPUs; 'if I have 100 users': a load; neither a budget)
     if m:
         got = _money(m)
         if got and got[0] > 0:

@@ -359,6 +359,18 @@ def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Read
     if target is None:
         return reading
     gpus = [target]
+    counts: dict = {}
+    after = [sp for sp in spans if sp[0] >= m.end() and sp[2] != first]
+    if len({sp[2] for sp in after}) >= 2:  # 'if we move to 2x H100 SXM (TP2), and to a single H200': each card named
+        from assistant.readers.names import Names, counts_near_gpus
+
+        for sp in after:
+            if sp[2] not in gpus:
+                gpus.append(sp[2])
+            c = counts_near_gpus(low, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] or (
+                1 if re.search(r"(?:single|one|a|一张|单张|单卡)\s*(?:\w+\s*)?$", low[max(0, sp[0] - 12):sp[0]]) else None)
+            if c:
+                counts.setdefault(sp[2], c)
     if re.search(r"sxm.{0,24}pcie|pcie.{0,24}sxm", low):  # 'the vendor hasn't said SXM or PCIe': both
         sibling = target[:-5] if target.endswith("-pcie") else target + "-pcie"
         if any(g.id == sibling for g in catalog.gpus):
@@ -368,11 +380,11 @@ def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Read
     load = bool(req.tokens_per_day or req.requests_per_s or req.concurrent_users)  # a count for a load: its own plan
     update = {"intent": req.intent if load and req.intent in ("serving", "cost", "price", "inference_speed") else
               "inference_speed", "gpu": target, "gpus": gpus, "measured_gpu": first,
-              "measured_num_gpus": req.num_gpus or 1, "interconnect": None}
+              "measured_num_gpus": req.num_gpus or 1, "interconnect": None, "gpu_counts": counts}
     if one:
         update["batch"] = 1
     stated = sorted((set(req.stated) - {"interconnect", "utilization"}) | {"measured_gpu", "measured_num_gpus"}
-                    | ({"batch"} if one else set()))
+                    | ({"batch"} if one else set()) | ({"gpu_counts"} if counts else set()))
     new = req.model_copy(update=update | {"stated": stated, "utilization": None})
     return Reading(request=new, warnings=reading.warnings + [
         f"your measured speed on {first} is scaled to {' / '.join(gpus)} by the estimates' ratio between the two set-ups"],
@@ -854,9 +866,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                         f"{need[0] * 86400 / 1e6:,.0f}M tokens a day at that steady rate")
     stated |= volume
     rate, rate_span = slots.throughput_with_span(work)  # '5,000 output tok/s': a measured rate, not an output length
+    sentence = re.split(r"[.?!。？！\n](?:\s|$)", work[max(0, rate_span[0] - 200):rate_span[0]])[-1] if rate_span else ""
     quoted = bool(rate_span) and bool(re.search(slots.QUOTED_SOURCE + "|" + slots.OWN_MEASUREMENT,
-                                                work[max(0, rate_span[0] - 60):rate_span[0]]))
-    if rate_span and not quoted and (re.search(slots.REACH + r"$", work[max(0, rate_span[0] - 40):rate_span[0]]) or re.match(
+                                                work[max(0, rate_span[0] - 60):rate_span[0]]) or
+                                      re.search(slots.OWN_MEASUREMENT, sentence))
+    # ('We measured on our own box: Qwen2.5-32B, 2x A100 TP2, vLLM, 1 user -> 24 tok/s': the sentence says it was measured)
+    if rate_span and not quoted and (re.search(slots.REACH + r"$", work[max(0, rate_span[0] - 40):rate_span[0]]) or re.search(
+            r"(?:each|per user|every user|apiece|每人|每个用户|每路)[^0-9.?!。？]{0,16}$",
+            work[max(0, rate_span[0] - 24):rate_span[0]]) or re.match(
             slots.ONE_USER_AFTER, work[rate_span[1]:rate_span[1] + 30]) or re.search(
             r"(?:>|≥|>=|至少|不低于|超过|(?<![a-z])(?:at least|more than|over|above|faster than)(?![a-z]))\s*$",
             work[max(0, rate_span[0] - 14):rate_span[0]]) and not re.search(
@@ -1513,7 +1530,9 @@ def _speed_claimed(low: str, stated: dict) -> float | None:
         mine = [m for m in rates if re.search(slots.OWN_MEASUREMENT + r"|我们|我|(?<![a-z])(?:we|our|i)(?![a-z])",
                                                low[max(0, m.start() - 40):m.start()])
                 and not re.search(slots.NEEDED, low[max(0, m.start() - 40):m.start()])
-                and not re.match(r"\s*(?:each|per user|apiece|a user|每人|每个用户|每路)", low[m.end():m.end() + 14])]
+                and not re.match(r"\s*(?:each|per user|apiece|a user|每人|每个用户|每路)", low[m.end():m.end() + 14])
+                and not re.search(r"(?:each|per user|every user|apiece|每人|每个用户|每路)[^0-9.?!。？]{0,16}$",
+                                  low[max(0, m.start() - 24):m.start()])]
         # ('we need 50 users at 30 tok/s each': a target for each user, not our measurement to judge)
         if not mine and any(re.search(slots.NEEDED, low[max(0, m.start() - 40):m.start()]) for m in rates):
             return None
