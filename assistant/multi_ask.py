@@ -313,6 +313,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
     if intent == "serving" and len({(x.request or {}).get("gpu") for _, x in done}) >= 2 and \
             all("serve_cost_per_million_output_usd" in x.figures for _, x in done):
         key = keys[0]  # different cards: a count of GPUs compares nothing; the same load's cost per token does
+    if intent == "serving" and not any((x.request or {}).get(k) for _, x in done for k in ("concurrent_users", "requests_per_s")) \
+            and all(x.figures.get("max_concurrent_sequences") is not None for _, x in done):
+        # 'which gives the most concurrent users?' (no load given): what each set-up holds at the context written
+        key = ("max_concurrent_sequences", "higher", "sequences at once", "路同时")
     if intent == "inference_speed" and not any((x.request or {}).get("max_throughput") for _, x in done):
         key = ("decode_tokens_per_s_per_seq", "higher", "tokens/s for one stream", "单路 token/秒")
     if intent == "inference_speed" and (re.search(r"首字|首 ?token|(?<![a-z])(?:ttft|time to first token|first token)(?![a-z])",
@@ -716,6 +720,8 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
                 n = x.figures.get("serve_total_gpus")
                 if n:
                     return f"；按延迟目标需要 {n} 张" if zh else f"; the latency plan needs {n} GPUs"
+                if x.figures.get("max_concurrent_sequences"):
+                    return ""  # (no load asked, no plan: what memory holds is the answer)
                 return "；权重本身就放不下" if zh else "; the weights alone do not fit"
             listed = "; ".join(
                 f"{a.text}: " + (f"显存最多容纳 {x.figures.get('max_concurrent_sequences')} 路" if zh else
@@ -723,6 +729,8 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
                 for a, x in done)
             held = [(a, x.figures.get("max_concurrent_sequences") or 0) for a, x in done]
             best = max(held, key=lambda av: av[1])
+            if asks[0].compare in ("context", "concurrent_users", "batch"):
+                return listed + ("。" if zh else ".")  # several loads or lengths of one job: each figure, nothing to pick
             if best[1] > 0 and sum(1 for _, v in held if v == best[1]) == 1:  # the one that holds the most at once
                 fmt = (done[0][1].request or {}).get("precision")
                 why = (f"（{fmt}；官方格式都放不下）" if zh else f" ({fmt}: neither fits in its published format)") \

@@ -403,3 +403,34 @@ def test_a_blogs_total_beside_a_per_user_want_is_not_a_claim_to_judge():
     req = _req("a blog says they get 2,500 tok/s on a single RTX 4090 with Llama 3.1 8B Q4. so if I have 100 users each "
                "wanting 30 tok/s I need like 1.2 cards right?")
     assert req.intent == "serving" and req.claimed_tokens_per_s is None and req.tokens_per_s_per_user == 30
+
+
+# --- several loads or lengths of one job: each figure, no pick; whole servers are replicas ---------------------------------
+def test_contexts_compared_list_each_capacity_without_a_pick_or_a_false_no_fit():
+    a = ask("GLM-4.5-Air FP8 放 4 张 H20 上（TP4），8k 上下文和 64k 上下文分别能撑多少并发？")
+    head = a.answer.split("### 1.")[0]
+    held = [int(x) for x in re.findall(r"显存最多容纳 (\d+) 路", head)]
+    assert len(held) == 2 and held[0] > held[1]
+    # the KV pool is the same; 8x the length holds about 1/8 the sequences
+    assert 6 <= held[0] / held[1] <= 9
+    assert "放不下" not in head and "**选" not in head
+
+
+@pytest.mark.parametrize("phrase,nodes", [("two 8x H100 nodes", 2), ("three 8x H100 servers", 3)])
+def test_whole_servers_are_counted_and_served_as_replicas(phrase, nodes):
+    a = ask(f"serving DeepSeek-R1-Distill-Llama-70B in bf16, 32k context chats, on {phrase}. how many concurrent users?")
+    assert a.request["num_gpus"] == 8 * nodes
+    m = re.search(r"\*\*Up to (\d+) concurrent sequences.*?KV pool holds ([\d,]+) tokens per server \((\d+) servers\)", a.answer)
+    assert m, a.answer[:600]
+    per_server_seqs = _num(m.group(2)) // 32768
+    assert int(m.group(3)) == nodes and int(m.group(1)) == per_server_seqs * nodes
+
+
+def test_the_set_up_holding_the_most_users_is_picked():
+    a = ask("serving DeepSeek-R1-Distill-Llama-70B in bf16, 32k context chats. choosing between one 8x H200 node, one "
+            "8x MI300X node, or two 8x H100 nodes. which gives the most concurrent users?")
+    head = a.answer.split("### 1.")[0]
+    held = {k.strip(): int(v) for k, v in re.findall(r"(?:: |; )([^;:]+?): (\d+) sequences at once", head)}
+    pick = re.search(r"\*\*Best: (.+?)\*\*", head).group(1)
+    assert len(held) == 3 and pick == max(held, key=held.get)
+    assert "16× H100" in head  # two nodes of eight

@@ -1231,6 +1231,21 @@ def serving(ctx: Ctx) -> Answer:
                    f"{n // per} 台 {per} 卡：放得下权重和一条 {context:,} token 序列的最少整机数")
         r = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
     max_seqs = r.max_batch or 0
+    per_node = req.gpus_per_node or 8
+    node_replicas = 1
+    if not (req.concurrent_users or req.requests_per_s or req.batch) and n > per_node and n % per_node == 0 and \
+            gpu.vendor != "Apple" and not req.tensor_parallel:
+        # 'two 8x H100 nodes': one tensor-parallel replica per node (TP across the network is slow, and past the
+        # model's KV heads it copies the cache), the nodes' capacities added
+        ctx.req = req.model_copy(update={"num_gpus": per_node})
+        r_node = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
+        ctx.req = req
+        if r_node.fits and (r_node.max_batch or 0) * (n // per_node) > max_seqs:
+            node_replicas = n // per_node
+            r, max_seqs = r_node, (r_node.max_batch or 0) * node_replicas
+            ctx.assume(f"one TP{per_node} replica per server, {node_replicas} servers (tensor parallelism over the network "
+                       "between servers is slow); their capacities add up",
+                       f"每台服务器一个 TP{per_node} 副本，共 {node_replicas} 台（跨服务器的张量并行走网络，很慢）；各台容量相加")
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     if not (req.concurrent_users or req.requests_per_s or req.batch) and not max_seqs:
         # no room for even one sequence: the weights and workspace fill the engine's share, said with the ways out
@@ -1243,11 +1258,12 @@ def serving(ctx: Ctx) -> Answer:
                      "cache、缩短上下文，或者加卡（下一档张量并行）。")
     elif not (req.concurrent_users or req.requests_per_s or req.batch):
         bpt = r.kv_cache_bytes_per_token
+        each = ctx.t(f" per server ({node_replicas} servers)", f"（每台，共 {node_replicas} 台）") if node_replicas > 1 else ""
         head = ctx.t(f"**Up to {max_seqs} concurrent sequences of {context:,} tokens** on {n}× {gpu.name}: the KV pool holds "
-                     f"{r.vllm_kv_cache_tokens or 0:,} tokens" + (f" ({bpt:,} B per token)" if bpt else "") + ". Shorter "
+                     f"{r.vllm_kv_cache_tokens or 0:,} tokens{each}" + (f" ({bpt:,} B per token)" if bpt else "") + ". Shorter "
                      "conversations fit more; the engine queues the rest.",
                      f"**最多同时 {max_seqs} 路 {context:,} token 的请求**（{n} 张 {gpu.name}）：KV 池 "
-                     f"{r.vllm_kv_cache_tokens or 0:,} token" + (f"（每 token {bpt:,} B）" if bpt else "") + "。对话更短能容纳更多，"
+                     f"{r.vllm_kv_cache_tokens or 0:,} token{each}" + (f"（每 token {bpt:,} B）" if bpt else "") + "。对话更短能容纳更多，"
                      "多出来的请求由引擎排队。")
         avg = (req.prompt_len or 0) + (req.output_len or 0)
         if req.prompt_len and avg < context and r.vllm_kv_cache_tokens:
@@ -1320,9 +1336,16 @@ def serving(ctx: Ctx) -> Answer:
         head += "\n\n" + mha
     lines = [head, "", md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
     rate_line, rate = ([], None)
-    if (not (req.concurrent_users or req.requests_per_s or req.batch) or 0 < max_seqs < users) and max_seqs:
+    if (not (req.concurrent_users or req.requests_per_s or req.batch) or
+            (0 < max_seqs < users and gpu.memory_bandwidth_gbps)) and max_seqs:
         # (a load beyond what the machine holds: the rate at what it does hold, beside the 'no')
-        rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, max_seqs)
+        if node_replicas > 1:  # each server's replica at its own share, said per server
+            ctx.req = req.model_copy(update={"num_gpus": per_node})
+            rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, max_seqs // node_replicas)
+            ctx.req = req
+            rate_line = [x if not x else ctx.t("Each server: " + x[0].lower() + x[1:], "每台服务器：" + x) for x in rate_line]
+        else:
+            rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, max_seqs)
         lines[1:1] = rate_line
         target = req.tokens_per_s_per_user or (1000 / req.itl_ms if req.itl_ms else None)
         if target:  # 'how many users at >= 30 tokens/s each?', 'SLA TPOT < 50 ms': the load that keeps the rate
@@ -1636,8 +1659,8 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
     except ValueError as e:
         return ["", ctx.t(f"**Serving plan**: {e}", f"**服务规划**：{e}")], None
     n = req.num_gpus or 0
-    if "num_gpus" in req.stated and "tp" not in args and plan.total_gpus < n <= (req.gpus_per_node or 8) and \
-            model.num_attention_heads % n == 0:
+    if "num_gpus" in req.stated and "tp" not in args and plan.tp > 1 and plan.total_gpus < n <= (req.gpus_per_node or 8) \
+            and model.num_attention_heads % n == 0:
         # '(c) 4x L40S AWQ': the option is the 4 cards written, one tensor-parallel group over all of them (faster per
         # user than the 2 the load alone needs), not a smaller set the user did not propose
         try:

@@ -193,7 +193,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                     # served by vLLM, whatever engine was written beside the GGUF one
                     if setting == "precision" and req.engine in ("llamacpp", "ollama") and not str(v).startswith(("q", "iq")):
                         return {"engine": "vllm"}
-                    if setting == "precision" and str(v).startswith(("q", "iq")) and req.engine not in ("llamacpp", "ollama"):
+                    if setting == "precision" and str(v).startswith(("q", "iq")) and req.engine not in ("llamacpp", "ollama") \
+                            and re.search(r"llama\.?cpp|ollama|lm ?studio", low):
                         return {"engine": "llamacpp"}  # ('llama.cpp Q4_K_M or vLLM + AWQ?': the GGUF file runs in llama.cpp)
                     return {}
                 return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting, low),
@@ -1004,6 +1005,10 @@ def _card_job_intent(low: str, req: Request) -> str | None:
     tokens), the speed at full load (an inference job), or the hourly cost (prices per card, no job to time)."""
     if req.concurrent_users or req.requests_per_s:
         return "serving"
+    if req.model and re.search(r"(?:最多|更多|多少|几)\s*(?:个|路)?\s*(?:并发|用户|人|路)|" + w(
+            r"(?:most|more|max(?:imum)?|how many) (?:concurrent )?(?:users|sessions|requests|sequences|chats|streams)|"
+            r"most concurrency|highest concurrency"), low) and req.method in (None, "inference"):
+        return "serving"  # 'which gives the most concurrent users?': each set-up's capacity at the context written
     if req.tokens and (req.method in ("full", "lora", "qlora", "pretrain") or req.intent in ("training_time", "cost")):
         return "training_time"
     if _rate_in(low) and re.search(_COST_WORDS, low) and not req.tokens:

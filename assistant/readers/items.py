@@ -71,11 +71,16 @@ def _speed_at_the_plans_load(asks: list[Ask], req) -> list[Ask]:
     each user's rate at that load (prefill interleaved), so the speed item is not timed again as one stream."""
     from assistant.readers.asks import _ONE_STREAM
 
-    served = [a for a in asks if a.intent == "serving" and (a.update.get("concurrent_users") or req.concurrent_users)]
+    served = [a for a in asks if a.intent == "serving" and a.update.get("concurrent_users", req.concurrent_users)]
     if not served:
         return asks  # (a capacity ask with no load, 'how many at once at 4k?', gives no per-user rate at a load)
-    return [a for a in asks if not (a.intent == "inference_speed" and not re.search(_ONE_STREAM, a.text.lower()) and
-                                    not a.update.get("concurrent_users") and not a.update.get("batch"))]
+    back = (r"此时|这时|这个并发|那个并发|这个负载|那个负载|同样的负载|" +
+            r"(?<![a-z])(?:at|with|under) (?:that|this|the same|those|these)(?![a-z])")  # (the item's title may be cut short)
+    return [a for a in asks if a in served or not (
+        (a.intent == "inference_speed" and not re.search(_ONE_STREAM, a.text.lower()) or
+         a.intent == "serving" and re.search(back, a.text.lower())) and
+        not a.update.get("concurrent_users") and not a.update.get("batch"))]
+    # ('b) roughly what aggregate tok/s to expect at that concurrency': the plan's own total at a)'s load)
 
 
 # 'which gives the best …?', '哪个好', '选哪个': the items are options to rank, not separate questions

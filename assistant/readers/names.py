@@ -406,6 +406,13 @@ def count_spans_near_gpus(text: str, names: Names) -> tuple[int | None, int | No
         if m:  # '10 million H100s', '1万张H800': read as written (the planner says when it is out of range)
             return (int(float(m.group(1)) * {"million": 1e6, "thousand": 1e3, "k": 1e3, "万": 1e4, "千": 1e3}[m.group(2)]),
                     None, None, (b0 + m.start(), start))
+        m = re.search(r"(?<![a-z\d.])(\d+|one|two|three|four|five|six|eight|a pair of|a couple of)\s+(\d+)\s*(?:[x×*]|-?gpu|-?card)\s*"
+                      r"(?:nvidia\s*)?$", before)
+        if m and re.match(r"\s*(?:sxm\d?|pcie|\d+\s*gb?)?\s*(?:nodes?|servers?|boxe?s?|machines?|hosts?)(?![a-z])", after):
+            # 'two 8x H100 nodes': nodes x GPUs per node
+            nodes = int(m.group(1)) if m.group(1).isdigit() else EN_WORDS.get(m.group(1).replace("a pair of", "pair of"), 2)
+            per = int(m.group(2))
+            return nodes * per, per, nodes, (b0 + m.start(), start)
         m = re.search(r"(?<![\d.])(\d+)\s*[x×*]\s*(\d+)\s*[x×*]?\s*(?:nvidia\s*)?$", before)
         if m:  # '2x8 H100': nodes x GPUs per node
             nodes, per = int(m.group(1)), int(m.group(2))
