@@ -716,6 +716,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # 'we measured 2,400 tok/s … need 50k: how many? my coworker says each user sees 2,400, right?': the count is
         # computed (the claim is judged above it, assistant/claims.py)
         req = ctx.req = req.model_copy(update={"intent": "serving"})
+    if req.api_spend_per_month and not req.model and not req.tokens_per_day:
+        # 'we pay OpenAI $9k a month: would buying 8x L40S be cheaper?': the answer turns on which open model would do
+        # the work and how many tokens the bill buys; asked, with the box's own monthly cost meanwhile
+        return _api_bill_question(ctx)
     if req.api_spend_per_month and req.api_model and req.model and not req.tokens_per_day and req.intent in (
             "inference_memory", "serving", "cost", "inference_speed", "out_of_scope"):
         req = ctx.req = _volume_from_bill(ctx)  # '$18k/month on GPT-4o': the volume its list prices buy, then costed
@@ -984,6 +988,54 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
             slots["answered_num_gpus"] = n
     return answer.model_copy(update={"answer": text, "request": req_dict, "slots": slots, "ignored": ctx.ignored,
                                      "tool_calls": answer.tool_calls or ctx.calls})
+
+
+def _api_bill_question(ctx: Ctx) -> Answer:
+    """An API bill to beat, no model named to replace it: which model and volume, asked; meanwhile what the machine
+    named costs a month to own (purchase over the default write-off, hosting, power at full load) against the bill."""
+    from tools.cost import DEFAULT_DEPRECIATION_YEARS, DEFAULT_ELECTRICITY_PER_KWH, DEFAULT_HOSTING_PER_GPU_MONTH, DEFAULT_PUE
+    from tools.purchase import price_of
+
+    req = ctx.req
+    bill = req.api_spend_per_month
+    cur = req.currency or "USD"
+    sym = "¥" if cur == "CNY" else "$"
+    DEFAULT_ELECTRICITY, DEFAULT_HOSTING = DEFAULT_ELECTRICITY_PER_KWH[cur], DEFAULT_HOSTING_PER_GPU_MONTH[cur]
+    meanwhile = ""
+    if req.gpu:
+        gpu = ctx.gpu()
+        n = req.num_gpus or 8
+        found = price_of(ctx.deps.prices(), gpu, cur)
+        if found:
+            card = found[0]
+            buy = card * n
+            months = DEFAULT_DEPRECIATION_YEARS * 12
+            power = (gpu.tdp_w or 0) * n / 1000 * DEFAULT_PUE * 730 * DEFAULT_ELECTRICITY
+            month = buy / months + DEFAULT_HOSTING * n + power
+            meanwhile = ctx.t(
+                f" Meanwhile, the machine you named: {n}× {gpu.name} at about {sym}{card:,.0f} a card ({found[1]}, price "
+                f"table) = {sym}{buy:,.0f}; over {DEFAULT_DEPRECIATION_YEARS:g} years that is {sym}{buy / months:,.0f} a "
+                f"month, plus about {sym}{DEFAULT_HOSTING * n:,.0f} hosting and {sym}{power:,.0f} power at full load "
+                f"(PUE {DEFAULT_PUE:g}, {sym}{DEFAULT_ELECTRICITY:g}/kWh): **about {sym}{month:,.0f} a month** against your "
+                f"{sym}{bill:,.0f}, before staff time. It wins only if an open model it can run does your work at your "
+                "volume.",
+                f"先看你说的机器：{n} 张 {gpu.name}，每张约 {sym}{card:,.0f}（{'二手' if found[1] == 'used' else '新卡'}，价格表），共 "
+                f"{sym}{buy:,.0f}；按 {DEFAULT_DEPRECIATION_YEARS:g} 年折旧每月 {sym}{buy / months:,.0f}，加托管约 "
+                f"{sym}{DEFAULT_HOSTING * n:,.0f}、满载电费约 {sym}{power:,.0f}（PUE {DEFAULT_PUE:g}，{sym}{DEFAULT_ELECTRICITY:g}/度）："
+                f"**每月约 {sym}{month:,.0f}**，对比你现在的 {sym}{bill:,.0f}，还没算人力。前提是它能跑的开源模型在你的用量下"
+                "能替代现在的效果。")
+    text = ctx.t(f"**Which model do you call, and how many tokens a month?** Whether owning beats {sym}{bill:,.0f} a month "
+                 "turns on the volume the bill buys (its list prices give it: name the API model, or give input and "
+                 "output tokens a month) and on which open model would do the same work at your quality bar (its size "
+                 "sets the GPUs and their throughput).",
+                 f"**你调用的是哪个模型，每月多少 token？** 自建能不能比每月 {sym}{bill:,.0f} 便宜，取决于这笔账单买到的用量"
+                 "（按 API 标价可以反推：告诉我是哪个 API 模型，或每月输入/输出 token 数），以及哪个开源模型能在你的质量要求下"
+                 "做同样的事（它的大小决定卡数和吞吐）。") + meanwhile
+    clar = Clarification(missing=["model"], question=ctx.t("Which API model, and which open model would replace it?",
+                                                           "用的是哪个 API 模型？打算用哪个开源模型替代？"),
+                         suggestions=ctx.t("gpt-4o-mini, replace with Llama 3.1 70B|GPT-4o, 40M tokens a month, Qwen2.5-72B",
+                                           "gpt-4o-mini，换成 Qwen2.5-72B|每月 4000 万 token，Llama 3.1 70B").split("|"))
+    return _question_back(ctx, text, clar, "model", calls=True)
 
 
 def _question_back(ctx: Ctx, text: str, clar: Clarification, awaiting: str, calls: bool = False) -> Answer:

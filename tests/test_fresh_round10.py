@@ -434,3 +434,33 @@ def test_the_set_up_holding_the_most_users_is_picked():
     pick = re.search(r"\*\*Best: (.+?)\*\*", head).group(1)
     assert len(held) == 3 and pick == max(held, key=held.get)
     assert "16× H100" in head  # two nodes of eight
+
+
+# --- input tokens per output token written as a count -------------------------------------------------------------------------
+@pytest.mark.parametrize("phrase,ratio", [("~3 input tokens per output token", 3.0), ("4 prompt tokens for every output token", 4.0),
+                                          ("每个输出 token 约 3 个输入", 3.0)])
+def test_a_ratio_written_as_tokens_per_output_token(phrase, ratio):
+    req = _req(f"self-hosting llama 3.1 8b on one L40S at $0.90/h, measured 1,800 output tok/s ({phrase}). API charges "
+               "$0.05/M input and $0.20/M output. cost per 1M output tokens?")
+    assert req.input_output_ratio == ratio and req.prompt_len is None
+
+
+def test_the_break_even_share_uses_the_ratio_written():
+    a = ask("self-hosting llama 3.1 8b on one L40S rented at $0.90/h. at full load we measured 1,800 output tok/s (our "
+            "traffic is ~3 input tokens per output token). API option charges $0.05/M input and $0.20/M output. what's our "
+            "cost per 1M output tokens and when is self-hosting cheaper?")
+    # own: $0.90 / (1,800 x 3,600 / 1e6) = $0.139 per 1M; API: $0.20 + 3 x $0.05 = $0.35; busy share to break even
+    # = 0.139 / 0.35 = 40%
+    assert "$0.139 per million tokens" in a.answer and "$0.35 per million output tokens" in a.answer
+    assert "**40%**" in a.answer
+
+
+# --- an API bill to beat, no model named -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,bill", [("we pay OpenAI about $9k/month. would buying a GPU box be cheaper? thinking 8x L40S", 9000),
+                                       ("我们每月付 OpenAI 大概 6 万块，买一台 8 卡 4090 会不会更便宜？", 60000)])
+def test_an_api_bill_without_a_model_asks_which_model_and_prices_the_box(text, bill):
+    a = ask(text)
+    assert a.status == "needs_clarification" and a.clarification.missing == ["model"]
+    m = re.search(r"(?:about|每月约) ([$¥])([\d,]+) a month\*\*|\*\*每月约 ([$¥])([\d,]+)\*\*", a.answer)
+    assert m, a.answer[:700]
+    assert f"{bill:,}" in a.answer

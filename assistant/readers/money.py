@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from assistant.readers.numbers import NUM, TIME_UNIT, duration_hours, magnitude, to_number
-from assistant.readers.slots import RATIO_FIRST, RENT_OR_BUY, VOLUME_MAG, has, price_unit_at, w
+from assistant.readers.slots import RATIO_FIRST, RATIO_PER, RENT_OR_BUY, VOLUME_MAG, has, price_unit_at, w
 
 _CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元|yuan|renminbi"
 _USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
@@ -437,6 +437,9 @@ def input_output_ratio(text: str) -> float | None:
     # ('about 3:1 input to output': the numbers before the words)
     if m and float(m.group(2)) > 0:
         return float(m.group(1)) / float(m.group(2))
+    per = re.search(RATIO_PER, text)
+    if per:  # ('~3 input tokens per output token')
+        return float(per.group(1) or per.group(2))
     share = re.search(r"(\d{1,2}(?:\.\d+)?)\s*%\s*(?:of (?:it|them|that|those|the tokens|which)\s*(?:is|are)?\s*)?"
                       r"(?:are |is )?(input|prompt|output|completion)s?(?![a-z])|"
                       r"(输入|输出|prompt|input|output)\s*(?:token)?\s*(?:占比|约占|大约占|占|比例|比重)\s*(?:约|大约|大概)?\s*(\d{1,2}(?:\.\d+)?)\s*%",
@@ -495,9 +498,12 @@ def api_spend(text: str) -> dict:
             if not got or not got[1] or got[0] < 10:
                 continue
             after, before = sentence[m.end():m.end() + 16], sentence[max(0, m.start() - 16):m.start()]
+            before = sentence[max(0, m.start() - 28):m.start()]
             if re.match(r"\s*(?:" + _PER_MONTH + ")", after) or re.search(r"(?:每月|每个月|一个月|monthly|a month)\s*"
-                                                                        r"(?:api\s*)?(?:费用|账单|花|花费|要|是|大概|约)?\s*$",
+                                                                        r"(?:[^0-9。，,.;；]{0,16}?)"
+                                                                        r"(?:费用|账单|花|花费|要|是|大概|约|付|给)?\s*$",
                                                                         before):
+                # ('每月付 OpenAI 大概 6 万块': the month written before the API and the amount)
                 if re.match(r"\s*(?:/|per|每)\s*(?:gpu|卡|card|张)", after):
                     continue  # '$1,500 per GPU per month': a rental, not an API bill
                 out = {"api_spend_per_month": got[0]}

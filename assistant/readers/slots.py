@@ -304,6 +304,7 @@ def lengths(text: str) -> dict:
     text = re.sub(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}\d+(?:\.\d+)?\s*[:：]\s*\d+(?:\.\d+)?",
                   lambda m: " " * len(m.group(0)), text)  # '输入:输出 3:1': a ratio, not lengths
     text = re.sub(RATIO_FIRST, lambda m: " " * len(m.group(0)), text)  # ('3:1 input to output')
+    text = re.sub(RATIO_PER, lambda m: " " * len(m.group(0)), text)  # ('~3 input tokens per output token')
     text = re.sub(r"(?<![\d.])\d(?:[)）、]|\.(?=\s*[\u3400-\u9fff]))(?=\s*\S)", "  ", text)
     # ('三个问题：1）…', '几个问题：1. 能装下吗 2. …': an item's number, not a length)
     text = re.sub(r"(\d+(?:\.\d+)?)\s*(万|亿|百万|千万|million|billion|bn)(?![a-z])",
@@ -1349,6 +1350,12 @@ def rack_space(text: str) -> dict:
 # an input:output ratio written with its numbers first ('about 3:1 input to output', '3:1 的输入比输出')
 RATIO_FIRST = (r"(?<![\d.:])(\d+(?:\.\d+)?)\s*[:：]\s*(\d+(?:\.\d+)?)\s*(?:的)?\s*(?:输入|input|prompt)s?\s*(?:[:：/]|to|比|vs\.?)\s*"
                r"(?:输出|output|completion)")
+
+
+# input tokens per output token written as a count ('~3 input tokens per output token', '每个输出 token 约 3 个输入 token')
+RATIO_PER = (r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:x\s*)?(?:input|prompt|输入)\s*(?:tokens?|个?\s*token)?\s*(?:per|for (?:each|every)|to "
+             r"(?:each|every|one|1)|/|每)\s*(?:1\s*)?(?:output|completion|generated|输出)\s*(?:tokens?|token)?|"
+             r"每(?:个)?\s*输出\s*token\s*(?:约|大约|大概)?\s*(?:对应)?\s*(\d+(?:\.\d+)?)\s*个?\s*输入")
 
 
 def gpu_power(text: str) -> dict:
