@@ -464,3 +464,50 @@ def test_an_api_bill_without_a_model_asks_which_model_and_prices_the_box(text, b
     m = re.search(r"(?:about|每月约) ([$¥])([\d,]+) a month\*\*|\*\*每月约 ([$¥])([\d,]+)\*\*", a.answer)
     assert m, a.answer[:700]
     assert f"{bill:,}" in a.answer
+
+
+# --- a token volume in 亿 is no model size; a server's price, write-off and yearly running cost ----------------------------
+def test_token_volumes_in_yi_are_not_a_model_and_a_servers_owning_costs_are_read():
+    req = _req("我们每天大概 5 亿 token（输入 4 亿，输出 1 亿）。用 DeepSeek API：输入 ¥2/百万，输出 ¥8/百万（不算缓存）。如果自建满血 "
+               "R1，2 台 8 卡 H20（每台 ¥120 万，3 年折旧，电费+机房每台每年 ¥10 万），哪个便宜？自建能不能扛住这个量？")
+    assert req.model == "deepseek-v3" and req.num_gpus == 16
+    assert req.purchase_price_per_server == 1_200_000 and req.depreciation_years == 3
+    assert req.hosting_per_month == pytest.approx(100_000 / 12) and req.hosting_includes_power
+
+
+def test_owning_two_servers_is_costed_from_their_price_and_running_cost():
+    a = ask("我们每天大概 5 亿 token（输入 4 亿，输出 1 亿）。用 DeepSeek API：输入 ¥2/百万，输出 ¥8/百万（不算缓存）。如果自建满血 "
+            "R1，2 台 8 卡 H20（每台 ¥120 万，3 年折旧，电费+机房每台每年 ¥10 万），哪个便宜？自建能不能扛住这个量？")
+    # API: 400M x ¥2 + 100M x ¥8 = ¥1,600 a day; own: 2 x (¥1.2M / 3 + ¥100k) / 365 = ¥2,740 a day
+    assert "**每天 ¥1,600**" in a.answer and "**每天 ¥2,740**" in a.answer and "API更便宜" in a.answer
+
+
+@pytest.mark.parametrize("text,year_cost", [("托管加电费每台每年 ¥12 万", 120_000), ("colo and power $24k a year per server", 24_000)])
+def test_a_yearly_running_cost_is_carried_as_its_month(text, year_cost):
+    req = _req(f"2 台 8 卡 H100 服务器，每台 ¥200 万，{text}，3 年折旧，跑 Llama 3.1 70B 每百万 token 成本多少？")
+    assert req.hosting_per_month == pytest.approx(year_cost / 12)
+
+
+# --- rent or buy one card, its share of the server and its draw with the server ----------------------------------------------
+def test_a_cards_share_of_the_server_and_its_draw_with_the_server_are_the_users():
+    req = _req("租 4090 vs 买 4090：租价 ¥1.9/卡时；买一张 ¥1.8万，整机分摊每卡再加 ¥5000；电费 0.7 元/度，单卡连整机功耗按 550W 算；"
+               "用 2 年。每天跑 10 小时哪个划算？盈亏平衡每天几小时？")
+    assert req.num_gpus == 1 and not req.standard_server
+    assert req.purchase_price == 23_000 and req.gpu_power_w == 550 and req.server_overhead == 0
+
+
+def test_rent_or_buy_one_card_with_the_break_even_hours_a_day():
+    a = ask("租 4090 vs 买 4090：租价 ¥1.9/卡时；买一张 ¥1.8万，整机分摊每卡再加 ¥5000；电费 0.7 元/度，单卡连整机功耗按 550W 算；"
+            "用 2 年。每天跑 10 小时哪个划算？盈亏平衡每天几小时？")
+    # rent: 1.9 x 10 h x 730 days = ¥13,870; own: 23,000 + 0.55 kW x 7,300 h x ¥0.7 = ¥25,810 (no PUE on the user's
+    # own draw); break-even: 23,000 / 730 days / (1.9 - 0.55 x 0.7) = 20.8 h a day
+    assert "**租用：¥13,870**" in a.answer and "**自购：¥25,810**" in a.answer
+    assert "**盈亏平衡：每天约 20.8 小时**" in a.answer
+    assert "利用率达到" not in a.answer  # (no second break-even over another write-off period)
+
+
+def test_break_even_hours_a_day_in_english():
+    a = ask("rent vs buy an RTX 4090: rent $0.40/h, buy $1,800 per card, electricity $0.15/kWh, we keep it 3 years. "
+            "break-even hours per day?")
+    # 1,800 / 1,095 days / (0.40 - 0.45 kW x 1.3 PUE x $0.15) = 5.3 h a day
+    assert "**Break-even: about 5.3 hours a day**" in a.answer

@@ -951,7 +951,7 @@ def _owner_costs(ctx: Ctx, n: int) -> dict:
                                + ("；已含电费，不再另加电费" if req.hosting_includes_power else "")))
         if req.hosting_includes_power:
             out["electricity_price"] = 0.0
-    elif req.power_kw or req.electricity_per_kwh:
+    elif req.power_kw or req.electricity_per_kwh or req.gpu_power_w:
         out["hosting_per_gpu_month"] = 0.0  # the user priced the running costs and named no hosting fee: none added
         ctx.notes.append(ctx.t("no hosting fee: you gave the power costs and none for rack space (add one, e.g. '$3k/month "
                                "colocation', to include it)", "不计托管费：你给了电费，没给机柜/托管费（例如写“托管每月 ¥8,000”即可计入）"))
@@ -960,6 +960,17 @@ def _owner_costs(ctx: Ctx, n: int) -> dict:
         ctx.notes.append(ctx.t(f"power {req.power_kw:g} kW per server (yours) = {out['power_watts_per_gpu']:,.0f} W per GPU, "
                                "instead of the cards' TDP", f"功耗每台 {req.power_kw:g} kW（你给的）= 每卡 {out['power_watts_per_gpu']:,.0f} W，"
                                "不用卡的 TDP"))
+    elif req.gpu_power_w:  # '单卡连整机功耗按 550W 算', '400 W/GPU + 30% server overhead': the user's own power model
+        over = req.server_overhead or 0.0
+        out["power_watts_per_gpu"] = req.gpu_power_w * (1 + over)
+        if req.pue is None:
+            out["pue"] = 1.0  # (their figure is the draw they pay for; no cooling factor put on top unasked)
+        ctx.used |= {"gpu_power_w", "server_overhead"}
+        ctx.notes.append(ctx.t(f"power {req.gpu_power_w:g} W per GPU" + (f" + {over:.0%} for the server" if over else "")
+                               + f" (yours) = {out['power_watts_per_gpu']:,.0f} W, instead of the card's TDP; no PUE added "
+                               "on top (give one, e.g. 'PUE 1.3', for a cooled room)",
+                               f"功耗每卡 {req.gpu_power_w:g} W" + (f"，整机另加 {over:.0%}" if over else "")
+                               + f"（你给的）= {out['power_watts_per_gpu']:,.0f} W，不用卡的 TDP；不再另乘 PUE（机房制冷可写“PUE 1.3”）"))
     if (req.hosting_per_month is not None or req.depreciation_years) and not re.search(
             r"resale|resell|sell (?:it|them)|残值|转卖|卖掉|二手卖", ctx.question.lower()):
         out["resale_fraction"] = 0.0  # the user's own owning costs and no word of resale: none credited, said
@@ -1015,6 +1026,45 @@ def _per_used_hour(ctx: Ctx, r, s: str) -> list[str]:
              ctx.t(f"; over {months} even fully used it does not beat renting at {s}{rent:,.2f}.",
                    f"；{months_zh}即使满负荷也比不过 {s}{rent:,.2f}/卡时的租金。"))
     return [line]
+
+
+def _break_even_hours_a_day(ctx: Ctx, r, s: str, base: dict, held: float | None) -> list[str]:
+    """'盈亏平衡每天几小时？', 'how many hours a day to break even?' over a stated holding period: the card's purchase
+    (and hosting) spread over the days held, against what each working hour saves over renting (the rent less its
+    power), from the user's own figures; no resale unless one is given."""
+    from tools.cost import DEFAULT_ELECTRICITY_PER_KWH, DEFAULT_PUE
+
+    if not (held and r.purchase_price_per_gpu and r.rent_price_per_gpu_hour) or not re.search(
+            r"每天(?:要|得|需要)?(?:跑|用|干活)?\s*几(?:个)?小时|每天多少小时|几小时.{0,6}(?:回本|持平|划算|平衡)|(?<![a-z])(?:hours? (?:a|per) day|"
+            r"hours? each day|h/day)(?![a-z])", ctx.question.lower()):
+        return []
+    cur = base.get("currency") or "USD"
+    watts = base.get("power_watts_per_gpu") or base["gpu"].tdp_w or 0
+    pue = base.get("pue") or DEFAULT_PUE
+    kwh = base.get("electricity_price")
+    kwh = DEFAULT_ELECTRICITY_PER_KWH.get(cur, 0.12) if kwh is None else kwh
+    power_hour = watts / 1000 * pue * kwh
+    rent = r.rent_price_per_gpu_hour.typical
+    days = held / 24
+    hosting = (base.get("hosting_per_gpu_month") or 0) * held / 730
+    resale = (base.get("resale_fraction") or 0) * r.purchase_price_per_gpu.typical
+    fixed = r.purchase_price_per_gpu.typical + hosting - resale
+    saving = rent - power_hour
+    if saving <= 0:
+        return [ctx.t(f"No number of hours a day pays for the card: each hour's power ({s}{power_hour:,.2f}) costs as much "
+                      f"as renting ({s}{rent:,.2f}).", f"每天跑多少小时都回不了本：每小时电费（{s}{power_hour:,.2f}）就和租金"
+                      f"（{s}{rent:,.2f}）一样多。")]
+    h = fixed / days / saving
+    over = h > 24
+    return [ctx.t(f"**Break-even: about {h:,.1f} hours a day** over the {days / 365:,.1f} years: {s}{fixed:,.0f} per card"
+                  + (f" (hosting included{', resale taken off' if resale else ''})" if hosting or resale else "")
+                  + f" / {days:,.0f} days / ({s}{rent:,.2f} rent − {s}{power_hour:,.2f} power per hour)"
+                  + (": more than a day has, so renting wins at any use." if over else
+                     "; below that renting is cheaper, above it buying."),
+                  f"**盈亏平衡：每天约 {h:,.1f} 小时**（{days / 365:,.1f} 年内）：每卡 {s}{fixed:,.0f}"
+                  + ("（含托管" + ("，减去残值" if resale else "") + "）" if hosting or resale else "")
+                  + f" ÷ {days:,.0f} 天 ÷（租金 {s}{rent:,.2f} − 每小时电费 {s}{power_hour:,.2f}）"
+                  + ("：超过一天的小时数，怎么用都是租划算。" if over else "；每天用得比这少就租，比这多就买。"))]
 
 
 def monthly(ctx: Ctx) -> Answer:
@@ -1212,7 +1262,9 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
         verdict = ctx.t(f"Cheaper for this: **{r.cheaper}**" + (f", by {s}{gap:,.0f}" if gap else "") + ".",
                         f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**" + (f"，省 {s}{gap:,.0f}" if gap else "") + "。")
         lines.append((be + cash).strip() if nominal else verdict + be + cash)
-        lines += _per_used_hour(ctx, r, s)
+        per_day = _break_even_hours_a_day(ctx, r, s, base, held or ctx.req.period_hours)
+        lines += per_day or _per_used_hour(ctx, r, s)  # (the hours a day over the period held answer the break-even
+        # asked; a utilization over the default write-off years beside it would be a second, different break-even)
     figures: dict[str, Any] = {"gpu_hours": r.gpu_hours, "hours": hours, "currency": cur, "cheaper": r.cheaper,
                                "break_even_months": r.break_even_months, "buy_wins_after_months": r.buy_wins_after_months}
     figures |= trained | figures_resold

@@ -106,8 +106,16 @@ def money(text: str) -> dict:
                   r"co-?location|hosting|托管)", text) or \
         re.search(r"(?:托管|colo\w*|hosting)[^。；;.?？]{0,12}?(?:每月|每个月|月费|per month|a month|monthly)\s*(?:是|为|约|:|：)?\s*"
                   + MONEY, text)
+    yearly = None
+    if not m:  # '电费+机房每台每年 ¥10 万', 'colo and power $20k a year': the owner's running cost, by the year
+        m = yearly = re.search(r"(?:colo\w*|co-?location|hosting|托管|机房|机柜|运维)[^。；;.?？]{0,16}?(?:每年|一年|per year|a year|"
+                               r"annually|yearly)\s*(?:是|为|约|大概|:|：)?\s*" + MONEY, text) or \
+            re.search(r"(?:colo\w*|co-?location|hosting|托管|机房|机柜)[^。；;.?？]{0,30}?" + MONEY + r"\s*(?:/|per|每|一|a)\s*"
+                      r"(?:年|year|yr)(?![a-z])", text)
     if m:  # '$3k/month for colocation and power', '托管 + 电费每月 ¥8,000': the owner's running cost
         got = _money(m)
+        if got and yearly is not None:
+            got = (got[0] / 12, got[1])  # (a year's cost, carried as its month)
         if got and got[0] > 0:
             out["hosting_per_month"], cur = got
             out["currency"] = out.get("currency") or cur
@@ -150,7 +158,8 @@ def money(text: str) -> dict:
         out["pue"] = 1.0  # ('电费 ¥0.8/度（已含 PUE）': the price already carries the cooling: not multiplied again)
     m = re.search(r"(?:amorti[sz]\w*|depreciat\w*|write[\s-]*off|折旧|摊销)[^。；;.?？]{0,12}?(\d+(?:\.\d+)?|[一两二三四五六七八九十])\s*"
                   r"(?:-\s*)?(?:years?|yrs?|年)", text) or \
-        re.search(r"(?:按|over)\s*(\d+(?:\.\d+)?|[一两二三四五六七八九十])\s*(?:years?|年)\s*(?:折旧|摊销|amorti[sz]\w*|depreciat\w*)", text)
+        re.search(r"(?:按|over|分)?\s*(?<![\d.])(\d+(?:\.\d+)?|[一两二三四五六七八九十])\s*(?:-\s*)?(?:years?|yrs?|年)\s*(?:的)?\s*"
+                  r"(?:折旧|摊销|amorti[sz]\w*|depreciat\w*|write[\s-]*off)", text)
     if m and to_number(m.group(1)) and 0 < to_number(m.group(1)) <= 15:
         out["depreciation_years"] = to_number(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]  # ('按 3 年折旧' is no 3-year period)
@@ -167,7 +176,7 @@ def money(text: str) -> dict:
             out["currency"] = out.get("currency") or cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     buy = (r"(?:买|购买|采购|购入|花了|(?<![a-z])(?:card|gpu|cards|gpus)\s+(?:was|were)(?![a-z])|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
-           r"a card|a server|per server|一整台|整机|服务器)")
+           r"a card|a server|per server|一整台|每台|整机|服务器)")
     for b in re.finditer(buy, text):
         if re.search(r"训练|训|(?<![a-z])(?:train\w*|pre-?train\w*)\s*(?:only\s*)?$", text[max(0, b.start() - 10):b.start()]):
             continue  # ('训练只花了 557.6 万美元', 'training cost $5.6M': a run's cost, not a card's price)
@@ -216,6 +225,14 @@ def money(text: str) -> dict:
                 out[key] = value
                 out["currency"] = out.get("currency") or cur
                 break
+    share = re.search(r"(?:整机|服务器|主机|平台|机箱|准系统|the (?:server|box|chassis|host))[^。；;.?？\d¥￥$]{0,8}?(?:分摊|摊到|摊|share)"
+                      r"[^。；;.?？\d¥￥$]{0,8}?(?:每卡|每张|per (?:card|gpu)|each card)[^。；;.?？\d¥￥$]{0,6}?" + MONEY, text)
+    if share and out.get("purchase_price"):
+        got = _money(share)
+        if got and got[0] > 0:  # '买一张 ¥1.8万，整机分摊每卡再加 ¥5000': the card plus its share of the server, per card
+            out["purchase_price"] = out["purchase_price"] + got[0]
+            out["purchase_includes_server_share"] = got[0]
+            text = text[:share.start()] + " " * (share.end() - share.start()) + text[share.end():]
     m = re.search(r"(\d+(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:(?:average|avg|mean|平均)\s*)?(?:utili[sz]ation|utili[sz]ed|利用率|使用率|usage|busy|负载|of the time|load(?![a-z]))|"
                   r"(?:utili[sz]ation|利用率|使用率|usage|负载|load)\s*(?:(?:of|是|为|约|大概|按|只有|只|仅|才|降到|:|：|at|about|around|only|drops to|~|is|will be|=|expected at)\s*){0,2}"
                   r"(\d+(?:\.\d+)?)\s*%", text)

@@ -122,6 +122,10 @@ def model_size(text: str) -> tuple[str | None, str | None]:
                                                           r"(?:大概|大约|约|差不多|有|是|为|共|总共)?\s*$",
                                                           text[max(0, m.start() - 12):m.start()]):
             continue  # ('数据大概 10 亿': an amount of data, not a model of 1B)
+        if m.group(2) in ("亿", "千亿", "万亿") and not re.match(r"\s*(?:[-\s]?param\w*|参数|的?模型|model)", text[m.end():]) \
+                and (re.search(r"(?:输入|输出|input|output|prompt|每天|每日|一天|每月|daily|a day|per day)\s*(?:大概|大约|约|有|是)?\s*$",
+                               text[max(0, m.start() - 10):m.start()]) or re.search(r"token", text[m.end():m.end() + 24])):
+            continue  # ('每天 5 亿 token（输入 4 亿，输出 1 亿）': a volume of tokens, not a model of 0.4B)
         v = float(m.group(1)) * {"b": 1e9, "billion": 1e9, "亿": 1e8, "千亿": 1e11, "t": 1e12, "trillion": 1e12, "万亿": 1e12}[m.group(2)]
         if 1e7 <= v <= 1e16:
             named = re.search(r"([a-z][a-z0-9.]*(?:[-_][a-z0-9.]+)*)[-_]$", text[max(0, m.start() - 24):m.start()])
@@ -874,7 +878,7 @@ def standard_server(text: str) -> dict:
         if n and 1 <= n <= 512:
             return {"nodes": int(n), "gpus_per_node": STANDARD_SERVER_GPUS, "num_gpus": int(n) * STANDARD_SERVER_GPUS,
                     "standard_server": True}
-    m = re.search(rf"({_CN_COUNT}|\d+)?\s*台[^\d，。？?]{{0,12}}?(?:服务器|整机|机器|节点)|整机(?!\s*(?:功耗|功率|耗电|电源|噪音|价|报价|约|大概|也|都|一起|在内|算进|算上|包括|包含|含|其他|其余|其它|部分|(?:的)?(?:钱|费用|成本)))|"
+    m = re.search(rf"({_CN_COUNT}|\d+)?\s*台[^\d，。？?]{{0,12}}?(?:服务器|整机|机器|节点)|(?<!连)(?<!含)(?<!带)整机(?!\s*(?:功耗|功率|耗电|电源|噪音|价|报价|约|大概|也|都|一起|在内|算进|算上|包括|包含|含|其他|其余|其它|部分|分摊|摊|(?:的)?(?:钱|费用|成本)))|"
                   rf"一整台|({_CN_COUNT}|\d+)\s*个节点", text)
     if m and re.search(r"家里|书房|卧室|家用|在家|办公室|插座|桌面|本地|" + w(r"at home|home|homelab|desk|desktop|workstation|office|"
                                                                          r"outlet"), text) and not re.search(
@@ -1362,6 +1366,12 @@ def gpu_power(text: str) -> dict:
     """Each GPU's draw and the rest of the server's share, as the user states them ('power 400 W/GPU + 30% server
     overhead', '每卡 350W，整机另加 20%')."""
     out: dict = {}
+    whole = re.search(r"(?:每卡|每张卡|单卡|per (?:gpu|card)|each (?:gpu|card))\s*(?:连|含|包括|加上|带|including|incl\.?|with|plus)\s*"
+                      r"(?:its\s+share\s+of\s+(?:the\s+)?)?(?:整机|服务器|主机|平台|server|system|host|the box)\s*(?:的)?\s*"
+                      r"(?:分摊的?)?\s*(?:功耗|power|draw)?\s*(?:按|约|大概|about|~|at|=)?\s*(\d{2,4}(?:\.\d+)?)\s*(?:w|watts?|瓦)(?![a-z])",
+                      text)
+    if whole:  # '单卡连整机功耗按 550W 算': each card's draw with its share of the server, nothing to add on top
+        return {"gpu_power_w": float(whole.group(1)), "server_overhead": 0.0}
     m = re.search(r"(\d{2,4}(?:\.\d+)?)\s*(?:w|watts?|瓦)\s*(?:/|per|每|a|each)\s*(?:gpu|card|卡|张)(?![a-z])|"
                   r"(?:每卡|每张卡|单卡|per gpu|each gpu)\s*(?:功耗|power|draw\w*)?\s*(?:约|about|~)?\s*(\d{2,4}(?:\.\d+)?)\s*(?:w|瓦)(?![a-z])",
                   text)
