@@ -703,8 +703,11 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         else:
             return _which_member(ctx)
     handler = handlers.get(req.intent)
-    if req.intent == "cost" and req.electricity_per_kwh and not (req.purchase_price or req.purchase_price_per_server
-                                                                 or req.rent_per_month) and \
+    bill_share = bool(re.search(r"(?:power|electricity) bill|电费", question.lower()) and re.search(
+        r"share|portion|fraction|percent|比例|占比|占多少|占多大", question.lower()) and not re.search(
+        r"租|rent|lease", question.lower()))  # ('the annual power bill, and what share of the yearly cost?')
+    if req.intent == "cost" and req.electricity_per_kwh and (bill_share or not (
+            req.purchase_price or req.purchase_price_per_server or req.rent_per_month)) and \
             re.search(r"电费|电力成本|(?<![a-z])(?:electricity (?:bill|cost)|power (?:bill|cost)|(?:monthly|yearly|annual) "
                       r"(?:electricity|power)|electricity (?:per|a|each) (?:month|year)|difference in (?:the )?(?:electricity|power)(?: bill| cost)?|"
                       r"(?:electricity|power) (?:difference|usage|use|consumption)|how much (?:electricity|power)|"

@@ -131,6 +131,8 @@ class Request(BaseModel):
                                         "contracts', '长文档总结'): with no length stated, prompts are sized at 16k (said)")
     engine: Engine | None = None
     gpu_memory_utilization: float | None = Field(None, gt=0, le=1, description="vLLM/SGLang share of GPU memory it takes")
+    max_num_seqs: int | None = Field(None, ge=1, le=100_000, description="the engine's running-sequence cap as the user "
+                                     "set it (vLLM --max-num-seqs, SGLang --max-running-requests)")
 
     # training job
     tokens: float | None = Field(None, description="training tokens (x epochs)")
@@ -192,6 +194,11 @@ class Request(BaseModel):
                                       "in place of the card's TDP")
     server_overhead: float | None = Field(None, ge=0, le=5, description="the rest of the server's power as a share of the "
                                           "GPUs' ('+30% server overhead'), in place of the DGX-derived factor")
+    node_overhead_kw: float | None = Field(None, gt=0, le=100, description="each server's draw beside its GPUs ('node "
+                                           "overhead 2.5 kW'), kW")
+    idle_power_share: float | None = Field(None, ge=0, le=1, description="an idle GPU's draw as a share of its full draw "
+                                           "('idle ~30% of TDP')")
+    purchase_total: bool | None = Field(None, description="the purchase price written is the total for all the GPUs")
     pue: float | None = Field(None, ge=1, le=3, description="the facility's power usage effectiveness")
     depreciation_years: float | None = Field(None, gt=0, le=15, description="years owned hardware is written off over")
     rent_per_month: float | None = Field(None, gt=0, description="a monthly rental price the user states (a reserved "

@@ -511,3 +511,29 @@ def test_break_even_hours_a_day_in_english():
             "break-even hours per day?")
     # 1,800 / 1,095 days / (0.40 - 0.45 kW x 1.3 PUE x $0.15) = 5.3 h a day
     assert "**Break-even: about 5.3 hours a day**" in a.answer
+
+
+# --- max_num_seqs and the average request; a power bill with the servers' own draw, idle share and its share of cost -------
+def test_capacity_is_at_the_average_request_and_a_cap_never_reached_is_said():
+    a = ask("推理压测参数：Llama-3.1-8B-Instruct，单卡 RTX 4090 24G，vLLM 0.6，bf16，max_model_len 8192，gpu_memory_utilization 0.9，"
+            "max_num_seqs 256，输入平均 1500、输出平均 300。问：KV cache 能放多少 token？实际能同时跑多少请求？max_num_seqs 256 有意义吗？")
+    m = re.search(r"最多同时 (\d+) 路 1,800 token 的请求\*\*（1 张 NVIDIA GeForce RTX 4090）：KV 池 ([\d,]+) token", a.answer)
+    assert m, a.answer[:500]
+    # the pool over the average request (1,500 + 300 tokens): Llama 3.1 8B's KV is 128 KiB a token (32 x 8 x 128 x 2 x 2 B)
+    assert int(m.group(1)) == _num(m.group(2)) // 1800
+    assert "max_num_seqs 256 达不到" in a.answer
+
+
+def test_a_power_bill_with_node_overhead_idle_draw_and_its_share_of_yearly_cost():
+    a = ask("planning: 4 nodes x 8 H100 SXM, 700W per GPU, node overhead 2.5 kW, PUE 1.3, $0.12/kWh, running 24/7 for a "
+            "year at 70% utilization (idle GPU draw ~30% of TDP). whats the annual power bill, and what share is that of "
+            "yearly cost if capex is $1.1M total over 4-year depreciation?")
+    # GPUs: 700 W x (0.7 + 0.3 x 0.3) = 553 W x 32 = 17.7 kW, + 4 x 2.5 kW = 27.7 kW; x 1.3 x 8,760 h x $0.12 = $37,848
+    # yearly hardware: $1.1M / 4 = $275,000; share: 37,848 / (37,848 + 275,000) = 12%
+    assert "**At 70% utilization: $37,848**" in a.answer
+    assert "**Share of the yearly cost: 12%**" in a.answer
+
+
+@pytest.mark.parametrize("text,per", [("capex is $1.1M total", 34_375), ("硬件总共 110 万美元", 34_375)])
+def test_a_total_purchase_is_split_over_the_gpus(text, per):
+    assert _req(f"4 nodes x 8 H100, {text}, 4-year depreciation, $0.12/kWh: annual power bill?").purchase_price == per

@@ -233,7 +233,8 @@ def _speed_engine(ctx: Ctx, default: str) -> str:
 def _context(ctx: Ctx) -> int:
     req = ctx.req
     if req.context and req.prompt_len and req.output_len and req.context > req.prompt_len + req.output_len and \
-            (req.concurrent_users or req.requests_per_s or (req.batch or 1) > 1):
+            (req.concurrent_users or req.requests_per_s or (req.batch or 1) > 1 or req.intent == "serving"):
+        # (also with no load: 'max_model_len 16384, avg prompt 2,000, avg output 400: how many concurrent seqs?')
         # 'max_model_len=8192 … avg prompt 2,000, avg output 400': paged KV holds what requests use; the average sizes
         # the load, the limit only caps one request
         line = ctx.t(f"KV cache sized at the average request ({req.prompt_len:,} + {req.output_len:,} tokens): the "
@@ -1265,6 +1266,18 @@ def serving(ctx: Ctx) -> Answer:
                      f"**最多同时 {max_seqs} 路 {context:,} token 的请求**（{n} 张 {gpu.name}）：KV 池 "
                      f"{r.vllm_kv_cache_tokens or 0:,} token{each}" + (f"（每 token {bpt:,} B）" if bpt else "") + "。对话更短能容纳更多，"
                      "多出来的请求由引擎排队。")
+        if req.max_num_seqs:  # 'max_num_seqs 256 有意义吗': the cap against what the KV pool holds
+            ctx.used.add("max_num_seqs")
+            head += " " + (ctx.t(f"Your max_num_seqs {req.max_num_seqs} is never reached: the KV pool runs out at about "
+                                 f"{max_seqs} such requests first (KV-bound), so the cap changes nothing here; more "
+                                 "sequences need more KV room (an FP8 KV cache, a shorter max_model_len, more GPUs).",
+                                 f"你的 max_num_seqs {req.max_num_seqs} 达不到：KV 池放到约 {max_seqs} 路就满了（受 KV 限制），"
+                                 "这个上限在这里不起作用；要更多路需要更多 KV 空间（FP8 KV cache、更短的 max_model_len、加卡）。")
+                           if req.max_num_seqs > max_seqs else
+                           ctx.t(f"Your max_num_seqs {req.max_num_seqs} caps it below what the KV pool holds ({max_seqs}): "
+                                 f"at most {req.max_num_seqs} run at once.",
+                                 f"你的 max_num_seqs {req.max_num_seqs} 比 KV 池能放的（{max_seqs} 路）还小：最多同时跑 "
+                                 f"{req.max_num_seqs} 路。"))
         avg = (req.prompt_len or 0) + (req.output_len or 0)
         if req.prompt_len and avg < context and r.vllm_kv_cache_tokens:
             # '平均输入 3k 输出 500': the pool over the average request, next to the max_model_len worst case
@@ -1647,6 +1660,8 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
     args |= {k: v for k, v in serving_targets(ctx).items() if v is not None}
     if req.gpu_memory_utilization:  # the user's engine settings: the plan runs with them, the launch line shows them
         args["memory_fraction"] = req.gpu_memory_utilization
+    if req.max_num_seqs:
+        args["max_num_seqs"] = req.max_num_seqs
     if req.tensor_parallel and "num_gpus" in req.stated and req.tensor_parallel <= (req.num_gpus or 0):
         args["tp"] = req.tensor_parallel
     if req.context and req.prompt_len and req.context > prompt + out:

@@ -405,11 +405,18 @@ def power_bill(ctx: Ctx) -> Answer:
         over = req.server_overhead if req.server_overhead is not None else SERVER_POWER_FACTOR - 1
         ctx.used |= {"gpu_power_w", "server_overhead"}
         gpu = ctx.gpu() if req.gpu else None
-        kw = n * req.gpu_power_w * (1 + over) / 1000
-        what = ctx.t(f"{n} × {req.gpu_power_w:g} W (yours) × {1 + over:.2f} for the rest of the server"
-                     + (" (yours)" if req.server_overhead is not None else " (DGX-derived; give yours)"),
-                     f"{n} × {req.gpu_power_w:g} W（你给的）× {1 + over:.2f}（服务器其余部分"
-                     + ("，你给的）" if req.server_overhead is not None else "，按 DGX 估；可给出你的）"))
+        if req.node_overhead_kw:  # '700 W per GPU, node overhead 2.5 kW': the GPUs plus each server's own draw
+            ctx.used.add("node_overhead_kw")
+            gpu_kw, overhead_kw = n * req.gpu_power_w / 1000, servers * req.node_overhead_kw
+            kw = gpu_kw + overhead_kw
+            what = ctx.t(f"{n} × {req.gpu_power_w:g} W + {servers} × {req.node_overhead_kw:g} kW for the servers (yours)",
+                         f"{n} × {req.gpu_power_w:g} W + {servers} 台 × {req.node_overhead_kw:g} kW（服务器其余部分，你给的）")
+        else:
+            kw = n * req.gpu_power_w * (1 + over) / 1000
+            what = ctx.t(f"{n} × {req.gpu_power_w:g} W (yours) × {1 + over:.2f} for the rest of the server"
+                         + (" (yours)" if req.server_overhead is not None else " (DGX-derived; give yours)"),
+                         f"{n} × {req.gpu_power_w:g} W（你给的）× {1 + over:.2f}（服务器其余部分"
+                         + ("，你给的）" if req.server_overhead is not None else "，按 DGX 估；可给出你的）"))
     elif req.power_kw:
         kw = req.power_kw * servers
         what = ctx.t(f"{servers} × {req.power_kw:g} kW", f"{servers} 台 × {req.power_kw:g} kW")
@@ -427,8 +434,8 @@ def power_bill(ctx: Ctx) -> Answer:
         kw = n * gpu.tdp_w / 1000
         what = ctx.t(f"{n} × {gpu.tdp_w:g} W ({gpu.name} TDP; the servers' CPUs, memory and fans add more)",
                      f"{n} × {gpu.tdp_w:g} W（{gpu.name} 的 TDP；服务器 CPU、内存、风扇另计）")
-    pue = req.pue or (1.0 if req.server_overhead is not None else DEFAULT_PUE)
-    if not req.pue and req.server_overhead is not None:
+    pue = req.pue or (1.0 if req.server_overhead is not None or req.node_overhead_kw else DEFAULT_PUE)
+    if not req.pue and (req.server_overhead is not None or req.node_overhead_kw):
         ctx.assume("no PUE on top: your overhead is taken as the whole of it (give a PUE to add cooling)",
                    "不另加 PUE：你给的额外功耗就是全部（如需计入制冷请给出 PUE）")
     elif not req.pue:
@@ -456,6 +463,24 @@ def power_bill(ctx: Ctx) -> Answer:
     figures = {"electricity_full_load": full, "kw": kw, "hours": hours, "currency": cur}
     if req.utilization and req.utilization >= 1:
         ctx.used.add("utilization")  # ('24/7': the full-load bill is the bill)
+    elif req.utilization and req.idle_power_share is not None and req.gpu_power_w:
+        # '70% utilization, idle GPU draw ~30% of TDP': the GPUs' average draw; the servers' own draw runs all the time
+        u, idle = req.utilization, req.idle_power_share
+        ctx.used |= {"utilization", "idle_power_share"}
+        gpu_kw = n * req.gpu_power_w / 1000
+        fixed_kw = kw - (gpu_kw if req.node_overhead_kw else gpu_kw * (1 + (req.server_overhead or 0)))
+        avg_gpu = req.gpu_power_w * (u + (1 - u) * idle)
+        avg_kw = n * avg_gpu / 1000 + (fixed_kw if req.node_overhead_kw else n * avg_gpu * (req.server_overhead or 0) / 1000)
+        part = ctx.call("electricity_cost", {"kw": avg_kw, "hours": hours, "price_per_kwh": price, "pue": pue},
+                        {"cost": round(electricity_cost(avg_kw, hours, price, pue), 2)})["cost"]
+        figures["electricity_at_load"] = part
+        lines.append(ctx.t(f"**At {u:.0%} utilization: {s}{part:,.0f}**: each GPU averages {req.gpu_power_w:g} W × ({u:.0%} + "
+                           f"{1 - u:.0%} × {idle:.0%} idle) = {avg_gpu:,.0f} W"
+                           + (f", the servers' {fixed_kw:g} kW all the time" if req.node_overhead_kw else "")
+                           + f": {avg_kw:,.1f} kW × PUE {pue:g} × {hours:,.0f} h × {s}{price:g}/kWh.",
+                           f"**利用率 {u:.0%}：{s}{part:,.0f}**：每卡平均 {req.gpu_power_w:g} W ×（{u:.0%} + {1 - u:.0%} × 空闲 "
+                           f"{idle:.0%}）= {avg_gpu:,.0f} W" + (f"，服务器本身 {fixed_kw:g} kW 一直在耗" if req.node_overhead_kw else "")
+                           + f"：{avg_kw:,.1f} kW × PUE {pue:g} × {hours:,.0f} 小时 × {s}{price:g}/度。"))
     elif req.utilization:
         part = ctx.call("electricity_cost", {"kw": kw, "hours": hours, "price_per_kwh": price, "pue": pue,
                                              "load": req.utilization},
@@ -464,6 +489,17 @@ def power_bill(ctx: Ctx) -> Answer:
         lines.append(ctx.t(f"**At {req.utilization:.0%} average load: {s}{part:,.0f}** (power scales with load; an idle "
                            "server still draws some, so the real figure sits a little above this).",
                            f"**平均负载 {req.utilization:.0%}：{s}{part:,.0f}**（功耗随负载变化；空闲的服务器也有底功耗，实际会略高）。"))
+    if req.purchase_price and req.depreciation_years:  # '… what share is that of yearly cost, $1.1M over 4 years?'
+        ctx.used |= {"purchase_price", "depreciation_years", "purchase_total"}
+        capex_year = req.purchase_price * n / req.depreciation_years
+        power_year = figures.get("electricity_at_load", full) * 8760 / hours
+        share = power_year / (power_year + capex_year)
+        figures |= {"capex_per_year": round(capex_year, 2), "power_share_of_yearly_cost": round(share, 4)}
+        lines.append(ctx.t(f"**Share of the yearly cost: {share:.0%}**: power {s}{power_year:,.0f} a year against "
+                           f"{s}{req.purchase_price * n:,.0f} of hardware over {req.depreciation_years:g} years = "
+                           f"{s}{capex_year:,.0f} a year (hosting, network and staff not included).",
+                           f"**占每年成本的 {share:.0%}**：电费每年 {s}{power_year:,.0f}，硬件 {s}{req.purchase_price * n:,.0f} 按 "
+                           f"{req.depreciation_years:g} 年折旧每年 {s}{capex_year:,.0f}（不含托管、网络和人工）。"))
     rate = req.price_per_gpu_hour
     if not rate and not req.power_kw and re.search(r"租|rent", ctx.question.lower()):
         # '跟租卡的钱比占多大比例': the same GPUs rented for the same hours at the price table's typical rate

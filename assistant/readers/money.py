@@ -141,6 +141,12 @@ def money(text: str) -> dict:
             if re.search(WHOLE_SERVER + r"|台|整机|node|box|server|(?:8|八)\s*卡", whole):
                 out["rent_per_month_server"] = True
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    over = re.search(r"(?:node|server|host|system|整机|服务器|每台)\s*(?:overhead|其余|其他|额外|另加|附加)\s*(?:功耗|power|draw)?\s*"
+                     r"(?:of|is|=|:|约|about|~)?\s*(\d+(?:\.\d+)?)\s*kw(?![a-z])|(\d+(?:\.\d+)?)\s*kw\s*(?:of\s+)?(?:node|server|host)\s*"
+                     r"overhead", text)
+    if over:  # 'node overhead 2.5 kW': each server's draw beside its GPUs', not the server's whole draw
+        out["node_overhead_kw"] = float(over.group(1) or over.group(2))
+        text = text[:over.start()] + " " * (over.end() - over.start()) + text[over.end():]
     m = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s*kw(?![a-z])(?!\s*h)", text)
     if m and 0 < float(m.group(1)) <= 1000 and re.search(r"draw|功耗|power|耗电|满载|at full load|consum", whole):
         out["power_kw"] = float(m.group(1))  # 'the node draws 10.2 kW', '整机功耗 3.5kW'
@@ -151,6 +157,9 @@ def money(text: str) -> dict:
                       text)
         if m and 100 <= float(m.group(1)) <= 20_000:  # 'system pulls ~650W under load': the box's draw, in watts
             out["power_kw"] = float(m.group(1)) / 1000
+    idle = re.search(r"idle[^.;,，。；]{0,24}?(\d{1,2}(?:\.\d+)?)\s*%|(?:空闲|闲置|待机)[^.;,，。；]{0,12}?(\d{1,2}(?:\.\d+)?)\s*%", text)
+    if idle:  # 'idle GPU draw ~30% of TDP': what an idle card still draws, as a share of its full draw
+        out["idle_power_share"] = float(idle.group(1) or idle.group(2)) / 100
     m = re.search(r"pue\s*(?:of|=|:|是|为|：|按)?\s*(\d(?:\.\d+)?)", text)
     if m and 1 <= float(m.group(1)) <= 3:
         out["pue"] = float(m.group(1))
@@ -176,7 +185,7 @@ def money(text: str) -> dict:
             out["currency"] = out.get("currency") or cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     buy = (r"(?:买|购买|采购|购入|花了|(?<![a-z])(?:card|gpu|cards|gpus)\s+(?:was|were)(?![a-z])|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
-           r"a card|a server|per server|一整台|每台|整机|服务器)")
+           r"a card|a server|per server|一整台|每台|整机|服务器|capex|capital (?:cost|expense)|硬件(?:投入|总共|一共|合计|总价)|总投资)")
     for b in re.finditer(buy, text):
         if re.search(r"训练|训|(?<![a-z])(?:train\w*|pre-?train\w*)\s*(?:only\s*)?$", text[max(0, b.start() - 10):b.start()]):
             continue  # ('训练只花了 557.6 万美元', 'training cost $5.6M': a run's cost, not a card's price)

@@ -894,6 +894,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                    slots.provider, slots.batch_items, slots.tensor_parallel, slots.vendors, slots.power_limit,
                    slots.rack_space, slots.training_overheads, slots.gpu_power):
         stated |= reader(work)
+    if stated.get("purchase_price") and stated.get("num_gpus", 0) > 1 and (re.search(
+            money.MONEY + r"\s*(?:in\s+)?(?:total|overall|altogether|all[\s-]*in|for (?:all|the whole|everything))(?![a-z])", low)
+            or re.search(r"(?:total|总共|合计|总价|一共)\s*(?:capex|cost|price|purchase|投入|花费|采购)?\s*(?:is|of|=|:|约|是|为)?\s*"
+                         + money.MONEY, low)):
+        # 'capex is $1.1M total' for 32 GPUs: the whole purchase, per GPU the total over the count
+        total = stated["purchase_price"]
+        stated["purchase_price"] = total / stated["num_gpus"]
+        warnings.append(f"{total:,.0f} is the total for {stated['num_gpus']} GPUs: {total / stated['num_gpus']:,.0f} per GPU")
     rate_of_people = slots.per_person_rate(work)  # (it replaces one person's rate read alone: '3 requests per minute')
     if rate_of_people:  # '200 坐席，每人每分钟 2 次': the load in requests a second (not 200 in flight)
         stated |= rate_of_people

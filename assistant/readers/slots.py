@@ -551,6 +551,9 @@ def engine(text: str) -> dict:
                   r"(0?\.\d+|1(?:\.0)?)", text)  # (SGLang's --mem-fraction-static is the same share)
     if m:
         out["gpu_memory_utilization"] = float(m.group(1))
+    m = re.search(r"(?:max[\s_-]*num[\s_-]*seqs|max[\s_-]*running[\s_-]*requests)\s*(?:=|:|设成|设为|to|of|为|是)?\s*(\d{1,6})", text)
+    if m and int(m.group(1)) >= 1:  # 'max_num_seqs 256': the engine's running-sequence cap, as set
+        out["max_num_seqs"] = int(m.group(1))
     for name, pattern in (("vllm", w("vllm")), ("sglang", w("sglang")), ("tensorrt-llm", w(r"tensorrt[\s_-]*llm|trt[\s_-]*llm")),
                           ("llamacpp", w(r"llama[\s._-]*cpp|llamacpp|llama-server|lm ?studio|koboldcpp")),
                           ("ollama", w("ollama")), ("hf", w(r"transformers|hf generate|huggingface pipeline|accelerate"))):
