@@ -160,6 +160,7 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
         subs = [sub_request(req, a) for a in asks]
         asks, subs = _for_each_method(asks, subs)
         asks, subs = _same_count_for_cards(asks, subs)
+        asks, subs = _equal_counts_at_full_load(asks, subs, deps)
         # a stated speedup between the cards compared is used by the comparison (assistant/plans/scaling.py)
         shared = {"speedup", "period_hours"} if req.speedup and len(
             {a.update.get("gpu") for a in asks if a.compare == "gpu"} - {None}) >= 2 else set()
@@ -275,6 +276,34 @@ def _same_count_for_cards(asks: list, subs: list) -> tuple[list, list]:
             r = r.model_copy(update={"num_gpus": n})
         out_a.append(a)
         out_s.append(r)
+    return out_a, out_s
+
+
+def _equal_counts_at_full_load(asks: list, subs: list, deps: Deps) -> tuple[list, list]:
+    """'compare this card vs H100 for serving Llama 3.1 70B' with no counts: each card's full-load rate on its own
+    fewest GPUs compares 2 cards with no room for requests against 4 with plenty; all are timed on the same count, the
+    most any of them needs (a tensor-parallel size), so the cards are what differs (said in each title)."""
+    from assistant.plans.infer import fits_on
+
+    if len(asks) < 2 or not all(a.compare == "gpu" for a in asks) or subs[0].intent != "inference_speed" or \
+            not all(r.max_throughput for r in subs) or any(a.update.get("num_gpus") for a in asks) or \
+            any(r.num_gpus for r in subs) or not subs[0].model:
+        return asks, subs
+    try:
+        model = deps.catalog.model(subs[0].model)[0]
+        mins = []
+        for r in subs:
+            gpu = deps.catalog.gpu(r.gpu)[0]
+            fmt = r.precision or model.native_precision
+            x = fits_on(model, gpu, 1, fmt, 4096)
+            mins.append(1 if x.fits else (x.min_gpus or 0))
+    except (LookupError, ValueError):
+        return asks, subs
+    if not all(mins) or len(set(mins)) == 1:
+        return asks, subs
+    n = next(t for t in (1, 2, 4, 8, 16, 32) if t >= max(mins))
+    out_a = [a.model_copy(update={"text": f"{n}× {a.text}", "update": a.update | {"num_gpus": n}}) for a in asks]
+    out_s = [r.model_copy(update={"num_gpus": n}) for r in subs]
     return out_a, out_s
 
 

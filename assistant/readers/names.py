@@ -318,6 +318,27 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
                              + (f"; the real cards with that memory: {', '.join(same)}" if same else ""))
             out.unknown_gpu = None
             work = mask(work, m.start(), m.end())
+    # 7. a vendor's sheet pasted for a card the table lacks ('XG-9000 AI Accelerator | 64GB HBM2e | 1.6 TB/s | 400
+    # TFLOPS FP16 dense'): a card of that memory, bandwidth and compute, the vendor's figures said as such
+    sheet = re.search(r"(?:^|\n)\s*([a-z][\w.-]{1,24}(?:\s+[a-z][\w.-]*){0,3})\s*[|,;:]\s*(\d{1,3})\s*gb\b[^|\n]*?[|,;]\s*"
+                      r"(\d+(?:\.\d+)?)\s*(tb/s|gb/s)[^|\n]*?(?:\s*[|,;]\s*(\d+(?:\.\d+)?)\s*tflops)?", low)
+    if sheet and not any(sheet.start(1) <= a < sheet.end(1) for a, _, g in out.gpu_spans if not g.startswith("custom-")):
+        mem = int(sheet.group(2))
+        bw = float(sheet.group(3)) * (1000 if sheet.group(4) == "tb/s" else 1)
+        tf = float(sheet.group(5)) if sheet.group(5) else None
+        if 1 <= mem <= 1024 and 10 <= bw <= 100_000:
+            gid = f"{mem}GB:{bw:g}" + (f":{tf:g}" if tf else "")
+            name = sheet.group(1).strip()
+            out.gpus = [gid] + [g for g in out.gpus if not g.startswith("custom-")]
+            out.gpu_spans = [sp for sp in out.gpu_spans if not sp[2].startswith("custom-")] + \
+                [(sheet.start(1), sheet.end(1), gid)]
+            out.gpu_spans.sort()
+            out.gpu_text = out.gpu_text or name
+            out.notes.append(f"'{name}' read from the sheet you pasted: {mem} GB, {bw:,.0f} GB/s"
+                             + (f", {tf:g} dense 16-bit TFLOPS" if tf else "") + " (the vendor's figures, not checked; "
+                             "sized as a card with exactly these)")
+            out.unknown_gpu = None
+            work = mask(work, sheet.start(1), sheet.end())
     return out, work
 
 

@@ -632,7 +632,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             # impossible, so said first; the estimate is still given at the card's published-run MFU instead
             warnings.append(MFU_ABOVE_PEAK + "; computed at the card's typical MFU instead")
             break
-    big = re.search(r"(?:显存|vram|gpu memory|hbm)[^，。,.;；?？]{0,10}?(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)(?![a-z])|"
+    big = re.search(r"(?:显存|vram|gpu memory|hbm)[^，。,.;；?？]{0,10}?(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)(?![a-z])(?!\s*(?:/|per)\s*s)|"
                     r"(?<![\d.])\d+(?:\.\d+)?\s*(?:tb|pb|tib|pib)\s*(?:的)?\s*(?:显存|vram|of (?:gpu |vram |hbm )?memory|of vram|of hbm|hbm)", low)
     if big and not re.search(r"total|across|altogether|cluster|combined|合计|总共|总计|一共|集群|加起来",
                              low[max(0, big.start() - 30):big.end() + 30]) and not re.search(
@@ -1719,8 +1719,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         s.pop("published_run", None)
     if s.get("fact_check", 0) and not (has_model or stated.get("gpu") or re.search(r"\d", work)):
         s["fact_check"] = 0  # 'is it true that...' with nothing to compute is a concept question
-    if _pasted_paragraph(low):
-        return "fact_check"
+    if _pasted_paragraph(low) and not any(re.match(r"\d+GB:", str(g)) for g in stated.get("gpus") or [stated.get("gpu")]):
+        return "fact_check"  # (a vendor's spec sheet pasted is a card to size, not an article's claims to check)
     if s.get("fact_check", 0) >= 3 and (has_model or gpu_named):
         add("fact_check", 3)  # 'an article says X fits on Y; is it true?': check the claim
     explaining = bool(strong_explain and re.search(cues.CONCEPTS, work) and not gpu_named and not any(
