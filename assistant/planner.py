@@ -1005,8 +1005,10 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     body = re.sub(r"generic (\S+) dense decoder", r"通用 \1 稠密解码器", answer.answer) if ctx.zh else answer.answer
     premise = "".join(ctx.t("**Premise check**: ", "**先更正一个前提**：") + p[:1].upper() + p[1:] + ctx.t(".", "。") + "\n\n"
                       for p in ctx.req.premise_notes if p[1:] not in body) if answer.status == "answered" else ""
+    sizes = _family_sizes_per_billion(ctx) if ctx.req.family_flagship and answer.status == "answered" and \
+        ctx.req.intent.startswith("training") else ""
     text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + premise + _closed_model_line(ctx) + \
-        _unknown_model_line(ctx) + _which_family_member(ctx) + body
+        _unknown_model_line(ctx) + _which_family_member(ctx) + (sizes + "\n\n" if sizes else "") + body
     if ctx.ignored:
         text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(
             f"- {ignored_line(i, zh=ctx.zh)}" for i in ctx.ignored)
@@ -1101,6 +1103,10 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
                          f"平均每条样本多少 token（输入 + 回答）？{ctx.req.samples:,} 条 × 每条长度 × {ctx.req.epochs or 1:g} 个 epoch "
                          "就是训练 token 数。")
         rate, hours = _per_billion_tokens(ctx)
+        sizes = _family_sizes_per_billion(ctx) if ctx.req.family_flagship else ""
+        if sizes:  # 'fine-tune llama on 8x A100, how long?': the family's size decides it as much as the data
+            text = sizes + "\n\n" + text
+            clar = clar.model_copy(update={"missing": ["model", "tokens"]})
         if rate:  # 'how long to train our 13B on 16 A100s, and the cost?': the time and bill per 1B tokens, meanwhile
             text += "\n\n" + rate
             if ctx.req.samples:
@@ -1112,6 +1118,40 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
     return Answer(answer=restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=ctx.req.intent,
                   status="needs_clarification", clarification=clar, request=ctx.req.model_dump(mode="json"),
                   slots=req_dict, tool_calls=ctx.calls)
+
+
+def _family_sizes_per_billion(ctx: Ctx) -> str:
+    """'fine-tune llama on our tickets, 8x A100: how long?': a family named alone is read as its flagship, but a team's
+    fine-tune is as often a mid-size member: which one, asked, with the hours per 1B tokens of each meanwhile."""
+    from knowledge.catalog import FAMILY_MIDDLE, FAMILY_SMALL
+
+    req = ctx.req
+    mid = FAMILY_MIDDLE.get(req.model or "")
+    if not mid or not req.intent.startswith("training"):
+        return ""
+    rows = []
+    saved = ctx.req
+    try:
+        for mid_id in [x for x in (FAMILY_SMALL.get(req.model or ""), mid, req.model) if x]:
+            ctx.req = saved.model_copy(update={"model": mid_id})
+            _, hours = _per_billion_tokens(ctx)
+            if hours:
+                rows.append((ctx.deps.catalog.model(mid_id)[0].name, hours))
+    finally:
+        ctx.req = saved
+    if len(rows) < 2:
+        return ""
+    t = (req.tokens or 0) * (req.epochs or 1)
+    if t:  # the user's own data: each size's hours for it
+        listed_en = "; ".join(f"{n}: {h * t / 1e9:,.1f} h for your {t / 1e9:.2g}B tokens" for n, h in rows)
+        listed_zh = "；".join(f"{n}：你的 {t / 1e9:.2g}B token 约 {h * t / 1e9:,.1f} 小时" for n, h in rows)
+    else:
+        listed_en = "; ".join(f"{n}: {h:,.1f} h per 1B training tokens" for n, h in rows)
+        listed_zh = "；".join(f"{n}：每 10 亿训练 token {h:,.1f} 小时" for n, h in rows)
+    return ctx.t(f"**Which {req.model_text or 'model'} size?** The time scales with it: on your {req.num_gpus or 1} GPUs, "
+                 f"{listed_en} (full fine-tuning; the flagship is assumed below until you say).",
+                 f"**是哪个尺寸的 {req.model_text or '模型'}？** 时间和它成正比：你的 {req.num_gpus or 1} 张卡上，{listed_zh}"
+                 "（全参微调；没说之前下面按旗舰算）。")
 
 
 def _which_mac(ctx: Ctx, name: str) -> Answer:

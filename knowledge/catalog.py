@@ -200,6 +200,11 @@ FAMILY_FLAGSHIPS: dict[str, str] = {  # (a longer family name first: 'DeepSeek-R
 
 # A family's member that a team runs on a few cards when the flagship needs a cluster ('deepseek' on 4090s: the 32B
 # distill, not the 671B), named beside the flagship's sizing.
+# a family's small member teams fine-tune and run on one card (beside the middle one, when a family is named alone)
+FAMILY_SMALL: dict[str, str] = {
+    "deepseek-v3": "deepseek-r1-distill-qwen-7b", "qwen3-235b-a22b": "qwen3-8b", "llama-3.1-405b": "llama-3.1-8b",
+    "glm-4.6": "glm-4-9b", "mistral-large-2407": "mistral-7b",
+}
 FAMILY_MIDDLE: dict[str, str] = {
     "deepseek-v3": "deepseek-r1-distill-qwen-32b", "qwen3-235b-a22b": "qwen3-32b", "llama-3.1-405b": "llama-3.3-70b",
     "glm-4.6": "glm-4.5-air", "kimi-k2": "qwen3-32b", "mistral-large-2407": "mistral-small-24b",

@@ -559,3 +559,24 @@ def test_cards_compared_at_full_load_share_one_count_and_the_injection_is_not_fo
     # H100: 3,350 GB/s and 989 dense TFLOPS against 1,600 and 400: the H100 wins, never '5x slower'
     assert re.search(r"\*\*Best: \d+× H100", head)
     assert any("set aside, not followed" in w for w in a.warnings)
+
+
+# --- a family named alone for a fine-tune; a dataset's size on disk ----------------------------------------------------------
+@pytest.mark.parametrize("text,bytes_each", [("the data is about 2GB of jsonl", 4.0), ("数据大概 450MB 的 jsonl", 4.5)])
+def test_a_datasets_size_on_disk_is_read_as_tokens_with_the_assumption_said(text, bytes_each):
+    r = read(text + ", fine-tune Llama 3.1 8B on 8x A100, how long?", CAT)
+    size = 2e9 if "2GB" in text else 450e6
+    assert r.request.tokens == pytest.approx(size / bytes_each)
+    assert any("bytes a token" in w for w in r.warnings)
+
+
+def test_a_family_named_alone_for_a_fine_tune_asks_the_size_with_each_sizes_hours():
+    h = [ask("I want to fine-tune llama on our support tickets, we have 8x A100 80GB. how long will it take?").slots]
+    first_rows = re.findall(r"Llama [\d.]+ \d+B[^:]*: ([\d,.]+) h per 1B", ask(
+        "I want to fine-tune llama on our support tickets, we have 8x A100 80GB. how long will it take?").answer)
+    assert len(first_rows) == 3
+    a = ask("the data is about 2GB of jsonl", history=h)
+    rows = [(_num(x)) for x in re.findall(r": ([\d,.]+) h for your 0.5B tokens", a.answer)]
+    assert len(rows) == 3 and rows == sorted(rows)  # 8B < 70B < 405B
+    # the same rates, at the user's 0.5B tokens
+    assert rows[0] == pytest.approx(_num(first_rows[0]) * 0.5, rel=0.02)

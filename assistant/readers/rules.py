@@ -902,6 +902,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         total = stated["purchase_price"]
         stated["purchase_price"] = total / stated["num_gpus"]
         warnings.append(f"{total:,.0f} is the total for {stated['num_gpus']} GPUs: {total / stated['num_gpus']:,.0f} per GPU")
+    bytes_each = stated.pop("tokens_from_bytes", None)
+    if bytes_each and stated.get("tokens"):  # '2GB of jsonl': the data's size on disk, its tokens an estimate, said
+        warnings.append(f"the data's size read as about {stated['tokens'] / 1e9:.2g}B tokens at ~{bytes_each:g} bytes a token "
+                        "(typical of BPE tokenizers on this language's text, JSON keys included; give the token count "
+                        "for an exact figure)")
     rate_of_people = slots.per_person_rate(work)  # (it replaces one person's rate read alone: '3 requests per minute')
     if rate_of_people:  # '200 坐席，每人每分钟 2 次': the load in requests a second (not 200 in flight)
         stated |= rate_of_people

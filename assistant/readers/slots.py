@@ -587,6 +587,13 @@ _NOT_ITEMS = (r"(?:users|requests|gpus|cards|hours|days|weeks|months|years|token
               r"minutes|queries|sessions|calls|epochs|steps|layers|heads|experts|params|parameters|words|chars|characters)")
 
 
+# bytes of a data file per token, for a size on disk: English text runs ~4 bytes a token in BPE tokenizers (Llama 3, GPT-4
+# class, ~4 characters a token), JSONL keys and escapes add some; Chinese UTF-8 (3 bytes a character) runs ~1.5
+# characters a token, so ~4.5 bytes. Assumptions, said with the figure; give the token count for an exact one.
+BYTES_PER_TOKEN_EN = 4.0
+BYTES_PER_TOKEN_ZH = 4.5
+
+
 def tokens(text: str) -> dict:
     """Training tokens ('1T tokens', '1000亿token', '500B tokens'), samples x length, epochs."""
     out: dict = {}
@@ -631,6 +638,17 @@ def tokens(text: str) -> dict:
         if "tokens" not in out and both and to_number(both.group(1)):
             out["tokens"] = magnitude(to_number(both.group(1)), both.group(2)) * (length(both.group(3)) or 0)
             out["sample_len"] = length(both.group(3))
+    if "tokens" not in out:  # '2GB of jsonl', '数据 500MB 的文本': a data size on disk, read as tokens at bytes per token
+        m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(tb|gb|mb)\s*(?:of\s+)?(?:的\s*)?(?:\w+\s+)?(jsonl|json|text|txt|csv|parquet|"
+                      r"data|dataset|corpus|文本|数据|语料|训练数据)", text) or \
+            re.search(r"(?:数据|语料|训练数据|dataset|data|corpus|jsonl)\s*(?:大概|大约|约|有|是|is|of|about|~)?\s*(\d+(?:\.\d+)?)\s*"
+                      r"(tb|gb|mb)(?![a-z/])", text)
+        if m:
+            size = float(m.group(1)) * {"tb": 1e12, "gb": 1e9, "mb": 1e6}[m.group(2)]
+            per = BYTES_PER_TOKEN_ZH if re.search(r"[\u3400-\u9fff]", text) else BYTES_PER_TOKEN_EN
+            if size / per >= 1e6:
+                out["tokens"] = size / per
+                out["tokens_from_bytes"] = per
     off = re.search(r"(?:packing|packed|pack|打包|拼接|序列打包)\s*(?:[:=：]\s*)?(?:off|false|no|disabled|关|关闭|不开|否)|"
                     r"(?:no|without|w/o|not|不|没有?|未|关闭|关掉|不开)\s*(?:sequence\s*|样本\s*)?(?:packing|packed|pack|打包|拼接)",
                     text)
