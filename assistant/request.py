@@ -198,7 +198,6 @@ class Request(BaseModel):
                                            "overhead 2.5 kW'), kW")
     idle_power_share: float | None = Field(None, ge=0, le=1, description="an idle GPU's draw as a share of its full draw "
                                            "('idle ~30% of TDP')")
-    purchase_total: bool | None = Field(None, description="the purchase price written is the total for all the GPUs")
     pue: float | None = Field(None, ge=1, le=3, description="the facility's power usage effectiveness")
     depreciation_years: float | None = Field(None, gt=0, le=15, description="years owned hardware is written off over")
     rent_per_month: float | None = Field(None, gt=0, description="a monthly rental price the user states (a reserved "

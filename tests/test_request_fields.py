@@ -189,6 +189,18 @@ PAIRS: dict[str, tuple[str, str]] = {
     "gpu_rental_prices": ("Cheapest GPU to rent for QLoRA on Qwen2.5-14B, 60M tokens: L4, L40S or H100?",
                           "Cheapest GPU to rent for QLoRA on Qwen2.5-14B, 60M tokens: L4 $0.80, L40S $1.90 or H100 "
                           "$4.50?"),
+    "gpu_counts": ("We measured on our own box: Qwen2.5-32B-Instruct bf16, 2x A100 80GB TP2, vLLM, 1 user -> 24 tok/s "
+                   "decode. Boss wants single-user tok/s if we move to H100 SXM, and to H200.",
+                   "We measured on our own box: Qwen2.5-32B-Instruct bf16, 2x A100 80GB TP2, vLLM, 1 user -> 24 tok/s "
+                   "decode. Boss wants single-user tok/s if we move to 2x H100 SXM (TP2), and to a single H200."),
+    "max_num_seqs": ("Serve Llama 3.1 8B on one H100 to 300 concurrent users with 2k prompts: what latency?",
+                     "Serve Llama 3.1 8B on one H100 to 300 concurrent users with 2k prompts, max_num_seqs 64: what latency?"),
+    "node_overhead_kw": ("4 nodes x 8 H100, 700W per GPU, PUE 1.3, $0.12/kWh: annual power bill?",
+                         "4 nodes x 8 H100, 700W per GPU, node overhead 2.5 kW, PUE 1.3, $0.12/kWh: annual power bill?"),
+    "idle_power_share": ("4 nodes x 8 H100, 700W per GPU, node overhead 2.5 kW, PUE 1.3, $0.12/kWh, 70% utilization: "
+                         "annual power bill?",
+                         "4 nodes x 8 H100, 700W per GPU, node overhead 2.5 kW, PUE 1.3, $0.12/kWh, 70% utilization (idle "
+                         "GPU draw ~30% of TDP): annual power bill?"),
     "rack_units": ("What should we buy to serve Llama 3.1 70B FP8 to 100 concurrent users?",
                    "We only have 4U of rack space: what should we buy to serve Llama 3.1 70B FP8 to 100 concurrent users?"),
     "claimed_tokens_per_s": ("A reddit post says Llama 3.1 8B in bf16 runs fast on one RTX 4090 - realistic?",

@@ -1662,6 +1662,7 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
         args["memory_fraction"] = req.gpu_memory_utilization
     if req.max_num_seqs:
         args["max_num_seqs"] = req.max_num_seqs
+        ctx.used.add("max_num_seqs")
     if req.tensor_parallel and "num_gpus" in req.stated and req.tensor_parallel <= (req.num_gpus or 0):
         args["tp"] = req.tensor_parallel
     if req.context and req.prompt_len and req.context > prompt + out:

@@ -490,7 +490,7 @@ def power_bill(ctx: Ctx) -> Answer:
                            "server still draws some, so the real figure sits a little above this).",
                            f"**平均负载 {req.utilization:.0%}：{s}{part:,.0f}**（功耗随负载变化；空闲的服务器也有底功耗，实际会略高）。"))
     if req.purchase_price and req.depreciation_years:  # '… what share is that of yearly cost, $1.1M over 4 years?'
-        ctx.used |= {"purchase_price", "depreciation_years", "purchase_total"}
+        ctx.used |= {"purchase_price", "depreciation_years"}
         capex_year = req.purchase_price * n / req.depreciation_years
         power_year = figures.get("electricity_at_load", full) * 8760 / hours
         share = power_year / (power_year + capex_year)

@@ -902,6 +902,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         total = stated["purchase_price"]
         stated["purchase_price"] = total / stated["num_gpus"]
         warnings.append(f"{total:,.0f} is the total for {stated['num_gpus']} GPUs: {total / stated['num_gpus']:,.0f} per GPU")
+    if stated.get("throughput_scope") and stated.get("throughput_tokens_per_s") and re.search(
+            r"(?<![\d.])1\s*(?:user|stream|request)|single[\s-]*(?:user|stream)|one (?:user|stream)|batch\s*(?:size\s*)?=?\s*1(?!\d)|"
+            r"单用户|单路|单并发", low):
+        stated.pop("throughput_scope")  # ('1 user -> 24 tok/s on our box': one stream's speed, not a box's total output)
     bytes_each = stated.pop("tokens_from_bytes", None)
     if bytes_each and stated.get("tokens"):  # '2GB of jsonl': the data's size on disk, its tokens an estimate, said
         warnings.append(f"the data's size read as about {stated['tokens'] / 1e9:.2g}B tokens at ~{bytes_each:g} bytes a token "
