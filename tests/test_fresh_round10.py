@@ -580,3 +580,25 @@ def test_a_family_named_alone_for_a_fine_tune_asks_the_size_with_each_sizes_hour
     assert len(rows) == 3 and rows == sorted(rows)  # 8B < 70B < 405B
     # the same rates, at the user's 0.5B tokens
     assert rows[0] == pytest.approx(_num(first_rows[0]) * 0.5, rel=0.02)
+
+
+# --- a claimed MFU beyond any published run; a claimed speed beyond even the RAM hybrid --------------------------------------
+@pytest.mark.parametrize("mfu", [60, 80, 95])
+def test_an_mfu_beyond_any_published_run_is_shown_beside_the_estimate(mfu):
+    a = ask(f"8x A100 80GB, full fine-tune Llama 3 8B on 100B tokens, our log says MFU {mfu}%. how long?")
+    m = re.search(r"\*\*([\d,.]+) hours \(([\d,.]+) days\) on 8 GPUs", a.answer)
+    at = re.search(rf"At {mfu}% it would be ([\d,.]+) h", a.answer)
+    assert m and at and "beyond any published run" in a.answer
+    # the estimate at the card's usual MFU (A100: 45%) x 45 / claimed = the time at the claimed MFU
+    assert _num(at.group(1)) == pytest.approx(_num(m.group(1)) * 0.45 / (mfu / 100), rel=0.01)
+
+
+def test_a_published_range_mfu_is_used_as_given():
+    a = ask("8x A100 80GB, full fine-tune Llama 3 8B on 100B tokens at MFU 40%. how long?")
+    assert "beyond any published run" not in a.answer and "MFU 0.40 (given)" in a.answer
+
+
+def test_a_claimed_speed_beyond_the_hybrid_is_not_said_to_fit_it():
+    a = ask("Our vendor says with their software Llama 3.1 405B runs in BF16 on a single RTX 5090 at 50 tok/s thanks to "
+            "'memory compression'. sanity check before we sign?")
+    assert "beyond this too" in a.answer and "fits a hybrid like this one" not in a.answer

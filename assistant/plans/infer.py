@@ -900,11 +900,22 @@ def _hybrid_offload(ctx: Ctx, model, gpu, n: int, context: int) -> str | None:
         # 'someone runs full R1 on 4 4090s at 10 tokens/s': not on the cards alone; a hybrid like this, for one user
         q = ctx.req.throughput_tokens_per_s
         ctx.used.add("throughput_tokens_per_s")
-        quoted = ctx.t(f". The quoted {q:g} tokens/s cannot come from the GPUs alone (the weights do not fit them): it fits "
-                       f"a hybrid like this one for a single user (more with a many-channel server CPU), or a distilled or "
-                       "smaller model sold under the big one's name; it does not carry concurrent users",
-                       f"。引用的 {q:g} token/秒不可能只靠这几张卡（权重放不下）：它对得上这种内存混合方案的单用户速度（服务器多通道"
-                       "内存会更快），或者其实是蒸馏版/小模型冒用了大模型的名字；都带不了多人并发")
+        ceiling = p.decode_tokens_per_s * 6  # (a 12-channel server memory against the dual-channel desk default)
+        if q > ceiling:  # '405B in BF16 on one 5090 at 50 tok/s': beyond even the hybrid on a server's memory
+            quoted = ctx.t(f". The quoted {q:g} tokens/s is beyond this too (~{p.decode_tokens_per_s:,.1f} here, under "
+                           f"~{ceiling:,.0f} even on a 12-channel server): no software compresses the weights that far "
+                           "without changing the model; it is likely a much smaller or distilled model, a quantized one "
+                           "far below BF16, or a batched total; ask the vendor to show the model file and a "
+                           "single-stream run",
+                           f"。引用的 {q:g} token/秒连这个也达不到（这里约 {p.decode_tokens_per_s:,.1f}，即使 12 通道服务器内存也不到 "
+                           f"{ceiling:,.0f}）：没有软件能把权重“压缩”到这个程度而不改模型；多半是小得多的或蒸馏的模型、远低于 BF16 "
+                           "的量化版，或者是多路合计；请厂商拿出模型文件和单路实测")
+        else:
+            quoted = ctx.t(f". The quoted {q:g} tokens/s cannot come from the GPUs alone (the weights do not fit them): it fits "
+                         f"a hybrid like this one for a single user (more with a many-channel server CPU), or a distilled or "
+                         "smaller model sold under the big one's name; it does not carry concurrent users",
+                         f"。引用的 {q:g} token/秒不可能只靠这几张卡（权重放不下）：它对得上这种内存混合方案的单用户速度（服务器多通道"
+                         "内存会更快），或者其实是蒸馏版/小模型冒用了大模型的名字；都带不了多人并发")
     return ctx.t(f"for one user at a time, the same {n}× {gpu.name} with {moe} in system RAM (llama.cpp / KTransformers, "
                  f"{fmt}): about {p.ram_gb:,.0f} GB of RAM and ~{p.decode_tokens_per_s:,.1f} tokens/s on dual-channel DDR5 "
                  f"({DEFAULT_RAM_BANDWIDTH_GBPS:g} GB/s; a server's 8-12 memory channels go several times faster){quoted}",

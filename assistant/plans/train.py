@@ -1041,6 +1041,14 @@ def training_time(ctx: Ctx) -> Answer:
                                "的数字，训练用不上：按稠密峰值计时"))
         ctx.req = req = req.model_copy(update={"peak_tflops": None})
         ctx.used.add("peak_tflops")
+    claimed_mfu = None
+    if req.mfu:
+        from tools.efficiency import BEST_PUBLISHED_MFU
+
+        if req.mfu > BEST_PUBLISHED_MFU:  # 'MFU 80%': beyond any published run; the estimate stands on the card's usual
+            claimed_mfu = req.mfu         # figure and the claimed one is shown beside it
+            ctx.req = req = req.model_copy(update={"mfu": None})
+            ctx.used.add("mfu")
     if not req.num_gpus and req.deadline_hours and len(gpus) == 1:
         _gpus_for_deadline(ctx, model, ctx.gpu(gpus[0]), tokens)
         req = ctx.req
@@ -1096,6 +1104,18 @@ def training_time(ctx: Ctx) -> Answer:
                        f"**{n} 张卡约 {first.wall_hours:,.1f} 小时（{first.wall_days:,.1f} 天{years}），共 {first.gpu_hours:,.0f} 卡时"
                        f" = {gd} 卡·天**"
                        f"（区间 {first.wall_hours_range[0]:,.1f}-{first.wall_hours_range[1]:,.1f} 小时）。"))
+    if claimed_mfu:  # the stated MFU, beyond any published run: shown beside the estimate, not in its place
+        from tools.efficiency import BEST_PUBLISHED_MFU
+
+        at = first.wall_hours * first.mfu / claimed_mfu
+        figures["hours_at_claimed_mfu"] = round(at, 1)
+        lines.append(ctx.t(f"**Your MFU {claimed_mfu:.0%} is beyond any published run** (the best reach about "
+                           f"{BEST_PUBLISHED_MFU:.0%}; typical is {first.mfu:.0%} on this card): the estimate above uses "
+                           f"{first.mfu:.0%}. At {claimed_mfu:.0%} it would be {at:,.1f} h ({at / 24:,.1f} days); check how the "
+                           "log computes it (a sparse or FP8 peak, or FLOPs counted twice, inflate it).",
+                           f"**你给的 MFU {claimed_mfu:.0%} 超过了所有公开训练**（最好的约 {BEST_PUBLISHED_MFU:.0%}；这张卡常见 "
+                           f"{first.mfu:.0%}）：上面的估算按 {first.mfu:.0%}。按 {claimed_mfu:.0%} 算是 {at:,.1f} 小时（{at / 24:,.1f} 天）；"
+                           "请核对日志的算法（按稀疏或 FP8 峰值、或 FLOPs 算重了，都会虚高）。"))
     unfit = _does_not_fit_line(ctx, model, ctx.gpu(first.gpu), n) if req.num_gpus and not ctx.applied.get("num_gpus") \
         and len(results) == 1 else None
     if unfit:  # 'full fine-tune of a 32B on 4 A100s: how long?': a time for a job the GPUs cannot hold, said first

@@ -720,7 +720,7 @@ def largest_model(text: str) -> dict:
 TIME_ENOUGH = re.compile(
     r"(?<![a-z])(?:is|are|would|will)\s+(?:about\s+|roughly\s+|~\s*)?(" + NUM + r"|a|one)\s*(" + TIME_UNIT
     + r")\s+(?:be\s+)?(?:enough|sufficient|long enough)|"
-    r"(" + NUM + r")\s*(" + TIME_UNIT + r")\s*(?:时间)?\s*(?:够不够|够吗|够么|够用吗|来得及|能不能(?:训|跑|做)完|"
+    r"(" + NUM + r")\s*(" + TIME_UNIT + r")\s*(?:时间)?\s*(?:就|都|也)?\s*(?:够不够|够吗|够么|够用吗|来得及|能不能(?:训|跑|做)完|"
     r"(?:能|可以)(?:训|跑|做)完|训得完|跑得完)")
 
 
