@@ -602,3 +602,21 @@ def test_a_claimed_speed_beyond_the_hybrid_is_not_said_to_fit_it():
     a = ask("Our vendor says with their software Llama 3.1 405B runs in BF16 on a single RTX 5090 at 50 tok/s thanks to "
             "'memory compression'. sanity check before we sign?")
     assert "beyond this too" in a.answer and "fits a hybrid like this one" not in a.answer
+
+
+# --- scaling a published run: 'can we just scale it', a run's size named, a budget against it --------------------------------
+def test_scaling_a_published_run_by_parameters_is_answered_with_a_cross_check():
+    a = ask("Meta says Llama 3.1 405B took 30.84M H100 GPU-hours. We want to pretrain a 70B on ~15T tokens too. can we "
+            "just scale that by 70/405 to estimate our GPU-hours?")
+    # 30.84M x (15T / 15.6T tokens) x (70 / 405) = 5.13M H100 GPU-hours; Meta's own 70B: 7.0M (model card)
+    m = re.search(r"\*\*At Llama 3.1 405B's published rate: ([\d,]+) GPU-hours\*\*", a.answer)
+    assert m and _num(m.group(1)) == pytest.approx(30.84e6 * 15 / 15.6 * 70 / 405, rel=0.01)
+    assert a.answer.split("\n\n")[1].startswith("**Yes, to first order**")
+    assert "Llama 3.1 70B itself took 7M" in a.answer
+
+
+def test_a_run_of_the_quoted_runs_size_against_a_budget():
+    a = ask("DeepSeek 说 V3 训练只花了 557.6 万美元（278.8 万 H800 卡时）。我们想用类似方法训一个 37B 激活的 MoE（规模和 V3 差不多），"
+            "我们这边 H800 租价 ¥14/卡时，预算 500 万人民币够吗？")
+    # 2,788,000 GPU-hours x ¥14 = ¥39,032,000 against ¥5,000,000: 357,143 GPU-hours, 13%
+    assert "**预算 ¥5,000,000：不够**" in a.answer and "¥39,032,000" in a.answer and "13%" in a.answer

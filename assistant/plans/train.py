@@ -1274,6 +1274,18 @@ def scaled_published_run(ctx: Ctx) -> Answer:
     if r.cost:
         lines.append(ctx.t(f"At {sym}{price:g} per GPU-hour: **{sym}{r.cost:,.0f}**.",
                            f"按每卡时 {sym}{price:g}：**{sym}{r.cost:,.0f}**。"))
+        if req.budget:  # '预算 500 万人民币够吗': the budget against the scaled run's bill, with what it buys
+            ctx.used.add("budget")
+            ok = req.budget >= r.cost
+            buys = req.budget / price
+            lines.insert(0, ctx.t(
+                f"**Budget {sym}{req.budget:,.0f}: {'enough' if ok else 'not enough'}** for this run at the published "
+                f"efficiency ({sym}{r.cost:,.0f}); it buys {buys:,.0f} GPU-hours, {buys / r.gpu_hours:.0%} of the "
+                f"{r.gpu_hours:,.0f} needed" + ("" if ok else f" (about {req.tokens * buys / r.gpu_hours / 1e12:.2g}T "
+                                                         "tokens at that rate)") + ".",
+                f"**预算 {sym}{req.budget:,.0f}：{'够' if ok else '不够'}**（按公开效率这次训练要 {sym}{r.cost:,.0f}）；它能买 "
+                f"{buys:,.0f} 卡时，是所需 {r.gpu_hours:,.0f} 卡时的 {buys / r.gpu_hours:.0%}"
+                + ("" if ok else f"（按这个效率约够训 {req.tokens * buys / r.gpu_hours / 1e12:.2g}T token）") + "。"))
     pre = (run.gpu_hours_breakdown or {}).get("pre-training")
     if pre and pre < run.gpu_hours:
         lines.append(ctx.t(f"The {run.gpu_hours / 1e6:g}M covers {run.gpu_hours_scope}; pre-training alone was "
@@ -1283,6 +1295,23 @@ def scaled_published_run(ctx: Ctx) -> Answer:
     else:
         lines.append(ctx.t(f"What the {run.gpu_hours / 1e6:g}M covers: {run.gpu_hours_scope}.",
                            f"{run.gpu_hours / 1e6:g}M 包含的范围：{run.gpu_hours_scope}。"))
+    if re.search(r"can (?:we|i) (?:just )?scale|is (?:it|that) (?:valid|ok|fine|right) to scale|(?:valid|ok) to scale|"
+                 r"能不能(?:直接)?按比例|可以(?:直接)?按比例|按比例.{0,6}(?:行吗|可以吗|对吗|靠谱吗)", ctx.question.lower()):
+        # 'can we just scale that by 70/405?': yes to first order, said as a verdict (compute is 6 x params x tokens)
+        lines.insert(0, ctx.t("**Yes, to first order**: training compute is about 6 × parameters × tokens, so at the same "
+                              "tokens, hardware and efficiency the GPU-hours scale with the (active) parameters.",
+                              "**可以，一阶近似成立**：训练算力约为 6 × 参数 × token，token 数、硬件和效率相同时，卡时按（激活）参数"
+                              "量成比例。"))
+    sized = [x for x in load_training_runs() if x.id != run.id and x.gpu_hours and x.tokens and not x.active_params
+             and abs(float(x.params) / params_job - 1) < 0.1] if params_job != params_run and not run.active_params else []
+    near = next((x for x in reversed(sized) if x.gpu == run.gpu), sized[-1] if sized else None)  # (the run's card, newest)
+    if near is not None:  # a published run of a model the job's size: what the scaling gives against what was spent
+        at_tokens = near.gpu_hours * req.tokens / near.tokens
+        lines.append(ctx.t(f"Cross-check: {near.name} itself took {near.gpu_hours / 1e6:g}M {ctx.gpu(near.gpu).name} GPU-hours "
+                           f"for {near.tokens:.3g} tokens ({at_tokens / 1e6:,.2f}M at your tokens): smaller runs often run at "
+                           "lower efficiency than the flagship's, so plan for the higher figure.",
+                           f"对照：{near.name} 自己用了 {near.gpu_hours / 1e6:g}M {ctx.gpu(near.gpu).name} 卡时训 {near.tokens:.3g} token"
+                           f"（按你的 token 数约 {at_tokens / 1e6:,.2f}M）：规模小的训练效率常比旗舰低，按较高的那个数做预算更稳。"))
     lines.append(ctx.t("Caveats: the same efficiency is an assumption (their cluster, kernels and FP8/BF16 recipe; a "
                        "smaller job or another stack often runs below it); research, ablations, failed runs and staff are "
                        "not in a published GPU-hour figure.",

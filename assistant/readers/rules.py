@@ -415,7 +415,10 @@ def _progress_bar_run(text: str) -> tuple[str, str, float] | None:
 _AT_THEIR_RATE = (r"同样(?:的)?\s*效率|按(?:他们|它|这个|人家)(?:的)?\s*(?:效率|数字|数据)|照(?:这个|他们的?)\s*效率|一样的\s*效率|"
                   r"(?<![a-z])(?:using|use|with|at|by|from|based on|scal\w+)\s+(?:their|that|this|the same|meta'?s|deepseek'?s)\s+"
                   r"(?:number|numbers|figure|figures|rate|efficiency|gpu[\s-]*hours|data)(?![a-z])|"
-                  r"(?<![a-z])same (?:efficiency|rate)(?![a-z])")
+                  r"(?<![a-z])same (?:efficiency|rate)(?![a-z])|"
+                  r"(?<![a-z])(?:just\s+)?scal\w*\s+(?:that|it|this|those|their (?:number|figure)s?)(?:\s+(?:down|up))?\s+by(?![a-z])|"
+                  r"按(?:参数|规模)?比例(?:缩放|折算|换算)|按比例算|(?:用|按|以)?(?:类似|同样|相同|一样)的?(?:方法|方案|做法|配方)|"
+                  r"(?<![a-z])(?:the )?(?:same|similar) (?:recipe|method|approach|setup)(?![a-z])")
 
 
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
@@ -906,6 +909,18 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             r"(?<![\d.])1\s*(?:user|stream|request)|single[\s-]*(?:user|stream)|one (?:user|stream)|batch\s*(?:size\s*)?=?\s*1(?!\d)|"
             r"单用户|单路|单并发", low):
         stated.pop("throughput_scope")  # ('1 user -> 24 tok/s on our box': one stream's speed, not a box's total output)
+    if stated.get("scale_run") and re.search(r"规模(?:和|跟|与)\s*[\w.-]{1,16}\s*(?:差不多|一样|相当|类似)|(?:同|一样)规模|"
+                                             r"(?<![a-z])(?:[\w.-]+-sized|same size as|similar (?:in )?size to)(?![a-z])", low):
+        from knowledge.runs import load_training_runs
+
+        run = next((r for r in load_training_runs() if r.id == stated["scale_run"]), None)
+        if run is not None and run.model:  # '训一个规模和 V3 差不多的 MoE': the run's own model and, unsaid, its tokens
+            stated["model"], stated["models"] = run.model, [run.model]
+            stated.pop("model_text", None)
+            if not stated.get("tokens") and run.tokens:
+                stated["tokens"] = run.tokens
+                warnings.append(f"the job read as {run.name}'s size and data ({run.tokens / 1e12:g}T tokens, as published); "
+                                "give your token count to change it")
     bytes_each = stated.pop("tokens_from_bytes", None)
     if bytes_each and stated.get("tokens"):  # '2GB of jsonl': the data's size on disk, its tokens an estimate, said
         warnings.append(f"the data's size read as about {stated['tokens'] / 1e9:.2g}B tokens at ~{bytes_each:g} bytes a token "
