@@ -620,3 +620,19 @@ def test_a_run_of_the_quoted_runs_size_against_a_budget():
             "我们这边 H800 租价 ¥14/卡时，预算 500 万人民币够吗？")
     # 2,788,000 GPU-hours x ¥14 = ¥39,032,000 against ¥5,000,000: 357,143 GPU-hours, 13%
     assert "**预算 ¥5,000,000：不够**" in a.answer and "¥39,032,000" in a.answer and "13%" in a.answer
+
+
+# --- two Macs; a day's volume sized for its busy hours -------------------------------------------------------------------------
+def test_two_macs_each_run_a_copy_and_the_speed_at_the_load_is_judged():
+    a = ask("看到有人发帖说 Mac Studio M3 Ultra 512G 跑 DeepSeek R1 671B Q4 能到 18 tok/s，我们想买两台给 20 个人用，可行吗？")
+    assert a.request["num_gpus"] == 2
+    held = int(re.search(r"最多 \*\*(\d+)\*\* 路", a.answer).group(1))
+    one = int(re.search(r"最多同时 \*\*(\d+)\*\*|每台分 (\d+) 路", a.answer).group(2) or 0) if "每台分" in a.answer else None
+    assert held % 2 == 0 and held < 20  # two copies of one Mac's room, not one pooled memory
+    assert "**但这个负载下太慢**" in a.answer and "每台机器：" in a.answer
+
+
+def test_a_daily_volume_is_sized_for_a_peak_as_well_as_the_average():
+    a = ask("我们自己压测：单卡 H20 跑 Qwen2.5-7B bf16，vLLM，输入 1k 输出 256，并发 64 时输出吞吐 2800 tok/s。现在要支撑每天 2 亿输出 token，要几张卡？")
+    # average 2e8 / 86,400 = 2,315 tok/s; peak 2x = 4,630; at 80% of 2,800 each: 4,630 / 2,240 = 2.07 -> 3 cards
+    assert "平均 2,315 token/秒" in a.answer and "要 **3** 张卡" in a.answer

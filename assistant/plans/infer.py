@@ -1243,21 +1243,28 @@ def serving(ctx: Ctx) -> Answer:
                    f"{n // per} 台 {per} 卡：放得下权重和一条 {context:,} token 序列的最少整机数")
         r = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
     max_seqs = r.max_batch or 0
-    per_node = req.gpus_per_node or 8
+    apple = gpu.vendor == "Apple"
+    per_node = 1 if apple else (req.gpus_per_node or 8)
     node_replicas = 1
-    if not (req.concurrent_users or req.requests_per_s or req.batch) and n > per_node and n % per_node == 0 and \
-            gpu.vendor != "Apple" and not req.tensor_parallel:
+    if (apple or not (req.concurrent_users or req.requests_per_s or req.batch)) and n > per_node and n % per_node == 0 \
+            and not req.tensor_parallel:
         # 'two 8x H100 nodes': one tensor-parallel replica per node (TP across the network is slow, and past the
-        # model's KV heads it copies the cache), the nodes' capacities added
+        # model's KV heads it copies the cache), the nodes' capacities added; 'two Mac Studios': each Mac runs its own
+        # copy (their memories do not pool), the users split between them
         ctx.req = req.model_copy(update={"num_gpus": per_node})
-        r_node = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
+        each = -(-users // (n // per_node))
+        r_node = _size(ctx, model, gpu, fmt, each, _engine(ctx, "vllm"), context)
         ctx.req = req
-        if r_node.fits and (r_node.max_batch or 0) * (n // per_node) > max_seqs:
-            node_replicas = n // per_node
-            r, max_seqs = r_node, (r_node.max_batch or 0) * node_replicas
-            ctx.assume(f"one TP{per_node} replica per server, {node_replicas} servers (tensor parallelism over the network "
-                       "between servers is slow); their capacities add up",
-                       f"每台服务器一个 TP{per_node} 副本，共 {node_replicas} 台（跨服务器的张量并行走网络，很慢）；各台容量相加")
+        if r_node.fits or apple:
+            if apple or (r_node.max_batch or 0) * (n // per_node) > max_seqs:
+                node_replicas = n // per_node
+                r, max_seqs = r_node, (r_node.max_batch or 0) * node_replicas
+                ctx.assume(*((f"each of the {node_replicas} machines runs its own copy of the model (their memories do not "
+                              f"pool); {each} of the {users} requests on each",
+                              f"{node_replicas} 台机器各跑一份模型（内存不能合并）；{users} 路请求每台分 {each} 路") if apple else
+                             (f"one TP{per_node} replica per server, {node_replicas} servers (tensor parallelism over the "
+                              "network between servers is slow); their capacities add up",
+                              f"每台服务器一个 TP{per_node} 副本，共 {node_replicas} 台（跨服务器的张量并行走网络，很慢）；各台容量相加")))
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     if not (req.concurrent_users or req.requests_per_s or req.batch) and not max_seqs:
         # no room for even one sequence: the weights and workspace fill the engine's share, said with the ways out
@@ -1361,16 +1368,27 @@ def serving(ctx: Ctx) -> Answer:
     lines = [head, "", md_table(["", "GB"], [[component_name(k, lang), f"{x:.2f}"] for k, x in r.breakdown_gb.items()])]
     rate_line, rate = ([], None)
     if (not (req.concurrent_users or req.requests_per_s or req.batch) or
-            (0 < max_seqs < users and gpu.memory_bandwidth_gbps)) and max_seqs:
+            (0 < max_seqs < users and gpu.memory_bandwidth_gbps) or (apple and node_replicas > 1)) and max_seqs:
         # (a load beyond what the machine holds: the rate at what it does hold, beside the 'no')
         if node_replicas > 1:  # each server's replica at its own share, said per server
             ctx.req = req.model_copy(update={"num_gpus": per_node})
-            rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, max_seqs // node_replicas)
+            share = min(max_seqs, users if (req.concurrent_users or req.batch) else max_seqs) if apple else max_seqs
+            rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, max(1, -(-share // node_replicas)))
             ctx.req = req
-            rate_line = [x if not x else ctx.t("Each server: " + x[0].lower() + x[1:], "每台服务器：" + x) for x in rate_line]
+            rate_line = [x if not x else ctx.t(("Each machine: " if apple else "Each server: ") + x[0].lower() + x[1:],
+                                               ("每台机器：" if apple else "每台服务器：") + x) for x in rate_line]
         else:
             rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, max_seqs)
         lines[1:1] = rate_line
+        slow = (rate or {}).get("tokens_per_s_per_user_at_capacity")
+        if slow is not None and slow < 10 and (req.concurrent_users or req.batch) and r.fits:
+            # ('two Mac Studios for 20 people: feasible?'): it holds them, but each gets less than people read
+            lines[0] = lines[0].replace("**Yes**:", "**Memory: yes**:", 1).replace("**可以**：", "**显存够**：", 1)
+            lines[0] += " " + ctx.t(f"**But too slow for people at that load**: each user gets about {slow:.1f} tokens/s "
+                                    "(people read at ~10), and long prompts wait long for the first token; fewer people "
+                                    "at once, shorter prompts, a smaller model or GPU servers.",
+                                    f"**但这个负载下太慢**：每个用户约 {slow:.1f} token/秒（人的阅读速度约 10），长提示的首 token 要等很久；"
+                                    "要么减少同时使用的人、缩短提示、换小模型，要么上 GPU 服务器。")
         target = req.tokens_per_s_per_user or (1000 / req.itl_ms if req.itl_ms else None)
         if target:  # 'how many users at >= 30 tokens/s each?', 'SLA TPOT < 50 ms': the load that keeps the rate
             got = _users_at_rate(ctx, model, gpu, fmt, context, target, max_seqs)

@@ -802,6 +802,15 @@ def per_token(ctx: Ctx) -> Answer:
             verdict += ctx.t(f"; with {1 - HEADROOM_USE:.0%} headroom (bursts, a GPU down, longer prompts than measured), "
                              f"**{room:.0f}**",
                              f"；留 {1 - HEADROOM_USE:.0%} 余量（突发、坏卡、比实测更长的输入）要 **{room:.0f}** {unit_zh}")
+        if pf == 1 and not req.utilization and tps:
+            # a day's volume is not flat: people use a service in working hours; a peak of twice the average (an
+            # assumption, said; give yours as 'peak 3x') sizes the fleet for the busy hours
+            peak2 = -(-2 * cap.average_tokens_per_s // (HEADROOM_USE * tps))
+            if peak2 > need:
+                verdict += ctx.t(f"; traffic is rarely flat: at a peak of twice the average (working-hours use; give "
+                                 f"yours, e.g. 'peak 3x') and that headroom, **{peak2:.0f}**",
+                                 f"；流量很少是平的：按峰值为平均的 2 倍（集中在工作时间；可给出你的，如“峰值 3 倍”）并留同样余量，要 "
+                                 f"**{peak2:.0f}** {unit_zh}")
         from assistant.readers.slots import COUNT_ASK
 
         count_asked = bool(re.search(COUNT_ASK, ctx.question.lower()))

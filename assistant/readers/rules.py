@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from assistant.readers import cues, money, slots
-from assistant.readers.numbers import duration_hours
+from assistant.readers.numbers import CN_COUNT, EN_WORDS, duration_hours, to_number
 from assistant.readers.names import count_spans_near_gpus, find_names
 from assistant.request import Request
 from knowledge.catalog import SPECIALISED_MEMBER, Catalog
@@ -921,6 +921,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                 stated["tokens"] = run.tokens
                 warnings.append(f"the job read as {run.name}'s size and data ({run.tokens / 1e12:g}T tokens, as published); "
                                 "give your token count to change it")
+    if stated.get("gpu") and not stated.get("num_gpus") and re.match(r"m\d", str(stated["gpu"])):
+        macs = re.search(rf"({CN_COUNT}|\d+)\s*台|(?<![a-z])(two|three|four|\d+)\s+(?:of (?:them|these)|macs?|mac studios?|"
+                         r"machines|units)(?![a-z])", low)
+        if macs:  # '买两台 Mac Studio': machines, each its own memory (they do not pool)
+            n = to_number(macs.group(1) or macs.group(2)) or EN_WORDS.get(macs.group(2) or "", 0)
+            if n and 1 < n <= 64:
+                stated["num_gpus"] = int(n)
     bytes_each = stated.pop("tokens_from_bytes", None)
     if bytes_each and stated.get("tokens"):  # '2GB of jsonl': the data's size on disk, its tokens an estimate, said
         warnings.append(f"the data's size read as about {stated['tokens'] / 1e9:.2g}B tokens at ~{bytes_each:g} bytes a token "
