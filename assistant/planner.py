@@ -1007,8 +1007,20 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                       for p in ctx.req.premise_notes if p[1:] not in body) if answer.status == "answered" else ""
     sizes = _family_sizes_per_billion(ctx) if ctx.req.family_flagship and answer.status == "answered" and \
         ctx.req.intent.startswith("training") else ""
+    which = _which_family_member(ctx)
+    if not which and not sizes and ctx.req.family_flagship and answer.status == "answered" and \
+            not re.search(r"是哪个|Which ", body[:400]):
+        from knowledge.catalog import FAMILY_MIDDLE
+
+        mid = FAMILY_MIDDLE.get(ctx.req.model or "")
+        if mid:  # 'self-host DeepSeek R1 for our team: what hardware?': which member, asked; the flagship sized below
+            flag_name, mid_name = ctx.deps.catalog.model(ctx.req.model)[0].name, ctx.deps.catalog.model(mid)[0].name
+            which = ctx.t(f"**Which {ctx.req.model_text or flag_name}?** Named alone it is read as the flagship, {flag_name} "
+                          f"(sized below); the family's {mid_name} runs on far less hardware. Tell me which one you mean.\n\n",
+                          f"**是哪个 {ctx.req.model_text or flag_name}？** 只写名字按旗舰 {flag_name} 计算（见下）；同系列的 {mid_name} "
+                          "要的硬件少得多。说一下具体是哪个。\n\n")
     text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + premise + _closed_model_line(ctx) + \
-        _unknown_model_line(ctx) + _which_family_member(ctx) + (sizes + "\n\n" if sizes else "") + body
+        _unknown_model_line(ctx) + which + (sizes + "\n\n" if sizes else "") + body
     if ctx.ignored:
         text += "\n\n**" + ctx.t("Not used", "未使用的输入") + "**\n" + "\n".join(
             f"- {ignored_line(i, zh=ctx.zh)}" for i in ctx.ignored)

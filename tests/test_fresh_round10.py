@@ -636,3 +636,17 @@ def test_a_daily_volume_is_sized_for_a_peak_as_well_as_the_average():
     a = ask("我们自己压测：单卡 H20 跑 Qwen2.5-7B bf16，vLLM，输入 1k 输出 256，并发 64 时输出吞吐 2800 tok/s。现在要支撑每天 2 亿输出 token，要几张卡？")
     # average 2e8 / 86,400 = 2,315 tok/s; peak 2x = 4,630; at 80% of 2,800 each: 4,630 / 2,240 = 2.07 -> 3 cards
     assert "平均 2,315 token/秒" in a.answer and "要 **3** 张卡" in a.answer
+
+
+# --- 'deploy DeepSeek R1 locally': the 671B R1 or a distill ----------------------------------------------------------------
+@pytest.mark.parametrize("text", ["想本地部署 DeepSeek R1，要什么显卡配置？公司 30 个人用",
+                                  "we want to self-host DeepSeek R1 for our team of 20, what hardware?"])
+def test_r1_named_alone_for_a_local_deployment_asks_full_or_distill(text):
+    a = ask(text)
+    assert re.search(r"是哪个 deepseek r1|Which deepseek r1", a.answer, re.I)
+    assert "Distill" in a.answer
+
+
+@pytest.mark.parametrize("text", ["本地部署满血 DeepSeek R1 671B，8 张 H200 够吗", "DeepSeek R1 FP8 on 8x H200: does it fit?"])
+def test_r1_with_its_size_format_or_card_is_not_asked_about(text):
+    assert not _req(text).family_flagship

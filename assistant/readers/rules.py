@@ -786,6 +786,15 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # 'DeepSeek-R1 蒸馏版' with no size: the distills (the largest, said), not the 671B R1
         stated["model"], stated["model_text"], stated["family_flagship"] = "deepseek-r1-distill-llama-70b", \
             "DeepSeek-R1 蒸馏版" if re.search(r"蒸馏", low) else "DeepSeek-R1-Distill", True
+    if stated.get("model") == "deepseek-v3" and not stated.get("family_flagship") and re.search(r"(?<![a-z])r1(?![\w-])", low) \
+            and not re.search(r"满血|完整|全量|671\s*b|685\s*b|full|fp8|bf16|int4|int8|awq|q4|q8|gguf|v3|蒸馏|distill|"
+                              r"(?<![a-z])(?:api|h800|h20|h200|h100|b200|mi300x|910b)(?![a-z])", low) and \
+            re.search(r"本地|私有化|自建|部署|自己跑|(?<![a-z])(?:local\w*|on[\s-]?prem\w*|self[\s-]?host\w*|deploy\w*|run it)"
+                      r"(?![a-z])", low):
+        # '想本地部署 DeepSeek R1，要什么显卡': the 671B R1 or a distill — many who say R1 locally mean a distill; the
+        # full model is sized (said) with the question and the distill beside it
+        stated["family_flagship"] = True
+        stated.setdefault("model_text", "DeepSeek R1")
     per_card = _prices_by_card(low, names.gpu_spans)
     if len(per_card) >= 2:  # 'prices we see per gpu-hr: L4 $0.80, A10 24GB $1.00, L40S $1.90': each card's own price
         stated["gpu_rental_prices"] = per_card
