@@ -464,7 +464,15 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             worth = ("**为推理多花钱不值**：解码速度（用户等的就是它，看显存带宽）一样；多花的钱只买到更快的预填充。" if zh else
                      " **Not worth paying more for inference**: the decode speed (what a user waits on, set by memory "
                      "bandwidth) is the same; the extra buys only a faster prefill.")
-        return (f"{listed}。两者解码相当（差别不到 3%）。" + tail + worth) if zh else f"{listed}. A tie (within 3%).{tail}{worth}"
+        if intent == "training_time" and all(x.figures.get("wall_hours") for _, x in done):
+            # 'which is the best value?' at a near-equal bill: the same money, so the one that finishes first
+            fast = min(done, key=lambda ax: ax[1].figures["wall_hours"])
+            return (f"{listed}。花费几乎一样（差别不到 3%），**选 {fast[0].text}**：同样的钱最快跑完"
+                    f"（{fast[1].figures['wall_hours']:,.1f} 小时）。" if zh else
+                    f"{listed}. About the same bill (within 3%), so **pick {fast[0].text}**: the same money, done first "
+                    f"({fast[1].figures['wall_hours']:,.1f} h).")
+        return (f"{listed}。两者" + ("解码" if intent == "inference_speed" else "") + "相当（差别不到 3%）。" + tail + worth) \
+            if zh else f"{listed}. A tie (within 3%).{tail}{worth}"
     verdict = _claimed_faster(question, win[0], other[0], done, zh)
     return verdict + (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
                       f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
@@ -777,6 +785,14 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
             "serve_cost_per_million_output_usd": ("cheaper per token", "每 token 更便宜")}[name]
     text = (f"{listed}。**{win[0].text} 胜出**：{word[1]}，是 {other[0].text} 的 {ratio:.2f} 倍。" if zh else
             f"{listed}. **{win[0].text} wins**: {word[0]} by {ratio:.2f}× over {other[0].text}.")
+    users = max(((x.request or {}).get("concurrent_users") or (x.request or {}).get("batch") or 0) for _, x in done)
+    gguf = [a for a, _ in done if str((a.update or {}).get("precision") or "").startswith(("q", "iq"))]
+    if asks[0].compare == "precision" and gguf and users >= 4:
+        # 'GGUF Q4_K_M vs AWQ vs FP8 for ~20 users': a GGUF file is llama.cpp's, whose server batches little
+        text += (f"注意：{gguf[0].text} 是 llama.cpp 的 GGUF 格式，它的服务端批处理远不如 vLLM/SGLang（上面的路数只按显存算）；"
+                 f"{users} 人同时用，选 AWQ/GPTQ 在 vLLM 或 SGLang 上跑。" if zh else
+                 f" Note: {gguf[0].text} is llama.cpp's GGUF format, whose server batches far less than vLLM or SGLang (the "
+                 f"sequences above count memory only); for {users} users at once, serve AWQ or GPTQ on vLLM/SGLang.")
     if asks[0].compare == "precision" and re.search(r"质量|精度损失|效果|掉点|准确|" + w(
             r"quality|accuracy|tank\w*|degrad\w*|lossless|faithful"), question.lower()):
         # 'care about throughput and not tanking quality': an 8-bit format (FP8 or INT8 lose well under 1% on

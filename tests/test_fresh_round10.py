@@ -650,3 +650,19 @@ def test_r1_named_alone_for_a_local_deployment_asks_full_or_distill(text):
 @pytest.mark.parametrize("text", ["本地部署满血 DeepSeek R1 671B，8 张 H200 够吗", "DeepSeek R1 FP8 on 8x H200: does it fit?"])
 def test_r1_with_its_size_format_or_card_is_not_asked_about(text):
     assert not _req(text).family_flagship
+
+
+# --- a near-equal bill decided by time; a GGUF option for many users ---------------------------------------------------------
+def test_cards_at_a_near_equal_bill_are_picked_by_time():
+    a = ask("做 7B 模型（Qwen2.5-7B）的 LoRA 微调，租卡的话 4090 24G、A100 40G、L40S 48G 哪个性价比高？价格：4090 ¥2/卡时，"
+            "A100-40G ¥5/卡时，L40S ¥4.5/卡时。数据大概 5000 万 token，2 个 epoch")
+    head = a.answer.split("### 1.")[0]
+    hours = {k.strip(): _num(h) for k, h in re.findall(r"(?:：|; )([^;：(]+?) \(([\d.]+) 小时\)", head)}
+    pick = re.search(r"\*\*选 (.+?)\*\*", head)
+    assert pick and "解码" not in head and len(hours) == 3
+    assert pick.group(1) == min(hours, key=hours.get)
+
+
+def test_a_gguf_option_for_many_users_is_flagged():
+    a = ask("GGUF Q4_K_M vs AWQ vs FP8 for serving Llama 3.1 70B to ~20 internal users on 2x L40S. which one and why")
+    assert "batches far less than vLLM" in a.answer.split("### 1.")[0]
