@@ -464,6 +464,12 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             worth = ("**为推理多花钱不值**：解码速度（用户等的就是它，看显存带宽）一样；多花的钱只买到更快的预填充。" if zh else
                      " **Not worth paying more for inference**: the decode speed (what a user waits on, set by memory "
                      "bandwidth) is the same; the extra buys only a faster prefill.")
+        if intent == "training_time" and name == "wall_hours":
+            # 'A800 vs A100, 8 cards, 13B full: how much slower?': the same time, said as the answer
+            return (f"{listed}。**几乎一样快**（差别不到 3%）：这个任务的通信藏在计算后面，卡之间的差别（如互联带宽）在这里"
+                    "几乎体现不出来。" if zh else
+                    f"{listed}. **About the same speed** (within 3%): this job's communication hides behind its compute, "
+                    "so the cards' difference (such as the link) barely shows here.")
         if intent == "training_time" and all(x.figures.get("wall_hours") for _, x in done):
             # 'which is the best value?' at a near-equal bill: the same money, so the one that finishes first
             fast = min(done, key=lambda ax: ax[1].figures["wall_hours"])

@@ -666,3 +666,12 @@ def test_cards_at_a_near_equal_bill_are_picked_by_time():
 def test_a_gguf_option_for_many_users_is_flagged():
     a = ask("GGUF Q4_K_M vs AWQ vs FP8 for serving Llama 3.1 70B to ~20 internal users on 2x L40S. which one and why")
     assert "batches far less than vLLM" in a.answer.split("### 1.")[0]
+
+
+def test_a_card_difference_with_a_speed_ask_times_the_job_on_each():
+    a = ask("A800 和 A100 有啥区别？单机 8 卡训 13B 全参，性能差多少？")
+    head = a.answer.split("### 1.")[0]
+    hours = [_num(h) for h in re.findall(r"8× A[18]00 80GB SXM4: ([\d,.]+) 小时", head)]
+    # same compute (312 dense BF16) and memory; NVLink 400 vs 600 GB/s inside one NVSwitch node hides behind compute
+    assert len(hours) == 2 and abs(hours[0] / hours[1] - 1) < 0.03
+    assert "几乎一样快" in head and "400 对 600" in head

@@ -191,6 +191,21 @@ def difference_asks(text: str, req, catalog) -> list[Ask]:
         return []  # (the words after it describe the difference question; they are not a job of their own)
     asks = _asks_of_items("", [m.group(1).strip(), rest], req, catalog, distinct_intents=True,
                           carry={"model", "models", "model_text", "family", "family_flagship", "full_model", "precision"})
+    trains = asks[1].intent.startswith("training") or req.method in ("full", "lora", "qlora", "pretrain") if len(asks) == 2 \
+        else False
+    if len(asks) == 2 and len(set(req.gpus or [])) >= 2 and trains and not req.tokens and re.search(
+            r"性能|速度|快多少|慢多少|差多少|差距|(?<![a-z])(?:faster|slower|speed|performance|how much (?:faster|slower))(?![a-z])",
+            rest.lower()):
+        # 'A800 和 A100 有啥区别？单机 8 卡训 13B 全参，性能差多少？': the same job timed on each card (the ratio needs no
+        # token count), at the count the job names
+        from assistant.readers.rules import read as read_part
+
+        n = read_part(rest, catalog).request.num_gpus or req.num_gpus
+        job = {k: v for k, v in asks[1].update.items() if k not in ("gpu", "gpus", "gpu_text", "num_gpus")}
+        return asks[:1] + [Ask(text=(f"{n}× " if n else "") + catalog.gpu(g)[0].name.replace("NVIDIA ", ""),
+                               intent="training_time", update=job | {"gpu": g, "gpus": [g], "num_gpus": n,
+                                                                     "ratio_only": True}, compare="gpu")
+                           for g in list(dict.fromkeys(req.gpus))[:3]]
     if len(asks) == 2 and len(set(req.gpus or [])) >= 2 and not asks[1].update.get("gpu") and asks[1].intent in (
             "training_memory", "training_time", "inference_memory", "inference_speed", "serving"):
         # 'what is the difference between 8x A800 and 8x H800? we want to fine-tune 32B, how many servers?': the
