@@ -1235,7 +1235,7 @@ def _num(v: float) -> str:
 
 
 # 'which should we pick', '怎么选': a choice asked, which memory alone does not make when every option fits
-_CHOICE = (r"怎么选|选哪|选什么|哪个好|哪个更|哪种|推荐|建议|更合适|更划算|" +
+_CHOICE = (r"怎么选|选哪|选什么|哪个好|哪个更|哪种|推荐|建议|更合适|更划算|哪个靠谱|哪个合适|哪个行|哪个稳|" +
            w(r"which|pick|choose|better|best|recommend\w*|go with|should (?:we|i)"))
 _CHAT = r"对话|聊天|在线|交互|客服|助手|实时|" + w(r"chat\w*|interactive|assistant|online|real[\s-]*time|latency")
 _BULK = r"批量|离线|跑批|" + w(r"batch(?:ed)? (?:jobs?|inference|processing)|offline|bulk|throughput")
@@ -1298,6 +1298,10 @@ def _per_token_on_same_cards(done: list[tuple[Ask, Answer]], zh: bool, question:
             f"({gain:.2f}× the throughput of {nxt[0].text}).")
 
 
+def ctx_t(zh: bool, en: str, cn: str) -> str:
+    return cn if zh else en
+
+
 def _choose_by_speed(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str | None:
     """Options that all hold the model, a choice asked: each one's estimated speed (one stream's decode, first-token
     time, the whole batch's rate) and the pick for the job written (chat: the faster stream; batch work: the higher
@@ -1341,6 +1345,13 @@ def _choose_by_speed(done: list[tuple[Ask, Answer]], zh: bool, question: str) ->
     spec = _spec_line(gpus[:2], zh, priced=False) if len(set(gpus) - {None}) == 2 else None
     if spec:
         text += (" " if not zh else "") + spec + ("。" if zh else ".")
+    multi = [a.text for a, x in done if ((x.request or {}).get("num_gpus") or 1) > 8]
+    if multi:  # options over several servers: tensor parallelism across them needs a fast network
+        text += ((" " if not zh else "") + ctx_t(zh, f"{', '.join(multi)} span several servers: serving across them needs "
+                                                 "InfiniBand or RoCE between the servers (pipeline stages or expert "
+                                                 "parallelism over the network), or it slows down sharply.",
+                                                 f"{'、'.join(multi)} 要跨多台机器：机器之间需要 InfiniBand 或 RoCE 高速网络（跨机做流水或专家并行），"
+                                                 "否则速度会明显下降。"))
     vendors = set()
     try:
         from knowledge.catalog import default_catalog
