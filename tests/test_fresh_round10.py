@@ -675,3 +675,18 @@ def test_a_card_difference_with_a_speed_ask_times_the_job_on_each():
     # same compute (312 dense BF16) and memory; NVLink 400 vs 600 GB/s inside one NVSwitch node hides behind compute
     assert len(hours) == 2 and abs(hours[0] / hours[1] - 1) < 0.03
     assert "几乎一样快" in head and "400 对 600" in head
+
+
+# --- a buyer under China's export rules ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("phrase", ["we're a company in mainland China, export rules mean no H100/H200.",
+                                    "受美国出口管制，只能买合规的卡。"])
+def test_a_buyer_under_export_rules_is_offered_cards_sold_in_china(phrase):
+    from tools.export_rules import barred_from_china
+
+    a = ask(f"{phrase} need to serve Qwen3-235B-A22B internally, ~30 concurrent, 32k context. what should we buy?")
+    req = _req(f"{phrase} need to serve Qwen3-235B-A22B internally, ~30 concurrent, 32k context. what should we buy?")
+    assert req.currency == "CNY" and "h100" in req.exclude_gpus and "h20" not in req.exclude_gpus
+    top = re.search(r"\*\*(?:Buy|建议购买)[:：]\s*\d+(?:×| 张) ([^(（]+?)\s*[(（]", a.answer)
+    assert top, a.answer[:400]
+    card = next(g for g in CAT.gpus if g.name == top.group(1).strip())
+    assert not barred_from_china(card)  # (the H20 and domestic cards were designed under the 3A090 line)

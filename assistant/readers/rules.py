@@ -1205,12 +1205,16 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if re.search(slots.HOST_OWNED, work):
         stated["host_owned"] = True
     if re.search(r"合规|国内(?:能|可以)?(?:合规)?(?:采购|买|购买)(?:到)?的?(?:卡|显卡|gpu)|能在国内(?:买|采购)|" +
-                 slots.w(r"export[\s-]*compliant|compliant (?:with )?(?:us )?export|legally (?:buy|import) in china"), work):
+                 r"出口管制|禁运|受管制|" +
+                 slots.w(r"export[\s-]*compliant|compliant (?:with )?(?:us )?export|legally (?:buy|import) in china|"
+                         r"export (?:rules?|controls?|restrictions?|ban)|(?:in|from|based in) mainland china|"
+                         r"(?:china|nvidia)[\s-]*compliant"), work):
         # '只能买国内能合规采购到的卡': every card US export rules bar from China is out (tools/export_rules.py)
         from tools.export_rules import barred_from_china
 
         barred = [g.id for g in catalog.gpus if barred_from_china(g)]
         stated["exclude_gpus"] = list(dict.fromkeys((stated.get("exclude_gpus") or []) + barred))
+        stated.setdefault("currency", "CNY")  # (a buyer under China's rules buys in China: its market and prices)
     if re.search(slots.QUIET, work):
         stated["quiet"] = True  # 'quiet-ish', '不想太吵，功耗别太大': the lower draw among near ties
     if intent in ("price", "cost"):
