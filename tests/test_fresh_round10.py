@@ -690,3 +690,15 @@ def test_a_buyer_under_export_rules_is_offered_cards_sold_in_china(phrase):
     assert top, a.answer[:400]
     card = next(g for g in CAT.gpus if g.name == top.group(1).strip())
     assert not barred_from_china(card)  # (the H20 and domestic cards were designed under the 3A090 line)
+
+
+# --- methods each on their own cards; samples without a length -----------------------------------------------------------------
+def test_each_method_is_timed_on_its_own_cards():
+    a = ask("fine-tuning Qwen2.5-14B on ~20k instruction samples, 3 epochs. options we have: full FT on 4x A100 80GB, LoRA "
+            "on 1x A100 80GB, or QLoRA on a single 4090. compare memory + time, which would you pick?")
+    head = a.answer.split("### 1.")[0]
+    hours = {m: _num(h) for m, h in re.findall(r"(full|lora|qlora) on \d× [^:]+: ([\d.,]+) wall-clock hours", head)}
+    assert set(hours) == {"full", "lora", "qlora"}
+    # full on 4 cards at 6ND < LoRA on one A100 at 4ND < QLoRA on one 4090 (half the A100's dense BF16, a 4-bit base)
+    assert hours["full"] < hours["lora"] < hours["qlora"]
+    assert "1,000 tokens per sample" in a.answer  # the length assumed for the samples, said

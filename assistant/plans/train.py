@@ -633,8 +633,20 @@ def _does_not_fit_line(ctx: Ctx, model, gpu, n: int) -> str | None:
 RATIO_TOKENS = 1e10  # a GPU-vs-GPU time ratio hardly depends on the job; this one is stated when used
 
 
+SAMPLE_TOKENS = 1000  # an instruction sample's tokens (prompt + response) when only the samples are counted: a common
+# SFT average (chat and instruction sets run ~500-2,000); said whenever it is used
+
+
 def training_tokens(ctx: Ctx) -> float:
     req = ctx.req
+    if req.tokens is None and req.samples:
+        # '~20k instruction samples, 3 epochs: compare the options': times compared need a length; a typical one, said
+        ctx.used.add("samples")
+        ctx.assume(f"{SAMPLE_TOKENS:,} tokens per sample (a typical instruction sample; give yours): {req.samples:,} × "
+                   f"{SAMPLE_TOKENS:,} = {req.samples * SAMPLE_TOKENS / 1e6:,.0f}M tokens",
+                   f"每条样本 {SAMPLE_TOKENS:,} token（常见的指令样本长度；可给出你的）：{req.samples:,} × {SAMPLE_TOKENS:,} = "
+                   f"{req.samples * SAMPLE_TOKENS / 1e6:,.0f}M token")
+        return req.samples * SAMPLE_TOKENS * (req.epochs or 1)
     if req.tokens is None:
         ctx.assume(f"{RATIO_TOKENS:.0e} tokens (the ratio does not depend on it)", f"{RATIO_TOKENS:.0e} token（倍数与它无关）")
         return RATIO_TOKENS

@@ -1206,8 +1206,10 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     if catalog is not None:
         from assistant.readers.items import difference_asks, item_asks, model_clause_asks
 
+        from assistant.readers.items import method_setups
+
         items = item_asks(text, req, catalog) or difference_asks(text, req, catalog) or \
-            model_clause_asks(text, req, catalog)
+            model_clause_asks(text, req, catalog) or method_setups(text, req, catalog)
         if items:  # '1. … 2. … 3. …', or a job of its own for each model named: each read as its own question
             return items
         from assistant.readers.whatif import what_if_asks

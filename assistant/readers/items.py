@@ -66,6 +66,38 @@ def item_asks(text: str, req, catalog) -> list[Ask]:
     return _options_compared(_speed_at_the_plans_load(asks, req), text, req, catalog)
 
 
+_METHOD_WORD = r"(?<![a-z])(?:full[\s-]*(?:ft|fine[\s-]*tun\w*|param\w*)|q?lora)(?![a-z])|全参|q?lora"
+
+
+def method_setups(text: str, req, catalog) -> list[Ask]:
+    """'options: full FT on 4x A100 80GB, LoRA on 1x A100 80GB, or QLoRA on a single 4090. compare memory + time': each
+    method with its own cards, read on its own and timed (with its fit), compared; [] unless two or more pieces each name
+    a method and a card."""
+    if len(set(req.methods or [])) < 2 or not req.intent.startswith("training"):
+        return []
+    norm = unicodedata.normalize("NFKC", text)
+    m = re.search(r"(?:options?|choices?|方案)[^:：]{0,30}[:：]\s*(.+?)(?:[.?？。](?:\s|$)|$)", norm, re.I | re.S)
+    body = m.group(1) if m else norm
+    pieces = [p.strip() for p in re.split(r",\s*(?:or\s+)?|;\s*|\s+or\s+|，|；|、|还是|或者", body) if p.strip()]
+    pieces = [p for p in pieces if re.search(_METHOD_WORD, p.lower()) and
+              re.search(r"\d|single|one|a\s+\w*\d", p.lower())]
+    if len(pieces) < 2:
+        return []
+    from assistant.readers.rules import read
+
+    out = []
+    for p in pieces[:3]:
+        r = read(p, catalog).request
+        if not (r.method and r.gpu):
+            return []
+        n = r.num_gpus or (1 if re.search(r"single|(?<![a-z])one(?![a-z])|单卡|一张", p.lower()) else None)
+        name = catalog.gpu(r.gpu)[0].name.replace("NVIDIA ", "").replace("GeForce ", "")
+        out.append(Ask(text=f"{r.method} on {n or 1}× {name}" if req.lang != "zh" else f"{r.method}：{n or 1}× {name}",
+                       intent="training_time", update={"method": r.method, "methods": [], "gpu": r.gpu, "gpus": [r.gpu],
+                                                       "num_gpus": n or 1}, compare="method"))
+    return out
+
+
 def _speed_at_the_plans_load(asks: list[Ask], req) -> list[Ask]:
     """'(1) how many cards for 20 sessions at 32k? (2) decode tok/s per user at that load?': the capacity plan gives
     each user's rate at that load (prefill interleaved), so the speed item is not timed again as one stream."""
