@@ -702,3 +702,21 @@ def test_each_method_is_timed_on_its_own_cards():
     # full on 4 cards at 6ND < LoRA on one A100 at 4ND < QLoRA on one 4090 (half the A100's dense BF16, a 4-bit base)
     assert hours["full"] < hours["lora"] < hours["qlora"]
     assert "1,000 tokens per sample" in a.answer  # the length assumed for the samples, said
+
+
+# --- a count answered is no 'Not answered'; a PCIe box's power is no DGX's --------------------------------------------------
+def test_how_many_do_i_need_is_not_listed_as_unanswered():
+    a = ask("how much gpu memory to serve llama 3.1 70b instruct in fp8 on vllm, 32 concurrent users each with 8k context? "
+            "we have H100 80GB SXM, how many do i need")
+    assert "Not answered" not in a.answer and re.search(r"\*\*\d+× NVIDIA H100", a.answer)
+
+
+@pytest.mark.parametrize("card,tdp", [("4090", 450), ("L40S", 350)])
+def test_a_pcie_boxs_bill_is_its_cards_plus_a_host_not_the_dgx_factor(card, tdp):
+    from tools.purchase import DESK_HOST_W, PSU_EFFICIENCY
+
+    a = ask(f"一台 8 卡 {card} 的整机，满载跑，电价 0.7 元/度，一年电费多少？")
+    kw = (8 * tdp + DESK_HOST_W) / PSU_EFFICIENCY / 1000  # 8 cards' TDP + the host, through the power supply
+    bill = kw * 1.3 * 8760 * 0.7  # default PUE 1.3, a year, the user's ¥0.7/kWh
+    m = re.search(r"\*\*满载：¥([\d,]+)\*\*", a.answer)
+    assert m and _num(m.group(1)) == pytest.approx(bill, rel=0.01) and "NVSwitch" not in a.answer

@@ -420,6 +420,19 @@ def power_bill(ctx: Ctx) -> Answer:
     elif req.power_kw:
         kw = req.power_kw * servers
         what = ctx.t(f"{servers} × {req.power_kw:g} kW", f"{servers} 台 × {req.power_kw:g} kW")
+    elif _whole_servers(ctx) and ctx.gpu().form_factor and not ctx.gpu().form_factor.upper().startswith(("SXM", "OAM", "HGX")) \
+            and ctx.gpu().vendor != "Apple":
+        # '8 张 4090 的整机': a PCIe box, its cards' TDP plus a host through its power supply (tools/purchase), not the
+        # DGX factor, whose NVSwitches and CPUs an 8-card PCIe box does not carry
+        from tools.purchase import DESK_HOST_W, PSU_EFFICIENCY, machine_power_w
+
+        gpu = ctx.gpu()
+        per = min(n, req.gpus_per_node or 8)
+        kw = machine_power_w(gpu, per) * servers / 1000
+        what = ctx.t(f"{servers} × ({per} × {gpu.tdp_w:g} W ({gpu.name} TDP) + {DESK_HOST_W:g} W of host) / "
+                     f"{PSU_EFFICIENCY:g} power-supply efficiency",
+                     f"{servers} 台 ×（{per} × {gpu.tdp_w:g} W（{gpu.name} 的 TDP）+ 主机 {DESK_HOST_W:g} W）÷ 电源效率 "
+                     f"{PSU_EFFICIENCY:g}")
     elif _whole_servers(ctx):  # 'a whole 8-GPU H100 server at full load': the server's draw, not its GPUs' alone
         from tools.purchase import SERVER_POWER_FACTOR
 

@@ -665,6 +665,9 @@ def _unanswerable(clause: str, at: int) -> bool:
         return False
     if not re.search(_QUESTION, clause):
         return False
+    if re.search(COUNT_ASK + r"|" + w(r"how many (?:of (?:each|them|these|those)|do (?:i|we) need|are needed|would it take)"),
+                 clause):
+        return False  # ('… how many do i need', 'how many of each'): the GPU count the answer gives
     if re.search(r"^(?:and\s+)?(?:if not|otherwise|if so|if yes|if no)\b|^(?:不够|不行|如果不够|如果不行|否则)(?:的话)?", clause.strip()):
         return False  # ('is 4 enough? if not how many?': the count the answer gives either way)
     if re.search(r"^(?:and\s+|but\s+)?(?:assume|assuming|suppose|supposing|let'?s say|given that|presume)\b|"
