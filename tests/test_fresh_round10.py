@@ -720,3 +720,11 @@ def test_a_pcie_boxs_bill_is_its_cards_plus_a_host_not_the_dgx_factor(card, tdp)
     bill = kw * 1.3 * 8760 * 0.7  # default PUE 1.3, a year, the user's ¥0.7/kWh
     m = re.search(r"\*\*满载：¥([\d,]+)\*\*", a.answer)
     assert m and _num(m.group(1)) == pytest.approx(bill, rel=0.01) and "NVSwitch" not in a.answer
+
+
+# --- an output speed is no output length; a measurement earlier in the message stays one --------------------------------------
+@pytest.mark.parametrize("phrase", ["单请求输出 18 tok/s", "单请求输出 18 token/秒"])
+def test_an_output_speed_is_the_measurement_carried_to_more_cards(phrase):
+    req = _req(f"我们自己压测：Qwen2.5-72B-Instruct-AWQ，2 张 4090 vLLM TP2，{phrase}。老板问加到 4 张 4090 能不能到 36 tok/s？")
+    assert req.output_len is None and req.throughput_tokens_per_s == 18
+    assert req.measured_num_gpus == 2 and req.num_gpus == 4 and req.tokens_per_s_per_user == 36

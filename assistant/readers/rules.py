@@ -878,7 +878,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                         f"{need[0] * 86400 / 1e6:,.0f}M tokens a day at that steady rate")
     stated |= volume
     rate, rate_span = slots.throughput_with_span(work)  # '5,000 output tok/s': a measured rate, not an output length
-    sentence = re.split(r"[.?!。？！\n](?:\s|$)", work[max(0, rate_span[0] - 200):rate_span[0]])[-1] if rate_span else ""
+    sentence = re.split(r"[。？！；\n]|[.?!;](?:\s|$)", work[max(0, rate_span[0] - 200):rate_span[0]])[-1] if rate_span else ""
     quoted = bool(rate_span) and bool(re.search(slots.QUOTED_SOURCE + "|" + slots.OWN_MEASUREMENT,
                                                 work[max(0, rate_span[0] - 60):rate_span[0]]) or
                                       re.search(slots.OWN_MEASUREMENT, sentence))

@@ -357,6 +357,9 @@ def lengths(text: str) -> dict:
                      r"\s*(?:tokens?|token)", text) \
         or re.search(after, text) \
         or re.search(rf"({LEN})\s*(?:tokens?)?\s*out(?![a-z])", text)
+    if m and re.match(r"\s*(?:个\s*)?(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens? (?:per|a) second|token/秒|token每秒|个?token每秒)",
+                      text[m.end():m.end() + 16]):
+        m = None  # ('单请求输出 18 tok/s': a speed of the output, not its length)
     if m:
         out["output_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
