@@ -728,3 +728,12 @@ def test_an_output_speed_is_the_measurement_carried_to_more_cards(phrase):
     req = _req(f"我们自己压测：Qwen2.5-72B-Instruct-AWQ，2 张 4090 vLLM TP2，{phrase}。老板问加到 4 张 4090 能不能到 36 tok/s？")
     assert req.output_len is None and req.throughput_tokens_per_s == 18
     assert req.measured_num_gpus == 2 and req.num_gpus == 4 and req.tokens_per_s_per_user == 36
+
+
+def test_a_similar_recipe_to_a_run_named_in_an_article_scales_its_gpu_hours():
+    a = ask("看到文章说 DeepSeek V3 训练只花了 557.6 万美元（2048 张 H800 两个月）。我们想用类似方法训一个 100B 总参 / 10B 激活的 MoE，"
+            "5T tokens，128 张 H800，要多久？")
+    # 2.788M H800 GPU-hours x 5T / 14.8T x (10.1B / 37.6B active) ~ 253k GPU-hours; / 128 / 24 = ~82 days
+    m = re.search(r"= ([\d,]+) 卡时；.*?128 张卡：\*\*([\d.]+) 天\*\*", a.answer)
+    assert m and 230_000 < _num(m.group(1)) < 270_000 and 75 < float(m.group(2)) < 90
+    assert "scale run" not in a.answer.split("未使用的输入")[-1] if "未使用的输入" in a.answer else True

@@ -798,14 +798,17 @@ def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, f
     at its own efficiency, next to the estimate."""
     from assistant.plans.facts import at_their_efficiency, gpu_counts_named
     from assistant.readers import slots
-    from knowledge.runs import find_run
+    from knowledge.runs import find_run, load_training_runs
 
     import unicodedata
 
     low = unicodedata.normalize("NFKC", ctx.question).lower()
-    if not re.search(r"卡时|gpu\s*小时|[a-z0-9]+[\s-]*hours|技术报告|论文|报告|paper|report|model card|reference|参考", low):
+    if not ctx.req.scale_run and not re.search(r"卡时|gpu\s*小时|[a-z0-9]+[\s-]*hours|技术报告|论文|报告|paper|report|model card|"
+                                                r"reference|参考", low):
         return []  # a model named is not a run quoted: 'Llama 3.1 8B' alone brings no published figures
     run = find_run(low)
+    if run is None and ctx.req.scale_run:  # ('文章说 V3 只花了 557.6 万美元 … 用类似方法': the run the reader found quoted)
+        run = next((r for r in load_training_runs() if r.id == ctx.req.scale_run), None)
     if run is None and re.search(slots.THEIR_YARDSTICK, low):
         from knowledge.runs import run_for
 
@@ -826,6 +829,8 @@ def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, f
         run = run.model_copy(update={"gpu_hours": quoted[0], "tokens": quoted[1]})
     lines, figs = at_their_efficiency(ctx, run, model, gpu_id, tokens, gpu_counts_named(ctx.question) or [n])
     figures |= figs
+    if lines:
+        ctx.used |= {"scale_run", "scale_run_tokens"}  # (the quoted run is used here, beside the estimate)
     return lines
 
 
