@@ -737,3 +737,9 @@ def test_a_similar_recipe_to_a_run_named_in_an_article_scales_its_gpu_hours():
     m = re.search(r"= ([\d,]+) 卡时；.*?128 张卡：\*\*([\d.]+) 天\*\*", a.answer)
     assert m and 230_000 < _num(m.group(1)) < 270_000 and 75 < float(m.group(2)) < 90
     assert "scale run" not in a.answer.split("未使用的输入")[-1] if "未使用的输入" in a.answer else True
+
+
+def test_how_long_beside_a_memory_ask_without_the_data_asks_for_it_with_a_rate():
+    a = ask("want to LoRA fine tune gemma 2 27b on our support tickets. how much vram, and how long will it take on 2x "
+            "A100 80GB?")
+    assert "### 2." in a.answer and "How many training tokens" in a.answer and "per **1B training tokens**" in a.answer

@@ -589,8 +589,10 @@ def several_intents(low: str, req: Request, catalog=None) -> list[Ask]:
             continue
         if intent in ("price", "cost") and req.intent == "training_time" and req.price_per_gpu_hour:
             continue  # '要多久？每卡时 12 元，总共多少钱？': the time answer gives the bill at that price
-        if intent == "training_time" and not req.tokens and not req.samples:
-            continue
+        if intent == "training_time" and not req.tokens and not req.samples and not re.search(
+                r"多久|多长时间|几天|几个小时|(?<![a-z])(?:how long|how many (?:hours|days))(?![a-z])", clause):
+            continue  # (an explicit 'how long?' without the data is still asked: answered by a question for the tokens,
+            # with the time per 1B tokens meanwhile)
         if intent == "serving" and not (req.concurrent_users or req.requests_per_s):
             continue
         if intent == "inference_speed" and req.throughput_tokens_per_s:
