@@ -784,6 +784,13 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
                     f"{listed}. A tie on time (within 3%): **pick LoRA**: the 16-bit base has no quantization loss, so use "
                     "it where it fits; QLoRA (a 4-bit base) is for when memory forces it, at a small quality cost and a "
                     "dequantization per step.")
+        if not broken and asks[0].compare == "method" and {"full", "lora"} <= set(methods):
+            # 'full or LoRA, which?': a tie on time is decided by what the rest costs
+            return (f"{listed}。时间相当（差别不到 3%）：**选 LoRA**——显存少得多、卡可以少、检查点只有几百 MB，效果在大多数"
+                    "指令/领域微调上接近全参；只有数据量很大、要大幅改变模型能力时才值得全参。" if zh else
+                    f"{listed}. A tie on time (within 3%): **pick LoRA**: far less memory (fewer GPUs), checkpoints of a few "
+                    "hundred MB, and close to full fine-tuning on most instruction and domain tuning; full fine-tuning pays "
+                    "off only with a large dataset meant to change what the model can do.")
         return broken or (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
     word = {"wall_hours": ("faster", "更快"), "decode_tokens_per_s_per_seq": ("faster", "更快"),
             "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜"),
