@@ -743,3 +743,12 @@ def test_how_long_beside_a_memory_ask_without_the_data_asks_for_it_with_a_rate()
     a = ask("want to LoRA fine tune gemma 2 27b on our support tickets. how much vram, and how long will it take on 2x "
             "A100 80GB?")
     assert "### 2." in a.answer and "How many training tokens" in a.answer and "per **1B training tokens**" in a.answer
+
+
+# --- each user's rate after a count of users; only the answer's length given ---------------------------------------------------
+def test_each_users_rate_in_a_follow_up_turns_users_into_requests_a_second():
+    h = [ask("部署 Llama 3.1 8B，1000 并发用户，要多少张 4090？").slots]
+    a = ask("用户平均每分钟发 1 条消息，每条回复大概 300 token", history=h)
+    # 1,000 users x 1 message a minute / 60 = 16.67 requests a second; not 1,000 streams in flight
+    assert a.request["requests_per_s"] == pytest.approx(16.6667, abs=1e-3) and not a.request.get("concurrent_users")
+    assert "1,024-token prompts" in a.answer or "每次输入 1,024 token" in a.answer

@@ -230,6 +230,10 @@ def _speed_engine(ctx: Ctx, default: str) -> str:
     return _engine(ctx, default)
 
 
+CHAT_PROMPT = 1024  # tokens a chat message's prompt carries when only the answer's length is given (system prompt and
+# a few turns of history; an assumption, said)
+
+
 def _context(ctx: Ctx) -> int:
     req = ctx.req
     if req.context and req.prompt_len and req.output_len and req.context > req.prompt_len + req.output_len and \
@@ -246,8 +250,12 @@ def _context(ctx: Ctx) -> int:
         return req.prompt_len + req.output_len
     if req.context:
         return req.context
-    if req.prompt_len or req.output_len:
-        return (req.prompt_len or 0) + (req.output_len or 0)
+    if req.prompt_len:
+        return req.prompt_len + (req.output_len or 0)
+    if req.output_len:  # ('每条回复大概 300 token'): the answer's length; a chat turn's prompt with some history, said
+        ctx.assume(f"{CHAT_PROMPT:,}-token prompts (a chat turn with some history; give yours)",
+                   f"每次输入 {CHAT_PROMPT:,} token（一轮对话带一些历史；可给出你的）")
+        return CHAT_PROMPT + req.output_len
     ctx.assume(f"context {DEFAULT_CONTEXT}", f"上下文 {DEFAULT_CONTEXT}")
     return DEFAULT_CONTEXT
 

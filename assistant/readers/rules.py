@@ -1332,6 +1332,19 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         other = _SERVING_ONLY if intent in TRAIN_INTENTS else _TRAINING_ONLY
         for k in other - set(stated):
             merged.pop(k, None)
+    each_rate = re.search(r"(?:用户|每人|每个人|每个用户|每位)[^。；;?？\d]{0,8}?(?:平均)?\s*每\s*(分钟|小时)\s*(?:平均)?\s*(?:发|问|调用|请求)?\s*"
+                          r"(?:约|大概)?\s*(\d+(?:\.\d+)?)\s*(?:条|次|个请求)|(?<![a-z])(?:each (?:user|person)|every user|per user)"
+                          r"[^.?;\d]{0,24}?(\d+(?:\.\d+)?)\s*(?:messages?|requests?|queries|prompts)\s*(?:a|per|an|/|each)\s*"
+                          r"(minute|min|hour|hr)", low)
+    if follow and each_rate and prev.get("concurrent_users") and "requests_per_s" not in stated:
+        # '1000 并发用户' … '用户平均每分钟发 1 条消息': those users at that rate are the load, in requests a second (they
+        # are online, not all waiting at once)
+        unit, n = (each_rate.group(1), each_rate.group(2)) if each_rate.group(1) else (each_rate.group(4), each_rate.group(3))
+        per = 60.0 if unit in ("分钟", "minute", "min") else 3600.0
+        merged["requests_per_s"] = stated["requests_per_s"] = round(prev["concurrent_users"] * float(n) / per, 4)
+        merged.pop("concurrent_users", None)
+        stated.pop("_samples", None)
+        merged.pop("samples", None)
     if stated.get("_samples") and "tokens" not in stated and merged.get("seq_len") and \
             (follow or intent in ("training_time", "cost")):
         # '如果数据增加到 20 万条呢？' after '5 万条，每条 4096 token', '50k samples, seq 2048': the count at that length
