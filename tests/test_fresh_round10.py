@@ -752,3 +752,11 @@ def test_each_users_rate_in_a_follow_up_turns_users_into_requests_a_second():
     # 1,000 users x 1 message a minute / 60 = 16.67 requests a second; not 1,000 streams in flight
     assert a.request["requests_per_s"] == pytest.approx(16.6667, abs=1e-3) and not a.request.get("concurrent_users")
     assert "1,024-token prompts" in a.answer or "每次输入 1,024 token" in a.answer
+
+
+def test_two_versions_of_a_card_are_each_sized_for_the_model_named():
+    a = ask("4090 48g 魔改版和原版 24g 跑 yi 34b bf16 有啥区别？各要几张")
+    head = a.answer.split("### 1.")[0]
+    counts = [int(x) for x in re.findall(r"至少 (\d+) 张", head)]
+    # Yi-34B bf16: ~69 GB of weights; 48 GB cards: 2; 24 GB cards: 4 (tensor parallelism over 1, 2, 4, 8)
+    assert counts == [2, 4], head[:600]

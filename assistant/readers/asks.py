@@ -832,8 +832,14 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
             req.gpus[1] in catalog.variants(req.gpus[0]) and \
             catalog.gpu(req.gpus[0])[0].memory_gb != catalog.gpu(req.gpus[1])[0].memory_gb:
         # 'is an A100 40GB enough? what about the 80GB one?': one card written once, its other version by its memory
-        # alone: the job on each version
-        return [Ask(text=catalog.gpu(g)[0].name.replace("NVIDIA ", ""), intent=req.intent,
+        # alone: the job on each version ('… run Yi 34B bf16, how many of each?': a model's count on each version)
+        job = req.intent
+        if req.model and req.intent in ("compare", "recommend", "spec"):
+            job = "inference_memory" if re.search(COUNT_ASK + r"|各要几|各几张|几张|" + w(r"how many"), low) or \
+                req.method in (None, "inference") else (_card_job_intent(low, req) or req.intent)
+            if req.method in ("full", "lora", "qlora", "pretrain"):
+                job = "training_memory"
+        return [Ask(text=catalog.gpu(g)[0].name.replace("NVIDIA ", ""), intent=job,
                     update={"gpu": g, "gpus": [g]}, compare="gpu") for g in req.gpus]
     every_span = sorted(((a, b, g if g in req.gpus or re.search(r"sxm|pcie|nvl|\d{2,3}\s*g(?![a-z])", low[a:b + 12])
                           else next((x for x in req.gpus if x in catalog.variants(g)), g))
