@@ -1123,6 +1123,15 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
             text += "\n\n" + rate
             if ctx.req.samples:
                 each = [(n, ctx.req.samples * n * (ctx.req.epochs or 1) / 1e9 * hours) for n in (500, 1000, 2000)]
+                try:  # the typical length timed on its own (its steps and fixed costs), the others scaled from the rate
+                    sub = ctx.req.model_copy(update={"tokens": ctx.req.samples * 1000.0, "samples": None,
+                                                     "intent": "training_time"})
+                    mid = plan(sub, ctx.deps, ctx.question)
+                    if mid.status == "answered" and isinstance(mid.figures.get("wall_hours"), (int, float)):
+                        ctx.calls.extend(mid.tool_calls)
+                        each = [(n, mid.figures["wall_hours"] if n == 1000 else h) for n, h in each]
+                except Exception:
+                    log.exception("timing the samples at 1,000 tokens failed")
                 text += "\n" + ctx.t("So " + ", ".join(f"{h:,.1f} h at {n:,} tokens per sample" for n, h in each) + ".",
                                       "即每条 " + "、".join(f"{n:,} token 时 {h:,.1f} 小时" for n, h in each) + "。")
     req_dict = ctx.req.model_dump(mode="json")

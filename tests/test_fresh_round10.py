@@ -760,3 +760,13 @@ def test_two_versions_of_a_card_are_each_sized_for_the_model_named():
     counts = [int(x) for x in re.findall(r"至少 (\d+) 张", head)]
     # Yi-34B bf16: ~69 GB of weights; 48 GB cards: 2; 24 GB cards: 4 (tensor parallelism over 1, 2, 4, 8)
     assert counts == [2, 4], head[:600]
+
+
+# --- API against renting a set 24/7: the output share, the break-even in total tokens ----------------------------------------
+def test_api_against_a_rented_set_carries_the_output_share_and_gives_the_break_even():
+    a = ask("API vs self host: ~2B tokens/month (80% input, 20% output), llama 3.1 70B class. API price $0.60/M input, "
+            "$0.80/M output. self-host = rent 2x H100 at $2.20/GPU-hr 24/7. which is cheaper and where is break-even?")
+    # 2B a month / 30.4 = 65.8M a day, 1/5 output = 13.2M output tokens a day; one 2-GPU set: $4.40 x 24 = $106 a day;
+    # API per 1M output at 4:1 = 0.80 + 4 x 0.60 = $3.20: break-even 106 / 3.2 = 33M output a day = 5.0B tokens a month
+    assert "13.2M output tokens a day" in a.answer and "**$106 a day**" in a.answer
+    assert "5.0B tokens a month with the input" in a.answer and "the API is cheaper" in a.answer

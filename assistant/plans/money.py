@@ -334,7 +334,8 @@ def _break_even_volume(ctx: Ctx, s: str, hourly: float, mtok_per_hour: float, un
         wins = be <= cap
         label = f"{r:g}:1" if in_p else ctx.t("output only", "只算输出")
         rows.append([label, f"{s}{api_m:,.3g}", f"{be:,.0f}M", f"{be / cap:.0%}" if wins else ctx.t("never", "不会")])
-        en.append(f"{label}: {be:,.0f}M output tokens a day ({be * 30.4 / 1e3:,.2f}B a month)"
+        en.append(f"{label}: {be:,.0f}M output tokens a day ({be * 30.4 / 1e3:,.2f}B a month"
+                  + (f"; {be * (1 + r) * 30.4 / 1e3:,.1f}B tokens a month with the input" if r else "") + ")"
                   + ("" if wins else " (more than it can make)"))
         zh.append(f"{label}：每天 {be:,.0f}M 输出 token（每月约 {be * 30.4 / 100:,.1f} 亿）" + ("" if wins else "（超过它的产能）"))
     head = ctx.t(f"**Break-even volume**: one {unit_en} costs {s}{day:,.0f} a day whatever it does and makes at most "
@@ -706,8 +707,16 @@ def per_token(ctx: Ctx) -> Answer:
     unit_gpus = 1 if per_gpu else n  # what the stated rate covers: one GPU (or instance), else the n GPUs together
     unit_en = "GPU" if per_gpu else (f"{n}-GPU set" if n > 1 else "GPU")
     unit_zh = "张卡" if per_gpu else (f"套（{n} 卡）" if n > 1 else "张卡")
+    out_day = req.tokens_per_day
+    if out_day and req.input_output_ratio and not req.volume_is_output and req.throughput_tokens_per_s is None:
+        # '2B tokens a month, 80% input': the estimate is output tokens a second, so it carries the output share
+        out_day = req.tokens_per_day / (1 + req.input_output_ratio)
+        ctx.assume(f"the capacity carries the output share: {req.tokens_per_day / 1e6:,.1f}M tokens a day / "
+                   f"{1 + req.input_output_ratio:g} = {out_day / 1e6:,.1f}M output tokens a day (the prompts are prefilled "
+                   "within each request)", f"容量按输出部分算：每天 {req.tokens_per_day / 1e6:,.1f}M token ÷ "
+                   f"{1 + req.input_output_ratio:g} = 每天 {out_day / 1e6:,.1f}M 输出 token（输入在每个请求里预填充）")
     cap_args = {"throughput_per_unit": tps, "units": (req.num_gpus if per_gpu else 1) if (req.num_gpus or not per_gpu) else None,
-                "tokens_per_day": req.tokens_per_day, "peak_factor": req.peak_factor or 1.0,
+                "tokens_per_day": out_day, "peak_factor": req.peak_factor or 1.0,
                 "utilization": req.utilization if req.tokens_per_day else None,
                 "price_per_unit_hour": rate * unit_gpus if rate else None,
                 "current_bill_per_month": req.api_spend_per_month if req.tokens_per_day else None}
@@ -762,7 +771,7 @@ def per_token(ctx: Ctx) -> Answer:
                          and req.input_output_ratio)
         if ref and not at_volume:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'
             lines += _against_api(ctx, per_m, ref, s)
-        if ref and not req.tokens_per_day and re.search(BREAK_EVEN_VOLUME, ctx.question.lower()):
+        if ref and re.search(BREAK_EVEN_VOLUME, ctx.question.lower()):
             lines += _break_even_volume(ctx, s, hourly, mtok, unit_en, unit_zh)
         if req.api_spend_per_month and not req.tokens_per_day:
             # 'we pay OpenAI $9k a month: would self-hosting be cheaper?': one set's month against the bill, and the
@@ -799,9 +808,12 @@ def per_token(ctx: Ctx) -> Answer:
         need = cap.units_needed
         util = (ctx.t(f", and the average at most {req.utilization:.0%} of capacity", f"，且平均负载不超过容量的 {req.utilization:.0%}")
                 if req.utilization else "")
-        load = ctx.t(f"Your volume: {req.tokens_per_day / 1e6:,.1f}M tokens a day = {cap.average_tokens_per_s:,.0f} tokens/s on "
+        vol = out_day or req.tokens_per_day
+        word_en = " output" if vol != req.tokens_per_day else ""
+        word_zh = "输出 " if vol != req.tokens_per_day else ""
+        load = ctx.t(f"Your volume: {vol / 1e6:,.1f}M{word_en} tokens a day = {cap.average_tokens_per_s:,.0f} tokens/s on "
                      f"average" + (f", {cap.peak_tokens_per_s:,.0f} at the {pf:g}× peak" if pf > 1 else ""),
-                     f"你的量：每天 {req.tokens_per_day / 1e6:,.1f}M token = 平均 {cap.average_tokens_per_s:,.0f} token/秒"
+                     f"你的量：每天 {vol / 1e6:,.1f}M {word_zh}token = 平均 {cap.average_tokens_per_s:,.0f} token/秒"
                      + (f"，峰值（{pf:g} 倍）{cap.peak_tokens_per_s:,.0f} token/秒" if pf > 1 else ""))
         used = cap.peak_tokens_per_s / (need * tps) if need and tps else None
         verdict = ctx.t(f"**{need} {unit_en}{'s' if need > 1 else ''} needed** to carry "
