@@ -770,3 +770,16 @@ def test_api_against_a_rented_set_carries_the_output_share_and_gives_the_break_e
     # API per 1M output at 4:1 = 0.80 + 4 x 0.60 = $3.20: break-even 106 / 3.2 = 33M output a day = 5.0B tokens a month
     assert "13.2M output tokens a day" in a.answer and "**$106 a day**" in a.answer
     assert "5.0B tokens a month with the input" in a.answer and "the API is cheaper" in a.answer
+
+
+# --- a family alone beside a format choice; an MoE given by its active count only -------------------------------------------
+def test_a_family_alone_beside_a_format_choice_asks_the_size_first():
+    a = ask("部署 Qwen3 给公司 200 人用，大概要几张卡？量化用 Q4_K_M 还是 AWQ 好？")
+    assert "是哪个 Qwen3 型号" in a.answer and "Llama" not in a.answer
+
+
+@pytest.mark.parametrize("text", ["我们自研了一个 MoE 模型（总参数不方便透露，激活大概 20B），要部署到 H20 上，给我算下要几张卡。",
+                                  "our in-house MoE has about 20B active parameters, how many H20s to serve it?"])
+def test_an_moe_given_by_its_active_count_is_not_sized_as_dense(text):
+    r = read(text, CAT)
+    assert r.request.model != "20b" and any("active" in w or "激活" in w for w in r.warnings)

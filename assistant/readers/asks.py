@@ -177,6 +177,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                 re.search(r"kv[\s-]*(?:cache|缓存)[^.?!。？]{0,25}$", low[:named[0][0]]):
             setting = "kv_dtype"  # 'set KV cache to fp8 or keep it bf16?': the choice is the cache's
             named = [(i, v) for i, v in named if v in ("bf16", "fp16", "fp8")]
+        if len(named) >= 2 and not req.model and req.family:
+            return []  # ('部署 Qwen3 … Q4_K_M 还是 AWQ？'): which Qwen3 decides both; asked first, not a stand-in model's ratio
         if len(named) >= 2:
             if any(paired(named[i][0], named[i + 1][0]) for i in range(len(named) - 1)):
                 # ('Q4 和 Q8 分别多快', 'int8 and int4: how long a context each?': both, each computed)

@@ -688,6 +688,17 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             warnings.append(f"{span.group(0)}: sized for the largest, {float(span.group(2)):g}B (what holds it holds the "
                             "smaller ones)" if detect_lang(text) != "zh" else
                             f"{span.group(0)}：按最大的 {float(span.group(2)):g}B 计算（放得下它就放得下更小的）")
+        near = work[max(0, work.find(as_written) - 12):work.find(as_written) + len(as_written) + 12] if size else ""
+        if size and re.search(r"moe|混合专家|mixture[\s-]*of[\s-]*experts", work) and \
+                re.search(r"激活|active|activated", near):
+            # 'our own MoE (total params undisclosed, ~20B active)': memory is set by the total, which is not given:
+            # asked, never sized as a dense model of the active count
+            warnings.append(f"{as_written.strip()} is the active count: an MoE's memory is set by all its experts (the "
+                            "total parameters), so the total is asked (compute and speed follow the active count)"
+                            if detect_lang(text) != "zh" else
+                            f"{as_written.strip()} 是激活参数：MoE 的显存由全部专家（总参数）决定，所以需要总参数"
+                            "（算力和速度才看激活参数）")
+            size = None
         if size:
             stated["model"] = _family_size(work, as_written, size, catalog) or size
             stated["model_text"] = as_written.strip()
