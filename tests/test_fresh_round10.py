@@ -783,3 +783,9 @@ def test_a_family_alone_beside_a_format_choice_asks_the_size_first():
 def test_an_moe_given_by_its_active_count_is_not_sized_as_dense(text):
     r = read(text, CAT)
     assert r.request.model != "20b" and any("active" in w or "激活" in w for w in r.warnings)
+
+
+@pytest.mark.parametrize("word", ["DDP", "ddp", "纯数据并行"])
+def test_ddp_is_no_sharding(word):
+    req = _req(f"Llama 3.1 8B LoRA on 4x RTX 4090 {word}, seq 4096, micro batch 2: memory per GPU?")
+    assert req.zero == 0

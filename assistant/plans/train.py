@@ -614,6 +614,8 @@ def _does_not_fit_line(ctx: Ctx, model, gpu, n: int) -> str | None:
                              "seq_len") if k in ctx.req.stated}  # (the memory check ran with them)
     if r.fits:
         return None
+    if r.min_gpus and r.min_gpus <= n:
+        r = r.model_copy(update={"min_gpus": None})  # (more of these GPUs would not help: what each holds is the limit)
     ctx.call("size_train", {"model": model.id, "gpu": gpu.id, "num_gpus": n, "method": method}
              | {k: v for k, v in _memory_args(ctx, method).items() if k not in ("num_gpus", "method")}, r)
     states = ctx.t(f"{r.states_total_gb:,.0f} GB of model states", f"{r.states_total_gb:,.0f} GB 模型状态") \

@@ -234,6 +234,9 @@ def optimizer_and_sharding(text: str) -> dict:
         out["zero"] = int(next(g for g in m.groups() if g))
     elif has(w("fsdp") + r"|full[\s_-]*shard", text):
         out["zero"] = 3
+    elif has(w(r"ddp|distributed\s*data\s*parallel|plain data parallel\w*|pure data parallel\w*") +
+             r"|纯数据并行|数据并行\s*[（(]?\s*ddp", text):
+        out["zero"] = 0  # ('4 张 4090 DDP'): each GPU holds the whole model and its states; nothing sharded
     if has(w(r"(?<!oom )(?<!ooms )(?<!crashes )(?<!fails )(?:no|without|disable\w*|not using)\s*(?:any\s*)?(?:cpu\s*|nvme\s*)?"
              r"offload\w*") + r"|(?:不用|不开|不做|不要|不能|关闭|关掉|不)\s*(?:cpu\s*)?(?:offload|卸载)", text):
         out["offload"] = "none"  # ('no CPU offload': the answer may not lean on it; 'mine OOMs w/o offload' is no rule)
