@@ -1008,8 +1008,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     sizes = _family_sizes_per_billion(ctx) if ctx.req.family_flagship and answer.status == "answered" and \
         ctx.req.intent.startswith("training") else ""
     which = _which_family_member(ctx)
-    if not which and not sizes and ctx.req.family_flagship and answer.status == "answered" and \
-            not re.search(r"是哪个|Which ", body[:400]):
+    if not which and not sizes and ctx.req.family_flagship and answer.status == "answered" and not ctx.req.full_model \
+            and not re.search(r"是哪个|Which ", body[:400]):  # ('跑满血': the full model is meant; nothing to ask)
         from knowledge.catalog import FAMILY_MIDDLE
 
         mid = FAMILY_MIDDLE.get(ctx.req.model or "")

@@ -789,3 +789,12 @@ def test_an_moe_given_by_its_active_count_is_not_sized_as_dense(text):
 def test_ddp_is_no_sharding(word):
     req = _req(f"Llama 3.1 8B LoRA on 4x RTX 4090 {word}, seq 4096, micro batch 2: memory per GPU?")
     assert req.zero == 0
+
+
+def test_api_cheaper_at_a_volume_says_where_self_hosting_would_win_and_whether_the_box_can():
+    a = ask("自建还是调 API？我们每天大概 5000 万 tokens（输入 4000 万、输出 1000 万）。DeepSeek API 按 输入 2 元/百万（不算缓存命中）、"
+            "输出 8 元/百万 算。自建的话租一台 8 卡 H20 跑满血，月租 6 万。哪个划算？")
+    # API: 40M x ¥2 + 10M x ¥8 = ¥160 a day; at 4:1 that is ¥16 per 1M output; own: ¥60,000 / 730 h x 24 = ¥1,973 a
+    # day; break-even 1,973 / 16 = 123M output a day (616M with the input)
+    assert "**每天 ¥160**" in a.answer and "123M 输出 token" in a.answer
+    assert "是哪个 deepseek" not in a.answer  # ('满血': the full model)

@@ -350,7 +350,7 @@ def _break_even_volume(ctx: Ctx, s: str, hourly: float, mtok_per_hour: float, un
     return [head, table, tail]
 
 
-def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int) -> tuple[str, dict]:
+def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int, made_m: float | None = None) -> tuple[str, dict]:
     """'每天 2 亿 token（输入 1.6 亿，输出 4000 万），API 输入 4 元/百万、输出 12 元/百万，自建租整机 55 元/小时，哪个划算？':
     the day's API bill (input x its price + output x its price) against the day's rental of the machines that carry
     the volume, and the verdict by how much."""
@@ -363,16 +363,30 @@ def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int) -> tuple[st
     cheaper = api < own_per_day
     gap = abs(api - own_per_day)
     figures = {"api_per_day": round(api, 2), "self_hosted_per_day": round(own_per_day, 2)}
+    per_out = api / out_m if out_m else None  # the API's price per million output tokens at this mix
+    even = own_per_day / per_out if per_out else None  # million output tokens a day at which the bills meet
+    if even and cheaper:
+        figures["break_even_output_m_per_day"] = round(even, 1)
+        over = made_m is not None and even > made_m
+        tail_en = (f" Self-hosting would win above about {even:,.0f}M output tokens a day ({even * (1 + req.input_output_ratio):,.0f}M "
+                   "with the input) on the same machines"
+                   + (f", more than they make at full load ({made_m:,.0f}M a day): on them the API stays cheaper."
+                      if over else ", if they can carry it."))
+        tail_zh = (f"同样的机器要每天超过约 {even:,.0f}M 输出 token（含输入约 {even * (1 + req.input_output_ratio):,.0f}M）自建才更划算"
+                   + (f"，而它满载每天只能产出约 {made_m:,.0f}M：在这台机器上一直是 API 更便宜。" if over else "，前提是它扛得住。"))
+    else:
+        tail_en = tail_zh = ""
     return ctx.t(
         f"**At your volume {'the API' if cheaper else 'self-hosting'} is cheaper, by {s}{gap:,.0f} a day** "
         f"({gap / max(api, own_per_day):.0%}): the API {in_m:,.0f}M input × {s}{req.reference_input_per_million:g} + "
         f"{out_m:,.0f}M output × {s}{req.reference_per_million:g} = **{s}{api:,.0f} a day**; self-hosting {units} × "
         f"{s}{own_per_day / units / 24:,.2f}/h × 24 h = **{s}{own_per_day:,.0f} a day**, paid busy or idle"
-        + (" (more volume on the same machines lowers its cost per token; the API's stays the same)." if cheaper else "."),
+        + (" (more volume on the same machines lowers its cost per token; the API's stays the same)." if cheaper else ".")
+        + tail_en,
         f"**按你的量，{'API' if cheaper else '自建'}更便宜，每天省 {s}{gap:,.0f}**（{gap / max(api, own_per_day):.0%}）：API 输入 "
         f"{in_m:,.0f}M × {s}{req.reference_input_per_million:g} + 输出 {out_m:,.0f}M × {s}{req.reference_per_million:g} = "
         f"**每天 {s}{api:,.0f}**；自建 {units} × {s}{own_per_day / units / 24:,.2f}/小时 × 24 小时 = **每天 {s}{own_per_day:,.0f}**，"
-        "忙闲都要付" + ("（同样的机器跑更多量，自建每 token 成本会降，API 不变）。" if cheaper else "。")), figures
+        "忙闲都要付" + ("（同样的机器跑更多量，自建每 token 成本会降，API 不变）。" if cheaper else "。") + tail_zh), figures
 
 
 def _whole_servers(ctx: Ctx) -> bool:
@@ -874,7 +888,8 @@ def per_token(ctx: Ctx) -> Answer:
                 f"{s}{own_m:,.0f}（未计人力、冗余和两个模型的效果差别）。"))
     vol_figures: dict = {}
     if rate and req.tokens_per_day and cap.cost_per_month is not None and at_volume:
-        line, vol_figures = _api_at_volume(ctx, s, cap.units_costed * rate * unit_gpus * 24, cap.units_costed)
+        line, vol_figures = _api_at_volume(ctx, s, cap.units_costed * rate * unit_gpus * 24, cap.units_costed,
+                                           cap.tokens_per_day_per_unit * cap.units_costed / 1e6)
         lines.insert(0, line)  # the verdict asked for, first
     if req.throughput_tokens_per_s:
         from assistant.readers.slots import OWN_MEASUREMENT, QUOTED_SOURCE
