@@ -798,3 +798,10 @@ def test_api_cheaper_at_a_volume_says_where_self_hosting_would_win_and_whether_t
     # day; break-even 1,973 / 16 = 123M output a day (616M with the input)
     assert "**每天 ¥160**" in a.answer and "123M 输出 token" in a.answer
     assert "是哪个 deepseek" not in a.answer  # ('满血': the full model)
+
+
+def test_a_stated_peak_the_time_uses_is_not_listed_as_unused():
+    a = ask("从头预训练一个 1.5B 模型：数据 1T tokens，seq 4096，global batch 2M tokens，128 张 910B（64G），BF16，算力按 313 "
+            "TFLOPS/卡，MFU 按 35%，租金每卡每小时 8 元。要多少天、多少钱？")
+    assert "peak tflops" not in a.answer.split("未使用的输入")[-1] if "未使用的输入" in a.answer else True
+    assert "313" in a.answer

@@ -571,6 +571,8 @@ def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
         ctx.note(line)
     elif req.packing:
         ctx.used.add("packing")
+    if req.peak_tflops:
+        ctx.used.add("peak_tflops")  # (the user's peak is the one the time is computed on)
     return {k: v for k, v in {
         "model": model, "gpu": gpu, "num_gpus": req.num_gpus or 1, "tokens": tokens, "method": method,
         "precision": "fp8" if req.precision == "fp8" else None, "seq_len": seq, "zero": req.zero,
