@@ -1557,12 +1557,13 @@ def _count_for_an_unstated_load(ctx: Ctx) -> bool:
     req, low = ctx.req, ctx.question.lower()
     from assistant.readers.slots import OWN_MEASUREMENT, QUOTED_SOURCE
 
-    quoted = bool(req.throughput_tokens_per_s and re.search(QUOTED_SOURCE, low) and not re.search(OWN_MEASUREMENT, low))
+    quoted = bool((req.throughput_tokens_per_s or re.search(r"每秒\s*\d[\d,.]*\s*(?:个)?\s*token|\d[\d,.]*\s*(?:tok(?:en)?s?/s|t/s)", low))
+                  and re.search(QUOTED_SOURCE + r"|别人说|有人说|听说|看到", low) and not re.search(OWN_MEASUREMENT, low))
     # ('有人说 4090 跑 7B 能到 2000 tok/s，买几张？': someone else's rate is no load of the user's)
     return (req.intent in ("inference_memory", "serving", "inference_speed", "recommend") and bool(req.model)
             and bool(req.gpu) and len(set(req.gpus or [req.gpu])) == 1
-            and "num_gpus" not in req.stated and bool(re.search(COUNT_WORDS + r"|够用|才够|买几|enough", low))
-            and bool(re.search(SERVICE_WORDS, low))
+            and ("num_gpus" not in req.stated or quoted) and bool(re.search(COUNT_WORDS + r"|够用|才够|买几|enough", low))
+            and bool(re.search(SERVICE_WORDS, low) or quoted)
             and not any((req.concurrent_users, req.requests_per_s, req.tokens_per_day, req.batch, req.team_size,
                          req.daily_active_users, req.throughput_tokens_per_s and not quoted)))
 
@@ -1571,6 +1572,9 @@ def _quoted_total_line(ctx: Ctx, answer: Answer) -> str:
     """'有人说 … 能到 2000 tok/s': a quoted rate far above one stream's is many requests decoding together, not what one
     user sees; said beside the counts by load (from the answer's own one-stream estimate)."""
     q, one = ctx.req.throughput_tokens_per_s, answer.figures.get("decode_tokens_per_s_per_seq")
+    if not q:  # ('别人说 … 能到每秒 2000 token'): the figure as written
+        m = re.search(r"每秒\s*(\d[\d,.]*)\s*(?:个)?\s*token|(\d[\d,.]*)\s*(?:tok(?:en)?s?/s|t/s)", (ctx.question or "").lower())
+        q = float((m.group(1) or m.group(2)).replace(",", "")) if m else None
     if not (q and one and q > 2 * one):
         return ""
     return "\n\n" + ctx.t(f"The {q:,.0f} tokens/s quoted is many requests decoding together (a total), not what one "

@@ -808,3 +808,9 @@ def test_a_stated_peak_the_time_uses_is_not_listed_as_unused():
     # table's 376 TFLOPS it would be ~162 h: the user's 313 is the one used
     h = _num(re.search(r"\*\*训练：([\d,.]+) 小时", a.answer).group(1))
     assert 180 < h < 205
+
+
+def test_is_one_box_enough_beside_a_quoted_rate_asks_the_load():
+    a = ask("看到别人说 8 卡 H20 跑满血 R1 能到每秒 2000 token，我们买一台够不够用？")
+    assert a.clarification is not None and a.clarification.missing == ["concurrent_users"]
+    assert "合计吞吐，不是每个用户看到的速度" in a.answer and "峰值同时有多少用户" in a.answer
