@@ -418,6 +418,11 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             bought = _bought(vals[0][0])
             price = f"（{bought}）" if zh and bought else f" ({bought})" if bought else ""
             power = any(t.startswith(("over your power", "超过功率")) for _, _, e in rows for t in e)
+            slow = all(any("阅读速度" in t or "reading" in t for t in e) for _, _, e in rows if ruled_out(e))
+            if slow and not power:  # ('换 H200 要几张': it holds it, but each user gets less than people read)
+                return listed + (f"。**{vals[0][0].text} 更合适**{price}：其余方案放得下，但每个用户的速度慢于阅读速度。" if zh else
+                                 f". **Pick {vals[0][0].text}**{price}: the others hold it, but each user gets less than "
+                                 "people read.")
             return listed + ((f"。**只有 {vals[0][0].text} 放得下且在功率上限内：选它**{price}。" if power else
                               f"。**只有 {vals[0][0].text} 放得下：选它**{price}。") if zh else
                              (f". **Only {vals[0][0].text} holds it within your power limit: pick it**{price}." if power

@@ -814,3 +814,9 @@ def test_is_one_box_enough_beside_a_quoted_rate_asks_the_load():
     a = ask("看到别人说 8 卡 H20 跑满血 R1 能到每秒 2000 token，我们买一台够不够用？")
     assert a.clarification is not None and a.clarification.missing == ["concurrent_users"]
     assert "合计吞吐，不是每个用户看到的速度" in a.answer and "峰值同时有多少用户" in a.answer
+
+
+def test_an_option_ruled_out_only_for_speed_is_not_said_not_to_fit():
+    a = ask("Llama 3.1 405B 用 FP8 推理，上下文 32k，并发 16，要几张 H100？换 H200 要几张？")
+    head = a.answer.split("### 1.")[0]
+    assert "只有" not in head and "更合适" in head and "慢于阅读速度" in head
