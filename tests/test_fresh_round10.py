@@ -820,3 +820,12 @@ def test_an_option_ruled_out_only_for_speed_is_not_said_not_to_fit():
     a = ask("Llama 3.1 405B 用 FP8 推理，上下文 32k，并发 16，要几张 H100？换 H200 要几张？")
     head = a.answer.split("### 1.")[0]
     assert "只有" not in head and "更合适" in head and "慢于阅读速度" in head
+
+
+@pytest.mark.parametrize("text", ["ok and if we want to go with Macs instead?", "换成苹果电脑呢？"])
+def test_macs_in_general_ask_which_chip_and_memory(text):
+    h = []
+    for t in ["Running gpt-oss-120b for our team, how much GPU do I need?", "about 50 people, mostly short chats"]:
+        h.append(ask(t, history=list(h)).slots)
+    a = ask(text, history=h)
+    assert re.search(r"Which chip and how much unified memory|哪款芯片|统一内存", a.answer), a.answer[:400]

@@ -181,12 +181,12 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         out.gpus = [g for g in out.gpus if any(sp[2] == g for sp in out.gpu_spans)]
         out.gpu_text = out.gpu_text if out.gpus else None
     # 4. Apple silicon (issue 15 adds its unified-memory records): asked about, never sized as a data-centre card
-    m = re.search(r"(?<![a-z0-9])(macbook(?:\s*pro|\s*air)?|mac\s*(?:studio|mini|pro)|imac|m[1-5]\s*(?:max|ultra|pro))(?![a-z0-9])",
-                  work)
+    m = re.search(r"(?<![a-z0-9])(macbook(?:\s*pro|\s*air)?|mac\s*(?:studio|mini|pro)|imac|m[1-5]\s*(?:max|ultra|pro)|macs?|苹果电脑)"
+                  r"(?![a-z0-9])", work)
     if m and not any(g.startswith("m") and g.endswith("gb") for g in out.gpus):
         chip = _apple_chip_with_memory(work, catalog)
         if chip is None and not out.gpus:
-            out.unknown_gpu = m.group(0).strip()
+            out.unknown_gpu = "Mac" if m.group(0).strip() in ("mac", "macs", "苹果电脑") else m.group(0).strip()
         while chip is not None:  # 'M4 Pro Mac mini 48GB', 'Mac Studio (M2 Ultra, 192G)': the chip and the memory, apart
             gid, start, end = chip  # (beside other cards: 'Mac Studio 512GB or 4x RTX 6000 Ada?' compares them;
             # 'an M2 Ultra with 192GB or an M3 Ultra with 512GB': each machine)
