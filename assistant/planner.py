@@ -1125,7 +1125,7 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
                 each = [(n, ctx.req.samples * n * (ctx.req.epochs or 1) / 1e9 * hours) for n in (500, 1000, 2000)]
                 try:  # the typical length timed on its own (its steps and fixed costs), the others scaled from the rate
                     sub = ctx.req.model_copy(update={"tokens": ctx.req.samples * 1000.0, "samples": None,
-                                                     "intent": "training_time"})
+                                                     "intent": "training_time", "family_flagship": None})
                     mid = plan(sub, ctx.deps, ctx.question)
                     if mid.status == "answered" and isinstance(mid.figures.get("wall_hours"), (int, float)):
                         ctx.calls.extend(mid.tool_calls)
@@ -1154,7 +1154,7 @@ def _family_sizes_per_billion(ctx: Ctx) -> str:
     saved = ctx.req
     try:
         for mid_id in [x for x in (FAMILY_SMALL.get(req.model or ""), mid, req.model) if x]:
-            ctx.req = saved.model_copy(update={"model": mid_id})
+            ctx.req = saved.model_copy(update={"model": mid_id, "family_flagship": None})
             _, hours = _per_billion_tokens(ctx)
             if hours:
                 rows.append((ctx.deps.catalog.model(mid_id)[0].name, hours))
@@ -1490,7 +1490,7 @@ def _per_billion_tokens(ctx: Ctx) -> tuple[str | None, float | None]:
     req = ctx.req
     if not (req.model and (req.gpu or req.gpus) and req.num_gpus) or req.deadline_hours:
         return None, None
-    sub = req.model_copy(update={"tokens": 1e9, "intent": "training_time", "samples": None})
+    sub = req.model_copy(update={"tokens": 1e9, "intent": "training_time", "samples": None, "family_flagship": None})
     try:
         a = plan(sub, ctx.deps, ctx.question)
     except Exception:

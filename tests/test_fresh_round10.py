@@ -829,3 +829,13 @@ def test_macs_in_general_ask_which_chip_and_memory(text):
         h.append(ask(t, history=list(h)).slots)
     a = ask(text, history=h)
     assert re.search(r"Which chip and how much unified memory|哪款芯片|统一内存", a.answer), a.answer[:400]
+
+
+@pytest.mark.parametrize("text", ["DeepSeek on H100s how long on 1B tokens?", "fine-tune qwen on 8x A100, how long for 1B tokens?"])
+def test_a_family_flagship_training_time_answers_once(caplog, text):
+    import logging
+
+    with caplog.at_level(logging.ERROR):
+        a = ask(text)
+    assert a.status in ("answered", "needs_clarification")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR and r.name.startswith("assistant")]
