@@ -658,6 +658,21 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     return text
 
 
+# 'LoRA or QLoRA / full or LoRA, which one?': a tie on time between methods is decided by what else they cost
+# (the first pair that the compared methods hold decides)
+_METHOD_TIE_BREAK = {
+    frozenset({"lora", "qlora"}): (
+        "16 位底座没有量化损失，显存放得下就用它；只有显存不够时才用 QLoRA（4 位底座，省显存，质量略低、每步多一次反量化）。",
+        "the 16-bit base has no quantization loss, so use it where it fits; QLoRA (a 4-bit base) is for when memory "
+        "forces it, at a small quality cost and a dequantization per step."),
+    frozenset({"full", "lora"}): (
+        "显存少得多、卡可以少、检查点只有几百 MB，效果在大多数指令/领域微调上接近全参；只有数据量很大、要大幅改变模型能力时才值得全参。",
+        "far less memory (fewer GPUs), checkpoints of a few hundred MB, and close to full fine-tuning on most "
+        "instruction and domain tuning; full fine-tuning pays off only with a large dataset meant to change what the "
+        "model can do."),
+}
+
+
 def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "", prices=(),
              calls: list | None = None) -> str | None:
     done = [(a, x) for a, x in zip(asks, answers) if x.status == "answered" and a.compare]
@@ -782,20 +797,10 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
     if ratio is None or abs(ratio - 1) < 0.03:
         broken = _tie_broken_by_speed(done, listed, zh) if intent == "serving" else None
         methods = [str((a.update or {}).get("method") or "") for a, _ in vals]
-        if not broken and asks[0].compare == "method" and {"lora", "qlora"} <= set(methods):
-            # 'LoRA or QLoRA on this node, which one and why?': a tie on time is decided by quality and memory
-            return (f"{listed}。时间相当（差别不到 3%）：**选 LoRA**——16 位底座没有量化损失，显存放得下就用它；只有显存不够时才用 "
-                    "QLoRA（4 位底座，省显存，质量略低、每步多一次反量化）。" if zh else
-                    f"{listed}. A tie on time (within 3%): **pick LoRA**: the 16-bit base has no quantization loss, so use "
-                    "it where it fits; QLoRA (a 4-bit base) is for when memory forces it, at a small quality cost and a "
-                    "dequantization per step.")
-        if not broken and asks[0].compare == "method" and {"full", "lora"} <= set(methods):
-            # 'full or LoRA, which?': a tie on time is decided by what the rest costs
-            return (f"{listed}。时间相当（差别不到 3%）：**选 LoRA**——显存少得多、卡可以少、检查点只有几百 MB，效果在大多数"
-                    "指令/领域微调上接近全参；只有数据量很大、要大幅改变模型能力时才值得全参。" if zh else
-                    f"{listed}. A tie on time (within 3%): **pick LoRA**: far less memory (fewer GPUs), checkpoints of a few "
-                    "hundred MB, and close to full fine-tuning on most instruction and domain tuning; full fine-tuning pays "
-                    "off only with a large dataset meant to change what the model can do.")
+        for pair, (why_zh, why_en) in _METHOD_TIE_BREAK.items():
+            if not broken and asks[0].compare == "method" and pair <= set(methods):
+                return (f"{listed}。时间相当（差别不到 3%）：**选 LoRA**——{why_zh}" if zh else
+                        f"{listed}. A tie on time (within 3%): **pick LoRA**: {why_en}")
         return broken or (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
     word = {"wall_hours": ("faster", "更快"), "decode_tokens_per_s_per_seq": ("faster", "更快"),
             "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜"),
@@ -1310,10 +1315,6 @@ def _per_token_on_same_cards(done: list[tuple[Ask, Answer]], zh: bool, question:
             f"({gain:.2f}× the throughput of {nxt[0].text}).")
 
 
-def ctx_t(zh: bool, en: str, cn: str) -> str:
-    return cn if zh else en
-
-
 def _choose_by_speed(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str | None:
     """Options that all hold the model, a choice asked: each one's estimated speed (one stream's decode, first-token
     time, the whole batch's rate) and the pick for the job written (chat: the faster stream; batch work: the higher
@@ -1359,11 +1360,10 @@ def _choose_by_speed(done: list[tuple[Ask, Answer]], zh: bool, question: str) ->
         text += (" " if not zh else "") + spec + ("。" if zh else ".")
     multi = [a.text for a, x in done if ((x.request or {}).get("num_gpus") or 1) > 8]
     if multi:  # options over several servers: tensor parallelism across them needs a fast network
-        text += ((" " if not zh else "") + ctx_t(zh, f"{', '.join(multi)} span several servers: serving across them needs "
-                                                 "InfiniBand or RoCE between the servers (pipeline stages or expert "
-                                                 "parallelism over the network), or it slows down sharply.",
-                                                 f"{'、'.join(multi)} 要跨多台机器：机器之间需要 InfiniBand 或 RoCE 高速网络（跨机做流水或专家并行），"
-                                                 "否则速度会明显下降。"))
+        text += (f"{'、'.join(multi)} 要跨多台机器：机器之间需要 InfiniBand 或 RoCE 高速网络（跨机做流水或专家并行），"
+                 "否则速度会明显下降。" if zh else
+                 f" {', '.join(multi)} span several servers: serving across them needs InfiniBand or RoCE between the "
+                 "servers (pipeline stages or expert parallelism over the network), or it slows down sharply.")
     vendors = set()
     try:
         from knowledge.catalog import default_catalog
