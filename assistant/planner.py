@@ -510,6 +510,24 @@ def _modified_cards(ctx: Ctx) -> None:
             ctx.assume(f"{gpu.name}: {gpu.modified}", f"{gpu.name}：{gpu.modified_zh or gpu.modified}")
 
 
+def _stated_gpu_link(ctx: Ctx) -> None:
+    """'over PCIe' / 'with NVLink' for a speed or serving answer: the link tensor parallelism runs over. PCIe stated for
+    a card with a fabric drops the fabric (a PCIe-only box); NVLink stated for a card without one is corrected where
+    the premises are checked."""
+    for gid in dict.fromkeys([g for g in [ctx.req.gpu, *(ctx.req.gpus or [])] if g]):
+        try:
+            gpu = ctx.deps.catalog.gpu(gid)[0]
+        except Exception:
+            continue
+        gpu = ctx.gpu_overrides.get(gpu.id, gpu)
+        fabric = gpu.scale_up_fabric(2)
+        if ctx.req.interconnect == "pcie" and fabric:
+            ctx.gpu_overrides[gpu.id] = gpu.model_copy(update={"nvlink_gbps": None})
+            ctx.assume(f"{gpu.name}: GPUs talk over PCIe as stated (no {fabric}), so tensor parallelism pays PCIe "
+                       "all-reduces", f"{gpu.name}：按你说的走 PCIe（不用 {fabric}），张量并行的 all-reduce 走 PCIe")
+        ctx.used.add("interconnect")
+
+
 def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
     """A context longer than the model takes ('10M tokens on Llama 3.1 8B'): said first, the job sized at the model's
     own maximum, and what the asked length would hold in KV cache alone (so the user sees why no card count helps)."""
@@ -630,6 +648,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         _unsupported_precision(ctx)
     _modified_cards(ctx)
     _pooled_memory_claim(ctx)
+    if req.intent in ("inference_speed", "serving") and req.interconnect in ("pcie", "nvlink"):
+        _stated_gpu_link(ctx)
     if req.device_kind == "phone" and not req.engine and req.intent in ("inference_memory", "inference_speed"):
         req = ctx.req = req.model_copy(update={"engine": "llamacpp"})
         ctx.used.add("device_kind")

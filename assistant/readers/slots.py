@@ -752,7 +752,14 @@ def deadline(text: str) -> dict:
     return {}
 
 
+# A form factor written into a card's name ('H100 80GB PCIe', 'A100-SXM4-80GB', 'H800 PCIe') names the card, not the
+# link the user says the cards talk over
+_FORM_IN_NAME = re.compile(r"(?<![a-z0-9])([a-z]{1,3}\d{2,4}[a-z]?)((?:\s*[-_ ]?\s*\d+\s*g(?:b)?)?)\s*[-_ ]?\s*"
+                           r"(?:pcie|sxm\d?)(?:\s*[-_ ]?\s*(\d+\s*g(?:b)?))?(?![a-z0-9])", re.I)
+
+
 def interconnect(text: str) -> dict:
+    text = _FORM_IN_NAME.sub(lambda m: " ".join(x for x in m.groups() if x), text)
     if has(w(r"infiniband|ib|ndr|hdr|edr") + r"|ib网|ib网络", text):
         return {"interconnect": "infiniband"}
     if has(w(r"roce(?:v2)?"), text):
