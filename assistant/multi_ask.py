@@ -76,8 +76,12 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     if comparison and {a.compare for a in asks} == {"precision"} and "gpu" not in req.stated and not req.gpus and \
             not re.search(LESS_MEMORY_ASK, question.lower()):
         # ('which takes less VRAM?': the sizes answer it on any card; the card and engine decide only a pick)
-        # 'GGUF Q4_K_M, AWQ or FP8: which is best?' with no card named: the pick turns on the card and the engine
-        comparison = (("**用什么卡、什么推理引擎、多少人同时用？** 选哪种格式取决于它们：FP8 只有 Ada/Hopper/Blackwell（L4、L40S、"
+        # 'GGUF Q4_K_M, AWQ or FP8: which is best?' with no card named: the pick turns on the card and the engine;
+        # with the users stated and no FP8 among them, GGUF against a server format turns on the users alone
+        fmts = [str((a.update or {}).get("precision") or "") for a in asks]
+        users = req.concurrent_users or req.batch or max(((x.request or {}).get("concurrent_users") or 0) for x in answers)
+        choice = format_choice_line(fmts, users, zh) if users and "fp8" not in fmts else None
+        comparison = (choice + ("下面按默认的卡估算：" if zh else " Meanwhile, on the default card: ") + comparison) if choice else (("**用什么卡、什么推理引擎、多少人同时用？** 选哪种格式取决于它们：FP8 只有 Ada/Hopper/Blackwell（L4、L40S、"
                        "RTX 40 系、H100/H200 等）原生支持；GGUF Q4_K_M 是 llama.cpp/Ollama 的格式（CPU、Mac、单人使用）；AWQ 是 "
                        "vLLM/SGLang 的 4 位格式，适合多人并发、较老的 N 卡。下面按默认的卡估算：") if zh else
                       ("**Which GPU, engine and how many users?** The pick turns on them: FP8 runs natively only on "
@@ -801,7 +805,10 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
             if not broken and asks[0].compare == "method" and pair <= set(methods):
                 return (f"{listed}。时间相当（差别不到 3%）：**选 LoRA**——{why_zh}" if zh else
                         f"{listed}. A tie on time (within 3%): **pick LoRA**: {why_en}")
-        return broken or (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
+        tie = broken or (f"{listed}。两者相当（差别不到 3%）。" if zh else f"{listed}. A tie (within 3%).")
+        if asks[0].compare != "precision" or name != "max_concurrent_sequences":
+            return tie
+        return _format_for_the_users(done, vals, listed, zh) or tie
     word = {"wall_hours": ("faster", "更快"), "decode_tokens_per_s_per_seq": ("faster", "更快"),
             "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜"),
             "max_concurrent_sequences": ("more sequences at once", "同时容纳更多"),
@@ -832,27 +839,83 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
                     f"on benchmarks, and {win[0].text} is only {gap:.2f}× faster (4-bit quantization costs more on long "
                     "reasoning, code and maths).")
     first_req = done[0][1].request or {}
-    users = first_req.get("concurrent_users") or 0
-    if asks[0].compare == "precision" and name == "max_concurrent_sequences" and users and \
-            all(v >= users for _, v in vals) and len(vals) >= 2:
-        # 'Q4_K_M vs AWQ vs FP8 on a 4090 for ~10 users': every format holds the users, so holding more is not the
-        # point; the most faithful that holds them wins, and GGUF is llama.cpp's single-user format
-        bits = {"fp8": 8, "int8": 8, "bf16": 16, "fp16": 16}
-        fmt = {id(a): str((a.update or {}).get("precision") or "") for a, _ in vals}
-        keep = max(vals, key=lambda av: (bits.get(fmt[id(av[0])], 4), not fmt[id(av[0])].startswith("q"), av[1]))
-        gguf = [a.text for a, _ in vals if fmt[id(a)].startswith("q")]
-        text = (f"{listed}。每种格式都能同时容纳你的 {users} 个用户，所以比的不是谁装得更多：**选 {keep[0].text}**——装得下里"
-                "最接近原模型质量的（8 位的 FP8/INT8 在基准上损失远小于 1%，4 位更容易在代码、数学、长推理上掉点）"
-                + (f"；{'、'.join(gguf)} 是 llama.cpp/Ollama 的格式，多用户并发时批处理效率不如 vLLM/SGLang" if gguf else "")
-                + "。" if zh else
-                f"{listed}. Every format holds your {users} users at once, so holding more is not the point: **pick "
-                f"{keep[0].text}**, the most faithful that holds them (8-bit FP8/INT8 lose well under 1% on benchmarks; "
-                "4-bit costs more on code, maths and long reasoning)"
-                + (f"; {', '.join(gguf)} is llama.cpp/Ollama's format, which batches concurrent users less efficiently "
-                   "than vLLM/SGLang" if gguf else "") + ".")
+    if asks[0].compare == "precision" and name == "max_concurrent_sequences":
+        text = _format_for_the_users(done, vals, listed, zh) or text
     if intent == "training_time" and first_req.get("period_hours") and "period_hours" in first_req.get("stated", []):
         text += " " + _measured_scaled(done, zh, question, first_req["period_hours"])
     return text
+
+
+_BITS = {"fp8": 8, "int8": 8, "bf16": 16, "fp16": 16}  # formats at 8 bits or more; the rest are 4-bit class
+
+
+_FORMAT_NAMES = re.compile(r"(?<![a-z0-9])(i?q\d_(?:k_[msl]|k|0|1)|gguf|awq|gptq|fp8|int8|int4|nf4|bf16|fp16)(?![a-z0-9])")
+
+
+def formats_named(text: str) -> list[str]:
+    """The weight formats a message names, in order ('Q4_K_M 还是 AWQ' → ['q4_k_m', 'awq'])."""
+    return list(dict.fromkeys(m.group(1) for m in _FORMAT_NAMES.finditer(text.lower())))
+
+
+def format_choice_line(formats: list[str], users: int, zh: bool) -> str | None:
+    """'Q4_K_M or AWQ?' asked where the sizes cannot be given yet (no model size): the choice does not hinge on the
+    size. A GGUF file (Q*_K_*, Q8_0) is llama.cpp/Ollama's; AWQ/GPTQ/FP8 are what vLLM/SGLang batch. Several users →
+    the server format; one → GGUF is the simple route. None unless a GGUF and a server format are both named."""
+    gguf = [f for f in formats if f.startswith(("q", "iq")) or f == "gguf"]
+    server = [f for f in formats if f in ("awq", "gptq", "fp8", "int8", "int4")]
+    if not gguf or not server:
+        return None
+    g, s_ = gguf[0].upper(), server[0].upper()
+    if users >= 2:
+        return (f"**{g} 还是 {s_}**：不取决于型号大小——{users} 人同时用，选 **{s_}** 在 vLLM/SGLang 上跑（连续批处理，多人并发吞吐高）；"
+                f"{g} 是 llama.cpp/Ollama 的 GGUF 格式，适合单人、Mac 或 CPU 卸载，多用户并发时批处理效率远不如前者。两者都是 4 位左右，"
+                "质量相近；8 位的 FP8（Hopper/Ada 及更新的卡）损失更小，显存够就优先。" if zh else
+                f"**{g} or {s_}**: this does not hinge on the size. For {users} users at once, use **{s_}** on vLLM or SGLang "
+                f"(continuous batching, high throughput across users); {g} is llama.cpp/Ollama's GGUF format, good for one "
+                "user, a Mac or CPU offload, and its server batches concurrent users far less efficiently. Both are about 4 "
+                "bits, with similar quality; 8-bit FP8 (Hopper, Ada and newer) loses less, and is preferable where memory allows.")
+    return (f"**{g} 还是 {s_}**：一个人用时 {g} 配 llama.cpp/Ollama 最省事（不用调服务端，显存不够还能放到内存）；多人共用时选 {s_} 在 "
+            "vLLM/SGLang 上跑。" if zh else
+            f"**{g} or {s_}**: for one user, {g} on llama.cpp/Ollama is the simple route (no server to tune, spills to CPU "
+            f"memory if needed); once several people share it, {s_} on vLLM/SGLang.")
+
+
+def _format_for_the_users(done: list[tuple[Ask, Answer]], vals: list, listed: str, zh: bool) -> str | None:
+    """'Q4_K_M vs AWQ vs FP8 on one card for ~10 users': holding more than the users is not the point. Of the formats
+    that hold them all at once, a GPU-server format before a GGUF file (llama.cpp/Ollama batch concurrent users far
+    less than vLLM/SGLang) when several users share it, then the most faithful, then the one that holds the most.
+    None when no users were stated or none of the formats holds them."""
+    users = (done[0][1].request or {}).get("concurrent_users") or 0
+    if not users or len(vals) < 2:
+        return None
+    fmt = {id(a): str((a.update or {}).get("precision") or "") for a, _ in vals}
+    is_gguf = lambda a: fmt[id(a)].startswith(("q", "iq"))
+    hold = [av for av in vals if av[1] >= users]
+    if not hold:
+        return None
+    keep = max(hold, key=lambda av: (users < 2 or not is_gguf(av[0]), _BITS.get(fmt[id(av[0])], 4), av[1]))
+    short = [f"{a.text} ({v})" if not zh else f"{a.text}（{v} 路）" for a, v in vals if v < users]
+    gguf = [a.text for a, _ in vals if is_gguf(a)]
+    if zh:
+        return (f"{listed}。" + (f"{'、'.join(short)} 装不下你的 {users} 个用户；" if short else
+                                  f"每种格式都能同时容纳你的 {users} 个用户，所以比的不是谁装得更多；")
+                + f"**选 {keep[0].text}**——装得下的格式里" + ("最适合多人并发、且" if users >= 2 and gguf else "")
+                + "最接近原模型质量的（8 位的 FP8/INT8 在基准上损失远小于 1%，4 位更容易在代码、数学、长推理上掉点）"
+                + (f"；{'、'.join(gguf)} 是 llama.cpp/Ollama 的 GGUF 格式，适合单人、Mac 或 CPU 卸载，多用户并发时批处理效率远不如 "
+                   "vLLM/SGLang 上的 AWQ/GPTQ/FP8（上面的路数只按显存算）" if gguf and users >= 2 else "")
+                + (f"；只有一个人用时，{keep[0].text} 配 llama.cpp/Ollama 最省事（不用调服务端，显存不够还能放到内存），多人共用时 "
+                   "vLLM 上的 AWQ/GPTQ 才划算" if users < 2 and is_gguf(keep[0]) else "") + "。")
+    return (f"{listed}. " + (f"{', '.join(short)} cannot hold your {users} users at once; " if short else
+                             f"Every format holds your {users} users at once, so holding more is not the point; ")
+            + f"**pick {keep[0].text}**: of the formats that hold them, the "
+            + ("one a batching server runs and the " if users >= 2 and gguf else "")
+            + "most faithful (8-bit FP8/INT8 lose well under 1% on benchmarks; 4-bit costs more on code, maths and long "
+              "reasoning)"
+            + (f". {', '.join(gguf)} is llama.cpp/Ollama's format (GGUF), good for one user, a Mac or CPU offload; its "
+               "server batches far less than vLLM or SGLang running AWQ/GPTQ/FP8 (the sequences above count memory only)" if gguf and users >= 2 else "")
+            + (f". For one user, {keep[0].text} on llama.cpp/Ollama is the simple route (no server to tune, spills to "
+               "CPU memory if needed); AWQ/GPTQ on vLLM pays off once several people share the card"
+               if users < 2 and is_gguf(keep[0]) else "") + ".")
 
 
 def _measured_on_cards(done: list[tuple[Ask, Answer]], zh: bool, req: dict) -> str:

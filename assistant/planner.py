@@ -1332,6 +1332,13 @@ def _which_member(ctx: Ctx) -> Answer:
     meanwhile = _on_the_suggested_models(ctx, picks, whole=len(set(req.gpus or [])) >= 2)
     if meanwhile:
         text += "\n\n" + ctx.t("Meanwhile, the same job with a few of them:", "先按其中几个型号算同样的任务：") + "\n" + "\n".join(meanwhile)
+    from assistant.multi_ask import format_choice_line, formats_named
+
+    users = req.concurrent_users or req.batch or 1
+    choice = format_choice_line(formats_named(ctx.question or ""), users, ctx.zh)
+    if choice:  # 'Q4_K_M 还是 AWQ?' beside the size question: answered now, it does not hinge on the size
+        text += "\n\n" + choice
+        ctx.used |= {"precision"}
     return _question_back(ctx, text, clar, "model")
 
 

@@ -3,6 +3,8 @@ link tensor parallelism pays in a speed or serving answer (not 'not used'). Gene
 phrasings."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from assistant.readers.rules import read
@@ -46,3 +48,46 @@ def test_nvlink_stated_on_a_card_that_has_it_is_used(card):
     name, _ = card
     a = ask(f"serve llama 3.1 70b fp8 on 4x {name} with nvlink, 32 users, tokens/s per user?")
     assert not any(i.startswith("interconnect") for i in a.ignored), a.ignored
+
+
+# --- GGUF against a GPU-server format: decided by how many people share the card ---------------------------------------
+def _comparison(answer: str) -> str:
+    m = re.search(r"\*\*(?:Comparison|比较)\*\*[:：](.*)", answer)
+    assert m, answer[:500]
+    return m.group(1)
+
+
+@pytest.mark.parametrize("users", [4, 10, 20])
+@pytest.mark.parametrize("pair", [("Q4_K_M", "AWQ"), ("q5_k_m", "GPTQ"), ("Q8_0", "AWQ")])
+@pytest.mark.parametrize("job", [("Qwen2.5-14B", "one L40S"), ("Llama 3.1 8B", "one A100 80GB")])
+def test_several_users_pick_the_server_format_over_gguf(users, pair, job):
+    # every format that holds the users is enough on memory; several people share the card, so the format a batching
+    # server (vLLM/SGLang) runs wins over llama.cpp's GGUF, whatever the sequence counts
+    gguf, server = pair
+    model, card = job
+    a = ask(f"serving {model} on {card} for {users} concurrent users: {gguf} gguf or {server}, which one?")
+    text = _comparison(a.answer)
+    assert re.search(rf"\*\*pick {server}\*\*", text, re.I), text
+    assert "llama.cpp" in text
+
+
+@pytest.mark.parametrize("form", ["部署 {fam} 给公司 {n} 人用，大概要几张卡？量化用 Q4_K_M 还是 AWQ 好？",
+                                  "{fam} for our {n} staff, how many gpus? and Q4_K_M or AWQ?"])
+@pytest.mark.parametrize("fam", ["Qwen3", "Qwen2.5", "Llama 3.1"])
+@pytest.mark.parametrize("n", [40, 200])
+def test_the_format_choice_is_answered_beside_the_size_question(form, fam, n):
+    # the size is asked back (the count hinges on it), but GGUF vs AWQ for a team does not: it is answered now
+    a = ask(form.format(fam=fam, n=n))
+    assert re.search(r"\*\*(?:选 |use )?AWQ\*\*", a.answer), a.answer[-800:]
+
+
+@pytest.mark.parametrize("phrase", ["just me using it", "only me", "我自己用", "就我一个人用", "只有我自己用"])
+def test_one_person_using_it_is_one_stream(phrase):
+    req = _req(f"llama 3.1 8b on a 4090, {phrase}, q4_k_m or awq?")
+    assert req.batch == 1 or req.concurrent_users == 1
+
+
+@pytest.mark.parametrize("phrase", ["just me and 3 colleagues", "only me + my team of 5"])
+def test_me_and_others_is_not_one_stream(phrase):
+    req = _req(f"llama 3.1 8b on a 4090, {phrase}, q4_k_m or awq?")
+    assert req.batch != 1

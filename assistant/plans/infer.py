@@ -1319,6 +1319,9 @@ def serving(ctx: Ctx) -> Answer:
         # the plan below runs with it
         head = _standard_fix(ctx, model, gpu, n, fmt, context, users, speeds=False, found=setting)
         v = v.model_copy(update={"fits": True})
+        with_it = fits_on(model, gpu, n, fmt, context, users, engine="vllm", gpu_memory_utilization=setting[0],
+                          kv_dtype=setting[1])
+        max_seqs = with_it.max_batch or users  # (what the setting holds, the figure a comparison reads)
         ctx.req = req = req.model_copy(update={"gpu_memory_utilization": setting[0], "kv_dtype": setting[1] or req.kv_dtype})
     elif r.fits:
         pool = r.vllm_kv_cache_tokens

@@ -413,8 +413,10 @@ def batches(text: str) -> dict:
         out["batch"] = int(next(g for g in m.groups() if g))
     else:
         one = [x for x in re.finditer(w(r"single user|one user|a single request|one request|single[\s-]*stream|"
-                                        r"single concurrency|concurrency (?:of )?1|batch[\s-]*size[\s-]*(?:of[\s-]*)?1") +
-                                      r"|单用户|一个用户|一个人用|单并发|单路|1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", text)
+                                        r"single concurrency|concurrency (?:of )?1|batch[\s-]*size[\s-]*(?:of[\s-]*)?1|"
+                                        r"(?:just|only) me(?! and| \+| with)|just myself|me alone|only i(?= use| will use)") +
+                                      r"|单用户|一个用户|一个人用|单并发|单路|1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])"
+                                      r"|我自己用|就我一个人|只有我一个人|只有我自己|就我自己|自己一个人用", text)
                if not re.match(r"[^，,。;；]{0,24}?" + TPS_RATE, text[x.end():])]
         if one:  # ('单路 decode 25 tok/s' beside a measured total: the measurement's condition, not the job's batch)
             out["batch"] = 1
