@@ -91,3 +91,34 @@ def test_one_person_using_it_is_one_stream(phrase):
 def test_me_and_others_is_not_one_stream(phrase):
     req = _req(f"llama 3.1 8b on a 4090, {phrase}, q4_k_m or awq?")
     assert req.batch != 1
+
+
+# --- a plan sized at the band's slow end does not turn a central 'yes' on the user's cards into 'no' -------------------
+def _level(a) -> int:
+    """2: the user's cards meet the targets even at the slow end; 1: at the estimate only; 0: not even there."""
+    f = a.figures
+    return 2 if f.get("serve_enough") == 1 else 1 if f.get("serve_central_meets") else 0
+
+
+@pytest.mark.parametrize("job", [("Qwen3-235B-A22B FP8", "8 张 H20", 100), ("Mixtral 8x7B", "2 张 H100", 64),
+                                 ("Llama 3.1 70B fp8", "4 张 H100", 64)])
+def test_a_looser_per_user_rate_never_gets_a_worse_verdict(job):
+    model, cards, users = job
+    levels = []
+    for rate in (40, 25, 15, 8, 4):  # tokens/s per user, tightest first
+        a = ask(f"{cards} 部署 {model}，{users} 并发，每用户 >= {rate} tok/s，能满足吗？")
+        levels.append(_level(a))
+        if _level(a) == 1:
+            # the headline's estimate is within the target and names the count that meets it at the slow end
+            m = re.search(r"每 token ≈ (\d+) 毫秒", a.answer.split("\n\n")[1])
+            assert m and float(m.group(1)) <= 1000 / rate + 0.5, a.answer[:600]
+            assert a.figures["serve_total_gpus"] > int(re.match(r"\d+", cards).group(0))
+    assert levels == sorted(levels), levels
+
+
+def test_central_yes_is_said_with_the_slow_end_count():
+    a = ask("8x H20 96G, Qwen3-235B-A22B FP8, TP8, 100 concurrent, avg 2k in / 1k out, need >= 15 tok/s per user. ok?")
+    head = a.answer.split("\n\n")[1]
+    if a.figures.get("serve_central_meets"):
+        assert head.startswith("**Likely yes")
+        assert f"**{a.figures['serve_total_gpus']}** GPUs" in head

@@ -1491,7 +1491,24 @@ def serving(ctx: Ctx) -> Answer:
             enough = n >= plan.total_gpus
             figures["serve_enough"] = enough
             en_t, zh_t = _targets_text(plan)
-            if not enough and r.fits:  # the verdict is the latency's (or the load's): memory alone would say yes
+            central = _central_at_count(ctx, model, gpu, fmt, context, n, plan) if (
+                not enough and r.fits and plan.targets) else None
+            t_ttft, t_itl = plan.targets.get("ttft_s"), plan.targets.get("itl_ms")
+            if central is not None and (t_ttft is None or central.ttft_s <= t_ttft) and \
+                    (t_itl is None or central.itl_ms <= t_itl):
+                # the estimate on the user's cards meets the targets; only the band's slow end misses: both said
+                figures["serve_central_meets"] = 1
+                lines[0] = ctx.t(
+                    f"**Likely yes, with little margin**: on {n}× {gpu.name} the estimate is TTFT ≈ {central.ttft_s:.2f} s "
+                    f"and ITL ≈ {central.itl_ms:.0f} ms ({central.tokens_per_s_per_user:g} tokens/s per user), within "
+                    f"{en_t}; at the slow end of the estimate's band (published measurements of similar set-ups ran up to "
+                    f"{band_high(model, 'itl_ms'):.2f}× slower per token) it would miss, and **{plan.total_gpus}** GPUs "
+                    "meet the targets even there. Measure on your cards before buying more.",
+                    f"**大概率可以，但余量不大**：{n} 张 {gpu.name} 的估计是首 token ≈ {central.ttft_s:.2f} 秒、每 token ≈ "
+                    f"{central.itl_ms:.0f} 毫秒（每用户 {central.tokens_per_s_per_user:g} token/秒），在{zh_t}内；按估计区间的慢端"
+                    f"（同类公开实测每 token 最多慢 {band_high(model, 'itl_ms'):.2f} 倍）会达不到，要在慢端也达标需要 "
+                    f"**{plan.total_gpus}** 张。加卡之前先在你的卡上实测。")
+            elif not enough and r.fits:  # the verdict is the latency's (or the load's): memory alone would say yes
                 lines[0] = ctx.t(f"**Not within the latency targets**: {n}× {gpu.name} hold the {users} sequences in memory, "
                                  f"but {en_t} at this load take **{plan.total_gpus}** GPUs." if plan.targets else
                                  f"**Not at this load**: {n}× {gpu.name} hold one set of sequences in memory, but running "
@@ -1499,7 +1516,9 @@ def serving(ctx: Ctx) -> Answer:
                                  f"**达不到延迟目标**：{n} 张 {gpu.name} 显存放得下 {users} 路，但要在{zh_t}内服务，需要 "
                                  f"**{plan.total_gpus}** 张。" if plan.targets else
                                  f"**扛不住这个负载**：{n} 张 {gpu.name} 放得下模型，但要让请求不排队，需要 **{plan.total_gpus}** 张。")
-            if plan.targets:
+            if plan.targets and central is not None and figures.get("serve_central_meets"):
+                pass  # (the headline says both the estimate and the slow end)
+            elif plan.targets:
                 plan_lines.insert(1, ctx.t(
                     f"**Latency**: {n}× {gpu.name} " + ("also meet the latency targets at this load." if enough else
                                                       f"hold the load in memory but **not within the latency targets**: "
@@ -1680,19 +1699,14 @@ def _targets_text(plan) -> tuple[str, str]:
     return en, zh
 
 
-def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
-    """The serving planner for the users (or requests/s) asked about: (answer lines, plan), or a line saying why not."""
-    from tools.serving import DEFAULT_OUTPUT, ServeRequest, ServeTargetError, plan_serving
+def _serve_args(ctx: Ctx, model, gpu, fmt: str, context: int) -> dict:
+    """The serving planner's arguments for the request: lengths, load, stated targets and engine settings."""
+    from tools.engines import engine as engine_row
+    from tools.serving import DEFAULT_OUTPUT
 
     req = ctx.req
-    if not (req.concurrent_users or req.requests_per_s):
-        return [], None
-    if gpu.memory_bandwidth_gbps is None or gpu.vendor == "Apple":
-        return [], None
     out = req.output_len or min(DEFAULT_OUTPUT, max(1, context // 4))
     prompt = req.prompt_len or max(1, context - out)
-    from tools.engines import engine as engine_row
-
     engine = engine_row(req.engine or "vllm").id
     args = {"model": model.id, "gpu": gpu.id, "prompt_len": prompt, "output_len": out, "engine": engine,
             "precision": fmt, "kv_dtype": req.kv_dtype, "price_per_gpu_hour": req.price_per_gpu_hour}
@@ -1707,6 +1721,46 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
         args["tp"] = req.tensor_parallel
     if req.context and req.prompt_len and req.context > prompt + out:
         args["max_model_len"] = req.context
+    return args
+
+
+def band_high(model, metric: str) -> float:
+    """How much slower than the estimate the band's slow end runs for this model's kind (dense or MoE)."""
+    from tools.serve_bands import BANDS, kind_of
+
+    return max(BANDS[kind_of(model)][metric][1], 1.0)
+
+
+def _central_at_count(ctx: Ctx, model, gpu, fmt: str, context: int, n: int, plan):
+    """The user's own GPU count, run without the targets, in the plan's tensor-parallel shape: its central TTFT and ITL
+    (a ServePlan), or None when that count does not make whole replicas of the shape or the load does not fit on it.
+    A plan sized at the safe end of the band may need more GPUs than the user has although the central estimate on
+    theirs meets the targets: then both are said."""
+    from tools.serving import ServeRequest, plan_serving
+
+    args = {k: v for k, v in _serve_args(ctx, model, gpu, fmt, context).items() if k not in ("ttft_s", "itl_ms")}
+    tp = args.get("tp") or plan.tp
+    if plan.pp > 1 or n % tp:
+        return None
+    try:
+        at_n = plan_serving(ServeRequest(model=model, gpu=gpu, prices=ctx.deps.prices(),
+                                         **{k: v for k, v in (args | {"tp": tp}).items() if k not in ("model", "gpu")}))
+    except ValueError:
+        return None
+    return at_n if at_n.total_gpus <= n else None
+
+
+def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
+    """The serving planner for the users (or requests/s) asked about: (answer lines, plan), or a line saying why not."""
+    from tools.serving import DEFAULT_OUTPUT, ServeRequest, ServeTargetError, plan_serving
+
+    req = ctx.req
+    if not (req.concurrent_users or req.requests_per_s):
+        return [], None
+    if gpu.memory_bandwidth_gbps is None or gpu.vendor == "Apple":
+        return [], None
+    args = _serve_args(ctx, model, gpu, fmt, context)
+    prompt, out = args["prompt_len"], args["output_len"]
     try:
         plan = ctx.call("plan_serve", args, plan_serving(ServeRequest(
             model=model, gpu=gpu, prices=ctx.deps.prices(), **{k: v for k, v in args.items() if k not in ("model", "gpu")})))
