@@ -141,6 +141,9 @@ class Request(BaseModel):
     zero: int | None = Field(None, ge=0, le=3)
     offload: Literal["none", "optimizer", "all"] | None = None
     recompute: Literal["none", "selective", "full"] | None = None
+    loss: Literal["hf", "chunked"] | None = Field(None, description="the loss implementation: hf (the whole vocabulary's "
+                                                  "logits held) or chunked (Liger FusedLinearCrossEntropy, torchtune "
+                                                  "chunked loss, Unsloth: never all held)")
     lora_rank: int | None = None
     lora_targets: list[str] | None = Field(None, description="LoRA target modules (q_proj, v_proj, ...); None = all "
                                            "linear layers")

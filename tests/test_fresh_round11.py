@@ -122,3 +122,25 @@ def test_central_yes_is_said_with_the_slow_end_count():
     if a.figures.get("serve_central_meets"):
         assert head.startswith("**Likely yes")
         assert f"**{a.figures['serve_total_gpus']}** GPUs" in head
+
+
+# --- a time asked beside a memory that fits only with a usual change is timed with all of that change ------------------
+@pytest.mark.parametrize("mb", [2, 4])
+@pytest.mark.parametrize("seq", [4096, 8192])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_time_beside_a_fix_never_says_it_does_not_fit(mb, seq, lang):
+    q = (f"LoRA r=64 of Llama 3.1 8B, seq {seq}, micro bs {mb}, 4x RTX 4090 DDP, 150M tokens. does it fit per card? how "
+         "long?" if lang == "en" else
+         f"Llama 3.1 8B 做 LoRA，r=64，seq {seq}，micro bs {mb}，4 张 4090 DDP，数据 1.5 亿 token。每张卡显存够吗？要训多久？")
+    a = ask(q)
+    parts = re.split(r"\n### 2\. ", a.answer)
+    assert len(parts) == 2, a.answer[:400]
+    memory, timed = parts
+    if re.search(r"fits on these 4 with a usual change|用常规改法（[^）]*）这 4 张就放得下", memory):
+        assert not re.search(r"Does not fit|放不下", timed.split("**Assumptions**")[0].split("**假设**")[0]), timed[:900]
+
+
+@pytest.mark.parametrize("phrase", ["with liger kernel", "using Liger's fused linear cross entropy", "chunked cross-entropy",
+                                    "用分块交叉熵", "unsloth"])
+def test_a_chunked_loss_stated_is_read(phrase):
+    assert _req(f"LoRA of Llama 3.1 8B on one 4090, seq 4096, {phrase}: fits?").loss == "chunked"

@@ -54,6 +54,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "context": ("Can one H100 run Llama 3.1 8B?", "Can one H100 run Llama 3.1 8B at 32k context?"),
     "prompt_len": ("TTFT of Llama 3.1 8B on one H100?", "TTFT of Llama 3.1 8B on one H100 for an 8k prompt?"),
     "output_len": ("How fast is Llama 3.1 8B on one H100?", "How fast is Llama 3.1 8B on one H100 with 1024 output tokens?"),
+    "loss": ("LoRA of Llama 3.1 8B on one RTX 4090 at seq 4096, micro batch 2: does it fit?",
+             "LoRA of Llama 3.1 8B on one RTX 4090 at seq 4096, micro batch 2, with Liger fused cross entropy: does it fit?"),
     "micro_batch": ("LoRA of Llama 3.1 8B on one A100 80GB?", "LoRA of Llama 3.1 8B on one A100 80GB with micro batch 4?"),
     "global_batch": ("How long to train Llama 3.1 8B on 1B tokens with 8 H100?",
                      "How long to train Llama 3.1 8B on 1B tokens with 8 H100, global batch 64?"),

@@ -16,7 +16,7 @@ DEFAULT_GPU = "a100-80gb"
 
 USES["training_memory"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision",
                            "seq_len", "micro_batch", "optimizer", "zero", "offload", "recompute", "lora_rank", "lora_targets",
-                           "largest_model", "ram_gb"}  # (host RAM: checked against what offloading puts there)
+                           "largest_model", "ram_gb", "loss"}  # (host RAM: checked against what offloading puts there)
 USES["training_time"] = {"model", "method", "methods", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "interconnect",
                          "measured_tokens", "measured_model", "measured_gpu", "measured_num_gpus",
                          "precision", "seq_len", "global_batch", "tokens", "epochs", "zero", "recompute",
@@ -46,7 +46,7 @@ def _memory_args(ctx: Ctx, method: str) -> dict[str, Any]:
     precision = {"fp32": "fp32", "bf16": "mixed", "fp16": "mixed"}.get(req.precision or "", None)
     return {k: v for k, v in {
         "method": method, "num_gpus": req.num_gpus or 1, "precision": precision, "optimizer": req.optimizer,
-        "zero": req.zero, "offload": req.offload, "micro_batch": req.micro_batch, "seq_len": req.seq_len,
+        "zero": req.zero, "offload": req.offload, "micro_batch": req.micro_batch, "seq_len": req.seq_len, "loss": req.loss,
         "recompute": req.recompute, "lora_rank": req.lora_rank if method != "full" else None,
         "lora_targets": req.lora_targets if method != "full" else None, "ep": _stated_ep(ctx)}.items() if v is not None}
 
@@ -613,7 +613,7 @@ def _does_not_fit_line(ctx: Ctx, model, gpu, n: int) -> str | None:
     except ValueError:
         return None
     ctx.used |= {k for k in ("lora_rank", "lora_targets", "optimizer", "micro_batch", "offload", "zero", "recompute",
-                             "seq_len") if k in ctx.req.stated}  # (the memory check ran with them)
+                             "seq_len", "loss") if k in ctx.req.stated}  # (the memory check ran with them)
     if r.fits:
         return None
     if r.min_gpus and r.min_gpus <= n:

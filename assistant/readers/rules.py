@@ -300,7 +300,7 @@ def _implied_mfu(quoted: str, catalog: Catalog) -> float | None:
 _DURATION = r"\d+(?:\.\d+)?\s*(?:个)?\s*(?:hours?|hrs?|h|days?|weeks?|小时|天|周|个月)(?![a-z])"
 # what an earlier run shares with the job asked unless the job says otherwise ('the same recipe')
 _INHERITED = ("method", "methods", "model", "model_text", "models", "gpu", "gpus", "gpu_text", "num_gpus", "gpus_per_node",
-              "nodes", "seq_len", "lora_rank", "lora_targets", "precision", "zero", "recompute", "micro_batch",
+              "nodes", "seq_len", "lora_rank", "lora_targets", "precision", "zero", "recompute", "loss", "micro_batch",
               "global_batch", "tokens", "epochs", "interconnect")
 
 
@@ -2061,7 +2061,7 @@ _SERVING_ONLY = {"concurrent_users", "requests_per_s", "ttft_s", "itl_ms", "toke
                  "gpu_memory_utilization", "prompt_len", "output_len", "precision", "checkpoint_format", "context", "batch",
                  "max_throughput", "throughput_tokens_per_s", "measured_concurrency", "tensor_parallel", "tokens_per_day",
                  "daily_active_users", "peak_factor"}
-_TRAINING_ONLY = {"method", "methods", "optimizer", "zero", "offload", "recompute", "lora_rank", "lora_targets",
+_TRAINING_ONLY = {"method", "methods", "optimizer", "zero", "offload", "recompute", "loss", "lora_rank", "lora_targets",
                   "micro_batch", "global_batch", "tokens", "epochs", "seq_len", "mfu", "deadline_hours", "packing"}
 
 

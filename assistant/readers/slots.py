@@ -248,6 +248,9 @@ def optimizer_and_sharding(text: str) -> dict:
     elif has(w(r"grad(?:ient)?[\s_-]*(?:checkpoint\w*|ckpt)|activation[\s_-]*(?:checkpoint\w*|ckpt)|recompute\w*") +
              r"|梯度检查点|重计算", text):
         out["recompute"] = "full"
+    if has(w(r"liger(?:[\s_-]*kernel)?|fused[\s_-]*(?:linear[\s_-]*)?cross[\s_-]*entropy|chunked[\s_-]*(?:cross[\s_-]*entropy|"
+             r"loss|ce)|cut[\s_-]*cross[\s_-]*entropy|unsloth") + r"|分块交叉熵|分块\s*loss", text):
+        out["loss"] = "chunked"  # the vocabulary's logits never all held at once
     m = re.search(w(r"(?:lora[\s_-]*)?(?:rank|r)\s*(?:[=:]|of|to|改成|设成|设为|设到|为|开到)?\s*(\d{1,4})")
                   + r"|秩\s*[=:：为]?\s*(\d{1,4})|lora_r\s*[=:]?\s*(\d{1,4})", text)
     if m and (has(w("lora|qlora|rank") + "|秩", text)):
