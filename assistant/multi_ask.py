@@ -413,9 +413,15 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         short = [(a, v) for a, v, e in rows if isinstance(v, (int, float))]
         if short:  # none carries the load at the counts stated: the one that does at the least cost, with its count
             a, v = min(short, key=lambda av: av[1])
-            return listed + (f"。按你写的卡数，没有一个方案扛得住这个负载；按各自需要的卡数，**{a.text} 最好**（最省）。" if zh else
-                             f". None of these carries the load at the count written; at the counts each needs, "
-                             f"**Best: {a.text}** (the cheapest).")
+            need = next((x.figures.get("serve_total_gpus") for b, x in done if b is a), None)
+            card = re.sub(r"^\s*\d+\s*×\s*", "", a.text)
+            label = f"{int(need)}× {card}" if need else a.text
+            unpriced = [re.sub(r"^\s*\d+\s*×\s*", "", b.text) for b, w_, _ in rows if not isinstance(w_, (int, float))]
+            tail = ((f"（{'、'.join(unpriced)} 没有价格，未参与比较）" if zh else
+                     f" ({', '.join(unpriced)}: no price, not compared)") if unpriced else "")
+            return listed + (f"。**按你写的卡数，没有一个方案扛得住这个负载**；按各自需要的卡数，最省的是 **{label}**{tail}。" if zh else
+                             f". **None of these carries the load at the count written**; at the counts each needs, the "
+                             f"cheapest is **{label}**{tail}.")
     if len(vals) < 2:
         unfit = [a for a, v, e in rows if ruled_out(e)]
         if len(vals) == 1 and unfit:  # one option holds the job, the others do not: that decides it

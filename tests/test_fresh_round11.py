@@ -144,3 +144,19 @@ def test_the_time_beside_a_fix_never_says_it_does_not_fit(mb, seq, lang):
                                     "用分块交叉熵", "unsloth"])
 def test_a_chunked_loss_stated_is_read(phrase):
     assert _req(f"LoRA of Llama 3.1 8B on one 4090, seq 4096, {phrase}: fits?").loss == "chunked"
+
+
+# --- none of the options carries the load at the count written: the pick names the count it needs --------------------
+@pytest.mark.parametrize("q", [
+    "部署 Qwen2.5-32B，bf16，并发 {u}，上下文 8k。2 张 L40S、1 张 A100 80G、2 张 4090 选哪个？",
+    "serve Qwen2.5-32B bf16 to {u} concurrent users at 8k context: 2x L40S, 1x A100 80GB or 2x RTX 4090, which one?"])
+@pytest.mark.parametrize("u", [30, 60])
+def test_the_pick_at_the_counts_needed_carries_its_count(q, u):
+    a = ask(q.format(u=u))
+    m = re.search(r"(?:cheapest is|最省的是) \*\*(\d+)× ([^*]+)\*\*", a.answer)
+    if not m:
+        return  # (some option carries the load as written: another rule decides)
+    need = {x.ask: x.figures.get("serve_total_gpus") for x in a.asks}
+    picked = next(k for k in need if m.group(2).strip() in k)
+    assert int(m.group(1)) == need[picked]
+    assert need[picked] > int(re.match(r"\s*(\d+)", picked).group(1))  # more than written: the count is the news
