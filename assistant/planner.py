@@ -1377,6 +1377,12 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
         suggestions: list[str] = []
     except UnknownItem as e:
         suggestions = e.suggestions
+    bare = re.sub(r"^(?:nvidia|amd|huawei|intel|geforce|英伟达|华为)\s*", "", name.lower())
+    if suggestions and bare != name.lower():  # 'NVIDIA H120': the near names of 'h120', not of the vendor's word
+        try:
+            ctx.deps.catalog.gpu(bare)
+        except UnknownItem as e:
+            suggestions = e.suggestions or suggestions
     stem = re.sub(r"[\s\-_]+", "", name.lower())
     chips = [g.id for g in ctx.deps.catalog.gpus if g.vendor == "Apple" and re.sub("-", "", g.id).startswith(stem)]
     if chips:  # 'M3 Max' without its memory: which configuration?
@@ -1663,6 +1669,19 @@ def _on_the_suggested_cards(ctx: Ctx, gpus: list[str]) -> list[str]:
             continue
         n = v.num_gpus or v.min_gpus
         f = a.figures
+        by_method = [(m, f.get(f"{m}_min_gpus")) for m in ("full", "lora", "qlora") if f.get(f"{m}_min_gpus")]
+        if a.intent == "training_memory" and not ctx.req.method and len(by_method) >= 2:
+            # no method stated: each method's count on this card, not whichever the card's own answer led with
+            names = {"full": ctx.t("full fine-tune", "全参微调"), "lora": "LoRA", "qlora": "QLoRA"}
+            whole = [(m, f.get(f"{m}_per_gpu_gb")) for m, _ in by_method if f.get(f"{m}_per_gpu_gb")]
+            if not out and not ctx.req.num_gpus and whole:  # (sized on one GPU: the whole job's memory by method)
+                out.append(ctx.t("- memory the whole job needs, by method: ", "- 整个任务需要的显存（按方法）：")
+                           + ctx.t(", ", "，").join(f"{names[m]} ≈ {gb:,.0f} GB" for m, gb in whole))
+            out.append(f"- {gpu.name}: " + ctx.t(", ".join(f"{names[m]} {k} GPU(s)" if k == 1 else f"{names[m]} ≥ {k} GPUs"
+                                                           for m, k in by_method),
+                                                 "，".join(f"{names[m]} {k} 张" if k == 1 else f"{names[m]} 至少 {k} 张"
+                                                          for m, k in by_method)))
+            continue
         if v.fits is False and v.min_gpus and v.min_gpus > (v.num_gpus or 1):
             # the fewest that hold it there, not 'one card (or the count the user gave): does not fit'
             asked = ctx.t(f"{v.num_gpus} do not hold it; ", f"{v.num_gpus} 张放不下；") if ctx.req.num_gpus else ""

@@ -160,3 +160,26 @@ def test_the_pick_at_the_counts_needed_carries_its_count(q, u):
     picked = next(k for k in need if m.group(2).strip() in k)
     assert int(m.group(1)) == need[picked]
     assert need[picked] > int(re.match(r"\s*(\d+)", picked).group(1))  # more than written: the count is the news
+
+
+# --- an unknown card with no method stated: each method's count on each suggested card ---------------------------------
+@pytest.mark.parametrize("card", ["NVIDIA H120", "H120", "nvidia A120"])
+@pytest.mark.parametrize("model", ["llama 3.1 70b", "Qwen2.5-72B"])
+def test_unknown_card_no_method_gives_every_method_on_each_suggestion(card, model):
+    a = ask(f"how much memory do i need to fine tune {model} on the {card}? how many cards")
+    assert a.status != "answered" or a.clarification  # the card is asked back
+    lines = [ln for ln in a.answer.splitlines() if ln.startswith("- ") and "GPU" in ln and "memory the whole" not in ln]
+    assert lines, a.answer
+    for ln in lines:  # every line names the three methods, and the counts fall full >= LoRA >= QLoRA
+        counts = [int(x) for x in re.findall(r"(?:≥ )?(\d+) GPU", ln)]
+        assert len(counts) == 3 and counts == sorted(counts, reverse=True), ln
+    whole = re.search(r"full fine-tune ≈ ([\d,]+) GB, LoRA ≈ ([\d,]+) GB, QLoRA ≈ ([\d,]+) GB", a.answer)
+    assert whole
+    full, lora, qlora = (float(g.replace(",", "")) for g in whole.groups())
+    # 70B-class: full states 16 B/param ≈ 1.1 TB; LoRA's bf16 weights 2 B/param ≈ 141-145 GB; QLoRA 4-bit ≈ 35-45 GB + work
+    assert 1000 < full < 1400 and 140 < lora < 190 and 40 < qlora < 70
+
+
+def test_vendor_word_does_not_steer_the_near_names():
+    a = ask("fine tune llama 3.1 8b on nvidia h120, how many cards")
+    assert "h100" in (a.clarification.suggestions if a.clarification else [])
