@@ -989,6 +989,21 @@ def _memory_listed(rows: list, zh: bool) -> str:
                      for a, v in rows)
 
 
+def _fits_with_a_fix(done: list[tuple[Ask, Answer]], zh: bool) -> str:
+    """'…with ZeRO-3 and QLoRA, 20.8 GB per GPU: fits': of set-ups that do not fit as configured, the ones a usual
+    change (micro-batch 1, chunked loss, QLoRA, …) makes fit on the same GPUs, with that change and the memory."""
+    from assistant.plans.train import FIXES
+
+    out = []
+    for a, x in done:
+        fix = x.figures.get("fix_fits")
+        gb = x.figures.get(f"fix_{fix}_per_gpu_gb") if fix else None
+        if fix in FIXES and gb:
+            en, cn = FIXES[fix].said
+            out.append(f"{a.text} + {cn}：每卡 {gb:.1f} GB，放得下" if zh else f"{a.text} + {en}: {gb:.1f} GB per GPU, fits")
+    return ("；".join(out) + "。") if zh and out else ("; ".join(out) + ".") if out else ""
+
+
 def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = "") -> str:
     """Fits first, then the least memory per GPU; 'do we need X' is answered as needed / not needed; several values
     of one input are listed side by side; 'which takes less VRAM?' is answered by memory alone."""
@@ -1012,7 +1027,8 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
     if done[0][0].compare in VALUE_GROUPS:
         return listed + ("。" if zh else ".")
     first_a, first_v = rows[0]
-    off_first = first_a.update and list(first_a.update.values())[0] in ("none",)
+    off_first = first_a.update and (list(first_a.update.values())[0] in ("none",) or first_a.update.get("zero") == 0)
+    fixed = _fits_with_a_fix(done, zh) if not fitting else ""
     if off_first:  # 'do we need X?': the first row is without it
         if first_v.fits:
             verdict = (f"**不需要**：不用它也放得下（每卡 {first_v.per_gpu_gb:.1f} GB）。" if zh else
@@ -1020,13 +1036,16 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
         elif fitting:
             verdict = (f"**需要**：不用它放不下，用了 {fitting[0][1].per_gpu_gb:.1f} GB/卡，放得下。" if zh else
                        f"**Needed**: without it the job does not fit; with it, {fitting[0][1].per_gpu_gb:.1f} GB per GPU fits.")
+        elif fixed:
+            verdict = (f"**需要**：不用它放不下，用了也要再加常规改法：{fixed}" if zh else
+                       f"**Needed**: without it the job does not fit, and with it only after a usual change: {fixed}")
         else:
             verdict = ("两种都放不下。" if zh else "Neither fits.")
         return f"{listed}. {verdict}" if not zh else f"{listed}。{verdict}"
     if not fitting:
         best = min(rows, key=lambda av: av[1].per_gpu_gb)
         return (f"{listed}。都放不下；{best[0].text} 最省显存。" if zh else
-                f"{listed}. None fits; {best[0].text} needs the least memory.")
+                f"{listed}. None fits; {best[0].text} needs the least memory.") + ((" " if not zh else "") + fixed if fixed else "")
     best = min(fitting, key=lambda av: av[1].per_gpu_gb)
     worst = max(rows, key=lambda av: av[1].per_gpu_gb)
     ratio = worst[1].per_gpu_gb / best[1].per_gpu_gb if best[1].per_gpu_gb else 1

@@ -185,9 +185,14 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
                 elif biggest:
                     r = subs[i] = r.model_copy(update={"model": f"{biggest:g}b", "precision": "int4",
                                                        "largest_model": None})
-            sized = next((x for a, x in zip(asks, answers) if a.intent == "training_memory" and x.verdict and
-                          x.verdict.method == r.method and x.verdict.fits is False), None) \
-                if r.intent == "training_time" and not asks[i].compare else None
+            unfit = [x for a, x in zip(asks, answers) if a.intent == "training_memory" and x.verdict and
+                     x.verdict.method == r.method and x.verdict.fits is False] \
+                if r.intent == "training_time" and not asks[i].compare else []
+            # (of several set-ups compared above, the one a usual change makes fit is the one timed)
+            sized = next((x for x in unfit if x.figures.get("fix_fits")), unfit[0] if unfit else None)
+            if sized is not None and sized.figures.get("fix_fits") and len(unfit) > 1:
+                held = {k: v for k, v in (sized.request or {}).items() if k in ("zero", "offload") and v is not None}
+                r = subs[i] = r.model_copy(update=held)
             fix = sized.figures.get("fix_fits") if sized is not None and not (req.methods and len(req.methods) >= 2) \
                 else None
             if fix:  # 'LoRA on one A6000: fits? how long?': it fits only with a usual change (above): timed with it, said

@@ -183,3 +183,33 @@ def test_unknown_card_no_method_gives_every_method_on_each_suggestion(card, mode
 def test_vendor_word_does_not_steer_the_near_names():
     a = ask("fine tune llama 3.1 8b on nvidia h120, how many cards")
     assert "h100" in (a.clarification.suggestions if a.clarification else [])
+
+
+# --- 'do we need DeepSpeed / FSDP?': plain data parallelism against the sharded run, with the verdict ------------------
+@pytest.mark.parametrize("tool", ["deepspeed", "DeepSpeed", "FSDP"])
+@pytest.mark.parametrize("form", ["LoRA of {m} on {n}x RTX 4090, seq 4096: do we need {t}?",
+                                  "{n} 张 4090 做 {m} 的 LoRA，seq 4096，要不要上 {t}？"])
+@pytest.mark.parametrize("job", [("Llama 3.1 8B", 2), ("Qwen2.5-14B", 4), ("Qwen2.5-32B", 4)])
+def test_do_we_need_a_sharding_tool_is_ddp_against_it(tool, form, job):
+    m, n = job
+    a = ask(form.format(m=m, n=n, t=tool))
+    shown = {x.ask: x for x in a.asks}
+    ddp = next(x for k, x in shown.items() if k.startswith("DDP"))
+    sharded = next(x for k, x in shown.items() if "ZeRO-3" in k)
+    assert ddp.request["zero"] == 0 and sharded.request["zero"] == 3
+    # sharding can only lower the memory per GPU (the weights split n ways)
+    assert sharded.verdict.per_gpu_gb < ddp.verdict.per_gpu_gb
+    verdict = re.search(r"\*\*(Not needed|Needed|不需要|需要)\*\*|Neither fits|两种都放不下", a.answer)
+    assert verdict, a.answer[:600]
+    if ddp.verdict.fits:
+        assert verdict.group(1) in ("Not needed", "不需要")
+
+
+def test_a_time_asked_beside_the_alternatives_is_answered_too():
+    a = ask("1）Qwen3-32B 做 LoRA 要多少显存（seq 8k）2）4 张 4090 能不能训，要不要上 deepspeed 3）大概要训多久")
+    kinds = [x.intent for x in a.asks]
+    assert kinds.count("training_memory") == 2 and "training_time" in kinds
+    timed = next(x for x in a.asks if x.intent == "training_time")
+    # no dataset size stated: asked back, with the rate per 1B tokens meanwhile (never 'not timed')
+    assert timed.status == "needs_clarification"
+    assert "10 亿（1B）训练 token" in a.answer

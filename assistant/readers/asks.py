@@ -74,7 +74,7 @@ SETTINGS: dict[str, list[tuple[object, str]]] = {
                   ("mxfp4", w("mxfp4")), ("int4", w(r"int4|4[\s-]?bit|w4a16|q4") + r"|4位|四位"),
                   ("q3_k_m", w(r"q3_k_[ms]|q3_k|q3")), ("q2_k", w(r"q2_k|q2"))],
     "zero": [(1, w(r"zero[\s_-]*(?:stage[\s_-]*)?1")), (2, w(r"zero[\s_-]*(?:stage[\s_-]*)?2")),
-             (3, w(r"zero[\s_-]*(?:stage[\s_-]*)?3|fsdp"))],
+             (3, w(r"zero[\s_-]*(?:stage[\s_-]*)?3|fsdp|deepspeed(?![\s_-]*(?:zero|stage))"))],
     "recompute": [("none", r"(?!)"), ("full", w(r"gradient[\s_-]*checkpointing|activation[\s_-]*(?:checkpointing|recomputation)|"
                                                 r"recomput\w*") + r"|重计算|梯度检查点")],
     "kv_dtype": [("bf16", w(r"bf16 kv|kv[\s-]*cache (?:in )?bf16")),
@@ -207,6 +207,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
             # ('FP8 KV cache: how much more context does it give?': without it and with it)
             on = named[0][1]
             off = _off_value(setting, on)
+            if setting == "zero" and on == 3 and not re.search(w(r"zero[\s_-]*(?:stage[\s_-]*)?3"), text):
+                off = 0  # 'do we need DeepSpeed / FSDP?': against plain data parallelism, not ZeRO-2
             if off is None or off == on:
                 continue
             intent = _job_intent(req, setting, low)
@@ -269,7 +271,7 @@ def _label(setting: str, value: object, zh: bool) -> str:
     if setting in _ON_WORDS and value != "none":
         return (_ON_WORDS_ZH if zh else _ON_WORDS)[setting]
     if setting == "zero":
-        return f"ZeRO-{value}"
+        return ("DDP（不用 DeepSpeed/FSDP）" if zh else "DDP (no DeepSpeed/FSDP)") if value == 0 else f"ZeRO-{value}"
     if setting == "kv_dtype":
         return f"KV cache {value}"
     return str(value).upper() if setting in ("precision",) else str(value)
@@ -509,7 +511,7 @@ def several_values(low: str, req: Request) -> list[Ask]:
 
 
 # --- several intents --------------------------------------------------------------------------------------------------
-_CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)）])|(?<=[\s:：])(?=\d[.、](?:\s+[a-z\u3400-\u9fff]|[\u3400-\u9fff]))|(?:^|(?<=[,，:：;；.。\n])|(?<=[,，:：;；.。]\s))(?=\d[)）]\s*[a-z\u3400-\u9fff])|[①②③④⑤⑥⑦⑧⑨]|(?:^|\s)(?:and also|also|plus|as well as|另外|还有|以及|顺便|同时|并且|而且|再问|那么)(?=\s|[\u3400-\u9fff])|"
+_CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)）])|(?<=[\s:：])(?=\d[.、](?:\s+[a-z\u3400-\u9fff]|[\u3400-\u9fff]))|(?:^|(?<=[,，:：;；.。\n])|(?<=[,，:：;；.。]\s))(?=\d[)）]\s*[a-z\u3400-\u9fff])|(?<=\s)(?=[2-9][)）]\s*(?:[\u3400-\u9fff]|(?:how|what|is|can|could|do|does|should|will|would|which)\s))|[①②③④⑤⑥⑦⑧⑨]|(?:^|\s)(?:and also|also|plus|as well as|另外|还有|以及|顺便|同时|并且|而且|再问|那么)(?=\s|[\u3400-\u9fff])|"
                      r"[,，:：]\s*(?=(?:and\s+)?(?:(?:roughly|approximately|about|approx\.?|ballpark)\s+)?(?:how (?:long|much|many|fast|big|large)|"
                      r"what(?:'s| is| are| will| would| does| about| kind of)? (?:the\s+)?(?:decode|prefill|speed|throughput|latency|ttft|"
                      r"memory|vram|cost|price|bill|kv|context|batch|size|number|minimum|max\w*|tokens?)|多少|多久|要多久|几张|"
@@ -1246,6 +1248,13 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
         asks = (alts or several_cards(low, req, catalog) or several_models(low, req, catalog)
                 or several_formats(low, req) or several_values(low, req) or several_loads(low, req)
                 or listed_asks(low, req) or several_intents(low, req, catalog))
+        if alts and req.model:
+            # '…要不要上 deepspeed？大概要训多久': the alternatives answer one ask; another ask of a different kind in
+            # the message (the time) is answered after them, on the job as stated
+            seen = {a.intent for a in alts}
+            asks = alts + [a for a in several_intents(low, req, catalog)
+                           if a.intent not in seen and a.intent in ("training_time", "training_memory", "cost",
+                                                                    "inference_speed", "serving", "inference_memory")]
         # (a list whose every item is a figure asked is read as it is written, before the clause-by-clause reading)
         # (formats in items of their own carry each item's GPU count: 'A）4 张跑 BF16；B）2 张跑 AWQ')
     clauses = _clauses(low)
