@@ -807,6 +807,18 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
     if ratio is None or abs(ratio - 1) < 0.03:
         broken = _tie_broken_by_speed(done, listed, zh) if intent == "serving" else None
         methods = [str((a.update or {}).get("method") or "") for a, _ in vals]
+        mega = next((a for a, _ in vals if a.text.startswith("Megatron")), None)
+        if not broken and asks[0].compare == "zero" and mega is not None and intent == "training_time":
+            # 'Megatron TP+PP or FSDP/ZeRO-3?': the same on this model of time; what decides is the stack and scale
+            return (f"{listed}。按这里的时间模型两者相当（差别不到 3%）：**能跑 Megatron 就选 {mega.text}**——张量并行留在机内 "
+                    "NVLink、流水并行跨机只传激活，跨机流量小，公开的 70B 以上训练在这种布局下 MFU 常见 40-50%；FSDP/ZeRO-3 每步都要跨机 "
+                    "all-gather 全部权重，机间网络慢时更吃亏，但它在 HF/PyTorch 上配置简单；团队在 HF 生态里就用 FSDP（HSDP：机内分片、"
+                    "机间复制，省跨机流量）。" if zh else
+                    f"{listed}. The same on this time model (within 3%): **pick {mega.text} if the team can run Megatron**: "
+                    "tensor parallelism stays on the server's NVLink and pipeline stages pass only activations between "
+                    "servers, and published 70B+ runs in this layout reach 40-50% MFU; FSDP/ZeRO-3 all-gathers every "
+                    "weight across servers each step (it suffers most on a slow network) but is simple on HF/PyTorch; "
+                    "on that stack use FSDP as HSDP (shard inside a server, replicate across).")
         for pair, (why_zh, why_en) in _METHOD_TIE_BREAK.items():
             if not broken and asks[0].compare == "method" and pair <= set(methods):
                 return (f"{listed}。时间相当（差别不到 3%）：**选 LoRA**——{why_zh}" if zh else

@@ -213,3 +213,32 @@ def test_a_time_asked_beside_the_alternatives_is_answered_too():
     # no dataset size stated: asked back, with the rate per 1B tokens meanwhile (never 'not timed')
     assert timed.status == "needs_clarification"
     assert "10 亿（1B）训练 token" in a.answer
+
+
+# --- 'Megatron TP+PP or FSDP/ZeRO-3?': both laid out and timed, TP inside a server, 'FSDP/ZeRO-3' one option ----------
+@pytest.mark.parametrize("job", [("Llama 3.1 70B", 64, "1e11"), ("Llama 3.1 405B", 512, "2T"), ("Qwen2.5-32B", 32, "50B"),
+                                 ("Llama 3.1 8B", 16, "100B")])
+@pytest.mark.parametrize("form", ["Pretraining {m} on {n} H100 (8 per node, IB), {t} tokens: Megatron TP+PP or FSDP/ZeRO-3? how long?",
+                                  "{m} 继续预训练，{t} tokens，{n} 张 H800（每机 8 卡，IB）。并行方案用 Megatron TP+PP 还是 FSDP/ZeRO-3？要跑多久？"])
+def test_megatron_against_fsdp_is_two_timed_layouts(job, form):
+    m, n, t = job
+    a = ask(form.format(m=m, n=n, t=t))
+    assert len(a.asks) == 2, [x.ask for x in a.asks]
+    mega, fsdp = a.asks
+    assert mega.ask.startswith("Megatron") and "FSDP/ZeRO-3" in fsdp.ask.replace("ZERO", "ZeRO")
+    tp, pp = mega.request["tensor_parallel"], mega.request["pipeline_parallel"]
+    assert 1 < tp <= 8 and n % (tp * pp) == 0  # tensor parallelism never crosses a server; the layout divides the GPUs
+    spec = CAT.model(mega.request["model"])[0]
+    assert spec.params_total / (tp * pp) <= 2 * 5e9  # a few billion parameters per GPU of the model-parallel group
+    assert fsdp.request["zero"] == 3 and mega.request["zero"] == 1
+    assert all(x.intent == "training_time" and x.figures.get("wall_hours") for x in a.asks)
+    assert re.search(r"\*\*(?:pick|能跑 Megatron 就选|.*wins)|胜出", a.answer.split("### 1.")[0])
+
+
+@pytest.mark.parametrize("written,value", [("1e11", 1e11), ("2.5e12", 2.5e12), ("3E10", 3e10), ("1e+11", 1e11)])
+def test_tokens_in_scientific_notation_are_read(written, value):
+    assert _req(f"how long to pretrain Llama 3.1 8B on {written} tokens with 64 H100?").tokens == pytest.approx(value)
+
+
+def test_a_learning_rate_in_scientific_notation_is_no_dataset():
+    assert _req("full fine-tune Llama 3.1 8B with lr 1e-5 on 8 H100: memory?").tokens is None

@@ -369,9 +369,38 @@ _STRATEGY = re.compile(w(r"(?:deepspeed[\s_-]*)?zero[\s_-]*(?:stage[\s_-]*)?([12
                           r"(?:pure |plain )?ddp") + r"|(?:纯)?数据并行")
 
 
-def strategies(low: str, req: Request) -> list[Ask]:
+_MEGATRON = re.compile(w(r"megatron(?:[\s_-]*(?:lm|core))?(?:\s*(?:的\s*)?(?:tp\s*\+\s*pp|3d|tp|pp|tp/pp))?|3d[\s-]*parallel\w*|"
+                         r"tp\s*\+\s*pp(?:\s*\+\s*dp)?") + r"|3d\s*并行|张量并行\s*[+＋]\s*流水(?:线)?并行")
+PARAMS_PER_MODEL_PARALLEL_GPU = 5e9  # Megatron recipes keep ~2-6B parameters per GPU of a TP x PP group (70B: TP8 PP2)
+
+
+def _megatron_layout(req: Request, catalog) -> dict | None:
+    """'Megatron TP+PP' with no sizes: tensor parallelism over one server's GPUs (NVLink; never across nodes), pipeline
+    stages enough to keep about PARAMS_PER_MODEL_PARALLEL_GPU parameters per GPU, ZeRO-1 (the distributed optimizer)
+    over the data-parallel rest. A stated TP or PP is kept."""
+    n = req.num_gpus or 0
+    if not n or catalog is None or not req.model:
+        return None
+    try:
+        spec = catalog.model(req.model)[0]
+    except Exception:
+        return None
+    tp = req.tensor_parallel or min(req.gpus_per_node or 8, 8, n)
+    while tp > 1 and (spec.num_attention_heads % tp or n % tp):
+        tp //= 2
+    per = spec.params_total / tp
+    pp = req.pipeline_parallel or 1
+    if not req.pipeline_parallel:
+        while per / pp > PARAMS_PER_MODEL_PARALLEL_GPU and (n // tp) % (pp * 2) == 0 and pp * 2 <= spec.num_layers:
+            pp *= 2
+    return {"tensor_parallel": tp, "pipeline_parallel": pp, "zero": 1, "offload": "none"}
+
+
+def strategies(low: str, req: Request, catalog=None) -> list[Ask]:
     """'ZeRO-3、FSDP、ZeRO-2+offload 三种方案哪个能跑起来，推荐哪个？': each sharding strategy named, sized on the user's
-    GPUs (FSDP full sharding is ZeRO-3's memory; '+offload' moves the optimizer states to CPU RAM)."""
+    GPUs (FSDP full sharding is ZeRO-3's memory; '+offload' moves the optimizer states to CPU RAM). 'FSDP/ZeRO-3'
+    written as one option is one; 'Megatron TP+PP' is tensor parallelism in the server, pipeline stages and the
+    distributed optimizer (_megatron_layout)."""
     if req.method not in ("full", "pretrain") and not re.search(r"全参|full|pretrain|预训练", low):
         return []
     named = []
@@ -380,16 +409,31 @@ def strategies(low: str, req: Request) -> list[Ask]:
         off = "offload" in text
         stage = int(m.group(1)) if m.group(1) else (3 if "fsdp" in text else 0)
         key = (stage, off, "fsdp" in text)
-        if key not in [k for k, _ in named]:
-            named.append((key, text.strip()))
-    if len(named) < 2:
+        same = next((i for i, ((s0, o0, _), _t, _e) in enumerate(named) if (s0, o0) == (stage, off)
+                     and re.fullmatch(r"\s*[/／、]\s*|\s*(?:or|或|即)\s*", low[named[i][2]:m.start()])), None) if named else None
+        if same is not None:  # 'FSDP/ZeRO-3': one option written two ways
+            k, t, _ = named[same]
+            named[same] = (k, t + "/" + text.strip(), m.end())
+            continue
+        if key not in [k for k, _, _ in named]:
+            named.append((key, text.strip(), m.end()))
+    mega = _MEGATRON.search(low)
+    layout = _megatron_layout(req, catalog) if mega else None
+    if len(named) + (1 if layout else 0) < 2:
         return []
     intent = "training_time" if req.tokens else "training_memory"
+    zh = req.lang == "zh"
     asks = []
-    for (stage, off, fsdp), text in named[:4]:
-        label = text.upper().replace("ZERO", "ZeRO") if not fsdp else "FSDP" + (" + offload" if off else "")
+    if layout:
+        asks.append(Ask(text=f"Megatron TP{layout['tensor_parallel']} × PP{layout['pipeline_parallel']}" +
+                        (" + 分布式优化器（ZeRO-1）" if zh else " + distributed optimizer (ZeRO-1)"),
+                        intent=intent, compare="zero", update=layout | {"method": req.method or "full"}))
+    for (stage, off, fsdp), text, _ in named[:4]:
+        label = (text.upper().replace("ZERO", "ZeRO").replace("FSDP/", "FSDP/") if not fsdp or "/" in text else
+                 "FSDP" + (" + offload" if off else ""))
         asks.append(Ask(text=label, intent=intent, compare="zero",
-                        update={"zero": stage, "offload": "optimizer" if off else "none", "method": req.method or "full"}))
+                        update={"zero": stage, "offload": "optimizer" if off else "none", "method": req.method or "full"}
+                        | ({"tensor_parallel": None, "pipeline_parallel": None} if layout else {})))
     return asks
 
 
@@ -1235,7 +1279,7 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     split = layouts(low, req)
     if split:  # 'one TP=8 instance or 4 replicas at TP=2?': the node split each way, compared
         return split
-    plans = strategies(low, req)
+    plans = strategies(low, req, catalog)
     if plans:  # 'ZeRO-3, FSDP or ZeRO-2 + offload: which runs?': each strategy sized on the GPUs named
         return plans
     alts = alternatives(low, req)

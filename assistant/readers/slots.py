@@ -621,6 +621,11 @@ def tokens(text: str) -> dict:
             total = magnitude(v, m.group(2))
             if total >= 1e6 and (m.group(2) or total >= 1e7):
                 out["tokens"] = total
+    if "tokens" not in out:  # '1e11 tokens', '2.5e12 token': scientific notation, as papers and configs write it
+        m = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[eE]\s*\+?(\d{1,2})[\s-]*(?:个)?\s*(?:training\s+|train\s+)?(?:tok(?:en|ne)s?|词元)",
+                      text)
+        if m and 1e6 <= float(m.group(1)) * 10 ** int(m.group(2)) <= 1e15:
+            out["tokens"] = float(m.group(1)) * 10 ** int(m.group(2))
     if "tokens" not in out:  # the word first: '总 token 1.5T', 'total tokens: 2T', '训练 token 数 5000 亿'
         m = re.search(rf"(?:总|共|合计|训练|预训练|total|training)\s*(?:tokens?|token\s*数|token\s*量|数据量)\s*(?:数|量)?\s*"
                       rf"(?:是|为|约|大概|大约|:|：|=|of|is|~)?\s*({NUM})\s*({MAG})", text)
