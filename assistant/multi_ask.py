@@ -52,9 +52,12 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     kept = [(a, x) for a, x in zip(asks, answers) if a.intent != "out_of_scope"]
     asks, answers = [a for a, _ in kept], [x for _, x in kept]
     answers = _used_elsewhere_is_used(answers)
+    premise = "".join(("**先更正一个前提**：" if zh else "**Premise check**: ") + p[:1].upper() + p[1:] + ("。" if zh else ".")
+                      + "\n\n" for p in req.premise_notes)  # (corrected once, before the asks)
     if len(asks) == 1:  # one ask answered, the rest listed
         only = answers[0]
-        text = only.answer + "\n\n" + ("**未回答**\n" if zh else "**Not answered**\n") + "\n".join(
+        head, _, rest = only.answer.partition("\n\n")
+        text = head + "\n\n" + premise + rest + "\n\n" + ("**未回答**\n" if zh else "**Not answered**\n") + "\n".join(
             f"- {m.ask}: {m.why}" for m in missed)
         return only.model_copy(update={"answer": text, "not_answered": missed, "asks": [AskAnswer(
             ask=asks[0].text, intent=only.intent, status=only.status, verdict=only.verdict, figures=only.figures,
@@ -107,6 +110,8 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     head = (f"理解为：这条消息问了 {len(asks)} 件事，依次回答：{labels}" if zh else
             f"Understood: {len(asks)} asks in this message, answered in order: {labels}")
     parts = [head]
+    if premise:  # a premise the message rests on is corrected once, before the asks
+        parts.append(premise.strip())
     if comparison:
         parts.append(("**比较**：" if zh else "**Comparison**: ") + comparison)
     for i, (ask, ans) in enumerate(zip(asks, answers), 1):

@@ -1029,7 +1029,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     shown = req.model_copy(update=ctx.applied) if ctx.applied else req
     body = re.sub(r"generic (\S+) dense decoder", r"通用 \1 稠密解码器", answer.answer) if ctx.zh else answer.answer
     premise = "".join(ctx.t("**Premise check**: ", "**先更正一个前提**：") + p[:1].upper() + p[1:] + ctx.t(".", "。") + "\n\n"
-                      for p in ctx.req.premise_notes if p[1:] not in body) if answer.status == "answered" else ""
+                      for p in ctx.req.premise_notes if p[1:] not in body) if answer.status == "answered" and \
+        not ctx.one_of_several else ""  # (several asks: the message's premises are corrected once, above them)
     sizes = _family_sizes_per_billion(ctx) if ctx.req.family_flagship and answer.status == "answered" and \
         ctx.req.intent.startswith("training") else ""
     which = _which_family_member(ctx)

@@ -242,3 +242,31 @@ def test_tokens_in_scientific_notation_are_read(written, value):
 
 def test_a_learning_rate_in_scientific_notation_is_no_dataset():
     assert _req("full fine-tune Llama 3.1 8B with lr 1e-5 on 8 H100: memory?").tokens is None
+
+
+# --- a claim that one card beats another is checked figure by figure, once ---------------------------------------------
+PAIRS_CLAIMED = [("H20", "h20", "H100", "h100-sxm"), ("L40S", "l40s", "A100", "a100-80gb"),
+                 ("RTX 4090", "rtx-4090", "A100", "a100-80gb")]
+
+
+@pytest.mark.parametrize("pair", PAIRS_CLAIMED)
+@pytest.mark.parametrize("form", ["销售跟我们说 {a} 推理比 {b} 快，训练也跟 {b} 差不多。我们要部署 Qwen2.5-72B 还要自己训模型，买 {a} 就行吗？",
+                                  "the vendor claims the {a} is faster than the {b} for LLM inference. we serve Llama 3.1 70B "
+                                  "to 50 users, should we buy {a}s?"])
+def test_a_card_beats_card_claim_is_checked_once_with_both_figures(pair, form):
+    a_name, a_id, b_name, b_id = pair
+    ans = ask(form.format(a=a_name, b=b_name))
+    heads = re.findall(r"\*\*(?:Premise check|先更正一个前提)\*\*[:：]([^\n]*)", ans.answer)
+    assert len(heads) == 1, ans.answer[:1500]
+    note = heads[0]
+    A, B = CAT.gpu(a_id)[0], CAT.gpu(b_id)[0]
+    # both cards' bandwidth and dense BF16 figures from the table, and the compute ratio said
+    assert f"{A.memory_bandwidth_gbps:,.0f}" in note and f"{B.memory_bandwidth_gbps:,.0f}" in note
+    assert f"{A.bf16_dense_tflops:g}" in note and f"{B.bf16_dense_tflops:g}" in note
+    ratio = max(A.bf16_dense_tflops, B.bf16_dense_tflops) / min(A.bf16_dense_tflops, B.bf16_dense_tflops)
+    assert f"{ratio:.1f}" in note
+
+
+def test_a_question_without_a_claim_gets_no_premise_note():
+    ans = ask("is the H20 faster than the H100 for serving Llama 3.1 70B to 50 users?")
+    assert "Premise check" not in ans.answer

@@ -652,12 +652,18 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         invalid.append(BITS_AS_CONTEXT)
     path, low = config_path(text, low)
     names, work = find_names(low, catalog)
-    from assistant.readers.spec_claims import memory_claims, spec_findings
+    from assistant.readers.spec_claims import comparative_claims, memory_claims, spec_findings
 
     found = spec_findings(low, catalog, names.gpus, detect_lang(text) == "zh")  # a vendor's impossible figures, said
     memory = memory_claims(low, catalog, names.gpus, detect_lang(text) == "zh")
-    premises = [t for t, corrects in found if corrects] + memory  # (a right figure for its format is no premise to
-    # correct: it stays a note on which figure prefill uses)
+    from assistant.claims import equal_speed_claim
+
+    # ('A trains as fast as B': the computed gap judges that claim in the answer; other claims between two cards are
+    # checked figure by figure here)
+    versus = comparative_claims(low, catalog, names.gpus, detect_lang(text) == "zh") if not equal_speed_claim(text, catalog) \
+        else []
+    premises = [t for t, corrects in found if corrects] + memory + versus  # (a right figure for its format is no
+    # premise to correct: it stays a note on which figure prefill uses)
     warnings += [t for t, _ in found] + memory
     stated: dict = {"premise_notes": premises} if premises else {}
     if scale_run is not None:

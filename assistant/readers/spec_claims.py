@@ -112,3 +112,42 @@ def memory_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> l
                         + (f"; {gb:g} GB is {', '.join(have)}" if have else "") + "; the table's figure is used"))
             break
     return out
+
+
+_CLAIM_CUE = re.compile(r"销售|厂商|代理|供应商|宣传|号称|声称|据说|说|称|" r"(?<![a-z])(?:sales\w*|vendor|reseller|rep|claims?|claimed|"
+                        r"says?|said|told|according to|marketing|pitch\w*)(?![a-z])")
+_COMPARES = re.compile(r"比\s*\S{0,12}?(?:快|高|强|好)|(?:差不多|一样|相当|持平|不相上下|没区别)|"
+                       r"(?<![a-z])(?:faster|quicker|better|higher|beats?|outperforms?|as (?:fast|good) as|same as|on par|"
+                       r"comparable|matches|equivalent)(?![a-z])")
+
+
+def comparative_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool) -> list[str]:
+    """'The sales rep says the H20 is faster than the H100 for inference (4.0 vs 3.35 TB/s) and about the same for
+    training': a claim that one named card matches or beats another is checked figure by figure, saying which work
+    each figure governs (decode at low concurrency: memory bandwidth; prefill, high concurrency and training: dense
+    compute in the same format)."""
+    if len(set(gpu_ids)) < 2 or not _CLAIM_CUE.search(low) or not _COMPARES.search(low):
+        return []
+    try:
+        a, b = (catalog.gpu(g)[0] for g in list(dict.fromkeys(gpu_ids))[:2])
+    except LookupError:
+        return []
+    if not (a.memory_bandwidth_gbps and b.memory_bandwidth_gbps and a.bf16_dense_tflops and b.bf16_dense_tflops):
+        return []
+    bw = a.memory_bandwidth_gbps / b.memory_bandwidth_gbps
+    cf = b.bf16_dense_tflops / a.bf16_dense_tflops
+    fp8 = (f"，FP8 {a.fp8_dense_tflops:g} vs {b.fp8_dense_tflops:g}" if zh else
+           f", FP8 {a.fp8_dense_tflops:g} vs {b.fp8_dense_tflops:g}") if a.fp8_dense_tflops and b.fp8_dense_tflops else ""
+    faster, slower = (a, b) if bw >= 1 else (b, a)
+    if zh:
+        return [f"{a.name} 对 {b.name}：显存带宽 {a.memory_bandwidth_gbps:,.0f} vs {b.memory_bandwidth_gbps:,.0f} GB/s（{faster.name} "
+                f"高 {abs(bw - 1) if bw >= 1 else abs(1 / bw - 1):.0%}：单路、低并发的解码它略快，这一点成立）；稠密算力 BF16 "
+                f"{a.bf16_dense_tflops:g} vs {b.bf16_dense_tflops:g} TFLOPS{fp8}（{(b if cf >= 1 else a).name} 是 "
+                f"{max(cf, 1 / cf):.1f} 倍）：预填充（首 token）、高并发解码和训练都受算力限制，这些场景 {(b if cf >= 1 else a).name} "
+                f"快数倍；比较算力要用同一种精度（一张卡的 FP8 对另一张的 BF16 不能比）"]
+    return [f"{a.name} against {b.name}: memory bandwidth {a.memory_bandwidth_gbps:,.0f} vs {b.memory_bandwidth_gbps:,.0f} "
+            f"GB/s ({faster.name} {abs(bw - 1) if bw >= 1 else abs(1 / bw - 1):.0%} higher: it decodes slightly faster at one "
+            f"or a few streams, that part holds); dense compute BF16 {a.bf16_dense_tflops:g} vs {b.bf16_dense_tflops:g} "
+            f"TFLOPS{fp8} ({(b if cf >= 1 else a).name} {max(cf, 1 / cf):.1f}×): prefill (time to first token), decoding "
+            f"at high concurrency and training are bound by compute, and there {(b if cf >= 1 else a).name} is several times "
+            "faster; compare compute in one format (one card's FP8 against another's BF16 is no comparison)"]
