@@ -270,3 +270,26 @@ def test_a_card_beats_card_claim_is_checked_once_with_both_figures(pair, form):
 def test_a_question_without_a_claim_gets_no_premise_note():
     ans = ask("is the H20 faster than the H100 for serving Llama 3.1 70B to 50 users?")
     assert "Premise check" not in ans.answer
+
+
+# --- a monthly workload to buy for: a recommendation held to the month, not a bill ----------------------------------
+@pytest.mark.parametrize("form,hours", [
+    ("每月训一个 {m} 全参（大概 {t} token），买什么配置？", 730),
+    ("we need to full fine-tune a {m} model on {t} tokens every month; what should we buy?", 730),
+    ("every week we LoRA a {m} on {t} tokens. what gpus should we buy?", 168)])
+@pytest.mark.parametrize("job", [("7B", "100 亿"), ("8B", "5B")])
+def test_a_recurring_training_job_to_buy_for_is_a_recommendation_within_the_period(form, hours, job):
+    m, t = job
+    if "亿" in t and "token" in form and "每月" not in form:
+        t = "10B"
+    if "每月" in form and "亿" not in t:
+        t = "50 亿"
+    req = _req(form.format(m=m, t=t))
+    assert req.intent == "recommend" and req.purchase
+    assert req.deadline_hours == pytest.approx(hours) and req.period_hours is None
+
+
+@pytest.mark.parametrize("phrase", ["功耗上限 8kW", "功耗限制 8kW", "机柜功耗最多 8kW"])
+def test_a_power_cap_is_a_limit_not_a_draw(phrase):
+    req = _req(f"{phrase}，每月训一个 7B 全参（100 亿 token），买什么配置？")
+    assert req.power_limit_w == 8000 and req.power_kw is None

@@ -418,7 +418,10 @@ def strategies(low: str, req: Request, catalog=None) -> list[Ask]:
         if key not in [k for k, _, _ in named]:
             named.append((key, text.strip(), m.end()))
     mega = _MEGATRON.search(low)
-    layout = _megatron_layout(req, catalog) if mega else None
+    # (a stated Megatron config, 'Megatron-LM, TP=8, PP=4, distributed optimizer (like ZeRO-1)', is the job; only
+    # 'Megatron or FSDP?' makes it an alternative)
+    chosen = mega and re.search(r"还是|或者|或是|哪个|哪种|(?<![a-z])(?:or|vs\.?|versus|which)(?![a-z])", low)
+    layout = _megatron_layout(req, catalog) if chosen else None
     if len(named) + (1 if layout else 0) < 2:
         return []
     intent = "training_time" if req.tokens else "training_memory"

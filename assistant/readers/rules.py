@@ -1041,7 +1041,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                                 f"{stated['num_gpus']} 张 {card.name} 一共 {have:,.0f} GB 显存，不是 {said:,.0f} GB：按你说的 "
                                 f"{stated['num_gpus']} 张计算；{said:,.0f} GB 相当于 {other} 张（请确认哪个对）")
     if stated.get("power_limit_w") and stated.get("power_kw") and abs(stated["power_kw"] * 1000 - stated["power_limit_w"]) < 1 \
-            and not re.search(r"pulls?|draws?|consum\w*|功耗|耗电|满载", low) and \
+            and not re.search(r"pulls?|draws?|consum\w*|功耗(?!\s*(?:上限|限制|不能超|不超过|最多|限额))|耗电|满载", low) and \
             re.search(r"rack|机柜|(?<![a-z])cap(?![a-z])|limit|上限|限制|supply|供电|outlet|circuit|colo", low):
         stated.pop("power_kw")  # ('a rack with a hard 15 kW cap': the supply's limit, not a server's draw)
     api_bill = money.api_spend(low)
@@ -1311,6 +1311,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         stated["tokens"] = round(per_month, -3)
         stated.setdefault("period_hours", 730.0)
         warnings.append(f"{per_month / 1e9:,.3g}B tokens a month of training data: timed as one month's batch")
+    every = re.search(r"每(?:个)?(月|周|星期|天)|" + slots.w(r"(?:every|per|a) (month|week|day)|(month|week|dai)ly"), low)
+    if intent == "recommend" and stated.get("purchase") and stated.get("tokens") and not stated.get("deadline_hours") \
+            and every:
+        # '每月训一个 7B（100 亿 token）…买什么': the tokens are a month's work, so the cards must finish them in the month
+        unit = next(g for g in every.groups() if g)
+        stated["deadline_hours"] = {"月": 730.0, "month": 730.0, "周": 168.0, "星期": 168.0, "week": 168.0,
+                                    "天": 24.0, "day": 24.0, "dai": 24.0}[unit]
+        stated.pop("period_hours", None)
     if need and not stated.get("output_len") and "requests_per_s" not in stated and stated.get("model") and \
             intent in ("serving", "inference_memory", "inference_speed") and not stated.get("measured_model") and \
             not stated.get("throughput_tokens_per_s"):
@@ -1924,6 +1932,13 @@ def _buys(intent: str, stated: dict, work: str) -> bool:
             and re.search(r"(?:买|购)(?:什么|哪|啥)|" + slots.w(r"what (?:should|do|can|would) (?:i|we) (?:buy|get|purchase|build)|"
                                                         r"what to (?:buy|get|build)|which .{0,20}(?:buy|get)"), work):
         return True  # '$5,000 … at >10 tok/s with 8k context. What should I buy?': a purchase held to the speed and length
+    buy_what = r"(?:买|购|采购|配)(?:什么|哪|啥)(?:样的)?(?:配置|卡|gpu|显卡|服务器|机器)?|" + slots.w(
+        r"what (?:should|do|would) (?:i|we) (?:buy|purchase|get)|what (?:gpus?|cards?|hardware|servers?|config\w*) "
+        r"(?:should|to) (?:i |we )?(?:buy|purchase|get)|what to (?:buy|purchase)")
+    if intent == "cost" and re.search(buy_what, work) and not any(
+            stated.get(k) for k in ("price_per_gpu_hour", "purchase_price", "purchase_price_per_server", "budget",
+                                    "rent_per_month", "api_spend_per_month")):
+        return True  # '每月训一个 7B（100 亿 token）…买什么配置？': a monthly workload to buy for, not a bill asked
     if intent not in ("recommend", "serving"):
         return False
     asks_which = intent == "recommend" or bool(re.search(r"哪|什么|" + slots.w(r"which|what"), work))

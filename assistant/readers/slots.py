@@ -1441,7 +1441,7 @@ def power_limit(text: str) -> dict:
         if re.match(r"\s*(?:max(?:imum)?|peak|rated|nameplate)?\s*(?:each|apiece|per\s+(?:box|server|node|dgx|machine|unit|rack))"
                     r"(?![a-z])|\s*(?:max(?:imum)?|peak)?\s*(?:/|每)\s*(?:台|box|server|node)", text[m.end():m.end() + 24]):
             continue  # ('4 DGX H100 (10.2 kW max each)': each machine's rating, not a limit on the room
-        limit = re.search(r"别超|不超过|不能超|以内|之内|上限|最多|under(?!\s*(?:full\s*)?load)|at most|max|within|limit|budget|cap|"
+        limit = re.search(r"别超|不超过|不能超|以内|之内|上限|限制|最多|under(?!\s*(?:full\s*)?load)|at most|max|within|limit|budget|cap|"
                           r"only|只有", near)  # ('draws ~10 kW under load' is a draw, not a limit)
         if re.match(r"\s*(?:/|per|每|each)\s*(?:gpu|card|卡|张)(?![a-z])", text[m.end():m.end() + 12]):
             continue  # ('400 W/GPU': each card's draw, not a limit)
