@@ -1208,7 +1208,8 @@ def _which_mac(ctx: Ctx, name: str) -> Answer:
 
     req = ctx.req
     model = ctx.model()
-    fmt = req.precision if req.precision not in (None, "int4") else "q4_k_m"
+    fmt = req.precision if req.precision not in (None, "int4") else \
+        model.native_precision if str(model.native_precision).startswith(("mxfp4", "q4", "int4")) else "q4_k_m"
     apple = sorted((g for g in ctx.deps.catalog.gpus if g.vendor == "Apple" and not re.search(r"-\d+c-", g.id)),
                    key=lambda g: (g.memory_gb, g.id))
     holds = []
@@ -1229,10 +1230,48 @@ def _which_mac(ctx: Ctx, name: str) -> Answer:
                  + (f"；统一内存 {sizes[0]} GB 及以上的 Mac 放得下（macOS 默认让 GPU 用约 70-75% 的内存）"
                     if sizes else "；表里没有放得下的 Mac 配置") + "。") if need else ctx.t(
         f"**Which chip and how much unified memory does your {name} have?**", f"**你的 {name} 是什么芯片、多少统一内存？**")
+    lines = _macs_that_hold(ctx, model, fmt, holds)
+    if lines:
+        text += "\n\n" + ctx.t("Meanwhile, the smallest Macs that hold it:", "先看放得下的几款 Mac：") + "\n" + "\n".join(lines)
+    users = req.concurrent_users or req.batch or 0
+    if users >= 4 and holds:
+        text += "\n\n" + ctx.t(
+            f"**For {users} people at once a Mac is the wrong tool**: llama.cpp and MLX run a few streams at a time and "
+            "prefill long prompts slowly, so with many users requests queue; one Mac suits one person or a handful; for "
+            f"{users} people, a GPU server with vLLM/SGLang (the GPU answer above).",
+            f"**{users} 个人同时用，Mac 不合适**：llama.cpp 和 MLX 一次只能跑几路，长提示的预填充也慢，人多了就排队；一台 Mac 适合一个人"
+            f"或几个人用；{users} 人请用 GPU 服务器跑 vLLM/SGLang（见上面的 GPU 方案）。")
     clar = Clarification(missing=["gpu"], question=ctx.t("Which chip and memory (e.g. M3 Max 64GB)?",
                                                          "什么芯片、多少内存（如 M3 Max 64GB）？"),
                          suggestions=[g.name for g, _ in holds[:3]])
     return _question_back(ctx, text, clar, "gpu", calls=True)
+
+
+def _macs_that_hold(ctx: Ctx, model, fmt: str, holds: list) -> list[str]:
+    """'- Apple M4 Max (128 GB): 66 GB needed, about 45 tokens/s for one stream': the two smallest memory sizes of Mac
+    that hold the model, one chip each (the fastest memory of that size), with the one-stream decode speed."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    out, seen = [], set()
+    for g, x in holds:
+        size = int(g.memory_gb)
+        if size in seen:
+            continue
+        same = [h for h, _ in holds if int(h.memory_gb) == size]
+        best = max(same, key=lambda h: h.memory_bandwidth_gbps or 0)
+        seen.add(size)
+        try:
+            speed = estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=best, precision=fmt, batch=1,
+                                                                   context=2048, output=256, engine="llamacpp"))
+            tps = speed.decode_tokens_per_s_per_seq
+        except (ValueError, ZeroDivisionError):
+            tps = None
+        out.append(f"- {best.name}: " + ctx.t(f"holds it ({x.per_gpu_gb:,.0f} GB needed)", f"放得下（需要约 {x.per_gpu_gb:,.0f} GB）")
+                   + (ctx.t(f", about {tps:,.0f} tokens/s for one stream (llama.cpp, estimate)",
+                            f"，单路约 {tps:,.0f} token/秒（llama.cpp，估算）") if tps else ""))
+        if len(out) == 2:
+            break
+    return out
 
 
 def _size_the_family_lacks(ctx: Ctx) -> Answer | None:

@@ -293,3 +293,19 @@ def test_a_recurring_training_job_to_buy_for_is_a_recommendation_within_the_peri
 def test_a_power_cap_is_a_limit_not_a_draw(phrase):
     req = _req(f"{phrase}，每月训一个 7B 全参（100 亿 token），买什么配置？")
     assert req.power_limit_w == 8000 and req.power_kw is None
+
+
+# --- 'and on Macs?' without the chip: the memory it needs, the smallest Macs that hold it with their speed -------------
+@pytest.mark.parametrize("model", ["gpt-oss-120b", "Llama 3.1 70B", "Qwen2.5-32B"])
+@pytest.mark.parametrize("users", [1, 20])
+def test_which_mac_comes_with_the_macs_that_hold_it(model, users):
+    first = ask(f"serving {model} to {users} concurrent users, how many GPUs?")
+    a = ask("ok and if we want to go with Macs instead?", history=[first.slots])
+    assert a.clarification is not None  # which chip and memory is still asked
+    macs = re.findall(r"^- (Apple [^\n]*?), (\d+) GB: holds it \(([\d,]+) GB needed\), about ([\d,]+) tokens/s", a.answer, re.M)
+    assert macs, a.answer[:800]
+    for name, mem, need, tps in macs:
+        # what it needs fits the Mac's memory, and one stream reads the active weights no faster than the memory allows
+        assert float(need.replace(",", "")) < float(mem)
+        assert float(tps.replace(",", "")) > 0
+    assert ("wrong tool" in a.answer) == (users >= 4)
