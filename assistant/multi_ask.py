@@ -723,6 +723,8 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
     if intent == "cost" and asks[0].compare == "model" and all("cost_per_million_tokens" in x.figures for _, x in done):
         # 'A vs B vs C on our 8xH100 box: which is cheapest per token?': each model's cost per token on the same cards
         return _rank_per_token(done, zh, question)
+    if asks[0].compare == "rental":
+        return _rental_terms_compared(done, zh)
     key = _KEY.get(intent)
     if key is None:
         return None
@@ -1019,6 +1021,30 @@ def _fits_with_a_fix(done: list[tuple[Ask, Answer]], zh: bool) -> str:
             en, cn = FIXES[fix].said
             out.append(f"{a.text} + {cn}：每卡 {gb:.1f} GB，放得下" if zh else f"{a.text} + {en}: {gb:.1f} GB per GPU, fits")
     return ("；".join(out) + "。") if zh and out else ("; ".join(out) + ".") if out else ""
+
+
+def _rental_terms_compared(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
+    """'On demand $3.50 or a 1-yr commit at $2.30, or buy?': each way of renting's bill over the period (on demand the
+    hours used, a commitment every hour), buying's bill beside them, and the cheapest of all, by how much."""
+    rows = [(a.text, x.figures.get("rent_cost"), x.figures.get("currency") or "USD") for a, x in done
+            if isinstance(x.figures.get("rent_cost"), (int, float))]
+    own = next((x.figures.get("buy_cost") for _, x in done if isinstance(x.figures.get("buy_cost"), (int, float))), None)
+    if len(rows) < 2:
+        return None
+    sym = "¥" if rows[0][2] == "CNY" else "$"
+    options = rows + ([("买" if zh else "buy", own, rows[0][2])] if own else [])
+    best = min(options, key=lambda r: r[1])
+    second = min((r for r in options if r is not best), key=lambda r: r[1])
+    listed = ("；" if zh else "; ").join(f"{t}: {sym}{v:,.0f}" for t, v, _ in options)
+    note = ""
+    committed = [r for r, (a, _) in zip(rows, done) if (a.update or {}).get("rent_committed")]
+    if committed and committed[0][1] > min(r[1] for r in rows if r not in committed):
+        note = ("包年/预留每小时都要付，在你的利用率下比按需还贵" if zh else
+                "a commitment pays every hour, so at your utilization it costs more than on demand")
+    return ((f"{listed}。**{best[0]} 最省**，比次优的 {second[0]} 少 {sym}{second[1] - best[1]:,.0f}"
+             + (f"（{note}）" if note else "") + "。") if zh else
+            (f"{listed}. **Cheapest: {best[0]}**, by {sym}{second[1] - best[1]:,.0f} over {second[0]}"
+             + (f" ({note})" if note else "") + "."))
 
 
 def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = "") -> str:

@@ -62,7 +62,15 @@ def _per_token_by_model_size(req: Request, deps: Deps, question: str) -> Answer:
             "over); at two sizes:")
     clar = Clarification(missing=["model"], question="是哪个模型（或多大参数）？" if zh else "Which model (or size)?",
                          suggestions=[deps.catalog.model(m)[0].name for m in PER_TOKEN_TIERS])
-    body = restate(req, deps.catalog, []) + "\n\n" + head + "\n" + "\n".join(lines)
+    busy = req.utilization
+    tail = ("\n\n" + ("**按实际利用率**：每百万 token 成本 = 每小时费用 ÷（token/秒 × 3600 ÷ 10⁶）÷ 利用率；上面是满负载（利用率 100%）"
+                       "的数字，平均只用一半时要乘 2。API 按用掉的 token 计费，自建不管忙闲都按小时付，所以要拿你的平均利用率来比。"
+                       if zh else
+                       "**At your real utilization**: $ per 1M tokens = hourly cost ÷ (tokens/s × 3,600 ÷ 10⁶) ÷ utilization; "
+                       "the figures above are at full load (100%), so at 50% average use they double. An API bills only the "
+                       "tokens used, while a rented node is paid every hour, busy or idle: compare at your average "
+                       "utilization.")) if not busy else ""
+    body = restate(req, deps.catalog, []) + "\n\n" + head + "\n" + "\n".join(lines) + tail
     slots = req.model_dump(mode="json") | {"awaiting": ["model"]}
     return Answer(answer=body, lang=req.lang, intent="cost", tool_calls=calls, clarification=clar,
                   request=req.model_dump(mode="json"), slots=slots)

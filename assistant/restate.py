@@ -109,7 +109,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
     }
     for key, (en, cn) in labels.items():
         v = getattr(req, key)
-        if v is not None:
+        if v is not None and v is not False:  # (a flag set false, 'on demand', is no term to restate)
             out.append((cn if zh else en).format(v))
     if req.tokens:
         out.append(f"{_tokens(req.tokens)} tokens")

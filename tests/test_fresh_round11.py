@@ -309,3 +309,32 @@ def test_which_mac_comes_with_the_macs_that_hold_it(model, users):
         assert float(need.replace(",", "")) < float(mem)
         assert float(tps.replace(",", "")) > 0
     assert ("wrong tool" in a.answer) == (users >= 4)
+
+
+# --- on demand against a commitment, against buying ----------------------------------------------------------------
+@pytest.mark.parametrize("util", [30, 60, 90])
+@pytest.mark.parametrize("prices", [(3.5, 2.3), (2.9, 2.1)])
+def test_on_demand_and_committed_rentals_are_each_billed_and_compared_with_buying(util, prices):
+    od, commit = prices
+    a = ask(f"buy vs rent. 8x H100 server quoted $250k, colo+power $2,000/mo, plan 3yr life. cloud is ${od}/GPU-hr "
+            f"on-demand or ${commit}/GPU-hr on 1-yr commit (pay all hours). our utilization is ~{util}%. which makes sense")
+    bills = {x.request["rent_committed"]: x.figures["rent_cost"] for x in a.asks}
+    hours = 3 * 8760  # 3 years
+    # on demand pays the hours used: 8 GPUs x hours x utilization x price; a commitment pays every hour
+    assert bills[False] == pytest.approx(8 * hours * util / 100 * od, rel=1e-3)
+    assert bills[True] == pytest.approx(8 * hours * commit, rel=1e-3)
+    own = a.asks[0].figures["buy_cost"]
+    assert own == pytest.approx(250_000 + 2_000 * 36, rel=1e-3)  # the server and the colo fee (power inside it)
+    cheapest = min([("buy", own), ("on demand", bills[False]), ("committed", bills[True])], key=lambda r: r[1])[0]
+    assert re.search(rf"\*\*Cheapest: {cheapest}", a.comparison), a.comparison
+
+
+@pytest.mark.parametrize("phrase", ["colo+power $2,500/mo", "colo & power $2,500 a month", "托管加电费每月 ¥8,000",
+                                    "托管+电费每月 ¥8,000"])
+def test_one_fee_for_hosting_and_power_includes_the_power(phrase):
+    assert _req(f"8x H100 server $250k, {phrase}, rent at $2.5/GPU-hr: buy or rent?").hosting_includes_power
+
+
+def test_a_separate_power_price_is_not_in_the_fee():
+    assert not _req("8x H100 server $250k, colo $2,500/mo, power at $0.12/kWh, rent $2.5/GPU-hr: buy or rent?"
+                    ).hosting_includes_power

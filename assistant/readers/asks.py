@@ -396,6 +396,38 @@ def _megatron_layout(req: Request, catalog) -> dict | None:
     return {"tensor_parallel": tp, "pipeline_parallel": pp, "zero": 1, "offload": "none"}
 
 
+_GPU_HOUR = re.compile(r"(?:\$|usd\s*|¥|￥)\s*(\d+(?:\.\d+)?)\s*(?:usd|元)?\s*(?:/|per|每)\s*(?:gpu|卡)[\s-]*(?:-|·)?\s*(?:h(?:ou)?rs?|h|时|小时)"
+                       r"(?![a-z])|(\d+(?:\.\d+)?)\s*(?:元|usd)\s*(?:/|每)\s*卡\s*(?:·|时|小时)")
+_COMMIT_WORD = (r"包年|预留|长租|合约|签\s*\d*\s*年|年付|" + w(r"reserved|reservation|contract|commit(?:ment|ted)?|committed use|"
+                                                          r"\d[\s-]*(?:year|yr)|savings plan|pay all hours"))
+
+
+def rental_terms(low: str, req: Request) -> list[Ask]:
+    """'cloud is $3.50/GPU-hr on-demand or $2.30/GPU-hr on a 1-yr commit (pay all hours)': two ways to rent, each its
+    own bill (on demand pays the hours used; a commitment pays every hour of the term), compared with each other and
+    with buying. [] unless two per-GPU-hour prices are written and exactly one of them is a commitment."""
+    if req.intent not in ("cost", "price"):
+        return []
+    found = []
+    for m in _GPU_HOUR.finditer(low):
+        v = float(m.group(1) or m.group(2))
+        near = low[max(0, m.start() - 30):m.end() + 30]
+        own = low[m.end():m.end() + 30] if re.match(r"\s*(?:on|with|for|在|按)?\s*(?:a\s+)?" + r"(?:" + _COMMIT_WORD + r")",
+                                                     low[m.end():m.end() + 30]) else \
+            re.split(r"[.,;。，；]\s", low[max(0, m.start() - 20):m.start()])[-1]  # (this price's own clause)
+        found.append((v, bool(re.search(_COMMIT_WORD, own)), near))
+    if len(found) != 2 or sum(c for _, c, _ in found) != 1:
+        return []
+    zh = req.lang == "zh"
+    asks = []
+    for v, committed, _ in found:
+        label = ((f"包年/预留 {v:g}/卡时（每小时都付）" if zh else f"committed ${v:g}/GPU-h (every hour paid)") if committed
+                 else (f"按需 {v:g}/卡时（用多少付多少）" if zh else f"on demand ${v:g}/GPU-h (hours used)"))
+        asks.append(Ask(text=label, intent="cost", compare="rental",
+                        update={"price_per_gpu_hour": v, "rent_committed": committed}))
+    return asks
+
+
 def strategies(low: str, req: Request, catalog=None) -> list[Ask]:
     """'ZeRO-3、FSDP、ZeRO-2+offload 三种方案哪个能跑起来，推荐哪个？': each sharding strategy named, sized on the user's
     GPUs (FSDP full sharding is ZeRO-3's memory; '+offload' moves the optimizer states to CPU RAM). 'FSDP/ZeRO-3'
@@ -1282,6 +1314,9 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     split = layouts(low, req)
     if split:  # 'one TP=8 instance or 4 replicas at TP=2?': the node split each way, compared
         return split
+    terms = rental_terms(low, req)
+    if terms:  # 'on-demand $3.50 or a 1-yr commit at $2.30 (pay all hours)': each way of renting, against buying
+        return terms
     plans = strategies(low, req, catalog)
     if plans:  # 'ZeRO-3, FSDP or ZeRO-2 + offload: which runs?': each strategy sized on the GPUs named
         return plans

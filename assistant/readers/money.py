@@ -120,7 +120,11 @@ def money(text: str) -> dict:
             out["hosting_per_month"], cur = got
             out["currency"] = out.get("currency") or cur
             near = text[max(0, m.start() - 12):m.end() + 24]
-            if re.search(r"含电|包电|电费在内|含电费|包含电费|包括电费|[+＋和与及]\s*电费|电费\s*[+＋]|[+＋&/]\s*(?:power|electricity)|"
+            fee_at = re.search(r"[$¥￥€£]|\d", m.group(0))
+            joined = m.group(0)[:fee_at.start()] if fee_at else ""
+            if re.search(r"(?:[+＋&/]|and|和|与|及|加)\s*(?:power|electricity|电费)", joined):
+                out["hosting_includes_power"] = True  # ('colo+power $2,500/mo': one fee covers both)
+            elif re.search(r"含电|包电|电费在内|含电费|包含电费|包括电费|[+＋和与及]\s*电费|电费\s*[+＋]|[+＋&/]\s*(?:power|electricity)|"
                          r"(?:power|electricity)\s*[+＋&/]|" + w(
                     r"(?:including|incl\.?|with|and|plus|\+)\s*(?:power|electricity)|(?:power|electricity)\s*(?:included|and)"),
                          near) and not re.search(r"电费\s*[:：]?\s*\d|(?:power|electricity)\s*(?:at|is|:)?\s*\$?\s*\d", near) \
