@@ -164,6 +164,10 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
         req = sub_request(req, asks[0])  # the one ask the message makes, read in place of its first reading
     if len(asks) < 2:
         return plan(req, deps, question, invalid)
+    quoted = _quoted_speed_on_another_card(req, deps, question, asks)
+    if quoted:  # 'a guy on reddit gets 30 tok/s on his M2 Ultra; what will my M4 Max get?': his figure checked, not used
+        req = req.model_copy(update={"premise_notes": [*req.premise_notes, quoted], "throughput_tokens_per_s": None,
+                                     "throughput_scope": None})
     try:
         subs = [sub_request(req, a) for a in asks]
         asks, subs = _for_each_method(asks, subs)
@@ -230,6 +234,53 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
     except Exception:  # splitting the message failed: the message's own reading answers it (logged)
         log.exception("several asks failed on %r", question[:200])
         return plan(req, deps, question, invalid)
+
+
+_TPS_QUOTED = re.compile(r"(\d+(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|token\s*/\s*秒|token/s)")
+
+
+def _quoted_speed_on_another_card(req: Request, deps: Deps, question: str, asks: list) -> str | None:
+    """A one-stream speed someone else reports on a card ('guy on reddit gets 30 tok/s on his M2 Ultra'), in a message
+    that asks about other cards: checked against that card's hard ceiling (every byte a token reads, at the full memory
+    bandwidth) and the estimate there, and said not to be scaled to the user's card. None when no such quote."""
+    from assistant.readers.names import find_names
+    from assistant.readers.slots import QUOTED_SOURCE, w
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed, single_stream_ceiling
+
+    low = question.lower()
+    if not (req.model and req.throughput_tokens_per_s and len(set(req.gpus or [])) >= 2 and re.search(QUOTED_SOURCE + r"|" +
+            w(r"reddit|twitter|says?|said|guy|someone|he gets|she gets|they get|claims?") + r"|看到|听说|有人|知乎|说", low)):
+        return None
+    sentence = next((x for x in re.split(r"(?<=[。？！；])|(?<=[.?!;])\s+", low) if _TPS_QUOTED.search(x)), "")
+    cards = find_names(sentence, deps.catalog)[0].gpus
+    if not cards or any(re.search(r"(?<![a-z])(?:i|we|my|our)(?![a-z])|我们|我", sentence[:m.start()])
+                        for m in [_TPS_QUOTED.search(sentence)]):
+        return None  # (the user's own measurement is another matter: it carries to their job)
+    zh = req.lang == "zh"
+    try:
+        model, gpu = deps.catalog.model(req.model)[0], deps.catalog.gpu(cards[0])[0]
+        fmt = req.precision if req.precision not in (None, "int4") else (
+            "q4_k_m" if "q4_k_m" in (req.checkpoint_format or "") or gpu.vendor == "Apple" else req.precision)
+        engine = "llamacpp" if gpu.vendor == "Apple" or str(fmt).startswith("q") else "vllm"
+        sr = InferenceSpeedRequest(model=model, gpu=gpu, precision=fmt, batch=1, context=2048, output=256, engine=engine)
+        nbytes, ceiling = single_stream_ceiling(sr)
+        est = estimate_inference_speed(sr).decode_tokens_per_s_per_seq
+    except (ValueError, LookupError, ZeroDivisionError):
+        return None
+    quoted = req.throughput_tokens_per_s
+    if quoted <= 1.35 * est:
+        return None  # (plausible on that card: nothing to correct)
+    above = quoted > ceiling
+    return (f"有人说的 {quoted:g} token/秒（{gpu.name} 跑 {model.name} {fmt}）" + (
+        f"超过了这张卡的物理上限：每个 token 要读 {nbytes / 1e9:,.1f} GB 权重，{gpu.memory_bandwidth_gbps:,.0f} GB/s 的带宽最多 "
+        f"{ceiling:,.1f} token/秒" if above else f"比估算的 {est:,.1f} token/秒 高得多（上限 {ceiling:,.1f}）")
+        + "；可能是更小的模型、预填充速度或投机解码的数字。这里不拿它来推算你的卡" if zh else
+        f"the quoted {quoted:g} tokens/s ({model.name} {fmt} on {gpu.name}) " + (
+            f"is above what that card can do: each token reads {nbytes / 1e9:,.1f} GB of weights, and "
+            f"{gpu.memory_bandwidth_gbps:,.0f} GB/s allows at most {ceiling:,.1f} tokens/s" if above else
+            f"is far above the estimate there, {est:,.1f} tokens/s (ceiling {ceiling:,.1f})")
+        + "; it is likely a smaller model, a prompt-processing figure or speculative decoding. It is not scaled to "
+          "your card here")
 
 
 def _within_budget_in_fp8(req: Request, asks: list, subs: list, answers: list, deps: Deps, question: str, invalid,

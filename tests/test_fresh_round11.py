@@ -338,3 +338,21 @@ def test_one_fee_for_hosting_and_power_includes_the_power(phrase):
 def test_a_separate_power_price_is_not_in_the_fee():
     assert not _req("8x H100 server $250k, colo $2,500/mo, power at $0.12/kWh, rent $2.5/GPU-hr: buy or rent?"
                     ).hosting_includes_power
+
+
+# --- someone else's speed on another card: checked against that card's ceiling, never scaled to the user's ------------
+@pytest.mark.parametrize("quoted,above", [(30, True), (12, False)])
+@pytest.mark.parametrize("cards", [("M2 Ultra 192gb", "M4 Max 128gb"), ("M3 Ultra 256gb", "M4 Max 128gb")])
+def test_a_quoted_speed_on_another_card_is_checked_not_scaled(quoted, above, cards):
+    theirs, mine = cards
+    a = ask(f"guy on reddit says he gets {quoted} tok/s on llama 3.1 70b Q4_K_M with his {theirs}. I have an {mine} "
+            "macbook. what will i get?")
+    note = re.search(r"\*\*Premise check\*\*: ([^\n]*)", a.answer)
+    if above:
+        # Llama 3.1 70B Q4_K_M reads ~42.7 GB a token; 800-819 GB/s allows at most ~19 tokens/s
+        assert note and "above what that card can do" in note.group(1), a.answer[:600]
+        ceiling = float(re.search(r"at most ([\d.]+) tokens/s", note.group(1)).group(1))
+        assert ceiling < quoted and 15 < ceiling < 22
+    else:
+        assert note is None or "quoted" not in note.group(1)
+    assert all(x.request.get("throughput_tokens_per_s") in (None, 0) or not above for x in a.asks)
