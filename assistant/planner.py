@@ -164,7 +164,11 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
         req = sub_request(req, asks[0])  # the one ask the message makes, read in place of its first reading
     if len(asks) < 2:
         return plan(req, deps, question, invalid)
-    quoted = _quoted_speed_on_another_card(req, deps, question, asks)
+    try:
+        quoted = _quoted_speed_on_another_card(req, deps, question, asks)
+    except Exception:  # a check that fails leaves the answer without it (logged, never a traceback)
+        log.exception("quoted speed check failed on %r", question[:200])
+        quoted = None
     if quoted:  # 'a guy on reddit gets 30 tok/s on his M2 Ultra; what will my M4 Max get?': his figure checked, not used
         req = req.model_copy(update={"premise_notes": [*req.premise_notes, quoted], "throughput_tokens_per_s": None,
                                      "throughput_scope": None})
