@@ -1182,6 +1182,43 @@ def _question_back(ctx: Ctx, text: str, clar: Clarification, awaiting: str, call
                   slots=req_dict | {"awaiting": [awaiting]}, tool_calls=ctx.calls if calls else [])
 
 
+MOE_TOTALS_B = (50, 100, 200, 400, 700)  # total sizes MoE models come in (30B-A3B … DeepSeek V3's 671B)
+
+
+def _counts_by_total_size(ctx: Ctx) -> str:
+    """An MoE named by its active parameters only: the memory follows the total, so the GPUs the weights and a 4k
+    context take at the totals MoEs come in, in FP8 and BF16 (generic decoders of that total: the experts' weights are
+    the same bytes), with the rule that gives the count for any total."""
+    from assistant.plans.infer import fits_on
+
+    try:
+        gpu = ctx.deps.catalog.gpu(ctx.req.gpu)[0]
+    except LookupError:
+        return ""
+    rows = []
+    for b in MOE_TOTALS_B:
+        model = ctx.deps.catalog.model(f"{b}b")[0]
+        counts = []
+        for fmt in ("fp8", "bf16"):
+            try:
+                x = fits_on(model, gpu, 1, fmt, ctx.req.context or 4096)
+                least = 1 if x.fits else x.min_gpus
+                counts.append(1 << (least - 1).bit_length() if least else None)  # (a tensor-parallel size: 1, 2, 4, 8…)
+            except ValueError:
+                counts.append(None)
+        rows.append((b, *counts))
+    if not any(c for _, *cs in rows for c in cs):
+        return ""
+    table = "\n".join(ctx.t(f"- {b}B total: {f8 or '-'} GPU(s) in FP8, {bf or '-'} in BF16",
+                            f"- 总参数 {b}B：FP8 {f8 or '-'} 张，BF16 {bf or '-'} 张") for b, f8, bf in rows)
+    return ctx.t(f"**The count follows the total parameters**, not the active ones: GPUs ≥ (total × bytes per parameter + "
+                 f"KV cache + ~10% workspace) ÷ {gpu.memory_gb:g} GB per {gpu.name}. Meanwhile, at the totals MoE models "
+                 "come in (weights and one 4k context, rounded up to the 1, 2, 4, 8 or 16 GPUs serving engines split a model over; "
+                 "more users need more KV cache):\n" + table,
+                 f"**卡数由总参数决定**，不是激活参数：卡数 ≥（总参数 × 每参数字节 + KV cache + 约 10% 工作区）÷ 每张 {gpu.name} "
+                 f"{gpu.memory_gb:g} GB。先按常见的 MoE 总参数算（权重加一条 4k 上下文，按推理引擎能切分的 1、2、4、8、16 张向上取整；并发多了还要加 KV cache）：\n" + table)
+
+
 def _ask(ctx: Ctx, missing: list[str]) -> Answer:
     clar = clarification(ctx.req, missing, ctx.deps.catalog)
     text = clar.question + "\n\n" + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions)
@@ -1189,6 +1226,12 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
         # the method changes the time several-fold: asked with the tokens (full fine-tuning assumed until told)
         text += "\n\n" + ctx.t("And which method: full fine-tuning, LoRA or QLoRA (full assumed until you say)?",
                                 "另外是全参微调、LoRA 还是 QLoRA？（没说就按全参算）")
+    if missing == ["model"] and re.search(r"moe|混合专家|mixture[\s-]*of[\s-]*experts", ctx.question.lower()) and \
+            re.search(r"激活|active|activated", ctx.question.lower()) and ctx.req.gpu and \
+            ctx.req.intent in ("inference_memory", "serving", "inference_speed"):
+        totals = _counts_by_total_size(ctx)
+        if totals:  # 'our MoE, ~20B active, total undisclosed: how many H20?': the count at the totals MoEs come in
+            text += "\n\n" + totals
     meanwhile = _counts_by_tokens(ctx) if missing == ["tokens"] else []
     if meanwhile:  # 'pre-train a 7B within 3 months: how many 910Bs?': the count at the token budgets people use
         text += "\n\n" + ctx.t("Meanwhile, the GPUs it takes at common token budgets:", "在常见的数据量下，需要的卡数：") + \

@@ -356,3 +356,25 @@ def test_a_quoted_speed_on_another_card_is_checked_not_scaled(quoted, above, car
     else:
         assert note is None or "quoted" not in note.group(1)
     assert all(x.request.get("throughput_tokens_per_s") in (None, 0) or not above for x in a.asks)
+
+
+# --- an MoE known only by its active parameters: the total is asked, with the count at the totals MoEs come in ---------
+@pytest.mark.parametrize("form", ["我们自研了一个 MoE 模型（总参数不方便透露，激活大概 {a}B），要部署到 {g} 上，给我算下要几张卡。",
+                                  "our in-house MoE (~{a}B active, total is confidential), how many {g}s to serve it?"])
+@pytest.mark.parametrize("card", [("H20", "h20"), ("H100", "h100-sxm"), ("A100 80GB", "a100-80gb")])
+@pytest.mark.parametrize("active", [12, 20, 37])
+def test_an_moe_by_its_active_count_gets_counts_by_total(form, card, active):
+    name, gid = card
+    a = ask(form.format(a=active, g=name))
+    assert a.status == "needs_clarification" and not a.not_answered
+    rows = re.findall(r"- (?:总参数 )?(\d+)B(?: total)?[:：] ?(?:FP8 )?(\d+)(?: 张| GPU\(s\) in FP8)[，,] ?(?:BF16 )?(\d+)", a.answer)
+    assert len(rows) == 5, a.answer
+    from assistant.plans.infer import fits_on
+
+    mem = fits_on(CAT.model("llama-3.1-8b")[0], CAT.gpu(gid)[0], 1, "bf16", 4096).usable_gb  # as the driver reports it
+    for total, f8, bf in rows:
+        total, f8, bf = int(total), int(f8), int(bf)
+        # FP8 1 byte and BF16 2 bytes per parameter must fit in the cards' memory; counts are TP sizes; BF16 >= FP8
+        assert f8 * mem >= total and bf * mem >= 2 * total
+        assert f8 & (f8 - 1) == 0 and bf & (bf - 1) == 0 and bf >= f8
+    assert "2 张就行" not in a.answer

@@ -725,7 +725,10 @@ def several_intents(low: str, req: Request, catalog=None) -> list[Ask]:
 
 
 _QUESTION = (r"[?？吗呢么]\s*$|什么|怎么|为什么|为啥|哪|如何|是否|好不好|行不行|能不能|可不可以|是不是|有没有|多少|" +
-             w(r"what|how|why|which|can|could|does|do|is|are|should|would|will|any"))
+             w(r"what|how|why|which|any") + r"|^\W*(?:and\s+|but\s+|also\s+|so\s+)?" +
+             w(r"can|could|does|do|is|are|should|would|will") + r"|" +
+             w(r"(?:can|could|does|do|is|are|should|would|will) (?:i|we|you|it|they|this|that|these|those|there|he|she)"))
+# (an auxiliary asks where it opens the clause or comes before its subject: 'total is confidential' asks nothing)
 _NUMBERISH = r"\d"
 # A clause that asks the speed of one stream beside a load ('and for a single user?', '单个用户多快').
 _ONE_STREAM = (w(r"single[\s-]*(?:user|stream|request)|one[\s-]*(?:user|stream|request)|batch[\s-]*(?:size[\s-]*)?(?:of\s*)?1|bs\s*=?\s*1")
