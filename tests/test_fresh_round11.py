@@ -378,3 +378,22 @@ def test_an_moe_by_its_active_count_gets_counts_by_total(form, card, active):
         assert f8 * mem >= total and bf * mem >= 2 * total
         assert f8 & (f8 - 1) == 0 and bf & (bf - 1) == 0 and bf >= f8
     assert "2 张就行" not in a.answer
+
+
+# --- two cards for serving a model: the format the counts are in, the weights it makes, FP8 beside it ----------------
+@pytest.mark.parametrize("model", [("mixtral 8x22b", "mixtral-8x22b"), ("llama 3.1 70b", "llama-3.1-70b"),
+                                   ("qwen2.5 72b", "qwen2.5-72b")])
+@pytest.mark.parametrize("pair", ["H100 NVL vs H100 SXM5", "H200 vs MI300X", "A100 80GB or L40S"])
+def test_cards_compared_for_serving_say_the_format_and_the_weights(model, pair):
+    name, mid = model
+    a = ask(f"{pair} for serving {name} - whats the difference and how many of each do i need")
+    m = re.search(r"= \*\*([\d,]+) GB of weights in (\w+)\*\*", a.answer)
+    assert m, a.answer[:900]
+    spec = CAT.model(mid)[0]
+    from tools.params import count_parameters
+
+    total = count_parameters(spec).total
+    # the native BF16 checkpoint: 2 bytes per parameter (every expert of an MoE), within 3% for embeddings/norms
+    assert m.group(2) == "bf16"
+    assert float(m.group(1).replace(",", "")) == pytest.approx(2 * total / 1e9, rel=0.03)
+    assert "In FP8 (half the bytes)" in a.answer

@@ -581,6 +581,39 @@ def _memory_behind_pick(ctx: Ctx, model, gpu_id: str, context: int, users: int) 
                  + f"；KV cache 每 token {per_tok / 1024:,.0f} KiB，{users} 路 × {context:,} token = {kv:,.1f} GB。")
 
 
+def _weights_line(ctx: Ctx, model, cards: list, fmt: str, context: int, stated: bool) -> str:
+    """'Mixtral 8x22B: 141B parameters (all experts resident; 39B active) = 282 GB of weights in BF16 (assumed); in FP8:
+    4× H100, 2× H100 NVL': what the counts below are sized in, and the count each card needs in FP8 as well."""
+    from assistant.plans.infer import fits_on
+
+    try:
+        x = fits_on(model, cards[0], 1, fmt, context)
+    except ValueError:
+        return ""
+    moe = model.moe is not None
+    from tools.params import count_parameters
+
+    counts = count_parameters(model)
+    params = ctx.t(f"{counts.total / 1e9:,.0f}B parameters" + (f" (all experts resident; {counts.active / 1e9:,.0f}B active)"
+                                                            if moe else ""),
+                   f"{counts.total / 1e9:,.0f}B 参数" + (f"（全部专家常驻显存；激活 {counts.active / 1e9:,.0f}B）" if moe else ""))
+    alt = []
+    if fmt != "fp8" and not stated:
+        for g in cards:
+            try:
+                y = fits_on(model, g, 1, "fp8", context)
+            except ValueError:
+                continue
+            least = 1 if y.fits else y.min_gpus
+            if least:
+                alt.append(f"{1 << (least - 1).bit_length()}× {g.name}")
+    how = ctx.t(" (the checkpoint's own format, assumed)", "（按官方权重格式，假设）") if not stated else ""
+    return ctx.t(f"**{model.name}**: {params} = **{x.weights_total_gb:,.0f} GB of weights in {fmt}**{how}; the counts below "
+                 "are in that format" + (f". In FP8 (half the bytes): {', '.join(alt)}" if alt else "") + ".",
+                 f"**{model.name}**：{params} = **{fmt} 权重 {x.weights_total_gb:,.0f} GB**{how}；下面的卡数按这个格式"
+                 + (f"。换 FP8（字节减半）：{'、'.join(alt)}" if alt else "") + "。")
+
+
 def recommend(ctx: Ctx) -> Answer:
     from tools.pricing import CNY_PER_USD
     from tools.recommend import RecommendRequest, recommend as rank
@@ -663,6 +696,10 @@ def recommend(ctx: Ctx) -> Answer:
                 lines.append(line.replace("**Smallest single GPU that holds it**", f"**Smallest single GPU, {fmt}**")
                              .replace("**单卡放得下的最小显存**", f"**单卡最小显存（{fmt}）**"))
     named = [g for g in candidates if g.id in {o.gpu for o in res.options}] if len(req.gpus) >= 2 else []
+    if task == "inference" and len(req.gpus) >= 2 and candidates:  # the format the counts are in, and FP8 beside it
+        lines.insert(1, _weights_line(ctx, model, candidates, load.get("precision") or model.native_precision,
+                                      req.context or 4096, "precision" in req.stated))
+        lines.insert(1, "")
     if len(named) >= 2:  # why, card against card: the figure that bounds this job
         from knowledge.lookups import job_picks
 
@@ -671,7 +708,8 @@ def recommend(ctx: Ctx) -> Answer:
         for p in (p for p in job_picks(named, req.num_gpus if "num_gpus" in req.stated else None) if p.job in jobs):
             lines.append("- " + job_line(lang, p, T(lang, "job_prefill") if (hourly and p.job == "training") else None))
     out_lines = []
-    if load.get("box_gpus") and res.rejected:  # 'what are the options in one box': the cards that cannot, and why
+    if (load.get("box_gpus") or len(req.gpus) >= 2) and res.rejected:
+        # 'what are the options in one box', or cards named that drop out: the cards that cannot, and why
         out_lines = ["\n", ctx.t("**Ruled out:**", "**不行的：**")] + [
             f"- {o.gpu}: " + (assumption_zh(o.why) if ctx.zh else o.why) for o in res.rejected[:8]]
     text = ("\n".join(lines) + "\n\n"
