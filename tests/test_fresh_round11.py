@@ -397,3 +397,26 @@ def test_cards_compared_for_serving_say_the_format_and_the_weights(model, pair):
     assert m.group(2) == "bf16"
     assert float(m.group(1).replace(",", "")) == pytest.approx(2 * total / 1e9, rel=0.03)
     assert "In FP8 (half the bytes)" in a.answer
+
+
+# --- your measured speed carried to more of the same card: the step time beyond the estimate is a fixed cost ----------
+@pytest.mark.parametrize("measured", [12, 18, 24])
+@pytest.mark.parametrize("job", [("Qwen2.5-72B-Instruct-AWQ", "4090", 2, 4), ("Llama-3.1-70B AWQ", "L40S", 2, 4),
+                                 ("Qwen2.5-32B", "4090", 2, 4)])
+def test_more_of_the_same_card_adds_the_measured_overhead(measured, job):
+    model, card, old, new = job
+    a = ask(f"我们自己压测：{model}，{old} 张 {card} vLLM TP{old}，单请求输出 {measured} tok/s。老板问加到 {new} 张 {card} 能不能到 "
+            f"{2 * measured} tok/s？")
+    line = next((ln for ln in a.answer.splitlines() if ln.startswith(f"- **{new} × ")), "")
+    m = re.search(r"约 ([\d.]+) token/s\*\*.*你实测每步 ([\d.]+) 毫秒，比你这台 .*?估算（([\d.]+) 毫秒）多 ([\d.]+) 毫秒.*估算 ([\d.]+) "
+                  r"毫秒 \+ ([\d.]+) 毫秒 = 每 token ([\d.]+) 毫秒", line)
+    if m is None:  # measured at or above the estimate: nothing fixed to carry, the ratio carries it
+        assert "你实测的" in a.answer
+        return
+    scaled, step, est_old, gap, est_new, gap2, step_new = (float(x) for x in m.groups())
+    assert step == pytest.approx(1000 / measured, abs=0.06)        # 1 / measured, in ms
+    assert gap == pytest.approx(step - est_old, abs=0.11) and gap == gap2
+    assert step_new == pytest.approx(est_new + gap, abs=0.11)       # the fixed part is added, never divided
+    assert scaled == pytest.approx(1000 / step_new, rel=0.01)
+    assert scaled < 2 * measured                                     # twice the cards never doubles it here
+    assert "达不到" in line

@@ -2113,6 +2113,15 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
         est = timed(ctx, model, new, num_gpus=n, **args)
         ratio = est.decode_tokens_per_s_per_seq / base.decode_tokens_per_s_per_seq
         scaled = measured * ratio
+        seq = measured / batch if batch > 1 else measured  # (one stream's rate in the measurement)
+        gap = 1 / seq - 1 / base.decode_tokens_per_s_per_seq  # seconds a step took beyond the estimate on your set-up
+        fixed = gid == old.id and gap > 0
+        if fixed:
+            # more of the same card: the step time the estimate misses on your box (engine, all-reduces over PCIe,
+            # kernels) is a cost per step that more GPUs do not divide; it is added to the new estimate, not scaled
+            new_seq = 1 / (1 / est.decode_tokens_per_s_per_seq + gap)
+            scaled = new_seq * (batch if batch > 1 else 1)
+            ratio = scaled / measured
         close = bool(target) and abs(scaled / target - 1) < 0.10  # inside the ratio's own error: say so, not a verdict
         verdict = "" if not target else (
             ctx.t(f": **right at** your {target:g} tokens/s (within 10%: too close to call from an estimate; measure it on the "
@@ -2125,20 +2134,36 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
         why_zh = (f"显存带宽 {new.memory_bandwidth_gbps:,.0f} 对 {old.memory_bandwidth_gbps:,.0f} GB/s 决定了大部分差别"
                   if gid != old.id else f"{n} 张卡每张只读 {n_old / n:.2g} 倍的权重，但每步的 all-reduce 和引擎固定开销不会变小，"
                   "所以达不到线性")
-        lines.append(ctx.t(f"- **{n}× {new.name}: ~{scaled:,.1f} tokens/s {per}**{verdict} = your {measured:g} × "
-                           f"{ratio:.2f} (estimate {est.decode_tokens_per_s_per_seq:,.1f} on it / {base.decode_tokens_per_s_per_seq:,.1f} "
-                           f"on your {n_old}× {old.name}; {why_en})",
-                           f"- **{n} × {new.name}：{per}约 {scaled:,.1f} token/s**{verdict} = 你实测的 {measured:g} × {ratio:.2f}"
-                           f"（估算 {est.decode_tokens_per_s_per_seq:,.1f} ÷ 你的 {n_old} × {old.name} 上的 {base.decode_tokens_per_s_per_seq:,.1f}；"
-                           f"{why_zh}）"))
+        if fixed:
+            lines.append(ctx.t(
+                f"- **{n}× {new.name}: ~{scaled:,.1f} tokens/s {per}**{verdict}: your measured step is {1000 / seq:,.1f} ms, "
+                f"{1000 * gap:,.1f} ms more than the estimate for your {n_old}× {old.name} ({1000 / base.decode_tokens_per_s_per_seq:,.1f} "
+                f"ms); that extra is paid every step (engine, all-reduces between the cards, kernels) and more GPUs do not "
+                f"divide it, so on {n}: {1000 / est.decode_tokens_per_s_per_seq:,.1f} ms estimated + {1000 * gap:,.1f} ms = "
+                f"{1000 / (scaled / (batch if batch > 1 else 1)):,.1f} ms per token ({ratio:.2f}× your speed). More GPUs mainly add "
+                "KV-cache room: longer contexts and more users at once.",
+                f"- **{n} × {new.name}：{per}约 {scaled:,.1f} token/s**{verdict}：你实测每步 {1000 / seq:,.1f} 毫秒，比你这台 "
+                f"{n_old} × {old.name} 的估算（{1000 / base.decode_tokens_per_s_per_seq:,.1f} 毫秒）多 {1000 * gap:,.1f} 毫秒；这部分"
+                f"每步都要付（引擎、卡间 all-reduce、kernel），加卡分摊不了，所以 {n} 张时：估算 {1000 / est.decode_tokens_per_s_per_seq:,.1f} "
+                f"毫秒 + {1000 * gap:,.1f} 毫秒 = 每 token {1000 / (scaled / (batch if batch > 1 else 1)):,.1f} 毫秒（你现在速度的 "
+                f"{ratio:.2f} 倍）。加卡主要是多出 KV cache 空间：更长的上下文、更多并发。"))
+        else:
+            lines.append(ctx.t(f"- **{n}× {new.name}: ~{scaled:,.1f} tokens/s {per}**{verdict} = your {measured:g} × "
+                               f"{ratio:.2f} (estimate {est.decode_tokens_per_s_per_seq:,.1f} on it / {base.decode_tokens_per_s_per_seq:,.1f} "
+                               f"on your {n_old}× {old.name}; {why_en})",
+                               f"- **{n} × {new.name}：{per}约 {scaled:,.1f} token/s**{verdict} = 你实测的 {measured:g} × {ratio:.2f}"
+                               f"（估算 {est.decode_tokens_per_s_per_seq:,.1f} ÷ 你的 {n_old} × {old.name} 上的 {base.decode_tokens_per_s_per_seq:,.1f}；"
+                               f"{why_zh}）"))
         figures.setdefault("decode_tokens_per_s_per_seq", round(scaled, 2))
         figures[f"scaled_tokens_per_s:{gid}"] = round(scaled, 2)
     head = ctx.t(f"**From your measurement ({measured:g} tokens/s {per} on {n_old}× {old.name}), {model.name} in {fmt}:**",
                  f"**按你的实测（{n_old} × {old.name}，{per} {measured:g} token/s），{model.name}（{fmt}）：**")
-    ctx.notes.append(ctx.t("the same model, format and batch on each card (each at the GPU count written for it); your "
-                           "engine's overheads carry over in "
-                           "the ratio (an assumption: the same engine version and settings)",
-                           "每种卡上模型、格式、卡数、batch 都相同；引擎自身的开销按比例带过去（假设引擎版本和参数不变）"))
+    ctx.notes.append(ctx.t("the same model, format and batch on each card (each at the GPU count written for it); on "
+                           "another card your engine's overheads carry over in the ratio; on more of the same card the "
+                           "step time beyond the estimate is carried as a fixed cost per step (an assumption: the same "
+                           "engine version and settings)",
+                           "每种卡上模型、格式、卡数、batch 都相同；换卡时引擎自身的开销按比例带过去，同一种卡加卡时超出估算的每步时间按固定开销"
+                           "带过去（假设引擎版本和参数不变）"))
     share = measured / base.decode_tokens_per_s_per_seq if batch == 1 and base.decode_tokens_per_s_per_seq else None
     if share is not None and share < 0.75:  # a measurement far below what its own box should do: worth a look first
         lines.append(ctx.t(f"Your {measured:g} tokens/s is {share:.0%} of the estimate for your own {n_old}× {old.name} "
