@@ -725,6 +725,8 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
         return _rank_per_token(done, zh, question)
     if asks[0].compare == "rental":
         return _rental_terms_compared(done, zh)
+    if asks[0].compare == "job":
+        return _one_machine_for_both(done, zh)
     key = _KEY.get(intent)
     if key is None:
         return None
@@ -1021,6 +1023,43 @@ def _fits_with_a_fix(done: list[tuple[Ask, Answer]], zh: bool) -> str:
             en, cn = FIXES[fix].said
             out.append(f"{a.text} + {cn}：每卡 {gb:.1f} GB，放得下" if zh else f"{a.text} + {en}: {gb:.1f} GB per GPU, fits")
     return ("；".join(out) + "。") if zh and out else ("; ".join(out) + ".") if out else ""
+
+
+def _one_machine_for_both(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
+    """A training job and a serving job on one purchase: for each card both jobs can use, the machine of the larger
+    count (the jobs time-share it, or split its cards when both fit at once), and the cheapest such machine."""
+    if len(done) != 2:
+        return None
+    (ta, tx), (sa, sx) = done
+    keys = {k.split(":", 1)[1] for k in tx.figures if k.startswith("machine_total:")} & \
+        {k.split(":", 1)[1] for k in sx.figures if k.startswith("machine_total:")}
+    rows = []
+    for g in keys:
+        nt, ns = tx.figures[f"machine_gpus:{g}"], sx.figures[f"machine_gpus:{g}"]
+        big = tx if nt >= ns else sx
+        rows.append((big.figures[f"machine_total:{g}"], g, int(nt), int(ns)))
+    from knowledge.catalog import default_catalog
+
+    cat = default_catalog()
+    old_arch = ("volta", "turing", "pascal")  # (no BF16 or FlashAttention-2: last resorts the rankings put last)
+    current = [r for r in rows if cat.gpu(r[1])[0].architecture.lower() not in old_arch]
+    rows = current or rows
+    if not rows:
+        return ("没有一种卡同时出现在两个任务的方案里：分别买（见下）。" if zh else
+                "No card appears in both jobs' options: buy for each (below).")
+    total, g, nt, ns = min(rows)
+    name = cat.gpu(g)[0].name
+    cur = tx.figures.get("currency") or "USD"
+    sym = "¥" if cur == "CNY" else "$"
+    at_once = nt + ns <= 8 and nt + ns > max(nt, ns)
+    how = (f"训练要 {nt} 张、部署要 {ns} 张：分时共用（部署常驻，训练在空闲时段跑）"
+           + (f"；两件事同时跑要 {nt + ns} 张" if at_once else "") if zh else
+           f"training needs {nt}, serving {ns}: they time-share it (serving always on, training in the quiet hours)"
+           + (f"; both at once take {nt + ns}" if at_once else ""))
+    return (f"**一台机器两件事都做：{max(nt, ns)} 张 {name}，整机约 {sym}{total:,.0f}**（两个任务都能用的卡里最省）：{how}；"
+            "每个任务单独的最优方案见下。" if zh else
+            f"**One machine for both: {max(nt, ns)}× {name}, about {sym}{total:,.0f}** (the cheapest card both jobs can use): "
+            f"{how}; each job's own best is below.")
 
 
 def _rental_terms_compared(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:

@@ -420,3 +420,26 @@ def test_more_of_the_same_card_adds_the_measured_overhead(measured, job):
     assert scaled == pytest.approx(1000 / step_new, rel=0.01)
     assert scaled < 2 * measured                                     # twice the cards never doubles it here
     assert "达不到" in line
+
+
+# --- one purchase for a training job and a serving job: each sized on its own model, then one machine for both --------
+@pytest.mark.parametrize("form", [
+    "need: LoRA finetunes of {t} models, and serve {s} to ~10 ppl. budget ~$30k. what to buy?",
+    "既要每月做一次 {t} 的 LoRA 微调，又要部署 {s} 给 10 个人同时用。买什么配置？"])
+@pytest.mark.parametrize("jobs", [("8B", "Qwen2.5-32B", "qwen2.5-32b"), ("7B", "Llama 3.1 70B", "llama-3.1-70b"),
+                                  ("14B", "Qwen2.5-7B", "qwen2.5-7b")])
+def test_a_training_and_a_serving_job_are_sized_apart_then_one_machine(form, jobs):
+    t, s, sid = jobs
+    a = ask(form.format(t=t, s=s))
+    assert len(a.asks) == 2, a.answer[:500]
+    train, serve = a.asks
+    assert train.request["method"] == "lora" and train.request["model"] == t.lower()
+    assert serve.request["model"] == sid and serve.request["method"] == "inference"
+    m = re.search(r"\*\*(?:One machine for both|一台机器两件事都做)[:：] ?(\d+)(?:×| 张) ([^,，]+?)[,，]", a.comparison or "")
+    if m is None:
+        assert re.search(r"No card appears in both|没有一种卡同时出现", a.comparison or ""), a.comparison
+        return
+    n, name = int(m.group(1)), m.group(2).strip()
+    gid = next(g.id for g in CAT.gpus if g.name == name)
+    # the machine holds the larger of the two jobs' counts on that card
+    assert n == max(train.figures[f"machine_gpus:{gid}"], serve.figures[f"machine_gpus:{gid}"])

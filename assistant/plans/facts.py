@@ -359,6 +359,10 @@ def purchase(ctx: Ctx) -> Answer:
                        ) if top else None)
     figures = {"total": top.total if top else None, "currency": cur, "format": top.format if top else None,
                "tokens_per_s": top.tokens_per_s if top else None, "within_budget": top.within_budget if top else None}
+    for o in res.options:  # each card's machine: what a choice across several jobs weighs (multi_ask)
+        if o.total is not None and f"machine_total:{o.gpu}" not in figures:
+            figures |= {f"machine_total:{o.gpu}": o.total, f"machine_gpus:{o.gpu}": o.num_gpus,
+                        f"machine_power_w:{o.gpu}": o.power_w}
     return Answer(answer=text, lang=lang, intent="recommend", verdict=verdict, tool_calls=ctx.calls, figures=figures,
                   options=[Verdict(fits=True, gpu=o.gpu, num_gpus=o.num_gpus, method=task, per_gpu_gb=o.per_gpu_gb)
                            for o in res.options])

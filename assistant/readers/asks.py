@@ -428,6 +428,52 @@ def rental_terms(low: str, req: Request) -> list[Ask]:
     return asks
 
 
+_TRAIN_CLAUSE = r"训|微调|预训练|(?<![a-z])(?:fine-?tun\w*|finetun\w*|lora|qlora|train\w*|sft|pre-?train\w*)(?![a-z])"
+_SERVE_CLAUSE = (r"部署|推理|上线|给[^，,。；;]{0,8}用|(?<![a-z])(?:serv\w*|inference|deploy\w*|chat\w*|users?|ppl|people|"
+                 r"staff)(?![a-z])")
+
+
+def two_jobs(low: str, req: Request, catalog) -> list[Ask]:
+    """'既要每月训一个 7B 全参，又要部署 GLM-4.5-Air 给内部用，买什么配置？', 'need LoRA of 8B-14B models and serve
+    Qwen2.5-32B to ~10 ppl. what to buy?': one purchase for a training job and a serving job, each sized on its own
+    model (never the serving model trained), then the machine that does both (multi_ask). [] unless a clause trains a
+    model and another serves one."""
+    if req.intent != "recommend" or not req.purchase:
+        return []
+    from assistant.readers.rules import read
+
+    train = serve = None
+    for clause in re.split(r"[，,。；;]|又要|既要|还要|(?<![a-z])(?:and also|and|plus|also)(?![a-z])", low):
+        if not clause or len(clause.strip()) < 4:
+            continue
+        r = read(clause, catalog).request
+        if not r.model:
+            continue
+        if train is None and re.search(_TRAIN_CLAUSE, clause):
+            train = r
+        elif serve is None and re.search(_SERVE_CLAUSE, clause):
+            serve = r
+    if train is None or serve is None:
+        return []
+    zh = req.lang == "zh"
+    method = train.method if train.method in ("full", "lora", "qlora", "pretrain") else "lora"
+    every = re.search(r"每(?:个)?(月|周|天)|" + w(r"(?:every|per|a) (month|week|day)|(month|week|dai)ly"), low)
+    deadline = {"月": 730.0, "month": 730.0, "周": 168.0, "week": 168.0, "天": 24.0, "day": 24.0, "dai": 24.0}[
+        next(g for g in every.groups() if g)] if every and train.tokens else None
+    t_name, s_name = train.model_text or train.model, serve.model_text or serve.model
+    users = serve.concurrent_users or (max(1, round(serve.team_size * 0.25)) if serve.team_size else None) or \
+        req.concurrent_users
+    return [Ask(text=(f"训练：{t_name} {method}" if zh else f"train: {t_name} {method}"), intent="recommend", compare="job",
+                update={"model": train.model, "models": [train.model], "model_text": train.model_text, "method": method,
+                        "tokens": train.tokens, "epochs": train.epochs, "deadline_hours": deadline or req.deadline_hours,
+                        "concurrent_users": None, "period_hours": None, "precision": None, "purchase": True}),
+            Ask(text=(f"部署：{s_name}" if zh else f"serve: {s_name}"), intent="recommend", compare="job",
+                update={"model": serve.model, "models": [serve.model], "model_text": serve.model_text,
+                        "method": "inference", "tokens": None, "epochs": None, "deadline_hours": None,
+                        "period_hours": None, "concurrent_users": users, "purchase": True,
+                        "precision": serve.precision})]
+
+
 def strategies(low: str, req: Request, catalog=None) -> list[Ask]:
     """'ZeRO-3、FSDP、ZeRO-2+offload 三种方案哪个能跑起来，推荐哪个？': each sharding strategy named, sized on the user's
     GPUs (FSDP full sharding is ZeRO-3's memory; '+offload' moves the optimizer states to CPU RAM). 'FSDP/ZeRO-3'
@@ -1317,6 +1363,9 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     split = layouts(low, req)
     if split:  # 'one TP=8 instance or 4 replicas at TP=2?': the node split each way, compared
         return split
+    jobs = two_jobs(low, req, catalog)
+    if jobs:  # one purchase for a training job and a serving job: each sized, then the machine for both
+        return jobs
     terms = rental_terms(low, req)
     if terms:  # 'on-demand $3.50 or a 1-yr commit at $2.30 (pay all hours)': each way of renting, against buying
         return terms

@@ -500,7 +500,7 @@ def users(text: str) -> dict:
                   r"(?:(?:internal|external|chat|paying|beta|enterprise|end|real|power|heavy|light|active|typical|peak|api|"
                   r"human|office|b2b|b2c)\s+){0,2}"
                   r"(?:(?:such|of these|of those|full[\s-]*(?:length|context)|long)\s+|\d+(?:\.\d+)?\s*k?[\s-]*(?:tokens?|token)?[\s-]*)?"
-                  rf"(?:{w('users?|people|clients?|requests?|sessions?|streams?|sequences?|chats?|conversations?')}|用户|人同时|人并发|"
+                  rf"(?:{w('users?|people|ppl|clients?|requests?|sessions?|streams?|sequences?|chats?|conversations?')}|用户|人同时|人并发|"
                   r"人(?:同时|并发|在线|用|使用|在用|访问|调用)|路并发|个并发|并发|个请求|请求|路)", text)
     m2 = re.search(rf"(?:并发|concurrency|concurrent users|同时在线|同时)\s*(?:数|量|用户数?)?\s*(?:of|是|为|=|:|：|约|大概|达到|要)?\s*"
                    rf"({NUM})\s*({MAG})?", text)
@@ -519,7 +519,7 @@ def users(text: str) -> dict:
             if v:
                 v = magnitude(v, mag.group(1)) if mag and mag.group(1) in ("万", "k", "千", "w") else v
                 if re.search(w("concurrent|simultaneous|parallel|active") + r"|并发|同时|在线|路", hit.group(0)) or \
-                        re.search(w("users?|people|clients?") + "|用户|人", hit.group(0)) or \
+                        re.search(w("users?|people|ppl|clients?") + "|用户|人", hit.group(0)) or \
                         re.match(r"[^.?!。？]{0,20}?" + w(r"at (?:the same time|once)|simultaneously|concurrently|in parallel|"
                                                           r"in[\s-]flight|outstanding"),
                                  text[hit.end():]):  # '4 such sequences at the same time', '30 requests in flight'
