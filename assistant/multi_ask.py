@@ -424,8 +424,8 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             unpriced = [re.sub(r"^\s*\d+\s*×\s*", "", b.text) for b, w_, _ in rows if not isinstance(w_, (int, float))]
             tail = ((f"（{'、'.join(unpriced)} 没有价格，未参与比较）" if zh else
                      f" ({', '.join(unpriced)}: no price, not compared)") if unpriced else "")
-            return listed + (f"。**按你写的卡数，没有一个方案扛得住这个负载**；按各自需要的卡数，最省的是 **{label}**{tail}。" if zh else
-                             f". **None of these carries the load at the count written**; at the counts each needs, the "
+            return listed + (f"。按你写的卡数，没有一个方案扛得住这个负载；按各自需要的卡数，最省的是 **{label}**{tail}。" if zh else
+                             f". None of these carries the load at the count written; at the counts each needs, the "
                              f"cheapest is **{label}**{tail}.")
     if len(vals) < 2:
         unfit = [a for a, v, e in rows if ruled_out(e)]

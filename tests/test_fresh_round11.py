@@ -443,3 +443,19 @@ def test_a_training_and_a_serving_job_are_sized_apart_then_one_machine(form, job
     gid = next(g.id for g in CAT.gpus if g.name == name)
     # the machine holds the larger of the two jobs' counts on that card
     assert n == max(train.figures[f"machine_gpus:{gid}"], serve.figures[f"machine_gpus:{gid}"])
+
+
+# --- 'we have $X for GPUs for our product, which to buy?': the model, the load and the job asked; served tiers ---------
+@pytest.mark.parametrize("budget", ["$200k", "$50,000", "$1M"])
+@pytest.mark.parametrize("form", ["We have about {b} for GPUs for our new LLM product. Which ones should we buy?",
+                                  "our startup has {b} budget for gpus for the AI product launch, what should we buy?"])
+def test_a_product_budget_asks_model_load_and_job_with_served_tiers(budget, form):
+    a = ask(form.format(b=budget))
+    assert a.clarification is not None
+    assert "how many people" in a.answer and "fine-tune or train" in a.answer
+    tiers = re.findall(r"^- [^:]+: \*\*Buy: (\d+)× ([^(]+) \(", a.answer, re.M)
+    assert len(tiers) == 3, a.answer
+    for n, name in tiers:
+        assert not name.startswith("Apple")  # a product is served from a server, not a desk Mac
+    assert "10 users at once, an assumption" in a.answer
+    assert "ceiling, not a target" in a.answer

@@ -186,7 +186,8 @@ def purchase(ctx: Ctx) -> Answer:
         ctx.assume(f"context {context}", f"上下文 {context}")
     users = req.concurrent_users or 1
     served = bool(re.search(r"idc|机柜|机房|数据中心|内部|团队|公司|企业|客服|线上|" + w(
-        r"data[\s-]?cent(?:er|re)|rack|colo\w*|internal\w*|team|company|enterprise|production|customers?"),
+        r"data[\s-]?cent(?:er|re)|rack|colo\w*|internal\w*|team|company|enterprise|production|customers?|products?|"
+        r"saas|startup|business|commercial|service") + r"|产品|业务|商用|上线",
         ctx.question.lower())) or bool(req.team_size)
     if not req.concurrent_users and task == "inference":
         ctx.assume("one user" + (" (a served deployment: served formats, not GGUF home files)" if served else ""),
@@ -474,6 +475,9 @@ def _purchase_why(ctx: Ctx, o, money) -> str:
     return zh[o.reason]() if o.reason in zh else o.why
 
 
+TIER_PRODUCT_USERS = 10  # a product's first load, said as an assumption, when the tiers are sized with no users stated
+
+
 def _purchase_tiers(ctx: Ctx) -> Answer:
     """'We need to buy GPUs to run an LLM for our support team, budget $40k. What should we get?': the machine hinges on
     the model (and the users at once), so the answer asks, and shows what the budget buys at three model sizes meanwhile."""
@@ -481,8 +485,15 @@ def _purchase_tiers(ctx: Ctx) -> Answer:
 
     req = ctx.req
     lines, figures = [], {}
-    for mid in TIER_MODELS:
-        sub = _Ctx(req=req.model_copy(update={"model": mid}), deps=ctx.deps, question=ctx.question, one_of_several=True)
+    product = bool(re.search(r"产品|业务|商用|上线|客户|" + w(r"products?|saas|startup|business|commercial|customers?|"
+                                                         r"production|company|enterprise"), ctx.question.lower()))
+    assumed_users = None if req.concurrent_users or not product else TIER_PRODUCT_USERS
+    for mid in TIER_MODELS:  # (the cheapest machine that runs each size: a budget is a ceiling, not a target)
+        update = {"model": mid, "budget": None}
+        if assumed_users:  # a product serves many people from a server: no single-user desk machines, no Macs
+            update |= {"concurrent_users": assumed_users,
+                       "exclude_vendors": list(dict.fromkeys([*(req.exclude_vendors or []), "Apple"]))}
+        sub = _Ctx(req=req.model_copy(update=update), deps=ctx.deps, question=ctx.question, one_of_several=True)
         a = purchase(sub)
         ctx.calls += sub.calls
         pick = next((x for x in a.answer.splitlines() if x.startswith(("**Buy", "**建议购买", "**Nothing", "**预算内"))), None)
@@ -499,10 +510,24 @@ def _purchase_tiers(ctx: Ctx) -> Answer:
     ctx.used |= {"daily_active_users", "team_size", "concurrent_users"}
     users = ctx.t("" if req.concurrent_users else " and how many people will use it at the same time",
                   "" if req.concurrent_users else "，以及同时有多少人在用")
-    head = ctx.t(f"**Which model will you run{users}?** The machine depends on it; what the budget buys at three sizes"
-                 + ("" if req.concurrent_users else " (one user at a time)") + ":",
-                 f"**打算跑哪个模型{users}？** 买什么取决于它；按三种规模，预算能买到的"
-                 + ("" if req.concurrent_users else "（按单用户）") + "：")
+    asked_method = "method" in req.stated and req.method and (req.method != "inference" or re.search(
+        r"推理|部署|上线|" + w(r"inference|serv\w*|deploy\w*|run(?:ning)?|host\w*|chat\w*"), ctx.question.lower()))
+    job = ctx.t(" Will it only serve the model, or also fine-tune or train it?" if not asked_method else "",
+                "只做推理服务，还是也要微调或训练？" if not asked_method else "")
+    load_en = (f" ({assumed_users} users at once, an assumption for a product)" if assumed_users else
+               "" if req.concurrent_users else " (one user at a time)")
+    load_zh = (f"（按同时 {assumed_users} 人，产品场景的假设）" if assumed_users else "" if req.concurrent_users else "（按单用户）")
+    head = ctx.t(f"**Which model will you run{users}?**{job} The machine depends on it; the cheapest machine that serves "
+                 f"each of three sizes{load_en}:",
+                 f"**打算跑哪个模型{users}？**{job}买什么取决于它；按三种规模，能跑推理的最省机器{load_zh}：")
+    if req.budget:
+        cur = "¥" if req.currency == "CNY" else "$"
+        lines.append(ctx.t(f"Your {cur}{req.budget:,.0f} is a ceiling, not a target: what it leaves over buys headroom (more "
+                           "users at once, longer contexts, a second machine for redundancy) or fine-tuning capacity, once "
+                           "the model and load are known.",
+                           f"{cur}{req.budget:,.0f} 的预算是上限，不是必须花完：剩下的钱可以买余量（更多并发、更长上下文、做冗余的第二台）"
+                           "或微调算力，等模型和负载定了再定。"))
+        ctx.used.add("budget")
     clar = Clarification(missing=["model"], question=ctx.t("Which model (or size)?", "是哪个模型（或多大参数）？"),
                          suggestions=[ctx.deps.catalog.model(m)[0].name for m in TIER_MODELS])
     return Answer(answer=head + "\n" + "\n".join(lines), lang=ctx.lang, intent="recommend", figures=figures,
