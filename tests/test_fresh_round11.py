@@ -459,3 +459,18 @@ def test_a_product_budget_asks_model_load_and_job_with_served_tiers(budget, form
         assert not name.startswith("Apple")  # a product is served from a server, not a desk Mac
     assert "10 users at once, an assumption" in a.answer
     assert "ceiling, not a target" in a.answer
+
+
+# --- a model no format of which loads on a Mac: one machine, so the Mac that holds it, never 'N such GPUs' -------------
+@pytest.mark.parametrize("mac", ["M3 Pro 18GB", "M2 Pro 16GB", "M4 Pro 24GB"])
+@pytest.mark.parametrize("model", ["DeepSeek-R1-Distill-Qwen-32B", "Llama 3.1 70B", "Qwen2.5-32B"])
+def test_a_model_too_big_for_a_mac_names_the_mac_that_holds_it(mac, model):
+    a = ask(f"how fast is {model} on my macbook {mac}?")
+    if "Does not fit this Mac" not in a.answer:
+        return  # (a 4-bit file fits: the format ladder answers)
+    assert not re.search(r"at least ~\d+ such GPUs", a.answer)
+    m = re.search(r"needs ([\d.]+) GB, and macOS gives the GPU ([\d.]+) GB.*?a Mac with (\d+) GB", a.answer)
+    assert m, a.answer[:800]
+    need, usable, bigger = (float(x) for x in m.groups())
+    assert need > usable                      # why it does not fit
+    assert bigger * 0.75 >= need * 0.9        # the bigger Mac's GPU share (about 3/4 of its memory) holds the need

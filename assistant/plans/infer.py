@@ -932,6 +932,30 @@ def _hybrid_offload(ctx: Ctx, model, gpu, n: int, context: int) -> str | None:
                  f"token/秒（服务器 8-12 通道内存会快几倍）{quoted}")
 
 
+def _mac_does_not_hold(ctx: Ctx, model, gpu, context: int) -> list[str] | None:
+    """A model no format of which loads on this Mac: its 4-bit (Q4_K_M) need against what macOS gives the GPU, the
+    smallest Mac memory that holds it, and the family's models this Mac does hold. None when 4-bit fits (then the
+    format ladder answers)."""
+    try:
+        q4 = fits_on(model, gpu, 1, "q4_k_m", context)
+    except ValueError:
+        return None
+    if q4.fits:
+        return None
+    holds = sorted((g for g in ctx.deps.catalog.gpus if g.vendor == "Apple" and g.memory_gb > gpu.memory_gb),
+                   key=lambda g: g.memory_gb)
+    bigger = next((g for g in holds if fits_on(model, g, 1, "q4_k_m", context).fits), None)
+    head = ctx.t(f"**Does not fit this Mac in any usable format**: even 4-bit (Q4_K_M) {model.name} needs "
+                 f"{q4.per_gpu_gb:,.1f} GB, and macOS gives the GPU {q4.usable_gb:,.1f} GB of the {gpu.memory_gb:g} GB"
+                 + (f"; a Mac with {bigger.memory_gb:g} GB of unified memory or more holds it" if bigger else "")
+                 + ". No speed is estimated for a set-up that cannot load (2-bit files fit but lose much quality).",
+                 f"**这台 Mac 用什么可用格式都放不下**：{model.name} 就算 4 位（Q4_K_M）也要 {q4.per_gpu_gb:,.1f} GB，macOS 只给 GPU "
+                 f"{gpu.memory_gb:g} GB 里的 {q4.usable_gb:,.1f} GB" + (f"；统一内存 {bigger.memory_gb:g} GB 及以上的 Mac 才放得下"
+                                                                       if bigger else "")
+                 + "。装不下的配置不估算速度（2 位量化放得下，但质量损失大）。")
+    return [head] + [x for x in _family_fits(ctx, model, gpu, 1, context) if x]
+
+
 def _family_fits(ctx: Ctx, model, gpu, n: int, context: int) -> list[str]:
     """A family named alone is sized as its flagship; the family's other models on record that fit the card are listed
     (the largest in each of 16-bit, 8-bit and 4-bit), since a small card rarely means the flagship."""
@@ -2023,14 +2047,18 @@ def inference_speed(ctx: Ctx) -> Answer:
         batch = max(batch, queued or 0)
         least = math.ceil(need / (0.9 * sized_fmt["usable_gb"]))
         rows = [row for row in rows if row[0] in (ctx.t("memory", "显存"),)]
-        checks.insert(0, ctx.t(
-            f"**Does not fit on {n}× {gpu.name}, by far**: {fmt} weights and the KV cache of {batch} × {prompt + out:,} tokens "
-            f"need about {need:,.0f} GB against {n * sized_fmt['usable_gb']:,.0f} GB usable: at least ~{least:,} such GPUs by "
-            "memory alone (fewer with a shorter context, fewer users at once, FP8/INT4 weights or an FP8 KV cache). No speed "
-            "is estimated for a set-up that cannot load.",
-            f"**{n} × {gpu.name} 远远放不下**：{fmt} 权重加 {batch} × {prompt + out:,} token 的 KV cache 约需 {need:,.0f} GB，"
-            f"可用只有 {n * sized_fmt['usable_gb']:,.0f} GB：仅按显存就至少要约 {least:,} 张这样的卡（缩短上下文、减少同时用户、"
-            "用 FP8/INT4 权重或 FP8 KV cache 可以少一些）。装不下的配置不估算速度。"))
+        mac = _mac_does_not_hold(ctx, model, gpu, prompt + out) if gpu.vendor == "Apple" else None
+        if mac:  # a Mac is one machine: no 'at least 6 such GPUs'; the 4-bit need, the Mac that holds it, smaller models
+            checks[:0] = mac
+        else:
+            checks.insert(0, ctx.t(
+                f"**Does not fit on {n}× {gpu.name}, by far**: {fmt} weights and the KV cache of {batch} × "
+                f"{prompt + out:,} tokens need about {need:,.0f} GB against {n * sized_fmt['usable_gb']:,.0f} GB usable: at "
+                f"least ~{least:,} such GPUs by memory alone (fewer with a shorter context, fewer users at once, FP8/INT4 "
+                "weights or an FP8 KV cache). No speed is estimated for a set-up that cannot load.",
+                f"**{n} × {gpu.name} 远远放不下**：{fmt} 权重加 {batch} × {prompt + out:,} token 的 KV cache 约需 {need:,.0f} GB，"
+                f"可用只有 {n * sized_fmt['usable_gb']:,.0f} GB：仅按显存就至少要约 {least:,} 张这样的卡（缩短上下文、减少同时用户、"
+                "用 FP8/INT4 权重或 FP8 KV cache 可以少一些）。装不下的配置不估算速度。"))
     elif sized_fmt and not sized_fmt.get("fits") and not queued:  # said first, not left in the assumptions
         checks.insert(0, ctx.t(f"**Does not fit**: {fmt} needs {sized_fmt.get('per_gpu_gb', 0):,.1f} GB on each of {n} × {gpu.name}"
                                + (f" (at least {sized_fmt['min_gpus']} needed)" if sized_fmt.get("min_gpus") else "")
