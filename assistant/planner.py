@@ -627,6 +627,7 @@ def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
                f"{asked:,} token 超过了模型的最大上下文 {limit:,}：这个长度根本跑不了；按模型的最大上下文 {limit:,} 计算" + line_zh)
 
 
+SHORT_CHAT_PROMPT, SHORT_CHAT_OUTPUT = 1024, 256  # a chat turn with a little history, and its reply
 LONG_DOCUMENT_CONTEXT = 16_384  # a few dozen pages in and a summary out; RAG prompts with several retrieved chunks
 
 
@@ -703,6 +704,14 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         ctx.assume(f"context {LONG_DOCUMENT_CONTEXT:,}: documents to summarise or search run long (an assumption; a "
                    "chat turn needs ~4k; state your longest prompt to replace it)",
                    f"上下文 {LONG_DOCUMENT_CONTEXT:,}：文档总结、检索问答的输入较长（假设值；普通聊天约 4k；给出最长输入可替换）")
+    if req.short_chats and not (req.context or req.prompt_len or req.seq_len) and \
+            req.intent in ("inference_memory", "inference_speed", "serving", "recommend"):
+        req = ctx.req = req.model_copy(update={"prompt_len": SHORT_CHAT_PROMPT, "output_len": req.output_len or
+                                               SHORT_CHAT_OUTPUT, "context": SHORT_CHAT_PROMPT + SHORT_CHAT_OUTPUT})
+        ctx.used.add("short_chats")
+        ctx.assume(f"short chats: ~{SHORT_CHAT_PROMPT:,} prompt + {SHORT_CHAT_OUTPUT} output tokens each (an assumption; "
+                   "state your prompt length to replace it)",
+                   f"短对话：每次约输入 {SHORT_CHAT_PROMPT:,} + 输出 {SHORT_CHAT_OUTPUT} token（假设值；给出实际长度可替换）")
     if req.daily_active_users and not (req.concurrent_users or req.requests_per_s):
         peak = max(1, math.ceil(req.daily_active_users * PEAK_SHARE_OF_DAU))
         req = ctx.req = req.model_copy(update={"concurrent_users": peak})

@@ -129,6 +129,8 @@ class Request(BaseModel):
                                           "gave its volume as input and output parts ('160M input, 40M output')")
     long_documents: bool | None = Field(None, description="the work sends long documents ('doc summarization', 'RAG over "
                                         "contracts', '长文档总结'): with no length stated, prompts are sized at 16k (said)")
+    short_chats: bool | None = Field(None, description="the work is short chat turns ('mostly short chats', '短对话为主'): "
+                                     "about 1k prompt and 256 output tokens each, an assumption said")
     engine: Engine | None = None
     gpu_memory_utilization: float | None = Field(None, gt=0, le=1, description="vLLM/SGLang share of GPU memory it takes")
     max_num_seqs: int | None = Field(None, ge=1, le=100_000, description="the engine's running-sequence cap as the user "

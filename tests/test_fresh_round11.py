@@ -474,3 +474,11 @@ def test_a_model_too_big_for_a_mac_names_the_mac_that_holds_it(mac, model):
     need, usable, bigger = (float(x) for x in m.groups())
     assert need > usable                      # why it does not fit
     assert bigger * 0.75 >= need * 0.9        # the bigger Mac's GPU share (about 3/4 of its memory) holds the need
+
+
+@pytest.mark.parametrize("phrase", ["mostly short chats", "short questions only", "短对话为主", "都是简短的问答"])
+def test_short_chats_size_short_prompts(phrase):
+    a = ask(f"serving Qwen2.5-14B on one L40S to 20 concurrent users, {phrase}. throughput?")
+    # ~1k prompt + 256 output tokens, said as an assumption (never the 4k default)
+    assert a.request["prompt_len"] == 1024 and a.request["output_len"] == 256
+    assert re.search(r"short chats: ~1,024 prompt|短对话：每次约输入 1,024", a.answer)

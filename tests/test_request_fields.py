@@ -26,6 +26,8 @@ PAIRS: dict[str, tuple[str, str]] = {
                          "and what per 1M tokens?"),
     "quiet": ("Budget $3,000 for a home box: what GPU should I buy for Qwen2.5-32B?",
               "Budget $3,000 for a quiet home box: what GPU should I buy for Qwen2.5-32B?"),
+    "short_chats": ("Qwen2.5-32B on one L40S: how many users at once?",
+                    "Qwen2.5-32B on one L40S for mostly short chats: how many users at once?"),
     "long_documents": ("Qwen2.5-32B on one L40S: how many users at once?",
                        "Qwen2.5-32B on one L40S for document summarization: how many users at once?"),
     "team_size": ("How many A100s to serve a 7B chatbot?", "How many A100s to serve a 7B chatbot to a 40-person team?"),

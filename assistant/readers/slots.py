@@ -428,6 +428,9 @@ def batches(text: str) -> dict:
              r"rag|retrieval[\s-]*augmented|long (?:documents|docs|pdfs|contracts|reports)")
            + r"|(?:长)?文档(?:总结|摘要|问答|分析)|长文本|长文档|知识库问答|合同(?:审核|审查|总结)|论文(?:总结|摘要)", text):
         out["long_documents"] = True
+    elif has(w(r"(?:mostly |mainly |just |only )?short (?:chats?|conversations?|questions?|messages?|q\s*&\s*a)|"
+               r"quick (?:chats?|questions?)") + r"|短对话|简短(?:的)?(?:对话|问答)|短问答|聊天为主|都是短的?(?:对话|问题)", text):
+        out["short_chats"] = True  # 'about 50 people, mostly short chats': short prompts, short answers
     if has(w(r"max(?:imum)? throughput|peak throughput|max(?:imum)? tokens?/s|highest throughput|full load|saturat\w*|"
              # 'offline batch inference', '离线跑批': nobody waits on one stream; the whole batch's rate is the job
              r"offline (?:batch\w*|inference|processing|jobs?|generation)|batch (?:inference|processing|jobs?|generation)|"
