@@ -868,6 +868,8 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
     first_req = done[0][1].request or {}
     if asks[0].compare == "precision" and name == "max_concurrent_sequences":
         text = _format_for_the_users(done, vals, listed, zh) or text
+    if intent == "training_time" and asks[0].compare == "method":
+        text = _methods_on_their_own_gpus(done, zh, text)
     if intent == "training_time" and first_req.get("period_hours") and "period_hours" in first_req.get("stated", []):
         text += " " + _measured_scaled(done, zh, question, first_req["period_hours"])
     return text
@@ -943,6 +945,30 @@ def _format_for_the_users(done: list[tuple[Ask, Answer]], vals: list, listed: st
             + (f". For one user, {keep[0].text} on llama.cpp/Ollama is the simple route (no server to tune, spills to "
                "CPU memory if needed); AWQ/GPTQ on vLLM pays off once several people share the card"
                if users < 2 and is_gguf(keep[0]) else "") + ".")
+
+
+def _methods_on_their_own_gpus(done: list[tuple[Ask, Answer]], zh: bool, text: str) -> str:
+    """'Full FT on 4x A100, LoRA on 1x A100 or QLoRA on one 4090: which?': options on different GPU counts are not
+    decided by wall-clock alone. The GPU-hours and bill of each are said; when LoRA costs no more than full
+    fine-tuning (the faster one only spreads the same work over more GPUs), LoRA is the pick, with the reason."""
+    rows = [(a, (x.request or {}).get("method"), (x.request or {}).get("num_gpus") or 1, x.figures.get("gpu_hours"),
+             x.figures.get("cost_usd")) for a, x in done]
+    if len({n for _, _, n, _, _ in rows}) < 2 or any(g is None for _, _, _, g, _ in rows):
+        return text
+    listed = ("；" if zh else "; ").join(
+        (f"{a.text}：{g:,.0f} 卡时" + (f"，约 ${c:,.0f}" if c else "")) if zh else
+        (f"{a.text}: {g:,.0f} GPU-hours" + (f", about ${c:,.0f}" if c else "")) for a, _, _, g, c in rows)
+    text += (f" 按卡时和费用：{listed}。" if zh else f" In GPU-hours and money: {listed}.")
+    full = next((r for r in rows if r[1] == "full"), None)
+    lora = next((r for r in rows if r[1] == "lora"), None)
+    if full and lora and lora[3] <= 1.1 * full[3] and full[2] > lora[2]:
+        why_zh, why_en = _METHOD_TIE_BREAK[frozenset({"full", "lora"})]
+        text = re.sub(r"\*\*([^*]+?) wins\*\*:", r"\1 is the fastest:", text)  # (the pick is said once, below)
+        text = re.sub(r"\*\*([^*]+?) 胜出\*\*：", r"\1 最快：", text)
+        text += (f"全参只是把差不多的计算量摊到更多卡上（{full[2]} 张对 {lora[2]} 张），**选 {lora[0].text}**：{why_zh}" if zh else
+                 f" Full fine-tuning only spreads about the same work over more GPUs ({full[2]} against {lora[2]}): "
+                 f"**pick {lora[0].text}**: {why_en}")
+    return text
 
 
 def _measured_on_cards(done: list[tuple[Ask, Answer]], zh: bool, req: dict) -> str:

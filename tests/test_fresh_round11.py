@@ -482,3 +482,19 @@ def test_short_chats_size_short_prompts(phrase):
     # ~1k prompt + 256 output tokens, said as an assumption (never the 4k default)
     assert a.request["prompt_len"] == 1024 and a.request["output_len"] == 256
     assert re.search(r"short chats: ~1,024 prompt|短对话：每次约输入 1,024", a.answer)
+
+
+# --- methods on different GPU counts: GPU-hours and money beside wall-clock; LoRA when full only spreads the work ------
+@pytest.mark.parametrize("model", ["Qwen2.5-14B", "Llama 3.1 8B", "Qwen2.5-7B"])
+@pytest.mark.parametrize("n", [2, 4, 8])
+def test_methods_on_their_own_gpus_are_judged_by_gpu_hours_too(model, n):
+    a = ask(f"fine-tuning {model} on ~20k instruction samples, 3 epochs. options we have: full FT on {n}x A100 80GB, "
+            "LoRA on 1x A100 80GB, or QLoRA on a single 4090. compare memory + time, which would you pick?")
+    comp = a.comparison or ""
+    assert "In GPU-hours and money" in comp, comp
+    by = {x.request["method"]: x for x in a.asks}
+    full, lora = by["full"], by["lora"]
+    picked_lora = "**pick lora" in comp
+    # LoRA is picked exactly when it costs no more than 1.1x the full run's GPU-hours (full only adds GPUs)
+    assert picked_lora == (lora.figures["gpu_hours"] <= 1.1 * full.figures["gpu_hours"])
+    assert comp.count("**") % 2 == 0 and len(re.findall(r"\*\*(?:pick|[^*]+ wins)", comp)) <= 1  # one pick, not two
