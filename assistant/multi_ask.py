@@ -1282,6 +1282,15 @@ def _compare_layouts(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
     else:
         pick = (f"**选 {best[0].text}**" + (f"，总吞吐是另一种的 {ratio:.2f} 倍" if ratio else "") if zh else
                 f"**Pick {best[0].text}**" + (f": {ratio:.2f}× the total throughput of the next" if ratio else ""))
+    readable = [r for r in ok if r[3] >= READING_SPEED]
+    if best[3] < READING_SPEED and readable:
+        # the most total throughput, at a speed below reading: right for batch work, not for chat; both said
+        chat = max(readable, key=lambda r: r[1])
+        pick = (f"**看用途**：跑批/离线要总吞吐，选 {best[0].text}（合计 {best[1]:,.0f} token/秒，但每路只有 {best[3]:,.1f}，慢于阅读速度）；"
+                f"聊天要每路够快，选 {chat[0].text}（每路 {chat[3]:,.1f} token/秒，合计 {chat[1]:,.0f}）" if zh else
+                f"**It depends on the use**: for batch work, {best[0].text} ({best[1]:,.0f} tokens/s in total, but "
+                f"{best[3]:,.1f} per stream, slower than people read); for chat, {chat[0].text} ({chat[3]:,.1f} tokens/s "
+                f"per stream, {chat[1]:,.0f} in total)")
     return ("；".join(listed) + "。" + pick + "（" + why + "）。") if zh else \
         ("; ".join(listed) + ". " + pick + " (" + why + ").")
 

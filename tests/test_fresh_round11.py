@@ -498,3 +498,35 @@ def test_methods_on_their_own_gpus_are_judged_by_gpu_hours_too(model, n):
     # LoRA is picked exactly when it costs no more than 1.1x the full run's GPU-hours (full only adds GPUs)
     assert picked_lora == (lora.figures["gpu_hours"] <= 1.1 * full.figures["gpu_hours"])
     assert comp.count("**") % 2 == 0 and len(re.findall(r"\*\*(?:pick|[^*]+ wins)", comp)) <= 1  # one pick, not two
+
+
+# --- tensor parallelism across servers pays the network between them; 'TP8+PP2' is a layout of its own --------------
+@pytest.mark.parametrize("link,slower", [("ethernet-10g", True), ("ethernet-25g", True), ("infiniband", False)])
+@pytest.mark.parametrize("model", ["qwen2.5-72b", "llama-3.1-70b"])
+def test_tp_across_servers_pays_the_network(link, slower, model):
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    spec, gpu = CAT.model(model)[0], CAT.gpu("rtx-4090")[0]
+    one = lambda **k: estimate_inference_speed(InferenceSpeedRequest(model=spec, gpu=gpu, precision="awq", context=1024,
+                                                                       output=256, batch=1, **k))
+    inside = one(num_gpus=8)                     # TP8 in one server (PCIe)
+    across = one(num_gpus=16, server_link=link)  # TP16 over two servers
+    # every one of the 2 x layers all-reduces crosses the link: on Ethernet (a 10/25 Gb/s port shared by 8 GPUs and
+    # ~100 µs a collective) that costs more than halving each GPU's weight read saves; on InfiniBand it does not
+    if slower:
+        assert across.decode_tokens_per_s_per_seq < inside.decode_tokens_per_s_per_seq
+        assert any("spans 2 servers" in a for a in across.assumptions)
+    else:
+        assert across.decode_tokens_per_s_per_seq > 0.5 * inside.decode_tokens_per_s_per_seq
+
+
+def test_tp_times_pp_is_its_own_layout():
+    a = ask("两台 8 卡 4090（24G）服务器，万兆网互联，部署 Qwen2.5-72B-Instruct bf16。方案：TP16 / 每台 TP8 各一个副本 / TP8+PP2，哪个好？")
+    texts = [x.ask for x in a.asks]
+    assert any("TP8+PP2" in t for t in texts) and len(texts) == 3
+    piped = next(x for x in a.asks if "TP8+PP2" in x.ask)
+    assert piped.request["pipeline_parallel"] == 2 and piped.request["num_gpus"] == 16
+    plain = [x for x in a.asks if "TP8+PP2" not in x.ask]
+    assert all(not x.request.get("pipeline_parallel") for x in plain)
+    tp16 = next(x for x in a.asks if "TP16" in x.ask)
+    assert tp16.figures["decode_tokens_per_s_per_seq"] < piped.figures["decode_tokens_per_s_per_seq"]

@@ -43,6 +43,14 @@ class InferenceSpeedRequest(BaseModel):
                                                     "like vLLM, memory allocated as it goes like hf)")
     prefill_mfu: float | None = Field(None, gt=0, le=1, description="share of dense peak the prefill reaches, when "
                                       "measured (default: the calibrated efficiency)")
+    server_link: Literal["ethernet-1g", "ethernet-10g", "ethernet-25g", "ethernet-100g", "ethernet-200g", "ethernet-400g",
+                         "infiniband", "roce"] | None = Field(
+        None, description="the network between servers, which tensor parallelism wider than one server crosses; "
+                          "default: InfiniBand/RoCE at 400 Gb/s per GPU (HGX-class)")
+    gpus_per_node: int = Field(8, ge=1, le=64, description="GPUs in one server (tensor parallelism beyond it crosses "
+                                                          "server_link)")
+    pipeline: int = Field(1, ge=1, le=64, description="pipeline stages (TP x PP: each stage tensor-parallel over "
+                                                     "num_gpus / pipeline GPUs); 1: the memory tool's own layout")
 
     @field_validator("gpu")
     @classmethod
@@ -166,8 +174,37 @@ def _step(req: InferenceSpeedRequest, batch: int, tp: int) -> tuple[float, float
         fabric = gpu.scale_up_fabric(tp)  # TP beyond a bridged pair runs over PCIe
         lat = NVLINK_LATENCY_S if fabric else PCIE_LATENCY_S
         link = (gpu.nvlink_gbps / 2 if fabric else 25.0) * GB * eff.LINK_EFFICIENCY
+        if tp > req.gpus_per_node:  # the group spans servers: each all-reduce also crosses the network between them
+            lat, link = _across_servers(req, lat, link)
         over += spec.num_layers * 2 * (lat + 2 * (tp - 1) / tp * batch * spec.hidden_size * 2 / link)
     return mem_s, comp_s, over
+
+
+# An all-reduce between servers: NCCL over TCP sockets pays ~100 µs per collective; over InfiniBand/RoCE ~10 µs
+# (NCCL tests: small-message all-reduce latency). Ethernet is one port per server shared by its GPUs; InfiniBand/RoCE
+# give each GPU its own 400 Gb/s NIC (tools/train_time).
+ETHERNET_ALLREDUCE_LATENCY_S = 100e-6
+RDMA_ALLREDUCE_LATENCY_S = 10e-6
+
+
+def _handoff_s(req: InferenceSpeedRequest, tp: int, batch: int) -> float:
+    """One pipeline hand-off of the batch's hidden states: STAGE_HANDOFF_S inside a server; when stages sit on
+    different servers (a stage as wide as a server), the network's latency and the bytes over its share."""
+    if tp < req.gpus_per_node:
+        return STAGE_HANDOFF_S
+    lat, per_gpu = _across_servers(req, STAGE_HANDOFF_S, float("inf"))
+    return lat + batch * req.model.hidden_size * 2 / (per_gpu * min(tp, req.gpus_per_node))  # (the stage's GPUs send)
+
+
+def _across_servers(req: InferenceSpeedRequest, lat: float, link: float) -> tuple[float, float]:
+    """(latency, bytes/s) of a tensor-parallel all-reduce whose group spans servers: the slower of the in-server link
+    and the network share each GPU gets, and the network's latency."""
+    from tools.train_time import NETWORK_GBPS_PER_GPU, SERVER_LINK_GBPS
+
+    if req.server_link in SERVER_LINK_GBPS:
+        per_gpu = SERVER_LINK_GBPS[req.server_link] / req.gpus_per_node
+        return max(lat, ETHERNET_ALLREDUCE_LATENCY_S), min(link, per_gpu * GB * eff.LINK_EFFICIENCY)
+    return max(lat, RDMA_ALLREDUCE_LATENCY_S), min(link, NETWORK_GBPS_PER_GPU * GB * eff.LINK_EFFICIENCY)
 
 
 def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
@@ -176,14 +213,14 @@ def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
     mem = estimate_inference_memory(InferenceMemoryRequest(
         model=spec, gpu=gpu, num_gpus=req.num_gpus, precision=req.precision, kv_dtype=req.kv_dtype,
         context=req.context + req.output, prompt_len=req.context, batch=req.batch,
-        engine="vllm" if req.engine == "vllm" else "hf"))
+        engine="vllm" if req.engine == "vllm" else "hf", pipeline=req.pipeline if req.num_gpus % req.pipeline == 0 else 1))
     tp, stages = int(mem.layout["tp"]), int(mem.layout["stages"])
     peak, peak_name = _peak(gpu, req.fmt)
     ttft = req.batch * prefill_seconds(req, req.context, tp) + eff.request_overhead_s(req.engine)
     mem_s, comp_s, over = _step(req, req.batch, tp)
     # layers split: a token passes every stage in turn, each reading its share of the weights, so one stream's step
     # is the whole model's read (as on one GPU of the stage's TP width) plus a hand-off per stage boundary
-    step = max(mem_s, comp_s) + over + (stages - 1) * STAGE_HANDOFF_S
+    step = max(mem_s, comp_s) + over + (stages - 1) * _handoff_s(req, tp, req.batch)
     bound = "compute" if comp_s > mem_s else "memory"
     cb = next((b for b in _doubling(1, 1 << 17) if _compute_bound(req, b, tp)), None)
     if cb is not None:
@@ -203,9 +240,18 @@ def estimate_inference_speed(req: InferenceSpeedRequest) -> InferenceSpeed:
         + (" (eager PyTorch: ~0.4 ms launch overhead per layer per step)" if req.engine == "hf" else
            " (CUDA graphs)" if req.engine == "vllm" else " (llama.cpp, CUDA graphs)"),
         f"layout: {mem.layout['split']}" + (f", TP {tp} with two all-reduces per layer" if tp > 1 else "")
-        + (f", {stages} pipeline stages: one stream's decode speed is one GPU's (plus {STAGE_HANDOFF_S * 1e6:.0f} µs "
-           "per hand-off); more stages add memory and, with several streams in flight, throughput" if stages > 1 else ""),
+        + (f", {stages} pipeline stages: one stream's decode speed is one GPU's (plus "
+           f"{_handoff_s(req, tp, req.batch) * 1e6:,.0f} µs per hand-off); more stages add memory and, with several "
+           "streams in flight, throughput" if stages > 1 else ""),
     ]
+    if tp > req.gpus_per_node:  # the all-reduces leave the server: said, with what they cost a step
+        lat, link = _across_servers(req, 0.0, float("inf"))
+        per_step = spec.num_layers * 2 * (lat + 2 * (tp - 1) / tp * req.batch * spec.hidden_size * 2 / link)
+        assumptions.append(f"TP {tp} spans {-(-tp // req.gpus_per_node)} servers: each of the {spec.num_layers * 2} "
+                           f"all-reduces per step crosses the network between them "
+                           f"({req.server_link or 'InfiniBand/RoCE, 400 Gb/s per GPU'}): about {per_step * 1e3:,.1f} ms a "
+                           "step at this batch; keep tensor parallelism inside a server and put pipeline stages or "
+                           "replicas across servers")
     if spec.moe is not None:
         assumptions.append("MoE: compute uses the active parameters; a decode step reads only the experts the batch routes to")
     if peak_name == "FP16":

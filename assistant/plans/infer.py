@@ -1943,6 +1943,15 @@ def inference_speed(ctx: Ctx) -> Answer:
                             "precision": fmt, "engine": _speed_engine(ctx, "vllm")}
     if req.kv_dtype:
         args["kv_dtype"] = req.kv_dtype
+    if req.interconnect and (req.interconnect.startswith("ethernet") or req.interconnect in ("infiniband", "roce")):
+        # 'two 8x 4090 servers over 10GbE': tensor parallelism wider than a server crosses that network
+        args["server_link"] = req.interconnect
+        ctx.used.add("interconnect")
+    if req.gpus_per_node:
+        args["gpus_per_node"] = req.gpus_per_node
+    if req.pipeline_parallel and req.pipeline_parallel > 1 and n % req.pipeline_parallel == 0:
+        args["pipeline"] = req.pipeline_parallel  # 'TP8+PP2': the layout as written
+        ctx.used |= {"pipeline_parallel", "tensor_parallel"}
     if req.mfu:  # 'we see about 35% MFU during prefill': the prefill runs at the user's measured share of peak
         args["prefill_mfu"] = req.mfu
         ctx.used.add("mfu")

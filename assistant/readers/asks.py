@@ -289,9 +289,11 @@ def layouts(low: str, req: Request) -> list[Ask]:
     holds the weights has no room for KV cache, so it serves few sequences)."""
     if not req.model or req.intent not in ("inference_speed", "serving", "inference_memory", "recommend", "compare"):
         return []
-    sizes = list(dict.fromkeys(tp_size(m) for m in TP_SIZE.finditer(low)))
+    combos = [(int(m.group(1)), int(m.group(2))) for m in _TP_PP.finditer(low)]  # 'TP8+PP2': one instance, piped
+    bare = _TP_PP.sub(" ", low)
+    sizes = list(dict.fromkeys(tp_size(m) for m in TP_SIZE.finditer(bare)))
     total = req.num_gpus or ((req.nodes or 0) * (req.gpus_per_node or 8)) or None
-    if len(sizes) < 2 or not total or not re.search(_REPLICAS, low) or \
+    if len(sizes) + len(combos) < 2 or not sizes or not total or not re.search(_REPLICAS, low) or \
             any(t < 1 or t > total or total % t for t in sizes):
         return []
     zh = req.lang == "zh"
@@ -305,11 +307,21 @@ def layouts(low: str, req: Request) -> list[Ask]:
         n = total // t
         text = ((f"{n} 个 TP{t} 副本" if n > 1 else f"单实例 TP{t}") if zh else
                 (f"{n} replicas at TP={t}" if n > 1 else f"one TP={t} instance"))
-        update = {"num_gpus": t, "tensor_parallel": t, "nodes": None}
+        update = {"num_gpus": t, "tensor_parallel": t, "nodes": None, "pipeline_parallel": None}
         if load:  # '… concurrency 64': the users are shared among the replicas, not 64 on each
             update |= {k: -(-load // n) for k in ("concurrent_users", "batch") if getattr(req, k)}
         asks.append(Ask(text=text, intent="inference_speed", compare="layout", replicas=n, update=update))
+    for t, p in combos[:1]:  # tensor parallelism inside each server, pipeline stages across them
+        if t * p == total:
+            update = {"num_gpus": total, "tensor_parallel": t, "pipeline_parallel": p, "nodes": None}
+            if load:
+                update |= {k: load for k in ("concurrent_users", "batch") if getattr(req, k)}
+            asks.append(Ask(text=(f"单实例 TP{t}+PP{p}" if zh else f"one TP={t} × PP={p} instance"), intent="inference_speed",
+                            compare="layout", replicas=1, update=update))
     return asks
+
+
+_TP_PP = re.compile(r"(?<![a-z0-9])tp\s*=?\s*(\d{1,2})\s*(?:\+|×|x|\*|和|加)\s*pp\s*=?\s*(\d{1,2})(?![\d])")
 
 
 # --- several values of one input -------------------------------------------------------------------------------------
