@@ -530,3 +530,12 @@ def test_tp_times_pp_is_its_own_layout():
     assert all(not x.request.get("pipeline_parallel") for x in plain)
     tp16 = next(x for x in a.asks if "TP16" in x.ask)
     assert tp16.figures["decode_tokens_per_s_per_seq"] < piped.figures["decode_tokens_per_s_per_seq"]
+
+
+@pytest.mark.parametrize("q", ["预算 15 万人民币，想搭一台机器做 7B 模型的全参微调和推理，怎么配？",
+                               "预算 8 万，想攒一台机器跑 Qwen2.5-14B 推理，怎么配？",
+                               "budget $20k, we want to build a machine to LoRA 8B models. how should we spec it?"])
+def test_a_machine_to_build_within_a_budget_is_a_purchase_not_a_server(q):
+    req = _req(q)
+    assert req.intent == "recommend" and req.purchase
+    assert not req.standard_server and req.num_gpus in (None, 0)

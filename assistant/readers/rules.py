@@ -1935,6 +1935,11 @@ def _buys(intent: str, stated: dict, work: str) -> bool:
     buy_what = r"(?:买|购|采购|配)(?:什么|哪|啥)(?:样的)?(?:配置|卡|gpu|显卡|服务器|机器)?|" + slots.w(
         r"what (?:should|do|would) (?:i|we) (?:buy|purchase|get)|what (?:gpus?|cards?|hardware|servers?|config\w*) "
         r"(?:should|to) (?:i |we )?(?:buy|purchase|get)|what to (?:buy|purchase)")
+    build = r"怎么配|如何配|搭一台|配一台|攒一台|装一台|组一台|" + slots.w(
+        r"how (?:should|do|would) (?:i|we) (?:spec|configure|build)|build (?:a|one|the) (?:machine|box|rig|server|workstation)")
+    if intent in ("cost", "inference_speed", "inference_memory", "training_memory") and stated.get("budget") and \
+            re.search(build, work) and not any(stated.get(k) for k in ("price_per_gpu_hour", "rent_per_month")):
+        return True  # '预算 15 万，想搭一台机器……怎么配？': a machine to build within the budget
     if intent == "cost" and re.search(buy_what, work) and not any(
             stated.get(k) for k in ("price_per_gpu_hour", "purchase_price", "purchase_price_per_server", "budget",
                                     "rent_per_month", "api_spend_per_month")):

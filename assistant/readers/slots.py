@@ -931,6 +931,9 @@ def standard_server(text: str) -> dict:
                                                                          r"outlet"), text) and not re.search(
             r"服务器|8\s*卡|八卡|" + w(r"server|node|dgx|hgx"), text):
         m = None  # '家里书房放一台': one machine at home, not an 8-GPU server
+    if m and re.search(r"(?:搭|攒|配|装|组|建|买)\s*(?:一|1|两|2)?\s*台\s*(?:机器|整机|服务器)?\s*$|(?:怎么|如何)配",
+                       text[max(0, m.start() - 4):m.end()]):
+        m = None  # '想搭一台机器…怎么配？': the machine to build is what is asked, its cards not yet chosen
     if m:
         word = m.group(1) or m.group(2) or "一"
         n = to_number(word)
