@@ -433,15 +433,24 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             bought = _bought(vals[0][0])
             price = f"（{bought}）" if zh and bought else f" ({bought})" if bought else ""
             power = any(t.startswith(("over your power", "超过功率")) for _, _, e in rows for t in e)
-            slow = all(any("阅读速度" in t or "reading" in t for t in e) for _, _, e in rows if ruled_out(e))
+            slow = all(any("阅读速度" in t or "reading" in t or "people read" in t for t in e) for _, _, e in rows
+                       if ruled_out(e))
+            open_ = [a.text for a, v, e in rows if not isinstance(v, (int, float)) and not ruled_out(e)]
+            if open_:  # an option with no price is not ruled out: the pick is among the priced ones, said
+                price += (f"（{'、'.join(open_)} 没有价格，未参与比较）" if zh else
+                          f" ({', '.join(open_)}: no price in the table, not compared)")
             if slow and not power:  # ('换 H200 要几张': it holds it, but each user gets less than people read)
-                return listed + (f"。**{vals[0][0].text} 更合适**{price}：其余方案放得下，但每个用户的速度慢于阅读速度。" if zh else
-                                 f". **Pick {vals[0][0].text}**{price}: the others hold it, but each user gets less than "
-                                 "people read.")
-            return listed + ((f"。**只有 {vals[0][0].text} 放得下且在功率上限内：选它**{price}。" if power else
-                              f"。**只有 {vals[0][0].text} 放得下：选它**{price}。") if zh else
-                             (f". **Only {vals[0][0].text} holds it within your power limit: pick it**{price}." if power
-                              else f". **Only {vals[0][0].text} holds it: pick it**{price}."))
+                slow_ones = [a.text for a, _, e in rows if ruled_out(e)]
+                return listed + (f"。**{vals[0][0].text} 更合适**{price}：{'、'.join(slow_ones)} 放得下，但每个用户的速度慢于阅读速度。"
+                                 if zh else
+                                 f". **Pick {vals[0][0].text}**{price}: {', '.join(slow_ones)} hold(s) it, but each user "
+                                 "gets less than people read.")
+            only_zh = "有价格的方案里只有" if open_ else "只有"
+            only_en = "Of the priced options only" if open_ else "Only"
+            return listed + ((f"。**{only_zh} {vals[0][0].text} 放得下且在功率上限内：选它**{price}。" if power else
+                              f"。**{only_zh} {vals[0][0].text} 放得下：选它**{price}。") if zh else
+                             (f". **{only_en} {vals[0][0].text} holds it within your power limit: pick it**{price}." if power
+                              else f". **{only_en} {vals[0][0].text} holds it: pick it**{price}."))
         return listed + ("。" if zh else ".")
     if intent == "inference_speed" and all((a.update or {}).get("purchase_price") for a, _ in vals):
         # cards to buy at the user's prices: the cheapest that holds the job and keeps the speed asked wins
@@ -500,8 +509,24 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return (f"{listed}。两者" + ("解码" if intent == "inference_speed" else "") + "相当（差别不到 3%）。" + tail + worth) \
             if zh else f"{listed}. A tie (within 3%).{tail}{worth}"
     verdict = _claimed_faster(question, win[0], other[0], done, zh)
+    unpriced = [a.text for a, v, _ in rows if not isinstance(v, (int, float))] if "cost" in name or "usd" in name else []
+    note = ((f"{'、'.join(unpriced)} 价格表里没有价格，没参与按成本排名（给出你的报价即可比较）。" if zh else
+             f" {', '.join(unpriced)}: no price in the table, so not ranked on cost (give your quote to compare).")
+            if unpriced else "")
+    from knowledge.catalog import default_catalog
+
+    cat = default_catalog()
+    vendors = {cat.gpu(g)[0].vendor for g in ((a.update or {}).get("gpu") for a, _ in done) if g}
+    win_vendor = cat.gpu((win[0].update or {}).get("gpu"))[0].vendor if (win[0].update or {}).get("gpu") else None
+    if len(vendors) >= 2 and win_vendor in ("AMD", "Huawei"):  # the stack, said where the pick leaves CUDA
+        note += ((f"注意 {win[0].text} 不是 CUDA：vLLM/SGLang 在 ROCm 上能跑 FP8，但镜像、kernel 和排错要按 ROCm 来；团队只熟 CUDA 时"
+                  "要算上这部分成本。") if zh and win_vendor == "AMD" else
+                 (f"注意 {win[0].text} 用昇腾 CANN/MindIE 软件栈，不是 CUDA。") if zh else
+                 (f" Mind that {win[0].text} is not CUDA: vLLM and SGLang run FP8 on ROCm, but images, kernels and "
+                  "debugging follow ROCm; count that in if the team knows only CUDA.") if win_vendor == "AMD" else
+                 f" Mind that {win[0].text} runs Ascend's CANN/MindIE stack, not CUDA.")
     return verdict + (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
-                      f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.")
+                      f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.") + note
 
 
 def _gap(done) -> float | None:

@@ -539,3 +539,16 @@ def test_a_machine_to_build_within_a_budget_is_a_purchase_not_a_server(q):
     req = _req(q)
     assert req.intent == "recommend" and req.purchase
     assert not req.standard_server and req.num_gpus in (None, 0)
+
+
+@pytest.mark.parametrize("users", [10, 20, 40])
+def test_a_cost_ranking_names_unpriced_options_and_the_stack_of_an_amd_pick(users):
+    a = ask(f"internal chatbot on Llama 3.3 70B, fp8, peak ~{users} concurrent, 4k ctx. options on the table: 2x H100 80GB "
+            "PCIe, 4x L40S, or 1x MI300X. which one and why")
+    comp = a.comparison or ""
+    priced = {x.ask: x.figures.get("serve_cost_per_million_output_usd") for x in a.asks}
+    for label, cost in priced.items():
+        if cost is None and "per 1M output tokens" in comp:
+            assert f"{label}: no price in the table" in comp
+    if "**Best: 1× AMD Instinct MI300X**" in comp:
+        assert "not CUDA" in comp
