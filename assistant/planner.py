@@ -165,7 +165,7 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
     if len(asks) < 2:
         return plan(req, deps, question, invalid)
     try:
-        quoted = _quoted_speed_on_another_card(req, deps, question, asks)
+        quoted = _quoted_speed_on_another_card(req, deps, question)
     except Exception:  # a check that fails leaves the answer without it (logged, never a traceback)
         log.exception("quoted speed check failed on %r", question[:200])
         quoted = None
@@ -243,7 +243,7 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
 _TPS_QUOTED = re.compile(r"(\d+(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|token\s*/\s*秒|token/s)")
 
 
-def _quoted_speed_on_another_card(req: Request, deps: Deps, question: str, asks: list) -> str | None:
+def _quoted_speed_on_another_card(req: Request, deps: Deps, question: str) -> str | None:
     """A one-stream speed someone else reports on a card ('guy on reddit gets 30 tok/s on his M2 Ultra'), in a message
     that asks about other cards: checked against that card's hard ceiling (every byte a token reads, at the full memory
     bandwidth) and the estimate there, and said not to be scaled to the user's card. None when no such quote."""
