@@ -107,7 +107,16 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     intents; assistant/readers/asks.py), combined in the order asked; a message with one ask is plan() itself. An
     ask about words beside it ('is NF4 the same thing as AWQ?', '满血 是指 BF16 还是 FP8?') is answered from the tables
     that hold the facts (assistant/terms.py), right under what was understood."""
-    answer = _plan_message(req, deps, question, invalid)
+    try:
+        answer = _plan_message(req, deps, question, invalid)
+    except Exception as e:  # a bug outside any one ask's plan: said in words (logged), never a traceback
+        log.exception("planning the message failed on %r", question[:200])
+        zh = req.lang == "zh"
+        msg = (f"这个问题触发了程序错误（{type(e).__name__}），已记录。换个说法，或用计算命令（`gpu-advisor size|time|cost ...`）试试。"
+               if zh else f"this question hit an error in the assistant ({type(e).__name__}); it is logged. Rephrasing, or "
+               "the calculator commands (`gpu-advisor size|time|cost ...`), may get the answer.")
+        return Answer(answer=msg, lang=req.lang, intent=req.intent, warnings=[f"internal error: {e}"], status="error",
+                      request=req.model_dump(mode="json"))
     if invalid or answer.status == "error":
         return answer
     from assistant.terms import FULL_MEANING_ASK, SAME_ASK, term_lines

@@ -552,3 +552,14 @@ def test_a_cost_ranking_names_unpriced_options_and_the_stack_of_an_amd_pick(user
             assert f"{label}: no price in the table" in comp
     if "**Best: 1× AMD Instinct MI300X**" in comp:
         assert "not CUDA" in comp
+
+
+def test_a_bug_while_planning_a_message_is_said_in_words(monkeypatch):
+    # any exception inside the message planner (here forced) comes back as a message with status 'error', never raised
+    import assistant.planner as planner
+
+    def boom(*a, **k):
+        raise KeyError("forced")
+    monkeypatch.setattr(planner, "_plan_message", boom)
+    a = ask("how much memory to serve llama 3.1 8b on one L4?")
+    assert a.status == "error" and "KeyError" in a.answer and "Traceback" not in a.answer
