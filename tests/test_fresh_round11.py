@@ -563,3 +563,34 @@ def test_a_bug_while_planning_a_message_is_said_in_words(monkeypatch):
     monkeypatch.setattr(planner, "_plan_message", boom)
     a = ask("how much memory to serve llama 3.1 8b on one L4?")
     assert a.status == "error" and "KeyError" in a.answer and "Traceback" not in a.answer
+
+
+# --- numbers land in their own slots -------------------------------------------------------------------------------
+@pytest.mark.parametrize("adj", ["internal", "active", "paying", "concurrent active"])
+@pytest.mark.parametrize("n", [20, 150])
+def test_people_after_we_have_are_a_load_not_a_budget(adj, n):
+    req = _req(f"we have ~{n} {adj} users, short chats. how many H100s do we need for Llama 3.1 70B?")
+    assert req.budget is None
+
+
+@pytest.mark.parametrize("k", [4, 8, 16])
+def test_nk_prompts_are_a_length_not_a_count(k):
+    req = _req(f"choosing a card for Gemma 2 27B inference, mostly single-user RAG with ~{k}k prompts. RTX 4090 or RTX 5090?")
+    assert req.batch_items is None and req.prompt_len == k * 1024
+
+
+def test_thousands_of_prompts_are_still_a_batch_job():
+    assert _req("run Llama 3.1 8B inference over 8k prompts of ~500 tokens on one L4: how long?").batch_items == 8000
+
+
+@pytest.mark.parametrize("corpus", ["~50M tokens of text", "about 2B tokens of documents", "30m tokens of logs"])
+def test_a_corpus_of_tokens_is_no_prompt_length(corpus):
+    req = _req(f"want to adapt Llama 3.1 8B to our domain ({corpus}). LoRA or full on 8x A100: memory?")
+    assert req.prompt_len is None and req.seq_len is None and req.tokens and req.tokens >= 2e7
+
+
+@pytest.mark.parametrize("q", ["继续预训练，64 张 A800，seq 8192，global batch 512 条（约 4.2M tokens），数据 200B tokens，要多久？",
+                               "pretrain on 64 A800, seq 8192, global batch 512 (~4.2M tokens), 200B tokens of data: how long?"])
+def test_the_step_size_in_brackets_is_not_the_dataset(q):
+    req = _req(q)
+    assert req.tokens == pytest.approx(2e11)

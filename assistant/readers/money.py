@@ -89,7 +89,8 @@ def money(text: str) -> dict:
               and not re.match(r"\s*(?:%|％|percent|个百分点|成)", text[x.end():])  # ('budget 5% of time': a share)
               and (x.group("pre") or x.group("post") or x.group("mag") or not re.match(
                   r"\s*(?:x|×|\*|张|块|台|个|gpus?|cards?|nodes?|servers?|boxes|machines?|[a-z]+\d|"
-                  r"(?:concurrent\s+|active\s+|daily\s+)?(?:users?|people|persons?|customers?|clients?|devs?|developers?|"
+                  r"(?:(?:concurrent|active|daily|internal|external|paying|beta|end|total|monthly|regular|power|"
+                  r"simultaneous|internal-facing)\s+){0,2}(?:users?|people|persons?|customers?|clients?|devs?|developers?|"
                   r"engineers?|employees?|staff|seats?|members?|requests?|sessions?|qps|rps|tokens?|samples?|"
                   r"documents?|docs?)(?![a-z])|用户|人|位|名|并发|路|条|篇)", text[x.end():], re.I))),
              None)  # ('we have 4x A100 40GB': four GPUs; 'if I have 100 users': a load; neither a budget)

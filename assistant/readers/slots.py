@@ -308,6 +308,9 @@ HOST_OWNED = (r"主机已有|已有主机|已经有主机|只买显卡|只买卡
                 r"server|host|desktop|tower)"))
 
 
+MAX_PROMPT_TOKENS = 10_000_000  # no model reads more at once (Llama 4 Scout's 10M window): beyond it, a corpus
+
+
 def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
@@ -350,6 +353,8 @@ def lengths(text: str) -> dict:
         rf"(?:avg|averag\w*|mean|平均|均)\s*(?:of\s*)?({LEN})\s*(?:tokens?\s*)?(?:of\s*)?(?:context|ctx|上下文)|"
         rf"(?:context|ctx|上下文)\s*(?:length\s*)?(?:avg|averag\w*|mean|平均|均)\s*(?:约|of|is|~)?\s*({LEN})|"
         rf"(?:平均|均)\s*上下文\s*(?:约|是|为)?\s*({LEN})", text)
+    if m and (length(m.group(1)) or 0) > MAX_PROMPT_TOKENS:
+        m = None  # ('~50M tokens of text': a corpus to train on, not one prompt)
     if m:
         out["prompt_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
@@ -615,7 +620,10 @@ def tokens(text: str) -> dict:
                                      rf"(?:(?:training|train|pre-?training|fine-?tuning|sft|dataset|data|unique|high-quality)\s+)?"
                                      rf"(?:tok(?:en|ne)s?|词元|token数)",
                                      text)
-              if not re.search(_STEP_SIZE, text[max(0, x.start() - 30):x.start()])), None)
+              if not re.search(_STEP_SIZE, text[max(0, x.start() - 30):x.start()])
+              and not re.search(r"(?:global[\s_-]*batch|gbs|全局\s*batch|总\s*batch|batch[\s_-]*size)[^，,。;；]{0,16}?[（(]\s*"
+                                r"(?:约|about|~|≈)?\s*$", text[max(0, x.start() - 40):x.start()])), None)
+    # ('global batch 512 条（约 4.2M tokens）': the step's tokens, in brackets after the batch, not the dataset)
     if m and re.search(r"(?:每|per|/)\s*$", text[max(0, m.start() - 6):m.start()]):
         m = None  # '每百万 token 成本', '$ per 1M tokens': a unit of price, not a dataset
     if m:
@@ -1212,6 +1220,9 @@ def batch_items(text: str) -> dict:
     m = re.search(rf"({NUM})\s*({MAG})?\s*(?:个|篇|份|条)?\s*(?:{things}|文档|文章|数据|记录|问题|样本|评论|邮件)", text)
     if not m or not to_number(m.group(1)):
         return {}
+    if re.match(r"\s*k\s*(?:token\s*)?(?:prompts?|queries|questions|texts?)", text[m.end(1):m.end(1) + 12]) and \
+            re.search(r"~|about|around|avg|average|each|long|的|每", text[max(0, m.start() - 12):m.start()] + m.group(0)):
+        return {}  # ('RAG with ~8k prompts': each prompt's length in tokens, not 8,000 prompts)
     n = magnitude(to_number(m.group(1)), m.group(2))
     return {"batch_items": int(n)} if n >= 1000 else {}
 
