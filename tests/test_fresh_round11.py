@@ -594,3 +594,14 @@ def test_a_corpus_of_tokens_is_no_prompt_length(corpus):
 def test_the_step_size_in_brackets_is_not_the_dataset(q):
     req = _req(q)
     assert req.tokens == pytest.approx(2e11)
+
+
+@pytest.mark.parametrize("users", [8, 24, 64])
+@pytest.mark.parametrize("word", ["how much headroom", "还有多少余量"])
+def test_headroom_is_answered_beside_the_fit(users, word):
+    a = ask(f"vLLM, Llama 3.1 70B Instruct FP8 on 4x H100 SXM, TP4, {users} concurrent users at 6k context: is this setup "
+            f"enough, and {word}?")
+    assert not any("headroom" in m.ask or "余量" in m.ask for m in a.not_answered)
+    m = re.search(r"\*\*(?:Headroom|余量)\*\*[:：] ?(?:还能再多放 )?(\d+)", a.answer)
+    if m:  # the room left is the pool's sequences less the load
+        assert int(m.group(1)) == a.figures["max_concurrent_sequences"] - users

@@ -37,6 +37,10 @@ USES["inference_speed"] = USES["inference_speed"] | {"gpu_rental_prices", "claim
 
 
 
+# 'how much headroom', '余量多少': the room left at the load asked (answered beside the fit, never 'not answered')
+HEADROOM_ASK = r"余量|余地|富余|冗余|还能加|" + w(r"headroom|spare capacity|margin|room to grow|room left|how much room")
+
+
 # The share of a card's usable memory above which a format is not offered as the answer while a lighter one leaves room
 # (one longer prompt or the runtime's own buffers tip it over)
 FULL_SHARE = 0.95
@@ -1355,6 +1359,15 @@ def serving(ctx: Ctx) -> Answer:
                      f"**可以**：{n} 张 {gpu.name} 能同时容纳 {users} 路 {context:,} token 的请求"
                      + (f"（KV 池 {pool:,} token，最多 **{max_seqs}** 路）。" if pool else
                         f"（最多 **{max_seqs}** 路；KV cache 随运行增长，不预留池）。"))
+        if re.search(HEADROOM_ASK, ctx.question.lower()) and users and max_seqs:
+            # 'does it fit, and how much headroom?': the room left at the load asked, in sequences and in memory
+            ctx.used.add("concurrent_users")
+            spare = (pool - users * context) if pool else None
+            head += ctx.t(f" **Headroom**: {max_seqs - users} more such sequences at once ({max_seqs / users:.1f}× your "
+                          f"{users})" + (f"; {spare:,} tokens of the KV pool are left at your load" if spare else "")
+                          + "; the speed at your load is below.",
+                          f" **余量**：还能再多放 {max_seqs - users} 路（是你 {users} 路的 {max_seqs / users:.1f} 倍）"
+                          + (f"；你的负载下 KV 池还剩 {spare:,} token" if spare else "") + "；这个负载下的速度见下。")
     else:
         per = req.gpus_per_node or 8
         boxes = -(-(r.min_gpus or 0) // per)

@@ -814,6 +814,8 @@ def _unanswerable(clause: str, at: int) -> bool:
     if re.search(COUNT_ASK + r"|" + w(r"how many (?:of (?:each|them|these|those)|do (?:i|we) need|are needed|would it take)"),
                  clause):
         return False  # ('… how many do i need', 'how many of each'): the GPU count the answer gives
+    if re.search(r"余量|余地|富余|" + w(r"headroom|spare capacity|margin|room left|how much room"), clause):
+        return False  # ('… and how much headroom?': the capacity answer gives it)
     if re.search(r"^(?:and\s+)?(?:if not|otherwise|if so|if yes|if no)\b|^(?:不够|不行|如果不够|如果不行|否则)(?:的话)?", clause.strip()):
         return False  # ('is 4 enough? if not how many?': the count the answer gives either way)
     if re.search(r"^(?:and\s+|but\s+)?(?:assume|assuming|suppose|supposing|let'?s say|given that|presume)\b|"
