@@ -605,3 +605,10 @@ def test_headroom_is_answered_beside_the_fit(users, word):
     m = re.search(r"\*\*(?:Headroom|余量)\*\*[:：] ?(?:还能再多放 )?(\d+)", a.answer)
     if m:  # the room left is the pool's sequences less the load
         assert int(m.group(1)) == a.figures["max_concurrent_sequences"] - users
+
+
+@pytest.mark.parametrize("fee,month", [("$25k/yr colo (incl power)", 25000 / 12), ("$30k per year hosting", 2500),
+                                       ("$12k a year colo", 1000)])
+def test_a_yearly_hosting_fee_written_before_its_name_is_read(fee, month):
+    req = _req(f"buy an 8x H100 HGX server for $260k + {fee}, or rent 8x H100 at $2.10/GPU-hr. over 3 years which is cheaper?")
+    assert req.hosting_per_month == pytest.approx(month)

@@ -112,7 +112,9 @@ def money(text: str) -> dict:
         m = yearly = re.search(r"(?:colo\w*|co-?location|hosting|托管|机房|机柜|运维)[^。；;.?？]{0,16}?(?:每年|一年|per year|a year|"
                                r"annually|yearly)\s*(?:是|为|约|大概|:|：)?\s*" + MONEY, text) or \
             re.search(r"(?:colo\w*|co-?location|hosting|托管|机房|机柜)[^。；;.?？]{0,30}?" + MONEY + r"\s*(?:/|per|每|一|a)\s*"
-                      r"(?:年|year|yr)(?![a-z])", text)
+                      r"(?:年|year|yr)(?![a-z])", text) or \
+            re.search(MONEY + r"\s*(?:/|per|a|an)\s*(?:year|yr)\s*(?:for\s+|of\s+)?(?:colo\w*|co-?location|hosting|data[\s-]?cent\w*)",
+                      text)  # ('$25k/yr colo (incl power)')
     if m:  # '$3k/month for colocation and power', '托管 + 电费每月 ¥8,000': the owner's running cost
         got = _money(m)
         if got and yearly is not None:
