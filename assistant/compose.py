@@ -153,3 +153,9 @@ def md_table(header: list[str], rows: list[list[str]]) -> str:
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(out)
+
+
+def premise_md(notes: list[str], zh: bool) -> str:
+    """'**Premise check**: …' paragraphs, one per premise the message rests on that the answer corrects."""
+    return "".join(("**先更正一个前提**：" if zh else "**Premise check**: ") + p[:1].upper() + p[1:] + ("。" if zh else ".")
+                   + "\n\n" for p in notes)

@@ -6,6 +6,7 @@ import logging
 import re
 
 from assistant.answer import Answer, AskAnswer, NotAnswered
+from assistant.compose import premise_md
 from assistant.plans.facts import per_dollar_verdict
 from assistant.readers.asks import Ask
 from assistant.readers.slots import w
@@ -52,8 +53,7 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     kept = [(a, x) for a, x in zip(asks, answers) if a.intent != "out_of_scope"]
     asks, answers = [a for a, _ in kept], [x for _, x in kept]
     answers = _used_elsewhere_is_used(answers)
-    premise = "".join(("**先更正一个前提**：" if zh else "**Premise check**: ") + p[:1].upper() + p[1:] + ("。" if zh else ".")
-                      + "\n\n" for p in req.premise_notes)  # (corrected once, before the asks)
+    premise = premise_md(req.premise_notes, zh)  # (corrected once, before the asks)
     if len(asks) == 1:  # one ask answered, the rest listed
         only = answers[0]
         head, _, rest = only.answer.partition("\n\n")
@@ -84,13 +84,16 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
         fmts = [str((a.update or {}).get("precision") or "") for a in asks]
         users = req.concurrent_users or req.batch or max(((x.request or {}).get("concurrent_users") or 0) for x in answers)
         choice = format_choice_line(fmts, users, zh) if users and "fp8" not in fmts else None
-        comparison = (choice + ("下面按默认的卡估算：" if zh else " Meanwhile, on the default card: ") + comparison) if choice else (("**用什么卡、什么推理引擎、多少人同时用？** 选哪种格式取决于它们：FP8 只有 Ada/Hopper/Blackwell（L4、L40S、"
-                       "RTX 40 系、H100/H200 等）原生支持；GGUF Q4_K_M 是 llama.cpp/Ollama 的格式（CPU、Mac、单人使用）；AWQ 是 "
-                       "vLLM/SGLang 的 4 位格式，适合多人并发、较老的 N 卡。下面按默认的卡估算：") if zh else
-                      ("**Which GPU, engine and how many users?** The pick turns on them: FP8 runs natively only on "
-                       "Ada/Hopper/Blackwell (L4, L40S, RTX 40-series, H100/H200…); GGUF Q4_K_M is llama.cpp/Ollama's format "
-                       "(CPU, Mac, one user at a time); AWQ is vLLM/SGLang's 4-bit for many users on older NVIDIA cards. "
-                       "Meanwhile, on the default card: ")) + comparison
+        if choice:
+            comparison = choice + ("下面按默认的卡估算：" if zh else " Meanwhile, on the default card: ") + comparison
+        else:
+            comparison = (("**用什么卡、什么推理引擎、多少人同时用？** 选哪种格式取决于它们：FP8 只有 Ada/Hopper/Blackwell（L4、L40S、"
+                           "RTX 40 系、H100/H200 等）原生支持；GGUF Q4_K_M 是 llama.cpp/Ollama 的格式（CPU、Mac、单人使用）；AWQ 是 "
+                           "vLLM/SGLang 的 4 位格式，适合多人并发、较老的 N 卡。下面按默认的卡估算：") if zh else
+                          ("**Which GPU, engine and how many users?** The pick turns on them: FP8 runs natively only on "
+                           "Ada/Hopper/Blackwell (L4, L40S, RTX 40-series, H100/H200…); GGUF Q4_K_M is llama.cpp/Ollama's "
+                           "format (CPU, Mac, one user at a time); AWQ is vLLM/SGLang's 4-bit for many users on older NVIDIA "
+                           "cards. Meanwhile, on the default card: ")) + comparison
     if comparison and zh and any(a.compare == "gpu" for a in asks) and re.search(r"买|购|采购|选哪|怎么选|选型|方案|部署", question):
         # a Chinese buyer choosing between cards: one US export rules bar from China is said beside the pick
         from knowledge.catalog import default_catalog
@@ -419,9 +422,8 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         if short:  # none carries the load at the counts stated: the one that does at the least cost, with its count
             a, v = min(short, key=lambda av: av[1])
             need = next((x.figures.get("serve_total_gpus") for b, x in done if b is a), None)
-            card = re.sub(r"^\s*\d+\s*×\s*", "", a.text)
-            label = f"{int(need)}× {card}" if need else a.text
-            unpriced = [re.sub(r"^\s*\d+\s*×\s*", "", b.text) for b, w_, _ in rows if not isinstance(w_, (int, float))]
+            label = f"{int(need)}× {_card_of(a.text)}" if need else a.text
+            unpriced = [_card_of(b.text) for b, w_, _ in rows if not isinstance(w_, (int, float))]
             tail = ((f"（{'、'.join(unpriced)} 没有价格，未参与比较）" if zh else
                      f" ({', '.join(unpriced)}: no price, not compared)") if unpriced else "")
             return listed + (f"。按你写的卡数，没有一个方案扛得住这个负载；按各自需要的卡数，最省的是 **{label}**{tail}。" if zh else
@@ -527,6 +529,11 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
                  f" Mind that {win[0].text} runs Ascend's CANN/MindIE stack, not CUDA.")
     return verdict + (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
                       f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.") + note
+
+
+def _card_of(label: str) -> str:
+    """'2× GeForce RTX 4090' -> 'GeForce RTX 4090': an option's card without the count written for it."""
+    return re.sub(r"^\s*\d+\s*×\s*", "", label)
 
 
 def _gap(done) -> float | None:
@@ -903,14 +910,6 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
 _BITS = {"fp8": 8, "int8": 8, "bf16": 16, "fp16": 16}  # formats at 8 bits or more; the rest are 4-bit class
 
 
-_FORMAT_NAMES = re.compile(r"(?<![a-z0-9])(i?q\d_(?:k_[msl]|k|0|1)|gguf|awq|gptq|fp8|int8|int4|nf4|bf16|fp16)(?![a-z0-9])")
-
-
-def formats_named(text: str) -> list[str]:
-    """The weight formats a message names, in order ('Q4_K_M 还是 AWQ' → ['q4_k_m', 'awq'])."""
-    return list(dict.fromkeys(m.group(1) for m in _FORMAT_NAMES.finditer(text.lower())))
-
-
 def format_choice_line(formats: list[str], users: int, zh: bool) -> str | None:
     """'Q4_K_M or AWQ?' asked where the sizes cannot be given yet (no model size): the choice does not hinge on the
     size. A GGUF file (Q*_K_*, Q8_0) is llama.cpp/Ollama's; AWQ/GPTQ/FP8 are what vLLM/SGLang batch. Several users →
@@ -1081,7 +1080,7 @@ def _one_machine_for_both(done: list[tuple[Ask, Answer]], zh: bool) -> str | Non
     count (the jobs time-share it, or split its cards when both fit at once), and the cheapest such machine."""
     if len(done) != 2:
         return None
-    (ta, tx), (sa, sx) = done
+    (_, tx), (_, sx) = done
     keys = {k.split(":", 1)[1] for k in tx.figures if k.startswith("machine_total:")} & \
         {k.split(":", 1)[1] for k in sx.figures if k.startswith("machine_total:")}
     rows = []
@@ -1090,10 +1089,10 @@ def _one_machine_for_both(done: list[tuple[Ask, Answer]], zh: bool) -> str | Non
         big = tx if nt >= ns else sx
         rows.append((big.figures[f"machine_total:{g}"], g, int(nt), int(ns)))
     from knowledge.catalog import default_catalog
+    from tools.purchase import legacy
 
     cat = default_catalog()
-    old_arch = ("volta", "turing", "pascal")  # (no BF16 or FlashAttention-2: last resorts the rankings put last)
-    current = [r for r in rows if cat.gpu(r[1])[0].architecture.lower() not in old_arch]
+    current = [r for r in rows if not legacy(cat.gpu(r[1])[0].architecture)]  # (pre-Ampere: the rankings' last resort)
     rows = current or rows
     if not rows:
         return ("没有一种卡同时出现在两个任务的方案里：分别买（见下）。" if zh else
@@ -1116,19 +1115,19 @@ def _one_machine_for_both(done: list[tuple[Ask, Answer]], zh: bool) -> str | Non
 def _rental_terms_compared(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
     """'On demand $3.50 or a 1-yr commit at $2.30, or buy?': each way of renting's bill over the period (on demand the
     hours used, a commitment every hour), buying's bill beside them, and the cheapest of all, by how much."""
-    rows = [(a.text, x.figures.get("rent_cost"), x.figures.get("currency") or "USD") for a, x in done
-            if isinstance(x.figures.get("rent_cost"), (int, float))]
+    rows = [(a.text, x.figures.get("rent_cost"), x.figures.get("currency") or "USD",
+             bool((a.update or {}).get("rent_committed"))) for a, x in done if isinstance(x.figures.get("rent_cost"), (int, float))]
     own = next((x.figures.get("buy_cost") for _, x in done if isinstance(x.figures.get("buy_cost"), (int, float))), None)
     if len(rows) < 2:
         return None
     sym = "¥" if rows[0][2] == "CNY" else "$"
-    options = rows + ([("买" if zh else "buy", own, rows[0][2])] if own else [])
+    options = rows + ([("买" if zh else "buy", own, rows[0][2], False)] if own else [])
     best = min(options, key=lambda r: r[1])
     second = min((r for r in options if r is not best), key=lambda r: r[1])
-    listed = ("；" if zh else "; ").join(f"{t}: {sym}{v:,.0f}" for t, v, _ in options)
+    listed = ("；" if zh else "; ").join(f"{t}: {sym}{v:,.0f}" for t, v, _, _ in options)
     note = ""
-    committed = [r for r, (a, _) in zip(rows, done) if (a.update or {}).get("rent_committed")]
-    if committed and committed[0][1] > min(r[1] for r in rows if r not in committed):
+    committed = [r for r in rows if r[3]]
+    if committed and committed[0][1] > min(r[1] for r in rows if not r[3]):
         note = ("包年/预留每小时都要付，在你的利用率下比按需还贵" if zh else
                 "a commitment pays every hour, so at your utilization it costs more than on demand")
     return ((f"{listed}。**{best[0]} 最省**，比次优的 {second[0]} 少 {sym}{second[1] - best[1]:,.0f}"

@@ -10,7 +10,7 @@ import math
 import re
 
 from assistant.answer import Answer
-from assistant.compose import T
+from assistant.compose import T, premise_md
 from assistant.context import TIGHT_SHARE, USES, Ctx, Deps
 from assistant.plans import facts, infer, money, train
 from assistant.request import META_FIELDS, Clarification, Request
@@ -249,25 +249,22 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
         return plan(req, deps, question, invalid)
 
 
-_TPS_QUOTED = re.compile(r"(\d+(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|token\s*/\s*秒|token/s)")
-
-
 def _quoted_speed_on_another_card(req: Request, deps: Deps, question: str) -> str | None:
     """A one-stream speed someone else reports on a card ('guy on reddit gets 30 tok/s on his M2 Ultra'), in a message
     that asks about other cards: checked against that card's hard ceiling (every byte a token reads, at the full memory
     bandwidth) and the estimate there, and said not to be scaled to the user's card. None when no such quote."""
     from assistant.readers.names import find_names
-    from assistant.readers.slots import QUOTED_SOURCE, w
+    from assistant.readers.slots import QUOTED_SOURCE, TPS_RATE, w
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed, single_stream_ceiling
 
     low = question.lower()
     if not (req.model and req.throughput_tokens_per_s and len(set(req.gpus or [])) >= 2 and re.search(QUOTED_SOURCE + r"|" +
             w(r"reddit|twitter|says?|said|guy|someone|he gets|she gets|they get|claims?") + r"|看到|听说|有人|知乎|说", low)):
         return None
-    sentence = next((x for x in re.split(r"(?<=[。？！；])|(?<=[.?!;])\s+", low) if _TPS_QUOTED.search(x)), "")
+    sentence = next((x for x in re.split(r"(?<=[。？！；])|(?<=[.?!;])\s+", low) if re.search(TPS_RATE, x)), "")
     cards = find_names(sentence, deps.catalog)[0].gpus
     if not cards or any(re.search(r"(?<![a-z])(?:i|we|my|our)(?![a-z])|我们|我", sentence[:m.start()])
-                        for m in [_TPS_QUOTED.search(sentence)]):
+                        for m in [re.search(TPS_RATE, sentence)]):
         return None  # (the user's own measurement is another matter: it carries to their job)
     zh = req.lang == "zh"
     try:
@@ -1109,9 +1106,9 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     req_dict = req.model_dump(mode="json") | ctx.as_stated
     shown = req.model_copy(update=ctx.applied) if ctx.applied else req
     body = re.sub(r"generic (\S+) dense decoder", r"通用 \1 稠密解码器", answer.answer) if ctx.zh else answer.answer
-    premise = "".join(ctx.t("**Premise check**: ", "**先更正一个前提**：") + p[:1].upper() + p[1:] + ctx.t(".", "。") + "\n\n"
-                      for p in ctx.req.premise_notes if p[1:] not in body) if answer.status == "answered" and \
-        not ctx.one_of_several else ""  # (several asks: the message's premises are corrected once, above them)
+    premise = premise_md([p for p in ctx.req.premise_notes if p[1:] not in body], ctx.zh) \
+        if answer.status == "answered" and not ctx.one_of_several else ""
+    # (several asks: the message's premises are corrected once, above them: multi_ask.combine)
     sizes = _family_sizes_per_billion(ctx) if ctx.req.family_flagship and answer.status == "answered" and \
         ctx.req.intent.startswith("training") else ""
     which = _which_family_member(ctx)
@@ -1207,7 +1204,7 @@ def _counts_by_total_size(ctx: Ctx) -> str:
     """An MoE named by its active parameters only: the memory follows the total, so the GPUs the weights and a 4k
     context take at the totals MoEs come in, in FP8 and BF16 (generic decoders of that total: the experts' weights are
     the same bytes), with the rule that gives the count for any total."""
-    from assistant.plans.infer import fits_on
+    from assistant.plans.infer import fits_on, tp_width
 
     try:
         gpu = ctx.deps.catalog.gpu(ctx.req.gpu)[0]
@@ -1221,7 +1218,7 @@ def _counts_by_total_size(ctx: Ctx) -> str:
             try:
                 x = fits_on(model, gpu, 1, fmt, ctx.req.context or 4096)
                 least = 1 if x.fits else x.min_gpus
-                counts.append(1 << (least - 1).bit_length() if least else None)  # (a tensor-parallel size: 1, 2, 4, 8…)
+                counts.append(tp_width(least) if least else None)
             except ValueError:
                 counts.append(None)
         rows.append((b, *counts))
@@ -1501,7 +1498,8 @@ def _which_member(ctx: Ctx) -> Answer:
     meanwhile = _on_the_suggested_models(ctx, picks, whole=len(set(req.gpus or [])) >= 2)
     if meanwhile:
         text += "\n\n" + ctx.t("Meanwhile, the same job with a few of them:", "先按其中几个型号算同样的任务：") + "\n" + "\n".join(meanwhile)
-    from assistant.multi_ask import format_choice_line, formats_named
+    from assistant.multi_ask import format_choice_line
+    from assistant.readers.asks import formats_named
 
     users = req.concurrent_users or req.batch or 1
     choice = format_choice_line(formats_named(ctx.question or ""), users, ctx.zh)

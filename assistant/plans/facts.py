@@ -613,15 +613,14 @@ def _memory_behind_pick(ctx: Ctx, model, gpu_id: str, context: int, users: int) 
 def _weights_line(ctx: Ctx, model, cards: list, fmt: str, context: int, stated: bool) -> str:
     """'Mixtral 8x22B: 141B parameters (all experts resident; 39B active) = 282 GB of weights in BF16 (assumed); in FP8:
     4× H100, 2× H100 NVL': what the counts below are sized in, and the count each card needs in FP8 as well."""
-    from assistant.plans.infer import fits_on
+    from assistant.plans.infer import fits_on, tp_width
+    from tools.params import count_parameters
 
     try:
         x = fits_on(model, cards[0], 1, fmt, context)
     except ValueError:
         return ""
     moe = model.moe is not None
-    from tools.params import count_parameters
-
     counts = count_parameters(model)
     params = ctx.t(f"{counts.total / 1e9:,.0f}B parameters" + (f" (all experts resident; {counts.active / 1e9:,.0f}B active)"
                                                             if moe else ""),
@@ -635,7 +634,7 @@ def _weights_line(ctx: Ctx, model, cards: list, fmt: str, context: int, stated: 
                 continue
             least = 1 if y.fits else y.min_gpus
             if least:
-                alt.append(f"{1 << (least - 1).bit_length()}× {g.name}")
+                alt.append(f"{tp_width(least)}× {g.name}")
     how = ctx.t(" (the checkpoint's own format, assumed)", "（按官方权重格式，假设）") if not stated else ""
     return ctx.t(f"**{model.name}**: {params} = **{x.weights_total_gb:,.0f} GB of weights in {fmt}**{how}; the counts below "
                  "are in that format" + (f". In FP8 (half the bytes): {', '.join(alt)}" if alt else "") + ".",

@@ -37,9 +37,6 @@ USES["inference_speed"] = USES["inference_speed"] | {"gpu_rental_prices", "claim
 
 
 
-# 'how much headroom', '余量多少': the room left at the load asked (answered beside the fit, never 'not answered')
-HEADROOM_ASK = r"余量|余地|富余|冗余|还能加|" + w(r"headroom|spare capacity|margin|room to grow|room left|how much room")
-
 
 # The share of a card's usable memory above which a format is not offered as the answer while a lighter one leaves room
 # (one longer prompt or the runtime's own buffers tip it over)
@@ -729,6 +726,12 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
     return [x for ln in lines for x in ("", ln)], figures
 
 
+def tp_width(n: int) -> int:
+    """The tensor-parallel width that holds `n` GPUs' worth: the next power of two (3 -> 4, 5 -> 8): engines split
+    attention heads over 1, 2, 4, 8 or 16 GPUs."""
+    return 1 << (n - 1).bit_length()
+
+
 def _standard_settings(model, gpu, n: int, fmt: str, context: int, batch: int) -> tuple | None:
     """(gpu_memory_utilization, kv_dtype, flags, longest context) of the first standard setting that makes a set-up fit
     which misses under vLLM's defaults (90% of memory, a 16-bit KV cache): vLLM at --gpu-memory-utilization 0.95, then
@@ -796,7 +799,7 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
     if r.min_gpus and gpu.vendor != "Apple":
         total = r.min_gpus if r.min_gpus <= 8 else math.ceil(r.min_gpus / 8) * 8
         if total <= 8:
-            total = 1 << (total - 1).bit_length()  # tensor parallel over a power of two
+            total = tp_width(total)
     if total and not (desk_card(gpu) and total > 8):  # (more than 8 desk cards is not a machine anyone builds)
         servers = ctx.t(f" ({total // 8} servers of 8)", f"（{total // 8} 台 8 卡服务器）") if total > 8 else ""
         ways.append(ctx.t(f"{total}× {gpu.name} in {fmt}{servers}", f"{total} 张 {gpu.name}，{fmt}{servers}"))
@@ -809,7 +812,7 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
         k = n if x.fits else (x.min_gpus if x.min_gpus and x.min_gpus <= 8 else
                               math.ceil((x.min_gpus or 0) / 8) * 8 if x.min_gpus else 0)
         if k and k <= 8:
-            k = 1 << (k - 1).bit_length()
+            k = tp_width(k)
         if k:
             ways.append(ctx.t(f"{k}× {gpu.name} in {native}, the format {model.name} was published in (no quality lost "
                               f"against the original)", f"{k} 张 {gpu.name}，用官方发布的 {native}（相对原版不损失精度）"))
@@ -1592,7 +1595,7 @@ def serving(ctx: Ctx) -> Answer:
                   tool_calls=ctx.calls, clarification=clar)
 
 
-from assistant.readers.cues import MEMORY_ASK  # noqa: E402  (one place knows the words; re-exported here)
+from assistant.readers.cues import HEADROOM_ASK, MEMORY_ASK  # noqa: E402  (one place knows the words; re-exported here)
 
 
 def _from_benchmark(ctx: Ctx, gpu, plan) -> list[str]:

@@ -19,7 +19,8 @@ from pydantic import BaseModel, Field
 
 from assistant.readers import cues
 from assistant.readers.money import WHOLE_SERVER
-from assistant.readers.slots import COMPARATIVE, COUNT_ASK, TIME_ENOUGH, TP_SIZE, largest_model, per_token_cost, tp_size, w
+from assistant.readers.slots import (COMPARATIVE, COUNT_ASK, TIME_ENOUGH, TP_SIZE, largest_model, per_token_cost,
+                                     recurring_hours, tp_size, w)
 from assistant.request import Request
 
 
@@ -120,6 +121,15 @@ def _values_named(low: str, setting: str) -> list[tuple[int, object]]:
                 elif near and all(any(abs(a - b) <= 12 for b in near) for a in at):
                     found.pop(generic)  # the width of the scheme named, not an alternative to it
     return sorted(((p, v) for v, p in found.items()), key=lambda pv: pv[0])
+
+
+def formats_named(text: str) -> list[str]:
+    """The weight formats a message names, in order ('Q4_K_M 还是 AWQ' → ['q4_k_m', 'awq']; a bare 'GGUF' as 'gguf')."""
+    low = text.lower()
+    found = [v for _, v in _values_named(low, "precision")]
+    if re.search(w("gguf"), low) and not any(str(v).startswith(("q", "iq")) for v in found):
+        found.insert(0, "gguf")
+    return found
 
 
 _KV = w(r"(?:fp8|bf16|fp16|int8)\s*(?:的\s*)?kv(?:[\s-]*cache)?|kv[\s_-]*(?:cache)?[\s_-]*(?:dtype)?\s*(?:in|用|=|:|改成?|换成?|设为|设成)?\s*"
@@ -423,16 +433,15 @@ def rental_terms(low: str, req: Request) -> list[Ask]:
     found = []
     for m in _GPU_HOUR.finditer(low):
         v = float(m.group(1) or m.group(2))
-        near = low[max(0, m.start() - 30):m.end() + 30]
         own = low[m.end():m.end() + 30] if re.match(r"\s*(?:on|with|for|在|按)?\s*(?:a\s+)?" + r"(?:" + _COMMIT_WORD + r")",
                                                      low[m.end():m.end() + 30]) else \
             re.split(r"[.,;。，；]\s", low[max(0, m.start() - 20):m.start()])[-1]  # (this price's own clause)
-        found.append((v, bool(re.search(_COMMIT_WORD, own)), near))
-    if len(found) != 2 or sum(c for _, c, _ in found) != 1:
+        found.append((v, bool(re.search(_COMMIT_WORD, own))))
+    if len(found) != 2 or sum(c for _, c in found) != 1:
         return []
     zh = req.lang == "zh"
     asks = []
-    for v, committed, _ in found:
+    for v, committed in found:
         label = ((f"包年/预留 {v:g}/卡时（每小时都付）" if zh else f"committed ${v:g}/GPU-h (every hour paid)") if committed
                  else (f"按需 {v:g}/卡时（用多少付多少）" if zh else f"on demand ${v:g}/GPU-h (hours used)"))
         asks.append(Ask(text=label, intent="cost", compare="rental",
@@ -469,9 +478,7 @@ def two_jobs(low: str, req: Request, catalog) -> list[Ask]:
         return []
     zh = req.lang == "zh"
     method = train.method if train.method in ("full", "lora", "qlora", "pretrain") else "lora"
-    every = re.search(r"每(?:个)?(月|周|天)|" + w(r"(?:every|per|a) (month|week|day)|(month|week|dai)ly"), low)
-    deadline = {"月": 730.0, "month": 730.0, "周": 168.0, "week": 168.0, "天": 24.0, "day": 24.0, "dai": 24.0}[
-        next(g for g in every.groups() if g)] if every and train.tokens else None
+    deadline = recurring_hours(low) if train.tokens else None  # ('每月训一个 7B': done within the month)
     t_name, s_name = train.model_text or train.model, serve.model_text or serve.model
     users = serve.concurrent_users or (max(1, round(serve.team_size * 0.25)) if serve.team_size else None) or \
         req.concurrent_users
@@ -814,7 +821,7 @@ def _unanswerable(clause: str, at: int) -> bool:
     if re.search(COUNT_ASK + r"|" + w(r"how many (?:of (?:each|them|these|those)|do (?:i|we) need|are needed|would it take)"),
                  clause):
         return False  # ('… how many do i need', 'how many of each'): the GPU count the answer gives
-    if re.search(r"余量|余地|富余|" + w(r"headroom|spare capacity|margin|room left|how much room"), clause):
+    if re.search(cues.HEADROOM_ASK, clause):
         return False  # ('… and how much headroom?': the capacity answer gives it)
     if re.search(r"^(?:and\s+)?(?:if not|otherwise|if so|if yes|if no)\b|^(?:不够|不行|如果不够|如果不行|否则)(?:的话)?", clause.strip()):
         return False  # ('is 4 enough? if not how many?': the count the answer gives either way)

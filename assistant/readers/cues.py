@@ -131,6 +131,8 @@ def score(text: str) -> tuple[dict[str, float], dict[str, int]]:
 
 
 # 'how much VRAM does it need?': the memory the job takes is asked (kept through the thread's follow-ups)
+# 'how much headroom', '余量多少': the room left at the load asked (the capacity answer gives it; never 'not answered')
+HEADROOM_ASK = r"余量|余地|富余|冗余|还能加|" + w(r"headroom|spare capacity|margin|room to grow|room left|how much room")
 MEMORY_ASK = (r"多少显存|显存(?:要|需要|占|得)?(?:多少|多大)|要多大显存|" +
               w(r"how much (?:v?ram|gpu memory|memory|vram)|(?:v?ram|memory) (?:do i|do we|would|will) (?:i |we )?need|"
                 r"memory footprint|total memory"))

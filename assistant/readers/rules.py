@@ -1311,13 +1311,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         stated["tokens"] = round(per_month, -3)
         stated.setdefault("period_hours", 730.0)
         warnings.append(f"{per_month / 1e9:,.3g}B tokens a month of training data: timed as one month's batch")
-    every = re.search(r"每(?:个)?(月|周|星期|天)|" + slots.w(r"(?:every|per|a) (month|week|day)|(month|week|dai)ly"), low)
+    every = slots.recurring_hours(low)
     if intent == "recommend" and stated.get("purchase") and stated.get("tokens") and not stated.get("deadline_hours") \
             and every:
         # '每月训一个 7B（100 亿 token）…买什么': the tokens are a month's work, so the cards must finish them in the month
-        unit = next(g for g in every.groups() if g)
-        stated["deadline_hours"] = {"月": 730.0, "month": 730.0, "周": 168.0, "星期": 168.0, "week": 168.0,
-                                    "天": 24.0, "day": 24.0, "dai": 24.0}[unit]
+        stated["deadline_hours"] = every
         stated.pop("period_hours", None)
     if need and not stated.get("output_len") and "requests_per_s" not in stated and stated.get("model") and \
             intent in ("serving", "inference_memory", "inference_speed") and not stated.get("measured_model") and \

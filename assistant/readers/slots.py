@@ -16,6 +16,19 @@ def w(pattern: str) -> str:
     return rf"(?<![a-z0-9])(?:{pattern})(?![a-z0-9])"
 
 
+_RECURRING = re.compile(r"每(?:个)?(月|周|星期|天)|" + w(r"(?:every|per|a) (month|week|day)|(month|week)ly|(dai)ly"))
+
+
+def recurring_hours(text: str) -> float | None:
+    """The hours of the period a recurring job repeats over ('每月训一次' -> 730, 'every week' -> 168, 'daily' -> 24), or
+    None when the message names no such period."""
+    m = _RECURRING.search(text)
+    if not m:
+        return None
+    unit = next(g for g in m.groups() if g)
+    return duration_hours(1, "day" if unit == "dai" else unit)
+
+
 def has(pattern: str, text: str) -> bool:
     return re.search(pattern, text) is not None
 
