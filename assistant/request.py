@@ -170,6 +170,11 @@ class Request(BaseModel):
     per_token_cost: bool | None = Field(None, description="asks a cost per million tokens")
     reference_input_per_million: float | None = Field(None, gt=0, description="the compared API's price per million "
                                                       "input tokens, when it prices input apart")
+    reference_cached_input_per_million: float | None = Field(None, gt=0, description="the compared API's price per "
+                                                             "million input tokens served from its prompt cache ('命中 "
+                                                             "0.5 元/百万', 'cached input $0.075/M')")
+    cache_hit_rate: float | None = Field(None, ge=0, le=1, description="share of the input tokens the API serves from "
+                                         "its prompt cache ('缓存命中率 30%')")
     input_output_ratio: float | None = Field(None, gt=0, le=10_000, description="input tokens per output token of the "
                                              "workload ('输入:输出 3:1')")
     reference_per_million: float | None = Field(None, gt=0, description="a price per million tokens to compare against "

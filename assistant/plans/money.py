@@ -20,7 +20,7 @@ USES["cost"] = {"gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "period_hou
                 "global_batch", "budget", "break_even", "mfu", "throughput_tokens_per_s", "per_token_cost", "engine",
                 "concurrent_users", "context", "prompt_len", "output_len", "electricity_per_kwh",
                 "reference_per_million", "provider", "throughput_scope", "api_spend_per_month", "tokens_per_day", "volume_is_output", "peak_factor",
-                "max_throughput", "rent_per_month", "hosting_per_month", "power_kw", "pue", "depreciation_years"}
+                "max_throughput", "rent_per_month", "hosting_per_month", "power_kw", "pue", "depreciation_years", "full_model"}
 _KIND = {"rent_on_demand": ("rent, on demand", "按需租用"), "rent_reserved": ("rent, reserved", "包年包月"),
          "rent_spot": ("rent, spot", "竞价实例"), "buy_new": ("buy new", "新卡购买"), "buy_used": ("buy used", "二手购买")}
 USES["price"] = USES["price"] | {"gpu_rental_prices"}  # (priced via the price records)
@@ -222,11 +222,40 @@ def _owned_rate(ctx: Ctx, gpu, n: int, cur: str) -> float | None:
     return r.owned_cost_per_gpu_hour
 
 
+def api_input_price(req) -> float | None:
+    """The API's price per million input tokens as billed: with a prompt cache, the hit share at the cached price and
+    the rest at the full one ((1 - 0.3) × ¥2 + 0.3 × ¥0.5 = ¥1.55); the full price when no hit rate is given."""
+    full = req.reference_input_per_million
+    if full and req.cache_hit_rate is not None and req.reference_cached_input_per_million:
+        h = req.cache_hit_rate
+        return (1 - h) * full + h * req.reference_cached_input_per_million
+    return full
+
+
+def _cache_said(ctx: Ctx) -> None:
+    """The prompt cache's inputs, used (the blended price said) or named as not used (one without the other)."""
+    req = ctx.req
+    h, c, full = req.cache_hit_rate, req.reference_cached_input_per_million, req.reference_input_per_million
+    if h is not None and c and full:
+        ctx.used |= {"cache_hit_rate", "reference_cached_input_per_million"}
+        ctx.assume(f"API input billed at {1 - h:.0%} × {full:g} (cache misses) + {h:.0%} × {c:g} (cache hits) = "
+                   f"{api_input_price(req):.4g} per million input tokens",
+                   f"API 输入按 {1 - h:.0%} × {full:g}（未命中）+ {h:.0%} × {c:g}（命中）= 每百万输入 {api_input_price(req):.4g} 计")
+    elif h is not None:
+        ctx.assume(f"the {h:.0%} cache hit rate is not used: no cached-input price was given, so every input token is "
+                   "billed at the full input price (give it, e.g. 'cached input $0.075/M')",
+                   f"没有给出命中缓存的输入价，{h:.0%} 的命中率未使用：输入全部按未命中价计（可给出，如“命中 0.5 元/百万”）")
+    elif c:
+        ctx.assume(f"no cache hit rate given: every input token billed at the full {full:g} (the cached {c:g} applies "
+                   "only to hits; give the rate, e.g. 'cache hit rate 30%')",
+                   f"没有给出缓存命中率：输入全部按未命中价 {full:g} 计（命中价 {c:g} 只对命中部分有效；可给出，如“命中率 30%”）")
+
+
 def _api_per_output_million(req) -> float | None:
-    """An API's price per million output tokens with its input charge added per output token (input price x the
-    workload's input:output ratio) when both are given; its output price alone otherwise."""
+    """An API's price per million output tokens with its input charge added per output token (input price as billed
+    x the workload's input:output ratio) when both are given; its output price alone otherwise."""
     if req.reference_per_million and req.reference_input_per_million and req.input_output_ratio:
-        return req.reference_per_million + req.input_output_ratio * req.reference_input_per_million
+        return req.reference_per_million + req.input_output_ratio * api_input_price(req)
     return req.reference_per_million
 
 
@@ -357,7 +386,9 @@ def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int, made_m: flo
     req = ctx.req
     out_m = req.tokens_per_day / 1e6 / (1 if req.volume_is_output else 1 + req.input_output_ratio)
     in_m = out_m * req.input_output_ratio
-    api = in_m * req.reference_input_per_million + out_m * req.reference_per_million
+    in_price = api_input_price(req)
+    _cache_said(ctx)
+    api = in_m * in_price + out_m * req.reference_per_million
     ctx.used |= {"reference_input_per_million", "input_output_ratio", "reference_per_million", "tokens_per_day",
                  "volume_is_output"}
     cheaper = api < own_per_day
@@ -376,17 +407,29 @@ def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int, made_m: flo
                    + (f"，而它满载每天只能产出约 {made_m:,.0f}M：在这台机器上一直是 API 更便宜。" if over else "，前提是它扛得住。"))
     else:
         tail_en = tail_zh = ""
+    # in the period the user speaks in: 'a month' when the volume or the bill is asked by the month (a month is 730 h)
+    monthly = bool(re.search(r"每月|月度|一个月|(?<![a-z])(?:month|monthly|mo)(?![a-z])|/\s*月", ctx.question.lower()))
+    k, per_en, per_zh = (HOURS_PER_MONTH / 24, "a month", "每月") if monthly else (1.0, "a day", "每天")
+    if monthly:
+        figures |= {"api_per_month": round(api * k, 2), "self_hosted_per_month": round(own_per_day * k, 2)}
+    price_en = (f"{s}{in_price:.4g} (your {req.cache_hit_rate:.0%} cache hits at {s}{req.reference_cached_input_per_million:g}, "
+                f"the rest at {s}{req.reference_input_per_million:g})" if in_price != req.reference_input_per_million
+                else f"{s}{req.reference_input_per_million:g}")
+    price_zh = (f"{s}{in_price:.4g}（命中 {req.cache_hit_rate:.0%} 按 {s}{req.reference_cached_input_per_million:g}，"
+                f"其余按 {s}{req.reference_input_per_million:g}）" if in_price != req.reference_input_per_million
+                else f"{s}{req.reference_input_per_million:g}")
     return ctx.t(
-        f"**At your volume {'the API' if cheaper else 'self-hosting'} is cheaper, by {s}{gap:,.0f} a day** "
-        f"({gap / max(api, own_per_day):.0%}): the API {in_m:,.0f}M input × {s}{req.reference_input_per_million:g} + "
-        f"{out_m:,.0f}M output × {s}{req.reference_per_million:g} = **{s}{api:,.0f} a day**; self-hosting {units} × "
-        f"{s}{own_per_day / units / 24:,.2f}/h × 24 h = **{s}{own_per_day:,.0f} a day**, paid busy or idle"
+        f"**At your volume {'the API' if cheaper else 'self-hosting'} is cheaper, by {s}{gap * k:,.0f} {per_en}** "
+        f"({gap / max(api, own_per_day):.0%}): the API {in_m * k:,.0f}M input × {price_en} + "
+        f"{out_m * k:,.0f}M output × {s}{req.reference_per_million:g} = **{s}{api * k:,.0f} {per_en}**; self-hosting {units} × "
+        f"{s}{own_per_day / units / 24:,.2f}/h × {24 * k:,.0f} h = **{s}{own_per_day * k:,.0f} {per_en}**, paid busy or idle"
         + (" (more volume on the same machines lowers its cost per token; the API's stays the same)." if cheaper else ".")
         + tail_en,
-        f"**按你的量，{'API' if cheaper else '自建'}更便宜，每天省 {s}{gap:,.0f}**（{gap / max(api, own_per_day):.0%}）：API 输入 "
-        f"{in_m:,.0f}M × {s}{req.reference_input_per_million:g} + 输出 {out_m:,.0f}M × {s}{req.reference_per_million:g} = "
-        f"**每天 {s}{api:,.0f}**；自建 {units} × {s}{own_per_day / units / 24:,.2f}/小时 × 24 小时 = **每天 {s}{own_per_day:,.0f}**，"
-        "忙闲都要付" + ("（同样的机器跑更多量，自建每 token 成本会降，API 不变）。" if cheaper else "。") + tail_zh), figures
+        f"**按你的量，{'API' if cheaper else '自建'}更便宜，{per_zh}省 {s}{gap * k:,.0f}**（{gap / max(api, own_per_day):.0%}）：API 输入 "
+        f"{in_m * k:,.0f}M × {price_zh} + 输出 {out_m * k:,.0f}M × {s}{req.reference_per_million:g} = "
+        f"**{per_zh} {s}{api * k:,.0f}**；自建 {units} × {s}{own_per_day / units / 24:,.2f}/小时 × {24 * k:,.0f} 小时 = "
+        f"**{per_zh} {s}{own_per_day * k:,.0f}**，忙闲都要付" + ("（同样的机器跑更多量，自建每 token 成本会降，API 不变）。" if cheaper else "。")
+        + tail_zh), figures
 
 
 def _whole_servers(ctx: Ctx) -> bool:
@@ -662,6 +705,16 @@ def per_token(ctx: Ctx) -> Answer:
         ctx.assume(f"{req.requests_per_s * 86400:,.0f} requests a day × {req.output_len:,} output tokens = "
                    f"{req.tokens_per_day / 1e6:,.0f}M output tokens a day",
                    f"每天 {req.requests_per_s * 86400:,.0f} 次请求 × 每次输出 {req.output_len:,} token = 每天 {req.tokens_per_day / 1e6:,.0f}M 输出 token")
+    if req.tokens_per_day and req.requests_per_s and req.output_len and req.volume_is_output and \
+            req.throughput_tokens_per_s is None:
+        # '200 daily users, ~30 requests each, 1,500 in / 300 out': the volume those requests make (the reader's)
+        per_day = req.tokens_per_day / req.output_len
+        ctx.used |= {"requests_per_s", "daily_active_users", "team_size", "output_len", "prompt_len", "peak_factor",
+                     "input_output_ratio"}
+        ctx.assume(f"{per_day:,.0f} requests a day × {req.output_len:,} output tokens = {req.tokens_per_day / 1e6:,.2f}M "
+                   "output tokens a day" + (f" (with {req.prompt_len:,} input tokens each)" if req.prompt_len else ""),
+                   f"每天 {per_day:,.0f} 次请求 × 每次输出 {req.output_len:,} token = 每天 {req.tokens_per_day / 1e6:,.2f}M 输出 token"
+                   + (f"（每次另有 {req.prompt_len:,} 输入 token）" if req.prompt_len else ""))
     if req.tokens_per_day and req.reference_per_million and req.reference_input_per_million and \
             not req.input_output_ratio and not req.volume_is_output:
         # 'gpt-4o-mini prices ($0.15/M in, $0.60/M out), 40M tokens/day total': the bill needs the split; a chat or RAG
@@ -823,8 +876,8 @@ def per_token(ctx: Ctx) -> Answer:
         util = (ctx.t(f", and the average at most {req.utilization:.0%} of capacity", f"，且平均负载不超过容量的 {req.utilization:.0%}")
                 if req.utilization else "")
         vol = out_day or req.tokens_per_day
-        word_en = " output" if vol != req.tokens_per_day else ""
-        word_zh = "输出 " if vol != req.tokens_per_day else ""
+        word_en = " output" if vol != req.tokens_per_day or req.volume_is_output else ""
+        word_zh = "输出 " if vol != req.tokens_per_day or req.volume_is_output else ""
         load = ctx.t(f"Your volume: {vol / 1e6:,.1f}M{word_en} tokens a day = {cap.average_tokens_per_s:,.0f} tokens/s on "
                      f"average" + (f", {cap.peak_tokens_per_s:,.0f} at the {pf:g}× peak" if pf > 1 else ""),
                      f"你的量：每天 {vol / 1e6:,.1f}M {word_zh}token = 平均 {cap.average_tokens_per_s:,.0f} token/秒"
@@ -869,10 +922,18 @@ def per_token(ctx: Ctx) -> Answer:
                                f"1 {unit_zh}就够（峰值只用 {one:.0%}）；再加一{unit_zh[-1] if per_gpu else '套'}是为了冗余，不是容量。"))
         if cap.cost_per_month is not None:
             units_costed = cap.units_costed
+            ratio = req.input_output_ratio
+            blended = bool(ratio and (word_en or req.volume_is_output))  # (an output volume: the input beside it counted)
+            if blended:
+                ctx.used.add("input_output_ratio")
             lines.append(ctx.t(f"Cost: {units_costed} × {s}{rate * unit_gpus:,.2f}/h × {MONTH_H} h = **{s}{cap.cost_per_month:,.0f} a "
-                               f"month**; {s}{cap.cost_per_million_at_volume:,.3f} per million tokens at your volume.",
+                               f"month**; {s}{cap.cost_per_million_at_volume:,.3f} per million{word_en} tokens at your volume"
+                               + (f", **{s}{cap.cost_per_million_at_volume / (1 + ratio):,.3f} per million tokens** counting the "
+                                  f"input too ({ratio:g} input tokens per output token)" if blended else "") + ".",
                                f"成本：{units_costed} × {s}{rate * unit_gpus:,.2f}/小时 × {MONTH_H} 小时 = **每月 {s}{cap.cost_per_month:,.0f}**；"
-                               f"按你的量折合每百万 token {s}{cap.cost_per_million_at_volume:,.3f}。"))
+                               f"按你的量折合每百万{word_zh.strip() and ' ' + word_zh.strip() + ' '}token {s}{cap.cost_per_million_at_volume:,.3f}"
+                               + (f"，连输入一起算**每百万 token {s}{cap.cost_per_million_at_volume / (1 + ratio):,.3f}**（每个输出 token "
+                                  f"对应 {ratio:g} 个输入 token）" if blended else "") + "。"))
         if cap.saving_per_month is not None and cap.current_per_million is not None:
             # 'we spend $12k/month on the API: would self-hosting be cheaper?': the same volume's month, both ways
             api_m, own_m = req.api_spend_per_month, cap.cost_per_month

@@ -429,7 +429,7 @@ def api_input_output_prices(text: str) -> tuple[float, float] | None:
             re.search(MONEY + unit + rf"\s*(?:的)?\s*(?:{word})", text)
         got = _money(m) if m else None
         return got[0] if got else None
-    inp, out = near(r"输入|input|prompt"), near(r"输出|output|completion")
+    inp, out = near(r"(?<!cached )(?<!cache )(?<!缓存)(?:输入|input|prompt)"), near(r"输出|output|completion")
     both = re.search(r"[$¥￥]?\s*(\d+(?:\.\d+)?)\s*(?:in|input|输入)\s*(?:/|,|，|、|and|\+)\s*[$¥￥]?\s*(\d+(?:\.\d+)?)\s*"
                      r"(?:out|output|输出)\s*(?:per|/|每)\s*(?:1m|m|million|1 million|百万)(?![a-z])", text)
     if both and not (inp and out):  # '$0.15 in / $0.60 out per 1M': both prices, one unit after them
@@ -442,6 +442,27 @@ def api_input_output_prices(text: str) -> tuple[float, float] | None:
     return (inp, out) if inp and out else None
 
 
+_CACHED_WORD = r"(?<!未)(?<!不)(?:缓存)?命中(?:缓存)?|缓存(?:输入|价格?)|cached(?:[\s-]*input)?|cache[\s-]*(?:hits?|reads?)|prompt[\s-]*cache"
+
+
+def api_cache(text: str) -> tuple[float | None, float | None]:
+    """(share of input tokens served from an API's prompt cache, its price per million cached input tokens), either
+    None when not written: '缓存命中率 30%' / '30% cache hits'; '0.5 元/百万（命中）' / 'cached input $0.075/M'."""
+    rate = re.search(r"(?:缓存)?命中率\s*(?:约|大约|大概|是|为|有|:|：|~)?\s*(\d{1,3}(?:\.\d+)?)\s*%|"
+                     r"cache[\s-]*hit[\s-]*(?:rate|ratio)?\s*(?:of|is|at|:|=|~|about|around|roughly)?\s*~?\s*(\d{1,3}(?:\.\d+)?)\s*%|"
+                     r"(\d{1,3}(?:\.\d+)?)\s*%\s*(?:of (?:the |our )?(?:input|prompt)s?(?: tokens?)? )?(?:are |is )?"
+                     r"(?:cache[\s-]*hits?|cached|served from (?:the )?cache|(?:缓存)?命中)", text)
+    hit = None
+    if rate:
+        v = float(next(g for g in rate.groups() if g)) / 100
+        hit = v if 0 <= v <= 1 else None
+    unit = r"\s*(?:/|per|每)\s*(?:百万|1m|m|million|1 million)\s*(?:个)?\s*(?:tokens?|token)?"
+    m = re.search(rf"(?:{_CACHED_WORD})\s*(?:的)?\s*(?:tokens?)?\s*(?:价格|price|是|为|:|：|at|costs?)?\s*" + MONEY + unit, text) or \
+        re.search(MONEY + unit + rf"\s*[（(]?\s*(?:的)?\s*(?:{_CACHED_WORD})", text)
+    got = _money(m) if m else None
+    return hit, (got[0] if got and got[0] > 0 else None)
+
+
 _VOL_NUM = r"(\d+(?:\.\d+)?)\s*(k|m|million|bn|b|billion|百万|千万|万|亿)(?![a-z])\s*(?:个)?\s*(?:tokens?\s*)?"
 
 
@@ -449,11 +470,13 @@ def split_volumes(text: str) -> tuple[float, float] | None:
     """(input tokens, output tokens) of a volume written as its two parts ('160M input, 40M output', '输入 1.6 亿，输出
     4000 万', '30m input + 10m output'), each with its unit; None otherwise."""
     vol = lambda n, u: float(n) * VOLUME_MAG[u]
+    # ('50 亿输入 token（缓存命中率 30%）、10 亿输出 token': a note in brackets between the parts is not a part)
+    text = re.sub(r"[（(][^（）()]{0,40}[）)]", lambda m: " " * len(m.group(0)), text)
 
     def volume(m) -> bool:  # ('$2.50 per 1M input and $10 per 1M output' is two prices' unit, not a volume)
         return not any(price_unit_at(text, m.start(g)) for g in (1, 3))
 
-    m = next((x for x in re.finditer(_VOL_NUM + r"(?:输入|input|prompt)[^0-9]{0,16}?" + _VOL_NUM + r"(?:输出|output|completion)",
+    m = next((x for x in re.finditer(_VOL_NUM + r"(?:输入|input|prompt)[^0-9]{0,48}?" + _VOL_NUM + r"(?:输出|output|completion)",
                                      text) if volume(x)), None) or \
         next((x for x in re.finditer(r"(?:输入|input|prompt)\s*(?:tokens?)?\s*(?:约|大约|大概|about|~|:|：)?\s*" + _VOL_NUM +
                                      r"[^0-9]{0,16}?(?:输出|output|completion)\s*(?:tokens?)?\s*(?:约|大约|大概|about|~|:|：)?\s*"

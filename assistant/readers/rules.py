@@ -973,6 +973,20 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated.pop("epochs")  # ('10 轮' is ten turns a day, not ten epochs)
         warnings.append(f"{people:,} users × {each:g} requests a day = {people * each:,.0f} requests a day = "
                         f"{people * each / 86400:.2f} requests/s on average over 24 h")
+        busy = slots.busy_hours_peak(low)
+        if busy and not stated.get("peak_factor"):
+            # '~80% of traffic within 10 working hours': the load to carry is the busy hours' rate
+            stated["peak_factor"] = round(busy[0], 3)
+            stated["requests_per_s"] = round(people * each / 86400 * busy[0], 4)
+            warnings.append(f"'{busy[1].strip()}': the busy hours carry {busy[0]:.2f}× the day's average, "
+                            f"{stated['requests_per_s']:.3f} requests/s")
+        if stated.get("output_len") and not stated.get("tokens_per_day") and (
+                stated.get("price_per_gpu_hour") or stated.get("per_token_cost") or stated.get("rent_per_month")):
+            # 'monthly cost and cost per million tokens?': the day's volume those requests make, priced at the volume
+            stated["tokens_per_day"] = float(people * each * stated["output_len"])
+            stated["volume_is_output"] = True
+            if stated.get("prompt_len"):
+                stated["input_output_ratio"] = stated["prompt_len"] / stated["output_len"]
     ver = re.search(r"(?<![\d.])(\d{2,3})\s*(?:gb|g)\s*(?:version|variant|model|edition|one|版本?|款|的(?:那款|版本|呢|那个))|"
                     r"(?:version|variant|版本?)\s*(?:is|是|为)?\s*(\d{2,3})\s*(?:gb|g)(?![a-z])", low)
     if ver and stated.get("gpu") and not str(stated["gpu"]).startswith("custom-"):
@@ -1087,6 +1101,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         both = money.api_input_output_prices(whole)
         if both:  # '输入 ¥4/百万，输出 ¥12/百万': the output price compared, the input price added per output token
             stated["reference_input_per_million"], stated["reference_per_million"] = both
+            hit, cached = money.api_cache(whole)  # ('缓存命中率 30%', '0.5 元/百万（命中）': the prompt cache's share and price)
+            if hit is not None:
+                stated["cache_hit_rate"] = hit
+            if cached is not None and cached < both[0]:
+                stated["reference_cached_input_per_million"] = cached
         ratio = money.input_output_ratio(whole)
         if ratio:
             stated["input_output_ratio"] = ratio

@@ -1488,11 +1488,29 @@ def power_limit(text: str) -> dict:
 def requests_a_day_each(text: str) -> float | None:
     """Requests each person sends a day ('每人每天 10 轮', '20 requests per user per day'); the people are counted
     apart (daily active users, a team)."""
-    m = re.search(r"每(?:人|个人|位|个用户|用户)\s*(?:平均)?\s*每(?:天|日)\s*(?:平均)?\s*(?:约|大概)?\s*(\d+(?:\.\d+)?)\s*"
-                  r"(?:轮|次|条|个请求|个问题|次对话|次请求)|"
-                  r"(\d+(?:\.\d+)?)\s*(?:requests?|queries|messages|turns|chats|conversations|questions)\s*(?:per|a|each|/)\s*"
-                  r"(?:user|person|head)\s*(?:per|a|each|/)\s*day", text)
+    m = re.search(r"(?:每(?:人|个人|位|个用户|用户)|人均)\s*(?:平均)?\s*(?:每(?:天|日)|一天|日均)\s*(?:平均)?\s*(?:约|大概|大约|~)?\s*"
+                  r"(\d+(?:\.\d+)?)\s*(?:轮|次|条|个请求|个问题|次对话|次请求)|"
+                  r"(\d+(?:\.\d+)?)\s*(?:requests?|queries|messages|turns|chats|conversations|questions|calls)\s*"
+                  r"(?:(?:per|a|each|/)\s*(?:user|person|head)\s*(?:per|a|each|/)\s*day|each\s*(?:per|a|/)\s*day|"
+                  r"(?:per|a|/)\s*day\s*(?:each|per (?:user|person|head)))", text)
     return float(m.group(1) or m.group(2)) if m else None
+
+
+def busy_hours_peak(text: str) -> tuple[float, str] | None:
+    """'~80% of traffic within 10 working hours', '80% 的请求集中在白天 10 个小时': the busy hours' rate over the day's
+    average (0.8 / 10 h against 1 / 24 h = 1.92×), with the phrase read; None when no such share is written."""
+    m = re.search(r"(\d{1,3}(?:\.\d+)?)\s*%\s*(?:of\s+(?:the\s+|our\s+|all\s+)?(?:traffic|requests?|load|usage|calls|queries|"
+                  r"tokens?)\s*)?(?:is\s+|are\s+|comes?\s+|happens?\s+|falls?\s+|arrives?\s+)?(?:with)?in\s+(?:the\s+|a\s+)?"
+                  r"(?:~\s*)?(\d{1,2}(?:\.\d+)?)\s*(?:working\s+|business\s+|office\s+|peak\s+|busy\s+|day(?:time)?\s+)?"
+                  r"(?:hours?|hrs?|h)(?![a-z])", text) or \
+        re.search(r"(\d{1,3}(?:\.\d+)?)\s*%\s*(?:的)?\s*(?:流量|请求|调用|访问|负载|量)?\s*(?:都)?\s*(?:集中)?\s*(?:在)\s*"
+                  r"(?:白天|工作时间|上班时间|工作时段|高峰)?\s*(?:的)?\s*(\d{1,2}(?:\.\d+)?)\s*(?:个)?\s*(?:小时|钟头|h)", text)
+    if not m:
+        return None
+    share, hours = float(m.group(1)) / 100, float(m.group(2))
+    if not (0 < share <= 1 and 0 < hours < 24):
+        return None
+    return max(1.0, share * 24 / hours), m.group(0)
 
 
 def per_person_rate(text: str) -> dict:

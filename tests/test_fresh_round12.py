@@ -1,0 +1,137 @@
+"""Issue 24, twelfth round: a stated volume is priced at that volume. An API's prompt cache (hit rate and cached input
+price) bills the input; a volume written as its input and output parts survives a note in brackets between them; people
+× requests each a day × tokens per request is the volume, and a share of the traffic in a few busy hours is its peak.
+Generated over phrasings, currencies and figures; every expected figure is worked by hand below."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from assistant.readers import money, slots
+from assistant.readers.rules import read
+from assistant.service import ask
+from knowledge.catalog import default_catalog
+
+CAT = default_catalog()
+
+
+def _req(text: str):
+    return read(text, CAT).request
+
+
+def _num(s: str) -> float:
+    return float(s.replace(",", ""))
+
+
+# --- the prompt cache's share and price ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,hit,cached", [
+    ("输入 2 元/百万（未命中）、0.5 元/百万（命中），缓存命中率 30%", 0.30, 0.5),
+    ("输入 2 元/百万，命中缓存 0.2 元/百万，命中率约 60%", 0.60, 0.2),
+    ("input $1.25/M, cached input $0.125/M, output $10/M; cache hit rate ~40%", 0.40, 0.125),
+    ("input $3/M (cache reads $0.30/M), output $15/M, 25% of input tokens are cache hits", 0.25, 0.30),
+])
+def test_cache_hit_rate_and_cached_price_are_read(text, hit, cached):
+    got_hit, got_price = money.api_cache(text.lower())
+    assert got_hit == pytest.approx(hit)
+    assert got_price == pytest.approx(cached)
+
+
+def test_a_miss_price_is_not_read_as_the_cached_one():
+    # '2 元/百万（未命中）' is the full price: the word before the bracket is 未命中, not 命中
+    assert money.api_cache("输入 2 元/百万（未命中）") == (None, None)
+
+
+@pytest.mark.parametrize("text,inp,out", [
+    ("每月 50 亿输入 token（缓存命中率 30%）、10 亿输出 token", 5e9, 1e9),
+    ("30m input tokens (mostly rag context) + 10m output tokens a day", 30e6, 10e6),
+])
+def test_a_bracketed_note_between_the_volume_parts_is_skipped(text, inp, out):
+    assert money.split_volumes(text) == (pytest.approx(inp), pytest.approx(out))
+
+
+# --- the API's bill at the stated volume, cache included ----------------------------------------------------------------
+ZH_BILL = ("我们每月大概 {i} 亿输入 token（缓存命中率 {h}%）、{o} 亿输出 token。按 DeepSeek API：输入 2 元/百万（未命中）、"
+           "0.5 元/百万（命中），输出 8 元/百万，每月多少钱？如果自建满血 R1，2 台 8 卡 H20，整机 120 万一台，按 3 年折旧，划算吗？")
+
+
+@pytest.mark.parametrize("i,h,o", [(50, 30, 10), (20, 50, 5), (80, 0, 20)])
+def test_api_bill_a_month_counts_cache_hits(i, h, o):
+    # input billed per million at (1 - h) × ¥2 + h × ¥0.5; output at ¥8. For 50 亿 / 30% / 10 亿:
+    # 5,000M × (0.7 × 2 + 0.3 × 0.5 = 1.55) + 1,000M × 8 = 7,750 + 8,000 = ¥15,750 a month
+    a = ask(ZH_BILL.format(i=i, h=h, o=o))
+    in_price = (1 - h / 100) * 2 + h / 100 * 0.5
+    bill = i * 100 * in_price + o * 100 * 8
+    m = re.search(r"API 输入 ([\d,]+)M × ¥([\d.]+).*?输出 ([\d,]+)M × ¥8 = \*\*每月 ¥([\d,]+)\*\*", a.answer)
+    assert m, a.answer[:800]
+    assert _num(m.group(1)) == pytest.approx(i * 100, rel=0.01)
+    assert _num(m.group(2)) == pytest.approx(in_price, rel=0.01)
+    assert _num(m.group(3)) == pytest.approx(o * 100, rel=0.01)
+    assert _num(m.group(4)) == pytest.approx(bill, rel=0.01)
+    assert a.figures["api_per_month"] == pytest.approx(bill, rel=0.01)
+    assert not any(x.startswith(("cache", "reference_cached")) for x in a.ignored), a.ignored
+
+
+def test_api_bill_in_english_with_cached_input():
+    # input $1.25/M, cached $0.125/M, 40% hits: 0.6 × 1.25 + 0.4 × 0.125 = 0.75 + 0.05 = $0.80 per M input;
+    # 900M × 0.80 + 300M × 10 = 720 + 3,000 = $3,720 a month
+    a = ask("we push ~900M input tokens (40% cache hits) and 300M output tokens a month through an API at input $1.25/M, "
+            "cached input $0.125/M, output $10/M. would renting 2x H100 at $2.50/GPU-hr to self-host llama 3.3 70b fp8 "
+            "be cheaper per month?")
+    assert a.figures["api_per_month"] == pytest.approx(3720, rel=0.01), a.answer[:900]
+    # self-hosting: 2 × $2.50 × 730 h = $3,650 a month; the verdict follows the two bills
+    assert a.figures["self_hosted_per_month"] == pytest.approx(3650, rel=0.01)
+    assert "self-hosting is cheaper" in a.answer.split("**At your volume")[1][:40]
+
+
+def test_a_hit_rate_without_a_cached_price_is_named_unused():
+    a = ask("we push ~900M input tokens (40% cache hits) and 300M output tokens a month through an API at input $1.25/M, "
+            "output $10/M. would renting 2x H100 at $2.50/GPU-hr to self-host llama 3.3 70b fp8 be cheaper per month?")
+    # no cached price: every input token at $1.25: 900 × 1.25 + 300 × 10 = 1,125 + 3,000 = $4,125
+    assert a.figures["api_per_month"] == pytest.approx(4125, rel=0.01)
+    assert "cache hit rate is not used" in a.answer
+
+
+# --- people × requests each a day × tokens: the volume, and its busy hours ---------------------------------------------
+@pytest.mark.parametrize("text,each", [
+    ("200 daily active users, ~30 requests each per day", 30),
+    ("200 daily active users, 12 requests per user per day", 12),
+    ("日活 200 人，人均每天 25 次", 25),
+    ("日活 200，每人每天约 8 次请求", 8),
+])
+def test_requests_a_day_each(text, each):
+    assert slots.requests_a_day_each(text.lower()) == each
+
+
+@pytest.mark.parametrize("text,factor", [
+    ("~80% of traffic within 10 working hours", 0.8 * 24 / 10),   # 1.92
+    ("90% of requests in 8 hours", 0.9 * 24 / 8),                 # 2.7
+    ("80% 的请求集中在白天 10 个小时", 0.8 * 24 / 10),
+    ("60% 的流量集中在 12 小时", 1.2),                             # 0.6 × 24 / 12
+])
+def test_busy_hours_share_is_a_peak_factor(text, factor):
+    got = slots.busy_hours_peak(text.lower())
+    assert got and got[0] == pytest.approx(factor)
+
+
+EN_PLAN = ("plan: Qwen3-30B-A3B BF16 on 2x L40S (TP2), rented at ${p}/GPU-hr 24/7. {u} daily active users, ~{e} requests "
+           "each per day, avg {i} input / {o} output tokens, ~80% of traffic within 10 working hours. is 2 cards enough? "
+           "monthly cost and cost per million tokens?")
+
+
+@pytest.mark.parametrize("p,u,e,i,o", [(0.85, 200, 30, 1500, 300), (1.0, 500, 10, 800, 400)])
+def test_cost_per_million_at_the_users_volume(p, u, e, i, o):
+    a = ask(EN_PLAN.format(p=p, u=u, e=e, i=i, o=o))
+    month = 2 * p * 730                            # e.g. 2 × $0.85 × 730 h = $1,241
+    out_m = u * e * o * 730 / 24 / 1e6             # output tokens a month, millions (730 h = 30.4 days)
+    all_m = u * e * (i + o) * 730 / 24 / 1e6       # input and output
+    m = re.search(r"\*\*\$([\d,]+) a month\*\*; \$([\d.]+) per million output tokens at your volume, \*\*\$([\d.]+) per "
+                  r"million tokens\*\* counting the input too", a.answer)
+    assert m, a.answer[:1500]
+    assert _num(m.group(1)) == pytest.approx(month, rel=0.01)
+    assert _num(m.group(2)) == pytest.approx(month / out_m, rel=0.01)
+    assert _num(m.group(3)) == pytest.approx(month / all_m, rel=0.01)
+    # the busy hours: 80% in 10 h is 1.92× the day's average
+    assert "1.92× peak" in a.answer
+    for name in ("daily_active_users", "requests_per_s", "input_output_ratio"):
+        assert not any(x.startswith(name) for x in a.ignored), a.ignored
