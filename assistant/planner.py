@@ -160,6 +160,8 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
 
     if _scales_a_quoted_run(req, invalid):  # one job, the quoted run's rate: not split into asks
         return plan(req.model_copy(update={"intent": "training_time"}), deps, question, invalid)
+    if _job_hours_on_one_card(req, invalid):  # '200 h on 8x A100 … or 8x H100? which is cheaper?': one job, its
+        return plan(req.model_copy(update={"intent": "training_time"}), deps, question, invalid)  # hours carried over
     if (req.per_token_cost or (req.reference_per_million and req.intent == "cost")) and not req.model and \
             (req.gpu or len(set(req.gpus)) >= 2) and not invalid and \
             not req.throughput_tokens_per_s and not req.largest_model:
@@ -635,6 +637,15 @@ def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
 
 SHORT_CHAT_PROMPT, SHORT_CHAT_OUTPUT = 1024, 256  # a chat turn with a little history, and its reply
 LONG_DOCUMENT_CONTEXT = 16_384  # a few dozen pages in and a summary out; RAG prompts with several retrieved chunks
+
+
+def _job_hours_on_one_card(req: Request, invalid) -> bool:
+    """A training job's length stated on one card and its cost asked against other cards ('LoRA … our estimate is
+    200 hours on 8x A100; rent that at $1.3, or 8x H100 at $2.40? which is cheaper?'): the other cards run it in
+    fewer or more hours, by the speed ratio, never the same hours (assistant/plans/train.py)."""
+    return (not invalid and req.intent in ("cost", "compare") and len(set(req.gpus)) >= 2 and "period_hours" in req.stated
+            and bool(req.model) and req.method in ("full", "lora", "qlora", "pretrain") and not req.tokens
+            and not req.samples and not req.speedup and not req.deadline_hours)
 
 
 def _scales_a_quoted_run(req: Request, invalid) -> bool:

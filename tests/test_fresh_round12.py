@@ -135,3 +135,44 @@ def test_cost_per_million_at_the_users_volume(p, u, e, i, o):
     assert "1.92× peak" in a.answer
     for name in ("daily_active_users", "requests_per_s", "input_output_ratio"):
         assert not any(x.startswith(name) for x in a.ignored), a.ignored
+
+
+# --- a job's hours stated on one card: the other cards run it by the speed ratio, never in the same hours --------------
+JOB_FORMS = [
+    "{m} job on Qwen2.5-32B, our estimate is {h} hours on an 8x {a} node. rent that at ${pa}/gpu-hr, or 8x {b} at "
+    "${pb}/GPU-hr? which is cheaper and by how much?",
+    "Qwen2.5-32B {m} 我们估计 8 卡 {a} 要跑 {h} 小时，{a} 租 {pa} 美元/卡时，{b} {pb} 美元/卡时，租哪个更省钱？",
+]
+PAIRS = [("A100 80GB", "H100 SXM", "a100-80gb", "h100"), ("A100 80GB", "H200", "a100-80gb", "h200"),
+         ("L40S", "H100 SXM", "l40s", "h100")]
+
+
+@pytest.mark.parametrize("form", JOB_FORMS)
+@pytest.mark.parametrize("pair", PAIRS)
+@pytest.mark.parametrize("h,pa,pb,m", [(200, 1.3, 2.4, "LoRA"), (120, 1.0, 3.5, "full fine-tune")])
+def test_job_hours_on_one_card_scale_by_the_speed_ratio(form, pair, h, pa, pb, m):
+    a_name, b_name, a_id, b_id = pair
+    ans = ask(form.format(m=m, h=h, a=a_name, b=b_name, pa=pa, pb=pb))
+    f = ans.figures
+    # the table in the answer: each card's dense peak, MFU and speed relative to the card the hours were given on
+    rows = {r[0]: r for r in re.findall(r"\| ([a-z0-9-]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+)× \|", ans.answer)}
+    assert set(rows) == {a_id, b_id}, ans.answer[:1500]
+    ratio = float(rows[b_id][3])
+    compute = lambda g: float(rows[g][1]) * float(rows[g][2])
+    if a_id.startswith("a100"):  # NVLink on both: the ratio is the compute ratio (peak × MFU), e.g. 989.4 × 0.40 /
+        assert ratio == pytest.approx(compute(b_id) / compute(a_id), rel=0.03)  # (312 × 0.45) = 2.82
+    else:  # a PCIe card against an NVLink one: at least the compute ratio, its gradient traffic slower
+        assert ratio >= compute(b_id) / compute(a_id) * 0.99
+    hours_b = h / ratio                                  # the same work at the other card's speed
+    assert f["measured_hours_" + a_id] == pytest.approx(h)
+    assert f["measured_hours_" + b_id] == pytest.approx(hours_b, rel=0.01)
+    assert f["measured_cost_" + a_id] == pytest.approx(h * 8 * pa, rel=0.01)
+    assert f["measured_cost_" + b_id] == pytest.approx(hours_b * 8 * pb, rel=0.01)
+    a_cheaper = h * pa < hours_b * pb
+    label = re.search(r"\*\*(8× [^*]+?) (?:is cheaper|更便宜)\*\*", ans.answer)
+    assert label, ans.answer[:1200]
+    first_row = re.search(r"(8× [^:：*]+?)[:：]\s*\*\*", ans.answer).group(1)  # the card the hours were given on
+    assert (label.group(1) == first_row) == a_cheaper, ans.answer[:1200]
+    # the break-even speed ratio is the price ratio: the dearer card must be this much faster to cost less
+    assert f"{max(pa, pb) / min(pa, pb):.2f}" in ans.answer
+    assert not any(x.startswith(("period_hours", "gpu_rental_prices")) for x in ans.ignored), ans.ignored

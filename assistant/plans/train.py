@@ -1111,6 +1111,10 @@ def training_time(ctx: Ctx) -> Answer:
             lines.insert(0, equal_claim_verdict(same, slow.wall_hours / fast.wall_hours, True, ctx.zh))
         if req.period_hours and "period_hours" in req.stated:
             lines.append(_measured_on_other_cards(ctx, results, figures))
+            if req.tokens is None and not req.samples:
+                # 'our estimate is 200 h on 8x A100: rent that, or 8x H100 at $2.40? which is cheaper?': the user's
+                # hours on their card, the others' by the speed ratio; the job behind the ratio is no figure of theirs
+                return _job_on_other_cards_answer(ctx, results, lines, figures, n)
     if len(results) == 1 and req.period_hours and "period_hours" in req.stated and (
             req.measured_tokens or req.measured_model or req.measured_gpu or req.measured_num_gpus):
         lines.append(_from_measured_run(ctx, model, tokens, first, figures))
@@ -1237,6 +1241,32 @@ def training_time(ctx: Ctx) -> Answer:
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + first.assumptions) + sources_md(lang, cites)
     return Answer(answer=text, lang=lang, intent=req.intent, figures=figures, citations=cites, tool_calls=ctx.calls,
                   verdict=Verdict(gpu=first.gpu, num_gpus=n, method=first.method))
+
+
+def _job_on_other_cards_answer(ctx: Ctx, results, lines: list[str], figures: dict, n: int) -> Answer:
+    """The user's job length on one card carried to the others (the comparison first), with the speed ratio's basis:
+    each card's dense peak and MFU; no reference-job hours or bills, which are not the user's."""
+    ctx.used |= {"period_hours", "price_per_gpu_hour", "gpu_rental_prices", "price_kind", "server", "currency"}
+    comparison = lines[-1].strip()
+    head = re.sub(r"^\*\*[^*]+\*\*[:：]\s*", "", comparison).replace("estimated above", "estimated below") \
+        .replace("按上面估算", "按下面估算")
+    ctx.assumed[:] = [a for a in ctx.assumed if "ratio does not depend" not in a and "倍数与它无关" not in a]
+    rows = [[r.gpu, f"{r.peak_tflops:g}", f"{r.mfu:.2f}", f"{results[0].wall_hours / r.wall_hours:.2f}×"] for r in results]
+    stems = {r.gpu.split("-")[0] for r in results}
+    known = stems == {"a100", "h100"}  # (the pair with many published BF16 training speedups)
+    basis = ctx.t(f"Speed ratio per card: the time estimator's for the same job on {n} GPUs each: dense BF16 peak × a "
+                  "typical MFU for the card's generation, plus the gradient traffic over its links (cards without NVLink "
+                  "pay more)" + ("; published A100→H100 speedups for BF16 training run about 2-3×" if known else "") +
+                  ". If yours differs, say it (e.g. 'the second is 2.2x faster') and the costs follow.",
+                  f"各卡速度比：时间估算器对同一任务（各 {n} 张）的结果：稠密 BF16 峰值 × 该代卡的典型 MFU，加上梯度在卡间链路上的"
+                  "通信（没有 NVLink 的卡更慢）"
+                  + ("；公开的 A100→H100 BF16 训练加速比约 2-3 倍" if known else "") +
+                  "。你的实测不同的话直接说（如“第二种快 2.2 倍”），成本随之重算。")
+    table = md_table(["GPU", "TFLOPS (dense)", "MFU", ctx.t("speed", "速度")], rows)
+    text = "\n\n".join([ctx.t("**Cost of your job on each option**: ", "**你的任务在各方案上的花费**：") + head, basis, table])
+    return Answer(answer=text + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent=ctx.req.intent,
+                  figures=figures, tool_calls=ctx.calls,
+                  verdict=Verdict(gpu=results[0].gpu, num_gpus=n, method=results[0].method))
 
 
 def scaled_published_run(ctx: Ctx) -> Answer:

@@ -1134,6 +1134,17 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         per_node = stated.get("gpus_per_node") or stated.get("num_gpus") or slots.STANDARD_SERVER_GPUS
         stated["price_per_gpu_hour"] = stated.pop("server_price_per_hour") / per_node
         warnings.append(f"a whole server's hourly price read as {stated['price_per_gpu_hour']:g} per GPU-hour ({per_node} GPUs)")
+    two = list(dict.fromkeys(names.gpus))
+    if len(per_card) == 1 and len(two) == 2 and "gpu_rental_prices" not in stated and stated.get("price_per_gpu_hour") \
+            and abs(stated["price_per_gpu_hour"] - next(iter(per_card.values()))) > 1e-9 and \
+            len(set(re.findall(r"(?:\$|¥|￥)\s*\d+(?:\.\d+)?\s*/\s*(?:gpu|卡)|\d+(?:\.\d+)?\s*(?:元|美元)\s*/\s*卡时", low))) == 2:
+        # 'on an 8x A100 node. rent that at $1.3/gpu-hr, or 8x H100 SXM at $2.40/GPU-hr': two hourly prices, one
+        # written right after its card; the other is the other card's
+        priced = next(iter(per_card))
+        other = next(g for g in two if g != priced)
+        stated["gpu_rental_prices"] = {other: stated["price_per_gpu_hour"], priced: per_card[priced]}
+        if stated.get("gpu") == priced:
+            stated["price_per_gpu_hour"] = per_card[priced]
     if not stated.get("currency"):
         stated.pop("currency", None)
     if (stated.get("budget") or (lang == "zh" and (stated.get("purchase_price") or stated.get("purchase_price_per_server"))))\
