@@ -160,6 +160,14 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
 
     if _scales_a_quoted_run(req, invalid):  # one job, the quoted run's rate: not split into asks
         return plan(req.model_copy(update={"intent": "training_time"}), deps, question, invalid)
+    if not invalid and req.model:
+        from assistant.plans import formats as format_plans
+        from assistant.readers.asks import formats_named
+
+        named = formats_named(question)
+        if format_plans.asked(question, named, req):  # 'Q4_K_M、AWQ、GPTQ、FP8、NF4 光权重各占多少？哪些能用 vLLM？'
+            ctx = Ctx(req=req, deps=deps, question=question)  # every format named, one table
+            return _finish(ctx, _run(ctx, lambda c: format_plans.format_weights(c, named)))
     if _job_hours_on_one_card(req, invalid):  # '200 h on 8x A100 … or 8x H100? which is cheaper?': one job, its
         return plan(req.model_copy(update={"intent": "training_time"}), deps, question, invalid)  # hours carried over
     if (req.per_token_cost or (req.reference_per_million and req.intent == "cost")) and not req.model and \

@@ -176,3 +176,44 @@ def test_job_hours_on_one_card_scale_by_the_speed_ratio(form, pair, h, pa, pb, m
     # the break-even speed ratio is the price ratio: the dearer card must be this much faster to cost less
     assert f"{max(pa, pb) / min(pa, pb):.2f}" in ans.answer
     assert not any(x.startswith(("period_hours", "gpu_rental_prices")) for x in ans.ignored), ans.ignored
+
+
+# --- several formats, the weights alone asked: every format named is a row, none dropped -------------------------------
+from tools.params import count_parameters  # noqa: E402
+
+FORMAT_FORMS = [
+    ("{fs} 这几种格式，以 {m} 为例，光权重各占多少显存？哪些能用 vLLM 正常跑？", "、", True),
+    ("for {m}, how big are the weights in {fs}? and which of those can vllm serve?", ", ", True),
+    ("{m}: weights alone in {fs}, GB each?", " / ", False),
+]
+FORMAT_SETS = [["Q4_K_M", "AWQ", "GPTQ", "FP8", "NF4"], ["BF16", "FP8", "AWQ", "Q4_K_M"], ["Q8_0", "Q5_K_M", "Q4_K_M",
+                                                                                       "IQ3_XXS"]]
+MODELS = [("Qwen2.5-72B-Instruct", "qwen2.5-72b"), ("Llama 3.1 70B", "llama-3.1-70b"), ("Qwen3-32B", "qwen3-32b")]
+# bits per weight stored, scales included (tools/formats.py's sources): AWQ/GPTQ 4 + (16 + 4)/128; NF4 4 + 32/64;
+# FP8 8 + 32/128²; the GGUF figures are llama.cpp's published whole-file averages
+BITS = {"BF16": 16, "FP8": 8 + 32 / 128 ** 2, "AWQ": 4 + 20 / 128, "GPTQ": 4 + 20 / 128, "NF4": 4.5, "Q8_0": 8.5,
+        "Q5_K_M": 5.68, "Q4_K_M": 4.84, "IQ3_XXS": 3.06}
+
+
+@pytest.mark.parametrize("form", FORMAT_FORMS)
+@pytest.mark.parametrize("fmts", FORMAT_SETS)
+@pytest.mark.parametrize("model", MODELS)
+def test_weights_alone_for_every_format_named(form, fmts, model):
+    text, sep, vllm = form
+    name, mid = model
+    a = ask(text.format(fs=sep.join(fmts), m=name))
+    c = count_parameters(CAT.model(mid)[0])
+    for f in fmts:
+        # 16-bit and GGUF files hold every tensor at their bits; the others keep embeddings, head and norms in 16-bit
+        if f == "BF16" or f.startswith(("Q", "IQ")):
+            gb = c.total * BITS[f] / 8 / 1e9
+        else:
+            gb = (c.linear * BITS[f] / 8 + (c.total - c.linear) * 2) / 1e9
+        key = "weights_gb_" + f.lower()
+        assert a.figures.get(key) == pytest.approx(gb, rel=0.01), (key, a.answer[:1200])
+    assert sum(k.startswith("weights_gb_") for k in a.figures) == len(fmts)  # none dropped, none added
+    if vllm:  # each format placed: served, slow, or experimental (GGUF)
+        line = re.search(r"\*\*(?:In vLLM|vLLM 能否正常跑)\*\*[:：](.*)", a.answer).group(1)
+        assert all(re.search(re.escape(f.replace("_", "_")), line, re.I) for f in fmts if f != "BF16"), line
+        if any(f.startswith(("Q", "IQ")) for f in fmts):
+            assert re.search(r"experimental|实验性", line)

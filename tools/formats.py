@@ -36,6 +36,8 @@ class WeightFormat(BaseModel):
     needs: Literal["bf16", "fp16", "fp8", "fp4", "any"] = "any"  # tensor-core support for native compute
     engines: str
     source: str
+    vllm: str = ""  # whether and how vLLM serves it (VLLM_SOURCE): 'yes …', 'slow …', 'experimental …'
+
 
     @property
     def bytes(self) -> float:
@@ -86,6 +88,25 @@ FORMATS: dict[str, WeightFormat] = {f.id: f for f in [
     _f("q2_k", "GGUF Q2_K", "gguf", 3.35, "all", "llama.cpp, Ollama, LM Studio", LLAMA_CPP_QUANTIZE),
     _f("iq2_xxs", "GGUF IQ2_XXS", "gguf", 2.06, "all", "llama.cpp", "llama-quantize --help: IQ2_XXS 2.06 bpw"),
 ]}
+VLLM_SOURCE = ("vLLM docs, features/quantization (gguf: 'highly experimental and under-optimized', single-file, now the "
+               "vllm-gguf-plugin; bnb: in-flight and pre-quantized bitsandbytes checkpoints; supported_hardware: FP8 "
+               "W8A8 on Ada/Hopper/Blackwell, FP8 Marlin weight-only on Ampere), as of 2026-12")
+_VLLM = {
+    "fp32": "yes (cast to 16-bit at load)",
+    "bf16": "yes", "fp16": "yes",
+    "fp8": "yes: native FP8 on Ada, Hopper and Blackwell (L4, L40S, RTX 40/50, H100/H200/H20, B200); weight-only "
+           "(FP8 Marlin) on Ampere such as the A100",
+    "int8": "yes: W8A8 INT8 checkpoints (llm-compressor); bitsandbytes 8-bit loads but runs slowly",
+    "awq": "yes (Marlin kernels on Ampere and newer)", "gptq": "yes (Marlin kernels on Ampere and newer)",
+    "int4": "yes (AWQ/GPTQ checkpoints, Marlin kernels)",
+    "nf4": "slow: bitsandbytes 4-bit loads (in-flight or pre-quantized) but decodes far slower than AWQ/GPTQ; it is "
+           "the QLoRA training format",
+    "mxfp4": "yes (gpt-oss checkpoints)", "nvfp4": "yes on Blackwell (B200, RTX 50)",
+}
+for _id, _f_ in list(FORMATS.items()):
+    note = _VLLM.get(_id) or ("experimental: GGUF in vLLM is under-optimized, single-file only, via the "
+                              "vllm-gguf-plugin; serve GGUF with llama.cpp or Ollama" if _f_.family == "gguf" else "")
+    FORMATS[_id] = _f_.model_copy(update={"vllm": note})
 WEIGHT_FORMATS = tuple(k for k in FORMATS if k != "fp32")
 WeightFormatId = Literal[WEIGHT_FORMATS]  # type: ignore[valid-type]  # the ids as a type, for schemas
 # What a person may write for a format (lower-cased, '-' and '_' dropped) -> format id

@@ -73,7 +73,8 @@ SETTINGS: dict[str, list[tuple[object, str]]] = {
                   ("q6_k", w(r"q6_k|q6")), ("q5_k_m", w(r"q5_k_[ms]|q5_k|q5")), ("q4_k_m", w(r"q4_k_[ms]|q4_k")),
                   ("q4_0", w("q4_0")), ("awq", w("awq")), ("gptq", w("gptq")), ("nf4", w(r"nf4|bnb[\s-]*4[\s-]?bit")),
                   ("mxfp4", w("mxfp4")), ("int4", w(r"int4|4[\s-]?bit|w4a16|q4") + r"|4位|四位"),
-                  ("q3_k_m", w(r"q3_k_[ms]|q3_k|q3")), ("q2_k", w(r"q2_k|q2"))],
+                  ("q3_k_m", w(r"q3_k_[ms]|q3_k|q3")), ("q2_k", w(r"q2_k|q2")), ("iq4_xs", w(r"iq4_xs|iq4_nl")),
+                  ("iq3_xxs", w(r"iq3_[a-z]+")), ("iq2_xxs", w(r"iq2_[a-z]+")), ("nvfp4", w("nvfp4"))],
     "zero": [(1, w(r"zero[\s_-]*(?:stage[\s_-]*)?1")), (2, w(r"zero[\s_-]*(?:stage[\s_-]*)?2")),
              (3, w(r"zero[\s_-]*(?:stage[\s_-]*)?3|fsdp|deepspeed(?![\s_-]*(?:zero|stage))"))],
     "recompute": [("none", r"(?!)"), ("full", w(r"gradient[\s_-]*checkpointing|activation[\s_-]*(?:checkpointing|recomputation)|"

@@ -209,7 +209,9 @@ def precision(text: str) -> dict:
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     text = re.sub(r"8[\s_-]?bit\s*(?:adam\w*|optimi[sz]er)|(?:paged[\s_-]*)?adam\w*[\s_-]*8[\s_-]*bit|8位\s*adam\w*", " ", text)
     unquantised = has(r"原版|不量化|未量化|无量化|" + w(r"unquantized|unquantised|no quantization|without quantization"), text)
-    for p, pattern in (("q3_k_m", w(r"q3(?:_k(?:_[ms])?)?|3[\s-]?bit") + r"|3位|三位"),  # ('at Q2/Q3': the larger, Q3)
+    for p, pattern in (("iq4_xs", w(r"iq4_xs|iq4_nl")), ("iq3_xxs", w(r"iq3_[a-z]+")), ("iq2_xxs", w(r"iq2_[a-z]+")),
+                       ("nvfp4", w("nvfp4")),  # (llama.cpp's i-quants and Blackwell's FP4: each its own bytes)
+                       ("q3_k_m", w(r"q3(?:_k(?:_[ms])?)?|3[\s-]?bit") + r"|3位|三位"),  # ('at Q2/Q3': the larger, Q3)
                        ("q2_k", w(r"q2(?:_k)?|2[\s-]?bit") + r"|2位|二位"),
                        ("nf4", w("nf4")), ("fp8", w("fp8|e4m3")), ("bf16", w("bf16|bfloat16")),
                        ("fp16", w("fp16|float16|half precision") + "|半精度"), ("fp32", w("fp32|float32|full precision") + "|全精度"),
