@@ -187,6 +187,34 @@ def total_read_as_per_user(req) -> list[str]:
             f"{total:,.0f} ÷ {streams} = **{per:,.1f} tokens/s** (one stream's decode speed)."]
 
 
+# 'one 4090 = 120 tok/s x 50 users = 6000 tok/s', '单路 120 token/s，50 个并发就是 6000 token/s': one stream's speed
+# multiplied by the users, the product claimed as what the card gives
+_TIMES_USERS = (r"(\d[\d,]*(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|token/秒|token/s)?\s*[x×*]\s*(\d[\d,]*)\s*"
+                r"(?:concurrent\s+)?(?:users?|people|ppl|streams?|sessions?|requests?|clients?|个?用户|人|个?并发|路)")
+_PRODUCT = r"\s*(?:=|≈|~|equals|is|gives|就是|等于|约|大概)\s*~?\s*(\d[\d,]*(?:\.\d+)?)\s*(k)?"
+
+
+def per_stream_times_users(question: str) -> tuple[float, int, float] | None:
+    """(one stream's tokens/s, users, the product claimed) when a message multiplies a single-stream speed by a user
+    count ('120 tok/s x 50 users = 6000 tok/s'); the product is computed when not written. None otherwise."""
+    low = question.lower()
+    m = re.search(_TIMES_USERS, low)
+    if not m:
+        m2 = re.search(r"(\d[\d,]*(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s|t/s|tps|token\s*/\s*秒)[^。.?？]{0,30}?(\d[\d,]*)\s*"
+                       r"(?:个)?(?:并发|用户|users?)\s*(?:就是|等于|=|那就是|就有|就能到)", low)
+        if not m2:
+            return None
+        m = m2
+    one, users = float(m.group(1).replace(",", "")), int(float(m.group(2).replace(",", "")))
+    if not (0 < one <= 100_000 and 2 <= users <= 1_000_000):
+        return None
+    p = re.match(_PRODUCT, low[m.end():m.end() + 30])
+    product = float(p.group(1).replace(",", "")) * (1000 if p and p.group(2) else 1) if p else one * users
+    if abs(product - one * users) > 0.05 * one * users:
+        return None  # ('… x 50 users = 2,000': not the product of the two)
+    return one, users, product
+
+
 # '成本真的就 560 万美元吗', 'is $5.6M really all it cost?': a published run's headline cost questioned
 COST_CLAIM = (r"(?:成本|花费|费用|钱)[^，。？?]{0,6}(?:真的|真)(?:就|只|只要|只有)|真的(?:就|只)(?:要|花)?[^，。？?]{0,8}(?:万|美元|刀)|"
               r"(?<![a-z])(?:really (?:only|just|all)|is that (?:really )?(?:the|all the) (?:real |whole |full )?cost|"

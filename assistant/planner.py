@@ -160,6 +160,12 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
 
     if _scales_a_quoted_run(req, invalid):  # one job, the quoted run's rate: not split into asks
         return plan(req.model_copy(update={"intent": "training_time"}), deps, question, invalid)
+    req = _claimed_count_set_aside(req, question)
+    if not invalid and req.model and req.intent != "fact_check":
+        from assistant.claims import per_stream_times_users
+
+        if per_stream_times_users(question):  # '单路 120 token/s，50 个并发就是 6000 吧？': the claim is the question
+            return plan(req.model_copy(update={"intent": "fact_check"}), deps, question, invalid)
     if not invalid and req.model:
         from assistant.plans import formats as format_plans
         from assistant.readers.asks import formats_named
@@ -645,6 +651,37 @@ def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
 
 SHORT_CHAT_PROMPT, SHORT_CHAT_OUTPUT = 1024, 256  # a chat turn with a little history, and its reply
 LONG_DOCUMENT_CONTEXT = 16_384  # a few dozen pages in and a summary out; RAG prompts with several retrieved chunks
+
+
+# a count someone else states ("the vendor's sizing doc: 'requires 8x H100'", '销售说要 16 张'): a claim, not the cards
+_CLAIMED_BY = (r"(?:vendor|sales|doc|sizing|says?|said|claims?|recommends?|requires?|quote[sd]?|proposal|they|"
+               r"厂商|销售|供应商|方案|报价|文档|说|建议|推荐|要求)")
+
+
+def _claimed_count_set_aside(req: Request, question: str) -> Request:
+    """'pasting the vendor's doc: "70B requires 8x H100" … how many H100s do we actually need?': the count asked is
+    the answer; the quoted count is a claim to judge (said beside the plan), not the user's cards."""
+    from assistant.readers.slots import COUNT_ASK
+
+    n = req.num_gpus
+    if not n or "num_gpus" not in req.stated or req.intent not in ("serving", "inference_memory"):
+        return req
+    low = question.lower()
+    if not re.search(COUNT_ASK, low) or re.search(rf"(?:(?<![a-z])(?:we|i) (?:have|own|got|bought)|我们有|我有|现有|手上有|已经有)"
+                                                  rf"\s*(?:about\s+|~)?{n}(?![\d.])", low):
+        return req  # ('we have 8 H100s: how many do we need?': the user's cards, judged by the plan)
+    at = re.search(rf"(?<![\d.]){n}\s*(?:x|×|\*|张|块|台)?\s*(?:nvidia\s*)?[a-z]*\d", low)
+    if not at:
+        return req
+    before = re.sub(r"(\d)\.(\d)", r"\1\2", low[:at.start()])  # ('Qwen2.5': a decimal point ends no sentence)
+    quoted = before.count("'") % 2 == 1 or before.count('"') % 2 == 1 or before.count("“") > before.count("”") or \
+        before.count("‘") > before.count("’")
+    if not (quoted or re.search(_CLAIMED_BY + r"[^.。?？]{0,40}$", before)):
+        return req
+    note = (f"关于卡数：消息里的 {n} 张是别人的说法，不是你们的卡；下面按你们的负载算需要几张" if req.lang == "zh" else
+            f"The {n} GPUs in the message are someone else's claim, not your cards: the count below is what your load needs")
+    return req.model_copy(update={"num_gpus": None, "stated": [k for k in req.stated if k != "num_gpus"],
+                                  "premise_notes": [*req.premise_notes, note]})
 
 
 def _job_hours_on_one_card(req: Request, invalid) -> bool:
@@ -1580,6 +1617,12 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
     if typo:
         both = [g for g in (typo.group(1) + "0", typo.group(1) + "00") if _known_gpu(ctx, g)]
         suggestions = both + [g for g in suggestions if g not in both] if len(both) == 2 else suggestions
+    said_gb = re.search(r"(\d{2,4})\s*g(?:b)?\b", name.lower())
+    if said_gb and not chips:  # 'H300 (288GB)': the real cards with the memory written first (B300, MI355X)
+        gb = float(said_gb.group(1))
+        same = [g.id for g in ctx.deps.catalog.gpus if g.memory_gb and abs(g.memory_gb - gb) <= 0.02 * gb
+                and g.vendor != "Apple" and not g.id.startswith("custom")]
+        suggestions = same[:3] + [g for g in suggestions if g not in same]
     yours = name == "your GPUs"
     if yours:  # 'how many of our GPUs?': the count turns on which cards they are; the common ones meanwhile
         suggestions = list(YOUR_GPUS_MEANWHILE)
@@ -1606,6 +1649,17 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
                           f"{fmt.bits / 8:g} bytes)",
                           f"。即使真有这种卡，{n} × {claimed.group(1)} GB = {have:,.0f} GB 也小于光是 {fmt.name.split(' (')[0]} "
                           f"权重的 {need:,.0f} GB（{spec.params_total / 1e9:,.0f}B × {fmt.bits / 8:g} 字节）")
+            for low_fmt in ("fp8", "int4"):  # the formats that would fit in that memory, with the room left for KV cache
+                lf = FORMATS[low_fmt]
+                if lf.bits >= fmt.bits:
+                    continue
+                w_gb = spec.params_total * lf.bits / 8 / 1e9
+                if w_gb < 0.85 * have:
+                    warn += ctx.t(f"; in {lf.name.split(' (')[0]} the weights are about {w_gb:,.0f} GB, leaving about "
+                                  f"{have * 0.9 - w_gb:,.0f} GB for the KV cache at 90% use",
+                                  f"；用 {lf.name.split(' (')[0]} 权重约 {w_gb:,.0f} GB，按 90% 显存利用率还剩约 "
+                                  f"{have * 0.9 - w_gb:,.0f} GB 给 KV cache")
+                    break
     text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + (ctx.t(".", "。") if yours else
                                                                          ctx.t(" (`gpu-advisor gpus` lists all).", "（`gpu-advisor gpus` 列出全部）。"))
             + "\n\n" + clar.question + "\n\n" + ctx.t("Did you mean: ", "是不是：") + " / ".join(clar.suggestions))

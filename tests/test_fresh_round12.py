@@ -217,3 +217,98 @@ def test_weights_alone_for_every_format_named(form, fmts, model):
         assert all(re.search(re.escape(f.replace("_", "_")), line, re.I) for f in fmts if f != "BF16"), line
         if any(f.startswith(("Q", "IQ")) for f in fmts):
             assert re.search(r"experimental|实验性", line)
+
+
+# --- one stream's speed multiplied by the users: judged at that many streams --------------------------------------------
+from assistant.claims import per_stream_times_users  # noqa: E402
+
+
+@pytest.mark.parametrize("text,want", [
+    ("so one 4090 = 120 tok/s x 50 users = 6000 tok/s right?", (120, 50, 6000)),
+    ("we get 35 t/s, times 20 users that's 700", None),                         # no product sign: not this claim form
+    ("单卡 80 token/s × 30 个并发 = 2400 token/s 吧？", (80, 30, 2400)),
+    ("单路 60 tokens/s，40 个并发就是 2400 tokens/s？", (60, 40, 2400)),
+    ("so 100 tok/s x 10 users = 5000?", None),                                   # not the product: some other sum
+    ("120 tok/s x 50 users = 6k tok/s", (120, 50, 6000)),
+])
+def test_per_stream_times_users_is_read(text, want):
+    got = per_stream_times_users(text)
+    assert (got is None) == (want is None)
+    if want:
+        assert got == (pytest.approx(want[0]), want[1], pytest.approx(want[2]))
+
+
+CLAIMS = [
+    ("a blog shows ~{t} tok/s on an {card} with {m}. so one card = {t} tok/s x {u} users = {p} tok/s right?", False),
+    ("{m} 在 {card} 上单路 {t} token/s，那 {u} 个并发就是 {p} token/s 吧？", True),
+]
+
+
+@pytest.mark.parametrize("form,zh", CLAIMS)
+@pytest.mark.parametrize("card,m,t,u", [("RTX 4090", "Llama 3.1 8B Q4_K_M", 120, 50), ("L40S", "Qwen2.5-7B", 90, 64),
+                                         ("H100", "Llama 3.1 70B FP8", 40, 32)])
+def test_per_stream_times_users_judged_at_that_load(form, zh, card, m, t, u):
+    a = ask(form.format(card=card, m=m, t=t, u=u, p=t * u))
+    f = a.figures
+    # the same card and model asked plainly at that many users gives the same totals (one tool, one figure)
+    n = a.verdict.num_gpus or 1  # (the cards that hold the model with these streams' KV cache)
+    direct = ask(f"{m} on {n}x {card}, {u} concurrent users: tokens/s per user and in total?").figures
+    assert f["decode_tokens_per_s_total"] == pytest.approx(direct["decode_tokens_per_s_total"], rel=0.02)
+    assert f["claimed_total_tokens_per_s"] == pytest.approx(t * u)
+    # a batch of streams shares each step: the total is the streams run × each one's speed
+    assert f["decode_tokens_per_s_total"] == pytest.approx(f["batch"] * f["decode_tokens_per_s_per_seq"], rel=0.02)
+    wrong = f["decode_tokens_per_s_total"] < 0.8 * t * u
+    assert f["claim_correct"] == int(not wrong)
+    head = a.answer.split("\n")[2] if a.answer.startswith(("Understood", "理解为")) else a.answer
+    assert head.startswith("**不对**" if zh and wrong else "**No**" if wrong else "**"), head[:200]
+
+
+# --- API-only models; a card the table lacks written with its memory; FP8 beside a 16-bit count; a quoted count -------
+@pytest.mark.parametrize("text", ["想本地部署 Qwen2.5-Max，用 H20 96G 要几张卡？", "can we self-host qwen3-max on 8x H100?",
+                                  "we want to run Grok 4 locally on our own A100s, how many do we need?"])
+def test_api_only_models_are_said_closed(text):
+    a = ask(text)
+    assert re.search(r"weights (?:are|were) not (?:released|published)|not released|权重没有公开|无法私有化", a.answer), a.answer[:600]
+
+
+@pytest.mark.parametrize("card,mem,model,fmt,n", [("H300", 288, "Llama 3.1 405B", "FP16", 2),
+                                                 ("V200", 64, "Llama 3.1 70B", "BF16", 2)])
+def test_unknown_card_with_its_memory_is_checked_against_that_memory(card, mem, model, fmt, n):
+    a = ask(f"is the NVIDIA {card} ({mem}GB) good for serving {model}? vendor says {n} of them run it in {fmt}")
+    params = CAT.model(model.lower().replace(" ", "-").replace("llama-3.1", "llama-3.1"))[0].params_total
+    need = params * 2 / 1e9                      # 16-bit weights alone: parameters × 2 bytes
+    if need > n * mem:  # the claim fails on its own numbers: n × memory against the weights
+        assert f"{n} × {mem} GB = {n * mem:,.0f} GB is less than the {need:,.0f} GB" in a.answer, a.answer[:800]
+    same = [g.id for g in CAT.gpus if g.memory_gb and abs(g.memory_gb - mem) <= 0.02 * mem and g.vendor != "Apple"]
+    if same:  # the real cards of that memory are offered first
+        offered = a.answer.split("Did you mean: ")[1].split("\n")[0].split(" / ")
+        assert set(offered[:len(same[:3])]) == set(same[:3]), offered
+
+
+@pytest.mark.parametrize("model,card,users", [("Llama 3.1 70B", "H100", 20), ("Qwen2.5-72B", "H200", 40),
+                                               ("Llama 3.1 70B", "L40S", 8)])
+def test_fp8_beside_a_16bit_count_when_it_takes_fewer(model, card, users):
+    a = ask(f"how many {card}s do we need to serve {model} to {users} users, ~2k token chats?")
+    n16 = a.figures["serve_total_gpus"]
+    m = re.search(r"\*\*In FP8: (\d+)× ", a.answer)
+    # FP8 weights are half the bytes: when the 16-bit plan needs more than one GPU on a card with FP8 math, fewer do
+    if m:
+        assert int(m.group(1)) < n16
+    else:
+        assert n16 == 1 or card == "A100", a.answer[:900]
+
+
+@pytest.mark.parametrize("text", [
+    "vendor's doc: 'Llama 3.1 70B requires 8x H100 for inference.' we have ~20 users, 2k chats. how many H100s do we need?",
+    "销售说 Qwen2.5-72B 推理要 16 张 H100，我们就 30 个人用，对话 4k 以内，到底要几张？",
+])
+def test_a_quoted_count_is_a_claim_when_the_count_is_asked(text):
+    a = ask(text)
+    assert re.search(r"someone else's claim|别人的说法", a.answer)
+    claimed = 8 if "8x" in text else 16
+    assert a.figures["serve_total_gpus"] < claimed
+
+
+def test_the_users_own_count_stays_theirs():
+    a = ask("we have 8 H100s. how many H100s do we need for Llama 3.1 70B with 20 users?")
+    assert not re.search(r"someone else's claim", a.answer)

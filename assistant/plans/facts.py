@@ -927,6 +927,11 @@ def fact_check(ctx: Ctx) -> Answer:
 
     req, lang, question = ctx.req, ctx.lang, ctx.question
     low = question.lower()
+    from assistant.claims import per_stream_times_users
+
+    linear = per_stream_times_users(question) if req.model else None
+    if linear:  # '120 tok/s x 50 users = 6000 tok/s, right?': the speed at that many users, computed
+        return _per_stream_times_users(ctx, *linear)
     training_words = re.search(r"lora|微调|训练|fine[\s-]?tun|train", low)
     inference_words = re.search(r"推理|部署|跑|加载|放得下|装得下|serv|inference|run|load|fits?(?![a-z])", low)
     memory_claim = req.model and (req.method or req.methods or training_words or inference_words)
@@ -948,6 +953,7 @@ def fact_check(ctx: Ctx) -> Answer:
     claimed_hours = req.period_hours or req.deadline_hours
     if req.model and req.tokens and claimed_hours:
         return _time_claim(ctx, claimed_hours)
+
     if memory_claim:
         infer = req.method == "inference" or (inference_words and not (req.method or req.methods or training_words))
         if req.num_gpus and re.search(r"(?:(?<![a-z])(?:need|'d need|would need|needs|requires?|required)|需要|得要|要)\s*"
@@ -999,6 +1005,49 @@ def fact_check(ctx: Ctx) -> Answer:
                                        "citations": errata + base.citations,
                                        "figures": base.figures | {"claim_correct": int(correct)}})
     return explain(ctx)
+
+
+def _per_stream_times_users(ctx: Ctx, one: float, users: int, product: float) -> Answer:
+    """A single-stream speed multiplied by a user count, judged: the speed tool at that many streams on the card(s)
+    named (each stream slower, the total below the product; the KV cache caps how many run at once)."""
+    from assistant.plans.infer import inference_speed
+
+    req = ctx.req
+    sub = req.model_copy(update={"intent": "inference_speed", "concurrent_users": users, "throughput_tokens_per_s": None,
+                                 "throughput_scope": None, "tokens_per_s_per_user": None})
+    speed = inference_speed(Ctx(req=sub, deps=ctx.deps, question=ctx.question))
+    ctx.calls += speed.tool_calls
+    ctx.used |= {"concurrent_users", "throughput_tokens_per_s", "throughput_scope", "tokens_per_s_per_user", "batch"}
+    f = speed.figures
+    total, each, ran = f.get("decode_tokens_per_s_total"), f.get("decode_tokens_per_s_per_seq"), f.get("batch") or users
+    if not total or not each:
+        return speed
+    n = (speed.verdict.num_gpus if speed.verdict and speed.verdict.num_gpus else None) or req.num_gpus or 1
+    gpu = ctx.gpu().name if req.gpu else ""
+    short = ran < users
+    more = n > (req.num_gpus or 1)  # ('one H100 … 70B FP8': the weights and the streams' KV cache need more cards)
+    wrong = total < 0.8 * product
+    head = ctx.t(
+        f"**{'No' if wrong else 'Roughly, but not for that reason'}**: {one:,.0f} tokens/s is one stream's decode speed "
+        f"(each step reads all the weights for one token). Run {users} streams at once and each step serves all of them, "
+        f"but each step takes longer: on {n} × {gpu} about **{total:,.0f} tokens/s in total, ~{each:,.0f} per user**"
+        + (f", and only **{ran}** fit in memory at once (the rest wait)" if short else "")
+        + f", not {product:,.0f}"
+        + (f" (and that takes {n} cards: {req.num_gpus or 1} cannot hold the weights with these streams' KV cache)" if more else "")
+        + ". Size per card at the per-user speed you need, not by multiplying.",
+        f"**{'不对' if wrong else '数量级差不多，但道理不是这样'}**：{one:,.0f} token/秒 是单路解码速度（每步为一个 token 读一遍全部权重）。"
+        f"{users} 路同时跑时每一步服务所有路，但每步更慢：{n} 张 {gpu} 上合计约 **{total:,.0f} token/秒，每个用户约 {each:,.0f}**"
+        + (f"，而且显存只够同时跑 **{ran}** 路（其余排队）" if short else "")
+        + f"，不是 {product:,.0f}"
+        + (f"（而且要 {n} 张卡：{req.num_gpus or 1} 张放不下权重加这些请求的 KV cache）" if more else "")
+        + "。按每个用户需要的速度来算每张卡能带多少人，不能直接相乘。")
+    if req.engine in ("llamacpp", "ollama") and users >= 8:
+        head += ctx.t(" llama.cpp / Ollama share one context among parallel slots and batch weakly; for tens of users a "
+                      "batching server (vLLM or SGLang with an AWQ or FP8 checkpoint) gives more per card.",
+                      " llama.cpp / Ollama 的并行槽共用一个上下文、批处理弱；几十个并发请用批处理服务（vLLM 或 SGLang，配 AWQ 或 FP8 权重），"
+                      "每张卡能带更多。")
+    figures = f | {"claimed_total_tokens_per_s": product, "claim_correct": int(not wrong)}
+    return speed.model_copy(update={"intent": "fact_check", "answer": head + "\n\n" + speed.answer, "figures": figures})
 
 
 def _speed_where_it_fits(ctx: Ctx, base: Answer) -> str:

@@ -1519,7 +1519,8 @@ def serving(ctx: Ctx) -> Answer:
                              f"{-(-users // max(plan.replicas, 1))} sequences per replica):",
                              f"{users} 路 {context:,} token 的序列共占 {r.kv_cache_total_gb:,.1f} GB KV cache（权重之外）；"
                              f"按方案的布局（{layout}，每个副本 {-(-users // max(plan.replicas, 1))} 路）单卡各项：")
-            lines = plan_lines[1:] + ["", ctx.t("**Memory**", "**显存**")] + lines
+            lines = plan_lines[1:] + _fp8_alternative(ctx, model, gpu, fmt, context, plan) + \
+                ["", ctx.t("**Memory**", "**显存**")] + lines
             # the plan's GPUs and memory per GPU (min_gpus stays the fewest that hold the load in memory)
             v = v.model_copy(update={"fits": True, "num_gpus": plan.total_gpus, "per_gpu_gb": plan.per_gpu_gb})
             plan_lines = []
@@ -1868,6 +1869,35 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
                                  f"没有给延迟目标，就不强加；首 token ≤ {tight['ttft_s']:g} 秒、每 token ≤ "
                                  f"{tight['itl_ms']:g} 毫秒在这里无法保证：{_why_not_zh(tight, prompt)}。"))
     return ["", head, "", f"`{plan.launch_command}`"], plan
+
+
+def _fp8_alternative(ctx: Ctx, model, gpu, fmt: str, context: int, plan) -> list[str]:
+    """'How many H100s for 20 users of a 70B?': the published 16-bit weights planned, and FP8 beside them when the card
+    computes FP8 natively and it takes fewer GPUs (the format practitioners serve such models in; quality near-lossless
+    on published evaluations), never silently chosen."""
+    from tools.serving import ServeRequest, plan_serving
+
+    req = ctx.req
+    if ctx.one_of_several or req.precision or req.full_model or _bits(fmt) < 16 or not supported_on("fp8", gpu)[0]:
+        return []
+    args = _serve_args(ctx, model, gpu, "fp8", context)
+    try:
+        p8 = ctx.call("plan_serve", args, plan_serving(ServeRequest(
+            model=model, gpu=gpu, prices=ctx.deps.prices(), **{k: v for k, v in args.items() if k not in ("model", "gpu")})))
+    except ValueError:
+        return []
+    if p8.total_gpus >= plan.total_gpus:
+        return []
+    shape = f"TP{p8.tp}" + (f" × PP{p8.pp}" if p8.pp > 1 else "") + f" × {p8.replicas}"
+    cost = (ctx.t(f", ${p8.cost_per_hour_usd:,.2f}/hour", f"，每小时 {ctx.money(p8.cost_per_hour_usd, 2)}")
+            if p8.cost_per_hour_usd else "")
+    return ["", ctx.t(
+        f"**In FP8: {p8.total_gpus}× {gpu.name}** ({shape} replicas; an FP8 checkpoint or vLLM `--quantization fp8`, "
+        f"{gpu.name} computes FP8 natively; quality close to BF16 on published evaluations): ITL ≈ {p8.itl_ms:.0f} ms "
+        f"({p8.tokens_per_s_per_user:g} tokens/s per user), TTFT ≈ {p8.ttft_s:.2f} s{cost}.",
+        f"**用 FP8：{p8.total_gpus} 张 {gpu.name}**（{shape} 副本；FP8 权重或 vLLM `--quantization fp8`，{gpu.name} 原生支持 FP8；"
+        f"公开评测上质量接近 BF16）：每 token ≈ {p8.itl_ms:.0f} 毫秒（每用户 {p8.tokens_per_s_per_user:g} token/秒），"
+        f"首 token ≈ {p8.ttft_s:.2f} 秒{cost}。")]
 
 
 def _why_not_zh(tight: dict, prompt: int) -> str:

@@ -298,6 +298,10 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     # that memory, and said so (speed estimates then ask for its bandwidth). A data-centre-style name the table
     # lacks ('V200 32G', 'H300') is more likely a typo: that one is asked about instead.
     dc_style = bool(out.unknown_gpu and re.fullmatch(r"(?:nvidia\s*)?[a-z]{1,2}\d{2,3}[a-z]?", out.unknown_gpu.strip()))
+    if dc_style:  # 'the NVIDIA H300 (288GB)': asked about, with the memory written beside it kept for the check
+        beside = re.search("(" + re.escape(out.unknown_gpu) + r")\s*(?:\(|,|with)?\s*(\d{2,4})\s*g(?:b|ib)?(?![a-z0-9])", low)
+        if beside and 8 <= int(beside.group(2)) <= 4096:
+            out.unknown_gpu = f"{out.unknown_gpu.strip()} {int(beside.group(2))}gb"
     if not out.gpus and not dc_style and (not out.unknown_gpu or
                                           re.match(r"(?:rtx|gtx|rx|radeon|arc|geforce|nvidia)\b", out.unknown_gpu)):
         m = re.search(r"(?<![a-z0-9])((?:rtx|gtx|rx|radeon|arc|quadro|tesla)?\s*[a-z]{0,2}\d{3,4}(?:\s*(?:ti|super|xtx|xt))?)"

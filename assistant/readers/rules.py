@@ -130,6 +130,7 @@ YOUR_GPUS = (r"(?<![a-z])(?:of|on)\s+(?:our|my)\s+(?:own\s+|existing\s+|current\
 # models whose weights their makers have not released: no GPU of the user's can run them
 CLOSED_MODELS = (r"(?<![a-z0-9])(?:gpt[\s-]?(?:4(?:o|\.1|\.5)?|5|3\.5)(?:[\s-]?(?:mini|turbo|nano))?|chatgpt|"
                  r"claude(?:[\s-]*(?:\d(?:\.\d)?|opus|sonnet|haiku))*|gemini(?:[\s-]*(?:\d(?:\.\d)?|pro|flash|ultra))*|"
+                 r"qwen[\s-]*(?:2\.5|3)?[\s-]*max|grok[\s-]*[345](?:\.\d)?|"  # (Qwen's Max tier and Grok 3+ are API-only)
                  r"豆包|doubao|文心一言)(?![a-z0-9-])")
 
 # the party the user works for: their hardware and wishes are the job ('the client's box', '客户的机器')
