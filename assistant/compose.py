@@ -80,6 +80,10 @@ PHRASES: dict[str, dict[str, str]] = {
     "bad_input": {"en": "I can't compute that: {msg}", "zh": "无法计算：{msg}"},
     "empty": {"en": "The message is empty. Ask, for example: \"How many H100s to fine-tune Llama 3.1 70B?\"",
               "zh": "消息是空的。可以这样问：“全参微调 Llama 3.1 70B 要几张 H100？”"},
+    "internal_error": {"en": "Something went wrong on my side while answering this (it is logged; your message is kept). "
+                             "Try splitting it into one question per message, e.g. the model, the GPUs and the one "
+                             "figure you need.",
+                       "zh": "回答这条消息时我这边出错了（已记录，你的消息没有丢）。可以把它拆成每条一个问题再试，比如写明模型、卡和你要的那一个数。"},
 }
 
 

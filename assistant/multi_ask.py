@@ -720,6 +720,29 @@ _METHOD_TIE_BREAK = {
 }
 
 
+def _each_task(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
+    """'serve it in bf16 vs a full fine-tune: how many H100s for each?': two jobs, not alternatives: each one's GPUs
+    and memory per GPU side by side, no pick."""
+    from knowledge.catalog import default_catalog
+
+    rows = []
+    for a, x in done:
+        v = x.verdict
+        if v is None or not v.gpu:
+            continue
+        n = v.num_gpus if v.fits else (v.min_gpus or v.num_gpus)
+        name = default_catalog().gpu(v.gpu)[0].name.replace("NVIDIA ", "")
+        gb = f"{v.per_gpu_gb:,.1f} GB" if v.per_gpu_gb and v.fits else ""
+        if not n:
+            continue
+        rows.append(f"{a.text}：{'至少 ' if not v.fits else ''}{n} 张 {name}" + (f"（每卡 {gb}）" if gb else "") if zh else
+                    f"{a.text}: {'at least ' if not v.fits else ''}{n}× {name}" + (f" ({gb} per GPU)" if gb else ""))
+    if len(rows) < 2:
+        return None
+    return ("两件事各自要：" + "；".join(rows) + "（两个任务，各算各的；细节见下）。") if zh else \
+        ("Each job on its own: " + "; ".join(rows) + " (two jobs, not alternatives; details below).")
+
+
 def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "", prices=(),
              calls: list | None = None) -> str | None:
     done = [(a, x) for a, x in zip(asks, answers) if x.status == "answered" and a.compare]
@@ -730,6 +753,8 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
         return _compare_cards(done, zh, question, prices, calls)
     if asks[0].compare == "layout":
         return _compare_layouts(done, zh)
+    if asks[0].compare == "task":
+        return _each_task(done, zh)
     intent = done[0][1].intent
     if intent == "inference_memory" and re.search(r"上下文|多长|context|longer|long\b", question.lower()) and \
             all(x.figures.get("max_context") for _, x in done) and ((done[0][1].request or {}).get("batch") or 1) <= 1 \

@@ -161,6 +161,10 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
     if _scales_a_quoted_run(req, invalid):  # one job, the quoted run's rate: not split into asks
         return plan(req.model_copy(update={"intent": "training_time"}), deps, question, invalid)
     req = _claimed_count_set_aside(req, question)
+    if not invalid and req.load_multiplier and req.model and (req.gpu or req.num_gpus):
+        # 'users will double next month: do we need 2 more A100s?': today's load against the grown one
+        ctx = Ctx(req=req.model_copy(update={"intent": "serving"}), deps=deps, question=question)
+        return _finish(ctx, _run(ctx, infer.load_growth))
     if not invalid and req.model and req.intent != "fact_check":
         from assistant.claims import per_stream_times_users
 

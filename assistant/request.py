@@ -112,6 +112,8 @@ class Request(BaseModel):
     batch_items: int | None = Field(None, gt=0, le=10**12, description="an offline job: this many prompts (documents, "
                                     "rows) to run through the model; its time at full load is asked")
     concurrent_users: int | None = None
+    load_multiplier: float | None = Field(None, gt=1, le=100, description="the load grows by this factor ('double the "
+                                          "users', '用户翻倍', '3x the traffic'); applied to the users stated or asked for")
     requests_per_s: float | None = None
     daily_active_users: int | None = Field(None, gt=0, description="users a day; the peak requests in flight are "
                                            "assumed from it (said) unless a concurrency is stated")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from assistant.answer import Answer
@@ -59,9 +60,17 @@ def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None
         lang = lang or "en"
         return Answer(answer=T(lang, "empty"), lang=lang, intent="out_of_scope", warnings=["empty message"])
     previous = history[-1] if history else None
-    reading = read(text, deps.catalog, previous)
-    request = reading.request if not lang else reading.request.model_copy(update={"lang": lang})
-    answer = plan_message(request, deps, text, reading.invalid)
+    try:
+        reading = read(text, deps.catalog, previous)
+        request = reading.request if not lang else reading.request.model_copy(update={"lang": lang})
+        answer = plan_message(request, deps, text, reading.invalid)
+    except Exception:  # a bug reading or planning: said plainly and logged, never a traceback; nothing is lost
+        import logging
+
+        logging.getLogger(__name__).exception("answering failed on %r", text[:200])
+        lang = lang or ("zh" if re.search(r"[\u4e00-\u9fff]", text) else "en")
+        return Answer(answer=T(lang, "internal_error"), lang=lang, intent="out_of_scope", status="error",
+                      warnings=["internal error while answering; logged"])
     answer = answer.model_copy(update={"warnings": reading.warnings + answer.warnings, "backend": "rules"})
     backend = resolve_backend(backend) if chat_model is None else backend
     if backend == "rules":

@@ -62,11 +62,14 @@ def test_api_bill_a_month_counts_cache_hits(i, h, o):
     a = ask(ZH_BILL.format(i=i, h=h, o=o))
     in_price = (1 - h / 100) * 2 + h / 100 * 0.5
     bill = i * 100 * in_price + o * 100 * 8
-    m = re.search(r"API 输入 ([\d,]+)M × ¥([\d.]+).*?输出 ([\d,]+)M × ¥8 = \*\*每月 ¥([\d,]+)\*\*", a.answer)
+    # the day's figures (a month is 730 / 24 = 30.42 days), the month's beside them as asked
+    m = re.search(r"API 输入 ([\d,]+)M × ¥([\d.]+).*?输出 ([\d,]+)M × ¥8 = \*\*每天 ¥[\d,]+\*\*（\*\*每月 ¥([\d,]+)\*\*）",
+                  a.answer)
     assert m, a.answer[:800]
-    assert _num(m.group(1)) == pytest.approx(i * 100, rel=0.01)
+    days = 730 / 24
+    assert _num(m.group(1)) == pytest.approx(i * 100 / days, abs=0.5)  # (shown to the nearest million)
     assert _num(m.group(2)) == pytest.approx(in_price, rel=0.01)
-    assert _num(m.group(3)) == pytest.approx(o * 100, rel=0.01)
+    assert _num(m.group(3)) == pytest.approx(o * 100 / days, abs=0.5)
     assert _num(m.group(4)) == pytest.approx(bill, rel=0.01)
     assert a.figures["api_per_month"] == pytest.approx(bill, rel=0.01)
     assert not any(x.startswith(("cache", "reference_cached")) for x in a.ignored), a.ignored
@@ -312,3 +315,80 @@ def test_a_quoted_count_is_a_claim_when_the_count_is_asked(text):
 def test_the_users_own_count_stays_theirs():
     a = ask("we have 8 H100s. how many H100s do we need for Llama 3.1 70B with 20 users?")
     assert not re.search(r"someone else's claim", a.answer)
+
+
+# --- a bug never reaches the user as a traceback -----------------------------------------------------------------------
+def test_an_internal_error_is_an_answer_not_a_traceback(monkeypatch):
+    import assistant.service as service
+
+    def broken(*a, **k):
+        raise AttributeError("'NoneType' object has no attribute 'strip'")
+
+    monkeypatch.setattr(service, "read", broken)
+    for text, lang in (("how many H100s for llama 70b?", "en"), ("70B 要几张 H100？", "zh")):
+        a = service.ask(text)
+        assert a.status == "error" and a.lang == lang
+        assert "Traceback" not in a.answer and "NoneType" not in a.answer
+        assert re.search(r"went wrong|出错", a.answer)
+
+
+@pytest.mark.parametrize("text", ["每千次请求成本多少？", "每百次调用的费用"])
+def test_a_price_per_thousand_requests_is_no_load(text):
+    assert "requests_per_s" not in _req("Llama 3.1 8B 在 L20 上，" + text).stated
+
+
+# --- one model, a training job and a serving job in one message: each sized on its own terms ---------------------------
+TASK_FORMS = [
+    ("For {m}: how much memory to serve it in {f} vs to do a {t}, and how many {g}s for each?", False),
+    ("{m} 要做两件事：{t} 微调 和 {f} 推理上线，分别要多少显存？用 {g} 的话各要几张", True),
+]
+
+
+@pytest.mark.parametrize("form,zh", TASK_FORMS)
+@pytest.mark.parametrize("m,f,t,g", [("Qwen3-32B", "BF16", "full fine-tune", "H100"),
+                                     ("Llama-3.3-70B", "FP8", "QLoRA", "H20"),
+                                     ("Qwen2.5-14B", "BF16", "LoRA", "A100")])
+def test_train_and_serve_each_sized(form, zh, m, f, t, g):
+    text = form.format(m=m, f=f, t=t.replace(" fine-tune", "") if zh else t, g=g)
+    a = ask(text)
+    assert len(a.asks) == 2, a.answer[:600]
+    train, serve = a.asks
+    assert train.intent == "training_memory" and serve.intent in ("inference_memory", "serving")
+    # the serving format is the one written beside the serving words; training keeps its own (QLoRA: NF4 base)
+    assert (serve.request.get("precision") or "").lower() == f.lower()
+    want_t = "nf4" if t == "QLoRA" else None
+    assert train.request.get("precision") == want_t
+    # two jobs, listed side by side, never one 'picked' over the other
+    assert not re.search(r"\bpick\b|选 ", a.answer.split("\n\n###")[0])
+    assert re.search(r"Each job on its own|两件事各自要", a.answer)
+
+
+# --- a load that grows by a factor: planned at the grown load, or today's load asked ------------------------------------
+@pytest.mark.parametrize("text,k", [("boss wants to double the number of users next month", 2),
+                                    ("traffic will triple by Q3", 3), ("下个月用户要翻倍", 2), ("并发增加到现在的 3 倍", 3),
+                                    ("expect 4x the users after launch", 4), ("we serve 40 users today", None)])
+def test_load_growth_is_read(text, k):
+    got = slots.load_growth(text.lower()).get("load_multiplier")
+    assert got == (pytest.approx(k) if k else None)
+
+
+def test_grown_load_with_todays_users_is_planned_at_the_grown_load():
+    a = ask("we serve Llama 3.1 8B on 1x L40S to 30 concurrent users; users will double next month. enough?")
+    # 30 users × 2 = 60 concurrent: the plan is for 60, on the card named
+    assert a.figures["concurrent_users"] == 60, a.answer[:600]
+
+
+@pytest.mark.parametrize("turns", [
+    ["We serve Mixtral 8x7B Instruct (fp16) on 2x A100 80GB with vLLM TP=2. latency is fine today.",
+     "boss wants to double the number of users next month. do we need to buy 2 more A100s?"],
+    ["我们用 2 张 A100 80G 跑 Qwen2.5-32B BF16，vLLM。", "下个月用户要翻倍，要不要再买 2 张？"],
+])
+def test_grown_load_without_todays_users_asks_for_it(turns):
+    history = []
+    for t in turns:
+        a = ask(t, history=list(history))
+        history.append(a.slots)
+    assert a.clarification is not None and "concurrent_users" in a.clarification.missing
+    held = a.figures["max_concurrent_sequences"]
+    assert held > 0 and f"{held}" in a.answer  # what the cards hold now: the rule's threshold, said
+    assert a.figures["load_multiplier"] == 2

@@ -227,6 +227,19 @@ PAIRS: dict[str, tuple[str, str]] = {
     "server_overhead": ("32x A100 80GB for 746 hours, power 400 W/GPU, $0.10/kWh: electricity cost if we own the GPUs?",
                         "32x A100 80GB for 746 hours, power 400 W/GPU + 30% server overhead, $0.10/kWh: electricity cost "
                         "if we own the GPUs?"),
+    "cache_hit_rate": ("We use ~900M input and 300M output tokens a month via an API at input $1.25/M, cached input "
+                       "$0.125/M, output $10/M. Would 2x H100 at $2.50/GPU-hr self-hosting Llama 3.3 70B FP8 be cheaper?",
+                       "We use ~900M input (40% cache hits) and 300M output tokens a month via an API at input $1.25/M, "
+                       "cached input $0.125/M, output $10/M. Would 2x H100 at $2.50/GPU-hr self-hosting Llama 3.3 70B FP8 "
+                       "be cheaper?"),
+    "reference_cached_input_per_million": (
+        "We use ~900M input (40% cache hits) and 300M output tokens a month via an API at input $1.25/M, output $10/M. "
+        "Would 2x H100 at $2.50/GPU-hr self-hosting Llama 3.3 70B FP8 be cheaper?",
+        "We use ~900M input (40% cache hits) and 300M output tokens a month via an API at input $1.25/M, cached input "
+        "$0.125/M, output $10/M. Would 2x H100 at $2.50/GPU-hr self-hosting Llama 3.3 70B FP8 be cheaper?"),
+    "load_multiplier": ("We serve Llama 3.1 8B on 1x L40S to 30 concurrent users. Is that enough?",
+                        "We serve Llama 3.1 8B on 1x L40S to 30 concurrent users; users will double next month. Is that "
+                        "enough?"),
     "api_model": ("We spend $18k/month on the API. Would self-hosting Llama 3.3 70B on H100s at $2.50/hr be cheaper?",
                   "We spend $18k/month on GPT-4o. Would self-hosting Llama 3.3 70B on H100s at $2.50/hr be cheaper?"),
     "scale_run": ("We want to continue-pretrain Llama 3.1 405B on 100B tokens. How many GPU hours, and cost at "

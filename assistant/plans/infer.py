@@ -32,7 +32,7 @@ USES["serving"] = _INFER | {"concurrent_users", "requests_per_s", "ttft_s", "itl
                             "daily_active_users"}
 USES["inference_speed"] = (_INFER - {"gpu_memory_utilization"}) | {"concurrent_users", "ttft_s", "itl_ms",
                                                                    "tokens_per_s_per_user", "max_throughput"}
-USES["serving"] = USES["serving"] | {"gpu_rental_prices"}  # (priced via the price records)
+USES["serving"] = USES["serving"] | {"gpu_rental_prices", "load_multiplier"}  # (priced via the price records)
 USES["inference_speed"] = USES["inference_speed"] | {"gpu_rental_prices", "claimed_tokens_per_s"}  # (prices via the records; a claim judged)
 
 
@@ -1869,6 +1869,47 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
                                  f"没有给延迟目标，就不强加；首 token ≤ {tight['ttft_s']:g} 秒、每 token ≤ "
                                  f"{tight['itl_ms']:g} 毫秒在这里无法保证：{_why_not_zh(tight, prompt)}。"))
     return ["", head, "", f"`{plan.launch_command}`"], plan
+
+
+def load_growth(ctx: Ctx) -> Answer:
+    """'Users will double next month: do we need 2 more A100s?': the load the GPUs now hold against the grown one. With
+    today's load known (users stated now or earlier), the grown load is planned on the GPUs named; without it, what
+    the GPUs hold is said, with the rule that decides, and today's peak is asked (the answer hinges on it)."""
+    from assistant.request import Clarification
+
+    req = ctx.req
+    k = req.load_multiplier
+    ctx.used.add("load_multiplier")
+    base = req.concurrent_users
+    if base:  # the grown load, planned as any load is
+        grown = int(round(base * k))
+        ctx.req = req.model_copy(update={"concurrent_users": grown, "intent": "serving"})
+        ctx.assume(f"{base:,} users × {k:g} = {grown:,} concurrent users", f"{base:,} 个用户 × {k:g} = {grown:,} 个并发用户")
+        return serving(ctx)
+    model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
+    fmt = _served_format(ctx, model, gpu)
+    context = _context(ctx)
+    r = _size(ctx, model, gpu, fmt, 1, _engine(ctx, "vllm"), context)
+    held = r.max_batch or 0
+    rate_line, rate = _rate_at_capacity(ctx, model, gpu, fmt, context, held) if held else ([], None)
+    head = ctx.t(
+        f"**It depends on how many requests run at once at your peak today (say it and I'll size it).** The rule: "
+        f"{n}× {gpu.name} hold up to **{held}** concurrent sequences of {context:,} tokens in {fmt} (the KV pool); "
+        f"after the growth your peak is {k:g}× today's. If {k:g}× today's peak stays under {held}, the cards you have "
+        f"carry it (each user a little slower); above it, requests queue and you need more cards: {2 * n} of them as "
+        f"a second copy of today's set-up hold about {2 * held}.",
+        f"**取决于你们现在高峰时同时有多少请求（告诉我就能算）。** 规则：{n} 张 {gpu.name} 用 {fmt} 最多能同时放 **{held}** 路 "
+        f"{context:,} token 的请求（KV 池）；增长后峰值是现在的 {k:g} 倍。若现在峰值的 {k:g} 倍仍小于 {held}，现有的卡扛得住（每个"
+        f"用户会慢一点）；超过就会排队，需要加卡：再加一套同样的 {n} 张（共 {2 * n} 张）约能放 {2 * held} 路。")
+    clar = Clarification(missing=["concurrent_users"],
+                         question=ctx.t("How many requests run at once at your peak today?", "你们现在高峰时同时有多少个请求？"),
+                         suggestions=[ctx.t(f"{x} concurrent users today", f"现在 {x} 个并发") for x in (10, 30, 60)])
+    figures = {"max_concurrent_sequences": held, "load_multiplier": k}
+    if rate:
+        figures |= rate
+    text = "\n\n".join([head] + [x for x in rate_line if x]) + assumptions_md(ctx.lang, ctx.notes + r.assumptions)
+    return Answer(answer=text, lang=ctx.lang, intent="serving", figures=figures, tool_calls=ctx.calls,
+                  verdict=Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, method="inference"), clarification=clar)
 
 
 def _fp8_alternative(ctx: Ctx, model, gpu, fmt: str, context: int, plan) -> list[str]:

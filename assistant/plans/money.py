@@ -386,9 +386,15 @@ def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int, made_m: flo
     req = ctx.req
     out_m = req.tokens_per_day / 1e6 / (1 if req.volume_is_output else 1 + req.input_output_ratio)
     in_m = out_m * req.input_output_ratio
-    in_price = api_input_price(req)
+    from tools.api_bill import ApiBillRequest, api_bill
+
+    args = {"input_m": in_m, "output_m": out_m, "input_per_million": req.reference_input_per_million,
+            "output_per_million": req.reference_per_million,
+            "cached_input_per_million": req.reference_cached_input_per_million, "cache_hit_rate": req.cache_hit_rate}
+    bill = ctx.call("api_bill", args, api_bill(ApiBillRequest(**args)))
+    in_price = bill.input_price_effective
     _cache_said(ctx)
-    api = in_m * in_price + out_m * req.reference_per_million
+    api = bill.total
     ctx.used |= {"reference_input_per_million", "input_output_ratio", "reference_per_million", "tokens_per_day",
                  "volume_is_output"}
     cheaper = api < own_per_day
@@ -409,7 +415,7 @@ def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int, made_m: flo
         tail_en = tail_zh = ""
     # in the period the user speaks in: 'a month' when the volume or the bill is asked by the month (a month is 730 h)
     monthly = bool(re.search(r"每月|月度|一个月|(?<![a-z])(?:month|monthly|mo)(?![a-z])|/\s*月", ctx.question.lower()))
-    k, per_en, per_zh = (HOURS_PER_MONTH / 24, "a month", "每月") if monthly else (1.0, "a day", "每天")
+    k = HOURS_PER_MONTH / 24 if monthly else 1.0
     if monthly:
         figures |= {"api_per_month": round(api * k, 2), "self_hosted_per_month": round(own_per_day * k, 2)}
     price_en = (f"{s}{in_price:.4g} (your {req.cache_hit_rate:.0%} cache hits at {s}{req.reference_cached_input_per_million:g}, "
@@ -418,18 +424,21 @@ def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int, made_m: flo
     price_zh = (f"{s}{in_price:.4g}（命中 {req.cache_hit_rate:.0%} 按 {s}{req.reference_cached_input_per_million:g}，"
                 f"其余按 {s}{req.reference_input_per_million:g}）" if in_price != req.reference_input_per_million
                 else f"{s}{req.reference_input_per_million:g}")
+    mo_en = (lambda v: f" (**{s}{v * k:,.0f} a month**)") if monthly else (lambda v: "")
+    mo_zh = (lambda v: f"（**每月 {s}{v * k:,.0f}**）") if monthly else (lambda v: "")
     return ctx.t(
-        f"**At your volume {'the API' if cheaper else 'self-hosting'} is cheaper, by {s}{gap * k:,.0f} {per_en}** "
-        f"({gap / max(api, own_per_day):.0%}): the API {in_m * k:,.0f}M input × {price_en} + "
-        f"{out_m * k:,.0f}M output × {s}{req.reference_per_million:g} = **{s}{api * k:,.0f} {per_en}**; self-hosting {units} × "
-        f"{s}{own_per_day / units / 24:,.2f}/h × {24 * k:,.0f} h = **{s}{own_per_day * k:,.0f} {per_en}**, paid busy or idle"
+        f"**At your volume {'the API' if cheaper else 'self-hosting'} is cheaper, by {s}{gap:,.0f} a day**"
+        + (f" ({s}{gap * k:,.0f} a month)" if monthly else "") + f" ({gap / max(api, own_per_day):.0%}): the API "
+        f"{in_m:,.0f}M input × {price_en} + {out_m:,.0f}M output × {s}{req.reference_per_million:g} = **{s}{api:,.0f} a day**"
+        + mo_en(api) + f"; self-hosting {units} × {s}{own_per_day / units / 24:,.2f}/h × 24 h = **{s}{own_per_day:,.0f} a day**"
+        + mo_en(own_per_day) + ", paid busy or idle"
         + (" (more volume on the same machines lowers its cost per token; the API's stays the same)." if cheaper else ".")
         + tail_en,
-        f"**按你的量，{'API' if cheaper else '自建'}更便宜，{per_zh}省 {s}{gap * k:,.0f}**（{gap / max(api, own_per_day):.0%}）：API 输入 "
-        f"{in_m * k:,.0f}M × {price_zh} + 输出 {out_m * k:,.0f}M × {s}{req.reference_per_million:g} = "
-        f"**{per_zh} {s}{api * k:,.0f}**；自建 {units} × {s}{own_per_day / units / 24:,.2f}/小时 × {24 * k:,.0f} 小时 = "
-        f"**{per_zh} {s}{own_per_day * k:,.0f}**，忙闲都要付" + ("（同样的机器跑更多量，自建每 token 成本会降，API 不变）。" if cheaper else "。")
-        + tail_zh), figures
+        f"**按你的量，{'API' if cheaper else '自建'}更便宜，每天省 {s}{gap:,.0f}**" + (f"（每月 {s}{gap * k:,.0f}）" if monthly else "")
+        + f"（{gap / max(api, own_per_day):.0%}）：API 输入 {in_m:,.0f}M × {price_zh} + 输出 {out_m:,.0f}M × "
+        f"{s}{req.reference_per_million:g} = **每天 {s}{api:,.0f}**" + mo_zh(api) + f"；自建 {units} × "
+        f"{s}{own_per_day / units / 24:,.2f}/小时 × 24 小时 = **每天 {s}{own_per_day:,.0f}**" + mo_zh(own_per_day)
+        + "，忙闲都要付" + ("（同样的机器跑更多量，自建每 token 成本会降，API 不变）。" if cheaper else "。") + tail_zh), figures
 
 
 def _whole_servers(ctx: Ctx) -> bool:

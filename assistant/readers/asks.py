@@ -494,6 +494,40 @@ def two_jobs(low: str, req: Request, catalog) -> list[Ask]:
                         "precision": serve.precision})]
 
 
+_METHOD_WORDS = (("qlora", r"qlora"), ("lora", r"(?<![q])lora"), ("full", r"全参|全量|(?<![a-z])full(?:[\s-]*(?:fine-?tun\w*|ft|sft|"
+                                                                          r"parameter))?(?![a-z])"),
+                 ("pretrain", r"预训练|(?<![a-z])pre-?train\w*"))
+_SERVE_WORD = r"部署|推理|上线|(?<![a-z])(?:serv(?:e|es|ing)|inference|deploy\w*|host(?:ing)?)(?![a-z])"
+_EACH = r"分别|各(?:要|需要|多少|几)|两件事|都要|(?<![a-z])(?:each|both|vs\.?|versus|respectively)(?![a-z])|和|以及|还是|或"
+
+
+def train_and_serve(low: str, req: Request) -> list[Ask]:
+    """'For Qwen3-32B: memory to serve it in bf16 vs to do a full fine-tune, and how many H100s for each?', 'Llama-3.3-70B
+    要做两件事：QLoRA 微调和 FP8 推理上线，分别要多少显存？': one model, a training job and a serving job, each sized on its
+    own terms (the format written beside the serving words is the serving job's; training keeps its own precision). []
+    unless a training method and a serving word are both named for the message's one model, with 'each'/'vs'/'和'."""
+    if not req.model or len(set(req.models or [req.model])) > 1 or req.intent in ("recommend", "cost", "price"):
+        return []
+    method = next((m for m, p in _METHOD_WORDS if re.search(p, low)), None)
+    serve = re.search(_SERVE_WORD, low)
+    if not method or not serve or not re.search(_EACH, low) or req.tokens or req.deadline_hours:
+        return []
+    zh = req.lang == "zh"
+    near = [v for at, v in _values_named(low, "precision") if abs(at - serve.start()) <= 24]
+    serve_fmt = near[0] if near else None  # ('serve it in bf16', 'FP8 推理'): the serving job's format
+    users = req.concurrent_users
+    t_label = {"qlora": "QLoRA", "lora": "LoRA", "full": "full fine-tune" if not zh else "全参微调",
+               "pretrain": "pre-training" if not zh else "预训练"}[method]
+    return [Ask(text=(f"训练：{t_label}" if zh else f"train: {t_label}"), intent="training_memory", compare="task",
+                update={"method": method, "methods": [], "precision": "nf4" if method == "qlora" else None,
+                        "concurrent_users": None, "checkpoint_format": None}),
+            Ask(text=(f"推理：{serve_fmt.upper() if serve_fmt else '官方权重'}" if zh else
+                      f"serve: {serve_fmt.upper() if serve_fmt else 'published weights'}"),
+                intent="serving" if users else "inference_memory", compare="task",
+                update={"method": "inference", "methods": [], "precision": serve_fmt, "tokens": None,
+                        "exact_format": bool(serve_fmt)})]
+
+
 def strategies(low: str, req: Request, catalog=None) -> list[Ask]:
     """'ZeRO-3、FSDP、ZeRO-2+offload 三种方案哪个能跑起来，推荐哪个？': each sharding strategy named, sized on the user's
     GPUs (FSDP full sharding is ZeRO-3's memory; '+offload' moves the optimizer states to CPU RAM). 'FSDP/ZeRO-3'
@@ -1385,8 +1419,8 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     split = layouts(low, req)
     if split:  # 'one TP=8 instance or 4 replicas at TP=2?': the node split each way, compared
         return split
-    jobs = two_jobs(low, req, catalog)
-    if jobs:  # one purchase for a training job and a serving job: each sized, then the machine for both
+    jobs = two_jobs(low, req, catalog) or train_and_serve(low, req)
+    if jobs:  # a training job and a serving job: each sized (and for one purchase, the machine for both)
         return jobs
     terms = rental_terms(low, req)
     if terms:  # 'on-demand $3.50 or a 1-yr commit at $2.30 (pay all hours)': each way of renting, against buying

@@ -471,7 +471,8 @@ def split_volumes(text: str) -> tuple[float, float] | None:
     4000 万', '30m input + 10m output'), each with its unit; None otherwise."""
     vol = lambda n, u: float(n) * VOLUME_MAG[u]
     # ('50 亿输入 token（缓存命中率 30%）、10 亿输出 token': a note in brackets between the parts is not a part)
-    text = re.sub(r"[（(][^（）()]{0,40}[）)]", lambda m: " " * len(m.group(0)), text)
+    text = re.sub(r"[（(][^（）()]{0,40}[）)]", lambda m: m.group(0) if re.search(
+        r"输入|输出|input|output|prompt|completion", m.group(0)) else " " * len(m.group(0)), text)  # (the parts may be in it)
 
     def volume(m) -> bool:  # ('$2.50 per 1M input and $10 per 1M output' is two prices' unit, not a volume)
         return not any(price_unit_at(text, m.start(g)) for g in (1, 3))

@@ -483,6 +483,29 @@ def load_words(text: str) -> str:
                   r"sequences?|chats?|conversations?|clients?|connections?|calls?))", r"\1 \2 users", text)
 
 
+_GROW = {"double": 2.0, "doubling": 2.0, "doubles": 2.0, "triple": 3.0, "tripling": 3.0, "triples": 3.0,
+         "quadruple": 4.0, "翻倍": 2.0, "翻一番": 2.0, "增加一倍": 2.0, "多一倍": 2.0, "翻两番": 4.0}
+
+
+def load_growth(text: str) -> dict:
+    """'double the number of users', '用户翻倍', 'traffic will triple', '3x the users', '并发增加到现在的 3 倍': the load
+    grows by a factor (the base is today's load, stated or not)."""
+    load = r"(?:users?|traffic|load|requests?|concurren\w*|usage|people|用户|流量|请求|并发|人数|访问量|调用量)"
+    m = re.search(r"(double|doubling|doubles|triple|tripling|triples|quadruple)\s+(?:the\s+|our\s+)?(?:number\s+of\s+|"
+                  r"count\s+of\s+)?" + load, text) or \
+        re.search(load + r"[^。.?？,，]{0,20}?(?:will\s+|to\s+|would\s+)?(double|triple|quadruple)s?(?![a-z])", text) or \
+        re.search(load + r"[^。.?？,，]{0,12}?(翻倍|翻一番|翻两番|增加一倍|多一倍)", text) or \
+        re.search(r"(翻倍|翻一番|翻两番|增加一倍)[^。.?？,，]{0,6}" + load, text)
+    if m:
+        word = next(g for g in m.groups() if g)
+        return {"load_multiplier": _GROW[word]}
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:x|×|倍)\s*(?:the\s+|our\s+|现在的\s*|目前的\s*)?" + load, text) or \
+        re.search(load + r"[^。.?？,，]{0,12}?(?:增加到|涨到|变成|到)\s*(?:现在的|目前的|原来的)\s*(\d+(?:\.\d+)?)\s*倍", text)
+    if m and 1 < float(m.group(1)) <= 100:
+        return {"load_multiplier": float(m.group(1))}
+    return {}
+
+
 def users(text: str) -> dict:
     out: dict = {}
     text = load_words(text)
@@ -554,11 +577,17 @@ def users(text: str) -> dict:
     if m:
         out["requests_per_s"] = float(next(g for g in m.groups() if g))
     else:  # per minute / hour / day: '300 requests/min', '每分钟 300 个请求', '1M requests a day'
-        m = re.search(rf"({NUM})\s*({MAG})?\s*(?:requests?|reqs?|calls?|queries|次请求|个请求|请求|次调用|次)\s*"
-                      r"(?:per|/|a|an|each|every|每)\s*(min(?:ute)?|hour|hr|day|分钟|小时|天)(?![a-z])", text) or \
-            re.search(rf"(?:每|日均|每日|一天|平均每)\s*(分钟|小时|天|日)?\s*({NUM})\s*({MAG})?\s*(?:个|次)?\s*(?:请求|调用|次)", text)
+        first = re.search(rf"({NUM})\s*({MAG})?\s*(?:requests?|reqs?|calls?|queries|次请求|个请求|请求|次调用|次)\s*"
+                          r"(?:per|/|a|an|each|every|每)\s*(min(?:ute)?|hour|hr|day|分钟|小时|天)(?![a-z])", text)
+        # ('每千次请求成本多少': a price's unit, per thousand requests, not a load: skipped)
+        second = None if first else next(
+            (x for x in re.finditer(rf"(?:每|日均|每日|一天|平均每)\s*(分钟|小时|天|日)?\s*({NUM})\s*({MAG})?\s*(?:个|次)?\s*"
+                                    r"(?:请求|调用|次)", text)
+             if (x.group(1) or re.search(r"\d", x.group(2)) or x.group(0).startswith(("日均", "每日", "一天", "平均每")))
+             and not re.match(r"\s*(?:的)?\s*(?:成本|费用|花费|价格|多少钱|要多少钱|收费)", text[x.end():x.end() + 8])), None)
+        m = first or second
         if m:
-            if m.group(1) in ("分钟", "小时", "天", "日") or m.group(0).startswith(("日均", "每日", "一天", "平均每")):
+            if m is second:
                 unit = {"日": "天", None: "天"}.get(m.group(1), m.group(1))
                 v, mag = to_number(m.group(2)), m.group(3)
             else:
@@ -770,7 +799,11 @@ def deadline(text: str) -> dict:
     m = re.search(r"(" + NUM + r")\s*(" + TIME_UNIT + r")\s*(?:内|以内|之内|之前|搞定|完成|训完|跑完)", text) or \
         re.search(r"(?:within|in under|in less than|under|by|deadline(?: of| is)?|before)\s+(" + NUM + r"|a|one)\s*(" + TIME_UNIT
                   + r")(?![a-z])", text) or \
-        re.search(r"(?:<|≤|<=|少于|不超过|不到)\s*(" + NUM + r")\s*(" + TIME_UNIT + r")(?![a-z])", text)
+        re.search(r"(?:<|≤|<=|少于|不超过|不到)\s*(" + NUM + r")\s*(" + TIME_UNIT + r")(?![a-z])", text) or \
+        re.search(r"(?:(?<![a-z])(?:only|just)\s+(?:have|got)|(?<![a-z])(?:have|got)\s+(?:only|just)|only|just|只有|只剩|就|仅有|"
+                  r"时间只有|最多给|只给|给)\s*(?:about\s+|~\s*|大概\s*)?(" + NUM + r"|a|one)\s*(" + TIME_UNIT +
+                  r")(?![a-z])(?!\s*(?:of|的)\s*(?:data|数据))", text)
+    # ('what if we only have 20 days?', '只有 20 天呢': the time the run must fit in)
     if not m and re.search(r"train|fine-?tun|pre-?train|sft|lora|训|微调", text):
         # '… fine-tune … on 5B tokens in about 2 hours': the time the run must take, in a training question
         m = re.search(r"(?<![a-z])in\s+(?:about|around|roughly|approx\.?|~|just|only)?\s*(" + NUM + r"|a|one)\s*(" + TIME_UNIT
