@@ -392,3 +392,40 @@ def test_grown_load_without_todays_users_asks_for_it(turns):
     held = a.figures["max_concurrent_sequences"]
     assert held > 0 and f"{held}" in a.answer  # what the cards hold now: the rule's threshold, said
     assert a.figures["load_multiplier"] == 2
+
+
+# --- owning costs as written: 'used' as in pay-per-use, 'power incl', a rig's own GPU count, yuan written as 块, a year's
+# hours --------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,used", [("8x H100 node. Rent: $2.20 per GPU-hour, pay only when used.", False),
+                                       ("hours used per month ~300, buy 8x H100 at $250k?", False),
+                                       ("buy 8 used A100s at $9k each?", True), ("二手 3090 每张 ¥5000 划算吗", True)])
+def test_used_means_second_hand_only(text, used):
+    assert bool(_req(text).used) == used
+
+
+@pytest.mark.parametrize("fee", ["$3k/month colo (power incl)", "$3k/month colo incl. power", "$3k a month hosting, power inc."])
+def test_a_hosting_fee_that_includes_power_adds_no_electricity(fee):
+    a = ask(f"Rent vs buy for one 8x H100 node. Buy: $280k upfront + {fee}. Rent: $2.20 per GPU-hour. We'd use it "
+            "~60% of the time over 3 years. Which is cheaper?")
+    # owning over 36 months: $280,000 + 36 × $3,000 = $388,000 (power inside the fee)
+    assert a.request.get("hosting_includes_power") is True
+    assert "**Own: $388,000**" in a.answer, a.answer[:600]
+
+
+@pytest.mark.parametrize("n,price", [(4, 12000), (2, 5000), (6, 30000)])
+def test_a_rig_price_is_spread_over_its_own_gpus(n, price):
+    a = ask(f"{n}x RTX 4090 rig we'd build for ${price:,}, electricity $0.15/kWh, vs renting 4090s at $0.35/hr each. "
+            "Over 2 years which is cheaper?")
+    assert a.request.get("purchase_price_per_server") == price
+    assert f"your server price / {n} GPUs = {price / n:,.0f} USD per GPU" in a.answer
+
+
+def test_yuan_written_as_kuai_is_a_price_not_a_card_count():
+    a = ask("租 H100 每卡每小时 15 块 vs 买 8 卡 H100 服务器 220 万，怎么选？")
+    assert not a.asks and a.request["price_per_gpu_hour"] == 15 and a.request["num_gpus"] == 8
+
+
+@pytest.mark.parametrize("text,hours", [("我们训练一年大概用 4000 小时（整机）", 4000), ("we'd use it ~3,000 hours a year", 3000)])
+def test_hours_a_year_are_the_owned_gpus_use(text, hours):
+    r = _req("租 H100 每卡每小时 15 块 vs 买 8 卡 H100 服务器 220 万，" + text + "，怎么选？")
+    assert r.utilization == pytest.approx(hours / 8760, abs=1e-4) and r.period_hours is None

@@ -1288,7 +1288,9 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
                                f"自有 GPU 利用率 {util:.0%} = 每天 {req.hours_per_day:g} 小时 / 24"))
     purchase = req.purchase_price
     if purchase is None and req.purchase_price_per_server:
-        per = req.gpus_per_node or GPUS_PER_SERVER
+        # ('an 8x H100 node $280k': its 8; 'a 4x 4090 rig for $12k': the rig's 4, not a standard server's 8)
+        per = req.gpus_per_node or (req.num_gpus if req.num_gpus and req.num_gpus < GPUS_PER_SERVER and not req.nodes
+                                    else GPUS_PER_SERVER)
         purchase = req.purchase_price_per_server / per
         ctx.notes.append(ctx.t(f"your server price / {per} GPUs = {purchase:,.0f} {cur} per GPU",
                                f"整机价 / {per} 张卡 = 每卡 {purchase:,.0f} {cur}"))

@@ -616,6 +616,10 @@ def several_values(low: str, req: Request) -> list[Ask]:
                 continue  # 'micro batch 1 … global batch 256': two different batches, not two values of one
             if slot == "num_gpus" and re.match(r"\s*(?:机|台|服务器|server|node|box)", low[m.end():m.end() + 6]):
                 continue  # '16 张 H800（2 台 8 卡机）': the server's size, not another count
+            if slot == "num_gpus" and m.group(0).rstrip().endswith("块") and re.search(
+                    r"(?:每小时|一小时|小时|每卡时|卡时|租金|租价|价格|单价|售价|报价|每张|每卡)\s*(?:是|为|约|大概)?\s*$",
+                    low[max(0, m.start() - 10):m.start()]):
+                continue  # '每卡每小时 15 块': fifteen yuan an hour, not fifteen cards
             groups = [g for g in m.groups()]
             num = next((g for g in groups if g and re.fullmatch(r"\d+(?:\.\d+)?", g)), None)
             if num is None:

@@ -129,7 +129,8 @@ def money(text: str) -> dict:
                 out["hosting_includes_power"] = True  # ('colo+power $2,500/mo': one fee covers both)
             elif re.search(r"含电|包电|电费在内|含电费|包含电费|包括电费|[+＋和与及]\s*电费|电费\s*[+＋]|[+＋&/]\s*(?:power|electricity)|"
                          r"(?:power|electricity)\s*[+＋&/]|" + w(
-                    r"(?:including|incl\.?|with|and|plus|\+)\s*(?:power|electricity)|(?:power|electricity)\s*(?:included|and)"),
+                    r"(?:including|incl\.?|inc\.?|with|and|plus|\+)\s*(?:power|electricity)|"
+                    r"(?:power|electricity)\s*(?:included|incl\.?|inc\.?|and)"),
                          near) and not re.search(r"电费\s*[:：]?\s*\d|(?:power|electricity)\s*(?:at|is|:)?\s*\$?\s*\d", near) \
                     and not re.search(
                     r"另计|另算|单独|不含|另外付|" + w(r"separate\w*|extra|excluded|not included|on top|billed separately"),
@@ -191,7 +192,7 @@ def money(text: str) -> dict:
             out["host_price_per_server"], cur = got
             out["currency"] = out.get("currency") or cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    buy = (r"(?:买|购买|采购|购入|花了|(?<![a-z])(?:card|gpu|cards|gpus)\s+(?:was|were)(?![a-z])|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
+    buy = (r"(?:买|购买|采购|购入|花了|装机|攒机|组装|(?<![a-z])(?:build|built|building|assembl\w*)(?![a-z])|(?<![a-z])(?:card|gpu|cards|gpus)\s+(?:was|were)(?![a-z])|buy\w*|bought|purchase\w*|pay(?:ing)?|paid|costs?|cost us|quoted|quote[sd]?|priced at|售价|报价|单价|价格|一张|一台|each|per card|"
            r"a card|a server|per server|一整台|每台|整机|服务器|capex|capital (?:cost|expense)|硬件(?:投入|总共|一共|合计|总价)|总投资)")
     for b in re.finditer(buy, text):
         if re.search(r"训练|训|(?<![a-z])(?:train\w*|pre-?train\w*)\s*(?:only\s*)?$", text[max(0, b.start() - 10):b.start()]):
@@ -204,7 +205,8 @@ def money(text: str) -> dict:
         if hit is None:
             continue
         value, cur = _money(hit)
-        server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡|机器|machine",
+        server = re.search(r"台|服务器|server|node|box|整机|dgx|hgx|8卡|八卡|机器|machine|(?<![a-z])(?:rig|build|workstation)"
+                           r"(?![a-z])|装机|攒机|组装|主机",
                            text[max(0, b.start() - 8):b.end() + hit.end()]) or re.match(
             r"\s*(?:for|per)\s+(?:an?|one|the|each)?\s*(?:\d+\s*x?\s*)?[\w\s-]{0,16}?(?:server|node|box|machine|dgx|hgx)",
             text[b.end() + hit.end():b.end() + hit.end() + 48])  # ('quoted $280k for an 8x H100 HGX server')
@@ -384,7 +386,10 @@ def _server_hourly_price(text: str, out: dict) -> float | None:
 
 def purchase_words(text: str) -> dict:
     out: dict = {}
-    if has(r"二手|" + w(r"used|second[\s-]*hand|secondhand|refurb\w*|pre-owned|ebay"), text):
+    # 'used' as in second-hand, not 'pay only when used', 'hours used', 'GPUs we used'
+    plain = re.sub(r"(?:when|while|if|hours?|time|gpus?|cards?|we|they|i|being|be|is|are|was|were|actually|get|gets|"
+                   r"been|not) used|used (?:for|to|by|it|them|as)(?![a-z])", " ", text)  # (one space: masked names leave more)
+    if has(r"二手|" + w(r"used|second[\s-]*hand|secondhand|refurb\w*|pre-owned|ebay"), plain):
         out["used"] = True
     if has(r"服务器|整机|机器|一台|" + w(r"servers?|nodes?|box|dgx|hgx|system") + r"|8卡机|八卡机", text):
         out["server"] = True

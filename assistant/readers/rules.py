@@ -1135,6 +1135,17 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         per_node = stated.get("gpus_per_node") or stated.get("num_gpus") or slots.STANDARD_SERVER_GPUS
         stated["price_per_gpu_hour"] = stated.pop("server_price_per_hour") / per_node
         warnings.append(f"a whole server's hourly price read as {stated['price_per_gpu_hour']:g} per GPU-hour ({per_node} GPUs)")
+    ph = stated.get("period_hours")
+    if ph and ph < 8760 and not stated.get("utilization") and (
+            stated.get("purchase_price") or stated.get("purchase_price_per_server") or stated.get("break_even")):
+        num = f"{ph:g}".replace(".0", "")
+        if re.search(r"(?:一年|每年|年均|全年|(?<![a-z])(?:a|per|each|every)\s+year|annually|yearly)[^。.?？,，;；]{0,12}?(?<![\d.])"
+                     + num + r"|(?<![\d.])" + num + r"\s*(?:个)?\s*(?:小时|h|hrs?|hours?)\s*(?:/\s*(?:年|yr|year)|(?:a|per|each)\s+year|"
+                     r"一年|每年)", low.replace(",", "")):
+            # '一年大概用 4000 小时（整机）', '~4,000 hours a year': a yearly use, the owned GPUs' utilization, not a period
+            stated["utilization"] = round(ph / 8760, 4)
+            stated.pop("period_hours")
+            warnings.append(f"{ph:,.0f} hours a year read as the GPUs' use: {ph:,.0f} / 8,760 = {ph / 8760:.0%} utilization")
     two = list(dict.fromkeys(names.gpus))
     if len(per_card) == 1 and len(two) == 2 and "gpu_rental_prices" not in stated and stated.get("price_per_gpu_hour") \
             and abs(stated["price_per_gpu_hour"] - next(iter(per_card.values()))) > 1e-9 and \
