@@ -429,3 +429,34 @@ def test_yuan_written_as_kuai_is_a_price_not_a_card_count():
 def test_hours_a_year_are_the_owned_gpus_use(text, hours):
     r = _req("租 H100 每卡每小时 15 块 vs 买 8 卡 H100 服务器 220 万，" + text + "，怎么选？")
     assert r.utilization == pytest.approx(hours / 8760, abs=1e-4) and r.period_hours is None
+
+
+@pytest.mark.parametrize("card,mem", [("4060Ti 16G", 16), ("RTX 4090", 24)])
+@pytest.mark.parametrize("zh", [True, False])
+def test_each_format_on_the_card_named(card, mem, zh):
+    fmts = ["Q4_K_M", "Q8_0", "AWQ", "GPTQ-Int4", "NF4"]
+    text = (f"Qwen2.5-14B 的 {'、'.join(fmts)} 分别多大？哪个能放进 {card} 并跑 8k 上下文？" if zh else
+            f"Qwen2.5-14B in {', '.join(fmts)}: how big is each, and which fits a {card} at 8k context?")
+    a = ask(text)
+    assert sum(k.startswith("weights_gb_") for k in a.figures) == 5, a.answer[:900]
+    table = a.answer.split("8,192 token")[1]
+    rows = re.findall(r"\| ((?:GGUF |AWQ|GPTQ|NF4)[^|]*?) \| ([\d.]+) \| (✅|❌)", table)
+    assert len(rows) == 5, table[:900]
+    for name, need, mark in rows:
+        fmt = {"GGUF Q4_K_M": "q4_k_m", "GGUF Q8_0": "q8_0"}.get(name.strip(), name.split()[0].lower())
+        if a.figures["weights_gb_" + fmt] > mem * 1.074:  # weights alone beyond the card's GiB can never fit
+            assert mark == "❌", (name, a.answer[:900])
+
+
+@pytest.mark.parametrize("text", ["can I run gpt-oss on a MacBook Pro M4 Max with 64GB?", "can i fine tune llama on a 4090?",
+                                  "qwen3 能在一张 4090 上跑吗"])
+def test_a_family_flagship_is_weighed_against_the_card_not_called_a_cluster(text):
+    a = ask(text)
+    note = next((x for x in a.warnings if "names no size" in x), "")
+    assert "cluster" not in note
+    if note:
+        m = re.search(r"is about ([\d,]+) GB of weights.*?: (more than|within) the .*?'s ([\d.]+) GB", note)
+        assert m, note
+        gb, verdict, mem = float(m.group(1).replace(",", "")), m.group(2), float(m.group(3))
+        usable = mem * (0.75 if "Apple" in note else 1.0)
+        assert (verdict == "more than") == (gb > 0.9 * usable)

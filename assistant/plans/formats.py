@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.answer import Answer, Verdict
+from assistant.answer import Answer, ToolCall, Verdict
 from assistant.compose import md_table
 from assistant.context import USES, Ctx, assumptions_md
 from assistant.readers.slots import w
@@ -12,7 +12,8 @@ from assistant.readers.slots import w
 USES["format_weights"] = {"model", "precision", "engine", "checkpoint_format", "exact_format"}
 
 # the weights alone asked ('光权重各占多少', 'the weights alone', 'how big are the weights in each')
-WEIGHTS_ONLY = (r"光(?:是|看)?权重|仅权重|只(?:算|看)?权重|权重(?:本身|部分|文件)?\s*(?:各|分别)?\s*(?:占|要|需要|有|是)?\s*(?:多大|多少)|" +
+WEIGHTS_ONLY = (r"光(?:是|看)?权重|仅权重|只(?:算|看)?权重|权重(?:本身|部分|文件)?\s*(?:各|分别)?\s*(?:占|要|需要|有|是)?\s*(?:多大|多少)|"
+                r"(?:分别|各自|各)(?:有|是|占)?\s*多大|" + w(r"how big (?:is )?each|sizes? of each|each (?:one'?s )?size") + "|" +
                 w(r"weights? (?:alone|only)|just the weights|only the weights|(?:size|footprint) of the weights|"
                   r"how (?:big|large) (?:are|is) the (?:weights?|files?|checkpoints?)|weights? (?:take|need|use|occupy)|"
                   r"weight (?:size|memory|footprint)s?"))
@@ -57,6 +58,8 @@ def format_weights(ctx: Ctx, formats: list[str]) -> Answer:
     table = md_table([ctx.t("format", "格式"), ctx.t("bits/weight", "每权重位数"), "GB", "GiB",
                       ctx.t("kept in 16-bit", "保留 16 位的参数"), "vLLM"], rows)
     lines = [head, table]
+    if ctx.req.gpu:  # '哪个能放进 4060Ti 16G 并跑 8k 上下文？': each format on the card, at the context asked
+        lines += _fits_each(ctx, model, res.rows)
     if vllm_asked:
         yes = [r.name for r in res.rows if r.vllm.startswith("yes")]
         slow = [r.name for r in res.rows if r.vllm.startswith("slow")]
@@ -82,3 +85,36 @@ def format_weights(ctx: Ctx, formats: list[str]) -> Answer:
     figures = {f"weights_gb_{r.format}": r.weights_gb for r in res.rows}
     return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, notes), lang=ctx.lang, intent="inference_memory",
                   figures=figures, tool_calls=ctx.calls, verdict=Verdict(gpu=None, num_gpus=None))
+
+
+def _fits_each(ctx: Ctx, model, rows) -> list[str]:
+    """Each format on the card named at the context asked (one sequence; llama.cpp for GGUF, vLLM for the rest, as
+    they are served), and which hold it."""
+    from assistant.plans.infer import fits_on
+
+    req = ctx.req
+    gpu, n = ctx.gpu(), req.num_gpus or 1
+    context = req.context or req.prompt_len or 4096
+    ctx.used |= {"gpu", "num_gpus", "context"}
+    out, ok = [], []
+    for r in rows:
+        engine = "hf" if r.format.startswith(("q", "iq")) or r.format == "nf4" else "vllm"  # (llama.cpp / bnb allocate as they go)
+        try:
+            m = fits_on(model, gpu, n, r.format, context, 1, engine=engine)
+        except ValueError:
+            continue
+        need = m.per_gpu_gb if engine == "hf" else (m.weights_total_gb / n + (m.kv_cache_gb or 0) / n + 1.0)
+        ctx.calls.append(ToolCall(name="size_infer", args={"model": model.id, "gpu": gpu.id, "precision": r.format,
+                                                          "context": context, "num_gpus": n, "engine": engine},
+                                  result={"fits": m.fits, "per_gpu_gb": m.per_gpu_gb}))
+        out.append([r.name, f"{need:,.1f}", ("✅ " + ctx.t("fits", "放得下")) if m.fits else ("❌ " + ctx.t("no", "放不下"))])
+        if m.fits:
+            ok.append(r.name)
+    if not out:
+        return []
+    who = f"{n}× {gpu.name}" if n > 1 else gpu.name
+    head = ctx.t(f"**On {who} at {context:,} tokens** (one sequence; GGUF in llama.cpp, the rest in vLLM): "
+                 + (f"fits: {', '.join(ok)}." if ok else "none of these fits."),
+                 f"**在 {who} 上跑 {context:,} token**（单条；GGUF 用 llama.cpp，其余用 vLLM）："
+                 + (f"放得下的：{'、'.join(ok)}。" if ok else "都放不下。"))
+    return [head, md_table([ctx.t("format", "格式"), ctx.t("GB per GPU", "每卡 GB"), ctx.t("fits", "放得下")], out)]

@@ -108,7 +108,9 @@ def _values_named(low: str, setting: str) -> list[tuple[int, object]]:
         if m and value not in found:
             found[value] = m.start()
     if setting == "precision":
-        if "gptq" in found and "int8" in found and abs(found["gptq"] - found["int8"]) <= 12:
+        int8_at = [m.start() for m in re.finditer(dict(SETTINGS["precision"])["int8"], low)
+                   if not re.match(r"q8_0", low[m.start():m.start() + 4])]  # ('Q8_0、AWQ、GPTQ': the GGUF type, no INT8)
+        if "gptq" in found and any(abs(found["gptq"] - a) <= 12 for a in int8_at):
             found.pop("gptq")  # 'GPTQ int8': an 8-bit GPTQ checkpoint, sized as INT8
         for generic, schemes in _SCHEMES.items():
             if generic in found:

@@ -750,8 +750,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             if desk:  # 'can i fine tune llama on a 4090?': the size one card runs, not the 405B flagship (said)
                 stated["model"], stated["family_flagship"] = desk.id, None
                 warnings.append(f"'{family[0]}' names no size: on one {catalog.gpu(names.gpus[0])[0].name} sized as "
-                                f"{desk.name}, the size people run on one card (the family's flagship, "
-                                f"{catalog.model(family[1])[0].name}, needs a cluster); name the size for another")
+                                f"{desk.name}, the size people run on one card ({_flagship_on(family[1], names.gpus[0], catalog)}); "
+                                "name the size for another")
         else:
             unknown = re.search(r"(?<![a-z0-9])(?:phi|llama|qwen|mistral|mixtral|gemma|yi|glm|deepseek|falcon|mpt|bloom|baichuan|"
                                 r"internlm|olmo|starcoder|codellama|command[\s-]?r|granite|minicpm|kimi|ernie|hunyuan|"
@@ -1485,6 +1485,23 @@ _TUNED_MODEL = re.compile(r"(?:自己|我们|我)?(?:微调|训练|调)(?:过|�
                           r"(?:if|assuming|once|given)\s+(?:it|that|the model|this)\s+(?:fits|runs|does fit)")
 _QUESTION_ZH = re.compile(r"[吗呢吧么嘛]|多少|能否|是否|怎么|什么|可以|能不能|够不够|够吗|能跑|需要|几张|几块|几台")
 _PATH = re.compile(r"(?<![\w/.~])((?:\.{1,2}/|~/|/)[^\s，。？?！!、；;'\"（）()<>]+)")
+
+
+def _flagship_on(flagship: str, gpu_id: str, catalog: Catalog) -> str:
+    """'the family's flagship, gpt-oss-120b, is about 65 GB of weights in MXFP4: more than this 64 GB machine holds for
+    its GPU': the flagship's own weights against the card, computed, never a blanket 'needs a cluster'."""
+    from tools.formats import weight_format
+    from tools.memory import weight_bytes
+    from tools.params import count_parameters
+
+    top, card = catalog.model(flagship)[0], catalog.gpu(gpu_id)[0]
+    fmt = weight_format(top.native_precision or "bf16")
+    gb = sum(weight_bytes(count_parameters(top), fmt.id, double_quant=False)) / 1e9
+    usable = card.memory_gb * (0.75 if card.vendor == "Apple" else 1.0)  # (macOS lets the GPU wire ~75% by default)
+    where = f"{card.name}'s {card.memory_gb:g} GB" + (" (about 75% of it usable by the GPU)" if card.vendor == "Apple" else "")
+    verdict = "more than" if gb > 0.9 * usable else "within"
+    return (f"the family's flagship, {top.name}, is about {gb:,.0f} GB of weights in {fmt.name.split(' (')[0]}: "
+            f"{verdict} the {where}")
 
 
 def _desk_member(flagship: str, gpus: list[str], low: str, catalog: Catalog):
