@@ -1788,10 +1788,15 @@ def _per_billion_tokens(ctx: Ctx) -> tuple[str | None, float | None]:
                   f"，**{sym}{cost:,.0f}**（{req.num_gpus} 张 × {hours:,.1f} 小时" + (f" × 每卡时 {sym}{price:g}，你的价格）"
                                                                                   if price else "，按需价）"))
             if isinstance(cost, (int, float)) else "")
+    step = a.figures.get("seconds_per_step")
+    step_tokens = a.figures.get("tokens_per_step")
+    per_step = (ctx.t(f" One optimizer step ({step_tokens:,.0f} tokens) takes about **{step:,.1f} s**.",
+                      f"每个优化器步（{step_tokens:,.0f} token）约 **{step:,.1f} 秒**。")
+                if isinstance(step, (int, float)) and isinstance(step_tokens, (int, float)) else "")
     return ctx.t(f"Meanwhile, per **1B training tokens** on {req.num_gpus} GPUs: **{hours:,.1f} h**{basis}{bill}; the time "
-                 "and the bill scale with the tokens (dataset tokens × epochs).",
+                 "and the bill scale with the tokens (dataset tokens × epochs)." + per_step,
                  f"在此之前先给每 **10 亿（1B）训练 token** 的数字：{req.num_gpus} 张卡 **{hours:,.1f} 小时**{basis}{bill}；"
-                 "时间和费用都与 token 数（数据量 × epoch）成正比。"), hours
+                 "时间和费用都与 token 数（数据量 × epoch）成正比。" + per_step), hours
 
 
 def _quoted_rate_unclear(ctx: Ctx) -> Answer:

@@ -460,3 +460,37 @@ def test_a_family_flagship_is_weighed_against_the_card_not_called_a_cluster(text
         gb, verdict, mem = float(m.group(1).replace(",", "")), m.group(2), float(m.group(3))
         usable = mem * (0.75 if "Apple" in note else 1.0)
         assert (verdict == "more than") == (gb > 0.9 * usable)
+
+
+@pytest.mark.parametrize("text", [
+    "minimum number of A100 80GB to full fine-tune Mistral 7B, seq len 4096, ZeRO-3, no CPU offload?",
+    "全参微调 Mistral 7B，seq 4096，ZeRO-3，不 offload，最少要几张 A100 80G？",
+    "fewest A100 80GB GPUs for a full fine-tune of Mistral 7B with ZeRO-3 at 4k?"])
+def test_a_minimum_count_asked_leads_with_the_count(text):
+    a = ask(text)
+    # states 16 B × 7.24B = 116 GB, sharded by ZeRO-3: 116 / 1 > 85 GB usable; 116 / 2 = 58 GB + activations: 2 GPUs
+    first = a.answer.split("\n\n")[1]
+    assert re.match(r"\*\*2(?:×| 张)", first), first
+
+
+@pytest.mark.parametrize("text,values", [
+    ("Llama 3.1 8B bf16 on one H100 80GB with vLLM. (1) how many concurrent 8k-context requests fit in KV cache? "
+     "(2) ballpark decode tok/s at batch 1, and total tok/s at batch 32?", (1, 32)),
+    ("Qwen2.5-7B on one L40S, vLLM. 1) how much KV cache per token? 2) decode speed at batch 1 and at batch 16?", (1, 16)),
+])
+def test_a_numbered_item_asked_at_two_values_is_answered_at_each(text, values):
+    a = ask(text)
+    speed = [x for x in a.asks if x.intent == "inference_speed"]
+    assert [x.figures.get("batch") for x in speed] == list(values), [x.ask for x in a.asks]
+    for x in speed:  # a batch decodes together: the total is the batch × each stream's rate
+        assert x.figures["decode_tokens_per_s_total"] == pytest.approx(x.figures["batch"] * x.figures[
+            "decode_tokens_per_s_per_seq"], rel=0.01)
+
+
+@pytest.mark.parametrize("n,mb,acc,seq", [(16, 2, 8, 8192), (8, 1, 16, 4096)])
+def test_time_and_cost_asked_together_without_tokens(n, mb, acc, seq):
+    a = ask(f"Full FT Llama 3.1 8B: seq {seq}, micro batch {mb}/GPU, grad accum {acc}, {n}x H100 SXM, ZeRO-3, bf16. "
+            "What's memory per GPU, how long will training take and what will it cost at $2.50/GPU-hr?")
+    assert [x.intent for x in a.asks] == ["training_memory", "training_time", "cost"], [x.ask for x in a.asks]
+    # no dataset size: the time per 1B tokens and one optimizer step of n × micro-batch × accumulation × seq tokens
+    assert f"One optimizer step ({n * mb * acc * seq:,} tokens)" in a.answer, a.answer[:2500]

@@ -905,7 +905,7 @@ def _steps_and_measured(ctx: Ctx, r, tokens: float, n: int, figures: dict) -> li
         steps = tokens / gbt
         rate = (req.throughput_tokens_per_s or 0) * (n if req.throughput_scope == "gpu" else 1)
         per_step = gbt / rate if rate else (r.wall_hours * 3600 / steps if steps else 0)  # measured rate first
-        figures |= {"optimizer_steps": round(steps), "seconds_per_step": round(per_step, 3)}
+        figures |= {"optimizer_steps": round(steps), "seconds_per_step": round(per_step, 3), "tokens_per_step": gbt}
         out.append(ctx.t(f"Steps: {tokens:.3g} tokens / {gbt:,} tokens per step = **{steps:,.0f} optimizer steps**, "
                          f"{per_step:,.2f} s each.",
                          f"步数：{tokens:.3g} token ÷ 每步 {gbt:,} token = **{steps:,.0f} 步**，每步 {per_step:,.2f} 秒。"))

@@ -703,6 +703,8 @@ _CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)�
                      r"能不能|要不要|成本|价格|花多少|速度|一个月|每月|每小时|一小时|显存|够不够|最长|最大|吞吐|延迟|首字))|"
                      r",\s*and\s+(?=what|how|which|is|can|does|do|will|should)|"
                      r"\s+and\s+(?=what(?:'s|\s+is|\s+will|\s+would)?\s+(?:the\s+)?(?:bill|cost|price|total|damage)(?![a-z]))|"
+                     # '… how long will training take and what will it cost at $2.50/GPU-hr?': the bill, its own ask
+                     r"\s+and\s+(?=(?:what|how much)\s+(?:will|would|does|do|is)\s+(?:it|this|that|the\s+\w+)\s+cost(?![a-z]))|"
                      # '…租金 ¥7/卡/小时。帮我算每卡显存、训练时间和费用': the figures asked after the config, each its own
                      r"。(?=\s*(?:帮我|请|麻烦|再)?\s*(?:算|计算|估算|估|评估)\s*(?:一下)?)|"
                      r"(?<=显存|时间|时长|费用|成本|吞吐|速度|多久)\s*(?:、|和|以及|及|,|，)\s*(?=(?:总|训练|每卡|单卡)?\s*(?:显存|时间|时长|费用|成本|吞吐|速度|多久))|"

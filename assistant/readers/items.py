@@ -280,6 +280,17 @@ def model_clause_asks(text: str, req, catalog) -> list[Ask]:
     return _asks_of_items(head, parts, req, catalog, carry=HARDWARE, distinct_intents=True)
 
 
+def _values_in_item(item: str, r, intent: str) -> list:
+    """An item that asks at two values of one load setting ('at batch 1, and total tok/s at batch 32', 'at 8k and
+    32k'): one ask per value; [] otherwise."""
+    from assistant.readers.asks import several_values
+
+    if intent not in ("inference_speed", "serving", "inference_memory"):
+        return []
+    vals = several_values(unicodedata.normalize("NFKC", item).lower(), r)
+    return vals if len(vals) >= 2 and all(v.compare in ("batch", "context", "concurrent_users") for v in vals) else []
+
+
 def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None = None,
                    distinct_intents: bool = False) -> list[Ask]:
     """One ask per item, read with `head` and what earlier items stated (all of it but their probes, or only the
@@ -319,7 +330,11 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
         if asks and re.match(r"\s*(?:\d+[).、]\s*)?(?:the\s+)?(?:same|ditto|likewise)(?![a-z])|\s*(?:\d+[).、]\s*)?(?:同样|一样|同上|也)",
                              item.lower()):
             intent = asks[-1].intent  # ('2) same w/ fp8 weights?': the question before it, with this change)
-        asks.append(Ask(text=_title(item), intent=intent, update=update))
+        split = _values_in_item(item, r, intent)
+        if split:  # '(2) decode tok/s at batch 1, and total tok/s at batch 32?': the item asked at each value
+            asks += [Ask(text=f"{_title(item)} — {v.text}", intent=intent, update=update | v.update) for v in split]
+        else:
+            asks.append(Ask(text=_title(item), intent=intent, update=update))
         earlier |= {k: v for k, v in own.items() if (k in carry if carry is not None else k not in _PROBES)}
     fmts = [r.precision for r in reads[:-1] if "precision" in r.stated and r.precision]
     if asks and re.search(r"两种方案|两个方案|两种都|两套|各自|分别|(?<![a-z])(?:both|each (?:option|scheme|setup)|either)(?![a-z])",

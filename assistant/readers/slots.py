@@ -1240,7 +1240,9 @@ MFU_ASK = (r"(?:需要|要|得)\s*(?:达到|到)?\s*多少\s*(?:的)?\s*(?:mfu|�
            + w(r"(?:what|which|how much|how high(?: an?)?)\s+(?:an?\s+)?(?:mfu|utili[sz]ation|efficiency)|"
                r"(?:mfu|utili[sz]ation|efficiency)\s+(?:do|would|will|should|must)\s+(?:we|i|you)|required mfu|mfu required|"
                r"mfu (?:is )?needed|need(?:ed)? (?:an? )?mfu"))
-COUNT_ASK = (r"几张|几块|几台|多少张|多少块|多少台|多少卡|几卡|" + w(r"how many (?:\w+[\s-]?)?(?:gpus?|cards?|nodes?|servers?|"
+COUNT_ASK = (r"几张|几块|几台|多少张|多少块|多少台|多少卡|几卡|最少要?几|至少要?几|最少要?多少|至少要?多少|" +
+             w(r"min(?:imum)?\s+(?:number|count|no\.?)\s+of|fewest|min(?:imum)?\s+(?:gpus?|cards?|nodes?)") + "|" +
+             w(r"how many (?:\w+[\s-]?)?(?:gpus?|cards?|nodes?|servers?|"
              r"a100s?|h100s?|h200s?|h20s?|h800s?|l40s|l40ses|4090s?|5090s?|3090s?|mi300xs?|910bs?)"))
 
 
