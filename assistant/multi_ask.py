@@ -458,9 +458,14 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         # cards to buy at the user's prices: the cheapest that holds the job and keeps the speed asked wins
         target = (done[0][1].request or {}).get("tokens_per_s_per_user")
         speed = {id(a): x.figures.get("decode_tokens_per_s_per_seq") or 0 for a, x in done}
-        ok = [(a, v) for a, v in vals if not target or speed[id(a)] >= target]
+        queued = {id(a): x.figures.get("queued_beyond") for a, x in done}  # (holds fewer streams than the load asks)
+        ok = [(a, v) for a, v in vals if (not target or speed[id(a)] >= target) and not queued[id(a)]]
+        short = [a.text for a, v in vals if queued[id(a)]]
+        if short and ok:
+            listed += (f"；{'、'.join(short)} 放不下这么多路同时跑（多出的要排队）" if zh else
+                       f"; {', '.join(short)} cannot hold that many streams at once (the rest queue)")
         if ok:
-            best = min(ok, key=lambda av: av[0].update["purchase_price"])
+            best = min(ok, key=lambda av: _option_price(av[0]))
             why = (f"放得下{f'、单路 ≥ {target:g} token/秒' if target else ''}的选项里最便宜" if zh else
                    f"the cheapest that holds it{f' at ≥ {target:g} tokens/s' if target else ''}")
             return listed + (f"。**选 {best[0].text}**（{_bought(best[0])}）：{why}。" if zh else
@@ -1497,7 +1502,17 @@ def _bought(a: Ask) -> str:
     u = a.update or {}
     if not u.get("purchase_price"):
         return ""
-    return ("¥" if u.get("currency") == "CNY" else "$") + _num(u["purchase_price"])
+    sym = "¥" if u.get("currency") == "CNY" else "$"
+    n = u.get("num_gpus") or 1
+    if n > 1:  # ('2 张 4090（2.1 万一张）': the option costs both cards)
+        return f"{sym}{_num(u['purchase_price'] * n)} = {n} × {sym}{_num(u['purchase_price'])}"
+    return sym + _num(u["purchase_price"])
+
+
+def _option_price(a: Ask) -> float:
+    """What an option costs to buy: its price per card × its cards."""
+    u = a.update or {}
+    return (u.get("purchase_price") or 0) * (u.get("num_gpus") or 1)
 
 
 def _num(v: float) -> str:

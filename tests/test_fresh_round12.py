@@ -494,3 +494,18 @@ def test_time_and_cost_asked_together_without_tokens(n, mb, acc, seq):
     assert [x.intent for x in a.asks] == ["training_memory", "training_time", "cost"], [x.ask for x in a.asks]
     # no dataset size: the time per 1B tokens and one optimizer step of n × micro-batch × accumulation × seq tokens
     assert f"One optimizer step ({n * mb * acc * seq:,} tokens)" in a.answer, a.answer[:2500]
+
+
+@pytest.mark.parametrize("p4090,p5090,pa6000", [(21000, 22000, 30000), (9000, 25000, 30000)])
+def test_options_to_buy_are_priced_at_all_their_cards(p4090, p5090, pa6000):
+    a = ask(f"部署 DeepSeek-R1-Distill-Qwen-32B 给内部 10 个人用，上下文 16k。买 2 张 4090（{p4090} 元一张）还是 1 张 5090"
+            f"（{p5090} 元）还是 1 张二手 A6000 48G（{pa6000} 元）？")
+    head = a.answer.split("\n\n###")[0]
+    m = re.search(r"\*\*选 (\d)× ([^*]+?)\*\*（¥([\d,]+)", head)
+    assert m, head
+    total = {"GeForce RTX 4090": 2 * p4090, "GeForce RTX 5090": p5090, "RTX A6000": pa6000}[m.group(2)]
+    assert _num(m.group(3)) == total  # the option's price is all its cards
+    held = {x.ask: not x.figures.get("queued_beyond") for x in a.asks}
+    cands = {"2× GeForce RTX 4090": 2 * p4090, "1× GeForce RTX 5090": p5090, "1× RTX A6000": pa6000}
+    ok = {k: v for k, v in cands.items() if held.get(k, True)}
+    assert total == min(ok.values())  # the cheapest of those that hold the load
