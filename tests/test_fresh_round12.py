@@ -509,3 +509,21 @@ def test_options_to_buy_are_priced_at_all_their_cards(p4090, p5090, pa6000):
     cands = {"2× GeForce RTX 4090": 2 * p4090, "1× GeForce RTX 5090": p5090, "1× RTX A6000": pa6000}
     ok = {k: v for k, v in cands.items() if held.get(k, True)}
     assert total == min(ok.values())  # the cheapest of those that hold the load
+
+
+@pytest.mark.parametrize("inp,out,host", [(2, 4000, 1.5), (5, 8000, 2)])
+def test_volume_written_only_as_its_parts_and_a_machine_room_fee(inp, out, host):
+    a = ask(f"API vs 自建：DeepSeek 官方 API 输入 2 元/百万 tokens，输出 8 元/百万。我们每天 {inp} 亿输入 tokens、{out} 万输出。"
+            f"自建满血 R1 的话 8 卡 H20 141G 整机 130 万，电费+机房每月 {host} 万，按 3 年折旧。哪个便宜？")
+    # API a day: inp × 100M × ¥2 + out × 10k × ¥8 per million; owning a month: 1.3M / 36 + the fee (power inside it)
+    api_day = inp * 100 * 2 + out / 100 * 8
+    assert a.figures["api_per_day"] == pytest.approx(api_day, rel=0.01)
+    assert a.request["hosting_per_month"] == host * 1e4 and a.request.get("hosting_includes_power") is True
+    assert a.figures["self_hosted_per_month"] == pytest.approx(1.3e6 / 36 + host * 1e4, rel=0.01)
+
+
+@pytest.mark.parametrize("model,gpus", [("Qwen3-30B-A3B", "1x H100 80G"), ("Qwen3-235B-A22B", "8x H100 FP8"),
+                                        ("Qwen3-4B", "1x L40S")])
+def test_a_context_past_native_within_the_model_cards_yarn_is_sized(model, gpus):
+    a = ask(f"{model} on {gpus}: how many concurrent requests at 128k context?")
+    assert "YaRN" in a.answer and a.figures.get("max_concurrent_sequences", 0) >= 1, a.answer[:700]

@@ -105,8 +105,8 @@ def money(text: str) -> dict:
                   r"(?:月|month|mo)(?![a-z])", text) or \
         re.search(MONEY + r"\s*(?:/|per|每|一|a)\s*(?:个)?\s*(?:月|month|mo)(?![a-z])[^。；;.?？]{0,12}?(?:for\s+)?(?:colo\w*|"
                   r"co-?location|hosting|托管)", text) or \
-        re.search(r"(?:托管|colo\w*|hosting)[^。；;.?？]{0,12}?(?:每月|每个月|月费|per month|a month|monthly)\s*(?:是|为|约|:|：)?\s*"
-                  + MONEY, text)
+        re.search(r"(?:托管|机房|机柜|colo\w*|hosting)[^。；;.?？]{0,12}?(?:每月|每个月|月费|per month|a month|monthly)\s*"
+                  r"(?:是|为|约|大概|:|：)?\s*" + MONEY, text)
     yearly = None
     if not m:  # '电费+机房每台每年 ¥10 万', 'colo and power $20k a year': the owner's running cost, by the year
         m = yearly = re.search(r"(?:colo\w*|co-?location|hosting|托管|机房|机柜|运维)[^。；;.?？]{0,16}?(?:每年|一年|per year|a year|"

@@ -1291,7 +1291,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         stated["context"] = int(float(tail.group(1)) * 1024)
         warnings.append(f"the load sized at the average ({stated['prompt_len'] + out:,} tokens a conversation); the longest, "
                         f"{stated['context']:,}, set the engine's context limit (--max-model-len) and must fit one at a time")
-    split = money.split_volumes(low) if stated.get("tokens_per_day") else None
+    split = money.split_volumes(low) if stated.get("tokens_per_day") or re.search(slots._DAY + "|" + slots._MONTH, low) \
+        else None  # ('每天 2 亿输入 tokens、4000 万输出': the parts are the volume, none written whole)
     if split or (stated.get("tokens_per_day") and
                  max(stated.get("prompt_len") or 0, stated.get("output_len") or 0) >= 1_000_000):
         # '40M tokens/day total, 30M input + 10M output', '输入 1.6 亿，输出 4000 万': the volume's split, not request
