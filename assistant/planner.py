@@ -287,12 +287,17 @@ def _quoted_speed_on_another_card(req: Request, deps: Deps, question: str) -> st
                         for m in [re.search(TPS_RATE, sentence)]):
         return None  # (the user's own measurement is another matter: it carries to their job)
     zh = req.lang == "zh"
+    many = re.search(r"(?<![\d.])(\d{1,2})\s*(?:x|×|张|块)\s*(?:nvidia\s*|rtx\s*|geforce\s*)?[a-z]{0,3}\s*\d{2,4}", sentence)
+    n = int(many.group(1)) if many and 2 <= int(many.group(1)) <= 16 else 1  # ('35 tok/s with 2x 3090': both cards)
     try:
         model, gpu = deps.catalog.model(req.model)[0], deps.catalog.gpu(cards[0])[0]
         fmt = req.precision if req.precision not in (None, "int4") else (
             "q4_k_m" if "q4_k_m" in (req.checkpoint_format or "") or gpu.vendor == "Apple" else req.precision)
-        engine = "llamacpp" if gpu.vendor == "Apple" or str(fmt).startswith("q") else "vllm"
-        sr = InferenceSpeedRequest(model=model, gpu=gpu, precision=fmt, batch=1, context=2048, output=256, engine=engine)
+        engine = "llamacpp" if gpu.vendor == "Apple" or (str(fmt).startswith("q") and n == 1) else "vllm"
+        # (several cards: the most a stream can get is tensor parallelism over all of them (exllama, vLLM); llama.cpp's
+        # layer split reads them one after another, one card's speed)
+        sr = InferenceSpeedRequest(model=model, gpu=gpu, num_gpus=n, precision=fmt, batch=1, context=2048, output=256,
+                                   engine=engine)
         nbytes, ceiling = single_stream_ceiling(sr)
         est = estimate_inference_speed(sr).decode_tokens_per_s_per_seq
     except (ValueError, LookupError, ZeroDivisionError):
@@ -301,6 +306,16 @@ def _quoted_speed_on_another_card(req: Request, deps: Deps, question: str) -> st
     if quoted <= 1.35 * est:
         return None  # (plausible on that card: nothing to correct)
     above = quoted > ceiling
+    if n > 1:  # the quote names several cards: said with all of them
+        return (f"有人说的 {quoted:g} token/秒（{n} 张 {gpu.name} 跑 {model.name} {fmt}）" + (
+            f"超过了物理上限：每个 token 要读 {nbytes / 1e9:,.1f} GB 权重，{n} × {gpu.memory_bandwidth_gbps:,.0f} GB/s 张量并行时最多 "
+            f"{ceiling:,.1f} token/秒" if above else f"要靠张量并行（exllama、vLLM）才可能，上限 {ceiling:,.1f}；llama.cpp 按层切分时"
+            f"两张卡依次读，约 {ceiling / n:,.1f}") + "。这里不拿它来推算你的卡" if zh else
+            f"the quoted {quoted:g} tokens/s ({model.name} {fmt} on {n}× {gpu.name}) " + (
+                f"is above what those cards can do: each token reads {nbytes / 1e9:,.1f} GB of weights, and {n} × "
+                f"{gpu.memory_bandwidth_gbps:,.0f} GB/s in tensor parallel allows at most {ceiling:,.1f} tokens/s" if above else
+                f"is possible only with tensor parallelism (exllama, vLLM), ceiling {ceiling:,.1f}; llama.cpp's layer split "
+                f"reads the cards one after another, about {ceiling / n:,.1f} at most") + ". It is not scaled to your card here")
     return (f"有人说的 {quoted:g} token/秒（{gpu.name} 跑 {model.name} {fmt}）" + (
         f"超过了这张卡的物理上限：每个 token 要读 {nbytes / 1e9:,.1f} GB 权重，{gpu.memory_bandwidth_gbps:,.0f} GB/s 的带宽最多 "
         f"{ceiling:,.1f} token/秒" if above else f"比估算的 {est:,.1f} token/秒 高得多（上限 {ceiling:,.1f}）")
