@@ -2108,7 +2108,10 @@ def _follow_up_only(low: str, stated: dict, prev: dict, catalog: Catalog) -> dic
         same_line = [r for r in hits if old is not None and r.id.rsplit("-", 1)[0] == old.id.rsplit("-", 1)[0]]
         if len(same_line) == 1 or len(hits) == 1:
             stated["model"] = (same_line or hits)[0].id  # 'and for the 70B?' after Llama-3.1-8B: Llama-3.1-70B
-    stated |= _relative_change(low, stated, prev)
+    changed = _relative_change(low, stated, prev)
+    stated |= changed
+    if {"concurrent_users", "requests_per_s"} & set(changed):
+        stated.pop("load_multiplier", None)  # ('what if users double?' in a thread: the thread's users, scaled once)
     if "hours_per_day" in stated and "period_hours" not in stated and prev.get("period_hours"):
         days = prev["period_hours"] / (prev.get("hours_per_day") or 24)
         stated["period_hours"] = days * stated["hours_per_day"]
