@@ -725,6 +725,32 @@ _METHOD_TIE_BREAK = {
 }
 
 
+def _formats_a_mac_cannot_load(done: list[tuple[Ask, Answer]], zh: bool):
+    """(the note, the options a Mac runs) when formats are compared on Apple silicon and some of them are CUDA
+    engines' checkpoints (AWQ, GPTQ, FP8, NF4); None otherwise."""
+    from knowledge.catalog import default_catalog
+    from tools.formats import runs_on_apple
+
+    gid = next(((x.request or {}).get("gpu") for _, x in done if (x.request or {}).get("gpu")), None)
+    try:
+        apple = gid is not None and default_catalog().gpu(gid)[0].vendor == "Apple"
+    except LookupError:
+        apple = False
+    if not apple:
+        return None
+    fmt = lambda a: str((a.update or {}).get("precision") or "")
+    out = [a.text for a, _ in done if fmt(a) and not runs_on_apple(fmt(a))]
+    if not out:
+        return None
+    keep = [(a, x) for a, x in done if not fmt(a) or runs_on_apple(fmt(a))]
+    note = (f"{'、'.join(out)} 是 CUDA 引擎（vLLM、SGLang、transformers）的格式，Mac 上的 llama.cpp / MLX 加载不了；Mac 上用 GGUF "
+            "（llama.cpp、Ollama、LM Studio）或 MLX 自己的 4/8 位版本，它们的速度与同位数的 GGUF 相近。" if zh else
+            f"{', '.join(out)} {'is a' if len(out) == 1 else 'are'} CUDA engines' format{'s' if len(out) > 1 else ''} (vLLM, "
+            "SGLang, transformers): llama.cpp and MLX on a Mac cannot load them; on a Mac run GGUF (llama.cpp, Ollama, LM "
+            "Studio) or MLX's own 4/8-bit conversion, about as fast as a GGUF of the same bits.")
+    return note, keep
+
+
 def _each_task(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
     """'serve it in bf16 vs a full fine-tune: how many H100s for each?': two jobs, not alternatives: each one's GPUs
     and memory per GPU side by side, no pick."""
@@ -760,6 +786,13 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
         return _compare_layouts(done, zh)
     if asks[0].compare == "task":
         return _each_task(done, zh)
+    if asks[0].compare == "precision":
+        mac = _formats_a_mac_cannot_load(done, zh)
+        if mac:  # 'M2 Ultra: Q4_K_M, AWQ or FP8?': AWQ and FP8 are CUDA formats; the pick is among what a Mac loads
+            note, done = mac
+            rest = _compare([a for a, _ in done], [x for _, x in done], zh, question, prices, calls) if len(done) >= 2 \
+                else ((f"**选 {done[0][0].text}**。" if zh else f"**Pick {done[0][0].text}**.") if done else "")
+            return note + (" " if not zh else "") + (rest or "")
     intent = done[0][1].intent
     if intent == "inference_memory" and re.search(r"上下文|多长|context|longer|long\b", question.lower()) and \
             all(x.figures.get("max_context") for _, x in done) and ((done[0][1].request or {}).get("batch") or 1) <= 1 \
@@ -976,13 +1009,27 @@ def _format_for_the_users(done: list[tuple[Ask, Answer]], vals: list, listed: st
     hold = [av for av in vals if av[1] >= users]
     if not hold:
         return None
-    keep = max(hold, key=lambda av: (users < 2 or not is_gguf(av[0]), _BITS.get(fmt[id(av[0])], 4), av[1]))
+    from knowledge.catalog import default_catalog
+    from tools.formats import supported_on
+
+    gid = (done[0][1].request or {}).get("gpu")
+    try:
+        card = default_catalog().gpu(gid)[0] if gid else None
+    except LookupError:
+        card = None
+    native8 = bool(card and card.fp8_dense_tflops and supported_on("fp8", card)[0])
+    # (8 bits either way: on a card with FP8 tensor cores FP8 computes natively, while INT8 W8A16 dequantises each
+    # weight to 16-bit first, so FP8 is at least as fast for the same quality)
+    keep = max(hold, key=lambda av: (users < 2 or not is_gguf(av[0]), _BITS.get(fmt[id(av[0])], 4),
+                                     native8 and fmt[id(av[0])] == "fp8", av[1]))
     short = [f"{a.text} ({v})" if not zh else f"{a.text}（{v} 路）" for a, v in vals if v < users]
     gguf = [a.text for a, _ in vals if is_gguf(a)]
     if zh:
         return (f"{listed}。" + (f"{'、'.join(short)} 装不下你的 {users} 个用户；" if short else
                                   f"每种格式都能同时容纳你的 {users} 个用户，所以比的不是谁装得更多；")
-                + f"**选 {keep[0].text}**——装得下的格式里" + ("最适合多人并发、且" if users >= 2 and gguf else "")
+                + f"**选 {keep[0].text}**" + (f"（{card.name} 原生支持 FP8 计算；INT8 权重要先反量化成 16 位）" if native8 and
+                                              fmt[id(keep[0])] == "fp8" and any(f == "int8" for f in fmt.values()) else "")
+                + "——装得下的格式里" + ("最适合多人并发、且" if users >= 2 and gguf else "")
                 + "最接近原模型质量的（8 位的 FP8/INT8 在基准上损失远小于 1%，4 位更容易在代码、数学、长推理上掉点）"
                 + (f"；{'、'.join(gguf)} 是 llama.cpp/Ollama 的 GGUF 格式，适合单人、Mac 或 CPU 卸载，多用户并发时批处理效率远不如 "
                    "vLLM/SGLang 上的 AWQ/GPTQ/FP8（上面的路数只按显存算）" if gguf and users >= 2 else "")
@@ -990,7 +1037,10 @@ def _format_for_the_users(done: list[tuple[Ask, Answer]], vals: list, listed: st
                    "vLLM 上的 AWQ/GPTQ 才划算" if users < 2 and is_gguf(keep[0]) else "") + "。")
     return (f"{listed}. " + (f"{', '.join(short)} cannot hold your {users} users at once; " if short else
                              f"Every format holds your {users} users at once, so holding more is not the point; ")
-            + f"**pick {keep[0].text}**: of the formats that hold them, the "
+            + f"**pick {keep[0].text}**" + (f" ({card.name} computes FP8 natively; INT8 weights are dequantised to "
+                                            "16-bit first)" if native8 and fmt[id(keep[0])] == "fp8" and
+                                            any(f == "int8" for f in fmt.values()) else "")
+            + ": of the formats that hold them, the "
             + ("one a batching server runs and the " if users >= 2 and gguf else "")
             + "most faithful (8-bit FP8/INT8 lose well under 1% on benchmarks; 4-bit costs more on code, maths and long "
               "reasoning)"

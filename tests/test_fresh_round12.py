@@ -527,3 +527,38 @@ def test_volume_written_only_as_its_parts_and_a_machine_room_fee(inp, out, host)
 def test_a_context_past_native_within_the_model_cards_yarn_is_sized(model, gpus):
     a = ask(f"{model} on {gpus}: how many concurrent requests at 128k context?")
     assert "YaRN" in a.answer and a.figures.get("max_concurrent_sequences", 0) >= 1, a.answer[:700]
+
+
+# --- format choices on the platform: FP8 where the card computes it, no CUDA formats on a Mac, a checkpoint's own name -
+@pytest.mark.parametrize("card,native", [("L40S 48GB", True), ("H100", True), ("A100 80GB", False)])
+def test_fp8_over_int8_where_the_card_computes_fp8(card, native):
+    a = ask(f"Qwen2.5-32B-Instruct on a single {card}. AWQ int4 vs GPTQ int8 vs FP8 - which one and why? 1-3 users, 8k "
+            "context, quality matters")
+    pick = re.search(r"\*\*pick (\w+)\*\*", a.answer)
+    assert pick, a.answer[:700]
+    if native:  # same 8 bits; FP8 runs on the tensor cores, INT8 W8A16 dequantises first: never slower, same quality
+        assert pick.group(1) == "FP8"
+    else:
+        assert pick.group(1) in ("FP8", "INT8")
+
+
+@pytest.mark.parametrize("text", ["Mac Studio M2 Ultra 192G 跑 Qwen2.5-72B，GGUF Q4_K_M、AWQ、FP8 用哪个格式好？速度大概多少",
+                                  "M3 Max 128GB: Llama 3.1 70B in Q4_K_M or AWQ or GPTQ, which is faster?"])
+def test_cuda_only_formats_are_never_picked_on_a_mac(text):
+    head = ask(text).answer.split("\n\n###")[0]
+    assert re.search(r"CUDA", head)
+    pick = re.search(r"\*\*(?:选|pick) ([^*]+?)\*\*", head, re.I) or re.search(r"\*\*([^*]+?) (?:胜出|wins|is faster)", head)
+    assert pick and re.search(r"Q\d|GGUF", pick.group(1), re.I), head
+
+
+@pytest.mark.parametrize("name", ["Qwen3-235B-A22B-FP8", "Qwen2.5-72B-Instruct-AWQ", "Qwen2.5-32B-Instruct-GPTQ-Int4"])
+def test_a_format_in_the_checkpoint_name_is_no_choice(name):
+    a = ask(f"8x H20 96G, vllm, {name}, TP=8, max-model-len 32k, avg input 3k output 1k: max concurrency?")
+    assert not a.asks, [x.ask for x in a.asks]
+
+
+@pytest.mark.parametrize("limit,avg", [(32768, 4096), (16384, 2500)])
+def test_the_worst_case_at_the_context_limit_is_said(limit, avg):
+    a = ask(f"H100, vllm, Llama 3.1 8B, max-model-len {limit // 1024}k, average input {avg - 500} output 500: max concurrency?")
+    pool = a.figures["kv_pool_tokens"]
+    assert f"**{pool // limit}**" in a.answer  # the pool over the limit: every request at its longest

@@ -157,6 +157,16 @@ def supported_on(fmt: str, gpu) -> tuple[bool, str | None]:
     return True, None
 
 
+CUDA_ONLY = ("awq", "gptq", "int4", "fp8", "nf4", "nvfp4")  # checkpoints only CUDA engines (vLLM, SGLang, TensorRT-LLM,
+# transformers + bitsandbytes) load: llama.cpp and MLX on Apple silicon run GGUF files or MLX's own 4/8-bit conversions
+
+
+def runs_on_apple(fmt: str) -> bool:
+    """Whether llama.cpp or MLX on a Mac loads a checkpoint in this format (GGUF, 16-bit, MLX 8-bit; not AWQ, GPTQ,
+    FP8, NF4 or NVFP4 checkpoints, which are CUDA engines' formats)."""
+    return weight_format(fmt).id not in CUDA_ONLY
+
+
 NO_FP8_AT_ALL = ("Huawei",)  # vendors whose cards run no FP8 format, not even weight-only (Ascend: W8A8 INT8 instead)
 
 

@@ -1335,6 +1335,14 @@ def serving(ctx: Ctx) -> Answer:
                                  f"at most {req.max_num_seqs} run at once.",
                                  f"你的 max_num_seqs {req.max_num_seqs} 比 KV 池能放的（{max_seqs} 路）还小：最多同时跑 "
                                  f"{req.max_num_seqs} 路。"))
+        if req.context and req.context > context and r.vllm_kv_cache_tokens:
+            # ('max-model-len 32k, average 3k in / 1k out'): the average sizes the load; the limit is its worst case
+            worst = r.vllm_kv_cache_tokens // req.context
+            ctx.used.add("context")
+            head += ctx.t(f" Worst case, every request at the {req.context:,}-token limit: **{worst}** at once "
+                          f"({r.vllm_kv_cache_tokens:,} ÷ {req.context:,}).",
+                          f"最坏情况（每个请求都用满 {req.context:,} token 上限）：同时 **{worst}** 路"
+                          f"（{r.vllm_kv_cache_tokens:,} ÷ {req.context:,}）。")
         avg = (req.prompt_len or 0) + (req.output_len or 0)
         if req.prompt_len and avg < context and r.vllm_kv_cache_tokens:
             # '平均输入 3k 输出 500': the pool over the average request, next to the max_model_len worst case

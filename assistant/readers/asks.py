@@ -214,6 +214,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                     return {}
                 return [Ask(text=_label(setting, v, zh), intent=_job_intent(req, setting, low),
                             update={setting: v, **extra, **own_engine(v)}, compare=setting) for _, v in named[:3]]
+        if len(named) == 1 and re.search(r"[a-z0-9][-_]$", text[max(0, named[0][0] - 2):named[0][0]]):
+            continue  # ('Qwen3-235B-A22B-FP8'): the checkpoint's name says its format; no choice is asked
         if len(named) == 1 and (_need_near(text, named[0][0]) or re.search(_HOW_MUCH_MORE, text)
                                 or (setting == "kv_dtype" and _what_if_near(text, named[0][0]))) and \
                 len(set(req.models or [])) < 2:  # ('A 和 B 都用 4-bit，哪个快、快多少': the models are compared, not the format)
