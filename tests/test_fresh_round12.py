@@ -562,3 +562,17 @@ def test_the_worst_case_at_the_context_limit_is_said(limit, avg):
     a = ask(f"H100, vllm, Llama 3.1 8B, max-model-len {limit // 1024}k, average input {avg - 500} output 500: max concurrency?")
     pool = a.figures["kv_pool_tokens"]
     assert f"**{pool // limit}**" in a.answer  # the pool over the limit: every request at its longest
+
+
+@pytest.mark.parametrize("text,ok", [
+    ("we full fine-tune Llama 3 70B on 4x RTX 4090 with ZeRO-3 at 50,000 tokens/s total. how long for 1B tokens?", False),
+    ("我们 8 张 H100 全参训练 Llama 3.1 8B，实测 60000 tokens/s（合计），10B token 要多久？", True),
+])
+def test_a_measured_training_rate_beyond_peak_compute_is_called_out(text, ok):
+    # 70B full: ~6 × 70.6e9 = 4.2e11 FLOPs a token; 4 × 165 TFLOPS = 661e12 FLOPs/s: at most ~1,600 tokens/s at 100%.
+    # 8B on 8 H100: 6 × 8.03e9 = 4.8e10 FLOPs a token; 8 × 989e12 / 4.8e10 = ~164,000 tokens/s at 100%: 60,000 is ~37%
+    a = ask(text)
+    said = bool(re.search(r"cannot be this job|不可能是这个任务", a.answer))
+    assert said == (not ok), a.answer[:800]
+    if not ok:
+        assert a.clarification is not None

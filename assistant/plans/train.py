@@ -926,6 +926,24 @@ def _steps_and_measured(ctx: Ctx, r, tokens: float, n: int, figures: dict) -> li
                          f"**按你实测的 {tps:,.0f} token/秒{'（每卡）' if req.throughput_scope == 'gpu' else ''}**：{tokens:.3g} ÷ "
                          f"{total:,.0f} token/秒 = **{hours:,.1f} 小时（{hours / 24:,.1f} 天）**；这个速度相当于 MFU **{mfu:.0%}**"
                          f"（每 token {flops_per_token:.3g} FLOPs × {total:,.0f} ÷（{n} × {r.peak_tflops:g} TFLOPS））。"))
+        if mfu > 1:  # more work a second than the cards' peak: the figure, or what it was measured on, is not this job
+            from assistant.request import Clarification
+
+            figures["measured_impossible"] = 1
+            out.insert(0, ctx.t(
+                f"**That measurement cannot be this job**: {total:,.0f} tokens/s of {r.method} training on {n} × "
+                f"{ctx.gpu(r.gpu).name} would be {mfu:.0%} of the cards' peak compute (no run exceeds ~60%). It was most "
+                "likely a smaller model, LoRA/QLoRA, inference tokens/s, or a rate counted over all the GPUs of a bigger "
+                "cluster; the figures below use it only to show the mismatch. What exactly ran (model, method, tokens/s "
+                "total or per GPU)?",
+                f"**这个实测不可能是这个任务的**：{n} 张 {ctx.gpu(r.gpu).name} 做 {r.method} 训练跑 {total:,.0f} token/秒，相当于显卡峰值"
+                f"算力的 {mfu:.0%}（任何训练都到不了 ~60% 以上）。多半是更小的模型、LoRA/QLoRA、推理的 token/秒，或是更大集群所有卡的合计；"
+                "下面的数字只用来说明对不上。实际跑的是什么（模型、方法、token/秒是合计还是每卡）？"))
+            ctx.clarify = Clarification(missing=["throughput_tokens_per_s"], question=ctx.t(
+                "What exactly ran: the model, the method, and tokens/s in total or per GPU?",
+                "实际跑的是什么：模型、方法、token/秒是合计还是每卡？"),
+                suggestions=[ctx.t("it was LoRA", "是 LoRA"), ctx.t("it was a 7B model", "其实是 7B 模型"),
+                             ctx.t("that was inference tokens/s", "那是推理的 token/秒")])
     return out
 
 
@@ -1240,7 +1258,7 @@ def training_time(ctx: Ctx) -> Answer:
     cites = ctx.deps.search("H100 A100 BF16 989 312 训练时间" if ctx.zh else "training time MFU GPU hours")
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + first.assumptions) + sources_md(lang, cites)
     return Answer(answer=text, lang=lang, intent=req.intent, figures=figures, citations=cites, tool_calls=ctx.calls,
-                  verdict=Verdict(gpu=first.gpu, num_gpus=n, method=first.method))
+                  verdict=Verdict(gpu=first.gpu, num_gpus=n, method=first.method), clarification=ctx.clarify)
 
 
 def _job_on_other_cards_answer(ctx: Ctx, results, lines: list[str], figures: dict, n: int) -> Answer:
