@@ -156,6 +156,26 @@ def equal_speed_claim(question: str, catalog=None) -> tuple[str, str] | None:
     return a[0], b[0]
 
 
+_FASTER_ZH = r"([^，,。.;；]{1,40}?)\s*(?:推理|训练|跑)?\s*比\s*([^，,。.;；]{1,24}?)\s*(?:还|更|要)?\s*(?:快|强|高|好)"
+_FASTER_EN = r"([^,;.]{1,40}?)\s+(?:is|are|runs?|will be|would be)\s+(?:\w+\s+){0,2}?(?:faster|quicker|better|higher)\s+than\s+(?:the\s+)?([^,;.?]{1,24})"
+
+
+def faster_claim(question: str, catalog=None) -> tuple[str, str] | None:
+    """(the card claimed faster, the other) for 'A 推理比 B 快', 'A is faster than B', in the order written; None."""
+    from assistant.readers.names import find_names
+    from knowledge.catalog import default_catalog
+
+    low = question.lower()
+    m = re.search(_FASTER_ZH, low) or re.search(_FASTER_EN, low)
+    if not m:
+        return None
+    cat = catalog or default_catalog()
+    a, b = (find_names(x, cat)[0].gpus for x in (m.group(1), m.group(2)))
+    if not a or not b or a[-1] == b[0]:
+        return None
+    return a[-1], b[0]
+
+
 EQUAL_WITHIN = 1.1  # two set-ups within 10% of each other are 'as fast' (an assumption, said in the verdict)
 
 

@@ -576,3 +576,17 @@ def test_a_measured_training_rate_beyond_peak_compute_is_called_out(text, ok):
     assert said == (not ok), a.answer[:800]
     if not ok:
         assert a.clarification is not None
+
+
+@pytest.mark.parametrize("text,long_busy", [
+    ("销售说 H20 推理比 H100 快，因为带宽更高，所以 8 卡 H20 跑 Qwen2.5-72B 高并发客服（RAG，prompt 都比较长）吞吐比 8 卡 H100 高。对吗？", True),
+    ("vendor says the H20 is faster than the H100 for serving Llama 3.1 70B, high concurrency with long prompts (RAG). true?", True),
+    ("销售说 H20 推理比 H100 快，8 卡跑 Qwen2.5-72B，单用户短对话，对吗？", False),
+])
+def test_a_faster_claim_is_judged_at_the_users_workload(text, long_busy):
+    a = ask(text)
+    f = a.figures
+    h20, h100 = f["requests_per_s_h20"], f["requests_per_s_h100"]
+    assert f["claim_correct"] == int(h20 >= h100)
+    if long_busy:  # 8k prompts, 64 in flight: prefill is compute-bound, 148 vs 989 dense TFLOPS: the H100 must win
+        assert h100 > h20 and f["claim_correct"] == 0

@@ -932,6 +932,11 @@ def fact_check(ctx: Ctx) -> Answer:
     linear = per_stream_times_users(question) if req.model else None
     if linear:  # '120 tok/s x 50 users = 6000 tok/s, right?': the speed at that many users, computed
         return _per_stream_times_users(ctx, *linear)
+    from assistant.claims import faster_claim
+
+    faster = faster_claim(question, ctx.deps.catalog) if req.model and len(set(req.gpus or [])) >= 2 else None
+    if faster and not re.search(r"训练|微调|train|fine-?tun", low):
+        return _faster_serving_claim(ctx, *faster)  # 'H20 推理比 H100 快…高并发、长 prompt，对吗': at that workload
     training_words = re.search(r"lora|微调|训练|fine[\s-]?tun|train", low)
     inference_words = re.search(r"推理|部署|跑|加载|放得下|装得下|serv|inference|run|load|fits?(?![a-z])", low)
     memory_claim = req.model and (req.method or req.methods or training_words or inference_words)
@@ -1005,6 +1010,72 @@ def fact_check(ctx: Ctx) -> Answer:
                                        "citations": errata + base.citations,
                                        "figures": base.figures | {"claim_correct": int(correct)}})
     return explain(ctx)
+
+
+LONG_PROMPT = 8192  # tokens a 'long prompt' / RAG prompt is taken as when no length is given (an assumption, said)
+HIGH_CONCURRENCY = 64  # requests in flight 'high concurrency' is taken as when no count is given (an assumption, said)
+
+
+def _faster_serving_claim(ctx: Ctx, fast: str, slow: str) -> Answer:
+    """'The H20 serves faster than the H100 because of its bandwidth': both cards timed on the job at the user's
+    workload (long prompts and high concurrency when said: prefill is compute-bound, decode bandwidth-bound), the
+    requests a second each sustains compared, the claim judged on that."""
+    from assistant.plans.infer import inference_speed, requests_per_s
+
+    req, low = ctx.req, ctx.question.lower()
+    long_prompt = re.search(r"长\s*(?:prompt|提示|文档|上下文)|(?:prompt|提示|上下文)[^，。,.]{0,8}长|rag|" +
+                            w(r"long (?:prompts?|documents?|context)"), low)
+    busy = re.search(r"高并发|并发(?:很)?(?:高|大)|" + w(r"high (?:concurrency|traffic|load)|many (?:users|requests)"), low)
+    prompt = req.prompt_len or (LONG_PROMPT if long_prompt else 2048)
+    out = req.output_len or 256
+    users = req.concurrent_users or (HIGH_CONCURRENCY if busy else 16)
+    n = req.num_gpus or 8
+    if not req.prompt_len:
+        ctx.assume(f"prompts of {prompt:,} tokens" + (" (long RAG prompts)" if long_prompt else ""),
+                   f"每个请求输入 {prompt:,} token" + ("（RAG 长提示）" if long_prompt else ""))
+    if not req.concurrent_users:
+        ctx.assume(f"{users} requests in flight" + (" (high concurrency)" if busy else ""),
+                   f"同时 {users} 个请求" + ("（高并发）" if busy else ""))
+    rows, rate = [], {}
+    for gid in (fast, slow):
+        sub = req.model_copy(update={"intent": "inference_speed", "gpu": gid, "gpus": [gid], "num_gpus": n,
+                                     "concurrent_users": users, "batch": None, "prompt_len": prompt, "output_len": out,
+                                     "context": prompt + out})
+        a = inference_speed(Ctx(req=sub, deps=ctx.deps, question=ctx.question))
+        one = inference_speed(Ctx(req=sub.model_copy(update={"concurrent_users": 1}), deps=ctx.deps, question=ctx.question))
+        ctx.calls += a.tool_calls + one.tool_calls
+        # one prompt's prefill (the batch's own TTFT counts every prompt of it) and the batch's decode rate
+        ttft, total = one.figures.get("ttft_s"), a.figures.get("decode_tokens_per_s_total")
+        if not (ttft and total):
+            return a
+        # each request: its prompt's prefill (compute-bound) plus its share of the batch's decode (bandwidth-bound)
+        rps = requests_per_s(ttft, out, total)
+        rate[gid] = rps
+        name = ctx.gpu(gid).name
+        rows.append([f"{n}× {name}", f"{ctx.gpu(gid).bf16_dense_tflops:g}", f"{ctx.gpu(gid).memory_bandwidth_gbps:,.0f}",
+                     f"{ttft:.2f}", f"{total:,.0f}", f"{rps:.2f}"])
+    holds = rate[fast] >= rate[slow] * 1.0
+    ratio = rate[fast] / rate[slow]
+    fname, sname = ctx.gpu(fast).name, ctx.gpu(slow).name
+    head = ctx.t(
+        (f"**The claim holds here**: {n}× {fname} sustain {ratio:.2f}× the requests a second of {n}× {sname} at this "
+         "workload." if holds else
+         f"**The claim is wrong for this workload**: {n}× {fname} sustain only {ratio:.2f}× the requests a second of "
+         f"{n}× {sname}.") + f" With {prompt:,}-token prompts and {users} in flight, each request's prefill is "
+        "compute-bound (dense TFLOPS) while decode reads the weights (bandwidth): "
+        f"{fname} has {ctx.gpu(fast).memory_bandwidth_gbps:,.0f} GB/s against {ctx.gpu(slow).memory_bandwidth_gbps:,.0f}, "
+        f"but {ctx.gpu(fast).bf16_dense_tflops:g} dense BF16 TFLOPS against {ctx.gpu(slow).bf16_dense_tflops:g}.",
+        (f"**在这个负载下说法成立**：{n} 张 {fname} 每秒能处理的请求是 {n} 张 {sname} 的 {ratio:.2f} 倍。" if holds else
+         f"**在这个负载下说法不对**：{n} 张 {fname} 每秒能处理的请求只有 {n} 张 {sname} 的 {ratio:.2f} 倍。")
+        + f"输入 {prompt:,} token、同时 {users} 个请求时，每个请求的预填充受算力限制（稠密 TFLOPS），解码才看带宽：{fname} 带宽 "
+        f"{ctx.gpu(fast).memory_bandwidth_gbps:,.0f} GB/s 对 {ctx.gpu(slow).memory_bandwidth_gbps:,.0f}，但稠密 BF16 算力只有 "
+        f"{ctx.gpu(fast).bf16_dense_tflops:g} 对 {ctx.gpu(slow).bf16_dense_tflops:g} TFLOPS。")
+    table = md_table([ctx.t("set-up", "配置"), "TFLOPS (BF16 dense)", "GB/s", ctx.t("prefill s/request", "每请求预填充 秒"),
+                      ctx.t("decode tokens/s (batch)", "整批解码 token/秒"), ctx.t("requests/s", "请求/秒")], rows)
+    ctx.used |= {"gpus", "gpu", "num_gpus", "concurrent_users", "prompt_len", "context"}
+    text = head + "\n\n" + table + assumptions_md(ctx.lang, ctx.notes)
+    return Answer(answer=text, lang=ctx.lang, intent="fact_check", tool_calls=ctx.calls,
+                  figures={f"requests_per_s_{g}": round(v, 3) for g, v in rate.items()} | {"claim_correct": int(holds)})
 
 
 def _per_stream_times_users(ctx: Ctx, one: float, users: int, product: float) -> Answer:
