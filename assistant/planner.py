@@ -1497,8 +1497,9 @@ def _size_the_family_lacks(ctx: Ctx) -> Answer | None:
 
     pool = [x for x in ctx.deps.catalog.models if abs(x.params_total / size - 1) < 0.06 and x not in members
             and "distill" not in x.id and not SPECIALISED_MEMBER.search(x.id)]
-    other = sorted(pool, key=lambda x: (not x.id.startswith(stem), [-ord(c) for c in x.id]))[:1]
-    # (the same maker first, its latest release: 'llama-3.3-70b' before 'llama-3-70b' and 'llama-2-70b')
+    other = sorted((x for x in pool if x.id.startswith(stem)), key=lambda x: [-ord(c) for c in x.id])[:1]
+    # (the same maker's other generation, its latest release: 'llama-3.3-70b' before 'llama-3-70b'; never another
+    # maker's model of that size, which is no reading of the name)
     sizes = ", ".join(x.name for x in sorted(members, key=lambda x: x.params_total) if "coder" not in x.id)
     options = other + near
     clar = Clarification(missing=["model"], question=ctx.t(f"Which model did you mean?", "你指的是哪个模型？"),
@@ -1641,6 +1642,16 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
         gb = float(said_gb.group(1))
         same = [g.id for g in ctx.deps.catalog.gpus if g.memory_gb and abs(g.memory_gb - gb) <= 0.02 * gb
                 and g.vendor != "Apple" and not g.id.startswith("custom")]
+        if not same:  # ('H100X 120GB'): the name's own line nearest that memory either side (H100 NVL 94, H200 141)
+            bare_name = re.sub(r"^(?:nvidia|amd)\s*", "", name.lower())
+            stem_m = re.match(r"[a-z]+\d+", bare_name)
+            letter = bare_name[:1]
+            line = [g for g in ctx.deps.catalog.gpus if g.memory_gb and g.id.startswith(letter) and g.vendor != "Apple"
+                    and not g.id.startswith("custom")]
+            own = lambda g: bool(stem_m) and g.id.startswith(stem_m.group(0))  # ('h100x': the H100 line first)
+            below = max((g for g in line if g.memory_gb < gb), key=lambda g: (own(g), g.memory_gb, -len(g.id)), default=None)
+            above = min((g for g in line if g.memory_gb > gb), key=lambda g: (not own(g), g.memory_gb, len(g.id)), default=None)
+            same = [g.id for g in (below, above) if g is not None]
         suggestions = same[:3] + [g for g in suggestions if g not in same]
     yours = name == "your GPUs"
     if yours:  # 'how many of our GPUs?': the count turns on which cards they are; the common ones meanwhile
@@ -1679,6 +1690,10 @@ def _unknown_gpu(ctx: Ctx) -> Answer:
                                   f"；用 {lf.name.split(' (')[0]} 权重约 {w_gb:,.0f} GB，按 90% 显存利用率还剩约 "
                                   f"{have * 0.9 - w_gb:,.0f} GB 给 KV cache")
                     break
+    lacks = _size_the_family_lacks(ctx) if ctx.req.model and re.fullmatch(r"[\d.]+b", ctx.req.model) else None
+    if lacks is not None:  # ('qwen 3 72b' on a card the table lacks): the model's own problem said first
+        first = next((p for p in lacks.answer.split("\n\n") if p.startswith("**")), "")
+        warn = (first + "\n\n" if first else "") + warn
     text = (restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + warn + (ctx.t(".", "。") if yours else
                                                                          ctx.t(" (`gpu-advisor gpus` lists all).", "（`gpu-advisor gpus` 列出全部）。"))
             + "\n\n" + clar.question + "\n\n" + ctx.t("Did you mean: ", "是不是：") + " / ".join(clar.suggestions))

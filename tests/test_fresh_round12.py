@@ -590,3 +590,19 @@ def test_a_faster_claim_is_judged_at_the_users_workload(text, long_busy):
     assert f["claim_correct"] == int(h20 >= h100)
     if long_busy:  # 8k prompts, 64 in flight: prefill is compute-bound, 148 vs 989 dense TFLOPS: the H100 must win
         assert h100 > h20 and f["claim_correct"] == 0
+
+
+def test_an_unknown_card_of_an_unmatched_memory_offers_its_line_either_side():
+    a = ask("will a H100X 120GB run Llama 3.1 70B in bf16?")
+    offered = a.answer.split("Did you mean: ")[1].split("\n")[0].split(" / ")
+    mem = {g.id: g.memory_gb for g in CAT.gpus}
+    # 120 GB: the H100 line's largest below it (H100 NVL, 94 GB) and the nearest 'h' card above it (141 GB)
+    assert offered[0].startswith("h100") and mem[offered[0]] < 120 < mem[offered[1]]
+
+
+@pytest.mark.parametrize("text,family", [("will a H100X 120GB run qwen 3 72b in bf16?", "Qwen 3 72B"),
+                                         ("想部署 Qwen2.5-110B，FP8，需要几张 H800？", "qwen2.5-110b")])
+def test_a_size_the_family_lacks_is_said_and_no_other_makers_model_offered(text, family):
+    a = ask(text)
+    assert re.search(rf"{re.escape(family)} does not exist|没有 {re.escape(family)} 这个模型", a.answer, re.I), a.answer[:500]
+    assert "Llama 4" not in a.answer.split("\n\n")[1]
