@@ -606,3 +606,11 @@ def test_a_size_the_family_lacks_is_said_and_no_other_makers_model_offered(text,
     a = ask(text)
     assert re.search(rf"{re.escape(family)} does not exist|没有 {re.escape(family)} 这个模型", a.answer, re.I), a.answer[:500]
     assert "Llama 4" not in a.answer.split("\n\n")[1]
+
+
+@pytest.mark.parametrize("text", ["what GPU should we buy for our LLM project? budget is 50k",
+                                  "serve llama 3.1 70b, budget ~200k, what should we buy?", "预算 50k，买什么卡跑 Qwen2.5-32B？"])
+def test_a_budget_in_k_is_money_not_a_context(text):
+    r = read(text, CAT)
+    assert r.request.context is None and r.request.budget
+    assert any("currency" in w or "币种" in w for w in r.warnings)  # the currency assumed is said

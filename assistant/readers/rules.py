@@ -1162,6 +1162,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if (stated.get("budget") or (lang == "zh" and (stated.get("purchase_price") or stated.get("purchase_price_per_server"))))\
             and "currency" not in stated and not re.search(r"\$|美元|美金|usd|(?<![a-z])dollars?|刀", low):
         stated["currency"] = "CNY" if lang == "zh" else "USD"  # '预算50万' is yuan; shown in the restatement
+        warnings.append("金额没写币种，按人民币计；如果是美元请写“$”或“美元”（能买到的卡也受出口管制影响）" if lang == "zh" else
+                        "no currency given: the amounts are read as US dollars; if they are yuan (RMB), say so, which "
+                        "also changes the cards that can be bought (US export rules in China)")
     if stated.get("full_model") and "precision" not in stated and stated.get("model"):
         try:  # '不量化的 Qwen2.5-14B' is its bf16 checkpoint; '满血 DeepSeek' its fp8 one
             stated["precision"] = catalog.model(stated["model"])[0].native_precision

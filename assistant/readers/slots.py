@@ -404,6 +404,9 @@ def lengths(text: str) -> dict:
         re.search(r"(?<![\d.$¥,])(512|1024|2048|3072|4096|6144|8192|12288|16384|32768|65536|131072)\s*(?:tokens?)?"
                   r"(?![\d.]|\s*(?:gb|g\b|mb|张|块|卡|台|个|条|b\b|万|亿|元|美元|gpus?|cards?|人|users?|steps?|%|x\b|×|"
                   r"[a-z]{1,3}\d{2,4}|rtx|nvidia|ascend|mi\d))", text)  # '2048 H100s' is a count, not a length
+    if m and re.search(r"(?:budget|预算|cost|costs|price|priced|spend|pay|paid|capex|usd|rmb|cny|\$|¥|￥|花了?|块|元)\s*"
+                       r"(?:is|of|=|:|：|about|around|roughly|~|约|大概|是|为|有)?\s*$", text[max(0, m.start() - 24):m.start()]):
+        m = None  # ('budget is 50k': money, not a context of 51,200 tokens)
     if m:
         n = length(m.group(1))
         if n and n >= 16:
