@@ -614,3 +614,10 @@ def test_a_budget_in_k_is_money_not_a_context(text):
     r = read(text, CAT)
     assert r.request.context is None and r.request.budget
     assert any("currency" in w or "币种" in w for w in r.warnings)  # the currency assumed is said
+
+
+@pytest.mark.parametrize("phrase,loss", [("expect ~10% MFU loss scaling to 4 nodes", 0.10),
+                                         ("MFU drops by 15% at 64 GPUs", 0.15), ("扩到 4 机 MFU 会下降约 8%", 0.08)])
+def test_an_expected_mfu_loss_scales_the_measured_mfu(phrase, loss):
+    r = _req(f"Pretraining a 3B model on 300B tokens on 32x H100, measured 42% MFU on one node, {phrase}. how long?")
+    assert r.mfu == pytest.approx(0.42 * (1 - loss), abs=1e-4)  # a relative loss: 42% × (1 - loss)
