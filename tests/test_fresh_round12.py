@@ -621,3 +621,13 @@ def test_a_budget_in_k_is_money_not_a_context(text):
 def test_an_expected_mfu_loss_scales_the_measured_mfu(phrase, loss):
     r = _req(f"Pretraining a 3B model on 300B tokens on 32x H100, measured 42% MFU on one node, {phrase}. how long?")
     assert r.mfu == pytest.approx(0.42 * (1 - loss), abs=1e-4)  # a relative loss: 42% × (1 - loss)
+
+
+@pytest.mark.parametrize("text", [
+    "Vendor quoted 'H100 NVL 94G x4' for serving Qwen2.5-72B in bf16. is NVL the same as SXM? does it fit?",
+    "报价是 4 张 H100 NVL 跑 Qwen2.5-72B bf16，NVL 和 SXM 有什么区别？放得下吗？"])
+def test_two_forms_of_the_card_named_are_compared_beside_the_job(text):
+    a = ask(text)
+    cmp_ = [x for x in a.asks if x.intent == "compare"]
+    assert cmp_ and set(cmp_[0].request["gpus"]) == {"h100-nvl", "h100"}, [x.ask for x in a.asks]
+    assert any(x.intent == "inference_memory" for x in a.asks)

@@ -1371,6 +1371,30 @@ def _listed(parts: list[str], req: Request) -> list[Ask]:
     return asks if len(asks) >= 2 else []
 
 
+_FORM = r"(nvl|sxm\d?|pcie|hgx|dgx)"
+
+
+def _form_difference(low: str, req: Request, catalog) -> Ask | None:
+    """'is NVL the same as SXM?', 'NVL 和 SXM 有什么区别': two forms of the card the message names, compared (their
+    memory, bandwidth, compute and link); None unless both forms exist in the table for that card."""
+    m = re.search(rf"(?<![a-z]){_FORM}(?![a-z0-9])\s*(?:is|are)?\s*(?:the\s+)?same\s+as\s+(?:the\s+)?(?:\w+\s+)?{_FORM}(?![a-z0-9])|"
+                  rf"(?:is|are)\s+(?:the\s+)?(?:\w+\s+)?{_FORM}\s+(?:the\s+)?same\s+as\s+(?:the\s+)?(?:\w+\s+)?{_FORM}|"
+                  rf"{_FORM}\s*(?:和|跟|与|vs\.?|versus)\s*{_FORM}\s*(?:一样吗|一样么|是一样的吗|有什么区别|有啥区别|区别|差别|(?<![a-z])difference)",
+                  low)
+    if not m or catalog is None or not req.gpu:
+        return None
+    a, b = [g for g in m.groups() if g][:2]
+    stem = req.gpu.split("-")[0]
+    fam = {g.id: g for g in catalog.gpus if g.id.split("-")[0] == stem}
+    pick = lambda f: next((gid for gid, g in fam.items() if f.rstrip("0123456789") in (g.form_factor or "").lower()
+                           or gid.endswith("-" + f.rstrip("0123456789"))), None)
+    ga, gb = pick(a), pick(b)
+    if not ga or not gb or ga == gb:
+        return None
+    return Ask(text=m.group(0), intent="compare", update={"gpu": ga, "gpus": [ga, gb], "num_gpus": None, "model": None,
+                                                         "models": []})
+
+
 def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     """The asks of a message (empty for a message with one ask): alternatives first, then several cards, then several
     values, then several intents. Alternatives computed by another tool than the message's own question come after
@@ -1457,6 +1481,9 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
                                                                     "inference_speed", "serving", "inference_memory")]
         # (a list whose every item is a figure asked is read as it is written, before the clause-by-clause reading)
         # (formats in items of their own carry each item's GPU count: 'A）4 张跑 BF16；B）2 张跑 AWQ')
+    forms = _form_difference(low, req, catalog)
+    if forms:  # 'H100 NVL x4 … is NVL the same as SXM? does it fit?': the two forms of the card compared, beside the job
+        asks = (asks or [Ask(text=_intent_label(req), intent=req.intent)]) + [forms]
     clauses = _clauses(low)
     decided = any(a.compare for a in asks)  # alternatives are compared with a pick: 'pick one and say why' is that
     extra = [Ask(text=c, intent="out_of_scope") for at, c in enumerate(clauses) if _unanswerable(c, at)
