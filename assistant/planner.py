@@ -1186,6 +1186,9 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     # (several asks: the message's premises are corrected once, above them: multi_ask.combine)
     sizes = _family_sizes_per_billion(ctx) if ctx.req.family_flagship and answer.status == "answered" and \
         ctx.req.intent.startswith("training") else ""
+    if not sizes and ctx.req.family_desk and answer.status == "answered" and answer.intent == "training_memory" and \
+            not ctx.one_of_several:
+        sizes = _family_desk_sizes(ctx)
     which = _which_family_member(ctx)
     if not which and not sizes and ctx.req.family_flagship and answer.status == "answered" and not ctx.req.full_model \
             and not re.search(r"是哪个|Which ", body[:400]):  # ('跑满血': the full model is meant; nothing to ask)
@@ -1361,6 +1364,47 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
     return Answer(answer=restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=ctx.req.intent,
                   status="needs_clarification", clarification=clar, request=ctx.req.model_dump(mode="json"),
                   slots=req_dict, tool_calls=ctx.calls)
+
+
+def _family_desk_sizes(ctx: Ctx) -> str:
+    """'Qwen 模型微调要多大显存？我们打算买 4090': a family with no size, on one desk card: which size and which method is
+    asked, with each method's memory for the family's small, desk and middle sizes on that card meanwhile."""
+    from knowledge.catalog import FAMILY_MIDDLE, FAMILY_SMALL
+
+    req = ctx.req
+    top = req.family_desk
+    ids = list(dict.fromkeys(x for x in (FAMILY_SMALL.get(top), req.model, FAMILY_MIDDLE.get(top)) if x))
+    if len(ids) < 2 or not req.gpu:
+        return ""
+    ctx.used.add("family_desk")
+    rows = []
+    for mid in ids:
+        sub = req.model_copy(update={"model": mid, "methods": ["qlora", "lora", "full"], "method": None,
+                                     "family_desk": None, "intent": "training_memory"})
+        try:
+            a = plan(sub, ctx.deps, ctx.question, one_of_several=True)
+        except Exception:
+            log.exception("family sizes failed")
+            continue
+        f = a.figures
+        cells = []
+        for m in ("qlora", "lora", "full"):
+            gb, need = f.get(f"{m}_per_gpu_gb"), f.get(f"{m}_min_gpus")
+            if gb is None:
+                continue
+            label = {"qlora": "QLoRA", "lora": "LoRA", "full": ctx.t("full", "全参")}[m]
+            cells.append(f"{label} {gb:,.0f} GB" + (ctx.t(" ✅", " ✅") if need == 1 else
+                                                   ctx.t(f" (needs {need})", f"（要 {need} 张）") if need else ""))
+        if cells:
+            rows.append(f"- {ctx.deps.catalog.model(mid)[0].name}: " + ctx.t(", ", "，").join(cells))
+    if len(rows) < 2:
+        return ""
+    card = ctx.gpu().name
+    fam = req.model_text or top
+    return ctx.t(f"**Which {fam} size, and LoRA, QLoRA or full fine-tuning?** The memory turns on both; on one {card} "
+                 "(✅ = fits one card):", f"**是哪个尺寸的 {fam}，用 LoRA、QLoRA 还是全参？** 显存取决于这两点；一张 {card} 上"
+                 "（✅ = 一张卡放得下）：") + "\n" + "\n".join(rows) + "\n\n" + ctx.t(
+        f"Sized below as {ctx.model().name} until you say.", f"没说之前，下面按 {ctx.model().name} 计算。")
 
 
 def _family_sizes_per_billion(ctx: Ctx) -> str:

@@ -25,7 +25,7 @@ Currency = Literal["USD", "CNY"]
 META_FIELDS = ("intent", "lang", "stated", "follow_up", "compared", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
                "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu", "rent_per_month_server",
                "hosting_includes_power", "unknown_model", "premise_notes", "closed_model", "quoted_tokens_per_s",
-               "memory_asked")
+               "memory_asked", "family_desk")
 
 
 class Request(BaseModel):
@@ -47,6 +47,8 @@ class Request(BaseModel):
                                                             "gguf-q4_k_m, ... (sets the inference precision)")
     models: list[str] = Field(default_factory=list, description="every model named, in order (comparisons)")
     family_flagship: bool | None = Field(None, description="a model family named alone ('DeepSeek'): its flagship, said")
+    family_desk: str | None = Field(None, description="a family named alone on one desk card ('Qwen … 4090'): sized as the "
+                                    "member people run there, which one (and the method) asked beside it")
     samples: int | None = Field(None, ge=1, le=10_000_000_000, description="training samples counted with no length "
                                 "('our 50k samples'): the tokens wait on their average length")
     sample_len: int | None = Field(None, ge=1, le=10_000_000, description="average tokens per training sample, when the "

@@ -631,3 +631,16 @@ def test_two_forms_of_the_card_named_are_compared_beside_the_job(text):
     cmp_ = [x for x in a.asks if x.intent == "compare"]
     assert cmp_ and set(cmp_[0].request["gpus"]) == {"h100-nvl", "h100"}, [x.ask for x in a.asks]
     assert any(x.intent == "inference_memory" for x in a.asks)
+
+
+@pytest.mark.parametrize("text", ["Qwen 模型微调要多大显存？我们打算买 4090", "how much VRAM to fine-tune llama on one RTX 4090?"])
+def test_a_family_alone_on_a_desk_card_asks_size_and_method_with_each_sized(text):
+    a = ask(text)
+    assert re.search(r"Which .+ size, and LoRA, QLoRA or full|是哪个尺寸的 .+，用 LoRA、QLoRA 还是全参", a.answer), a.answer[:500]
+    rows = re.findall(r"^- (.+?): (.+)$", a.answer.split("\n\n")[1], re.M)
+    assert len(rows) >= 2
+    for _, cells in rows:
+        for cell in re.split(r", |，", cells):
+            gb = float(re.search(r"([\d,]+) GB", cell).group(1).replace(",", ""))
+            if "✅" in cell:  # fits one 24 GB card
+                assert gb <= 25.5

@@ -749,6 +749,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             desk = _desk_member(family[1], names.gpus, low, catalog)
             if desk:  # 'can i fine tune llama on a 4090?': the size one card runs, not the 405B flagship (said)
                 stated["model"], stated["family_flagship"] = desk.id, None
+                stated["family_desk"] = family[1]
                 warnings.append(f"'{family[0]}' names no size: on one {catalog.gpu(names.gpus[0])[0].name} sized as "
                                 f"{desk.name}, the size people run on one card ({_flagship_on(family[1], names.gpus[0], catalog)}); "
                                 "name the size for another")
