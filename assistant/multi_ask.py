@@ -374,6 +374,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         if x.figures.get("over_power_limit"):  # a plan over the power stated is no option, whatever it scores
             rule_out(f"超过功率上限（约 {x.figures['machine_power_w']:,.0f} W）" if zh else
                      f"over your power limit (~{x.figures['machine_power_w']:,.0f} W)")
+        over = _over_budget(x, prices, zh) if intent in ("inference_speed", "inference_memory") else None
+        if over:  # ('~$4k budget … 2x 3090, 2x 4090, 2x 5090 or a Mac?'): a machine the budget cannot buy is no option
+            rule_out(over)
         if x.figures.get("batch") and intent == "inference_speed":
             extra.append(f"batch {x.figures['batch']}")
         if intent == "serving" and x.figures.get("serve_total_gpus"):
@@ -1719,6 +1722,36 @@ def _spec_line(gpu_ids: list, zh: bool, priced: bool = True) -> str | None:
     return lead + f"{a.name} vs {b.name}: " + "; ".join(parts) + \
         ("（显存决定放得下多大的模型和多少并发，带宽决定解码速度，算力决定预填充和训练速度）" if zh else
          " (memory sets the model size and concurrency, bandwidth the decode speed, compute prefill and training)")
+
+
+def _over_budget(x: Answer, prices, zh: bool) -> str | None:
+    """'over your budget (~$5,950 for the machine)' when the request states a budget and the option's machine (its
+    cards at the price table's cheaper typical new/used price, plus a host; a Mac at its own price) costs more."""
+    from knowledge.catalog import default_catalog
+    from tools.purchase import DEFAULT_CNY_PER_USD, HOST_USD, price_of
+
+    r = x.request or {}
+    budget, gid, n = r.get("budget"), r.get("gpu"), r.get("num_gpus") or 1
+    if not budget or not gid or r.get("host_owned"):
+        return None
+    cur = r.get("currency") or ("CNY" if zh else "USD")
+    try:
+        gpu = default_catalog().gpu(gid)[0]
+    except (LookupError, ValueError):
+        return None
+    got = price_of(list(prices), gpu, cur)
+    if got is None:
+        return None
+    per, condition, server, _ = got
+    host = 0.0 if gpu.vendor == "Apple" or server else HOST_USD[min((k for k in HOST_USD if k >= n), default=8)] * (
+        DEFAULT_CNY_PER_USD if cur == "CNY" else 1.0)
+    cost = per * (1 if gpu.vendor == "Apple" else n) + host
+    if cost <= budget * 1.05:
+        return None
+    sym = "¥" if cur == "CNY" else "$"
+    kind = ("二手" if zh else "used") if condition == "used" else ("新" if zh else "new")
+    return (f"超出预算（整机约 {sym}{cost:,.0f}，{kind}卡价格表估计）" if zh else
+            f"over your budget (~{sym}{cost:,.0f} for the machine, {kind} cards, price-table estimate)")
 
 
 def _purchase_line(cards: list, zh: bool, prices) -> str | None:

@@ -644,3 +644,27 @@ def test_a_family_alone_on_a_desk_card_asks_size_and_method_with_each_sized(text
             gb = float(re.search(r"([\d,]+) GB", cell).group(1).replace(",", ""))
             if "✅" in cell:  # fits one 24 GB card
                 assert gb <= 25.5
+
+
+# --- a GGUF file runs in llama.cpp, split by layers over consumer cards; a Mac named beside cards is one Mac -----------
+@pytest.mark.parametrize("text", ["Llama 3.1 70B Q4_K_M on 2x RTX 3090, 8k context: does it fit and how fast?",
+                                  "2 张 3090 跑 Llama 3.1 70B 的 Q4_K_M gguf，8k 上下文，能跑吗？多快？"])
+def test_a_gguf_on_two_consumer_cards_is_split_by_layers(text):
+    a = ask(text)
+    # 70.55e9 × 0.605 B = 42.7 GB (the 0.64 GB embedding stays in RAM) + 8,192 × 320 KiB = 2.7 GB of fp16 KV + 2 × 1.5 GB
+    # of CUDA context and compute buffers = 47.7 GB, within 2 × ~25.0 GB usable: every layer on the GPUs
+    assert a.figures.get("gpu_layers") == 80 and a.figures.get("fits") == 1, a.answer[:600]
+    # one stream reads the two halves one after the other: at most 936 GB/s / 42.7 GB = 21.9 tokens/s
+    assert a.figures["decode_tokens_per_s_per_seq"] < 936 / 42.7
+
+
+def test_a_mac_beside_counted_cards_is_one_mac_and_a_budget_rules_options_out():
+    a = ask("home lab, ~$4k budget, one 15A/120V circuit. wanna run Llama 3.3 70B Q4 (gguf) just for myself, want 15+ "
+            "tok/s. 2x used 3090, 2x 4090, 2x 5090, or a Mac Studio M3 Ultra 96GB?")
+    mac = next(x for x in a.asks if "M3 Ultra" in x.ask)
+    assert mac.request["num_gpus"] == 1
+    # one M3 Ultra reads 42.7 GB per token at 819 GB/s: at most 19.2 tokens/s for one stream
+    assert mac.figures["decode_tokens_per_s_per_seq"] < 819 / 42.7
+    head = a.answer.split("\n\n###")[0]
+    assert "2× GeForce RTX 4090 (q4_k_m, over your budget" in head  # two new 4090s and a host are past $4k
+    assert re.search(r"\*\*Best: 2× GeForce RTX 3090\*\*", head), head

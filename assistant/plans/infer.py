@@ -175,7 +175,8 @@ def offload(ctx: Ctx) -> Answer:
     text = (head + "\n\n" + md_table(["", ""], rows) + f"\n\n`{r.command}`" + assumptions_md(lang, ctx.notes + r.assumptions))
     figures = {"gpu_layers": r.gpu_layers, "cpu_moe_layers": r.cpu_moe_layers, "offload_gpu_gb": r.gpu_gb,
                "offload_ram_gb": r.ram_gb, "offload_decode_tokens_per_s": r.decode_tokens_per_s,
-               "decode_tokens_per_s_per_seq": r.decode_tokens_per_s, "precision": fmt, "batch": 1}
+               "decode_tokens_per_s_per_seq": r.decode_tokens_per_s, "precision": fmt, "batch": 1,
+               "fits": int(bool(all_on))}  # (the GPUs hold every layer; otherwise part runs from RAM, at RAM speed)
     return Answer(answer=text, lang=lang, intent=req.intent, tool_calls=ctx.calls, figures=figures,
                   verdict=Verdict(fits=fits_all, gpu=gpu.id, num_gpus=n, method="inference", per_gpu_gb=r.per_gpu_gb))
 
@@ -211,11 +212,19 @@ def serving_count(ctx: Ctx, model, gpu, least: int | None, note: bool = True) ->
     return count
 
 
+def _gguf_job(ctx: Ctx) -> bool:
+    """The weights asked are a GGUF file ('Q4_K_M', '(gguf)'), which llama.cpp / Ollama run, not vLLM."""
+    req = ctx.req
+    return str(req.precision or "").startswith(("q", "iq")) or str(req.checkpoint_format or "").startswith("gguf")
+
+
 def _engine(ctx: Ctx, default: str) -> str:
     """The tool's engine mode: vllm (pre-allocating pool) or hf (allocate as you go: HF, llama.cpp, Ollama)."""
     e = ctx.req.engine
     if e is None and ctx.req.gpu and ctx.gpu().vendor == "Apple":
         return "hf"  # a Mac runs llama.cpp / MLX, which allocate as they go (no vLLM pool)
+    if e is None and _gguf_job(ctx):
+        return "hf"  # a GGUF file runs in llama.cpp / Ollama, which allocate as they go (no vLLM pool)
     if e is None:
         return default
     return "vllm" if e in PREALLOCATING else "hf"
@@ -224,8 +233,8 @@ def _engine(ctx: Ctx, default: str) -> str:
 def _speed_engine(ctx: Ctx, default: str) -> str:
     """The speed tool's engine: llama.cpp / Ollama decode with CUDA graphs (no eager launch cost per layer) but allocate
     as they go; the rest as _engine."""
-    if ctx.req.engine in ("llamacpp", "ollama"):
-        return "llamacpp"
+    if ctx.req.engine in ("llamacpp", "ollama") or (ctx.req.engine is None and _gguf_job(ctx)):
+        return "llamacpp"  # ('70B Q4 (gguf) on 2x 3090'): the GGUF file's own runtime
     if ctx.req.engine is None and ctx.req.gpu and ctx.gpu().vendor == "Apple":
         return "llamacpp"  # a Mac runs llama.cpp / MLX (compiled graphs), not eager PyTorch
     return _engine(ctx, default)
@@ -424,7 +433,8 @@ def _offloads(ctx: Ctx) -> bool:
     """Local inference with layers in system RAM: a RAM size stated, or offloading named with llama.cpp / Ollama (the
     'offload' of a training question is the optimizer's, not this)."""
     req = ctx.req
-    split = bool(req.num_gpus and req.num_gpus > 1 and req.gpu and req.engine in ("llamacpp", "ollama")
+    split = bool(req.num_gpus and req.num_gpus > 1 and req.gpu and (req.engine in ("llamacpp", "ollama") or
+                                                                     (req.engine is None and _gguf_job(ctx)))
                  and not (req.batch and req.batch > 1) and not (req.concurrent_users and req.concurrent_users > 1))
     return bool(req.ram_gb or split or (req.offload and req.gpu and (req.engine in ("llamacpp", "ollama")
                                                                      or req.method == "inference")))

@@ -1096,8 +1096,10 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                        if g == measured_on and rate_at and abs(s0 - rate_at.start()) <= 60), None) if measured_on else None
     for i, (start, end, gid) in enumerate(spans):
         total, per, nodes = counts_near_gpus(work, Names(gpus=[gid], gpu_spans=[(start, end, gid)]))
-        update: dict = {"gpu": gid, "gpus": [gid], "num_gpus": total or shared or (req.num_gpus if len(spans) == 1 else None),
-                        "nodes": nodes, "gpus_per_node": per}
+        apple = catalog is not None and not total and any(g.id == gid and g.vendor == "Apple" for g in catalog.gpus)
+        # ('2x 3090, 2x 4090, or a Mac Studio M3 Ultra 96GB?': one Mac, not the count written for the cards)
+        update: dict = {"gpu": gid, "gpus": [gid], "num_gpus": 1 if apple else total or shared or
+                        (req.num_gpus if len(spans) == 1 else None), "nodes": nodes, "gpus_per_node": per}
         m, whole = None, False
         tight = None
         for s0, e0, g0 in every:  # '$0.70/hr per L4 and $0.75/hr per A10': a price bound to a mention, before it
