@@ -668,3 +668,11 @@ def test_a_mac_beside_counted_cards_is_one_mac_and_a_budget_rules_options_out():
     head = a.answer.split("\n\n###")[0]
     assert "2× GeForce RTX 4090 (q4_k_m, over your budget" in head  # two new 4090s and a host are past $4k
     assert re.search(r"\*\*Best: 2× GeForce RTX 3090\*\*", head), head
+
+
+@pytest.mark.parametrize("text", ["Q4_K_M、AWQ、GPTQ-Int4、FP8、NF4 分别是啥？拿 Qwen2.5-72B 来说，各自权重大概占多少显存？",
+                                  "Qwen2.5-72B 的 Q4_K_M、AWQ、FP8 权重要多少显存？"])
+def test_weights_asked_with_qualifiers_get_the_format_table(text):
+    a = ask(text)
+    named = len(re.findall(r"Q4_K_M|AWQ|GPTQ|FP8|NF4", text))
+    assert sum(k.startswith("weights_gb_") for k in a.figures) == named, a.answer[:400]

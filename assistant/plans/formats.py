@@ -13,7 +13,8 @@ USES["format_weights"] = {"model", "precision", "engine", "checkpoint_format", "
 
 # the weights alone asked ('光权重各占多少', 'the weights alone', 'how big are the weights in each')
 WEIGHTS_ONLY = (r"光(?:是|看)?权重|仅权重|只(?:算|看)?权重|权重(?:本身|部分|文件)?\s*(?:各|分别)?\s*(?:占|要|需要|有|是)?\s*(?:多大|多少)|"
-                r"(?:分别|各自|各)(?:有|是|占)?\s*多大|" + w(r"how big (?:is )?each|sizes? of each|each (?:one'?s )?size") + "|" +
+                r"(?:分别|各自|各)(?:有|是|占)?\s*多大|权重[^，。？?]{0,6}(?:占|要|需要)[^，。？?]{0,4}(?:多大|多少)|"
+                r"各自[^，。？?]{0,10}(?:多大|多少)|" + w(r"how big (?:is )?each|sizes? of each|each (?:one'?s )?size") + "|" +
                 w(r"weights? (?:alone|only)|just the weights|only the weights|(?:size|footprint) of the weights|"
                   r"how (?:big|large) (?:are|is) the (?:weights?|files?|checkpoints?)|weights? (?:take|need|use|occupy)|"
                   r"weight (?:size|memory|footprint)s?"))
@@ -54,9 +55,10 @@ def format_weights(ctx: Ctx, formats: list[str]) -> Answer:
     for r in res.rows:
         kept = (f"{r.kept_16bit_params / 1e9:,.2f}B" if r.kept_16bit_params else "-")
         support = r.vllm if not zh else next((z for k, z in _VLLM_ZH if r.vllm.startswith(k)), r.vllm)
-        rows.append([r.name, f"{r.bits_per_weight:.2f}", f"**{r.weights_gb:,.1f}**", f"{r.weights_gib:,.1f}", kept, support])
+        rows.append([r.name, f"{r.bits_per_weight:.2f}", f"**{r.weights_gb:,.1f}**", f"{r.weights_gib:,.1f}", kept, support,
+                     r.engines])
     table = md_table([ctx.t("format", "格式"), ctx.t("bits/weight", "每权重位数"), "GB", "GiB",
-                      ctx.t("kept in 16-bit", "保留 16 位的参数"), "vLLM"], rows)
+                      ctx.t("kept in 16-bit", "保留 16 位的参数"), "vLLM", ctx.t("runs in", "常用引擎")], rows)
     lines = [head, table]
     if ctx.req.gpu:  # '哪个能放进 4060Ti 16G 并跑 8k 上下文？': each format on the card, at the context asked
         lines += _fits_each(ctx, model, res.rows)
