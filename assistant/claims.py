@@ -140,20 +140,27 @@ _SAME_EN = (r"((?:(?!;|\.\s).){1,80}?)\s+(?:is|are|runs?|trains?)\s+(?:[\w.]+\s+
             r"on par with|the same (?:speed )?as)\s+([^,.;?]{1,30})")
 
 
-def equal_speed_claim(question: str, catalog=None) -> tuple[str, str] | None:
-    """The two GPU ids of a claim that they are equally fast, in the order written, or None."""
+def _cards_compared(question: str, patterns: tuple[str, ...], catalog=None) -> tuple[list[str], list[str]] | None:
+    """The GPUs named on each side of the first pattern (two groups) that matches, in the order written; None when
+    none matches or a side names no card."""
     from assistant.readers.names import find_names
     from knowledge.catalog import default_catalog
 
     low = question.lower()
-    m = re.search(_SAME_ZH, low) or re.search(_SAME_EN, low)
+    m = next((x for x in (re.search(p, low) for p in patterns) if x), None)
     if not m:
         return None
     cat = catalog or default_catalog()
     a, b = (find_names(x, cat)[0].gpus for x in (m.group(1), m.group(2)))
-    if not a or not b or a[0] == b[0]:
+    return (a, b) if a and b else None
+
+
+def equal_speed_claim(question: str, catalog=None) -> tuple[str, str] | None:
+    """The two GPU ids of a claim that they are equally fast, in the order written, or None."""
+    sides = _cards_compared(question, (_SAME_ZH, _SAME_EN), catalog)
+    if not sides or sides[0][0] == sides[1][0]:
         return None
-    return a[0], b[0]
+    return sides[0][0], sides[1][0]
 
 
 _FASTER_ZH = r"([^，,。.;；]{1,40}?)\s*(?:推理|训练|跑)?\s*比\s*([^，,。.;；]{1,24}?)\s*(?:还|更|要)?\s*(?:快|强|高|好)"
@@ -161,19 +168,12 @@ _FASTER_EN = r"([^,;.]{1,40}?)\s+(?:is|are|runs?|will be|would be)\s+(?:\w+\s+){
 
 
 def faster_claim(question: str, catalog=None) -> tuple[str, str] | None:
-    """(the card claimed faster, the other) for 'A 推理比 B 快', 'A is faster than B', in the order written; None."""
-    from assistant.readers.names import find_names
-    from knowledge.catalog import default_catalog
-
-    low = question.lower()
-    m = re.search(_FASTER_ZH, low) or re.search(_FASTER_EN, low)
-    if not m:
+    """(the card claimed faster, the other) for 'A 推理比 B 快', 'A is faster than B', in the order written; None.
+    (The card nearest the comparison word on the first side: '8 卡 H800 … H20 比 H100 快' claims the H20.)"""
+    sides = _cards_compared(question, (_FASTER_ZH, _FASTER_EN), catalog)
+    if not sides or sides[0][-1] == sides[1][0]:
         return None
-    cat = catalog or default_catalog()
-    a, b = (find_names(x, cat)[0].gpus for x in (m.group(1), m.group(2)))
-    if not a or not b or a[-1] == b[0]:
-        return None
-    return a[-1], b[0]
+    return sides[0][-1], sides[1][0]
 
 
 EQUAL_WITHIN = 1.1  # two set-ups within 10% of each other are 'as fast' (an assumption, said in the verdict)

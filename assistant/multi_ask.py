@@ -728,18 +728,25 @@ _METHOD_TIE_BREAK = {
 }
 
 
+def _card(gid: str | None):
+    """The GPU record of an id an answer's request carries, or None (no id, or one the table lacks)."""
+    from knowledge.catalog import default_catalog
+
+    if not gid:
+        return None
+    try:
+        return default_catalog().gpu(gid)[0]
+    except (LookupError, ValueError):
+        return None
+
+
 def _formats_a_mac_cannot_load(done: list[tuple[Ask, Answer]], zh: bool):
     """(the note, the options a Mac runs) when formats are compared on Apple silicon and some of them are CUDA
     engines' checkpoints (AWQ, GPTQ, FP8, NF4); None otherwise."""
-    from knowledge.catalog import default_catalog
     from tools.formats import runs_on_apple
 
-    gid = next(((x.request or {}).get("gpu") for _, x in done if (x.request or {}).get("gpu")), None)
-    try:
-        apple = gid is not None and default_catalog().gpu(gid)[0].vendor == "Apple"
-    except LookupError:
-        apple = False
-    if not apple:
+    card = _card(next(((x.request or {}).get("gpu") for _, x in done if (x.request or {}).get("gpu")), None))
+    if card is None or card.vendor != "Apple":
         return None
     fmt = lambda a: str((a.update or {}).get("precision") or "")
     out = [a.text for a, _ in done if fmt(a) and not runs_on_apple(fmt(a))]
@@ -757,15 +764,14 @@ def _formats_a_mac_cannot_load(done: list[tuple[Ask, Answer]], zh: bool):
 def _each_task(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
     """'serve it in bf16 vs a full fine-tune: how many H100s for each?': two jobs, not alternatives: each one's GPUs
     and memory per GPU side by side, no pick."""
-    from knowledge.catalog import default_catalog
-
     rows = []
     for a, x in done:
         v = x.verdict
-        if v is None or not v.gpu:
+        card = _card(v.gpu if v else None)
+        if card is None:
             continue
         n = v.num_gpus if v.fits else (v.min_gpus or v.num_gpus)
-        name = default_catalog().gpu(v.gpu)[0].name.replace("NVIDIA ", "")
+        name = card.name.replace("NVIDIA ", "")
         gb = f"{v.per_gpu_gb:,.1f} GB" if v.per_gpu_gb and v.fits else ""
         if not n:
             continue
@@ -1012,14 +1018,9 @@ def _format_for_the_users(done: list[tuple[Ask, Answer]], vals: list, listed: st
     hold = [av for av in vals if av[1] >= users]
     if not hold:
         return None
-    from knowledge.catalog import default_catalog
     from tools.formats import supported_on
 
-    gid = (done[0][1].request or {}).get("gpu")
-    try:
-        card = default_catalog().gpu(gid)[0] if gid else None
-    except LookupError:
-        card = None
+    card = _card((done[0][1].request or {}).get("gpu"))
     native8 = bool(card and card.fp8_dense_tflops and supported_on("fp8", card)[0])
     # (8 bits either way: on a card with FP8 tensor cores FP8 computes natively, while INT8 W8A16 dequantises each
     # weight to 16-bit first, so FP8 is at least as fast for the same quality)
@@ -1727,7 +1728,6 @@ def _spec_line(gpu_ids: list, zh: bool, priced: bool = True) -> str | None:
 def _over_budget(x: Answer, prices, zh: bool) -> str | None:
     """'over your budget (~$5,950 for the machine)' when the request states a budget and the option's machine (its
     cards at the price table's cheaper typical new/used price, plus a host; a Mac at its own price) costs more."""
-    from knowledge.catalog import default_catalog
     from tools.purchase import DEFAULT_CNY_PER_USD, HOST_USD, price_of
 
     r = x.request or {}
@@ -1735,9 +1735,8 @@ def _over_budget(x: Answer, prices, zh: bool) -> str | None:
     if not budget or not gid or r.get("host_owned"):
         return None
     cur = r.get("currency") or ("CNY" if zh else "USD")
-    try:
-        gpu = default_catalog().gpu(gid)[0]
-    except (LookupError, ValueError):
+    gpu = _card(gid)
+    if gpu is None:
         return None
     got = price_of(list(prices), gpu, cur)
     if got is None:

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import json
-import re
+import logging
 from pathlib import Path
 
 from assistant.answer import Answer
 from assistant.compose import T
 from assistant.context import Deps
 from assistant.planner import plan_message
-from assistant.readers.rules import read
+from assistant.readers.rules import question_lang, read
 
 _DEPS: Deps | None = None
 
@@ -65,10 +65,8 @@ def ask(text: str, *, lang: str | None = None, history: list[dict] | None = None
         request = reading.request if not lang else reading.request.model_copy(update={"lang": lang})
         answer = plan_message(request, deps, text, reading.invalid)
     except Exception:  # a bug reading or planning: said plainly and logged, never a traceback; nothing is lost
-        import logging
-
         logging.getLogger(__name__).exception("answering failed on %r", text[:200])
-        lang = lang or ("zh" if re.search(r"[\u4e00-\u9fff]", text) else "en")
+        lang = lang or question_lang(text)
         return Answer(answer=T(lang, "internal_error"), lang=lang, intent="out_of_scope", status="error",
                       warnings=["internal error while answering; logged"])
     answer = answer.model_copy(update={"warnings": reading.warnings + answer.warnings, "backend": "rules"})

@@ -23,11 +23,16 @@ class ApiBill(BaseModel):
     per_million_output: float | None = Field(description="the bill over the output tokens (input folded in)")
 
 
+def input_price(full: float, cached: float | None = None, hit_rate: float | None = None) -> float:
+    """Per million input tokens as billed: the cache's hits at the cached price, the rest at the full one
+    ((1 - 0.3) × 2 + 0.3 × 0.5 = 1.55); the full price unless both the hit rate and the cached price are given."""
+    if hit_rate is None or cached is None:
+        return full
+    return (1 - hit_rate) * full + hit_rate * cached
+
+
 def api_bill(req: ApiBillRequest) -> ApiBill:
-    p = req.input_per_million
-    if req.cache_hit_rate is not None and req.cached_input_per_million is not None:
-        h = req.cache_hit_rate
-        p = (1 - h) * req.input_per_million + h * req.cached_input_per_million
+    p = input_price(req.input_per_million, req.cached_input_per_million, req.cache_hit_rate)
     i, o = req.input_m * p, req.output_m * req.output_per_million
     return ApiBill(input_price_effective=p, input_cost=i, output_cost=o, total=i + o,
                    per_million_output=(i + o) / req.output_m if req.output_m else None)

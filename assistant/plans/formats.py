@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.answer import Answer, ToolCall, Verdict
+from assistant.answer import Answer, Verdict
 from assistant.compose import md_table
 from assistant.context import USES, Ctx, assumptions_md
 from assistant.readers.slots import w
@@ -106,9 +106,8 @@ def _fits_each(ctx: Ctx, model, rows) -> list[str]:
         except ValueError:
             continue
         need = m.per_gpu_gb if engine == "hf" else (m.weights_total_gb / n + (m.kv_cache_gb or 0) / n + 1.0)
-        ctx.calls.append(ToolCall(name="size_infer", args={"model": model.id, "gpu": gpu.id, "precision": r.format,
-                                                          "context": context, "num_gpus": n, "engine": engine},
-                                  result={"fits": m.fits, "per_gpu_gb": m.per_gpu_gb}))
+        ctx.call("size_infer", {"model": model.id, "gpu": gpu.id, "precision": r.format, "context": context,
+                                "num_gpus": n, "engine": engine}, m)
         out.append([r.name, f"{need:,.1f}", ("✅ " + ctx.t("fits", "放得下")) if m.fits else ("❌ " + ctx.t("no", "放不下"))])
         if m.fits:
             ok.append(r.name)

@@ -1795,23 +1795,34 @@ def _central_at_count(ctx: Ctx, model, gpu, fmt: str, context: int, n: int, plan
     (a ServePlan), or None when that count does not make whole replicas of the shape or the load does not fit on it.
     A plan sized at the safe end of the band may need more GPUs than the user has although the central estimate on
     theirs meets the targets: then both are said."""
-    from tools.serving import ServeRequest, plan_serving
-
     args = {k: v for k, v in _serve_args(ctx, model, gpu, fmt, context).items() if k not in ("ttft_s", "itl_ms")}
     tp = args.get("tp") or plan.tp
     if plan.pp > 1 or n % tp:
         return None
     try:
-        at_n = plan_serving(ServeRequest(model=model, gpu=gpu, prices=ctx.deps.prices(),
-                                         **{k: v for k, v in (args | {"tp": tp}).items() if k not in ("model", "gpu")}))
+        at_n = _planned(ctx, model, gpu, args | {"tp": tp}, record=False)
     except ValueError:
         return None
     return at_n if at_n.total_gpus <= n else None
 
 
+def _planned(ctx: Ctx, model, gpu, args: dict, record: bool = True):
+    """The serving planner (tools/serving.py) on these arguments, recorded as a tool call unless `record` is False."""
+    from tools.serving import ServeRequest, plan_serving
+
+    plan = plan_serving(ServeRequest(model=model, gpu=gpu, prices=ctx.deps.prices(),
+                                     **{k: v for k, v in args.items() if k not in ("model", "gpu")}))
+    return ctx.call("plan_serve", args, plan) if record else plan
+
+
+def _shape(plan) -> str:
+    """'TP4 × 1', 'TP8 × PP2 × 1': a serving plan's layout and replicas."""
+    return f"TP{plan.tp}" + (f" × PP{plan.pp}" if plan.pp > 1 else "") + f" × {plan.replicas}"
+
+
 def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
     """The serving planner for the users (or requests/s) asked about: (answer lines, plan), or a line saying why not."""
-    from tools.serving import DEFAULT_OUTPUT, ServeRequest, ServeTargetError, plan_serving
+    from tools.serving import ServeTargetError
 
     req = ctx.req
     if not (req.concurrent_users or req.requests_per_s):
@@ -1821,8 +1832,7 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
     args = _serve_args(ctx, model, gpu, fmt, context)
     prompt, out = args["prompt_len"], args["output_len"]
     try:
-        plan = ctx.call("plan_serve", args, plan_serving(ServeRequest(
-            model=model, gpu=gpu, prices=ctx.deps.prices(), **{k: v for k, v in args.items() if k not in ("model", "gpu")})))
+        plan = _planned(ctx, model, gpu, args)
     except ServeTargetError as e:
         return ["", ctx.t(f"**Latency**: {e}", f"**延迟**：{e}")], None
     except ValueError as e:
@@ -1833,9 +1843,7 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
         # '(c) 4x L40S AWQ': the option is the 4 cards written, one tensor-parallel group over all of them (faster per
         # user than the 2 the load alone needs), not a smaller set the user did not propose
         try:
-            pinned = ctx.call("plan_serve", args | {"tp": n}, plan_serving(ServeRequest(
-                model=model, gpu=gpu, prices=ctx.deps.prices(),
-                **{k: v for k, v in (args | {"tp": n}).items() if k not in ("model", "gpu")})))
+            pinned = _planned(ctx, model, gpu, args | {"tp": n})
             if pinned.total_gpus == n:
                 plan = pinned
                 ctx.assume(f"all {n} GPUs you named in one tensor-parallel group (TP{n}); the load alone needs fewer",
@@ -1844,7 +1852,7 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
             pass
     load = (ctx.t(f"{req.concurrent_users:,} concurrent users", f"{req.concurrent_users:,} 个并发用户")
             if req.concurrent_users else ctx.t(f"{req.requests_per_s:g} requests/s", f"每秒 {req.requests_per_s:g} 个请求"))
-    shape = f"TP{plan.tp}" + (f" × PP{plan.pp}" if plan.pp > 1 else "") + f" × {plan.replicas}"
+    shape = _shape(plan)
     cost = ("" if plan.cost_per_million_output_tokens_usd is None else
             ctx.t(f"; ${plan.cost_per_hour_usd:,.2f}/hour (${plan.cost_per_hour_usd * 730:,.0f} a month of 730 h), "
                   f"${plan.cost_per_million_output_tokens_usd:g} per 1M output tokens",
@@ -1934,20 +1942,17 @@ def _fp8_alternative(ctx: Ctx, model, gpu, fmt: str, context: int, plan) -> list
     """'How many H100s for 20 users of a 70B?': the published 16-bit weights planned, and FP8 beside them when the card
     computes FP8 natively and it takes fewer GPUs (the format practitioners serve such models in; quality near-lossless
     on published evaluations), never silently chosen."""
-    from tools.serving import ServeRequest, plan_serving
-
     req = ctx.req
     if ctx.one_of_several or req.precision or req.full_model or _bits(fmt) < 16 or not supported_on("fp8", gpu)[0]:
         return []
     args = _serve_args(ctx, model, gpu, "fp8", context)
     try:
-        p8 = ctx.call("plan_serve", args, plan_serving(ServeRequest(
-            model=model, gpu=gpu, prices=ctx.deps.prices(), **{k: v for k, v in args.items() if k not in ("model", "gpu")})))
+        p8 = _planned(ctx, model, gpu, args)
     except ValueError:
         return []
     if p8.total_gpus >= plan.total_gpus:
         return []
-    shape = f"TP{p8.tp}" + (f" × PP{p8.pp}" if p8.pp > 1 else "") + f" × {p8.replicas}"
+    shape = _shape(p8)
     cost = (ctx.t(f", ${p8.cost_per_hour_usd:,.2f}/hour", f"，每小时 {ctx.money(p8.cost_per_hour_usd, 2)}")
             if p8.cost_per_hour_usd else "")
     return ["", ctx.t(

@@ -225,11 +225,10 @@ def _owned_rate(ctx: Ctx, gpu, n: int, cur: str) -> float | None:
 def api_input_price(req) -> float | None:
     """The API's price per million input tokens as billed: with a prompt cache, the hit share at the cached price and
     the rest at the full one ((1 - 0.3) × ¥2 + 0.3 × ¥0.5 = ¥1.55); the full price when no hit rate is given."""
+    from tools.api_bill import input_price
+
     full = req.reference_input_per_million
-    if full and req.cache_hit_rate is not None and req.reference_cached_input_per_million:
-        h = req.cache_hit_rate
-        return (1 - h) * full + h * req.reference_cached_input_per_million
-    return full
+    return input_price(full, req.reference_cached_input_per_million or None, req.cache_hit_rate) if full else full
 
 
 def _cache_said(ctx: Ctx) -> None:

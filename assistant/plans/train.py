@@ -728,9 +728,10 @@ def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
     return n
 
 
-def _measured_on_other_cards(ctx: Ctx, results, figures: dict) -> str:
+def _measured_on_other_cards(ctx: Ctx, results, figures: dict, ratio_below: bool = False) -> str:
     """'Our run took 10 days on 8x A100; on 8x H100?': the measured length scaled by the estimator's speed ratio for
-    the same job on each card (or the user's stated speedup), with each card's cost when prices are known."""
+    the same job on each card (or the user's stated speedup), with each card's cost when prices are known.
+    `ratio_below`: the ratio's basis is shown after the comparison, not before it."""
     from assistant.plans.scaling import Option, baseline_index, compare_job, stated_speeds
     from tools.pricing import on_demand_rate
 
@@ -742,9 +743,10 @@ def _measured_on_other_cards(ctx: Ctx, results, figures: dict) -> str:
         source = (f"{req.speedup:g}× as you stated", f"按你说的快 {req.speedup:g} 倍")
     else:
         speeds = [results[base].wall_hours / r.wall_hours for r in results]
-        source = ("the speed ratio estimated above for the same job: dense peak × MFU per card; measured speedups of "
-                  "this kind usually land within ±20% of it", "按上面估算的同一任务速度比：各卡稠密峰值 × MFU；实测加速比通常"
-                  "在其 ±20% 以内")
+        where = ("below", "下面") if ratio_below else ("above", "上面")
+        source = (f"the speed ratio estimated {where[0]} for the same job: dense peak × MFU per card; measured speedups "
+                  "of this kind usually land within ±20% of it", f"按{where[1]}估算的同一任务速度比：各卡稠密峰值 × MFU；"
+                  "实测加速比通常在其 ±20% 以内")
     n = req.num_gpus or 1
     cur = req.currency or "USD"
     options = []
@@ -1128,10 +1130,11 @@ def training_time(ctx: Ctx) -> Answer:
         if same and {slow.gpu, fast.gpu} == set(same):  # '销售说 H20 训练跟 H100 一样快': judged first
             lines.insert(0, equal_claim_verdict(same, slow.wall_hours / fast.wall_hours, True, ctx.zh))
         if req.period_hours and "period_hours" in req.stated:
-            lines.append(_measured_on_other_cards(ctx, results, figures))
-            if req.tokens is None and not req.samples:
-                # 'our estimate is 200 h on 8x A100: rent that, or 8x H100 at $2.40? which is cheaper?': the user's
-                # hours on their card, the others' by the speed ratio; the job behind the ratio is no figure of theirs
+            # 'our estimate is 200 h on 8x A100: rent that, or 8x H100 at $2.40? which is cheaper?' (no tokens): the
+            # user's hours on their card, the others' by the speed ratio; the job behind the ratio is no figure of theirs
+            job_only = req.tokens is None and not req.samples
+            lines.append(_measured_on_other_cards(ctx, results, figures, ratio_below=job_only))
+            if job_only:
                 return _job_on_other_cards_answer(ctx, results, lines, figures, n)
     if len(results) == 1 and req.period_hours and "period_hours" in req.stated and (
             req.measured_tokens or req.measured_model or req.measured_gpu or req.measured_num_gpus):
@@ -1266,8 +1269,7 @@ def _job_on_other_cards_answer(ctx: Ctx, results, lines: list[str], figures: dic
     each card's dense peak and MFU; no reference-job hours or bills, which are not the user's."""
     ctx.used |= {"period_hours", "price_per_gpu_hour", "gpu_rental_prices", "price_kind", "server", "currency"}
     comparison = lines[-1].strip()
-    head = re.sub(r"^\*\*[^*]+\*\*[:：]\s*", "", comparison).replace("estimated above", "estimated below") \
-        .replace("按上面估算", "按下面估算")
+    head = re.sub(r"^\*\*[^*]+\*\*[:：]\s*", "", comparison)
     ctx.assumed[:] = [a for a in ctx.assumed if "ratio does not depend" not in a and "倍数与它无关" not in a]
     rows = [[r.gpu, f"{r.peak_tflops:g}", f"{r.mfu:.2f}", f"{results[0].wall_hours / r.wall_hours:.2f}×"] for r in results]
     stems = {r.gpu.split("-")[0] for r in results}

@@ -1507,17 +1507,15 @@ _PATH = re.compile(r"(?<![\w/.~])((?:\.{1,2}/|~/|/)[^\s，。？?！!、；;'\"�
 def _flagship_on(flagship: str, gpu_id: str, catalog: Catalog) -> str:
     """'the family's flagship, gpt-oss-120b, is about 65 GB of weights in MXFP4: more than this 64 GB machine holds for
     its GPU': the flagship's own weights against the card, computed, never a blanket 'needs a cluster'."""
-    from tools.formats import weight_format
-    from tools.memory import weight_bytes
-    from tools.params import count_parameters
+    from tools.format_weights import FormatWeightsRequest, weights_by_format
 
     top, card = catalog.model(flagship)[0], catalog.gpu(gpu_id)[0]
-    fmt = weight_format(top.native_precision or "bf16")
-    gb = sum(weight_bytes(count_parameters(top), fmt.id, double_quant=False)) / 1e9
+    row = weights_by_format(FormatWeightsRequest(model=top, formats=[top.native_precision or "bf16"])).rows[0]
+    gb, fmt_name = row.weights_gb, row.name
     usable = card.memory_gb * (0.75 if card.vendor == "Apple" else 1.0)  # (macOS lets the GPU wire ~75% by default)
     where = f"{card.name}'s {card.memory_gb:g} GB" + (" (about 75% of it usable by the GPU)" if card.vendor == "Apple" else "")
     verdict = "more than" if gb > 0.9 * usable else "within"
-    return (f"the family's flagship, {top.name}, is about {gb:,.0f} GB of weights in {fmt.name.split(' (')[0]}: "
+    return (f"the family's flagship, {top.name}, is about {gb:,.0f} GB of weights in {fmt_name.split(' (')[0]}: "
             f"{verdict} the {where}")
 
 
