@@ -53,12 +53,13 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     kept = [(a, x) for a, x in zip(asks, answers) if a.intent != "out_of_scope"]
     asks, answers = [a for a, _ in kept], [x for _, x in kept]
     answers = _used_elsewhere_is_used(answers)
+    asks, answers = _same_answer_once(asks, answers, zh)
     premise = premise_md(req.premise_notes, zh)  # (corrected once, before the asks)
     if len(asks) == 1:  # one ask answered, the rest listed
         only = answers[0]
         head, _, rest = only.answer.partition("\n\n")
-        text = head + "\n\n" + premise + rest + "\n\n" + ("**未回答**\n" if zh else "**Not answered**\n") + "\n".join(
-            f"- {m.ask}: {m.why}" for m in missed)
+        text = head + "\n\n" + premise + rest + ("\n\n" + ("**未回答**\n" if zh else "**Not answered**\n") + "\n".join(
+            f"- {m.ask}: {m.why}" for m in missed) if missed else "")
         return only.model_copy(update={"answer": text, "not_answered": missed, "asks": [AskAnswer(
             ask=asks[0].text, intent=only.intent, status=only.status, verdict=only.verdict, figures=only.figures,
             request=only.request)]})
@@ -134,6 +135,25 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
                                     "slots": slots, "comparison": comparison, "warnings": warnings, "tool_calls": calls,
                                     "citations": cites,
                                     "ignored": list(dict.fromkeys(i for a in answers for i in a.ignored))})
+
+
+def _same_answer_once(asks: list[Ask], answers: list[Answer], zh: bool) -> tuple[list[Ask], list[Answer]]:
+    """Two asks the same calculation answers ('speed' and 'how many H100s', both sized on the measured rate) are one
+    section, headed by both, not the same text twice."""
+    def body(x: Answer) -> str:
+        return x.answer.partition("\n\n")[2].strip()
+
+    out_a: list[Ask] = []
+    out_x: list[Answer] = []
+    for a, x in zip(asks, answers):
+        twin = next((i for i, y in enumerate(out_x) if body(y) and body(y) == body(x) and a.compare is None and
+                     out_a[i].compare is None), None)
+        if twin is None:
+            out_a.append(a)
+            out_x.append(x)
+        else:
+            out_a[twin] = out_a[twin].model_copy(update={"text": out_a[twin].text + ("、" if zh else " + ") + a.text})
+    return out_a, out_x
 
 
 _NOT_USED_BLOCK = re.compile(r"\n\n\*\*(?:Not used|未使用的输入)\*\*\n(?:- [^\n]*(?:\n|$))+\s*$")

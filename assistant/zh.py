@@ -222,6 +222,8 @@ _ASSUMPTIONS: list[tuple[str, str]] = [
      r"购买：\1 的新卡价格（\2 条记录）：区间取各记录范围，典型值取中位数"),
     (rf"rental: on-demand prices for (\S+) across {_N} record\(s\): .*",
      r"租用：\1 的按需价格（\2 条记录）：低值取最低、高值取最高、典型值取中位数"),
+    (rf"no GPU count fits without sharding: .*", "不切分时加卡也放不下：ZeRO stage 0（纯数据并行）每张卡都存全部模型状态；"
+                                                 "可试 --zero 3、--offload optimizer 或 8-bit 优化器"),
     (rf"no GPU count fits: .*", "加卡也放不下：不随卡数减少的部分（激活、logits、缓冲）超过了单卡；可试 --recompute full、"
                                 "更小的 --micro-batch 或 --seq-len，或 --tp"),
     (rf"cost: price table: typical on-demand of {_N} record\(s\), range {_N}-{_N} USD per GPU-hour; input/output split by GPU "

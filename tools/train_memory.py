@@ -450,7 +450,10 @@ def _assumptions(p: _Plan, notes: list[str], min_gpus: int | None) -> list[str]:
     if req.gpu is not None:
         out.append(f"{req.gpu.name}: {usable_bytes(req.gpu) / GB:.1f} GB usable of {req.gpu.memory_bytes / GB:.1f} GB "
                    f"reported (nvidia-smi) less {oh.GPU_RESERVED_BYTES / 2**20:.0f} MiB driver reservation")
-        if min_gpus is None:
+        if min_gpus is None and req.zero == 0 and req.tp == 1 and req.pp == 1:
+            out.append("no GPU count fits without sharding: with ZeRO stage 0 (plain data parallelism) every GPU holds all "
+                       "the model states; try --zero 3, --offload optimizer or an 8-bit optimizer")
+        elif min_gpus is None:
             out.append("no GPU count fits: the per-GPU terms that do not shrink with more GPUs (activations, logits, "
                        "buffers) exceed one GPU; try --recompute full, a smaller --micro-batch or --seq-len, or --tp")
     out.append("overheads: CUDA context, cuBLAS workspace, NCCL buffers (>1 GPU) and allocator fragmentation as named terms")

@@ -168,6 +168,13 @@ def purchase(ctx: Ctx) -> Answer:
     if not req.model:
         ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
     model, _ = ctx.deps.catalog.model(req.model or "llama-3.1-8b")
+    named = [ctx.deps.catalog.model(m)[0] for m in dict.fromkeys(req.models or [])]
+    if len(named) >= 2:  # 'Qwen2.5-7B / Llama-3.1-8B 的全参微调，买什么卡': one machine, sized for the largest of them
+        model = max(named, key=lambda m: m.params_total)
+        ctx.used.add("models")
+        ctx.assume(f"one machine for {' / '.join(m.name for m in named)}: sized for the largest, {model.name} (a machine "
+                   "that holds it holds the others)",
+                   f"一台机器跑 {' / '.join(m.name for m in named)}：按最大的 {model.name} 计算（放得下它就放得下其他）")
     task = req.method if req.method in ("lora", "qlora", "full") else "inference"
     several = [m for m in ("full", "lora", "qlora") if m in (req.methods or [])]
     if task == "inference" and several:  # 'LoRA 和全参微调': the machine is sized for the most demanding of them
@@ -280,6 +287,19 @@ def purchase(ctx: Ctx) -> Answer:
                            f"显存：{task} 在 {top.num_gpus} 张卡上合计约 {total:,.0f} GB（每卡 {top.per_gpu_gb:g} GB）"
                            + (f"；同一台机器做推理：{model.native_precision.upper()} 权重 {serve.weights_total_gb:,.0f} GB，"
                               f"{'放得下' if serve.fits else '放不下'}（每卡 {serve.per_gpu_gb:,.1f} GB）" if serve else "") + "。"))
+    if top and task != "inference" and (top.num_gpus or 0) >= 2 and top.within_budget is not False:
+        card = ctx.gpu(top.gpu)
+        if not card.nvlink_gbps and card.vendor == "NVIDIA":  # a fine-tune over several PCIe cards: the link it lacks
+            consumer = "consumer" in (card.form_factor or "").lower()
+            lines.append(ctx.t(
+                f"Link: {top.name} has no NVLink" + (" and GeForce drivers disable peer-to-peer copies" if consumer else "")
+                + f", so ZeRO-3/FSDP traffic over {top.num_gpus} cards goes through PCIe"
+                + (" and host memory" if consumer else "") + ": expect it slower than the hours shown when the sharded "
+                "states are gathered every step; where the model's states fit one card, plain data parallelism (DDP) or "
+                "ZeRO-1/2 moves less.",
+                f"互联：{top.name} 没有 NVLink" + ("，GeForce 驱动也关闭了卡间 P2P" if consumer else "")
+                + f"，{top.num_gpus} 张卡的 ZeRO-3/FSDP 通信走 PCIe" + ("并经过主机内存" if consumer else "")
+                + "：每步都要收集切分的状态，实际会比表中小时数慢；单卡放得下模型状态时用纯数据并行（DDP）或 ZeRO-1/2 通信更少。"))
     if top and req.rack_units:
         from tools.purchase import machine_rack_units
 
@@ -935,7 +955,7 @@ def fact_check(ctx: Ctx) -> Answer:
     from assistant.claims import faster_claim
 
     faster = faster_claim(question, ctx.deps.catalog) if req.model and len(set(req.gpus or [])) >= 2 else None
-    if faster and not re.search(r"训练|微调|train|fine-?tun", low):
+    if faster and not re.search(r"训练|微调|train|fine[\s-]?tun", low):
         return _faster_serving_claim(ctx, *faster)  # 'H20 推理比 H100 快…高并发、长 prompt，对吗': at that workload
     training_words = re.search(r"lora|微调|训练|fine[\s-]?tun|train", low)
     inference_words = re.search(r"推理|部署|跑|加载|放得下|装得下|serv|inference|run|load|fits?(?![a-z])", low)

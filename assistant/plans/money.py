@@ -889,6 +889,9 @@ def per_token(ctx: Ctx) -> Answer:
                      f"average" + (f", {cap.peak_tokens_per_s:,.0f} at the {pf:g}× peak" if pf > 1 else ""),
                      f"你的量：每天 {vol / 1e6:,.1f}M {word_zh}token = 平均 {cap.average_tokens_per_s:,.0f} token/秒"
                      + (f"，峰值（{pf:g} 倍）{cap.peak_tokens_per_s:,.0f} token/秒" if pf > 1 else ""))
+        if req.load_rate_stated and pf == 1:  # 'peak will be 40k tok/s': the rate stated is the load, no volume a day
+            load = ctx.t(f"Your load: {cap.average_tokens_per_s:,.0f}{word_en} tokens/s to carry (the rate you gave)",
+                         f"你的负载：要扛住 {cap.average_tokens_per_s:,.0f} {word_zh}token/秒（你给的速率）")
         used = cap.peak_tokens_per_s / (need * tps) if need and tps else None
         verdict = ctx.t(f"**{need} {unit_en}{'s' if need > 1 else ''} needed** to carry "
                         f"{'the peak' if pf > 1 else 'it'}{util} at {tps:,.0f} tokens/s each"
@@ -901,7 +904,9 @@ def per_token(ctx: Ctx) -> Answer:
             verdict += ctx.t(f"; with {1 - HEADROOM_USE:.0%} headroom (bursts, a GPU down, longer prompts than measured), "
                              f"**{room:.0f}**",
                              f"；留 {1 - HEADROOM_USE:.0%} 余量（突发、坏卡、比实测更长的输入）要 **{room:.0f}** {unit_zh}")
-        if pf == 1 and not req.utilization and tps:
+        if req.load_rate_stated:
+            ctx.used.add("load_rate_stated")
+        if pf == 1 and not req.utilization and tps and not req.load_rate_stated:
             # a day's volume is not flat: people use a service in working hours; a peak of twice the average (an
             # assumption, said; give yours as 'peak 3x') sizes the fleet for the busy hours
             peak2 = -(-2 * cap.average_tokens_per_s // (HEADROOM_USE * tps))
@@ -991,6 +996,22 @@ def per_token(ctx: Ctx) -> Answer:
                 f" → {k}，每个用户约 {each:,.1f} token/秒（合计 {k * tps:,.0f} token/秒）。KV cache 放得下的话一张卡能同时跑"
                 f"多于 {req.measured_concurrency} 路，每路会慢一些：在更高并发下再压测，可能用更少的卡。"))
             measured_units = k
+    from assistant.readers.slots import single_stream_rate
+
+    one = single_stream_rate(ctx.question.lower())
+    if req.throughput_tokens_per_s and req.tokens_per_day and one and one < tps and cap.units_needed:
+        # 'my colleague says divide the load by the batch-1 speed': that counts one stream per GPU
+        wrong = math.ceil(cap.peak_tokens_per_s / one)
+        lines.append(ctx.t(
+            f"Not by the single-stream speed: {cap.peak_tokens_per_s:,.0f} / {one:,.0f} = {wrong:,} GPUs would give each "
+            f"GPU one stream at a time; with continuous batching a GPU decodes many streams in each step (your "
+            f"{tps:,.0f} tokens/s" + (f" at {conc} in flight" if conc and conc > 1 else "") + "), so the measured "
+            f"aggregate is the figure to divide by: {cap.units_needed} GPUs, not {wrong:,}.",
+            f"不能按单路速度算：{cap.peak_tokens_per_s:,.0f} ÷ {one:,.0f} = {wrong:,} 张，等于让每张卡一次只跑一路；连续批处理下"
+            f"一张卡每步同时解码很多路（你实测 {tps:,.0f} token/秒" + (f"，{conc} 路并发" if conc and conc > 1 else "") +
+            f"），应该除以实测的总吞吐：{cap.units_needed} 张，不是 {wrong:,} 张。"))
+    if req.load_rate_stated and req.requests_per_s:
+        ctx.used.add("requests_per_s")  # (the load's requests a second, worked out from the rate and the output length)
     figures: dict[str, Any] = {"throughput_tokens_per_s": tps, "currency": cur, "tokens_per_day_per_unit": round(day)}
     figures |= vol_figures
     if measured_units:

@@ -462,7 +462,8 @@ def training_memory(ctx: Ctx) -> Answer:
                                       f"但卸载的状态要 **{r_o.host_ram_gb:,.0f} GB 主机内存**，超过你 {req.ram_gb:,.0f} GB 里可用的约 "
                                       f"{req.ram_gb * HOST_RAM_USABLE:,.0f} GB（系统和数据加载要占一部分）：**放不下**"))
             continue
-        key = "tm_fits" if o.fits else ("tm_nofit" if o.min_gpus else "tm_nofit_any")
+        key = "tm_fits" if o.fits else ("tm_nofit" if o.min_gpus else
+                                        "tm_nofit_unsharded" if req.zero == 0 and (req.tensor_parallel or 1) == 1 else "tm_nofit_any")
         lines.append("- " + T(lang, key, method=T(lang, "full") if (ctx.zh and o.method == "full") else o.method,
                               gb=o.per_gpu_gb, min=o.min_gpus, n=n))
         if not o.fits and fix_fits and o.method == main.method:  # the usual change that makes it fit leads the way out
@@ -1057,7 +1058,23 @@ def _deadline_line(ctx: Ctx, r, n: int, figures: dict) -> str:
                       "or a smaller model.",
                       f"这{why}。按 MFU {r.mfu:.0%}，要按期完成约需 **{gpus:,} 张卡**（{r.gpu_hours:,.0f} 卡时 / {d:,.0f} 小时，"
                       "按整台 8 卡服务器），或者放宽时间、减少 token、换更小的模型。")
+    if not ok and ctx.req.tokens:
+        # what the stated GPUs do get through by the deadline: the scale of job that fits it
+        done = ctx.req.tokens * d / r.wall_hours
+        figures["tokens_by_deadline"] = round(done)
+        line += ctx.t(f" In {d:,.0f} h {f'these {n} GPUs get' if n > 1 else 'this GPU gets'} through about **{_tokens_said(done)} tokens** "
+                      f"(= {ctx.req.tokens:,.3g} × {d:,.0f} h / {r.wall_hours:,.1f} h).",
+                      f"这 {n} 张卡 {d:,.0f} 小时能跑约 **{_tokens_said(done)} token**（= {ctx.req.tokens:,.3g} × {d:,.0f} 小时 / "
+                      f"{r.wall_hours:,.1f} 小时）。")
     return line
+
+
+def _tokens_said(v: float) -> str:
+    """'4.1M', '230k', '1.2B': a count of tokens in the unit people write."""
+    for div, unit in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if v >= div:
+            return f"{v / div:,.3g}{unit}"
+    return f"{v:,.0f}"
 
 
 def training_time(ctx: Ctx) -> Answer:

@@ -84,7 +84,7 @@ SETTINGS: dict[str, list[tuple[object, str]]] = {
                   r"|kv[\s_-]*(?:cache)?\s*(?:改成?|换成?|用|设为)\s*fp8")],
     "engine": [("vllm", w("vllm")), ("sglang", w("sglang")), ("llamacpp", w(r"llama[\s._-]*cpp|llamacpp")),
                ("ollama", w("ollama")), ("tensorrt-llm", w(r"tensorrt[\s_-]*llm|trt[\s_-]*llm"))],
-    "method": [("full", w(r"full(?:[\s-]*param(?:eter)?)?[\s-]*fine[\s-]*tun\w*|full ft|full fine-?tune") + r"|全参"),
+    "method": [("full", w(r"full(?:[\s-]*param(?:eter)?)?[\s-]*fine[\s-]*tun\w*|full ft|full fine[\s-]?tune") + r"|全参"),
                ("lora", w("lora")), ("qlora", w("qlora"))],
 }
 _OFF_WORDS = {"offload": "without offload", "recompute": "without recomputation"}
@@ -454,7 +454,7 @@ def rental_terms(low: str, req: Request) -> list[Ask]:
     return asks
 
 
-_TRAIN_CLAUSE = r"训|微调|预训练|(?<![a-z])(?:fine-?tun\w*|finetun\w*|lora|qlora|train\w*|sft|pre-?train\w*)(?![a-z])"
+_TRAIN_CLAUSE = r"训|微调|预训练|(?<![a-z])(?:fine[\s-]?tun\w*|finetun\w*|lora|qlora|train\w*|sft|pre[\s-]?train\w*)(?![a-z])"
 _SERVE_CLAUSE = (r"部署|推理|上线|给[^，,。；;]{0,8}用|(?<![a-z])(?:serv\w*|inference|deploy\w*|chat\w*|users?|ppl|people|"
                  r"staff)(?![a-z])")
 
@@ -498,9 +498,9 @@ def two_jobs(low: str, req: Request, catalog) -> list[Ask]:
                         "precision": serve.precision})]
 
 
-_METHOD_WORDS = (("qlora", r"qlora"), ("lora", r"(?<![q])lora"), ("full", r"全参|全量|(?<![a-z])full(?:[\s-]*(?:fine-?tun\w*|ft|sft|"
+_METHOD_WORDS = (("qlora", r"qlora"), ("lora", r"(?<![q])lora"), ("full", r"全参|全量|(?<![a-z])full(?:[\s-]*(?:fine[\s-]?tun\w*|ft|sft|"
                                                                           r"parameter))?(?![a-z])"),
-                 ("pretrain", r"预训练|(?<![a-z])pre-?train\w*"))
+                 ("pretrain", r"预训练|(?<![a-z])pre[\s-]?train\w*"))
 _SERVE_WORD = r"部署|推理|上线|(?<![a-z])(?:serv(?:e|es|ing)|inference|deploy\w*|host(?:ing)?)(?![a-z])"
 _EACH = r"分别|各(?:要|需要|多少|几)|两件事|都要|(?<![a-z])(?:each|both|vs\.?|versus|respectively)(?![a-z])|和|以及|还是|或"
 
@@ -893,7 +893,7 @@ def _clause_card(clause: str, catalog) -> str | None:
     return gpus[0] if len(gpus) == 1 else None
 
 
-_TRAIN_JOB = r"训练|训完之前|微调|sft|预训练|" + w(r"train\w*|fine[\s-]?tun\w*|pre-?train\w*|lora|qlora|full ft")
+_TRAIN_JOB = r"训练|训完之前|微调|sft|预训练|" + w(r"train\w*|fine[\s-]?tun\w*|pre[\s-]?train\w*|lora|qlora|full ft")
 _INFER_JOB = r"推理|部署|上线|跑得动|能不能跑|" + w(r"inference|infer|serv\w*|deploy\w*|run it|chat with")
 
 

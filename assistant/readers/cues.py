@@ -33,8 +33,8 @@ CUES: list[tuple[str, float, str]] = [
                          + w(r"how long|how many (?:days|hours|weeks|months)|wall[\s-]?clock|time to (?:train|finish|complete)|"
                              r"time per (?:optimizer |training )?step|step time|seconds per step|s/step|"
                              r"how many (?:optimizer |training |total )?steps|number of (?:optimizer |training )?steps|steps\?|"
-                             r"training time|(?<!per )(?<!/)gpu[\s-]?hours?|(?<!per )(?<!/)(?:[ahlb]\d{2,3}|h20|mi\d{3}x?)[\s-]?hours|gpu[\s-]?days|(?:days|hours|weeks|months) to (?:pre-?train|train|"
-                             r"fine-?tune|finish|complete|run)|(?:rough|roughly|approx\w*|about|estimated?) (?:days|hours|weeks)|eta|"
+                             r"training time|(?<!per )(?<!/)gpu[\s-]?hours?|(?<!per )(?<!/)(?:[ahlb]\d{2,3}|h20|mi\d{3}x?)[\s-]?hours|gpu[\s-]?days|(?:days|hours|weeks|months) to (?:pre[\s-]?train|train|"
+                             r"fine[\s-]?tune|finish|complete|run)|(?:rough|roughly|approx\w*|about|estimated?) (?:days|hours|weeks)|eta|"
                              r"how (?:much )?(?:faster|slower|longer)|speed[\s-]?up|slower|faster|longer|"
                              r"time per (?:optimizer |training )?step|step time|wall[\s-]?(?:clock[\s-]?)?time|total time")
                          + r"|gpu\s*小时|gpu时|降级|会增加多少|慢多少|快多少|一个\s*step\s*多久|每个?\s*step\s*多久|多少个?\s*step|多少步"),

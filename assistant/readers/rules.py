@@ -20,7 +20,7 @@ from tools import efficiency as eff
 MAX_QUESTION_CHARS = 4000
 # what a question about a lab's published training run talks about: its GPU-hours, its training tokens or time, its cost
 TRAINING_RECORD = (r"卡时|gpu\s*小时|gpu\s*时|预训练|训练了|训了|训练花|训练用了|训练成本|训练耗|万美元|" + slots.w(
-    r"gpu[\s-]?hours?|(?:a100|h100|h800|h20|v100|tpu)[\s-]?hours?|pre-?train\w*|trained|took to train|to train|"
+    r"gpu[\s-]?hours?|(?:a100|h100|h800|h20|v100|tpu)[\s-]?hours?|pre[\s-]?train\w*|trained|took to train|to train|"
     r"training (?:run|cost|time|budget|compute)|cost to train|\$\s*\d+(?:\.\d+)?\s*(?:m|million)"))
 TRAIN_INTENTS = ("training_memory", "training_time", "cost", "recommend", "published_run")
 INFER_INTENTS = ("inference_memory", "serving", "inference_speed")
@@ -892,7 +892,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             r"throughput|total|aggregate|serve|吞吐|总|合计|并发|concurren|users|用户", work[max(0, need[1][0] - 40):need[1][1] + 16]):
         need = None  # 'can a 4090 hit 50 tok/s?': one stream's speed asked about, not a load to carry
     if need:  # '要做到 20000 tok/s 的输出吞吐': a sustained load, carried as a volume of that rate all day
-        volume, span = {"tokens_per_day": need[0] * 86400}, need[1]
+        volume, span = {"tokens_per_day": need[0] * 86400, "load_rate_stated": True}, need[1]
         warnings.append(f"{need[0]:,.0f} tokens/s is a load to carry (your target), not a measured rate: sized as "
                         f"{need[0] * 86400 / 1e6:,.0f}M tokens a day at that steady rate")
     stated |= volume
@@ -916,8 +916,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if mc:  # '并发 32 时总吞吐 1100 tokens/s': the benchmark's load, not the one to serve
         stated["measured_concurrency"] = mc[0]
     spans = [sp for sp in (span, rate_span, mc[1] if mc else None) if sp]
+    literals = {re.match(r"[\d,.]+\s*k?", work[a:b]).group(0).strip() for a, b in spans[:2]
+                if re.match(r"[\d,.]+\s*k(?![a-z])", work[a:b])}
     for a, b in spans:
         work = work[:a] + " " * (b - a) + work[b:]
+    for lit in literals:  # ('peak 40k output tok/s … divide 40k by that': the rate again, not a 40k context)
+        work = re.sub(r"(?<![\d.,])" + re.escape(lit) + r"(?![\d.,])(?!\s*(?:tokens?\s*)?(?:context|ctx|上下文|seq|序列|prompt))",
+                      lambda m: " " * len(m.group(0)), work)
     stated |= rate
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
@@ -1203,16 +1208,19 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if rate_of_people and intent in ("inference_memory", "inference_speed"):
         intent = "serving"  # ('200 坐席，每人每分钟 2 次 … 要几张'): a load to plan for
     if intent == "recommend" and stated.get("gpu") and stated.get("num_gpus") and stated.get("tokens") and \
-            stated.get("method") in ("full", "lora", "qlora", "pretrain") and not stated.get("budget") and \
-            re.search(r"(?<![a-z])(?:my|our)\s+(?:single\s+|one\s+|own\s+)?|我的|我们的|手上|现有", low) and \
+            len(set(stated.get("gpus") or [stated["gpu"]])) == 1 and not stated.get("budget") and \
+            (stated.get("method") in ("full", "lora", "qlora", "pretrain") and
+             re.search(r"(?<![a-z])(?:my|our)\s+(?:single\s+|one\s+|own\s+)?|我的|我们的|手上|现有", low) or
+             stated.get("deadline_hours")) and \
             not re.search(r"买|buy|purchase|rent|租", low):
-        intent = "training_time"  # ('… using my single 4090 in about 2 hours: what settings?': the job on the user's card)
+        intent = "training_time"  # ('… using my single 4090 in about 2 hours: what settings?', '… 10B tokens in 2 hours on
+        # one RTX 3090: what settings?': the job on the card named, against its time)
     if follow and prev.get("intent") == "serving" and intent == "inference_speed" and stated and \
             set(stated) <= {"ttft_s", "itl_ms", "tokens_per_s_per_user"}:
         intent = "serving"  # ('如果要求首 token 延迟 < 1 秒呢' after a serving plan): the same load, with the target
     if stated.pop("_time_claim", None):
         intent = "fact_check"  # a worked-out training time to check: the time computed against it
-    elif stated.get("budget") and stated.get("model") and re.search(r"训|(?<![a-z])(?:train\w*|pre-?train\w*)(?![a-z])", low) \
+    elif stated.get("budget") and stated.get("model") and re.search(r"训|(?<![a-z])(?:train\w*|pre[\s-]?train\w*)(?![a-z])", low) \
             and re.search(r"够吗|够不够|现实吗|靠谱吗|(?<![a-z])(?:realistic|enough|feasible|doable)(?![a-z])", low) and \
             intent in ("fact_check", "published_run", "training_memory", "training_time", "cost"):
         # '$5.6M to train V3 … is $6M realistic for us?', '同规模的，预算 600 万美金够吗': the user's own run priced
@@ -1824,7 +1832,7 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             if "deadline_hours" not in stated:
                 stated["deadline_hours"] = stated.pop("period_hours")
     if re.search(r"训练(?:吞吐|速度)|吞吐.{0,6}训练|" + slots.w(r"training (?:throughput|speed|tokens?/s)|(?:tokens?/s(?:ec)?|throughput)"
-                                                             r"[^.?!]{0,24}(?:train\w*|pre-?train\w*|fine-?tun\w*)"), low):
+                                                             r"[^.?!]{0,24}(?:train\w*|pre[\s-]?train\w*|fine[\s-]?tun\w*)"), low):
         add("training_time", 6)  # tokens/s of a training job: the training-time tool's throughput
         if "tokens" not in stated:
             stated["ratio_only"] = True  # a rate: no dataset size needed (a stated default is used and said)
@@ -1962,7 +1970,7 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if s.get("training_time", 0) and s.get("cost", 0):
         loser = "cost" if last.get("training_time", 0) > last.get("cost", 0) or not any(
             k in stated for k in ("tokens", "period_hours", "budget", "deadline_hours")) and re.search(
-            r"训练|微调|预训练|(?<![a-z])(?:train\w*|fine[\s-]*tun\w*|pre-?train\w*|sft)(?![a-z])", low) else "training_time"
+            r"训练|微调|预训练|(?<![a-z])(?:train\w*|fine[\s-]*tun\w*|pre[\s-]?train\w*|sft)(?![a-z])", low) else "training_time"
         # ('how long to train our 13B on 16 A100s, and the cost at $1.60/h?' with no tokens: the time is what is
         # missing, and the cost follows from it; a bill with no time in it is no answer)
         s[loser] = 0  # 'costs matter to us... how many days?': the question asked last
@@ -1998,8 +2006,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
 def _buys(intent: str, stated: dict, work: str) -> bool:
     """Hardware to own, not to rent: a budget with no period ('budget $30k: best setup to serve 70B to 50 users'), or
     buying named in a choice ('what should I buy with $5k', 'which should our team of 20 buy')."""
-    if re.search(slots.RENT_CUE, work):
-        return False
+    if slots.affirmed(slots.RENT_CUE, work):
+        return False  # ('buying, not renting' asks for a purchase)
     if intent in ("inference_speed", "inference_memory") and stated.get("budget") and not re.search(_PERIOD_PRICE, work) \
             and re.search(r"(?:买|购)(?:什么|哪|啥)|" + slots.w(r"what (?:should|do|can|would) (?:i|we) (?:buy|get|purchase|build)|"
                                                         r"what to (?:buy|get|build)|which .{0,20}(?:buy|get)"), work):
@@ -2009,9 +2017,11 @@ def _buys(intent: str, stated: dict, work: str) -> bool:
         r"(?:should|to) (?:i |we )?(?:buy|purchase|get)|what to (?:buy|purchase)")
     build = r"怎么配|如何配|搭一台|配一台|攒一台|装一台|组一台|" + slots.w(
         r"how (?:should|do|would) (?:i|we) (?:spec|configure|build)|build (?:a|one|the) (?:machine|box|rig|server|workstation)")
-    if intent in ("cost", "inference_speed", "inference_memory", "training_memory") and stated.get("budget") and \
-            re.search(build, work) and not any(stated.get(k) for k in ("price_per_gpu_hour", "rent_per_month")):
-        return True  # '预算 15 万，想搭一台机器……怎么配？': a machine to build within the budget
+    if intent in ("cost", "inference_speed", "inference_memory", "training_memory", "training_time") and \
+            stated.get("budget") and re.search(build + "|" + buy_what + r"|怎么买|该买|买几张|买多少张|" +
+                                               slots.w(r"how many .{0,30}(?:buy|purchase)"), work) and \
+            not any(stated.get(k) for k in ("price_per_gpu_hour", "rent_per_month")):
+        return True  # '预算 15 万，想搭一台机器……怎么配？', '预算 30 万……全参微调……买什么卡、几张？': a machine to buy within the budget
     if intent == "cost" and re.search(buy_what, work) and not any(
             stated.get(k) for k in ("price_per_gpu_hour", "purchase_price", "purchase_price_per_server", "budget",
                                     "rent_per_month", "api_spend_per_month")):
@@ -2161,7 +2171,7 @@ def _relative_change(low: str, stated: dict, prev: dict) -> dict:
 _SERVING_ONLY = {"concurrent_users", "requests_per_s", "ttft_s", "itl_ms", "tokens_per_s_per_user", "engine", "kv_dtype",
                  "gpu_memory_utilization", "prompt_len", "output_len", "precision", "checkpoint_format", "context", "batch",
                  "max_throughput", "throughput_tokens_per_s", "measured_concurrency", "tensor_parallel", "tokens_per_day",
-                 "daily_active_users", "peak_factor"}
+                 "daily_active_users", "peak_factor", "load_rate_stated"}
 _TRAINING_ONLY = {"method", "methods", "optimizer", "zero", "offload", "recompute", "loss", "lora_rank", "lora_targets",
                   "micro_batch", "global_batch", "tokens", "epochs", "seq_len", "mfu", "deadline_hours", "packing"}
 

@@ -34,9 +34,39 @@ def has(pattern: str, text: str) -> bool:
 
 
 _CN_COUNT = CN_COUNT
-# 'w/o offload', 'not lora', '不支持bf16': a named thing the user does NOT use
-_NEGATED = (r"(?:\bw/o|\bwithout|\bno|\bnot|\bnever|\bdon't use|不开|不用|不要|关掉|关闭|不支持|没有|没开|不是|非)\s*(?:the\s+|a\s+|cpu\s+)?"
-            r"(?:offload\w*|q?lora|bf16|fp16|fp8|int8|int4|nf4|4[\s-]?bit|8[\s-]?bit)(?![a-z0-9])")
+# 'w/o offload', 'not lora', '不支持bf16', 'no ZeRO/offload', 'neither LoRA nor QLoRA', '不用 ZeRO 和 offload': named
+# things the user does NOT use. The negation reaches over a list joined by '/', 'or', 'nor', 'and', '、', '或', '和'
+# (never over a comma: 'no offload, seq 4096' names the sequence length).
+NEGATOR = (r"(?:\bw/o|\bwithout|\bno|\bnot|\bnever|\bneither|\bdon'?t use|\bdo not use|\bdisabled?|\bturn(?:ed)? off|"
+           r"\bnot using|不开|不用|不要|关掉|关闭|不支持|没有|没开|不是|不做|不加|非|无需|无)")
+NEGATABLE = (r"(?:cpu[\s-]*|nvme[\s-]*)?offload\w*|q?lora|bf16|fp16|fp8|int8|int4|nf4|4[\s-]?bit|8[\s-]?bit|"
+             r"zero(?:[\s_-]*(?:stage)?[\s_-]*[0-3])?|fsdp|deepspeed|quanti[sz]\w*|量化|卸载")
+_NEG_JOIN = r"\s*(?:/|\bor\b|\bnor\b|、|或者?|和|也不)\s*"
+_NEGATED = (NEGATOR + r"\s*(?:the\s+|a\s+|any\s+)?(?:" + NEGATABLE + r")(?:" + _NEG_JOIN + r"(?:the\s+|any\s+)?(?:"
+            + NEGATABLE + r"))*(?![a-z0-9])")
+
+
+def negated_spans(text: str) -> list[str]:
+    """Each negated mention, lists included: 'no ZeRO/offload' -> ['no ZeRO/offload']."""
+    return [m.group(0) for m in re.finditer(_NEGATED, text)]
+
+
+def negates(term: str, text: str) -> bool:
+    """Whether `term` (a pattern) is named inside a negation: negates('offload', 'no ZeRO/offload') is True."""
+    return any(re.search(term, m.group(0)) for m in re.finditer(_NEGATED, text)
+               if not re.search(r"(?:oom\w*|crash\w*|fail\w*|die\w*|dies|爆显存|爆了|会爆|挂了?)\s*$", text[:m.start()]))
+    # ('mine OOMs w/o offload': what happens without it, not a rule against it)
+
+
+def affirmed(pattern: str, text: str) -> bool:
+    """A match of `pattern` that no negator governs: affirmed(RENT_CUE, 'buying, not renting') is False, and so is
+    '不租', '而不是租', 'rather than rent', 'instead of renting'."""
+    for m in re.finditer(pattern, text):
+        before = text[max(0, m.start() - 14):m.start()]
+        if not re.search(r"(?:" + NEGATOR + r"|\brather than|\binstead of|而不是|而非|不想|不打算|不考虑|不)"
+                         r"\s*(?:the\s+|a\s+|to\s+)?$", before):
+            return True
+    return False
 
 
 def unnegated(text: str) -> str:
@@ -244,8 +274,10 @@ def optimizer_and_sharding(text: str) -> dict:
     elif has(w(r"adamw?|adam_torch|adamw_torch"), text):
         out["optimizer"] = "adamw"
     m = re.search(r"zero[\s_-]*(?:stage)?[\s_-]*([0-3])(?![0-9])|ds_z([0-3])|deepspeed.{0,12}stage\s*([0-3])|" + w(r"z([0-3])"),
-                  text)
-    if m:
+                  unnegated(text))
+    if negates(r"zero(?![\s_-]*(?:stage)?[\s_-]*[1-3])|deepspeed|fsdp", text) and not m:
+        out["zero"] = 0  # ('no ZeRO/offload', '不用 deepspeed'): nothing sharded
+    elif m:
         out["zero"] = int(next(g for g in m.groups() if g))
     elif has(w("fsdp") + r"|full[\s_-]*shard", text):
         out["zero"] = 3
@@ -253,7 +285,8 @@ def optimizer_and_sharding(text: str) -> dict:
              r"|纯数据并行|数据并行\s*[（(]?\s*ddp", text):
         out["zero"] = 0  # ('4 张 4090 DDP'): each GPU holds the whole model and its states; nothing sharded
     if has(w(r"(?<!oom )(?<!ooms )(?<!crashes )(?<!fails )(?:no|without|disable\w*|not using)\s*(?:any\s*)?(?:cpu\s*|nvme\s*)?"
-             r"offload\w*") + r"|(?:不用|不开|不做|不要|不能|关闭|关掉|不)\s*(?:cpu\s*)?(?:offload|卸载)", text):
+             r"offload\w*") + r"|(?:不用|不开|不做|不要|不能|关闭|关掉|不)\s*(?:cpu\s*)?(?:offload|卸载)", text) or \
+            negates(r"offload|卸载", text):
         out["offload"] = "none"  # ('no CPU offload': the answer may not lean on it; 'mine OOMs w/o offload' is no rule)
     elif has(w(r"offload\w*") + r"|卸载", unnegated(text)):
         out["offload"] = "all" if has(r"offload\w*\s*(?:_|\s)?(?:param\w*|weights?|all|everything)|param\w*\s*offload|全部卸载|"
@@ -664,7 +697,7 @@ def tokens(text: str) -> dict:
     """Training tokens ('1T tokens', '1000亿token', '500B tokens'), samples x length, epochs."""
     out: dict = {}
     m = next((x for x in re.finditer(rf"(?<!每)(?<!per )(?<!每个)({NUM})\s*({MAG})?[\s-]*(?:个)?\s*"
-                                     rf"(?:(?:training|train|pre-?training|fine-?tuning|sft|dataset|data|unique|high-quality)\s+)?"
+                                     rf"(?:(?:training|train|pre[\s-]?training|fine[\s-]?tuning|sft|dataset|data|unique|high-quality)\s+)?"
                                      rf"(?:tok(?:en|ne)s?|词元|token数)",
                                      text)
               if not re.search(_STEP_SIZE, text[max(0, x.start() - 30):x.start()])
@@ -807,11 +840,11 @@ def deadline(text: str) -> dict:
                   r"时间只有|最多给|只给|给)\s*(?:about\s+|~\s*|大概\s*)?(" + NUM + r"|a|one)\s*(" + TIME_UNIT +
                   r")(?![a-z])(?!\s*(?:of|的)\s*(?:data|数据))", text)
     # ('what if we only have 20 days?', '只有 20 天呢': the time the run must fit in)
-    if not m and re.search(r"train|fine-?tun|pre-?train|sft|lora|训|微调", text):
+    if not m and re.search(r"train|fine[\s-]?tun|pre[\s-]?train|sft|lora|训|微调", text):
         # '… fine-tune … on 5B tokens in about 2 hours': the time the run must take, in a training question
         m = re.search(r"(?<![a-z])in\s+(?:about|around|roughly|approx\.?|~|just|only)?\s*(" + NUM + r"|a|one)\s*(" + TIME_UNIT
                       + r")(?![a-z])", text)
-    if not m and re.search(r"train|fine-?tun|pre-?train|sft|lora|训|微调", text):
+    if not m and re.search(r"train|fine[\s-]?tun|pre[\s-]?train|sft|lora|训|微调", text):
         # 'is a week enough?', '一周够不够', '3 天能训完吗': a time the run is judged against, asked as a yes/no
         m = TIME_ENOUGH.search(text)
     if not m and re.search(w(r"overnight|over ?night") + r"|一晚上|一夜|过夜", text):
@@ -1103,7 +1136,9 @@ _PER_USER_BEFORE = (r"(?:(?<![a-z])(?:each|every|per)[\s-]+(?:user|person|stream
                     r"(?<![a-z])at least\s*|≥\s*|>=\s*)$")
 SINGLE_STREAM = (r"batch\s*(?:size)?\s*(?:=|of|为|是)?\s*1(?!\d)|bs\s*=?\s*1(?!\d)|single[\s-]*stream|one stream|单路|单并发|单请求|"
                  r"(?<![a-z])(?:a\s+)?single[\s-]*(?:request|user|sequence|prompt)(?![a-z])|(?<![a-z])one (?:request|user) at a time")
-NEEDED = (r"(?<![a-z])(?:need|needs|require\w*|target|must|want|reach|hit)(?![a-z])|需要|要求|目标|希望|要做到|做到|达到|撑住|扛住|支撑|"
+NEEDED = (r"(?<![a-z])(?:need|needs|require\w*|target|must|want|reach|hit)(?![a-z])|"
+          r"(?<![a-z])peak(?:s| load| traffic| demand| throughput)?\s*(?:will be|would be|is|of|at|around|hits|reaches|=|:)?\s*"
+          r"(?:about|around|roughly|~|approx\.?)?\s*$|需要|要求|目标|希望|要做到|做到|达到|撑住|扛住|支撑|"
            r"(?:高峰|峰值|顶峰|最高|忙时)\s*(?:时|期)?\s*(?:要|得|需|大概|约)")
 
 
@@ -1144,6 +1179,15 @@ def _total_rates(text: str):
                 and not re.search(_MEASURED + "|" + QUOTED_SOURCE + r"|quoted|宣传", before):
             needed = True  # 'how many H100s for Llama 3.1 70B at 10k tok/s total output?': the load the count is for
         yield m, before, after, value, needed
+
+
+def single_stream_rate(text: str) -> float | None:
+    """A speed written as one stream's ('the batch-1 number (~150 tok/s)', '单路 25 tok/s'): not a GPU's capacity."""
+    for m in re.finditer(TPS_RATE, text):
+        clause = re.split(r"[，,。;；]|(?<=[a-z0-9])\.\s", text[max(0, m.start() - 60):m.start()])[-1]
+        if re.search(SINGLE_STREAM + r"|batch[\s-]*1(?!\d)", clause[-40:] + " " + text[m.end():m.end() + 16]):
+            return tps_value(m)
+    return None
 
 
 def needed_rate(text: str) -> tuple[float, tuple[int, int]] | None:
