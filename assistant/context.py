@@ -135,6 +135,9 @@ class Ctx:
                     gid = next((g for g in FORMAT_DEFAULTS_FOR[gid]
                                 if supported_on(fmt, self.deps.catalog.gpu(g)[0])[0]), gid)
             for_format = gid != default
+            bigger = None if self.req.exclude_vendors or self.req.only_vendors else self._card_that_holds(gid)
+            if bigger:  # 'DeepSeek-V3: API or self-host?', no card named: a node of cards that holds it, not one that cannot
+                gid, for_format = bigger, False
             if self.req.exclude_vendors or self.req.only_vendors:  # 'no NVIDIA': the default from a vendor allowed
                 self.used |= {"exclude_vendors", "only_vendors"}
                 if not vendor_ok(self.req, self.deps.catalog.gpu(gid)[0]):
@@ -160,6 +163,25 @@ class Ctx:
                 if line not in self.notes:
                     self.notes.append(line)
         return self.gpu_overrides.get(rec.id, rec)
+
+    def _card_that_holds(self, gid: str) -> str | None:
+        """A larger default when the request's model in its format does not fit one 8-GPU node of `gid` with room
+        for the KV cache (DeepSeek-V3's 673 GB of FP8 over 8 × 80 GB): H200 (141 GB), then B200 (180 GB); None when
+        the default does, or no model is named."""
+        if not self.req.model:
+            return None
+        try:
+            from tools.format_weights import FormatWeightsRequest, weights_by_format
+
+            model = self.model()
+            fmt = self.req.precision or model.native_precision
+            need = weights_by_format(FormatWeightsRequest(model=model, formats=[fmt])).rows[0].weights_gb
+        except (LookupError, ValueError):
+            return None
+        room = lambda g: 8 * self.deps.catalog.gpu(g)[0].memory_gb * 0.9 * 0.8  # (0.9 engine share, a fifth for KV)
+        if need <= room(gid):
+            return None
+        return next((g for g in ("h200", "b200") if need <= room(g)), None)
 
     def assume(self, en: str, zh: str) -> None:
         """A default the answer rests on: shown in the first line, in the user's language."""

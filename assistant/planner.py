@@ -211,7 +211,11 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
             {a.update.get("gpu") for a in asks if a.compare == "gpu"} - {None}) >= 2 else set()
         answers = []
         for i, r in enumerate(subs):
-            if answers and not asks[i].compare and "num_gpus" not in req.stated and "num_gpus" not in asks[i].update:
+            own_load = r.intent == "serving" and any(k in (asks[i].update or {}) for k in (
+                "tokens_per_day", "requests_per_s", "concurrent_users", "daily_active_users"))
+            # ('A) 在线客服 QPS 5；B) 离线每天 2 亿 token：各要几张卡'): a workload of its own is sized on its own
+            if answers and not asks[i].compare and "num_gpus" not in req.stated and "num_gpus" not in asks[i].update \
+                    and not own_load:
                 # '…how many GPUs, what speed, and the monthly bill?': a later ask bills the GPUs an earlier one chose
                 chosen = next((x.verdict for x in answers if x.verdict and x.verdict.num_gpus and x.status == "answered"
                                and x.verdict.fits is not False and (not r.gpu or x.verdict.gpu == r.gpu)), None)

@@ -27,6 +27,8 @@ class ApiPrice(BaseModel):
     source: str
     as_of: str
     confidence: Literal["high", "medium", "low"]
+    serves: list[str] = Field(default_factory=list, description="catalog model ids whose own maker's API this is "
+                              "(DeepSeek's API serves DeepSeek-V3/R1): the API a self-hosted copy is compared with")
 
 
 @functools.lru_cache(maxsize=1)
@@ -52,3 +54,10 @@ def api_named(text: str) -> ApiPrice | None:
 def blended_per_million(rec: ApiPrice, input_per_output: float) -> float:
     """The price of a million tokens of traffic with `input_per_output` input tokens to each output token."""
     return (input_per_output * rec.input_per_million + rec.output_per_million) / (input_per_output + 1)
+
+
+def api_for_model(model_id: str, currency: str | None = None) -> ApiPrice | None:
+    """The maker's own API for a model one could self-host ('DeepSeek-V3: API or self-host?'), in `currency` when the
+    table has it there."""
+    recs = [r for r in api_prices() if model_id in r.serves]
+    return next((r for r in recs if r.currency == currency), recs[0] if recs else None)

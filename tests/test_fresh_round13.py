@@ -186,3 +186,72 @@ def test_a_time_to_finish_in_on_a_named_card_is_a_deadline_on_that_card(text):
     m = re.search(r"gets? through about \*\*([\d.]+)M tokens\*\*", a.answer)
     assert m and 3.5 < float(m.group(1)) < 4.6
     assert "missed" in a.answer
+
+
+# --- two workloads in lettered items, each sized on its own -------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "同一个 Qwen2.5-14B-Instruct 要扛两块业务：A）在线客服，平均 prompt 1500 tokens、输出 300，峰值 QPS 5；B）离线批量摘要，"
+    "每天输入 2 亿 tokens、输出 2000 万 tokens。用 L40S 的话两块业务各要几张卡？",
+    "同一个 Qwen2.5-14B-Instruct 要扛两块业务：a）在线客服，平均 prompt 1500 tokens、输出 300，峰值 QPS 5；b）离线批量摘要，"
+    "每天输入 2 亿 tokens、输出 2000 万 tokens。用 L40S 的话两块业务各要几张卡？",
+])
+def test_lettered_workloads_are_each_sized_on_their_own(text):
+    from assistant.readers.asks import find_asks
+
+    r = _req(text)
+    assert r.num_gpus is None  # ('两块业务' is two workloads, not two cards)
+    asks = find_asks(text, r, CAT)
+    assert len(asks) == 2 and all(a.intent == "serving" for a in asks)
+    a = ask(text)
+    first, second = a.answer.split("### 2.")
+    # A: 5 requests/s x 300 output = 1,500 output tokens/s and 5 x 1,500 = 7,500 prompt tokens/s: more than one
+    # 2-card TP group at full load (1,688 tokens/s at 113 in flight leaves no room for the prefill): 3-5 cards
+    m = re.search(r"\*\*(\d+) 张 NVIDIA L40S\*\*", first)
+    assert m and 3 <= int(m.group(1)) <= 5
+    # B: 20M output tokens a day = 231 tokens/s on average: one serving unit, not A's cards carried over
+    assert "231 token/秒" in second
+    m = re.search(r"需要 1 套（(\d) 卡）", second)
+    assert m and int(m.group(1)) <= 2
+
+
+@pytest.mark.parametrize("text,n", [("两块业务", None), ("两块 4090", 2), ("两块显卡", 2), ("两块钱", None), ("买两块", 2)])
+def test_kuai_counts_cards_only_before_a_card(text, n):
+    assert slots.gpu_count(text).get("num_gpus") == n
+
+
+def test_a_days_volume_with_a_count_asked_is_a_capacity_plan_not_a_dataset():
+    r = _req("Qwen2.5-14B 离线批量摘要，每天输入 2 亿 tokens、输出 2000 万 tokens。用 L40S 要几张卡？")
+    assert r.intent == "serving" and r.tokens is None and r.tokens_per_day == 2e7
+
+
+# --- API or self-host: the two bills, with the maker's list price when none is given --------------------------------------
+@pytest.mark.parametrize("text", [
+    "DeepSeek-V3 用 API 还是自己部署便宜？我们每天大概 5 亿 token（输入 4 亿、输出 1 亿）",
+    "DeepSeek-V3 自建和调 API 哪个省钱？每天 5 亿 token（输入 4 亿、输出 1 亿）",
+    "DeepSeek-V3: API or self-host, which is cheaper? we do ~500M tokens a day (400M in, 100M out)",
+    "is self-hosting DeepSeek-V3 cheaper than the API? ~500M tokens a day, 400M input and 100M output",
+])
+def test_api_or_self_host_is_a_cost_comparison(text):
+    r = _req(text)
+    assert r.intent == "cost" and r.break_even
+
+
+def test_api_or_self_host_prices_the_api_at_its_list_price_and_sizes_a_node_that_holds_the_model():
+    a = ask("DeepSeek-V3 用 API 还是自己部署便宜？我们每天大概 5 亿 token（输入 4 亿、输出 1 亿）")
+    # DeepSeek's own China list price (V3.2, 2025-09-29): ¥2 per million input (cache miss), ¥3 output.
+    # 400M × ¥2 + 100M × ¥3 = ¥800 + ¥300 = ¥1,100 a day.
+    assert "**每天 ¥1,100**" in a.answer
+    # 673 GB of FP8 weights do not fit 8 × 80 GB: the node priced is one that holds them (8 × H200 141 GB)
+    assert "H200" in a.answer.split("\n")[0] and "放得下：fp8 权重 673 GB" in a.answer
+
+
+def test_api_prices_given_in_a_follow_up_replace_the_list_price():
+    from assistant.service import ask as ask_
+
+    first = ask_("DeepSeek-V3 用 API 还是自己部署便宜？我们每天大概 5 亿 token（输入 4 亿、输出 1 亿）")
+    second = ask_("API 按输入 2 元/百万（缓存未命中）、输出 8 元/百万算", history=[first.slots])
+    # 400M × ¥2 + 100M × ¥8 = ¥800 + ¥800 = ¥1,600 a day (about ¥48k a month)
+    assert "**每天 ¥1,600**" in second.answer
+    third = ask_("自建的话租一台 8 卡 H20 141G，月租 8 万", history=[first.slots, second.slots])
+    # the rent: ¥80,000 a month / 730 h = ¥109.59 an hour, ¥2,630 a day against the API's ¥1,600: the API is cheaper
+    assert "每天 ¥2,630" in third.answer and "**每天 ¥1,600**" in third.answer and "API更便宜" in third.answer

@@ -7,10 +7,10 @@ from typing import Any
 
 from assistant.answer import Answer, Citation, Verdict
 from assistant.request import Clarification
-from tools.cost import HOURS_PER_MONTH
+from tools.cost import DEFAULT_CNY_PER_USD, HOURS_PER_MONTH, _convert
 from assistant.compose import md_table
 from assistant.context import USES, Ctx, assumptions_md
-from assistant.readers.slots import STANDARD_SERVER_GPUS, w
+from assistant.readers.slots import API_VS_SELF, STANDARD_SERVER_GPUS, w
 
 USES["price"] = {"gpu", "gpus", "used", "server", "price_kind", "currency", "num_gpus", "gpus_per_node", "nodes",
                  "rent_per_month"}
@@ -735,6 +735,22 @@ def per_token(ctx: Ctx) -> Answer:
         ctx.assume_one_gpu()
     gpu = ctx.gpu(default="h100")
     cur = _currency(ctx)
+    if not req.reference_per_million and req.model and re.search(API_VS_SELF, ctx.question.lower()):
+        # 'DeepSeek-V3: API or self-host?' with no API price given: the maker's own list price, dated and said
+        from knowledge.api_prices import api_for_model
+
+        api = api_for_model(req.model, cur)
+        if api is not None:
+            conv = (lambda v: v) if api.currency == cur else (lambda v: _convert(v, api.currency, cur, DEFAULT_CNY_PER_USD))
+            ratio = req.input_output_ratio or DEFAULT_INPUT_OUTPUT
+            ctx.req = req = req.model_copy(update={"reference_per_million": round(conv(api.output_per_million), 4),
+                                                   "reference_input_per_million": round(conv(api.input_per_million), 4),
+                                                   "input_output_ratio": ratio})
+            ctx.used |= {"reference_per_million", "reference_input_per_million"}
+            ctx.assume(f"the API at {api.name}'s list price, {api.input_per_million:g} in / {api.output_per_million:g} "
+                       f"out {api.currency} per million tokens (as of {api.as_of}, cache misses; give yours to replace it)",
+                       f"API 按 {api.name} 的公开价：每百万输入 {api.input_per_million:g}、输出 {api.output_per_million:g} "
+                       f"{api.currency}（截至 {api.as_of}，按缓存未命中；可给出你的价格）")
     s = _sym(cur)
     rate = req.price_per_gpu_hour
     if rate is None and req.rent_per_month:  # '整机月租 ¥6.5 万': the month's rent over its hours and GPUs

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.readers.slots import RENT_OR_BUY, w
+from assistant.readers.slots import API_VS_SELF, RENT_OR_BUY, w
 
 # (intent, weight, pattern). English patterns go through w() so they never fire inside another word.
 CUES: list[tuple[str, float, str]] = [
@@ -19,7 +19,7 @@ CUES: list[tuple[str, float, str]] = [
                      r"what does an? \S+ cost")),
     ("price", 3, r"租.{0,6}(?:一小时|每小时|一天|一个月).{0,4}(?:多少|几块)|(?:一小时|每小时).{0,4}多少"),
     ("price", 1, w(r"price|prices|cost of an?|on the cloud|per hour") + r"|租一小时|租.{0,4}一小时|一小时多少|每小时多少|多少钱一小时|租金|租价"),
-    ("cost", 3, RENT_OR_BUY + r"|成本|花多少|要花|费用|花费|开销|总价|电费|自建还是|还是租|还是买|回本|划算|省钱|账单|"
+    ("cost", 3, RENT_OR_BUY + "|" + API_VS_SELF + r"|成本|花多少|要花|费用|花费|开销|总价|电费|自建还是|还是租|还是买|回本|划算|省钱|账单|"
                 + w(r"how much (?:would|will|does|did) (?:it|this|that) cost|cost(?:s)? to|total cost|rent(?:ing)? or buy(?:ing)?|"
                     r"buy(?:ing)? or rent(?:ing)?|rent vs\.? buy|buy vs\.? rent|break[\s-]?even|payback|tco|roi|bill|(?<!to )spend|"
                     r"cheaper to (?:rent|buy)|worth buying|own vs|electricity|run me|set me back|how much would .{0,40}cost|"

@@ -18,7 +18,7 @@ _CIRCLED = "①②③④⑤⑥⑦⑧⑨"
 _LINE_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]*)?(?:(\d{1,2})[ \t]*(?:\.(?!\d)|[、)）])|[(（](\d{1,2})[)）]|([①-⑨])|"
                         r"[(（]?([a-hA-H])[)）]|([a-hA-H])\.(?=[ \t])|(?:[qQ]|问题?)[ \t]*(\d)[ \t]*[:：.)）、])[ \t]*")
 _INLINE_MARK = re.compile(r"(?<=[\s,，:：;；。？?])(?:[(（](\d{1,2})[)）]|(\d{1,2})[)）](?=\s*(?:[^\s\d)）]|\d+\s*[^\s\d)）.,，]))|([①-⑨])|"
-                          r"[(（]([a-hA-H])[)）]|([a-h])[)）](?=\s*[a-z\u3400-\u9fff])|(?:[qQ]|问题)[ \t]*(\d)[ \t]*[:：)）])\s*")
+                          r"[(（]([a-hA-H])[)）]|([a-hA-H])[)）](?=\s*[a-z\u3400-\u9fff])|(?:[qQ]|问题)[ \t]*(\d)[ \t]*[:：)）])\s*")
 # fields that describe the message, not the job an item asks about
 NOT_JOB = {"intent", "lang", "stated", "follow_up"}
 # what one item tries ('2) 128k 上下文行不行', '3) 50 人同时用'): that item's probe, not carried to the items after it

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from assistant.readers.numbers import NUM, TIME_UNIT, duration_hours, magnitude, to_number
-from assistant.readers.slots import RATIO_FIRST, RATIO_PER, RENT_OR_BUY, VOLUME_MAG, has, price_unit_at, w
+from assistant.readers.slots import API_VS_SELF, RATIO_FIRST, RATIO_PER, RENT_OR_BUY, VOLUME_MAG, has, price_unit_at, w
 
 _CNY = r"¥|￥|元|块钱?|rmb|人民币|cny|万元|yuan|renminbi"
 _USD = r"\$|usd|美元|美金|刀|dollars?|bucks"
@@ -335,6 +335,9 @@ def money(text: str) -> dict:
                             r"(?:is|becomes|gets) cheaper|before (?:buying|owning) (?:is|becomes) cheaper|"
                             r"(?:buying|owning) (?:is|becomes) cheaper"), text):
         out["break_even"] = True
+    if re.search(API_VS_SELF, text) and re.search(r"便宜|省钱|划算|成本|花费|贵|" + w(r"cheap\w*|cost\w*|expensive|save|saving"
+                                                                            r"|worth|pricier|less money"), text):
+        out["break_even"] = True  # 'API 还是自己部署便宜', 'API or self-host, which is cheaper?': the two bills compared
     if "period_raw_hours" in out and "hours_per_day" in out and out["period_raw_hours"] >= 24:
         out["period_hours"] = out["period_raw_hours"] / 24 * out["hours_per_day"]
     elif "period_raw_hours" in out:

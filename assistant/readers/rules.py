@@ -1101,7 +1101,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if not reference and money.api_input_output_prices(whole):  # ('$0.15 in / $0.60 out per 1M': the API's two prices)
         reference = (money.api_input_output_prices(whole)[1], "CNY" if re.search(r"[¥￥]|元", whole) else "USD")
     if reference and ("throughput_tokens_per_s" in stated or "price_per_gpu_hour" in stated or "server_price_per_hour"
-                      in stated or names.gpus):
+                      in stated or names.gpus or stated.get("tokens_per_day") or
+                      re.search(r"(?<![a-z])api(?![a-z])|接口|官方价|官网价", low)):
+        # ('API 按输入 2 元/百万、输出 8 元/百万算': the API's prices, to compare self-hosting with)
         stated["reference_per_million"], cur = reference
         if cur and "currency" not in stated:
             stated["currency"] = cur
@@ -1205,6 +1207,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             r"显存|内存|memory|vram|oom|放得下|fit", low):
         intent = "training_time"  # ('配训练参数 … 要一天内训完 100B tokens': the deadline is the question; the memory
         # verdict comes with the time)
+    if stated.get("tokens_per_day") and intent in ("inference_memory", "inference_speed") and \
+            re.search(slots.COUNT_ASK, low) and not re.search(slots.FINETUNE_CUE, low):
+        intent = "serving"  # ('离线批量摘要，每天输入 2 亿、输出 2000 万 token，要几张卡'): the cards that carry a day's volume
     if rate_of_people and intent in ("inference_memory", "inference_speed"):
         intent = "serving"  # ('200 坐席，每人每分钟 2 次 … 要几张'): a load to plan for
     if intent == "recommend" and stated.get("gpu") and stated.get("num_gpus") and stated.get("tokens") and \
@@ -1485,6 +1490,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # ('3090 5500 一张，4090 1.9 万': each card's price is its own, not one price for every card)
         stated.pop("purchase_price")
         merged.pop("purchase_price", None)
+    if stated.get("tokens_per_day") and stated.get("tokens") and intent not in ("training_time", "training_memory") and \
+            not re.search(slots.FINETUNE_CUE, low):
+        stated.pop("tokens")  # ('每天输入 2 亿、输出 2000 万 token': a day's volume to serve, not a dataset to train on)
+        merged.pop("tokens", None)
     skip = {"intent", "lang", "follow_up", "stated"}
     req = Request(**{k: v for k, v in merged.items() if k in Request.model_fields and k not in skip},
                   intent=intent, lang=lang, follow_up=follow,
@@ -2020,8 +2029,10 @@ def _buys(intent: str, stated: dict, work: str) -> bool:
     if intent in ("cost", "inference_speed", "inference_memory", "training_memory", "training_time") and \
             stated.get("budget") and re.search(build + "|" + buy_what + r"|怎么买|该买|买几张|买多少张|" +
                                                slots.w(r"how many .{0,30}(?:buy|purchase)"), work) and \
-            not any(stated.get(k) for k in ("price_per_gpu_hour", "rent_per_month")):
+            not any(stated.get(k) for k in ("price_per_gpu_hour", "rent_per_month")) and \
+            (re.search(build, work) or not stated.get("gpu")):
         return True  # '预算 15 万，想搭一台机器……怎么配？', '预算 30 万……全参微调……买什么卡、几张？': a machine to buy within the budget
+        # (cards named with their prices, '两种整机 … 买哪个、买几台', are compared as those offers)
     if intent == "cost" and re.search(buy_what, work) and not any(
             stated.get(k) for k in ("price_per_gpu_hour", "purchase_price", "purchase_price_per_server", "budget",
                                     "rent_per_month", "api_spend_per_month")):

@@ -125,7 +125,8 @@ def gpu_count(text: str) -> dict:
     m = re.search(r"(?<![a-z\d.×$¥])(\d+)\s*-?\s*" + _CARD, text)  # not the digits of a name ('z9000 gpu')
     if m and 0 <= int(m.group(1)) <= 100_000:
         return {"num_gpus": int(m.group(1))}
-    m = next((x for x in re.finditer(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块|卡)(?!时|钱)", text)
+    m = next((x for x in re.finditer(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块(?=\s*(?:显?卡|gpu|[a-z0-9]|[，,。;；)）?？]|$))|卡)(?!时|钱)",
+                                     text)  # ('两块业务': two workloads, not two cards)
               if not (x.group(1) == "一" and re.search(r"\d\s*(?:万|千|k|w|元|块|美元|刀)?\s*(?:钱|左右|上下)?\s*$",
                                                      text[max(0, x.start() - 12):x.start()]))), None)
     # ('5500 一张': a price per card, not a count of one)
@@ -219,6 +220,13 @@ THEIR_YARDSTICK = (r"(?<![a-z])(?:using|use|with|at|by|from|based on|going by|pe
 RENT_OR_BUY = r"(?:租|买)还是(?:自己)?(?:买|租)|" + w(
     r"(?:rent|renting|lease|leasing) (?:or|vs\.?|versus) (?:to )?(?:buy|buying|own|owning|purchase|purchasing)|"
     r"(?:buy|buying|own|owning|purchase|purchasing) (?:or|vs\.?|versus) (?:to )?(?:rent|renting|lease|leasing)")
+# 'API 还是自己部署', 'API or self-host', 'self-hosting vs the API', '自建和调接口': an API's bill against one's own GPUs
+_API = r"(?:(?<![a-z])(?:apis?|api调用)(?![a-z])|调接口|调用接口|接口|官方服务|云服务)"
+_SELF = (r"(?:自建|自己部署|自部署|私有化|本地部署|自己搭|自己跑|自托管|" +
+         r"(?<![a-z])(?:self[\s-]?host\w*|host(?:ing)? (?:it )?(?:ourselves|myself)|own (?:gpus|hardware|servers?)|"
+         r"on[\s-]?prem\w*|run (?:it )?(?:ourselves|myself|locally))(?![a-z]))")
+_VS = r"(?:还是|或者|或是|和|跟|与|对比|比|vs\.?|versus|or|than|against|compared (?:to|with))"
+API_VS_SELF = (_API + r".{0,24}?" + _VS + r"\s*.{0,10}?" + _SELF + "|" + _SELF + r".{0,24}?" + _VS + r"\s*.{0,10}?" + _API)
 
 
 FINETUNE_CUE = w(r"fine[\s-]*tun\w*|finetun\w*|sft|ft|train\w*|dpo|rlhf|grpo|ppo|lora|qlora") + r"|微调|训练|训"
