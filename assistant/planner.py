@@ -18,6 +18,7 @@ from assistant.restate import clarification, ignored_line, restate
 from assistant.readers.rules import NEGATIVE_GPUS, NEGATIVE_LOAD, ZERO_LENGTH
 from assistant.zh import assumption_zh
 from knowledge.catalog import UnknownItem
+from tools.serve_load import TEAM_MAX, peak_share
 
 __all__ = ["Deps", "plan", "missing_inputs"]
 log = logging.getLogger(__name__)
@@ -26,7 +27,6 @@ log = logging.getLogger(__name__)
 ZERO_GPUS = "0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')"
 MAX_GPUS = 1_000_000  # an input above it is a typo or a joke: said, not computed
 SMALL_GROUP = 5  # people who may all ask at once: sized for all of them (an assumption, always said)
-TEAM_PEAK_SHARE = 0.25  # a team's people -> requests in flight at its busiest (an assumption, always said)
 PEAK_SHARE_OF_DAU = 0.05  # chat users a day -> requests in flight at the peak hour (an assumption, always said)
 RATIO_MODEL = "llama-3.1-8b"  # the job a ratio question is computed on when it names none (said)
 
@@ -756,13 +756,18 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         req = ctx.req = req.model_copy(update={"requests_per_s": peak, "peak_factor": None})
         # (the thread carries the peak rate from here: a follow-up does not multiply it again)
     if req.team_size and not (req.concurrent_users or req.requests_per_s):
-        peak = max(1, math.ceil(req.team_size * TEAM_PEAK_SHARE))
+        share = peak_share(req.team_size)
+        peak = max(1, math.ceil(req.team_size * share))
         req = ctx.req = req.model_copy(update={"concurrent_users": peak})
         ctx.used.add("team_size")
-        ctx.assume(f"{peak} requests in flight at the busiest moment = {TEAM_PEAK_SHARE:.0%} of a team of {req.team_size:,} "
-                   "(an assumption for people who use it through the working day; state your peak concurrency to replace it)",
-                   f"最忙时同时处理 {peak} 个请求 = 团队 {req.team_size:,} 人的 {TEAM_PEAK_SHARE:.0%}（按工作时间内都会用来估计；"
-                   "给出实际峰值并发可替换）")
+        big = req.team_size > TEAM_MAX
+        ctx.assume(f"{peak} requests in flight at the busiest moment = {share:.0%} of a team of {req.team_size:,} "
+                   + ("(an assumption: in a company of hundreds most people are not mid-request at any moment; 5-10% is "
+                      "usual for internal chat; state your peak concurrency to replace it)" if big else
+                      "(an assumption for people who use it through the working day; state your peak concurrency to replace it)"),
+                   f"最忙时同时处理 {peak} 个请求 = 团队 {req.team_size:,} 人的 {share:.0%}"
+                   + ("（假设值：几百人的公司里同一时刻在等回答的人不多，内部对话常见 5-10%；给出实际峰值并发可替换）" if big else
+                      "（按工作时间内都会用来估计；给出实际峰值并发可替换）"))
     if req.intent in ("training_time", "cost") and req.method == "pretrain" and req.model and not req.tokens and \
             not req.period_hours and not req.deadline_hours:
         # 'how long to pretrain a 3B model from scratch on 8 H100s?': the compute-optimal budget (20 tokens per
@@ -1885,7 +1890,7 @@ def _quoted_rate_unclear(ctx: Ctx) -> Answer:
     rate = req.throughput_tokens_per_s or req.tokens_per_s_per_user  # ('他们的机器能跑 38 tokens/s': read as a speed)
     ctx.used.add("tokens_per_s_per_user")
     people = req.concurrent_users or req.team_size or req.daily_active_users
-    peak = req.concurrent_users or max(1, math.ceil(people * TEAM_PEAK_SHARE))
+    peak = req.concurrent_users or max(1, math.ceil(people * peak_share(people)))
     low_peak = req.concurrent_users or max(1, math.ceil(people * PEAK_SHARE_OF_DAU))
     ctx.used |= {"throughput_tokens_per_s", "throughput_scope", "daily_active_users", "team_size", "concurrent_users"}
     clar = Clarification(missing=["throughput_scope", "model", "gpu"], question=ctx.t(

@@ -255,3 +255,36 @@ def test_api_prices_given_in_a_follow_up_replace_the_list_price():
     third = ask_("自建的话租一台 8 卡 H20 141G，月租 8 万", history=[first.slots, second.slots])
     # the rent: ¥80,000 a month / 730 h = ¥109.59 an hour, ¥2,630 a day against the API's ¥1,600: the API is cheaper
     assert "每天 ¥2,630" in third.answer and "**每天 ¥1,600**" in third.answer and "API更便宜" in third.answer
+
+
+# --- a company's people are not all asking at once ------------------------------------------------------------------------
+@pytest.mark.parametrize("text,peak", [
+    ("serve Qwen2.5-7B on one L4 for a team of 20", 5),              # 20 × 25% = 5 (a working team)
+    ("Qwen2.5-7B，一张 L4，团队 100 人用", 25),                        # 100 × 25% = 25
+    ("Qwen2.5-32B 给全公司 500 人用，H100 要几张", 50),                 # 500 × 10% = 50 (a company: 5-10% at the peak)
+    ("Qwen2.5-72B 给全公司 2000 人用，H100 要几张？", 200),           # 2,000 × 10% = 200
+])
+def test_peak_requests_in_flight_scale_with_who_the_people_are(text, peak):
+    a = ask(text)
+    assert a.request["concurrent_users"] == peak
+
+
+# --- every context named gets its KV cache ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,want", [
+    ("kv cache size per request for llama 3.1 405b at 8k ctx and at 128k ctx (bf16)?", [8192, 131072]),
+    ("8k 和 32k 上下文分别多少 kv", [8192, 32768]),
+    ("context 4k or 32k", [4096, 32768]),
+    ("budget 50k, 4096 tokens", []),
+])
+def test_contexts_named_are_all_read(text, want):
+    assert slots.contexts_named(text) == want
+
+
+def test_kv_cache_is_given_at_each_context_and_each_dtype_asked():
+    a = ask("KV cache size per request for Llama 3.1 405B at 8k ctx and at 128k ctx (bf16)? and how much with fp8 kv cache?")
+    # Llama 3.1 405B: 126 layers, 8 KV heads, head dim 128. BF16: 2 × 126 × 8 × 128 × 2 B = 516,096 B a token;
+    # 8,192 tokens -> 4.23 GB, 131,072 -> 67.65 GB; FP8 halves both: 2.11 GB and 33.82 GB
+    per_token = 2 * 126 * 8 * 128 * 2
+    for nbytes in (per_token, per_token // 2):
+        for n in (8192, 131072):
+            assert f"{nbytes * n / 1e9:,.2f} GB" in a.answer

@@ -24,6 +24,17 @@ from tools.infer_speed import STAGE_HANDOFF_S, InferenceSpeedRequest, decode_ste
 from tools.serve_request import LoadPoint, ServeRequest
 
 
+
+TEAM_PEAK_SHARE = 0.25  # a team's people -> requests in flight at its busiest (an assumption, always said)
+ORG_PEAK_SHARE = 0.10  # beyond TEAM_MAX people (a company, a department of hundreds), fewer of them are asking at once
+TEAM_MAX = 100
+
+
+def peak_share(people: int) -> float:
+    """Requests in flight at the busiest moment per person: a working team (up to TEAM_MAX) 25%, a company 10%
+    (internal chat assistants see 5-10% of staff active at the peak; an assumption, always said)."""
+    return TEAM_PEAK_SHARE if people <= TEAM_MAX else ORG_PEAK_SHARE
+
 class Replica:
     """One layout's fixed figures, with decode steps memoised by batch."""
 

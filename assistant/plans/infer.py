@@ -685,6 +685,14 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
         figures["kv_gb_per_request"] = round(one, 3)
         lines.append(ctx.t(f"One request at {context:,} tokens holds **{one:,.2f} GB** of KV cache ({kv / 1024:,.0f} KiB × {context:,}).",
                            f"单个 {context:,} token 的请求占 KV cache **{one:,.2f} GB**（{kv / 1024:,.0f} KiB × {context:,}）。"))
+        from assistant.readers.slots import contexts_named
+
+        others = [c for c in contexts_named(ctx.question.lower()) if c != context]
+        for c in others:  # 'at 8k ctx and at 128k ctx': each context named, not only the one the plan is sized at
+            gb = kv * c / 1e9
+            figures[f"kv_gb_per_request_{c}"] = round(gb, 3)
+            lines.append(ctx.t(f"At {c:,} tokens: **{gb:,.2f} GB** ({kv / 1024:,.0f} KiB × {c:,}).",
+                               f"{c:,} token 时：**{gb:,.2f} GB**（{kv / 1024:,.0f} KiB × {c:,}）。"))
     if gpu is not None and not ctx.req.kv_dtype and r.fits and kv and not model.mla:
         try:
             from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory

@@ -367,6 +367,30 @@ HOST_OWNED = (r"主机已有|已有主机|已经有主机|只买显卡|只买卡
 MAX_PROMPT_TOKENS = 10_000_000  # no model reads more at once (Llama 4 Scout's 10M window): beyond it, a corpus
 
 
+_CTX_WORD = r"(?:ctx|context|上下文|tokens?\s*(?:context|ctx|上下文|window|窗口)|token\s*的?\s*(?:上下文|请求)|seq(?:uence)?s?)"
+
+
+def contexts_named(text: str) -> list[int]:
+    """Every context length written with a context word ('at 8k ctx and at 128k ctx', '8k 和 32k 上下文', 'context 4k
+    or 32k'), in the order written, each once (k = 1024)."""
+    from assistant.readers.numbers import length
+
+    found: list[int] = []
+    for m in re.finditer(r"(?<![\d.,$¥￥])(\d+(?:\.\d+)?\s*k|\d{3,7})(?![\d.,])(?=\s*(?:tokens?\s*)?(?:的\s*)?(?:"
+                         + _CTX_WORD + r"|(?:and|or|和|或|跟|与|/|、|,|，)\s*(?:at\s+)?\d+(?:\.\d+)?\s*k\s*(?:tokens?\s*)?"
+                         + _CTX_WORD + r"))", text):
+        v = length(m.group(1))
+        if v and 256 <= v <= 10_485_760 and v not in found:
+            found.append(v)
+    for m in re.finditer(r"(?:ctx|context|上下文)\s*(?:length|长度)?\s*(?:of|is|=|:|：|为|是)?\s*(\d+(?:\.\d+)?\s*k)"
+                         r"((?:\s*(?:and|or|vs\.?|和|或|/|、|,|，)\s*\d+(?:\.\d+)?\s*k)+)", text):
+        for part in [m.group(1)] + re.findall(r"\d+(?:\.\d+)?\s*k", m.group(2)):
+            v = length(part)
+            if v and v not in found:
+                found.append(v)
+    return found
+
+
 def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
