@@ -937,7 +937,10 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
     if ratio is None and better == "higher" and win[1] > 0 and not other[1]:  # 1 against 0: no tie
         return (f"{listed}。**只有 {win[0].text} 能跑**（{other[0].text} 一条也放不下）。" if zh else
                 f"{listed}. **Only {win[0].text} runs it** ({other[0].text} holds none).")
-    if ratio is None or abs(ratio - 1) < 0.03:
+    worst = (max if better == "lower" else min)(vals, key=lambda av: av[1])
+    spread = ((worst[1] / win[1]) if better == "lower" and win[1] else (win[1] / worst[1]) if worst[1] else None)
+    if ratio is None or (abs(ratio - 1) < 0.03 and (spread is None or abs(spread - 1) < 0.03)):
+        # (a tie only when every option is within 3%: 'FP8 39.8, AWQ 52.7, Q4_K_M 51.2' is no tie of three)
         broken = _tie_broken_by_speed(done, listed, zh) if intent == "serving" else None
         methods = [str((a.update or {}).get("method") or "") for a, _ in vals]
         mega = next((a for a, _ in vals if a.text.startswith("Megatron")), None)
@@ -968,12 +971,14 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
             f"{listed}. **{win[0].text} wins**: {word[0]} by {ratio:.2f}× over {other[0].text}.")
     users = max(((x.request or {}).get("concurrent_users") or (x.request or {}).get("batch") or 0) for _, x in done)
     gguf = [a for a, _ in done if str((a.update or {}).get("precision") or "").startswith(("q", "iq"))]
+    gguf_note = ""
     if asks[0].compare == "precision" and gguf and users >= 4:
         # 'GGUF Q4_K_M vs AWQ vs FP8 for ~20 users': a GGUF file is llama.cpp's, whose server batches little
-        text += (f"注意：{gguf[0].text} 是 llama.cpp 的 GGUF 格式，它的服务端批处理远不如 vLLM/SGLang（上面的路数只按显存算）；"
+        gguf_note = (f"注意：{gguf[0].text} 是 llama.cpp 的 GGUF 格式，它的服务端批处理远不如 vLLM/SGLang（上面的路数只按显存算）；"
                  f"{users} 人同时用，选 AWQ/GPTQ 在 vLLM 或 SGLang 上跑。" if zh else
                  f" Note: {gguf[0].text} is llama.cpp's GGUF format, whose server batches far less than vLLM or SGLang (the "
                  f"sequences above count memory only); for {users} users at once, serve AWQ or GPTQ on vLLM/SGLang.")
+        text += gguf_note
     if asks[0].compare == "precision" and re.search(r"质量|精度损失|效果|掉点|准确|" + w(
             r"quality|accuracy|tank\w*|degrad\w*|lossless|faithful"), question.lower()):
         # 'care about throughput and not tanking quality': an 8-bit format (FP8 or INT8 lose well under 1% on
@@ -988,7 +993,7 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
                     f"{win[0].text} 只快 {gap:.2f} 倍（4 位量化在长推理、代码、数学上更容易掉点）。" if zh else
                     f"{listed}. **Pick {keep[0].text}**: you care about quality; 8-bit formats (FP8/INT8) lose well under 1% "
                     f"on benchmarks, and {win[0].text} is only {gap:.2f}× faster (4-bit quantization costs more on long "
-                    "reasoning, code and maths).")
+                    "reasoning, code and maths).") + gguf_note
     first_req = done[0][1].request or {}
     if asks[0].compare == "precision" and name == "max_concurrent_sequences":
         text = _format_for_the_users(done, vals, listed, zh) or text

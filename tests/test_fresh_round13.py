@@ -288,3 +288,16 @@ def test_kv_cache_is_given_at_each_context_and_each_dtype_asked():
     for nbytes in (per_token, per_token // 2):
         for n in (8192, 131072):
             assert f"{nbytes * n / 1e9:,.2f} GB" in a.answer
+
+
+# --- a tie is a tie of all the options ------------------------------------------------------------------------------------
+def test_three_formats_are_not_a_tie_when_one_is_far_behind():
+    a = ask("Llama 3.3 70B on 2x H100 80GB for ~50 concurrent users. FP8 (vLLM) vs AWQ int4 (vLLM) vs GGUF Q4_K_M "
+            "(llama.cpp server) - which gives the best throughput, and whats the quality tradeoff?")
+    comp = a.comparison or ""
+    speeds = {k: float(v) for k, v in re.findall(r"(FP8|AWQ|Q4_K_M): ([\d.]+) tokens/s", comp)}
+    assert len(speeds) == 3
+    if max(speeds.values()) / min(speeds.values()) > 1.03:  # (the options differ by more than 3%: no tie is said)
+        assert "A tie (within 3%)" not in comp
+    assert "llama.cpp" in comp and "vLLM" in comp  # the GGUF server's batching is named for 50 users
+    assert "Pick" in comp or "wins" in comp
