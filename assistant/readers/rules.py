@@ -1208,7 +1208,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         intent = "training_time"  # ('配训练参数 … 要一天内训完 100B tokens': the deadline is the question; the memory
         # verdict comes with the time)
     if stated.get("tokens_per_day") and intent in ("inference_memory", "inference_speed") and \
-            re.search(slots.COUNT_ASK, low) and not re.search(slots.FINETUNE_CUE, low):
+            re.search(slots.COUNT_ASK, low) and not re.search(slots.FINETUNE_CUE, low) and \
+            not stated.get("throughput_tokens_per_s"):  # (a stated rate carries the volume on its own path)
         intent = "serving"  # ('离线批量摘要，每天输入 2 亿、输出 2000 万 token，要几张卡'): the cards that carry a day's volume
     if rate_of_people and intent in ("inference_memory", "inference_speed"):
         intent = "serving"  # ('200 坐席，每人每分钟 2 次 … 要几张'): a load to plan for
