@@ -301,3 +301,17 @@ def test_three_formats_are_not_a_tie_when_one_is_far_behind():
         assert "A tie (within 3%)" not in comp
     assert "llama.cpp" in comp and "vLLM" in comp  # the GGUF server's batching is named for 50 users
     assert "Pick" in comp or "wins" in comp
+
+
+# --- a power bill also per GPU-hour ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,servers,kw,gpus", [
+    ("自建 4 台 8 卡 4090 服务器，每台满载约 3.6kw，电价 0.8 元/度，机房 PUE 1.4，7x24 满载，一年电费多少？折合每卡时多少钱？", 4, 3.6, 32),
+    ("2 台 8 卡 4090 服务器，每台满载 3.6kw，电价 0.8 元/度，PUE 1.4，一年电费多少？", 2, 3.6, 16),
+])
+def test_a_power_bill_is_also_given_per_gpu_hour(text, servers, kw, gpus):
+    # 4 × 3.6 kW × 1.4 × 8,760 h × ¥0.8 = ¥141,281 a year; / (32 × 8,760) = ¥0.504 per card-hour
+    a = ask(text)
+    year = servers * kw * 1.4 * 8760 * 0.8
+    per = year / (gpus * 8760)
+    assert f"¥{year:,.0f}" in a.answer
+    assert f"**¥{per:,.3f}**" in a.answer

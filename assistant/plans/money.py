@@ -540,6 +540,11 @@ def power_bill(ctx: Ctx) -> Answer:
                               "(the training-time estimate).",
                               f"**这次训练：{run:,.0f} 小时（{run / 24:,.1f} 天），{n} 张卡 = {run * n:,.0f} 卡时**（训练时间估算）。"))
     figures = {"electricity_full_load": full, "kw": kw, "hours": hours, "currency": cur}
+    if n and hours:  # '折合每卡时多少钱': the bill over the GPU-hours, so it can sit beside a rental rate
+        per_gpu_hour = full / (n * hours)
+        figures["electricity_per_gpu_hour"] = round(per_gpu_hour, 4)
+        lines.append(ctx.t(f"Per GPU-hour: {s}{full:,.0f} / ({n} GPUs × {hours:,.0f} h) = **{s}{per_gpu_hour:,.3f}**.",
+                           f"折合每卡时：{s}{full:,.0f} ÷（{n} 张 × {hours:,.0f} 小时）= **{s}{per_gpu_hour:,.3f}**。"))
     if req.utilization and req.utilization >= 1:
         ctx.used.add("utilization")  # ('24/7': the full-load bill is the bill)
     elif req.utilization and req.idle_power_share is not None and req.gpu_power_w:
