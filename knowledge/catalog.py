@@ -125,6 +125,15 @@ class Catalog:
             raise UnknownItem("GPU", query, self._suggest(query, self._gpu_keys), "gpu-advisor gpus")
         stem = normalize(query)
         variants = [g.id for g in self.gpus if g is not rec and _is_prefix_of(stem, g.id)]
+        if not variants and not re.search(r"\d+\s*g", query.lower()):
+            # 'A100 PCIe': sold with 40 and 80 GB; no size written, so the other memory size is named beside the pick
+            forms = re.findall(r"pcie|sxm|nvl|oam", stem)
+            variants = [g.id for g in self.stock_versions(rec.id) if g is not rec and g.memory_gb != rec.memory_gb
+                        and all(f in normalize(g.id + g.name) for f in forms)]
+            if variants:
+                return rec, (f"'{query}' is sold with {' and '.join(f'{g:g} GB' for g in sorted({rec.memory_gb, *(self.gpu(v)[0].memory_gb for v in variants)}))}"
+                             f" ({', '.join([rec.id, *variants])}); taken as {rec.name} ({rec.id}): say the size if yours "
+                             "is the other")
         if not variants or normalize(rec.id) == stem:
             return rec, None
         return rec, f"'{query}' is ambiguous ({', '.join([rec.id, *variants])}); taken as {rec.name} ({rec.id})"
