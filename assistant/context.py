@@ -168,8 +168,9 @@ class Ctx:
         """A larger default when the request's model in its format does not fit one 8-GPU node of `gid` with room
         for the KV cache (DeepSeek-V3's 673 GB of FP8 over 8 × 80 GB): H200 (141 GB), then B200 (180 GB); None when
         the default does, or no model is named."""
-        if not self.req.model:
-            return None
+        if not self.req.model or self.req.intent.startswith("training") or \
+                self.req.method in ("full", "lora", "qlora", "pretrain"):
+            return None  # (a training job spans servers as a matter of course: its card stays the usual default)
         try:
             from tools.format_weights import FormatWeightsRequest, weights_by_format
 

@@ -136,6 +136,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "peak_factor": ("Qwen2.5-14B on L40S, 1,500 tok/s per card measured, 200 million tokens a day: how many cards?",
                     "Qwen2.5-14B on L40S, 1,500 tok/s per card measured, 200 million tokens a day, peak is 3x the average: "
                     "how many cards?"),
+    "load_rate_stated": ("Qwen2.5-14B on L40S, 1,500 tok/s per card measured, 200 million tokens a day: how many cards?",
+                         "Qwen2.5-14B on L40S, 1,500 tok/s per card measured, we need to serve 3,000 tok/s: how many cards?"),
     "throughput_scope": ("Qwen2.5-14B on 4x L40S, we measured 1,500 tok/s; 200 million tokens a day: how many cards?",
                          "Qwen2.5-14B on 4x L40S, we measured 1,500 tok/s per card; 200 million tokens a day: how many cards?"),
     "rent_per_month": ("We rent an 8x H100 node at $2.50 per GPU-hour on demand. We use it 10 hours a day: cost?",
