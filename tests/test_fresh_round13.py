@@ -315,3 +315,34 @@ def test_a_power_bill_is_also_given_per_gpu_hour(text, servers, kw, gpus):
     per = year / (gpus * 8760)
     assert f"¥{year:,.0f}" in a.answer
     assert f"**¥{per:,.3f}**" in a.answer
+
+
+# --- a card's digits in a follow-up are the card, not a count ----------------------------------------------------------
+@pytest.mark.parametrize("follow,gpu", [("换成 4090 呢", "rtx-4090"), ("那换成 3090 呢", "rtx-3090"), ("what about a 5090?", "rtx-5090")])
+def test_a_card_named_in_a_follow_up_is_not_a_count(follow, gpu):
+    h = []
+    for t in ["Llama 3.1 8B 全参微调，单卡 H100 80G 能跑吗？seq 4096", "那 LoRA 呢"]:
+        h.append(ask(t, history=h).slots)
+    a = ask(follow, history=h)
+    assert a.request["gpu"] == gpu and (a.request.get("num_gpus") or 1) == 1
+
+
+# --- a length per request is not a rate per user; a max_num_seqs below the KV pool is the answer --------------------------
+@pytest.mark.parametrize("text,rate", [
+    ("每个请求输入 1500 tokens、输出 500 tokens", None), ("每路请求 2000 tokens 上下文", None),
+    ("每人每秒20个token", 20.0), ("每路 20 tok/s", 20.0), ("每个用户至少 30 tokens/s", 30.0),
+])
+def test_a_per_request_length_is_not_a_per_user_rate(text, rate):
+    assert slots.targets(text).get("tokens_per_s_per_user") == rate
+
+
+def test_max_num_seqs_below_the_kv_pool_caps_the_concurrency_and_the_throughput_is_at_the_cap():
+    a = ask("压测条件：Qwen2.5-7B-Instruct，BF16，vLLM，单卡 L20 48G，gpu_memory_utilization=0.9，max_num_seqs=128，每个请求输入 "
+            "1500 tokens、输出 500 tokens。问：最多能同时跑多少请求？输出吞吐大概多少 tokens/s？")
+    # KV: 2 × 28 layers × 4 KV heads × 128 × 2 B = 57,344 B a token; ~25 GB of pool / 57,344 B / 2,000 tokens ≈ 220
+    # requests: more than 128, so max_num_seqs=128 is the limit and the throughput is the one at 128 in flight
+    head = a.answer.split("\n\n")[1]
+    assert "最多同时 128 路" in head and "57,344 B" in head
+    m = re.search(r"同时 128 路时：约 \*\*每秒 [\d.]+ 个请求\*\* = \*\*每秒 ([\d,]+) 个输出 token\*\*", a.answer)
+    assert m and 700 <= int(m.group(1).replace(",", "")) <= 3200
+    assert "每用户 ≥" not in a.answer.split("\n")[0]  # ('每个请求输入 1500 tokens' is no speed target)

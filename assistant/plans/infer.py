@@ -1124,16 +1124,18 @@ def _rate_at_capacity(ctx: Ctx, model, gpu, fmt: str, context: int, seqs: int) -
     alone = ctx.t(f" One user alone: {one.decode_tokens_per_s_per_seq:,.1f} tokens/s, first token after {one.ttft_s:,.1f} s.",
                   f"只有一个人用时：每秒 {one.decode_tokens_per_s_per_seq:,.1f} token，首 token {one.ttft_s:,.1f} 秒。") \
         if seqs > 1 and one.decode_tokens_per_s_per_seq else ""
-    line = ctx.t(f"At {seqs} in flight: about **{shown}** ({prompt:,} prompt + {out:,} output tokens each: "
+    made = rps * out  # output tokens a second, prefill pauses included: the throughput a benchmark reports
+    line = ctx.t(f"At {seqs} in flight: about **{shown}** = **{made:,.0f} output tokens/s** ({prompt:,} prompt + {out:,} output tokens each: "
                  f"{one.ttft_s:.2f} s of prefill per request plus {out:,} tokens at {full.decode_tokens_per_s_total:,.0f} "
                  f"tokens/s for the batch). Each user then sees about {per_user:,.1f} tokens/s (decoding pauses while "
                  "other prompts are prefilled); fewer in flight, faster each.",
-                 f"同时 {seqs} 路时：约 **{shown_zh}**（每个输入 {prompt:,} + 输出 {out:,} token：每个请求预填充 "
+                 f"同时 {seqs} 路时：约 **{shown_zh}** = **每秒 {made:,.0f} 个输出 token**（每个输入 {prompt:,} + 输出 {out:,} token：每个请求预填充 "
                  f"{one.ttft_s:.2f} 秒，加上整批每秒 {full.decode_tokens_per_s_total:,.0f} token 的解码）。此时每个用户约 "
                  f"{per_user:,.1f} token/秒（别人的提示在预填充时解码会暂停）；同时在线的少，每人就快。") + alone
     return ["", line], {"requests_per_s_at_capacity": round(rps, 2),
                         "tokens_per_s_at_capacity": full.decode_tokens_per_s_total,
-                        "tokens_per_s_per_user_at_capacity": round(per_user, 2)}
+                        "tokens_per_s_per_user_at_capacity": round(per_user, 2),
+                        "output_tokens_per_s_at_capacity": round(made)}
 
 
 def _users_at_rate(ctx: Ctx, model, gpu, fmt: str, context: int, target: float, cap: int) -> tuple[int, float] | None:
@@ -1353,6 +1355,14 @@ def serving(ctx: Ctx) -> Answer:
                                  f"at most {req.max_num_seqs} run at once.",
                                  f"你的 max_num_seqs {req.max_num_seqs} 比 KV 池能放的（{max_seqs} 路）还小：最多同时跑 "
                                  f"{req.max_num_seqs} 路。"))
+            if req.max_num_seqs < max_seqs:  # the cap is the answer: it leads, and the speed below is at the cap
+                head = ctx.t(f"**At most {req.max_num_seqs} at once: your max_num_seqs** ({n}× {gpu.name}); the KV pool "
+                             f"({r.vllm_kv_cache_tokens or 0:,} tokens" + (f", {bpt:,} B per token" if bpt else "") +
+                             f") would hold {max_seqs} requests of {context:,} tokens, so memory is not the limit.",
+                             f"**最多同时 {req.max_num_seqs} 路：受你的 max_num_seqs 限制**（{n} 张 {gpu.name}）；KV 池 "
+                             f"{r.vllm_kv_cache_tokens or 0:,} token" + (f"（每 token {bpt:,} B）" if bpt else "") +
+                             f"本可放 {max_seqs} 路 {context:,} token 的请求，显存不是瓶颈。")
+                max_seqs = req.max_num_seqs
         if req.context and req.context > context and r.vllm_kv_cache_tokens:
             # ('max-model-len 32k, average 3k in / 1k out'): the average sizes the load; the limit is its worst case
             worst = r.vllm_kv_cache_tokens // req.context

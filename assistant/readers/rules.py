@@ -2122,7 +2122,8 @@ def _follow_up_only(low: str, stated: dict, prev: dict, catalog: Catalog) -> dic
         stated["num_gpus"] = int(m.group(1))
     m = re.search(r"(?:(?<![a-z])(?:rent|buy|use|get|have|with|on|try|scale to|go to|go with|for the)\s+|(?:租|买|用|换成|上|加到)\s*)"
                   r"(\d{1,6})(?=\s*(?:instead|case|of them|(?:gpus?|cards?|张|块|卡)(?![a-z])|的情况|呢|[?？,，.。!]|$))", low)
-    if m and "num_gpus" not in stated and prev.get("num_gpus") and not any(
+    in_name = m and m.group(1) in re.findall(r"\d+", str(stated.get("gpu_text") or ""))  # ('换成 4090 呢': the card, not 4,090 of them)
+    if m and not in_name and "num_gpus" not in stated and prev.get("num_gpus") and not any(
             stated.get(k) == int(m.group(1)) for k in ("concurrent_users", "batch", "context", "seq_len", "micro_batch")):
         stated.pop("length", None)  # 'ok and if we rent 128 instead?', 'cost for the 128 case?': a GPU count
         stated["num_gpus"] = int(m.group(1))

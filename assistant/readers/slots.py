@@ -1001,8 +1001,10 @@ def targets(text: str) -> dict:
     if m:
         out["itl_ms"] = _ms(m.group(1), m.group(2))
     rate = r"(\d+(?:\.\d+)?)\s*(?:tokens?|toks?|t)\s*(?:/|per|每)\s*(?:s|sec|second)\b"
-    m = (re.search(r"(?:每(?:个)?(?:人|用户|路|请求)|单(?:个)?用户|每路)[^0-9\n]{0,12}?(?:每秒)?\s*(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:token|tok|字)",
-                   text)
+    m = (re.search(r"(?:每(?:个)?(?:人|用户|路|请求)|单(?:个)?用户|每路)(?:(?!输入|输出|prompt|提示)[^0-9\n]){0,12}?"
+                   r"(?:每秒\s*(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:token|tok|字)|(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:tokens?|toks?|字)\s*"
+                   r"(?:/\s*(?:s|sec|秒)|每秒|per\s*s))", text)
+         # ('每个请求输入 1500 tokens' is a length; '每人每秒 20 个 token', '每路 20 tok/s' are rates)
          or re.search(rate + r"[^.?!\n]{0,16}?(?:per|each|for each|/)\s*(?:user|person|request|stream|seat|session)", text)
          or re.search(rate + r"\s*each", text)
          or re.search(r"(?:each|every (?:user|one|client|session)|per user|each user|每人|每个人|每个用户|每用户)[^0-9\n。.?？]{0,28}?"
@@ -1024,7 +1026,7 @@ def targets(text: str) -> dict:
                            text[max(0, m.start() - 30):m.end() + 16]):
             m = None
     if m:
-        v = float(m.group(1))
+        v = float(next(g for g in m.groups() if g))
         if 0 < v <= 10_000:
             out["tokens_per_s_per_user"] = v
     return out
