@@ -346,3 +346,20 @@ def test_max_num_seqs_below_the_kv_pool_caps_the_concurrency_and_the_throughput_
     m = re.search(r"同时 128 路时：约 \*\*每秒 [\d.]+ 个请求\*\* = \*\*每秒 ([\d,]+) 个输出 token\*\*", a.answer)
     assert m and 700 <= int(m.group(1).replace(",", "")) <= 3200
     assert "每用户 ≥" not in a.answer.split("\n")[0]  # ('每个请求输入 1500 tokens' is no speed target)
+
+
+def test_an_api_compared_with_the_workloads_own_mix():
+    a = ask("租一台 8 卡 H20 月租 6 万，跑 Qwen2.5-72B-AWQ，压测总输出吞吐 2500 tokens/s（按我们的请求分布：平均输入 2000、输出 "
+            "500）。每百万输出 token 成本多少？阿里云同模型 API 给我们的价是输入 4 元/百万、输出 12 元/百万，哪个划算")
+    # own: ¥60,000 / 730 h = ¥82.19 an hour / (2,500 × 3,600 = 9.0M tokens) = ¥9.13 per million output tokens.
+    # API per million output tokens at 2000:500 = 4 input per output: ¥12 + 4 × ¥4 = ¥28; break-even use 9.13 / 28 = 33%
+    assert "¥9.132" in a.answer and "¥28" in a.answer and "**33%**" in a.answer
+    assert "1:1 → " not in a.answer  # (no example ratios in place of the stated mix)
+
+
+def test_two_servers_power_bills_are_each_given():
+    a = ask("电费怎么算：一台 8 卡 4090 服务器 vs 一台 8 卡 H20 服务器，全年满载跑推理，电价 0.8 元/度，PUE 1.4，各要多少电费")
+    # each server: kW × 1.4 × 8,760 h × ¥0.8; both bills present, each between ¥30k and ¥60k a year
+    bills = [int(x.replace(",", "")) for x in re.findall(r"\*\*满载：¥([\d,]+)\*\*", a.answer)]
+    assert len(bills) == 2 and all(30_000 <= b <= 60_000 for b in bills)
+    assert "4090" in a.answer and "H20" in a.answer

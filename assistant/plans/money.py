@@ -460,6 +460,29 @@ def power_bill(ctx: Ctx) -> Answer:
     req = ctx.req
     cur = _currency(ctx)
     s = _sym(cur)
+    cards = list(dict.fromkeys(req.gpus or []))
+    if len(cards) >= 2 and not req.power_kw and not req.gpu_power_w:
+        # '一台 8 卡 4090 服务器 vs 一台 8 卡 H20 服务器，各要多少电费': each card's server billed, side by side
+        parts, figs, bills = [], {}, []
+        for g in cards[:4]:
+            sub = Ctx(req=req.model_copy(update={"gpu": g, "gpus": [g]}), deps=ctx.deps, question=ctx.question)
+            one = power_bill(sub)
+            ctx.calls += sub.calls
+            ctx.used |= sub.used
+            name = ctx.gpu(g).name
+            bills.append((name, one.figures.get("electricity_full_load")))
+            figs |= {f"{k}_{g}": v for k, v in one.figures.items() if isinstance(v, (int, float))}
+            parts.append(f"### {name}\n\n" + one.answer)
+        known = [(nm, b) for nm, b in bills if b]
+        if len(known) >= 2:
+            lo, hi = min(known, key=lambda x: x[1]), max(known, key=lambda x: x[1])
+            parts.insert(0, ctx.t(f"**{lo[0]}: {s}{lo[1]:,.0f}; {hi[0]}: {s}{hi[1]:,.0f}** a period at full load — "
+                                  f"{hi[0]} costs {s}{hi[1] - lo[1]:,.0f} more ({hi[1] / lo[1]:.2f}×); real inference "
+                                  "draws less than TDP most of the time.",
+                                  f"**{lo[0]}：{s}{lo[1]:,.0f}；{hi[0]}：{s}{hi[1]:,.0f}**（满载）—— {hi[0]} 多 "
+                                  f"{s}{hi[1] - lo[1]:,.0f}（{hi[1] / lo[1]:.2f} 倍）；实际推理大部分时间功耗低于 TDP。"))
+        return Answer(answer="\n\n".join(parts), lang=ctx.lang, intent="cost", figures=figs | {"currency": cur},
+                      tool_calls=ctx.calls)
     servers = req.nodes or (-(-(req.num_gpus or 8) // (req.gpus_per_node or 8)))
     n = req.num_gpus or 1
     if not req.power_kw and not req.gpu and not req.gpu_power_w:
@@ -728,6 +751,13 @@ def per_token(ctx: Ctx) -> Answer:
                    "output tokens a day" + (f" (with {req.prompt_len:,} input tokens each)" if req.prompt_len else ""),
                    f"每天 {per_day:,.0f} 次请求 × 每次输出 {req.output_len:,} token = 每天 {req.tokens_per_day / 1e6:,.2f}M 输出 token"
                    + (f"（每次另有 {req.prompt_len:,} 输入 token）" if req.prompt_len else ""))
+    if req.reference_input_per_million and not req.input_output_ratio and req.prompt_len and req.output_len:
+        # '平均输入 2000、输出 500' beside an API's input and output prices: the workload's own mix, 4 input tokens per output
+        ratio = req.prompt_len / req.output_len
+        ctx.req = req = req.model_copy(update={"input_output_ratio": ratio})
+        ctx.used |= {"prompt_len", "output_len"}
+        ctx.assume(f"input:output {ratio:g}:1 from your requests ({req.prompt_len:,} in / {req.output_len:,} out)",
+                   f"输入:输出 = {ratio:g}:1（按你的请求：输入 {req.prompt_len:,} / 输出 {req.output_len:,}）")
     if req.tokens_per_day and req.reference_per_million and req.reference_input_per_million and \
             not req.input_output_ratio and not req.volume_is_output:
         # 'gpt-4o-mini prices ($0.15/M in, $0.60/M out), 40M tokens/day total': the bill needs the split; a chat or RAG
