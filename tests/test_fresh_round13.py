@@ -363,3 +363,14 @@ def test_two_servers_power_bills_are_each_given():
     bills = [int(x.replace(",", "")) for x in re.findall(r"\*\*满载：¥([\d,]+)\*\*", a.answer)]
     assert len(bills) == 2 and all(30_000 <= b <= 60_000 for b in bills)
     assert "4090" in a.answer and "H20" in a.answer
+
+
+def test_a_request_rate_asked_beside_an_sla_is_answered_not_set_aside():
+    a = ask("Llama 3.1 8B Instruct, FP8 weights + FP8 KV cache, vLLM on 1x H100 SXM. Prompts 2,000 tokens, outputs 300 "
+            "tokens, we want to run 64 concurrent requests. SLA: TTFT p50 < 1 s, TPOT < 40 ms. Will it meet the SLA, and "
+            "what sustained request rate (req/s) can one GPU handle?")
+    assert a.request["ttft_s"] == 1.0 and a.request["itl_ms"] == 40.0  # ('TTFT p50 < 1 s': p50 is the statistic)
+    assert "Not answered" not in a.answer
+    # 64 in flight, 300 output tokens each at ~15-25 ms a step: 64 / (0.1 s + 300 × ~0.016-0.025 s) ≈ 8-13 requests/s
+    m = re.search(r"\(([\d.]+) requests/s\)", a.answer)
+    assert m and 6 <= float(m.group(1)) <= 16

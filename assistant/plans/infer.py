@@ -1880,8 +1880,10 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
     band = plan.bands
     # the whole service's output rate and the requests it completes: what 'aggregate tok/s' and 'requests/min' ask
     per_min = plan.output_tokens_per_s / out * 60 if out else 0
-    agg = f"; all together ≈ {plan.output_tokens_per_s:,.0f} output tokens/s ≈ {per_min:,.0f} requests completed a minute"
-    agg_zh = f"；合计 ≈ 每秒 {plan.output_tokens_per_s:,.0f} 个输出 token ≈ 每分钟完成 {per_min:,.0f} 个请求"
+    agg = (f"; all together ≈ {plan.output_tokens_per_s:,.0f} output tokens/s ≈ {per_min:,.0f} requests completed a minute "
+           f"({per_min / 60:,.1f} requests/s)")
+    agg_zh = (f"；合计 ≈ 每秒 {plan.output_tokens_per_s:,.0f} 个输出 token ≈ 每分钟完成 {per_min:,.0f} 个请求"
+              f"（每秒 {per_min / 60:,.1f} 个）")
     within = (ctx.t(f" within {en_t}", f"在{zh_t}内") if plan.targets and plan.meets_targets else
               ctx.t(f" (**{en_t} not met** at the slow end of the estimate's band)", f"（**{zh_t}达不到**，按估计区间的慢端）")
               if plan.targets else "")

@@ -870,6 +870,9 @@ def _unanswerable(clause: str, at: int) -> bool:
         return False  # ('… how many do i need', 'how many of each'): the GPU count the answer gives
     if re.search(cues.HEADROOM_ASK, clause):
         return False  # ('… and how much headroom?': the capacity answer gives it)
+    if re.search(r"req(?:uest)?s?\s*/\s*s|requests? (?:per|a|each) second|(?<![a-z])(?:qps|rps|sla|ttft|tpot|itl)(?![a-z])|"
+                 r"request rate|throughput|latency|吞吐|每秒.{0,6}请求|请求.{0,4}每秒|延迟|首字", clause):
+        return False  # ('what sustained request rate (req/s) can one GPU handle?': the serving plan gives it)
     if re.search(r"^(?:and\s+)?(?:if not|otherwise|if so|if yes|if no)\b|^(?:不够|不行|如果不够|如果不行|否则)(?:的话)?", clause.strip()):
         return False  # ('is 4 enough? if not how many?': the count the answer gives either way)
     if re.search(r"^(?:and\s+|but\s+)?(?:assume|assuming|suppose|supposing|let'?s say|given that|presume)\b|"

@@ -984,6 +984,8 @@ def targets(text: str) -> dict:
     ('TTFT < 500ms', '首字延迟1秒以内', 'first token within 2 s'), an inter-token latency target ('ITL 50ms', '每个token
     50毫秒'), and a per-user decode rate ('at least 20 tokens/s per user', '每人每秒20个token', '≥30 tok/s each')."""
     out: dict = {}
+    text = re.sub(r"(?<![a-z0-9])p(?:50|90|95|99|999)(?![0-9])", lambda m: " " * len(m.group(0)), text)
+    # ('TTFT p50 < 1 s': the percentile names the statistic, not the target)
     m = (re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu", text)
          or re.search(r"mfu[^0-9\n。？?]{0,10}?(\d+(?:\.\d+)?)\s*(%?)", text))
     if m:
