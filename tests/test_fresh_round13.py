@@ -374,3 +374,17 @@ def test_a_request_rate_asked_beside_an_sla_is_answered_not_set_aside():
     # 64 in flight, 300 output tokens each at ~15-25 ms a step: 64 / (0.1 s + 300 × ~0.016-0.025 s) ≈ 8-13 requests/s
     m = re.search(r"\(([\d.]+) requests/s\)", a.answer)
     assert m and 6 <= float(m.group(1)) <= 16
+
+
+# --- 'A100 40GB or the 80GB ones': both sizes sized; a parameter count stated wrong is corrected ------------------------
+def test_the_other_memory_size_named_later_is_an_alternative_and_both_are_sized():
+    a = ask("mixtral 8x7b so 56B params in fp16 — will it fit on 2x A100 40GB or do i need the 80GB ones?")
+    # Mixtral 8x7B: 46.7B parameters × 2 B = 93.4 GB of weights: more than 2 × 40 GB, less than 2 × 80 GB
+    assert "46.7B parameters, not 56B" in a.answer
+    comp = a.comparison or ""
+    assert "40GB" in comp and "80GB" in comp and "does not fit" in comp and "Fits: A100 80GB" in comp
+
+
+@pytest.mark.parametrize("text", ["llama 3.1 70b, 70B params, fp16 on 2x h100?", "qwen2.5-72b (72B 参数) 4 张 a100 能跑吗"])
+def test_a_right_parameter_count_is_not_corrected(text):
+    assert "not 70B" not in ask(text).answer and "不是 72B" not in ask(text).answer

@@ -150,7 +150,14 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         twins = [g for g in catalog.gpus if g.id in catalog.variants(gid) and
                  abs(g.memory_gb - (want_mem if want_mem is not None else base_mem)) <= 2 and
                  (not want_ff or g.form_factor.upper().startswith("PCIE" if want_ff == "pcie" else "SXM"))]
-        if twins and twins[0].id != gid:
+        sized = re.search(r"\d{2,3}\s*g(?:i?b)?(?![a-z0-9])", low[start:end])
+        if twins and twins[0].id != gid and sized and want_mem is not None and \
+                abs(catalog.gpu(gid)[0].memory_gb - want_mem) > 2:
+            # 'on 2x A100 40GB or do I need the 80GB ones?': the other size is an alternative, not a correction
+            if twins[0].id not in out.gpus:
+                out.gpus.append(twins[0].id)
+                out.gpu_spans.append((end + m.start(1), end + m.end(1), twins[0].id))
+        elif twins and twins[0].id != gid:
             out.gpu_spans[i] = (start, end, twins[0].id)
             out.gpus = [twins[0].id if g == gid else g for g in out.gpus]
     for start, end, gid in list(out.gpu_spans):  # 'A100 160G': a known name with a memory no variant of it has

@@ -663,6 +663,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     # checked figure by figure here)
     versus = comparative_claims(low, catalog, names.gpus, detect_lang(text) == "zh") if not equal_speed_claim(text, catalog) \
         else []
+    from assistant.readers.spec_claims import param_count_claims
+
+    versus += param_count_claims(low, catalog, names.models, detect_lang(text) == "zh")
     premises = [t for t, corrects in found if corrects] + memory + versus  # (a right figure for its format is no
     # premise to correct: it stays a note on which figure prefill uses)
     warnings += [t for t, _ in found] + memory
@@ -1211,6 +1214,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             re.search(slots.COUNT_ASK, low) and not re.search(slots.FINETUNE_CUE, low) and \
             not stated.get("throughput_tokens_per_s"):  # (a stated rate carries the volume on its own path)
         intent = "serving"  # ('离线批量摘要，每天输入 2 亿、输出 2000 万 token，要几张卡'): the cards that carry a day's volume
+    if intent == "compare" and stated.get("model") and len(set(stated.get("gpus") or [])) >= 2 and re.search(
+            r"放得下|装得下|跑得动|能跑|够不够|够吗|" + slots.w(r"fits?|fitting|enough|do i need|do we need|will it run|can it run"),
+            low):
+        # 'will Mixtral fit on 2x A100 40GB or do I need the 80GB ones?': the job on each card, not their spec sheets
+        intent = "training_memory" if stated.get("method") in ("full", "lora", "qlora", "pretrain") else "inference_memory"
     if rate_of_people and intent in ("inference_memory", "inference_speed"):
         intent = "serving"  # ('200 坐席，每人每分钟 2 次 … 要几张'): a load to plan for
     if intent == "recommend" and stated.get("gpu") and stated.get("num_gpus") and stated.get("tokens") and \

@@ -151,3 +151,28 @@ def comparative_claims(low: str, catalog: Catalog, gpu_ids: list[str], zh: bool)
             f"TFLOPS{fp8} ({(b if cf >= 1 else a).name} {max(cf, 1 / cf):.1f}×): prefill (time to first token), decoding "
             f"at high concurrency and training are bound by compute, and there {(b if cf >= 1 else a).name} is several times "
             "faster; compare compute in one format (one card's FP8 against another's BF16 is no comparison)"]
+
+
+def param_count_claims(low: str, catalog, model_ids: list[str], zh: bool) -> list[str]:
+    """'Mixtral 8x7B, so 56B params': a parameter count stated for a named model that is off by more than 10% from its
+    config (Mixtral 8x7B has 46.7B: its experts share the attention layers), said before the answer, which uses the
+    config's count."""
+    if len(set(model_ids)) != 1:
+        return []
+    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*b\s*(?:params?|parameters?|参数|的参数)", low)
+    if not m:
+        return []
+    try:
+        spec = catalog.model(model_ids[0])[0]
+    except (LookupError, ValueError):
+        return []
+    from tools.params import count_parameters
+
+    true = count_parameters(spec).total / 1e9
+    said = float(m.group(1))
+    if abs(said - true) / true <= 0.10:
+        return []
+    return [f"{spec.name} 的参数量是 {true:,.1f}B，不是 {said:g}B（按配置文件逐层计算；MoE 的专家共用注意力层，不能用“专家数 × 单个大小”算）；"
+            "下面按 {true:,.1f}B 计算".replace("{true:,.1f}", f"{true:,.1f}") if zh else
+            f"{spec.name} has {true:,.1f}B parameters, not {said:g}B (counted layer by layer from its config; an MoE's "
+            f"experts share the attention layers, so 'experts × size' overcounts); the sizes below use {true:,.1f}B"]
