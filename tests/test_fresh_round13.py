@@ -388,3 +388,25 @@ def test_the_other_memory_size_named_later_is_an_alternative_and_both_are_sized(
 @pytest.mark.parametrize("text", ["llama 3.1 70b, 70B params, fp16 on 2x h100?", "qwen2.5-72b (72B 参数) 4 张 a100 能跑吗"])
 def test_a_right_parameter_count_is_not_corrected(text):
     assert "not 70B" not in ask(text).answer and "不是 72B" not in ask(text).answer
+
+
+# --- a bare 'Q4' is a GGUF quant; llama.cpp over two cards reads them in turn -------------------------------------------
+@pytest.mark.parametrize("text,fmt", [
+    ("llama 3.1 70b Q4 on 2x 3090, how fast?", "gguf-q4_k_m"), ("qwen2.5-32b q8 on a 4090?", "gguf-q8_0"),
+    ("qwen2.5-32b q5 on a 4090?", "gguf-q5_k_m"),
+])
+def test_a_bare_q_level_is_a_gguf_quant(text, fmt):
+    assert _req(text).checkpoint_format == fmt
+
+
+def test_a_quarter_is_not_a_quant():
+    assert _req("what will an H100 cost to rent in Q4 2025?").checkpoint_format is None
+
+
+def test_a_quoted_speed_on_two_cards_in_llama_cpp_is_judged_against_one_cards_bandwidth():
+    a = ask("看到帖子说单张 4090 跑 Qwen2.5-72B Q4 能有 30 tokens/s，靠谱吗？我们有 2 张 4090，实际能跑多少")
+    # Q4_K_M of 72.7B ≈ 44 GB: not on one 24 GB card. On two, llama.cpp's layer split reads the cards in turn: at most
+    # 1,008 GB/s / 44 GB ≈ 23 tokens/s for one stream (not 46 as if the two read in parallel); ~60-80% of it is typical
+    m = re.search(r"单路解码约 \*\*(\d+) token/秒\*\*（上限 (\d+)）", a.answer)
+    assert m and 12 <= int(m.group(1)) <= 20 and 20 <= int(m.group(2)) <= 26
+    assert "说得通" not in a.answer.split("**假设**")[0]

@@ -130,7 +130,9 @@ def single_stream_ceiling(req: InferenceSpeedRequest) -> tuple[float, float]:
     routes to, read once per token, over the GPUs' full memory bandwidth (no efficiency, no KV: a hard ceiling)."""
     dense, experts = _weights_read(req, 1)
     nbytes = dense + experts
-    return nbytes, req.gpu.memory_bandwidth_gbps * 1e9 * req.num_gpus / nbytes
+    parallel = req.num_gpus // req.pipeline if req.num_gpus % req.pipeline == 0 else req.num_gpus
+    # (layers split over pipeline stages are read one stage after another: only a stage's own GPUs read in parallel)
+    return nbytes, req.gpu.memory_bandwidth_gbps * 1e9 * parallel / nbytes
 
 
 def prefill_efficiency(req: InferenceSpeedRequest) -> float:

@@ -2488,6 +2488,13 @@ def quoted_speed_claim(ctx: Ctx) -> Answer:
             lines.append(ctx.t(f"It needs at least **{least}× {gpu.name}**; there:",
                                f"至少要 **{least} 张 {gpu.name}**；在 {least} 张上："))
     args = {"context": context, "output": 256, "batch": 1, "precision": fmt, "engine": engine}
+    if local and run_n > 1:  # llama.cpp splits the layers over the cards: one stream reads them in turn, not in parallel
+        args["pipeline"] = run_n
+        ctx.notes.append(ctx.t(f"llama.cpp splits the layers over the {run_n} cards (--split-mode layer): one stream reads "
+                               "each card's share in turn, so one stream's speed is about one card's bandwidth over all "
+                               "the weights, not the cards' bandwidths added",
+                               f"llama.cpp 把层切到 {run_n} 张卡上（--split-mode layer）：单路依次读每张卡上的那部分，所以单路速度约等于"
+                               "一张卡的带宽读完全部权重，不是几张卡带宽相加"))
     try:
         sp = timed(ctx, model, gpu, num_gpus=run_n, **args)
         ceiling = single_stream_ceiling(InferenceSpeedRequest(model=model, gpu=gpu, num_gpus=run_n, **args))[1]

@@ -25,6 +25,8 @@ FORMATS: list[tuple[str, str, str]] = [  # (pattern, format name, precision)
     (r"nvfp4", "nvfp4", "nvfp4"),
     (r"(?<=[a-z0-9][-_])(?:mlx[\s_-]*)?4bit", "4bit", "int4"),
     (r"gguf", "gguf", "int4"),
+    # a bare 'Q4' / 'Q8' is how people name a GGUF quant ('72B Q4 on a 4090'); 'Q4 2025' is a quarter
+    (r"(?<![a-z0-9_-])q[2-8](?![a-z0-9_])(?!\s*(?:20\d\d|'\d\d|fy|财年|季度|earnings|results|revenue))", "gguf", "int4"),
 ]
 _GGUF_BITS = {"q2": "int4", "q3": "int4", "q4": "int4", "q5": "int8", "q6": "int8", "q8": "int8"}
 _NAME_TAIL = r"(?:[\s_-]*(?:instruct|chat|it|base|hf))*"
@@ -406,6 +408,9 @@ def _format_name(token: str, name: str) -> str:
     if name != "gguf":
         return name
     q = re.search(r"i?q[2-8]_\w+", token)
+    bare = re.fullmatch(r"q([2-8])", token.strip())
+    if bare:  # 'Q4': the quant people mean by it, Q4_K_M (Q8: Q8_0, the rest their _K_M)
+        return "gguf-q8_0" if bare.group(1) == "8" else f"gguf-q{bare.group(1)}_k_m"
     return f"gguf-{q.group(0)}" if q else "gguf"
 
 
