@@ -410,3 +410,23 @@ def test_a_quoted_speed_on_two_cards_in_llama_cpp_is_judged_against_one_cards_ba
     m = re.search(r"单路解码约 \*\*(\d+) token/秒\*\*（上限 (\d+)）", a.answer)
     assert m and 12 <= int(m.group(1)) <= 20 and 20 <= int(m.group(2)) <= 26
     assert "说得通" not in a.answer.split("**假设**")[0]
+
+
+@pytest.mark.parametrize("text", ["what gpu should i buy for fine-tuning llms? budget around $10k",
+                                  "想买卡做大模型微调，预算 8 万，买什么？"])
+def test_buying_for_fine_tuning_with_no_model_sizes_machines_for_fine_tuning(text):
+    a = ask(text)
+    # no model named: asked, with a machine per size for the method usual at that size (LoRA for 8B, QLoRA above),
+    # the full fine-tune's ~16 B/param said, and what the whole budget buys
+    assert re.search(r"LORA|LoRA", a.answer) and "QLORA" in a.answer
+    assert "16" in a.answer and ("最多能买到" in a.answer or "The most your" in a.answer)
+    assert a.clarification is not None
+
+
+def test_an_unpriced_card_that_holds_the_job_is_named_when_nothing_priced_fits_the_budget():
+    a = ask("预算 100w 人民币，部署 Qwen2.5-72B 做内部推理（并发 30 左右，8k 上下文），公司要求信创国产化，不能用英伟达，买啥")
+    # 72.7B × 2 B = 145 GB of BF16 weights + 30 × 8,192 × 320 KiB = 80.5 GB of KV ≈ 226 GB: 8 × 64 GB 910B hold it;
+    # the table has no 910B purchase price, so it is named with a quote asked for, not left out of the verdict
+    head = a.answer.split("\n|")[0]
+    assert "910B" in head and "报价" in head
+    assert "NVIDIA" not in head

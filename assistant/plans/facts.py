@@ -368,6 +368,32 @@ def purchase(ctx: Ctx) -> Answer:
     head = ["#", ctx.t("card", "卡"), ctx.t("count", "张数"), ctx.t("format", "格式"), "GB/GPU",
             ctx.t("price per card", "单卡价格"), ctx.t("whole machine", "整机"), speed_head, T(lang, "why")]
     unpriced = [o.name for o in res.rejected if o.total is None and o.price_per_card is None]
+    if unpriced and not within and task == "inference":
+        # '信创 … 预算 100 万 … 买啥' where the only priced card is over budget: a card that has no price on file may
+        # still be the answer; its fit is said, and a quote asked for, instead of 'nothing runs it'
+        from assistant.plans.infer import fits_on
+
+        fit_lines = []
+        for o in res.rejected:
+            if o.total is not None or o.price_per_card is not None:
+                continue
+            g = ctx.gpu(o.gpu)
+            for fmt in dict.fromkeys([model.native_precision, "int8"]):
+                try:
+                    x = fits_on(model, g, 8, fmt, context, users)
+                except ValueError:
+                    continue
+                if x.fits:
+                    least = x.min_gpus or 8
+                    fit_lines.append(ctx.t(f"{o.name}: {least} cards hold it in {fmt} (memory for {users} × {context:,} "
+                                           "tokens), but the price table has no purchase price for it: get a quote for "
+                                           "an 8-card server and compare it with your budget",
+                                           f"{o.name}：{least} 张就能放下（{fmt}，{users} 路 × {context:,} token），但价格表里没有它的"
+                                           "购买价：请拿一台 8 卡整机的报价和预算对比"))
+                    break
+        if fit_lines:
+            lines.insert(1, ctx.t("**Not priced, may fit the budget**: ", "**没有报价、可能在预算内**：") +
+                         ctx.t("; ", "；").join(fit_lines) + ctx.t(".", "。"))
     notes = list(ctx.notes) + res.assumptions
     if unpriced and len(candidates) < 10:
         notes.append(ctx.t("no purchase price in the table (add your quote to your prices file): " + ", ".join(unpriced),
@@ -508,8 +534,16 @@ def _purchase_tiers(ctx: Ctx) -> Answer:
     product = bool(re.search(r"产品|业务|商用|上线|客户|" + w(r"products?|saas|startup|business|commercial|customers?|"
                                                          r"production|company|enterprise"), ctx.question.lower()))
     assumed_users = None if req.concurrent_users or not product else TIER_PRODUCT_USERS
+    from assistant.readers.slots import FINETUNE_CUE
+
+    tunes = req.method in ("lora", "qlora", "full") or bool(re.search(FINETUNE_CUE, ctx.question.lower()))
+    # ('what GPU should I buy for fine-tuning LLMs?'): each size with the fine-tuning method people use at that size
+    tier_method = dict(zip(TIER_MODELS, ("lora", "qlora", "qlora"))) if tunes and req.method not in ("lora", "qlora", "full") \
+        else {m: req.method for m in TIER_MODELS} if tunes else {}
     for mid in TIER_MODELS:  # (the cheapest machine that runs each size: a budget is a ceiling, not a target)
         update = {"model": mid, "budget": None}
+        if tunes:
+            update |= {"method": tier_method[mid], "concurrent_users": None}
         if assumed_users:  # a product serves many people from a server: no single-user desk machines, no Macs
             update |= {"concurrent_users": assumed_users,
                        "exclude_vendors": list(dict.fromkeys([*(req.exclude_vendors or []), "Apple"]))}
@@ -517,7 +551,8 @@ def _purchase_tiers(ctx: Ctx) -> Answer:
         a = purchase(sub)
         ctx.calls += sub.calls
         pick = next((x for x in a.answer.splitlines() if x.startswith(("**Buy", "**建议购买", "**Nothing", "**预算内"))), None)
-        name = ctx.deps.catalog.model(mid)[0].name
+        name = ctx.deps.catalog.model(mid)[0].name + (f" {tier_method[mid].upper() if tier_method[mid] != 'full' else ctx.t('full fine-tune', '全参微调')}"
+                                                      if tunes else "")
         if pick:
             lines.append(f"- {name}: " + pick)
             figures[f"tier:{mid}"] = (a.figures or {}).get("total") or 0
@@ -540,8 +575,29 @@ def _purchase_tiers(ctx: Ctx) -> Answer:
     head = ctx.t(f"**Which model will you run{users}?**{job} The machine depends on it; the cheapest machine that serves "
                  f"each of three sizes{load_en}:",
                  f"**打算跑哪个模型{users}？**{job}买什么取决于它；按三种规模，能跑推理的最省机器{load_zh}：")
+    if tunes:
+        head = ctx.t("**Which model size, and which method (LoRA, QLoRA or a full fine-tune)?** The machine depends on "
+                     "them; the cheapest machine that fine-tunes each of three sizes with the method usual at that size:",
+                     "**微调多大的模型、用什么方法（LoRA、QLoRA 还是全参）？**买什么取决于它；按三种规模、各用该规模常见的方法，"
+                     "能做微调的最省机器：")
+        lines.append(ctx.t("A full fine-tune needs about 16 bytes per parameter of weights, gradients and Adam states "
+                           "(an 8B model: ~128 GB before activations): several 80 GB cards, usually rented for the run "
+                           "rather than bought.",
+                           "全参微调的权重、梯度和 Adam 状态约每参数 16 字节（8B 模型约 128 GB，还没算激活）：要好几张 80 GB 的卡，"
+                           "一般按次租用而不是买。"))
     if req.budget:
         cur = "¥" if req.currency == "CNY" else "$"
+        top = _Ctx(req=req.model_copy(update={"model": TIER_MODELS[-1]} | ({"method": tier_method[TIER_MODELS[-1]]}
+                                                                            if tunes else {})),
+                   deps=ctx.deps, question=ctx.question, one_of_several=True)
+        best = purchase(top)
+        ctx.calls += top.calls
+        got = next((x for x in best.answer.splitlines() if x.startswith(("**Buy", "**建议购买"))), None)
+        if got:  # what the whole budget buys at the largest size: the scale of machine the money reaches
+            lines.append(ctx.t(f"The most your {cur}{req.budget:,.0f} buys (sized for "
+                               f"{ctx.deps.catalog.model(TIER_MODELS[-1])[0].name}): " + got,
+                               f"{cur}{req.budget:,.0f} 的预算最多能买到（按 {ctx.deps.catalog.model(TIER_MODELS[-1])[0].name}）："
+                               + got))
         lines.append(ctx.t(f"Your {cur}{req.budget:,.0f} is a ceiling, not a target: what it leaves over buys headroom (more "
                            "users at once, longer contexts, a second machine for redundancy) or fine-tuning capacity, once "
                            "the model and load are known.",
