@@ -871,7 +871,13 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
     if unfit:
         note = ("；".join(f"{a.text} 放不下" for a in unfit) + "。") if zh else ("; ".join(f"{a.text} does not fit" for a in unfit) + ". ")
         if len(vals) < 2:
-            return note + ("; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}" for a, v in vals) if vals else "")
+            text = note + ("; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}" for a, v in vals) if vals else "")
+            if len(vals) == 1 and asks[0].compare in ("method", "precision", "zero", "offload", "gpu"):
+                # 'full or LoRA: which runs? which do you recommend?': the one that fits is the pick, said
+                only = vals[0][0].text
+                text += (f"。**推荐 {only}**：在你的卡上只有它放得下。" if zh else
+                         f". **Pick {only}**: it is the one that fits on your GPUs.")
+            return text
     if len(vals) < 2:
         return None
     if asks[0].compare in VALUE_GROUPS:  # several values of one input: the figures side by side, no winner

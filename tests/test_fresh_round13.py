@@ -430,3 +430,13 @@ def test_an_unpriced_card_that_holds_the_job_is_named_when_nothing_priced_fits_t
     head = a.answer.split("\n|")[0]
     assert "910B" in head and "报价" in head
     assert "NVIDIA" not in head
+
+
+@pytest.mark.parametrize("text,pick", [
+    ("手上 2 张 4090，想拿 Qwen3-8B 做客服话术 SFT（1w 条，平均 1k tokens）。全参和 lora 哪个能跑？推荐哪个", "推荐 lora"),
+    ("we have 2x 4090. Qwen3-8B SFT on 10k samples of ~1k tokens: full fine-tune or LoRA, which runs? which do you recommend?",
+     "Pick lora"),
+])
+def test_when_one_method_fits_it_is_the_pick(text, pick):
+    # full: 8.19B × 16 B = 131 GB of states against 2 × 24 GB; LoRA: ~16 GB of bf16 weights + adapters on each card
+    assert pick in (ask(text).comparison or "")
