@@ -209,6 +209,8 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
         # a stated speedup between the cards compared is used by the comparison (assistant/plans/scaling.py)
         shared = {"speedup", "period_hours"} if req.speedup and len(
             {a.update.get("gpu") for a in asks if a.compare == "gpu"} - {None}) >= 2 else set()
+        if asks and all(a.compare == "model" for a in asks):
+            shared |= {"models_compared"}  # (each model on the user's cards in the most faithful format that fits them)
         answers = []
         for i, r in enumerate(subs):
             own_load = r.intent == "serving" and any(k in (asks[i].update or {}) for k in (

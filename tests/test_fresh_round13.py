@@ -440,3 +440,21 @@ def test_an_unpriced_card_that_holds_the_job_is_named_when_nothing_priced_fits_t
 def test_when_one_method_fits_it_is_the_pick(text, pick):
     # full: 8.19B × 16 B = 131 GB of states against 2 × 24 GB; LoRA: ~16 GB of bf16 weights + adapters on each card
     assert pick in (ask(text).comparison or "")
+
+
+# --- an MoE's active parameters set its speed, not its memory; models compared on the user's card each in a format that fits
+def test_moe_active_parameters_are_not_its_memory_and_it_is_compared_in_a_format_that_fits():
+    a = ask("一张 4090 24G 给 5 个同事用，Qwen3-30B-A3B 和 Qwen3-8B 选哪个？30B-A3B 只激活 3B，应该比 8B 还省显存吧？上下文 8k 左右")
+    # Qwen3-30B-A3B: 30.5B parameters in all (3.3B active): 61 GB in BF16 does not fit 24 GB; ~17 GB in 4-bit does
+    assert "先更正一个前提" in a.answer and "30.5B" in a.answer
+    comp = a.comparison or ""
+    m = re.search(r"30B-A3B \(MoE\): 显存最多容纳 (\d+) 路", comp)
+    assert m and int(m.group(1)) >= 1  # (in 4-bit, not 0 in BF16)
+    assert "选 " in comp
+
+
+@pytest.mark.parametrize("text", ["Mixtral 8x7B only activates 13B, so it needs less VRAM than a 34B model, right?",
+                                  "Qwen3-30B-A3B 只激活 3B，显存应该很省吧"])
+def test_an_active_parameter_memory_premise_is_corrected(text):
+    a = ask(text)
+    assert ("every expert stays loaded" in a.answer) or ("所有专家都常驻显存" in a.answer)

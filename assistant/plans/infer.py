@@ -1277,7 +1277,9 @@ def serving(ctx: Ctx) -> Answer:
                    "一到三成在等回复：给出这个数可以算得更省）")
     r = _size(ctx, model, gpu, fmt, users, _engine(ctx, "vllm"), context)
     smaller = None
-    if "num_gpus" in req.stated and not r.max_batch and not weight_format_for(ctx, model, gpu) and not ctx.one_of_several:
+    if "num_gpus" in req.stated and not r.max_batch and not weight_format_for(ctx, model, gpu) and \
+            (not ctx.one_of_several or "models_compared" in ctx.shared):
+        # (models compared on the user's cards: each in the most faithful format that fits them, not one left at zero)
         # 'we have 2 RTX 3090s: enough for a 32B?': the cards the user has, in a smaller format, before more cards
         for p in precision_ladder(ctx, model, gpu)[1:]:
             rp = _size(ctx, model, gpu, p, users, _engine(ctx, "vllm"), context)

@@ -666,6 +666,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     from assistant.readers.spec_claims import param_count_claims
 
     versus += param_count_claims(low, catalog, names.models, detect_lang(text) == "zh")
+    from assistant.readers.spec_claims import moe_active_memory_claims
+
+    versus += moe_active_memory_claims(low, catalog, names.models, detect_lang(text) == "zh")
     premises = [t for t, corrects in found if corrects] + memory + versus  # (a right figure for its format is no
     # premise to correct: it stays a note on which figure prefill uses)
     warnings += [t for t, _ in found] + memory

@@ -176,3 +176,34 @@ def param_count_claims(low: str, catalog, model_ids: list[str], zh: bool) -> lis
             "下面按 {true:,.1f}B 计算".replace("{true:,.1f}", f"{true:,.1f}") if zh else
             f"{spec.name} has {true:,.1f}B parameters, not {said:g}B (counted layer by layer from its config; an MoE's "
             f"experts share the attention layers, so 'experts × size' overcounts); the sizes below use {true:,.1f}B"]
+
+
+def moe_active_memory_claims(low: str, catalog, model_ids: list[str], zh: bool) -> list[str]:
+    """'30B-A3B 只激活 3B，应该比 8B 还省显存吧': an MoE's memory is set by all its experts (every one stays loaded); the
+    active parameters set the compute per token, so its speed, not its memory. Said before the answer."""
+    if not re.search(r"激活|(?<![a-z])activ\w*|(?<![a-z])a\d+(?:\.\d+)?b(?![a-z])", low) or not re.search(
+            r"显存|内存|省|(?<![a-z])(?:vram|memory|ram|less|smaller|lighter|fit\w*)(?![a-z])", low):
+        return []
+    if not re.search(r"(?:只|仅|就|才|only|just)\s*(?:激活|activ\w*)|(?:激活|activ\w*)[^。？?.]{0,12}(?:所以|应该|so|should|means|less|省|少)",
+                     low):
+        return []
+    out = []
+    from tools.params import count_parameters
+
+    for mid in dict.fromkeys(model_ids):
+        try:
+            spec = catalog.model(mid)[0]
+        except (LookupError, ValueError):
+            continue
+        if spec.moe is None:
+            continue
+        c = count_parameters(spec)
+        total, active = c.total / 1e9, c.active / 1e9
+        out.append(f"{spec.name} 每个 token 只用 {active:,.1f}B 参数，但显存要装下全部 {total:,.1f}B（所有专家都常驻显存，路由每个 token "
+                   f"时随时要用）：BF16 权重约 {total * 2:,.0f} GB、4 位约 {total * 0.56:,.0f} GB。激活参数少决定的是速度（每个 token 读的"
+                   "权重少），不是显存" if zh else
+                   f"{spec.name} uses {active:,.1f}B parameters per token, but memory must hold all {total:,.1f}B (every "
+                   f"expert stays loaded, since any token may route to it): about {total * 2:,.0f} GB of BF16 weights, "
+                   f"~{total * 0.56:,.0f} GB in 4-bit. The few active parameters make it fast (each token reads less), "
+                   "not small")
+    return out
