@@ -458,3 +458,22 @@ def test_moe_active_parameters_are_not_its_memory_and_it_is_compared_in_a_format
 def test_an_active_parameter_memory_premise_is_corrected(text):
     a = ask(text)
     assert ("every expert stays loaded" in a.answer) or ("所有专家都常驻显存" in a.answer)
+
+
+@pytest.mark.parametrize("text", [
+    "need Yi-34B-200K on a single A100 80GB serving 50 users, each w/ the full 200k context, bf16. give me the vllm flags",
+    "serve llama 3.1 8b at the full 128k context for 10 users on one H100",
+])
+def test_the_full_context_is_no_full_fine_tune(text):
+    from assistant.readers.asks import find_asks
+
+    r = _req(text)
+    assert all(a.intent != "training_memory" for a in find_asks(text, r, CAT))
+
+
+@pytest.mark.parametrize("text", ["Qwen2.5-7B: memory to serve it in bf16 vs a full fine-tune, each?",
+                                  "llama 3.1 8b LoRA or full: which fits one 4090? and serving it, each?"])
+def test_full_as_a_method_is_still_read(text):
+    from assistant.readers.asks import _METHOD_WORDS
+
+    assert re.search(dict(_METHOD_WORDS)["full"], text.lower())

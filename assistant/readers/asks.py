@@ -500,8 +500,12 @@ def two_jobs(low: str, req: Request, catalog) -> list[Ask]:
                         "precision": serve.precision})]
 
 
-_METHOD_WORDS = (("qlora", r"qlora"), ("lora", r"(?<![q])lora"), ("full", r"全参|全量|(?<![a-z])full(?:[\s-]*(?:fine[\s-]?tun\w*|ft|sft|"
-                                                                          r"parameter))?(?![a-z])"),
+_METHOD_WORDS = (("qlora", r"qlora"), ("lora", r"(?<![q])lora"), ("full", r"全参|全量|(?<![a-z])full[\s-]*(?:fine[\s-]?tun\w*|ft|sft|"
+                                                                          r"param\w*)(?![a-z])|(?<![a-z])(?<!the )full(?![a-z])"
+                                                                          r"(?!\s+(?:\d|context|ctx|window|length|load|"
+                                                                          r"precision|model|size|speed|node|server|box|"
+                                                                          r"machine|rack|year|month|day|week|time|price|"
+                                                                          r"blood|bf16|fp16|kv))"),
                  ("pretrain", r"预训练|(?<![a-z])pre[\s-]?train\w*"))
 _SERVE_WORD = r"部署|推理|上线|(?<![a-z])(?:serv(?:e|es|ing)|inference|deploy\w*|host(?:ing)?)(?![a-z])"
 _EACH = r"分别|各(?:要|需要|多少|几)|两件事|都要|(?<![a-z])(?:each|both|vs\.?|versus|respectively)(?![a-z])|和|以及|还是|或"
