@@ -477,3 +477,14 @@ def test_full_as_a_method_is_still_read(text):
     from assistant.readers.asks import _METHOD_WORDS
 
     assert re.search(dict(_METHOD_WORDS)["full"], text.lower())
+
+
+def test_a_measured_speed_is_moved_from_the_card_it_was_measured_on_and_a_vendor_multiplier_is_explained():
+    a = ask("nvidia marketing says H200 is ~1.9x faster than H100 on llama 2 70b inference. our single-user decode with "
+            "llama 3.3 70b bf16 on 4x H100 (TP=4) is 38 tok/s. if we move to 4x H200 should we expect ~72 tok/s?")
+    # measured on H100 (the sentence with the 38), moved to H200: one stream scales with bandwidth 4,800 / 3,350 = 1.43
+    # at most (the estimate's ratio ~1.29 with fixed costs): 38 × 1.3-1.43 ≈ 49-54, not 72
+    m = re.search(r"H200 141GB SXM5: ~([\d.]+) tokens/s", a.answer)
+    assert m and 42 <= float(m.group(1)) <= 55
+    assert "measurement (38 tokens/s per sequence on 4× NVIDIA H100" in a.answer
+    assert "1.9× is not one user's speed" in a.answer and "1.43×" in a.answer

@@ -2317,12 +2317,24 @@ def measured_speed_moved(ctx: Ctx) -> Answer:
                 f"毫秒 + {1000 * gap:,.1f} 毫秒 = 每 token {1000 / (scaled / (batch if batch > 1 else 1)):,.1f} 毫秒（你现在速度的 "
                 f"{ratio:.2f} 倍）。加卡主要是多出 KV cache 空间：更长的上下文、更多并发。"))
         else:
-            lines.append(ctx.t(f"- **{n}× {new.name}: ~{scaled:,.1f} tokens/s {per}**{verdict} = your {measured:g} × "
+            lines.append(ctx.t(f"- **{n}× {new.name}: ~{scaled:,.1f} tokens/s {per}** = your {measured:g} × "
                                f"{ratio:.2f} (estimate {est.decode_tokens_per_s_per_seq:,.1f} on it / {base.decode_tokens_per_s_per_seq:,.1f} "
-                               f"on your {n_old}× {old.name}; {why_en})",
-                               f"- **{n} × {new.name}：{per}约 {scaled:,.1f} token/s**{verdict} = 你实测的 {measured:g} × {ratio:.2f}"
+                               f"on your {n_old}× {old.name}; {why_en}){verdict}",
+                               f"- **{n} × {new.name}：{per}约 {scaled:,.1f} token/s** = 你实测的 {measured:g} × {ratio:.2f}"
                                f"（估算 {est.decode_tokens_per_s_per_seq:,.1f} ÷ 你的 {n_old} × {old.name} 上的 {base.decode_tokens_per_s_per_seq:,.1f}；"
-                               f"{why_zh}）"))
+                               f"{why_zh}）{verdict}"))
+            claim = re.search(r"(\d+(?:\.\d+)?)\s*(?:x|×|倍)\s*(?:faster|quicker|the (?:speed|performance|throughput)|快|性能|速度)",
+                              ctx.question.lower())
+            if claim and batch <= 1 and float(claim.group(1)) > ratio * 1.15 and gid != old.id:
+                # 'marketing says H200 is 1.9x H100': a throughput figure at large batches (more memory, more sequences);
+                # one stream gains about the bandwidth ratio
+                bw = new.memory_bandwidth_gbps / old.memory_bandwidth_gbps
+                lines.append(ctx.t(f"  The quoted {claim.group(1)}× is not one user's speed: it is a throughput figure at large "
+                                   f"batches (more memory holds more sequences at once). One stream is bound by memory "
+                                   f"bandwidth, {bw:.2f}× here ({new.memory_bandwidth_gbps:,.0f} vs "
+                                   f"{old.memory_bandwidth_gbps:,.0f} GB/s), and the compute is the same.",
+                                   f"  引用的 {claim.group(1)} 倍不是单个用户的速度：那是大批量下的吞吐（显存大、同时能跑更多序列）。单路受显存带宽"
+                                   f"限制，这里是 {bw:.2f} 倍（{new.memory_bandwidth_gbps:,.0f} 对 {old.memory_bandwidth_gbps:,.0f} GB/s）。"))
         figures.setdefault("decode_tokens_per_s_per_seq", round(scaled, 2))
         figures[f"scaled_tokens_per_s:{gid}"] = round(scaled, 2)
     head = ctx.t(f"**From your measurement ({measured:g} tokens/s {per} on {n_old}× {old.name}), {model.name} in {fmt}:**",

@@ -350,6 +350,12 @@ def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Read
     if len(spans) < 2:
         return reading
     first = spans[0][2]
+    v = req.throughput_tokens_per_s
+    rate_at = re.search(r"(?<![\d.,])" + re.escape(f"{v:g}") + r"\s*(?:k\s*)?(?:tokens?|toks?|t)\s*(?:/|per)\s*(?:s|sec)", low)
+    if rate_at:  # ('marketing says H200 is 1.9x H100 … ours on 4x H100 is 38 tok/s'): the card the measurement was on
+        before = [sp for sp in spans if sp[1] <= rate_at.start()]
+        if before:
+            first = before[-1][2]
     target = None
     for m in re.finditer(_MOVE, low):
         later = [sp for sp in spans if 0 <= sp[0] - m.end() <= 40 and sp[2] != first] or \
