@@ -9,13 +9,13 @@ PHRASES: dict[str, dict[str, str]] = {
                            "micro-batch, or use tensor parallelism)",
                      "zh": "{method}：{n} 张卡**放不下**（每卡 {gb:.1f} GB），加卡也解决不了：不随卡数减少的部分太大"
                            "（缩短序列、减小 micro-batch，或用张量并行）"},
-    "tm_nofit_unsharded": {"en": "{method}: **does not fit** on {n} GPU(s) ({gb:.1f} GB per GPU): with no ZeRO/FSDP sharding "
-                                 "every GPU holds all the weights, gradients and optimizer states, so more GPUs add speed, "
-                                 "not room; shard them (ZeRO-3/FSDP over 2+ GPUs), offload the optimizer, or use an 8-bit "
-                                 "optimizer",
-                           "zh": "{method}：{n} 张卡**放不下**（每卡 {gb:.1f} GB）：不用 ZeRO/FSDP 切分时每张卡都存全部权重、"
-                                 "梯度和优化器状态，加卡只加速度不加空间；要么切分（2 张以上 ZeRO-3/FSDP），要么把优化器卸载到 "
-                                 "CPU，或用 8-bit 优化器"},
+    "tm_nofit_unsharded": {"en": "{method}: **does not fit** on {n} GPU(s) ({gb:.1f} GB per GPU): without ZeRO-3/FSDP "
+                                 "sharding every GPU holds all the weights (ZeRO-1/2 split only the optimizer states and "
+                                 "gradients), so more GPUs add speed, not room; shard them (ZeRO-3/FSDP over 2+ GPUs), "
+                                 "offload the optimizer, or use an 8-bit optimizer",
+                           "zh": "{method}：{n} 张卡**放不下**（每卡 {gb:.1f} GB）：不用 ZeRO-3/FSDP 切分时每张卡都存全部权重"
+                                 "（ZeRO-1/2 只切优化器状态和梯度），加卡只加速度不加空间；要么切分（2 张以上 ZeRO-3/FSDP），"
+                                 "要么把优化器卸载到 CPU，或用 8-bit 优化器"},
     "tm_nofit": {"en": "{method}: **does not fit** on {n} GPU(s) ({gb:.1f} GB per GPU); it needs at least {min} GPUs",
                  "zh": "{method}：{n} 张卡**放不下**（每卡 {gb:.1f} GB），至少需要 {min} 张"},
     "tm_offload": {"en": "full fine-tune on 8 GPUs with the optimizer offloaded to CPU: {gb:.1f} GB per GPU (fits: {fits}), "

@@ -488,3 +488,18 @@ def test_a_measured_speed_is_moved_from_the_card_it_was_measured_on_and_a_vendor
     assert m and 42 <= float(m.group(1)) <= 55
     assert "measurement (38 tokens/s per sequence on 4× NVIDIA H100" in a.answer
     assert "1.9× is not one user's speed" in a.answer and "1.43×" in a.answer
+
+
+# --- ZeRO-1/2 keep the weights on every GPU: ZeRO-3 is the first change, not 'more GPUs do not help' ---------------------
+def test_zero2_lora_that_does_not_fit_points_to_zero3():
+    a = ask("配置：Qwen2.5-32B，lora r=64，all linear，seq 8192，micro bs 1，grad accum 16，4 张 A800 80G，deepspeed zero2，开 "
+            "gradient checkpointing + flash-attn2，bf16。数据 2 亿 tokens，1 个 epoch。问每卡显存多少？要跑多久？")
+    # ZeRO-2: 32.8B × 2 B = 65.5 GB of bf16 base weights on every GPU + activations at 8k → over 80 GB; ZeRO-3 shards
+    # them: 65.5 / 4 = 16.4 GB each + activations + logits ≈ 35-45 GB
+    first = a.answer.split("### 2.")[0]
+    m = re.search(r"ZeRO-3（权重切分到各卡））这 4 张就放得下：每卡 ([\d.]+) GB", first)
+    assert m and 30 <= float(m.group(1)) <= 48
+    assert "加卡也解决不了" not in first
+    # time on the ZeRO-3 layout: 4 × 32.8e9 × 2e8 = 2.6e19 FLOPs over 4 × 312 TFLOPS at ~35% ≈ 17 h, plus attention
+    m = re.search(r"4 张卡约 ([\d.]+) 小时", a.answer)
+    assert m and 15 <= float(m.group(1)) <= 45

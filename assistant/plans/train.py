@@ -230,6 +230,7 @@ FIXES: dict[str, Fix] = {
                               "micro-batch 1，梯度累积补足，分块交叉熵")),
     "qlora": Fix(_CHUNKED | {"method": "qlora"}, ("QLoRA, micro-batch 1", "QLoRA、micro-batch 1")),
     "recompute": Fix(_RECOMPUTE, ("micro-batch 1, chunked loss, full recomputation", "micro-batch 1、分块交叉熵、完整重计算")),
+    "zero3": Fix({"zero": 3}, ("ZeRO-3 (the weights sharded over the GPUs)", "ZeRO-3（权重切分到各卡）")),
     "adam8": Fix(_RECOMPUTE | {"optimizer": "adamw-8bit"}, ("micro-batch 1, chunked loss, full recomputation, 8-bit AdamW",
                                                            "micro-batch 1、分块交叉熵、完整重计算、8-bit AdamW")),
 }
@@ -270,6 +271,12 @@ def _fix_tries(ctx: Ctx, method: str) -> list[tuple[str, dict[str, Any], str]]:
     req = ctx.req
     mb = req.micro_batch or 1
     tries = []
+    if (req.num_gpus or 1) > 1 and req.zero is not None and req.zero < 3 and not req.offload:
+        # 'deepspeed zero2 on 4 GPUs': ZeRO-1/2 keep every weight on every GPU; ZeRO-3 shards them, the first change
+        tries.append(("zero3", FIXES["zero3"].change,
+                      ctx.t(f"ZeRO-3 in place of ZeRO-{req.zero}: ZeRO-{req.zero} keeps the whole model's weights on every "
+                            "GPU; ZeRO-3 (FSDP full shard) splits them over the GPUs",
+                            f"把 ZeRO-{req.zero} 换成 ZeRO-3：ZeRO-{req.zero} 每张卡都放整份权重；ZeRO-3（FSDP full shard）把权重切到各卡")))
     if mb > 1:
         tries.append(("mb1", FIXES["mb1"].change, ctx.t(f"micro-batch 1 with gradient accumulation ×{mb} more (same global "
                                                         "batch, more steps of work per update)",
@@ -463,7 +470,8 @@ def training_memory(ctx: Ctx) -> Answer:
                                       f"{req.ram_gb * HOST_RAM_USABLE:,.0f} GB（系统和数据加载要占一部分）：**放不下**"))
             continue
         key = "tm_fits" if o.fits else ("tm_nofit" if o.min_gpus else
-                                        "tm_nofit_unsharded" if req.zero == 0 and (req.tensor_parallel or 1) == 1 else "tm_nofit_any")
+                                        "tm_nofit_unsharded" if req.zero in (0, 1, 2) and (req.tensor_parallel or 1) == 1
+                                        else "tm_nofit_any")
         lines.append("- " + T(lang, key, method=T(lang, "full") if (ctx.zh and o.method == "full") else o.method,
                               gb=o.per_gpu_gb, min=o.min_gpus, n=n))
         if not o.fits and fix_fits and o.method == main.method:  # the usual change that makes it fit leads the way out
