@@ -503,3 +503,12 @@ def test_zero2_lora_that_does_not_fit_points_to_zero3():
     # time on the ZeRO-3 layout: 4 × 32.8e9 × 2e8 = 2.6e19 FLOPs over 4 × 312 TFLOPS at ~35% ≈ 17 h, plus attention
     m = re.search(r"4 张卡约 ([\d.]+) 小时", a.answer)
     assert m and 15 <= float(m.group(1)) <= 45
+
+
+def test_the_pcie_box_against_the_sxm_box_uses_each_cards_own_link():
+    a = ask("vendor offers an '8-card box' with H100 PCIe instead of HGX H100 SXM, ~25% cheaper. for full fine-tuning a "
+            "13B model w/ FSDP, how much slower would the PCIe box be?")
+    # PCIe: 756 vs 989 dense BF16 TFLOPS (1.31× on compute alone) and no NVSwitch: slower by more than the compute gap
+    m = re.search(r"takes \*\*([\d.]+)x\*\* as long", a.answer)
+    assert m and float(m.group(1)) >= 1.3
+    assert a.request.get("interconnect") is None

@@ -1504,6 +1504,12 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                             f"{'next larger' if up else 'next smaller'} {spec.family} model after {spec.name}")
     if re.search(cues.MEMORY_ASK, low):
         merged["memory_asked"] = True  # (a META field: kept for the thread's follow-ups, never listed as unused)
+    if stated.get("interconnect") in ("pcie", "nvlink") and len(set(stated.get("gpus") or [])) >= 2:
+        forms = {("pcie" if "pcie" in (catalog.gpu(g)[0].form_factor or "").lower() else "sxm")
+                 for g in set(stated["gpus"]) if not str(g).startswith("custom-")}
+        if forms == {"pcie", "sxm"}:  # ('H100 PCIe instead of HGX H100 SXM … how much slower is the PCIe box?'): each
+            stated.pop("interconnect")  # card on its own link, the difference asked about
+            merged.pop("interconnect", None)
     if stated.get("gpu_purchase_prices") and stated.get("purchase_price") in stated["gpu_purchase_prices"].values():
         # ('3090 5500 一张，4090 1.9 万': each card's price is its own, not one price for every card)
         stated.pop("purchase_price")
