@@ -40,6 +40,11 @@ Interconnect = Literal["nvlink", "pcie", "ethernet-1g", "ethernet-10g", "etherne
 # all-reduce overlap imperfectly: DeepSpeed/FSDP over PCIe typically hide about half).
 SLOW_LINK_OVERLAP = 0.5
 QLORA_DEQUANT_PASSES = 3  # NF4 weights dequantized in the forward, the recomputed forward and the backward
+# QLoRA runs slower than 16-bit LoRA by more than its dequantization bandwidth alone (bitsandbytes' 4-bit matmul
+# path, extra kernel launches): S. Raschka, "Practical Tips for Finetuning LLMs Using LoRA" (Lightning AI / Ahead
+# of AI, 2023-11-19) measured QLoRA at +39% runtime over LoRA (Llama 2 7B, one A100; 33% less memory). The floor
+# below takes most of that, as the least overhead charged.
+QLORA_MIN_OVERHEAD = 0.30
 
 
 class TrainingTimeRequest(BaseModel):
@@ -260,7 +265,7 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         dequant_bytes = count_parameters(spec).linear / mp * (dtype_bytes("nf4") + 2 + 2)  # read NF4, write+read bf16
         dq_s = QLORA_DEQUANT_PASSES * dequant_bytes / ((gpu.memory_bandwidth_gbps or 1.0) * GB * eff.DECODE_BANDWIDTH_EFFICIENCY)
         per_pass_compute = compute_s / (req.tokens / (tokens_per_pass * dp))
-        overheads["qlora_dequantization"] = dq_s / per_pass_compute
+        overheads["qlora_dequantization"] = max(QLORA_MIN_OVERHEAD, dq_s / per_pass_compute)
     factor = 1 + sum(overheads.values())
     wall_s = compute_s * factor
     wall_h = wall_s / 3600
@@ -293,8 +298,9 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         assumptions.append("LoRA/QLoRA: no weight gradients for frozen matrices (4·N·D instead of 6·N·D)")
     if req.method == "qlora":
         assumptions.append(f"QLoRA: NF4 weights dequantized {QLORA_DEQUANT_PASSES} times per micro-batch, "
-                           f"memory-bound at {eff.DECODE_BANDWIDTH_EFFICIENCY:.0%} of {gpu.memory_bandwidth_gbps:g} GB/s "
-                           f"(+{overheads['qlora_dequantization']:.0%})")
+                           f"memory-bound at {eff.DECODE_BANDWIDTH_EFFICIENCY:.0%} of {gpu.memory_bandwidth_gbps:g} GB/s, "
+                           f"at least +{QLORA_MIN_OVERHEAD:.0%} (bitsandbytes' 4-bit path: measured +39% over LoRA, Raschka "
+                           f"2023) (+{overheads['qlora_dequantization']:.0%})")
     if req.pp > 1:
         assumptions.append(f"pipeline bubble (p-1)/(m+p-1) = {overheads['pipeline_bubble']:.1%} with {micro} micro-batches")
     return TrainingTime(
