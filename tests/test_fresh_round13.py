@@ -522,3 +522,14 @@ def test_qlora_is_slower_than_lora_on_the_same_gpus():
     qlora = estimate_training_time(TrainingTimeRequest(model=model, gpu=gpu, num_gpus=2, tokens=5e7, method="qlora"))
     # the same 4·N·D compute; QLoRA's 4-bit path costs at least 30% more (Raschka 2023 measured +39% on 7B)
     assert qlora.wall_hours >= lora.wall_hours * (1 + QLORA_MIN_OVERHEAD) * 0.99
+
+
+def test_a_listed_need_with_number_of_optimizer_steps_keeps_every_item():
+    a = ask("Full FT Qwen2.5-14B. seq 4096, micro batch 2, grad accum 8, 16x A100 80GB (2 nodes x 8), DeepSpeed ZeRO-3, "
+            "bf16, activation checkpointing on, flash-attn 2. Dataset 400M tokens, 2 epochs, packed. Cloud price "
+            "$1.60/GPU-hr. Need: memory per GPU, number of optimizer steps, wall-clock, total cost.")
+    # 2 × 400M = 800M tokens; a step is 2 × 8 × 16 × 4,096 = 1,048,576 tokens: 800e6 / 1,048,576 = 762.9 -> 763 steps
+    assert "memory per gpu" in a.answer and "GB per GPU" in a.answer
+    assert "**763 optimizer steps**" in a.answer
+    m = re.search(r"At your price of \$1.6 per GPU-hour: \*\*\$([\d,]+)\*\*", a.answer)
+    assert m and 200 <= int(m.group(1).replace(",", "")) <= 460

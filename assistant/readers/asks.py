@@ -1322,7 +1322,7 @@ def several_models(low: str, req: Request, catalog) -> list[Ask]:
 # the nouns of a listed ask ('…: memory per GPU, time, cost?', '显存、时间、成本分别多少') -> what each asks
 _LISTED = (("memory", r"(?:memory|mem|vram)(?: per gpu| per card)?|显存|每卡显存|内存占用"),
            ("time", r"time|how long|duration|wall[\s-]?clock(?: time)?|wall[\s-]?time|training time|eta|时间|多久|耗时|时长|工期|"
-                    r"(?:#\s*|no\.?\s*of\s+)?(?:optimizer |training |number of |how many |total )?steps?|步数|多少步|几步|step\s*数|"
+                    r"(?:#\s*|no\.?\s*of\s+)?(?:(?:optimizer|training|number of|how many|total|the)\s+)*steps?|步数|多少步|几步|step\s*数|"
                     r"(?:global[\s-]*batch|gbs)\s*(?:的)?\s*(?:token|tokens)\s*(?:数|量)?|tokens? per (?:optimizer )?step|每步\s*token\s*数?|"
                     r"(?:一|每)步\s*(?:多少|几个)?\s*tokens?"),
            ("cost", r"cost|costs|price|bill|budget|spend|费用|成本|花费|多少钱|预算|价格"),
