@@ -209,8 +209,6 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
         # a stated speedup between the cards compared is used by the comparison (assistant/plans/scaling.py)
         shared = {"speedup", "period_hours"} if req.speedup and len(
             {a.update.get("gpu") for a in asks if a.compare == "gpu"} - {None}) >= 2 else set()
-        if asks and all(a.compare == "model" for a in asks):
-            shared |= {"models_compared"}  # (each model on the user's cards in the most faithful format that fits them)
         answers = []
         for i, r in enumerate(subs):
             own_load = r.intent == "serving" and any(k in (asks[i].update or {}) for k in (
@@ -269,6 +267,13 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
         if fixed:  # cards compared on one format, formats on one GPU count: the alternative is the only change
             subs = [r.model_copy(update=fixed) for r in subs]
             answers = [plan(r, deps, question, invalid, shared, one_of_several=True) for r in subs]
+        elif asks and all(a.compare == "model" for a in asks) and \
+                any(x.verdict and x.verdict.fits is False for x in answers) and \
+                any(x.verdict and x.verdict.fits for x in answers):
+            # models compared on the user's cards where some fit in their published format and some do not: those
+            # that do not, in the most faithful format that fits the cards (not left at zero sequences)
+            answers = [plan(r, deps, question, invalid, set(shared) | {"models_compared"}, one_of_several=True)
+                       if x.verdict and x.verdict.fits is False else x for r, x in zip(subs, answers)]
         return combine(req, asks, answers, question, deps.prices())
     except Exception:  # splitting the message failed: the message's own reading answers it (logged)
         log.exception("several asks failed on %r", question[:200])

@@ -533,3 +533,10 @@ def test_a_listed_need_with_number_of_optimizer_steps_keeps_every_item():
     assert "**763 optimizer steps**" in a.answer
     m = re.search(r"At your price of \$1.6 per GPU-hour: \*\*\$([\d,]+)\*\*", a.answer)
     assert m and 200 <= int(m.group(1).replace(",", "")) <= 460
+
+
+def test_with_no_deadline_or_budget_a_much_faster_card_for_a_little_more_is_the_training_pick():
+    a = ask("A800、H800、H20 有啥区别？做 70B 全参训练选哪个")
+    # H800 989 vs A800 312 dense BF16 TFLOPS: ~3x faster per card; at the table's rents the run costs < 2x as much,
+    # so H800 is the pick a practitioner signs (A800 only 'cheapest'); H20 (148 TFLOPS) is for inference
+    assert re.search(r"\*\*选 \d+ 张 h800\*\*", a.answer)

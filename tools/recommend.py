@@ -22,6 +22,8 @@ from tools.train_time import TrainingTimeRequest, estimate_training_time
 Task = Literal["pretrain", "full", "lora", "qlora", "inference"]
 DEFAULT_FINETUNE_TOKENS = 1e8  # 100M tokens: e.g. 50k examples x 2k tokens, one epoch
 MAX_GPUS = 4096
+FAST_PICK_SPEEDUP = 2.0  # a training option this much faster than the cheapest ...
+FAST_PICK_COST = 2.0  # ... for at most this multiple of its cost is picked when no deadline or budget decides
 
 
 class RecommendRequest(BaseModel):
@@ -172,10 +174,26 @@ def recommend(req: RecommendRequest) -> Recommendation:
         key = lambda o: (o.cost if o.cost is not None else inf, o.wall_hours or 0, -(o.tokens_per_second or 0))
     mods = {g.id for g in req.gpus if g.modified}
     viable.sort(key=lambda o: (o.gpu in mods, key(o)))  # a modified card (no vendor warranty) after the official ones
+    quick = None
+    if viable and req.task != "inference" and not req.deadline_hours and not req.budget and viable[0].cost and \
+            viable[0].wall_hours:
+        # no deadline and no budget: a card at least FAST_PICK_SPEEDUP× faster for at most FAST_PICK_COST× the money
+        # is the one a practitioner picks (the run's weeks matter as much as its bill)
+        cheap = viable[0]
+        fast = [o for o in viable[1:] if o.cost and o.wall_hours and o.gpu not in mods and
+                cheap.wall_hours / o.wall_hours >= FAST_PICK_SPEEDUP and o.cost / cheap.cost <= FAST_PICK_COST]
+        if fast:
+            quick = min(fast, key=lambda o: o.wall_hours)
+            viable.remove(quick)
+            viable.insert(0, quick)
     best = viable[0] if viable else None
     for rank, o in enumerate(viable, 1):
         o.rank = rank
         o.why = _why(o, best, req)
+    if quick is not None:
+        cheap = viable[1]
+        quick.why = (f"{cheap.wall_hours / quick.wall_hours:.1f}× faster than {cheap.gpu} for "
+                     f"{quick.cost / cheap.cost:.2f}× the cost (no deadline or budget given: the time is weighed too)")
     priced = [o for o in viable if o.cost is not None]
     if best is not None and best.why == "cheapest" and len(priced) == 1 and len(viable) > 1:
         best.why = "the only one with a price in the table (the others cannot be compared on cost)"
@@ -199,6 +217,9 @@ def _why(o: Option, best: Option, req: RecommendRequest) -> str:
         if o.wall_hours is not None and best.wall_hours is not None:
             more += f", {'faster' if o.wall_hours < best.wall_hours else 'slower'} ({o.wall_hours:,.1f} h)"
         return more
+    if best.cost is not None and o.cost is not None and o.cost < best.cost:
+        return f"${best.cost - o.cost:,.0f} cheaper than {best.gpu}" + (
+            f", slower ({o.wall_hours:,.1f} h)" if o.wall_hours is not None else "")
     return f"slower than {best.gpu}" if req.budget else f"ties {best.gpu} on cost"
 
 
