@@ -1145,10 +1145,21 @@ def _which_family_member(ctx: Ctx) -> str:
                         f"{mid.name}（AWQ）{users} 路同时用要 {nb or '-'} 张")
     if not parts_en or not big:
         return ""
+    both = ""
+    from assistant.readers.slots import w
+
+    if re.search(r"有的说|有人说|网上|也有说|有的讲|" + w(r"some say|others say|some people|online|reddit|one says|"
+                                                         r"another says"), ctx.question.lower()):
+        # 'some say one 4090 runs it, others say several 8-card servers': both can be right, about different models
+        both = ctx.t(f" The two claims you heard are about different models: '{mid.name} on one card' is a distilled "
+                     f"dense model, '{flag.name} on several 8-GPU servers' is the full model; they are not one model "
+                     "quantized differently, and their quality differs.",
+                     f"你听到的两种说法说的不是同一个模型：“一张卡能跑”的是蒸馏版这类稠密小模型（如 {mid.name}），“要好几台 8 卡机”"
+                     f"的是满血的 {flag.name}；两者不是同一个模型量化程度不同，效果也不一样。")
     return ctx.t(f"**Which {req.model_text or flag.family}?** Named alone it is read as the flagship, {flag.name} (sized "
-                 f"below); " + "; ".join(parts_en) + ". Tell me which one you mean.\n\n",
+                 f"below); " + "; ".join(parts_en) + "." + both + " Tell me which one you mean.\n\n",
                  f"**是哪个 {req.model_text or flag.family}？** 只写系列名按旗舰 {flag.name} 计算（见下）；"
-                 + "；".join(parts_zh) + "。说一下具体是哪个型号。\n\n")
+                 + "；".join(parts_zh) + "。" + both + "说一下具体是哪个型号。\n\n")
 
 
 def _unknown_model_line(ctx: Ctx) -> str:

@@ -540,3 +540,10 @@ def test_with_no_deadline_or_budget_a_much_faster_card_for_a_little_more_is_the_
     # H800 989 vs A800 312 dense BF16 TFLOPS: ~3x faster per card; at the table's rents the run costs < 2x as much,
     # so H800 is the pick a practitioner signs (A800 only 'cheapest'); H20 (148 TFLOPS) is for inference
     assert re.search(r"\*\*选 \d+ 张 h800\*\*", a.answer)
+
+
+def test_two_hearsay_claims_about_a_family_are_said_to_be_about_different_models():
+    a = ask("老板说要部署 DeepSeek 给全公司 500 人用，问我要买几张卡。网上有的说一张 4090 就能跑，有的说要好几台 8 卡机，到底听谁的？")
+    head = a.answer.split("\n\n")[1]
+    assert "是哪个" in head and "不是同一个模型" in head and "蒸馏" in head
+    assert a.request["concurrent_users"] == 50  # 500 staff × 10% at the peak (a company, said)
