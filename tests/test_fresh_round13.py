@@ -547,3 +547,12 @@ def test_two_hearsay_claims_about_a_family_are_said_to_be_about_different_models
     head = a.answer.split("\n\n")[1]
     assert "是哪个" in head and "不是同一个模型" in head and "蒸馏" in head
     assert a.request["concurrent_users"] == 50  # 500 staff × 10% at the peak (a company, said)
+
+
+def test_rent_or_buy_with_no_period_asks_for_it_and_gives_the_break_even():
+    a = ask("买一台 8 卡 H100 和租云上的，哪个划算？")
+    assert a.clarification is not None and "period_hours" in a.clarification.missing
+    assert re.search(r"持有超过约 [\d.]+ 个月买才划算", a.answer)
+    assert "出口管制" in a.answer  # (buying an H100 in mainland China: grey channels only)
+    b = ask("rent or buy 8x H100 for 6 months 24/7?")
+    assert b.clarification is None

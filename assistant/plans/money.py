@@ -1517,6 +1517,24 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
                           "这只是最终一次训练的算力：消融实验和失败重跑（常是最终一次的好几倍）、数据、评测和人力都不在里面"
                           "（DeepSeek 的 557.6 万美元也不含这些），而且假设的 MFU 需要成熟的大规模训练工程。")
         lines.append(line)
+    if not (req.period_hours or req.tokens or req.deadline_hours or req.utilization or req.hours_per_day) and \
+            r.buy_wins_after_months:
+        # 'rent or buy 8x H100?' with no period and no use: the verdict hinges on them; the break-even is given and they
+        # are asked for
+        ctx.clarify = Clarification(missing=["period_hours", "utilization"], question=ctx.t(
+            "How long will you use them, and how busy (hours a day)?", "打算用多久、每天用多少小时？"),
+            suggestions=ctx.t("for 6 months, 24/7|for 3 years at 50% utilization|for 1 month, 8 hours a day",
+                              "用 6 个月，24 小时满载|用 3 年，利用率 50%|用 1 个月，每天 8 小时").split("|"))
+        lines.insert(0, ctx.t(f"**For how long, and how busy?** That decides it: buying wins only past about "
+                              f"{r.buy_wins_after_months:.1f} months at {(r.utilization or 1):.0%} use; the figures below "
+                              "are for one month.",
+                              f"**打算用多久、多满？**结论取决于它：按 {(r.utilization or 1):.0%} 的利用率，持有超过约 "
+                              f"{r.buy_wins_after_months:.1f} 个月买才划算；下面按一个月列出费用。"))
+    from tools.export_rules import barred_from_china
+
+    if ctx.zh and barred_from_china(gpu):  # buying it in mainland China: grey channels only
+        lines.append(f"注意：{gpu.name} 受美国出口管制（3A090），国内正规渠道买不到，只能走水货或海外采购（保修、合规都是风险）；"
+                     "国内云上通常也租不到，在国内部署请换 H20、国产卡或海外云。")
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions)
     return Answer(answer=text, lang=lang, intent="cost", figures=figures, tool_calls=ctx.calls,
-                  verdict=Verdict(gpu=gpu.id, num_gpus=n))
+                  verdict=Verdict(gpu=gpu.id, num_gpus=n), clarification=ctx.clarify)
