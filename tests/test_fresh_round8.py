@@ -683,7 +683,9 @@ def test_a_vendors_rate_with_no_model_card_or_scope_is_asked_with_both_readings(
          "zh": f"厂商演示说他们的机器能跑 {rate} tokens/s，我们公司大概 {people} 个员工，够用吗？"}[lang]
     a = ask(q)
     assert a.status == "needs_clarification" and "throughput_scope" in a.clarification.missing
-    lo, hi = max(1, math.ceil(people * 0.05)), max(1, math.ceil(people * 0.25))  # 5-25% of the people in flight
+    # 5% of the people in flight at the low end; at the high end a working team's 25%, or a company's 10% past 100
+    # people (tools.serve_load.peak_share: 150 staff -> 8-15, 40 -> 2-10, 300 -> 15-30)
+    lo, hi = max(1, math.ceil(people * 0.05)), max(1, math.ceil(people * (0.25 if people <= 100 else 0.10)))
     assert f"{rate / hi:,.1f}-{rate / lo:,.1f}" in a.answer  # the total shared among them, each user's share
     assert f"{rate * lo:,.0f}-{rate * hi:,.0f}" in a.answer  # each user's rate times them, the total it implies
 
