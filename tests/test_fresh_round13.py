@@ -556,3 +556,18 @@ def test_rent_or_buy_with_no_period_asks_for_it_and_gives_the_break_even():
     assert "出口管制" in a.answer  # (buying an H100 in mainland China: grey channels only)
     b = ask("rent or buy 8x H100 for 6 months 24/7?")
     assert b.clarification is None
+
+
+# --- '10k users' is a user base, not 10,000 in flight, and not a budget ----------------------------------------------------
+@pytest.mark.parametrize("text,base", [("we have 10k users, serve llama 3.1 8b on H100s, how many GPUs?", 10000),
+                                       ("我们 app 有 1 万用户，Qwen2.5-7B 用 L40S 要几张", 10000),
+                                       ("our 5,000 users chat with qwen2.5-14b on L40S. how many?", 5000)])
+def test_a_large_user_count_with_no_concurrency_word_is_a_user_base(text, base):
+    r = _req(text)
+    assert r.daily_active_users == base and r.concurrent_users is None and r.budget is None
+
+
+@pytest.mark.parametrize("text,n", [("serve qwen2.5-32b to 50 users on A100s", 50), ("2000 concurrent users on llama 8b, how many h100", 2000),
+                                    ("1 万并发，qwen 7b 要几张 h100", 10000)])
+def test_a_concurrency_word_or_a_small_count_stays_in_flight(text, n):
+    assert _req(text).concurrent_users == n

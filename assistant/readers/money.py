@@ -87,7 +87,7 @@ def money(text: str) -> dict:
     m = next((x for x in candidates if (x.group("pre") or x.group("post") or re.search(budget_words + r"|realistic|enough|"
                                                                                       r"feasible|doable|sufficient|够", x.group(0)))
               and not re.match(r"\s*(?:%|％|percent|个百分点|成)", text[x.end():])  # ('budget 5% of time': a share)
-              and (x.group("pre") or x.group("post") or x.group("mag") or not re.match(
+              and (x.group("pre") or x.group("post") or not re.match(
                   r"\s*(?:x|×|\*|张|块|台|个|gpus?|cards?|nodes?|servers?|boxes|machines?|[a-z]+\d|"
                   r"(?:(?:concurrent|active|daily|internal|external|paying|beta|end|total|monthly|regular|power|"
                   r"simultaneous|internal-facing)\s+){0,2}(?:users?|people|persons?|customers?|clients?|devs?|developers?|"

@@ -574,6 +574,9 @@ def load_growth(text: str) -> dict:
     return {}
 
 
+USER_BASE_MIN = 1000  # 'N users' with no word of concurrency, from this many up, is a user base, not a load in flight
+
+
 def users(text: str) -> dict:
     out: dict = {}
     text = load_words(text)
@@ -637,7 +640,15 @@ def users(text: str) -> dict:
                         re.match(r"[^.?!。？]{0,20}?" + w(r"at (?:the same time|once)|simultaneously|concurrently|in parallel|"
                                                           r"in[\s-]flight|outstanding"),
                                  text[hit.end():]):  # '4 such sequences at the same time', '30 requests in flight'
-                    out["concurrent_users"] = int(v)
+                    at_once_said = re.search(w(r"concurrent|simultaneous|parallel|active|in[\s-]flight|at once") +
+                                             r"|并发|同时|在线|路", hit.group(0) + " " + text[hit.end():hit.end() + 30])
+                    if v >= USER_BASE_MIN and hit is m and not at_once_said and \
+                            re.search(w("users?|people|ppl|clients?") + "|用户|人", hit.group(0)) and \
+                            "daily_active_users" not in out:
+                        # 'we have 10k users', '1 万用户': a user base, not 10,000 requests in flight at once; its busiest
+                        # moment is a small share of it (PEAK_SHARE_OF_DAU, said)
+                        out["daily_active_users"] = int(v)
+                        break
                     out["concurrent_users"] = int(v)
                     break
     m = re.search(r"(?:qps|rps)\s*(?:of|=|:|：|是|为|约|大概)?\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:qps|rps|requests?\s*(?:per|/|a)\s*"
