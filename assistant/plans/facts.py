@@ -168,7 +168,12 @@ def purchase(ctx: Ctx) -> Answer:
     if not req.model:
         ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
     model, _ = ctx.deps.catalog.model(req.model or "llama-3.1-8b")
-    named = [ctx.deps.catalog.model(m)[0] for m in dict.fromkeys(req.models or [])]
+    named = []
+    for mid in dict.fromkeys(req.models or []):
+        try:
+            named.append(ctx.deps.catalog.model(mid)[0])
+        except (LookupError, ValueError):
+            continue  # (a name the catalog lacks is asked about elsewhere; the machine is sized for those it has)
     if len(named) >= 2:  # 'Qwen2.5-7B / Llama-3.1-8B 的全参微调，买什么卡': one machine, sized for the largest of them
         model = max(named, key=lambda m: m.params_total)
         ctx.used.add("models")

@@ -35,8 +35,8 @@ def has(pattern: str, text: str) -> bool:
 
 _CN_COUNT = CN_COUNT
 # 'w/o offload', 'not lora', '不支持bf16', 'no ZeRO/offload', 'neither LoRA nor QLoRA', '不用 ZeRO 和 offload': named
-# things the user does NOT use. The negation reaches over a list joined by '/', 'or', 'nor', 'and', '、', '或', '和'
-# (never over a comma: 'no offload, seq 4096' names the sequence length).
+# things the user does NOT use. The negation reaches over a list joined by '/', 'or', 'nor', '、', '或', '和' (never over a
+# comma, 'no offload, seq 4096', nor an English 'and', 'no offload and ZeRO-3', which read as a rule and a choice).
 NEGATOR = (r"(?:\bw/o|\bwithout|\bno|\bnot|\bnever|\bneither|\bdon'?t use|\bdo not use|\bdisabled?|\bturn(?:ed)? off|"
            r"\bnot using|不开|不用|不要|关掉|关闭|不支持|没有|没开|不是|不做|不加|非|无需|无)")
 NEGATABLE = (r"(?:cpu[\s-]*|nvme[\s-]*)?offload\w*|q?lora|bf16|fp16|fp8|int8|int4|nf4|4[\s-]?bit|8[\s-]?bit|"
@@ -52,10 +52,10 @@ def negated_spans(text: str) -> list[str]:
 
 
 def negates(term: str, text: str) -> bool:
-    """Whether `term` (a pattern) is named inside a negation: negates('offload', 'no ZeRO/offload') is True."""
+    """Whether `term` (a pattern) is named inside a negation: negates('offload', 'no ZeRO/offload') is True; a failure
+    said before it ('mine OOMs w/o offload') is what happens without it, not a rule against it."""
     return any(re.search(term, m.group(0)) for m in re.finditer(_NEGATED, text)
                if not re.search(r"(?:oom\w*|crash\w*|fail\w*|die\w*|dies|爆显存|爆了|会爆|挂了?)\s*$", text[:m.start()]))
-    # ('mine OOMs w/o offload': what happens without it, not a rule against it)
 
 
 def affirmed(pattern: str, text: str) -> bool:
