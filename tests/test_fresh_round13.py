@@ -571,3 +571,22 @@ def test_a_large_user_count_with_no_concurrency_word_is_a_user_base(text, base):
                                     ("1 万并发，qwen 7b 要几张 h100", 10000)])
 def test_a_concurrency_word_or_a_small_count_stays_in_flight(text, n):
     assert _req(text).concurrent_users == n
+
+
+# --- follow-ups that change a figure change the answer -------------------------------------------------------------------
+def test_a_follow_up_that_says_the_rate_includes_input_gives_the_cost_per_output_token():
+    first = ask("Cost per 1M tokens for Mistral 7B on a single H100 at $2/hr if we get 10k tok/s total throughput?")
+    second = ask("the 10k includes input tokens, our traffic is ~90% input. whats the cost per million *output* tokens then",
+                 history=[first.slots])
+    # 90% input: 9 input per output token, so 10,000 / 10 = 1,000 output tokens/s; $2 / (1,000 × 3,600 / 1e6) = $0.556
+    assert "$0.056 per million" in first.answer and "$0.556 per million" in second.answer
+    assert "**output** tokens" in second.answer
+
+
+def test_an_mfu_the_user_reached_said_in_the_next_clause_is_used():
+    h = [ask("我们要从头预训练一个 7B 模型，数据 1T token，64 张 H800，大概要多久？").slots]
+    a = ask("MFU 按多少算合理？我们之前的框架只跑到 30%", history=h)
+    # 6 × 7e9 × 1e12 = 4.2e22 FLOPs (+ attention ≈ 4.36e22) / (64 × 989.4e12 × 0.30) = 2.30e6 s ≈ 638 h
+    assert a.request["mfu"] == 0.3
+    m = re.search(r"64 张卡约 ([\d.,]+) 小时", a.answer)
+    assert m and 600 <= float(m.group(1).replace(",", "")) <= 680

@@ -892,6 +892,17 @@ def per_token(ctx: Ctx) -> Answer:
                                f"每百万 token（输入+输出）{s}{per_m / k:,.3f}"
                                + (f"（利用率 {req.utilization:.0%} 时 {s}{per_m / k / req.utilization:,.3f}）"
                                   if req.utilization and req.utilization < 1 else "") + "。"))
+        elif req.input_output_ratio and req.throughput_tokens_per_s and "input_output_ratio" in req.stated and \
+                not req.tokens_per_day:
+            # 'the 10k includes input, ~90% input: per million *output* tokens?': the rate is the output share, so the
+            # figure above is per output token; per token processed it is (1 + ratio) times less
+            k = 1 + req.input_output_ratio
+            ctx.used.add("input_output_ratio")
+            lines.append(ctx.t(f"That is per million **output** tokens (the {req.throughput_tokens_per_s:,.0f} tokens/s is the "
+                               f"output share of your total, {req.input_output_ratio:g} input tokens to each output one); "
+                               f"per million tokens processed, input included: {s}{per_m / k:,.3f}.",
+                               f"以上是每百万**输出** token（{req.throughput_tokens_per_s:,.0f} token/秒 是总吞吐里输出的部分，每个输出 token "
+                               f"对应 {req.input_output_ratio:g} 个输入 token）；连输入一起算，每百万 token {s}{per_m / k:,.3f}。"))
         at_volume = bool(req.tokens_per_day and req.reference_per_million and req.reference_input_per_million
                          and req.input_output_ratio)
         if ref and not at_volume:  # 'the API charges ¥16 per 1M tokens: which is cheaper?'

@@ -1514,6 +1514,17 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # ('3090 5500 一张，4090 1.9 万': each card's price is its own, not one price for every card)
         stated.pop("purchase_price")
         merged.pop("purchase_price", None)
+    if follow and merged.get("throughput_tokens_per_s") and "throughput_tokens_per_s" not in stated and \
+            "input_output_ratio" not in (prev.get("stated") or []) and re.search(
+                r"总吞吐|含输入|包括输入|包含输入|" + slots.w(r"includ\w* (?:the )?(?:input|prompt)s?|input\s*\+\s*output|"
+                                                       r"total throughput"), low):
+        ratio = money.input_output_ratio(low)
+        if ratio:  # 'the 10k includes input tokens, our traffic is ~90% input': the thread's rate, its output share
+            total = merged["throughput_tokens_per_s"]
+            merged["throughput_tokens_per_s"] = stated["throughput_tokens_per_s"] = total / (1 + ratio)
+            merged["input_output_ratio"] = stated["input_output_ratio"] = ratio
+            warnings.append(f"{total:,.0f} tokens/s counts input and output at {ratio:g}:1, so the output rate is "
+                            f"{total / (1 + ratio):,.0f} tokens/s")
     if stated.get("tokens_per_day") and stated.get("tokens") and intent not in ("training_time", "training_memory") and \
             not re.search(slots.FINETUNE_CUE, low):
         stated.pop("tokens")  # ('每天输入 2 亿、输出 2000 万 token': a day's volume to serve, not a dataset to train on)

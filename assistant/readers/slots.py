@@ -999,6 +999,10 @@ def targets(text: str) -> dict:
     # ('TTFT p50 < 1 s': the percentile names the statistic, not the target)
     m = (re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu", text)
          or re.search(r"mfu[^0-9\n。？?]{0,10}?(\d+(?:\.\d+)?)\s*(%?)", text))
+    if not m and re.search(r"(?<![a-z])mfu(?![a-z])|利用率", text):
+        # 'MFU 按多少算合理？我们之前的框架只跑到 30%': the figure in the next clause is the MFU the user reached
+        m = re.search(r"(?:只跑到|跑到|只有|只能到|能到|到了|达到|reach\w*|got|hit|achiev\w*|managed)\s*(?:about|around|~|约|大概)?\s*"
+                      r"(\d+(?:\.\d+)?)\s*%", text)
     if m:
         v = float(m.group(1))
         pct = "%" in m.group(0)
