@@ -590,3 +590,22 @@ def test_an_mfu_the_user_reached_said_in_the_next_clause_is_used():
     assert a.request["mfu"] == 0.3
     m = re.search(r"64 张卡约 ([\d.,]+) 小时", a.answer)
     assert m and 600 <= float(m.group(1).replace(",", "")) <= 680
+
+
+def test_later_items_that_ask_if_something_holds_it_keep_the_first_items_load():
+    from assistant.readers.asks import find_asks
+
+    t = "要上 Qwen3-30B-A3B，问三个：1）bf16 部署，32k 上下文，20 并发，总共要多少显存？2）单卡 H20 96G 能不能扛住？3）上 FP8 呢？"
+    r = _req(t)
+    asks = find_asks(t, r, CAT)
+    assert len(asks) == 3
+    for a in asks[1:]:  # (not re-sized at a 4k context and one user)
+        assert a.update.get("context", r.context) == 32768 and a.update.get("concurrent_users", r.concurrent_users) == 20
+
+
+def test_a_what_if_item_keeps_its_own_probe():
+    from assistant.readers.asks import find_asks
+
+    t = "Llama 3.1 8B on one L4: 1) how fast for one user at 4k? 2) what if 128k context? 3) and the speed at 8 users?"
+    asks = find_asks(t, _req(t), CAT)
+    assert asks and all(a.update.get("context") != 131072 for a in asks[2:])

@@ -23,6 +23,11 @@ _INLINE_MARK = re.compile(r"(?<=[\s,，:：;；。？?])(?:[(（](\d{1,2})[)）]
 NOT_JOB = {"intent", "lang", "stated", "follow_up"}
 # what one item tries ('2) 128k 上下文行不行', '3) 50 人同时用'): that item's probe, not carried to the items after it
 _PROBES = {"context", "prompt_len", "output_len", "batch", "concurrent_users", "requests_per_s", "kv_dtype"}
+# a later item that asks whether something holds the job, or only changes the card or format, keeps the first item's load
+_SAME_LOAD = (r"扛|撑|顶得住|够不够|够吗|够用|能不能|能否|行不行|放得下|跑得动|呢\s*[?？]?\s*$|" +
+              r"(?<![a-z])(?:hold|handle|enough|fit|fits|cope|carry|what about|how about|and with|instead)(?![a-z])")
+# words that make an item a what-if of its own ('2) 128k 行不行'): its lengths are that item's probe
+_TRY_WORDS = r"行不行|可不可以|如果|假如|要是|(?<![a-z])(?:what if|if we|suppose)(?![a-z])"
 
 
 def _number(m: re.Match) -> int:
@@ -302,6 +307,7 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
     head_stated = set(read(head, catalog).request.stated) if head else set()
     whole = req.model_dump()
     earlier: dict = {}
+    load: dict = {}  # the first item's lengths and load, when it states the job ('1) bf16, 32k, 20 并发 …')
     asks = []
     reads = [read(f"{head} {item}" if head else item, catalog).request for item in items]
     named = [r for r in reads if "gpu" in r.stated]
@@ -314,6 +320,9 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
             if k not in NOT_JOB and k not in own and k not in earlier and k not in head_stated and k not in shared:
                 new[k] = getattr(r, k)
         new |= {k: v for k, v in earlier.items() if k not in own} | own
+        if load and not (set(own) & _PROBES) and re.search(_SAME_LOAD, item.lower()):
+            # '2) 单卡 H20 能不能扛住？ 3) 上 FP8 呢？' after '1) 32k 上下文，20 并发': the same load, on the card or format named
+            new |= {k: v for k, v in load.items() if k not in own}
         if carry is not None and (r.model or "model" not in carry):  # each part's own model(s), not the message's
             new |= {"model": r.model, "models": r.models, "model_text": r.model_text}
         if carry is not None:
@@ -336,6 +345,8 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
         else:
             asks.append(Ask(text=_title(item), intent=intent, update=update))
         earlier |= {k: v for k, v in own.items() if (k in carry if carry is not None else k not in _PROBES)}
+        if not asks[:-1] and carry is None and not re.search(_TRY_WORDS, item.lower()):
+            load = {k: v for k, v in own.items() if k in _PROBES}  # (the first item sets the job's load)
     fmts = [r.precision for r in reads[:-1] if "precision" in r.stated and r.precision]
     if asks and re.search(r"两种方案|两个方案|两种都|两套|各自|分别|(?<![a-z])(?:both|each (?:option|scheme|setup)|either)(?![a-z])",
                           items[-1].lower()) and len(set(fmts)) >= 2:
