@@ -609,3 +609,14 @@ def test_a_what_if_item_keeps_its_own_probe():
     t = "Llama 3.1 8B on one L4: 1) how fast for one user at 4k? 2) what if 128k context? 3) and the speed at 8 users?"
     asks = find_asks(t, _req(t), CAT)
     assert asks and all(a.update.get("context") != 131072 for a in asks[2:])
+
+
+@pytest.mark.parametrize("text,n", [("给公司 100 来号人用", 100), ("公司 100 多号人", 100), ("50 号人用", 50), ("公司有 300 人，想部署", 300)])
+def test_hao_ren_counts_people(text, n):
+    assert slots.users(text).get("team_size") == n
+
+
+def test_a_purchase_for_a_companys_people_is_sized_for_their_peak_not_one_user():
+    a = ask("预算 50 万人民币，老板要本地部署 Qwen2.5-32B，给公司 300 来号人用，该买什么？")
+    # 300 people × 10% (a company) = 30 requests in flight at the busiest moment, said
+    assert a.request.get("concurrent_users") == 30 or "30 个请求" in a.answer

@@ -197,6 +197,19 @@ def purchase(ctx: Ctx) -> Answer:
     if not (req.context or req.seq_len):
         ctx.assume(f"context {context}", f"上下文 {context}")
     users = req.concurrent_users or 1
+    if not req.concurrent_users and (req.team_size or req.daily_active_users):
+        # '给公司 100 来号人用': the people's busiest moment, not one user (a share of them, said)
+        import math
+
+        from tools.serve_load import peak_share
+
+        people = req.team_size or req.daily_active_users
+        share = peak_share(people) if req.team_size else 0.05
+        users = max(1, math.ceil(people * share))
+        ctx.used |= {"team_size", "daily_active_users"}
+        ctx.assume(f"{users} requests in flight at the busiest moment = {share:.0%} of {people:,} people (state your peak "
+                   "concurrency to replace it)",
+                   f"最忙时同时处理 {users} 个请求 = {people:,} 人的 {share:.0%}（给出实际峰值并发可替换）")
     served = bool(re.search(r"idc|机柜|机房|数据中心|内部|团队|公司|企业|客服|线上|" + w(
         r"data[\s-]?cent(?:er|re)|rack|colo\w*|internal\w*|team|company|enterprise|production|customers?|products?|"
         r"saas|startup|business|commercial|service") + r"|产品|业务|商用|上线",
@@ -373,7 +386,7 @@ def purchase(ctx: Ctx) -> Answer:
     head = ["#", ctx.t("card", "卡"), ctx.t("count", "张数"), ctx.t("format", "格式"), "GB/GPU",
             ctx.t("price per card", "单卡价格"), ctx.t("whole machine", "整机"), speed_head, T(lang, "why")]
     unpriced = [o.name for o in res.rejected if o.total is None and o.price_per_card is None]
-    if unpriced and not within and task == "inference":
+    if unpriced and not within and task == "inference" and len(candidates) < 10:  # (a short list the user narrowed)
         # '信创 … 预算 100 万 … 买啥' where the only priced card is over budget: a card that has no price on file may
         # still be the answer; its fit is said, and a quote asked for, instead of 'nothing runs it'
         from assistant.plans.infer import fits_on
@@ -397,6 +410,7 @@ def purchase(ctx: Ctx) -> Answer:
                                            "购买价：请拿一台 8 卡整机的报价和预算对比"))
                     break
         if fit_lines:
+            fit_lines = fit_lines[:3]
             lines.insert(1, ctx.t("**Not priced, may fit the budget**: ", "**没有报价、可能在预算内**：") +
                          ctx.t("; ", "；").join(fit_lines) + ctx.t(".", "。"))
     notes = list(ctx.notes) + res.assumptions
