@@ -620,3 +620,11 @@ def test_a_purchase_for_a_companys_people_is_sized_for_their_peak_not_one_user()
     a = ask("预算 50 万人民币，老板要本地部署 Qwen2.5-32B，给公司 300 来号人用，该买什么？")
     # 300 people × 10% (a company) = 30 requests in flight at the busiest moment, said
     assert a.request.get("concurrent_users") == 30 or "30 个请求" in a.answer
+
+
+def test_scaling_a_published_run_down_is_checked_against_the_same_makers_run_of_that_size():
+    a = ask("Meta's model card says Llama 3.1 405B took 30.84M H100 GPU-hours. We're planning a 70B dense model from "
+            "scratch on ~15T tokens on H100s. Can I just scale: 30.84M x 70/405 = ~5.3M GPU-hours? Is that a sane budget number?")
+    # Llama 3.1 70B's own card: 7.0M H100 GPU-hours on 15T tokens, 1.3-1.4× the parameter-scaled ~5.1-5.3M
+    m = re.search(r"Llama 3.1 70B took 7,000,000 GPU-hours .*?\*\*([\d.]+)×\*\* the scaled figure", a.answer)
+    assert m and 1.25 <= float(m.group(1)) <= 1.45

@@ -901,7 +901,30 @@ def at_their_efficiency(ctx: Ctx, run, model, gpu_id: str, tokens: float | None,
                  "集群更小通信更好藏，但要达到它需要同样的训练框架" + ("，包括 FP8 矩阵乘；用 BF16 的框架会更久"
                                                                 if run.precision == "fp8" else "") + "）。")
     figures = {"scaled_gpu_hours": round(gpu_h)} | {f"scaled_days_{n}": round(gpu_h / n / 24, 2) for n in counts}
-    return [line], figures
+    lines = [line]
+    if size != 1 and model is not None:
+        # the same maker's own run at about the user's size, where one is on record: scaling down a bigger run's
+        # GPU-hours by parameters leaves out that smaller models reach less of the cards' peak
+        from knowledge.runs import load_training_runs
+
+        target = count_parameters(model).active
+        near = [x for x in load_training_runs() if x is not run and x.gpu_hours and x.tokens and x.gpu == run.gpu and
+                abs((x.active_params or x.params) / target - 1) <= 0.15 and
+                x.name.split()[0] == run.name.split()[0]]
+        if near:
+            x = max(near, key=lambda r: (r.name.split()[:2] == run.name.split()[:2], r.tokens))  # (the same release first)
+            own = x.gpu_hours * t / x.tokens
+            figures["same_size_published_gpu_hours"] = round(own)
+            lines.append(ctx.t(
+                f"**Against a published run of your size**: {x.name} took {x.gpu_hours:,.0f} GPU-hours on "
+                f"{x.tokens / 1e12:g}T tokens ({x.gpu_hours_scope.split('(')[0].strip()}), {own:,.0f} at your "
+                f"{t / 1e12:g}T: **{own / gpu_h:.2f}×** the scaled figure. Scaling a bigger run down by parameters "
+                "under-counts: a smaller model reaches less of the GPUs' peak, and the card's total also holds "
+                "post-training and restarts. Budget on the published same-size figure, with margin for your own stack.",
+                f"**对照同尺寸的公开数据**：{x.name} 用了 {x.gpu_hours:,.0f} 卡时、{x.tokens / 1e12:g}T token，按你的 "
+                f"{t / 1e12:g}T 折合 {own:,.0f} 卡时，是上面按参数缩放结果的 **{own / gpu_h:.2f} 倍**。按参数把大模型的卡时往下缩会"
+                "低估：小模型用到的算力峰值比例更低，官方数字还包含后训练和重启。预算请按同尺寸的公开数字，并给自己的框架留余量。"))
+    return lines, figures
 
 
 def published_run(ctx: Ctx) -> Answer:
