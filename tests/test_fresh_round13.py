@@ -628,3 +628,12 @@ def test_scaling_a_published_run_down_is_checked_against_the_same_makers_run_of_
     # Llama 3.1 70B's own card: 7.0M H100 GPU-hours on 15T tokens, 1.3-1.4× the parameter-scaled ~5.1-5.3M
     m = re.search(r"Llama 3.1 70B took 7,000,000 GPU-hours .*?\*\*([\d.]+)×\*\* the scaled figure", a.answer)
     assert m and 1.25 <= float(m.group(1)) <= 1.45
+
+
+def test_a_deadline_count_is_never_below_the_servers_that_hold_the_job():
+    a = ask("公司要求信创，只能用昇腾 910B。要对 Qwen2.5-72B 做全参 SFT，数据大概 1B token，希望一个月内训完，需要多少张卡？")
+    # full SFT states: 72.7e9 × 16 B = 1.16 TB; over 64 GB cards that is at least 19 by states alone, so whole servers
+    # of 8 give 24 or more, whatever the month allows by compute (8 would finish in time but cannot hold it)
+    n = a.request["num_gpus"]
+    assert n >= 24 and n % 8 == 0
+    assert "显存" in a.answer.split("\n")[0]

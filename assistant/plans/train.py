@@ -719,10 +719,17 @@ def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
     finishes in time; said as an assumption."""
     from tools.train_time import TrainingTimeRequest, estimate_training_time
 
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
     req = ctx.req
-    probe = ctx.req = req.model_copy(update={"num_gpus": 8})
+    methods = _methods(ctx)
+    held = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **_memory_args(
+        ctx, methods[0] if len(methods) == 1 else "full")))
+    least = max(8, math.ceil((held.min_gpus or 1) / 8) * 8) if not held.fits else 8
+    # (the deadline's count never below the whole servers that hold the job: 72B full SFT on 64 GB 910Bs needs ~24)
+    probe = ctx.req = req.model_copy(update={"num_gpus": least})
     r = estimate_training_time(TrainingTimeRequest(**time_args(ctx, model, gpu, tokens)))
-    n = max(8, math.ceil(r.gpu_hours / req.deadline_hours / 8) * 8)
+    n = max(least, math.ceil(r.gpu_hours / req.deadline_hours / 8) * 8)
     for _ in range(8):
         ctx.req = probe.model_copy(update={"num_gpus": n})
         r = estimate_training_time(TrainingTimeRequest(**time_args(ctx, model, gpu, tokens)))
@@ -731,9 +738,15 @@ def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
         n = max(n + 8, math.ceil(n * r.wall_hours / req.deadline_hours / 8) * 8)
     ctx.applied["num_gpus"] = n
     ctx.req = req.model_copy(update={"num_gpus": n})
-    ctx.assume(f"{n} GPUs: the fewest whole 8-GPU servers that finish within {req.deadline_hours:,.0f} h "
-               f"({r.gpu_hours:,.0f} GPU-hours)", f"{n} 张卡：在 {req.deadline_hours:,.0f} 小时内完成所需的最少整台 8 卡服务器"
-               f"（{r.gpu_hours:,.0f} 卡时）")
+    if n == least and least > 8 and r.wall_hours < req.deadline_hours / 2:
+        ctx.assume(f"{n} GPUs: memory, not time, sets the count: the fewest whole 8-GPU servers that hold the job "
+                   f"({held.min_gpus} GPUs by memory), which finish well within {req.deadline_hours:,.0f} h",
+                   f"{n} 张卡：卡数由显存决定，不是时间：放得下这个任务的最少整台 8 卡服务器（按显存至少 {held.min_gpus} 张），"
+                   f"远在 {req.deadline_hours:,.0f} 小时内跑完")
+    else:
+        ctx.assume(f"{n} GPUs: the fewest whole 8-GPU servers that hold the job and finish within {req.deadline_hours:,.0f} h "
+                   f"({r.gpu_hours:,.0f} GPU-hours)", f"{n} 张卡：放得下并在 {req.deadline_hours:,.0f} 小时内完成所需的最少整台 8 卡服务器"
+                   f"（{r.gpu_hours:,.0f} 卡时）")
     return n
 
 
