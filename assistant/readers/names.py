@@ -28,6 +28,8 @@ FORMATS: list[tuple[str, str, str]] = [  # (pattern, format name, precision)
     # a bare 'Q4' / 'Q8' is how people name a GGUF quant ('72B Q4 on a 4090'); 'Q4 2025' is a quarter
     (r"(?<![a-z0-9_-])q[2-8](?![a-z0-9_])(?!\s*(?:20\d\d|'\d\d|fy|财年|季度|earnings|results|revenue))", "gguf", "int4"),
 ]
+# what a bare 'Q2' … 'Q8' names: the usual GGUF quant at that level
+BARE_QUANT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "7": "q6_k", "8": "q8_0"}
 _GGUF_BITS = {"q2": "int4", "q3": "int4", "q4": "int4", "q5": "int8", "q6": "int8", "q8": "int8"}
 _NAME_TAIL = r"(?:[\s_-]*(?:instruct|chat|it|base|hf))*"
 _CN_COUNT = CN_COUNT
@@ -73,8 +75,10 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         if m:
             token = m.group(1)
             out.checkpoint_format = _format_name(token, name)
-            out.format_precision = _GGUF_BITS.get(token.replace("gguf", "").strip("_:- ")[:2], precision) \
-                if name == "gguf" else precision
+            bare = re.fullmatch(r"q([2-8])", token.strip())
+            out.format_precision = BARE_QUANT[bare.group(1)] if bare else \
+                _GGUF_BITS.get(token.replace("gguf", "").strip("_:- ")[:2], precision) if name == "gguf" else precision
+            # (a bare 'Q2' is the quant people mean by it, Q2_K: not a 4-bit weight)
             work = mask(work, m.start(1), m.end(1))
             break
     # 2. DeepSeek-R1 distills are their base models ('DeepSeek-R1-Distill-Qwen-32B' is a Qwen2.5-32B), not R1
@@ -409,8 +413,8 @@ def _format_name(token: str, name: str) -> str:
         return name
     q = re.search(r"i?q[2-8]_\w+", token)
     bare = re.fullmatch(r"q([2-8])", token.strip())
-    if bare:  # 'Q4': the quant people mean by it, Q4_K_M (Q8: Q8_0, the rest their _K_M)
-        return "gguf-q8_0" if bare.group(1) == "8" else f"gguf-q{bare.group(1)}_k_m"
+    if bare:  # 'Q4': the quant people mean by it (Q4_K_M; Q2_K, Q8_0)
+        return "gguf-" + BARE_QUANT[bare.group(1)]
     return f"gguf-{q.group(0)}" if q else "gguf"
 
 
