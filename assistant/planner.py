@@ -18,7 +18,7 @@ from assistant.restate import clarification, ignored_line, restate
 from assistant.readers.rules import NEGATIVE_GPUS, NEGATIVE_LOAD, ZERO_LENGTH
 from assistant.zh import assumption_zh
 from knowledge.catalog import UnknownItem
-from tools.serve_load import TEAM_MAX, peak_share
+from tools.serve_load import PEAK_SHARE_OF_DAU, TEAM_MAX, peak_share
 
 __all__ = ["Deps", "plan", "missing_inputs"]
 log = logging.getLogger(__name__)
@@ -27,7 +27,6 @@ log = logging.getLogger(__name__)
 ZERO_GPUS = "0 GPUs is not a configuration; give at least 1 (e.g. '8x H100', '单卡')"
 MAX_GPUS = 1_000_000  # an input above it is a typo or a joke: said, not computed
 SMALL_GROUP = 5  # people who may all ask at once: sized for all of them (an assumption, always said)
-PEAK_SHARE_OF_DAU = 0.05  # chat users a day -> requests in flight at the peak hour (an assumption, always said)
 RATIO_MODEL = "llama-3.1-8b"  # the job a ratio question is computed on when it names none (said)
 
 # What each intent needs before it can answer without guessing.

@@ -28,6 +28,7 @@ from tools.serve_request import LoadPoint, ServeRequest
 TEAM_PEAK_SHARE = 0.25  # a team's people -> requests in flight at its busiest (an assumption, always said)
 ORG_PEAK_SHARE = 0.10  # beyond TEAM_MAX people (a company, a department of hundreds), fewer of them are asking at once
 TEAM_MAX = 100
+PEAK_SHARE_OF_DAU = 0.05  # chat users a day (a user base) -> requests in flight at the peak hour (an assumption, said)
 
 
 def peak_share(people: int) -> float:
