@@ -294,12 +294,9 @@ def paged_attention_claim(req, question: str, catalog) -> list[str]:
     users = req.concurrent_users or req.batch or 1
     if not (req.concurrent_users or req.batch) and (req.team_size or req.daily_active_users):
         # ('1000 users' read as a user base): the busiest moment's share, as the plan below sizes it
-        import math
+        from tools.serve_load import peak_in_flight
 
-        from tools.serve_load import PEAK_SHARE_OF_DAU, peak_share
-
-        people = req.team_size or req.daily_active_users
-        users = max(1, math.ceil(people * (peak_share(people) if req.team_size else PEAK_SHARE_OF_DAU)))
+        users = peak_in_flight(req.team_size, req.daily_active_users)[0]
     kv = req.kv_dtype or "bf16"
     per_seq = kv_cache_bytes(spec, kv, context) / 1e9
     total = per_seq * users

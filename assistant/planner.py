@@ -18,7 +18,7 @@ from assistant.restate import clarification, ignored_line, restate
 from assistant.readers.rules import NEGATIVE_GPUS, NEGATIVE_LOAD, ZERO_LENGTH
 from assistant.zh import assumption_zh
 from knowledge.catalog import UnknownItem
-from tools.serve_load import PEAK_SHARE_OF_DAU, TEAM_MAX, peak_share
+from tools.serve_load import PEAK_SHARE_OF_DAU, TEAM_MAX, peak_in_flight
 
 __all__ = ["Deps", "plan", "missing_inputs"]
 log = logging.getLogger(__name__)
@@ -762,8 +762,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         req = ctx.req = req.model_copy(update={"requests_per_s": peak, "peak_factor": None})
         # (the thread carries the peak rate from here: a follow-up does not multiply it again)
     if req.team_size and not (req.concurrent_users or req.requests_per_s):
-        share = peak_share(req.team_size)
-        peak = max(1, math.ceil(req.team_size * share))
+        peak, share = peak_in_flight(team_size=req.team_size)
         req = ctx.req = req.model_copy(update={"concurrent_users": peak})
         ctx.used.add("team_size")
         big = req.team_size > TEAM_MAX
@@ -809,7 +808,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                    "state your prompt length to replace it)",
                    f"短对话：每次约输入 {SHORT_CHAT_PROMPT:,} + 输出 {SHORT_CHAT_OUTPUT} token（假设值；给出实际长度可替换）")
     if req.daily_active_users and not (req.concurrent_users or req.requests_per_s):
-        peak = max(1, math.ceil(req.daily_active_users * PEAK_SHARE_OF_DAU))
+        peak, _ = peak_in_flight(daily_active_users=req.daily_active_users)
         req = ctx.req = req.model_copy(update={"concurrent_users": peak})
         ctx.assume(f"{peak} requests in flight at peak = {PEAK_SHARE_OF_DAU:.0%} of {req.daily_active_users:,} daily users (a "
                    "rule of thumb for chat; state your peak concurrency to replace it)",
@@ -1907,8 +1906,8 @@ def _quoted_rate_unclear(ctx: Ctx) -> Answer:
     rate = req.throughput_tokens_per_s or req.tokens_per_s_per_user  # ('他们的机器能跑 38 tokens/s': read as a speed)
     ctx.used.add("tokens_per_s_per_user")
     people = req.concurrent_users or req.team_size or req.daily_active_users
-    peak = req.concurrent_users or max(1, math.ceil(people * peak_share(people)))
-    low_peak = req.concurrent_users or max(1, math.ceil(people * PEAK_SHARE_OF_DAU))
+    peak = req.concurrent_users or peak_in_flight(team_size=people)[0]
+    low_peak = req.concurrent_users or peak_in_flight(daily_active_users=people)[0]
     ctx.used |= {"throughput_tokens_per_s", "throughput_scope", "daily_active_users", "team_size", "concurrent_users"}
     clar = Clarification(missing=["throughput_scope", "model", "gpu"], question=ctx.t(
         f"Is {rate:g} tokens/s each user's speed or the box's total, and with which model, card and number of users at once?",

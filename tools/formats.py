@@ -109,8 +109,20 @@ for _id, _f_ in list(FORMATS.items()):
     FORMATS[_id] = _f_.model_copy(update={"vllm": note})
 WEIGHT_FORMATS = tuple(k for k in FORMATS if k != "fp32")
 WeightFormatId = Literal[WEIGHT_FORMATS]  # type: ignore[valid-type]  # the ids as a type, for schemas
+# What a bare 'Q2' … 'Q8' names: the GGUF quant people usually mean at that level (Q4 is Q4_K_M, llama.cpp's
+# recommended 4-bit; Q2 is Q2_K, ~3.35 bits, not a 4-bit weight). 'Q4 2025' is a quarter, not a quant.
+BARE_QUANT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "7": "q6_k", "8": "q8_0"}
+BARE_QUANT_PATTERN = r"(?<![a-z0-9_-])q([2-8])(?![a-z0-9_])(?!\s*(?:20\d\d|'\d\d|fy|财年|季度|earnings|results|revenue))"
+
+
+def bare_quant(token: str) -> str | None:
+    """The format id a bare quant level names ('Q4' -> 'q4_k_m'), or None when the token is not one."""
+    m = re.fullmatch(r"\s*q([2-8])\s*", str(token).lower())
+    return BARE_QUANT[m.group(1)] if m else None
+
+
 # What a person may write for a format (lower-cased, '-' and '_' dropped) -> format id
-SPELLINGS = {"bfloat16": "bf16", "float16": "fp16", "half": "fp16", "e4m3": "fp8", "w8a8": "fp8", "fp8blockwise": "fp8",
+SPELLINGS = {**{f"q{level}": fid for level, fid in BARE_QUANT.items()},"bfloat16": "bf16", "float16": "fp16", "half": "fp16", "e4m3": "fp8", "w8a8": "fp8", "fp8blockwise": "fp8",
              "w4a16": "int4", "4bit": "int4", "8bit": "int8", "bnb4bit": "nf4", "bitsandbytes4bit": "nf4",
              "qlora": "nf4", "q4km": "q4_k_m", "q5km": "q5_k_m", "q3km": "q3_k_m", "q6k": "q6_k", "q80": "q8_0",
              "q40": "q4_0", "q2k": "q2_k", "iq4xs": "iq4_xs", "iq3xxs": "iq3_xxs", "iq2xxs": "iq2_xxs",

@@ -36,6 +36,18 @@ def peak_share(people: int) -> float:
     (internal chat assistants see 5-10% of staff active at the peak; an assumption, always said)."""
     return TEAM_PEAK_SHARE if people <= TEAM_MAX else ORG_PEAK_SHARE
 
+
+def peak_in_flight(team_size: int | None = None, daily_active_users: int | None = None) -> tuple[int, float]:
+    """People -> requests in flight at the busiest moment, and the share used: a team (or company) by peak_share,
+    a user base by PEAK_SHARE_OF_DAU; rounded up, at least one. The one place that turns a head-count into load."""
+    if team_size:
+        share, people = peak_share(team_size), team_size
+    elif daily_active_users:
+        share, people = PEAK_SHARE_OF_DAU, daily_active_users
+    else:
+        raise ValueError("peak_in_flight needs a team size or a number of daily users")
+    return max(1, math.ceil(people * share)), share
+
 class Replica:
     """One layout's fixed figures, with decode steps memoised by batch."""
 

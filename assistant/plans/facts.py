@@ -199,13 +199,10 @@ def purchase(ctx: Ctx) -> Answer:
     users = req.concurrent_users or 1
     if not req.concurrent_users and (req.team_size or req.daily_active_users):
         # '给公司 100 来号人用': the people's busiest moment, not one user (a share of them, said)
-        import math
-
-        from tools.serve_load import PEAK_SHARE_OF_DAU, peak_share
+        from tools.serve_load import peak_in_flight
 
         people = req.team_size or req.daily_active_users
-        share = peak_share(people) if req.team_size else PEAK_SHARE_OF_DAU
-        users = max(1, math.ceil(people * share))
+        users, share = peak_in_flight(req.team_size, req.daily_active_users)
         ctx.used |= {"team_size", "daily_active_users"}
         ctx.assume(f"{users} requests in flight at the busiest moment = {share:.0%} of {people:,} people (state your peak "
                    "concurrency to replace it)",

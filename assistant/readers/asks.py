@@ -485,9 +485,9 @@ def two_jobs(low: str, req: Request, catalog) -> list[Ask]:
     method = train.method if train.method in ("full", "lora", "qlora", "pretrain") else "lora"
     deadline = recurring_hours(low) if train.tokens else None  # ('每月训一个 7B': done within the month)
     t_name, s_name = train.model_text or train.model, serve.model_text or serve.model
-    from tools.serve_load import peak_share
+    from tools.serve_load import peak_in_flight
 
-    users = serve.concurrent_users or (max(1, round(serve.team_size * peak_share(serve.team_size))) if serve.team_size else None) or \
+    users = serve.concurrent_users or (peak_in_flight(team_size=serve.team_size)[0] if serve.team_size else None) or \
         req.concurrent_users
     return [Ask(text=(f"训练：{t_name} {method}" if zh else f"train: {t_name} {method}"), intent="recommend", compare="job",
                 update={"model": train.model, "models": [train.model], "model_text": train.model_text, "method": method,

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from assistant.readers.numbers import CN_COUNT, EN_WORDS, to_number
 from knowledge.catalog import Catalog
+from tools.formats import BARE_QUANT_PATTERN, bare_quant
 
 # Published checkpoint formats written as a suffix of a model name, and the weight precision each implies.
 FORMATS: list[tuple[str, str, str]] = [  # (pattern, format name, precision)
@@ -26,10 +27,8 @@ FORMATS: list[tuple[str, str, str]] = [  # (pattern, format name, precision)
     (r"(?<=[a-z0-9][-_])(?:mlx[\s_-]*)?4bit", "4bit", "int4"),
     (r"gguf", "gguf", "int4"),
     # a bare 'Q4' / 'Q8' is how people name a GGUF quant ('72B Q4 on a 4090'); 'Q4 2025' is a quarter
-    (r"(?<![a-z0-9_-])q[2-8](?![a-z0-9_])(?!\s*(?:20\d\d|'\d\d|fy|财年|季度|earnings|results|revenue))", "gguf", "int4"),
+    (BARE_QUANT_PATTERN, "gguf", "int4"),
 ]
-# what a bare 'Q2' … 'Q8' names: the usual GGUF quant at that level
-BARE_QUANT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "7": "q6_k", "8": "q8_0"}
 _GGUF_BITS = {"q2": "int4", "q3": "int4", "q4": "int4", "q5": "int8", "q6": "int8", "q8": "int8"}
 _NAME_TAIL = r"(?:[\s_-]*(?:instruct|chat|it|base|hf))*"
 _CN_COUNT = CN_COUNT
@@ -75,9 +74,8 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         if m:
             token = m.group(1)
             out.checkpoint_format = _format_name(token, name)
-            bare = re.fullmatch(r"q([2-8])", token.strip())
-            out.format_precision = BARE_QUANT[bare.group(1)] if bare else \
-                _GGUF_BITS.get(token.replace("gguf", "").strip("_:- ")[:2], precision) if name == "gguf" else precision
+            out.format_precision = bare_quant(token) or (
+                _GGUF_BITS.get(token.replace("gguf", "").strip("_:- ")[:2], precision) if name == "gguf" else precision)
             # (a bare 'Q2' is the quant people mean by it, Q2_K: not a 4-bit weight)
             work = mask(work, m.start(1), m.end(1))
             break
@@ -412,9 +410,9 @@ def _format_name(token: str, name: str) -> str:
     if name != "gguf":
         return name
     q = re.search(r"i?q[2-8]_\w+", token)
-    bare = re.fullmatch(r"q([2-8])", token.strip())
+    bare = bare_quant(token)
     if bare:  # 'Q4': the quant people mean by it (Q4_K_M; Q2_K, Q8_0)
-        return "gguf-" + BARE_QUANT[bare.group(1)]
+        return "gguf-" + bare
     return f"gguf-{q.group(0)}" if q else "gguf"
 
 

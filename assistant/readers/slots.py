@@ -9,6 +9,7 @@ import re
 
 from assistant.readers.numbers import (CN_COUNT, EN_WORDS, LEN, MAG, NUM, TIME_UNIT, duration_hours, length,
                                        magnitude, number, to_number)
+from tools.formats import BARE_QUANT_PATTERN, bare_quant
 
 
 def w(pattern: str) -> str:
@@ -37,8 +38,8 @@ _CN_COUNT = CN_COUNT
 # 'w/o offload', 'not lora', '不支持bf16', 'no ZeRO/offload', 'neither LoRA nor QLoRA', '不用 ZeRO 和 offload': named
 # things the user does NOT use. The negation reaches over a list joined by '/', 'or', 'nor', '、', '或', '和' (never over a
 # comma, 'no offload, seq 4096', nor an English 'and', 'no offload and ZeRO-3', which read as a rule and a choice).
-NEGATOR = (r"(?:\bw/o|\bwithout|\bno|\bnot|\bnever|\bneither|\bdon'?t use|\bdo not use|\bdisabled?|\bturn(?:ed)? off|"
-           r"\bnot using|不开|不用|不要|关掉|关闭|不支持|没有|没开|不是|不做|不加|非|无需|无)")
+NEGATOR = (r"(?:\bw/o|\bwithout|\bno|\bnot|\bnever|\bneither|\bdon'?t use|\bdo not use|\bdisabl\w*|\bturn(?:ed)? off|"
+           r"\bnot using|不开|不用|不要|不能|关掉|关闭|不支持|没有|没开|不是|不做|不加|非|无需|无|不)")
 NEGATABLE = (r"(?:cpu[\s-]*|nvme[\s-]*)?offload\w*|q?lora|bf16|fp16|fp8|int8|int4|nf4|4[\s-]?bit|8[\s-]?bit|"
              r"zero(?:[\s_-]*(?:stage)?[\s_-]*[0-3])?|fsdp|deepspeed|quanti[sz]\w*|量化|卸载")
 _NEG_JOIN = r"\s*(?:/|\bor\b|\bnor\b|、|或者?|和|也不)\s*"
@@ -251,12 +252,14 @@ def precision(text: str) -> dict:
                        ("nvfp4", w("nvfp4")),  # (llama.cpp's i-quants and Blackwell's FP4: each its own bytes)
                        ("q3_k_m", w(r"q3(?:_k(?:_[ms])?)?|3[\s-]?bit") + r"|3位|三位"),  # ('at Q2/Q3': the larger, Q3)
                        ("q2_k", w(r"q2(?:_k)?|2[\s-]?bit") + r"|2位|二位"),
+                       ("bare", BARE_QUANT_PATTERN),  # ('Q4', 'Q8' not read as a checkpoint's name: formats.bare_quant)
                        ("nf4", w("nf4")), ("fp8", w("fp8|e4m3")), ("bf16", w("bf16|bfloat16")),
                        ("fp16", w("fp16|float16|half precision") + "|半精度"), ("fp32", w("fp32|float32|full precision") + "|全精度"),
-                       ("int8", w(r"int8|8[\s-]?bit|w8a8|q8") + r"|8位|八位"),
-                       ("int4", w(r"int4|4[\s-]?bit|w4a16|q4|awq|gptq") + r"|4位|四位")):
-        if has(pattern, text):
-            out["precision"] = p
+                       ("int8", w(r"int8|8[\s-]?bit|w8a8") + r"|8位|八位"),
+                       ("int4", w(r"int4|4[\s-]?bit|w4a16|awq|gptq") + r"|4位|四位")):
+        m = re.search(pattern, text)
+        if m:
+            out["precision"] = bare_quant(m.group(0)) if p == "bare" else p
             break
     if (unquantised or has(FULL_MODEL, text)) and "precision" not in out:
         out["full_model"] = True  # '满血版', '原版不量化', 'the full model': the published checkpoint's own format
@@ -292,9 +295,7 @@ def optimizer_and_sharding(text: str) -> dict:
     elif has(w(r"ddp|distributed\s*data\s*parallel|plain data parallel\w*|pure data parallel\w*") +
              r"|纯数据并行|数据并行\s*[（(]?\s*ddp", text):
         out["zero"] = 0  # ('4 张 4090 DDP'): each GPU holds the whole model and its states; nothing sharded
-    if has(w(r"(?<!oom )(?<!ooms )(?<!crashes )(?<!fails )(?:no|without|disable\w*|not using)\s*(?:any\s*)?(?:cpu\s*|nvme\s*)?"
-             r"offload\w*") + r"|(?:不用|不开|不做|不要|不能|关闭|关掉|不)\s*(?:cpu\s*)?(?:offload|卸载)", text) or \
-            negates(r"offload|卸载", text):
+    if negates(r"offload|卸载", text):
         out["offload"] = "none"  # ('no CPU offload': the answer may not lean on it; 'mine OOMs w/o offload' is no rule)
     elif has(w(r"offload\w*") + r"|卸载", unnegated(text)):
         out["offload"] = "all" if has(r"offload\w*\s*(?:_|\s)?(?:param\w*|weights?|all|everything)|param\w*\s*offload|全部卸载|"

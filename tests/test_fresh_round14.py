@@ -1,0 +1,103 @@
+"""Issue 24, fourteenth round: one place for each shared step. People become requests in flight through one helper
+(tools.serve_load.peak_in_flight) wherever a head-count is turned into load; an offload is ruled out by the one
+negation reader; a bare quant level ('Q4', 'Q8') means the same format in the checkpoint name and in the precision
+(tools.formats.bare_quant). Every expected figure is worked by hand below."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from assistant.readers import slots
+from assistant.readers.rules import read
+from tools.formats import bare_quant, weight_format
+from tools.serve_load import peak_in_flight
+from knowledge.catalog import default_catalog
+
+CAT = default_catalog()
+
+
+def _req(text: str):
+    return read(text, CAT).request
+
+
+# --- people -> requests in flight, one helper ---------------------------------------------------------------------------
+@pytest.mark.parametrize("team, expected", [
+    (10, 3),     # a team: 25% of 10 = 2.5, rounded up to 3 (never down: a half request still needs a slot)
+    (30, 8),     # 25% of 30 = 7.5 -> 8
+    (5, 2),      # 25% of 5 = 1.25 -> 2
+    (2, 1),      # 25% of 2 = 0.5 -> 1 (at least one)
+    (100, 25),   # the last size read as a team: 25
+    (150, 15),   # a company past 100 people: 10% of 150 = 15
+    (1000, 100), # 10% of 1,000 = 100
+])
+def test_a_team_becomes_its_busiest_moment_rounded_up(team, expected):
+    n, share = peak_in_flight(team_size=team)
+    assert n == expected and share == (0.25 if team <= 100 else 0.10)
+
+
+@pytest.mark.parametrize("users, expected", [(1000, 50), (10_000, 500), (30, 2), (1, 1)])
+def test_a_user_base_becomes_five_percent_in_flight(users, expected):
+    # 5% of daily users at the peak hour: 1,000 -> 50; 10,000 -> 500; 30 -> 1.5 -> 2; 1 -> 0.05 -> 1
+    assert peak_in_flight(daily_active_users=users) == (expected, 0.05)
+
+
+def test_a_team_size_wins_over_a_user_count_and_no_people_is_an_error():
+    assert peak_in_flight(team_size=40, daily_active_users=10_000)[0] == 10  # 25% of 40
+    with pytest.raises(ValueError, match="team size or a number of daily users"):
+        peak_in_flight()
+
+
+@pytest.mark.parametrize("text, people", [
+    ("we are a team of 10 engineers; serve qwen2.5-32b on L40S for all of us. how many cards?", 10),
+    ("公司 30 个人内部用 Qwen2.5-32B，L40S 要几张？", 30),
+])
+def test_the_plan_for_a_team_sizes_the_same_peak_as_the_helper(text, people):
+    from assistant.service import ask
+
+    a = ask(text)
+    expected = math.ceil(people * 0.25)  # 10 -> 3, 30 -> 8
+    assert a.status == "answered"
+    assert (a.slots or a.request)["concurrent_users"] == expected
+
+
+# --- an offload ruled out: the one negation reader ----------------------------------------------------------------------
+@pytest.mark.parametrize("said", ["no CPU offload", "without offload", "without any offload", "disable offload",
+                                  "disabling offload", "not using offload", "不用 offload", "不卸载", "不 offload",
+                                  "不能 offload", "关闭 cpu offload", "no ZeRO/offload"])
+def test_an_offload_said_not_to_be_used_is_ruled_out(said):
+    assert slots.optimizer_and_sharding(f"full fine-tune llama 3.1 8b on 4x a100, {said}".lower())["offload"] == "none"
+
+
+@pytest.mark.parametrize("said", ["mine OOMs w/o offload", "it crashes without offload", "it fails without offload"])
+def test_a_failure_without_offload_is_no_rule_against_it(said):
+    # each says what happens without it, which does not forbid it
+    out = slots.optimizer_and_sharding(f"full fine-tune llama 3.1 8b on a 4090, {said}".lower())
+    assert out.get("offload") != "none"
+
+
+# --- a bare quant level ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("token, fid", [("Q2", "q2_k"), ("q3", "q3_k_m"), ("Q4", "q4_k_m"), ("q5", "q5_k_m"),
+                                        ("Q6", "q6_k"), ("Q8", "q8_0"), ("Q4_K_M", None), ("Q9", None), ("4", None)])
+def test_a_bare_level_names_the_usual_gguf_quant(token, fid):
+    assert bare_quant(token) == fid
+    if fid:
+        assert weight_format(token).id == fid  # the format table reads the same spelling
+
+
+@pytest.mark.parametrize("text, fid", [
+    ("run qwen2.5 72b at Q4 on two 4090s", "q4_k_m"),
+    ("Q8 llama 3.1 8b on a 3060 12GB?", "q8_0"),
+    ("Q5 qwen2.5 14b 放得进 3060 吗", "q5_k_m"),
+    ("qwen2.5 72b 用 Q2 能塞进一张 4090 吗", "q2_k"),
+])
+def test_the_checkpoint_and_the_precision_agree_on_a_bare_level(text, fid):
+    r = _req(text)
+    assert r.precision == fid and r.checkpoint_format == "gguf-" + fid
+
+
+def test_a_quarter_is_no_quant_level():
+    # 'Q4 2025' is the fourth quarter: no GGUF format and no 4-bit precision
+    r = _req("our Q4 2025 plan: serve llama 3.1 70b in bf16 on 8x H100")
+    assert r.checkpoint_format is None and r.precision == "bf16"
+    assert slots.precision("budget for q4 2025, llama 3.1 8b").get("precision") is None
