@@ -792,6 +792,31 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                        "with the tokens",
                        f"{tokens / 1e9:,.0f}B token：按算力最优的每参数 20 token（Chinchilla，Hoffmann 等 2022）；很多模型训得更久"
                        "（Llama 3 8B 用了 15T）；给出你的 token 数可替换，时间与 token 数成正比")
+    step_batch_missing = False
+    if req.measured_step_s and req.intent in ("training_time", "cost") and not req.period_hours and req.tokens:
+        # '一步 2.4 秒，global batch 128 × 2048': the user's own step, with the tokens it holds, times the job (the
+        # measured-run path scales it; an implied MFU past 100% is refused there)
+        seq = req.seq_len or req.context
+        per_step, basis = None, None
+        if req.global_batch and seq:
+            per_step = req.global_batch * seq
+            basis = (f"{req.global_batch:,} sequences × {seq:,} tokens", f"{req.global_batch:,} 条 × {seq:,} token")
+        elif req.micro_batch and req.num_gpus and seq:
+            per_step = req.micro_batch * req.num_gpus * seq
+            basis = (f"micro-batch {req.micro_batch} × {req.num_gpus} GPUs × {seq:,} tokens, no gradient accumulation (an "
+                     "assumption; say it if you accumulate)",
+                     f"micro-batch {req.micro_batch} × {req.num_gpus} 卡 × {seq:,} token，按不做梯度累积算（假设值）")
+        if per_step:
+            req = ctx.req = req.model_copy(update={"measured_tokens": float(per_step), "period_hours": req.measured_step_s / 3600,
+                                                   "stated": list(req.stated) + ["period_hours"]})
+            ctx.used |= {"measured_step_s", "global_batch", "seq_len", "micro_batch"}
+            if not req.global_batch:  # (the step's size from the micro-batch: an assumption, said first)
+                ctx.assume(f"{per_step:,} tokens per measured step ({basis[0]})", f"实测的每步 {per_step:,} token（{basis[1]}）")
+            ctx.note(ctx.t(f"your measured step: {req.measured_step_s:g} s for {per_step:,} tokens ({basis[0]})",
+                           f"你实测的一步：{req.measured_step_s:g} 秒，每步 {per_step:,} token（{basis[1]}）"))
+        else:
+            step_batch_missing = True  # asked below: a step's time says nothing without the tokens it holds
+            ctx.used.add("measured_step_s")
     if req.long_documents and not (req.context or req.prompt_len or req.seq_len) and \
             req.intent in ("inference_memory", "inference_speed", "serving", "recommend"):
         req = ctx.req = req.model_copy(update={"context": LONG_DOCUMENT_CONTEXT})
@@ -980,6 +1005,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if handler is None:
         return _finish(ctx, Answer(answer=T(ctx.lang, "oos"), lang=ctx.lang, intent="out_of_scope"))
     answer = _run(ctx, handler)
+    if step_batch_missing and answer.status == "answered":
+        answer = _ask_step_batch(ctx, answer)
     if _count_for_an_unstated_load(ctx) and answer.status == "answered" and not one_of_several:
         # '客服机器人上线要买几张 H20？': the count turns on the peak load, which is not given: asked, with the counts at
         # a few loads (the memory answer above is the floor)
@@ -997,6 +1024,44 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 + "\n" + "\n".join(lines) + _quoted_total_line(ctx, answer),
                 "status": "needs_clarification", "clarification": clar})
     return _finish(ctx, answer)
+
+
+def _ask_step_batch(ctx: Ctx, answer: Answer) -> Answer:
+    """'trainer says 3.2 s/it … how long for 300M tokens?' with no batch: the measured step times the job only once the
+    tokens in one step are known; the estimate stands meanwhile, and the conversion is shown for the batches the card
+    could plausibly run at that step time (implied MFU 5-80%: the estimate's MFU × its time / the measured time)."""
+    req = ctx.req
+    seq = req.seq_len or req.context or 2048
+    est_h, mfu = answer.figures.get("wall_hours"), answer.figures.get("mfu")
+    rows = []
+    for gb in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512):
+        steps = math.ceil(req.tokens / (gb * seq))
+        h = steps * req.measured_step_s / 3600
+        implied = mfu * est_h / h if est_h and mfu else None
+        if implied is None or 0.05 <= implied <= 0.8:
+            rows.append((gb, steps, h, implied))
+    rows = rows[:4]
+    at = lambda r: ctx.t(f"at {r[0]} sequences: {r[1]:,} steps × {req.measured_step_s:g} s = **{r[2]:,.1f} h**" +  # noqa: E731
+                         (f" (MFU {r[3]:.0%})" if r[3] else ""),
+                         f"{r[0]} 条时 {r[1]:,} 步 × {req.measured_step_s:g} 秒 = **{r[2]:,.1f} 小时**" +
+                         (f"（MFU {r[3]:.0%}）" if r[3] else ""))
+    table = (ctx.t("; ", "；").join(at(r) for r in rows) + ctx.t(".", "。")) if rows else ctx.t(
+        f"no batch from 1 to 512 sequences makes {req.measured_step_s:g} s a plausible step for this job on these cards "
+        "(MFU outside 5-80%): check the figure.",
+        f"1 到 512 条之间没有哪个 batch 能让每步 {req.measured_step_s:g} 秒落在合理范围（MFU 5-80%）：请核对这个数字。")
+    text = ctx.t(f"**Your {req.measured_step_s:g} s per step times the job once the step's size is known**: how many "
+                 f"sequences go into one optimizer step (global batch = micro-batch × GPUs × gradient accumulation), at "
+                 f"{seq:,} tokens each? ",
+                 f"**你实测的每步 {req.measured_step_s:g} 秒，要知道一步有多少 token 才能换算成总时间**：每个优化步多少条序列"
+                 f"（global batch = micro-batch × 卡数 × 梯度累积），每条 {seq:,} token？") + table + ctx.t(
+        " The estimate below stands until then.", "在此之前以下面的估算为准。")
+    clar = Clarification(missing=["global_batch"], question=ctx.t(
+        "How many sequences (and how many tokens each) go into one optimizer step?",
+        "每个优化步多少条序列、每条多长？"), suggestions=[])
+    body = answer.answer
+    head, sep, rest = body.partition("\n\n")
+    return answer.model_copy(update={"answer": head + "\n\n" + text + (sep + rest if sep else ""),
+                                     "status": "needs_clarification", "clarification": clar})
 
 
 def _run(ctx: Ctx, handler) -> Answer:

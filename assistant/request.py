@@ -249,6 +249,9 @@ class Request(BaseModel):
                                            "~15T tokens'), used in place of the published figure")
     measured_tokens: float | None = Field(None, gt=0, description="the tokens of the user's own earlier run whose length "
                                           "(period_hours) they measured, when the job asked about has other tokens")
+    measured_step_s: float | None = Field(None, gt=0, le=3600, description="seconds per optimizer step the user "
+                                          "measured on the job's own setup ('2.4 s/step', '3.2s/it', '一步 2.4 秒'); with the "
+                                          "tokens per step (global batch x sequence length) it times the job")
     measured_model: str | None = Field(None, description="the model of the user's earlier measured run, when it differs")
     measured_gpu: str | None = Field(None, description="the GPU of the user's earlier measured run, when it differs")
     measured_num_gpus: int | None = Field(None, ge=1, description="the GPU count of the earlier measured run, when it differs")

@@ -115,8 +115,16 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         out.append(f"{_tokens(req.tokens)} tokens")
     if req.period_hours:
         h = req.period_hours
-        out.append((f"{h * 60:,.0f} 分钟" if zh else f"{h * 60:,.0f} min") if h < 1 else
-                   (f"{h:,.0f} 小时" if zh else f"{h:,.0f} h"))
+        took = (f"{h * 60:,.0f} 分钟" if zh else f"{h * 60:,.0f} min") if h < 1 else \
+            (f"{h:,.3g} 小时" if zh else f"{h:,.3g} h") if h < 100 else (f"{h:,.0f} 小时" if zh else f"{h:,.0f} h")
+        if req.measured_step_s:  # ('2.4 s/step'): the user's own step, not a period
+            took = (f"实测每步 {req.measured_step_s:g} 秒" if zh else f"measured {req.measured_step_s:g} s per step")
+        elif req.measured_tokens:  # ('300M tokens took 6.5 h'): the user's own earlier run, not the job's length
+            took = (f"实测：{_tokens(req.measured_tokens)} token 用了 {took}" if zh else
+                    f"measured: {_tokens(req.measured_tokens)} tokens took {took}")
+        out.append(took)
+    elif req.measured_step_s:
+        out.append(f"实测每步 {req.measured_step_s:g} 秒" if zh else f"measured {req.measured_step_s:g} s per step")
     if req.price_per_gpu_hour:
         out.append(_money(req.price_per_gpu_hour, req.currency) + ("/卡时" if zh else "/GPU-h"))
     if req.gpu_rental_prices:

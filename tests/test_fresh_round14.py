@@ -10,6 +10,7 @@ import pytest
 
 from assistant.readers import slots
 from assistant.readers.rules import read
+from assistant.service import ask
 from tools.formats import bare_quant, weight_format
 from tools.serve_load import peak_in_flight
 from knowledge.catalog import default_catalog
@@ -53,8 +54,6 @@ def test_a_team_size_wins_over_a_user_count_and_no_people_is_an_error():
     ("公司 30 个人内部用 Qwen2.5-32B，L40S 要几张？", 30),
 ])
 def test_the_plan_for_a_team_sizes_the_same_peak_as_the_helper(text, people):
-    from assistant.service import ask
-
     a = ask(text)
     expected = math.ceil(people * 0.25)  # 10 -> 3, 30 -> 8
     assert a.status == "answered"
@@ -101,3 +100,65 @@ def test_a_quarter_is_no_quant_level():
     r = _req("our Q4 2025 plan: serve llama 3.1 70b in bf16 on 8x H100")
     assert r.checkpoint_format is None and r.precision == "bf16"
     assert slots.precision("budget for q4 2025, llama 3.1 8b").get("precision") is None
+
+
+# --- the user's own measured step times the job -------------------------------------------------------------------------
+@pytest.mark.parametrize("said, seconds", [
+    ("2.4 s/step", 2.4), ("3.2s/it", 3.2), ("each step takes 850 ms", 0.85), ("step time is ~1.7s", 1.7),
+    ("1.5 it/s", 1 / 1.5), ("一步 2.4 秒", 2.4), ("每步大概 3 秒", 3.0), ("每个 step 1.2s", 1.2), ("2.5 秒/步", 2.5),
+])
+def test_a_measured_step_is_read_in_its_units(said, seconds):
+    assert slots.measured_step(said.lower())["measured_step_s"] == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("text", ["we need 2 steps a day", "每步都要检查", "an 8-step pipeline with 4 stages"])
+def test_a_step_count_is_no_step_time(text):
+    assert slots.measured_step(text.lower()) == {}
+
+
+@pytest.mark.parametrize("text, hours", [
+    # 128 × 2048 = 262,144 tokens a step; 2B tokens × 2 epochs = 4e9; 4e9 / 262,144 = 15,258.8 -> 15,259 steps;
+    # × 11 s = 167,849 s = 46.6 h
+    ("我们自己测的：Qwen2.5-7B 全参微调，8 张 A100，一步 11 秒，global batch 128 条 × 2048。数据 20 亿 token，训 2 个 epoch 要多久？",
+     15_259 * 11 / 3600),
+    # 64 × 4096 = 262,144 a step; 5e8 / 262,144 = 1,907.3 -> 1,908 steps; × 25 s = 47,700 s = 13.25 h
+    ("Llama 3.1 8B LoRA on 4x A100 80GB, global batch 64, seq len 4096, we measured 25 s per step. how long for 500M tokens?",
+     1_908 * 25 / 3600),
+])
+def test_a_measured_step_with_its_batch_times_the_job(text, hours):
+    a = ask(text)
+    assert a.status == "answered"
+    assert a.figures["measured_scaled_hours"] == pytest.approx(hours, abs=0.01)
+    assert f"{hours:,.1f}" in a.answer
+
+
+def test_a_step_faster_than_the_cards_can_compute_is_refused():
+    # 262,144 tokens in 2.4 s on 8 A100s = 13,653 tokens/s per GPU; 6 × 7.6e9 × 13,653 = 6.2e14 FLOP/s = 2.0× the
+    # A100's 312 TFLOPS dense peak: no run reaches 100%
+    a = ask("我们自己测的：Qwen2.5-7B 全参微调，8 张 A100，一步 2.4 秒，global batch 128 条 × 2048。数据 20 亿 token，训 2 个 epoch 要多久？")
+    assert "没有采用" in a.answer and a.figures["measured_run_rejected"] == 1
+    assert a.figures["measured_implied_mfu"] > 1.5
+
+
+def test_a_step_without_its_batch_asks_for_the_batch():
+    a = ask("trainer shows 3.2s/it for llama 3.1 8b lora on 2x 4090. 300M tokens, how long?")
+    assert a.status == "needs_clarification" and a.clarification.missing == ["global_batch"]
+    # at 8 sequences of 2,048: 3e8 / 16,384 = 18,310.5 -> 18,311 steps × 3.2 s = 58,595 s = 16.3 h
+    assert "18,311 steps × 3.2 s = **16.3 h**" in a.answer
+
+
+@pytest.mark.parametrize("text", [
+    "our Llama 3.1 8B LoRA run took 6.5 h for 300M tokens on 4x A100 80GB. how long for 1.2B tokens on the same 4 cards?",
+    "our last run: 300M tokens took 6.5h on 4x A100 80GB (llama 3.1 8b lora). how long would 1.2B tokens take?",
+])
+def test_an_hours_symbol_is_the_measured_runs_length(text):
+    # 1.2B / 300M = 4× the tokens on the same cards: 6.5 h × 4 = 26 h
+    a = ask(text)
+    assert a.figures["measured_scaled_hours"] == pytest.approx(26.0, rel=0.02)
+    assert "measured: 300M tokens took 6.5 h" in a.answer
+
+
+@pytest.mark.parametrize("text, gpus", [("rent 8 h100 for llama 70b lora", 8), ("5 h100s at $2/h for a week", 5)])
+def test_an_h_before_a_card_name_is_no_hour(text, gpus):
+    r = _req(text)
+    assert r.num_gpus == gpus and r.period_hours in (None, 168.0)

@@ -1027,6 +1027,20 @@ def _from_measured_run(ctx: Ctx, model, tokens: float, job, figures: dict) -> st
     if implied > 1.0:  # '140% MFU, 3,200 tokens/s/GPU': no run computes faster than its card's dense peak
         figures["measured_run_rejected"] = 1
         rate = old_tokens / (req.period_hours * 3600) / old_n
+        if req.measured_step_s:
+            steps = math.ceil(tokens / old_tokens)
+            at = steps * req.measured_step_s / 3600
+            return ctx.t(f"**Your {req.measured_step_s:g} s per step is not used**: {old_tokens:,.0f} tokens per step in "
+                         f"{req.measured_step_s:g} s on {old_n}× {old_gpu.name} is {rate:,.0f} tokens/s per GPU, MFU "
+                         f"**{implied:.0%}** of the dense peak, and no run exceeds 100% (published runs reach ~40-55%). "
+                         "Check the step's size: a per-GPU batch read as global, or the time of one micro-batch (not the "
+                         f"whole step with accumulation), would explain it. Were it right: {steps:,} steps × "
+                         f"{req.measured_step_s:g} s = {at:,.1f} h. The estimate below stands on its own.",
+                         f"**你实测的每步 {req.measured_step_s:g} 秒没有采用**：{old_n}× {old_gpu.name} 上每步 {old_tokens:,.0f} "
+                         f"token 只用 {req.measured_step_s:g} 秒，相当于每卡 {rate:,.0f} token/s、MFU **{implied:.0%}**（按稠密峰值），"
+                         "任何训练都不可能超过 100%（公开训练约 40-55%）。请核对一步的大小：把每卡 batch 当成了全局 batch，或量的是一个 "
+                         f"micro-batch（不含梯度累积）的时间，都会这样。假如它是对的：{steps:,} 步 × {req.measured_step_s:g} 秒 = "
+                         f"{at:,.1f} 小时。下面只用估算。")
         return ctx.t(f"**Your measured run is not used**: {rate:,.0f} tokens/s per GPU ({req.period_hours:,.1f} h for {was}) "
                      f"means MFU **{implied:.0%}** "
                      f"of the cards' dense peak, and no run exceeds 100% (the best published large runs reach ~40-55%). "
@@ -1044,6 +1058,18 @@ def _from_measured_run(ctx: Ctx, model, tokens: float, job, figures: dict) -> st
                 "measured_run_estimate_hours": then.wall_hours}
     now = f"{model.name}, {tokens / 1e9:,.3g}B tokens, {job.num_gpus}× {ctx.gpu(job.gpu).name}"
     eff = then.wall_hours / req.period_hours
+    if req.measured_step_s and not (req.measured_model or req.measured_gpu or req.measured_num_gpus):
+        # the user's own step on the job's own cards: steps × seconds, nothing estimated
+        steps = math.ceil(tokens / req.measured_tokens)
+        h = steps * req.measured_step_s / 3600
+        figures |= {"measured_scaled_hours": round(h, 2), "measured_steps": steps}
+        return ctx.t(f"**From your measured step**: {tokens:,.3g} tokens / {req.measured_tokens:,.0f} per step = {steps:,} steps "
+                     f"× {req.measured_step_s:g} s = **{h:,.1f} h ({h / 24:,.1f} days)** on {job.num_gpus}× "
+                     f"{ctx.gpu(job.gpu).name}. That step runs at {eff:.0%} of the estimate's speed (MFU about "
+                     f"{then.mfu * eff:.0%}); the estimate alone follows.",
+                     f"**按你实测的每步时间**：{tokens:,.3g} token ÷ 每步 {req.measured_tokens:,.0f} = {steps:,} 步 × "
+                     f"{req.measured_step_s:g} 秒 = **{h:,.1f} 小时（{h / 24:,.1f} 天）**，{job.num_gpus}× {ctx.gpu(job.gpu).name}。"
+                     f"这个步速是估算的 {eff:.0%}（MFU 约 {then.mfu * eff:.0%}）；下面是单纯的估算。")
     return ctx.t(f"**From the measured run**: {req.period_hours:,.1f} h ({was}) × {ratio:,.2f} (the estimated time of this job "
                  f"over that of your run: {job.wall_hours:,.1f} h / {then.wall_hours:,.1f} h) = **{h:,.1f} h ({h / 24:,.1f} days)** "
                  f"for {now}. That run went at {eff:.0%} of the estimate's speed; that efficiency is carried over "

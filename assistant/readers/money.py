@@ -281,7 +281,8 @@ def money(text: str) -> dict:
     period = None
     found = []  # (score, order, hours): the job's own period beats a contract's term ('a 1-year reserved contract … we
     # need it for 18 months': 18 months) and an extension ('the extra 6 months')
-    for m in re.finditer(r"(?<![\d.])(?<![a-z])(" + NUM + r")\s*-?\s*(" + TIME_UNIT + r")(半)?(?![a-z])", text):
+    for m in re.finditer(r"(?<![\d.])(?<![a-z])(" + NUM + r")\s*-?\s*(" + TIME_UNIT + r"|h(?![a-z0-9]))(半)?(?![a-z])", text):
+        # ('took 6.5 h', '6.5h': an hour's symbol; never the 'h' of 'H100')
         # ('H100-hours': a card's GPU-hours, not a 100-hour period)
         v = to_number(m.group(1))
         if not v or re.match(r"\s*(?:内|以内|之内)", text[m.end():m.end() + 3]):

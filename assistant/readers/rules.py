@@ -940,7 +940,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
                    slots.largest_model, slots.system_ram, slots.targets, slots.peak_tflops,
                    slots.provider, slots.batch_items, slots.tensor_parallel, slots.vendors, slots.power_limit,
-                   slots.rack_space, slots.training_overheads, slots.gpu_power, slots.load_growth):
+                   slots.rack_space, slots.training_overheads, slots.gpu_power, slots.load_growth, slots.measured_step):
         stated |= reader(work)
     if stated.get("purchase_price") and stated.get("num_gpus", 0) > 1 and (re.search(
             money.MONEY + r"\s*(?:in\s+)?(?:total|overall|altogether|all[\s-]*in|for (?:all|the whole|everything))(?![a-z])", low)

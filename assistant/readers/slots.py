@@ -480,6 +480,27 @@ def lengths(text: str) -> dict:
     return out
 
 
+_STEP = r"(?:steps?|it(?:er(?:ation)?s?)?|步|个\s*step|次迭代)"
+_SECONDS = {"s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0, "秒": 1.0, "ms": 1e-3, "毫秒": 1e-3}
+
+
+def measured_step(text: str) -> dict:
+    """The user's own measured time per optimizer step: '2.4 s/step', '3.2s/it' (a trainer's progress bar), 'each step
+    takes 850 ms', '一步 2.4 秒', '每个 step 大概 3 秒', '1.5 it/s' (its inverse). Seconds per step, or nothing."""
+    unit = r"(ms|毫秒|secs?|seconds?|s|秒)(?![a-z])"
+    m = re.search(rf"(?<![\d.])(\d+(?:\.\d+)?)\s*{unit}\s*(?:/|per|每|一)\s*{_STEP}(?![a-z])", text) or \
+        re.search(r"(?:每一?步|一步|每个?\s*step|每一个\s*step|单步|每次迭代|" + w(r"each step|per step|a step|one step|every step|"
+                  r"step[\s_-]*time") + r")\s*(?:takes?|took|is|was|of|=|:|：|约|大概|大约|需要|要|用了?|耗时|是|在)?\s*"
+                  r"(?:about|around|roughly|~|≈|约)?\s*(\d+(?:\.\d+)?)\s*" + unit, text)
+    if m:
+        v = float(m.group(1)) * _SECONDS[m.group(2)]
+        return {"measured_step_s": v} if 0 < v <= 3600 else {}
+    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:it|its|iters?|iterations?|steps?)\s*/\s*(?:s|sec|second)(?![a-z])", text)
+    if m and float(m.group(1)) > 0:
+        return {"measured_step_s": 1 / float(m.group(1))}
+    return {}
+
+
 def batches(text: str) -> dict:
     out: dict = {}
     m = re.search(r"(?:micro[\s_-]*(?:batch|bs|bsz)(?:[\s_-]*size)?|per[\s_-]*device[\s_-]*(?:train[\s_-]*)?batch[\s_-]*size|mbs)\s*"
