@@ -162,3 +162,29 @@ def test_an_hours_symbol_is_the_measured_runs_length(text):
 def test_an_h_before_a_card_name_is_no_hour(text, gpus):
     r = _req(text)
     assert r.num_gpus == gpus and r.period_hours in (None, 168.0)
+
+
+# --- LoRA time: the forward runs once unless memory needs checkpointing -------------------------------------------------
+def _lora_and_full(model_id: str, gpu_id: str, n: int, method: str = "lora"):
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    model, gpu = CAT.model(model_id)[0], CAT.gpu(gpu_id)[0]
+    run = lambda m: estimate_training_time(TrainingTimeRequest(model=model, gpu=gpu, num_gpus=n, tokens=1e9,  # noqa: E731
+                                                               method=m, seq_len=2048))
+    return run(method), run("full")
+
+
+def test_lora_with_room_for_its_activations_is_about_two_thirds_of_full_fine_tuning():
+    # 8B on 4x A100 80GB: the frozen bf16 weights (16 GB) and one 2,048-token sequence's activations fit, so no
+    # recomputation: LoRA is 4·N·D (forward 2, input gradients 2) against full fine-tuning's 6·N·D, 4/6 = 0.67 of the
+    # time (attention and the same MFU on both sides keep it near that)
+    lora, full = _lora_and_full("llama-3.1-8b", "a100-80gb", 4)
+    assert 0.6 <= lora.wall_hours / full.wall_hours <= 0.72
+    assert any("recomputation none" in a for a in lora.assumptions)
+
+
+def test_lora_that_needs_checkpointing_to_fit_pays_the_second_forward():
+    # 70B QLoRA on one 48 GB L40S: ~40 GB of 4-bit weights leaves no room for a sequence's activations without
+    # checkpointing, so the forward runs twice: 4·N·D + 2·N·D = 6·N·D, the same FLOPs as full fine-tuning
+    qlora, _ = _lora_and_full("llama-3.1-70b", "l40s", 1, "qlora")
+    assert any("recomputation full" in a for a in qlora.assumptions)

@@ -149,6 +149,21 @@ def _fastest_zero(req: TrainingTimeRequest, seq: int) -> int:
     return 3
 
 
+def _least_recompute(req: TrainingTimeRequest, seq: int) -> str:
+    """LoRA/QLoRA: no recomputation when the activations of one sequence fit beside the frozen weights (the forward runs
+    once: 4·N·D), full recomputation only when they do not (+2·N·D). A practitioner turns gradient checkpointing on
+    to fit, not by habit; the answer says which it assumed."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    try:
+        m = estimate_training_memory(TrainingMemoryRequest(model=req.model, gpu=req.gpu, method=req.method,
+                                                           num_gpus=req.num_gpus, tp=req.tp, pp=req.pp, seq_len=seq,
+                                                           micro_batch=1, recompute="none"))
+    except ValueError:
+        return "full"
+    return "none" if m.fits else "full"
+
+
 def _ring_over_servers(server_gbps: float, num_gpus: int, per_node: int) -> float:
     """Per-GPU GB/s that makes a flat ring all-reduce's per-GPU traffic, 2·S·(n-1)/n, take the time the collective
     really takes between servers: NCCL reduces inside each server first, so a server's port carries 2·S·(k-1)/k for k
@@ -202,7 +217,7 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         raise ValueError(f"{gpu.id} has no dense BF16/FP16 figure in the GPU table, and training time is bound by "
                          "it: name a card from `gpu-advisor gpus`")
     seq = req.seq_len or DEFAULT_SEQ_LEN
-    recompute = req.recompute or ("full" if req.method != "full" else "selective")
+    recompute = req.recompute or ("selective" if req.method == "full" else _least_recompute(req, seq))
     per_token = model_flops_per_token(spec, seq, req.method)
     total = per_token * req.tokens
     n_active = count_parameters(spec).active
@@ -279,7 +294,9 @@ def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
         + ("" if req.seq_len else " (default; --seq-len)") + f", N = {n_active / 1e9:.2f}e9"
         + (" active" if spec.moe else "") + " parameters",
         f"recomputation {recompute}" + (" (+2·N·D: the forward runs twice)" if recompute == "full" else "")
-        + ("" if req.recompute else " (default)"),
+        + ("" if req.recompute else " (default)" if req.method == "full" else
+           " (default: one sequence's activations fit without it)" if recompute == "none" else
+           " (default: the activations do not fit without it)"),
         f"dense {precision.upper()} peak {peak:g} TFLOPS per GPU ({gpu.name}, "
         + ("given)" if req.peak_tflops is not None else "GPU table)"),
         (f"MFU {mfu:.2f} (given)" if req.mfu is not None else
