@@ -188,3 +188,19 @@ def test_lora_that_needs_checkpointing_to_fit_pays_the_second_forward():
     # checkpointing, so the forward runs twice: 4·N·D + 2·N·D = 6·N·D, the same FLOPs as full fine-tuning
     qlora, _ = _lora_and_full("llama-3.1-70b", "l40s", 1, "qlora")
     assert any("recomputation full" in a for a in qlora.assumptions)
+
+
+# --- a stated horizon is the write-off period ---------------------------------------------------------------------------
+def test_owning_per_working_hour_is_written_off_over_the_users_horizon():
+    import re
+
+    a = ask("rent vs buy 8x H100 SXM over 3 years? we'd keep them busy ~60% of the time")
+    price = float(re.search(r"buying at \$([\d,]+) per GPU", a.answer).group(1).replace(",", ""))
+    # capital over the 3 years' working hours: price / (3 × 8,760 × 0.6); hosting $150 a GPU-month / (730 × 0.6);
+    # power 0.7 kW × PUE 1.3 × $0.12 = $0.1092 per working hour; no resale credited
+    per_hour = price / (3 * 8760 * 0.6) + 150 / (730 * 0.6) + 0.7 * 1.3 * 0.12
+    assert f"${per_hour:,.2f} per working GPU-hour" in a.answer
+    assert "3-year horizon" in a.answer
+    # the market still pays the default curve at 36 months: 70% - (70% - 20%) × 3/4 = 32.5% of 8 cards
+    back = 8 * price * (0.7 - 0.5 * 0.75)
+    assert f"(${back:,.0f} back)" in a.answer

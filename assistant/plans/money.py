@@ -1383,6 +1383,12 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
             "price_per_hour": req.price_per_gpu_hour or provider_rate(ctx, gpu.id, cur), "purchase_price_per_gpu": purchase, "used": bool(req.used),
             "utilization": util, "electricity_price": req.electricity_per_kwh}
     base |= _owner_costs(ctx, n)
+    horizon = held or req.period_hours
+    if horizon and horizon >= 8760 and not req.depreciation_years and "depreciation_years" not in base:
+        # 'rent vs buy over 3 years': the cards are written off over the user's own horizon, not a default life
+        base["depreciation_years"] = round(horizon / 8760, 3)
+        ctx.notes.append(ctx.t(f"owned cost per hour written off over your {horizon / 8760:,.3g}-year horizon",
+                               f"自有的每小时成本按你说的 {horizon / 8760:,.3g} 年摊销"))
     if req.rent_committed and req.period_hours:  # a reserved term: paid for every hour of the period, worked or not
         base["rent_committed"] = True
         ctx.used.add("rent_committed")
@@ -1394,6 +1400,11 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
                                f"期末残值按购价的 {req.resale_fraction:.0%}（你给的）"))
     elif "resale_fraction" not in base:  # not said: owning is costed in cash, and what a resale would change is shown
         resale_default = dict(base)
+        if "depreciation_years" in base and not req.depreciation_years and horizon:
+            # (written off over the user's horizon, the market still pays what the default curve says at its end)
+            from tools.cost import DEFAULT_DEPRECIATION_YEARS, DEFAULT_RESALE_FRACTION, resale_after
+
+            resale_default["resale_fraction"] = resale_after(horizon, DEFAULT_DEPRECIATION_YEARS, DEFAULT_RESALE_FRACTION)
         base["resale_fraction"] = 0.0
         ctx.notes.append(ctx.t("no resale credited (used-GPU prices move fast; say e.g. 'resale 30%' to credit one); the "
                                "line 'If you resell' shows the default resale curve's effect",
