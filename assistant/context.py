@@ -162,7 +162,39 @@ class Ctx:
                               f"{rule}）：按你问的计算，但它不符合你的要求")
                 if line not in self.notes:
                     self.notes.append(line)
+        if rec.vendor == "custom" and rec.memory_bandwidth_gbps is None and rec.id not in self.gpu_overrides:
+            typical = self._typical_card_of_size(rec)
+            if typical is not rec and note in self.notes:
+                self.notes.remove(note)  # ('no bandwidth given': one is now assumed, and said)
+            rec = typical
         return self.gpu_overrides.get(rec.id, rec)
+
+    def _typical_card_of_size(self, rec):
+        """'a 24GB card' names its memory only; where speed needs a bandwidth and a compute figure, those of the middle
+        card (by bandwidth) among the catalog's NVIDIA cards of that size (24 GB: RTX 4090), with the range said. The
+        record keeps its own id and memory; one with no catalog card of its size is returned as it is."""
+        m = re.fullmatch(r"custom-(\d+(?:\.\d+)?)(gb|gib)", rec.id)
+        size = float(m.group(1)) if m else None
+        peers = sorted((g for g in self.deps.catalog.gpus if size and g.vendor == "NVIDIA" and g.memory_gb == size
+                        and g.memory_bandwidth_gbps and g.bf16_dense_tflops), key=lambda g: g.memory_bandwidth_gbps)
+        if not peers:
+            return rec
+        mid = peers[len(peers) // 2]
+        lo, hi = peers[0], peers[-1]
+        spread = ctx_range = ""
+        if lo.memory_bandwidth_gbps != hi.memory_bandwidth_gbps:
+            ctx_range = (f"; {size:g} GB cards read {lo.memory_bandwidth_gbps:,.0f}-{hi.memory_bandwidth_gbps:,.0f} GB/s "
+                         f"({lo.name} to {hi.name}) and decode speed scales with it: name yours to replace it")
+            spread = (f"；{size:g} GB 的卡带宽在 {lo.memory_bandwidth_gbps:,.0f}-{hi.memory_bandwidth_gbps:,.0f} GB/s 之间"
+                      f"（{lo.name} 到 {hi.name}），解码速度与之成正比：给出具体型号可替换")
+        self.assume(f"speed as a {mid.name} ({mid.memory_bandwidth_gbps:,.0f} GB/s, {mid.bf16_dense_tflops:g} dense BF16 "
+                    f"TFLOPS), the middle {size:g} GB card{ctx_range}",
+                    f"速度按 {mid.name} 估算（{mid.memory_bandwidth_gbps:,.0f} GB/s、稠密 BF16 {mid.bf16_dense_tflops:g} "
+                    f"TFLOPS，{size:g} GB 卡里居中的一款）{spread}")
+        keep = {k: getattr(mid, k) for k in ("memory_bandwidth_gbps", "bf16_dense_tflops", "fp16_dense_tflops", "fp32_tflops",
+                                             "fp8_dense_tflops", "int8_dense_tops", "fp4_dense_tflops", "tdp_w",
+                                             "supports_bf16")}
+        return rec.model_copy(update=keep)
 
     def _card_that_holds(self, gid: str) -> str | None:
         """A larger default when the request's model in its format does not fit one 8-GPU node of `gid` with room

@@ -204,3 +204,21 @@ def test_owning_per_working_hour_is_written_off_over_the_users_horizon():
     # the market still pays the default curve at 36 months: 70% - (70% - 20%) × 3/4 = 32.5% of 8 cards
     back = 8 * price * (0.7 - 0.5 * 0.75)
     assert f"(${back:,.0f} back)" in a.answer
+
+
+# --- a card named by its memory alone ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("size, named", [("24GB", "rtx 4090"), ("16GB", "rtx 4070 ti super")])
+def test_a_card_named_by_memory_is_timed_as_the_middle_card_of_that_size(size, named):
+    # 24 GB NVIDIA cards in the table, by bandwidth: L4 300, A10/A10G 600, 3090 936, 3090 Ti/4090/4090D 1,008, 5090D v2
+    # 1,344 GB/s: the middle one is an RTX 4090-class 1,008 GB/s; a token's decode is bandwidth-bound, so the speed is
+    # that card's, and the answer says the range
+    a = ask(f"how fast is llama 3.1 8b q4 on a {size} card")
+    b = ask(f"how fast is llama 3.1 8b q4 on an {named}")
+    assert a.status == "answered"
+    assert a.figures["decode_tokens_per_s_per_seq"] == pytest.approx(b.figures["decode_tokens_per_s_per_seq"], rel=0.01)
+    assert "decode speed scales with it" in a.answer and "no bandwidth given" not in a.answer
+
+
+def test_a_moe_offload_on_a_card_named_by_memory_is_answered_not_refused():
+    a = ask("Mixtral 8x7B in 4-bit on a 24GB card + 64GB system RAM - does it fit? how fast?")
+    assert a.status == "answered" and "tokens/s" in a.answer
