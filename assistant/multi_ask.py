@@ -1332,6 +1332,12 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
 def sub_request(req: Request, ask: Ask) -> Request:
     """The message's Request with this ask's intent and fields."""
     update = {"intent": ask.intent, **ask.update}
+    if req.measured_step_s or (req.period_hours and req.measured_tokens):
+        # 'we measured 11.5 s/step on 8x A100 … and if we move to 8x H100?': the measurement stays the setup it was
+        # taken on; the ask that changes the card, the count or the model scales it from there
+        for key, field in (("gpu", "measured_gpu"), ("num_gpus", "measured_num_gpus"), ("model", "measured_model")):
+            if key in update and update[key] != getattr(req, key) and getattr(req, field) is None:
+                update[field] = getattr(req, key)
     return own_card_rate(Request.model_validate(req.model_dump() | update))
 
 

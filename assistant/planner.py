@@ -809,7 +809,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         if per_step:
             req = ctx.req = req.model_copy(update={"measured_tokens": float(per_step), "period_hours": req.measured_step_s / 3600,
                                                    "stated": list(req.stated) + ["period_hours"]})
-            ctx.used |= {"measured_step_s", "global_batch", "seq_len", "micro_batch"}
+            ctx.used |= {"measured_step_s", "global_batch", "seq_len", "micro_batch", "period_hours", "measured_tokens"}
             if not req.global_batch:  # (the step's size from the micro-batch: an assumption, said first)
                 ctx.assume(f"{per_step:,} tokens per measured step ({basis[0]})", f"实测的每步 {per_step:,} token（{basis[1]}）")
             ctx.note(ctx.t(f"your measured step: {req.measured_step_s:g} s for {per_step:,} tokens ({basis[0]})",

@@ -222,3 +222,33 @@ def test_a_card_named_by_memory_is_timed_as_the_middle_card_of_that_size(size, n
 def test_a_moe_offload_on_a_card_named_by_memory_is_answered_not_refused():
     a = ask("Mixtral 8x7B in 4-bit on a 24GB card + 64GB system RAM - does it fit? how fast?")
     assert a.status == "answered" and "tokens/s" in a.answer
+
+
+@pytest.mark.parametrize("text, batch, seq", [
+    ("full FT of Llama-3.1-8B on 8x A100, global batch 64 seqs x 4096 tokens. dataset 1.2B tokens", 64, 4096),
+    ("full FT of Llama-3.1-8B on 8x A100, global batch 64 x 4096. dataset 1.2B tokens", 64, 4096),
+    ("Qwen2.5-7B 全参，8 张 A100，global batch 128 条 × 2048，数据 12 亿 token", 128, 2048),
+    ("llama 3.1 8b full ft on 8x a100, batch size 32 x 8k, dataset 1.2B tokens", 32, 8192),
+])
+def test_a_batch_written_as_sequences_times_length_is_both_and_the_dataset_is_kept(text, batch, seq):
+    r = _req(text)
+    assert (r.global_batch, r.seq_len, r.tokens) == (batch, seq, 1.2e9 if "1.2B" in text else 1.2e9)
+
+
+@pytest.mark.parametrize("text", ["lora on 2 x 4090, batch 8", "batch 16 x 8 gpus, llama 8b lora"])
+def test_a_card_count_after_a_times_sign_is_no_sequence_length(text):
+    assert _req(text).seq_len is None
+
+
+def test_a_measured_step_moved_to_other_cards_is_scaled_from_the_cards_it_was_taken_on():
+    a = ask("we measured 11.5 s/step on 8x A100 80GB doing full FT of Llama-3.1-8B, global batch 64 seqs x 4096 tokens "
+            "(packed).\ndataset is 1.2B tokens and we do 2 epochs. how long will the run take? and if we move to 8x H100 SXM?")
+    # 1.2B × 2 epochs = 2.4e9 tokens / (64 × 4,096 = 262,144) = 9,155.3 -> 9,156 steps × 11.5 s = 105,294 s = 29.2 h
+    assert "9,156 steps × 11.5 s = **29.2 h" in a.answer
+    assert a.asks[0].figures["measured_scaled_hours"] == pytest.approx(9_156 * 11.5 / 3600, abs=0.01)
+    # on H100 the step is the A100 step scaled by the estimates' ratio (H100 is 2-3.5x an A100 in BF16): never the
+    # A100's 11.5 s as if measured on the H100s
+    h100 = a.asks[1].figures["measured_scaled_hours"]
+    assert 29.2 / 3.5 < h100 < 29.2 / 1.8
+    assert "11.5 s per 262,144-token step on 8× NVIDIA A100 80GB SXM4" in a.answer
+    assert "duration" not in a.answer

@@ -1015,14 +1015,18 @@ def _from_measured_run(ctx: Ctx, model, tokens: float, job, figures: dict) -> st
     old_gpu = ctx.gpu(req.measured_gpu) if req.measured_gpu else ctx.gpu(job.gpu)
     old_n = req.measured_num_gpus or job.num_gpus
     old_tokens = req.measured_tokens or tokens
-    args = time_args(ctx, old_model, old_gpu, old_tokens) | {"num_gpus": old_n}
+    # (one measured step holds a few hundred thousand tokens, whose estimate rounds to 0 h: it is timed at a billion
+    # tokens and scaled back, the rate being the same)
+    scale = max(1.0, 1e9 / old_tokens)
+    args = time_args(ctx, old_model, old_gpu, old_tokens * scale) | {"num_gpus": old_n}
     args.pop("global_batch_tokens", None) if "global_batch" not in req.stated else None
     then = ctx.call("time_train", {k: (v.id if hasattr(v, "id") else v) for k, v in args.items()},
                     estimate_training_time(TrainingTimeRequest(**args)))
-    ratio = job.wall_hours / then.wall_hours
+    then_hours = then.wall_hours / scale
+    ratio = job.wall_hours / then_hours
     h = req.period_hours * ratio
     was = f"{old_model.name}, {old_tokens / 1e9:,.3g}B tokens, {old_n}× {old_gpu.name}"
-    implied = then.mfu * then.wall_hours / req.period_hours  # the MFU the measured run must have reached
+    implied = then.mfu * then_hours / req.period_hours  # the MFU the measured run must have reached
     figures["measured_implied_mfu"] = round(implied, 3)
     if implied > 1.0:  # '140% MFU, 3,200 tokens/s/GPU': no run computes faster than its card's dense peak
         figures["measured_run_rejected"] = 1
@@ -1055,9 +1059,9 @@ def _from_measured_run(ctx: Ctx, model, tokens: float, job, figures: dict) -> st
             f"假如那个数字是对的，这次要 {req.period_hours:,.1f} 小时 × {ratio:,.2f}（两次估算之比）= {h:,.1f} 小时"
             f"（{h / 24:,.1f} 天）；请先核对那次的 token 数或时长。")
     figures |= {"measured_scaled_hours": round(h, 2), "measured_ratio": round(ratio, 4),
-                "measured_run_estimate_hours": then.wall_hours}
+                "measured_run_estimate_hours": then_hours}
     now = f"{model.name}, {tokens / 1e9:,.3g}B tokens, {job.num_gpus}× {ctx.gpu(job.gpu).name}"
-    eff = then.wall_hours / req.period_hours
+    eff = then_hours / req.period_hours
     if req.measured_step_s and not (req.measured_model or req.measured_gpu or req.measured_num_gpus):
         # the user's own step on the job's own cards: steps × seconds, nothing estimated
         steps = math.ceil(tokens / req.measured_tokens)
@@ -1070,12 +1074,24 @@ def _from_measured_run(ctx: Ctx, model, tokens: float, job, figures: dict) -> st
                      f"**按你实测的每步时间**：{tokens:,.3g} token ÷ 每步 {req.measured_tokens:,.0f} = {steps:,} 步 × "
                      f"{req.measured_step_s:g} 秒 = **{h:,.1f} 小时（{h / 24:,.1f} 天）**，{job.num_gpus}× {ctx.gpu(job.gpu).name}。"
                      f"这个步速是估算的 {eff:.0%}（MFU 约 {then.mfu * eff:.0%}）；下面是单纯的估算。")
+    if req.measured_step_s:  # the user's step on other cards (or another model): scaled by the estimates' ratio
+        steps = math.ceil(tokens / req.measured_tokens)
+        step_now = h * 3600 / steps
+        return ctx.t(f"**From your measured step**: {req.measured_step_s:g} s per {req.measured_tokens:,.0f}-token step on "
+                     f"{old_n}× {old_gpu.name} ({old_model.name}) × {ratio / steps:,.3f} (this setup's estimated step over "
+                     f"that one's) = {step_now:,.2f} s per step; {steps:,} steps = **{h:,.1f} h ({h / 24:,.1f} days)** for {now}. "
+                     f"That step ran at {eff:.0%} of the estimate's speed; that efficiency is carried over (the estimate "
+                     "alone follows).",
+                     f"**按你实测的每步时间**：{old_n}× {old_gpu.name}（{old_model.name}）上每步 {req.measured_tokens:,.0f} token 用 "
+                     f"{req.measured_step_s:g} 秒 × {ratio / steps:,.3f}（这套配置与那套的估算步时之比）= 每步 {step_now:,.2f} 秒；"
+                     f"{steps:,} 步 = **{h:,.1f} 小时（{h / 24:,.1f} 天）**，{now}。那次的步速是估算的 {eff:.0%}，按这个效率折算"
+                     "（下面是单纯的估算）。")
     return ctx.t(f"**From the measured run**: {req.period_hours:,.1f} h ({was}) × {ratio:,.2f} (the estimated time of this job "
-                 f"over that of your run: {job.wall_hours:,.1f} h / {then.wall_hours:,.1f} h) = **{h:,.1f} h ({h / 24:,.1f} days)** "
+                 f"over that of your run: {job.wall_hours:,.1f} h / {then_hours:,.1f} h) = **{h:,.1f} h ({h / 24:,.1f} days)** "
                  f"for {now}. That run went at {eff:.0%} of the estimate's speed; that efficiency is carried over "
                  "(the estimate alone follows).",
                  f"**按实测的那次**：{req.period_hours:,.1f} 小时（{was}）× {ratio:,.2f}（这次任务与那次的估算时间之比："
-                 f"{job.wall_hours:,.1f} / {then.wall_hours:,.1f} 小时）= **{h:,.1f} 小时（{h / 24:,.1f} 天）**，{now}。"
+                 f"{job.wall_hours:,.1f} / {then_hours:,.1f} 小时）= **{h:,.1f} 小时（{h / 24:,.1f} 天）**，{now}。"
                  f"那次的实际速度是估算的 {eff:.0%}，按这个效率折算（下面是单纯的估算）。")
 
 

@@ -503,6 +503,18 @@ def measured_step(text: str) -> dict:
 
 def batches(text: str) -> dict:
     out: dict = {}
+    m = re.search(r"(?:(global)[\s_-]*)?(?:batch|bs|gbs)(?:[\s_-]*size)?\s*(?:of|is|=|:|：|为|是)?\s*(\d+)\s*"
+                  r"(?:seqs?|sequences?|samples?|examples?|条|个?样本|个?序列)?\s*[x×*]\s*(\d+(?:\.\d+)?)\s*(k)?(?!\d|\.\d)"
+                  r"(?!\s*(?:gpus?|cards?|张|卡|nodes?|台|[a-z]{1,3}\d{2,4}))", text) or \
+        re.search(r"(?<![\d.])(\d+)\s*(?:seqs?|sequences?|samples?|条|个?序列)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*(k)?(?!\d|\.\d)"
+                  r"(?=\s*(?:tokens?|token|tok)?(?![a-z]))", text)
+    if m:  # 'global batch 64 seqs x 4096 tokens', '128 条 × 2048': the step's sequences and each one's length
+        g = m.groups()
+        count, length_, k = (g[1], g[2], g[3]) if len(g) == 4 else g
+        seq = float(length_) * (1024 if k else 1)
+        if 128 <= seq <= 1_048_576:
+            out["global_batch"], out["seq_len"] = int(count), int(seq)
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     m = re.search(r"(?:micro[\s_-]*(?:batch|bs|bsz)(?:[\s_-]*size)?|per[\s_-]*device[\s_-]*(?:train[\s_-]*)?batch[\s_-]*size|mbs)\s*"
                   r"(?:[=:：]|to|of|is|改成|设为|设成|开到|为)?\s*(\d+)", text)
     if m:
@@ -762,22 +774,25 @@ BYTES_PER_TOKEN_ZH = 4.5
 def tokens(text: str) -> dict:
     """Training tokens ('1T tokens', '1000亿token', '500B tokens'), samples x length, epochs."""
     out: dict = {}
+    def _dataset_size(x) -> float | None:
+        v = to_number(x.group(1))
+        total = magnitude(v, x.group(2)) if v else 0
+        return total if total >= 1e6 and (x.group(2) or total >= 1e7) else None
+
     m = next((x for x in re.finditer(rf"(?<!每)(?<!per )(?<!每个)({NUM})\s*({MAG})?[\s-]*(?:个)?\s*"
                                      rf"(?:(?:training|train|pre[\s-]?training|fine[\s-]?tuning|sft|dataset|data|unique|high-quality)\s+)?"
                                      rf"(?:tok(?:en|ne)s?|词元|token数)",
                                      text)
               if not re.search(_STEP_SIZE, text[max(0, x.start() - 30):x.start()])
               and not re.search(r"(?:global[\s_-]*batch|gbs|全局\s*batch|总\s*batch|batch[\s_-]*size)[^，,。;；]{0,16}?[（(]\s*"
-                                r"(?:约|about|~|≈)?\s*$", text[max(0, x.start() - 40):x.start()])), None)
-    # ('global batch 512 条（约 4.2M tokens）': the step's tokens, in brackets after the batch, not the dataset)
+                                r"(?:约|about|~|≈)?\s*$", text[max(0, x.start() - 40):x.start()])
+              and _dataset_size(x)), None)
+    # ('global batch 512 条（约 4.2M tokens）': the step's tokens, in brackets after the batch, not the dataset; a
+    # sequence's '4096 tokens' before '1.2B tokens' is no dataset either: the first count large enough to be one)
     if m and re.search(r"(?:每|per|/)\s*$", text[max(0, m.start() - 6):m.start()]):
         m = None  # '每百万 token 成本', '$ per 1M tokens': a unit of price, not a dataset
     if m:
-        v = to_number(m.group(1))
-        if v:
-            total = magnitude(v, m.group(2))
-            if total >= 1e6 and (m.group(2) or total >= 1e7):
-                out["tokens"] = total
+        out["tokens"] = _dataset_size(m)
     if "tokens" not in out:  # '1e11 tokens', '2.5e12 token': scientific notation, as papers and configs write it
         m = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[eE]\s*\+?(\d{1,2})[\s-]*(?:个)?\s*(?:training\s+|train\s+)?(?:tok(?:en|ne)s?|词元)",
                       text)
