@@ -252,3 +252,19 @@ def test_a_measured_step_moved_to_other_cards_is_scaled_from_the_cards_it_was_ta
     assert 29.2 / 3.5 < h100 < 29.2 / 1.8
     assert "11.5 s per 262,144-token step on 8× NVIDIA A100 80GB SXM4" in a.answer
     assert "duration" not in a.answer
+
+
+# --- a tight 16-bit fit names the 8-bit weights' room -------------------------------------------------------------------
+def test_a_bf16_fit_with_room_for_a_few_chats_says_what_fp8_weights_would_hold():
+    a = ask("qwen3-32b on a single H100 80GB w/ vLLM - does it even fit in bf16? how many concurrent 8k-token chats can "
+            "it hold, and what tok/s does one user get?")
+    # BF16: 65.5 GB of weights in vLLM's 76.2 GB budget leaves ~8 GB: 3 chats of 8,192 × 256 KiB = 2.15 GB.
+    # FP8 weights: 32.8 GB, so ~76.2 - 32.8 - ~3 GB workspace ≈ 40 GB / 2.15 GB ≈ 18 chats
+    assert "**Tight in BF16**: 3 sequence(s)" in a.answer
+    n = a.asks[0].figures["fp8_weights_max_batch"]
+    assert 15 <= n <= 20
+
+
+def test_a_roomy_bf16_fit_adds_no_such_line():
+    a = ask("does llama 3.1 8b fit in bf16 on one H100 at 8k context?")
+    assert "Tight in BF16" not in a.answer

@@ -718,6 +718,31 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
                                f"最长上下文 **{r8.max_context:,} token**"
                                + (f"，{context:,} 上下文下最多 **{r8.max_batch}** 条" if r8.max_batch else "")
                                + f"（BF16 KV：{r.max_context:,}" + (f"，{r.max_batch} 条" if r.max_batch else "") + "）。"))
+    if gpu is not None and r.fits and fmt in ("bf16", "fp16") and (r.max_batch or 0) <= 4 and not model.mla:
+        # 'does 32B fit in bf16 on one H100? how many 8k chats?': it fits with room for two or three; 8-bit weights (FP8
+        # where the card computes it, INT8 weight-only elsewhere) are what a practitioner reaches for, so their room is said
+        from tools.formats import supported_on
+
+        eight = "fp8" if supported_on("fp8", gpu)[0] else "int8"
+        try:
+            from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
+
+            args = {"num_gpus": n, "context": context, "precision": eight, "batch": batch, "engine": engine}
+            if _prefill_tokens(ctx, context) != context:
+                args["prompt_len"] = _prefill_tokens(ctx, context)
+            rw = ctx.call("size_infer", {"model": model.id, "gpu": gpu.id, **args},
+                          estimate_inference_memory(InferenceMemoryRequest(model=model, gpu=gpu, **args)))
+        except (ValueError, LookupError):
+            rw = None
+        if rw is not None and rw.max_batch and rw.max_batch > (r.max_batch or 0):
+            figures |= {f"{eight}_weights_max_batch": rw.max_batch}
+            lines.append(ctx.t(f"**Tight in {fmt.upper()}**: {r.max_batch or 0} sequence(s) of {context:,} tokens at once. With "
+                               f"{eight.upper()} weights (half the bytes; {'near-BF16 quality on this card' if eight == 'fp8' else 'weight-only, near-BF16 quality'}) "
+                               f"the same card holds **{rw.max_batch}** at {context:,}, and decodes faster (half the bytes read per token); "
+                               "a second GPU (tensor parallel) is the other way.",
+                               f"**{fmt.upper()} 很紧**：{context:,} token 时只能同时 {r.max_batch or 0} 路。换成 {eight.upper()} 权重（字节减半，"
+                               f"{'质量接近 BF16' if eight == 'fp8' else '仅权重量化，质量接近 BF16'}），同一张卡在 {context:,} 上下文下能同时 "
+                               f"**{rw.max_batch}** 路，解码也更快（每 token 读的字节减半）；另一条路是加一张卡做张量并行。"))
     if gpu is not None and r.fits and (gpu.bf16_dense_tflops or gpu.fp16_dense_tflops):
         try:
             speed_engine = _speed_engine(ctx, "vllm")
