@@ -159,6 +159,10 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
 
     if _scales_a_quoted_run(req, invalid):  # one job, the quoted run's rate: not split into asks
         return plan(req.model_copy(update={"intent": "training_time"}), deps, question, invalid)
+    if not invalid and req.usage_gpu_hours_per_month and (req.break_even or req.purchase_price or
+                                                          req.purchase_price_per_server or req.purchase):
+        # 'buy a 5090 rig instead of renting H100s; we use 200 H100-hours a month': one comparison, not an ask per card
+        return plan(req.model_copy(update={"intent": "cost"}), deps, question, invalid)
     req = _claimed_count_set_aside(req, question)
     if not invalid and req.load_multiplier and req.model and (req.gpu or req.num_gpus):
         # 'users will double next month: do we need 2 more A100s?': today's load against the grown one
@@ -740,6 +744,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared), one_of_several=one_of_several)
     if _scales_a_quoted_run(req, invalid):
         return _finish(ctx, _run(ctx, train.scaled_published_run))
+    if req.usage_gpu_hours_per_month and req.intent in ("cost", "price", "recommend", "compare") and (
+            req.break_even or req.purchase_price or req.purchase_price_per_server or req.purchase):
+        # 'buy a rig instead of renting; we use ~200 H100-hours a month: payback?': the rent paid now against the cards
+        return _finish(ctx, _run(ctx, money.usage_payback))
     if (req.throughput_tokens_per_s or req.tokens_per_s_per_user) and not req.model and not req.gpu and not req.num_gpus and \
             (req.daily_active_users or req.team_size or req.concurrent_users) and \
             re.search(r"demo|vendor|their|sales|厂商|演示|对方|供应商|销售", question.lower()):

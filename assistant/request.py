@@ -249,6 +249,10 @@ class Request(BaseModel):
                                            "~15T tokens'), used in place of the published figure")
     measured_tokens: float | None = Field(None, gt=0, description="the tokens of the user's own earlier run whose length "
                                           "(period_hours) they measured, when the job asked about has other tokens")
+    usage_gpu_hours_per_month: float | None = Field(None, gt=0, le=1e8, description="GPU-hours a month the user uses "
+                                                    "now ('200 H100-GPU-hours a month', '每月 500 卡时'), on usage_gpu: "
+                                                    "what buying instead of renting must replace")
+    usage_gpu: str | None = Field(None, description="the card those GPU-hours run on (a catalog id), when named")
     measured_step_s: float | None = Field(None, gt=0, le=3600, description="seconds per optimizer step the user "
                                           "measured on the job's own setup ('2.4 s/step', '3.2s/it', '一步 2.4 秒'); with the "
                                           "tokens per step (global batch x sequence length) it times the job")

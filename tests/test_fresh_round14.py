@@ -201,6 +201,10 @@ def test_owning_per_working_hour_is_written_off_over_the_users_horizon():
     per_hour = price / (3 * 8760 * 0.6) + 150 / (730 * 0.6) + 0.7 * 1.3 * 0.12
     assert f"${per_hour:,.2f} per working GPU-hour" in a.answer
     assert "3-year horizon" in a.answer
+    # break-even utilization over 3 years: (price / (3 × 8,760) + 150 / 730) per calendar hour over (rent - power)
+    rent = float(re.search(r"matches renting at \$([\d.]+)", a.answer).group(1))
+    u = (price / (3 * 8760) + 150 / 730) / (rent - 0.7 * 1.3 * 0.12)
+    assert f"**{u:.0%} utilization**" in a.answer
     # the market still pays the default curve at 36 months: 70% - (70% - 20%) × 3/4 = 32.5% of 8 cards
     back = 8 * price * (0.7 - 0.5 * 0.75)
     assert f"(${back:,.0f} back)" in a.answer
@@ -268,3 +272,45 @@ def test_a_bf16_fit_with_room_for_a_few_chats_says_what_fp8_weights_would_hold()
 def test_a_roomy_bf16_fit_adds_no_such_line():
     a = ask("does llama 3.1 8b fit in bf16 on one H100 at 8k context?")
     assert "Tight in BF16" not in a.answer
+
+
+# --- GPU-hours used a month, against buying ------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, hours, card", [
+    ("our fine-tuning use is roughly 200 H100-GPU-hours a month", 200, "h100"),
+    ("we use about 300 A100 hours a month on runpod", 300, "a100-80gb"),
+    ("我们每个月大概用 500 卡时的 A100", 500, "a100-80gb"),
+    ("每月大约 1.2万 卡时", 12_000, None),
+    ("about 50 GPU-hours per week", 50 * 730 / 168, None),
+])
+def test_gpu_hours_used_a_period_are_usage_not_a_count(text, hours, card):
+    r = _req(text)
+    assert r.usage_gpu_hours_per_month == pytest.approx(hours) and r.usage_gpu == card
+    assert r.num_gpus != round(hours)
+
+
+@pytest.mark.parametrize("text", ["we run 8 gpus 12 hours a day", "rent 8x h100 at $2 per gpu hour for a month",
+                                  "4090 租金每卡时 2 元，每月 730 小时"])
+def test_a_count_with_its_hours_or_a_price_per_gpu_hour_is_no_usage(text):
+    assert _req(text).usage_gpu_hours_per_month is None
+
+
+def test_buying_against_the_hours_rented_now_pays_back_by_the_saving():
+    a = ask("我们每个月大概用 500 卡时的 A100（租的，每卡时 8 元）跑推理，买一台 4 卡 4090 的机器（8 万）多久回本？")
+    # rent 500 × ¥8 = ¥4,000 a month. Inference is bandwidth-bound: A100 80GB SXM 2,039 GB/s / 4090 1,008 = 2.023, so
+    # 1,011 4090-hours a month; power 1,011.4 × 0.45 kW × PUE 1.3 × ¥0.7 = ¥414; a desk card, no hosting.
+    # saving ¥3,586 a month; ¥80,000 / 3,586 = 22.3 months
+    assert a.figures["rent_per_month"] == 4000
+    assert a.figures["payback_months"] == pytest.approx(80_000 / (4000 - 500 * 2039 / 1008 * 0.45 * 1.3 * 0.7), abs=0.1)
+    assert "22 个月" in a.answer
+
+
+def test_a_payback_past_the_cards_life_says_keep_renting_and_the_usage_that_would_pay():
+    a = ask("thinking of buying an 8x RTX 5090 rig (~$35k all-in) instead of renting 8x H100 at $2.20/GPU-hr. our "
+            "fine-tuning use is roughly 200 H100-GPU-hours a month. payback period?")
+    h100, r5090 = CAT.gpu("h100")[0], CAT.gpu("rtx-5090")[0]
+    ratio = h100.bf16_dense_tflops / r5090.bf16_dense_tflops  # training is compute-bound: dense BF16 peaks
+    power = 200 * ratio * r5090.tdp_w / 1000 * 1.3 * 0.12  # PUE 1.3, $0.12/kWh
+    months = 35_000 / (200 * 2.20 - power)  # $440 of rent a month, less the rig's power; no hosting for desk cards
+    assert a.figures["payback_months"] == pytest.approx(months, abs=0.1)
+    assert months > 48 and "keep renting" in a.answer
+    assert "$35,000 per GPU" not in a.answer and len(a.asks) == 0

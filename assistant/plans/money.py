@@ -880,6 +880,12 @@ def per_token(ctx: Ctx) -> Answer:
                                f"({s}{per_m:,.3f} / {u:g}): the hours are paid busy or idle.",
                                f"**平均利用率 {u:.0%} 时：每百万 token {s}{per_m / u:,.3f}**（{s}{per_m:,.3f} ÷ {u:g}）："
                                "卡是按小时付钱的，闲着也要付。"))
+        elif not req.tokens_per_day and not req.utilization:
+            # no load stated: a service is rarely full around the clock; what the usual average loads make of it
+            lines.append(ctx.t(f"Full load is the floor: at 50% average load {s}{per_m / 0.5:,.3f}, at 30% {s}{per_m / 0.3:,.3f} "
+                               "per million (rented hours are paid busy or idle; give your daily tokens to size it).",
+                               f"满载是下限：平均负载 50% 时每百万 {s}{per_m / 0.5:,.3f}，30% 时 {s}{per_m / 0.3:,.3f}"
+                               "（租的卡按小时付钱，闲着也要付；给出每天的 token 量可按实际负载算）。"))
         if req.prompt_len and req.output_len and req.throughput_tokens_per_s:
             # 'each request 2000 in, 500 out … 1800 output tok/s': counting the input too, per million tokens processed
             k = (req.prompt_len + req.output_len) / req.output_len
@@ -1254,9 +1260,28 @@ def _per_used_hour(ctx: Ctx, r, s: str) -> list[str]:
                       f"{'自有' if better == 'owning' else '包期租用'}更便宜。")]
     held = (r.period_hours or 0) / 730
     months, months_zh = (f"these {held:,.0f} months", f"这 {held:,.0f} 个月里") if held else ("its write-off years", "折旧年限内")
-    line = ctx.t(f"Owning costs **{s}{r.owned_cost_per_gpu_hour:,.2f} per working GPU-hour** (capital less resale over the "
-                 "write-off years, hosting and power, over the hours the GPUs work)",
-                 f"自有每个干活的卡时成本 **{s}{r.owned_cost_per_gpu_hour:,.2f}**（折旧年限内的购价减残值、托管和电费，摊到干活的小时）")
+    owned = r.owned_cost_per_gpu_hour
+    over_en, over_zh = "the write-off years", "折旧年限内"
+    if held >= 12 and not ctx.req.depreciation_years and r.purchase_price_per_gpu and r.utilization:
+        # 'rent vs buy over 3 years': the capital is spread over the user's own horizon, not the default write-off life
+        from tools.cost import HOURS_PER_YEAR
+
+        bd = r.buy_breakdown or {}
+        if bd.get("hosting") is not None and bd.get("power") is not None and r.hours:
+            years, uu = held / 12, r.utilization
+            resale = ctx.req.resale_fraction or 0.0
+            capital = r.purchase_price_per_gpu.typical * (1 - resale)  # per GPU, written off over the horizon
+            host_m = bd["hosting"] / (r.num_gpus * max(1.0, (r.period_hours or r.hours) / HOURS_PER_MONTH))
+            power_h = bd["power"] / (r.num_gpus * r.hours)
+            owned = capital / (years * HOURS_PER_YEAR * uu) + host_m / (HOURS_PER_MONTH * uu) + power_h
+            over_en, over_zh = f"your {years:,.3g}-year horizon", f"你说的 {years:,.3g} 年内"
+            if not ctx.req.rent_committed:
+                spread = rent - power_h
+                raw = (capital / (years * HOURS_PER_YEAR) + host_m / HOURS_PER_MONTH) / spread if spread > 0 else None
+                u = raw if raw is not None and raw <= 1 else None
+    line = ctx.t(f"Owning costs **{s}{owned:,.2f} per working GPU-hour** (capital less resale over "
+                 f"{over_en}, hosting and power, over the hours the GPUs work)",
+                 f"自有每个干活的卡时成本 **{s}{owned:,.2f}**（{over_zh}的购价减残值、托管和电费，摊到干活的小时）")
     line += (ctx.t(f"; it matches renting at {s}{rent:,.2f} at **{u:.0%} utilization** (below that, rent).",
                    f"；利用率达到 **{u:.0%}** 时与 {s}{rent:,.2f}/卡时的租金持平（低于它就租）。") if u is not None else
              ctx.t(f"; over {months} even fully used it does not beat renting at {s}{rent:,.2f}.",
@@ -1383,12 +1408,6 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
             "price_per_hour": req.price_per_gpu_hour or provider_rate(ctx, gpu.id, cur), "purchase_price_per_gpu": purchase, "used": bool(req.used),
             "utilization": util, "electricity_price": req.electricity_per_kwh}
     base |= _owner_costs(ctx, n)
-    horizon = held or req.period_hours
-    if horizon and horizon >= 8760 and not req.depreciation_years and "depreciation_years" not in base:
-        # 'rent vs buy over 3 years': the cards are written off over the user's own horizon, not a default life
-        base["depreciation_years"] = round(horizon / 8760, 3)
-        ctx.notes.append(ctx.t(f"owned cost per hour written off over your {horizon / 8760:,.3g}-year horizon",
-                               f"自有的每小时成本按你说的 {horizon / 8760:,.3g} 年摊销"))
     if req.rent_committed and req.period_hours:  # a reserved term: paid for every hour of the period, worked or not
         base["rent_committed"] = True
         ctx.used.add("rent_committed")
@@ -1400,11 +1419,6 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
                                f"期末残值按购价的 {req.resale_fraction:.0%}（你给的）"))
     elif "resale_fraction" not in base:  # not said: owning is costed in cash, and what a resale would change is shown
         resale_default = dict(base)
-        if "depreciation_years" in base and not req.depreciation_years and horizon:
-            # (written off over the user's horizon, the market still pays what the default curve says at its end)
-            from tools.cost import DEFAULT_DEPRECIATION_YEARS, DEFAULT_RESALE_FRACTION, resale_after
-
-            resale_default["resale_fraction"] = resale_after(horizon, DEFAULT_DEPRECIATION_YEARS, DEFAULT_RESALE_FRACTION)
         base["resale_fraction"] = 0.0
         ctx.notes.append(ctx.t("no resale credited (used-GPU prices move fast; say e.g. 'resale 30%' to credit one); the "
                                "line 'If you resell' shows the default resale curve's effect",
@@ -1560,3 +1574,124 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions)
     return Answer(answer=text, lang=lang, intent="cost", figures=figures, tool_calls=ctx.calls,
                   verdict=Verdict(gpu=gpu.id, num_gpus=n), clarification=ctx.clarify)
+
+
+_TRAINING_WORDS = re.compile(r"fine[\s-]?tun\w*|train\w*|lora|sft|微调|训练|预训练")
+
+
+def usage_payback(ctx: Ctx) -> Answer:
+    """'Buy an 8x RTX 5090 rig (~$35k) instead of renting H100s at $2.20/GPU-hr; we use ~200 H100-GPU-hours a month:
+    payback?': the rent paid now (the hours × the rate) against what the bought cards cost to do the same work (the
+    same work takes more hours on a slower card: dense BF16 compute for training, memory bandwidth for inference),
+    their power and hosting; the payback in months set against the cards' useful life."""
+    from tools.cost import (DEFAULT_DEPRECIATION_YEARS, DEFAULT_ELECTRICITY_PER_KWH, DEFAULT_HOSTING_PER_GPU_MONTH,
+                            DEFAULT_PUE, desk_card)
+    from tools.pricing import gpu_prices
+
+    req = ctx.req
+    cur = _currency(ctx)
+    s = _sym(cur)
+    used_hours = req.usage_gpu_hours_per_month
+    rented_id = req.usage_gpu or (req.gpus[1] if len(req.gpus) > 1 else req.gpu)
+    bought_id = next((g for g in req.gpus if g != rented_id), None) or req.gpu or rented_id
+    rented, bought = ctx.gpu(rented_id), ctx.gpu(bought_id)
+    n = (req.gpu_counts or {}).get(bought_id) or req.num_gpus or 1
+    ctx.used |= {"usage_gpu_hours_per_month", "usage_gpu", "gpu", "gpus", "num_gpus", "gpu_counts", "break_even",
+                 "period_hours", "price_kind", "server"}
+    rate = (req.gpu_rental_prices or {}).get(rented_id) or req.price_per_gpu_hour
+    if rate:
+        ctx.used.add("price_per_gpu_hour")
+    else:
+        rate = typical_rate(ctx, rented_id, cur)
+        if rate:
+            ctx.assume(f"{rented.name} at {s}{rate:,.2f} per GPU-hour (price table, typical on demand)",
+                       f"{rented.name} 每卡时 {s}{rate:,.2f}（价格表，按需典型价）")
+    total = None
+    if req.purchase_price_per_server:
+        total = req.purchase_price_per_server
+        ctx.used.add("purchase_price_per_server")
+    elif req.purchase_price:
+        total = req.purchase_price * n
+        ctx.used.add("purchase_price")
+    else:
+        kinds = gpu_prices(ctx.deps.prices(), bought.id, cur, kinds=("buy_new",)).kinds
+        if kinds:
+            total = kinds[0].typical * n
+            ctx.assume(f"{n}× {bought.name} at {s}{kinds[0].typical:,.0f} each (price table, new)",
+                       f"{n}× {bought.name}，每张 {s}{kinds[0].typical:,.0f}（价格表，新卡）")
+    if not rate or not total:
+        missing = "price_per_gpu_hour" if not rate else "purchase_price"
+        clar = Clarification(missing=[missing], question=ctx.t(
+            f"What do you pay per {rented.name} GPU-hour now?" if not rate else f"What does the {n}× {bought.name} purchase cost?",
+            f"现在租 {rented.name} 每卡时多少钱？" if not rate else f"{n} 张 {bought.name} 买下来多少钱？"), suggestions=[])
+        return Answer(answer=clar.question, lang=ctx.lang, intent="cost", status="needs_clarification", clarification=clar)
+    training = bool(req.method) or bool(_TRAINING_WORDS.search(ctx.question.lower()))
+    if training:
+        fast, slow = rented.bf16_dense_tflops or rented.fp16_dense_tflops, bought.bf16_dense_tflops or bought.fp16_dense_tflops
+        basis_en, basis_zh, unit = "dense BF16 compute (training is compute-bound)", "稠密 BF16 算力（训练受算力限制）", "TFLOPS"
+    else:
+        fast, slow = rented.memory_bandwidth_gbps, bought.memory_bandwidth_gbps
+        basis_en, basis_zh, unit = "memory bandwidth (decode is bandwidth-bound)", "显存带宽（解码受带宽限制）", "GB/s"
+    ratio = (fast / slow) if fast and slow else 1.0
+    own_hours = used_hours * ratio  # bought-card GPU-hours a month for the same work
+    wall = own_hours / n
+    e = req.electricity_per_kwh or DEFAULT_ELECTRICITY_PER_KWH[cur]
+    pue = req.pue or DEFAULT_PUE
+    watts = bought.tdp_w or 0
+    power = own_hours * watts / 1000 * pue * e
+    hosting = 0.0 if desk_card(bought) else DEFAULT_HOSTING_PER_GPU_MONTH[cur] * n
+    rent = used_hours * rate
+    saving = rent - power - hosting
+    life = DEFAULT_DEPRECIATION_YEARS * 12
+    figures = {"rent_per_month": round(rent, 2), "own_gpu_hours_per_month": round(own_hours, 1), "speed_ratio": round(ratio, 3),
+               "power_per_month": round(power, 2), "hosting_per_month": round(hosting, 2), "purchase_total": round(total, 2),
+               "saving_per_month": round(saving, 2)}
+    lines = [ctx.t(
+        f"**Now**: {used_hours:,.0f} {rented.name} GPU-hours a month × {s}{rate:,.2f} = **{s}{rent:,.0f} a month** of rent.",
+        f"**现在**：每月 {used_hours:,.0f} 个 {rented.name} 卡时 × {s}{rate:,.2f} = **每月租金 {s}{rent:,.0f}**。")]
+    lines.append(ctx.t(
+        f"**The same work on {n}× {bought.name}**: {bought.name} has {slow:,.0f} {unit} against {fast:,.0f} for the "
+        f"{rented.name} by {basis_en}, so {used_hours:,.0f} × {ratio:,.2f} = **{own_hours:,.0f} GPU-hours** a month "
+        f"({wall:,.0f} h of the rig's {HOURS_PER_MONTH:,.0f}); power {own_hours:,.0f} × {watts:g} W × PUE {pue:g} × "
+        f"{s}{e:g}/kWh = {s}{power:,.0f}" + (f", hosting {s}{hosting:,.0f}" if hosting else ", no hosting (a desk card)") + ".",
+        f"**同样的活在 {n}× {bought.name} 上**：按{basis_zh}，{bought.name} {slow:,.0f} {unit}，{rented.name} {fast:,.0f}，"
+        f"所以每月要 {used_hours:,.0f} × {ratio:,.2f} = **{own_hours:,.0f} 卡时**（整机每月 {HOURS_PER_MONTH:,.0f} 小时里的 "
+        f"{wall:,.0f} 小时）；电费 {own_hours:,.0f} × {watts:g} W × PUE {pue:g} × {s}{e:g}/度 = {s}{power:,.0f}"
+        + (f"，托管 {s}{hosting:,.0f}" if hosting else "，不计托管（桌面卡）") + "。"))
+    if wall > HOURS_PER_MONTH:
+        lines.append(ctx.t(f"**It cannot do it**: {wall:,.0f} h a month is more than a month has; it takes "
+                           f"{math.ceil(own_hours / HOURS_PER_MONTH)} such cards.",
+                           f"**做不完**：每月要 {wall:,.0f} 小时，超过一个月的时长；需要 {math.ceil(own_hours / HOURS_PER_MONTH)} 张这样的卡。"))
+    if saving <= 0:
+        months = None
+        lines.append(ctx.t(f"**It never pays back**: the {s}{rent:,.0f} of rent a month does not cover the bought cards' "
+                           f"{s}{power + hosting:,.0f} of power and hosting; keep renting.",
+                           f"**永远回不了本**：每月 {s}{rent:,.0f} 的租金还不够买来的卡每月 {s}{power + hosting:,.0f} 的电费和托管；继续租。"))
+    else:
+        months = total / saving
+        figures["payback_months"] = round(months, 1)
+        pays = months <= life
+        per_r = (watts / 1000 * pue * e) * ratio  # power per rented GPU-hour of work, on the bought cards
+        need = (total / 24 + hosting) / (rate - per_r) if rate > per_r else None
+        lines.append(ctx.t(
+            f"**Payback: {s}{total:,.0f} / {s}{saving:,.0f} saved a month = {months:,.0f} months ({months / 12:,.1f} years)**"
+            + (f", within the cards' ~{life / 12:g}-year useful life." if pays else
+               f": longer than the cards' ~{life / 12:g}-year useful life, so **at this usage buying does not pay; keep renting**.")
+            + (f" To pay back in 2 years it takes about {need:,.0f} {rented.name} GPU-hours a month ({need / used_hours:,.1f}× "
+               "today's)." if need and months > 24 else ""),
+            f"**回本：{s}{total:,.0f} ÷ 每月省 {s}{saving:,.0f} = {months:,.0f} 个月（{months / 12:,.1f} 年）**"
+            + (f"，在卡约 {life / 12:g} 年的使用寿命内。" if pays else
+               f"，超过卡约 {life / 12:g} 年的使用寿命，**按这个用量买不划算，继续租**。")
+            + (f"要 2 年回本，每月需要约 {need:,.0f} 个 {rented.name} 卡时（现在的 {need / used_hours:,.1f} 倍）。"
+               if need and months > 24 else "")))
+    if bought.memory_gb < rented.memory_gb:
+        lines.append(ctx.t(f"**Memory**: {bought.name} has {bought.memory_gb:g} GB against {rented.memory_gb:g} GB: a job "
+                           f"that needs more per GPU (a 70B fine-tune, long sequences) needs QLoRA, more sharding or offload "
+                           "there, which slows it further.",
+                           f"**显存**：{bought.name} 只有 {bought.memory_gb:g} GB，{rented.name} 是 {rented.memory_gb:g} GB：每卡需要更多"
+                           "显存的任务（70B 微调、长序列）在它上面要用 QLoRA、更多切分或 offload，会更慢。"))
+    ctx.note(ctx.t("the speed ratio is the cards' peak ratio; measured jobs differ by the software and the job (consumer "
+                   "cards lack NVLink, which slows multi-GPU training further)",
+                   "速度比按两张卡的峰值之比；实际任务因软件和任务而异（消费级卡没有 NVLink，多卡训练还会更慢）"))
+    return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
+                  figures=figures)

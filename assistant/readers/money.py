@@ -382,6 +382,8 @@ def _server_hourly_price(text: str, out: dict) -> float | None:
                  text) and re.search(_PER_HOUR, text):
         return v  # 'we run 8 H20s, ¥60 an hour all in': the deployment's cost per hour, over its GPUs
     if re.search(rf"(?:{_SERVER}|(?<![a-z])(?:server|node|box|machine)s?(?![a-z]))[^。？?！!，,]{{0,16}}?(?:¥|￥|\$)?\s*{n}|"
+                 rf"(?:{_SERVER}|(?<![a-z])(?:server|node|box|machine)(?![a-z]))\s*[，,]\s*(?:{_PER_HOUR})[^。？?！!，,]{{0,8}}?"
+                 rf"(?:¥|￥|\$)?\s*{n}|"  # ('租 8 卡 H200 整机，每小时大概 25 美元': the clause after the machine prices it)
                  rf"{n}\s*(?:元|块|美元|刀|usd|\$)?\s*/?\s*(?:台|整机)|" + _A_SERVER, text):
         # ('整机 55 元/小时', 'an 8x A800 server at $7.60/hour': the whole machine's hour)
         return v

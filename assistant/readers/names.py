@@ -429,6 +429,8 @@ def count_spans_near_gpus(text: str, names: Names) -> tuple[int | None, int | No
         b0 = max(0, start - 40)
         b0 = max(b0, text.rfind("\n", 0, start) + 1)  # a count never crosses a line ('…115 万\nL20 8卡机': a price above)
         before, after = text[b0:start], text[end:end + 16]
+        if re.match(r"s?[\s-]*(?:gpu)?[\s-]*(?:卡时|卡·时|小时|hours?|hrs?)(?![a-z])", after):
+            continue  # ('200 H100-GPU-hours a month', '500 A100 卡时'): hours of a card, not a count of cards
         before = re.sub(r"(?:华为|huawei|昇腾|升腾|ascend|amd|instinct|英伟达)\s*$", "", before)  # ('两台 8卡 昇腾 910B')
         m = re.search(r"(\d+)\s*(?:台|个节点|nodes?|servers?|machines?|boxes|hosts?)\s*(?:[x×*,，、]|of|with|each with|"
                       r"每台|每个)?\s*(\d+)\s*(?:[x×*]|张|块|卡|gpus?|cards?)?\s*(?:nvidia\s*)?$", before)

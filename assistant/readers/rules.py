@@ -428,6 +428,36 @@ _AT_THEIR_RATE = (r"同样(?:的)?\s*效率|按(?:他们|它|这个|人家)(?:�
                   r"(?<![a-z])(?:the )?(?:same|similar) (?:recipe|method|approach|setup)(?![a-z])")
 
 
+_USAGE_PER = {"month": 1.0, "mo": 1.0, "月": 1.0, "week": 730 / 168, "wk": 730 / 168, "周": 730 / 168, "day": 730 / 24,
+              "天": 730 / 24, "year": 1 / 12, "yr": 1 / 12, "年": 1 / 12}
+
+
+def _gpu_hours_usage(low: str, spans) -> tuple[float, str | None] | None:
+    """GPU-hours a period the user runs now, per month, and the card they run on: 'roughly 200 H100-GPU-hours a
+    month', '~300 A100 hours per month', '每月大概 500 卡时（A100）', '每个月用 500 个 A100 卡时'."""
+    unit = r"(month|mo|week|wk|day|year|yr|月|周|天|年)"
+    m = re.search(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(?:个)?\s*([a-z0-9\s-]{0,24}?|[^\d\n。，,;；]{0,12}?)[\s-]*(?:gpu[\s-]*)?"
+                  r"(?:hours?|hrs?|卡时|卡·时|gpu\s*小时)(?![a-z])\s*(?:of\s+\w+\s+)?(?:a|per|/|each|every|一个?|每个?)\s*" + unit,
+                  low) or \
+        re.search(r"每(?:个)?" + unit + r"[^。；;\n\d]{0,12}?(\d[\d,]*(?:\.\d+)?)\s*(k|千|万)?\s*(?:个)?\s*([^\d\n。，,;；]{0,16}?)"
+                  r"\s*(?:卡时|卡·时|gpu[\s-]*(?:hours?|小时))", low)
+    if not m:
+        return None
+    if m.re.pattern.startswith("每"):
+        per, num, mag, between = m.group(1), m.group(2), m.group(3), m.group(4)
+    else:
+        num, mag, between, per = m.group(1), m.group(2), m.group(3), m.group(4)
+    if re.search(r"\$|¥|￥|元|美元|usd|rmb|at\s*$|for\s*$", between or ""):
+        return None  # ('$2.20 per GPU-hour', '8 元/卡时'): a price's unit, not hours used
+    if re.search(r"(?<![a-z\d])\d|gpus|cards|张|台|卡(?!时)", between or ""):
+        return None  # ('8 GPUs 12 hours a day'): a count, then each one's hours
+    v = float(num.replace(",", "")) * {"k": 1e3, "千": 1e3, "万": 1e4}.get(mag or "", 1)
+    gid = next((g for a, b, g in spans if m.start() <= a < m.end()), None) or \
+        next((g for a, b, g in spans if m.end() <= a <= m.end() + 6 and re.fullmatch(r"\s*的?\s*", low[m.end():a])), None)
+    # ('200 H100-GPU-hours', '500 卡时的 A100': the card written inside or right after)
+    return v * _USAGE_PER[per], gid
+
+
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up; a measured earlier run
     written before the job asked is kept apart (measured_*) and lends the job what it does not restate."""
@@ -1387,6 +1417,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if accum and "global_batch" not in stated and stated.get("micro_batch") and stated.get("num_gpus"):
         # 'micro-batch 4 per GPU, grad accumulation 4' on 8 GPUs: 4 x 4 x 8 = 128 sequences per optimizer step
         stated["global_batch"] = stated["micro_batch"] * accum * stated["num_gpus"]
+    usage = _gpu_hours_usage(low, names.gpu_spans)
+    if usage:  # ('our use is ~200 H100-GPU-hours a month'): what is rented now, per month; not a count nor a period
+        stated["usage_gpu_hours_per_month"], gid = usage
+        if gid:
+            stated["usage_gpu"] = gid
     pair = slots.measured_and_new_tokens(low) if stated.get("period_hours") else None
     if pair:  # 'last run: 200M tokens took 6 h … how long for 1.5B?': the measured run's tokens and the job's
         stated["measured_tokens"], stated["tokens"] = pair

@@ -116,14 +116,15 @@ def nodes(text: str) -> dict:
 def gpu_count(text: str) -> dict:
     """Counts not attached to a GPU name: '8卡', '8 GPUs', '8-GPU', '4 cards', 'dual', '单卡', '2048 of them',
     '千卡' (a thousand), '万卡集群'."""
-    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?|[一两二三四五六七八九十])?\s*(百|千|万)\s*(?:张|块)?\s*卡", text) or \
+    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?|[一两二三四五六七八九十])?\s*(百|千|万)\s*(?:张|块)?\s*卡(?!\s*(?:时|·时|小时))", text) or \
         re.search(w(r"(\d+(?:\.\d+)?|a|one|several)?\s*(thousand|hundred|k)[\s-]*(?:gpus?|cards?)"), text)
     if m:
         head = to_number(m.group(1)) if m.group(1) and m.group(1) not in ("a", "one", "several") else 1
         unit = {"百": 100, "千": 1000, "万": 10000, "hundred": 100, "thousand": 1000, "k": 1000}[m.group(2)]
         if head and 1 <= head * unit <= 100_000:
             return {"num_gpus": int(head * unit)}
-    m = re.search(r"(?<![a-z\d.×$¥])(\d+)\s*-?\s*" + _CARD, text)  # not the digits of a name ('z9000 gpu')
+    m = re.search(r"(?<![a-z\d.×$¥])(\d+)\s*-?\s*" + _CARD + r"(?![\s-]*(?:时|·时|hours?|hrs?|小时)(?![a-z]))", text)
+    # (not the digits of a name, 'z9000 gpu'; nor GPU-hours, '500 卡时', '200 GPU-hours')
     if m and 0 <= int(m.group(1)) <= 100_000:
         return {"num_gpus": int(m.group(1))}
     m = next((x for x in re.finditer(rf"(单|双|四|八|{_CN_COUNT})\s*(?:张|块(?=\s*(?:显?卡|gpu|[a-z0-9]|[，,。;；)）?？]|$))|卡)(?!时|钱)",
