@@ -144,7 +144,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
     zh = req.lang == "zh"
     for setting in SETTINGS:
         if setting == "method" and req.methods:
-            one_card = (req.num_gpus or 1) == 1 and not re.search(r"快|慢|" + w(r"faster|slower|speed|how long|time"), low)
+            one_card = (req.num_gpus or 1) == 1 and not re.search(r"快|慢|多久|多长时间|几天|几个小时|耗时|" + w(
+                r"faster|slower|speed|how long|time|hours or days|days or weeks"), low)  # ('分别要多少张卡、多久')
             feasible = re.search(r"能跑|跑得动|放得下|放不下|够不够|可行|哪些能|" + w(r"feasible|fits?|doable|possible|viable|"
                                                                            r"which (?:ones? )?(?:can|work)"), low)
             memory_words = re.search(r"显存|内存|" + w(r"memory|vram|memory numbers|how much (?:gpu )?memory"), low)

@@ -27,10 +27,11 @@ CUES: list[tuple[str, float, str]] = [
                     r"what(?:['’]ll| will| would| does| did) (?:it|this|that|the (?:job|run|training)) cost|cost on the cloud|"
                     r"how much money")),
     ("cost", 1, w(r"cost|costs|rent|renting|rental|buy|buying|purchase") + r"|租|买"),
-    ("training_time", 3, r"多久|多长时间|多少时间|几天|多少天|几周|几个月|多少小时|几个小时|训练时间|耗时|(?<![一每/])卡时|要跑多|跑多久|训多久|"
+    ("training_time", 3, r"多久|多长时间|多少时间|几天|多少天|几周|几个月|多少小时|几个小时|训练时间|耗时|(?:小时|天|周)还是(?:天|周|月)|(?<![一每/])卡时|要跑多|跑多久|训多久|"
                          r"每步(?:要|大概|约)?(?:多少|几)秒|每个?\s*step\s*(?:要|大概)?(?:多少|几)秒|步时|"
                          r"快多少|慢多少|快几倍|慢几倍|"
                          + w(r"how long|how many (?:days|hours|weeks|months)|wall[\s-]?clock|time to (?:train|finish|complete)|"
+                             r"(?:minutes|hours|days|weeks) or (?:hours|days|weeks|months)|"  # ('are we talking hours or days?')
                              r"time per (?:optimizer |training )?step|step time|seconds per step|s/step|"
                              r"how many (?:optimizer |training |total )?steps|number of (?:optimizer |training )?steps|steps\?|"
                              r"training time|(?<!per )(?<!/)gpu[\s-]?hours?|(?<!per )(?<!/)(?:[ahlb]\d{2,3}|h20|mi\d{3}x?)[\s-]?hours|gpu[\s-]?days|(?:days|hours|weeks|months) to (?:pre[\s-]?train|train|"
