@@ -744,6 +744,11 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared), one_of_several=one_of_several)
     if _scales_a_quoted_run(req, invalid):
         return _finish(ctx, _run(ctx, train.scaled_published_run))
+    if req.largest_model and req.num_gpus and (req.period_hours or req.deadline_hours) and re.search(
+            r"chinchilla|compute[\s-]*optimal|算力最优|(?:pre[\s-]?train|from scratch|预训练|从头训)", question.lower()):
+        # '256 H100s for 30 days: the biggest model we can train Chinchilla-optimally?': the budget, not the memory
+        ctx.req = req.model_copy(update={"intent": "training_time"})
+        return _finish(ctx, _run(ctx, train.compute_optimal))
     if req.usage_gpu_hours_per_month and req.intent in ("cost", "price", "recommend", "compare") and (
             req.break_even or req.purchase_price or req.purchase_price_per_server or req.purchase):
         # 'buy a rig instead of renting; we use ~200 H100-hours a month: payback?': the rent paid now against the cards

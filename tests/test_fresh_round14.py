@@ -314,3 +314,21 @@ def test_a_payback_past_the_cards_life_says_keep_renting_and_the_usage_that_woul
     assert a.figures["payback_months"] == pytest.approx(months, abs=0.1)
     assert months > 48 and "keep renting" in a.answer
     assert "$35,000 per GPU" not in a.answer and len(a.asks) == 0
+
+
+# --- a compute budget's Chinchilla-optimal model --------------------------------------------------------------------------
+@pytest.mark.parametrize("text, n, gpu, hours, mfu", [
+    ("we have 256 H100s for 30 days. what's the biggest dense model we can train Chinchilla-optimally, and on how many "
+     "tokens?", 256, "h100", 720, 0.40),
+    ("我们有 64 张 A800，用两个月，从头预训练最大能训多大的模型（按 chinchilla）？", 64, "a800", 1460, 0.45),
+])
+def test_a_compute_budget_gives_the_chinchilla_optimal_size(text, n, gpu, hours, mfu):
+    # C = GPUs × dense BF16 peak × MFU × seconds; N = sqrt(C / 120) (C = 6·N·D, D = 20·N), D = 20·N.
+    # 256 H100 × 989.4 TFLOPS × 0.40 × 720 h × 3,600 = 2.63e23 -> N = 46.8B, D = 0.94T
+    peak = CAT.gpu(gpu)[0].bf16_dense_tflops
+    c = n * peak * 1e12 * mfu * hours * 3600
+    a = ask(text)
+    assert a.figures["compute_budget_flops"] == pytest.approx(c, rel=0.01)
+    assert a.figures["optimal_params"] == pytest.approx((c / 120) ** 0.5, rel=0.01)
+    assert a.figures["optimal_tokens"] == pytest.approx(20 * (c / 120) ** 0.5, rel=0.01)
+    assert "not used" not in a.answer.lower() and "未使用" not in a.answer

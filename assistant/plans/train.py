@@ -1472,3 +1472,48 @@ def scaled_published_run(ctx: Ctx) -> Answer:
     figures = {"gpu_hours": r.gpu_hours, "scale_factor": r.factor, "wall_hours": r.wall_hours, "cost": r.cost}
     return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="training_time",
                   figures=figures, tool_calls=ctx.calls)
+
+
+def compute_optimal(ctx: Ctx) -> Answer:
+    """'We have 256 H100s for 30 days: the biggest dense model we can train Chinchilla-optimally, on how many tokens?':
+    the compute budget C = GPUs × dense peak × MFU × seconds; Chinchilla (Hoffmann et al. 2022) puts the optimum at
+    D ≈ 20·N with C ≈ 6·N·D = 120·N², so N = sqrt(C / 120) and D = 20·N; the MFU band gives the range."""
+    from tools import efficiency as eff
+
+    req = ctx.req
+    gpu = ctx.gpu(default="h100")
+    n = req.num_gpus or 1
+    hours = req.period_hours or req.deadline_hours
+    precision = "fp8" if req.precision == "fp8" and gpu.fp8_dense_tflops else "bf16"
+    peak = (gpu.fp8_dense_tflops if precision == "fp8" else gpu.bf16_dense_tflops or gpu.fp16_dense_tflops) or 0
+    band = eff.default_mfu(gpu, precision)
+    mfu = req.mfu or band.point
+    ctx.used |= {"num_gpus", "gpu", "period_hours", "deadline_hours", "largest_model", "mfu", "precision"}
+    budget = lambda m: n * peak * 1e12 * m * hours * 3600  # noqa: E731
+    c = budget(mfu)
+    size = lambda c_: math.sqrt(c_ / 120)  # noqa: E731
+    big, lo_n, hi_n = size(c), size(budget(band.low)), size(budget(band.high))
+    figures = {"compute_budget_flops": float(f"{c:.3g}"), "optimal_params": float(f"{big:.3g}"),
+               "optimal_tokens": float(f"{20 * big:.3g}"), "mfu": mfu}
+    lines = [ctx.t(
+        f"**Compute budget**: {n:,} × {gpu.name} × {peak:g} dense {precision.upper()} TFLOPS × MFU {mfu:.0%} × "
+        f"{hours:,.0f} h × 3,600 = **{c:.2e} FLOPs**.",
+        f"**算力预算**：{n:,} 张 {gpu.name} × 稠密 {precision.upper()} {peak:g} TFLOPS × MFU {mfu:.0%} × {hours:,.0f} 小时 × 3600 = "
+        f"**{c:.2e} FLOPs**。"),
+        ctx.t(f"**Chinchilla-optimal**: D ≈ 20·N and C ≈ 6·N·D = 120·N², so N = √(C / 120) ≈ **{big / 1e9:,.0f}B parameters** "
+              f"on D = 20·N ≈ **{20 * big / 1e12:,.2f}T tokens** (MFU {band.low:.0%}-{band.high:.0%}: {lo_n / 1e9:,.0f}B-"
+              f"{hi_n / 1e9:,.0f}B on {20 * lo_n / 1e12:,.2f}-{20 * hi_n / 1e12:,.2f}T).",
+              f"**Chinchilla 最优**：D ≈ 20·N，C ≈ 6·N·D = 120·N²，所以 N = √(C / 120) ≈ **{big / 1e9:,.0f}B 参数**，"
+              f"训练 D = 20·N ≈ **{20 * big / 1e12:,.2f}T token**（MFU {band.low:.0%}-{band.high:.0%}：{lo_n / 1e9:,.0f}B-"
+              f"{hi_n / 1e9:,.0f}B，{20 * lo_n / 1e12:,.2f}-{20 * hi_n / 1e12:,.2f}T token）。"),
+        ctx.t("**What it leaves out**: Chinchilla minimises training compute, not the cost of serving the model; most teams "
+              "now train a smaller model on many more tokens (Llama 3 8B: 15T) because it is cheaper to run. It also needs "
+              f"~{20 * big / 1e12:,.1f}T tokens of good data, and restarts and evaluations take 5-15% of the time (at 10% lost, "
+              f"N is ~{size(c * 0.9) / 1e9:,.0f}B).",
+              "**没算进去的**：Chinchilla 最优是让训练算力最省，不是让推理最省；现在多数团队用更多 token 训更小的模型"
+              f"（Llama 3 8B 用了 15T），因为部署便宜。还需要约 {20 * big / 1e12:,.1f}T 的高质量数据；故障重启和评测通常占 5-15% 的时间"
+              f"（损失 10% 时 N 约 {size(c * 0.9) / 1e9:,.0f}B）。")]
+    ctx.note(ctx.t(f"MFU {mfu:.0%}, band {band.low:.0%}-{band.high:.0%} ({band.basis})" + ("" if not req.mfu else " (yours)"),
+                   f"MFU {mfu:.0%}，区间 {band.low:.0%}-{band.high:.0%}（{band.basis}）" + ("" if not req.mfu else "（你给的）")))
+    return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="training_time",
+                  figures=figures)
