@@ -332,3 +332,17 @@ def test_a_compute_budget_gives_the_chinchilla_optimal_size(text, n, gpu, hours,
     assert a.figures["optimal_params"] == pytest.approx((c / 120) ** 0.5, rel=0.01)
     assert a.figures["optimal_tokens"] == pytest.approx(20 * (c / 120) ** 0.5, rel=0.01)
     assert "not used" not in a.answer.lower() and "未使用" not in a.answer
+
+
+# --- a count named for the options is each option's count ---------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "need to LoRA-finetune Llama 3.1 70B. ~30M tokens of data, 2 epochs. we'll rent. 8x H100 or 8x A100 80GB - which is "
+    "cheaper overall?",
+    "Llama 3.1 70B LoRA，3000 万 token，2 个 epoch，租 8 张 H100 还是 8 张 A100 80G 更便宜？",
+])
+def test_options_named_with_a_count_are_priced_at_that_count(text):
+    a = ask(text)
+    call = next(c for c in a.tool_calls if c.name == "recommend")
+    assert {o["num_gpus"] for o in call.result["options"]} == {8}
+    # 70B LoRA: bf16 frozen weights 141 GB over 8 GPUs hold it, so no option needs more than the 8 named
+    assert "GPU count 8" not in a.answer and "卡数 8" not in a.answer

@@ -37,6 +37,8 @@ class RecommendRequest(BaseModel):
     batch: int = Field(1, ge=1, le=100_000, description="inference: concurrent sequences")
     budget: float | None = Field(None, gt=0, description="USD for the whole job (training) or per hour (inference)")
     deadline_hours: float | None = Field(None, gt=0)
+    train_gpus: int | None = Field(None, ge=1, le=MAX_GPUS, description="training: every option at this many GPUs (the "
+                                   "count the user named, '8x H100 or 8x A100'), or at the least that holds the job if more")
     box_gpus: int | None = Field(None, ge=1, le=8, description="inference: every option is one machine of this many "
                                  "GPUs ('from ONE box', '一台 8 卡机'), tensor parallel over all of them, no latency target "
                                  "imposed; a card whose box does not hold the model is rejected with the reason")
@@ -94,8 +96,10 @@ def _train_option(req: RecommendRequest, gpu: GPU, tokens: float) -> Option:
     def timed(count: int):
         return estimate_training_time(TrainingTimeRequest(model=req.model, gpu=gpu, num_gpus=count, tokens=tokens,
                                                           method=method, seq_len=req.seq_len))
+    if req.train_gpus:  # the count named for every option ('8x H100 or 8x A100'): kept where it holds the job
+        n = max(n, req.train_gpus)
     t = timed(n)
-    while req.deadline_hours and t.wall_hours > req.deadline_hours and n * 2 <= MAX_GPUS:
+    while req.deadline_hours and not req.train_gpus and t.wall_hours > req.deadline_hours and n * 2 <= MAX_GPUS:
         faster = timed(n * 2)
         if faster.wall_hours >= t.wall_hours * 0.95:  # more GPUs stopped helping (slow links)
             break
@@ -227,7 +231,9 @@ def _assumptions(req: RecommendRequest, tokens: float | None) -> list[str]:
     out = []
     if req.task != "inference":
         out.append(f"{tokens:.3g} training tokens" + ("" if req.tokens else " (default for fine-tuning; --tokens)"))
-        out.append("per GPU type: the least count that fits (memory engine defaults: ZeRO-3 with more than one GPU, "
+        out.append(f"per GPU type: {req.train_gpus} GPUs as named (more where {req.train_gpus} do not hold the job)"
+                   if req.train_gpus else
+                   "per GPU type: the least count that fits (memory engine defaults: ZeRO-3 with more than one GPU, "
                    "full recomputation), doubled while a deadline is missed and more GPUs still help")
     elif req.box_gpus:
         out.append(f"serving {req.batch} concurrent user(s) at {req.seq_len or 4096} tokens each with vLLM on one box of "

@@ -782,14 +782,19 @@ def recommend(ctx: Ctx) -> Answer:
         if req.precision and "precision" in req.stated:
             load["precision"] = req.precision
             ctx.used |= {"precision", "full_model"}
+    if task != "inference" and req.num_gpus and "num_gpus" in req.stated and len(req.gpus) >= 2:
+        load["train_gpus"] = req.num_gpus  # ('8x H100 or 8x A100 80GB: which is cheaper?'): each option at that count
+        ctx.used |= {"num_gpus", "nodes", "gpus_per_node"}
     args |= load
     res = ctx.call("recommend", args, rank(RecommendRequest(
         model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), tokens=tokens, budget=budget,
         deadline_hours=req.deadline_hours, **load)))
     hourly = task == "inference"  # the recommender prices inference per hour, training as the whole job
     digits = 2 if hourly else 0
-    rows = [[str(o.rank), o.gpu, str(o.num_gpus), f"{o.per_gpu_gb:.1f}",
-             "-" if o.cost is None else ctx.money(o.cost, digits), assumption_zh(o.why) if ctx.zh else o.why]
+    timed = not hourly and any(o.wall_hours for o in res.options[:6])  # (a training pick: each option's time beside its cost)
+    rows = [[str(o.rank), o.gpu, str(o.num_gpus), f"{o.per_gpu_gb:.1f}"] + ([f"{o.wall_hours:,.1f}" if o.wall_hours else "-"]
+                                                                         if timed else []) +
+            ["-" if o.cost is None else ctx.money(o.cost, digits), assumption_zh(o.why) if ctx.zh else o.why]
             for o in res.options[:6]]
     top = res.options[0] if res.options else None
     cost_head = (ctx.t("cost per hour", "每小时费用") if hourly else ctx.t("job cost", "任务费用"))
@@ -833,7 +838,8 @@ def recommend(ctx: Ctx) -> Answer:
         out_lines = ["\n", ctx.t("**Ruled out:**", "**不行的：**")] + [
             f"- {o.gpu}: " + (assumption_zh(o.why) if ctx.zh else o.why) for o in res.rejected[:8]]
     text = ("\n".join(lines) + "\n\n"
-            + md_table(["#", "GPU", "GPUs", "GB/GPU", cost_head, T(lang, "why")], rows) + "\n".join(out_lines)
+            + md_table(["#", "GPU", "GPUs", "GB/GPU"] + ([ctx.t("hours", "小时")] if timed else []) + [cost_head, T(lang, "why")],
+                       rows) + "\n".join(out_lines)
             + assumptions_md(lang, ctx.notes + res.assumptions))
     verdict = Verdict(fits=True, gpu=top.gpu, num_gpus=top.num_gpus, method=task, per_gpu_gb=top.per_gpu_gb) if top else None
     figures = {"cost_usd": top.cost if top else None, "cost_per_hour": int(hourly)}
