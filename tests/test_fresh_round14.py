@@ -346,3 +346,17 @@ def test_options_named_with_a_count_are_priced_at_that_count(text):
     assert {o["num_gpus"] for o in call.result["options"]} == {8}
     # 70B LoRA: bf16 frozen weights 141 GB over 8 GPUs hold it, so no option needs more than the 8 named
     assert "GPU count 8" not in a.answer and "卡数 8" not in a.answer
+
+
+# --- an even split of input and output -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("said", ["输入输出差不多一半一半", "输入和输出各一半", "half input, half output", "input and output about equal"])
+def test_an_even_split_is_one_input_token_per_output_token(said):
+    assert _req(f"每天 5000 万 token（{said}），qwen2.5-72b，api 输入 4 元/百万、输出 12 元/百万").input_output_ratio == 1.0
+
+
+def test_the_api_bill_at_an_even_split_and_the_reasons_to_self_host_anyway():
+    a = ask("自建还是调API？我们每天大概5000万token（输入输出差不多一半一半），模型是Qwen2.5-72B，阿里云百炼上价格大概输入4元/百万、"
+            "输出12元/百万")
+    # 25M input × ¥4 + 25M output × ¥12 = ¥100 + ¥300 = ¥400 a day
+    assert a.figures["api_per_day"] == 400
+    assert "数据不能出内网" in a.answer

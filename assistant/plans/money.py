@@ -412,6 +412,12 @@ def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int, made_m: flo
                    + (f"，而它满载每天只能产出约 {made_m:,.0f}M：在这台机器上一直是 API 更便宜。" if over else "，前提是它扛得住。"))
     else:
         tail_en = tail_zh = ""
+    if cheaper:  # the reasons a team self-hosts at a loss are the decision, not the arithmetic: said
+        tail_en += (" Self-hosting can still be the call for data that may not leave your network, a fine-tuned model, or "
+                    "latency and quota control; buying cards instead of renting changes the self-hosted bill only if they "
+                    "stay busy for years.")
+        tail_zh += ("数据不能出内网、要部署微调过的模型、要自己控制延迟和限流时，即使贵也可能选自建；买卡代替租卡，"
+                    "只有长期跑满才会明显降低自建成本。")
     # in the period the user speaks in: 'a month' when the volume or the bill is asked by the month (a month is 730 h)
     monthly = bool(re.search(r"每月|月度|一个月|(?<![a-z])(?:month|monthly|mo)(?![a-z])|/\s*月", ctx.question.lower()))
     k = HOURS_PER_MONTH / 24 if monthly else 1.0

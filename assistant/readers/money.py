@@ -518,6 +518,11 @@ def input_output_ratio(text: str) -> float | None:
         inp = pct if side in ("input", "prompt", "输入") else 1 - pct
         if 0 < inp < 1:
             return inp / (1 - inp)
+    if re.search(r"(?:输入|input|prompt)\s*(?:和|与|跟|/|and|&)?\s*(?:输出|output|completion)s?\s*(?:token)?\s*(?:差不多|大概|大约|基本|各占?)?\s*"
+                 r"(?:一半一半|各一半|五五开|1\s*[:：]\s*1|对半|一样多|差不多)|(?<![a-z])(?:half (?:input|prompt)s?,? half (?:output|completion)s?|"
+                 r"(?:input|prompt)s? and (?:output|completion)s? (?:about |roughly )?(?:equal|the same|50/50|half and half)|50/50 (?:input|in)/(?:output|out))",
+                 text):
+        return 1.0  # ('输入输出差不多一半一半', 'half input, half output'): as much in as out
     parts = split_volumes(text)
     return parts[0] / parts[1] if parts else None
 
