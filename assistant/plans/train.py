@@ -1242,6 +1242,29 @@ def training_time(ctx: Ctx) -> Answer:
                            f"**你给的 MFU {claimed_mfu:.0%} 超过了所有公开训练**（最好的约 {BEST_PUBLISHED_MFU:.0%}；这张卡常见 "
                            f"{first.mfu:.0%}）：上面的估算按 {first.mfu:.0%}。按 {claimed_mfu:.0%} 算是 {at:,.1f} 小时（{at / 24:,.1f} 天）；"
                            "请核对日志的算法（按稀疏或 FP8 峰值、或 FLOPs 算重了，都会虚高）。"))
+    elif req.mfu and "mfu" in req.stated and len(results) == 1 and re.search(
+            r"靠谱|现实|可信|合理|能到|做得到|达得到|(?<![a-z])(?:realistic|reasonable|achievable|plausible|doable|reachable|"
+            r"legit|believable|really get|actually get)(?![a-z])", ctx.question.lower()):
+        # '按 MFU 50% 算要多久？这个 50% 靠谱吗？': the time at the stated MFU, and at the card's usual band beside it
+        from tools.efficiency import default_mfu
+
+        band = default_mfu(ctx.gpu(first.gpu), req.precision or "bf16")
+        at = lambda m: first.wall_hours * req.mfu / m  # noqa: E731
+        figures |= {"hours_at_typical_mfu": round(at(band.point), 1), "typical_mfu": band.point}
+        verdict_en = ("at the top of what is published for this card" if req.mfu >= band.high else
+                      "within what is published for this card" if req.mfu >= band.low else "below what is usual for this card")
+        verdict_zh = ("已是这张卡公开数据的上限" if req.mfu >= band.high else "在这张卡的公开范围内" if req.mfu >= band.low
+                      else "低于这张卡的常见水平")
+        lines.append(ctx.t(
+            f"**Your {req.mfu:.0%} MFU is {verdict_en}** ({band.low:.0%}-{band.high:.0%}, usually {band.point:.0%}: "
+            f"{band.basis}); a figure measured on other cards, another model or a tuned stack does not carry over. At "
+            f"{band.point:.0%} the run takes {at(band.point):,.0f} h ({at(band.point) / 24:,.0f} days), at {band.low:.0%} "
+            f"{at(band.low):,.0f} h ({at(band.low) / 24:,.0f} days); add 5-15% for restarts, and measure MFU on a short run "
+            "of your own before committing.",
+            f"**你给的 MFU {req.mfu:.0%}{verdict_zh}**（{band.low:.0%}-{band.high:.0%}，常见 {band.point:.0%}：{band.basis}）；"
+            f"别的卡、别的模型或专门调优过的框架上测到的数字不能直接套用。按 {band.point:.0%} 要 {at(band.point):,.0f} 小时"
+            f"（{at(band.point) / 24:,.0f} 天），按 {band.low:.0%} 要 {at(band.low):,.0f} 小时（{at(band.low) / 24:,.0f} 天）；"
+            "再留 5-15% 给故障重启，正式开训前先用小规模实测自己的 MFU。"))
     unfit = _does_not_fit_line(ctx, model, ctx.gpu(first.gpu), n) if req.num_gpus and not ctx.applied.get("num_gpus") \
         and len(results) == 1 else None
     if unfit:  # 'full fine-tune of a 32B on 4 A100s: how long?': a time for a job the GPUs cannot hold, said first

@@ -428,6 +428,30 @@ _AT_THEIR_RATE = (r"同样(?:的)?\s*效率|按(?:他们|它|这个|人家)(?:�
                   r"(?<![a-z])(?:the )?(?:same|similar) (?:recipe|method|approach|setup)(?![a-z])")
 
 
+_QUOTE_CUE = (r"看到|听说|有人说|据说|网上|别人|官方(?:说|称|数据)|论文|博客|宣传|号称|(?<![a-z])(?:someone|somebody|saw|read|"
+              r"blog|paper|reportedly|according to|they say|heard|claims?|vendor|benchmark(?:s|ed)? (?:show|say))(?![a-z])")
+_OWN_CUE = r"我们|我司|咱们|手上|手里|(?<![a-z])(?:our|we|we've|we're|i have|i've got|my|us)(?![a-z])"
+
+
+def _quoted_only_cards(low: str, spans) -> tuple[set, list] | None:
+    """(cards named only in sentences that quote someone else's figure, cards named in sentences about the user's own
+    setup) when both exist: 'saw a blog … on one H100. We … put it on an L40S'."""
+    bounds = [0] + [m.end() for m in re.finditer(r"[。？！?!;；\n]|\.(?=\s)", low)] + [len(low)]
+    quoted, own = {}, []
+    for a, b in zip(bounds, bounds[1:]):
+        sentence = low[a:b]
+        cards = [g for x, _, g in spans if a <= x < b]
+        if not cards:
+            continue
+        if re.search(_QUOTE_CUE, sentence) and not re.search(_OWN_CUE, sentence):
+            for g in cards:
+                quoted.setdefault(g, True)
+        elif re.search(_OWN_CUE, sentence):
+            own += [g for g in cards if g not in own]
+    only = {g for g in quoted if g not in own}
+    return (only, own) if only and own else None
+
+
 _USAGE_PER = {"month": 1.0, "mo": 1.0, "月": 1.0, "week": 730 / 168, "wk": 730 / 168, "周": 730 / 168, "day": 730 / 24,
               "天": 730 / 24, "year": 1 / 12, "yr": 1 / 12, "年": 1 / 12}
 
@@ -1417,6 +1441,17 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if accum and "global_batch" not in stated and stated.get("micro_batch") and stated.get("num_gpus"):
         # 'micro-batch 4 per GPU, grad accumulation 4' on 8 GPUs: 4 x 4 x 8 = 128 sequences per optimizer step
         stated["global_batch"] = stated["micro_batch"] * accum * stated["num_gpus"]
+    quoted = _quoted_only_cards(low, names.gpu_spans)
+    if quoted and stated.get("gpu") in quoted[0] and quoted[1]:
+        # ('看到有人说 Megatron 在 H100 上能到 MFU 50%。我们是 16 台 A800'): the quoted run's card is a reference; the job
+        # runs on the user's own
+        stated["gpu"] = quoted[1][0]
+        stated["gpus"] = [g for g in (stated.get("gpus") or []) if g not in quoted[0]] or [quoted[1][0]]
+        if stated.get("gpu_text"):
+            stated.pop("gpu_text")
+        warnings.append(f"{', '.join(sorted(quoted[0]))}: the card of the figure you quoted; your job is sized on "
+                        f"{quoted[1][0]}" if lang != "zh" else
+                        f"{'、'.join(sorted(quoted[0]))} 是你引用的那个数字所用的卡；你的任务按 {quoted[1][0]} 计算")
     usage = _gpu_hours_usage(low, names.gpu_spans)
     if usage:  # ('our use is ~200 H100-GPU-hours a month'): what is rented now, per month; not a count nor a period
         stated["usage_gpu_hours_per_month"], gid = usage
