@@ -360,3 +360,25 @@ def test_the_api_bill_at_an_even_split_and_the_reasons_to_self_host_anyway():
     # 25M input × ¥4 + 25M output × ¥12 = ¥100 + ¥300 = ¥400 a day
     assert a.figures["api_per_day"] == 400
     assert "数据不能出内网" in a.answer
+
+
+# --- a quoted run's card is not the job's ---------------------------------------------------------------------------------
+def test_a_card_in_a_quoted_sentence_is_not_the_users_card():
+    r = _req("看到有人说 Megatron 在 H100 上训 70B 能到 MFU 50% 以上。我们是 16 台 A800（128 卡），训 Llama 架构 70B，500B token，"
+             "按 MFU 50% 算要多久？这个 50% 靠谱吗？")
+    assert (r.gpu, r.gpus, r.num_gpus) == ("a800", ["a800"], 128)
+
+
+def test_a_stated_mfu_asked_about_is_set_against_the_cards_band():
+    a = ask("看到有人说 Megatron 在 H100 上训 70B 能到 MFU 50% 以上。我们是 16 台 A800（128 卡），训 Llama 架构 70B，500B token，"
+            "按 MFU 50% 算要多久？这个 50% 靠谱吗？")
+    # 6 × 70e9 × 500e9 = 2.1e23 FLOPs (+ attention) / (128 × 312e12 × 0.50) = 5.26e6 s ≈ 61 days before attention and
+    # layout overheads; the answer's own hours at 50% scale by 50/45 at the A100-class usual 45%
+    h50 = a.figures["wall_hours"]
+    assert a.figures["hours_at_typical_mfu"] == pytest.approx(h50 * 0.50 / 0.45, rel=0.01)
+    assert "先用小规模实测" in a.answer
+
+
+def test_a_plan_over_the_latency_target_offers_fp8_on_a_card_that_computes_it():
+    a = ask("We need 20 users at >=40 tok/s each with ~3k-token prompts, Llama 3.1 8B on one L40S. is one enough?")
+    assert "Not within the latency targets" in a.answer and "**In FP8:" in a.answer

@@ -1620,8 +1620,10 @@ def serving(ctx: Ctx) -> Answer:
                                  f"**达不到延迟目标**：{n} 张 {gpu.name} 显存放得下 {users} 路，但要在{zh_t}内服务，需要 "
                                  f"**{plan.total_gpus}** 张。" if plan.targets else
                                  f"**扛不住这个负载**：{n} 张 {gpu.name} 放得下模型，但要让请求不排队，需要 **{plan.total_gpus}** 张。")
+            if not enough and r.fits:  # the 8-bit route a practitioner tries before more cards, where the card has it
+                plan_lines += _fp8_alternative(ctx, model, gpu, fmt, context, plan)
             if plan.targets and central is not None and figures.get("serve_central_meets"):
-                pass  # (the headline says both the estimate and the slow end)
+                pass
             elif plan.targets:
                 plan_lines.insert(1, ctx.t(
                     f"**Latency**: {n}× {gpu.name} " + ("also meet the latency targets at this load." if enough else

@@ -1449,6 +1449,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         stated["gpus"] = [g for g in (stated.get("gpus") or []) if g not in quoted[0]] or [quoted[1][0]]
         if stated.get("gpu_text"):
             stated.pop("gpu_text")
+        from assistant.readers.names import Names, counts_near_gpus
+
+        near = lambda gs: [counts_near_gpus(low, Names(gpus=[sp[2]], gpu_spans=[sp]))[0]  # noqa: E731
+                           for sp in names.gpu_spans if sp[2] in gs]
+        if stated.get("num_gpus") in near(quoted[0]) and not any(near(set(quoted[1]))):
+            for k in ("num_gpus", "gpus_per_node", "nodes"):  # ('vLLM does 12,000 tok/s on one H100'): the quoted run's count
+                stated.pop(k, None)
         warnings.append(f"{', '.join(sorted(quoted[0]))}: the card of the figure you quoted; your job is sized on "
                         f"{quoted[1][0]}" if lang != "zh" else
                         f"{'、'.join(sorted(quoted[0]))} 是你引用的那个数字所用的卡；你的任务按 {quoted[1][0]} 计算")
