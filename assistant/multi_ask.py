@@ -1332,6 +1332,17 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
 def sub_request(req: Request, ask: Ask) -> Request:
     """The message's Request with this ask's intent and fields."""
     update = {"intent": ask.intent, **ask.update}
+    if req.full_model and update.get("model") and update["model"] != req.model and "precision" not in update and \
+            req.precision and req.model:
+        # '满血版R1和蒸馏版32B': 'full' is each model's own published format (R1's FP8 is not the distill's)
+        from knowledge.catalog import default_catalog
+
+        try:
+            cat = default_catalog()
+            if cat.model(req.model)[0].native_precision == req.precision:
+                update["precision"] = cat.model(update["model"])[0].native_precision
+        except (LookupError, ValueError):
+            pass
     if req.measured_step_s or (req.period_hours and req.measured_tokens):
         # 'we measured 11.5 s/step on 8x A100 … and if we move to 8x H100?': the measurement stays the setup it was
         # taken on; the ask that changes the card, the count or the model scales it from there

@@ -382,3 +382,26 @@ def test_a_stated_mfu_asked_about_is_set_against_the_cards_band():
 def test_a_plan_over_the_latency_target_offers_fp8_on_a_card_that_computes_it():
     a = ask("We need 20 users at >=40 tok/s each with ~3k-token prompts, Llama 3.1 8B on one L40S. is one enough?")
     assert "Not within the latency targets" in a.answer and "**In FP8:" in a.answer
+
+
+# --- R1 and its distills named the short way ------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, models", [
+    ("满血版R1和蒸馏版32B，在单机八卡4090上分别能不能跑？", ["deepseek-v3", "deepseek-r1-distill-qwen-32b"]),
+    ("R1 满血版 和 14B 蒸馏版 哪个能在一张 4090 上跑", ["deepseek-v3", "deepseek-r1-distill-qwen-14b"]),
+    ("full R1 (671B) vs the distilled 70b on 8x H100?", ["deepseek-v3", "deepseek-r1-distill-llama-70b"]),
+])
+def test_r1_beside_full_or_distilled_is_deepseeks(text, models):
+    r = _req(text)
+    assert r.models[:2] == models
+
+
+def test_full_means_each_models_own_published_format():
+    a = ask("满血版R1和蒸馏版32B，在单机八卡4090上分别能不能跑？")
+    # R1's published weights are FP8 (671B × 1 B ≈ 673 GB: not on 8 × 24 GB); the Qwen-32B distill's are BF16
+    assert [x.request["precision"] for x in a.asks] == ["fp8", "bf16"]
+    assert a.asks[0].figures.get("fits") in (0, False) or "放不下" in a.answer
+
+
+def test_a_card_price_and_a_rent_asked_together_show_both():
+    a = ask("4090现在一张大概多少钱？租的话一小时多少？")
+    assert "新卡购买" in a.answer and "按需租用" in a.answer

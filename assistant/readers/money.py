@@ -399,7 +399,13 @@ def purchase_words(text: str) -> dict:
         out["used"] = True
     if has(r"服务器|整机|机器|一台|" + w(r"servers?|nodes?|box|dgx|hgx|system") + r"|8卡机|八卡机", text):
         out["server"] = True
-    if has(r"租|" + w(r"rent\w*|rental|per hour|hourly|an hour|/h|/hr|cloud|lease|runpod|lambda|aws|autodl"), text):
+    rent = has(r"租|" + w(r"rent\w*|rental|per hour|hourly|an hour|/h|/hr|cloud|lease|runpod|lambda|aws|autodl"), text)
+    buy_asked = has(r"(?:一张|一块|每张|单张|一台|整机)\s*(?:大概|大约|现在|要|卖)?\s*(?:多少钱|什么价|啥价|几万|几千)|买(?:一张|一块|一台)?\s*(?:要|大概)?"
+                    r"多少钱|售价|" + w(r"(?:how much|what) (?:does|do|is|are|would) (?:an? |one |the )?\w*\s*(?:cost|go for)(?! to rent)|"
+                                      r"(?:buy|purchase)\w* price|price to (?:buy|own)|cost to (?:buy|own)|msrp"), text)
+    if rent and buy_asked:
+        pass  # ('4090现在一张大概多少钱？租的话一小时多少？'): both prices asked, none filtered out
+    elif rent:
         out["price_kind"] = "rent"
     elif has(r"买|购买|采购|售价|" + w(r"buy\w*|purchase\w*|msrp|retail|own"), text):
         out["price_kind"] = "buy"

@@ -92,6 +92,30 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
             out.notes.append(f"{m.group(0).strip()} is a distilled {base[m.group(1)] or rec.name} (same architecture), "
                              "not the 671B DeepSeek-R1")
         work = mask(work, m.start(), m.end())
+    # 2b. R1 in a message about it: '满血版R1和蒸馏版32B' is DeepSeek-R1 and its Qwen-32B distill; a bare 'R1' beside
+    # '满血', '蒸馏', 'distill' or 671B is DeepSeek's (an 'R1' alone may be anything, and stays unread)
+    if "deepseek" not in work and re.search(r"满血|蒸馏|distill|671\s*b", work):
+        for m in re.finditer(r"(?:蒸馏版?|蒸馏的|distill(?:ed)?|r1[\s_-]*distill)\s*(?:版|的)?\s*(?:qwen|llama)?[\s_-]*(1\.5|7|8|14|32|70)\s*b"
+                             r"(?![a-z0-9])|(?<![a-z0-9])(1\.5|7|8|14|32|70)\s*b\s*(?:的)?\s*(?:蒸馏版?|distill(?:ed)?)", work):
+            size = m.group(1) or m.group(2)
+            fam = "llama" if size in ("8", "70") else "qwen"
+            own = f"deepseek-r1-distill-{fam}-{size}b"
+            rec = next((r for r in catalog.models if r.id == own), None) or next(
+                (r for r in catalog.models if r.id == (f"qwen2.5-{size}b" if fam == "qwen" else
+                                                       {"8": "llama-3.1-8b", "70": "llama-3.3-70b"}[size])), None)
+            if rec is not None and rec.id not in out.models:
+                out.models.append(rec.id)
+                out.model_text = out.model_text or m.group(0).strip()
+                out.notes.append(f"'{m.group(0).strip()}' read as DeepSeek-R1-Distill-{fam.title()}-{size}B, a distilled "
+                                 f"{fam.title()} {size}B (same architecture), not the 671B R1")
+            work = mask(work, m.start(), m.end())
+        m = re.search(r"(?<![a-z0-9_-])r1(?![a-z0-9_])", work)
+        if m:
+            rec = next((r for r in catalog.models if r.id == "deepseek-v3"), None)
+            if rec is not None and rec.id not in out.models:
+                out.models.insert(0, rec.id)
+                out.model_text = m.group(0).strip()
+            work = mask(work, m.start(), m.end())
     # 3. MoE names written as experts x size: '8x7B', '8x22b', '8×7B'
     for m in re.finditer(r"(?<![a-z0-9])(\d+)\s*[x×*]\s*(\d+)\s*b(?![a-z0-9])", work):
         key = f"{m.group(1)}x{m.group(2)}b"
