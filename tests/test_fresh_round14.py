@@ -405,3 +405,15 @@ def test_full_means_each_models_own_published_format():
 def test_a_card_price_and_a_rent_asked_together_show_both():
     a = ask("4090现在一张大概多少钱？租的话一小时多少？")
     assert "新卡购买" in a.answer and "按需租用" in a.answer
+
+
+def test_a_mac_too_small_for_4_bit_names_the_low_bit_files_that_load_and_their_speed():
+    import re
+
+    a = ask("Can a Mac Studio M2 Ultra 192GB run Llama 3.1 405B? which quant, and how fast would it be")
+    # Q4_K_M: 405B × 4.84 bits / 8 ≈ 246 GB (+ KV): no. IQ2_XXS ~2.06 bits: 405e9 × 2.06 / 8 ≈ 104 GB + KV and buffers,
+    # under the ~155 GB macOS gives the GPU by default; decode ceiling 0.8 × 800 GB/s / size
+    m = re.search(r"IQ2_XXS (\d+) GB: loads as is, ~([\d.]+) tokens/s", a.answer)
+    assert m and 100 <= int(m.group(1)) <= 115
+    assert float(m.group(2)) == pytest.approx(0.8 * 800 / int(m.group(1)), rel=0.02)
+    assert "Q4_K_M" in a.answer and "iogpu.wired_limit_mb" in a.answer

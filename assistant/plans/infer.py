@@ -998,12 +998,47 @@ def _mac_does_not_hold(ctx: Ctx, model, gpu, context: int) -> list[str] | None:
     head = ctx.t(f"**Does not fit this Mac in any usable format**: even 4-bit (Q4_K_M) {model.name} needs "
                  f"{q4.per_gpu_gb:,.1f} GB, and macOS gives the GPU {q4.usable_gb:,.1f} GB of the {gpu.memory_gb:g} GB"
                  + (f"; a Mac with {bigger.memory_gb:g} GB of unified memory or more holds it" if bigger else "")
-                 + ". No speed is estimated for a set-up that cannot load (2-bit files fit but lose much quality).",
+                 + ".",
                  f"**这台 Mac 用什么可用格式都放不下**：{model.name} 就算 4 位（Q4_K_M）也要 {q4.per_gpu_gb:,.1f} GB，macOS 只给 GPU "
                  f"{gpu.memory_gb:g} GB 里的 {q4.usable_gb:,.1f} GB" + (f"；统一内存 {bigger.memory_gb:g} GB 及以上的 Mac 才放得下"
                                                                        if bigger else "")
-                 + "。装不下的配置不估算速度（2 位量化放得下，但质量损失大）。")
-    return [head] + [x for x in _family_fits(ctx, model, gpu, 1, context) if x]
+                 + "。")
+    return [head] + _mac_low_bit(ctx, model, gpu, context) + [x for x in _family_fits(ctx, model, gpu, 1, context) if x]
+
+
+def _mac_low_bit(ctx: Ctx, model, gpu, context: int) -> list[str]:
+    """'Can a 192 GB Mac run 405B? which quant, how fast?': the 3- and 2-bit GGUF files against what macOS gives the GPU
+    by default and with the wired limit raised (16 GB left to macOS), and the batch-1 decode ceiling of the one that
+    loads (bandwidth-bound: 80% of the memory bandwidth over the bytes read per token)."""
+    raised = gpu.model_copy(update={"usable_share": max(0.0, (gpu.memory_gb - 16) / gpu.memory_gb)})
+    rows = []
+    for fmt in ("q3_k_m", "q2_k", "iq2_xxs"):
+        try:
+            x, y = fits_on(model, gpu, 1, fmt, context), fits_on(model, raised, 1, fmt, context)
+        except ValueError:
+            continue
+        if x.fits or y.fits:
+            rows.append((fmt, x, y))
+    if not rows:
+        return []
+    bw = gpu.memory_bandwidth_gbps or 0
+    mb = int((gpu.memory_gb - 16) * 1024)
+    parts_en, parts_zh = [], []
+    for fmt, x, y in rows:
+        tps = 0.8 * bw / x.per_gpu_gb if x.per_gpu_gb else 0
+        where_en = "loads as is" if x.fits else "loads once the GPU limit is raised"
+        where_zh = "默认就能装下" if x.fits else "调高 GPU 上限后能装下"
+        parts_en.append(f"{fmt.upper()} {x.per_gpu_gb:,.0f} GB: {where_en}, ~{tps:,.1f} tokens/s at most")
+        parts_zh.append(f"{fmt.upper()} {x.per_gpu_gb:,.0f} GB：{where_zh}，最多约 {tps:,.1f} token/秒")
+    raise_en = (f" (raise it with `sudo sysctl iogpu.wired_limit_mb={mb}`, leaving 16 GB to macOS)"
+                if any(not x.fits for _, x, _ in rows) else "")
+    raise_zh = (f"（调高：`sudo sysctl iogpu.wired_limit_mb={mb}`，给 macOS 留 16 GB）" if any(not x.fits for _, x, _ in rows) else "")
+    return ["", ctx.t(
+        "**What does load: 3- and 2-bit files**, with a clear quality loss against 4-bit: " + "; ".join(parts_en) + raise_en
+        + f". Decode is bandwidth-bound (0.8 × {bw:g} GB/s over the file, one user), and a long prompt takes minutes to "
+        "read in (the Mac's prefill is slow).",
+        "**能装下的是 3 位、2 位量化**，质量比 4 位明显下降：" + "；".join(parts_zh) + raise_zh
+        + f"。解码受带宽限制（0.8 × {bw:g} GB/s ÷ 文件大小，单用户），长提示要读好几分钟（Mac 的预填充慢）。")]
 
 
 def _family_fits(ctx: Ctx, model, gpu, n: int, context: int) -> list[str]:
