@@ -1020,6 +1020,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     answer = _run(ctx, handler)
     if step_batch_missing and answer.status == "answered":
         answer = _ask_step_batch(ctx, answer)
+    if answer.status == "answered" and req.intent == "inference_memory" and req.model and "gpu" not in req.stated and \
+            req.num_gpus == 1 and "num_gpus" in req.stated and not one_of_several and not req.device_kind:
+        # '70B 能单卡跑吗？要量化到几 bit？': one card, none named: the formats against the usual memory sizes, and asked
+        answer = infer.memory_tiers(ctx, answer)
     if _count_for_an_unstated_load(ctx) and answer.status == "answered" and not one_of_several:
         # '客服机器人上线要买几张 H20？': the count turns on the peak load, which is not given: asked, with the counts at
         # a few loads (the memory answer above is the floor)

@@ -417,3 +417,21 @@ def test_a_mac_too_small_for_4_bit_names_the_low_bit_files_that_load_and_their_s
     assert m and 100 <= int(m.group(1)) <= 115
     assert float(m.group(2)) == pytest.approx(0.8 * 800 / int(m.group(1)), rel=0.02)
     assert "Q4_K_M" in a.answer and "iogpu.wired_limit_mb" in a.answer
+
+
+# --- one card, none named: the memory tiers, and the card asked ---------------------------------------------------------
+def test_one_card_with_none_named_asks_which_and_shows_the_formats_by_memory():
+    a = ask("70B的模型能单卡跑吗？要量化到几bit？")
+    assert a.status == "needs_clarification" and a.clarification.missing == ["gpu"]
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[3:9]]
+            for line in a.answer.splitlines() if line.startswith("| ") and "GB" not in line.split("|")[1]}
+    # BF16: 140 GB + 1.34 GB KV (4k) + 2 GB = 143.3 GB; a 141 GB card has 141 GiB = 151.4 GB: 95% -> tight; 96 GB no
+    assert rows["BF16"][5] == "很紧" and rows["BF16"][4] == "✗"
+    # AWQ 4-bit ~39 GB + 3.3 = 42.3 GB: within 90% of 48 GiB (51.5 GB) -> yes; over 97% of 32 GiB (34.4 GB) -> no
+    awq = next(v for k, v in rows.items() if k.startswith("AWQ"))
+    assert awq[2] == "✓" and awq[1] == "✗"
+
+
+def test_a_named_card_is_not_asked_for():
+    a = ask("70B的模型能在一张 H100 上跑吗？要量化到几bit？")
+    assert a.status == "answered" and "用哪张卡" not in a.answer

@@ -2633,3 +2633,46 @@ def quoted_speed_claim(ctx: Ctx) -> Answer:
                "ceiling_tokens_per_s": round(ceiling, 1), "fits": x.fits, "min_gpus": x.min_gpus, "gpus_estimated": run_n}
     return Answer(answer=text, lang=lang, intent="inference_speed", figures=figures, tool_calls=ctx.calls,
                   verdict=Verdict(fits=x.fits, gpu=gpu.id, num_gpus=n, min_gpus=x.min_gpus, method="inference"))
+
+
+GIB = 1.073741824  # a card's '24 GB' is 24 GiB of memory: 25.8 GB
+_TIERS = ((24, "RTX 4090 / 3090"), (32, "RTX 5090"), (48, "L40S / L20 / RTX 6000 Ada"), (80, "A100 / H100 80GB"),
+          (96, "H20 96GB / RTX PRO 6000"), (141, "H200 / H20 141GB"))
+
+
+def memory_tiers(ctx: Ctx, answer: Answer) -> Answer:
+    """'70B 能单卡跑吗？要量化到几 bit？' with no card named: which format fits turns on the card's memory, so it is asked,
+    with the formats against the usual single-card memory sizes (weights + one 4k sequence's KV + ~2 GB of runtime,
+    within 92% of the card); the sizing on the default card stays below."""
+    from assistant.request import Clarification
+    from tools.format_weights import FormatWeightsRequest, weights_by_format
+    from tools.infer_memory import kv_cache_bytes
+
+    model = ctx.model()
+    formats = [f for f in (model.native_precision if model.native_precision in ("bf16", "fp16") else "bf16", "fp8", "awq",
+                           "q4_k_m", "q3_k_m", "q2_k")]
+    try:
+        rows = weights_by_format(FormatWeightsRequest(model=model, formats=formats)).rows
+        kv = kv_cache_bytes(model, "bf16", 4096) / 1e9
+    except (ValueError, LookupError):
+        return answer
+    head = [ctx.t("format", "格式"), ctx.t("weights GB", "权重 GB")] + [f"{gb} GB" for gb, _ in _TIERS]
+    table = []
+    for r in rows:
+        need = r.weights_gb + kv + 2.0
+        cell = lambda gb: "✓" if need <= gb * GIB * 0.90 else ctx.t("tight", "很紧") if need <= gb * GIB * 0.97 else "✗"  # noqa: E731
+        table.append([r.name, f"{r.weights_gb:,.0f}"] + [cell(gb) for gb, _ in _TIERS])
+    cards = "; ".join(f"{gb} GB: {names}" for gb, names in _TIERS)
+    text = ctx.t(f"**Which card (how much memory)?** On one card it turns on that: each format against the usual sizes "
+                 f"(weights + one 4,096-token sequence's KV cache + ~2 GB of runtime, within 90% of the card's memory, "
+                 f"'tight' to 97%; {cards}):",
+                 f"**用哪张卡（显存多大）？** 单卡能不能跑取决于它：各格式对常见显存档位（权重 + 一条 4,096 token 的 KV cache + 约 2 GB "
+                 f"运行开销，不超过显存的 90%，到 97% 记为“很紧”；{cards}）：") + "\n\n" + md_table(head, table) + "\n\n" + ctx.t(
+        "Below 4-bit (Q3, Q2) the quality loss is clear; below, the sizing on a default card.",
+        "低于 4 位（Q3、Q2）质量损失明显；下面是按默认卡的计算。")
+    clar = Clarification(missing=["gpu"], question=ctx.t("Which card, and how much memory does it have?",
+                                                          "用的是哪张卡、显存多大？"), suggestions=[])
+    body = answer.answer
+    first, sep, rest = body.partition("\n\n")
+    return answer.model_copy(update={"answer": first + "\n\n" + text + (sep + rest if sep else ""),
+                                     "status": "needs_clarification", "clarification": clar})
