@@ -1024,6 +1024,11 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             req.num_gpus == 1 and "num_gpus" in req.stated and not one_of_several and not req.device_kind:
         # '70B 能单卡跑吗？要量化到几 bit？': one card, none named: the formats against the usual memory sizes, and asked
         answer = infer.memory_tiers(ctx, answer)
+    if answer.status == "answered" and req.intent in ("inference_memory", "inference_speed", "serving") and req.model and \
+            not (req.context or req.prompt_len or req.seq_len or req.output_len) and not one_of_several and \
+            req.method in (None, "inference") and re.search(infer.MAX_BATCH_ASK, question.lower()):
+        # 'max batch size on an H100 for Llama 3.1 8B?': the batch turns on the sequence length, which is asked
+        answer = infer.batch_by_length(ctx, answer)
     if _count_for_an_unstated_load(ctx) and answer.status == "answered" and not one_of_several:
         # '客服机器人上线要买几张 H20？': the count turns on the peak load, which is not given: asked, with the counts at
         # a few loads (the memory answer above is the floor)

@@ -435,3 +435,20 @@ def test_one_card_with_none_named_asks_which_and_shows_the_formats_by_memory():
 def test_a_named_card_is_not_asked_for():
     a = ask("70B的模型能在一张 H100 上跑吗？要量化到几bit？")
     assert a.status == "answered" and "用哪张卡" not in a.answer
+
+
+def test_a_max_batch_with_no_length_asks_for_it_with_the_batch_by_length():
+    a = ask("what's the max batch size I can run on an H100 for llama 3.1 8B?")
+    assert a.status == "needs_clarification" and a.clarification.missing == ["context"]
+    rows = {line.split("|")[1].strip(): (int(line.split("|")[2].replace(",", "")), int(line.split("|")[3].replace(",", "")))
+            for line in a.answer.splitlines() if line.startswith("| ") and line.split("|")[1].strip()[:1].isdigit()}
+    # the KV pool is fixed, so the batch halves as the length doubles, and FP8 KV doubles it: 128 KiB per token in BF16
+    assert rows["2,048"][0] == pytest.approx(2 * rows["4,096"][0], abs=1)
+    assert rows["8,192"][1] == pytest.approx(2 * rows["8,192"][0], abs=1)
+    pool = rows["1,024"][0] * 1024 * 128 * 1024 / 1e9  # GB of KV the pool holds at 1k: ~58 GB of the H100's 76 GB budget
+    assert 50 <= pool <= 62
+
+
+def test_a_max_batch_with_its_length_is_answered():
+    a = ask("max batch size on an H100 for llama 3.1 8B at 4k context?")
+    assert a.status == "answered"

@@ -2676,3 +2676,48 @@ def memory_tiers(ctx: Ctx, answer: Answer) -> Answer:
     first, sep, rest = body.partition("\n\n")
     return answer.model_copy(update={"answer": first + "\n\n" + text + (sep + rest if sep else ""),
                                      "status": "needs_clarification", "clarification": clar})
+
+
+MAX_BATCH_ASK = (r"(?:max(?:imum)?|largest|biggest)\s+batch|how (?:big|large) (?:a|of a|can the) batch|batch size (?:can|could) "
+                 r"(?:i|we)|最大\s*(?:的)?\s*batch|batch\s*(?:size)?\s*(?:最大|能开多大|能开到多少|最多)|能开多大的?\s*batch")
+
+
+def batch_by_length(ctx: Ctx, answer: Answer) -> Answer:
+    """'What's the max batch size I can run on an H100 for Llama 3.1 8B?' with no length: the batch the KV cache holds
+    is inversely proportional to each sequence's length, so it is asked, with the batch at the usual lengths (vLLM's
+    KV pool; BF16 and FP8 KV) meanwhile."""
+    from assistant.request import Clarification
+
+    req = ctx.req
+    model, gpu = ctx.model(), ctx.gpu()
+    fmt = req.precision or model.native_precision
+    rows = []
+    for length in (1024, 2048, 4096, 8192, 32768):
+        try:
+            r = _size(ctx, model, gpu, fmt, 1, "vllm", length)
+            saved, ctx.req = ctx.req, req.model_copy(update={"kv_dtype": "fp8"})
+            try:
+                r8 = _size(ctx, model, gpu, fmt, 1, "vllm", length)
+            finally:
+                ctx.req = saved
+        except ValueError:
+            continue
+        if r.max_batch:
+            rows.append([f"{length:,}", f"{r.max_batch:,}", f"{r8.max_batch:,}" if r8.max_batch else "-"])
+    if not rows:
+        return answer
+    table = md_table([ctx.t("tokens per sequence (prompt + output)", "每条序列 token（输入 + 输出）"),
+                      ctx.t("sequences at once, BF16 KV", "同时的序列数（BF16 KV）"), ctx.t("FP8 KV", "FP8 KV")], rows)
+    text = ctx.t(f"**How long are your sequences (prompt + output)?** The batch is what the KV cache holds, and it halves "
+                 f"each time the length doubles; on {req.num_gpus or 1}× {gpu.name} in {fmt.upper()} (vLLM's pool, 90% of "
+                 "memory; a running batch also caps at `--max-num-seqs`, 256 by default):",
+                 f"**每条序列多长（输入 + 输出）？** 能开多大的 batch 由 KV cache 决定，长度翻倍、batch 减半；{req.num_gpus or 1} 张 "
+                 f"{gpu.name}、{fmt.upper()} 权重（vLLM 的 KV 池，显存的 90%；运行中的 batch 还受 `--max-num-seqs` 限制，默认 256）：") \
+        + "\n\n" + table + "\n\n" + ctx.t("A large batch raises the total throughput but lowers each sequence's speed; for "
+                                         "training the batch is set by activations instead (say if it is training).",
+                                         "batch 越大总吞吐越高，但每条的速度越慢；如果是训练，batch 由激活值决定（请说明）。")
+    clar = Clarification(missing=["context"], question=ctx.t("How many tokens per sequence (prompt + output), and is it "
+                                                              "inference or training?", "每条序列多少 token（输入 + 输出）？"
+                                                              "是推理还是训练？"), suggestions=[])
+    return answer.model_copy(update={"answer": text + "\n\n" + answer.answer, "status": "needs_clarification",
+                                     "clarification": clar})
