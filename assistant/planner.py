@@ -2016,7 +2016,7 @@ def _quoted_rate_unclear(ctx: Ctx) -> Answer:
     return _question_back(ctx, text, clar, "throughput_scope")
 
 
-SERVICE_WORDS = (r"客服|机器人|上线|线上|生产|对外|用户|(?<![a-z])(?:chatbot|bot|production|go live|launch|customers?|users|"
+SERVICE_WORDS = (r"客服|机器人|上线|线上|生产|对外|用户|客户|首\s*token|首字|(?<![a-z])(?:chatbot|bot|production|go live|launch|customers?|users|"
                  r"public|service)(?![a-z])")
 
 
@@ -2031,7 +2031,7 @@ def _count_for_an_unstated_load(ctx: Ctx) -> bool:
     return (req.intent in ("inference_memory", "serving", "inference_speed", "recommend") and bool(req.model)
             and bool(req.gpu) and len(set(req.gpus or [req.gpu])) == 1
             and ("num_gpus" not in req.stated or quoted) and bool(re.search(COUNT_WORDS + r"|够用|才够|买几|enough", low))
-            and bool(re.search(SERVICE_WORDS, low) or quoted)
+            and bool(re.search(SERVICE_WORDS, low) or quoted or req.ttft_s or req.itl_ms)
             and not any((req.concurrent_users, req.requests_per_s, req.tokens_per_day, req.batch, req.team_size,
                          req.daily_active_users, req.throughput_tokens_per_s and not quoted)))
 

@@ -452,3 +452,17 @@ def test_a_max_batch_with_no_length_asks_for_it_with_the_batch_by_length():
 def test_a_max_batch_with_its_length_is_answered():
     a = ask("max batch size on an H100 for llama 3.1 8B at 4k context?")
     assert a.status == "answered"
+
+
+# --- a first-token target with no load: asked, and checked against one request -----------------------------------------
+def test_a_count_with_a_first_token_target_and_no_load_asks_for_the_load():
+    a = ask("我们要把Qwen2.5-32B部署给客户用，要求首token延迟1秒以内，用几张H20？")
+    assert a.status == "needs_clarification" and "concurrent_users" in a.clarification.missing
+    # one 2,048-token prompt on one H20: 2 × 32.8e9 × 2,048 = 1.34e14 FLOPs at ~58% of 148 TFLOPS ≈ 1.6 s > 1 s
+    assert a.figures["ttft_target_missed"] == 1 and "单个请求就达不到" in a.answer
+    assert "可以，用" not in a.answer
+
+
+def test_a_first_token_target_met_by_one_request_adds_no_warning():
+    a = ask("Qwen2.5-7B on one H100, first token under 1 s, does it fit?")
+    assert "ttft_target_missed" not in a.figures

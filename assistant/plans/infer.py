@@ -525,9 +525,12 @@ def inference_memory(ctx: Ctx) -> Answer:
                                f"{head.kv_cache_total_gb or 0:.1f} GB + 工作区 {work:.1f} GB = {need:.1f} GB，超过 {n} 张卡"
                                f"（每张可用 {head.usable_gb:.1f} GB）；用 {best} 的话 {n} 张放得下。"))
         elif best:
-            lines.append(ctx.t(f"**Yes, in {best}**: {model.name} fits on {n}× {gpu.name} at {context:,} tokens "
+            timed = bool(req.ttft_s or req.itl_ms or req.tokens_per_s_per_user)  # (a latency target: memory is not the verdict)
+            lines.append(ctx.t((f"**Fits in {best}** (memory; your latency target is checked below)" if timed else
+                                f"**Yes, in {best}**") + f": {model.name} fits on {n}× {gpu.name} at {context:,} tokens "
                                f"({r.per_gpu_gb:.1f} GB per GPU of {r.usable_gb:.1f} GB usable).",
-                               f"**可以，用 {best}**：{model.name} 放得进 {n} 张 {gpu.name}（上下文 {context:,}，"
+                               (f"**{best} 放得下**（显存；延迟目标见下）" if timed else f"**可以，用 {best}**")
+                               + f"：{model.name} 放得进 {n} 张 {gpu.name}（上下文 {context:,}，"
                                f"每卡 {r.per_gpu_gb:.1f} GB，可用 {r.usable_gb:.1f} GB）。"))
             lines += _total_line(ctx, r, n, best, batch, context)
         else:
@@ -764,6 +767,19 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
                 text += ctx.t(f"; {many} sequences at once: {full.decode_tokens_per_s_total:,.0f} tokens/s in total",
                               f"；同时 {many} 条：合计 {full.decode_tokens_per_s_total:,.0f} token/秒")
             lines.append(text + ctx.t(".", "。"))
+            target = ctx.req.ttft_s
+            if target and one.ttft_s > target:
+                # '首token延迟1秒以内': the stated target against one stream's own first token, before any queueing
+                ctx.used.add("ttft_s")
+                figures["ttft_target_missed"] = 1
+                lines.append(ctx.t(
+                    f"**Your first-token target ({target:g} s) is missed by one request alone**: {one.ttft_s:,.2f} s to read a "
+                    f"{args['context']:,}-token prompt on {n}× {gpu.name}, before any queueing. Prefill is compute-bound: "
+                    "shorter prompts, FP8 (where the card computes it), prefix caching of a shared system prompt, or "
+                    "tensor parallelism over more cards bring it down; how long your prompts are decides which.",
+                    f"**你要求的首 token {target:g} 秒，单个请求就达不到**：{n} 张 {gpu.name} 读一个 {args['context']:,} token 的输入要 "
+                    f"{one.ttft_s:,.2f} 秒，还没算排队。预填充受算力限制：缩短输入、用 FP8（卡支持时）、共享的系统提示做前缀缓存，"
+                    "或多卡张量并行，都能降下来；选哪个取决于你的输入有多长。"))
         except (ValueError, LookupError):
             pass
     return [x for ln in lines for x in ("", ln)], figures
