@@ -1000,6 +1000,28 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
                     f"{listed}. **Pick {keep[0].text}**: you care about quality; 8-bit formats (FP8/INT8) lose well under 1% "
                     f"on benchmarks, and {win[0].text} is only {gap:.2f}× faster (4-bit quantization costs more on long "
                     "reasoning, code and maths).") + gguf_note
+    if asks[0].compare == "precision":
+        # a format switch is decided on the user's own data as much as on the speed; and a card without FP8 tensor
+        # cores runs FP8 weight-only, where INT8 (W8A8) uses the tensor cores it has
+        precs = {str((a.update or {}).get("precision") or "") for a in asks}
+        text += (" 换格式前，用你自己的几百条真实请求分别跑两种格式对比一下再定（公开评测是多任务平均）。" if zh else
+                 " Before switching, run a few hundred of your own real prompts through both and compare (published "
+                 "evaluations average over many tasks).")
+        gid = (done[0][1].request or {}).get("gpu")
+        if "fp8" in precs and gid:
+            from knowledge.catalog import default_catalog
+            from tools.formats import supported_on
+
+            try:
+                card = default_catalog().gpu(gid)[0]
+            except (LookupError, ValueError):
+                card = None
+            if card is not None and not supported_on("fp8", card)[0] and card.int8_dense_tops:
+                text += (f" {card.name} 没有 FP8 张量核心：FP8 在它上面只是权重量化（省显存、解码快，预填充不快）；要用上它的 INT8 "
+                         "张量核心，选 W8A8 INT8（SmoothQuant 类）；只为省显存可用 AWQ 4 位。" if zh else
+                         f" {card.name} has no FP8 tensor cores: FP8 runs weight-only there (less memory and faster decode, "
+                         "no faster prefill); W8A8 INT8 (SmoothQuant-style) uses its INT8 tensor cores, and AWQ 4-bit saves "
+                         "the most memory.")
     first_req = done[0][1].request or {}
     if asks[0].compare == "precision" and name == "max_concurrent_sequences":
         text = _format_for_the_users(done, vals, listed, zh) or text

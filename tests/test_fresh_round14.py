@@ -466,3 +466,14 @@ def test_a_count_with_a_first_token_target_and_no_load_asks_for_the_load():
 def test_a_first_token_target_met_by_one_request_adds_no_warning():
     a = ask("Qwen2.5-7B on one H100, first token under 1 s, does it fit?")
     assert "ttft_target_missed" not in a.figures
+
+
+# --- a format switch: own-data check, and the card's own 8-bit route ----------------------------------------------------
+@pytest.mark.parametrize("text, fp8_cores", [
+    ("推理要不要上FP8？我们是A100 80G集群跑Qwen3-32B，听说FP8能快一倍", False),
+    ("FP8 or stay BF16 for Qwen3-32B on one H100?", True),
+])
+def test_a_format_comparison_says_to_check_on_own_data_and_names_int8_where_fp8_is_weight_only(text, fp8_cores):
+    a = ask(text)
+    assert "真实请求" in a.answer or "your own real prompts" in a.answer
+    assert ("W8A8 INT8" in a.answer) is (not fp8_cores)
