@@ -1336,9 +1336,12 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
         why = PREFER_WHY["offload" if compare == "zero" and any(
             a.update.get("offload") not in (None, "none") for a, _ in fitting) and cheapest[0].update.get("offload") in
             (None, "none") else compare]
+        own = (" 换格式前，用你自己的几百条真实请求分别跑两种格式对比一下再定（公开评测是多任务平均）。" if zh else
+               " Before switching, run a few hundred of your own real prompts through both and compare (published "
+               "evaluations average over many tasks).") if compare == "precision" else ""
         return (f"{listed}。**{cheapest[0].text} 就够了**：放得下（每卡 {cheapest[1].per_gpu_gb:.1f} GB），而且{why[1]}。"
                 if zh else f"{listed}. **{cheapest[0].text} is enough**: it fits ({cheapest[1].per_gpu_gb:.1f} GB per GPU) "
-                f"and {why[0]}.")
+                f"and {why[0]}.") + own
     if len(fitting) == len(rows) and ratio < 1.03:
         return (f"{listed}。都放得下，显存相当（差别不到 3%）。" if zh else f"{listed}. All fit, with about the same memory (within 3%).")
     if len(fitting) == len(rows):
