@@ -477,3 +477,14 @@ def test_a_format_comparison_says_to_check_on_own_data_and_names_int8_where_fp8_
     a = ask(text)
     assert "真实请求" in a.answer or "your own real prompts" in a.answer
     assert ("W8A8 INT8" in a.answer) is (not fp8_cores)
+
+
+def test_several_sequences_share_the_kv_pool_so_each_gets_its_share():
+    import re
+
+    a = ask("Qwen2.5-72B-Instruct on 2x RTX 6000 Ada (48GB each) - what precision do I need, and what max context can I "
+            "run with 8 concurrent users?")
+    m = re.search(r"with 8 sequences at once, about \*\*([\d,]+) tokens each\*\* \(the pool holds ([\d,]+) tokens", a.answer)
+    assert m
+    each, pool = (int(x.replace(",", "")) for x in m.groups())
+    assert each == pool // 8  # the pool over the eight users, not the pool as each one's context

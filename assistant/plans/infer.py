@@ -1136,11 +1136,15 @@ def _kv_line(ctx: Ctx, model, r, batch: int) -> str:
     else:
         shape = f"2 × {model.num_layers} layers × {model.num_kv_heads} KV heads × {model.head_dim}" if not ctx.zh else \
             f"2 × {model.num_layers} 层 × {model.num_kv_heads} 个 KV 头 × {model.head_dim}"
-    longest = r.max_context
-    tail = ("" if longest is None else ctx.t(f"; the longest context that fits at batch {batch}: **{longest:,} tokens**"
-                                              + (f" (the model's limit is {model.max_context:,})" if longest >= model.max_context else ""),
-                                              f"；batch {batch} 时放得下的最长上下文：**{longest:,} token**"
-                                              + (f"（模型上限 {model.max_context:,}）" if longest >= model.max_context else "")))
+    longest = r.max_context  # (one sequence alone: the KV pool's tokens; several at once share it)
+    each = longest // batch if longest and batch > 1 else None
+    tail = ("" if longest is None else ctx.t(
+        (f"; with {batch} sequences at once, about **{each:,} tokens each** (the pool holds {longest:,} tokens; one "
+         f"sequence alone could take them all" if each else f"; the longest context that fits at batch 1: **{longest:,} tokens**")
+        + (f", the model's limit is {model.max_context:,}" if longest >= model.max_context else "") + (")" if each else ""),
+        (f"；同时 {batch} 条时每条约 **{each:,} token**（KV 池共 {longest:,} token，单条可以全用" if each else
+         f"；batch 1 时放得下的最长上下文：**{longest:,} token**")
+        + (f"，模型上限 {model.max_context:,}" if longest >= model.max_context else "") + ("）" if each else "")))
     if r.max_batch:
         tail += ctx.t(f"; at this context, up to **{r.max_batch}** sequences at once",
                       f"；这个上下文下最多同时 **{r.max_batch}** 条序列")
