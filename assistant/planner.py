@@ -1424,13 +1424,48 @@ def _counts_by_total_size(ctx: Ctx) -> str:
                  f"{gpu.memory_gb:g} GB。先按常见的 MoE 总参数算（权重加一条 4k 上下文，按推理引擎能切分的 1、2、4、8、16 张向上取整；并发多了还要加 KV cache）：\n" + table)
 
 
+def _full_does_not_fit(ctx: Ctx) -> float | None:
+    """GB of model states full fine-tuning needs when it does not fit the GPUs named ('fine-tune Llama 3.1 70B … on 8x
+    H100': ~1.1 TB over 640 GB); None when it fits or cannot be sized."""
+    req = ctx.req
+    if not (req.model and req.gpu and req.num_gpus):
+        return None
+    try:
+        from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+        m = estimate_training_memory(TrainingMemoryRequest(model=ctx.model(), gpu=ctx.gpu(), method="full",
+                                                           num_gpus=req.num_gpus, zero=3))
+    except (ValueError, LookupError):
+        return None
+    return None if m.fits else m.per_gpu_gb * req.num_gpus
+
+
 def _ask(ctx: Ctx, missing: list[str]) -> Answer:
     clar = clarification(ctx.req, missing, ctx.deps.catalog)
+    fine_tune = re.search(r"fine[\s-]?tun|微调|sft|lora|tickets?|工单|数据集|dataset", ctx.question.lower()) and \
+        ctx.req.method != "pretrain"
+    if missing == ["tokens"] and ctx.req.intent == "training_time" and fine_tune:
+        # a fine-tune's data is millions of tokens, not a pre-training budget: the examples people's datasets come in
+        clar = clar.model_copy(update={"question": ctx.t(
+            "How much data: how many examples × tokens each (prompt + response), and how many epochs?",
+            "数据有多少：多少条 × 每条多少 token（输入 + 输出），训几个 epoch？"),
+            "suggestions": [ctx.t(x, y) for x, y in (("20k examples × 500 tokens, 3 epochs", "2 万条 × 500 token，3 个 epoch"),
+                                                     ("100k examples × 1,000 tokens, 2 epochs", "10 万条 × 1000 token，2 个 epoch"),
+                                                     ("50M tokens, 1 epoch", "5000 万 token，1 个 epoch"))]})
     text = clar.question + "\n\n" + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions)
     if missing == ["tokens"] and ctx.req.intent == "training_time" and not (ctx.req.method or ctx.req.methods):
-        # the method changes the time several-fold: asked with the tokens (full fine-tuning assumed until told)
-        text += "\n\n" + ctx.t("And which method: full fine-tuning, LoRA or QLoRA (full assumed until you say)?",
-                                "另外是全参微调、LoRA 还是 QLoRA？（没说就按全参算）")
+        need = _full_does_not_fit(ctx)
+        if need:  # ('fine-tune Llama 3.1 70B on 8x H100'): full fine-tuning does not fit the cards named: LoRA, said
+            ctx.req = ctx.req.model_copy(update={"method": "lora"})
+            text += "\n\n" + ctx.t(
+                f"LoRA assumed: full fine-tuning needs ~{need:,.0f} GB of weights, gradients and optimizer states, more "
+                f"than {ctx.req.num_gpus}× {ctx.gpu().name} hold; say 'full' for the time on enough GPUs, or 'QLoRA'.",
+                f"按 LoRA 算：全参微调要约 {need:,.0f} GB（权重、梯度和优化器状态），{ctx.req.num_gpus} 张 {ctx.gpu().name} 放不下；"
+                "要全参请说明（会按放得下的卡数算），或 QLoRA。")
+        else:
+            # the method changes the time several-fold: asked with the tokens (full fine-tuning assumed until told)
+            text += "\n\n" + ctx.t("And which method: full fine-tuning, LoRA or QLoRA (full assumed until you say)?",
+                                    "另外是全参微调、LoRA 还是 QLoRA？（没说就按全参算）")
     if missing == ["model"] and re.search(r"moe|混合专家|mixture[\s-]*of[\s-]*experts", ctx.question.lower()) and \
             re.search(r"激活|active|activated", ctx.question.lower()) and ctx.req.gpu and \
             ctx.req.intent in ("inference_memory", "serving", "inference_speed"):

@@ -488,3 +488,18 @@ def test_several_sequences_share_the_kv_pool_so_each_gets_its_share():
     assert m
     each, pool = (int(x.replace(",", "")) for x in m.groups())
     assert each == pool // 8  # the pool over the eight users, not the pool as each one's context
+
+
+def test_a_fine_tune_with_no_data_size_asks_for_examples_and_assumes_lora_where_full_does_not_fit():
+    import re
+
+    a = ask("We want to fine-tune Llama 3.1 70B on our support tickets. How long will that take on 8x H100?")
+    assert a.status == "needs_clarification" and "examples × tokens each" in a.answer
+    # full fine-tuning: 16 bytes per parameter × 70.6B = 1.13 TB of states (+ buffers) > 8 × 80 GB: LoRA is assumed
+    need = float(re.search(r"full fine-tuning needs ~([\d,]+) GB", a.answer).group(1).replace(",", ""))
+    assert 1100 <= need <= 1300 and a.request["method"] == "lora"
+
+
+def test_a_fine_tune_that_fits_in_full_still_asks_the_method():
+    a = ask("We want to fine-tune Llama 3.1 8B on our support tickets. How long will that take on 8x H100?")
+    assert "which method" in a.answer
