@@ -503,3 +503,11 @@ def test_a_fine_tune_with_no_data_size_asks_for_examples_and_assumes_lora_where_
 def test_a_fine_tune_that_fits_in_full_still_asks_the_method():
     a = ask("We want to fine-tune Llama 3.1 8B on our support tickets. How long will that take on 8x H100?")
     assert "which method" in a.answer
+
+
+def test_concurrency_asked_where_one_box_cannot_hold_the_model_is_given_on_the_servers_that_can():
+    a = ask("想租一台8卡H800跑DeepSeek-R1满血版（FP8），放得下吗？一台不够的话要几台？另外每人上下文按8k算，大概能扛多少并发？")
+    serve = next(x for x in a.asks if x.intent == "serving")
+    # 673 GB of FP8 weights do not fit 8 × 80 GB; 16 (two servers of 8) do, and their KV room holds the concurrency
+    assert serve.figures["min_count_gpus"] == 16 and serve.figures["max_concurrent_sequences_at_min_count"] > 8
+    assert "2 台 8 卡" in a.answer

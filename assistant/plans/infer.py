@@ -1406,6 +1406,7 @@ def serving(ctx: Ctx) -> Answer:
                              (f"one TP{per_node} replica per server, {node_replicas} servers (tensor parallelism over the "
                               "network between servers is slow); their capacities add up",
                               f"每台服务器一个 TP{per_node} 副本，共 {node_replicas} 台（跨服务器的张量并行走网络，很慢）；各台容量相加")))
+    at_min_count: dict = {}
     v = Verdict(fits=r.fits, gpu=gpu.id, num_gpus=n, min_gpus=r.min_gpus, method="inference", per_gpu_gb=r.per_gpu_gb)
     if not (req.concurrent_users or req.requests_per_s or req.batch) and not max_seqs:
         # no room for even one sequence: the weights and workspace fill the engine's share, said with the ways out
@@ -1416,6 +1417,26 @@ def serving(ctx: Ctx) -> Answer:
                      f"**{n} 张 {gpu.name} 用 {fmt} 放不下一条 {context:,} token 的请求**：权重和工作区（每卡 "
                      f"{r.per_gpu_gb - r.kv_cache_gb:,.1f} GB）占满了引擎可用的显存，KV cache 没有空间。出路：更小的权重格式、8 位 KV "
                      "cache、缩短上下文，或者加卡（下一档张量并行）。")
+        # ('一台不够的话要几台？每人 8k 能扛多少并发？'): the concurrency on the count that holds it, in whole servers
+        box = 8 if n % 8 == 0 or n >= 8 else n
+        more = max(n * 2, -(-(r.min_gpus or 2 * n) // box) * box)
+        try:
+            ctx.req = req.model_copy(update={"num_gpus": more})
+            r_more = _size(ctx, model, gpu, fmt, 1, _engine(ctx, "vllm"), context)
+        except ValueError:
+            r_more = None
+        finally:
+            ctx.req = req
+        if r_more is not None and r_more.fits and r_more.max_batch:
+            at_min_count = {"max_concurrent_sequences_at_min_count": r_more.max_batch, "min_count_gpus": more}
+            servers = f" ({more // 8} servers of 8)" if box == 8 and more > 8 else ""
+            servers_zh = f"（{more // 8} 台 8 卡）" if box == 8 and more > 8 else ""
+            head += "\n\n" + ctx.t(
+                f"**On {more}× {gpu.name}{servers}: up to {r_more.max_batch} concurrent sequences of {context:,} tokens** "
+                f"(KV pool {r_more.vllm_kv_cache_tokens or 0:,} tokens, memory alone; per-user speed falls as more run "
+                "at once).",
+                f"**{more} 张 {gpu.name}{servers_zh}：最多同时 {r_more.max_batch} 路 {context:,} token 的请求**"
+                f"（KV 池 {r_more.vllm_kv_cache_tokens or 0:,} token，只按显存算；同时跑的越多，每路越慢）。")
     elif not (req.concurrent_users or req.requests_per_s or req.batch):
         bpt = r.kv_cache_bytes_per_token
         each = ctx.t(f" per server ({node_replicas} servers)", f"（每台，共 {node_replicas} 台）") if node_replicas > 1 else ""
@@ -1580,6 +1601,7 @@ def serving(ctx: Ctx) -> Answer:
     figures = {"per_gpu_gb": r.per_gpu_gb, "kv_cache_gb": r.kv_cache_total_gb, "kv_pool_tokens": r.vllm_kv_cache_tokens,
                "max_concurrent_sequences": max_seqs, "min_gpus": r.min_gpus, "concurrent_users": users,
                "kv_cache_bytes_per_token": r.kv_cache_bytes_per_token}
+    figures |= at_min_count
     if rate:
         figures |= rate
     if fp8_kv:
