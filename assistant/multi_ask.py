@@ -367,6 +367,15 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
     if intent == "cost" and not any("rent_per_hour" in x.figures for _, x in done) and \
             all("rent_cost" in x.figures for _, x in done):  # the same job rented on each card: the job's rent
         key = ("rent_cost", "lower", "to rent for the job", "租完这次任务")
+    if intent == "serving" and key[0].startswith("serve_cost") and \
+            not all(isinstance(x.figures.get(key[0]), (int, float)) for _, x in done):
+        # ('买4张L20还是2张H20？' where one card has no price): the cost cannot decide; each user's speed does, said
+        if all(isinstance(x.figures.get("serve_itl_ms"), (int, float)) for _, x in done):
+            key = ("serve_itl_ms", "lower", "ms per token for each user (not every option has a price: give your quotes "
+                   "to compare cost)", "毫秒/token（每用户；不是每个方案都有价格，给出报价可按成本比）")
+        elif all(isinstance(x.figures.get("max_concurrent_sequences"), (int, float)) for _, x in done):
+            key = ("max_concurrent_sequences", "higher", "sequences at once (not every option has a price)",
+                   "路同时（不是每个方案都有价格）")
     name, better, en, cn = key
     if not any(isinstance(x.figures.get(name), (int, float)) for _, x in done):
         need = [(a, x.figures.get("units_needed") or x.figures.get("serve_total_gpus")) for a, x in done]

@@ -511,3 +511,12 @@ def test_concurrency_asked_where_one_box_cannot_hold_the_model_is_given_on_the_s
     # 673 GB of FP8 weights do not fit 8 × 80 GB; 16 (two servers of 8) do, and their KV room holds the concurrency
     assert serve.figures["min_count_gpus"] == 16 and serve.figures["max_concurrent_sequences_at_min_count"] > 8
     assert "2 台 8 卡" in a.answer
+
+
+def test_serving_options_without_a_price_each_are_still_ranked_by_each_users_speed():
+    a = ask("部署Qwen2.5-72B，买4张L20还是2张H20？ 主要做内部知识库问答（RAG，prompt比较长，4-6k），同时在线大概30人。")
+    head = a.answer.split("###")[0]
+    assert "最好" in head and ": -;" not in head and "：-" not in head
+    itl = [x.figures["serve_itl_ms"] for x in a.asks]
+    best = a.asks[itl.index(min(itl))].ask
+    assert f"**{best} 最好**" in head  # the lower milliseconds per token for each user wins
