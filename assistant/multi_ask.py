@@ -376,6 +376,12 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         elif all(isinstance(x.figures.get("max_concurrent_sequences"), (int, float)) for _, x in done):
             key = ("max_concurrent_sequences", "higher", "sequences at once (not every option has a price)",
                    "路同时（不是每个方案都有价格）")
+    if intent == "inference_speed" and key[0].startswith("cost") and \
+            not all(isinstance(x.figures.get(key[0]), (int, float)) for _, x in done) and \
+            all(isinstance(x.figures.get("decode_tokens_per_s_per_seq"), (int, float)) for _, x in done):
+        # ('a 4x H100 PCIe box way cheaper than HGX: is PCIe ok?' with no PCIe price on record): speed decides, said
+        key = ("decode_tokens_per_s_per_seq", "higher", "tokens/s for one stream (not every option has a price: give "
+               "your quotes to compare cost)", "单路 token/秒（不是每个方案都有价格，给出报价可按成本比）")
     name, better, en, cn = key
     if not any(isinstance(x.figures.get(name), (int, float)) for _, x in done):
         need = [(a, x.figures.get("units_needed") or x.figures.get("serve_total_gpus")) for a, x in done]

@@ -520,3 +520,10 @@ def test_serving_options_without_a_price_each_are_still_ranked_by_each_users_spe
     itl = [x.figures["serve_itl_ms"] for x in a.asks]
     best = a.asks[itl.index(min(itl))].ask
     assert f"**{best} 最好**" in head  # the lower milliseconds per token for each user wins
+
+
+def test_speed_options_without_a_price_each_are_ranked_by_speed_not_left_blank():
+    a = ask("vendor is offering a 4x H100 PCIe server way cheaper than an HGX H100 box. is PCIe ok for serving 70B or are "
+            "we shooting ourselves in the foot vs SXM?")
+    head = a.answer.split("###")[0]
+    assert "**Best: H100 80GB SXM5**" in head and ": -;" not in head  # SXM: 3.35 TB/s HBM and NVLink against 2.0 TB/s, PCIe
