@@ -263,6 +263,38 @@ def _job_by_speedup(done: list[tuple[Ask, Answer]], zh: bool, prices=(), calls: 
     return text
 
 
+def _training_setups_by_compute(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
+    """'8 张 40G 还是 4 张 80G？' where both hold the job: the run's time goes with the set-up's dense compute (GPUs ×
+    dense BF16), its safety with the room left per GPU; both said, the faster one picked unless it is tight."""
+    rows = []
+    for a, x in done:
+        v = x.verdict
+        card = _card(v.gpu if v else None)
+        n = (x.request or {}).get("num_gpus") or (v.num_gpus if v else None)
+        if card is None or not n or not v or not v.per_gpu_gb or not card.bf16_dense_tflops:
+            continue
+        usable = card.memory_gb * 1.0737  # (the card's memory in GB: its '40GB' is 40 GiB)
+        rows.append((a, n * card.bf16_dense_tflops, v.per_gpu_gb / usable))
+    if len(rows) < 2:
+        return None
+    fast = max(rows, key=lambda r: r[1])
+    slow = min(rows, key=lambda r: r[1])
+    if fast[1] <= slow[1] * 1.1:
+        return None
+    ratio = fast[1] / slow[1]
+    tight = fast[2] > 0.88
+    if zh:
+        return (f"{fast[0].text} 的总算力是 {slow[0].text} 的 {ratio:.1f} 倍（{fast[1]:,.0f} 对 {slow[1]:,.0f} 稠密 BF16 TFLOPS），"
+                f"训练大约快 {ratio:.1f} 倍；" + (f"但它每卡用掉 {fast[2]:.0%} 显存，很紧（序列更长、batch 更大就放不下），"
+                                              f"{slow[0].text} 每卡用 {slow[2]:.0%}，余量更多。" if tight else
+                                              f"**选 {fast[0].text}**（每卡显存用 {fast[2]:.0%}，有余量）。"))
+    return (f"{fast[0].text} has {ratio:.1f}× the compute of {slow[0].text} ({fast[1]:,.0f} against {slow[1]:,.0f} dense BF16 "
+            f"TFLOPS), so it trains about {ratio:.1f}× faster; " + (
+                f"but it uses {fast[2]:.0%} of each GPU's memory, which is tight (longer sequences or bigger batches will "
+                f"not fit), where {slow[0].text} uses {slow[2]:.0%}." if tight else
+                f"**pick {fast[0].text}** (it uses {fast[2]:.0%} of each GPU's memory, with room to spare)."))
+
+
 def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, prices=(), calls: list | None = None) -> str | None:
     intent = done[0][1].intent
     reqs = [x.request or {} for _, x in done]
@@ -275,6 +307,8 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         text = listed + (("。放得下的：" + "、".join(fit) + "。") if zh and fit else ("。都放不下。" if zh else
                          (f". Fits: {', '.join(fit)}." if fit else ". None fits.")))
         chosen = _choose_by_speed(done, zh, question) if intent == "inference_memory" and len(fit) >= 2 else None
+        if intent == "training_memory" and len(fit) >= 2 and not chosen:
+            chosen = _training_setups_by_compute(done, zh)
         return text + (" " if chosen and not zh else "") + (chosen or "")
     if intent == "price":
         vals = [(a, x.figures.get("rent_on_demand_per_gpu_hour"), x.figures.get("buy_new_per_gpu"), x.figures.get("currency"))

@@ -527,3 +527,16 @@ def test_speed_options_without_a_price_each_are_ranked_by_speed_not_left_blank()
             "we shooting ourselves in the foot vs SXM?")
     head = a.answer.split("###")[0]
     assert "**Best: H100 80GB SXM5**" in head and ": -;" not in head  # SXM: 3.35 TB/s HBM and NVLink against 2.0 TB/s, PCIe
+
+
+# --- a card's two memory versions, each at its own count -----------------------------------------------------------------
+def test_two_versions_of_a_card_by_memory_each_with_its_count():
+    r = _req("A100 40G和80G差别大吗？要做Qwen2.5-14B全参微调，是买8张40G还是4张80G？预算差不多")
+    assert r.gpu_counts == {"a100-40gb": 8, "a100-80gb": 4}
+
+
+def test_training_setups_that_both_fit_are_set_against_their_compute_and_room():
+    a = ask("A100 40G和80G差别大吗？要做Qwen2.5-14B全参微调，是买8张40G还是4张80G？预算差不多")
+    head = a.answer.split("###")[0]
+    # 8 × 312 = 2,496 against 4 × 312 = 1,248 dense BF16 TFLOPS: twice the compute, so about twice as fast
+    assert "2,496 对 1,248" in head and "2.0 倍" in head

@@ -1047,8 +1047,10 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                 req.method in (None, "inference") else (_card_job_intent(low, req) or req.intent)
             if req.method in ("full", "lora", "qlora", "pretrain"):
                 job = "training_memory"
-        return [Ask(text=catalog.gpu(g)[0].name.replace("NVIDIA ", ""), intent=job,
-                    update={"gpu": g, "gpus": [g]}, compare="gpu") for g in req.gpus]
+        counts = req.gpu_counts or {}  # ('8 张 40G 还是 4 张 80G'): each version at its own count
+        return [Ask(text=(f"{counts[g]}× " if counts.get(g) else "") + catalog.gpu(g)[0].name.replace("NVIDIA ", ""),
+                    intent=job, update={"gpu": g, "gpus": [g]} | ({"num_gpus": counts[g]} if counts.get(g) else {}),
+                    compare="gpu") for g in req.gpus]
     every_span = sorted(((a, b, g if g in req.gpus or re.search(r"sxm|pcie|nvl|\d{2,3}\s*g(?![a-z])", low[a:b + 12])
                           else next((x for x in req.gpus if x in catalog.variants(g)), g))
                          for a, b, g in names.gpu_spans), key=lambda sp: sp[0])

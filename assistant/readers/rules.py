@@ -1060,6 +1060,25 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated["volume_is_output"] = True
             if stated.get("prompt_len"):
                 stated["input_output_ratio"] = stated["prompt_len"] / stated["output_len"]
+    pairs = [(to_number(m.group(1)), float(m.group(2))) for m in re.finditer(
+        rf"(\d+|{CN_COUNT})\s*(?:张|块|x|×|\*)\s*(?:的)?\s*(\d{{2,3}})\s*(?:gb|g)(?![a-z0-9])", low)]
+    if len({mem for _, mem in pairs}) >= 2 and stated.get("gpu") and not str(stated["gpu"]).startswith("custom-"):
+        # ('A100 40G 和 80G …买 8 张 40G 还是 4 张 80G？'): one card's versions by memory, each with its own count
+        try:
+            card = catalog.gpu(stated["gpu"])[0]
+            stem = card.id.split("-")[0]
+            counts_by = {}
+            for n, mem in pairs:
+                twin = [g for g in catalog.gpus if g.id.split("-")[0] == stem and abs(g.memory_gb - mem) <= 2 and
+                        g.form_factor.split()[0] == card.form_factor.split()[0]]
+                if twin and n:
+                    counts_by.setdefault(twin[0].id, int(n))
+            if len(counts_by) >= 2:
+                stated["gpus"] = list(counts_by)
+                stated["gpu_counts"] = counts_by
+                stated["gpu"], stated["num_gpus"] = next(iter(counts_by.items()))
+        except LookupError:
+            pass
     ver = re.search(r"(?<![\d.])(\d{2,3})\s*(?:gb|g)\s*(?:version|variant|model|edition|one|版本?|款|的(?:那款|版本|呢|那个))|"
                     r"(?:version|variant|版本?)\s*(?:is|是|为)?\s*(\d{2,3})\s*(?:gb|g)(?![a-z])", low)
     if ver and stated.get("gpu") and not str(stated["gpu"]).startswith("custom-"):
