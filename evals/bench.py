@@ -138,7 +138,15 @@ def _assistant() -> str:
             history.append(a.slots)
     real.sort()
     p50 = statistics.median(real)
-    return (f"Assistant (rules backend): warm ask p50 {statistics.median(ms):.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms "
+    from evals import run as ev
+
+    gate = ev.load_cases()
+    t0 = time.perf_counter()
+    ev.run(gate, progress=False)
+    gate_s = time.perf_counter() - t0
+    return (f"Quality-gate set ({len(gate)} cases, the whole offline evaluation): {gate_s:.1f} s (target: < 60 s: "
+            f"{'met' if gate_s < 60 else 'MISSED'})\n"
+            f"Assistant (rules backend): warm ask p50 {statistics.median(ms):.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms "
             f"over {len(ms)} questions; a fresh `gpu-advisor ask` process {fresh:.2f} s\n"
             f"Realistic set (evals/realistic, {len(real)} turns): warm answer p50 {p50:.1f} ms, "
             f"p95 {real[int(len(real) * 0.95)]:.1f} ms, max {real[-1]:.1f} ms (target: p50 < 50 ms: "
