@@ -540,3 +540,10 @@ def test_training_setups_that_both_fit_are_set_against_their_compute_and_room():
     head = a.answer.split("###")[0]
     # 8 × 312 = 2,496 against 4 × 312 = 1,248 dense BF16 TFLOPS: twice the compute, so about twice as fast
     assert "2,496 对 1,248" in head and "2.0 倍" in head
+
+
+def test_pretraining_with_no_tokens_asks_for_them_with_the_time_per_100b():
+    a = ask("how long would it take to pretrain a ~1B model from scratch on 8x 4090s?")
+    assert a.status == "needs_clarification" and a.clarification.missing == ["tokens"]
+    # the time is linear in the tokens: the default estimate's hours scaled to 100B tokens
+    assert a.figures["hours_per_100b_tokens"] == pytest.approx(a.figures["wall_hours"] * 1e11 / a.request["tokens"], rel=0.01)
