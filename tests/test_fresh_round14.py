@@ -547,3 +547,11 @@ def test_pretraining_with_no_tokens_asks_for_them_with_the_time_per_100b():
     assert a.status == "needs_clarification" and a.clarification.missing == ["tokens"]
     # the time is linear in the tokens: the default estimate's hours scaled to 100B tokens
     assert a.figures["hours_per_100b_tokens"] == pytest.approx(a.figures["wall_hours"] * 1e11 / a.request["tokens"], rel=0.01)
+
+
+def test_an_moe_training_time_gives_the_lower_moe_mfu_beside_the_dense_default():
+    a = ask("训一个MoE，总参数30B、激活3B（类似Qwen3-30B-A3B的结构），1T token，64张H100大概多久？")
+    # at 0.6 × the dense MFU the same FLOPs take 1 / 0.6 of the time
+    assert a.figures["hours_at_moe_mfu"] == pytest.approx(a.figures["wall_hours"] / 0.6, rel=0.02)
+    dense = ask("Llama 3.1 8B pretraining, 1T tokens, 64 H100s, how long?")
+    assert "hours_at_moe_mfu" not in dense.figures

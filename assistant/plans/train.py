@@ -1242,6 +1242,17 @@ def training_time(ctx: Ctx) -> Answer:
                            f"**你给的 MFU {claimed_mfu:.0%} 超过了所有公开训练**（最好的约 {BEST_PUBLISHED_MFU:.0%}；这张卡常见 "
                            f"{first.mfu:.0%}）：上面的估算按 {first.mfu:.0%}。按 {claimed_mfu:.0%} 算是 {at:,.1f} 小时（{at / 24:,.1f} 天）；"
                            "请核对日志的算法（按稀疏或 FP8 峰值、或 FLOPs 算重了，都会虚高）。"))
+    elif not req.mfu and model.moe is not None and len(results) == 1 and first.mfu:
+        # an MoE run: the default MFU is the dense runs'; routing, expert all-to-all and grouped GEMMs usually cost more
+        low = round(first.mfu * 0.6, 2)
+        at = first.wall_hours * first.mfu / low
+        figures["hours_at_moe_mfu"] = round(at, 1)
+        lines.append(ctx.t(
+            f"**MoE caveat**: the MFU above ({first.mfu:.0%}) is what dense runs reach; routing, the experts' all-to-all "
+            f"and grouped GEMMs usually cost MoE training more. At {low:.0%} the run takes {at:,.0f} h ({at / 24:,.1f} days); "
+            "plan between the two until a short run of your own measures it.",
+            f"**MoE 提醒**：上面的 MFU（{first.mfu:.0%}）是稠密模型训练的水平；MoE 的路由、专家 all-to-all 通信和分组 GEMM 通常会让它更低。"
+            f"按 {low:.0%} 算要 {at:,.0f} 小时（{at / 24:,.1f} 天）；在自己的小规模实测之前，按两者之间做计划。"))
     elif req.mfu and "mfu" in req.stated and len(results) == 1 and re.search(
             r"靠谱|现实|可信|合理|能到|做得到|达得到|(?<![a-z])(?:realistic|reasonable|achievable|plausible|doable|reachable|"
             r"legit|believable|really get|actually get)(?![a-z])", ctx.question.lower()):
