@@ -555,3 +555,11 @@ def test_an_moe_training_time_gives_the_lower_moe_mfu_beside_the_dense_default()
     assert a.figures["hours_at_moe_mfu"] == pytest.approx(a.figures["wall_hours"] / 0.6, rel=0.02)
     dense = ask("Llama 3.1 8B pretraining, 1T tokens, 64 H100s, how long?")
     assert "hours_at_moe_mfu" not in dense.figures
+
+
+def test_a_long_context_fit_says_how_long_a_full_prompt_takes_to_read_in():
+    a = ask("vLLM跑Llama 3.1 8B，单张A100 80G，128k上下文能开吗？同时能跑几个128k的请求？")
+    # 2 × 8e9 × 131,072 = 2.1e15 FLOPs of weights alone at ~58% of 312 TFLOPS ≈ 12 s, plus attention's O(n²): tens of s
+    assert 10 <= a.figures["ttft_s_full_context"] <= 120 and "才能读完" in a.answer
+    short = ask("vLLM跑Llama 3.1 8B，单张A100 80G，8k上下文能同时跑几个？")
+    assert "ttft_s_full_context" not in short.figures

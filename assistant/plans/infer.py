@@ -767,6 +767,21 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
                 text += ctx.t(f"; {many} sequences at once: {full.decode_tokens_per_s_total:,.0f} tokens/s in total",
                               f"；同时 {many} 条：合计 {full.decode_tokens_per_s_total:,.0f} token/秒")
             lines.append(text + ctx.t(".", "。"))
+            if context >= 32768:  # ('128k 上下文能开吗？'): holding it is one thing; reading a whole one in is another
+                try:
+                    long_args = args | {"context": context, "output": 256, "batch": 1}
+                    full = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **long_args},
+                                    estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **long_args)))
+                    figures["ttft_s_full_context"] = round(full.ttft_s, 2)
+                    lines.append(ctx.t(
+                        f"**A full {context:,}-token prompt takes ~{full.ttft_s:,.0f} s to read in** on {n}× {gpu.name} "
+                        "(prefill is compute-bound and attention grows with the length) before the first token, and "
+                        "decoding slows as each step reads that long a KV cache; prefix caching helps only where the long "
+                        "part repeats.",
+                        f"**一个满 {context:,} token 的输入要约 {full.ttft_s:,.0f} 秒才能读完**（{n} 张 {gpu.name}；预填充受算力限制，"
+                        "注意力随长度增长），之后才出第一个 token；解码时每步都要读这么长的 KV cache，也会变慢；只有长的部分重复时前缀缓存才有用。"))
+                except (ValueError, LookupError):
+                    pass
             target = ctx.req.ttft_s
             if target and one.ttft_s > target:
                 # '首token延迟1秒以内': the stated target against one stream's own first token, before any queueing
