@@ -750,6 +750,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # '256 H100s for 30 days: the biggest model we can train Chinchilla-optimally?': the budget, not the memory
         ctx.req = req.model_copy(update={"intent": "training_time"})
         return _finish(ctx, _run(ctx, train.compute_optimal))
+    if not (req.model or req.gpu or req.models or req.family or req.unknown_model) and req.intent in ("cost", "price", "recommend") \
+            and re.search(money.DEPLOY_COST_ASK, question.lower()):
+        # '老板让我评估一下部署大模型要花多少钱': nothing known; the usual sizes priced, and what decides it asked
+        return _finish(ctx, _run(ctx, money.deployment_tiers))
     if req.usage_gpu_hours_per_month and req.intent in ("cost", "price", "recommend", "compare") and (
             req.break_even or req.purchase_price or req.purchase_price_per_server or req.purchase):
         # 'buy a rig instead of renting; we use ~200 H100-hours a month: payback?': the rent paid now against the cards

@@ -563,3 +563,14 @@ def test_a_long_context_fit_says_how_long_a_full_prompt_takes_to_read_in():
     assert 10 <= a.figures["ttft_s_full_context"] <= 120 and "才能读完" in a.answer
     short = ask("vLLM跑Llama 3.1 8B，单张A100 80G，8k上下文能同时跑几个？")
     assert "ttft_s_full_context" not in short.figures
+
+
+# --- a deployment cost with nothing known ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["老板让我评估一下部署大模型要花多少钱，先给个数", "how much would it cost to deploy our own LLM? boss wants a number"])
+def test_a_deployment_cost_with_nothing_known_prices_the_usual_sizes_and_asks(text):
+    a = ask(text)
+    assert a.status == "needs_clarification" and set(a.clarification.missing) == {"model", "concurrent_users"}
+    rows = [line for line in a.answer.splitlines() if line.startswith("| ") and ("7B" in line or "8B" in line or "R1" in line)]
+    assert len(rows) >= 2  # the smallest and the largest tier, each with its hardware
+    # a month of renting is the cards × the hourly rate × 730 h: the 8B/7B tier is one card
+    assert "1× GeForce RTX 4090" in a.answer

@@ -1701,3 +1701,63 @@ def usage_payback(ctx: Ctx) -> Answer:
                    "速度比按两张卡的峰值之比；实际任务因软件和任务而异（消费级卡没有 NVLink，多卡训练还会更慢）"))
     return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
                   figures=figures)
+
+
+DEPLOY_COST_ASK = (r"(?:部署|私有化|上线|自建|搭建?|deploy\w*|self[\s-]?host\w*|run (?:our|an?) (?:own )?(?:llm|model))"
+                   r"[^。？?]{0,24}(?:多少钱|花多少|要多少钱|成本|费用|预算|cost|budget|how much)|"
+                   r"(?:多少钱|花多少|成本|费用|cost|how much)[^。？?]{0,24}(?:部署|私有化|上线|deploy\w*|self[\s-]?host\w*)")
+# (model, card, count) a practitioner would quote for each common size: the fewest of a card in the price table that
+# holds the weights (FP8 where the card computes it, else 16-bit) with room for a few users' KV cache
+_DEPLOY_TIERS = {"zh": (("qwen2.5-7b", "rtx-4090", 1), ("qwen2.5-32b", "h20", 1), ("qwen2.5-72b", "h20", 2),
+                         ("deepseek-v3", "h20", 8)),  # (the cards sold in China)
+                  "en": (("llama-3.1-8b", "rtx-4090", 1), ("qwen2.5-32b", "h100", 1), ("llama-3.3-70b", "h100", 2),
+                         ("deepseek-v3", "h200", 8))}
+
+
+def deployment_tiers(ctx: Ctx) -> Answer:
+    """'老板让我评估一下部署大模型要花多少钱，先给个数': with no model, load or hardware named the cost spans a
+    hundredfold; the usual sizes are priced (rent a month and buy, from the price table, each checked to hold its model)
+    and what decides it is asked: the model (or the quality needed), the users or daily tokens, private or API."""
+    from tools.pricing import gpu_prices
+
+    cur = _currency(ctx)
+    s = _sym(cur)
+    rows = []
+    for mid, gid, n in _DEPLOY_TIERS["zh" if ctx.zh else "en"]:
+        try:
+            model, gpu = ctx.deps.catalog.model(mid)[0], ctx.deps.catalog.gpu(gid)[0]
+        except LookupError:
+            continue
+        from assistant.plans.infer import fits_on
+        from tools.formats import supported_on
+
+        ok, fmt = False, model.native_precision
+        for fmt in dict.fromkeys([model.native_precision] + (["fp8"] if supported_on("fp8", gpu)[0] else [])):
+            try:
+                r = fits_on(model, gpu, n, fmt, 8192)
+                ok = bool(r.fits) and (fmt == "fp8" or r.per_gpu_gb <= 0.85 * r.usable_gb)
+            except ValueError:
+                ok = False
+            if ok:  # (the published format where it fits with room for users, else FP8 on a card that computes it)
+                break
+        if not ok:
+            continue
+        rate = typical_rate(ctx, gid, cur)
+        buy = next((k.typical for k in gpu_prices(ctx.deps.prices(), gid, cur, kinds=("buy_new",)).kinds), None)
+        rows.append([model.name, f"{n}× {gpu.name.replace('NVIDIA ', '')} ({fmt.upper()})",
+                     f"{s}{rate * n * HOURS_PER_MONTH:,.0f}" if rate else "-", f"{s}{buy * n:,.0f}" if buy else "-"])
+    head = [ctx.t("model size", "模型"), ctx.t("hardware that holds it (8k context, a few users)", "放得下的硬件（8k 上下文，少量并发）"),
+            ctx.t("rent a month (24×7)", "租一个月（全天）"), ctx.t("buy the cards", "买卡")]
+    text = ctx.t("**It turns on which model and how much use**: the same question runs from a few hundred to over a hundred "
+                 "thousand a month. The usual sizes, priced from the price table (estimates with dates; machine, power and "
+                 "staff not included):",
+                 "**取决于用多大的模型、用量多大**：同样的问题，从每月几千到几十万都有可能。常见的几档（价格表估计值，含日期；不含整机其他部件、电费和人力）：") \
+        + "\n\n" + md_table(head, rows) + "\n\n" + ctx.t(
+            "More users at once need more cards (or replicas) on top; an API instead costs per token and nothing when idle.",
+            "同时用的人多了要在此基础上加卡（或副本）；调用 API 则按 token 计费，闲时不花钱。")
+    clar = Clarification(missing=["model", "concurrent_users"], question=ctx.t(
+        "Which model (or how good must it be), how many people at once (or tokens a day), and must it run on your own "
+        "hardware?", "用哪个模型（或对效果要求多高）？同时多少人用（或每天多少 token）？必须私有化部署吗？"), suggestions=[])
+    ctx.used |= {"currency"}
+    return Answer(answer=text + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
+                  status="needs_clarification", clarification=clar)
