@@ -158,6 +158,7 @@ def _least_recompute(req: TrainingTimeRequest, seq: int) -> str:
     try:
         m = estimate_training_memory(TrainingMemoryRequest(model=req.model, gpu=req.gpu, method=req.method,
                                                            num_gpus=req.num_gpus, tp=req.tp, pp=req.pp, seq_len=seq,
+                                                           zero=req.zero if req.zero is not None else _fastest_zero(req, seq),
                                                            micro_batch=1, recompute="none"))
     except ValueError:
         return "full"
