@@ -574,3 +574,9 @@ def test_a_deployment_cost_with_nothing_known_prices_the_usual_sizes_and_asks(te
     assert len(rows) >= 2  # the smallest and the largest tier, each with its hardware
     # a month of renting is the cards × the hourly rate × 730 h: the 8B/7B tier is one card
     assert "1× GeForce RTX 4090" in a.answer
+
+
+@pytest.mark.parametrize("text, people", [("十个人左右用", 10), ("给二十个同事日常用", 20), ("三十个人的团队用", 30)])
+def test_people_counted_in_chinese_numerals_are_a_team(text, people):
+    r = _req(f"想做个本地知识库问答，模型14B，{text}，预算3万块以内，买什么显卡？")
+    assert (r.team_size or r.daily_active_users or r.concurrent_users) == people
