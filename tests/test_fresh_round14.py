@@ -580,3 +580,15 @@ def test_a_deployment_cost_with_nothing_known_prices_the_usual_sizes_and_asks(te
 def test_people_counted_in_chinese_numerals_are_a_team(text, people):
     r = _req(f"想做个本地知识库问答，模型14B，{text}，预算3万块以内，买什么显卡？")
     assert (r.team_size or r.daily_active_users or r.concurrent_users) == people
+
+
+@pytest.mark.parametrize("said, budget", [("Budget's about $40k.", 40_000), ("budget is $25k", 25_000)])
+def test_a_budget_written_with_an_apostrophe_is_read(said, budget):
+    assert _req(f"{said} Need to serve Qwen3-32B for ~50 staff. What should we buy?").budget == budget
+
+
+def test_a_purchase_for_stated_prompts_sizes_each_conversation_as_prompt_plus_answer():
+    a = ask("Budget's about $40k. Need to serve Qwen3-32B internally for ~50 staff, mostly chat + RAG with ~6k-token "
+            "prompts. What should we buy?")
+    # 6k = 6,144-token prompts + 512 output = 6,656 tokens each, not the 4,096 default
+    assert "context 6,656" in a.answer and "prompt length" not in a.answer.split("Not used")[-1]

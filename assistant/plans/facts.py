@@ -193,9 +193,17 @@ def purchase(ctx: Ctx) -> Answer:
         candidates = [ctx.gpu(g) for g in names]
     else:
         candidates = allowed_cards(ctx, list(ctx.deps.catalog.gpus))
-    context = req.context or req.seq_len or 4096
-    if not (req.context or req.seq_len):
-        ctx.assume(f"context {context}", f"上下文 {context}")
+    if not (req.context or req.seq_len) and req.prompt_len:
+        # ('RAG with ~6k-token prompts'): each conversation is the prompt and its answer
+        out = req.output_len or 512
+        context = req.prompt_len + out
+        ctx.used |= {"prompt_len", "output_len"}
+        ctx.assume(f"context {context:,} = your {req.prompt_len:,}-token prompts + {out} output",
+                   f"上下文 {context:,} = 你的 {req.prompt_len:,} token 输入 + 输出 {out}")
+    else:
+        context = req.context or req.seq_len or 4096
+        if not (req.context or req.seq_len):
+            ctx.assume(f"context {context}", f"上下文 {context}")
     users = req.concurrent_users or 1
     if not req.concurrent_users and (req.team_size or req.daily_active_users):
         # '给公司 100 来号人用': the people's busiest moment, not one user (a share of them, said)
@@ -774,6 +782,9 @@ def recommend(ctx: Ctx) -> Answer:
     load = {"batch": req.concurrent_users} if (task == "inference" and req.concurrent_users) else {}
     if req.context or req.seq_len:
         load["seq_len"] = req.context if task == "inference" and req.context else (req.seq_len or req.context)
+    elif task == "inference" and req.prompt_len:  # ('~6k-token prompts'): the prompt and its answer
+        load["seq_len"] = req.prompt_len + (req.output_len or 512)
+        ctx.used |= {"prompt_len", "output_len"}
     if task == "inference":  # 'from ONE box', '一台 8 卡机': every option is that machine; the format asked is kept
         box = req.num_gpus if req.num_gpus and req.num_gpus <= 8 and (req.nodes or 1) == 1 else None
         if box:

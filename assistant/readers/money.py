@@ -69,7 +69,7 @@ def money(text: str) -> dict:
         r"approved|allocated|earmarked|set aside|signed off on") + "|" + w(
         r"(?:i|we) (?:have|got|can spend|can afford)|(?:i|we)'ve got|spend(?:ing)? up to")
     candidates = [x for x in (
-        re.search(r"(?:预算|经费|资金|拨款|批了|拨了|budget(?:\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(
+        re.search(r"(?:预算|经费|资金|拨款|批了|拨了|budget(?:['’]s|\s*(?:of|is))?|最多花|手上有|手里有|不超过|" + w(
             r"approved|allocated|earmarked|set aside|signed off on") + "|" + w(
             r"under|below|less than|at most|max|(?:i|we) (?:have|got|can spend|can afford)|"
             r"(?:i|we)'ve got|spend(?:ing)? up to|(?:buy|build|get|purchase) with|"
