@@ -592,3 +592,13 @@ def test_a_purchase_for_stated_prompts_sizes_each_conversation_as_prompt_plus_an
             "prompts. What should we buy?")
     # 6k = 6,144-token prompts + 512 output = 6,656 tokens each, not the 4,096 default
     assert "context 6,656" in a.answer and "prompt length" not in a.answer.split("Not used")[-1]
+
+
+def test_a_bottleneck_asked_is_answered_from_the_plans_split_of_gpu_time():
+    a = ask("Our RAG bot: 40 QPS at peak, prompts ~8k tokens (retrieved chunks), answers ~300 tokens. Model is "
+            "Qwen2.5-32B-Instruct. How many H100s do we need, and is prefill or decode the bottleneck?")
+    share = a.figures["serve_prefill_share"]
+    # 8,192 prompt tokens per 300 output: prefill is 2·N·8,192 FLOPs a request at compute speed against 300 decode
+    # steps shared by the batch; the plan's own share of GPU time decides the word
+    assert a.figures["bottleneck"] == ("prefill" if share >= 0.5 else "decode")
+    assert f"The bottleneck: {a.figures['bottleneck']}" in a.answer

@@ -1657,7 +1657,25 @@ def serving(ctx: Ctx) -> Answer:
                         "serve_replicas": plan.replicas, "serve_ttft_s": plan.ttft_s, "serve_itl_ms": plan.itl_ms,
                         "serve_tokens_per_s_per_gpu": plan.tokens_per_s_per_gpu,
                         "serve_cost_per_million_output_usd": plan.cost_per_million_output_tokens_usd,
-                        "serve_cost_per_hour_usd": plan.cost_per_hour_usd})
+                        "serve_cost_per_hour_usd": plan.cost_per_hour_usd, "serve_prefill_share": plan.prefill_share})
+        if re.search(r"bottleneck|prefill[- ]?(?:or|vs\.?|versus)[- ]?decode|decode[- ]?(?:or|vs\.?|versus)[- ]?prefill|"
+                     r"prefill[- ]?bound|瓶颈|预填充还是解码|解码还是预填充", ctx.question.lower()):
+            # 'is prefill or decode the bottleneck?': the plan's own split of GPU time, and what moves the one that binds
+            sh = plan.prefill_share
+            prefill_bound = sh >= 0.5
+            figures["bottleneck"] = "prefill" if prefill_bound else "decode"
+            plan_lines.insert(min(1, len(plan_lines)), ctx.t(
+                f"**The bottleneck: {'prefill' if prefill_bound else 'decode'}.** At this load prefill takes {sh:.0%} of the "
+                f"GPU time and decoding the rest" + (
+                    f" ({req.prompt_len or context:,}-token prompts against {req.output_len or 512} output tokens): prefix "
+                    "caching of shared context, fewer or shorter retrieved chunks, FP8 (prefill is compute-bound), or "
+                    "separate prefill and decode servers (disaggregation) move it; more bandwidth does not." if prefill_bound
+                    else ": memory bandwidth and the KV cache read each step set the pace; FP8 weights and an FP8 KV cache, "
+                    "or more replicas, move it.") + "\n",
+                f"**瓶颈在{'预填充' if prefill_bound else '解码'}。** 这个负载下预填充占 GPU 时间的 {sh:.0%}，其余是解码" + (
+                    f"（输入 {req.prompt_len or context:,} token，输出 {req.output_len or 512}）：共享上下文做前缀缓存、减少或缩短检索片段、"
+                    "用 FP8（预填充受算力限制），或预填充与解码分离部署，才能缓解；加带宽没用。" if prefill_bound else
+                    "：每步的显存带宽和 KV cache 读取决定速度；FP8 权重和 FP8 KV cache，或加副本，能缓解。") + "\n"))
         if not req.num_gpus:  # 'how many GPUs for N users': the plan answers (one GPU count); memory terms follow
             # one GPU's terms in the plan's layout (a TP4 replica holds a quarter of the weights and its share of the
             # users), not one GPU holding the whole model
