@@ -602,3 +602,16 @@ def test_a_bottleneck_asked_is_answered_from_the_plans_split_of_gpu_time():
     # steps shared by the batch; the plan's own share of GPU time decides the word
     assert a.figures["bottleneck"] == ("prefill" if share >= 0.5 else "decode")
     assert f"The bottleneck: {a.figures['bottleneck']}" in a.answer
+
+
+def test_one_api_price_with_a_volume_prices_every_token_in_and_out():
+    a = ask("API vs self-host for ~2B tokens/month (80% input / 20% output), Llama 3.3 70B. Together charges ~$0.88/M for "
+            "it. Is renting 2x H100 24/7 cheaper?")
+    # 2B tokens a month × $0.88 per million, input and output alike = $1,760 a month
+    assert a.figures["api_per_month"] == pytest.approx(1760, abs=2)
+    assert any("input and output alike" in w for w in a.warnings)
+
+
+def test_an_output_price_stays_the_output_price():
+    r = _req("API charges $0.60 per 1M output tokens; we do 50M tokens a day on qwen2.5-7b. self-host on one L4 cheaper?")
+    assert r.reference_per_million == 0.6 and r.reference_input_per_million is None

@@ -1200,6 +1200,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                 stated["cache_hit_rate"] = hit
             if cached is not None and cached < both[0]:
                 stated["reference_cached_input_per_million"] = cached
+        elif re.search(r"(?<![a-z])(?:tokens?|toks?)\s*(?:/|per|a|each)\s*(?:day|month|mo)|每天|每月|一天|一个月|/天|/月", low) \
+                and not re.search(r"(?:output|completion|输出|生成)[^。;；]{0,12}[$¥￥]\s*\d|[$¥￥]\s*\d[\d.,]*\s*(?:/\s*m|per|每|/)?"
+                                  r"[^。;；]{0,16}(?:output|completion|输出|生成)|\d\s*(?:元|块)[^。;；]{0,16}(?:输出|生成)", whole):
+            # ('Together charges ~$0.88/M for it' with a volume: one price for every token, in and out alike)
+            stated["reference_input_per_million"] = stated["reference_per_million"]
+            warnings.append("one price per million tokens, read as the price of input and output alike (say if it "
+                            "is the output price)" if lang != "zh" else "只给了一个每百万 token 的价格，按输入输出同价计（如果是输出价请说明）")
         ratio = money.input_output_ratio(whole)
         if ratio:
             stated["input_output_ratio"] = ratio
