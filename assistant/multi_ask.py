@@ -858,6 +858,22 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
     if len(done) < 2:
         return None
     asks = [a for a, _ in done]
+    if asks[0].compare == "num_gpus" and all("cpu_moe_layers" in x.figures for _, x in done):
+        # 'CPU offload on one 5090, or buy a second?': the experts each set-up keeps in RAM, and its speed
+        rows = [(a, x.figures) for a, x in done]
+        listed = ("；" if zh else "; ").join(
+            (f"{a.text}：{f['cpu_moe_layers']} 层的专家放内存（{f['offload_ram_gb']:,.0f} GB），约 {f['offload_decode_tokens_per_s']:,.0f} token/秒"
+             if zh else f"{a.text}: the experts of {f['cpu_moe_layers']} layers in RAM ({f['offload_ram_gb']:,.0f} GB), "
+             f"~{f['offload_decode_tokens_per_s']:,.0f} tokens/s") for a, f in rows)
+        (a0, f0), (a1, f1) = rows[0], rows[-1]
+        gain = f1["offload_decode_tokens_per_s"] / f0["offload_decode_tokens_per_s"] if f0["offload_decode_tokens_per_s"] else 0
+        need = f0["cpu_moe_layers"] > 0
+        return (f"{listed}。" + (f"**{a0.text} 需要把部分专家卸载到内存**（能跑，单用户约 {f0['offload_decode_tokens_per_s']:,.0f} token/秒）；"
+                                 f"**加一张卡快约 {gain:.1f} 倍**，且几乎不再依赖内存带宽。" if need else f"{a0.text} 不需要卸载。")
+                if zh else f"{listed}. " + (
+                    f"**On {a0.text} the offload is needed** (it runs, ~{f0['offload_decode_tokens_per_s']:,.0f} tokens/s "
+                    f"for one user); **the second card makes it ~{gain:.1f}× faster** and all but frees it from the "
+                    "RAM's bandwidth." if need else f"{a0.text} needs no offload."))
     if asks[0].compare == "gpu":
         return _compare_cards(done, zh, question, prices, calls)
     if asks[0].compare == "layout":

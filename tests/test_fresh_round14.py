@@ -615,3 +615,13 @@ def test_one_api_price_with_a_volume_prices_every_token_in_and_out():
 def test_an_output_price_stays_the_output_price():
     r = _req("API charges $0.60 per 1M output tokens; we do 50M tokens a day on qwen2.5-7b. self-host on one L4 cheaper?")
     assert r.reference_per_million == 0.6 and r.reference_input_per_million is None
+
+
+def test_offload_or_a_second_card_compares_the_two_set_ups_for_serving():
+    a = ask("do we need CPU offload to run gpt-oss-120b on one RTX 5090, or should we just buy a second 5090? box has "
+            "128GB DDR5")
+    one, two = (x.figures for x in a.asks)
+    # gpt-oss-120b in MXFP4 is ~65 GB: one 32 GB card keeps most layers' experts in RAM; two cards keep nearly all on GPU
+    assert one["cpu_moe_layers"] > two["cpu_moe_layers"]
+    assert "offload is needed" in a.answer and "second card makes it" in a.answer
+    assert "optimizer" not in a.answer.split("###")[1].split("\n")[2]  # (the restatement: serving has no optimizer)

@@ -142,7 +142,22 @@ _KV = w(r"(?:fp8|bf16|fp16|int8)\s*(?:的\s*)?kv(?:[\s-]*cache)?|kv[\s_-]*(?:cac
 def alternatives(low: str, req: Request) -> list[Ask]:
     """The alternatives a message asks to choose between, as asks (empty when it names none)."""
     zh = req.lang == "zh"
+    inference = req.intent in ("inference_memory", "inference_speed", "serving") and req.method in (None, "inference")
+    if inference and req.gpu and re.search(r"再买一张|再加一张|加一张|第二张|多买一张|再上一张|" + w(
+            r"(?:buy|get|add|grab) (?:a |one )?(?:second|another|2nd|extra)|(?:a |one )?(?:second|another|2nd) (?:card|gpu|one)"),
+            low):
+        # 'do we need CPU offload on one 5090, or should we just buy a second 5090?': the job on the card(s) now, and
+        # with one more
+        n = req.num_gpus or 1
+        name = req.gpu_text or req.gpu
+        return [Ask(text=(f"{n} 张 {name}" if zh else f"{n}× {name}"), intent=req.intent, update={"num_gpus": n},
+                    compare="num_gpus"),
+                Ask(text=(f"{n + 1} 张 {name}" if zh else f"{n + 1}× {name}"), intent=req.intent,
+                    update={"num_gpus": n + 1}, compare="num_gpus")]
     for setting in SETTINGS:
+        if setting == "offload" and inference:
+            continue  # ('CPU offload to run it on one card?'): inference offload is the answer's own plan (weights or
+            # experts in RAM), not a training optimizer's alternative
         if setting == "method" and req.methods:
             one_card = (req.num_gpus or 1) == 1 and not re.search(r"快|慢|多久|多长时间|几天|几个小时|耗时|" + w(
                 r"faster|slower|speed|how long|time|hours or days|days or weeks"), low)  # ('分别要多少张卡、多久')

@@ -1632,6 +1632,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             not re.search(slots.FINETUNE_CUE, low):
         stated.pop("tokens")  # ('每天输入 2 亿、输出 2000 万 token': a day's volume to serve, not a dataset to train on)
         merged.pop("tokens", None)
+    if intent in ("inference_memory", "inference_speed", "serving") and merged.get("method") in (None, "inference") and \
+            merged.get("offload") == "optimizer":
+        merged.pop("offload")  # ('CPU offload to run gpt-oss on one 5090?'): serving has no optimizer; the plan offloads
+        stated.pop("offload", None)  # weights or experts itself where they do not fit
     skip = {"intent", "lang", "follow_up", "stated"}
     req = Request(**{k: v for k, v in merged.items() if k in Request.model_fields and k not in skip},
                   intent=intent, lang=lang, follow_up=follow,
