@@ -625,3 +625,10 @@ def test_offload_or_a_second_card_compares_the_two_set_ups_for_serving():
     assert one["cpu_moe_layers"] > two["cpu_moe_layers"]
     assert "offload is needed" in a.answer and "second card makes it" in a.answer
     assert "optimizer" not in a.answer.split("###")[1].split("\n")[2]  # (the restatement: serving has no optimizer)
+
+
+def test_a_full_fine_tune_no_change_saves_names_lora_on_the_same_gpus():
+    a = ask("we got access to 'a DGX' from the uni. can we full-fine-tune Llama 3.1 70B on it?")
+    # full: 16 B × 70.6B = 1.13 TB of states over 8 × 80 GB: no; LoRA: 141 GB of frozen bf16 weights / 8 + adapters
+    # and activations ≈ 20-30 GB per GPU: yes
+    assert 15 <= a.figures["lora_per_gpu_gb"] <= 40 and "LoRA instead, on the same 8 GPUs" in a.answer

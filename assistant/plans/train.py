@@ -344,6 +344,23 @@ def _standard_fixes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[s
             break
     if figs.get("fix_fits") and figs[f"fix_{figs['fix_fits']}_per_gpu_gb"] > TIGHT_SHARE * room:
         figs["fix_tight"] = 1  # only a tight fit: the offload route stays beside it
+    if method == "full" and not figs.get("fix_fits") and "lora" not in results:
+        # ('can we full-fine-tune Llama 3.1 70B on a DGX?'): no usual change saves a full fine-tune here; LoRA on the same
+        # GPUs is what a practitioner runs instead
+        from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+        try:
+            args = _memory_args(ctx, "lora") | _stated_layout(ctx)
+            lo = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
+                          estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+        except ValueError:
+            lo = None
+        if lo is not None and lo.fits:
+            figs["lora_per_gpu_gb"] = lo.per_gpu_gb
+            out.append(ctx.t(f"  - **LoRA instead, on the same {n} GPUs: {lo.per_gpu_gb:.1f} GB per GPU — fits**; close to full "
+                             "fine-tuning on most instruction and domain tuning, with checkpoints of a few hundred MB",
+                             f"  - **改用 LoRA，同样 {n} 张卡：每卡 {lo.per_gpu_gb:.1f} GB —— 放得下**；大多数指令/领域微调上效果接近全参，"
+                             "检查点只有几百 MB"))
     if out:
         out.insert(0, "- " + ctx.t(f"**On the same {n} × {gpu.name}, the usual changes first:**",
                                    f"**同样 {n} 张 {gpu.name}，先试常规改法：**"))
