@@ -632,3 +632,12 @@ def test_a_full_fine_tune_no_change_saves_names_lora_on_the_same_gpus():
     # full: 16 B × 70.6B = 1.13 TB of states over 8 × 80 GB: no; LoRA: 141 GB of frozen bf16 weights / 8 + adapters
     # and activations ≈ 20-30 GB per GPU: yes
     assert 15 <= a.figures["lora_per_gpu_gb"] <= 40 and "LoRA instead, on the same 8 GPUs" in a.answer
+
+
+def test_a_quoted_runs_hours_are_set_against_the_mfu_they_imply():
+    a = ask("Meta's model card says Llama 3.1 8B took 1.46M H100 GPU-hours for ~15T tokens. We want to continue-pretrain "
+            "our own 8B on 100B tokens of code, so that's 1.46M x 100/15000 = ~10k GPU-hours, right? How many days on 32 H100s?")
+    # 6 × 8.03e9 × 15e12 = 7.2e23 FLOPs / (1.46e6 h × 3,600 × 989.4e12) = 13.9% MFU
+    assert a.figures["published_implied_mfu"] == pytest.approx(6 * 8.03e9 * 15e12 / (1.46e6 * 3600 * 989.4e12), rel=0.03)
+    assert a.request.get("seq_len") is None  # ('~10k GPU-hours' is no sequence length)
+    assert "Budget on the published same-size figure" not in a.answer

@@ -916,7 +916,25 @@ def at_their_efficiency(ctx: Ctx, run, model, gpu_id: str, tokens: float | None,
                                                                 if run.precision == "fp8" else "") + "）。")
     figures = {"scaled_gpu_hours": round(gpu_h)} | {f"scaled_days_{n}": round(gpu_h / n / 24, 2) for n in counts}
     lines = [line]
-    if size != 1 and model is not None:
+    implied = None
+    try:  # the MFU the published hours imply: 6·N·D over the hours at the card's dense peak
+        peak = ctx.deps.catalog.gpu(run.gpu)[0].bf16_dense_tflops
+        n_active = count_parameters(ctx.deps.catalog.model(run.model)[0]).active if run.model else None
+        if peak and n_active:
+            implied = 6 * n_active * run.tokens / (published * 3600 * peak * 1e12)
+    except (LookupError, ValueError):
+        implied = None
+    if implied and implied < 0.3:
+        figures["published_implied_mfu"] = round(implied, 3)
+        lines.append(ctx.t(
+            f"**The published hours imply only ~{implied:.0%} MFU** (6·N·D over {published:,.0f} GPU-hours at the dense "
+            "peak): they count the whole cluster's time, failures, restarts and evaluations at thousands of GPUs. A run of "
+            "your own at a usual MFU needs fewer hours (the estimate beside this); treat the scaled figure as the "
+            "pessimistic bound and plan between the two, with 10-20% for restarts.",
+            f"**公开的卡时折算下来 MFU 只有约 {implied:.0%}**（6·N·D ÷ {published:,.0f} 卡时 × 稠密峰值）：它算的是整个集群的时间，"
+            "含上万卡规模下的故障、重启和评测。你自己按常见 MFU 训，卡时会更少（见旁边的估算）；把按比例缩放的数字当作保守上限，"
+            "在两者之间做计划，再留 10-20% 给重启。"))
+    if size != 1 and model is not None and not (implied and implied < 0.3 and abs(size - 1) < 0.05):
         # the same maker's own run at about the user's size, where one is on record: scaling down a bigger run's
         # GPU-hours by parameters leaves out that smaller models reach less of the cards' peak
         from knowledge.runs import load_training_runs

@@ -399,6 +399,8 @@ def lengths(text: str) -> dict:
     text = re.sub(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}\d+(?:\.\d+)?\s*[:：]\s*\d+(?:\.\d+)?",
                   lambda m: " " * len(m.group(0)), text)  # '输入:输出 3:1': a ratio, not lengths
     text = re.sub(RATIO_FIRST, lambda m: " " * len(m.group(0)), text)  # ('3:1 input to output')
+    text = re.sub(r"~?\d[\d,.]*\s*[km]?\s*(?:[a-z]{1,2}\d{2,4}[\s-]*)?(?:gpu[\s-]*)?(?:hours?|hrs?|卡时|小时|days?|天)(?![a-z])",
+                  lambda m: " " * len(m.group(0)), text)  # ('~10k GPU-hours', '30 days'): durations, not lengths
     text = re.sub(RATIO_PER, lambda m: " " * len(m.group(0)), text)  # ('~3 input tokens per output token')
     text = re.sub(r"(?<![\d.])\d(?:[)）、]|\.(?=\s*[\u3400-\u9fff]))(?=\s*\S)", "  ", text)
     # ('三个问题：1）…', '几个问题：1. 能装下吗 2. …': an item's number, not a length)
