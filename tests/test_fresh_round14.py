@@ -641,3 +641,13 @@ def test_a_quoted_runs_hours_are_set_against_the_mfu_they_imply():
     assert a.figures["published_implied_mfu"] == pytest.approx(6 * 8.03e9 * 15e12 / (1.46e6 * 3600 * 989.4e12), rel=0.03)
     assert a.request.get("seq_len") is None  # ('~10k GPU-hours' is no sequence length)
     assert "Budget on the published same-size figure" not in a.answer
+
+
+def test_a_yuan_purchase_ranks_cards_barred_from_china_after_every_card_sold_there():
+    a = ask("预算100万人民币，想搭一套能跑DeepSeek-R1满血版的推理服务，给公司内部大概500人用。数据不能出公司。买什么？")
+    call = next(c for c in a.tool_calls if c.name == "plan_purchase")
+    opts = call.result["options"]
+    grey = [i for i, o in enumerate(opts) if o["grey_market"]]
+    legal = [i for i, o in enumerate(opts) if not o["grey_market"]]
+    assert grey and legal and max(legal) < min(grey)  # (the MI300X's yuan quote in budget does not put it first)
+    assert not opts[0]["grey_market"]

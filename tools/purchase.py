@@ -290,7 +290,8 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
                                            total=None, why="no purchase price in the table for this card"))
             continue
         each, condition, server, local = price
-        grey = req.currency == "CNY" and not local and barred_from_china(gpu)  # a US price for a card China cannot buy
+        grey = req.currency == "CNY" and barred_from_china(gpu)  # a card China cannot buy through official channels,
+        # whatever price is on record (a grey-market quote in yuan included): ranked after the cards it can
         best = None
         for n in _counts(gpu):
             got = _inference(req, gpu, n) if req.task == "inference" else _training(req, gpu, n)
@@ -395,7 +396,9 @@ def _key(req: PurchaseRequest, o: PurchaseOption):
     speed = o.tokens_per_s if req.task == "inference" else (-(o.hours or 1e9))
     slow = req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < _slowest(req)
     if req.budget is None:
-        return (slow, o.legacy, o.total, o.step, -(speed or 0))
+        return (o.grey_market, slow, o.legacy, o.total, o.step, -(speed or 0))
+    if o.grey_market:  # barred from sale where the buyer is: after every card that can be bought there, in budget or not
+        return (2, not o.within_budget, o.total, 0, 0)
     if not o.within_budget:
         return (1, 0, o.total, 0, 0)  # over the budget: the nearest to it first
     return (0, o.grey_market, slow, o.legacy, _tier(req, o), -(speed or 0), o.total)
@@ -413,8 +416,8 @@ def _tier(req: PurchaseRequest, o: PurchaseOption) -> int | None:
 WHY_EN = {
     "over_budget": "over the budget by {by:,.0f} {currency}",
     "legacy": "pre-Ampere (Volta/Turing): no BF16 or FlashAttention-2, ranked after newer cards",
-    "grey_market": "barred from export to China (US rule 3A090): grey market only there, so the converted US price "
-                   "does not apply; ranked after cards with a China-market price (quote it if you can buy it)",
+    "grey_market": "barred from export to China (US rule 3A090): grey market only there (no warranty, prices move), "
+                   "so any price on record is unreliable; ranked after the cards sold there (quote it if you can buy it)",
     "slower_than_asked": "slower than your {need:g} tokens/s ({speed:g})",
     "too_slow": "too slow to use ({speed:g} tokens/s)",
     "best_in_budget": "best within the budget (most faithful format, then fastest)",

@@ -525,8 +525,8 @@ def _purchase_why(ctx: Ctx, o, money) -> str:
         return o.why
     zh = {"over_budget": lambda: f"超出预算 {money(a['by'])}",
           "legacy": lambda: "Ampere 之前的架构（Volta/Turing）：没有 BF16 和 FlashAttention-2，排在新卡之后",
-          "grey_market": lambda: "美国出口管制（3A090）禁止对华销售：国内只有水货渠道，换算的美国价格不适用；排在有国内价格的卡之后"
-                                 "（能买到的话请填报价）",
+          "grey_market": lambda: "美国出口管制（3A090）禁止对华销售：国内只有水货渠道（无保修、价格不稳），价格表里的价格都不可靠；"
+                                 "排在国内能正规买到的卡之后（能买到的话请填报价）",
           "slower_than_asked": lambda: f"低于你要的 {a['need']:g} token/s（{a['speed']:g}）",
           "too_slow": lambda: f"太慢（{a['speed']:g} token/s）",
           "best_in_budget": lambda: "预算内最优（格式最保真，其次最快）",
