@@ -866,6 +866,15 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     _pooled_memory_claim(ctx)
     if req.intent in ("inference_speed", "serving") and req.interconnect in ("pcie", "nvlink"):
         _stated_gpu_link(ctx)
+    if req.intent in ("inference_memory", "inference_speed", "serving") and (req.num_gpus or 1) > 1 and req.gpu and \
+            str(req.gpu).startswith("rtx-") and not req.interconnect:
+        # ('Qwen3-30B-A3B on two 4090s'): consumer cards have no NVLink (and the 4090 no peer-to-peer): split a model
+        # over them and every token's all-reduce crosses PCIe through the host
+        ctx.note(ctx.t("consumer cards talk over PCIe only (no NVLink; the RTX 4090 has no peer-to-peer either): tensor "
+                       "parallelism over them pays an all-reduce through the host per layer, per token; one replica per "
+                       "card (a 4-bit model on each) often serves more users where the model fits one card",
+                       "消费级卡之间只有 PCIe（没有 NVLink，4090 还不支持 P2P）：张量并行时每层每个 token 的 all-reduce 都要经主机中转；"
+                       "模型放得进单卡时（比如 4 位量化），每张卡各跑一份往往能服务更多人"))
     if req.device_kind == "phone" and not req.engine and req.intent in ("inference_memory", "inference_speed"):
         req = ctx.req = req.model_copy(update={"engine": "llamacpp"})
         ctx.used.add("device_kind")

@@ -651,3 +651,10 @@ def test_a_yuan_purchase_ranks_cards_barred_from_china_after_every_card_sold_the
     legal = [i for i, o in enumerate(opts) if not o["grey_market"]]
     assert grey and legal and max(legal) < min(grey)  # (the MI300X's yuan quote in budget does not put it first)
     assert not opts[0]["grey_market"]
+
+
+def test_a_model_split_over_consumer_cards_says_they_talk_over_pcie():
+    a = ask("Qwen3-30B-A3B 用两张4090部署，能跑吗？单用户大概多少tok/s？能撑多少并发？")
+    assert "没有 NVLink" in a.answer
+    one = ask("Qwen3-30B-A3B on two H100s, how fast for one user?")
+    assert "no NVLink" not in one.answer
