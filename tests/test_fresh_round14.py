@@ -658,3 +658,10 @@ def test_a_model_split_over_consumer_cards_says_they_talk_over_pcie():
     assert "没有 NVLink" in a.answer
     one = ask("Qwen3-30B-A3B on two H100s, how fast for one user?")
     assert "no NVLink" not in one.answer
+
+
+def test_a_fine_tune_with_no_epochs_says_one_epoch_is_assumed():
+    a = ask("Qwen3-8B全参微调，数据大概5亿token，8卡A800要跑多久？")
+    assert "1 个 epoch" in a.answer
+    b = ask("Qwen3-8B全参微调，数据大概5亿token，3个epoch，8卡A800要跑多久？")
+    assert "1 个 epoch（" not in b.answer

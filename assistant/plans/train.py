@@ -680,6 +680,10 @@ def training_tokens(ctx: Ctx) -> float:
     if req.tokens is None:
         ctx.assume(f"{RATIO_TOKENS:.0e} tokens (the ratio does not depend on it)", f"{RATIO_TOKENS:.0e} token（倍数与它无关）")
         return RATIO_TOKENS
+    if not req.epochs and req.method in ("full", "lora", "qlora") and not req.measured_tokens:
+        # a fine-tune's data once, said: SFT often runs 2-3 epochs, and the time scales with them
+        ctx.assume("1 epoch (the data once; fine-tunes often run 2-3, and the time scales with them)",
+                   "1 个 epoch（数据过一遍；微调常跑 2-3 个，时间按倍数增加）")
     return req.tokens * (req.epochs or 1)
 
 
