@@ -750,6 +750,12 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # '256 H100s for 30 days: the biggest model we can train Chinchilla-optimally?': the budget, not the memory
         ctx.req = req.model_copy(update={"intent": "training_time"})
         return _finish(ctx, _run(ctx, train.compute_optimal))
+    if not (req.model or req.models or req.family or req.unknown_model) and req.intent in ("training_time", "training_memory") \
+            and (req.budget or re.search(r"自己的(?:大)?模型|自研|own (?:llm|model|foundation model)|our own", question.lower())) \
+            and not req.tokens:
+        # '训练一个我们自己的大模型需要多少张卡、多长时间？预算 500 万': what such a model usually is, each priced
+        ctx.req = req.model_copy(update={"intent": "training_time"})
+        return _finish(ctx, _run(ctx, train.own_model_scenarios))
     if not (req.model or req.gpu or req.models or req.family or req.unknown_model) and req.intent in ("cost", "price", "recommend") \
             and re.search(money.DEPLOY_COST_ASK, question.lower()):
         # '老板让我评估一下部署大模型要花多少钱': nothing known; the usual sizes priced, and what decides it asked

@@ -665,3 +665,13 @@ def test_a_fine_tune_with_no_epochs_says_one_epoch_is_assumed():
     assert "1 个 epoch" in a.answer
     b = ask("Qwen3-8B全参微调，数据大概5亿token，3个epoch，8卡A800要跑多久？")
     assert "1 个 epoch（" not in b.answer
+
+
+def test_our_own_model_with_a_budget_prices_what_it_usually_means_and_asks():
+    a = ask("训练一个我们自己的大模型需要多少张卡、多长时间？预算500万左右")
+    assert a.status == "needs_clarification" and "method" in a.clarification.missing
+    # ¥5,000,000 / the H800's rate = GPU-hours; C = hours × 3,600 × 989.4e12 × 0.40; N = sqrt(C / 120)
+    rate = 5_000_000 / a.figures["budget_gpu_hours"]
+    c = 5_000_000 / rate * 3600 * 989.4e12 * 0.40
+    assert a.figures["budget_optimal_params"] == pytest.approx((c / 120) ** 0.5, rel=0.02)
+    assert "从零预训练 7B" in a.answer and "微调开源 7B" in a.answer

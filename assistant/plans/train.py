@@ -1572,3 +1572,67 @@ def compute_optimal(ctx: Ctx) -> Answer:
                    f"MFU {mfu:.0%}，区间 {band.low:.0%}-{band.high:.0%}（{band.basis}）" + ("" if not req.mfu else "（你给的）")))
     return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="training_time",
                   figures=figures)
+
+
+_OWN_MODEL_SCENARIOS = (  # (label en, label zh, model, method, tokens, GPUs): what "our own LLM" usually turns out to be
+    ("fine-tune an open 7B (LoRA, 100M tokens)", "微调开源 7B（LoRA，1 亿 token）", "qwen2.5-7b", "lora", 1e8, 8),
+    ("fine-tune an open 72B (LoRA, 100M tokens)", "微调开源 72B（LoRA，1 亿 token）", "qwen2.5-72b", "lora", 1e8, 8),
+    ("continue pre-training a 7B (100B tokens)", "在 7B 上继续预训练（1000 亿 token）", "qwen2.5-7b", "full", 1e11, 64),
+    ("pre-train a 7B from scratch (2T tokens)", "从零预训练 7B（2 万亿 token）", "qwen2.5-7b", "full", 2e12, 256),
+)
+
+
+def own_model_scenarios(ctx: Ctx) -> Answer:
+    """'训练一个我们自己的大模型需要多少张卡、多长时间？预算 500 万': nothing fixed but the money; what 'our own model' usually
+    means, each timed and priced on rented cards (GPUs, days, GPU-hours, rent), what the budget buys in GPU-hours and the
+    largest model it pre-trains compute-optimally; and the choice asked: from scratch or on an open model, which size,
+    how many tokens."""
+    from assistant.plans.money import typical_rate
+    from assistant.request import Clarification
+    from tools import efficiency as eff
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    req = ctx.req
+    gid = req.gpu or ("h800" if ctx.zh else "h100")
+    gpu = ctx.gpu(gid)
+    cur = req.currency or ("CNY" if ctx.zh else "USD")
+    sym = "¥" if cur == "CNY" else "$"
+    rate = typical_rate(ctx, gpu.id, cur)
+    rows = []
+    for en, zh, mid, method, tokens, n in _OWN_MODEL_SCENARIOS:
+        try:
+            model = ctx.deps.catalog.model(mid)[0]
+            t = estimate_training_time(TrainingTimeRequest(model=model, gpu=gpu, num_gpus=n, tokens=tokens, method=method))
+        except (ValueError, LookupError):
+            continue
+        when = (ctx.t(f"{t.wall_hours / 24:,.1f} days", f"{t.wall_hours / 24:,.1f} 天") if t.wall_hours >= 24 else
+                ctx.t(f"{t.wall_hours:,.1f} h", f"{t.wall_hours:,.1f} 小时"))
+        rows.append([ctx.t(en, zh), f"{n}", when, f"{t.gpu_hours:,.0f}",
+                     f"{sym}{t.gpu_hours * rate:,.0f}" if rate else "-"])
+    head = [ctx.t("what 'our own model' is", "“自己的大模型”指什么"), ctx.t("GPUs", "卡数"), ctx.t("time", "时间"),
+            ctx.t("GPU-hours", "卡时"), ctx.t("rent", "租用费用")]
+    lines = [ctx.t(f"**It turns on what the model is**: most teams fine-tune an open model; pre-training from scratch costs "
+                   f"thousands of times more. Timed on {gpu.name} at the usual MFU, rented at {sym}{rate:,.2f} per GPU-hour "
+                   "(price table):" if rate else f"**It turns on what the model is**; timed on {gpu.name}:",
+                   f"**取决于“自己的大模型”是什么**：多数团队是在开源模型上微调；从零预训练要贵成千上万倍。按 {gpu.name}、常见 MFU 计时，"
+                   f"租价每卡时 {sym}{rate:,.2f}（价格表）：" if rate else f"**取决于“自己的大模型”是什么**；按 {gpu.name} 计时："),
+             "", md_table(head, rows)]
+    figures: dict = {}
+    if req.budget and rate:
+        ctx.used.add("budget")
+        gpu_h = req.budget / rate
+        band = eff.default_mfu(gpu, "bf16")
+        c = gpu_h * 3600 * (gpu.bf16_dense_tflops or 0) * 1e12 * band.point
+        n_opt = math.sqrt(c / 120) if c else 0
+        figures |= {"budget_gpu_hours": round(gpu_h), "budget_optimal_params": float(f"{n_opt:.3g}")}
+        lines += ["", ctx.t(
+            f"**Your {sym}{req.budget:,.0f} buys ~{gpu_h:,.0f} GPU-hours** of rented {gpu.name} (before storage, data and "
+            f"staff): {c:.1e} FLOPs at {band.point:.0%} MFU, enough to pre-train about a **{n_opt / 1e9:,.1f}B** model "
+            f"compute-optimally (on {20 * n_opt / 1e9:,.0f}B tokens), or to fine-tune open models many times over.",
+            f"**{sym}{req.budget:,.0f} 能租约 {gpu_h:,.0f} 卡时** {gpu.name}（不含存储、数据和人力）：按 MFU {band.point:.0%} 是 {c:.1e} FLOPs，"
+            f"够按算力最优从零训一个约 **{n_opt / 1e9:,.1f}B** 的模型（{20 * n_opt / 1e9:,.0f}B token），或者把开源模型微调很多遍。")]
+    clar = Clarification(missing=["model", "tokens", "method"], question=ctx.t(
+        "From scratch or on an open model, how large, and on how many tokens?",
+        "从零训练还是在开源模型上微调/继续预训练？多大参数？多少 token 数据？"), suggestions=[])
+    return Answer(answer="\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="training_time",
+                  status="needs_clarification", clarification=clar, figures=figures)
