@@ -675,3 +675,11 @@ def test_our_own_model_with_a_budget_prices_what_it_usually_means_and_asks():
     c = 5_000_000 / rate * 3600 * 989.4e12 * 0.40
     assert a.figures["budget_optimal_params"] == pytest.approx((c / 120) ** 0.5, rel=0.02)
     assert "从零预训练 7B" in a.answer and "微调开源 7B" in a.answer
+
+
+def test_a_card_pick_for_two_workloads_picks_for_each_and_flags_rocm():
+    a = ask("for a small inference cluster, MI300X or H200 - which is better value? workloads are mostly Llama 3.1 405B "
+            "FP8 and DeepSeek-V3.")
+    picks = [c for c in a.tool_calls if c.name == "recommend"]
+    assert len(picks) == 2 and {c.args["model"] for c in picks} >= {"deepseek-v3"}
+    assert "**DeepSeek-V3" in a.answer and "ROCm" in a.answer

@@ -814,6 +814,27 @@ def recommend(ctx: Ctx) -> Answer:
         cost = "" if top.cost is None else ctx.money(top.cost, digits) + (ctx.t("/h", "/小时") if hourly else "")
         lines += ["", T(lang, "rec_pick", gpu=top.gpu, n=top.num_gpus, cost=cost,
                         why=assumption_zh(top.why) if ctx.zh else top.why)]
+    others = [m for m in dict.fromkeys(req.models) if m != model.id][:2] if len(req.gpus) >= 2 else []
+    for mid in others:  # ('workloads are mostly Llama 3.1 405B FP8 and DeepSeek-V3'): each workload's pick among the cards
+        try:
+            other = ctx.deps.catalog.model(mid)[0]
+            r2 = ctx.call("recommend", args | {"model": other.id}, rank(RecommendRequest(
+                model=other, task=task, gpus=candidates, prices=ctx.deps.prices(), tokens=tokens, budget=budget,
+                deadline_hours=req.deadline_hours, **load)))
+        except (ValueError, LookupError):
+            continue
+        if r2.options:
+            parts = [f"{o.gpu} ×{o.num_gpus}" + ("" if o.cost is None else f" {ctx.money(o.cost, digits)}"
+                                                 + (ctx.t("/h", "/小时") if hourly else "")) for o in r2.options[:4]]
+            lines += ["", ctx.t(f"**{other.name}**: pick **{r2.options[0].gpu} ×{r2.options[0].num_gpus}**; " + ", ".join(parts)
+                                + ".", f"**{other.name}**：选 **{r2.options[0].gpu} ×{r2.options[0].num_gpus}**；"
+                                + "，".join(parts) + "。")]
+    if others and any(g.vendor == "AMD" for g in candidates):
+        lines += ["", ctx.t("AMD cards run ROCm builds of vLLM and SGLang; check that your models and kernels (FP8, MLA, "
+                            "MoE) are supported there and benchmark both before buying: spec sheets and hourly prices do "
+                            "not settle it.",
+                            "AMD 卡跑的是 ROCm 版的 vLLM、SGLang：先确认你的模型和算子（FP8、MLA、MoE）在上面支持良好，买之前两边都实测；"
+                            "只看规格和时价定不下来。")]
     for o in res.options:  # a card run in another format than asked ('FP8 on a 910B': W8A8 INT8), said beside the pick
         if o.config.get("format"):
             lines.append(ctx.t(f"- {o.gpu}: weights in {o.config['format']} — the memory of FP8, the 8-bit route there "
