@@ -683,3 +683,12 @@ def test_a_card_pick_for_two_workloads_picks_for_each_and_flags_rocm():
     picks = [c for c in a.tool_calls if c.name == "recommend"]
     assert len(picks) == 2 and {c.args["model"] for c in picks} >= {"deepseek-v3"}
     assert "**DeepSeek-V3" in a.answer and "ROCm" in a.answer
+
+
+def test_a_rate_asked_beside_a_cost_per_token_is_given_with_its_range_and_date():
+    a = ask("two quick ones: what's an H200 going for per hour on the clouds right now, and at that rate what's our cost "
+            "per 1M output tokens if we serve llama 3.3 70B fp8 on one card and get ~2,500 tok/s aggregate?")
+    assert "on demand: $" in a.answer and "as of" in a.answer
+    # the cost per million at the typical rate: rate / (2,500 × 3,600 / 1e6)
+    rate = float(a.answer.split("typical $")[1].split(";")[0])
+    assert f"${rate / 9.0:,.3f} per million tokens" in a.answer

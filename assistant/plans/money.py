@@ -801,6 +801,7 @@ def per_token(ctx: Ctx) -> Answer:
         ctx.assume(f"renting at your monthly price: {req.rent_per_month:,.0f} / {HOURS_PER_MONTH:g} h / {gpus} GPUs = "
                    f"{rate:,.2f} per GPU-hour", f"按你给的月租：{req.rent_per_month:,.0f} ÷ {HOURS_PER_MONTH:g} 小时 ÷ {gpus} 张 = "
                    f"每卡时 {rate:,.2f}")
+    asked_rate_line = None  # (the table's rate, said as an answer where the question asks for it)
     owned = rate is None and (req.purchase_price or req.purchase_price_per_server)
     if owned:  # 'our own 8x 4090 server, ¥180k, 3.5 kW, written off over 3 years': its own hourly cost, not a rental
         rate = _owned_rate(ctx, gpu, n, cur)
@@ -808,6 +809,20 @@ def per_token(ctx: Ctx) -> Answer:
         rate = typical_rate(ctx, gpu.id, cur)
         if rate is not None:
             ctx.assume(f"{s}{rate:,.2f} per GPU-hour (typical on-demand, price table)", f"每卡时 {s}{rate:,.2f}（按需典型价，价格表）")
+            if re.search(r"per hour|hourly|an hour|/h(?:r|our)?\b|going for|rate|每小时|一小时|时租|租金|多少钱一", ctx.question.lower()):
+                # ('what's an H200 going for per hour right now, and at that rate …'): the rate is an ask of its own
+                from tools.pricing import gpu_prices
+
+                kinds = gpu_prices(ctx.deps.prices(), gpu.id, cur, kinds=("rent_on_demand",))
+                if kinds.kinds:
+                    k = kinds.kinds[0]
+                    dates = sorted({r.as_of for r in kinds.records if getattr(r, "as_of", None)})
+                    asked_rate_line = ctx.t(
+                        f"**{gpu.name} on demand: {s}{k.low:,.2f}-{s}{k.high:,.2f} per GPU-hour** (typical {s}{k.typical:,.2f}; "
+                        f"{k.records} record(s) in the price table" + (f", as of {dates[-1]}" if dates else "") + "; cloud prices "
+                        "move month to month and reserved terms run lower: check your provider).",
+                        f"**{gpu.name} 按需租价：每卡时 {s}{k.low:,.2f}-{s}{k.high:,.2f}**（典型 {s}{k.typical:,.2f}；价格表 {k.records} 条记录"
+                        + (f"，截至 {dates[-1]}" if dates else "") + "；云价格按月在变，包年包月更低：以你的供应商为准）。")
         else:  # '压测 600 tok/s at 16 concurrent … 200 并发要几张 A10？': the count needs no price; costs are left out, said
             # (and a speed asked of a card the table has no rent for: the speed, with the price it needs asked)
             ctx.notes.append(ctx.t(f"the price table has no price for {gpu.name}: costs are left out (give yours, e.g. "
@@ -852,7 +867,7 @@ def per_token(ctx: Ctx) -> Answer:
                 "price_per_unit_hour": rate * unit_gpus if rate else None,
                 "current_bill_per_month": req.api_spend_per_month if req.tokens_per_day else None}
     cap = ctx.call("plan_capacity", cap_args, plan_capacity(CapacityRequest(**cap_args)))
-    lines = []
+    lines = [asked_rate_line] if asked_rate_line else []
     if req.throughput_tokens_per_s is None and req.model:
         sized = next((c.result for c in reversed(ctx.calls) if c.name == "size_infer" and isinstance(c.result, dict)
                       and c.args.get("precision") == speed.figures.get("precision")), None)
