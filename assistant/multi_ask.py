@@ -1040,6 +1040,13 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
             "serve_cost_per_million_output_usd": ("cheaper per token", "每 token 更便宜")}[name]
     text = (f"{listed}。**{win[0].text} 胜出**：{word[1]}，是 {other[0].text} 的 {ratio:.2f} 倍。" if zh else
             f"{listed}. **{win[0].text} wins**: {word[0]} by {ratio:.2f}× over {other[0].text}.")
+    methods_compared = {str((a.update or {}).get("method")) for a in asks} if asks[0].compare == "method" else set()
+    if {"full", "lora"} <= methods_compared:
+        # 'LoRA or full fine-tune? the goal is our report format and jargon': speed is not what decides it
+        why_zh, why_en = _METHOD_TIE_BREAK[frozenset({"full", "lora"})]
+        text += (f" 速度之外：LoRA {why_zh}先用 LoRA 在一小份留出数据上评测，效果不够再考虑全参。" if zh else
+                 f" Beyond speed: LoRA takes {why_en} Start with LoRA, evaluate on a held-out slice of your own data, and go "
+                 "full only if it falls short.")
     users = max(((x.request or {}).get("concurrent_users") or (x.request or {}).get("batch") or 0) for _, x in done)
     gguf = [a for a, _ in done if str((a.update or {}).get("precision") or "").startswith(("q", "iq"))]
     gguf_note = ""

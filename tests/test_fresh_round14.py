@@ -692,3 +692,9 @@ def test_a_rate_asked_beside_a_cost_per_token_is_given_with_its_range_and_date()
     # the cost per million at the typical rate: rate / (2,500 × 3,600 / 1e6)
     rate = float(a.answer.split("typical $")[1].split(";")[0])
     assert f"${rate / 9.0:,.3f} per million tokens" in a.answer
+
+
+def test_full_or_lora_is_not_decided_on_speed_alone():
+    a = ask("LoRA or full fine-tune for Qwen2.5-14B on 4x A100 80GB? we have 200M tokens of domain data")
+    head = a.answer.split("###")[0]
+    assert "Beyond speed" in head or "pick LoRA" in head
