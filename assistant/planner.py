@@ -1042,24 +1042,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if step_batch_missing and answer.status == "answered":
         answer = _ask_step_batch(ctx, answer)
     if tokens_defaulted and answer.status == "answered" and not one_of_several:
-        # 'how long to pretrain a ~1B model from scratch on 8x 4090s?': the time is proportional to the tokens, which
-        # runs span 20 to 15,000 per parameter; the compute-optimal default is answered, and the budget asked
-        hours = answer.figures.get("wall_hours")
-        tok = ctx.req.tokens
-        per_100b = hours * 1e11 / tok if hours and tok else None
-        clar = Clarification(missing=["tokens"], question=ctx.t("How many training tokens will you pre-train on?",
-                                                                 "打算预训练多少 token？"), suggestions=[])
-        extra = ctx.t(f"**How many tokens?** The time is proportional to them: the estimate below is the compute-optimal "
-                      f"{tok / 1e9:,.0f}B; " + (f"each 100B tokens take ~{per_100b:,.0f} h ({per_100b / 24:,.1f} days) on "
-                                                 f"these GPUs; " if per_100b else "") +
-                      "small models are often trained far longer (TinyLlama 1.1B: 3T tokens, its 2024 paper; Llama 3.2 "
-                      "1B: up to 9T, Meta's model card).",
-                      f"**训多少 token？** 时间和 token 数成正比：下面按算力最优的 {tok / 1e9:,.0f}B 算；"
-                      + (f"这些卡上每 1000 亿 token 约 {per_100b:,.0f} 小时（{per_100b / 24:,.1f} 天）；" if per_100b else "")
-                      + "小模型常常训得远多于此（TinyLlama 1.1B 用了 3T token，见其 2024 年论文；Llama 3.2 1B 最多 9T，见 Meta 模型卡）。")
-        figs = dict(answer.figures) | ({"hours_per_100b_tokens": round(per_100b, 1)} if per_100b else {})
-        answer = answer.model_copy(update={"answer": extra + "\n\n" + answer.answer, "status": "needs_clarification",
-                                           "clarification": clar, "figures": figs})
+        answer = _ask_token_budget(ctx, answer)
     if answer.status == "answered" and req.intent == "inference_memory" and req.model and "gpu" not in req.stated and \
             req.num_gpus == 1 and "num_gpus" in req.stated and not one_of_several and not req.device_kind:
         # '70B 能单卡跑吗？要量化到几 bit？': one card, none named: the formats against the usual memory sizes, and asked
@@ -1086,6 +1069,28 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 + "\n" + "\n".join(lines) + _quoted_total_line(ctx, answer),
                 "status": "needs_clarification", "clarification": clar})
     return _finish(ctx, answer)
+
+
+def _ask_token_budget(ctx: Ctx, answer: Answer) -> Answer:
+    """'how long to pretrain a ~1B model from scratch on 8x 4090s?': the time is proportional to the tokens, which runs
+    span 20 to thousands per parameter; the compute-optimal default is answered, the time per 100B tokens given, and
+    the budget asked."""
+    hours = answer.figures.get("wall_hours")
+    tok = ctx.req.tokens
+    per_100b = hours * 1e11 / tok if hours and tok else None
+    clar = Clarification(missing=["tokens"], question=ctx.t("How many training tokens will you pre-train on?",
+                                                             "打算预训练多少 token？"), suggestions=[])
+    extra = ctx.t(f"**How many tokens?** The time is proportional to them: the estimate below is the compute-optimal "
+                  f"{tok / 1e9:,.0f}B; " + (f"each 100B tokens take ~{per_100b:,.0f} h ({per_100b / 24:,.1f} days) on "
+                                             f"these GPUs; " if per_100b else "") +
+                  "small models are often trained far longer (TinyLlama 1.1B: 3T tokens, its 2024 paper; Llama 3.2 "
+                  "1B: up to 9T, Meta's model card).",
+                  f"**训多少 token？** 时间和 token 数成正比：下面按算力最优的 {tok / 1e9:,.0f}B 算；"
+                  + (f"这些卡上每 1000 亿 token 约 {per_100b:,.0f} 小时（{per_100b / 24:,.1f} 天）；" if per_100b else "")
+                  + "小模型常常训得远多于此（TinyLlama 1.1B 用了 3T token，见其 2024 年论文；Llama 3.2 1B 最多 9T，见 Meta 模型卡）。")
+    figs = dict(answer.figures) | ({"hours_per_100b_tokens": round(per_100b, 1)} if per_100b else {})
+    return answer.model_copy(update={"answer": extra + "\n\n" + answer.answer, "status": "needs_clarification",
+                                     "clarification": clar, "figures": figs})
 
 
 def _ask_step_batch(ctx: Ctx, answer: Answer) -> Answer:
