@@ -742,7 +742,9 @@ def test_a_similar_recipe_to_a_run_named_in_an_article_scales_its_gpu_hours():
 def test_how_long_beside_a_memory_ask_without_the_data_asks_for_it_with_a_rate():
     a = ask("want to LoRA fine tune gemma 2 27b on our support tickets. how much vram, and how long will it take on 2x "
             "A100 80GB?")
-    assert "### 2." in a.answer and "How many training tokens" in a.answer and "per **1B training tokens**" in a.answer
+    # (round 14: a fine-tune's data is asked as examples × tokens × epochs)
+    assert "### 2." in a.answer and ("How many training tokens" in a.answer or "How much data" in a.answer)
+    assert "per **1B training tokens**" in a.answer
 
 
 # --- each user's rate after a count of users; only the answer's length given ---------------------------------------------------

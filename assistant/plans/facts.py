@@ -616,7 +616,9 @@ def _purchase_tiers(ctx: Ctx) -> Answer:
                    deps=ctx.deps, question=ctx.question, one_of_several=True)
         best = purchase(top)
         ctx.calls += top.calls
-        got = next((x for x in best.answer.splitlines() if x.startswith(("**Buy", "**建议购买"))), None)
+        got = next((x for x in best.answer.splitlines() if x.startswith(("**Buy", "**建议购买", "**Nothing in the price table",
+                                                                         "**价格表里没有能在"))), None)
+        # (a budget short of the largest size says so, with the nearest machine: what the money reaches, either way)
         if got:  # what the whole budget buys at the largest size: the scale of machine the money reaches
             lines.append(ctx.t(f"The most your {cur}{req.budget:,.0f} buys (sized for "
                                f"{ctx.deps.catalog.model(TIER_MODELS[-1])[0].name}): " + got,

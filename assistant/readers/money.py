@@ -287,6 +287,8 @@ def money(text: str) -> dict:
         v = to_number(m.group(1))
         if not v or re.match(r"\s*(?:内|以内|之内)", text[m.end():m.end() + 3]):
             continue
+        if re.search(r"(?:<|≤|<=|under|within|less than|at most|before|by)\s*~?\s*$", text[max(0, m.start() - 12):m.start()]):
+            continue  # ('needs to finish overnight (<12h)', 'within 48 hours'): a deadline, not a period to price
         hourly = m.group(2) in ("小时", "个小时", "hour", "hours", "hr", "hrs", "h")
         if hourly and (re.fullmatch(r"一|1|每", m.group(1)) or re.search(r"(?:每|per|an?|/)\s*$", text[max(0, m.start() - 5):m.start()])):
             continue  # 'per hour' / '一小时' is a rate's unit, not a period
