@@ -619,7 +619,8 @@ def users(text: str) -> dict:
     out: dict = {}
     text = load_words(text)
     text = re.sub(r"(?<![一二三四五六七八九十两几百千万\d])([一两二三四五六七八九十百]{1,4})(?=\s*(?:个|号)\s*(?:人|用户|同事|员工))",
-                  lambda m: str(int(to_number(m.group(1)))) if (to_number(m.group(1)) or 0) >= 2 else m.group(0), text)
+                  lambda m: str(int(to_number(m.group(1)))) if (to_number(m.group(1)) or 0) >= 2 and m.group(1) not in _ROUGH_ZH
+                  and not re.fullmatch(r"[两二三四五六七八九]{2}", m.group(1)) else m.group(0), text)
     # ('十个人左右用', '二十个同事'): a count of people in Chinese numerals, read as its digits ('一个人用' stays one user)
     text = re.sub(r"单并发|单路|(?<![\d.])1\s*(?:路|个)?并发|并发\s*(?:数|为|是|=)?\s*1(?![\d.])", " ", text)  # batch 1
     # (one stream: read by batches(), not a load of users)
