@@ -136,6 +136,17 @@ PAIRS: dict[str, tuple[str, str]] = {
     "peak_factor": ("Qwen2.5-14B on L40S, 1,500 tok/s per card measured, 200 million tokens a day: how many cards?",
                     "Qwen2.5-14B on L40S, 1,500 tok/s per card measured, 200 million tokens a day, peak is 3x the average: "
                     "how many cards?"),
+    "measured_step_s": ("Llama 3.1 8B full fine-tune on 8x A100 80GB, global batch 64 x 4096, 1.2B tokens: how long?",
+                        "Llama 3.1 8B full fine-tune on 8x A100 80GB, global batch 64 x 4096, we measured 25 s per step, "
+                        "1.2B tokens: how long?"),
+    "usage_gpu_hours_per_month": ("buying an 8x RTX 5090 rig (~$35k all-in) instead of renting H100s at $2.20/GPU-hr: "
+                                  "payback period?",
+                                  "buying an 8x RTX 5090 rig (~$35k all-in) instead of renting H100s at $2.20/GPU-hr; we "
+                                  "use roughly 200 H100-GPU-hours a month: payback period?"),
+    "usage_gpu": ("buying an 8x RTX 5090 rig (~$35k all-in) instead of renting at $2.20/GPU-hr; we use roughly 200 "
+                  "GPU-hours a month: payback period?",
+                  "buying an 8x RTX 5090 rig (~$35k all-in) instead of renting at $2.20/GPU-hr; we use roughly 200 "
+                  "H100-GPU-hours a month: payback period?"),
     "load_rate_stated": ("Qwen2.5-14B on L40S, 1,500 tok/s per card measured, 200 million tokens a day: how many cards?",
                          "Qwen2.5-14B on L40S, 1,500 tok/s per card measured, we need to serve 3,000 tok/s: how many cards?"),
     "throughput_scope": ("Qwen2.5-14B on 4x L40S, we measured 1,500 tok/s; 200 million tokens a day: how many cards?",

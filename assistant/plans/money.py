@@ -1667,6 +1667,9 @@ def usage_payback(ctx: Ctx) -> Answer:
     figures = {"rent_per_month": round(rent, 2), "own_gpu_hours_per_month": round(own_hours, 1), "speed_ratio": round(ratio, 3),
                "power_per_month": round(power, 2), "hosting_per_month": round(hosting, 2), "purchase_total": round(total, 2),
                "saving_per_month": round(saving, 2)}
+    ctx.call("usage_payback", {"rented_gpu": rented.id, "bought_gpu": bought.id, "bought_count": n,
+                               "gpu_hours_per_month": used_hours, "rate_per_gpu_hour": rate, "purchase_total": total,
+                               "basis": "compute" if training else "bandwidth"}, dict(figures))
     lines = [ctx.t(
         f"**Now**: {used_hours:,.0f} {rented.name} GPU-hours a month × {s}{rate:,.2f} = **{s}{rent:,.0f} a month** of rent.",
         f"**现在**：每月 {used_hours:,.0f} 个 {rented.name} 卡时 × {s}{rate:,.2f} = **每月租金 {s}{rent:,.0f}**。")]
