@@ -326,18 +326,28 @@ def sources_md(lang: str, cites: list[Citation]) -> str:
         f"- {c.title} — `{c.source}`" + (("（截至 {}）" if lang == "zh" else " (as of {})").format(c.as_of) if c.as_of else "") + trust_mark(lang, c) for c in good)
 
 
-def smallest_cards(ctx: Ctx, holds) -> str | None:
-    """'Smallest single GPU that holds it: the 48 GB class (L40S, RTX A6000, ...), 44.1 GB': for a memory question
-    that named no card. `holds(gpu)` -> (fits, GB per GPU). Data-centre and desk cards of the table, by memory."""
+def memory_classes(ctx: Ctx) -> dict[int, list]:
+    """The table's data-centre and desk cards (the user's vendor, where one was named) by marketed memory class
+    ('24' -> RTX 4090, RTX 3090, L4, ...), smallest class first."""
     cards = sorted((g for g in ctx.deps.catalog.gpus if g.vendor not in ("Apple", "custom") and vendor_ok(ctx.req, g)),
                    key=lambda g: g.memory_gb)
     by_class: dict[int, list] = {}
     for g in cards:
         by_class.setdefault(round(g.memory_gb), []).append(g)
-    for mem, group in by_class.items():
+    return by_class
+
+
+def short_card_name(g) -> str:
+    return g.name.replace("NVIDIA ", "").replace("GeForce ", "")
+
+
+def smallest_cards(ctx: Ctx, holds) -> str | None:
+    """'Smallest single GPU that holds it: the 48 GB class (L40S, RTX A6000, ...), 44.1 GB': for a memory question
+    that named no card. `holds(gpu)` -> (fits, GB per GPU)."""
+    for mem, group in memory_classes(ctx).items():
         fitting = [(g, gb) for g in group for ok, gb in [holds(g)] if ok]
         if fitting:
-            names = ", ".join(g.name.replace("NVIDIA ", "").replace("GeForce ", "") for g, _ in fitting[:4])
+            names = ", ".join(short_card_name(g) for g, _ in fitting[:4])
             g0, gb = fitting[0]
             real = (g0.memory_bytes or 0) / 1e9
             # '141 GB class, 146.4 GB needed' reads as a contradiction: the card's real capacity says why it holds

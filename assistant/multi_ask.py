@@ -106,7 +106,8 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
         if barred:
             comparison += ("注意：" + "、".join(barred) + " 受美国出口管制（3A090），国内正规渠道买不到、只能走水货或海外云；"
                            "合规要求严格时只能在其余方案里选。")
-    if comparison and all((a.update or {}).get("purchase_price") for a in asks) and asks[0].intent == "serving":
+    if comparison and asks[0].intent == "serving" and (all((a.update or {}).get("purchase_price") for a in asks) or re.search(
+            r"(?:卡价为价格表估计|card prices are price-table estimates)", comparison)):
         # each plan's cards bought at the user's prices, with the servers and against the budget: those are used
         answers = _used_elsewhere_is_used(answers, frozenset({"budget", "host_price_per_server", "purchase_price", "currency",
                                                               "purchase", "gpu_purchase_prices", "used_gpus"}))
@@ -273,8 +274,7 @@ def _training_setups_by_compute(done: list[tuple[Ask, Answer]], zh: bool) -> str
         n = (x.request or {}).get("num_gpus") or (v.num_gpus if v else None)
         if card is None or not n or not v or not v.per_gpu_gb or not card.bf16_dense_tflops:
             continue
-        usable = card.memory_gb * 1.0737  # (the card's memory in GB: its '40GB' is 40 GiB)
-        rows.append((a, n * card.bf16_dense_tflops, v.per_gpu_gb / usable))
+        rows.append((a, n * card.bf16_dense_tflops, v.per_gpu_gb / (card.memory_bytes / 1e9)))
     if len(rows) < 2:
         return None
     fast = max(rows, key=lambda r: r[1])
@@ -356,6 +356,11 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
     if all((a.update or {}).get("purchase_price_per_server") for a, _ in done):
         bought = _servers_to_buy(done, zh)
         if bought:
+            return bought
+    if intent == "serving" and not any((a.update or {}).get("purchase_price") for a, _ in done) and (
+            first.get("purchase") or first.get("budget")) and len({(x.request or {}).get("gpu") for _, x in done}) >= 2:
+        bought = _table_priced_purchase(done, zh, prices, calls)
+        if bought:  # '预算 100 万 … H20、L20、4090 买哪个？': each plan's cards and servers at the price table's prices
             return bought
     if all((a.update or {}).get("purchase_price") for a, _ in done) and intent == "serving":
         bought = _cards_to_buy(done, zh, calls)
@@ -1694,6 +1699,48 @@ def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool, calls: list | None =
         "cards and servers" if rows[0][6] else "cards only; the host and power are extra"
     return listed + (f"。**{best[0].text} 方案省 {sym}{_num(gap)}**（{extra}）。" if zh else
                      f". **{best[0].text} costs {sym}{_num(gap)} less** ({extra}).")
+
+
+def _table_priced_purchase(done: list[tuple[Ask, Answer]], zh: bool, prices, calls: list | None = None) -> str | None:
+    """A purchase among cards with no prices stated: each plan's cards at the price table's purchase price (new or
+    used, tools.purchase.price_of) plus one host server per 8 GPUs (tools.purchase.HOST_USD, a whole server's chassis,
+    CPUs, RAM and network), against the budget when one is stated; said as estimates to confirm with a quote."""
+    from tools.cost import DEFAULT_CNY_PER_USD
+    from tools.purchase import HOST_USD, price_of
+
+    from knowledge.catalog import default_catalog
+
+    first = done[0][1].request or {}
+    cur = "CNY" if first.get("currency") == "CNY" or zh else "USD"
+    host = HOST_USD[8] * (DEFAULT_CNY_PER_USD if cur == "CNY" else 1)
+    priced, missing = [], []
+    for a, x in done:
+        try:
+            gpu = default_catalog().gpu((x.request or {}).get("gpu"))[0]
+        except (LookupError, ValueError, TypeError):
+            return None
+        got = price_of(list(prices), gpu, cur)
+        if got is None:
+            missing.append(a.text)
+            continue
+        req = dict(x.request or {})
+        req.setdefault("host_price_per_server", host)
+        if req.get("host_price_per_server") is None:
+            req["host_price_per_server"] = host
+        upd = dict(a.update or {}) | {"purchase_price": round(got[0])}
+        priced.append((a.model_copy(update={"update": upd}), x.model_copy(update={"request": req})))
+    if len(priced) < 2:
+        return None
+    text = _cards_to_buy(priced, zh, calls)
+    if not text:
+        return None
+    sym = "¥" if cur == "CNY" else "$"
+    note = (f"（卡价为价格表估计，每 8 卡另加一台服务器约 {sym}{_num(host)}（机箱、CPU、内存、网卡）；价格波动大，下单前请询价"
+            + (f"；{'、'.join(missing)} 价格表里没有购买价，未列入" if missing else "") + "）" if zh else
+            f" (card prices are price-table estimates, plus one host server per 8 GPUs at about {sym}{_num(host)}: chassis, "
+            "CPUs, RAM, network; prices move, so get a quote before ordering"
+            + (f"; {', '.join(missing)} has no purchase price on record and is left out" if missing else "") + ")")
+    return text + note
 
 
 def _bought(a: Ask) -> str:

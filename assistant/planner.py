@@ -732,6 +732,9 @@ def _scales_a_quoted_run(req: Request, invalid) -> bool:
     return bool(req.scale_run and req.tokens and not invalid and not (req.model and req.gpu and req.num_gpus))
 
 
+TRAIN_ONLY_INTENTS = ("training_time", "training_memory")
+
+
 def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (), shared=frozenset(),
          one_of_several: bool = False) -> Answer:
     """The answer for an understood question; `shared`: inputs a comparison across the message's asks uses."""
@@ -785,7 +788,12 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                    "requests/s", f"按高峰算：平均每秒 {req.requests_per_s:g} 个请求 × {req.peak_factor:g} = 每秒 {peak:g} 个")
         req = ctx.req = req.model_copy(update={"requests_per_s": peak, "peak_factor": None})
         # (the thread carries the peak rate from here: a follow-up does not multiply it again)
-    if req.team_size and not (req.concurrent_users or req.requests_per_s):
+    if req.team_size and not (req.concurrent_users or req.requests_per_s) and req.intent in TRAIN_ONLY_INTENTS:
+        # ('context: 6-person team … full fine-tune of 32B'): who runs the job, not a load to serve
+        ctx.used.add("team_size")
+        ctx.assume(f"a team of {req.team_size:,}: who runs the job; it sets no GPU count for training",
+                   f"团队 {req.team_size:,} 人：是谁来跑这个任务，不决定训练的卡数")
+    elif req.team_size and not (req.concurrent_users or req.requests_per_s):
         peak, share = peak_in_flight(team_size=req.team_size)
         req = ctx.req = req.model_copy(update={"concurrent_users": peak})
         ctx.used.add("team_size")
@@ -2103,10 +2111,10 @@ SERVICE_WORDS = (r"客服|机器人|上线|线上|生产|对外|用户|客户|�
 def _count_for_an_unstated_load(ctx: Ctx) -> bool:
     """A count to buy for a served product with no load stated ('客服机器人上线要买几张 H20 才够用？')."""
     req, low = ctx.req, ctx.question.lower()
-    from assistant.readers.slots import OWN_MEASUREMENT, QUOTED_SOURCE
+    from assistant.readers.slots import OWN_MEASUREMENT, QUOTE_CUE
 
     quoted = bool((req.throughput_tokens_per_s or re.search(r"每秒\s*\d[\d,.]*\s*(?:个)?\s*token|\d[\d,.]*\s*(?:tok(?:en)?s?/s|t/s)", low))
-                  and re.search(QUOTED_SOURCE + r"|别人说|有人说|听说|看到", low) and not re.search(OWN_MEASUREMENT, low))
+                  and re.search(QUOTE_CUE, low) and not re.search(OWN_MEASUREMENT, low))
     # ('有人说 4090 跑 7B 能到 2000 tok/s，买几张？': someone else's rate is no load of the user's)
     return (req.intent in ("inference_memory", "serving", "inference_speed", "recommend") and bool(req.model)
             and bool(req.gpu) and len(set(req.gpus or [req.gpu])) == 1

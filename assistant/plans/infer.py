@@ -9,7 +9,8 @@ from typing import Any
 from assistant.answer import Answer, Verdict
 from assistant.zh import component_name
 from assistant.compose import T, md_table
-from assistant.context import TIGHT_SHARE, USES, Ctx, assumptions_md, sources_md, vendor_ok
+from assistant.context import (TIGHT_SHARE, USES, Ctx, assumptions_md, memory_classes, short_card_name, sources_md,
+                               vendor_ok)
 from assistant.plans.money import typical_rate
 from assistant.readers.slots import w
 from tools.formats import CHECKPOINT_FORMATS, runnable_format, supported_on
@@ -2710,9 +2711,7 @@ def quoted_speed_claim(ctx: Ctx) -> Answer:
                   verdict=Verdict(fits=x.fits, gpu=gpu.id, num_gpus=n, min_gpus=x.min_gpus, method="inference"))
 
 
-GIB = 1.073741824  # a card's '24 GB' is 24 GiB of memory: 25.8 GB
-_TIERS = ((24, "RTX 4090 / 3090"), (32, "RTX 5090"), (48, "L40S / L20 / RTX 6000 Ada"), (80, "A100 / H100 80GB"),
-          (96, "H20 96GB / RTX PRO 6000"), (141, "H200 / H20 141GB"))
+_TIER_SIZES = (24, 32, 48, 80, 96, 141)  # the usual single-card memory classes, GB as marketed
 
 
 def memory_tiers(ctx: Ctx, answer: Answer) -> Answer:
@@ -2731,13 +2730,22 @@ def memory_tiers(ctx: Ctx, answer: Answer) -> Answer:
         kv = kv_cache_bytes(model, "bf16", 4096) / 1e9
     except (ValueError, LookupError):
         return answer
-    head = [ctx.t("format", "格式"), ctx.t("weights GB", "权重 GB")] + [f"{gb} GB" for gb, _ in _TIERS]
+    classes = memory_classes(ctx)
+    # each class against its smallest card's capacity as the driver reports it (GB): a 48 GB L40S reports 48.3 GB
+    tiers = []
+    for gb in _TIER_SIZES:
+        # the class's full-size cards first (a 24 GB RTX 4090 before a 22.5 GiB L4), three named; the column holds
+        # what the smallest named one reports, in GB
+        named = [g for g in sorted(classes.get(gb, []), key=lambda g: -g.memory_bytes) if "unofficial" not in g.name][:3]
+        if named:
+            tiers.append((gb, min(g.memory_bytes for g in named) / 1e9, " / ".join(short_card_name(g) for g in named)))
+    head = [ctx.t("format", "格式"), ctx.t("weights GB", "权重 GB")] + [f"{gb} GB" for gb, _, _ in tiers]
     table = []
     for r in rows:
         need = r.weights_gb + kv + 2.0
-        cell = lambda gb: "✓" if need <= gb * GIB * 0.90 else ctx.t("tight", "很紧") if need <= gb * GIB * 0.97 else "✗"  # noqa: E731
-        table.append([r.name, f"{r.weights_gb:,.0f}"] + [cell(gb) for gb, _ in _TIERS])
-    cards = "; ".join(f"{gb} GB: {names}" for gb, names in _TIERS)
+        cell = lambda cap: "✓" if need <= cap * 0.90 else ctx.t("tight", "很紧") if need <= cap * 0.97 else "✗"  # noqa: E731
+        table.append([r.name, f"{r.weights_gb:,.0f}"] + [cell(cap) for _, cap, _ in tiers])
+    cards = "; ".join(f"{gb} GB: {names}" for gb, _, names in tiers)
     text = ctx.t(f"**Which card (how much memory)?** On one card it turns on that: each format against the usual sizes "
                  f"(weights + one 4,096-token sequence's KV cache + ~2 GB of runtime, within 90% of the card's memory, "
                  f"'tight' to 97%; {cards}):",

@@ -734,6 +734,59 @@ LONGEST_DEFAULT_DAYS = 90  # a job longer than this on the fewest GPUs is sized 
 TARGET_DAYS = 60
 
 
+def _per_card_pick(ctx: Ctx, model, results, per_card: dict[str, int], figures: dict) -> str:
+    """'H100 or H200, and how many?' for a training job: each card at its own count, its hours, GPU-hours and on-demand
+    cost (the price table's typical rate); the pick is the cheapest that meets the deadline (the faster one where
+    costs are within 10%)."""
+    from assistant.plans.money import typical_rate
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    req = ctx.req
+    cur = "¥" if req.currency == "CNY" else "$"
+    rows, opts = [], []
+    for r in results:
+        g = ctx.gpu(r.gpu)
+        rate = typical_rate(ctx, r.gpu, req.currency)
+        cost = r.gpu_hours * rate if rate else None
+        ok = not req.deadline_hours or r.wall_hours <= req.deadline_hours
+        opts.append((r, g, cost, ok))
+        methods = _methods(ctx)
+        ctx.req = req.model_copy(update={"num_gpus": per_card[r.gpu]})
+        mem = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=g, **_memory_args(
+            ctx, methods[0] if len(methods) == 1 else "full")))
+        ctx.req = req
+        share = mem.per_gpu_gb / mem.usable_gb if mem.usable_gb else None
+        room = "" if share is None else f" ({share:.0%}" + (ctx.t(", tight", "，很紧") if share > TIGHT_SHARE else "") + ")"
+        rows.append([g.name, f"{per_card[r.gpu]}", f"{mem.per_gpu_gb:,.1f}{room}", f"{r.wall_hours:,.1f}",
+                     f"{r.gpu_hours:,.0f}", f"{cur}{cost:,.0f}" if cost else "—", "✓" if ok else "✗"])
+        figures[f"{r.gpu}_num_gpus"] = per_card[r.gpu]
+    head = [ctx.t("GPU", "GPU"), ctx.t("GPUs", "卡数"), ctx.t("GB/GPU (of usable)", "每卡 GB（占可用）"), ctx.t("hours", "小时"), ctx.t("GPU-hours", "卡时"),
+            ctx.t("on-demand cost", "按需租金"), ctx.t("meets deadline" if req.deadline_hours else "runs", "赶得上" if
+                                                     req.deadline_hours else "可行")]
+    good = [o for o in opts if o[3]] or opts
+    priced = [o for o in good if o[2]]
+    if priced:
+        cheapest = min(priced, key=lambda o: o[2])
+        near = [o for o in priced if o[2] <= cheapest[2] * 1.1]
+        best = min(near, key=lambda o: o[0].wall_hours)
+        why_en = "the lowest cost" + (" (within 10%), and the faster of those" if len(near) > 1 else "")
+        why_zh = "成本最低" + ("（相差 10% 以内时取更快的）" if len(near) > 1 else "")
+    else:
+        best = min(good, key=lambda o: o[0].wall_hours)
+        why_en, why_zh = "the fastest (no price on record to compare)", "最快（没有可比的价格记录）"
+    r, g, cost, _ = best
+    figures |= {"pick_gpu": r.gpu, "pick_num_gpus": per_card[r.gpu]}
+    pick = ctx.t(f"**Pick {per_card[r.gpu]}× {g.name}**: {r.wall_hours:,.1f} h" + (
+        f", about {cur}{cost:,.0f} rented on demand" if cost else "") + f" — {why_en}" + (
+        f" among the options that finish within {req.deadline_hours:,.0f} h" if req.deadline_hours else "") + ".",
+        f"**选 {per_card[r.gpu]} 张 {g.name}**：{r.wall_hours:,.1f} 小时" + (f"，按需租约 {cur}{cost:,.0f}" if cost else "") +
+        f"——{why_zh}" + (f"（在 {req.deadline_hours:,.0f} 小时内能完成的选项里）" if req.deadline_hours else "") + "。")
+    note = ctx.t("Each card at the fewest GPUs that hold the job" + (" and finish by the deadline" if req.deadline_hours
+                                                                     else "") + " (whole 8-GPU servers past one):",
+                 "每种卡按放得下任务" + ("并赶得上截止时间" if req.deadline_hours else "") + "的最少卡数（超过一台按整台 8 卡）：")
+    return note + "\n\n" + md_table(head, rows) + "\n\n" + pick
+
+
 def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
     """'How many GPUs to finish in 30 days?': the GPU-hours of the job (timed on one 8-GPU server) over the deadline,
     rounded up to whole 8-GPU servers, then checked at that size (efficiency changes with scale) and grown until it
@@ -1197,8 +1250,17 @@ def training_time(ctx: Ctx) -> Answer:
     elif not req.num_gpus and len(gpus) == 1:
         gpus_that_hold(ctx, model, ctx.gpu(gpus[0]))
         req = ctx.req
-    elif not req.num_gpus:
-        ctx.assume_one_gpu()
+    per_card: dict[str, int] = {}
+    if not req.num_gpus and len(gpus) > 1:
+        # 'H100 or H200, and how many?': each card at its own count (the fewest that hold the job, and finish by the
+        # deadline when one is set), not all on one GPU the job may not even load on
+        for gid in gpus:
+            ctx.req = req
+            per_card[gid] = _gpus_for_deadline(ctx, model, ctx.gpu(gid), tokens) if req.deadline_hours else \
+                gpus_that_hold(ctx, model, ctx.gpu(gid))
+        ctx.req = req = req.model_copy(update={"num_gpus": per_card[gpus[0]]})
+        if len(set(per_card.values())) > 1:
+            ctx.applied["num_gpus"] = per_card[gpus[0]]
     if req.precision in ("nf4", "int4") and req.method == "qlora":
         ctx.used.add("precision")  # ('QLoRA … NF4': the base's storage, which the memory check uses; the math is BF16)
     elif req.precision and req.precision not in ("bf16", "fp16", "fp8"):
@@ -1207,12 +1269,18 @@ def training_time(ctx: Ctx) -> Answer:
     results = []
     for gid in gpus:
         gpu = ctx.gpu(gid)
+        if per_card:
+            ctx.req = req.model_copy(update={"num_gpus": per_card[gid]})
         args = time_args(ctx, model, gpu, tokens)
         r = ctx.call("time_train", {k: (v.id if hasattr(v, "id") else v) for k, v in args.items()},
                      estimate_training_time(TrainingTimeRequest(**args)))
         results.append(r)
+    ctx.req = req
     n = req.num_gpus or 1
     lines = [T(lang, "tt_head", model=model.name, n=n, tokens=tokens, method=results[0].method)]
+    if per_card and len(set(per_card.values())) > 1:
+        lines[0] = T(lang, "tt_head", model=model.name, n="/".join(str(per_card[g]) for g in gpus), tokens=tokens,
+                     method=results[0].method)
     figures: dict[str, Any] = {f"{r.gpu}_wall_hours": r.wall_hours for r in results}
     figures |= {f"{r.gpu}_gpu_hours": r.gpu_hours for r in results}
     first = results[0]
@@ -1224,7 +1292,15 @@ def training_time(ctx: Ctx) -> Answer:
         claimed = re.search(r"(\d+)\s*%\s*(?:-|–|~|到|至|to)\s*(\d+)\s*%|(\d+)\s*%", ctx.question)
         claim = "" if not claimed else ctx.t(f" (not {claimed.group(0)} longer)", f"（不是只多 {claimed.group(0)}）")
         # (the contrast only where the question claimed a percentage: 'only 20-30% more time, right?')
-        lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"], claim=claim))
+        if per_card:
+            lines.append(_per_card_pick(ctx, model, results, per_card, figures))
+        elif figures["time_ratio"] < 1.05:  # (H100 and H200: the same dense BF16 peak)
+            lines.append(ctx.t(f"{ctx.gpu(slow.gpu).name} and {ctx.gpu(fast.gpu).name} train about as fast here (the "
+                               "same dense compute; the bigger card's memory buys room, not speed).",
+                               f"{ctx.gpu(slow.gpu).name} 和 {ctx.gpu(fast.gpu).name} 在这里训练速度差不多（稠密算力相同；"
+                               "显存大的卡换来的是余量，不是速度）。"))
+        else:
+            lines.append(T(lang, "tt_ratio", a=slow.gpu, b=fast.gpu, ratio=figures["time_ratio"], claim=claim))
         from assistant.claims import equal_claim_verdict, equal_speed_claim
 
         same = equal_speed_claim(ctx.question, ctx.deps.catalog)
@@ -1340,6 +1416,20 @@ def training_time(ctx: Ctx) -> Answer:
         yardstick = True
     else:
         lines += published
+    if published and req.period_hours and "period_hours" in req.stated and not (
+            req.measured_tokens or req.measured_model or req.measured_gpu or req.measured_num_gpus or req.deadline_hours):
+        # ('… took 1.46M GPU-hours; we have 64 GPUs, so 1.46M/64 ≈ 22,800 h??'): the user's own division, checked
+        h = req.period_hours
+        theirs = figures.get("scaled_gpu_hours", 0) / n
+        lines.append(ctx.t(
+            f"**Your {h:,.0f} h ({h / 24:,.0f} days) is the published run's whole GPU-hours spread over your GPUs**: that "
+            f"run's model and tokens, not your job. Yours is {h / first.wall_hours:,.0f}× shorter at the assumed MFU "
+            f"({first.wall_hours:,.0f} h)" + (f", {theirs:,.0f} h at the run's own efficiency scaled to your job (above)" if theirs
+                                              else "") + ".",
+            f"**你算的 {h:,.0f} 小时（{h / 24:,.0f} 天）是把那次公开训练的全部卡时摊到你的卡上**：那是它的模型和 token 量，"
+            f"不是你的任务。按假设的 MFU，你的任务只要它的 1/{h / first.wall_hours:,.0f}（{first.wall_hours:,.0f} 小时）；"
+            + (f"按那次自己的效率折算到你的任务是 {theirs:,.0f} 小时（见上）。" if theirs else "")))
+        ctx.used.add("period_hours")
     same = _same_time_as_run(ctx, first.wall_hours, n, figures)
     if same:  # 'about the same wall clock as them, right?': judged first
         lines.insert(1, same)

@@ -878,6 +878,12 @@ _DECISION = (r"选哪|哪个|哪一个|哪张|推荐|为什么|为啥|理由|" +
 SPLIT_ASK = r"micro|梯度累|grad(?:ient)?[\s_-]*accum|per[\s-]*device[\s_-]*batch|每卡.{0,6}batch"
 
 
+# the main figure asked for again, in other words: 'what's the realistic estimate', 'ballpark?', '靠谱的估计是多少'
+ESTIMATE_ASK = (r"估计|估算|靠谱的?(?:数|估|说法)|实际(?:上)?.{0,4}(?:多少|多久|多长)|正确的?(?:数|答案)|合理的?(?:数|估|范围)|" +
+                w(r"(?:realistic|real|actual|proper|correct|right|better|rough|ballpark|honest|sane|true) (?:estimate|number|"
+                  r"figure|answer|timeline|range)|estimates?|ballpark|sanity[\s-]?check"))
+
+
 def _unanswerable(clause: str, at: int) -> bool:
     """A clause that asks something (a question form, no numbers) that no calculator answers and that is not the
     message's main question: listed under 'Not answered' rather than dropped in silence."""
@@ -890,6 +896,11 @@ def _unanswerable(clause: str, at: int) -> bool:
         return False  # ('… how many do i need', 'how many of each'): the GPU count the answer gives
     if re.search(cues.HEADROOM_ASK, clause):
         return False  # ('… and how much headroom?': the capacity answer gives it)
+    if re.search(r"^(?:and\s+|but\s+|also\s+)?(?:(?:we|i)(?:'d| would)?\s+)?(?:would\s+)?(?:rather|prefer|don'?t want|do not want|"
+                 r"want to avoid|hope to|'?d like to avoid)\b|^(?:我们|我)?(?:宁愿|宁可|更希望|希望|不想|不希望|尽量)", clause.strip()):
+        return False  # ('would rather not overpay for a huge cluster'): a preference the answer's pick weighs, not an ask
+    if re.search(ESTIMATE_ASK, clause):
+        return False  # ('that can't be right. what's the realistic estimate?': the message's own figure, asked again)
     if re.search(r"req(?:uest)?s?\s*/\s*s|requests? (?:per|a|each) second|(?<![a-z])(?:qps|rps|sla|ttft|tpot|itl)(?![a-z])|"
                  r"request rate|throughput|latency|吞吐|每秒.{0,6}请求|请求.{0,4}每秒|延迟|首字", clause):
         return False  # ('what sustained request rate (req/s) can one GPU handle?': the serving plan gives it)

@@ -428,11 +428,6 @@ _AT_THEIR_RATE = (r"同样(?:的)?\s*效率|按(?:他们|它|这个|人家)(?:�
                   r"(?<![a-z])(?:the )?(?:same|similar) (?:recipe|method|approach|setup)(?![a-z])")
 
 
-_QUOTE_CUE = (r"看到|听说|有人说|据说|网上|别人|官方(?:说|称|数据)|论文|博客|宣传|号称|(?<![a-z])(?:someone|somebody|saw|read|"
-              r"blog|paper|reportedly|according to|they say|heard|claims?|vendor|benchmark(?:s|ed)? (?:show|say))(?![a-z])")
-_OWN_CUE = r"我们|我司|咱们|手上|手里|(?<![a-z])(?:our|we|we've|we're|i have|i've got|my|us)(?![a-z])"
-
-
 def _quoted_only_cards(low: str, spans) -> tuple[set, list] | None:
     """(cards named only in sentences that quote someone else's figure, cards named in sentences about the user's own
     setup) when both exist: 'saw a blog … on one H100. We … put it on an L40S'."""
@@ -443,43 +438,13 @@ def _quoted_only_cards(low: str, spans) -> tuple[set, list] | None:
         cards = [g for x, _, g in spans if a <= x < b]
         if not cards:
             continue
-        if re.search(_QUOTE_CUE, sentence) and not re.search(_OWN_CUE, sentence):
+        if re.search(slots.QUOTE_CUE, sentence) and not re.search(slots.OWN_SETUP, sentence):
             for g in cards:
                 quoted.setdefault(g, True)
-        elif re.search(_OWN_CUE, sentence):
+        elif re.search(slots.OWN_SETUP, sentence):
             own += [g for g in cards if g not in own]
     only = {g for g in quoted if g not in own}
     return (only, own) if only and own else None
-
-
-_USAGE_PER = {"month": 1.0, "mo": 1.0, "月": 1.0, "week": 730 / 168, "wk": 730 / 168, "周": 730 / 168, "day": 730 / 24,
-              "天": 730 / 24, "year": 1 / 12, "yr": 1 / 12, "年": 1 / 12}
-
-
-def _gpu_hours_usage(low: str, spans) -> tuple[float, str | None] | None:
-    """GPU-hours a period the user runs now, per month, and the card they run on: 'roughly 200 H100-GPU-hours a
-    month', '~300 A100 hours per month', '每月大概 500 卡时（A100）', '每个月用 500 个 A100 卡时'."""
-    unit = r"(month|mo|week|wk|day|year|yr|月|周|天|年)"
-    m = re.search(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(?:个)?\s*([a-z0-9\s-]{0,24}?|[^\d\n。，,;；]{0,12}?)[\s-]*(?:gpu[\s-]*)?"
-                  r"(?:hours?|hrs?|卡时|卡·时|gpu\s*小时)(?![a-z])\s*(?:of\s+\w+\s+)?(?:a|per|/|each|every|一个?|每个?)\s*" + unit,
-                  low) or \
-        re.search(r"每(?:个)?" + unit + r"[^。；;\n\d]{0,12}?(\d[\d,]*(?:\.\d+)?)\s*(k|千|万)?\s*(?:个)?\s*([^\d\n。，,;；]{0,16}?)"
-                  r"\s*(?:卡时|卡·时|gpu[\s-]*(?:hours?|小时))", low)
-    if not m:
-        return None
-    if m.re.pattern.startswith("每"):
-        per, num, mag, between = m.group(1), m.group(2), m.group(3), m.group(4)
-    else:
-        num, mag, between, per = m.group(1), m.group(2), m.group(3), m.group(4)
-    if re.search(r"\$|¥|￥|元|美元|usd|rmb|at\s*$|for\s*$", between or ""):
-        return None  # ('$2.20 per GPU-hour', '8 元/卡时'): a price's unit, not hours used
-    if re.search(r"(?<![a-z\d])\d|gpus|cards|张|台|卡(?!时)", between or ""):
-        return None  # ('8 GPUs 12 hours a day'): a count, then each one's hours
-    v = float(num.replace(",", "")) * {"k": 1e3, "千": 1e3, "万": 1e4}.get(mag or "", 1)
-    gid = next((g for a, b, g in spans if m.start() <= a < m.end()), None) or \
-        next((g for a, b, g in spans if m.end() <= a <= m.end() + 6 and re.fullmatch(r"\s*的?\s*", low[m.end():a])), None)
-    # ('200 H100-GPU-hours', '500 卡时的 A100': the card written inside or right after)
-    return v * _USAGE_PER[per], gid
 
 
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
@@ -1485,7 +1450,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         warnings.append(f"{', '.join(sorted(quoted[0]))}: the card of the figure you quoted; your job is sized on "
                         f"{quoted[1][0]}" if lang != "zh" else
                         f"{'、'.join(sorted(quoted[0]))} 是你引用的那个数字所用的卡；你的任务按 {quoted[1][0]} 计算")
-    usage = _gpu_hours_usage(low, names.gpu_spans)
+    usage = slots.gpu_hours_usage(low, names.gpu_spans)
     if usage:  # ('our use is ~200 H100-GPU-hours a month'): what is rented now, per month; not a count nor a period
         stated["usage_gpu_hours_per_month"], gid = usage
         if gid:
@@ -1866,8 +1831,7 @@ def _speed_claimed(low: str, stated: dict) -> float | None:
             r"plausible|realistic|normal|reasonable|expected|too (?:slow|low)|is (?:that|this|it) (?:right|ok|good)|"
             r"misconfigur\w*|something wrong"), low):
         return None  # ('we measured 60 tok/s … how many L4s for 10M tokens a day?': the user's rate carries the load)
-    if not own and not re.search(slots.QUOTED_SOURCE + r"|看到|听说|说|(?<![a-z])(?:saw|heard|says?|said|reddit|twitter|"
-                                                        r"x\.com)(?![a-z])", low):
+    if not own and not re.search(slots.QUOTE_CUE + r"|说|(?<![a-z])(?:says?|said|reddit|twitter|x\.com)(?![a-z])", low):
         return None
     if any(stated.get(k) for k in ("tokens_per_day", "per_token_cost", "price_per_gpu_hour", "concurrent_users",
                                    "requests_per_s", "api_spend_per_month", "tokens")) or (stated.get("batch") or 1) > 1:
@@ -2030,6 +1994,12 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         # '有人说 4090 跑 70B int4 能到 30 tok/s，靠谱吗', '销售说 H20 … LoRA 微调 1 亿 token 靠谱吗': a claim about the
         # user's own job, not a question about a lab's training run (GPU-hours, tokens, what it cost to train)
         s.pop("published_run", None)
+    if s.get("published_run") and "tokens" in stated and "num_gpus" in stated and re.search(slots.OWN_SETUP, low) and \
+            re.search(r"预训练|训练|训|" + slots.w(r"pre[\s-]?train\w*|train\w*"), low):
+        # ('Meta says 8B took 1.46M GPU-hours. we're pretraining a 7B on 1T tokens on 64 H100s: realistic estimate?'):
+        # the user's own job, timed; the quoted run is the yardstick beside it
+        s.pop("published_run", None)
+        add("training_time", 3)
     if s.get("fact_check", 0) and not (has_model or stated.get("gpu") or re.search(r"\d", work)):
         s["fact_check"] = 0  # 'is it true that...' with nothing to compute is a concept question
     if _pasted_paragraph(low) and not any(re.match(r"\d+GB:", str(g)) for g in stated.get("gpus") or [stated.get("gpu")]):

@@ -179,6 +179,22 @@ def model_size(text: str) -> tuple[str | None, str | None]:
     return None, None
 
 
+_METHOD_WORDS = {"qlora": r"q[\s-]?lora", "lora": r"(?<![a-z0-9q])lora(?![a-z0-9])",
+                 "full": r"full[\s-]*(?:fine[\s-]*tun\w*|ft|param\w*|sft)|全参|全量"}
+_TRIED = r"(?:tried|already (?:did|ran|used)|used to (?:do|run)|did|试过|试了|用过|做过|跑过)\s*(?:a |an |the |了|过)?\s*"
+_DROPPED = (r"\s*(?:\w+\s*){0,3}?(?:plateau\w*|didn'?t (?:work|help)|did not (?:work|help)|wasn'?t enough|not enough|"
+            r"fell short|stopped improving|underperform\w*|no good|failed|效果(?:不好|一般|不行|不够|差)|不够|不行|没用|提不上去|卡住)")
+
+
+def _tried_and_dropped(m: str, text: str) -> bool:
+    """A method the user already tried and gave up on ('tried LoRA, it plateaued', 'LoRA 试过了效果不好'): context,
+    not an option."""
+    word = _METHOD_WORDS[m]
+    return bool(re.search(_TRIED + r"(?:" + word + r")", text) or re.search(
+        r"(?:" + word + r")\s*(?:[,，]?\s*(?:it|which|that|but it|but)?\s*)?(?:already\s*)?(?:试过了?|也试过|用过了?)?[,，]?\s*"
+        + _DROPPED.lstrip(r"\s*"), text))
+
+
 def method(text: str) -> dict:
     """Fine-tune method(s) named, pre-training, or inference."""
     text = unnegated(text)
@@ -200,6 +216,9 @@ def method(text: str) -> dict:
                               r"all (?:the )?(?:weights|parameters)", text)) or \
             (has(r"全量", text) and (training or not serving)):
         found.append("full")
+    tried = [m for m in found if _tried_and_dropped(m, text)]
+    if tried and len(tried) < len(found):  # ('want a FULL fine-tune (tried LoRA, it plateaued)'): no option any more
+        found = [m for m in found if m not in tried]
     out: dict = {}
     if len(found) >= 2:
         out["methods"] = [m for m in ("full", "lora", "qlora") if m in found]
@@ -867,6 +886,12 @@ QUOTED_SOURCE = (r"博客|论文|报告|评测|官方数据|官方说|据说|号
 OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测|看板|监控显示|日志显示|" +
                    w(r"runs at|we get|we see|we got|we saw|getting|i get|i got|dashboard|logs? (?:say|says|show|shows)|"
                      r"grafana|wandb"))
+# words that show a figure or a setting is someone else's, heard or read: 'saw a blog', '听说', 'the vendor claims'
+HEARSAY = (r"看到|听说|有人说|别人|官方(?:说|称)|宣传|" +
+           w(r"saw|read|heard|reportedly|they say|vendor|benchmark(?:s|ed)? (?:show|say)"))
+QUOTE_CUE = QUOTED_SOURCE + "|" + HEARSAY
+# words that mark a sentence as about the user's own set-up: '我们 … L40S', 'our cluster'
+OWN_SETUP = r"我们|我司|咱们|手上|手里|(?<![a-z])(?:our|we|we've|we're|i have|i've got|my|us)(?![a-z])"
 PAST_RUN = (r"(?<![a-z])(?:took|last|previous|earlier|ran|used to|measured|(?:fine[\s-]?tuned|(?:pre[\s-]?)?trained|finished|completed|did "
             r"(?:it|the run|the training))(?=.{0,120}?(?:in|within|over|for)\s+[\"'“]?(?:about|around|roughly|~|only|just)?\s*"
             r"\d))(?![a-z])|上次|之前|以前|用了|花了|跑了|训了|耗时")
@@ -1710,3 +1735,33 @@ def per_person_rate(text: str) -> dict:
     per = 60.0 if unit in ("分钟", "minute", "min") else 3600.0
     rate = people * each / per
     return {"requests_per_s": round(rate, 4)} if 0 < rate <= 1e6 else {}
+
+
+_USAGE_PER = {"month": 1.0, "mo": 1.0, "月": 1.0, "week": 730 / 168, "wk": 730 / 168, "周": 730 / 168, "day": 730 / 24,
+              "天": 730 / 24, "year": 1 / 12, "yr": 1 / 12, "年": 1 / 12}
+
+
+def gpu_hours_usage(low: str, spans) -> tuple[float, str | None] | None:
+    """GPU-hours a period the user runs now, per month, and the card they run on: 'roughly 200 H100-GPU-hours a
+    month', '~300 A100 hours per month', '每月大概 500 卡时（A100）', '每个月用 500 个 A100 卡时'."""
+    unit = r"(month|mo|week|wk|day|year|yr|月|周|天|年)"
+    m = re.search(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*(?:个)?\s*([a-z0-9\s-]{0,24}?|[^\d\n。，,;；]{0,12}?)[\s-]*(?:gpu[\s-]*)?"
+                  r"(?:hours?|hrs?|卡时|卡·时|gpu\s*小时)(?![a-z])\s*(?:of\s+\w+\s+)?(?:a|per|/|each|every|一个?|每个?)\s*" + unit,
+                  low) or \
+        re.search(r"每(?:个)?" + unit + r"[^。；;\n\d]{0,12}?(\d[\d,]*(?:\.\d+)?)\s*(k|千|万)?\s*(?:个)?\s*([^\d\n。，,;；]{0,16}?)"
+                  r"\s*(?:卡时|卡·时|gpu[\s-]*(?:hours?|小时))", low)
+    if not m:
+        return None
+    if m.re.pattern.startswith("每"):
+        per, num, mag, between = m.group(1), m.group(2), m.group(3), m.group(4)
+    else:
+        num, mag, between, per = m.group(1), m.group(2), m.group(3), m.group(4)
+    if re.search(r"\$|¥|￥|元|美元|usd|rmb|at\s*$|for\s*$", between or ""):
+        return None  # ('$2.20 per GPU-hour', '8 元/卡时'): a price's unit, not hours used
+    if re.search(r"(?<![a-z\d])\d|gpus|cards|张|台|卡(?!时)", between or ""):
+        return None  # ('8 GPUs 12 hours a day'): a count, then each one's hours
+    v = float(num.replace(",", "")) * {"k": 1e3, "千": 1e3, "万": 1e4}.get(mag or "", 1)
+    gid = next((g for a, b, g in spans if m.start() <= a < m.end()), None) or \
+        next((g for a, b, g in spans if m.end() <= a <= m.end() + 6 and re.fullmatch(r"\s*的?\s*", low[m.end():a])), None)
+    # ('200 H100-GPU-hours', '500 卡时的 A100': the card written inside or right after)
+    return v * _USAGE_PER[per], gid
