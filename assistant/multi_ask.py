@@ -1424,11 +1424,62 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
     if len(fitting) == len(rows):
         return (f"{listed}。都放得下；{best[0].text} 每卡显存最少（{worst[0].text} 是它的 {ratio:.2f} 倍）。" if zh else
                 f"{listed}. All fit; {best[0].text} uses the least memory per GPU ({worst[0].text} uses {ratio:.2f}×).")
+    tradeoff = _precision_tradeoff(done, rows, zh) if done[0][0].compare == "precision" and len(fitting) < len(rows) else None
+    if tradeoff:  # 'FP8 or stay BF16?' on 'H100s': each format at its own count, speed and quality, not 'only FP8 fits'
+        return f"{listed}{'。' if zh else '. '}{tradeoff}"
     if len(fitting) == 1:  # the only one that fits is the pick
         return (f"{listed}。只有 {fitting[0][0].text} 放得下：**选 {fitting[0][0].text}**。" if zh else
                 f"{listed}. Only {fitting[0][0].text} fits: **pick {fitting[0][0].text}**.")
     return (f"{listed}。只有 {'、'.join(a.text for a, _ in fitting)} 放得下。" if zh else
             f"{listed}. Only {', '.join(a.text for a, _ in fitting)} fits.")
+
+
+def _precision_tradeoff(done: list[tuple[Ask, Answer]], rows: list, zh: bool) -> str | None:
+    """'FP8 or stay BF16?' with no GPU count stated: a format that needs more GPUs is no reason to drop it. Each
+    format's count, the decode speed the smaller one buys (fewer weight bytes read per token) and its quality risk
+    (knowledge/docs/quantization), and a pick that turns on the user's own evaluation."""
+    from tools.formats import FORMATS
+
+    req = done[0][1].request or {}
+    if "num_gpus" in (req.get("stated") or []):
+        return None
+    ranked = []
+    for a, v in rows:
+        fmt = (a.update or {}).get("precision")
+        if fmt not in FORMATS:
+            return None
+        ranked.append((a, v, FORMATS[fmt].bits, v.num_gpus if v.fits else v.min_gpus))
+    ranked.sort(key=lambda r: -r[2])
+    hi, lo = ranked[0], ranked[-1]
+    if not hi[3] or not lo[3] or hi[2] <= lo[2]:
+        return None
+    card = hi[1].gpu or ""
+    try:
+        from knowledge.catalog import default_catalog
+
+        card = default_catalog().gpu(card)[0].name
+    except (LookupError, ValueError):
+        pass
+    speed = hi[2] / lo[2]
+    eight = lo[2] >= 8
+    if zh:
+        quality = ("8 位（FP8/INT8，按通道或按 token 缩放）在标准评测上通常和 BF16 很接近" if eight else
+                   "4 位损失更多一些，先出现在长上下文检索、数学、代码和小语种上，平均分会掩盖")
+        return (f"**卡数没给，所以不是“谁放得下”的问题**：{hi[0].text} 要 {hi[3]} 张 {card}，{lo[0].text} {lo[3]} 张就放得下"
+                f"（放在 {hi[3]} 张上能给 KV cache 留出多得多的空间：更多并发或更长文档）。同样的卡上，{lo[0].text} 每解码一个 token "
+                f"读的权重字节是 {hi[0].text} 的 1/{speed:.0f}：低并发时最多快约 {speed:.0f} 倍，高并发算力成为瓶颈时差距变小。质量：{quality}"
+                f"（`docs/quantization.zh.md`）。**建议**：质量优先的话，先用你自己几百条真实请求（法律、长文档这类要看引用和细节）评测"
+                f" {lo[0].text}；结果不掉就用它（卡更少、更快），掉了就留在 {hi[0].text}、{hi[3]} 张 {card}。")
+    quality = ("8-bit (FP8/INT8 with per-channel or per-token scales) is usually close to BF16 on standard benchmarks" if eight
+               else "4-bit loses a little more, first in long-context retrieval, maths, code and less-represented "
+                    "languages, which averaged benchmarks hide")
+    return (f"**No GPU count was given, so this is not a question of what fits**: {hi[0].text} needs {hi[3]}× {card}, "
+            f"{lo[0].text} fits on {lo[3]}× (and on {hi[3]}× it leaves far more room for KV cache: more users or "
+            f"longer documents). On the same GPUs, {lo[0].text} reads 1/{speed:.0f} of {hi[0].text}'s weight bytes per "
+            f"decoded token: up to ~{speed:.0f}× faster at low concurrency, less at high concurrency where compute "
+            f"dominates. Quality: {quality} (`docs/quantization.en.md`). **Recommendation**: if quality comes first, "
+            f"evaluate {lo[0].text} on a few hundred of your own real prompts (scored on the details your users care "
+            f"about); keep it if it holds (fewer GPUs, faster), else stay on {hi[0].text} on {hi[3]}× {card}.")
 
 
 def sub_request(req: Request, ask: Ask) -> Request:

@@ -10,7 +10,7 @@ import math
 import re
 
 from assistant.answer import Answer
-from assistant.compose import T, premise_md
+from assistant.compose import T, md_table, premise_md
 from assistant.context import TIGHT_SHARE, USES, Ctx, Deps
 from assistant.plans import facts, infer, money, train
 from assistant.request import META_FIELDS, Clarification, Request
@@ -1055,6 +1055,9 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             req.num_gpus == 1 and "num_gpus" in req.stated and not one_of_several and not req.device_kind:
         # '70B 能单卡跑吗？要量化到几 bit？': one card, none named: the formats against the usual memory sizes, and asked
         answer = infer.memory_tiers(ctx, answer)
+    if answer.status == "answered" and not one_of_several and _job_unstated(ctx):
+        # 'how many A100s do I need for Llama 3.1 70B?': running it and training it differ ~10x; both shown, and asked
+        answer = _run_or_train(ctx, answer)
     if answer.status == "answered" and req.intent in ("inference_memory", "inference_speed", "serving") and req.model and \
             not (req.context or req.prompt_len or req.seq_len or req.output_len) and not one_of_several and \
             req.method in (None, "inference") and re.search(infer.MAX_BATCH_ASK, question.lower()):
@@ -1351,6 +1354,9 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
     # (several asks: the message's premises are corrected once, above them: multi_ask.combine)
     sizes = _family_sizes_per_billion(ctx) if ctx.req.family_flagship and answer.status == "answered" and \
         ctx.req.intent.startswith("training") else ""
+    if not sizes and ctx.req.family_flagship and answer.status == "answered" and answer.intent == "training_memory" and \
+            not ctx.one_of_several:
+        sizes = _family_sizes_memory(ctx)
     if not sizes and ctx.req.family_desk and answer.status == "answered" and answer.intent == "training_memory" and \
             not ctx.one_of_several:
         sizes = _family_desk_sizes(ctx)
@@ -1519,6 +1525,25 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
             # the method changes the time several-fold: asked with the tokens (full fine-tuning assumed until told)
             text += "\n\n" + ctx.t("And which method: full fine-tuning, LoRA or QLoRA (full assumed until you say)?",
                                     "另外是全参微调、LoRA 还是 QLoRA？（没说就按全参算）")
+    if "gpu" in missing and ctx.req.intent == "cost" and ctx.req.budget and (ctx.req.break_even or re.search(
+            r"租.{0,8}买|买.{0,8}租|" + w(r"rent\w*|lease\w*") + r".{0,30}" + w(r"buy\w*|purchas\w*|own\w*"), ctx.question.lower())):
+        # '20 万预算，租卡还是买卡划算？': the verdict turns on how long and how busy the cards are, and which cards
+        clar = clar.model_copy(update={"question": ctx.t(
+            "For how many months, how many hours a day will the cards work, and for what (which model, training or "
+            "serving)? That decides the card and the verdict.",
+            "打算用几个月、每天跑多少小时（是不是 7×24）、跑什么（哪个模型、训练还是推理）？这决定买什么卡和租买结论。"),
+            "missing": ["period_hours", "utilization", "gpu"]})
+        text = clar.question + "\n\n" + _budget_rent_or_buy(ctx)
+    if missing == ["model"] and ctx.req.intent in ("serving", "inference_speed", "inference_memory") and \
+            not re.search(r"moe|混合专家|mixture[\s-]*of[\s-]*experts", ctx.question.lower()):
+        # 'how many GPUs for our chatbot, ~5k users?': the model sets the count ~10x, so it is asked with the load's
+        # shape where that is missing too, and the answer at a small and a large model meanwhile
+        more, tiers = _serving_asks_and_tiers(ctx)
+        if more:
+            clar = clar.model_copy(update={"question": clar.question + " " + more})
+            text = clar.question + "\n\n" + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions)
+        if tiers:
+            text += "\n\n" + tiers
     if missing == ["model"] and re.search(r"moe|混合专家|mixture[\s-]*of[\s-]*experts", ctx.question.lower()) and \
             re.search(r"激活|active|activated", ctx.question.lower()) and ctx.req.gpu and \
             ctx.req.intent in ("inference_memory", "serving", "inference_speed"):
@@ -1605,6 +1630,49 @@ def _family_desk_sizes(ctx: Ctx) -> str:
                  "(✅ = fits one card):", f"**是哪个尺寸的 {fam}，用 LoRA、QLoRA 还是全参？** 显存取决于这两点；一张 {card} 上"
                  "（✅ = 一张卡放得下）：") + "\n" + "\n".join(rows) + "\n\n" + ctx.t(
         f"Sized below as {ctx.model().name} until you say.", f"没说之前，下面按 {ctx.model().name} 计算。")
+
+
+def _family_sizes_memory(ctx: Ctx) -> str:
+    """'微调一个 Qwen 模型要多少显存？': the family's sizes differ hundreds of times, so which one is asked (and the method,
+    when none is named), with each size's total memory for QLoRA, LoRA and full fine-tuning (tools.train_memory on one
+    GPU of the answer's card: the total before it is split) and the bytes per parameter they come to."""
+    from knowledge.catalog import FAMILY_MIDDLE, FAMILY_SMALL
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    req = ctx.req
+    members = [x for x in (FAMILY_SMALL.get(req.model or ""), FAMILY_MIDDLE.get(req.model or ""), req.model) if x]
+    if len(members) < 2:
+        return ""
+    from assistant.plans.train import DEFAULT_GPU
+
+    gpu = ctx.gpu(ctx.req.gpu or DEFAULT_GPU)
+    rows, per_param = [], {}
+    for mid in dict.fromkeys(members):
+        model = ctx.deps.catalog.model(mid)[0]
+        cells = []
+        for method in ("qlora", "lora", "full"):
+            try:
+                r = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, method=method, num_gpus=1))
+            except (ValueError, LookupError):
+                cells.append("-")
+                continue
+            cells.append(f"{r.per_gpu_gb:,.0f}")
+            if mid == members[0]:
+                per_param[method] = r.per_gpu_gb * 1e9 / model.params_total
+        rows.append([model.name] + cells)
+    head = [ctx.t("model", "模型"), "QLoRA GB", "LoRA GB", ctx.t("full GB", "全参 GB")]
+    rule = ""
+    if len(per_param) == 3:
+        rule = ctx.t(f" Per parameter at {rows[0][0]}: QLoRA ≈ {per_param['qlora']:.1f} bytes, LoRA ≈ {per_param['lora']:.1f}, "
+                     f"full ≈ {per_param['full']:.0f} (16 bytes of weights, gradients and AdamW states, plus activations).",
+                     f" 按 {rows[0][0]} 折算每参数：QLoRA ≈ {per_param['qlora']:.1f} 字节，LoRA ≈ {per_param['lora']:.1f}，"
+                     f"全参 ≈ {per_param['full']:.0f}（权重、梯度和 AdamW 状态 16 字节，另加激活）。")
+    method_q = "" if (req.method or req.methods) else ctx.t(" And full fine-tuning, LoRA or QLoRA?", "另外是全参、LoRA 还是 QLoRA？")
+    return ctx.t(f"**Which {req.model_text or 'model'} size?** The family's members differ hundreds of times in memory "
+                 f"(totals before splitting over GPUs, 2,048-token sequences, micro-batch 1):{method_q}",
+                 f"**是哪个尺寸的 {req.model_text or '模型'}？** 同系列不同尺寸显存差几百倍（分到多卡之前的总量，序列 2,048，"
+                 f"micro-batch 1）：{method_q}") + "\n\n" + md_table(head, rows) + "\n\n" + rule.strip() + \
+        ctx.t(" The flagship is sized below until you say.", " 没说之前，下面按旗舰计算。")
 
 
 def _family_sizes_per_billion(ctx: Ctx) -> str:
@@ -1849,6 +1917,152 @@ def _on_the_suggested_models(ctx: Ctx, models: list, whole: bool = False) -> lis
         if head and not head.strip().rstrip("*").endswith((":", "：")):  # (a header with nothing after it is no answer)
             out.append(f"- {x.name}: {head.strip()}")
     return out
+
+
+BUDGET_CARDS = ("rtx-4090", "l40s", "a100-80gb", "h100")  # the cards a budget of this kind usually buys, cheapest first
+
+
+def _budget_rent_or_buy(ctx: Ctx) -> str:
+    """Rent or buy with a budget and nothing else: what the budget buys of a few usual cards (the price table's
+    purchase price, plus one host server), and when buying pays back against renting the same cards at the table's
+    typical rate, at 24 h and 8 h a day; then what owning adds."""
+    from assistant.plans.money import typical_rate
+    from tools.purchase import HOST_USD, price_of
+    from tools.cost import DEFAULT_CNY_PER_USD
+
+    req = ctx.req
+    cur = req.currency or ("CNY" if ctx.zh else "USD")
+    sym = "¥" if cur == "CNY" else "$"
+    host = HOST_USD[8] * (DEFAULT_CNY_PER_USD if cur == "CNY" else 1)
+    rows = []
+    for gid in BUDGET_CARDS:
+        gpu = ctx.gpu(gid)
+        got = price_of(list(ctx.deps.prices()), gpu, cur)
+        rate = typical_rate(ctx, gid, cur)
+        if not got or not rate:
+            continue
+        fit = int((req.budget - host) // got[0]) if req.budget > host else 0
+        n = max((k for k in (1, 2, 4, 8) if k <= fit), default=0)  # (a server takes 1, 2, 4 or 8 cards)
+        if n < 1:
+            continue
+        capex = n * got[0] + host
+        months = lambda h: capex / (n * rate * h * 30.4)  # noqa: E731  (rent of the same cards, h hours a day)
+        used = ctx.t(" (used)", "（二手）") if got[1] == "used" else ""
+        rows.append([f"{n}× {gpu.name}{used}", f"{sym}{capex:,.0f}", f"{sym}{rate:,.2f}", f"{months(24):,.1f}", f"{months(8):,.1f}"])
+    if not rows:
+        return ""
+    head = [ctx.t("what it buys", "能买到"), ctx.t("cards + server", "卡 + 服务器"), ctx.t("rent per GPU-h", "租金/卡·时"),
+            ctx.t("pays back, 24 h/day (months)", "回本月数（每天 24 小时）"), ctx.t("8 h/day", "每天 8 小时")]
+    return ctx.t(f"Meanwhile, what {sym}{req.budget:,.0f} buys and when buying pays back against renting the same cards "
+                 f"(price-table estimates; one host server at about {sym}{host:,.0f}):",
+                 f"先看 {sym}{req.budget:,.0f} 能买到什么、和租同样的卡比多久回本（价格表估计；服务器约 {sym}{host:,.0f} 一台）：") + \
+        "\n\n" + md_table(head, rows) + "\n\n" + ctx.t(
+        "Buying wins only if the cards stay busy for longer than that; owning also adds power, hosting or a machine "
+        "room and cooling, someone to run it, and depreciation (what the cards resell for once a newer generation ships). "
+        "For a job of a few months, or use a few hours a day, rent.",
+        "只有卡能持续忙过这个时间，买才划算；自己买还要加电费、机房/托管和散热、运维人力、折旧（新一代出来后旧卡还能卖多少）。"
+        "只用几个月、或每天只用几个小时，就租。")
+
+
+def _job_unstated(ctx: Ctx) -> bool:
+    """A GPU count asked for a model with no word of what the GPUs do: no run/serve/deploy, no train/fine-tune, no
+    load, context, format or method ('how many A100s do I need for Llama 3.1 70B?')."""
+    from assistant.readers.slots import FINETUNE_CUE, INFER_CUE
+
+    req, low = ctx.req, ctx.question.lower()
+    return bool(req.intent == "inference_memory" and req.model and req.gpu and "num_gpus" not in req.stated
+                and re.search(COUNT_WORDS, low) and not re.search(INFER_CUE + "|" + FINETUNE_CUE + "|" + SERVICE_WORDS, low)
+                and not any((req.concurrent_users, req.requests_per_s, req.batch, req.context, req.prompt_len,
+                             req.precision, req.method, req.methods, req.tokens, req.team_size)))
+
+
+def _run_or_train(ctx: Ctx, answer: Answer) -> Answer:
+    """Running a model and training it need very different counts: the inference sizing stands, the fewest GPUs for
+    QLoRA, LoRA and full fine-tuning are added (tools.train_memory at its defaults), and the job is asked."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    model, gpu = ctx.model(), ctx.gpu()
+    rows = []
+    for method in ("qlora", "lora", "full"):
+        try:
+            one = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, method=method, num_gpus=1))
+            n = 1 if one.fits else one.min_gpus
+            if n and n > 1:
+                at = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, method=method, num_gpus=n))
+                gb = at.per_gpu_gb
+            else:
+                gb = one.per_gpu_gb
+        except (ValueError, LookupError):
+            continue
+        rows.append([{"qlora": "QLoRA", "lora": "LoRA", "full": ctx.t("full fine-tune", "全参微调")}[method],
+                     str(n or "-"), f"{gb:,.1f}"])
+    if not rows:
+        return answer
+    other = ""
+    stem = lambda name: re.sub(r"\s*\d+\s*GB", "", name)  # noqa: E731  ('NVIDIA A100 80GB SXM4' -> 'NVIDIA A100 SXM4')
+    sizes = sorted({g.memory_gb for g in ctx.deps.catalog.gpus if stem(g.name) == stem(gpu.name)}) \
+        if not re.search(r"\d\s*g", ctx.req.gpu_text or "") else []
+    if len(sizes) >= 2:  # ('A100s': 40 GB or 80 GB halves or doubles every count)
+        other = ctx.t(f" {stem(gpu.name).replace('NVIDIA ', '')} comes in "
+                      f"{' and '.join(f'{x:g} GB' for x in sizes)}: on the smaller one every count roughly doubles.",
+                      f" 这张卡有 {'、'.join(f'{x:g} GB' for x in sizes)} 几种：小显存版每项卡数大约翻倍。")
+    text = ctx.t(
+        f"**To run it or to train it?** The count above is for running it (inference, one 4k conversation). Fine-tuning "
+        f"it on {gpu.name} takes (the fewest GPUs that hold each method, at 2,048-token sequences):",
+        f"**是推理还是训练？** 上面的卡数是推理（一条 4k 对话）。在 {gpu.name} 上微调它需要（各方法放得下的最少卡数，序列 2,048）：") + \
+        "\n\n" + md_table([ctx.t("method", "方法"), ctx.t("GPUs", "卡数"), "GB/GPU"], rows) + "\n\n" + ctx.t(
+        "Serving many users needs more than the inference floor (KV cache per conversation)." + other,
+        "给很多人同时用时，卡数还要按并发加（每路对话都占 KV cache）。" + other)
+    clar = Clarification(missing=["intent"], question=ctx.t(
+        "Is it to run it (how many users at once, how long are prompts?) or to fine-tune it (full, LoRA or QLoRA)?",
+        "是用来推理（同时多少人用、输入多长？）还是微调（全参、LoRA 还是 QLoRA）？"),
+        suggestions=[ctx.t("run it for 20 users", "推理，20 人同时用"), ctx.t("fine-tune it with LoRA", "用 LoRA 微调")])
+    body = answer.answer
+    first, sep, rest = body.partition("\n\n")
+    return answer.model_copy(update={"answer": first + "\n\n" + text + (sep + rest if sep else ""),
+                                     "status": "needs_clarification", "clarification": clar})
+
+
+SERVING_TIERS = ("llama-3.1-8b", "llama-3.1-70b")  # a small and a large dense model: the count turns ~10x between them
+
+
+def _serving_asks_and_tiers(ctx: Ctx) -> tuple[str, str]:
+    """A serving question with no model: the other inputs the count turns on, asked where missing (the peak load, the
+    prompt and answer lengths, the card), and the headline at a small and a large model meanwhile."""
+    req = ctx.req
+    asks = []
+    if not (req.requests_per_s or ("concurrent_users" in req.stated and not req.daily_active_users)):
+        asks.append(ctx.t("the peak load (requests in flight at the busiest moment, or requests per second)",
+                          "峰值负载（最忙时同时在处理的请求数，或每秒请求数）"))
+    if not (req.prompt_len or req.context or req.output_len):
+        asks.append(ctx.t("typical prompt and answer lengths (tokens)", "典型的输入和输出长度（token）"))
+    if not req.gpu:
+        asks.append(ctx.t("which GPU you have in mind (H100 assumed below)", "打算用哪种卡（下面按 H100 算）"))
+    more = ctx.t("Also: " + "; ".join(asks) + ".", "另外：" + "；".join(asks) + "。") if asks else ""
+    if ctx.req.intent == "inference_speed" or (ctx.req.intent == "serving" and not (req.concurrent_users or
+                                                                                   req.requests_per_s)):
+        return more, ""
+    lines = []
+    for mid in SERVING_TIERS:
+        try:
+            sub = req.model_copy(update={"model": mid, "gpu": req.gpu or "h100"})
+            a = plan(sub, ctx.deps, ctx.question)
+        except Exception:  # a tier that cannot be sized is left out (logged), never a traceback
+            log.exception("sizing the %s tier failed", mid)
+            continue
+        head = _headline(a).strip()
+        if a.status in ("answered", "needs_clarification") and head:
+            ctx.calls.extend(a.tool_calls)
+            lines.append(f"- {ctx.deps.catalog.model(mid)[0].name}: {head}")
+    if not lines:
+        return more, ""
+    loaded = bool(req.concurrent_users or req.requests_per_s)
+    return more, (ctx.t("Meanwhile, at this load with a small and a large model (the assumptions above; each answer "
+                        "changes with the model and lengths you give):", "先按这个负载、一小一大两个模型估（按上面的假设；"
+                        "给出模型和长度后会变）：") if loaded else
+                  ctx.t("Meanwhile, a small and a large model for one request at a time (more users at once need more "
+                        "KV cache, so more memory or GPUs):", "先按一小一大两个模型、一次一个请求估（同时用的人多了要更多 "
+                        "KV cache，也就要更多显存或卡）：")) + "\n" + "\n".join(lines)
 
 
 def _headline(answer: Answer) -> str:

@@ -112,3 +112,76 @@ def test_a_purchase_among_cards_is_priced_from_the_table_against_the_budget():
 def test_a_preference_is_no_ask():
     a = ask("full fine-tune of Qwen2.5-7B on 500M tokens, deadline 3 days. H100 or A100? would rather not overpay")
     assert "would rather not overpay" not in a.answer
+
+
+# --- 'FP8 or stay BF16?' with no count: each format at its count, speed and quality, a pick that turns on an eval ----
+@pytest.mark.parametrize("text, hi, lo, n_hi, speed", [
+    # Llama 3.3 70B: BF16 141 GB of weights > one H100 (~85 GB usable) -> 2; FP8 ~72.7 GB -> 1; 16/8 bits = 2x bytes
+    ("we're serving Llama 3.3 70B on H100s. FP8 or stay BF16? quality matters more than cost", "BF16", "FP8", 2, 2),
+    # Qwen2.5-72B: BF16 145 GB -> 2x A100 80GB; AWQ 4-bit ~41 GB -> 1; 16/4 = 4x fewer bytes
+    ("Qwen2.5-72B 部署在 A100 上，用 AWQ 还是 BF16？", "BF16", "AWQ", 2, 4),
+])
+def test_a_format_choice_without_a_count_is_weighed_not_decided_by_fit(text, hi, lo, n_hi, speed):
+    a = ask(text)
+    head = a.answer.split("###")[0]
+    assert "pick FP8" not in head and "选 AWQ" not in head
+    assert f"{n_hi}" in head and (f"~{speed}×" in head or f"约 {speed} 倍" in head)
+    assert ("own real prompts" in head) or ("自己几百条真实请求" in head)
+
+
+# --- a question back asks every input the answer turns on, with the answer meanwhile ---------------------------------
+def test_a_serving_count_without_a_model_asks_the_model_and_load_shape_with_two_sizes():
+    a = ask("how many GPUs do we need to serve our chatbot? expecting around 5k users")
+    assert a.status == "needs_clarification"
+    assert "Which model" in a.answer and "peak load" in a.answer and "prompt and answer lengths" in a.answer
+    assert "Llama 3.1 8B: **" in a.answer and "Llama 3.1 70B: **" in a.answer
+
+
+@pytest.mark.parametrize("text", ["is one H100 enough for our RAG app?", "一张 4090 够不够我们的知识库问答？",
+                                  "is a single L40S enough for our customer-support chatbot?"])
+def test_is_a_card_enough_for_an_app_asks_the_model(text):
+    a = ask(text)
+    assert a.intent == "inference_memory" and a.status == "needs_clarification"
+    assert "Llama 3.1 8B" in a.answer and "Llama 3.1 70B" in a.answer
+
+
+def test_a_count_for_a_model_with_no_job_shows_running_and_training_and_asks():
+    a = ask("how many A100s do I need for Llama 3.1 70B?")
+    assert a.status == "needs_clarification" and a.clarification.missing == ["intent"]
+    # full fine-tune: 16 B/param x 70.6e9 = 1,129 GB of model states over ~85 GB usable A100 80GB -> at least 14;
+    # QLoRA: 0.5 B/param x 70.6e9 = 35 GB of NF4 base + LoRA states + activations -> one 80 GB card
+    full = re.search(r"\| full fine-tune \| (\d+) \|", a.answer)
+    qlora = re.search(r"\| QLoRA \| (\d+) \|", a.answer)
+    assert full and 14 <= int(full.group(1)) <= 32 and qlora and int(qlora.group(1)) == 1
+    assert "40 GB and 80 GB" in a.answer
+
+
+def test_a_count_with_the_job_stated_is_not_asked_again():
+    a = ask("how many A100s do I need to serve Llama 3.1 70B?")
+    assert "To run it or to train it?" not in a.answer
+
+
+def test_rent_or_buy_with_only_a_budget_asks_period_use_and_job_with_paybacks():
+    a = ask("我们有 20 万预算，租卡还是买卡划算？")
+    assert a.status == "needs_clarification"
+    assert "几个月" in a.answer and "每天跑多少小时" in a.answer
+    # 8 RTX 4090 fit ¥200,000: 8 x price + one ¥86,400 server (HOST_USD[8] $12,000 x 7.2) <= ¥200,000; payback at 24 h a
+    # day = capex / (8 x rent x 24 x 30.4): the row's months equal that arithmetic on its own figures
+    row = re.search(r"\| 8× NVIDIA GeForce RTX 4090\S* \| ¥([\d,]+) \| ¥([\d.]+) \| ([\d.]+) \| ([\d.]+) \|", a.answer)
+    assert row
+    capex, rate, m24, m8 = (float(row.group(i).replace(",", "")) for i in range(1, 5))
+    assert capex <= 200_000
+    assert abs(m24 - capex / (8 * rate * 24 * 30.4)) < 0.1 and abs(m8 - 3 * m24) < 0.2
+    assert "电费" in a.answer and "运维" in a.answer
+
+
+@pytest.mark.parametrize("text, small", [("微调一个 Qwen 模型要多少显存？", "Qwen3 8B"), ("how much VRAM to fine-tune llama?",
+                                                                              "Llama 3.1 8B")])
+def test_a_family_named_alone_for_training_memory_shows_its_sizes_and_asks(text, small):
+    a = ask(text)
+    row = re.search(re.escape(small) + r" \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|", a.answer)
+    assert row
+    q, lo, full = (float(row.group(i).replace(",", "")) for i in range(1, 4))
+    # an 8B model: full ~16 B/param = 128 GB + activations; LoRA ~2 B/param = 16 GB + ...; QLoRA ~0.6 B/param + ...
+    assert 120 <= full <= 150 and 16 <= lo <= 26 and 5 <= q <= 14
+    assert ("LoRA or QLoRA" in a.answer) or ("LoRA 还是 QLoRA" in a.answer)

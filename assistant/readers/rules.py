@@ -1980,6 +1980,10 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             s["price"] = 0
     elif gpu_named and not trainish and not inferish:
         add("spec", 1 + memory / 2)
+    if s.get("spec") and not has_model and (stated.get("long_documents") or re.search(
+            r"知识库|问答|客服|应用|助手|机器人|" + slots.w(r"rag|apps?|chat\s?bot|assistant|copilot|agents?|service"), low)) and \
+            re.search(r"够不够|够用|够吗|够我们|够\s*[?？]|" + slots.w(r"enough|sufficient|suffice|do the job|handle it"), low):
+        add("inference_memory", s["spec"] + 1)  # 'is one H100 enough for our RAG app?': a deployment, its model asked
     if len(gpus) >= 2 and not has_model:
         add("compare", 2)
     from knowledge.runs import run_for
