@@ -370,6 +370,20 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         owned_line = _owned_against_rented(done, zh, question)
         if owned_line:
             return owned_line
+    if intent == "inference_speed" and all(x.figures.get("batch_job_cost") for _, x in done):
+        # an offline job on each card: its whole cost and hours (one card each; more cards cut the hours, not the cost)
+        cur = "¥" if (first.get("currency") == "CNY") else "$"
+        rows = sorted(((a, x.figures["batch_job_cost"], x.figures["batch_job_hours"], (x.verdict.num_gpus if x.verdict else 1))
+                       for a, x in done), key=lambda r: r[1])
+        listed = ("；" if zh else "; ").join(
+            (f"{a.text}：{n} 张 {h:,.0f} 小时，共 {cur}{c:,.0f}" if zh else f"{a.text}: {h:,.0f} h on {n}, {cur}{c:,.0f} in all")
+            for a, c, h, n in rows)
+        best, other = rows[0], rows[1]
+        return listed + (f"。**{best[0].text} 更省**：少 {cur}{other[1] - best[1]:,.0f}（{other[1] / best[1]:.2f} 倍）；加卡只缩短时间、"
+                         f"不改变总价，赶时间就多租几张同种卡。估算值，先各租一张实测一小时再定。" if zh else
+                         f". **{best[0].text} costs less**: {cur}{other[1] - best[1]:,.0f} less ({other[1] / best[1]:.2f}×); more "
+                         "cards of a kind cut the hours, not the cost, so rent several to meet a date. Estimates: rent one "
+                         "of each for an hour and measure before committing.")
     if intent == "inference_speed":
         heavy = _per_request_cost(done, zh)
         if heavy:  # ('RAG: 6k in, 200 out, mostly prefill: is the H20 worth it?'): prefill decides, per request

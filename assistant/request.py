@@ -113,6 +113,9 @@ class Request(BaseModel):
                                         "batch that fits)")
     batch_items: int | None = Field(None, gt=0, le=10**12, description="an offline job: this many prompts (documents, "
                                     "rows) to run through the model; its time at full load is asked")
+    batch_output_tokens: float | None = Field(None, gt=0, le=1e15, description="an offline job: this many output "
+                                              "tokens to generate in all ('总共要生成 50 亿 token'); its time and cost at "
+                                              "full load are asked")
     concurrent_users: int | None = None
     load_multiplier: float | None = Field(None, gt=1, le=100, description="the load grows by this factor ('double the "
                                           "users', '用户翻倍', '3x the traffic'); applied to the users stated or asked for")

@@ -185,3 +185,49 @@ def test_a_family_named_alone_for_training_memory_shows_its_sizes_and_asks(text,
     # an 8B model: full ~16 B/param = 128 GB + activations; LoRA ~2 B/param = 16 GB + ...; QLoRA ~0.6 B/param + ...
     assert 120 <= full <= 150 and 16 <= lo <= 26 and 5 <= q <= 14
     assert ("LoRA or QLoRA" in a.answer) or ("LoRA 还是 QLoRA" in a.answer)
+
+
+# --- an offline job's output in all: time and cost per card, not a daily load ----------------------------------------
+@pytest.mark.parametrize("text", [
+    "离线批量推理，Llama-3.1-8B，总共要生成 50 亿 token。租 4090 是 2 元/小时，H100 是 15 元/小时，哪个更划算？",
+    "offline batch job: generate 5B tokens in total with Llama 3.1 8B. 4090 at $0.3/h or H100 at $2/h, which is cheaper?",
+])
+def test_an_offline_jobs_total_output_is_a_job_not_a_daily_load(text):
+    r = _req(text)
+    assert r.batch_output_tokens == 5e9 and not r.tokens_per_day and not r.tokens
+    a = ask(text)
+    assert len(a.asks) == 2
+    for gid, price in r.gpu_rental_prices.items():
+        # cost = hours x GPUs x the user's price; hours = 5e9 / (the set-up's output tokens/s) / 3600
+        x = next(s for s in a.asks if s.verdict and s.verdict.gpu == gid)
+        f = x.figures
+        assert abs(f["batch_job_hours"] - 5e9 / f["decode_tokens_per_s_total"] / 3600) / f["batch_job_hours"] < 0.01
+        assert abs(f["batch_job_cost"] - f["batch_job_hours"] * price) / f["batch_job_cost"] < 0.01
+    head = a.answer.split("###")[0]
+    assert re.search(r"(?:更省|costs less)", head) and "2 倍" not in head
+
+
+@pytest.mark.parametrize("text", ["总共要生成 50 亿 token。租 4090 是 2 元/小时", "we need 3B tokens in total. an H100 is $2/hour"])
+def test_a_volume_does_not_take_the_next_sentences_price_unit(text):
+    vol, _ = slots.token_volume(text.lower())
+    assert "tokens_per_day" not in vol
+
+
+# --- a measured run and a stated peak -----------------------------------------------------------------------------------
+Q8 = ("我们自己压测的：Qwen2.5-14B，单卡 A100 80G，vLLM，输入 2000 输出 500，并发 32 时总输出吞吐 1100 tok/s，首 token 1.2 s。"
+      "现在要支持峰值 20 QPS，P99 首 token < 2s，要几张卡？")
+
+
+def test_a_bounded_ttft_is_the_target_and_a_bare_one_beside_a_measurement_is_not():
+    assert _req(Q8).ttft_s == 2.0
+    assert _req("measured TTFT 0.8 s at 16 concurrent; we need TTFT under 1.5 s for 40 users, how many H100s? Llama 3.1 8B").ttft_s == 1.5
+
+
+def test_a_stated_peak_is_not_doubled_and_littles_law_checks_the_count():
+    a = ask(Q8)
+    assert "峰值为平均的 2 倍" not in a.answer
+    # each stream: 1,100 / 32 = 34.4 tok/s; a request lasts 500 / 34.375 + 2 = 16.5 s; 20 x 16.5 = 331 in flight;
+    # / 32 per card = 10.3 -> 11
+    m = re.search(r"同时在途 (\d+) 个；按你实测的每卡 32 并发，\*\*(\d+) 张卡\*\*", a.answer)
+    assert m and 325 <= int(m.group(1)) <= 335 and int(m.group(2)) == 11
+    assert "TTFT 目标 2 s: 回答这个问题的工具用不到它" not in a.answer

@@ -27,7 +27,7 @@ PREALLOCATING = ("vllm", "sglang", "tensorrt-llm")
 
 _INFER = {"model", "checkpoint_format", "gpu", "gpus", "num_gpus", "gpus_per_node", "nodes", "precision", "kv_dtype",
           "context", "prompt_len", "output_len", "batch", "engine", "gpu_memory_utilization", "ram_gb", "full_model",
-          "batch_items", "tensor_parallel"}
+          "batch_items", "batch_output_tokens", "tensor_parallel"}
 USES["inference_memory"] = _INFER | {"largest_model"}
 USES["serving"] = _INFER | {"concurrent_users", "requests_per_s", "ttft_s", "itl_ms", "tokens_per_s_per_user",
                             "daily_active_users"}
@@ -2161,6 +2161,8 @@ def batch_job(ctx: Ctx) -> Answer:
     full = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **base, "batch": seqs},
                     estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, batch=seqs, **base)))
     rps = requests_per_s(one.ttft_s, out, full.decode_tokens_per_s_total) * replicas
+    if req.batch_output_tokens:  # '总共要生成 50 亿 token': the output in all, at the rate the batch reaches
+        return _output_job(ctx, model, gpu, n, prompt, out, rps, replicas, width, seqs, full)
     hours = req.batch_items / rps / 3600
     head = ctx.t(f"**About {hours:,.1f} hours** ({hours / 24:,.1f} days) for {req.batch_items:,} items of {prompt:,} prompt + "
                  f"{out:,} output tokens on {n}× {gpu.name}: {replicas} replica(s) of {width} GPU(s), each at {seqs} sequences "
@@ -2184,6 +2186,44 @@ def batch_job(ctx: Ctx) -> Answer:
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"))
 
 
+def _output_job(ctx: Ctx, model, gpu, n: int, prompt: int, out: int, rps: float, replicas: int, width: int, seqs: int,
+                full) -> Answer:
+    """An offline job given as output tokens in all: hours = tokens / (the set-up's output tokens/s at full load), its
+    GPU-hours at the user's (else the table's) rate, and the cost per 1M output tokens; more GPUs of the same kind cut
+    the hours, not the cost."""
+    req, lang = ctx.req, ctx.lang
+    total = req.batch_output_tokens
+    tps = rps * out  # output tokens/s of the whole set-up
+    hours = total / tps / 3600
+    gpu_hours = hours * n
+    rate = (req.gpu_rental_prices or {}).get(gpu.id) or req.price_per_gpu_hour or typical_rate(ctx, gpu.id, req.currency)
+    ctx.used |= {"batch_output_tokens", "gpu_rental_prices", "price_per_gpu_hour", "currency"}
+    sym = "¥" if req.currency == "CNY" else "$"
+    mine = (req.gpu_rental_prices or {}).get(gpu.id) or req.price_per_gpu_hour
+    lines = [ctx.t(f"**{total:,.3g} output tokens on {n}× {gpu.name}: about {hours:,.1f} hours ({hours / 24:,.1f} days)** at "
+                   f"{tps:,.0f} output tokens/s ({replicas} replica(s) of {width} GPU(s), {seqs} sequences at once, "
+                   f"{prompt:,} prompt + {out:,} output tokens each).",
+                   f"**{n} 张 {gpu.name} 生成 {total:,.3g} 个输出 token：约 {hours:,.1f} 小时（{hours / 24:,.1f} 天）**，满载每秒 "
+                   f"{tps:,.0f} 个输出 token（{replicas} 个副本、每个 {width} 张卡、同时 {seqs} 条，每条输入 {prompt:,} + 输出 {out:,}）。")]
+    figures = {"batch_job_hours": round(hours, 2), "decode_tokens_per_s_total": round(tps, 1), "gpu_hours": round(gpu_hours, 1),
+               "replicas": replicas, "gpus_per_replica": width}
+    if rate:
+        cost, per_m = gpu_hours * rate, rate * n / (tps * 3600 / 1e6)
+        figures |= {"batch_job_cost": round(cost, 2), "cost_per_million_tokens": round(per_m, 4)}
+        said = ctx.t("your price" if mine else "typical on-demand rate, price table", "你给的价格" if mine else "价格表典型按需价")
+        lines.append(ctx.t(f"{gpu_hours:,.0f} GPU-hours × {sym}{rate:,.2f} ({said}) = **{sym}{cost:,.0f}**, "
+                           f"{sym}{per_m:,.3f} per 1M output tokens. More GPUs of this kind cut the hours, not the cost "
+                           "(N cards: 1/N the time).",
+                           f"{gpu_hours:,.0f} 卡时 × {sym}{rate:,.2f}（{said}）= **{sym}{cost:,.0f}**，每百万输出 token "
+                           f"{sym}{per_m:,.3f}。同种卡加到 N 张，时间变成 1/N，总成本不变。"))
+    ctx.notes.append(ctx.t("a full-load estimate (vLLM continuous batching); measure one hour on each card before renting "
+                           "many: the real rate decides the bill", "满载估算（vLLM 连续批处理）；大批量租之前，每种卡先租一台实测一小时，"
+                           "真实吞吐决定账单"))
+    text = "\n".join(lines) + assumptions_md(lang, ctx.notes + full.assumptions)
+    return Answer(answer=text, lang=lang, intent="inference_speed", tool_calls=ctx.calls, figures=figures,
+                  verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"))
+
+
 def inference_speed(ctx: Ctx) -> Answer:
     """Time to first token and decode speed. The format is the one the question fixes, else the best that fits (the
     published checkpoint's when it fits; a smaller one, said, when it does not: a speed for a set-up that cannot
@@ -2193,7 +2233,7 @@ def inference_speed(ctx: Ctx) -> Answer:
     req, lang = ctx.req, ctx.lang
     if _offloads(ctx) and not _unified(ctx):
         return offload(ctx)
-    if req.batch_items and req.model:
+    if (req.batch_items or req.batch_output_tokens) and req.model:
         return batch_job(ctx)
     if req.measured_gpu and req.throughput_tokens_per_s and req.model:
         return measured_speed_moved(ctx)

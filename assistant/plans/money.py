@@ -995,7 +995,8 @@ def per_token(ctx: Ctx) -> Answer:
                              f"；留 {1 - HEADROOM_USE:.0%} 余量（突发、坏卡、比实测更长的输入）要 **{room:.0f}** {unit_zh}")
         if req.load_rate_stated:
             ctx.used.add("load_rate_stated")
-        if pf == 1 and not req.utilization and tps and not req.load_rate_stated:
+        peak_said = re.search(r"峰值|高峰|最忙|" + w(r"peak|busiest|at peak"), ctx.question.lower())
+        if pf == 1 and not req.utilization and tps and not req.load_rate_stated and not peak_said:
             # a day's volume is not flat: people use a service in working hours; a peak of twice the average (an
             # assumption, said; give yours as 'peak 3x') sizes the fleet for the busy hours
             peak2 = -(-2 * cap.average_tokens_per_s // (HEADROOM_USE * tps))
@@ -1070,6 +1071,27 @@ def per_token(ctx: Ctx) -> Answer:
         ctx.used |= {"concurrent_users", "measured_concurrency"}
         lines.append(ctx.t(f"Each user at the measured load: {tps:,.0f} / {conc} concurrent = **{each:,.1f} tokens/s**.",
                            f"实测负载下每个用户：{tps:,.0f} ÷ {conc} 并发 = **{each:,.1f} token/秒**。"))
+        if req.requests_per_s and req.output_len and each:
+            # the count again by Little's law: requests in flight = arrivals a second x seconds each request lasts
+            first_s = req.ttft_s or 0.0
+            lasts = first_s + req.output_len / each
+            inflight = req.requests_per_s * lasts
+            cards = math.ceil(inflight / conc)
+            lines.append(ctx.t(
+                f"Check by Little's law: {req.requests_per_s:g} requests/s × {lasts:,.1f} s each ({req.output_len:,} tokens "
+                f"at {each:,.1f} tokens/s" + (f" + up to {first_s:g} s to the first token" if first_s else "") +
+                f") = {inflight:,.0f} in flight; at the {conc} per GPU you measured, **{cards} GPUs**.",
+                f"用 Little 定律核对：每秒 {req.requests_per_s:g} 个请求 × 每个持续 {lasts:,.1f} 秒（{req.output_len:,} token ÷ "
+                f"{each:,.1f} token/秒" + (f" + 首 token 最多 {first_s:g} 秒" if first_s else "") +
+                f"）= 同时在途 {inflight:,.0f} 个；按你实测的每卡 {conc} 并发，**{cards} 张卡**。"))
+            if req.ttft_s:
+                ctx.used.add("ttft_s")
+                lines.append(ctx.t(
+                    f"Your TTFT target ({req.ttft_s:g} s) holds only at or below the load you measured per GPU ({conc} in "
+                    "flight): the count with headroom keeps each GPU under it. A P99 target needs the P99 measured at that "
+                    "load (a test's TTFT is usually its mean; bursts queue prefills and push P99 well above it).",
+                    f"首 token 目标（{req.ttft_s:g} 秒）只有每卡负载不超过你压测时的 {conc} 并发才守得住：留余量的卡数就是为此。P99 "
+                    "目标要在这个负载下测 P99（压测报告的首 token 通常是均值；突发时预填充排队，P99 会明显高于均值）。"))
         users = req.concurrent_users
         if req.measured_concurrency and users and users > req.measured_concurrency:
             # '并发 16 时总吞吐 600 … 线上 200 并发要几张': the units that hold the load at the measured per-user speed

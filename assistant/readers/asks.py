@@ -1260,6 +1260,8 @@ def _card_job_intent(low: str, req: Request) -> str | None:
         return "serving"  # 'which gives the most concurrent users?': each set-up's capacity at the context written
     if req.tokens and (req.method in ("full", "lora", "qlora", "pretrain") or req.intent in ("training_time", "cost")):
         return "training_time"
+    if req.model and (req.batch_output_tokens or req.batch_items):
+        return "inference_speed"  # ('总共要生成 50 亿 token … 哪个更划算'): each card's time and cost for the offline job
     if _rate_in(low) and re.search(_COST_WORDS, low) and not req.tokens:
         return "cost"
     if not req.model and re.search(r"租金|价格|价钱|多少钱|贵|便宜|" + w(r"price\w*|rent\w*|cost\w*|cheap\w*|expensive|per hour"), low):

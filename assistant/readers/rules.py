@@ -958,7 +958,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     for reader in (slots.method, slots.optimizer_and_sharding, slots.precision, slots.lengths, slots.batches,
                    slots.users, slots.engine, slots.tokens, money.money, slots.deadline, slots.interconnect,
                    slots.largest_model, slots.system_ram, slots.targets, slots.peak_tflops,
-                   slots.provider, slots.batch_items, slots.tensor_parallel, slots.vendors, slots.power_limit,
+                   slots.provider, slots.batch_items, slots.batch_output_tokens, slots.tensor_parallel, slots.vendors, slots.power_limit,
                    slots.rack_space, slots.training_overheads, slots.gpu_power, slots.load_growth, slots.measured_step):
         stated |= reader(work)
     if stated.get("purchase_price") and stated.get("num_gpus", 0) > 1 and (re.search(
@@ -1931,6 +1931,11 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             add("serving", 4)  # 'how many cards for N users at >= X tokens/s each': a plan held to the target
     if "engine" in stated and not trainish:
         add("serving", 2 if s.get("serving", 0) >= 3 else 1)
+    if "batch_output_tokens" in stated and not trainish and "batch_items" not in stated:
+        add("inference_speed", 8)  # '离线批量推理，总共要生成 50 亿 token：哪个更划算？': an offline job at full load
+        stated.pop("tokens", None)
+        if not re.search(r"买|购|" + slots.w(r"buy\w*|purchas\w*|own\w*"), low):
+            stated.pop("break_even", None)  # ('哪个更划算' between two rentals: the job's cost, not renting against buying)
     if "batch_items" in stated and not trainish:
         add("inference_speed", 8)  # 'how long to run 10M documents through it?': an offline job at full load
         stated.pop("tokens", None)

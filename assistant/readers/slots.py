@@ -1079,8 +1079,13 @@ def targets(text: str) -> dict:
         v = v / 100 if (pct or v > 1) else v
         if 0 < v <= 1:
             out["mfu"] = round(v, 4)
-    m = re.search(r"(?:ttft|time[\s-]*to[\s-]*first[\s-]*token|first[\s-]*token|首\s*(?:字|token|个token)(?:延迟|时间|响应)?|首字)"
-                  r"[^0-9\n]{0,24}?" + _TIME_MS, text)
+    found = list(re.finditer(r"(?:ttft|time[\s-]*to[\s-]*first[\s-]*token|first[\s-]*token|首\s*(?:字|token|个token)"
+                             r"(?:延迟|时间|响应)?|首字)[^0-9\n]{0,24}?" + _TIME_MS, text))
+    # a target has a bound ('P99 首 token < 2s', 'TTFT under 1 s'); a bare figure beside a measurement is what was
+    # measured ('并发 32 时 … 首 token 1.2 s'): with both, the bound is the target
+    bounded = [m for m in found if re.search(r"<|≤|以内|以下|不超过|不高于|低于|小于|控制在|要求|目标|p9\d|" + w(
+        r"under|below|within|less than|at most|max(?:imum)?|target|sla|slo|no more than"), m.group(0))]
+    m = bounded[0] if bounded else (found[0] if found else None)
     if m:
         out["ttft_s"] = _ms(m.group(1), m.group(2)) / 1000
     m = re.search(r"(?:itl|inter[\s-]*token[\s-]*latency|tpot|time[\s-]*per[\s-]*output[\s-]*token|per[\s-]*token[\s-]*latency|"
@@ -1380,9 +1385,12 @@ def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
     for m in re.finditer(_VOL, text):
         if price_unit_at(text, m.start()):
             continue  # 'cost per 1M output tokens': the unit of a price, not a volume
-        around = text[max(0, m.start() - 30):m.start()] + " | " + text[m.end():m.end() + 24]
+        # (the sentence the volume is in: '总共要生成 50 亿 token。租 4090 是 2 元/小时' is a one-off total, the hour a price's)
+        before = re.split(r"[。；;!?？！\n]", text[max(0, m.start() - 30):m.start()])[-1]
+        after = re.split(r"[。；;!?？！\n]|\.\s", text[m.end():m.end() + 24])[0]
+        around = before + " | " + after
         per = "day" if re.search(_DAY, around) else "month" if re.search(_MONTH, around) else \
-            "hour" if re.search(_HOUR, text[m.end():m.end() + 16] + " | " + text[max(0, m.start() - 12):m.start()]) else None
+            "hour" if re.search(_HOUR, after[:16] + " | " + before[-12:]) else None
         if per is None:
             continue
         v = float(m.group(1).replace(",", "")) * VOLUME_MAG.get(m.group(2) or "", 1)
@@ -1426,6 +1434,24 @@ def provider(text: str) -> dict:
     """The cloud a rental price is asked on: 'on AWS', 'Lambda vs AWS' (the first named), '在阿里云上租'."""
     found = sorted((m.start(), name) for name, pat in PROVIDERS for m in [re.search(pat, text)] if m)
     return {"provider": found[0][1]} if found else {}
+
+
+def batch_output_tokens(text: str) -> dict:
+    """An offline job's output in all: '离线批量推理 … 总共要生成 50 亿 token', 'batch job: generate 5B tokens in total'
+    (no period: a volume per day or month is a service's load, token_volume's)."""
+    if not has(r"离线|批量|批处理|一次性|" + w(r"offline|batch|one[\s-]?off|bulk"), text) or \
+            not has(r"生成|推理|输出|" + w(r"generat\w*|inference|output"), text) or has(FINETUNE_CUE, text):
+        return {}
+    vol, _ = token_volume(text)
+    if vol.get("tokens_per_day"):
+        return {}
+    for m in re.finditer(_VOL, text):
+        if price_unit_at(text, m.start()):
+            continue
+        v = float(m.group(1).replace(",", "")) * VOLUME_MAG.get(m.group(2) or "", 1)
+        if v >= 1e6:
+            return {"batch_output_tokens": v}
+    return {}
 
 
 def batch_items(text: str) -> dict:
