@@ -231,3 +231,41 @@ def test_a_stated_peak_is_not_doubled_and_littles_law_checks_the_count():
     m = re.search(r"同时在途 (\d+) 个；按你实测的每卡 32 并发，\*\*(\d+) 张卡\*\*", a.answer)
     assert m and 325 <= int(m.group(1)) <= 335 and int(m.group(2)) == 11
     assert "TTFT 目标 2 s: 回答这个问题的工具用不到它" not in a.answer
+
+
+# --- items of a numbered list --------------------------------------------------------------------------------------------
+def test_an_item_that_refers_back_keeps_the_earlier_items_job():
+    a = ask("3 q's re Llama 3.1 8B: (1) how much VRAM for a full fine-tune w/ AdamW, bf16 mixed precision? (2) so how many "
+            "A100 80GB is that? (3) if we do LoRA instead can a single 4090 handle it? seq len ~2k")
+    assert [x.intent for x in a.asks] == ["training_memory", "training_memory", "training_memory"]
+    # full fine-tune: 16 B/param x 8.03e9 = 128 GB of model states > one 80 GB A100 -> at least 2
+    v = a.asks[1].verdict
+    assert v.fits is False and v.min_gpus >= 2
+
+
+def test_an_electricity_item_is_the_power_bill():
+    a = ask("老板让我评估：买一台 8卡 4090 服务器跑 Qwen3-30B-A3B 给公司 300 人用。1）够不够 2）每秒大概能出多少 token "
+            "3）一年电费多少（电价按 1 元/度）")
+    assert a.asks[-1].intent == "cost"
+    # (8 x 450 W + 300 W host) / 0.9 PSU = 4.33 kW x PUE 1.3 x 8,760 h x ¥1 = ¥49,348
+    assert "¥49,348" in a.answer
+
+
+@pytest.mark.parametrize("clause", ["是不是按 token 比例算就行", "can we just scale it by tokens?",
+                                    "is it proportional to the tokens"])
+def test_asking_whether_to_scale_by_tokens_is_answered_not_listed(clause):
+    from assistant.readers.asks import SCALE_CHECK
+    assert re.search(SCALE_CHECK, clause.lower())
+
+
+def test_scaling_a_quoted_run_by_tokens_alone_is_answered():
+    a = ask("看到 DeepSeek-V3 技术报告说整个训练只用了 278.8 万 H800 GPU 小时（约 557 万美元）。我们想在 Qwen2.5-7B 上继续预训练 "
+            "500 亿 token，用 32 张 H800，大概几天？是不是按 token 比例算就行？")
+    assert "按 token 比例算就行吗？** 不行" in a.answer and "未回答" not in a.answer
+    # 6 x 7.62e9 x 5e10 = 2.29e21 FLOPs / (32 x 989.4e12 x 0.40) = 1.81e5 s = 50 h (+attention ~2%)
+    assert 48 <= a.figures["wall_hours"] <= 56
+
+
+def test_a_chinese_card_pick_for_training_is_priced_in_yuan():
+    a = ask("要在 3 个月内从头预训练一个 1.5B 的模型，数据 3000 亿 token，租卡，A800 还是 H800？要多少张？")
+    assert re.search(r"\*\*选 8 张 NVIDIA [AH]800 80GB SXM[45]\*\*：[\d.,]+ 小时，按需租约 ¥", a.answer)

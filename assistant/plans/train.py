@@ -742,11 +742,12 @@ def _per_card_pick(ctx: Ctx, model, results, per_card: dict[str, int], figures: 
     from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 
     req = ctx.req
-    cur = "¥" if req.currency == "CNY" else "$"
+    code = req.currency or ("CNY" if ctx.zh else "USD")  # (a Chinese question is priced in yuan unless told)
+    cur = "¥" if code == "CNY" else "$"
     rows, opts = [], []
     for r in results:
         g = ctx.gpu(r.gpu)
-        rate = typical_rate(ctx, r.gpu, req.currency)
+        rate = typical_rate(ctx, r.gpu, code)
         cost = r.gpu_hours * rate if rate else None
         ok = not req.deadline_hours or r.wall_hours <= req.deadline_hours
         opts.append((r, g, cost, ok))
@@ -1416,6 +1417,19 @@ def training_time(ctx: Ctx) -> Answer:
         yardstick = True
     else:
         lines += published
+    from assistant.readers.asks import SCALE_CHECK
+
+    if published and re.search(SCALE_CHECK, ctx.question.lower()) and first.wall_hours:
+        # '是不是按 token 比例算就行？': not by tokens alone: parameters too, and what the published hours include
+        lines.append(ctx.t(
+            "**Scale by tokens alone?** No: compute goes with parameters × tokens (6·N·D; for an MoE, the active "
+            "parameters), so a run of another size is scaled by both (done above); and a published total also holds "
+            "work outside your job (context extension, post-training, restarts, ablations) and the lab's own stack and "
+            f"precision. Use the FLOPs estimate ({first.wall_hours:,.0f} h here) as the plan and the scaled figure as a "
+            "cross-check.",
+            "**按 token 比例算就行吗？** 不行：算力随参数量 × token 数变（6·N·D；MoE 按激活参数），换了模型大小要两者一起折算"
+            "（上面已折算）；公开的总卡时还包含你的任务没有的部分（长上下文扩展、后训练、重启、消融实验），以及对方自己的框架和精度"
+            f"（如 FP8）。计划按 FLOPs 估算（这里 {first.wall_hours:,.0f} 小时），折算值作交叉核对。"))
     if published and req.period_hours and "period_hours" in req.stated and not (
             req.measured_tokens or req.measured_model or req.measured_gpu or req.measured_num_gpus or req.deadline_hours):
         # ('… took 1.46M GPU-hours; we have 64 GPUs, so 1.46M/64 ≈ 22,800 h??'): the user's own division, checked

@@ -878,6 +878,10 @@ _DECISION = (r"选哪|哪个|哪一个|哪张|推荐|为什么|为啥|理由|" +
 SPLIT_ASK = r"micro|梯度累|grad(?:ient)?[\s_-]*accum|per[\s-]*device[\s_-]*batch|每卡.{0,6}batch"
 
 
+# 'is it just proportional to tokens?', '是不是按 token 比例算就行': how to scale a quoted run, which the time answer says
+SCALE_CHECK = (r"(?:按|照)\s*(?:token|数据量|参数)?\s*(?:的)?\s*比例.{0,6}(?:算|折算|换算|缩放)|" +
+               w(r"(?:just |simply )?(?:scale|proportional|pro[\s-]?rat\w*)(?: it)?(?: by| to)? (?:the )?(?:tokens?|data|params?|"
+                 r"parameters?|size)|linear(?:ly)? (?:in|with) (?:tokens?|data)"))
 # the main figure asked for again, in other words: 'what's the realistic estimate', 'ballpark?', '靠谱的估计是多少'
 ESTIMATE_ASK = (r"估计|估算|靠谱的?(?:数|估|说法)|实际(?:上)?.{0,4}(?:多少|多久|多长)|正确的?(?:数|答案)|合理的?(?:数|估|范围)|" +
                 w(r"(?:realistic|real|actual|proper|correct|right|better|rough|ballpark|honest|sane|true) (?:estimate|number|"
@@ -899,7 +903,7 @@ def _unanswerable(clause: str, at: int) -> bool:
     if re.search(r"^(?:and\s+|but\s+|also\s+)?(?:(?:we|i)(?:'d| would)?\s+)?(?:would\s+)?(?:rather|prefer|don'?t want|do not want|"
                  r"want to avoid|hope to|'?d like to avoid)\b|^(?:我们|我)?(?:宁愿|宁可|更希望|希望|不想|不希望|尽量)", clause.strip()):
         return False  # ('would rather not overpay for a huge cluster'): a preference the answer's pick weighs, not an ask
-    if re.search(ESTIMATE_ASK, clause):
+    if re.search(ESTIMATE_ASK + "|" + SCALE_CHECK, clause):
         return False  # ('that can't be right. what's the realistic estimate?': the message's own figure, asked again)
     if re.search(r"req(?:uest)?s?\s*/\s*s|requests? (?:per|a|each) second|(?<![a-z])(?:qps|rps|sla|ttft|tpot|itl)(?![a-z])|"
                  r"request rate|throughput|latency|吞吐|每秒.{0,6}请求|请求.{0,4}每秒|延迟|首字", clause):

@@ -8,6 +8,8 @@ make item 3's single-user speed a 128k one); nothing an item states leaks into t
 from __future__ import annotations
 
 import re
+
+from assistant.readers.slots import INFER_CUE, w
 import unicodedata
 
 from assistant.readers.asks import Ask
@@ -339,6 +341,13 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
         if asks and re.match(r"\s*(?:\d+[).、]\s*)?(?:the\s+)?(?:same|ditto|likewise)(?![a-z])|\s*(?:\d+[).、]\s*)?(?:同样|一样|同上|也)",
                              item.lower()):
             intent = asks[-1].intent  # ('2) same w/ fp8 weights?': the question before it, with this change)
+        elif asks and asks[-1].intent.startswith("training") and intent == "inference_memory" and re.search(
+                r"(?<![a-z])(?:that|it|this|those)(?![a-z])|那|这", item.lower()) and not re.search(
+                INFER_CUE, item.lower()):
+            intent = asks[-1].intent  # ('(2) so how many A100 80GB is that?' after a full fine-tune's memory: that job)
+        if re.search(r"电费|耗电|功耗.{0,6}(?:多少|几)|" + w(r"(?:electricity|power) (?:bill|cost)s?|cost of (?:electricity|power)"),
+                     item.lower()) and intent != "cost":
+            intent = "cost"  # ('3）一年电费多少（电价按 1 元/度）' beside a serving plan: the power bill of that machine)
         split = _values_in_item(item, r, intent)
         if split:  # '(2) decode tok/s at batch 1, and total tok/s at batch 32?': the item asked at each value
             asks += [Ask(text=f"{_title(item)} — {v.text}", intent=intent, update=update | v.update) for v in split]
