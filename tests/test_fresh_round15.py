@@ -269,3 +269,19 @@ def test_scaling_a_quoted_run_by_tokens_alone_is_answered():
 def test_a_chinese_card_pick_for_training_is_priced_in_yuan():
     a = ask("要在 3 个月内从头预训练一个 1.5B 的模型，数据 3000 亿 token，租卡，A800 还是 H800？要多少张？")
     assert re.search(r"\*\*选 8 张 NVIDIA [AH]800 80GB SXM[45]\*\*：[\d.,]+ 小时，按需租约 ¥", a.answer)
+
+
+# --- LoRA on several GPUs: sharding the frozen weights beats recomputing the forward -----------------------------------
+def test_lora_on_a_node_is_not_slowed_to_full_fine_tunings_time_by_recomputation():
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    model, gpu = CAT.model("qwen2.5-32b")[0], CAT.gpu("a100-80gb")[0]
+    full = estimate_training_time(TrainingTimeRequest(model=model, gpu=gpu, tokens=2e9, num_gpus=8, method="full"))
+    lora = estimate_training_time(TrainingTimeRequest(model=model, gpu=gpu, tokens=2e9, num_gpus=8, method="lora"))
+    # LoRA skips the weight gradients: 4·N·D against 6·N·D, so about 2/3 of full fine-tuning's time; with the frozen
+    # 65.5 GB of BF16 weights on each 80 GB card (ZeRO-1) one sequence's activations do not fit and full recomputation
+    # would add 2·N·D back (6·N·D: a tie); sharded (ZeRO-3) they fit
+    assert 0.55 <= lora.wall_hours / full.wall_hours <= 0.80
+    assert any("ZeRO-3 (the frozen weights sharded" in x for x in lora.assumptions)
+    fixed = estimate_training_time(TrainingTimeRequest(model=model, gpu=gpu, tokens=2e9, num_gpus=8, method="lora", zero=1))
+    assert fixed.wall_hours > lora.wall_hours  # a stated stage is kept

@@ -203,7 +203,30 @@ def slow_link(gpu: GPU, num_gpus: int, interconnect: str | None = None,
 
 
 def estimate_training_time(req: TrainingTimeRequest) -> TrainingTime:
-    """Total FLOPs, GPU-hours, wall-clock time and throughput for a training job, with a band."""
+    """Total FLOPs, GPU-hours, wall-clock time and throughput for a training job, with a band. LoRA/QLoRA on several
+    GPUs with no stage or recomputation given: where the lowest stage that holds the frozen weights leaves no room for
+    the activations (full recomputation, +2·N·D), ZeRO-3 sharding of the frozen weights that frees the room is timed
+    too, and the faster of the two is the answer (said)."""
+    seq = req.seq_len or DEFAULT_SEQ_LEN
+    if req.zero is None and req.recompute is None and req.method in ("lora", "qlora") and req.num_gpus > 1 and \
+            req.tp * req.pp == 1:
+        low = _fastest_zero(req, seq)
+        if low < 3 and _least_recompute(req, seq) == "full" and \
+                _least_recompute(req.model_copy(update={"zero": 3}), seq) == "none":
+            a = _estimate(req.model_copy(update={"zero": low}))
+            b = _estimate(req.model_copy(update={"zero": 3}))
+            faster, other = (b, a) if b.wall_hours < a.wall_hours else (a, b)
+            faster.assumptions.append(
+                f"layout: ZeRO-{3 if faster is b else low} " + ("(the frozen weights sharded, so one sequence's activations "
+                "fit without recomputation)" if faster is b else "with full recomputation") +
+                f" is faster than ZeRO-{low if faster is b else 3} " + ("with full recomputation" if faster is b else
+                "(its weight gathers cost more than recomputing here)") + f" ({faster.wall_hours:,.1f} h against "
+                f"{other.wall_hours:,.1f} h; --zero to fix it)")
+            return faster
+    return _estimate(req)
+
+
+def _estimate(req: TrainingTimeRequest) -> TrainingTime:
     spec, gpu = req.model, req.gpu
     notes: list[str] = []
     precision = req.precision
