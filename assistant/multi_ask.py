@@ -1117,7 +1117,7 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
     if asks[0].compare == "precision" and name == "max_concurrent_sequences":
         text = _format_for_the_users(done, vals, listed, zh) or text
     if intent == "training_time" and asks[0].compare == "method":
-        text = _methods_on_their_own_gpus(done, zh, text)
+        text = _methods_on_their_own_gpus(done, zh, text, question)
     if intent == "training_time" and first_req.get("period_hours") and "period_hours" in first_req.get("stated", []):
         text += " " + _measured_scaled(done, zh, question, first_req["period_hours"])
     return text
@@ -1199,7 +1199,13 @@ def _format_for_the_users(done: list[tuple[Ask, Answer]], vals: list, listed: st
                if users < 2 and is_gguf(keep[0]) else "") + ".")
 
 
-def _methods_on_their_own_gpus(done: list[tuple[Ask, Answer]], zh: bool, text: str) -> str:
+def _claimed_factor(question: str) -> float | None:
+    """A speed-up someone claimed in the message ('LoRA 快 10 倍', 'LoRA is 10x faster'), or None."""
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:倍|x|×)(?:\s*(?:faster|quicker|speed))?", question.lower())
+    return float(m.group(1)) if m and re.search(r"快|faster|quicker|speed", question.lower()) else None
+
+
+def _methods_on_their_own_gpus(done: list[tuple[Ask, Answer]], zh: bool, text: str, question: str = "") -> str:
     """'Full FT on 4x A100, LoRA on 1x A100 or QLoRA on one 4090: which?': options on different GPU counts are not
     decided by wall-clock alone. The GPU-hours and bill of each are said; when LoRA costs no more than full
     fine-tuning (the faster one only spreads the same work over more GPUs), LoRA is the pick, with the reason."""
@@ -1213,6 +1219,15 @@ def _methods_on_their_own_gpus(done: list[tuple[Ask, Answer]], zh: bool, text: s
     text += (f" 按卡时和费用：{listed}。" if zh else f" In GPU-hours and money: {listed}.")
     full = next((r for r in rows if r[1] == "full"), None)
     lora = next((r for r in rows if r[1] == "lora"), None)
+    if full and lora and lora[3]:
+        ratio = full[3] / lora[3]
+        said = _claimed_factor(question)
+        if said and said > 1.5 * ratio:  # ('有人说 LoRA 快 10 倍'): per GPU-hour it is the 6N against 4N of each token
+            text += (f" 你听到的“快 {said:g} 倍”不成立：同样的卡和数据，LoRA 每 token 省掉的只是权重梯度（约 6N 对 4N），按卡时只快 "
+                     f"{ratio:.1f} 倍；大的差别来自显存（LoRA 用的卡少）或比较时的数据量、epoch 不同。" if zh else
+                     f" The {said:g}× you heard does not hold: on the same GPUs and data LoRA saves only the weight gradients "
+                     f"(about 6N against 4N per token), {ratio:.1f}× in GPU-hours; bigger gaps come from memory (fewer GPUs "
+                     "for LoRA) or from comparing different data sizes or epochs.")
     if full and lora and lora[3] <= 1.1 * full[3] and full[2] > lora[2]:
         why_zh, why_en = _METHOD_TIE_BREAK[frozenset({"full", "lora"})]
         text = re.sub(r"\*\*([^*]+?) wins\*\*:", r"\1 is the fastest:", text)  # (the pick is said once, below)
@@ -1228,6 +1243,8 @@ def _measured_on_cards(done: list[tuple[Ask, Answer]], zh: bool, req: dict) -> s
     option: hours x (the job's tokens / the run's tokens) x (the option's estimated hours / the run card's), both
     estimates for the job's tokens."""
     hours, tokens, old = req["period_hours"], req.get("tokens"), req.get("measured_tokens")
+    if tokens and req.get("epochs"):
+        tokens = tokens * req["epochs"]  # ('数据 5 亿 token，训 3 个 epoch': the job's tokens are the data × the epochs)
     base = next((i for i, (a, _) in enumerate(done) if (a.update or {}).get("gpu") == req.get("gpu")), 0)
     scale = (tokens / old) if (tokens and old) else 1.0
     walls = [x.figures["wall_hours"] for _, x in done]
@@ -1238,9 +1255,15 @@ def _measured_on_cards(done: list[tuple[Ask, Answer]], zh: bool, req: dict) -> s
     b = done[base][0].text
     tok = ((f"，token 从 {old / 1e9:,.3g}B 到 {tokens / 1e9:,.3g}B（× {scale:.2f}）" if zh else
             f", tokens from {old / 1e9:,.3g}B to {tokens / 1e9:,.3g}B (× {scale:.2f})") if old and tokens else "")
+    said = (f"{hours * 3600:,.1f} 秒" if hours < 0.1 else f"{hours:,.1f} 小时") if zh else \
+        (f"{hours * 3600:,.1f} s" if hours < 0.1 else f"{hours:,.1f} h")  # (a measured step is seconds, not '0.0 h')
+    what = ("一步" if zh else "step") if req.get("measured_step_s") else ""
+    if zh:
+        return (f"**按你实测的{what} {said}（{b}）折算**{tok}：" + "；".join(rows) +
+                "（卡与卡数之间按上面估算的速度比；实测加速比通常在其 ±20% 以内）。")
     return (f"**按你实测的 {hours:,.1f} 小时（{b}）折算**{tok}：" + "；".join(rows) +
             "（卡与卡数之间按上面估算的速度比；实测加速比通常在其 ±20% 以内）。" if zh else
-            f"**Scaled from your measured {hours:,.1f} h ({b})**{tok}: " + "; ".join(rows) +
+            f"**Scaled from your measured {what + ' of ' if what else ''}{said} ({b})**{tok}: " + "; ".join(rows) +
             " (between cards and counts by the speed ratio estimated above; measured speedups usually land within ±20% of it).")
 
 

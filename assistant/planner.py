@@ -753,6 +753,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # '256 H100s for 30 days: the biggest model we can train Chinchilla-optimally?': the budget, not the memory
         ctx.req = req.model_copy(update={"intent": "training_time"})
         return _finish(ctx, _run(ctx, train.compute_optimal))
+    if not (req.model or req.models or req.family or req.unknown_model or req.gpu) and req.intent in ("price", "cost") and \
+            re.search(r"训练|训|(?<![a-z])(?:train\w*|pre[\s-]?train\w*)", question.lower()) and \
+            re.search(r"自己的(?:大)?模型|自研|own (?:llm|model|foundation model)|our own", question.lower()):
+        req = req.model_copy(update={"intent": "training_time"})  # '训练一个我们自己的大模型要多少钱？': a training job's cost
     if not (req.model or req.models or req.family or req.unknown_model) and req.intent in ("training_time", "training_memory") \
             and (req.budget or re.search(r"自己的(?:大)?模型|自研|own (?:llm|model|foundation model)|our own", question.lower())) \
             and not req.tokens:
@@ -1052,12 +1056,16 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if tokens_defaulted and answer.status == "answered" and not one_of_several:
         answer = _ask_token_budget(ctx, answer)
     if answer.status == "answered" and req.intent == "inference_memory" and req.model and "gpu" not in req.stated and \
-            req.num_gpus == 1 and "num_gpus" in req.stated and not one_of_several and not req.device_kind:
+            req.num_gpus and "num_gpus" in req.stated and not one_of_several and not req.device_kind:
         # '70B 能单卡跑吗？要量化到几 bit？': one card, none named: the formats against the usual memory sizes, and asked
         answer = infer.memory_tiers(ctx, answer)
     if answer.status == "answered" and not one_of_several and _job_unstated(ctx):
         # 'how many A100s do I need for Llama 3.1 70B?': running it and training it differ ~10x; both shown, and asked
         answer = _run_or_train(ctx, answer)
+    if answer.status == "answered" and not one_of_several and req.intent in ("inference_memory", "serving",
+                                                                            "training_memory") and req.gpu:
+        # 'a node of A100s: enough for 405B?': 40 GB or 80 GB turns the verdict; the other version's is given, and asked
+        answer = _memory_version(ctx, answer)
     if answer.status == "answered" and req.intent in ("inference_memory", "inference_speed", "serving") and req.model and \
             not (req.context or req.prompt_len or req.seq_len or req.output_len) and not one_of_several and \
             req.method in (None, "inference") and re.search(infer.MAX_BATCH_ASK, question.lower()):
@@ -1962,6 +1970,51 @@ def _budget_rent_or_buy(ctx: Ctx) -> str:
         "For a job of a few months, or use a few hours a day, rent.",
         "只有卡能持续忙过这个时间，买才划算；自己买还要加电费、机房/托管和散热、运维人力、折旧（新一代出来后旧卡还能卖多少）。"
         "只用几个月、或每天只用几个小时，就租。")
+
+
+def _card_versions(ctx: Ctx) -> list:
+    """The other memory versions of the card named without its memory ('A100s' -> the 40 GB one beside the 80 GB
+    default); none when the user wrote the memory or the card comes in one size."""
+    req = ctx.req
+    if re.search(r"\d\s*(?:g|gb|gib|吉)(?![a-z])", (req.gpu_text or "").lower()) or "gpu" not in req.stated:
+        return []
+    gpu = ctx.gpu()
+    stem = lambda name: re.sub(r"\s*\d+\s*GB", "", name)  # noqa: E731
+    return [g for g in ctx.deps.catalog.gpus if stem(g.name) == stem(gpu.name) and g.memory_gb != gpu.memory_gb
+            and g.id != gpu.id]
+
+
+def _memory_version(ctx: Ctx, answer: Answer) -> Answer:
+    """The verdict on the card's other memory version, when it differs from the default's (fits on one, not on the
+    other): said, and which one they have asked."""
+    others = _card_versions(ctx)
+    if not others or not answer.verdict or answer.verdict.fits is None:
+        return answer
+    other = others[0]
+    try:
+        sub = ctx.req.model_copy(update={"gpu": other.id, "gpus": [other.id], "gpu_text": other.name})
+        alt = plan(sub, ctx.deps, ctx.question, one_of_several=True)
+    except Exception:  # the other version cannot be sized: the answer stands (logged, never a traceback)
+        log.exception("sizing the other memory version failed")
+        return answer
+    head = _headline(alt).strip()
+    lead = lambda h: (re.match(r"\*\*(.+?)\*\*", h) or re.match(r"(.*)", "")).group(1)  # noqa: E731  ('Yes, in int8')
+    if alt.status != "answered" or not alt.verdict or (alt.verdict.fits == answer.verdict.fits and
+                                                        lead(head) == lead(_headline(answer).strip())):
+        return answer
+    gpu = ctx.gpu()
+    text = ctx.t(f"**{gpu.name} or {other.name}?** It decides this: the answer below is for the {gpu.memory_gb:g} GB "
+                 f"version; on the {other.memory_gb:g} GB one: {head}",
+                 f"**是 {gpu.memory_gb:g} GB 还是 {other.memory_gb:g} GB 的？** 结论取决于它：下面按 {gpu.memory_gb:g} GB 算；"
+                 f"{other.memory_gb:g} GB 版：{head}")
+    family = re.sub(r"^NVIDIA ", "", re.sub(r"\s*\d+\s*GB", "", gpu.name))
+    clar = Clarification(missing=["gpu"], question=ctx.t(f"Which {family}: {gpu.memory_gb:g} GB or {other.memory_gb:g} GB?",
+                                                          f"是 {gpu.memory_gb:g} GB 还是 {other.memory_gb:g} GB 的？"),
+                         suggestions=[gpu.name, other.name])
+    body = answer.answer
+    first, sep, rest = body.partition("\n\n")
+    return answer.model_copy(update={"answer": first + "\n\n" + text + (sep + rest if sep else ""),
+                                     "status": "needs_clarification", "clarification": clar})
 
 
 def _job_unstated(ctx: Ctx) -> bool:

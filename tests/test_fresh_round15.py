@@ -285,3 +285,75 @@ def test_lora_on_a_node_is_not_slowed_to_full_fine_tunings_time_by_recomputation
     assert any("ZeRO-3 (the frozen weights sharded" in x for x in lora.assumptions)
     fixed = estimate_training_time(TrainingTimeRequest(model=model, gpu=gpu, tokens=2e9, num_gpus=8, method="lora", zero=1))
     assert fixed.wall_hours > lora.wall_hours  # a stated stage is kept
+
+
+# --- AF classes -----------------------------------------------------------------------------------------------------------
+def test_a_measured_rate_sizes_an_offline_job_against_its_deadline():
+    a = ask("We benchmarked on our own data: 1x H100, llama 3.1 8B bf16, vLLM, ~1.5k prompt / ~300 output tokens, 64 "
+            "concurrent requests → 3,100 output tok/s. We need to push 20M docs through it over a weekend (48h). How "
+            "many H100s?")
+    # 20e6 docs x 300 = 6.0e9 output tokens; one GPU: 3,100 x 48 x 3,600 = 5.357e8; 6.0e9 / 5.357e8 = 11.2 -> 12;
+    # 15% headroom: 12.9 -> 13
+    assert a.figures["gpus_needed"] == 12 and a.figures["gpus_with_headroom"] == 13
+    assert "128-256" in a.answer and len(a.asks) == 0
+
+
+def test_a_deadline_count_leaves_slack():
+    a = ask("要在 1 个月内从头预训练一个 1.5B 的模型，数据 3000 亿 token，要几张 A100？")
+    # 6 x 1.5e9 x 3e11 = 2.7e21 (+attention 2.82e21) / (312e12 x 0.45) = 2.0e7 GPU-s = 5,581 GPU-h; 8 GPUs: 698 h, which
+    # is within 730 h but not within 730 / 1.15 = 635 h; 16 GPUs: 349 h
+    assert "16 张卡" in a.answer.split("\n")[0] and a.figures["wall_hours"] * 1.15 <= 730
+
+
+def test_a_card_named_without_its_memory_shows_the_other_version_when_it_changes_the_verdict():
+    a = ask("got offered 'a node of A100s' for $9k/month. enough to serve llama 3.1 405b?")
+    # 405B: int8 ~405 GB fits 8 x 80 GB (640); on 8 x 40 GB (320) only int4 (~215 GB) does
+    assert a.status == "needs_clarification" and "40 GB" in a.clarification.question
+    assert "on the 40 GB one: **Yes, in int4**" in a.answer
+    b = ask("Llama 3.1 8B on one A100 80GB: fits in bf16?")
+    assert "40 GB" not in b.answer.split("\n\n")[1]
+
+
+def test_a_count_with_no_card_shows_each_memory_class_at_that_count():
+    a = ask("我们的模型是 72B 的，4 张卡够不够做推理？")
+    # BF16 144 GB + 1.3 GB KV over 4 = 36.4 + 2 = 38.4 GB a card: not within 90% of a 24 GB (25.8 GB) card; within a
+    # 48 GB one (45.0 GiB L40S = 48.3 GB x 0.9 = 43.5)
+    row = re.search(r"\| BF16 \| 144 \| (\S+) \| (\S+) \| (\S+) \|", a.answer)
+    assert "4× 24 GB" in a.answer and row and row.group(1) == "✗" and row.group(3) == "✓"
+
+
+@pytest.mark.parametrize("text", ["is renting cheaper than buying for us? looking at 8x H100",
+                                  "buying better than renting for 4 A100s?", "租卡比买卡便宜吗？8 张 H100"])
+def test_renting_against_buying_in_other_words_is_the_break_even(text):
+    assert _req(text).break_even
+
+
+def test_a_break_even_without_use_shows_it_at_several_levels_of_use():
+    a = ask("is renting cheaper than buying for us? looking at 8x H100")
+    months = [int(m) for m in re.findall(r"(?:100|70|50|30)% busy: (\d+) months", a.answer)]
+    assert len(months) == 4 and months == sorted(months)  # the less busy, the later buying pays back
+
+
+def test_a_launch_count_without_a_model_asks_it():
+    a = ask("launching our assistant next month. how many H100s should I reserve?")
+    assert a.status == "needs_clarification" and "Which model" in a.answer
+
+
+def test_a_claimed_lora_speedup_is_judged_per_gpu_hour():
+    a = ask("LoRA 微调 Qwen2.5-7B 比全参能省多少时间？看到有人说 LoRA 快 10 倍")
+    assert a.status == "answered"
+    # per token: full 6N (+selective recompute), LoRA 4N: ~1.5x in GPU-hours, not 10x
+    m = re.search(r"按卡时只快 ([\d.]+) 倍", a.answer)
+    assert m and 1.2 <= float(m.group(1)) <= 1.7
+
+
+def test_training_our_own_model_cost_shows_what_it_can_mean():
+    a = ask("训练一个我们自己的大模型大概要多少钱？")
+    assert a.intent == "training_time" and "微调开源 7B" in a.answer and "从零预训练" in a.answer
+
+
+def test_a_measured_step_scaled_to_other_cards_counts_the_epochs():
+    a = ask("我们自己测的：Qwen2.5-7B 全参微调，单机 8 卡 A800，global batch 128，序列长度 2048，每步 10.5 秒。数据 5 亿 token，"
+            "打算训 3 个 epoch，要多久？老板问能不能换成 4090 省点钱。")
+    # 128 x 2048 = 262,144 tokens a step; 5e8 x 3 = 1.5e9 tokens = 5,722 steps x 10.5 s = 60,081 s = 16.7 h
+    assert "按你实测的一步 10.5 秒" in a.answer and "约 **16.7 小时**" in a.answer

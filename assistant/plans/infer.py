@@ -2143,6 +2143,8 @@ def batch_job(ctx: Ctx) -> Answer:
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     req, lang = ctx.req, ctx.lang
+    if req.throughput_tokens_per_s and (req.batch_items or req.batch_output_tokens):
+        return _measured_batch_job(ctx)
     model, gpu, n = ctx.job(DEFAULT_SERVING_GPU)
     prompt = req.prompt_len or req.context or 1024
     out = req.output_len or 256
@@ -2184,6 +2186,64 @@ def batch_job(ctx: Ctx) -> Answer:
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + full.assumptions)
     return Answer(answer=text, lang=lang, intent="inference_speed", tool_calls=ctx.calls, figures=figures,
                   verdict=Verdict(gpu=gpu.id, num_gpus=n, method="inference"))
+
+
+BATCH_HEADROOM = 0.15  # stragglers, restarts and ramp-up on an offline run: 15% more GPUs than the bare arithmetic
+
+
+def _measured_batch_job(ctx: Ctx) -> Answer:
+    """An offline job with the user's own measured output rate per GPU ('3,100 output tok/s on 1x H100 … 20M docs
+    over a weekend (48h): how many H100s?'): output tokens in all / (the measured rate x the hours) = GPUs, rounded up,
+    with headroom; without a deadline, the hours on the GPUs stated."""
+    req, lang = ctx.req, ctx.lang
+    model, gpu, _ = ctx.job(DEFAULT_SERVING_GPU)
+    out = req.output_len or 256
+    if not req.output_len:
+        ctx.assume(f"{out} output tokens per item", f"每条输出 {out} token")
+    total = req.batch_output_tokens or (req.batch_items or 0) * out
+    per_gpu = req.throughput_tokens_per_s / max(1, req.measured_num_gpus or (req.num_gpus if "num_gpus" in req.stated
+                                                                               else 1) or 1) \
+        if req.throughput_scope == "total" else req.throughput_tokens_per_s
+    hours = req.deadline_hours or req.period_hours
+    ctx.used |= {"throughput_tokens_per_s", "batch_items", "batch_output_tokens", "output_len", "prompt_len",
+                 "measured_concurrency", "period_hours", "deadline_hours", "num_gpus", "engine", "precision"}
+    items = f"{req.batch_items:,} items × {out:,} output tokens = " if req.batch_items else ""
+    items_zh = f"{req.batch_items:,} 条 × 每条输出 {out:,} token = " if req.batch_items else ""
+    figures: dict[str, Any] = {"batch_output_tokens": total, "measured_tokens_per_s_per_gpu": per_gpu}
+    if hours:
+        bare = total / (per_gpu * hours * 3600)
+        n = math.ceil(bare)
+        room = math.ceil(bare * (1 + BATCH_HEADROOM))
+        figures |= {"gpus_needed": n, "gpus_with_headroom": room}
+        head = ctx.t(f"**{n} × {gpu.name}** at your measured rate ({room} with {BATCH_HEADROOM:.0%} headroom): {items}"
+                     f"{total:,.3g} output tokens; one GPU makes {per_gpu:,.0f} tokens/s × {hours:,.0f} h × 3,600 = "
+                     f"{per_gpu * hours * 3600:,.3g}; {total:,.3g} / that = {bare:,.1f} → {n}.",
+                     f"**按你的实测要 {n} 张 {gpu.name}**（留 {BATCH_HEADROOM:.0%} 余量 {room} 张）：{items_zh}{total:,.3g} 个输出 "
+                     f"token；每张卡 {per_gpu:,.0f} token/秒 × {hours:,.0f} 小时 × 3600 = {per_gpu * hours * 3600:,.3g}；"
+                     f"{total:,.3g} ÷ 它 = {bare:,.1f} → {n}。")
+    else:
+        n = req.num_gpus or 1
+        h = total / (per_gpu * n) / 3600
+        figures["batch_job_hours"] = round(h, 2)
+        head = ctx.t(f"**About {h:,.1f} hours on {n} × {gpu.name}** at your measured {per_gpu:,.0f} output tokens/s per GPU: "
+                     f"{items}{total:,.3g} output tokens / ({per_gpu:,.0f} × {n}) / 3,600.",
+                     f"**按你实测的每卡 {per_gpu:,.0f} 输出 token/秒，{n} 张 {gpu.name} 约 {h:,.1f} 小时**：{items_zh}{total:,.3g} 个"
+                     f"输出 token ÷（{per_gpu:,.0f} × {n}）÷ 3600。")
+    lines = [head]
+    if req.measured_concurrency and req.measured_concurrency < 128:
+        lines.append(ctx.t(f"You measured at {req.measured_concurrency} requests in flight; an offline job can run more "
+                           "(128-256, memory permitting), which usually raises tokens/s per GPU and cuts the count: measure "
+                           "at the higher setting before renting, do not assume it.",
+                           f"你是在 {req.measured_concurrency} 并发下测的；离线任务可以开更高（显存允许时 128-256），每卡吞吐通常更高、"
+                           "卡数更少：租之前在更高并发下再测一次，别直接假设。"))
+    lines.append(ctx.t("Prefill is inside your measurement (it ran with your prompts); keep the prompt mix of the real "
+                       "documents, and plan retries and a slow tail.",
+                       "预填充已包含在你的实测里（用的是你的输入）；正式跑要保持真实文档的长度分布，并预留重试和拖尾。"))
+    ctx.assume(f"{per_gpu:,.0f} output tokens/s per GPU: your measurement, used as the rate (not an estimate)",
+               f"每卡 {per_gpu:,.0f} 输出 token/秒：你的实测值，直接作为速率（不用估算）")
+    text = "\n\n".join(lines) + assumptions_md(lang, ctx.notes)
+    return Answer(answer=text, lang=lang, intent="inference_speed", tool_calls=ctx.calls, figures=figures,
+                  verdict=Verdict(gpu=gpu.id, num_gpus=figures.get("gpus_needed") or n, method="inference"))
 
 
 def _output_job(ctx: Ctx, model, gpu, n: int, prompt: int, out: int, rps: float, replicas: int, width: int, seqs: int,
@@ -2779,17 +2839,19 @@ def memory_tiers(ctx: Ctx, answer: Answer) -> Answer:
         named = [g for g in sorted(classes.get(gb, []), key=lambda g: -g.memory_bytes) if "unofficial" not in g.name][:3]
         if named:
             tiers.append((gb, min(g.memory_bytes for g in named) / 1e9, " / ".join(short_card_name(g) for g in named)))
-    head = [ctx.t("format", "格式"), ctx.t("weights GB", "权重 GB")] + [f"{gb} GB" for gb, _, _ in tiers]
+    n = ctx.req.num_gpus or 1
+    each = f"{n}× " if n > 1 else ""
+    head = [ctx.t("format", "格式"), ctx.t("weights GB", "权重 GB")] + [f"{each}{gb} GB" for gb, _, _ in tiers]
     table = []
     for r in rows:
-        need = r.weights_gb + kv + 2.0
+        need = (r.weights_gb + kv) / n + 2.0  # (split over the cards; each keeps its own ~2 GB of runtime)
         cell = lambda cap: "✓" if need <= cap * 0.90 else ctx.t("tight", "很紧") if need <= cap * 0.97 else "✗"  # noqa: E731
         table.append([r.name, f"{r.weights_gb:,.0f}"] + [cell(cap) for _, cap, _ in tiers])
     cards = "; ".join(f"{gb} GB: {names}" for gb, _, names in tiers)
-    text = ctx.t(f"**Which card (how much memory)?** On one card it turns on that: each format against the usual sizes "
+    text = ctx.t(f"**Which card (how much memory)?** On {'one card' if n == 1 else f'{n} cards'} it turns on that: each format against the usual sizes "
                  f"(weights + one 4,096-token sequence's KV cache + ~2 GB of runtime, within 90% of the card's memory, "
                  f"'tight' to 97%; {cards}):",
-                 f"**用哪张卡（显存多大）？** 单卡能不能跑取决于它：各格式对常见显存档位（权重 + 一条 4,096 token 的 KV cache + 约 2 GB "
+                 f"**用哪张卡（显存多大）？** {'单卡' if n == 1 else f'{n} 张卡'}能不能跑取决于它：各格式对常见显存档位（权重 + 一条 4,096 token 的 KV cache + 约 2 GB "
                  f"运行开销，不超过显存的 90%，到 97% 记为“很紧”；{cards}）：") + "\n\n" + md_table(head, table) + "\n\n" + ctx.t(
         "Below 4-bit (Q3, Q2) the quality loss is clear; below, the sizing on a default card.",
         "低于 4 位（Q3、Q2）质量损失明显；下面是按默认卡的计算。")

@@ -1604,11 +1604,24 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
             "How long will you use them, and how busy (hours a day)?", "打算用多久、每天用多少小时？"),
             suggestions=ctx.t("for 6 months, 24/7|for 3 years at 50% utilization|for 1 month, 8 hours a day",
                               "用 6 个月，24 小时满载|用 3 年，利用率 50%|用 1 个月，每天 8 小时").split("|"))
+        ladder = []
+        for u in (1.0, 0.7, 0.5, 0.3):  # the break-even at other levels of use: the verdict moves with it
+            try:
+                at = estimate_rent_and_buy(CostRequest(**(base | {"utilization": u})))
+            except (ValueError, LookupError):
+                continue
+            ladder.append(ctx.t(f"{u:.0%} busy: " + (f"{at.buy_wins_after_months:.0f} months" if at.buy_wins_after_months
+                                                     else "never (rent)"),
+                                f"利用率 {u:.0%}：" + (f"{at.buy_wins_after_months:.0f} 个月" if at.buy_wins_after_months
+                                                      else "永远不回本（租）")))
         lines.insert(0, ctx.t(f"**For how long, and how busy?** That decides it: buying wins only past about "
                               f"{r.buy_wins_after_months:.1f} months at {(r.utilization or 1):.0%} use; the figures below "
                               "are for one month.",
                               f"**打算用多久、多满？**结论取决于它：按 {(r.utilization or 1):.0%} 的利用率，持有超过约 "
-                              f"{r.buy_wins_after_months:.1f} 个月买才划算；下面按一个月列出费用。"))
+                              f"{r.buy_wins_after_months:.1f} 个月买才划算；下面按一个月列出费用。")
+                      + (ctx.t(" Buying pays back after: " + "; ".join(ladder) + ". Below ~50% use, or for less than "
+                               "the payback, rent.", " 回本时间：" + "；".join(ladder) + "。利用率低于五成、或用不到回本期，就租。")
+                         if len(ladder) >= 2 else ""))
     from tools.export_rules import barred_from_china
 
     if ctx.zh and barred_from_china(gpu):  # buying it in mainland China: grey channels only

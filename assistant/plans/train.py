@@ -788,6 +788,9 @@ def _per_card_pick(ctx: Ctx, model, results, per_card: dict[str, int], figures: 
     return note + "\n\n" + md_table(head, rows) + "\n\n" + pick
 
 
+DEADLINE_SLACK = 0.15  # a deadline's count leaves this much of the time to spare: restarts, evaluation, a slower MFU
+
+
 def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
     """'How many GPUs to finish in 30 days?': the GPU-hours of the job (timed on one 8-GPU server) over the deadline,
     rounded up to whole 8-GPU servers, then checked at that size (efficiency changes with scale) and grown until it
@@ -804,13 +807,14 @@ def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
     # (the deadline's count never below the whole servers that hold the job: 72B full SFT on 64 GB 910Bs needs ~24)
     probe = ctx.req = req.model_copy(update={"num_gpus": least})
     r = estimate_training_time(TrainingTimeRequest(**time_args(ctx, model, gpu, tokens)))
-    n = max(least, math.ceil(r.gpu_hours / req.deadline_hours / 8) * 8)
+    room = req.deadline_hours / (1 + DEADLINE_SLACK)  # (restarts, evaluation and a slower MFU than assumed)
+    n = max(least, math.ceil(r.gpu_hours / room / 8) * 8)
     for _ in range(8):
         ctx.req = probe.model_copy(update={"num_gpus": n})
         r = estimate_training_time(TrainingTimeRequest(**time_args(ctx, model, gpu, tokens)))
-        if r.wall_hours <= req.deadline_hours:
+        if r.wall_hours <= room:
             break
-        n = max(n + 8, math.ceil(n * r.wall_hours / req.deadline_hours / 8) * 8)
+        n = max(n + 8, math.ceil(n * r.wall_hours / room / 8) * 8)
     ctx.applied["num_gpus"] = n
     ctx.req = req.model_copy(update={"num_gpus": n})
     if n == least and least > 8 and r.wall_hours < req.deadline_hours / 2:
@@ -820,8 +824,9 @@ def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
                    f"远在 {req.deadline_hours:,.0f} 小时内跑完")
     else:
         ctx.assume(f"{n} GPUs: the fewest whole 8-GPU servers that hold the job and finish within {req.deadline_hours:,.0f} h "
-                   f"({r.gpu_hours:,.0f} GPU-hours)", f"{n} 张卡：放得下并在 {req.deadline_hours:,.0f} 小时内完成所需的最少整台 8 卡服务器"
-                   f"（{r.gpu_hours:,.0f} 卡时）")
+                   f"with {DEADLINE_SLACK:.0%} to spare for restarts, evaluation and a slower MFU ({r.gpu_hours:,.0f} "
+                   "GPU-hours)", f"{n} 张卡：放得下、并在 {req.deadline_hours:,.0f} 小时内完成且留 {DEADLINE_SLACK:.0%} 余量"
+                   f"（故障重启、评测、MFU 不及预期）所需的最少整台 8 卡服务器（{r.gpu_hours:,.0f} 卡时）")
     return n
 
 

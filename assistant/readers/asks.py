@@ -823,7 +823,8 @@ def several_intents(low: str, req: Request, catalog=None) -> list[Ask]:
         if intent in ("training_memory", "inference_memory") and not req.model:
             continue
         if intent in ("training_memory", "inference_memory") and re.search(COUNT_ASK, clause) and (
-                req.intent == "serving" or (req.intent == "training_time" and req.deadline_hours)):
+                req.intent == "serving" or (req.intent == "training_time" and req.deadline_hours) or
+                (req.intent == "inference_speed" and (req.batch_items or req.batch_output_tokens))):
             continue  # 'how many GPUs ...' is the count the plan or the deadline already answers
         seen.add(_family(intent))
         n = _clause_gpus(clause)  # '2) … 8 卡 A800 大概多久' beside '1) 单卡够不够': this ask's own GPU count

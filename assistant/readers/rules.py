@@ -1259,6 +1259,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if follow and "num_gpus" not in stated:
         _earlier_setup(low, stated, prev, previous)
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
+    if intent == "training_time" and len(stated.get("methods") or []) >= 2 and not stated.get("tokens") and \
+            not stated.get("samples") and re.search(r"省多少|快多少|快几倍|慢多少|\d+\s*倍|多快|" + slots.w(
+                r"how much (?:faster|slower|time)|faster than|slower than|speed[\s-]?up|\d+\s*x (?:faster|slower)|ratio|"
+                r"save how much"), low):
+        # 'LoRA 比全参能省多少时间？有人说快 10 倍': a ratio, which no data size changes: each method per 1B tokens, said
+        stated["tokens"] = 1e9
+        warnings.append(("没给数据量：各方法按每 10 亿训练 token 计时；两者之比与数据量无关" if detect_lang(text) == "zh" else
+                         "no data size given: each method is timed per 1B training tokens; their ratio does not depend on it"))
     if (intent == "training_memory" or (intent == "cost" and slots.TIME_ENOUGH.search(low))) and \
             stated.get("deadline_hours") and (stated.get("tokens") or stated.get("tokens_per_day")) and not re.search(
             r"显存|内存|memory|vram|oom|放得下|fit", low):
@@ -1986,8 +1994,10 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     elif gpu_named and not trainish and not inferish:
         add("spec", 1 + memory / 2)
     if s.get("spec") and not has_model and (stated.get("long_documents") or re.search(
-            r"知识库|问答|客服|应用|助手|机器人|" + slots.w(r"rag|apps?|chat\s?bot|assistant|copilot|agents?|service"), low)) and \
-            re.search(r"够不够|够用|够吗|够我们|够\s*[?？]|" + slots.w(r"enough|sufficient|suffice|do the job|handle it"), low):
+            r"知识库|问答|客服|应用|助手|机器人|上线|" + slots.w(r"rag|apps?|chat\s?bot|assistant|copilot|agents?|service|"
+                                                  r"launch\w*|go(?:ing)? live|production"), low)) and \
+            re.search(r"够不够|够用|够吗|够我们|够\s*[?？]|几张|几台|多少张|多少台|" + slots.w(
+                r"enough|sufficient|suffice|do the job|handle it|how many|reserve|provision"), low):
         add("inference_memory", s["spec"] + 1)  # 'is one H100 enough for our RAG app?': a deployment, its model asked
     if len(gpus) >= 2 and not has_model:
         add("compare", 2)

@@ -240,7 +240,9 @@ THEIR_YARDSTICK = (r"(?<![a-z])(?:using|use|with|at|by|from|based on|going by|pe
 # 'rent or buy?', 'leasing vs buying', '租还是买': a decision between renting and owning (answered by the break-even)
 RENT_OR_BUY = r"(?:租|买)还是(?:自己)?(?:买|租)|" + w(
     r"(?:rent|renting|lease|leasing) (?:or|vs\.?|versus) (?:to )?(?:buy|buying|own|owning|purchase|purchasing)|"
-    r"(?:buy|buying|own|owning|purchase|purchasing) (?:or|vs\.?|versus) (?:to )?(?:rent|renting|lease|leasing)")
+    r"(?:buy|buying|own|owning|purchase|purchasing) (?:or|vs\.?|versus) (?:to )?(?:rent|renting|lease|leasing)|"
+    r"(?:rent|renting|leasing|buy|buying|owning|purchasing) (?:\w+ ){0,2}(?:cheaper|more expensive|better|worth it) than "
+    r"(?:to )?(?:buy|buying|own|owning|purchas\w*|rent|renting|leas\w*)") + r"|租(?:卡)?比买.{0,4}(?:便宜|划算|贵)|买(?:卡)?比租.{0,4}(?:便宜|划算|贵)"
 # 'API 还是自己部署', 'API or self-host', 'self-hosting vs the API', '自建和调接口': an API's bill against one's own GPUs
 _API = r"(?:(?<![a-z])(?:apis?|api调用)(?![a-z])|调接口|调用接口|接口|官方服务|云服务)"
 _SELF = (r"(?:自建|自己部署|自部署|私有化|本地部署|自己搭|自己跑|自托管|" +
@@ -1456,19 +1458,24 @@ def batch_output_tokens(text: str) -> dict:
 
 def batch_items(text: str) -> dict:
     """An offline inference job: 'inference over 10 million documents', '处理 100 万条数据', 'summarize 50k articles'."""
-    if not has(r"推理|处理|生成|摘要|总结|分类|打标|翻译|跑完|" + w(r"inference|infer|summari[sz]\w*|classif\w*|label\w*|"
-                                                        r"translat\w*|process\w*|run (?:it |them )?(?:over|on|through)|batch"), text):
+    if not has(r"推理|处理|生成|摘要|总结|分类|打标|翻译|跑完|跑一遍|过一遍|" + w(
+            r"inference|infer|summari[sz]\w*|classif\w*|label\w*|translat\w*|process\w*|run (?:it |them )?(?:over|on|through)|"
+            r"batch|push\w* (?:\w+ ){0,4}through|feed\w* (?:\w+ ){0,4}(?:through|into)|get (?:\w+ ){0,3}through|"
+            r"chew (?:\w+ ){0,3}through"), text):
         return {}
     things = w(r"documents?|docs?|articles?|pages?|records?|rows?|prompts?|queries|questions|emails?|tickets?|reviews?|"
                r"files?|items?|texts?")
-    m = re.search(rf"({NUM})\s*({MAG})?\s*(?:个|篇|份|条)?\s*(?:{things}|文档|文章|数据|记录|问题|样本|评论|邮件)", text)
-    if not m or not to_number(m.group(1)):
-        return {}
-    if re.match(r"\s*k\s*(?:token\s*)?(?:prompts?|queries|questions|texts?)", text[m.end(1):m.end(1) + 12]) and \
-            re.search(r"~|about|around|avg|average|each|long|的|每", text[max(0, m.start() - 12):m.start()] + m.group(0)):
-        return {}  # ('RAG with ~8k prompts': each prompt's length in tokens, not 8,000 prompts)
-    n = magnitude(to_number(m.group(1)), m.group(2))
-    return {"batch_items": int(n)} if n >= 1000 else {}
+    for m in re.finditer(rf"({NUM})\s*({MAG})?\s*(?:个|篇|份|条)?\s*(?:{things}|文档|文章|数据|记录|问题|样本|评论|邮件)", text):
+        if not to_number(m.group(1)):
+            continue
+        if re.match(r"\s*k\s*(?:token\s*)?(?:prompts?|queries|questions|texts?)", text[m.end(1):m.end(1) + 12]) and \
+                re.search(r"~|about|around|avg|average|each|long|的|每|/", text[max(0, m.start() - 12):m.start()] + m.group(0)
+                          + text[m.end():m.end() + 4]):
+            continue  # ('RAG with ~8k prompts', '~1.5k prompt / ~300 output': each prompt's length, not 8,000 prompts)
+        n = magnitude(to_number(m.group(1)), m.group(2))
+        if n >= 1000:
+            return {"batch_items": int(n)}
+    return {}
 
 
 # a comparison of speed ('faster', '快多少', 'how much quicker')
