@@ -357,3 +357,32 @@ def test_a_measured_step_scaled_to_other_cards_counts_the_epochs():
             "打算训 3 个 epoch，要多久？老板问能不能换成 4090 省点钱。")
     # 128 x 2048 = 262,144 tokens a step; 5e8 x 3 = 1.5e9 tokens = 5,722 steps x 10.5 s = 60,081 s = 16.7 h
     assert "按你实测的一步 10.5 秒" in a.answer and "约 **16.7 小时**" in a.answer
+
+
+def test_the_context_left_ask_is_answered_in_the_format_that_fits():
+    a = ask("Mixtral 8x7B on 2x RTX 4090 - fp16 or do i need to quantize? and how much context do i have left?")
+    # AWQ weights ~24 GB over 2 cards leave room; KV 2 x 32 x 8 x 128 x 2 B = 128 KiB/token: the model's 32,768 fits
+    assert "Not answered" not in a.answer
+    m = re.search(r"the longest context it leaves at batch 1: ([\d,]+) tokens", a.answer)
+    assert m and int(m.group(1).replace(",", "")) > 32_768
+
+
+def test_a_single_small_card_that_cannot_full_fine_tune_gets_qlora():
+    a = ask("does llama 3.1 8b fit on a 16GB card for full fine-tuning? if not what can i do")
+    # LoRA: 16 GB of BF16 base + adapters + activations > 16 GB; QLoRA: 8.03e9 x 0.5 B = 4 GB of NF4 base + ... fits
+    m = re.search(r"QLoRA \(the base in 4-bit NF4\): ([\d.]+) GB per GPU — fits", a.answer)
+    assert m and float(m.group(1)) < 16
+
+
+@pytest.mark.parametrize("text, n", [
+    ("QLoRA on llama 3.1 70b with ~10M tokens of instruction data, single A100 80GB. feasible? how long roughly?", 1),
+    ("Qwen3-8B 做 LoRA，数据 2 万条，平均 1k token，跑 3 个 epoch。单张 4090 大概要多久？24G 显存够不够？换 A100 80G 能快多少？", 2),
+])
+def test_a_feasibility_ask_beside_a_time_gets_the_memory_verdict(text, n):
+    a = ask(text)
+    assert len(re.findall(r"(?:GB per GPU of [\d.]+ usable — fits|可用 [\d.]+ GB —— 放得下)", a.answer)) == n
+
+
+def test_a_ttft_clause_is_a_latency_not_a_training_time():
+    a = ask("Llama-3.1-8B 想跑 128k 长上下文推理，单卡 L20 48G 能同时开几路？首 token 大概要等多久？")
+    assert a.intent == "serving" and "训练数据有多少" not in a.answer and "未回答" not in a.answer

@@ -909,8 +909,17 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
                               "Marlin W8A16 kernels): the memory of FP8, not its compute speed-up",
                               f"——只能 weight-only：{gpu.name} 没有 FP8 张量核心，权重按 8 位存、按 16 位算（vLLM 的 Marlin "
                               "W8A16 内核）：省的是显存，算力不会提升")
-            ways.append(ctx.t(f"the same {n}× {gpu.name} in {small}{what}, {x.per_gpu_gb:.1f} GB per GPU",
-                              f"同样 {n} 张 {gpu.name} 用 {small}{what}，每卡 {x.per_gpu_gb:.1f} GB"))
+            room = ""
+            if x.max_context:  # ('… do i need to quantize? and how much context do i have left?'): the room it leaves
+                room = ctx.t(f"; the longest context it leaves at batch 1: {x.max_context:,} tokens"
+                             + (f" (the model's own limit is {model.max_context:,}: that, with room for "
+                                f"~{max(1, x.max_context // model.max_context)} such sequences at once)"
+                                if x.max_context > model.max_context else ""),
+                             f"；它留下的最长上下文（batch 1）：{x.max_context:,} token"
+                             + (f"（模型自身上限 {model.max_context:,}：能开满，同时约 {max(1, x.max_context // model.max_context)} "
+                                "条这么长的序列）" if x.max_context > model.max_context else ""))
+            ways.append(ctx.t(f"the same {n}× {gpu.name} in {small}{what}, {x.per_gpu_gb:.1f} GB per GPU{room}",
+                              f"同样 {n} 张 {gpu.name} 用 {small}{what}，每卡 {x.per_gpu_gb:.1f} GB{room}"))
             break
     else:
         four = "q4_k_m" if gguf else "awq"

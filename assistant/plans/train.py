@@ -349,18 +349,32 @@ def _standard_fixes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[s
         # GPUs is what a practitioner runs instead
         from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 
-        try:
-            args = _memory_args(ctx, "lora") | _stated_layout(ctx)
-            lo = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
-                          estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
-        except ValueError:
-            lo = None
+        def sized(m: str):
+            try:
+                args = _memory_args(ctx, m) | _stated_layout(ctx)
+                return ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
+                                estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+            except ValueError:
+                return None
+
+        lo = sized("lora")
         if lo is not None and lo.fits:
             figs["lora_per_gpu_gb"] = lo.per_gpu_gb
             out.append(ctx.t(f"  - **LoRA instead, on the same {n} GPUs: {lo.per_gpu_gb:.1f} GB per GPU — fits**; close to full "
                              "fine-tuning on most instruction and domain tuning, with checkpoints of a few hundred MB",
                              f"  - **改用 LoRA，同样 {n} 张卡：每卡 {lo.per_gpu_gb:.1f} GB —— 放得下**；大多数指令/领域微调上效果接近全参，"
                              "检查点只有几百 MB"))
+        elif lo is not None:
+            q = sized("qlora")  # ('8B full fine-tune on a 16 GB card? if not what can i do'): the 16-bit base is too big too
+            if q is not None and q.fits:
+                figs |= {"lora_per_gpu_gb": lo.per_gpu_gb, "qlora_per_gpu_gb": q.per_gpu_gb}
+                out.append(ctx.t(f"  - LoRA instead: {lo.per_gpu_gb:.1f} GB per GPU — still too much (the 16-bit base alone is "
+                                 f"{model.params_total * 2 / 1e9:.0f} GB); **QLoRA (the base in 4-bit NF4): "
+                                 f"{q.per_gpu_gb:.1f} GB per GPU — fits** on the same {n} GPU(s): the usual route on a card "
+                                 "this size, at some speed cost (each layer dequantized every step)",
+                                 f"  - 改用 LoRA：每卡 {lo.per_gpu_gb:.1f} GB —— 仍放不下（16 位底座本身就 "
+                                 f"{model.params_total * 2 / 1e9:.0f} GB）；**QLoRA（底座 4-bit NF4）：每卡 {q.per_gpu_gb:.1f} GB —— "
+                                 f"放得下**，同样 {n} 张卡：这种显存的卡上常用的做法，代价是速度（每步都要反量化）"))
     if out:
         out.insert(0, "- " + ctx.t(f"**On the same {n} × {gpu.name}, the usual changes first:**",
                                    f"**同样 {n} 张 {gpu.name}，先试常规改法：**"))
@@ -732,6 +746,33 @@ def gpus_that_hold(ctx: Ctx, model, gpu) -> int:
 
 LONGEST_DEFAULT_DAYS = 90  # a job longer than this on the fewest GPUs is sized on a cluster instead (said)
 TARGET_DAYS = 60
+
+
+FEASIBLE_ASK = (r"够不够|够吗|够用|放得下|放不放得下|装得下|能不能跑|跑得动|可行|会不会\s*oom|爆显存|" +
+                r"(?<![a-z])(?:feasible|doable|possible|fit|fits|enough (?:memory|vram)|oom|run out of memory|will it work)(?![a-z])")
+
+
+def _memory_verdict(ctx: Ctx, model, gpu, n: int) -> str | None:
+    """'Fits: 19.5 GB per GPU of 25.3 usable' for the job timed, on one card and count (tools.train_memory)."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    methods = _methods(ctx)
+    method = methods[0] if len(methods) == 1 else "full"
+    saved = ctx.req
+    try:
+        ctx.req = saved.model_copy(update={"num_gpus": n})
+        m = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **_memory_args(ctx, method)))
+    except (ValueError, LookupError):
+        return None
+    finally:
+        ctx.req = saved
+    share = m.per_gpu_gb / m.usable_gb if m.usable_gb else 0
+    ok_en = "fits" + (", tight" if share > TIGHT_SHARE else "") if m.fits else f"does not fit (needs at least {m.min_gpus})"
+    ok_zh = ("放得下" + ("，很紧" if share > TIGHT_SHARE else "")) if m.fits else f"放不下（至少要 {m.min_gpus} 张）"
+    return ctx.t(f"**Memory on {n}× {gpu.name}: {m.per_gpu_gb:.1f} GB per GPU of {m.usable_gb:.1f} usable — {ok_en}** "
+                 f"({method}, {ctx.req.seq_len or 2048}-token sequences, micro-batch {ctx.req.micro_batch or 1}).",
+                 f"**{n} 张 {gpu.name} 的显存：每卡 {m.per_gpu_gb:.1f} GB / 可用 {m.usable_gb:.1f} GB —— {ok_zh}**"
+                 f"（{method}，序列 {ctx.req.seq_len or 2048}，micro-batch {ctx.req.micro_batch or 1}）。")
 
 
 def _per_card_pick(ctx: Ctx, model, results, per_card: dict[str, int], figures: dict) -> str:
@@ -1384,6 +1425,10 @@ def training_time(ctx: Ctx) -> Answer:
     if unfit:  # 'full fine-tune of a 32B on 4 A100s: how long?': a time for a job the GPUs cannot hold, said first
         lines.insert(1, unfit)
         figures["fits"] = 0
+    elif re.search(FEASIBLE_ASK, ctx.question.lower()):
+        # 'single A100 80GB. feasible? how long?', '24G 显存够不够？': the memory verdict on each card timed, beside the time
+        lines[1:1] = [x for x in (_memory_verdict(ctx, model, ctx.gpu(r.gpu), (figures.get(f"{r.gpu}_num_gpus") or n))
+                                  for r in results) if x]
     if req.checkpoint_stall or req.time_lost:  # the user's own overheads: the wall clock they asked for
         from tools.train_time import with_overheads
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from assistant.readers import cues
 from assistant.readers.money import WHOLE_SERVER
-from assistant.readers.slots import (COMPARATIVE, COUNT_ASK, TIME_ENOUGH, TP_SIZE, largest_model, per_token_cost,
+from assistant.readers.slots import (COMPARATIVE, COUNT_ASK, FINETUNE_CUE, TIME_ENOUGH, TP_SIZE, largest_model, per_token_cost,
                                      recurring_hours, tp_size, w)
 from assistant.request import Request
 
@@ -883,6 +883,9 @@ SPLIT_ASK = r"micro|梯度累|grad(?:ient)?[\s_-]*accum|per[\s-]*device[\s_-]*ba
 SCALE_CHECK = (r"(?:按|照)\s*(?:token|数据量|参数)?\s*(?:的)?\s*比例.{0,6}(?:算|折算|换算|缩放)|" +
                w(r"(?:just |simply )?(?:scale|proportional|pro[\s-]?rat\w*)(?: it)?(?: by| to)? (?:the )?(?:tokens?|data|params?|"
                  r"parameters?|size)|linear(?:ly)? (?:in|with) (?:tokens?|data)"))
+# 'how much context do i have left?', '还能开多长上下文': the memory answer's longest context
+CONTEXT_LEFT = (r"(?:还|能)\s*(?:剩|开|跑)\s*(?:多长|多少)\s*(?:的)?\s*(?:上下文|context)|最长(?:的)?\s*(?:上下文|context)|" +
+                w(r"how much (?:context|room|kv)(?: (?:do|would|will) (?:i|we) have)?(?: left)?|(?:longest|max(?:imum)?) context"))
 # the main figure asked for again, in other words: 'what's the realistic estimate', 'ballpark?', '靠谱的估计是多少'
 ESTIMATE_ASK = (r"估计|估算|靠谱的?(?:数|估|说法)|实际(?:上)?.{0,4}(?:多少|多久|多长)|正确的?(?:数|答案)|合理的?(?:数|估|范围)|" +
                 w(r"(?:realistic|real|actual|proper|correct|right|better|rough|ballpark|honest|sane|true) (?:estimate|number|"
@@ -904,7 +907,7 @@ def _unanswerable(clause: str, at: int) -> bool:
     if re.search(r"^(?:and\s+|but\s+|also\s+)?(?:(?:we|i)(?:'d| would)?\s+)?(?:would\s+)?(?:rather|prefer|don'?t want|do not want|"
                  r"want to avoid|hope to|'?d like to avoid)\b|^(?:我们|我)?(?:宁愿|宁可|更希望|希望|不想|不希望|尽量)", clause.strip()):
         return False  # ('would rather not overpay for a huge cluster'): a preference the answer's pick weighs, not an ask
-    if re.search(ESTIMATE_ASK + "|" + SCALE_CHECK, clause):
+    if re.search(ESTIMATE_ASK + "|" + SCALE_CHECK + "|" + CONTEXT_LEFT, clause):
         return False  # ('that can't be right. what's the realistic estimate?': the message's own figure, asked again)
     if re.search(r"req(?:uest)?s?\s*/\s*s|requests? (?:per|a|each) second|(?<![a-z])(?:qps|rps|sla|ttft|tpot|itl)(?![a-z])|"
                  r"request rate|throughput|latency|吞吐|每秒.{0,6}请求|请求.{0,4}每秒|延迟|首字", clause):
@@ -979,6 +982,10 @@ def _clause_intent(clause: str, req: Request) -> str | None:
     """The intent one clause asks by itself, or None; 'memory' words ask for the memory of the message's job."""
     if TIME_ENOUGH.search(clause) and req.deadline_hours and (req.tokens or req.samples):
         return "training_time"  # ('is a week enough?', '一周够不够': the run's time against that deadline, not its memory)
+    if re.search(r"首\s*(?:token|字|个\s*token)|(?<![a-z])(?:ttft|first[\s-]token|time[\s-]to[\s-]first)", clause) and \
+            not re.search(FINETUNE_CUE, clause):
+        # ('首 token 大概要等多久？': a latency, never a training time for its '多久')
+        return req.intent if req.intent in ("serving", "inference_speed") else "inference_speed"
     scores, _ = cues.score(clause)
     memory = scores.pop("memory", 0.0)
     scores.pop("explain_strong", None)
