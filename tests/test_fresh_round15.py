@@ -386,3 +386,15 @@ def test_a_feasibility_ask_beside_a_time_gets_the_memory_verdict(text, n):
 def test_a_ttft_clause_is_a_latency_not_a_training_time():
     a = ask("Llama-3.1-8B 想跑 128k 长上下文推理，单卡 L20 48G 能同时开几路？首 token 大概要等多久？")
     assert a.intent == "serving" and "训练数据有多少" not in a.answer and "未回答" not in a.answer
+
+
+@pytest.mark.parametrize("text", [
+    "On-prem coding assistant, 70B-class model, ~20 devs, budget around $40k. The quotes we got: 2x RTX 6000 Ada, 1x H100 "
+    "PCIe, or 4x RTX 5090. Which one would you take?",
+    "Qwen2.5-72B 给 30 个人用，报价有三个：4 张 L40S、2 张 H100、8 张 4090，选哪个？",
+])
+def test_set_ups_quoted_with_their_counts_are_compared_as_quoted(text):
+    a = ask(text)
+    assert len(a.asks) == 3
+    counts = sorted((x.request or {}).get("num_gpus") for x in a.asks)
+    assert counts in ([1, 2, 4], [2, 4, 8])

@@ -428,6 +428,16 @@ _AT_THEIR_RATE = (r"同样(?:的)?\s*效率|按(?:他们|它|这个|人家)(?:�
                   r"(?<![a-z])(?:the )?(?:same|similar) (?:recipe|method|approach|setup)(?![a-z])")
 
 
+def _each_card_counted(work: str, names) -> bool:
+    """Every card named carries its own count ('2x RTX 6000 Ada, 1x H100 PCIe, or 4x RTX 5090'): set-ups quoted."""
+    from assistant.readers.names import Names, counts_near_gpus
+
+    spans = [sp for sp in names.gpu_spans]
+    if len({sp[2] for sp in spans}) < 2:
+        return False
+    return all(counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans)
+
+
 def _quoted_only_cards(low: str, spans) -> tuple[set, list] | None:
     """(cards named only in sentences that quote someone else's figure, cards named in sentences about the user's own
     setup) when both exist: 'saw a blog … on one H100. We … put it on an L40S'."""
@@ -1361,6 +1371,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if _buys(intent, stated, work):
         stated["purchase"] = True
         intent = "recommend"
+    if intent == "recommend" and stated.get("model") and len(set(names.gpus)) >= 2 and _each_card_counted(low, names):
+        # ('the quotes we got: 2x RTX 6000 Ada, 1x H100 PCIe, or 4x RTX 5090 — which?'): those set-ups, compared as quoted
+        intent = "serving" if any(k in stated for k in ("concurrent_users", "team_size", "requests_per_s",
+                                                         "daily_active_users")) else "inference_memory"
     if re.search(slots.HOST_OWNED, work):
         stated["host_owned"] = True
     if re.search(r"合规|国内(?:能|可以)?(?:合规)?(?:采购|买|购买)(?:到)?的?(?:卡|显卡|gpu)|能在国内(?:买|采购)|" +
