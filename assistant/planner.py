@@ -1979,6 +1979,8 @@ def _card_versions(ctx: Ctx) -> list:
     if re.search(r"\d\s*(?:g|gb|gib|吉)(?![a-z])", (req.gpu_text or "").lower()) or "gpu" not in req.stated:
         return []
     gpu = ctx.gpu()
+    if gpu.vendor == "Apple" or re.search(rf"(?<![\d.]){gpu.memory_gb:g}\s*(?:g|gb|gib|吉|的)", ctx.question.lower()):
+        return []  # (the memory written elsewhere in the message: 'Mac Studio (M2 Ultra, 192GB)', '80G 的 A100')
     stem = lambda name: re.sub(r"\s*\d+\s*GB", "", name)  # noqa: E731
     return [g for g in ctx.deps.catalog.gpus if stem(g.name) == stem(gpu.name) and g.memory_gb != gpu.memory_gb
             and g.id != gpu.id]

@@ -398,3 +398,13 @@ def test_set_ups_quoted_with_their_counts_are_compared_as_quoted(text):
     assert len(a.asks) == 3
     counts = sorted((x.request or {}).get("num_gpus") for x in a.asks)
     assert counts in ([1, 2, 4], [2, 4, 8])
+
+
+def test_a_mac_speed_defaults_to_the_4_bit_file_people_run():
+    a = ask("Mac Studio M2 Ultra 192GB: how fast is Llama 3.3 70B?")
+    # Q4_K_M ~4.85 bits x 70.6e9 = 42.8 GB read per token; 800 GB/s at the roofline's efficiency: ~10-18 tokens/s;
+    # BF16 (141 GB) would be ~3.3x slower
+    m = re.search(r"decode per sequence \| ([\d.]+) tokens/s", a.answer)
+    assert "q4_k_m weights: the usual file on a Mac" in a.answer and m and 8 <= float(m.group(1)) <= 20
+    b = ask("Mac Studio M2 Ultra 192GB: how fast is Llama 3.3 70B in bf16?")
+    assert "q4_k_m weights: the usual file" not in b.answer

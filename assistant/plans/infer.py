@@ -2671,6 +2671,16 @@ def _speed_format(ctx: Ctx, model, gpu, batch: int, context: int, n: int | None 
                 return fmt
         return fixed
     ladder = precision_ladder(ctx, model, gpu)
+    if gpu.vendor == "Apple" and "q4_k_m" in ladder and not ctx.req.full_model and _bits(ladder[0]) > 8:
+        # a Mac runs llama.cpp / Ollama / MLX files, and the usual one is 4-bit: what a Mac user's speed is
+        q4 = _size(ctx, model, gpu, "q4_k_m", batch, engine, context)
+        if q4.fits:
+            ratio = _bits(ladder[0]) / _bits("q4_k_m")
+            ctx.assume(f"q4_k_m weights: the usual file on a Mac (llama.cpp / Ollama / MLX 4-bit); {ladder[0]} reads "
+                       f"~{ratio:.1f}× the bytes per token, so it decodes ~{ratio:.1f}× slower, and 8-bit (q8_0) about half "
+                       "as fast as 4-bit", f"q4_k_m 权重：Mac 上最常用的文件（llama.cpp / Ollama / MLX 4 位）；{ladder[0]} 每个 token "
+                       f"读的字节约是它的 {ratio:.1f} 倍，解码约慢 {ratio:.1f} 倍；8 位（q8_0）大约是 4 位速度的一半")
+            return "q4_k_m"
     first = _size(ctx, model, gpu, ladder[0], batch, engine, context)
     if first.fits or first.weights_total_gb / (n or ctx.req.num_gpus or 1) < WEIGHTS_ROOM * first.usable_gb:
         # the checkpoint's weights fit: its own format (a context that overflows is said by the answer)
