@@ -408,3 +408,10 @@ def test_a_mac_speed_defaults_to_the_4_bit_file_people_run():
     assert "q4_k_m weights: the usual file on a Mac" in a.answer and m and 8 <= float(m.group(1)) <= 20
     b = ask("Mac Studio M2 Ultra 192GB: how fast is Llama 3.3 70B in bf16?")
     assert "q4_k_m weights: the usual file" not in b.answer
+
+
+def test_a_machine_named_in_a_purchase_question_is_judged_not_set_aside():
+    a = ask("预算 50 万以内，想本地部署满血 DeepSeek-R1 给 20 个人用。听说 Mac Studio 512G 就能跑，靠谱吗？还有别的方案吗？")
+    # R1 in its published FP8: 671e9 x 1 B = 671 GB > 512 GB; Q4_K_M ~4.85 bits: ~406 GB fits -> quantized, not full
+    assert "你说的 Apple M3 Ultra" in a.answer and "不是满血" in a.answer
+    assert "GPU m3-ultra-512gb: 回答这个问题的工具用不到它" not in a.answer

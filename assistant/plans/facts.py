@@ -158,6 +158,50 @@ TIER_MODELS = ("llama-3.1-8b", "qwen2.5-32b", "llama-3.1-70b")  # a small, a mid
 # purchase looks like at each size when no model is named
 
 
+def _named_machine_first(ctx: Ctx, answer: Answer) -> Answer:
+    """'听说 Mac Studio 512G 就能跑满血 R1，靠谱吗？还有别的方案吗？': the one machine named is judged first (whether it
+    holds the model, in which format, how fast), then the ranked options; it is never set aside as unused."""
+    req = ctx.req
+    if "gpu" not in req.stated or len(set(req.gpus or [req.gpu])) != 1 or not req.model or ctx.one_of_several:
+        return answer
+    from assistant.planner import plan
+
+    try:
+        sub = req.model_copy(update={"intent": "inference_speed", "purchase": None, "budget": None,
+                                     "num_gpus": req.num_gpus or 1})
+        x = plan(sub, ctx.deps, ctx.question, one_of_several=True)
+    except Exception:  # the machine cannot be judged: the ranking stands (logged, never a traceback)
+        log.exception("judging the named machine failed")
+        return answer
+    f = x.figures
+    if x.status != "answered" or not f.get("decode_tokens_per_s_per_seq"):
+        return answer
+    fmt = str(f.get("precision") or (x.request or {}).get("precision") or "")
+    gpu = ctx.gpu()
+    n = req.num_gpus or 1
+    caveat = ""
+    if req.full_model and fmt and fmt != ctx.model().native_precision:
+        caveat = ctx.t(f" Only as a {fmt} quantized version, **not the full model** you asked for.",
+                       f"只能跑 {fmt} 量化版，**不是满血**。")
+    if not f.get("fits"):
+        line = ctx.t(f"**On the {gpu.name} you named:** it does not hold {ctx.model().name} in any format on {n} unit(s).",
+                     f"**你说的 {gpu.name}：** {n} 台放不下 {ctx.model().name}（任何格式都不行）。")
+    else:
+        line = ctx.t(f"**On the {gpu.name} you named:** it holds {ctx.model().name} in {fmt} ({f.get('per_gpu_gb', 0):,.0f} GB)."
+                     f"{caveat} Speed (roofline estimate): {f['decode_tokens_per_s_per_seq']:,.1f} tokens/s for each of "
+                     f"{f.get('batch') or 1} at once ({f.get('decode_tokens_per_s_total', 0):,.0f} in all), first token after "
+                     f"{f.get('ttft_s', 0):,.1f} s for a 2,048-token prompt.",
+                     f"**你说的 {gpu.name}：** 放得下 {ctx.model().name} 的 {fmt}（{f.get('per_gpu_gb', 0):,.0f} GB）。{caveat}"
+                     f"速度（roofline 估算）：同时 {f.get('batch') or 1} 路时每路 {f['decode_tokens_per_s_per_seq']:,.1f} token/秒"
+                     f"（合计 {f.get('decode_tokens_per_s_total', 0):,.0f}），2,048 token 的输入首 token 要 {f.get('ttft_s', 0):,.1f} 秒。")
+    ctx.used.add("gpu")
+    body = answer.answer
+    first, sep, rest = body.partition("\n\n")
+    text = first + "\n\n" + line + (sep + rest if sep else "")
+    text = re.sub(r"\n- (?:GPU|gpu) [^\n]*(?:does not use it|用不到它)", "", text)
+    return answer.model_copy(update={"answer": text, "tool_calls": answer.tool_calls + x.tool_calls})
+
+
 def purchase(ctx: Ctx) -> Answer:
     """'What should I buy with ~$5k to run a 70B model?': machines to own, ranked by what the budget buys."""
     from tools.purchase import PurchaseRequest, plan_purchase
@@ -753,7 +797,7 @@ def recommend(ctx: Ctx) -> Answer:
             not req.purchase and not req.budget:
         return _within_power(ctx)
     if req.purchase:
-        return purchase(ctx)
+        return _named_machine_first(ctx, purchase(ctx))
     if not req.model:
         ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
     model, _ = ctx.deps.catalog.model(req.model or "llama-3.1-8b")
