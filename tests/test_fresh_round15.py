@@ -415,3 +415,9 @@ def test_a_machine_named_in_a_purchase_question_is_judged_not_set_aside():
     # R1 in its published FP8: 671e9 x 1 B = 671 GB > 512 GB; Q4_K_M ~4.85 bits: ~406 GB fits -> quantized, not full
     assert "你说的 Apple M3 Ultra" in a.answer and "不是满血" in a.answer
     assert "GPU m3-ultra-512gb: 回答这个问题的工具用不到它" not in a.answer
+
+
+def test_an_option_that_spans_servers_says_what_that_takes():
+    a = ask("部署满血 DeepSeek-R1，两台 H100 八卡（一共 16 张）和一台 H200 八卡，选哪个？")
+    # R1 FP8: 673 GB of weights; 8 x 80 GB = 640 GB < 673 -> 16 H100 = 2 servers; 8 x 141 GB = 1,128 GB -> one server
+    assert "16 张 h100 是 2 台服务器" in a.answer and "RDMA" in a.answer

@@ -860,6 +860,17 @@ def recommend(ctx: Ctx) -> Answer:
         cost = "" if top.cost is None else ctx.money(top.cost, digits) + (ctx.t("/h", "/小时") if hourly else "")
         lines += ["", T(lang, "rec_pick", gpu=top.gpu, n=top.num_gpus, cost=cost,
                         why=assumption_zh(top.why) if ctx.zh else top.why)]
+    spanning = [o for o in res.options[:6] if o.num_gpus > 8]
+    if task == "inference" and spanning and any(o.num_gpus <= 8 for o in res.options[:6]):
+        # ('两台 H100 八卡 … 还是一台 H200 八卡'): a model split over servers is another kind of deployment
+        o = spanning[0]
+        lines += ["", ctx.t(f"**{o.num_gpus}× {o.gpu} is {-(-o.num_gpus // 8)} servers**: serving one model across them needs "
+                            "RDMA between the servers (InfiniBand or RoCE, 200-400 Gb/s per GPU) and pipeline or expert "
+                            "parallelism across them (tensor parallelism over the network is slow), with more to set up and "
+                            "more that can fail; one server that holds the model avoids all of it.",
+                            f"**{o.num_gpus} 张 {o.gpu} 是 {-(-o.num_gpus // 8)} 台服务器**：一个模型跨机部署要机间 RDMA（InfiniBand 或 "
+                            "RoCE，每卡 200-400 Gb/s），跨机用流水线或专家并行（张量并行跨网络很慢），部署更复杂、故障点更多；"
+                            "一台就放得下的方案没有这些问题。")]
     others = [m for m in dict.fromkeys(req.models) if m != model.id][:2] if len(req.gpus) >= 2 else []
     for mid in others:  # ('workloads are mostly Llama 3.1 405B FP8 and DeepSeek-V3'): each workload's pick among the cards
         try:
