@@ -421,3 +421,12 @@ def test_an_option_that_spans_servers_says_what_that_takes():
     a = ask("部署满血 DeepSeek-R1，两台 H100 八卡（一共 16 张）和一台 H200 八卡，选哪个？")
     # R1 FP8: 673 GB of weights; 8 x 80 GB = 640 GB < 673 -> 16 H100 = 2 servers; 8 x 141 GB = 1,128 GB -> one server
     assert "16 张 h100 是 2 台服务器" in a.answer and "RDMA" in a.answer
+
+
+def test_a_loafing_machine_against_an_api_is_right_sized():
+    a = ask("API vs self-host for llama 3.3 70b. We do roughly 6B input + 2B output tokens a month. Providers charge about "
+            "$0.88/M tokens for it. Would renting 8x H100 at $2.5/hr be cheaper?")
+    # API: 8e9 x $0.88/M = $7,040 a month; 8 x $2.5 x 730 = $14,600; the load (2e9 / 730 / 3600 = 761 output tok/s) uses
+    # a few % of 8 GPUs; 70B in FP8 (~73 GB) + 32 sequences of 4k KV (~43 GB) = ~116 GB -> 2 H100: 2 x 2.5 x 730 = $3,650
+    assert "**$7,040 a month**" in a.answer and "**$14,600 a month**" in a.answer
+    assert a.figures["right_sized_gpus"] == 2 and a.figures["right_sized_per_month"] == 3650

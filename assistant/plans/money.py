@@ -378,6 +378,51 @@ def _break_even_volume(ctx: Ctx, s: str, hourly: float, mtok_per_hour: float, un
     return [head, table, tail]
 
 
+SERVING_BATCH = 32  # sequences a right-sized serving set-up holds at once (room for its KV cache, not one stream)
+
+
+def _right_sized(ctx: Ctx, s: str, rate: float, unit_gpus: int, cap, figures: dict) -> str:
+    """The user's machine loafing at the volume ('8x H100 … 7% used'): the fewest of the same GPUs that hold the model
+    (FP8 where the card computes it), at their share of the machine's throughput, still carrying the day's volume with
+    a 2x peak; their monthly rent against the API's (a set of GPUs that leaves 70% idle is not the self-hosting price)."""
+    from tools.formats import supported_on
+    from assistant.plans.infer import fits_on
+
+    req = ctx.req
+    made = cap.tokens_per_day_per_unit * cap.units_costed
+    if not made or not req.tokens_per_day or unit_gpus < 2 or "api_per_day" not in figures:
+        return ""
+    out = req.tokens_per_day / (1 if req.volume_is_output else 1 + req.input_output_ratio)
+    if out / made > 0.3:
+        return ""
+    try:
+        model, gpu = ctx.model(), ctx.gpu()
+    except (ValueError, LookupError):
+        return ""
+    fmt = "fp8" if supported_on("fp8", gpu)[0] else (model.native_precision or "bf16")
+    # the fewest that hold the weights and a working batch (32 sequences of 4k: room for the KV a busy set-up runs)
+    k = next((n for n in (1, 2, 4, 8) if n < unit_gpus and fits_on(model, gpu, n, fmt, 4096, SERVING_BATCH).fits), 0)
+    if not k:
+        return ""
+    speedup = 2.0 if fmt == "fp8" and model.native_precision in ("bf16", "fp16") else 1.0  # (half the bytes a token)
+    carries = made * k / unit_gpus * speedup
+    if carries < 2 * out:
+        return ""
+    month = k * rate * 24 * HOURS_PER_MONTH / 24
+    api = figures["api_per_day"] * HOURS_PER_MONTH / 24
+    figures |= {"right_sized_gpus": k, "right_sized_per_month": round(month, 2)}
+    verdict_en = "still dearer than the API" if month > api * 1.05 else "about the API's bill" if month > api * 0.95 \
+        else "cheaper than the API"
+    verdict_zh = "仍比 API 贵" if month > api * 1.05 else "和 API 差不多" if month > api * 0.95 else "比 API 便宜"
+    return ctx.t(f"**Right-sized, though**: your volume uses {out / made:.0%} of {unit_gpus} GPUs; {k}× {gpu.name} in {fmt} "
+                 f"hold the model and still carry it with room for a 2× peak (~{carries / 1e6:,.0f}M output tokens a day): "
+                 f"{k} × {s}{rate:,.2f}/h × {HOURS_PER_MONTH:,.0f} h = **{s}{month:,.0f} a month**, {verdict_en} "
+                 f"({s}{api:,.0f}), before the staff time to run it.",
+                 f"**不过按需配置**：你的量只用到 {unit_gpus} 张卡的 {out / made:.0%}；{k} 张 {gpu.name} 用 {fmt} 就放得下模型，"
+                 f"也扛得住这个量并留 2 倍峰值（每天约 {carries / 1e6:,.0f}M 输出 token）：{k} × {s}{rate:,.2f}/小时 × "
+                 f"{HOURS_PER_MONTH:,.0f} 小时 = **每月 {s}{month:,.0f}**，{verdict_zh}（{s}{api:,.0f}），还没算运维人力。")
+
+
 def _api_at_volume(ctx: Ctx, s: str, own_per_day: float, units: int, made_m: float | None = None) -> tuple[str, dict]:
     """'每天 2 亿 token（输入 1.6 亿，输出 4000 万），API 输入 4 元/百万、输出 12 元/百万，自建租整机 55 元/小时，哪个划算？':
     the day's API bill (input x its price + output x its price) against the day's rental of the machines that carry
@@ -1053,7 +1098,8 @@ def per_token(ctx: Ctx) -> Answer:
     if rate and req.tokens_per_day and cap.cost_per_month is not None and at_volume:
         line, vol_figures = _api_at_volume(ctx, s, cap.units_costed * rate * unit_gpus * 24, cap.units_costed,
                                            cap.tokens_per_day_per_unit * cap.units_costed / 1e6)
-        lines.insert(0, line)  # the verdict asked for, first
+        small = _right_sized(ctx, s, rate, unit_gpus, cap, vol_figures)
+        lines.insert(0, line + (" " + small if small else ""))  # the verdict asked for, first
     if req.throughput_tokens_per_s:
         from assistant.readers.slots import OWN_MEASUREMENT, QUOTED_SOURCE
 
