@@ -1059,6 +1059,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             req.num_gpus and "num_gpus" in req.stated and not one_of_several and not req.device_kind:
         # '70B 能单卡跑吗？要量化到几 bit？': one card, none named: the formats against the usual memory sizes, and asked
         answer = infer.memory_tiers(ctx, answer)
+    if answer.status == "answered" and req.intent in ("serving", "inference_speed") and not req.output_len and \
+            REASONING.search(" ".join(x for x in (req.model_text or "", req.model or "", question.lower()) if x)):
+        # ('R1 给 20 个人用', 'Qwen3-32B 并发 100'): a reasoning model's answers are its thinking plus the reply
+        answer = _reasoning_caveat(ctx, answer)
     if answer.status == "answered" and not one_of_several and _job_unstated(ctx):
         # 'how many A100s do I need for Llama 3.1 70B?': running it and training it differ ~10x; both shown, and asked
         answer = _run_or_train(ctx, answer)
@@ -2017,6 +2021,29 @@ def _memory_version(ctx: Ctx, answer: Answer) -> Answer:
     first, sep, rest = body.partition("\n\n")
     return answer.model_copy(update={"answer": first + "\n\n" + text + (sep + rest if sep else ""),
                                      "status": "needs_clarification", "clarification": clar})
+
+
+# models that think before they answer by default: DeepSeek-R1 and its distills, QwQ, Qwen3 (hybrid, thinking on
+# unless enable_thinking=False or /no_think; model card), gpt-oss (reasoning effort low/medium/high)
+REASONING = re.compile(r"(?<![a-z0-9])(?:r1|deepseek[\s-]?r1|qwq|qwen3(?![\w.-]*instruct)|gpt[\s-]?oss|thinking|推理模型|思考模式)"
+                       r"(?![a-z0-9])")
+
+
+def _reasoning_caveat(ctx: Ctx, answer: Answer) -> Answer:
+    """A reasoning model's output lengths: its thinking comes before the reply, often thousands of tokens, so the
+    output length the plan assumed may be several times short; what that changes is said."""
+    text = ctx.t("**A reasoning model**: it thinks before it answers, and the thinking is output too: replies often run "
+                 "1,000-8,000 tokens, not the few hundred assumed above. Each request then lasts several times longer and "
+                 "holds more KV cache, so the same GPUs serve fewer users at once: give your real output length (or turn "
+                 "thinking off for simple queries, e.g. Qwen3's enable_thinking=False) to size it.",
+                 "**这是推理（思考）模型**：回答前先输出思考过程，一次回复常有 1,000-8,000 token，而不是上面假设的几百。每个请求"
+                 "持续时间长好几倍、占的 KV cache 也更多，同样的卡能同时服务的人更少：请给出实际输出长度（简单问题可以关掉思考，"
+                 "如 Qwen3 的 enable_thinking=False）再算。")
+    body = answer.answer
+    parts = body.split("\n\n")
+    at = next((i + 1 for i, p in enumerate(parts[1:], 1) if p.strip().startswith("**")), 1)
+    parts.insert(at, text)
+    return answer.model_copy(update={"answer": "\n\n".join(parts)})
 
 
 def _job_unstated(ctx: Ctx) -> bool:

@@ -430,3 +430,19 @@ def test_a_loafing_machine_against_an_api_is_right_sized():
     # a few % of 8 GPUs; 70B in FP8 (~73 GB) + 32 sequences of 4k KV (~43 GB) = ~116 GB -> 2 H100: 2 x 2.5 x 730 = $3,650
     assert "**$7,040 a month**" in a.answer and "**$14,600 a month**" in a.answer
     assert a.figures["right_sized_gpus"] == 2 and a.figures["right_sized_per_month"] == 3650
+
+
+def test_a_power_bill_gives_the_it_load_and_the_energy_beside_the_bill():
+    a = ask("一台 8 卡 H100 服务器一年电费多少？电价 0.8 元/度")
+    # 8 x 700 W x (10.2 kW / 5.6 kW) = 10.2 kW; x 1.3 PUE x 8,760 h x 0.8 = ¥92,926; IT alone ¥92,926 / 1.3 = ¥71,482;
+    # energy 10.2 x 1.3 x 8,760 = 116,158 kWh
+    assert "¥92,926" in a.answer and "¥71,482" in a.answer and "116,158 度" in a.answer
+
+
+@pytest.mark.parametrize("text, said", [("Qwen3-32B 部署在 2 张 H100 上，100 并发，上下文 4k，够吗？", True),
+                                        ("serve DeepSeek-R1 on 8 H200s for 50 users", True),
+                                        ("serve Qwen2.5-32B-Instruct on 2 H100s for 100 users", False),
+                                        ("serve Qwen3-32B on 2 H100s for 100 users, 300-token answers", False)])
+def test_a_reasoning_models_output_length_is_flagged_when_none_is_given(text, said):
+    a = ask(text)
+    assert (("reasoning model" in a.answer) or ("推理（思考）模型" in a.answer)) == said

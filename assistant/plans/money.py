@@ -613,6 +613,12 @@ def power_bill(ctx: Ctx) -> Answer:
         lines.insert(0, ctx.t(f"**The run: {run:,.0f} h ({run / 24:,.1f} days) on {n} GPUs = {run * n:,.0f} GPU-hours** "
                               "(the training-time estimate).",
                               f"**这次训练：{run:,.0f} 小时（{run / 24:,.1f} 天），{n} 张卡 = {run * n:,.0f} 卡时**（训练时间估算）。"))
+    if pue > 1:  # the IT load alone and the energy, beside the bill with cooling: what a colo quote and a meter show
+        it = full / pue
+        kwh = kw * pue * hours
+        lines.append(ctx.t(f"Of that, the IT load alone (no cooling): {s}{it:,.0f}; energy {kwh:,.0f} kWh with cooling "
+                           f"({kw * hours:,.0f} kWh at the servers).",
+                           f"其中 IT 负载本身（不含制冷）：{s}{it:,.0f}；电量含制冷 {kwh:,.0f} 度（服务器本身 {kw * hours:,.0f} 度）。"))
     figures = {"electricity_full_load": full, "kw": kw, "hours": hours, "currency": cur}
     if n and hours:  # '折合每卡时多少钱': the bill over the GPU-hours, so it can sit beside a rental rate
         per_gpu_hour = full / (n * hours)
