@@ -1059,6 +1059,17 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             req.num_gpus and "num_gpus" in req.stated and not one_of_several and not req.device_kind:
         # '70B 能单卡跑吗？要量化到几 bit？': one card, none named: the formats against the usual memory sizes, and asked
         answer = infer.memory_tiers(ctx, answer)
+    if answer.status == "answered" and req.intent == "serving" and not (req.concurrent_users or req.requests_per_s) and \
+            answer.figures.get("max_concurrent_sequences") and re.search(
+                r"用户|人|(?<![a-z])(?:users?|people|seats?|customers?)(?![a-z])", question.lower()):
+        # ('how many concurrent users can it handle? it's a chat app'): streams generating at once are not people online
+        k = int(answer.figures["max_concurrent_sequences"])
+        line = ctx.t(f"**Users online, not only streams:** {k} is requests generating at the same moment. In a chat app most "
+                     "people online are reading or typing; if each is generating 10-20% of the time, that is roughly "
+                     f"**{k * 5:,}-{k * 10:,} people online** (measure your own duty cycle: requests a minute × seconds each).",
+                     f"**在线人数不等于同时生成的路数：** {k} 是同一时刻在生成的请求数。聊天应用里大多数在线的人在看或在打字；如果每人只有 "
+                     f"10-20% 的时间在等回复，大约能支撑 **{k * 5:,}-{k * 10:,} 个在线用户**（按你们自己的使用节奏算：每分钟请求数 × 每个请求秒数）。")
+        answer = answer.model_copy(update={"answer": after_headline(answer.answer, line)})
     if answer.status == "answered" and req.intent in ("serving", "inference_speed") and not req.output_len and \
             REASONING.search(" ".join(x for x in (req.model_text or "", req.model or "", question.lower()) if x)):
         # ('R1 给 20 个人用', 'Qwen3-32B 并发 100'): a reasoning model's answers are its thinking plus the reply
@@ -2039,11 +2050,16 @@ def _reasoning_caveat(ctx: Ctx, answer: Answer) -> Answer:
                  "**这是推理（思考）模型**：回答前先输出思考过程，一次回复常有 1,000-8,000 token，而不是上面假设的几百。每个请求"
                  "持续时间长好几倍、占的 KV cache 也更多，同样的卡能同时服务的人更少：请给出实际输出长度（简单问题可以关掉思考，"
                  "如 Qwen3 的 enable_thinking=False）再算。")
-    body = answer.answer
+    return answer.model_copy(update={"answer": after_headline(answer.answer, text)})
+
+
+def after_headline(body: str, text: str) -> str:
+    """`text` as the paragraph after the answer's headline (its first bold paragraph, with or without the restatement
+    above it)."""
     parts = body.split("\n\n")
-    at = next((i + 1 for i, p in enumerate(parts[1:], 1) if p.strip().startswith("**")), 1)
+    at = next((i + 1 for i, p in enumerate(parts) if p.strip().startswith("**")), 1)
     parts.insert(at, text)
-    return answer.model_copy(update={"answer": "\n\n".join(parts)})
+    return "\n\n".join(parts)
 
 
 def _job_unstated(ctx: Ctx) -> bool:

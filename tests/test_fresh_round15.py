@@ -446,3 +446,16 @@ def test_a_power_bill_gives_the_it_load_and_the_energy_beside_the_bill():
 def test_a_reasoning_models_output_length_is_flagged_when_none_is_given(text, said):
     a = ask(text)
     assert (("reasoning model" in a.answer) or ("推理（思考）模型" in a.answer)) == said
+
+
+def test_streams_at_once_are_told_apart_from_people_online():
+    a = ask("Qwen2.5-7B on one 4090, how many concurrent users can it handle? it's a chat app")
+    k = a.figures["max_concurrent_sequences"]
+    assert f"**{k * 5:,}-{k * 10:,} people online**" in a.answer  # 10-20% of the time generating: 5-10x the streams
+
+
+def test_hourly_rates_with_a_reserved_term_are_prices_not_a_year_of_cost():
+    a = ask("what does 8x H200 rent for per hour, on-demand vs 1yr reserved?")
+    assert a.intent == "price"
+    # 8 x 141 GB = 1,128 GB
+    assert "8 × 141 GB = **1,128 GB**" in a.answer and a.figures["total_memory_gb"] == 1128

@@ -87,6 +87,16 @@ def price(ctx: Ctx) -> Answer:
                  f"**{gpu.name} 价格**（估计值，附来源与日期；不同来源之间的区间，{cur}）：")
     lines = [head, "", md_table([ctx.t("kind", "类型"), ctx.t("range", "区间"), ctx.t("typical", "典型"),
                                  ctx.t("unit", "单位"), ctx.t("sources", "来源数")], rows), ""]
+    n = ctx.req.num_gpus or 1
+    if n > 1 and "num_gpus" in ctx.req.stated:
+        # ('8x H200 per hour … how much HBM is that in total'): the set's hourly rates and its memory
+        hourly = [(_KIND[k.kind][1 if ctx.zh else 0], k.typical * n) for k in res.kinds if k.unit == "per_gpu_hour"]
+        per = ctx.t("; ".join(f"{name} {s}{v:,.2f}/h" for name, v in hourly), "；".join(f"{name} {s}{v:,.2f}/小时"
+                                                                                  for name, v in hourly))
+        lines += [ctx.t(f"**For {n} GPUs** (typical): {per}; memory {n} × {gpu.memory_gb:g} GB = "
+                        f"**{n * gpu.memory_gb:,.0f} GB** in total.",
+                        f"**{n} 张合计**（典型）：{per}；显存 {n} × {gpu.memory_gb:g} GB = **{n * gpu.memory_gb:,.0f} GB**。"), ""]
+        figures["total_memory_gb"] = n * gpu.memory_gb
     src_rows = [[r.provider or "-", f"{r.low:,.2f}–{r.high:,.2f} {r.currency}", r.unit, r.confidence, r.as_of]
                 for r in res.records[:12]]
     lines += [ctx.t("**Records behind these ranges:**", "**区间背后的记录：**"),

@@ -1269,6 +1269,13 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if follow and "num_gpus" not in stated:
         _earlier_setup(low, stated, prev, previous)
     intent = _intent(scores, last, stated, work, low, follow, prev, catalog)
+    if intent == "cost" and stated.get("rent_committed") and not any(k in stated for k in (
+            "tokens", "tokens_per_day", "price_per_gpu_hour", "purchase_price", "budget", "utilization")) and re.search(
+            r"每小时|每卡时|时租|多少钱一小时|" + slots.w(r"per (?:gpu[\s-]?)?h(?:ou)?r|hourly|an hour|/\s*h(?:r|our)?"), low) and \
+            re.search(r"按需|on[\s-]?demand", low):
+        # ('what does 8x H200 rent for per hour, on-demand vs 1yr reserved?'): the rates asked, the term is no usage
+        intent = "price"
+        stated.pop("period_hours", None)
     if intent == "training_time" and len(stated.get("methods") or []) >= 2 and not stated.get("tokens") and \
             not stated.get("samples") and re.search(r"省多少|快多少|快几倍|慢多少|\d+\s*倍|多快|" + slots.w(
                 r"how much (?:faster|slower|time)|faster than|slower than|speed[\s-]?up|\d+\s*x (?:faster|slower)|ratio|"
