@@ -1557,6 +1557,37 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
             "打算用几个月、每天跑多少小时（是不是 7×24）、跑什么（哪个模型、训练还是推理）？这决定买什么卡和租买结论。"),
             "missing": ["period_hours", "utilization", "gpu"]})
         text = clar.question + "\n\n" + _budget_rent_or_buy(ctx)
+    if "model" in missing and "tokens" in missing and ctx.req.intent == "training_time" and ctx.req.gpu and \
+            ctx.req.num_gpus:
+        # 'how long will fine-tuning take on 8x A100?': the model, the data and the method all set it; asked, with the
+        # rule and the time per 100M tokens at a small and a large model meanwhile
+        if not (ctx.req.method or ctx.req.methods):
+            clar = clar.model_copy(update={"question": clar.question + ctx.t(" And which method: full, LoRA or QLoRA?",
+                                                                             " 另外是全参、LoRA 还是 QLoRA？")})
+            text = clar.question + "\n\n" + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions)
+        rows = []
+        saved = ctx.req
+        try:
+            for mid in SERVING_TIERS:
+                for m in ("full", "lora"):
+                    ctx.req = saved.model_copy(update={"model": mid, "method": m, "methods": []})
+                    _, hours = _per_billion_tokens(ctx)
+                    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+                    held = estimate_training_memory(TrainingMemoryRequest(
+                        model=ctx.deps.catalog.model(mid)[0], gpu=ctx.gpu(), method=m, num_gpus=saved.num_gpus))
+                    rows.append((ctx.deps.catalog.model(mid)[0].name, m, hours, held.fits, held.min_gpus))
+        finally:
+            ctx.req = saved
+        cells = [ctx.t(f"{n} {m}: {h / 10:,.2f} h" if ok else f"{n} {m}: does not fit {saved.num_gpus} (needs {need})",
+                       f"{n} {m}：{h / 10:,.2f} 小时" if ok else f"{n} {m}：{saved.num_gpus} 张放不下（要 {need} 张）")
+                 for n, m, h, ok, need in rows if h]
+        if cells:
+            text += "\n\n" + ctx.t(
+                f"Meanwhile: time ≈ 6·N·D (full; ~4·N·D for LoRA) ÷ ({ctx.req.num_gpus} × {ctx.gpu().bf16_dense_tflops:g} "
+                "TFLOPS × MFU); per **100M training tokens** on these GPUs: " + "; ".join(cells) + ".",
+                f"先给规律：时间 ≈ 6·N·D（全参；LoRA 约 4·N·D）÷（{ctx.req.num_gpus} × {ctx.gpu().bf16_dense_tflops:g} TFLOPS × MFU）；"
+                "这些卡上每 **1 亿训练 token**：" + "；".join(cells) + "。")
     if missing == ["model"] and ctx.req.intent in ("serving", "inference_speed", "inference_memory") and \
             not re.search(r"moe|混合专家|mixture[\s-]*of[\s-]*experts", ctx.question.lower()):
         # 'how many GPUs for our chatbot, ~5k users?': the model sets the count ~10x, so it is asked with the load's
@@ -2379,10 +2410,19 @@ def _per_billion_tokens(ctx: Ctx) -> tuple[str | None, float | None]:
     per_step = (ctx.t(f" One optimizer step ({step_tokens:,.0f} tokens) takes about **{step:,.1f} s**.",
                       f"每个优化器步（{step_tokens:,.0f} token）约 **{step:,.1f} 秒**。")
                 if isinstance(step, (int, float)) and isinstance(step_tokens, (int, float)) else "")
+    fixed = ""
+    if (req.method or "full") == "full" and ctx.model().params_total >= 3e10:
+        # a big full fine-tune: loading the weights and saving checkpoints with their optimizer states take real time
+        p = ctx.model().params_total
+        fixed = ctx.t(f" Beside the compute: loading {p * 2 / 1e9:,.0f} GB of BF16 weights at start, and each checkpoint "
+                      f"with its optimizer states is ~{p * 16 / 1e12:,.1f} TB (16 bytes a parameter) to write: on a short "
+                      "run these can take as long as the training; save sparingly and to fast storage.",
+                      f"计算之外：开始要加载 {p * 2 / 1e9:,.0f} GB 的 BF16 权重，每个含优化器状态的 checkpoint 约 "
+                      f"{p * 16 / 1e12:,.1f} TB（每参数 16 字节）要写盘：训练很短时这些可能和训练本身一样久；少存几次、存到快的存储。")
     return ctx.t(f"Meanwhile, per **1B training tokens** on {req.num_gpus} GPUs: **{hours:,.1f} h**{basis}{bill}; the time "
-                 "and the bill scale with the tokens (dataset tokens × epochs)." + per_step,
+                 "and the bill scale with the tokens (dataset tokens × epochs)." + per_step + fixed,
                  f"在此之前先给每 **10 亿（1B）训练 token** 的数字：{req.num_gpus} 张卡 **{hours:,.1f} 小时**{basis}{bill}；"
-                 "时间和费用都与 token 数（数据量 × epoch）成正比。" + per_step), hours
+                 "时间和费用都与 token 数（数据量 × epoch）成正比。" + per_step + fixed), hours
 
 
 def _quoted_rate_unclear(ctx: Ctx) -> Answer:

@@ -459,3 +459,18 @@ def test_hourly_rates_with_a_reserved_term_are_prices_not_a_year_of_cost():
     assert a.intent == "price"
     # 8 x 141 GB = 1,128 GB
     assert "8 × 141 GB = **1,128 GB**" in a.answer and a.figures["total_memory_gb"] == 1128
+
+
+def test_a_time_with_no_model_and_no_data_asks_them_and_the_method_with_the_rule_and_rates():
+    a = ask("how long will fine-tuning take on 8x A100?")
+    assert a.status == "needs_clarification" and "full, LoRA or QLoRA" in a.answer and "6·N·D" in a.answer
+    # 8B full: 6 x 8.03e9 x 1e8 = 4.8e18 FLOPs / (8 x 312e12 x 0.45) = 4,290 s = 1.2 h (+attention); LoRA ~2/3 of it
+    m = re.search(r"Llama 3.1 8B full: ([\d.]+) h; Llama 3.1 8B lora: ([\d.]+) h", a.answer)
+    assert m and 1.0 <= float(m.group(1)) <= 1.6 and 0.55 <= float(m.group(2)) / float(m.group(1)) <= 0.8
+    assert "Llama 3.1 70B full: does not fit 8" in a.answer  # 16 B/param x 70.6e9 = 1.13 TB > 8 x 85 GB
+
+
+def test_a_big_full_fine_tune_names_its_fixed_costs():
+    a = ask("Qwen2.5-72B 全参 SFT，64 张 H800，大概要几个小时？")
+    # 72.7e9 x 2 B = 145 GB of weights; x 16 B = 1.16 TB per checkpoint with optimizer states
+    assert "145 GB 的 BF16 权重" in a.answer and "约 1.2 TB" in a.answer
