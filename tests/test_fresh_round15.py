@@ -474,3 +474,17 @@ def test_a_big_full_fine_tune_names_its_fixed_costs():
     a = ask("Qwen2.5-72B 全参 SFT，64 张 H800，大概要几个小时？")
     # 72.7e9 x 2 B = 145 GB of weights; x 16 B = 1.16 TB per checkpoint with optimizer states
     assert "145 GB 的 BF16 权重" in a.answer and "约 1.2 TB" in a.answer
+
+
+def test_a_stated_mfu_from_someone_elses_run_gets_the_cards_band():
+    a = ask("Llama 3 论文里说 405B 训练 MFU 有 38%-43%。我们用 256 张 910B 训一个 70B，数据 1T token，按 40% MFU 算要多久？")
+    # 6 x 70e9 x 1e12 = 4.2e23 (+attention 4.28e23) / (256 x 376 TF x 0.40) = 1.11e7 s = 128.7 days; at 30%: 172 days
+    assert 120 <= a.figures["wall_hours"] / 24 <= 135
+    assert "按 30% 要" in a.answer
+
+
+def test_a_published_format_that_fills_the_cards_shows_the_concurrency_of_smaller_ones():
+    a = ask("单机八卡4090（24G）跑 Qwen2.5-72B-Instruct 行不行？行的话按 4k 上下文大概能撑多少并发？")
+    # BF16 145 GB on 8 x 25 GB: ~14 at 4k; FP8 ~75 GB leaves ~5x the KV room; KV 320 KiB a token
+    m = re.search(r"用 fp8 可同时 \*\*(\d+)\*\* 路；用 awq 可同时 \*\*(\d+)\*\* 路", a.answer)
+    assert m and 40 <= int(m.group(1)) <= 90 and int(m.group(2)) > int(m.group(1))

@@ -1471,6 +1471,26 @@ def serving(ctx: Ctx) -> Answer:
                      f"**最多同时 {max_seqs} 路 {context:,} token 的请求**（{n} 张 {gpu.name}）：KV 池 "
                      f"{r.vllm_kv_cache_tokens or 0:,} token{each}" + (f"（每 token {bpt:,} B）" if bpt else "") + "。对话更短能容纳更多，"
                      "多出来的请求由引擎排队。")
+        if not weight_format_for(ctx, model, gpu) and r.weights_total_gb and r.vllm_kv_cache_tokens and \
+                r.weights_total_gb > 0.7 * n * r.usable_gb:
+            # ('八卡 4090 跑 72B，能撑多少并发'): the published format fills the cards; what the usual smaller ones hold
+            alts = []
+            for small in ("fp8", "awq"):
+                if _bits(small) >= _bits(fmt) or not supported_on(small, gpu)[0]:
+                    continue
+                try:
+                    rs = _size(ctx, model, gpu, small, 1, _engine(ctx, "vllm"), context)
+                except ValueError:
+                    continue
+                if rs.fits and rs.vllm_kv_cache_tokens:
+                    alts.append((small, rs.vllm_kv_cache_tokens // context))
+            if alts:
+                head += "\n\n" + ctx.t(
+                    f"{fmt} leaves little room for the KV cache ({r.weights_total_gb:,.0f} GB of weights on "
+                    f"{n * r.usable_gb:,.0f} GB): " + "; ".join(f"in {f}, **{k}** at once" for f, k in alts) +
+                    " (8-bit is usually close to BF16 in quality; 4-bit costs a little more: evaluate on your own prompts).",
+                    f"{fmt} 权重占满了显存（{n * r.usable_gb:,.0f} GB 里权重 {r.weights_total_gb:,.0f} GB），KV 空间很少：" +
+                    "；".join(f"用 {f} 可同时 **{k}** 路" for f, k in alts) + "（8 位质量通常接近 BF16；4 位损失稍多，用自己的请求评测）。")
         if req.max_num_seqs:  # 'max_num_seqs 256 有意义吗': the cap against what the KV pool holds
             ctx.used.add("max_num_seqs")
             head += " " + (ctx.t(f"Your max_num_seqs {req.max_num_seqs} is never reached: the KV pool runs out at about "

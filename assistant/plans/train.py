@@ -1397,9 +1397,11 @@ def training_time(ctx: Ctx) -> Answer:
             "plan between the two until a short run of your own measures it.",
             f"**MoE 提醒**：上面的 MFU（{first.mfu:.0%}）是稠密模型训练的水平；MoE 的路由、专家 all-to-all 通信和分组 GEMM 通常会让它更低。"
             f"按 {low:.0%} 算要 {at:,.0f} 小时（{at / 24:,.1f} 天）；在自己的小规模实测之前，按两者之间做计划。"))
-    elif req.mfu and "mfu" in req.stated and len(results) == 1 and re.search(
+    elif req.mfu and "mfu" in req.stated and len(results) == 1 and (re.search(
             r"靠谱|现实|可信|合理|能到|做得到|达得到|(?<![a-z])(?:realistic|reasonable|achievable|plausible|doable|reachable|"
-            r"legit|believable|really get|actually get)(?![a-z])", ctx.question.lower()):
+            r"legit|believable|really get|actually get)(?![a-z])", ctx.question.lower()) or re.search(
+            slots.QUOTE_CUE, ctx.question.lower())):
+        # (also 'Llama 3 论文里说 MFU 38%-43% … 按 40% 算': a figure from someone else's cards and stack)
         # '按 MFU 50% 算要多久？这个 50% 靠谱吗？': the time at the stated MFU, and at the card's usual band beside it
         from tools.efficiency import default_mfu
 
