@@ -1387,6 +1387,44 @@ def _rental_terms_compared(done: list[tuple[Ask, Answer]], zh: bool) -> str | No
              + (f" ({note})" if note else "") + "."))
 
 
+def _models_note(done: list[tuple[Ask, Answer]], zh: bool) -> str:
+    """Models compared on one card: the format each was sized in when it is not the published one, and an MoE's
+    decode advantage (weight bytes read per token go with the active parameters, not the total)."""
+    from knowledge.catalog import default_catalog
+    from tools.params import count_parameters
+
+    cat = default_catalog()
+    said, specs = [], []
+    for a, x in done:
+        req = x.request or {}
+        try:
+            spec = cat.model(req.get("model"))[0]
+        except (LookupError, ValueError, TypeError):
+            return ""
+        specs.append((a, spec))
+        best, asked = x.figures.get("best_precision"), x.figures.get("precision")
+        if isinstance(best, str) and best != asked and x.figures.get(f"{best}_per_gpu_gb") and not req.get("num_gpus"):
+            said.append((a.text, asked, x.figures.get("min_gpus"), best, x.figures[f"{best}_per_gpu_gb"]))
+    out = ""
+    if said:  # ('放在 A100 40G 上哪个能跑'): on one card, each in the format that fits there
+        out += (" 单卡上：" + "；".join(f"{t} 的 {a} 要 {m} 张，{b} 单卡放得下（{g:.1f} GB）" for t, a, m, b, g in said) + "。"
+                if zh else " On one card: " + "; ".join(f"{t} needs {m} in {a}, fits one in {b} ({g:.1f} GB)"
+                                                        for t, a, m, b, g in said) + ".")
+    moe = [(a, sp) for a, sp in specs if sp.moe is not None]
+    dense = [(a, sp) for a, sp in specs if sp.moe is None]
+    if moe and dense:
+        am, sm = moe[0]
+        ad, sd = dense[0]
+        act, full = count_parameters(sm).active, count_parameters(sd).active
+        if act and full > 2 * act:
+            out += (f" {am.text} 每个 token 只激活约 {act / 1e9:.1f}B 参数（{sd.name} 是 {full / 1e9:.0f}B），解码时每 token 读的权重"
+                    f"约少 {full / act:.0f} 倍：同样的卡上快好几倍；两者能力不同，按任务选。" if zh else
+                    f" {am.text} activates about {act / 1e9:.1f}B parameters a token ({sd.name}: {full / 1e9:.0f}B), so decoding "
+                    f"reads ~{full / act:.0f}× fewer weight bytes a token: several times faster on the same card; they "
+                    "differ in ability, so the task decides.")
+    return out
+
+
 def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = "") -> str:
     """Fits first, then the least memory per GPU; 'do we need X' is answered as needed / not needed; several values
     of one input are listed side by side; 'which takes less VRAM?' is answered by memory alone."""
@@ -1407,6 +1445,8 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
                 f"{big[1].per_gpu_gb - small[1].per_gpu_gb:.1f} GB。" if zh else
                 f"{listed}. **{small[0].text} takes the least memory**: {small[1].per_gpu_gb:.1f} GB per GPU, "
                 f"{big[1].per_gpu_gb - small[1].per_gpu_gb:.1f} GB less than {big[0].text}.")
+    if done[0][0].compare == "model":
+        return listed + ("。" if zh else ".") + _models_note(done, zh)
     if done[0][0].compare in VALUE_GROUPS:
         return listed + ("。" if zh else ".")
     first_a, first_v = rows[0]

@@ -488,3 +488,13 @@ def test_a_published_format_that_fills_the_cards_shows_the_concurrency_of_smalle
     # BF16 145 GB on 8 x 25 GB: ~14 at 4k; FP8 ~75 GB leaves ~5x the KV room; KV 320 KiB a token
     m = re.search(r"用 fp8 可同时 \*\*(\d+)\*\* 路；用 awq 可同时 \*\*(\d+)\*\* 路", a.answer)
     assert m and 40 <= int(m.group(1)) <= 90 and int(m.group(2)) > int(m.group(1))
+
+
+def test_models_compared_on_one_card_say_the_format_and_the_moes_decode_edge():
+    a = ask("DeepSeek-R1-Distill-Qwen-32B 和 Qwen3-30B-A3B，放在 A100 40G 上哪个能跑？")
+    head = a.answer.split("###")[0]
+    # BF16: 32.8e9 x 2 = 65.5 GB > 42 GB usable -> 2 cards; int8 ~33 GB + KV + runtime fits one
+    assert "bf16 要 2 张，int8 单卡放得下" in head
+    # 30B-A3B activates ~3.3B of 30.5B: ~10x fewer weight bytes a token than the dense 32.8B
+    m = re.search(r"约少 (\d+) 倍", head)
+    assert m and 7 <= int(m.group(1)) <= 12
