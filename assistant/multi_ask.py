@@ -1863,6 +1863,16 @@ def _table_priced_purchase(done: list[tuple[Ask, Answer]], zh: bool, prices, cal
     if not text:
         return None
     sym = "¥" if cur == "CNY" else "$"
+    from tools.driver_licence import geforce_licence
+
+    desk = [a.text for a, x in priced if geforce_licence(default_catalog().gpu((x.request or {}).get("gpu"))[0])]
+    if desk:  # (a pile of 4090s in servers: what the licence and the boards mean for a data-centre deployment)
+        text += (f" 注意 {'、'.join(desk)}：GeForce 驱动许可（§2.1.3）不允许数据中心部署（办公室机房通常不算，托管机房算）；"
+                 "三槽风扇卡一台服务器放不下 8 张（要涡轮或水冷版），没有 NVLink，24-32 GB 也限制每卡并发；机器多了运维也多。" if zh else
+                 f" Note on {', '.join(desk)}: the GeForce driver licence (§2.1.3) bars data-centre deployment (an office "
+                 "server room is commonly read as outside it, a colo rack as inside); 3-slot coolers do not fit 8 to a "
+                 "server (blower or water-cooled boards do), there is no NVLink, 24-32 GB caps each card's batch, and more "
+                 "machines mean more to run.")
     note = (f"（卡价为价格表估计，每 8 卡另加一台服务器约 {sym}{_num(host)}（机箱、CPU、内存、网卡）；价格波动大，下单前请询价"
             + (f"；{'、'.join(missing)} 价格表里没有购买价，未列入" if missing else "") + "）" if zh else
             f" (card prices are price-table estimates, plus one host server per 8 GPUs at about {sym}{_num(host)}: chassis, "

@@ -498,3 +498,14 @@ def test_models_compared_on_one_card_say_the_format_and_the_moes_decode_edge():
     # 30B-A3B activates ~3.3B of 30.5B: ~10x fewer weight bytes a token than the dense 32.8B
     m = re.search(r"约少 (\d+) 倍", head)
     assert m and 7 <= int(m.group(1)) <= 12
+
+
+def test_geforce_cards_in_a_server_purchase_carry_the_licence_and_board_caveats():
+    from tools.driver_licence import geforce_licence
+
+    assert geforce_licence(CAT.gpu("rtx-4090")[0]) and geforce_licence(CAT.gpu("rtx-5090")[0])
+    assert not geforce_licence(CAT.gpu("rtx-6000-ada")[0]) and not geforce_licence(CAT.gpu("l40s")[0])
+    a = ask("Need to serve Llama 3.1 8B to ~500 concurrent chats, ~2k tokens context on average, and we want >=20 tok/s "
+            "per user. Budget is $100k to buy hardware. L40S vs H100 vs a pile of 4090s — what would you get?")
+    head = a.answer.split("###")[0]
+    assert "GeForce driver licence (§2.1.3) bars data-centre deployment" in head
