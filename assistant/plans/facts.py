@@ -1025,15 +1025,20 @@ def at_their_efficiency(ctx: Ctx, run, model, gpu_id: str, tokens: float | None,
             x = max(near, key=lambda r: (r.name.split()[:2] == run.name.split()[:2], r.tokens))  # (the same release first)
             own = x.gpu_hours * t / x.tokens
             figures["same_size_published_gpu_hours"] = round(own)
+            close = 0.9 <= own / gpu_h <= 1.1
             lines.append(ctx.t(
                 f"**Against a published run of your size**: {x.name} took {x.gpu_hours:,.0f} GPU-hours on "
                 f"{x.tokens / 1e12:g}T tokens ({x.gpu_hours_scope.split('(')[0].strip()}), {own:,.0f} at your "
-                f"{t / 1e12:g}T: **{own / gpu_h:.2f}×** the scaled figure. Scaling a bigger run down by parameters "
-                "under-counts: a smaller model reaches less of the GPUs' peak, and the card's total also holds "
-                "post-training and restarts. Budget on the published same-size figure, with margin for your own stack.",
+                f"{t / 1e12:g}T: **{own / gpu_h:.2f}×** the scaled figure" + (
+                    ": the same pessimistic bound, from a run of your size." if close else
+                    ". Scaling a bigger run down by parameters under-counts: a smaller model reaches less of the GPUs' "
+                    "peak, and the card's total also holds post-training and restarts; take the same-size figure as the "
+                    "pessimistic bound."),
                 f"**对照同尺寸的公开数据**：{x.name} 用了 {x.gpu_hours:,.0f} 卡时、{x.tokens / 1e12:g}T token，按你的 "
-                f"{t / 1e12:g}T 折合 {own:,.0f} 卡时，是上面按参数缩放结果的 **{own / gpu_h:.2f} 倍**。按参数把大模型的卡时往下缩会"
-                "低估：小模型用到的算力峰值比例更低，官方数字还包含后训练和重启。预算请按同尺寸的公开数字，并给自己的框架留余量。"))
+                f"{t / 1e12:g}T 折合 {own:,.0f} 卡时，是上面按参数缩放结果的 **{own / gpu_h:.2f} 倍**" + (
+                    "：同样是保守上限，来自同尺寸的训练。" if close else
+                    "。按参数把大模型的卡时往下缩会低估：小模型用到的算力峰值比例更低，官方数字还包含后训练和重启；"
+                    "保守上限请按同尺寸的公开数字。")))
     return lines, figures
 
 
