@@ -509,3 +509,23 @@ def test_geforce_cards_in_a_server_purchase_carry_the_licence_and_board_caveats(
             "per user. Budget is $100k to buy hardware. L40S vs H100 vs a pile of 4090s — what would you get?")
     head = a.answer.split("###")[0]
     assert "GeForce driver licence (§2.1.3) bars data-centre deployment" in head
+
+
+def test_colocation_named_without_a_price_is_costed_at_the_default():
+    a = ask("Rough 3-year TCO please: buy 16x H100 (two HGX servers) vs rent equivalent, for near-continuous training. "
+            "Power is $0.10/kWh. We'd colo the servers.")
+    assert "colocation named but not priced" in a.answer and "no hosting fee" not in a.answer
+
+
+def test_our_own_model_question_asks_explicitly():
+    a = ask("训练一个我们自己的大模型大概要多少钱？")
+    assert a.answer.split("\n\n")[1].startswith("**从零训练还是在开源模型上微调")
+
+
+def test_continued_pretraining_picks_full_fine_tuning_when_it_fits():
+    a = ask("We want to domain-adapt Qwen2.5-32B on ~2B tokens of internal docs (basically continued pretraining, not chat "
+            "SFT). Hardware is one 8x A100 80GB box. LoRA or full fine-tune? And roughly how long would each take?")
+    head = a.answer.split("###")[0]
+    assert "**full fine-tuning is the pick here**" in head and "**lora wins**" not in head
+    b = ask("LoRA or full fine-tune of Qwen2.5-7B on 20M tokens of support tickets, 8x A100?")
+    assert "full fine-tuning is the pick here" not in b.answer

@@ -1298,6 +1298,12 @@ def _owner_costs(ctx: Ctx, n: int) -> dict:
                                + ("；已含电费，不再另加电费" if req.hosting_includes_power else "")))
         if req.hosting_includes_power:
             out["electricity_price"] = 0.0
+    elif (req.power_kw or req.electricity_per_kwh or req.gpu_power_w) and re.search(
+            r"托管|机柜|(?<![a-z])(?:colo\w*|co-?locat\w*|data ?cent(?:er|re)|rack space)(?![a-z])", ctx.question.lower()):
+        # ("we'd colo it" with a power price: the colocation fee is a cost the user named, at the default until quoted)
+        ctx.notes.append(ctx.t("colocation named but not priced: the default hosting fee per GPU-month is used (give your "
+                               "quote, e.g. '$3k/month colo', to replace it)",
+                               "提到托管但没给价格：按默认的每卡每月托管费计（写上报价，如“托管每月 ¥8,000”即可替换）"))
     elif req.power_kw or req.electricity_per_kwh or req.gpu_power_w:
         out["hosting_per_gpu_month"] = 0.0  # the user priced the running costs and named no hosting fee: none added
         ctx.notes.append(ctx.t("no hosting fee: you gave the power costs and none for rack space (add one, e.g. '$3k/month "

@@ -1790,5 +1790,6 @@ def own_model_scenarios(ctx: Ctx) -> Answer:
     clar = Clarification(missing=["model", "tokens", "method"], question=ctx.t(
         "From scratch or on an open model, how large, and on how many tokens?",
         "从零训练还是在开源模型上微调/继续预训练？多大参数？多少 token 数据？"), suggestions=[])
+    lines.insert(0, "**" + clar.question + "**" + ctx.t(" The cost turns on it:", "费用取决于这些："))
     return Answer(answer="\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="training_time",
                   status="needs_clarification", clarification=clar, figures=figures)
