@@ -529,3 +529,18 @@ def test_continued_pretraining_picks_full_fine_tuning_when_it_fits():
     assert "**full fine-tuning is the pick here**" in head and "**lora wins**" not in head
     b = ask("LoRA or full fine-tune of Qwen2.5-7B on 20M tokens of support tickets, 8x A100?")
     assert "full fine-tuning is the pick here" not in b.answer
+
+
+@pytest.mark.parametrize("text, cards", [
+    ("公司要从头预训练一个 1.5B 的小模型，数据 3000 亿 token，要求一个月内训完。租卡预算 30 万人民币，租什么卡、租几张合适？",
+     ("a800", "h800", "rtx-4090")),
+    ("We need to pretrain a 1.5B model on 300B tokens within a month. Which GPUs should we rent, and how many?",
+     ("a100-80gb", "h100", "h200")),
+])
+def test_which_card_for_a_training_deadline_compares_the_usual_rentals(text, cards):
+    a = ask(text)
+    for g in cards:
+        assert f"{g}_num_gpus" in a.figures
+    # 6 x 1.5e9 x 3e11 = 2.7e21 FLOPs; H800/H100 at 989 TF x 0.40: 1,900 GPU-h -> 8 GPUs finish in ~250 h < 635 h
+    assert a.figures[f"{cards[1]}_num_gpus"] == 8
+    assert re.search(r"\*\*(?:选|Pick) (?:\d+ 张 |\d+× )", a.answer)

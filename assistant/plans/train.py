@@ -829,6 +829,11 @@ def _per_card_pick(ctx: Ctx, model, results, per_card: dict[str, int], figures: 
     return note + "\n\n" + md_table(head, rows) + "\n\n" + pick
 
 
+# 'which card?' for a training job with none named: the cards people rent for it (the China market's own where the
+# question is Chinese: A800/H800 are what Chinese clouds list)
+WHICH_CARD = (r"什么卡|哪种卡|哪款卡|用啥卡|租啥|选什么卡|选哪种|" +
+              r"(?<![a-z])(?:which|what) (?:gpus?|cards?|hardware)(?: should| to| would| do)?(?![a-z])")
+RENTAL_CHOICES = {"en": ("a100-80gb", "h100", "h200"), "zh": ("a800", "h800", "rtx-4090")}
 DEADLINE_SLACK = 0.15  # a deadline's count leaves this much of the time to spare: restarts, evaluation, a slower MFU
 
 
@@ -1271,7 +1276,14 @@ def training_time(ctx: Ctx) -> Answer:
         ctx.assume("Llama-3.1-8B", "Llama-3.1-8B（未指定模型）")
     model = ctx.model() if req.model else ctx.deps.catalog.model("llama-3.1-8b")[0]
     gpus = req.gpus if len(req.gpus) > 1 else [req.gpu or DEFAULT_GPU]
-    if not req.gpu:
+    if not req.gpu and re.search(WHICH_CARD, ctx.question.lower()) and not req.num_gpus:
+        # ('租什么卡、租几张合适？', 'which GPUs should we rent?'): the usual rental cards of the market, each at its own
+        # count, with a pick, not one default card
+        gpus = list(RENTAL_CHOICES["zh" if ctx.zh else "en"])
+        ctx.req = req = req.model_copy(update={"gpus": gpus, "gpu": gpus[0]})
+        ctx.assume("cards compared: " + ", ".join(ctx.gpu(g).name for g in gpus) + " (the usual rentals; name yours to "
+                   "replace them)", "对比的卡：" + "、".join(ctx.gpu(g).name for g in gpus) + "（常见的租用卡；可指定）")
+    elif not req.gpu:
         ctx.assume("A100 80GB", "A100 80GB（未指定 GPU）")
     tokens = training_tokens(ctx)
     dense = ctx.gpu(gpus[0]).bf16_dense_tflops
