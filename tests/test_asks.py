@@ -261,9 +261,12 @@ def test_gpus_for_a_deadline_finish_in_time_in_whole_servers(days, tokens):
     a = ask(f"How many H100s do I need to train a 70B model on {tokens / 1e12:g}T tokens in {days} days?")
     n = a.request["num_gpus"]
     assert a.intent == "training_time" and n % 8 == 0
-    assert a.figures["wall_hours"] <= days * 24
-    # 8 fewer GPUs would not do: GPU-hours / (n - 8) > the deadline (the GPU-hours hardly change with 8 GPUs)
-    assert a.figures["gpu_hours"] / (n - 8) > days * 24 * 0.97
+    # the count leaves 15% of the time to spare (restarts, evaluation, a slower MFU: plans.train.DEADLINE_SLACK), so the
+    # run ends within deadline / 1.15
+    room = days * 24 / 1.15
+    assert a.figures["wall_hours"] <= room
+    # 8 fewer GPUs would not do: GPU-hours / (n - 8) > that (the GPU-hours hardly change with 8 GPUs)
+    assert a.figures["gpu_hours"] / (n - 8) > room * 0.97
 
 
 def test_the_cost_per_million_tokens_from_a_stated_price_and_throughput():
