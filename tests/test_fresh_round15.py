@@ -544,3 +544,16 @@ def test_which_card_for_a_training_deadline_compares_the_usual_rentals(text, car
     # 6 x 1.5e9 x 3e11 = 2.7e21 FLOPs; H800/H100 at 989 TF x 0.40: 1,900 GPU-h -> 8 GPUs finish in ~250 h < 635 h
     assert a.figures[f"{cards[1]}_num_gpus"] == 8
     assert re.search(r"\*\*(?:选|Pick) (?:\d+ 张 |\d+× )", a.answer)
+
+
+@pytest.mark.parametrize("text", [
+    "Meta's model card says Llama 3.1 8B took 1.46M H100 GPU-hours for ~15T tokens. We want to continue-pretrain an 8B on "
+    "50B tokens of our own code. so 1.46M × 50/15000 ≈ 4.9k GPU-hours → ~12.7 days on 16 H100s. sound right?",
+    "DeepSeek-V3 技术报告说总共用了 278.8 万 H800 GPU 小时、14.8T token。我们想从头预训一个 7B dense，2T token，64 张 H800。"
+    "按比例 2.788M × (7/37) × (2/14.8) 算大概 7.1 万卡时，也就是 46 天左右？这样算靠谱吗",
+])
+def test_a_users_own_scaling_of_a_run_is_recognised_as_scaled(text):
+    a = ask(text)
+    # 1.46M x 50B / 15T = 4,867 GPU-h / 16 = 304 h (the run scaled); 2.788M x 7/37 x 2/14.8 = 71.3k GPU-h / 64 = 1,114 h
+    assert ("is the run scaled to your job" in a.answer) or ("就是把那次训练按你的任务折算" in a.answer)
+    assert "whole GPU-hours spread" not in a.answer and "全部卡时摊到" not in a.answer

@@ -1494,11 +1494,31 @@ def training_time(ctx: Ctx) -> Answer:
             "**按 token 比例算就行吗？** 不行：算力随参数量 × token 数变（6·N·D；MoE 按激活参数），换了模型大小要两者一起折算"
             "（上面已折算）；公开的总卡时还包含你的任务没有的部分（长上下文扩展、后训练、重启、消融实验），以及对方自己的框架和精度"
             f"（如 FP8）。计划按 FLOPs 估算（这里 {first.wall_hours:,.0f} 小时），折算值作交叉核对。"))
-    if published and req.period_hours and "period_hours" in req.stated and not (
-            req.measured_tokens or req.measured_model or req.measured_gpu or req.measured_num_gpus or req.deadline_hours):
+    own_figure = bool(published and req.period_hours and "period_hours" in req.stated and not (
+        req.measured_tokens or req.measured_model or req.measured_gpu or req.measured_num_gpus or req.deadline_hours))
+    h = req.period_hours or 0.0
+    theirs = figures.get("scaled_gpu_hours", 0) / n
+    if own_figure and theirs and 0.8 <= h / theirs <= 1.25:
+        # ('1.46M × 50/15000 ≈ 4.9k GPU-hours → ~12.7 days on 16 H100s. sound right?'): the user already scaled the run
+        lines.append(ctx.t(
+            f"**Your {h:,.0f} h ({h / 24:,.1f} days) is the run scaled to your job**, the same as above ({theirs:,.0f} h): "
+            f"right as the pessimistic bound (the published hours hold the lab's restarts, evaluations and post-training). "
+            f"At a usual MFU your run is {first.wall_hours:,.0f} h ({first.wall_hours / 24:,.1f} days): plan between the two.",
+            f"**你算的 {h:,.0f} 小时（{h / 24:,.1f} 天）就是把那次训练按你的任务折算**，和上面一致（{theirs:,.0f} 小时）：作为保守上限"
+            f"是对的（公开卡时含对方的重启、评测和后训练）。按常见 MFU 你的任务约 {first.wall_hours:,.0f} 小时"
+            f"（{first.wall_hours / 24:,.1f} 天）：按两者之间做计划。"))
+        ctx.used.add("period_hours")
+    elif own_figure and theirs and h < 3 * theirs:
+        # ('… by my ratio 7.1万卡时, 46 days?'): the user's own scaling, set against both figures
+        lines.append(ctx.t(
+            f"**Your {h:,.0f} h ({h / 24:,.1f} days)** against: {theirs:,.0f} h at the run's own efficiency scaled to your "
+            f"job (tokens and active parameters, above), {first.wall_hours:,.0f} h at a usual MFU. The scaled figure is the "
+            "pessimistic bound; plan between the two.",
+            f"**你算的 {h:,.0f} 小时（{h / 24:,.1f} 天）**对照：按那次训练自己的效率折算到你的任务（token 和激活参数，见上）是 "
+            f"{theirs:,.0f} 小时，按常见 MFU 是 {first.wall_hours:,.0f} 小时。折算值是保守上限，按两者之间做计划。"))
+        ctx.used.add("period_hours")
+    elif own_figure:
         # ('… took 1.46M GPU-hours; we have 64 GPUs, so 1.46M/64 ≈ 22,800 h??'): the user's own division, checked
-        h = req.period_hours
-        theirs = figures.get("scaled_gpu_hours", 0) / n
         lines.append(ctx.t(
             f"**Your {h:,.0f} h ({h / 24:,.0f} days) is the published run's whole GPU-hours spread over your GPUs**: that "
             f"run's model and tokens, not your job. Yours is {h / first.wall_hours:,.0f}× shorter at the assumed MFU "
