@@ -2046,10 +2046,12 @@ def _memory_version(ctx: Ctx, answer: Answer) -> Answer:
         log.exception("sizing the other memory version failed")
         return answer
     head = _headline(alt).strip()
-    lead = lambda h: (re.match(r"\*\*(.+?)\*\*", h) or re.match(r"(.*)", "")).group(1)  # noqa: E731  ('Yes, in int8')
+    names = "|".join(re.escape(x) for x in (ctx.gpu().name, others[0].name))
+    lead = lambda h: re.sub(names, "", (re.match(r"\*\*(.+?)\*\*", h) or re.match(r"(.*)", "")).group(1))  # noqa: E731
     if alt.status != "answered" or not alt.verdict or (alt.verdict.fits == answer.verdict.fits and
-                                                        lead(head) == lead(_headline(answer).strip())):
-        return answer
+                                                        lead(head) == lead(next((p.strip() for p in answer.answer.split(
+                                                            "\n\n") if p.strip().startswith("**")), ""))):
+        return answer  # (the same verdict on both versions: '92 H20s' either way is nothing to ask about)
     gpu = ctx.gpu()
     text = ctx.t(f"**{gpu.name} or {other.name}?** It decides this: the answer below is for the {gpu.memory_gb:g} GB "
                  f"version; on the {other.memory_gb:g} GB one: {head}",

@@ -557,3 +557,9 @@ def test_a_users_own_scaling_of_a_run_is_recognised_as_scaled(text):
     # 1.46M x 50B / 15T = 4,867 GPU-h / 16 = 304 h (the run scaled); 2.788M x 7/37 x 2/14.8 = 71.3k GPU-h / 64 = 1,114 h
     assert ("is the run scaled to your job" in a.answer) or ("就是把那次训练按你的任务折算" in a.answer)
     assert "whole GPU-hours spread" not in a.answer and "全部卡时摊到" not in a.answer
+
+
+def test_the_other_memory_version_is_not_asked_about_when_it_gives_the_same_answer():
+    a = ask("要上线客服机器人，模型 Qwen2.5-32B，高峰 50 QPS，每次输入约 1500 token、输出约 200 token，要求首字 < 2 秒、"
+            "每路 > 15 tok/s。用 H20 的话要几张？")
+    assert "还是 141 GB" not in a.answer  # (a compute-bound count: the same on the 96 GB and the 141 GB H20)
