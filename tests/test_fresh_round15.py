@@ -563,3 +563,11 @@ def test_the_other_memory_version_is_not_asked_about_when_it_gives_the_same_answ
     a = ask("要上线客服机器人，模型 Qwen2.5-32B，高峰 50 QPS，每次输入约 1500 token、输出约 200 token，要求首字 < 2 秒、"
             "每路 > 15 tok/s。用 H20 的话要几张？")
     assert "还是 141 GB" not in a.answer  # (a compute-bound count: the same on the 96 GB and the 141 GB H20)
+
+
+def test_a_measured_step_moved_to_another_card_times_the_whole_job():
+    a = ask("Our current run: Llama-3-8B LoRA on 4x A100 80GB takes 8.5 s/step, global batch 64 seqs × 2048 tokens. We're "
+            "moving to 4x H100 SXM. How long for 3 epochs over 400M tokens on the H100s?")
+    # 64 x 2048 = 131,072 tokens a step; 400M x 3 = 1.2e9 tokens = 9,155 steps x 8.5 s = 77,820 s = 21.6 h on the A100s
+    assert "9,155 steps" in a.answer and "**21.6 h (0.9 days)**" in a.answer
+    assert "0.0 h" not in a.answer

@@ -903,12 +903,23 @@ def _measured_on_other_cards(ctx: Ctx, results, figures: dict, ratio_below: bool
         price = req.price_per_gpu_hour if (req.price_per_gpu_hour and r is results[base]) else None
         options.append(Option(label=f"{n}× {ctx.gpu(r.gpu).name}", gpu=r.gpu, num_gpus=n,
                               price_per_gpu_hour=price or (rate.typical if rate else None)))
-    text, figs, _ = compare_job(options, speeds, base, req.period_hours, ctx.zh, "¥" if cur == "CNY" else "$", source,
-                                ctx.calls)
+    hours = req.period_hours
+    said_en = f"your measured {hours:,.0f} h"
+    said_zh = f"你实测的 {hours:,.0f} 小时"
+    if req.measured_step_s and req.measured_tokens and req.tokens:
+        # ('8.5 s/step, global batch 64 × 2048 … 3 epochs over 400M tokens on the H100s?'): the measured step carried to
+        # the whole job on the measured card (steps = the job's tokens / a step's tokens), then to the others
+        job = req.tokens * (req.epochs or 1)
+        hours = req.measured_step_s * job / req.measured_tokens / 3600
+        said_en = (f"your measured {req.measured_step_s:g} s a step × {job / req.measured_tokens:,.0f} steps "
+                   f"({job:.3g} tokens / {req.measured_tokens:,.0f} a step) = {hours:,.1f} h")
+        said_zh = (f"你实测的每步 {req.measured_step_s:g} 秒 × {job / req.measured_tokens:,.0f} 步（{job:.3g} token ÷ 每步 "
+                   f"{req.measured_tokens:,.0f}）= {hours:,.1f} 小时")
+    text, figs, _ = compare_job(options, speeds, base, hours, ctx.zh, "¥" if cur == "CNY" else "$", source, ctx.calls)
     figures |= {f"measured_{k}": v for k, v in figs.items()}
-    ctx.assume(f"your measured {req.period_hours:,.0f} h is on {options[base].label}; the other cards' hours are it over "
+    ctx.assume(f"{said_en} is on {options[base].label}; the other cards' hours are it over "
                "the speed ratio (prices not given are the table's typical on-demand rates)",
-               f"你实测的 {req.period_hours:,.0f} 小时是在 {options[base].label} 上；其他卡的小时数 = 它 ÷ 速度比（未给的价格按"
+               f"{said_zh}是在 {options[base].label} 上；其他卡的小时数 = 它 ÷ 速度比（未给的价格按"
                "价格表按需典型价）")
     return "\n" + ctx.t("**From your measured run**: ", "**按你的实测时长**：") + text + "\n"
 
