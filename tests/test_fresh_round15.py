@@ -571,3 +571,17 @@ def test_a_measured_step_moved_to_another_card_times_the_whole_job():
     # 64 x 2048 = 131,072 tokens a step; 400M x 3 = 1.2e9 tokens = 9,155 steps x 8.5 s = 77,820 s = 21.6 h on the A100s
     assert "9,155 steps" in a.answer and "**21.6 h (0.9 days)**" in a.answer
     assert "0.0 h" not in a.answer
+
+
+# --- readings AF2 exposed ------------------------------------------------------------------------------------------------
+def test_numbered_questions_are_not_quant_levels_and_a_compound_offload_is_negated():
+    r = _req("planning a full finetune (not lora) of llama 3.1 8B, ~2B tokens, seq len 8k, on one node of 8x H100 SXM. "
+             "q1: does it fit without deepspeed cpu offload? q2: ballpark wall clock?")
+    assert r.precision is None and r.offload == "none"
+    assert _req("llama 70b at q2 or q3 on a 4090?").precision == "q3_k_m"
+
+
+@pytest.mark.parametrize("text, prompt", [("prompt一般3-4k token，并发20左右", 3072), ("prompts are 3-4k tokens", 3072),
+                                          ("prompt 3k-4k tokens", 3072)])
+def test_a_length_range_shares_its_unit(text, prompt):
+    assert slots.lengths(text.lower())["prompt_len"] == prompt

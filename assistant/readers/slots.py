@@ -42,7 +42,7 @@ NEGATOR = (r"(?:\bw/o|\bwithout|\bno|\bnot|\bnever|\bneither|\bdon'?t use|\bdo n
            r"\bnot using|不开|不用|不要|不能|关掉|关闭|不支持|没有|没开|不是|不做|不加|非|无需|无|不)")
 NEGATABLE = (r"(?:cpu[\s-]*|nvme[\s-]*)?offload\w*|q?lora|bf16|fp16|fp8|int8|int4|nf4|4[\s-]?bit|8[\s-]?bit|"
              r"zero(?:[\s_-]*(?:stage)?[\s_-]*[0-3])?|fsdp|deepspeed|quanti[sz]\w*|量化|卸载")
-_NEG_JOIN = r"\s*(?:/|\bor\b|\bnor\b|、|或者?|和|也不)\s*"
+_NEG_JOIN = r"(?:\s*(?:/|\bor\b|\bnor\b|、|或者?|和|也不)\s*|\s+)"  # ('without deepspeed cpu offload': a compound too)
 _NEGATED = (NEGATOR + r"\s*(?:the\s+|a\s+|any\s+)?(?:" + NEGATABLE + r")(?:" + _NEG_JOIN + r"(?:the\s+|any\s+)?(?:"
             + NEGATABLE + r"))*(?![a-z0-9])")
 
@@ -272,8 +272,8 @@ def precision(text: str) -> dict:
     unquantised = has(r"原版|不量化|未量化|无量化|" + w(r"unquantized|unquantised|no quantization|without quantization"), text)
     for p, pattern in (("iq4_xs", w(r"iq4_xs|iq4_nl")), ("iq3_xxs", w(r"iq3_[a-z]+")), ("iq2_xxs", w(r"iq2_[a-z]+")),
                        ("nvfp4", w("nvfp4")),  # (llama.cpp's i-quants and Blackwell's FP4: each its own bytes)
-                       ("q3_k_m", w(r"q3(?:_k(?:_[ms])?)?|3[\s-]?bit") + r"|3位|三位"),  # ('at Q2/Q3': the larger, Q3)
-                       ("q2_k", w(r"q2(?:_k)?|2[\s-]?bit") + r"|2位|二位"),
+                       ("q3_k_m", w(r"q3(?:_k(?:_[ms])?)?(?!\s*[:：)）])|3[\s-]?bit") + r"|3位|三位"),  # ('at Q2/Q3': Q3)
+                       ("q2_k", w(r"q2(?:_k)?(?!\s*[:：)）])|2[\s-]?bit") + r"|2位|二位"),  # ('q2: wall clock?': a question)
                        ("bare", BARE_QUANT_PATTERN),  # ('Q4', 'Q8' not read as a checkpoint's name: formats.bare_quant)
                        ("nf4", w("nf4")), ("fp8", w("fp8|e4m3")), ("bf16", w("bf16|bfloat16")),
                        ("fp16", w("fp16|float16|half precision") + "|半精度"), ("fp32", w("fp32|float32|full precision") + "|全精度"),
@@ -417,6 +417,8 @@ def contexts_named(text: str) -> list[int]:
 def lengths(text: str) -> dict:
     """Sequence / context / prompt / output lengths in tokens (k = 1024)."""
     out: dict = {}
+    # ('prompt 一般 3-4k token', 'prompts are 3-4k'): the unit after a range is both ends' (this text is local)
+    text = re.sub(r"(?<![\d.])(\d+(?:\.\d+)?)(\s*[-~～到至]\s*)(\d+(?:\.\d+)?)(\s*k)(?![a-z])", r"\1k\2\3\4", text)
     text = re.sub(r"(?:输入|input|prompt)\s*(?:[:：/]|to|比)\s*(?:输出|output|completion)[^0-9]{0,8}\d+(?:\.\d+)?\s*[:：]\s*\d+(?:\.\d+)?",
                   lambda m: " " * len(m.group(0)), text)  # '输入:输出 3:1': a ratio, not lengths
     text = re.sub(RATIO_FIRST, lambda m: " " * len(m.group(0)), text)  # ('3:1 input to output')
