@@ -2063,8 +2063,8 @@ def _memory_version(ctx: Ctx, answer: Answer) -> Answer:
                          suggestions=[gpu.name, other.name])
     body = answer.answer
     first, sep, rest = body.partition("\n\n")
-    return answer.model_copy(update={"answer": first + "\n\n" + text + (sep + rest if sep else ""),
-                                     "status": "needs_clarification", "clarification": clar})
+    # (said, with the question as a one-click completion; the answer for the default version stands)
+    return answer.model_copy(update={"answer": first + "\n\n" + text + (sep + rest if sep else ""), "clarification": clar})
 
 
 # models that think before they answer by default: DeepSeek-R1 and its distills, QwQ, Qwen3 (hybrid, thinking on
@@ -2104,7 +2104,9 @@ def _job_unstated(ctx: Ctx) -> bool:
     return bool(req.intent == "inference_memory" and req.model and req.gpu and "num_gpus" not in req.stated
                 and re.search(COUNT_WORDS, low) and not re.search(INFER_CUE + "|" + FINETUNE_CUE + "|" + SERVICE_WORDS, low)
                 and not any((req.concurrent_users, req.requests_per_s, req.batch, req.context, req.prompt_len,
-                             req.precision, req.method, req.methods, req.tokens, req.team_size)))
+                             req.precision, req.method, req.methods, req.tokens, req.team_size, req.tokens_per_day,
+                             req.throughput_tokens_per_s, req.daily_active_users, req.period_hours, req.deadline_hours,
+                             req.price_per_gpu_hour, req.budget, req.purchase, req.batch_items, req.batch_output_tokens)))
 
 
 def _run_or_train(ctx: Ctx, answer: Answer) -> Answer:

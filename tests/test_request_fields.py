@@ -139,6 +139,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "measured_step_s": ("Llama 3.1 8B full fine-tune on 8x A100 80GB, global batch 64 x 4096, 1.2B tokens: how long?",
                         "Llama 3.1 8B full fine-tune on 8x A100 80GB, global batch 64 x 4096, we measured 25 s per step, "
                         "1.2B tokens: how long?"),
+    "batch_output_tokens": ("offline batch job with Llama 3.1 8B on 1 H100: how fast does it generate?",
+                            "offline batch job with Llama 3.1 8B on 1 H100: generate 5B tokens in total, how long?"),
     "usage_gpu_hours_per_month": ("buying an 8x RTX 5090 rig (~$35k all-in) instead of renting H100s at $2.20/GPU-hr: "
                                   "payback period?",
                                   "buying an 8x RTX 5090 rig (~$35k all-in) instead of renting H100s at $2.20/GPU-hr; we "

@@ -1299,7 +1299,10 @@ def _owner_costs(ctx: Ctx, n: int) -> dict:
         if req.hosting_includes_power:
             out["electricity_price"] = 0.0
     elif (req.power_kw or req.electricity_per_kwh or req.gpu_power_w) and re.search(
-            r"托管|机柜|(?<![a-z])(?:colo\w*|co-?locat\w*|data ?cent(?:er|re)|rack space)(?![a-z])", ctx.question.lower()):
+            r"托管|机柜|(?<![a-z])(?:colo\w*|co-?locat\w*|data ?cent(?:er|re)|rack space)(?![a-z])", ctx.question.lower()) \
+            and not re.search(r"(?:托管|机柜|colo\w*|co-?locat\w*)(?:[^.。;；\n]|\.(?=\d)){0,40}?(?:/|per\s*|每)\s*(?:kwh|度)|"
+                              r"(?:kwh|度)[^.。;；\n]{0,20}?(?:all[\s-]?in|含托管)", ctx.question.lower()):
+        # ('Colo charges $0.12/kWh', '€0.25/kWh all-in': the colocation is priced through the power price; no fee on top)
         # ("we'd colo it" with a power price: the colocation fee is a cost the user named, at the default until quoted)
         ctx.notes.append(ctx.t("colocation named but not priced: the default hosting fee per GPU-month is used (give your "
                                "quote, e.g. '$3k/month colo', to replace it)",
