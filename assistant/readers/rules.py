@@ -429,13 +429,16 @@ _AT_THEIR_RATE = (r"同样(?:的)?\s*效率|按(?:他们|它|这个|人家)(?:�
 
 
 def _each_card_counted(work: str, names) -> bool:
-    """Every card named carries its own count ('2x RTX 6000 Ada, 1x H100 PCIe, or 4x RTX 5090'): set-ups quoted."""
+    """Every card named carries its own count, not all the same ('2x RTX 6000 Ada, 1x H100 PCIe, or 4x RTX 5090'):
+    set-ups quoted."""
     from assistant.readers.names import Names, counts_near_gpus
 
     spans = [sp for sp in names.gpu_spans]
     if len({sp[2] for sp in spans}) < 2:
         return False
-    return all(counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans)
+    counts = [counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans]
+    # (the same count on every card, '8 卡 H20 或者 8 卡 910B', is one box of each: the card pick compares those)
+    return all(counts) and len(set(counts)) > 1
 
 
 def _quoted_only_cards(low: str, spans) -> tuple[set, list] | None:
@@ -1378,7 +1381,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if _buys(intent, stated, work):
         stated["purchase"] = True
         intent = "recommend"
-    if intent == "recommend" and stated.get("model") and len(set(names.gpus)) >= 2 and _each_card_counted(low, names):
+    if intent == "recommend" and stated.get("model") and len(set(names.gpus)) >= 2 and _each_card_counted(low, names) \
+            and not any(k in stated for k in ("power_limit_w", "rack_units")):
         # ('the quotes we got: 2x RTX 6000 Ada, 1x H100 PCIe, or 4x RTX 5090 — which?'): those set-ups, compared as quoted
         intent = "serving" if any(k in stated for k in ("concurrent_users", "team_size", "requests_per_s",
                                                          "daily_active_users")) else "inference_memory"
