@@ -1385,7 +1385,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             and not any(k in stated for k in ("power_limit_w", "rack_units")):
         # ('the quotes we got: 2x RTX 6000 Ada, 1x H100 PCIe, or 4x RTX 5090 — which?'): those set-ups, compared as quoted
         intent = "serving" if any(k in stated for k in ("concurrent_users", "team_size", "requests_per_s",
-                                                         "daily_active_users")) else "inference_memory"
+                                                         "daily_active_users")) else \
+            "inference_speed" if stated.get("max_throughput") or re.search(r"速度|吞吐|多快|" + slots.w(
+                r"fast\w*|speed|throughput|tok(?:en)?s?/s|batch|bulk"), low) else "inference_memory"
     if re.search(slots.HOST_OWNED, work):
         stated["host_owned"] = True
     if re.search(r"合规|国内(?:能|可以)?(?:合规)?(?:采购|买|购买)(?:到)?的?(?:卡|显卡|gpu)|能在国内(?:买|采购)|" +
