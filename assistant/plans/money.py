@@ -1133,7 +1133,7 @@ def per_token(ctx: Ctx) -> Answer:
         ctx.used |= {"concurrent_users", "measured_concurrency"}
         lines.append(ctx.t(f"Each user at the measured load: {tps:,.0f} / {conc} concurrent = **{each:,.1f} tokens/s**.",
                            f"实测负载下每个用户：{tps:,.0f} ÷ {conc} 并发 = **{each:,.1f} token/秒**。"))
-        if req.requests_per_s and req.output_len and each:
+        if req.requests_per_s and req.output_len and each and not req.load_rate_stated:
             # the count again by Little's law: requests in flight = arrivals a second x seconds each request lasts
             first_s = req.ttft_s or 0.0
             lasts = first_s + req.output_len / each
@@ -1142,10 +1142,10 @@ def per_token(ctx: Ctx) -> Answer:
             lines.append(ctx.t(
                 f"Check by Little's law: {req.requests_per_s:g} requests/s × {lasts:,.1f} s each ({req.output_len:,} tokens "
                 f"at {each:,.1f} tokens/s" + (f" + up to {first_s:g} s to the first token" if first_s else "") +
-                f") = {inflight:,.0f} in flight; at the {conc} per GPU you measured, **{cards} GPUs**.",
+                f") = {inflight:,.0f} in flight; at the {conc} per GPU you measured, {cards} GPUs.",
                 f"用 Little 定律核对：每秒 {req.requests_per_s:g} 个请求 × 每个持续 {lasts:,.1f} 秒（{req.output_len:,} token ÷ "
                 f"{each:,.1f} token/秒" + (f" + 首 token 最多 {first_s:g} 秒" if first_s else "") +
-                f"）= 同时在途 {inflight:,.0f} 个；按你实测的每卡 {conc} 并发，**{cards} 张卡**。"))
+                f"）= 同时在途 {inflight:,.0f} 个；按你实测的每卡 {conc} 并发，{cards} 张卡。"))
             if req.ttft_s:
                 ctx.used.add("ttft_s")
                 lines.append(ctx.t(
