@@ -642,6 +642,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     # '，' would become ',' under NFKC and glue '8，128' into one number: keep a space after it
     low = unicodedata.normalize("NFKC", text.replace("，", "， ")).lower()
     low = re.sub(r"(?<![\d,.])(\d{1,3}(?:,\d{3})+)(?![\d,]|\.\d)", lambda m: m.group(1).replace(",", ""), low)  # '2,048' = 2048
+    low = re.sub(slots.QUESTION_MARKER, lambda m: " " * len(m.group(0)), low)  # ('q2: wall clock?': no Q2 quant)
     low = re.sub(r"(?<![a-z0-9.])(\d{1,3})\s*[x×*]\s*(?=\d{4}(?![\d.]*\s*b)|[a-z])", r"\1x ", low)  # '8xh100' -> '8x h100' 
     invalid = []
     if re.search(_NEGATIVE, low):

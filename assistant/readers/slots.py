@@ -52,6 +52,11 @@ def negated_spans(text: str) -> list[str]:
     return [m.group(0) for m in re.finditer(_NEGATED, text)]
 
 
+# 'q1: does it fit? q2: wall clock?': numbered questions where a clause starts, not quant levels (masked by the reader,
+# same length, so positions do not move)
+QUESTION_MARKER = r"(?:(?<=^)|(?<=[\s.?!？。;；,，]))q\d\s*[:：)）](?=\s|$)"
+
+
 def negates(term: str, text: str) -> bool:
     """Whether `term` (a pattern) is named inside a negation: negates('offload', 'no ZeRO/offload') is True; a failure
     said before it ('mine OOMs w/o offload') is what happens without it, not a rule against it."""
@@ -272,8 +277,8 @@ def precision(text: str) -> dict:
     unquantised = has(r"原版|不量化|未量化|无量化|" + w(r"unquantized|unquantised|no quantization|without quantization"), text)
     for p, pattern in (("iq4_xs", w(r"iq4_xs|iq4_nl")), ("iq3_xxs", w(r"iq3_[a-z]+")), ("iq2_xxs", w(r"iq2_[a-z]+")),
                        ("nvfp4", w("nvfp4")),  # (llama.cpp's i-quants and Blackwell's FP4: each its own bytes)
-                       ("q3_k_m", w(r"q3(?:_k(?:_[ms])?)?(?!\s*[:：)）])|3[\s-]?bit") + r"|3位|三位"),  # ('at Q2/Q3': Q3)
-                       ("q2_k", w(r"q2(?:_k)?(?!\s*[:：)）])|2[\s-]?bit") + r"|2位|二位"),  # ('q2: wall clock?': a question)
+                       ("q3_k_m", w(r"q3(?:_k(?:_[ms])?)?|3[\s-]?bit") + r"|3位|三位"),  # ('at Q2/Q3': the larger, Q3)
+                       ("q2_k", w(r"q2(?:_k)?|2[\s-]?bit") + r"|2位|二位"),
                        ("bare", BARE_QUANT_PATTERN),  # ('Q4', 'Q8' not read as a checkpoint's name: formats.bare_quant)
                        ("nf4", w("nf4")), ("fp8", w("fp8|e4m3")), ("bf16", w("bf16|bfloat16")),
                        ("fp16", w("fp16|float16|half precision") + "|半精度"), ("fp32", w("fp32|float32|full precision") + "|全精度"),
