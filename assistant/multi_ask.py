@@ -1118,13 +1118,9 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
                  "evaluations average over many tasks).")
         gid = (done[0][1].request or {}).get("gpu")
         if "fp8" in precs and gid:
-            from knowledge.catalog import default_catalog
             from tools.formats import supported_on
 
-            try:
-                card = default_catalog().gpu(gid)[0]
-            except (LookupError, ValueError):
-                card = None
+            card = _card(gid)
             if card is not None and not supported_on("fp8", card)[0] and card.int8_dense_tops:
                 text += (f" {card.name} 没有 FP8 张量核心：FP8 在它上面只是权重量化（省显存、解码快，预填充不快）；要用上它的 INT8 "
                          "张量核心，选 W8A8 INT8（SmoothQuant 类）；只为省显存可用 AWQ 4 位。" if zh else
@@ -1548,13 +1544,7 @@ def _precision_tradeoff(done: list[tuple[Ask, Answer]], rows: list, zh: bool) ->
     hi, lo = ranked[0], ranked[-1]
     if not hi[3] or not lo[3] or hi[2] <= lo[2]:
         return None
-    card = hi[1].gpu or ""
-    try:
-        from knowledge.catalog import default_catalog
-
-        card = default_catalog().gpu(card)[0].name
-    except (LookupError, ValueError):
-        pass
+    card = getattr(_card(hi[1].gpu), "name", None) or hi[1].gpu or ""
     speed = hi[2] / lo[2]
     eight = lo[2] >= 8
     if zh:
@@ -1849,21 +1839,17 @@ def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool, calls: list | None =
 
 def _table_priced_purchase(done: list[tuple[Ask, Answer]], zh: bool, prices, calls: list | None = None) -> str | None:
     """A purchase among cards with no prices stated: each plan's cards at the price table's purchase price (new or
-    used, tools.purchase.price_of) plus one host server per 8 GPUs (tools.purchase.HOST_USD, a whole server's chassis,
+    used, tools.purchase.price_of) plus one host server per 8 GPUs (tools.purchase.host_price, a whole server's chassis,
     CPUs, RAM and network), against the budget when one is stated; said as estimates to confirm with a quote."""
-    from tools.cost import DEFAULT_CNY_PER_USD
-    from tools.purchase import HOST_USD, price_of
-
-    from knowledge.catalog import default_catalog
+    from tools.purchase import host_price, price_of
 
     first = done[0][1].request or {}
     cur = "CNY" if first.get("currency") == "CNY" or zh else "USD"
-    host = HOST_USD[8] * (DEFAULT_CNY_PER_USD if cur == "CNY" else 1)
+    host = host_price(8, cur)
     priced, missing = [], []
     for a, x in done:
-        try:
-            gpu = default_catalog().gpu((x.request or {}).get("gpu"))[0]
-        except (LookupError, ValueError, TypeError):
+        gpu = _card((x.request or {}).get("gpu"))
+        if gpu is None:
             return None
         got = price_of(list(prices), gpu, cur)
         if got is None:
@@ -1883,7 +1869,7 @@ def _table_priced_purchase(done: list[tuple[Ask, Answer]], zh: bool, prices, cal
     sym = "¥" if cur == "CNY" else "$"
     from tools.driver_licence import geforce_licence
 
-    desk = [a.text for a, x in priced if geforce_licence(default_catalog().gpu((x.request or {}).get("gpu"))[0])]
+    desk = [a.text for a, x in priced if geforce_licence(_card((x.request or {}).get("gpu")))]
     if desk:  # (a pile of 4090s in servers: what the licence and the boards mean for a data-centre deployment)
         text += (f" 注意 {'、'.join(desk)}：GeForce 驱动许可（§2.1.3）不允许数据中心部署（办公室机房通常不算，托管机房算）；"
                  "三槽风扇卡一台服务器放不下 8 张（要涡轮或水冷版），没有 NVLink，24-32 GB 也限制每卡并发；机器多了运维也多。" if zh else
@@ -2076,7 +2062,7 @@ def _spec_line(gpu_ids: list, zh: bool, priced: bool = True) -> str | None:
 def _over_budget(x: Answer, prices, zh: bool) -> str | None:
     """'over your budget (~$5,950 for the machine)' when the request states a budget and the option's machine (its
     cards at the price table's cheaper typical new/used price, plus a host; a Mac at its own price) costs more."""
-    from tools.purchase import DEFAULT_CNY_PER_USD, HOST_USD, price_of
+    from tools.purchase import host_price, price_of
 
     r = x.request or {}
     budget, gid, n = r.get("budget"), r.get("gpu"), r.get("num_gpus") or 1
@@ -2090,8 +2076,7 @@ def _over_budget(x: Answer, prices, zh: bool) -> str | None:
     if got is None:
         return None
     per, condition, server, _ = got
-    host = 0.0 if gpu.vendor == "Apple" or server else HOST_USD[min((k for k in HOST_USD if k >= n), default=8)] * (
-        DEFAULT_CNY_PER_USD if cur == "CNY" else 1.0)
+    host = 0.0 if gpu.vendor == "Apple" or server else host_price(n, cur)
     cost = per * (1 if gpu.vendor == "Apple" else n) + host
     if cost <= budget * 1.05:
         return None
@@ -2104,15 +2089,13 @@ def _over_budget(x: Answer, prices, zh: bool) -> str | None:
 def _purchase_line(cards: list, zh: bool, prices) -> str | None:
     """'To buy: RTX 4090 $2,177 new, RTX 5090 $1,999 new (price table)': each card's purchase price, chosen as the
     purchase planner chooses it (tools/purchase.price_of)."""
-    from knowledge.catalog import default_catalog
     from tools.purchase import price_of
 
     cur = "CNY" if zh else "USD"
     parts = []
     for ask, gid in cards:
-        try:
-            gpu = default_catalog().gpu(gid)[0]
-        except (LookupError, ValueError):
+        gpu = _card(gid)
+        if gpu is None:
             continue
         got = price_of(list(prices), gpu, cur)
         if got is None:

@@ -15,6 +15,7 @@ from assistant.context import TIGHT_SHARE, USES, Ctx, Deps
 from assistant.plans import facts, infer, money, train
 from assistant.request import META_FIELDS, Clarification, Request
 from assistant.restate import clarification, ignored_line, restate
+from assistant.readers import slots
 from assistant.readers.rules import NEGATIVE_GPUS, NEGATIVE_LOAD, ZERO_LENGTH
 from assistant.zh import assumption_zh
 from knowledge.catalog import UnknownItem
@@ -1071,7 +1072,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                      f"10-20% 的时间在等回复，大约能支撑 **{k * 5:,}-{k * 10:,} 个在线用户**（按你们自己的使用节奏算：每分钟请求数 × 每个请求秒数）。")
         answer = answer.model_copy(update={"answer": after_headline(answer.answer, line)})
     if answer.status == "answered" and req.intent in ("serving", "inference_speed") and not req.output_len and \
-            REASONING.search(" ".join(x for x in (req.model_text or "", req.model or "", question.lower()) if x)):
+            slots.REASONING.search(" ".join(x for x in (req.model_text or "", req.model or "", question.lower()) if x)):
         # ('R1 给 20 个人用', 'Qwen3-32B 并发 100'): a reasoning model's answers are its thinking plus the reply
         answer = _reasoning_caveat(ctx, answer)
     if answer.status == "answered" and not one_of_several and _job_unstated(ctx):
@@ -1981,13 +1982,12 @@ def _budget_rent_or_buy(ctx: Ctx) -> str:
     purchase price, plus one host server), and when buying pays back against renting the same cards at the table's
     typical rate, at 24 h and 8 h a day; then what owning adds."""
     from assistant.plans.money import typical_rate
-    from tools.purchase import HOST_USD, price_of
-    from tools.cost import DEFAULT_CNY_PER_USD
+    from tools.purchase import host_price, price_of
 
     req = ctx.req
     cur = req.currency or ("CNY" if ctx.zh else "USD")
     sym = "¥" if cur == "CNY" else "$"
-    host = HOST_USD[8] * (DEFAULT_CNY_PER_USD if cur == "CNY" else 1)
+    host = host_price(8, cur)
     rows = []
     for gid in BUDGET_CARDS:
         gpu = ctx.gpu(gid)
@@ -2069,8 +2069,6 @@ def _memory_version(ctx: Ctx, answer: Answer) -> Answer:
 
 # models that think before they answer by default: DeepSeek-R1 and its distills, QwQ, Qwen3 (hybrid, thinking on
 # unless enable_thinking=False or /no_think; model card), gpt-oss (reasoning effort low/medium/high)
-REASONING = re.compile(r"(?<![a-z0-9])(?:r1|deepseek[\s-]?r1|qwq|qwen3(?![\w.-]*instruct)|gpt[\s-]?oss|thinking|推理模型|思考模式)"
-                       r"(?![a-z0-9])")
 
 
 def _reasoning_caveat(ctx: Ctx, answer: Answer) -> Answer:

@@ -94,6 +94,13 @@ class PurchasePlan(BaseModel):
     assumptions: list[str]
 
 
+def host_price(gpus: int, currency: str, cny_per_usd: float = DEFAULT_CNY_PER_USD) -> float:
+    """The machine `gpus` PCIe cards go in (HOST_USD: the smallest common build that holds them, an 8-slot server
+    beyond eight), in `currency`."""
+    size = min((k for k in HOST_USD if k >= gpus), default=GPUS_PER_SERVER)
+    return _convert(HOST_USD[size], "USD", currency, cny_per_usd)
+
+
 def price_of(prices: list[Price], gpu: GPU, currency: str, cny_per_usd: float = DEFAULT_CNY_PER_USD
              ) -> tuple[float, str, bool, bool] | None:
     """(price per card in `currency`, 'new'/'used', whether it is an 8-GPU server's price / 8, whether the record is in
@@ -268,7 +275,7 @@ def machine_power_w(gpu: GPU, n: int) -> float:
 def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
     """Every candidate card sized, priced as a machine and ranked; the rest named apart with why."""
     host_usd = lambda n: 0.0 if req.host_owned else req.host_price if req.host_price is not None else \
-        _convert(HOST_USD[n], "USD", req.currency, req.cny_per_usd)
+        host_price(n, req.currency, req.cny_per_usd)
     options, rejected = [], []
     for gpu in req.gpus:
         if "nvl72" in (gpu.form_factor or "").lower().replace(" ", "") and len(req.gpus) > 1:
@@ -307,7 +314,7 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
             if server or gpu.vendor == "Apple":
                 host = 0.0
             elif module:  # SXM / OAM modules go only into their own 8-GPU baseboard server, whatever PC you have
-                host = _convert(HOST_USD[GPUS_PER_SERVER], "USD", req.currency, req.cny_per_usd)
+                host = host_price(GPUS_PER_SERVER, req.currency, req.cny_per_usd)
             else:
                 host = host_usd(n)
             total = n * each + host
@@ -497,4 +504,4 @@ def _assumptions(req: PurchaseRequest) -> list[str]:
     return out
 
 
-__all__ = ["PurchaseRequest", "PurchaseOption", "PurchasePlan", "plan_purchase", "price_of", "HOST_USD", "FINETUNE_TOKENS"]
+__all__ = ["PurchaseRequest", "PurchaseOption", "PurchasePlan", "plan_purchase", "price_of", "host_price", "HOST_USD", "FINETUNE_TOKENS"]

@@ -27,6 +27,27 @@ USES["training_time"] = USES["training_time"] | {"gpu_rental_prices", "sample_le
 
 
 
+def _one_method(ctx: Ctx) -> str:
+    """The method a single figure is sized for: the one asked, 'full' when several or none are."""
+    methods = _methods(ctx)
+    return methods[0] if len(methods) == 1 else "full"
+
+
+def memory_at(ctx: Ctx, model, gpu, n: int | None = None, extra: dict[str, Any] | None = None):
+    """The job's training memory (tools.train_memory) on `gpu` for _one_method, at `n` GPUs (the request's count when
+    None), with `extra` TrainingMemoryRequest fields on top; the request is left as it was."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    saved = ctx.req
+    try:
+        if n is not None:
+            ctx.req = saved.model_copy(update={"num_gpus": n})
+        return estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **(
+            _memory_args(ctx, _one_method(ctx)) | (extra or {}))))
+    finally:
+        ctx.req = saved
+
+
 def _methods(ctx: Ctx) -> list[str]:
     req = ctx.req
     if req.methods:
@@ -594,8 +615,7 @@ def training_memory(ctx: Ctx) -> Answer:
 def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
     """TrainingTimeRequest fields from the request."""
     req = ctx.req
-    methods = _methods(ctx)
-    method = methods[0] if len(methods) == 1 else "full"
+    method = _one_method(ctx)
     seq, batch_tokens = req.seq_len, (req.global_batch * (req.seq_len or 2048)) if req.global_batch else None
     if req.packing is False and req.sample_len:
         # 'packing off': each sample is its own sequence, so a step holds global-batch samples of ~sample_len tokens
@@ -643,13 +663,9 @@ def run_hours(ctx: Ctx) -> float | None:
 def _does_not_fit_line(ctx: Ctx, model, gpu, n: int) -> str | None:
     """The training memory of the job on the GPUs stated: when they cannot hold it (full fine-tune states beyond all
     their memory), a line saying so, with what does: the fewest GPUs, or optimizer offload, or LoRA."""
-    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
-
-    methods = _methods(ctx)
-    method = methods[0] if len(methods) == 1 else "full"
+    method = _one_method(ctx)
     try:
-        r = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **(_memory_args(ctx, method)
-                                                                                    | _stated_layout(ctx))))
+        r = memory_at(ctx, model, gpu, extra=_stated_layout(ctx))
     except ValueError:
         return None
     ctx.used |= {k for k in ("lora_rank", "lora_targets", "optimizer", "micro_batch", "offload", "zero", "recompute",
@@ -704,11 +720,8 @@ def training_tokens(ctx: Ctx) -> float:
 def gpus_that_hold(ctx: Ctx, model, gpu) -> int:
     """No GPU count stated for a training time: one GPU when the job fits there, else the fewest that hold it (a power
     of two within a node, whole 8-GPU servers beyond), said; a time on a card the job cannot load helps nobody."""
-    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
-
-    methods = _methods(ctx)
-    method = methods[0] if len(methods) == 1 else "full"
-    r = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **_memory_args(ctx, method)))
+    method = _one_method(ctx)
+    r = memory_at(ctx, model, gpu)
     if r.fits or not r.min_gpus:
         ctx.assume_one_gpu()
         return 1
@@ -754,18 +767,11 @@ FEASIBLE_ASK = (r"够不够|够吗|够用|放得下|放不放得下|装得下|�
 
 def _memory_verdict(ctx: Ctx, model, gpu, n: int) -> str | None:
     """'Fits: 19.5 GB per GPU of 25.3 usable' for the job timed, on one card and count (tools.train_memory)."""
-    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
-
-    methods = _methods(ctx)
-    method = methods[0] if len(methods) == 1 else "full"
-    saved = ctx.req
+    method = _one_method(ctx)
     try:
-        ctx.req = saved.model_copy(update={"num_gpus": n})
-        m = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **_memory_args(ctx, method)))
+        m = memory_at(ctx, model, gpu, n)
     except (ValueError, LookupError):
         return None
-    finally:
-        ctx.req = saved
     share = m.per_gpu_gb / m.usable_gb if m.usable_gb else 0
     ok_en = "fits" + (", tight" if share > TIGHT_SHARE else "") if m.fits else f"does not fit (needs at least {m.min_gpus})"
     ok_zh = ("放得下" + ("，很紧" if share > TIGHT_SHARE else "")) if m.fits else f"放不下（至少要 {m.min_gpus} 张）"
@@ -780,7 +786,6 @@ def _per_card_pick(ctx: Ctx, model, results, per_card: dict[str, int], figures: 
     cost (the price table's typical rate); the pick is the cheapest that meets the deadline (the faster one where
     costs are within 10%)."""
     from assistant.plans.money import typical_rate
-    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 
     req = ctx.req
     code = req.currency or ("CNY" if ctx.zh else "USD")  # (a Chinese question is priced in yuan unless told)
@@ -792,11 +797,7 @@ def _per_card_pick(ctx: Ctx, model, results, per_card: dict[str, int], figures: 
         cost = r.gpu_hours * rate if rate else None
         ok = not req.deadline_hours or r.wall_hours <= req.deadline_hours
         opts.append((r, g, cost, ok))
-        methods = _methods(ctx)
-        ctx.req = req.model_copy(update={"num_gpus": per_card[r.gpu]})
-        mem = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=g, **_memory_args(
-            ctx, methods[0] if len(methods) == 1 else "full")))
-        ctx.req = req
+        mem = memory_at(ctx, model, g, per_card[r.gpu])
         share = mem.per_gpu_gb / mem.usable_gb if mem.usable_gb else None
         room = "" if share is None else f" ({share:.0%}" + (ctx.t(", tight", "，很紧") if share > TIGHT_SHARE else "") + ")"
         rows.append([g.name, f"{per_card[r.gpu]}", f"{mem.per_gpu_gb:,.1f}{room}", f"{r.wall_hours:,.1f}",
@@ -833,6 +834,8 @@ def _per_card_pick(ctx: Ctx, model, results, per_card: dict[str, int], figures: 
 # question is Chinese: A800/H800 are what Chinese clouds list)
 WHICH_CARD = (r"什么卡|哪种卡|哪款卡|用啥卡|租啥|选什么卡|选哪种|" +
               r"(?<![a-z])(?:which|what) (?:gpus?|cards?|hardware)(?: should| to| would| do)?(?![a-z])")
+# The cards compared when a training question asks which to rent and names none: the three data-centre cards most
+# listed for rent in the price table's markets (knowledge/data/prices.yaml), the China-market cuts for a Chinese question.
 RENTAL_CHOICES = {"en": ("a100-80gb", "h100", "h200"), "zh": ("a800", "h800", "rtx-4090")}
 DEADLINE_SLACK = 0.15  # a deadline's count leaves this much of the time to spare: restarts, evaluation, a slower MFU
 
@@ -843,12 +846,8 @@ def _gpus_for_deadline(ctx: Ctx, model, gpu, tokens: float) -> int:
     finishes in time; said as an assumption."""
     from tools.train_time import TrainingTimeRequest, estimate_training_time
 
-    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
-
     req = ctx.req
-    methods = _methods(ctx)
-    held = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **_memory_args(
-        ctx, methods[0] if len(methods) == 1 else "full")))
+    held = memory_at(ctx, model, gpu)
     least = max(8, math.ceil((held.min_gpus or 1) / 8) * 8) if not held.fits else 8
     # (the deadline's count never below the whole servers that hold the job: 72B full SFT on 64 GB 910Bs needs ~24)
     probe = ctx.req = req.model_copy(update={"num_gpus": least})

@@ -433,7 +433,7 @@ def _each_card_counted(work: str, names) -> bool:
     set-ups quoted."""
     from assistant.readers.names import Names, counts_near_gpus
 
-    spans = [sp for sp in names.gpu_spans]
+    spans = names.gpu_spans
     if len({sp[2] for sp in spans}) < 2:
         return False
     counts = [counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans]

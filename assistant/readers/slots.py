@@ -184,10 +184,16 @@ def model_size(text: str) -> tuple[str | None, str | None]:
     return None, None
 
 
+# Models that think before they answer, by the names people use: DeepSeek-R1 and its distills (arXiv 2501.12948),
+# QwQ (Qwen blog, 2025-03-06), Qwen3 in its default thinking mode (Qwen3 model cards; the -Instruct-2507 releases do not
+# think), gpt-oss (OpenAI model card, 2025-08-05: reasoning effort low/medium/high); plus the words for the mode.
+REASONING = re.compile(r"(?<![a-z0-9])(?:r1|deepseek[\s-]?r1|qwq|qwen3(?![\w.-]*instruct)|gpt[\s-]?oss|thinking|推理模型|思考模式)"
+                       r"(?![a-z0-9])")
+
 _METHOD_WORDS = {"qlora": r"q[\s-]?lora", "lora": r"(?<![a-z0-9q])lora(?![a-z0-9])",
                  "full": r"full[\s-]*(?:fine[\s-]*tun\w*|ft|param\w*|sft)|全参|全量"}
 _TRIED = r"(?:tried|already (?:did|ran|used)|used to (?:do|run)|did|试过|试了|用过|做过|跑过)\s*(?:a |an |the |了|过)?\s*"
-_DROPPED = (r"\s*(?:\w+\s*){0,3}?(?:plateau\w*|didn'?t (?:work|help)|did not (?:work|help)|wasn'?t enough|not enough|"
+_DROPPED = (r"(?:\w+\s*){0,3}?(?:plateau\w*|didn'?t (?:work|help)|did not (?:work|help)|wasn'?t enough|not enough|"
             r"fell short|stopped improving|underperform\w*|no good|failed|效果(?:不好|一般|不行|不够|差)|不够|不行|没用|提不上去|卡住)")
 
 
@@ -197,7 +203,7 @@ def _tried_and_dropped(m: str, text: str) -> bool:
     word = _METHOD_WORDS[m]
     return bool(re.search(_TRIED + r"(?:" + word + r")", text) or re.search(
         r"(?:" + word + r")\s*(?:[,，]?\s*(?:it|which|that|but it|but)?\s*)?(?:already\s*)?(?:试过了?|也试过|用过了?)?[,，]?\s*"
-        + _DROPPED.lstrip(r"\s*"), text))
+        + _DROPPED, text))
 
 
 def method(text: str) -> dict:
