@@ -111,6 +111,12 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
         # each plan's cards bought at the user's prices, with the servers and against the budget: those are used
         answers = _used_elsewhere_is_used(answers, frozenset({"budget", "host_price_per_server", "purchase_price", "currency",
                                                               "purchase", "gpu_purchase_prices", "used_gpus"}))
+    if comparison and any(a.compare == "gpu" for a in asks):
+        comparison += _other_models_line(answers[0].request or {}, zh)
+    if comparison and asks[0].intent in ("inference_speed", "inference_memory") and re.search(
+            r"(?:within budget|over your budget|在预算内|超出预算)", comparison):
+        # ('$2.5k budget … used 4090, new 5090, or 2x used 3090?'): each option's cards priced against the budget
+        answers = _used_elsewhere_is_used(answers, frozenset({"budget", "currency", "purchase", "used"}))
     labels = "; ".join(f"{i}) {a.text}" for i, a in enumerate(asks, 1))
     head = (f"理解为：这条消息问了 {len(asks)} 件事，依次回答：{labels}" if zh else
             f"Understood: {len(asks)} asks in this message, answered in order: {labels}")
@@ -352,7 +358,7 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return _measured_on_cards(done, zh, first)
     deadline = first.get("deadline_hours")
     if intent == "training_time" and deadline and all(x.figures.get("wall_hours") for _, x in done):
-        return _smallest_in_time(done, zh, deadline)
+        return _smallest_in_time(done, zh, deadline, question)
     if all((a.update or {}).get("purchase_price_per_server") for a, _ in done):
         bought = _servers_to_buy(done, zh)
         if bought:
@@ -463,8 +469,10 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             rule_out(f"超过功率上限（约 {x.figures['machine_power_w']:,.0f} W）" if zh else
                      f"over your power limit (~{x.figures['machine_power_w']:,.0f} W)")
         over = _over_budget(x, prices, zh) if intent in ("inference_speed", "inference_memory") else None
-        if over:  # ('~$4k budget … 2x 3090, 2x 4090, 2x 5090 or a Mac?'): a machine the budget cannot buy is no option
-            rule_out(over)
+        if over and over[1]:  # ('~$4k budget … 2x 3090, 2x 4090, 2x 5090 or a Mac?'): cards the budget cannot buy are no option
+            rule_out(over[0])
+        elif over:
+            extra.append(over[0])
         if x.figures.get("batch") and intent == "inference_speed":
             extra.append(f"batch {x.figures['batch']}")
         if intent == "serving" and x.figures.get("serve_total_gpus"):
@@ -574,7 +582,8 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
     other = pick([av for av in vals if av[0] is not win[0]], key=lambda av: av[1])
     ratio = (other[1] / win[1]) if better == "lower" else (win[1] / other[1])
     if abs(ratio - 1) < 0.03:
-        broken = _tie_broken_by_speed(done, listed, zh) if intent == "serving" else None
+        broken = _tie_broken_by_speed(done, listed, zh) if intent == "serving" else \
+            _tie_broken_by_room(done, listed, zh, {id(a) for a, _ in (win, other)}) if intent == "inference_speed" else None
         if broken:
             return broken
         tail = ""
@@ -729,6 +738,21 @@ def _tie_broken_by_speed(done: list[tuple[Ask, Answer]], listed: str, zh: bool) 
             f"（{slow[1]:.0f}）的 {fast[1] / slow[1]:.2f} 倍。" if zh else
             f"{listed}. A tie on cost (within 3%); **pick {fast[0].text}**: {fast[1]:.0f} tokens/s per user, "
             f"{fast[1] / slow[1]:.2f}× {slow[0].text}'s {slow[1]:.0f}.")
+
+
+def _tie_broken_by_room(done: list[tuple[Ask, Answer]], listed: str, zh: bool, tied: set) -> str | None:
+    """Cards as fast as each other for one stream: the one with room for a longer conversation (the longest context
+    its memory leaves) wins when it holds at least 1.5x as long; None when neither answer says or they are as close."""
+    room = [(a, x.figures["max_context"]) for a, x in done if id(a) in tied and x.figures.get("max_context")]
+    if len(room) != len(tied) or len(room) < 2:
+        return None
+    big, small = max(room, key=lambda av: av[1]), min(room, key=lambda av: av[1])
+    if big[1] < 1.5 * small[1]:
+        return None
+    return (f"{listed}。单路速度相当（差别不到 3%）；**选 {big[0].text}**：显存留给上下文的空间更大，单条最长约 {big[1]:,} token，"
+            f"{small[0].text} 约 {small[1]:,}。" if zh else
+            f"{listed}. As fast for one stream (within 3%); **pick {big[0].text}**: more memory left for context, "
+            f"about {big[1]:,} tokens for one conversation against {small[1]:,} on {small[0].text}.")
 
 
 def _priced_throughput(done: list[tuple[Ask, Answer]], vals: list, zh: bool) -> str | None:
@@ -1401,6 +1425,36 @@ def _rental_terms_compared(done: list[tuple[Ask, Answer]], zh: bool) -> str | No
              + (f" ({note})" if note else "") + "."))
 
 
+def _other_models_line(req: dict, zh: bool) -> str:
+    """Cards compared for two models named together ('Qwen3-32B, Qwen3-30B-A3B … 4090, 5090 or 2x 3090?'): the options
+    are sized on the first; what the other changes (its weights against the first's, and, for an MoE, the weight bytes
+    each token reads), so it is not dropped without a word."""
+    from knowledge.catalog import default_catalog
+    from tools.params import count_parameters
+
+    ids = list(dict.fromkeys(req.get("models") or []))
+    if len(ids) < 2 or not req.get("model"):
+        return ""
+    cat = default_catalog()
+    try:
+        first, other = cat.model(req["model"])[0], cat.model(next(i for i in ids if i != req["model"]))[0]
+    except (LookupError, ValueError, StopIteration):
+        return ""
+    p1, p2 = count_parameters(first), count_parameters(other)
+    size = p2.total / p1.total
+    speed = (p1.active or p1.total) / (p2.active or p2.total)
+    if zh:
+        line = f" 以上按 {first.name} 计算；{other.name} 的权重约是它的 {size:.1f} 倍（显存按比例变）"
+        if speed > 1.5:
+            line += f"，每个 token 只激活约 {(p2.active or p2.total) / 1e9:.1f}B 参数，解码每 token 读的权重约少 {speed:.0f} 倍：同一张卡上快好几倍"
+        return line + "。"
+    line = f" Sized on {first.name}; {other.name} has {size:.1f}× its weights (memory scales with them)"
+    if speed > 1.5:
+        line += (f" and activates about {(p2.active or p2.total) / 1e9:.1f}B parameters a token, so decoding reads ~{speed:.0f}× "
+                 "fewer weight bytes: several times faster on each of these cards")
+    return line + "."
+
+
 def _models_note(done: list[tuple[Ask, Answer]], zh: bool) -> str:
     """Models compared on one card: the format each was sized in when it is not the published one, and an MoE's
     decode advantage (weight bytes read per token go with the active parameters, not the total)."""
@@ -1689,25 +1743,46 @@ def _compare_layouts(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
         ("; ".join(listed) + ". " + pick + " (" + why + ").")
 
 
-def _smallest_in_time(done: list[tuple[Ask, Answer]], zh: bool, deadline: float) -> str:
-    """Options for a job with a deadline: each one's hours and cost (the user's prices where given), whether it makes
-    the deadline; the pick is the fewest GPUs that make it, then the cheapest."""
-    rows, ok = [], []
+def _smallest_in_time(done: list[tuple[Ask, Answer]], zh: bool, deadline: float, question: str = "") -> str:
+    """Options for a job with a deadline: each one's hours and cost (the user's prices where given), and whether it
+    makes the deadline with room to spare (train.DEADLINE_SLACK of the time left for restarts, evaluation and a slower
+    MFU than assumed), only just (inside the deadline, not the margin, or the estimate's band reaching past it), or
+    not; the pick is among those with room: the cheapest when the user asks for cost, else the fewest GPUs, then the
+    cheapest."""
+    from assistant.plans.train import DEADLINE_SLACK
+
+    rows, ok, tight = [], [], []
     for a, x in done:
         h = x.figures["wall_hours"]
+        high = x.figures.get("wall_hours_high") or h
         cost = x.figures.get("cost_at_your_price") or x.figures.get("cost_usd")
+        sym = "¥" if (x.request or {}).get("currency") == "CNY" and x.figures.get("cost_at_your_price") else "$"
         n = (x.request or {}).get("num_gpus") or 1
+        safe = h * (1 + DEADLINE_SLACK) <= deadline and high <= deadline * (1 + DEADLINE_SLACK)
         made = h <= deadline
-        rows.append(f"{a.text}: {h:,.1f} " + ("小时" if zh else "h") + (f"，约 {_num(cost)} 美元" if zh and cost else
-                                                                     f", ~${_num(cost)}" if cost else "")
-                    + ("（赶得上）" if zh and made else "（赶不上）" if zh else " (makes it)" if made else " (misses it)"))
-        if made:
-            ok.append((n, cost or 0, a))
+        verdict = ("（赶得上，有余量）" if safe else "（勉强赶得上：没有余量）" if made else "（赶不上）") if zh else \
+            (" (makes it, with room)" if safe else f" (only just: the band reaches {high:,.0f} h)" if made
+             else " (misses it)")
+        rows.append(f"{a.text}: {h:,.1f} " + ("小时" if zh else "h") + (f"，约 {sym}{_num(cost)}" if zh and cost else
+                                                                     f", ~{sym}{_num(cost)}" if cost else "") + verdict)
+        (ok if safe else tight if made else []).append((n, cost or 0, a))
     listed = ("；" if zh else "; ").join(rows)
-    if not ok:
+    margin = (f"（余量按期限的 {DEADLINE_SLACK:.0%} 留给重启、评测和低于假设的 MFU）" if zh else
+              f" (room: {DEADLINE_SLACK:.0%} of the deadline kept for restarts, evaluation and a lower MFU than assumed)")
+    if not ok and not tight:
         return listed + ("。没有一个能在期限内完成。" if zh else ". None makes the deadline.")
-    n, cost, a = min(ok, key=lambda r: (r[0], r[1]))
-    return listed + (f"。**能按期完成的最小配置：{a.text}**。" if zh else f". **The smallest that makes the deadline: {a.text}**.")
+    if not ok:
+        n, cost, a = min(tight, key=lambda r: (r[0], r[1]))
+        return listed + (f"。**没有一个留有余量；最接近的是 {a.text}**：加卡或放宽期限更稳妥{margin}。" if zh else
+                         f". **None makes it with room to spare; the closest is {a.text}**: add GPUs or move the "
+                         f"deadline to be safe{margin}.")
+    cheapest = re.search(r"cheap|least cost|lowest cost|cost-effective|便宜|省钱|划算|成本最低|性价比", question.lower())
+    n, cost, a = min(ok, key=lambda r: (r[1] or float("inf"), r[0]) if cheapest else (r[0], r[1]))
+    if cheapest:
+        return listed + (f"。**能稳妥按期完成的最便宜配置：{a.text}**{margin}。" if zh else
+                         f". **The cheapest that makes the deadline with room: {a.text}**{margin}.")
+    return listed + (f"。**能稳妥按期完成的最小配置：{a.text}**{margin}。" if zh else
+                     f". **The smallest that makes the deadline with room: {a.text}**{margin}.")
 
 
 def _servers_to_buy(done: list[tuple[Ask, Answer]], zh: bool) -> str | None:
@@ -2059,9 +2134,10 @@ def _spec_line(gpu_ids: list, zh: bool, priced: bool = True) -> str | None:
          " (memory sets the model size and concurrency, bandwidth the decode speed, compute prefill and training)")
 
 
-def _over_budget(x: Answer, prices, zh: bool) -> str | None:
-    """'over your budget (~$5,950 for the machine)' when the request states a budget and the option's machine (its
-    cards at the price table's cheaper typical new/used price, plus a host; a Mac at its own price) costs more."""
+def _over_budget(x: Answer, prices, zh: bool) -> tuple[str, bool] | None:
+    """('over your budget (~$5,950 for the machine)', True) when the request states a budget and the option's cards (at
+    the price table's cheaper typical new/used price, or the condition written) cost more; when the cards fit it and
+    only the PC around them (a host) does not, both prices, not ruled out; a Mac at its own price."""
     from tools.purchase import host_price, price_of
 
     r = x.request or {}
@@ -2072,18 +2148,24 @@ def _over_budget(x: Answer, prices, zh: bool) -> str | None:
     gpu = _card(gid)
     if gpu is None:
         return None
-    got = price_of(list(prices), gpu, cur)
+    # ('used 4090, new 5090, or 2x used 3090': each card at the condition written before it)
+    got = price_of(list(prices), gpu, cur, condition=("used" if r.get("used") else "new")
+                   if "used" in (r.get("stated") or []) else None)
     if got is None:
         return None
     per, condition, server, _ = got
     host = 0.0 if gpu.vendor == "Apple" or server else host_price(n, cur)
-    cost = per * (1 if gpu.vendor == "Apple" else n) + host
+    cards = per * (1 if gpu.vendor == "Apple" else n)
+    cost = cards + host
     if cost <= budget * 1.05:
         return None
     sym = "¥" if cur == "CNY" else "$"
     kind = ("二手" if zh else "used") if condition == "used" else ("新" if zh else "new")
+    if host and cards <= budget * 1.05:  # the cards fit the budget, the PC around them does not: both said, not ruled out
+        return (f"卡约 {sym}{cards:,.0f}（{kind}），在预算内；连主机约 {sym}{cost:,.0f}" if zh else
+                f"cards ~{sym}{cards:,.0f} ({kind}), within budget; ~{sym}{cost:,.0f} with a PC to hold them"), False
     return (f"超出预算（整机约 {sym}{cost:,.0f}，{kind}卡价格表估计）" if zh else
-            f"over your budget (~{sym}{cost:,.0f} for the machine, {kind} cards, price-table estimate)")
+            f"over your budget (~{sym}{cost:,.0f} for the machine, {kind} cards, price-table estimate)"), True
 
 
 def _purchase_line(cards: list, zh: bool, prices) -> str | None:

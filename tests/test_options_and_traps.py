@@ -27,7 +27,7 @@ def test_one_card_at_two_counts_is_two_options_each_with_its_set_price():
 def test_the_smallest_option_that_makes_the_deadline_is_picked():
     a = ask(CLOUD)
     # 6 x 13e9 x 1e10 = 7.8e20 FLOPs: 8x A100 at 312 x 0.45 -> ~8.6 days (misses 4); 8x H100 at 989 x 0.4 -> ~3 days
-    assert "**The smallest that makes the deadline: 8× H100 80GB SXM5**" in a.answer
+    assert "**The smallest that makes the deadline with room: 8× H100 80GB SXM5**" in a.answer
 
 
 def test_a_memory_modded_card_keeps_the_base_cards_bandwidth_and_compute():

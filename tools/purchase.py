@@ -101,14 +101,18 @@ def host_price(gpus: int, currency: str, cny_per_usd: float = DEFAULT_CNY_PER_US
     return _convert(HOST_USD[size], "USD", currency, cny_per_usd)
 
 
-def price_of(prices: list[Price], gpu: GPU, currency: str, cny_per_usd: float = DEFAULT_CNY_PER_USD
-             ) -> tuple[float, str, bool, bool] | None:
+def price_of(prices: list[Price], gpu: GPU, currency: str, cny_per_usd: float = DEFAULT_CNY_PER_USD,
+             condition: Literal["new", "used"] | None = None) -> tuple[float, str, bool, bool] | None:
     """(price per card in `currency`, 'new'/'used', whether it is an 8-GPU server's price / 8, whether the record is in
     `currency` itself: a local market's price, not another market's converted), the cheaper typical of the card's new
-    and used records, a record in `currency` first; None when the table has none."""
+    and used records (only `condition`'s records when the user named one and the table has them), a record in
+    `currency` first; None when the table has none."""
+    kinds = ("buy_new", "buy_used")
+    if condition and any(_same_machine(gpu, p.gpu) and p.kind == f"buy_{condition}" for p in prices):
+        kinds = (f"buy_{condition}",)
     best = None
     for p in prices:
-        if not _same_machine(gpu, p.gpu) or p.kind not in ("buy_new", "buy_used"):
+        if not _same_machine(gpu, p.gpu) or p.kind not in kinds:
             continue
         typical = p.typical if p.typical is not None else (p.low + p.high) / 2
         server = p.unit == "per_8gpu_server"

@@ -2481,6 +2481,8 @@ def inference_speed(ctx: Ctx) -> Answer:
     figures = {"ttft_s": r.ttft_s, "decode_tokens_per_s_per_seq": r.decode_tokens_per_s_per_seq,
                "decode_tokens_per_s_total": r.decode_tokens_per_s_total, "max_batch_that_fits": r.max_batch_that_fits,
                "precision": fmt, "batch": batch}
+    if sized_now and sized_now.get("max_context"):
+        figures["max_context"] = sized_now["max_context"]  # (the room for a conversation: options that tie on speed differ here)
     if batched is not None:
         figures["batched_tokens_per_s_total"] = batched.decode_tokens_per_s_total
         figures["batched_sequences"] = min(r.max_batch_that_fits, BATCHED_SEQS)

@@ -1084,7 +1084,8 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
             job = "inference_memory" if re.search(COUNT_ASK + r"|各要几|各几张|几张|" + w(r"how many"), low) or \
                 req.method in (None, "inference") else (_card_job_intent(low, req) or req.intent)
             if req.method in ("full", "lora", "qlora", "pretrain"):
-                job = "training_memory"
+                job = "training_time" if req.tokens and (req.deadline_hours or re.search(
+                    r"多久|几天|多少小时|" + w(r"how long|how many (?:days|hours|weeks)"), low)) else "training_memory"  # ('1B on 100B tokens in 7 days: 80GB or 40GB?': each timed)
         counts = req.gpu_counts or {}  # ('8 张 40G 还是 4 张 80G'): each version at its own count
         return [Ask(text=(f"{counts[g]}× " if counts.get(g) else "") + catalog.gpu(g)[0].name.replace("NVIDIA ", ""),
                     intent=job, update={"gpu": g, "gpus": [g]} | ({"num_gpus": counts[g]} if counts.get(g) else {}),
@@ -1135,8 +1136,11 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     # ('Our cloud charges ~$6/hr for either', '两种都是 40 元/小时': one hourly price for each whole option)
     shared = req.num_gpus if not any(counts) else None  # '64 卡。用 910B 还是 H800': the count for each
     given = {c for c in counts if c}
-    if shared is None and len(given) == 1:  # '4 张 A100 跑 36 小时；换 H100 …': the other card at the same count
-        shared = next(iter(given))
+    if shared is None and len(given) == 1 and counts[0]:  # '4 张 A100 跑 36 小时；换 H100 …': the other card at the
+        shared = next(iter(given))  # same count ('used 4090, new 5090, or 2x used 3090': a count on a later option
+        # only is that option's own; the ones before it are single cards)
+    elif shared is None and given and not counts[0]:
+        shared = 1
     # a measured rate written with one card before any other ('measured ~2,400 tok/s on one H100 … H200s?'): that
     # card's, with its count
     rate_at = re.search(TPS_RATE, low)
@@ -1144,6 +1148,11 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         if req.throughput_tokens_per_s and not own_rates and re.search(OWN_MEASUREMENT, low) else None
     measured_n = next((counts_near_gpus(work, Names(gpus=[g], gpu_spans=[(s0, e0, g)]))[0] for s0, e0, g in every_span
                        if g == measured_on and rate_at and abs(s0 - rate_at.start()) <= 60), None) if measured_on else None
+    starts = {sp[0] for sp in every}
+    rates = list(re.finditer(_RATE, low))
+    lead = len(rates) >= 2 and all(re.match(r"\s*(?:\d+\s*x\s*)?", low[r.end():]).end() + r.end() in starts
+                                   for r in rates)
+    # ('~$1.6/hr A100 and ~$2.6/hr H100': every price written right before a card, so each binds to the card after it)
     for i, (start, end, gid) in enumerate(spans):
         total, per, nodes = counts_near_gpus(work, Names(gpus=[gid], gpu_spans=[(start, end, gid)]))
         apple = catalog is not None and not total and any(g.id == gid and g.vendor == "Apple" for g in catalog.gpus)
@@ -1154,7 +1163,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         tight = None
         for s0, e0, g0 in every:  # '$0.70/hr per L4 and $0.75/hr per A10': a price bound to a mention, before it
             if g0 == gid and not repeated:
-                tight = re.search(_RATE + _TIGHT_TAIL, low[max(0, s0 - 30):s0])
+                tight = re.search(_RATE + (r"\s*(?:\d+\s*x\s*)?$" if lead else _TIGHT_TAIL), low[max(0, s0 - 30):s0])
                 if tight:
                     break
         for j, (s0, e0, g0) in enumerate(every if not tight else []):  # a price written right after any mention

@@ -1406,6 +1406,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         stated["quiet"] = True  # 'quiet-ish', '不想太吵，功耗别太大': the lower draw among near ties
     if intent in ("price", "cost"):
         stated |= {k: v for k, v in money.purchase_words(work).items() if k not in stated}
+    elif (stated.get("purchase") or stated.get("budget")) and "used" not in stated and \
+            money.purchase_words(work).get("used"):
+        stated["used"] = True  # ('$2.5k budget … used 4090, new 5090, or 2x used 3090?': the cards' conditions matter)
     _assign_lengths(stated, intent)
     tail = re.search(r"(?:some|a few|occasional\w*|a handful|up to|peaks? (?:at|of)|max(?:imum)?|longest|个别|少数|部分|最长|偶尔)"
                      r"[^.,;，。；]{0,20}?(?:go(?:es)? to|reach(?:es)?|hit|up to|at|到|达到|会到|有)?\s*(\d+(?:\.\d+)?)\s*k(?![a-z])", low)

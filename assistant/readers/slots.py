@@ -1391,6 +1391,10 @@ def price_unit_at(text: str, at: int) -> bool:
     return re.search(r"(?:(?<![a-z])per|/|每|一)\s*$", text[max(0, at - 6):at]) is not None
 
 
+_PRICE_PER_HOUR = (r"(?:[$¥￥]\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:元|块|美元|usd|dollars?))\s*(?:/|per|每|一)\s*"
+                   r"(?:gpu[\s-]*|卡\s*/?\s*)?(?:hr|hour|h|小时)(?![a-z])")
+
+
 def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
     """Tokens a service makes a day or a month ('每天 3 亿 output token', '3 billion output tokens monthly',
     'Monthly traffic is 3 billion output tokens', '日均 2000 万 token') as tokens_per_day (a month is 730 h), and a peak
@@ -1404,8 +1408,9 @@ def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
         before = re.split(r"[。；;!?？！\n]", text[max(0, m.start() - 30):m.start()])[-1]
         after = re.split(r"[。；;!?？！\n]|\.\s", text[m.end():m.end() + 24])[0]
         around = before + " | " + after
+        unpriced = re.sub(_PRICE_PER_HOUR, " ", after)  # ('2B tokens: A100 $1.6/hr': the hour is the price's)
         per = "day" if re.search(_DAY, around) else "month" if re.search(_MONTH, around) else \
-            "hour" if re.search(_HOUR, after[:16] + " | " + before[-12:]) else None
+            "hour" if re.search(_HOUR, unpriced[:16] + " | " + before[-12:]) else None
         if per is None:
             continue
         v = float(m.group(1).replace(",", "")) * VOLUME_MAG.get(m.group(2) or "", 1)
