@@ -114,3 +114,39 @@ def test_the_second_model_named_is_said_not_dropped():
     # Qwen3-30B-A3B: 30.5B total, 3.3B active (model card); Qwen3-32B: 32.8B dense -> ~0.9x the weights, ~10x fewer
     # weight bytes read a token
     assert re.search(r"Qwen3 30B-A3B \(MoE\) has 0\.9× its weights .* ~(9|10|11)× fewer weight bytes", head)
+
+
+# --- a figure read on a social post is a quoted run's, about the model it names --------------------------------------------
+@pytest.mark.parametrize("source", ["saw a tweet", "someone on reddit posted", "a youtube video showed", "r/LocalLLaMA says"])
+def test_a_rate_from_a_post_about_another_model_is_a_cross_check_not_the_jobs_rate(source):
+    r = _req(f"{source}: 3,000 tok/s generation with Llama 3.1 8B on a single 4090 in vLLM. we need ~20k tok/s aggregate "
+             "for an offline batch job but with Qwen2.5-72B. so ~7 4090s right?")
+    # the job is the 72B; the 3,000 tok/s is the 8B's, kept apart (measured_model) and scaled by the weights each token
+    # reads (8.0B / 72.7B active -> ~330 tok/s a GPU), never divided into 20k as if it were the 72B's (7 cards)
+    assert r.model == "qwen2.5-72b" and r.measured_model == "llama-3.1-8b"
+    assert not r.throughput_tokens_per_s
+
+
+def test_a_quoted_8b_rate_is_not_used_as_the_72b_count():
+    a = ask("saw a tweet: 3,000 tok/s generation with Llama 3.1 8B on a single 4090 in vLLM. we need ~20k tok/s aggregate "
+            "for an offline batch job but with Qwen2.5-72B. so ~7 4090s right?")
+    assert "7 GPUs needed" not in a.answer
+    assert "is Llama 3.1 8B's, not Qwen2.5 72B's" in a.answer
+
+
+# --- a measurement on a set of GPUs: counts in sets and in GPUs ------------------------------------------------------------
+SET = ("我们自己压测的：vLLM 跑 Qwen2.5-32B-Instruct，两张 H100 80G 做 TP=2，BF16，100 并发时输出吞吐大约 3600 tok/s，"
+       "平均输入 1000 token、输出 400 token。现在业务峰值要 30 QPS，需要几张卡？")
+
+
+def test_a_two_gpu_sets_measurement_counts_sets_and_gpus_alike():
+    a = ask(SET).answer
+    # 30 QPS x 400 output tokens = 12,000 tok/s; 12,000 / 3,600 per 2-GPU set = 3.3 -> 4 sets = 8 GPUs (83% used);
+    # 20% headroom: 12,000 / (0.8 x 3,600) = 4.2 -> 5 sets = 10 GPUs
+    assert "**需要 4 套（2 卡） = 8 张卡**" in a and "**5** 套（2 卡）（10 张卡）" in a
+    # Little's law: each stream 3,600 / 100 = 36 tok/s -> 400 / 36 = 11.1 s; 30 x 11.1 = 333 in flight; 100 per set
+    # -> 4 sets = 8 GPUs (never '100 per card, 4 cards')
+    assert "按你实测的每套（2 卡） 100 并发，4 套 = 8 张卡" in a
+    assert "每卡 100 并发" not in a
+    assert "这个卡数只在你压测的条件下成立" in a  # the lengths and latency the measurement holds at
+    assert "张量并行" not in a.split("未使用")[-1] if "未使用" in a else True  # TP=2 is what makes the set

@@ -1043,17 +1043,20 @@ def per_token(ctx: Ctx) -> Answer:
             load = ctx.t(f"Your load: {cap.average_tokens_per_s:,.0f}{word_en} tokens/s to carry (the rate you gave)",
                          f"你的负载：要扛住 {cap.average_tokens_per_s:,.0f} {word_zh}token/秒（你给的速率）")
         used = cap.peak_tokens_per_s / (need * tps) if need and tps else None
-        verdict = ctx.t(f"**{need} {unit_en}{'s' if need > 1 else ''} needed** to carry "
+        gpus_en = f" = {need * unit_gpus} GPUs" if unit_gpus > 1 and need else ""  # (a set's count said in GPUs too)
+        gpus_zh = f" = {need * unit_gpus} 张卡" if unit_gpus > 1 and need else ""
+        verdict = ctx.t(f"**{need} {unit_en}{'s' if need > 1 else ''}{gpus_en} needed** to carry "
                         f"{'the peak' if pf > 1 else 'it'}{util} at {tps:,.0f} tokens/s each"
                         + (f" ({'the peak' if pf > 1 else 'it'} uses {used:.0%} of them)" if used else ""),
-                        f"**需要 {need} {unit_zh}**（每{unit_zh} {tps:,.0f} token/秒，扛住{'峰值' if pf > 1 else '这个量'}{util}"
+                        f"**需要 {need} {unit_zh}{gpus_zh}**（每{unit_zh} {tps:,.0f} token/秒，扛住{'峰值' if pf > 1 else '这个量'}{util}"
                         + (f"；{'峰值' if pf > 1 else '这个量'}用掉其中 {used:.0%}" if used else "") + "）")
         if used and used > HEADROOM_USE and not req.utilization:
             # a fleet run at 99% of its measured rate has no room for a burst, a slow node or a failed GPU
             room = -(-cap.peak_tokens_per_s // (HEADROOM_USE * tps))
             verdict += ctx.t(f"; with {1 - HEADROOM_USE:.0%} headroom (bursts, a GPU down, longer prompts than measured), "
-                             f"**{room:.0f}**",
-                             f"；留 {1 - HEADROOM_USE:.0%} 余量（突发、坏卡、比实测更长的输入）要 **{room:.0f}** {unit_zh}")
+                             f"**{room:.0f}**" + (f" ({room * unit_gpus:.0f} GPUs)" if unit_gpus > 1 else ""),
+                             f"；留 {1 - HEADROOM_USE:.0%} 余量（突发、坏卡、比实测更长的输入）要 **{room:.0f}** {unit_zh}"
+                             + (f"（{room * unit_gpus:.0f} 张卡）" if unit_gpus > 1 else ""))
         if req.load_rate_stated:
             ctx.used.add("load_rate_stated")
         peak_said = re.search(r"峰值|高峰|最忙|" + w(r"peak|busiest|at peak"), ctx.question.lower())
@@ -1127,6 +1130,9 @@ def per_token(ctx: Ctx) -> Answer:
     if req.throughput_tokens_per_s and req.batch and not (req.measured_concurrency or req.concurrent_users):
         ctx.used.add("batch")  # ('measured 2,500 tok/s at batch 64': the measurement's load, each stream's share said)
     measured_units = None
+    if req.throughput_tokens_per_s and unit_gpus > 1 and req.tensor_parallel and \
+            req.tensor_parallel * (req.pipeline_parallel or 1) == unit_gpus:
+        ctx.used.add("tensor_parallel")  # ('两张 H100 做 TP=2 … 3600 tok/s'): the layout is what makes the 2-GPU set
     if req.throughput_tokens_per_s and (conc or 0) > 1:
         # 'measured 2,600 tok/s at 64 concurrent': what each of those streams sees
         each = tps / conc
@@ -1142,10 +1148,21 @@ def per_token(ctx: Ctx) -> Answer:
             lines.append(ctx.t(
                 f"Check by Little's law: {req.requests_per_s:g} requests/s × {lasts:,.1f} s each ({req.output_len:,} tokens "
                 f"at {each:,.1f} tokens/s" + (f" + up to {first_s:g} s to the first token" if first_s else "") +
-                f") = {inflight:,.0f} in flight; at the {conc} per GPU you measured, {cards} GPUs.",
+                f") = {inflight:,.0f} in flight; at the {conc} per {unit_en} you measured, " + (
+                    f"{cards} GPUs." if unit_gpus == 1 else f"{cards} sets = {cards * unit_gpus} GPUs."),
                 f"用 Little 定律核对：每秒 {req.requests_per_s:g} 个请求 × 每个持续 {lasts:,.1f} 秒（{req.output_len:,} token ÷ "
                 f"{each:,.1f} token/秒" + (f" + 首 token 最多 {first_s:g} 秒" if first_s else "") +
-                f"）= 同时在途 {inflight:,.0f} 个；按你实测的每卡 {conc} 并发，{cards} 张卡。"))
+                f"）= 同时在途 {inflight:,.0f} 个；" + (f"按你实测的每卡 {conc} 并发，{cards} 张卡。" if unit_gpus == 1 else
+                                                   f"按你实测的每{unit_zh} {conc} 并发，{cards} 套 = {cards * unit_gpus} 张卡。")))
+            if not req.ttft_s:  # the measurement carries its lengths and its latency: the count holds at those only
+                lines.append(ctx.t(
+                    f"This count holds at what you measured: {req.prompt_len or 'your'}-token prompts, {req.output_len:,}-token "
+                    f"replies and {conc} in flight per {unit_en}, so each reply streams at ~{each:,.0f} tokens/s and takes "
+                    f"~{lasts:,.0f} s. Longer prompts or a tighter latency target (fewer in flight per {unit_en}) need more "
+                    "of them: re-measure at the target's concurrency; prefix caching or FP8 can raise what each carries.",
+                    f"这个卡数只在你压测的条件下成立：输入 {req.prompt_len or '同样的'} token、输出 {req.output_len:,} token、每"
+                    f"{unit_zh} {conc} 并发，每条回复约 {each:,.0f} token/秒、约 {lasts:,.0f} 秒出完。输入更长或延迟要求更紧（每"
+                    f"{unit_zh}并发更少）都要更多卡：按目标并发重新压测；前缀缓存或 FP8 能提高每{unit_zh}的承载。"))
             if req.ttft_s:
                 ctx.used.add("ttft_s")
                 lines.append(ctx.t(

@@ -320,7 +320,7 @@ def _measured_run_split(text: str) -> tuple[str, str] | None:
                                  r"想用|要用|we(?:'re| are)? planning|we plan|planning|now we|if we))", text) if p.strip()]
     low = [unicodedata.normalize("NFKC", p).lower() for p in parts]
     past = [i for i, x in enumerate(low) if (re.search(slots.PAST_RUN, x) and re.search(_DURATION, x))
-            or ((re.search(slots.OWN_MEASUREMENT, x) or re.search(slots.QUOTED_SOURCE, x)) and re.search(slots.TPS_RATE, x))]
+            or ((re.search(slots.OWN_MEASUREMENT, x) or re.search(slots.QUOTE_CUE, x)) and re.search(slots.TPS_RATE, x))]
     if not past or past[-1] == len(parts) - 1:
         return None
     cut = past[-1] + 1

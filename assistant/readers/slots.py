@@ -895,8 +895,9 @@ def tokens(text: str) -> dict:
 
 # 'our own measurement: LoRA of 8B on 1x A100 runs at ~2,800 tokens/s', '我自己测的 … 吞吐大约 1800 tokens/s'
 # someone else's figure quoted: 'a blog shows …', 'the vLLM docs report …', '官方数据 …', '网上评测 …'
-QUOTED_SOURCE = (r"博客|论文|报告|评测|官方数据|官方说|据说|号称|网上|有人|" +
+QUOTED_SOURCE = (r"博客|论文|报告|评测|官方数据|官方说|据说|号称|网上|有人|知乎|推特|b站|小红书|公众号|帖子|" +
                  w(r"blog|paper|article|report(?:s|ed)?|published|posted|someone|somebody|a post|the docs|vendor says|"
+                   r"tweet\w*|twitter|x\.com|reddit|r/localllama|youtube|video|hacker news|hn thread|forum|discord|"
                    r"according to|claims?|shows?|showed"))
 OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测|看板|监控显示|日志显示|" +
                    w(r"runs at|we get|we see|we got|we saw|getting|i get|i got|dashboard|logs? (?:say|says|show|shows)|"
