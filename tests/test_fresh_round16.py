@@ -150,3 +150,43 @@ def test_a_two_gpu_sets_measurement_counts_sets_and_gpus_alike():
     assert "每卡 100 并发" not in a
     assert "这个卡数只在你压测的条件下成立" in a  # the lengths and latency the measurement holds at
     assert "张量并行" not in a.split("未使用")[-1] if "未使用" in a else True  # TP=2 is what makes the set
+
+
+# --- a power bill beside 'does it change buy-vs-rent?': both answered ------------------------------------------------------
+def test_buy_vs_rent_with_hyphens_is_a_rent_or_buy_question():
+    assert _req("does it change the buy-vs-rent math much?").break_even
+    assert _req("rent-or-buy for 8x H100?").break_even
+
+
+def test_a_power_bill_and_the_buy_vs_rent_question_are_both_answered():
+    a = ask("power question: we're putting 4x 8xH100 servers in a colo in Germany, electricity ~€0.25/kWh all-in. What's "
+            "the yearly power bill roughly, and does it change the buy-vs-rent math much?").answer
+    # €0.25 x 1.1 = $0.275/kWh; 32 x 700 W x (10.2 kW / 5.6 kW = 1.82) = 40.8 kW x PUE 1.3 x 8,760 h x $0.275 ≈ $127.8k
+    m = re.search(r"\*\*At full load: \$([\d,]+)\*\*", a)
+    assert m and 120_000 <= int(m.group(1).replace(",", "")) <= 135_000
+    # per GPU-hour: 40.8 kW / 32 x 1.3 x $0.275 ≈ $0.456; the payback with that power against none, both said
+    m = re.search(r"power moves the payback from ([\d.]+) to ([\d.]+) months", a)
+    assert m and float(m.group(2)) > float(m.group(1))
+    assert "$0.46 per GPU-hour at the wall" in a
+
+
+# --- two memory sizes of the one card named: each version is an option ----------------------------------------------------
+@pytest.mark.parametrize("text, want", [
+    ("is one DGX enough to full-finetune Llama 3.1 70B? and does the 40GB vs 80GB thing matter (DGX A100 comes in both)",
+     {"a100-80gb", "a100-40gb"}),
+    ("8 张 A100 全参微调 Qwen2.5-14B，40G 还是 80G 有区别吗？", {"a100-80gb", "a100-40gb"}),
+])
+def test_two_memory_sizes_written_beside_one_card_are_its_two_versions(text, want):
+    assert set(_req(text).gpus) == want
+
+
+def test_each_dgx_version_is_sized_for_the_job():
+    a = ask("boss says 'just get a DGX' so we can full-finetune Llama 3.1 70B in house. is one DGX enough? and does the "
+            "40GB vs 80GB thing matter (saw DGX A100 comes in both)").answer
+    # full FT states 16 B x 70.6B = 1,129 GB > 8 x 80 = 640 GB and 8 x 40 = 320 GB: neither box holds it in GPU memory;
+    # at least 1,129 / ~75 usable ≈ 16 of the 80 GB cards, ≈ 37 of the 40 GB ones (with activations)
+    head = a.split("###")[0]
+    assert "A100 80GB SXM4" in head and "A100 40GB SXM4" in head and "None fits" in head
+    m80, m40 = re.search(r"A100 80GB SXM4: [\d.]+ GB/GPU, does not fit \(needs (\d+)\)", head), \
+        re.search(r"A100 40GB SXM4: [\d.]+ GB/GPU, does not fit \(needs (\d+)\)", head)
+    assert m80 and m40 and 14 <= int(m80.group(1)) <= 20 and 30 <= int(m40.group(1)) <= 40

@@ -711,8 +711,45 @@ def power_bill(ctx: Ctx) -> Answer:
                            "the hardware itself is not in this figure.",
                            f"**每百万 token 电费 {s}{bill / made:,.3f}** = {s}{bill:,.0f} ÷（{req.throughput_tokens_per_s:,.0f} "
                            f"token/秒 × {hours:,.0f} 小时 × 3600 = {made:,.0f}M token）；不含硬件本身的成本。"))
+    if req.break_even and gpu is not None and not req.power_kw:
+        line = _power_in_rent_or_buy(ctx, gpu, n, kw * 1000 / n, pue, cur)
+        if line:
+            lines.append(line)
     return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
                   figures=figures, tool_calls=ctx.calls)
+
+
+def _power_in_rent_or_buy(ctx: Ctx, gpu, n: int, watts: float, pue: float, cur: str) -> str | None:
+    """'… the yearly power bill, and does it change the buy-vs-rent math?': the payback of buying against renting the
+    same GPUs (tools.cost at the price table's typical rates, the default utilization and write-off), with this power
+    (the same watts per GPU at the wall and PUE as the bill) and without any, and power's share of owning's hour."""
+    from tools.cost import CostRequest, estimate_rent_and_buy
+
+    req = ctx.req
+    s = _sym(cur)
+    rate = req.price_per_gpu_hour or provider_rate(ctx, gpu.id, cur)
+    base = {"gpu": gpu, "num_gpus": n, "hours": 730.0, "currency": cur, "prices": ctx.deps.prices(), "price_per_hour": rate,
+            "purchase_price_per_gpu": req.purchase_price, "used": bool(req.used), "resale_fraction": 0.0,
+            "power_watts_per_gpu": watts, "pue": pue, "electricity_price": req.electricity_per_kwh}
+    try:
+        with_power = estimate_rent_and_buy(CostRequest(**base))
+        without = estimate_rent_and_buy(CostRequest(**(base | {"electricity_price": 0.0})))
+    except (ValueError, LookupError):
+        return None
+    if not with_power.break_even_months or not without.break_even_months or not with_power.rent_price_per_gpu_hour.typical:
+        return None
+    ctx.call("cost", {"gpu": gpu.id, "num_gpus": n, "electricity_price": req.electricity_per_kwh, "pue": pue}, with_power)
+    power_h = watts / 1000 * pue * req.electricity_per_kwh
+    a, b = without.break_even_months, with_power.break_even_months
+    share = power_h / with_power.rent_price_per_gpu_hour.typical
+    return ctx.t(
+        f"**Buy vs rent: power moves the payback from {a:,.1f} to {b:,.1f} months** (buying against renting the same GPUs "
+        f"at {s}{with_power.rent_price_per_gpu_hour.typical:,.2f}/GPU-h, 70% busy, no resale; price-table estimates). Power is "
+        f"{s}{power_h:,.2f} per GPU-hour at the wall, {share:.0%} of the rental rate: it matters, but the purchase decides "
+        f"— buy only if the cards stay busy past ~{b:,.0f} months.",
+        f"**买还是租：电费把回本期从 {a:,.1f} 个月推到 {b:,.1f} 个月**（按价格表典型价，对比租同样的卡，利用率 70%，不计残值）。"
+        f"电费每卡时约 {s}{power_h:,.2f}，是租价（{s}{with_power.rent_price_per_gpu_hour.typical:,.2f}/卡时）的 {share:.0%}：有影响，但决定"
+        f"胜负的是购价——卡能忙够 {b:,.0f} 个月以上才值得买。")
 
 
 # the 8-GPU servers whose yearly bill is shown when a power bill names no card (what such machines mostly hold)

@@ -188,6 +188,18 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
         elif twins and twins[0].id != gid:
             out.gpu_spans[i] = (start, end, twins[0].id)
             out.gpus = [twins[0].id if g == gid else g for g in out.gpus]
+    pair = re.search(r"(?<![\d.])(\d{2,3})\s*g(?:i?b)?\s*(?:vs\.?|versus|or|还是|和|与|/)\s*(?:the\s+)?(\d{2,3})\s*g(?:i?b)?"
+                     r"(?![a-z0-9])", low)
+    if pair and len({sp[2] for sp in out.gpu_spans}) == 1:
+        # 'a DGX … does the 40GB vs 80GB thing matter?': two memory sizes of the one card named, each a version of it
+        gid = out.gpu_spans[0][2]
+        here = catalog.gpu(gid)[0]
+        for size in (int(pair.group(1)), int(pair.group(2))):
+            twins = sorted((g for g in catalog.gpus if g.id in catalog.variants(gid) and abs(g.memory_gb - size) <= 2
+                            and "modified" not in (g.form_factor or "").lower()),
+                           key=lambda g: g.form_factor != here.form_factor)
+            if twins and twins[0].id not in out.gpus:
+                out.gpus.append(twins[0].id)  # (no span: the card is written once, its versions by memory alone)
     for start, end, gid in list(out.gpu_spans):  # 'A100 160G': a known name with a memory no variant of it has
         mem = re.match(r"[\s-]*(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])", low[end:end + 12])
         if not mem or gid.startswith("custom-"):

@@ -250,8 +250,8 @@ THEIR_YARDSTICK = (r"(?<![a-z])(?:using|use|with|at|by|from|based on|going by|pe
 
 # 'rent or buy?', 'leasing vs buying', '租还是买': a decision between renting and owning (answered by the break-even)
 RENT_OR_BUY = r"(?:租|买)还是(?:自己)?(?:买|租)|" + w(
-    r"(?:rent|renting|lease|leasing) (?:or|vs\.?|versus) (?:to )?(?:buy|buying|own|owning|purchase|purchasing)|"
-    r"(?:buy|buying|own|owning|purchase|purchasing) (?:or|vs\.?|versus) (?:to )?(?:rent|renting|lease|leasing)|"
+    r"(?:rent|renting|lease|leasing)[\s-]+(?:or|vs\.?|versus)[\s-]+(?:to )?(?:buy|buying|own|owning|purchase|purchasing)|"
+    r"(?:buy|buying|own|owning|purchase|purchasing)[\s-]+(?:or|vs\.?|versus)[\s-]+(?:to )?(?:rent|renting|lease|leasing)|"
     r"(?:rent|renting|leasing|buy|buying|owning|purchasing) (?:\w+ ){0,2}(?:cheaper|more expensive|better|worth it) than "
     r"(?:to )?(?:buy|buying|own|owning|purchas\w*|rent|renting|leas\w*)") + r"|租(?:卡)?比买.{0,4}(?:便宜|划算|贵)|买(?:卡)?比租.{0,4}(?:便宜|划算|贵)"
 # 'API 还是自己部署', 'API or self-host', 'self-hosting vs the API', '自建和调接口': an API's bill against one's own GPUs
