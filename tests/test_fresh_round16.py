@@ -190,3 +190,31 @@ def test_each_dgx_version_is_sized_for_the_job():
     m80, m40 = re.search(r"A100 80GB SXM4: [\d.]+ GB/GPU, does not fit \(needs (\d+)\)", head), \
         re.search(r"A100 40GB SXM4: [\d.]+ GB/GPU, does not fit \(needs (\d+)\)", head)
     assert m80 and m40 and 14 <= int(m80.group(1)) <= 20 and 30 <= int(m40.group(1)) <= 40
+
+
+# --- a purchase price, a month's rent and 'can it run X?' in one message: three asks ----------------------------------------
+H20 = "问下现在一台8卡H20（96G版）买断大概多少钱？租的话一个月大概什么价？另外这台能不能跑满血DeepSeek-R1？"
+
+
+def test_buy_rent_and_can_it_run_are_three_asks():
+    asks = _asks(H20)
+    assert [(a.intent, a.update.get("price_kind")) for a in asks] == [("price", "buy"), ("price", "rent"),
+                                                                      ("inference_memory", None)]
+
+
+@pytest.mark.parametrize("clause", ["can it run Llama 3.1 405B in fp8?", "will it fit Qwen2.5-72B?",
+                                    "这台能不能跑 Qwen2.5-72B？", "放得下 Qwen2.5-72B 吗？"])
+def test_a_can_it_run_clause_beside_prices_is_a_memory_ask(clause):
+    text = f"8x H100 server: what does it cost to buy, and what's the monthly rent? also {clause}"
+    assert "inference_memory" in [a.intent for a in _asks(text)]
+
+
+def test_a_month_of_rent_and_the_sets_purchase_are_totalled():
+    a = ask(H20).answer
+    # the price table's H20 96GB: ¥7.50 per GPU-hour -> 8 x 7.50 = ¥60/h x 730 h = ¥43,800 a month; new ¥150,000 a card
+    # (a server quote / 8) -> 8 x 150,000 = ¥1,200,000
+    assert "按需租用 ¥60.00/小时 = 每月（730 小时）¥43,800" in a
+    assert "新卡购买 ¥1,200,000" in a
+    assert "出口许可" in a  # H20 supply caveat from the GPU table
+    # 满血 R1 in its FP8 release: 671B x 1 B ≈ 673 GB of weights on 8 x 96 = 768 GB: runs, with little KV room
+    assert re.search(r"可以在 8 张 NVIDIA HGX H20 96GB 上推理", a)

@@ -91,8 +91,17 @@ def price(ctx: Ctx) -> Answer:
     if n > 1 and "num_gpus" in ctx.req.stated:
         # ('8x H200 per hour … how much HBM is that in total'): the set's hourly rates and its memory
         hourly = [(_KIND[k.kind][1 if ctx.zh else 0], k.typical * n) for k in res.kinds if k.unit == "per_gpu_hour"]
-        per = ctx.t("; ".join(f"{name} {s}{v:,.2f}/h" for name, v in hourly), "；".join(f"{name} {s}{v:,.2f}/小时"
-                                                                                  for name, v in hourly))
+        bought = [(_KIND[k.kind][1 if ctx.zh else 0], k.typical * n) for k in res.kinds if k.unit == "per_gpu"]
+        from tools.capacity import HOURS_PER_MONTH as MONTH_H
+
+        monthly = ctx.req.period_hours == MONTH_H or bool(re.search(r"一个月|每个?月|月租|包月|(?<![a-z])(?:a|per|each) "
+                                                                    r"month|monthly", ctx.question.lower()))
+        # ('租的话一个月大概什么价': the set's month of renting, beside its hour)
+        per = ctx.t("; ".join([f"{name} {s}{v:,.2f}/h" + (f" = {s}{v * MONTH_H:,.0f} a month of {MONTH_H} h" if monthly
+                                                          else "") for name, v in hourly]
+                              + [f"{name} {s}{v:,.0f}" for name, v in bought]),
+                    "；".join([f"{name} {s}{v:,.2f}/小时" + (f" = 每月（{MONTH_H} 小时）{s}{v * MONTH_H:,.0f}" if monthly else "")
+                              for name, v in hourly] + [f"{name} {s}{v:,.0f}" for name, v in bought]))
         lines += [ctx.t(f"**For {n} GPUs** (typical): {per}; memory {n} × {gpu.memory_gb:g} GB = "
                         f"**{n * gpu.memory_gb:,.0f} GB** in total.",
                         f"**{n} 张合计**（典型）：{per}；显存 {n} × {gpu.memory_gb:g} GB = **{n * gpu.memory_gb:,.0f} GB**。"), ""]
@@ -105,6 +114,10 @@ def price(ctx: Ctx) -> Answer:
     notes = ctx.notes + sorted({n for k in res.kinds for n in k.notes}) + [ctx.t(
         "prices move weekly; write your quote in the message (e.g. '$2.5/GPU-hour') to replace them",
         "价格每周都在变；在消息里写上你的报价（如“每卡时 ¥15”）即可替换")]
+    if re.search(r"export licens", gpu.market_notes or ""):  # (the GPU table's note: supply, not only price, may move)
+        lines.append(ctx.t(f"**{gpu.name}: supply depends on US export licensing, which has changed since 2025** (GPU "
+                           "table): confirm availability and the price with a vendor quote before planning on it.",
+                           f"**{gpu.name} 的供货受美国出口许可影响，2025 年以来多次变化**（GPU 规格表）：下单前先找渠道确认有货和报价。"))
     cites = [Citation(source=f"prices.yaml#{r.id}", title=(r.provider or r.id), snippet=r.source[:200], as_of=r.as_of)
              for r in res.records[:6]]
     return Answer(answer="\n".join(lines) + assumptions_md(lang, notes), lang=lang, intent="price", figures=figures,

@@ -759,17 +759,22 @@ def several_intents(low: str, req: Request, catalog=None) -> list[Ask]:
     is the first; a clause asking for something the first does not answer becomes a further ask."""
     zh = req.lang == "zh"
     asks: list[Ask] = []
+    kind_asks: list[Ask] = []  # the purchase price and the rental rate, when both are asked
     if req.intent in ("price", "cost") and req.gpu:
         found = sorted((m.start(), k) for k, pat in _PRICE_KINDS for m in [re.search(pat, low)] if m)
         kinds = [k for _, k in found]
-        if len(kinds) == 2 and not (req.period_hours or req.tokens or req.deadline_hours or req.break_even) and (
+        per_month_price = bool(re.search(r"(?:一个月|每个?月|月租|包月)\s*(?:大概|大约|大致|要)?\s*(?:什么价|多少钱|多少|啥价|几万|几千)|" +
+                                         w(r"(?:a|per|each) month\??\s*$|monthly (?:rate|price|rent|cost)|per month (?:rate|price)"), low))
+        # ('租的话一个月大概什么价': the month is the rental price's unit, not a period of use)
+        if len(kinds) == 2 and not ((req.period_hours and not per_month_price) or req.tokens or req.deadline_hours or
+                                    req.break_even) and (
                 req.intent == "price" or not (req.price_per_gpu_hour or req.purchase_price)):
             # 'what does it cost to buy, and to rent per hour?': the purchase price and the rental rate, as asked
             names = {"buy": ("purchase price", "购买价格"), "rent": ("rental rate", "租用价格")}
-            return [Ask(text=names[k][1 if zh else 0], intent="price", update={"price_kind": k}) for k in kinds]
+            kind_asks = [Ask(text=names[k][1 if zh else 0], intent="price", update={"price_kind": k}) for k in kinds]
     clauses = _clauses(low)
     if len(clauses) < 2:
-        return []
+        return kind_asks
     seen = {_family(req.intent)}
     main_at = None
     for at, clause in enumerate(clauses):
@@ -835,6 +840,8 @@ def several_intents(low: str, req: Request, catalog=None) -> list[Ask]:
         if intent.startswith("inference") and req.method in ("full", "lora", "qlora", "pretrain"):
             update |= {"method": None, "methods": []}  # (serving the trained model: no fine-tuning method)
         asks.append((at, Ask(text=_title(clause, intent, zh), intent=intent, update=update)))
+    if kind_asks:  # ('买断多少钱？租一个月什么价？另外这台能不能跑满血 R1？'): both prices, then the other asks
+        return kind_asks + [a for _, a in sorted(asks, key=lambda pa: pa[0])]
     if not asks:
         return []
     kinds = {req.intent} | {a.intent for _, a in asks}
@@ -978,6 +985,11 @@ def _clause_gpus(clause: str) -> int | None:
     return gpu_count(clause).get("num_gpus")
 
 
+_RUN_ASK = (r"能不能跑|能跑吗|能否跑|跑得动|跑不跑得动|跑得起来|放得下|放不放得下|装得下|能不能部署|能部署吗|" +
+            w(r"can (?:it|this|that|one|we|a single \w+) (?:run|host|serve|fit|load)|will (?:it|this|that) (?:run|fit)|"
+              r"does (?:it|this|that) fit|would (?:it|this|that) (?:run|fit)|enough to (?:run|host|serve|load)"))
+
+
 def _clause_intent(clause: str, req: Request) -> str | None:
     """The intent one clause asks by itself, or None; 'memory' words ask for the memory of the message's job."""
     if TIME_ENOUGH.search(clause) and req.deadline_hours and (req.tokens or req.samples):
@@ -997,6 +1009,8 @@ def _clause_intent(clause: str, req: Request) -> str | None:
             re.search(_QUESTION, clause) and (req.intent.startswith("training") or
                                               req.method in ("full", "lora", "qlora", "pretrain")):
         return "inference_memory"  # ('训完推理用一张 4090 能不能跑，能开多长上下文': serving the trained model, a clause of its own)
+    if not strong and req.model and re.search(_RUN_ASK, clause) and not re.search(FINETUNE_CUE, clause):
+        return "inference_memory"  # ('… 买断多少钱？租一个月什么价？另外这台能不能跑满血 R1？': whether the model runs on it)
     if not strong:
         return None
     return max(strong.items(), key=lambda kv: kv[1])[0]
