@@ -218,3 +218,21 @@ def test_a_month_of_rent_and_the_sets_purchase_are_totalled():
     assert "出口许可" in a  # H20 supply caveat from the GPU table
     # 满血 R1 in its FP8 release: 671B x 1 B ≈ 673 GB of weights on 8 x 96 = 768 GB: runs, with little KV room
     assert re.search(r"可以在 8 张 NVIDIA HGX H20 96GB 上推理", a)
+
+
+# --- 'or a smaller model?' is an option compared, not dropped ---------------------------------------------------------------
+@pytest.mark.parametrize("text, lang", [
+    ("手上只有一张L40S 48G，要微调 Llama-3.1-70B-Instruct 做中文客服，LoRA 还是 QLoRA？还是干脆换小模型？", "zh"),
+    ("only have one L40S 48GB. fine-tune Llama 3.1 70B for chinese customer support: LoRA or QLoRA, or a smaller model?", "en"),
+])
+def test_a_smaller_model_asked_as_an_alternative_is_sized_on_the_same_card(text, lang):
+    a = ask(text).answer
+    # 70B LoRA: 141 GB of bf16 weights alone > 48 GB; QLoRA ~49 GB (tight/over). Smaller: Llama 3.1 8B LoRA ≈ 16 GB
+    # weights + adapters/activations ≈ 20 GB ✓; Qwen2.5 14B LoRA ≈ 29.5 GB weights + ≈ 5 GB ≈ 35 GB ✓ (a Chinese task:
+    # Qwen2.5 sizes offered); Qwen2.5 32B LoRA ≈ 65.5 GB of weights ✗, QLoRA ≈ 26 GB ✓
+    assert ("换小模型" if lang == "zh" else "A smaller model instead") in a
+    assert re.search(r"\| Llama 3\.1 8B \| 2\d\.\d ✓", a) and re.search(r"\| Qwen2\.5 32B \| 7\d\.\d ✗ \| 2\d\.\d ✓", a)
+
+
+def test_no_smaller_model_table_when_none_is_asked():
+    assert "A smaller model instead" not in ask("only have one L40S 48GB. fine-tune Llama 3.1 70B: LoRA or QLoRA?").answer

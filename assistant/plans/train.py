@@ -607,9 +607,73 @@ def training_memory(ctx: Ctx) -> Answer:
     if offload is not None:
         figures["full_offload_host_ram_gb"] = offload.host_ram_gb
         figures["full_offload_per_gpu_gb"] = offload.per_gpu_gb
+    if re.search(SMALLER_ASK, ctx.question.lower()):
+        smaller = _smaller_models(ctx, model, gpu, n, [o.method for o in options])
+        if smaller:
+            lines += ["", smaller]
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + best.assumptions) + sources_md(lang, cites)
     return Answer(answer=text, lang=lang, intent=ctx.req.intent, verdict=main, options=options, figures=figures,
                   citations=cites, tool_calls=ctx.calls)
+
+
+SMALLER_ASK = (r"换(?:个|成)?小(?:一点|一些|点)?的?模型|小一点的模型|更小的模型|换小模型|小模型|" +
+               r"(?<![a-z])(?:a |go with a |switch to a |use a )?smaller (?:model|one|size|variant)(?![a-z])")
+# families trained with much Chinese data (their model cards' C-Eval / CMMLU results): a Chinese task's smaller
+# alternative is taken from Qwen2.5 when the model named is from another family
+_CHINESE_FIRST = ("qwen", "deepseek", "glm", "yi", "internlm", "baichuan", "kimi")
+
+
+def _smaller_models(ctx: Ctx, model, gpu, n: int, methods: list[str]) -> str:
+    """'LoRA or QLoRA, or a smaller model?': the same fine-tune of the family's smaller sizes (and, for a Chinese task on
+    a family not trained mainly on Chinese, Qwen2.5's) on the same GPUs, each method's memory, and the largest that
+    fits with room."""
+    cat = ctx.deps.catalog
+    m = re.match(r"(.*?-)(\d+(?:\.\d+)?)b$", model.id)
+    picks = []
+    if m:
+        picks = [x for x in cat.models if re.fullmatch(re.escape(m.group(1)) + r"\d+(?:\.\d+)?b", x.id)
+                 and x.params_total < model.params_total * 0.7]
+    chinese = ctx.zh or re.search(r"中文|chinese|mandarin", ctx.question.lower())
+    if chinese and not model.id.startswith(_CHINESE_FIRST):
+        picks += [cat.model(i)[0] for i in ("qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b")]
+    picks = sorted({x.id: x for x in picks}.values(), key=lambda x: x.params_total)[-5:]
+    if not picks:
+        return ""
+    methods = [x for x in methods if x in ("lora", "qlora", "full")] or ["lora"]
+    saved, rows, fits = ctx.req, [], []
+    for x in picks:
+        cells = []
+        for method in methods:
+            try:
+                ctx.req = saved.model_copy(update={"num_gpus": n, "methods": [method], "method": method})
+                r = memory_at(ctx, x, gpu)
+            except (ValueError, LookupError):
+                cells.append("-")
+                continue
+            finally:
+                ctx.req = saved
+            share = r.per_gpu_gb / r.usable_gb if r.usable_gb else 9
+            cells.append(f"{r.per_gpu_gb:,.1f}" + (" ✓" if r.fits else " ✗"))
+            if r.fits and share <= TIGHT_SHARE:
+                fits.append((x, method, r.per_gpu_gb))
+        rows.append([x.name] + cells)
+    head = [ctx.t("model", "模型")] + [f"{x.upper()} GB/GPU" for x in methods]
+    best = max(fits, key=lambda f: (f[0].params_total, f[1] != "qlora")) if fits else None
+    lead = ctx.t(f"**A smaller model instead**, the same fine-tune on {n}× {gpu.name} (✓ fits):",
+                 f"**换小模型**：同样的微调放在 {n} 张 {gpu.name} 上（✓ 放得下）：")
+    tail = ""
+    if best:
+        tail = ctx.t(f"The largest that fits with room: **{best[0].name} with {best[1].upper()}** ({best[2]:,.1f} GB per GPU)"
+                     + (" — and for a Chinese task, Qwen2.5 is trained on far more Chinese than Llama, so its 14-32B "
+                        "sizes are the usual choice over a 70B squeezed onto one card" if chinese and
+                        not model.id.startswith(_CHINESE_FIRST) else "")
+                     + ". A smaller model at a good fine-tune often beats a larger one trained in 4-bit with tiny "
+                     "batches and short sequences; try it on your evaluation set first.",
+                     f"有余量的最大一档：**{best[0].name} 用 {best[1].upper()}**（每卡 {best[2]:,.1f} GB）"
+                     + ("；中文任务上 Qwen2.5 的中文训练数据远多于 Llama，14-32B 通常比硬塞进一张卡的 70B 更合适" if chinese and
+                        not model.id.startswith(_CHINESE_FIRST) else "")
+                     + "。小模型好好微调，常常胜过 4-bit、小 batch、短序列硬训的大模型；先在你们的评测集上比一比。")
+    return lead + "\n\n" + md_table(head, rows) + ("\n\n" + tail if tail else "")
 
 
 def time_args(ctx: Ctx, model, gpu, tokens: float) -> dict[str, Any]:
