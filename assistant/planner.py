@@ -1550,7 +1550,8 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
             text += "\n\n" + ctx.t("And which method: full fine-tuning, LoRA or QLoRA (full assumed until you say)?",
                                     "另外是全参微调、LoRA 还是 QLoRA？（没说就按全参算）")
     if "gpu" in missing and ctx.req.intent == "cost" and ctx.req.budget and (ctx.req.break_even or re.search(
-            r"租.{0,8}买|买.{0,8}租|" + w(r"rent\w*|lease\w*") + r".{0,30}" + w(r"buy\w*|purchas\w*|own\w*"), ctx.question.lower())):
+            r"租.{0,8}买|买.{0,8}租|" + slots.w(r"rent\w*|lease\w*") + r".{0,30}" + slots.w(r"buy\w*|purchas\w*|own\w*"),
+            ctx.question.lower())):
         # '20 万预算，租卡还是买卡划算？': the verdict turns on how long and how busy the cards are, and which cards
         clar = clar.model_copy(update={"question": ctx.t(
             "For how many months, how many hours a day will the cards work, and for what (which model, training or "

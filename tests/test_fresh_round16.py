@@ -236,3 +236,13 @@ def test_a_smaller_model_asked_as_an_alternative_is_sized_on_the_same_card(text,
 
 def test_no_smaller_model_table_when_none_is_asked():
     assert "A smaller model instead" not in ask("only have one L40S 48GB. fine-tune Llama 3.1 70B: LoRA or QLoRA?").answer
+
+
+# --- cards the user names without a purchase price on file are still sized ---------------------------------------------------
+def test_named_cards_without_a_purchase_price_are_sized_not_dropped():
+    a = ask("公司预算 200 万人民币，内部知识库问答，想上 Qwen3-235B-A22B。H20、L20、910B 选哪个？各需要几张？").answer
+    # Qwen3-235B-A22B: 235B x 1 B = 235 GB in FP8 -> on 48 GB L20s (~45 usable) ≥ 6 cards; 235B x 2 B = 470 GB in BF16
+    # on 64 GB 910Bs (~61 usable) -> 8 cards; neither has a purchase price on file: sized, and a quote asked for
+    line = next(x for x in a.split("\n") if x.startswith("**没有报价"))
+    assert re.search(r"L20 48GB PCIe：[678] 张就能放下（fp8", line)
+    assert re.search(r"910B.*：8 张就能放下（(?:bf16|int8)", line)

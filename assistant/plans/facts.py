@@ -435,7 +435,8 @@ def purchase(ctx: Ctx) -> Answer:
     head = ["#", ctx.t("card", "卡"), ctx.t("count", "张数"), ctx.t("format", "格式"), "GB/GPU",
             ctx.t("price per card", "单卡价格"), ctx.t("whole machine", "整机"), speed_head, T(lang, "why")]
     unpriced = [o.name for o in res.rejected if o.total is None and o.price_per_card is None]
-    if unpriced and not within and task == "inference" and len(candidates) < 10:  # (a short list the user narrowed)
+    named = len(candidates) <= 4  # ('H20、L20、910B 选哪个？各需要几张？'): each card the user named is sized, priced or not
+    if unpriced and (not within or named) and task == "inference" and len(candidates) < 10:  # (a short list the user narrowed)
         # '信创 … 预算 100 万 … 买啥' where the only priced card is over budget: a card that has no price on file may
         # still be the answer; its fit is said, and a quote asked for, instead of 'nothing runs it'
         from assistant.plans.infer import fits_on
@@ -445,7 +446,9 @@ def purchase(ctx: Ctx) -> Answer:
             if o.total is not None or o.price_per_card is not None:
                 continue
             g = ctx.gpu(o.gpu)
-            for fmt in dict.fromkeys([model.native_precision, "int8"]):
+            from tools.formats import supported_on
+
+            for fmt in dict.fromkeys([model.native_precision] + [f for f in ("fp8", "int8") if supported_on(f, g)[0]]):
                 try:
                     x = fits_on(model, g, 8, fmt, context, users)
                 except ValueError:
@@ -460,7 +463,8 @@ def purchase(ctx: Ctx) -> Answer:
                     break
         if fit_lines:
             fit_lines = fit_lines[:3]
-            lines.insert(1, ctx.t("**Not priced, may fit the budget**: ", "**没有报价、可能在预算内**：") +
+            lines.insert(1, (ctx.t("**Not priced (get a quote to compare)**: ", "**没有报价（拿到报价再比较）**：") if within else
+                             ctx.t("**Not priced, may fit the budget**: ", "**没有报价、可能在预算内**：")) +
                          ctx.t("; ", "；").join(fit_lines) + ctx.t(".", "。"))
     notes = list(ctx.notes) + res.assumptions
     if unpriced and len(candidates) < 10:
