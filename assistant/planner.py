@@ -684,6 +684,8 @@ def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
 
 
 SHORT_CHAT_PROMPT, SHORT_CHAT_OUTPUT = 1024, 256  # a chat turn with a little history, and its reply
+LONG_AGENT_CONTEXT = 32_768  # a coding agent's request: open files, repository context and the conversation so far
+CODING_AGENT = r"agent|智能体|ide|插件|代码|编程|coding|code (?:assistant|completion|model)|copilot|cursor|codebase|repo"
 LONG_DOCUMENT_CONTEXT = 16_384  # a few dozen pages in and a summary out; RAG prompts with several retrieved chunks
 
 
@@ -856,6 +858,14 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             step_batch_missing = True  # asked below: a step's time says nothing without the tokens it holds
             ctx.used.add("measured_step_s")
     if req.long_documents and not (req.context or req.prompt_len or req.seq_len) and \
+            req.intent in ("inference_memory", "inference_speed", "serving", "recommend") and \
+            re.search(CODING_AGENT, ctx.question.lower()):
+        req = ctx.req = req.model_copy(update={"context": LONG_AGENT_CONTEXT})
+        ctx.used.add("long_documents")
+        ctx.assume(f"context {LONG_AGENT_CONTEXT:,}: a coding agent or IDE plug-in sends files and history with each "
+                   "request (an assumption; state your longest prompt to replace it)",
+                   f"上下文 {LONG_AGENT_CONTEXT:,}：代码 agent / IDE 插件每次请求都带上文件和历史（假设值；给出最长输入可替换）")
+    elif req.long_documents and not (req.context or req.prompt_len or req.seq_len) and \
             req.intent in ("inference_memory", "inference_speed", "serving", "recommend"):
         req = ctx.req = req.model_copy(update={"context": LONG_DOCUMENT_CONTEXT})
         ctx.used.add("long_documents")

@@ -101,7 +101,7 @@ def parts(req: Request, catalog, zh: bool) -> list[str]:
         "api_model": ("API {}", "API {}"), "samples": ("{:,} samples", "{:,} 条样本"),
         "gpu_power_w": ("{:g} W per GPU", "每卡 {:g} W"), "server_overhead": ("+{:.0%} for the server", "整机另加 {:.0%}"),
         "device_kind": ("a {}", "设备：{}"),
-        "long_documents": ("long documents", "长文档"),
+        "long_documents": ("long inputs", "长输入"),
         "quiet": ("quiet", "安静低功耗"),
         "rack_units": ("{}U of rack space", "机柜 {}U"),
         "checkpoint_stall": ("checkpoint stalls {:.1%}", "checkpoint 阻塞 {:.1%}"),

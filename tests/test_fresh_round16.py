@@ -246,3 +246,17 @@ def test_named_cards_without_a_purchase_price_are_sized_not_dropped():
     line = next(x for x in a.split("\n") if x.startswith("**没有报价"))
     assert re.search(r"L20 48GB PCIe：[678] 张就能放下（fp8", line)
     assert re.search(r"910B.*：8 张就能放下（(?:bf16|int8)", line)
+
+
+# --- 'the context will be long' is a long context, and a coding agent's is longer ------------------------------------------
+@pytest.mark.parametrize("text, want", [
+    ("小团队 5 个人，想搞台本地机器跑代码模型（Qwen3-Coder-30B-A3B 这种），主要接 IDE 插件/agent 用，上下文会比较长。预算 10 万以内，选什么卡？",
+     32_768),
+    ("5 devs, local box for Qwen3-Coder-30B-A3B behind a coding agent, contexts will be long. budget $14k, which GPUs?", 32_768),
+    ("internal chatbot on Qwen2.5-32B for 20 people, long context, which GPU should we buy?", 16_384),
+])
+def test_a_long_context_said_in_words_sets_a_long_default(text, want):
+    # a coding agent sends files and history (32k assumed); other long inputs 16k; a chat turn alone ~4k
+    assert _req(text).long_documents
+    a = ask(text).answer
+    assert f"{want:,}" in a.split("\n\n")[0]

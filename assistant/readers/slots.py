@@ -585,7 +585,10 @@ def batches(text: str) -> dict:
     if has(w(r"(?:doc(?:ument)?s?|pdfs?|contracts?|reports?|papers?|long[\s-]*(?:form|context|inputs?))[\s-]*"
              r"(?:summari[sz]\w*|q\s*&\s*a|qa)|summari[sz]\w* (?:of |long |our |the )*(?:doc|pdf|contract|report|paper)\w*|"
              r"rag|retrieval[\s-]*augmented|long (?:documents|docs|pdfs|contracts|reports)")
-           + r"|(?:长)?文档(?:总结|摘要|问答|分析)|长文本|长文档|知识库问答|合同(?:审核|审查|总结)|论文(?:总结|摘要)", text):
+           + r"|(?:长)?文档(?:总结|摘要|问答|分析)|长文本|长文档|知识库问答|合同(?:审核|审查|总结)|论文(?:总结|摘要)"
+           r"|上下文(?:会|都|要|可能)?(?:比较|很|特别|挺|相当)?长|长上下文|"
+           + w(r"long(?:er)?[\s-]*contexts?|large contexts?|contexts? (?:will be|is|are|gets?|get|can be) (?:long|large|big)"),
+           text):
         out["long_documents"] = True
     elif has(w(r"(?:mostly |mainly |just |only )?short (?:chats?|conversations?|questions?|messages?|q\s*&\s*a)|"
                r"quick (?:chats?|questions?)") + r"|短对话|简短(?:的)?(?:对话|问答)|短问答|聊天为主|都是短的?(?:对话|问题)", text):
