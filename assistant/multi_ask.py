@@ -365,11 +365,11 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
             return bought
     if intent == "serving" and not any((a.update or {}).get("purchase_price") for a, _ in done) and (
             first.get("purchase") or first.get("budget")) and len({(x.request or {}).get("gpu") for _, x in done}) >= 2:
-        bought = _table_priced_purchase(done, zh, prices, calls)
+        bought = _table_priced_purchase(done, zh, prices, calls, org=bool(re.search(ORG_WORDS, question.lower())))
         if bought:  # '预算 100 万 … H20、L20、4090 买哪个？': each plan's cards and servers at the price table's prices
             return bought
     if all((a.update or {}).get("purchase_price") for a, _ in done) and intent == "serving":
-        bought = _cards_to_buy(done, zh, calls)
+        bought = _cards_to_buy(done, zh, calls, org=bool(re.search(ORG_WORDS, question.lower())))
         if bought:  # 'L20 单卡 2.8 万，H20 单卡 11 万：两种方案卡的钱各多少？': each plan's cards at the user's price
             return bought
     if intent == "training_time":
@@ -1841,6 +1841,9 @@ def plan_capex(a: Ask, x: Answer, calls: list | None = None):
 
     n = x.figures.get("serve_total_gpus") or (x.verdict.num_gpus if x.verdict and x.verdict.fits else None) or \
         (x.verdict.min_gpus if x.verdict else None) or (x.request or {}).get("num_gpus")
+    stated = (a.update or {}).get("num_gpus") if "×" in a.text else None
+    if stated and n and stated > n:  # ('2x RTX PRO 6000' as the option: two are bought, though one carries the load)
+        n = stated
     req = x.request or {}
     price, server = (a.update or {}).get("purchase_price"), (a.update or {}).get("purchase_price_per_server")
     if not n or not (price or server):
@@ -1858,11 +1861,13 @@ def plan_capex(a: Ask, x: Answer, calls: list | None = None):
     return cost
 
 
-def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool, calls: list | None = None) -> str | None:
+def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool, calls: list | None = None, org: bool = False) -> str | None:
     """Each plan's GPUs at the user's price per card ('L20 单卡 2.8 万，H20 单卡 11 万'): the count the job needs on that card
     (the plan's own) times the price, plus the servers they go in when a host price is stated ('准系统另算 ¥8 万': one per
-    8 GPUs), against the budget; the cheapest within it is the pick, and when none is, that is said first."""
-    rows = []
+    8 GPUs), against the budget; the cheapest within it is the pick, and when none is, that is said first. Where the
+    user's option buys at least twice what carries the load (a spare replica), or a GeForce card would serve a company,
+    the pick within the budget prefers the spare and the data-centre card (said), before the price."""
+    rows, need = [], {}
     for a, x in done:
         cost = plan_capex(a, x, calls)
         if cost is None:
@@ -1873,6 +1878,7 @@ def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool, calls: list | None =
                      (1000 / itl if itl else None) or x.figures.get("decode_tokens_per_s_per_seq"),
                      req.get("currency"), cost.servers, req.get("host_price_per_server"), req.get("budget"),
                      x.figures.get("precision") or req.get("precision")))
+        need[id(a)] = x.figures.get("serve_total_gpus")
     sym = "¥" if rows[0][5] == "CNY" or zh else "$"
     budget = rows[0][8]
 
@@ -1896,7 +1902,24 @@ def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool, calls: list | None =
                     f"**At this load, no option fits the {sym}{_num(budget)} budget**: {listed}. The cheapest is "
                     f"{near[0].text} ({sym}{_num(near[3])}, {sym}{_num(near[3] - budget)} over); to get within it, lower the "
                     "load (users, context or speed per user) or use a smaller format (FP8 / INT4).")
-        best = min(within, key=lambda r: r[3])
+        from tools.driver_licence import geforce_licence
+
+        spare = {id(r[0]): bool(need.get(id(r[0])) and r[1] >= 2 * need[id(r[0])]) for r in within}
+        desk = {id(r[0]): bool(org and geforce_licence(_card((r[0].update or {}).get("gpu")))) for r in within}
+        best = min(within, key=lambda r: (desk[id(r[0])], not spare[id(r[0])], r[3]))
+        cheapest = min(within, key=lambda r: r[3])
+        if best is not cheapest:  # the budget covers a safer option: a spare replica, a card licensed for the job
+            why_zh = "、".join(([f"每 {need[id(best[0])]} 张就扛得住负载，{best[1]} 张留一份冗余（坏一张不停服）"] if spare[id(best[0])] else [])
+                              + (["不是 GeForce（数据中心许可、保修和整机支持）"] if desk[id(cheapest[0])] and not desk[id(best[0])] else []))
+            why_en = "; ".join(([f"{need[id(best[0])]} GPU(s) carry the load, so {best[1]} keep a spare replica (one can fail "
+                                 "without an outage)"] if spare[id(best[0])] else [])
+                               + (["not a GeForce card (licensed for the data centre, warranty and vendor support)"]
+                                  if desk[id(cheapest[0])] and not desk[id(best[0])] else []))
+            return listed + (f"。**选 {best[0].text}：{best[1]} 张，{sym}{_num(best[3])}**，在预算 {sym}{_num(budget)} 内："
+                             f"{why_zh}；最便宜的 {cheapest[0].text}（{sym}{_num(cheapest[3])}）也在预算内，但没有这一点。" if zh else
+                             f". **Pick {best[0].text}: {best[1]} GPUs, {sym}{_num(best[3])}**, within the {sym}{_num(budget)} "
+                             f"budget: {why_en}. The cheapest, {cheapest[0].text} ({sym}{_num(cheapest[3])}), is within it "
+                             "too, without that.")
         return listed + (f"。**选 {best[0].text}：{best[1]} 张，{sym}{_num(best[3])}**，预算 {sym}{_num(budget)} 内满足负载的最便宜方案"
                          f"（余 {sym}{_num(budget - best[3])}）。" if zh else
                          f". **Pick {best[0].text}: {best[1]} GPUs, {sym}{_num(best[3])}**, the cheapest that carries the "
@@ -1912,7 +1935,14 @@ def _cards_to_buy(done: list[tuple[Ask, Answer]], zh: bool, calls: list | None =
                      f". **{best[0].text} costs {sym}{_num(gap)} less** ({extra}).")
 
 
-def _table_priced_purchase(done: list[tuple[Ask, Answer]], zh: bool, prices, calls: list | None = None) -> str | None:
+# words that put a deployment in an organisation (its service, its staff): where a GeForce card's licence and support count
+ORG_WORDS = (r"公司|企业|员工|同事|内部|部门|客户|线上|生产|" +
+             r"(?<![a-z])(?:company|companies|employees?|staff|colleagues|internal|enterprise|org|organi[sz]ation|"
+             r"customers?|production|our (?:team|users))(?![a-z])")
+
+
+def _table_priced_purchase(done: list[tuple[Ask, Answer]], zh: bool, prices, calls: list | None = None,
+                           org: bool = False) -> str | None:
     """A purchase among cards with no prices stated: each plan's cards at the price table's purchase price (new or
     used, tools.purchase.price_of) plus one host server per 8 GPUs (tools.purchase.host_price, a whole server's chassis,
     CPUs, RAM and network), against the budget when one is stated; said as estimates to confirm with a quote."""
@@ -1938,7 +1968,7 @@ def _table_priced_purchase(done: list[tuple[Ask, Answer]], zh: bool, prices, cal
         priced.append((a.model_copy(update={"update": upd}), x.model_copy(update={"request": req})))
     if len(priced) < 2:
         return None
-    text = _cards_to_buy(priced, zh, calls)
+    text = _cards_to_buy(priced, zh, calls, org)
     if not text:
         return None
     sym = "¥" if cur == "CNY" else "$"

@@ -260,3 +260,28 @@ def test_a_long_context_said_in_words_sets_a_long_default(text, want):
     assert _req(text).long_documents
     a = ask(text).answer
     assert f"{want:,}" in a.split("\n\n")[0]
+
+
+# --- a purchase for a company within budget: a spare replica and a card licensed for the job before the price ------------
+GPT_OSS = ("Need to serve gpt-oss-120b for our ~200 employees (internal chat + some coding help). Capex budget ~$60k all-in. "
+           "Options: 2x RTX PRO 6000 Blackwell 96GB, 1x H100 NVL 94GB, or 4x RTX 5090. Which one?")
+
+
+def test_options_with_a_user_load_are_served_at_that_load_not_at_full_batch():
+    # 200 employees -> ~10 in flight at peak (5%, stated): each option served at that load, not the engine's 256
+    assert {a.intent for a in _asks(GPT_OSS)} == {"serving"}
+
+
+def test_the_option_as_written_is_bought_and_the_spare_replica_and_licence_decide_within_budget():
+    head = ask(GPT_OSS).answer.split("###")[0]
+    # gpt-oss-120b MXFP4 ≈ 65 GB: one 96 GB PRO 6000 carries ~10 users, so the option's 2 cards are a spare replica:
+    # 2 x card price + one host; 4x RTX 5090 is cheaper but GeForce (licence, support) for a company's service
+    assert re.search(r"2× RTX PRO 6000 Blackwell Workstation Edition: 2 × \$[\d,]+ \+ 1 server", head)
+    assert "**Pick 2× RTX PRO 6000 Blackwell Workstation Edition: 2 GPUs" in head
+    assert "spare replica" in head and "not a GeForce card" in head
+
+
+def test_without_a_company_or_a_spare_the_cheapest_within_budget_still_wins():
+    head = ask("home lab, budget $6k, serve Qwen2.5-32B for 4 users: 1x RTX 5090 or 1x RTX PRO 6000 Blackwell? which to buy?"
+               ).answer.split("###")[0]
+    assert "spare replica" not in head and "not a GeForce card" not in head
