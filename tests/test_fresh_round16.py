@@ -285,3 +285,31 @@ def test_without_a_company_or_a_spare_the_cheapest_within_budget_still_wins():
     head = ask("home lab, budget $6k, serve Qwen2.5-32B for 4 users: 1x RTX 5090 or 1x RTX PRO 6000 Blackwell? which to buy?"
                ).answer.split("###")[0]
     assert "spare replica" not in head and "not a GeForce card" not in head
+
+
+# --- 'we have no server room' puts a colocation fee on owning --------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "一台 8 卡 H100 服务器现在报价大概 220 万，租的话 8 卡整机每月 7 万。打算用 3 年，买还是租？电费 0.8 元/度，我们自己还没有机房。",
+    "8x H100 server quoted at $300k, renting the same is $9.7k a month. 3 years. buy or rent? power $0.11/kWh, we don't have "
+    "a server room.",
+])
+def test_no_server_room_adds_the_default_colocation_fee(text):
+    a = ask(text).answer
+    # rent 3 years: ¥70,000 x 36 = ¥2,520,000 against ¥2,200,000 + power + hosting (default per GPU-month) for owning:
+    # without a room of their own the hosting is paid, never 'no hosting fee: you gave the power costs'
+    assert "不计托管费" not in a and "no hosting fee" not in a
+    assert "没有机房" in a or "no server room of your own" in a
+
+
+# --- 'if we actually hit 1,500 tok/s': a rate supposed achieved, not a load ---------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "what's our cost per million output tokens self-hosting Qwen3-30B-A3B on one rented L40S at $0.90/hr, if we actually hit "
+    "~1,500 tok/s aggregate? API alternative is $0.30/M output",
+    "一张 L40S 每小时 6.5 元，跑 Qwen3-30B-A3B，假设能跑到 1500 tok/s 总吞吐，每百万 token 成本多少？",
+])
+def test_a_supposed_rate_is_the_rate_the_cost_is_worked_at(text):
+    r = _req(text)
+    assert r.throughput_tokens_per_s == 1500 and not r.load_rate_stated
+    # $0.90 / (1,500 x 3,600 = 5.4M tokens an hour) = $0.167 per million; ¥6.5 / 5.4M = ¥1.204
+    a = ask(text).answer
+    assert "$0.167 per million" in a or "¥1.204" in a

@@ -1348,6 +1348,11 @@ def monthly_lines(ctx: Ctx) -> tuple[list[str], dict]:
     return lines, figures
 
 
+# 'we have no server room (yet)': the owned machine needs a rack somewhere
+NO_ROOM = (r"(?:还)?没(?:有)?(?:自己的)?(?:机房|机柜|idc)|无机房|(?<![a-z])(?:no|don'?t have an?|do not have an?|without an?)\s+"
+           r"(?:own\s+)?(?:server[\s-]?room|data[\s-]?cent(?:er|re)|rack|machine room|dc)(?![a-z])")
+
+
 def _owner_costs(ctx: Ctx, n: int) -> dict:
     """The owner's running costs as the user states them: colocation per month (per server, over its GPUs), a power
     draw, a PUE, a write-off period; each said, so no default replaces a stated figure."""
@@ -1374,6 +1379,11 @@ def _owner_costs(ctx: Ctx, n: int) -> dict:
         ctx.notes.append(ctx.t("colocation named but not priced: the default hosting fee per GPU-month is used (give your "
                                "quote, e.g. '$3k/month colo', to replace it)",
                                "提到托管但没给价格：按默认的每卡每月托管费计（写上报价，如“托管每月 ¥8,000”即可替换）"))
+    elif (req.power_kw or req.electricity_per_kwh or req.gpu_power_w) and re.search(NO_ROOM, ctx.question.lower()):
+        # ('电费 0.8 元/度，我们自己还没有机房'): the machine must go somewhere: a colocation fee, at the default until quoted
+        ctx.notes.append(ctx.t("no server room of your own: a colocation fee is needed, the default per GPU-month is used "
+                               "(give your quote to replace it)",
+                               "你们还没有机房：要付托管（IDC）费，按默认的每卡每月托管费计（写上报价即可替换）"))
     elif req.power_kw or req.electricity_per_kwh or req.gpu_power_w:
         out["hosting_per_gpu_month"] = 0.0  # the user priced the running costs and named no hosting fee: none added
         ctx.notes.append(ctx.t("no hosting fee: you gave the power costs and none for rack space (add one, e.g. '$3k/month "

@@ -947,7 +947,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                                                 work[max(0, rate_span[0] - 60):rate_span[0]]) or
                                       re.search(slots.OWN_MEASUREMENT, sentence))
     # ('We measured on our own box: Qwen2.5-32B, 2x A100 TP2, vLLM, 1 user -> 24 tok/s': the sentence says it was measured)
-    if rate_span and not quoted and (re.search(slots.REACH + r"$", work[max(0, rate_span[0] - 40):rate_span[0]]) or re.search(
+    supposed = bool(rate_span) and bool(re.search(slots.ACHIEVED_IF, work[max(0, rate_span[0] - 50):rate_span[0]]))
+    # ('假设能跑到 1500 tok/s 总吞吐，每百万 token 成本多少': the rate the cost is worked at, not a speed asked for)
+    if rate_span and not quoted and not supposed and (re.search(slots.REACH + r"$", work[max(0, rate_span[0] - 40):rate_span[0]]) or re.search(
             r"(?:each|per user|every user|apiece|每人|每个用户|每路)[^0-9.?!。？]{0,16}$",
             work[max(0, rate_span[0] - 24):rate_span[0]]) or re.match(
             slots.ONE_USER_AFTER, work[rate_span[1]:rate_span[1] + 30]) or re.search(

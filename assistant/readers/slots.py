@@ -1304,6 +1304,13 @@ _RATE_MAG = {None: 1, "": 1, "k": 1e3, "千": 1e3, "thousand": 1e3, "万": 1e4, 
              "b": 1e9, "billion": 1e9}
 
 
+# 'if we actually hit ~1,500 tok/s', '假设能跑到 1500 tok/s': a rate supposed achieved (what the cost is worked at), not a
+# load to carry
+ACHIEVED_IF = (r"(?<![a-z])(?:if|when|assuming|suppose|say)\s+(?:we|it|they|you|i|the (?:box|card|gpu|server))\s+(?:\w+\s+){0,2}?"
+                r"(?:hit|hits|get|gets|reach|reaches|achieve|achieves|sustain|sustains|manage|do|does|average|run at)\s+"
+                r"(?:about |around |roughly |~|≈)?\s*$|(?:如果|假设|假如|要是)(?:能|真能|实际)?(?:跑到|达到|做到|跑出)\s*(?:大约|约|~)?\s*$")
+
+
 def _total_rates(text: str):
     """Each rate written in the text that is not one user's speed nor a single stream's, as (match, text before,
     text after, value in tok/s, whether it is a load to reach rather than one measured or stated)."""
@@ -1317,7 +1324,8 @@ def _total_rates(text: str):
         if re.search(_PER_USER_AFTER, after) or re.search(_PER_USER_BEFORE, before[-30:]) or \
                 re.search(SINGLE_STREAM, clause[-40:] + " " + re.split(r"[，,。;；]", after)[0][:16]):
             continue  # ('单路 decode 25 tok/s，100 并发总吞吐 1800 tok/s': the single stream is the clause before's)
-        needed = bool(re.search(NEEDED, before[-20:])) and not re.search(_MEASURED, clause)
+        needed = bool(re.search(NEEDED, before[-20:])) and not re.search(_MEASURED, clause) and \
+            not re.search(ACHIEVED_IF, before[-50:])
         if not needed and re.search(COUNT_ASK + r"|(?<![a-z])how many(?![a-z])", text) and re.search(r"(?:(?<![a-z])(?:at|@|for|with|of)|达到|到)\s*(?:~|about |"
                                                                    r"around |roughly |约|大约)?$", before) and \
                 re.search(r"total|aggregate|throughput|output|吞吐|总|合计|输出", m.group(0) + " " + after[:20] + before[-12:]) \
