@@ -1345,7 +1345,9 @@ def _memory_listed(rows: list, zh: bool) -> str:
                                       else "")
                      + f"{v.per_gpu_gb:.1f} GB/GPU, " + (("放得下" if v.fits else "放不下") if zh else
                                                        ("fits" if v.fits else "does not fit"))
-                     + ("" if v.fits or not v.min_gpus else (f"（至少 {v.min_gpus} 张）" if zh else f" (needs {v.min_gpus})"))
+                     + ("" if v.fits or not v.min_gpus else
+                        (("（内存不够）" if zh else " (host RAM)") if v.num_gpus and v.min_gpus <= v.num_gpus else
+                         (f"（至少 {v.min_gpus} 张）" if zh else f" (needs {v.min_gpus})")))
                      for a, v in rows)
 
 

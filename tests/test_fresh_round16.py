@@ -313,3 +313,17 @@ def test_a_supposed_rate_is_the_rate_the_cost_is_worked_at(text):
     # $0.90 / (1,500 x 3,600 = 5.4M tokens an hour) = $0.167 per million; ¥6.5 / 5.4M = ¥1.204
     a = ask(text).answer
     assert "$0.167 per million" in a or "¥1.204" in a
+
+
+# --- 'do we need CPU offload, or is QLoRA enough?': offload is the full fine-tune's road, QLoRA the other ----------------------
+def test_offload_or_qlora_sizes_qlora_lora_and_full_with_offload_against_the_ram():
+    q = "do we need cpu offload to finetune llama 3.1 8b on a single 4090? or is qlora enough. box has 64GB system ram"
+    assert [(a.update["method"], a.update["offload"]) for a in _asks(q)] == [("qlora", "none"), ("lora", "none"),
+                                                                            ("full", "optimizer")]
+    head = ask(q).answer.split("###")[0]
+    # QLoRA: 8.03B x ~0.56 B (NF4 + constants, bf16 embeddings) ≈ 5.6 GB + adapters/activations ≈ 10 GB ✓;
+    # 16-bit LoRA: 16.1 GB of weights + ≈ 4 GB ≈ 20 GB of 25 usable ✓; full with the optimizer offloaded: the GPU holds it
+    # but the host needs fp32 master + moments (12 B) + bf16 grads (2 B) ≈ 14 x 8.03 ≈ 112-116 GB > 64 GB of RAM ✗
+    assert re.search(r"QLoRA, no offload: \d\.\d GB/GPU, fits", head)
+    assert re.search(r"LoRA \(16-bit\): (19|20|21)\.\d GB/GPU, fits", head)
+    assert "optimizer offloaded to CPU: " in head and "does not fit (host RAM)" in head

@@ -237,6 +237,17 @@ def alternatives(low: str, req: Request) -> list[Ask]:
                 len(set(req.models or [])) < 2:  # ('A 和 B 都用 4-bit，哪个快、快多少': the models are compared, not the format)
             # ('FP8 KV cache: how much more context does it give?': without it and with it)
             on = named[0][1]
+            if setting == "offload" and req.method == "qlora" and re.search(
+                    r"(?:or|还是|或者|或)\s*(?:is |just |use |go |直接|用)?\s*q[\s-]?lora", low):
+                # 'do we need CPU offload to fine-tune it on one 4090? or is QLoRA enough?': offload is what a full (or
+                # 16-bit LoRA) fine-tune would need; QLoRA is the other road: each sized on the card
+                intent = _job_intent(req, setting, low)
+                return [Ask(text="QLoRA" + ("，不卸载" if zh else ", no offload"), intent=intent, compare="method",
+                            update={"method": "qlora", "methods": [], "offload": "none", "precision": None}),
+                        Ask(text="LoRA（16 位）" if zh else "LoRA (16-bit)", intent=intent, compare="method",
+                            update={"method": "lora", "methods": [], "offload": "none", "precision": None}),
+                        Ask(text=("全参，" if zh else "full fine-tune, ") + _label(setting, on, zh), intent=intent,
+                            compare="method", update={"method": "full", "methods": [], "offload": on, "precision": None})]
             off = _off_value(setting, on)
             if setting == "zero" and on == 3 and not re.search(w(r"zero[\s_-]*(?:stage[\s_-]*)?3"), text):
                 off = 0  # 'do we need DeepSpeed / FSDP?': against plain data parallelism, not ZeRO-2
