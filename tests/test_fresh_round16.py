@@ -327,3 +327,24 @@ def test_offload_or_qlora_sizes_qlora_lora_and_full_with_offload_against_the_ram
     assert re.search(r"QLoRA, no offload: \d\.\d GB/GPU, fits", head)
     assert re.search(r"LoRA \(16-bit\): (19|20|21)\.\d GB/GPU, fits", head)
     assert "optimizer offloaded to CPU: " in head and "does not fit (host RAM)" in head
+
+
+# --- a card named only in someone else's figure is not an option, its rate no target ------------------------------------------
+L20 = ("我们自己压测过：Qwen2.5-72B-Instruct-AWQ，单机 4 卡 L20，vLLM，并发 32，输入 2K 输出 500，输出吞吐大概 900 tok/s。\n"
+       "网上看到有人说 8 卡 H20 能跑到 5000 tok/s。\n我们峰值要 2000 tok/s 输出，要几台我们这种 4 卡 L20 的机器？")
+
+
+def test_a_card_only_in_hearsay_is_kept_apart_and_its_rate_is_no_per_user_target():
+    r = _req(L20)
+    assert r.gpus == ["l20"] and not r.tokens_per_s_per_user and r.measured_concurrency == 32
+    a = ask(L20)
+    # 2,000 / 900 per 4-card box = 2.2 -> 3 boxes = 12 cards (74% used); each stream 900 / 32 = 28.1 tok/s
+    assert "**需要 3 套（4 卡） = 12 张卡**" in a.answer and "900 ÷ 32 并发 = **28.1 token/秒**" in a.answer
+    assert any("不用于估算" in w_ for w_ in a.warnings)
+
+
+def test_concurrency_written_before_a_measured_rate_is_the_benchmarks_condition():
+    from assistant.readers import slots
+
+    # '并发 32，输入 2K 输出 500，输出吞吐大概 900 tok/s' in one measured sentence: 32 is the benchmark's load
+    assert slots.measured_concurrency("我们压测：单机 4 卡，并发 32，输入 2k 输出 500，输出吞吐大概 900 tok/s。")[0] == 32

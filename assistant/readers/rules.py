@@ -1474,6 +1474,20 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # 'micro-batch 4 per GPU, grad accumulation 4' on 8 GPUs: 4 x 4 x 8 = 128 sequences per optimizer step
         stated["global_batch"] = stated["micro_batch"] * accum * stated["num_gpus"]
     quoted = _quoted_only_cards(low, names.gpu_spans)
+    if quoted and stated.get("gpu") not in quoted[0] and quoted[1] and len(stated.get("gpus") or []) > 1:
+        # ('我们自己压测 4 卡 L20 … 网上看到有人说 8 卡 H20 能跑到 5000 tok/s … 要几台我们这种 L20'): the quoted card is
+        # another's run, not an option of the user's; its rate is neither a target nor the user's measurement
+        stated["gpus"] = [g for g in stated["gpus"] if g not in quoted[0]] or [stated["gpu"]]
+        heard = [slots.tps_value(m) for sent in re.split(r"[。？！\n]|[.?!](?:\s|$)", low)
+                 if re.search(slots.QUOTE_CUE, sent) and not re.search(slots.OWN_SETUP, sent)
+                 for m in re.finditer(slots.TPS_RATE, sent)]
+        if stated.get("tokens_per_s_per_user") in heard:
+            stated.pop("tokens_per_s_per_user")
+        warnings.append(f"{', '.join(sorted(quoted[0]))}: named only in the figure you quoted (someone else's run, its "
+                        "concurrency, lengths and format unknown): not used for sizing; your own set-up is the one sized "
+                        "(benchmark that card yourselves to compare)" if lang != "zh" else
+                        f"{'、'.join(sorted(quoted[0]))} 只出现在你引用的别人的数字里（并发、长度、精度都不知道）：不用于估算；"
+                        "按你们自己的配置计算（要比较请自己压测那张卡）")
     if quoted and stated.get("gpu") in quoted[0] and quoted[1]:
         # ('看到有人说 Megatron 在 H100 上能到 MFU 50%。我们是 16 台 A800'): the quoted run's card is a reference; the job
         # runs on the user's own

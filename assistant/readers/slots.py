@@ -1226,7 +1226,7 @@ PER_TOKEN_COST = (r"(?:每|/)\s*(?:百万|1m|m|千|1k)\s*(?:个)?\s*(?:输出\s*
 _ACHIEVED = OWN_MEASUREMENT + r"|日志|log|显示|测得|跑到|跑出|监控|" + w(r"we're getting|achiev\w*|sustain\w*|shows?|reports?|logged")
 
 
-_AT_CONC = (r"(?:并发|concurrency)\s*(?:数|为|是|=|:|：)?\s*(\d+)\s*(?:路|个)?\s*(?:时|的时候|下|情况下)|(\d+)\s*(?:路|个)?\s*并发\s*"
+_AT_CONC = (r"(?:并发|concurrency)\s*(?:数|为|是|=|:|：)?\s*(\d+)\s*(?:路|个)?\s*(?:时|的时候|下|情况下|(?=[，,、]))|(\d+)\s*(?:路|个)?\s*并发\s*"
             r"(?:时|的时候|下|情况下|(?=(?:的|，|,)?\s*(?:总|合计|整体)?\s*(?:输出)?\s*(?:吞吐|throughput)))|" + w(r"at\s+(\d+)\s+(?:concurrent|simultaneous|parallel|in[\s-]flight)(?:\s+(?:requests|users|"
                                            r"streams|sequences))?|with\s+(\d+)\s+(?:concurrent|parallel)\s+(?:requests|users)|"
                                            r"concurrency\s+(?:of\s+)?(\d+)|"
