@@ -348,3 +348,16 @@ def test_concurrency_written_before_a_measured_rate_is_the_benchmarks_condition(
 
     # '并发 32，输入 2K 输出 500，输出吞吐大概 900 tok/s' in one measured sentence: 32 is the benchmark's load
     assert slots.measured_concurrency("我们压测：单机 4 卡，并发 32，输入 2k 输出 500，输出吞吐大概 900 tok/s。")[0] == 32
+
+
+# --- the user's own arithmetic on a quoted run is checked, not taken as the quote ------------------------------------------
+def test_a_users_parameter_only_scaling_of_a_published_run_is_corrected():
+    a = ask("Meta said Llama 3.1 405B took 30.84M H100 GPU-hours. We want to pretrain a 7B on 2T tokens, so that's "
+            "~30.84M x 7/405 = ~530k GPU-hours, right? How many H100s do we need to finish in 30 days?").answer
+    # 30.84M x 7/405 = 533k scales by parameters only; the 30.84M were for 15.6T tokens: x 2/15.6 as well -> ~68k
+    # (active parameters of a 7B against 405.9B: 0.0172); never '530,000 GPU-hours for 2T tokens are used'
+    assert re.search(r"\*\*No: not 530,000 GPU-hours, about (6[0-9]|7[0-5]),\d{3}\*\*: it scales by parameters only", a)
+    assert "your quoted 530,000" not in a
+    # 6 x 7e9 x 2e12 = 8.4e22 FLOPs at 989e12 x 0.40 -> ~59k GPU-h; 720 h / 1.15 margin -> ~94 -> whole servers: 96-104
+    m = re.search(r"on (\d+) GPUs, ([\d,]+) GPU-hours", a)
+    assert m and 80 <= int(m.group(1)) <= 128

@@ -969,6 +969,18 @@ def _same_compute(ctx: Ctx, a: str, b: str) -> bool:
     return bool(pa and pb and abs(pa - pb) <= 0.02 * pb and ga.memory_gb == gb.memory_gb)
 
 
+def _claimed_gpu_hours(question: str) -> float | None:
+    """GPU-hours the user worked out themselves ('… 7/405 = ~530k GPU-hours, right?', '算下来约 53 万卡时对吧'): a result
+    written after '=' or '算下来', or None."""
+    m = re.search(r"(?:=|算下来|算出来|折算下来|that'?s)\s*(?:~|≈|about |around |roughly |约|大约|大概)?\s*(\d+(?:\.\d+)?)\s*"
+                  r"(万|亿|k|m|million|thousand)?\s*(?:[a-z0-9-]+\s*)?(?:gpu[\s-]*hours?|gpu[\s-]*hrs?|卡时|gpu\s*小时)",
+                  question.lower())
+    if not m:
+        return None
+    v = float(m.group(1)) * {"万": 1e4, "亿": 1e8, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(m.group(2) or "", 1)
+    return v if v >= 100 else None
+
+
 def at_their_efficiency(ctx: Ctx, run, model, gpu_id: str, tokens: float | None, counts: list[int]) -> tuple[list[str], dict]:
     """A published run's GPU-hours scaled to the user's job at the run's own efficiency: by the tokens (and by the
     active parameters when the model differs), on the user's GPU counts. Only on the run's GPU type (another card's
@@ -998,6 +1010,20 @@ def at_their_efficiency(ctx: Ctx, run, model, gpu_id: str, tokens: float | None,
                                                                 if run.precision == "fp8" else "") + "）。")
     figures = {"scaled_gpu_hours": round(gpu_h)} | {f"scaled_days_{n}": round(gpu_h / n / 24, 2) for n in counts}
     lines = [line]
+    claim = _claimed_gpu_hours(ctx.question)
+    if claim and not 0.74 <= claim / gpu_h <= 1.35:  # ('so that's ~30.84M x 7/405 = ~530k GPU-hours, right?')
+        figures["claimed_gpu_hours"] = claim
+        how_en = how_zh = ""
+        if size != 1 and 0.8 <= claim / (published * size) <= 1.25:
+            how_en = (f": it scales by parameters only; the {published:,.0f} were for {run.tokens / 1e12:g}T tokens, so scale "
+                      f"by tokens too (× {t / 1e12:g}T / {run.tokens / 1e12:g}T)")
+            how_zh = (f"：只按参数缩放了；{published:,.0f} 卡时对应 {run.tokens / 1e12:g}T token，还要按 token 缩放"
+                      f"（× {t / 1e12:g}T / {run.tokens / 1e12:g}T）")
+        elif t != run.tokens and 0.8 <= claim / (published * t / run.tokens) <= 1.25 and size != 1:
+            how_en = f": it scales by tokens only; scale by the active parameters too (× {size:.3g})"
+            how_zh = f"：只按 token 缩放了；还要按激活参数缩放（× {size:.3g}）"
+        lines.insert(0, ctx.t(f"**No: not {claim:,.0f} GPU-hours, about {gpu_h:,.0f}**{how_en}.",
+                              f"**不对：不是 {claim:,.0f} 卡时，约 {gpu_h:,.0f}**{how_zh}。"))
     implied = None
     try:  # the MFU the published hours imply: 6·N·D over the hours at the card's dense peak
         peak = ctx.deps.catalog.gpu(run.gpu)[0].bf16_dense_tflops
