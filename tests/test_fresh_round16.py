@@ -361,3 +361,20 @@ def test_a_users_parameter_only_scaling_of_a_published_run_is_corrected():
     # 6 x 7e9 x 2e12 = 8.4e22 FLOPs at 989e12 x 0.40 -> ~59k GPU-h; 720 h / 1.15 margin -> ~94 -> whole servers: 96-104
     m = re.search(r"on (\d+) GPUs, ([\d,]+) GPU-hours", a)
     assert m and 80 <= int(m.group(1)) <= 128
+
+
+# --- a load test on one card, the count asked on it, and another card asked about ------------------------------------------
+A100_LOAD = ("We load-tested Llama 3.1 8B on one A100 80G with vLLM: 64 concurrent, ~1k-token prompts / ~300 output tokens, "
+             "got ~2,400 output tok/s total and ~350 ms p50 TTFT.\nPeak traffic we expect is ~20 req/s, same shape. How many "
+             "A100s do we need?\nAlso a guy on reddit says an H100 is 3x an A100, so maybe we just get fewer H100s instead?")
+
+
+def test_the_measured_card_is_counted_on_its_measurement_and_the_other_scaled_from_it():
+    asks = _asks(A100_LOAD)
+    assert [(a.update["gpu"], a.update.get("measured_gpu")) for a in asks] == [("a100-80gb", None), ("h100", "a100-80gb")]
+    a = ask(A100_LOAD)
+    # 20 req/s x 300 = 6,000 output tok/s / 2,400 per A100 = 2.5 -> 3 A100s (83%); the H100 from the measurement times
+    # the estimates' ratio (~1.5x, bandwidth 3.35 / 2.04 = 1.64x), not the claimed 3x -> 2 H100s
+    assert "1× A100 80GB SXM4 3 GPUs" in a.answer and "1× H100 80GB SXM5 2 GPUs" in a.answer
+    assert "the claimed 3× is not what this job sees" in a.answer
+    assert "is your measurement" in a.answer and "is the quoted figure" not in a.answer  # 'load-tested' is their own

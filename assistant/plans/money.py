@@ -835,6 +835,17 @@ def _measured_on_other_card(ctx: Ctx, gpu, tps: float) -> float:
                f"{tps * ratio:,.0f} tokens/s on {gpu.name}",
                f"你在 {old.name} 上测的 {tps:,.0f} token/秒 × {ratio:.2f}（{batch} 路并发时的估算：{gpu.name} "
                f"{here.decode_tokens_per_s_total:,.0f} ÷ {old.name} {there.decode_tokens_per_s_total:,.0f}）= {gpu.name} 上 {tps * ratio:,.0f} token/秒")
+    claim = re.search(r"(\d+(?:\.\d+)?)\s*(?:x|×|倍)", ctx.question.lower())
+    if claim and 1.2 <= float(claim.group(1)) <= 20 and not 0.8 <= float(claim.group(1)) / ratio <= 1.25:
+        # ('a guy on reddit says an H100 is 3x an A100'): the claimed factor against the estimates' own for this job
+        k = float(claim.group(1))
+        bw = (gpu.memory_bandwidth_gbps or 0) / (old.memory_bandwidth_gbps or 1)
+        ctx.notes.insert(0, ctx.t(
+            f"the claimed {k:g}× is not what this job sees: the estimates give {ratio:.2f}× here (serving at {batch} in "
+            f"flight leans on memory bandwidth, {bw:.2f}× between the two); a {k:g}× figure is a peak-compute or FP8 "
+            f"ratio. Benchmark one {gpu.name} on your own load before buying fewer of them",
+            f"说的 {k:g} 倍不是这个任务能拿到的：按估算这里是 {ratio:.2f} 倍（{batch} 路并发的服务主要看显存带宽，两张卡差 "
+            f"{bw:.2f} 倍）；{k:g} 倍是峰值算力或 FP8 的比值。少买之前先拿一张 {gpu.name} 按你们的负载压测"))
     return tps * ratio
 
 

@@ -1169,10 +1169,15 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     # a measured rate written with one card before any other ('measured ~2,400 tok/s on one H100 … H200s?'): that
     # card's, with its count
     rate_at = re.search(TPS_RATE, low)
-    measured_on = next((g for s0, _, g in every_span if rate_at and abs(s0 - rate_at.start()) <= 60), None) \
-        if req.throughput_tokens_per_s and not own_rates and re.search(OWN_MEASUREMENT, low) else None
-    measured_n = next((counts_near_gpus(work, Names(gpus=[g], gpu_spans=[(s0, e0, g)]))[0] for s0, e0, g in every_span
-                       if g == measured_on and rate_at and abs(s0 - rate_at.start()) <= 60), None) if measured_on else None
+    if rate_at:  # the sentence the rate is written in: its card is the one measured (the nearest before the rate)
+        lo = max([0] + [m.end() for m in re.finditer(r"[。！？\n]|[.!?](?=\s)", low[:rate_at.start()])])
+        near = [sp for sp in every_span if lo <= sp[0] < rate_at.start()] or \
+            [sp for sp in every_span if abs(sp[0] - rate_at.start()) <= 60]
+    else:
+        near = []
+    measured_on = near[-1][2] if near and req.throughput_tokens_per_s and not own_rates and \
+        re.search(OWN_MEASUREMENT, low) else None
+    measured_n = counts_near_gpus(work, Names(gpus=[near[-1][2]], gpu_spans=[near[-1]]))[0] if measured_on else None
     starts = {sp[0] for sp in every}
     rates = list(re.finditer(_RATE, low))
     lead = len(rates) >= 2 and all(re.match(r"\s*(?:\d+\s*x\s*)?", low[r.end():]).end() + r.end() in starts
@@ -1215,13 +1220,20 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         if tp.get("throughput_tokens_per_s"):  # 'A：4090，2 元/小时，实测 1,800 tok/s': this card's own measurement
             update["throughput_tokens_per_s"] = tp["throughput_tokens_per_s"]
             update["throughput_scope"] = "total" if total and total > 1 else "gpu"
-        elif req.throughput_tokens_per_s and measured_on and req.tokens_per_day:
+        elif req.throughput_tokens_per_s and measured_on and (req.tokens_per_day or req.requests_per_s):
             # 'I measured 2,400 tok/s on one H100 … 10M tokens an hour: how many H100s? would H200s need fewer?': the
             # measurement is the H100's own; on another card it is carried by the estimates' ratio (measured_gpu)
             update["num_gpus"] = None
             update["measured_num_gpus"] = measured_n
             if gid != measured_on:
                 update["measured_gpu"] = measured_on
+        elif req.throughput_tokens_per_s and req.measured_gpu and (req.requests_per_s or req.tokens_per_day or
+                                                                    req.concurrent_users):
+            # ('measured on one A100 … how many A100s? … or fewer H100s instead?'): the measured card on its own
+            # measurement; the other scaled from it by the estimates' ratio
+            update["num_gpus"] = None
+            if gid == req.measured_gpu:
+                update["measured_gpu"] = None
         elif req.throughput_tokens_per_s:
             update["throughput_tokens_per_s"] = update["throughput_scope"] = None
         if m:

@@ -365,7 +365,11 @@ def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Read
             break
     if target is None:
         return reading
-    gpus = [target]
+    written = "|".join(sorted({re.escape(low[a:b].strip()) for a, b, g in spans if g == first}, key=len, reverse=True))
+    asks_first = bool(written) and bool(re.search(r"how many\s+(?:\w+\s+){0,2}?(?:" + written + r")|(?:" + written +
+                                                  r")\s*(?:要|需要)?\s*(?:几张|多少张)", low))
+    # ('… on one A100 … How many A100s do we need? Also … fewer H100s instead?'): the measured card is asked too
+    gpus = [first, target] if asks_first else [target]
     counts: dict = {}
     after = [sp for sp in spans if sp[0] >= m.end() and sp[2] != first]
     if len({sp[2] for sp in after}) >= 2:  # 'if we move to 2x H100 SXM (TP2), and to a single H200': each card named
@@ -386,7 +390,7 @@ def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Read
                          low))
     load = bool(req.tokens_per_day or req.requests_per_s or req.concurrent_users)  # a count for a load: its own plan
     update = {"intent": req.intent if load and req.intent in ("serving", "cost", "price", "inference_speed") else
-              "inference_speed", "gpu": target, "gpus": gpus, "measured_gpu": first,
+              "inference_speed", "gpu": gpus[0], "gpus": gpus, "measured_gpu": first,
               "measured_num_gpus": req.num_gpus or 1, "interconnect": None, "gpu_counts": counts}
     if one:
         update["batch"] = 1

@@ -904,7 +904,7 @@ QUOTED_SOURCE = (r"博客|论文|报告|评测|官方数据|官方说|据说|号
                  w(r"blog|paper|article|report(?:s|ed)?|published|posted|someone|somebody|a post|the docs|vendor says|"
                    r"tweet\w*|twitter|x\.com|reddit|r/localllama|youtube|video|hacker news|hn thread|forum|discord|"
                    r"according to|claims?|shows?|showed"))
-OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|测的|实测|测了|测出|压测|看板|监控显示|日志显示|" +
+OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|(?:load|stress|perf(?:ormance)?)[\s-]?test\w*|测的|实测|测了|测出|压测|看板|监控显示|日志显示|" +
                    w(r"runs at|we get|we see|we got|we saw|getting|i get|i got|dashboard|logs? (?:say|says|show|shows)|"
                      r"grafana|wandb"))
 # words that show a figure or a setting is someone else's, heard or read: 'saw a blog', '听说', 'the vendor claims'
