@@ -378,3 +378,22 @@ def test_the_measured_card_is_counted_on_its_measurement_and_the_other_scaled_fr
     assert "1× A100 80GB SXM4 3 GPUs" in a.answer and "1× H100 80GB SXM5 2 GPUs" in a.answer
     assert "the claimed 3× is not what this job sees" in a.answer
     assert "is your measurement" in a.answer and "is the quoted figure" not in a.answer  # 'load-tested' is their own
+
+
+# --- a colleague's step time on another job is a cross-check, not the job's step -------------------------------------------
+@pytest.mark.parametrize("text, model, gpu, n", [
+    ("同事说他们 8 卡 A100 全参微调 Qwen2.5-7B，每步 2.4 秒（global batch 16，序列 4096）。我们打算用 2 张 4090 做 QLoRA 微调 "
+     "Qwen2.5-14B，数据 3000 万 token，跑 2 个 epoch，大概要多久？", "qwen2.5-14b", "rtx-4090", 2),
+    ("A colleague said their full fine-tune of Qwen2.5-7B on 8x A100 runs at 2.4 s/step (global batch 16, seq 4096). We plan "
+     "QLoRA of Qwen2.5-14B on 2x RTX 4090, 30M tokens, 2 epochs. How long?", "qwen2.5-14b", "rtx-4090", 2),
+])
+def test_a_colleagues_step_on_another_job_leaves_the_job_as_asked(text, model, gpu, n):
+    r = _req(text)
+    assert (r.model, r.gpu, r.num_gpus, r.method) == (model, gpu, n, "qlora") and not r.measured_step_s
+    a = ask(text)
+    # QLoRA: 4 x 14.77e9 x 6e7 = 3.5e18 FLOPs (+ attention, + recompute) on 2 x 165 TFLOPS at ~35% -> ~17 h; never
+    # steps x 2.4 s. Their step: 16 x 4,096 / 2.4 s = 27,307 tok/s ≈ 6 x 7.6e9 x 27,307 / (8 x 312e12) ≈ 50% MFU
+    assert not a.asks or len(a.asks) == 1
+    m = re.search(r"(?:2 张卡约\s*|\*\*)([\d.]+) (?:小时|hours)", a.answer)
+    assert m and 8 <= float(m.group(1)) <= 25
+    assert any("27,307" in w_ and "50%" in w_ for w_ in a.warnings)

@@ -102,8 +102,8 @@ _REFERENCE = (r"(?<![a-z])(?:meta|deepseek|openai|google|alibaba|mistral|nvidia)
               r"(?<![a-z])(?:they|their|the paper|the report|the tech report|"
               r"reported(?:ly)?|reports?|a paper|papers?|published|was trained|were trained|trained (?:on|with|for|using)|used|took|"
               r"took them|"
-              r"for reference|according to|as a reference|benchmark(?:ed)?)(?![a-z])|用了|花了|训练了|训了|官方|报告|论文|据说|"
-              r"参考|据报道|公布|号称|声称|披露")
+              r"for reference|according to|as a reference|benchmark(?:ed)?|colleagues?|coworkers?|co-workers?)(?![a-z])|"
+              r"用了|花了|训练了|训了|官方|报告|论文|据说|参考|据报道|公布|号称|声称|披露|同事|别的组|隔壁组|听说|有人说")
 
 
 # An offer the user can take: a price per GPU-hour or a provider's offer ('Cloud B offers H200 at $3.79/GPU-hr, and a
@@ -320,7 +320,10 @@ def _measured_run_split(text: str) -> tuple[str, str] | None:
                                  r"想用|要用|we(?:'re| are)? planning|we plan|planning|now we|if we))", text) if p.strip()]
     low = [unicodedata.normalize("NFKC", p).lower() for p in parts]
     past = [i for i, x in enumerate(low) if (re.search(slots.PAST_RUN, x) and re.search(_DURATION, x))
-            or ((re.search(slots.OWN_MEASUREMENT, x) or re.search(slots.QUOTE_CUE, x)) and re.search(slots.TPS_RATE, x))]
+            or ((re.search(slots.OWN_MEASUREMENT, x) or re.search(slots.QUOTE_CUE, x)) and re.search(slots.TPS_RATE, x))
+            or (re.search(slots.QUOTE_CUE, x) and re.search(r"每步\s*\d|(?<![a-z])(?:s|sec|seconds?)\s*/\s*(?:step|it)|"
+                                                            r"seconds? (?:per|a|each) step|step time", x))]
+    # ('同事说他们 8 卡 A100 … 每步 2.4 秒 … 我们打算 …'): someone else's measured step is a run quoted, not the job
     if not past or past[-1] == len(parts) - 1:
         return None
     cut = past[-1] + 1
@@ -528,6 +531,30 @@ def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
             past = past.model_copy(update={"period_hours": now.tokens * (now.epochs or 1) / rate / 3600,
                                            "tokens": now.tokens, "epochs": now.epochs,
                                            "throughput_tokens_per_s": None, "throughput_scope": None})
+        if past.measured_step_s and not past.period_hours and now.model and past.model and re.search(
+                slots.QUOTE_CUE, split[0].lower()) and (
+                now.model != past.model or (now.gpu and now.gpu != past.gpu) or (now.method or now.methods) != (
+                    past.method or past.methods)):
+            # ('同事说他们 8 卡 A100 全参微调 7B，每步 2.4 秒 … 我们 2 张 4090 QLoRA 14B 要多久'): someone else's step on
+            # another model, method or card is not the job's; the job is estimated on its own, the step a cross-check
+            warnings = list(dict.fromkeys(before.warnings + job.warnings))
+            seq = past.seq_len or 2048
+            if past.global_batch and past.num_gpus and past.gpu:
+                from tools.params import count_parameters
+
+                tps = past.global_batch * seq / past.measured_step_s
+                peak = catalog.gpu(past.gpu)[0].bf16_dense_tflops or 0
+                params = count_parameters(catalog.model(past.model)[0]).active
+                mfu = 6 * params * tps / (past.num_gpus * peak * 1e12) if peak else None
+                warnings.append(
+                    f"the quoted step ({past.measured_step_s:g} s for {past.global_batch} × {seq:,} tokens on "
+                    f"{past.num_gpus}× {past.gpu}, {past.model}) is another job's: {tps:,.0f} tokens/s"
+                    + (f", about {mfu:.0%} MFU" if mfu else "") + "; your job is estimated on its own, that run is only "
+                    "a sanity check (a QLoRA run on consumer cards reaches less)" if now.lang != "zh" else
+                    f"引用的每步 {past.measured_step_s:g} 秒（{past.global_batch} × {seq:,} token，{past.num_gpus} 张 {past.gpu}，"
+                    f"{past.model}）是别的任务：{tps:,.0f} token/秒" + (f"，约 {mfu:.0%} MFU" if mfu else "") +
+                    "；你的任务单独估算，那次只作参照（消费级卡上做 QLoRA 会更低）")
+            return Reading(request=now, warnings=warnings, scores=job.scores, invalid=before.invalid + job.invalid)
         if past.period_hours and (past.model or past.tokens) and now.intent in ("training_time", "cost", "training_memory"):
             fields = {k: getattr(past, k) for k in _INHERITED if getattr(past, k) not in (None, []) and k not in now.stated}
             for one, group in (("model", ("models", "model_text")), ("gpu", ("gpus", "gpu_text", "gpus_per_node", "nodes"))):

@@ -908,8 +908,9 @@ OWN_MEASUREMENT = (r"measure\w*|benchmark\w*|(?:load|stress|perf(?:ormance)?)[\s
                    w(r"runs at|we get|we see|we got|we saw|getting|i get|i got|dashboard|logs? (?:say|says|show|shows)|"
                      r"grafana|wandb"))
 # words that show a figure or a setting is someone else's, heard or read: 'saw a blog', '听说', 'the vendor claims'
-HEARSAY = (r"看到|听说|有人说|别人|官方(?:说|称)|宣传|" +
-           w(r"saw|read|heard|reportedly|they say|vendor|benchmark(?:s|ed)? (?:show|say)"))
+HEARSAY = (r"看到|听说|有人说|别人|官方(?:说|称)|宣传|同事(?:说|讲|那边|们)|朋友说|隔壁|别的(?:组|团队)|" +
+           w(r"saw|read|heard|reportedly|they say|vendor|benchmark(?:s|ed)? (?:show|say)|(?:a |my |our )?(?:colleague|coworker|"
+             r"co-worker|friend|another team|other team)s?(?:'s)? (?:says?|said|told|reports?|got|gets|measured|ran)"))
 QUOTE_CUE = QUOTED_SOURCE + "|" + HEARSAY
 # words that mark a sentence as about the user's own set-up: '我们 … L40S', 'our cluster'
 OWN_SETUP = r"我们|我司|咱们|手上|手里|(?<![a-z])(?:our|we|we've|we're|i have|i've got|my|us)(?![a-z])"
