@@ -710,7 +710,8 @@ def _claimed_count_set_aside(req: Request, question: str) -> Request:
     if not at:
         return req
     before = re.sub(r"(\d)\.(\d)", r"\1\2", low[:at.start()])  # ('Qwen2.5': a decimal point ends no sentence)
-    quoted = before.count("'") % 2 == 1 or before.count('"') % 2 == 1 or before.count("“") > before.count("”") or \
+    singles = len(re.findall(r"(?<![a-z])'|'(?![a-z])", before))  # (not the apostrophe of "we're", "what's")
+    quoted = singles % 2 == 1 or before.count('"') % 2 == 1 or before.count("“") > before.count("”") or \
         before.count("‘") > before.count("’")
     if not (quoted or re.search(_CLAIMED_BY + r"[^.。?？]{0,40}$", before)):
         return req

@@ -397,3 +397,28 @@ def test_a_colleagues_step_on_another_job_leaves_the_job_as_asked(text, model, g
     m = re.search(r"(?:2 张卡约\s*|\*\*)([\d.]+) (?:小时|hours)", a.answer)
     assert m and 8 <= float(m.group(1)) <= 25
     assert any("27,307" in w_ and "50%" in w_ for w_ in a.warnings)
+
+
+# --- 'how many in bf16 vs fp8? and on one 8x node, the longest context?': counts, then the node's context --------------------
+NODE = ("we're putting Llama 3.3 70B behind an internal chat tool. how many H100 SXM do we need in bf16 vs fp8? and on one "
+        "8x H100 node, what's the longest context a single request can have?")
+
+
+def test_a_count_asked_for_a_model_is_a_sizing_not_a_concept():
+    assert _req(NODE).intent == "inference_memory"
+
+
+def test_contractions_are_not_quotation_marks():
+    # "we're" and "what's" hold apostrophes, not quotes: the 8 GPUs are the user's node, not someone else's claim
+    assert "someone else's claim" not in ask(NODE).answer
+
+
+def test_the_count_in_a_later_clause_is_that_clauses_and_the_models_limit_caps_the_context():
+    asks = _asks(NODE)
+    assert [(a.update.get("precision"), a.update.get("num_gpus")) for a in asks] == [("bf16", None), ("fp8", None),
+                                                                                    (None, 8)]
+    a = ask(NODE).answer
+    # BF16 70.55B x 2 = 141 GB -> 2 H100 minimum; FP8 ~71 GB -> 1 (tight); on 8x H100 the KV pool (~900k tokens at
+    # 320 KiB = 2 x 80 x 8 x 128 x 2 B) is far past the model's 131,072 window: the window caps it, 131,072 x 320 KiB = 40 GiB
+    assert "**No GPU count was given, so this is not a question of what fits**" in a
+    assert "**131,072 tokens, the model's own limit** (its 40 GiB of KV cache fits" in a

@@ -1163,13 +1163,19 @@ def _kv_line(ctx: Ctx, model, r, batch: int) -> str:
             f"2 × {model.num_layers} 层 × {model.num_kv_heads} 个 KV 头 × {model.head_dim}"
     longest = r.max_context  # (one sequence alone: the KV pool's tokens; several at once share it)
     each = longest // batch if longest and batch > 1 else None
+    capped = bool(longest) and not each and longest >= model.max_context
+    cap_kv = kv * model.max_context / 2**30 if kv else 0
     tail = ("" if longest is None else ctx.t(
         (f"; with {batch} sequences at once, about **{each:,} tokens each** (the pool holds {longest:,} tokens; one "
-         f"sequence alone could take them all" if each else f"; the longest context that fits at batch 1: **{longest:,} tokens**")
-        + (f", the model's limit is {model.max_context:,}" if longest >= model.max_context else "") + (")" if each else ""),
+         f"sequence alone could take them all" if each else
+         f"; the longest context one request can have: **{model.max_context:,} tokens, the model's own limit** (its "
+         f"{cap_kv:,.0f} GiB of KV cache fits; memory alone would hold {longest:,})" if capped else
+         f"; the longest context that fits at batch 1: **{longest:,} tokens**")
+        + (f", the model's limit is {model.max_context:,}" if longest >= model.max_context and each else "") + (")" if each else ""),
         (f"；同时 {batch} 条时每条约 **{each:,} token**（KV 池共 {longest:,} token，单条可以全用" if each else
-         f"；batch 1 时放得下的最长上下文：**{longest:,} token**")
-        + (f"，模型上限 {model.max_context:,}" if longest >= model.max_context else "") + ("）" if each else "")))
+         f"；单个请求最长上下文：**{model.max_context:,} token，是模型自身上限**（对应 KV cache {cap_kv:,.0f} GiB，放得下；"
+         f"只看显存能放 {longest:,}）" if capped else f"；batch 1 时放得下的最长上下文：**{longest:,} token**")
+        + (f"，模型上限 {model.max_context:,}" if longest >= model.max_context and each else "") + ("）" if each else "")))
     if r.max_batch:
         tail += ctx.t(f"; at this context, up to **{r.max_batch}** sequences at once",
                       f"；这个上下文下最多同时 **{r.max_batch}** 条序列")

@@ -1583,6 +1583,20 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
                                                                     "inference_speed", "serving", "inference_memory")]
         # (a list whose every item is a figure asked is read as it is written, before the clause-by-clause reading)
         # (formats in items of their own carry each item's GPU count: 'A）4 张跑 BF16；B）2 张跑 AWQ')
+    if alts and req.model and req.num_gpus and "num_gpus" in req.stated:
+        # ('how many H100 do we need in bf16 vs fp8? and on one 8x H100 node, what's the longest context?'): the count
+        # written in a later clause of its own is that clause's; the alternatives are sized for the fewest GPUs
+        for at, c in enumerate(_clauses(low)):
+            n = _clause_gpus(c)
+            if at and n == req.num_gpus and re.search(CONTEXT_LEFT, c) and not _clause_gpus(_clauses(low)[0]) and \
+                    re.search(COUNT_ASK, low):
+                unstated = [k for k in req.stated if k not in ("num_gpus", "nodes", "gpus_per_node")]
+                asks = [a.model_copy(update={"update": a.update | {"num_gpus": None, "nodes": None, "gpus_per_node": None,
+                                                                    "stated": unstated}})
+                        for a in asks] + [Ask(text=(f"{n} 张卡上的最长上下文" if req.lang == "zh" else
+                                                    f"longest context on {n} GPUs"),
+                                              intent="inference_memory", update={"num_gpus": n, "precision": None})]
+                break
     forms = _form_difference(low, req, catalog)
     if forms:  # 'H100 NVL x4 … is NVL the same as SXM? does it fit?': the two forms of the card compared, beside the job
         asks = (asks or [Ask(text=_intent_label(req), intent=req.intent)]) + [forms]

@@ -2203,9 +2203,13 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if s.get("recommend", 0) >= 3 and has_model and len(gpus) >= 2 and (trainish or inferish):
         top_memory = max(s.get("training_memory", 0), s.get("inference_memory", 0))
         s["recommend"] = max(s["recommend"], top_memory + 1)  # '哪个显存大？推理 70B 选哪个': size the job on each card
+    if has_model and re.search(slots.COUNT_ASK, low) and not explaining and not asked_concept and \
+            max(s.values(), default=0) < 3:
+        # ('how many H100 SXM do we need in bf16 vs fp8? … the longest context?'): a count for the model is a sizing
+        add("training_memory" if trainish else "inference_memory", 2)
     if s.get("explain", 0) and not explaining and not asked_concept and (has_model or stated.get("gpu")) and max(
-            (v for k, v in s.items() if k != "explain"), default=0) >= 2:
-        s["explain"] = 0
+            [v for k, v in s.items() if k != "explain"] + ([memory] if has_model else []), default=0) >= 2:
+        s["explain"] = 0  # ('how many H100s for Llama 3.3 70B … what's the longest context?': a sizing, not a concept)
     best = max(s.items(), key=lambda kv: (kv[1], -_PRIORITY.index(kv[0])), default=(None, 0.0))
     if follow and prev:
         own = {k: v for k, v in s.items() if v >= 3 and k not in ("training_memory", "inference_memory")}
