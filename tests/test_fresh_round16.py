@@ -422,3 +422,12 @@ def test_the_count_in_a_later_clause_is_that_clauses_and_the_models_limit_caps_t
     # 320 KiB = 2 x 80 x 8 x 128 x 2 B) is far past the model's 131,072 window: the window caps it, 131,072 x 320 KiB = 40 GiB
     assert "**No GPU count was given, so this is not a question of what fits**" in a
     assert "**131,072 tokens, the model's own limit** (its 40 GiB of KV cache fits" in a
+
+
+# --- 'fp16 weights. what if I go 4-bit?': the second format is an alternative asked ------------------------------------------
+@pytest.mark.parametrize("text, want", [
+    ("max context I can run Llama 3.1 8B at on a single 24GB 4090? fp16 weights. what if I go 4-bit?", ["fp16", "int4"]),
+    ("Qwen2.5-32B on one A100 80GB in bf16: how many users at 8k? and what if we switch to fp8?", ["bf16", "fp8"]),
+])
+def test_a_what_if_format_is_asked_beside_the_stated_one(text, want):
+    assert [a.update.get("precision") for a in _asks(text)] == want

@@ -193,7 +193,9 @@ def alternatives(low: str, req: Request) -> list[Ask]:
             return bool((len(between) <= 40 and re.search(_OR_WORD, between)) or _need_near(text, a) or _need_near(text, b)
                         or (len(between) <= 14 and re.search(_AND_WORD, between) and setting in ("precision", "kv_dtype", "engine"))
                         or (setting in ("precision", "kv_dtype") and len(between) <= 80 and re.search(
-                            r"(?:what|how) about (?:a |an |the |in )?$|(?:换成|改成|改用|那)\s*$", text[max(0, b - 16):b])))
+                            r"(?:what|how) about (?:a |an |the |in )?$|(?:what if|and if) (?:i|we|you) (?:go|use|switch to|try|"
+                            r"run|drop to|move to)(?: with| to| it in| in)? (?:a |an |the )?$|(?:换成|改成|改用|那|用)\s*$",
+                            text[max(0, b - 30):b])))
             # ('can it run 70B Q4_K_M, and how fast? what about Q8?': the second format asked as the what-if of the first)
         if setting == "precision" and any(str(v).startswith("q") for _, v in named):
             named = [(i, "q8_0" if v == "int8" else v) for i, v in named]  # ('Q4_K_M … Q8?': the GGUF Q8_0 file)
