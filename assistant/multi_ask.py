@@ -111,8 +111,8 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
         # each plan's cards bought at the user's prices, with the servers and against the budget: those are used
         answers = _used_elsewhere_is_used(answers, frozenset({"budget", "host_price_per_server", "purchase_price", "currency",
                                                               "purchase", "gpu_purchase_prices", "used_gpus"}))
-    if comparison and any(a.compare == "gpu" for a in asks):
-        comparison += _other_models_line(answers[0].request or {}, zh)
+    if comparison and any(a.compare == "gpu" for a in asks) and not any("model" in (a.update or {}) for a in asks):
+        comparison += _other_models_line(answers[0].request or {}, zh)  # (unless each card carries its own model)
     if comparison and asks[0].intent in ("inference_speed", "inference_memory") and re.search(
             r"(?:within budget|over your budget|在预算内|超出预算)", comparison):
         # ('$2.5k budget … used 4090, new 5090, or 2x used 3090?'): each option's cards priced against the budget

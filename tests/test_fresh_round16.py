@@ -431,3 +431,21 @@ def test_the_count_in_a_later_clause_is_that_clauses_and_the_models_limit_caps_t
 ])
 def test_a_what_if_format_is_asked_beside_the_stated_one(text, want):
     assert [a.update.get("precision") for a in _asks(text)] == want
+
+
+# --- a laptop GPU with its own memory; each card with the model of its own question --------------------------------------------
+LAPTOP = "will gpt-oss-20b run on my laptop 4080 (12GB)? and can I run gpt-oss-120b on my desktop 4090 + 64GB RAM?"
+
+
+def test_a_laptop_card_is_sized_at_the_memory_written():
+    r = _req(LAPTOP)
+    assert r.gpus[0] == "12GB"  # no desktop RTX 4080 has 12 GB: the laptop chip, sized as a 12 GB card
+
+
+def test_each_card_is_paired_with_the_model_of_its_own_question():
+    models = [a.update.get("model") for a in _asks(LAPTOP)]
+    assert models == [None, "gpt-oss-120b"]  # the first keeps the message's first model, gpt-oss-20b
+    a = ask(LAPTOP).answer
+    # gpt-oss-120b MXFP4 ≈ 65 GB > 24 GB: the experts of some layers in the 64 GB of RAM (llama.cpp --n-cpu-moe)
+    assert "gpt-oss-120b in mxfp4 on one NVIDIA GeForce RTX 4090 + 64 GB RAM" in a
+    assert "Sized on gpt-oss-20b" not in a

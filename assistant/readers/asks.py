@@ -1297,6 +1297,15 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         if own_fmt:  # '2x H100 SXM fp8, 4x L40S awq int4, or 1x H200 fp8': each option in the format written with it
             update["precision"] = own_fmt[0][1]
             update["checkpoint_format"] = None
+        if len(set(req.models or [])) == len(spans) >= 2:
+            # ('will gpt-oss-20b run on my laptop 4080 (12GB)? and can I run gpt-oss-120b on my desktop 4090?'): each
+            # card with the model written in its own question
+            lo = max([0] + [m.end() for m in re.finditer(r"[?？。;；\n]|(?<![a-z])and (?=can|will|does|would|what|how)",
+                                                          low[:start])])
+            hi = next((lo2 for lo2 in (m.start() for m in re.finditer(r"[?？。;；\n]", low)) if lo2 >= end), len(low))
+            mine = find_names(low[lo:hi], catalog)[0].models
+            if len(mine) == 1 and mine[0] in req.models and mine[0] != req.model:
+                update |= {"model": mine[0], "models": [mine[0]], "model_text": None}
         label = (f"{total}× " if total else "") + catalog.gpu(gid)[0].name.replace("NVIDIA ", "")
         asks.append(Ask(text=label, intent=job, update=update, compare="gpu"))
     if sum(1 for a in asks if "checkpoint_format" in a.update) < 2:  # (one card's format alone is the message's own)

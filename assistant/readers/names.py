@@ -201,11 +201,20 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
             if twins and twins[0].id not in out.gpus:
                 out.gpus.append(twins[0].id)  # (no span: the card is written once, its versions by memory alone)
     for start, end, gid in list(out.gpu_spans):  # 'A100 160G': a known name with a memory no variant of it has
-        mem = re.match(r"[\s-]*(\d{2,3})\s*g(?:i?b)?(?![a-z0-9])", low[end:end + 12])
+        mem = re.match(r"[\s(（-]*(\d{1,3})\s*g(?:i?b)?(?![a-z0-9])", low[end:end + 12])
         if not mem or gid.startswith("custom-"):
             continue
         family = [g for g in catalog.gpus if g.id in catalog.variants(gid)]  # (its memory mods included: '4090 48G')
         base = catalog.gpu(gid)[0]
+        if family and all(abs(g.memory_gb - int(mem.group(1))) > 2 for g in family) and re.search(
+                r"(?<![a-z])(?:laptop|notebook|mobile|gaming laptop)(?![a-z])|笔记本|移动版|游戏本", low[max(0, start - 24):end + 16]):
+            # ('my laptop 4080 (12GB)'): a laptop GPU is its own chip with its own memory: sized as a card of that memory
+            spec = f"{int(mem.group(1))}GB"
+            out.gpus = [spec if g == gid else g for g in out.gpus]
+            out.gpu_spans = [(a, b, spec if g == gid else g) for a, b, g in out.gpu_spans]
+            out.notes.append(f"a laptop {base.name.replace('NVIDIA ', '')} with {mem.group(1)} GB: laptop GPUs are their own "
+                             f"chips (less memory and bandwidth than the desktop card): sized as a {mem.group(1)} GB card")
+            continue
         if family and all(abs(g.memory_gb - int(mem.group(1))) > 2 for g in family) and int(mem.group(1)) > base.memory_gb \
                 and re.search(r"魔改|改装|改版|改显存|(?<![a-z])(?:mod|modded|modified)(?![a-z])", low) \
                 and base.memory_bandwidth_gbps and base.bf16_dense_tflops:
