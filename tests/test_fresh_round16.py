@@ -449,3 +449,25 @@ def test_each_card_is_paired_with_the_model_of_its_own_question():
     # gpt-oss-120b MXFP4 ≈ 65 GB > 24 GB: the experts of some layers in the 64 GB of RAM (llama.cpp --n-cpu-moe)
     assert "gpt-oss-120b in mxfp4 on one NVIDIA GeForce RTX 4090 + 64 GB RAM" in a
     assert "Sized on gpt-oss-20b" not in a
+
+
+# --- a purchase for a served model: its own checkpoint format, and one card or NVLink before a PCIe split ------------------
+GPT_BUDGET = "budget ~$60k all-in. want to self-host gpt-oss-120b for ~50 concurrent internal users. what should we buy?"
+
+
+def test_a_checkpoint_below_16_bits_is_never_upcast_for_a_purchase():
+    from tools.purchase import _ladder, PurchaseRequest
+
+    model, gpu = CAT.model("gpt-oss-120b")[0], CAT.gpu("h100-pcie")[0]
+    ladder = _ladder(PurchaseRequest(model=model, gpus=[gpu], served=True, users=50), gpu)
+    # gpt-oss ships MXFP4 (≈ 61 GiB): BF16 (234 GB) or FP8 (118 GB) would only cost cards, not add quality
+    assert ladder[0] == "mxfp4" and "bf16" not in ladder
+
+
+def test_a_served_purchase_prefers_one_card_to_a_pcie_split():
+    a = ask(GPT_BUDGET).answer
+    # MXFP4 ≈ 65 GB fits one 80-96 GB card; 4x RTX 5090 would split it over PCIe (no NVLink) with a GeForce licence
+    m = re.search(r"\*\*Buy: 1× (NVIDIA [^(]+?) \((?:new|used)\)", a)
+    assert m and "GeForce" not in m.group(1)
+    assert "in bf16" not in a.split("\n\n")[1]
+    assert "split over several cards with only PCIe between them" in a

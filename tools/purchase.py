@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.schemas import GPU, ModelSpec, Price
 from tools.cost import DEFAULT_CNY_PER_USD, GPUS_PER_SERVER, _convert
+from tools.driver_licence import geforce_licence
 from tools.export_rules import barred_from_china
 
 # A host for n PCIe cards (CPU, board with enough slots and lanes, 64-256 GB RAM, PSU, case, SSD), USD. An
@@ -78,6 +79,8 @@ class PurchaseOption(BaseModel):
     step: int | None = Field(None, description="0 = the most faithful format tried (16-bit or the checkpoint's own), "
                              "1 = 8-bit, 2 = 4-bit")
     legacy: bool = Field(False, description="an NVIDIA architecture before Ampere (LEGACY_ARCHITECTURES)")
+    pcie_split: bool = Field(False, description="a served deployment split over several cards with no NVLink between them "
+                             "(tensor parallelism over PCIe): ranked after one card or NVLink-linked cards in the budget")
     grey_market: bool = Field(False, description="priced in CNY from another market's record for a card US export rules "
                               "bar from China (tools/export_rules.py): the converted price does not apply there")
     rank: int | None = None
@@ -158,7 +161,10 @@ def _ladder(req: PurchaseRequest, gpu: GPU) -> list[str]:
         if FORMATS[native].bits >= 16:
             return home
         return [native] + [f for f in home if FORMATS[f].bits < FORMATS[native].bits - 1]  # a 4/8-bit checkpoint
-    return [f for f, _ in precision_ladder(native, gpu)]
+    ladder = [f for f, _ in precision_ladder(native, gpu)]
+    # a checkpoint published below 16 bits (gpt-oss's MXFP4, DeepSeek's FP8) loses nothing in its own format: the wider
+    # formats above it only cost memory and cards, so they are not tried
+    return [f for f in ladder if FORMATS[f].bits <= FORMATS[native].bits] or ladder
 
 
 def _inference(req: PurchaseRequest, gpu: GPU, n: int) -> tuple[str, float, float | None, int] | None:
@@ -329,6 +335,8 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
                                tokens_per_s=None if req.task != "inference" or speed is None else round(speed, 1),
                                hours=None if req.task == "inference" or speed is None else round(speed, 1),
                                step=step, power_w=round(watts), grey_market=grey,
+                               pcie_split=bool(req.served and n > 1 and not (gpu.nvlink_gbps and (
+                                   n <= 2 or "nvswitch" in (gpu.interconnect or "").lower()))),  # (a bridge links a pair)
                                within_budget=None if req.budget is None else total <= req.budget)
             if best is None or _key(req, o) < _key(req, best):
                 best = o
@@ -348,7 +356,8 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
         o.rank = rank
         if not o.reason:  # (a near tie's pick and the one it beat have theirs already)
             o.reason, o.reason_args = _reason(req, o, options[0])
-        o.why = WHY_EN[o.reason].format(currency=req.currency, **o.reason_args)
+        o.why = WHY_EN[o.reason].format(currency=req.currency, licence=" (and the GeForce licence bars data-centre use)"
+                                        if o.reason_args.get("geforce") else "", **o.reason_args)
     return PurchasePlan(options=options, rejected=rejected, currency=req.currency, assumptions=_assumptions(req))
 
 
@@ -371,6 +380,7 @@ def _prefer_near_ties(req: PurchaseRequest, options: list[PurchaseOption]) -> li
         return options
     slowest = _slowest(req)
     near = [o for o in options if o.within_budget and not o.legacy and not o.grey_market and _tier(req, o) == _tier(req, top)
+            and o.pcie_split == top.pcie_split
             and o.tokens_per_s is not None and o.tokens_per_s >= max(slowest, SPEED_TIE * top.tokens_per_s)]
     key = (lambda o: (o.power_w or 0, *_near_tie_key(o))) if req.prefer_low_power else _near_tie_key
     pick = min(near, key=key, default=top)
@@ -412,7 +422,7 @@ def _key(req: PurchaseRequest, o: PurchaseOption):
         return (2, not o.within_budget, o.total, 0, 0)
     if not o.within_budget:
         return (1, 0, o.total, 0, 0)  # over the budget: the nearest to it first
-    return (0, o.grey_market, slow, o.legacy, _tier(req, o), -(speed or 0), o.total)
+    return (0, o.grey_market, slow, o.legacy, o.pcie_split, _tier(req, o), -(speed or 0), o.total)
 
 
 def _tier(req: PurchaseRequest, o: PurchaseOption) -> int | None:
@@ -429,6 +439,9 @@ WHY_EN = {
     "legacy": "pre-Ampere (Volta/Turing): no BF16 or FlashAttention-2, ranked after newer cards",
     "grey_market": "barred from export to China (US rule 3A090): grey market only there (no warranty, prices move), "
                    "so any price on record is unreliable; ranked after the cards sold there (quote it if you can buy it)",
+    "pcie_split": "split over several cards with only PCIe between them (no NVLink): tensor parallelism there costs more "
+                  "than this estimate shows, and each card is a point of failure; ranked after a single card or NVLink "
+                  "for a served deployment{licence}",
     "slower_than_asked": "slower than your {need:g} tokens/s ({speed:g})",
     "too_slow": "too slow to use ({speed:g} tokens/s)",
     "best_in_budget": "best within the budget (most faithful format, then fastest)",
@@ -443,6 +456,11 @@ WHY_EN = {
 }
 
 
+def geforce_licence_id(req: PurchaseRequest, gpu_id: str) -> bool:
+    """Whether the candidate `gpu_id` is a GeForce board (tools.driver_licence)."""
+    return any(g.id == gpu_id and geforce_licence(g) for g in req.gpus)
+
+
 def _reason(req: PurchaseRequest, o: PurchaseOption, best: PurchaseOption) -> tuple[str, dict]:
     if req.budget is not None and not o.within_budget:
         return "over_budget", {"by": o.total - req.budget}
@@ -453,6 +471,8 @@ def _reason(req: PurchaseRequest, o: PurchaseOption, best: PurchaseOption) -> tu
                 if req.budget else "cheapest"), {}
     if o.legacy:
         return "legacy", {}
+    if o.pcie_split and not best.pcie_split:
+        return "pcie_split", {"geforce": geforce_licence_id(req, o.gpu)}
     if req.task == "inference" and o.tokens_per_s is not None and o.tokens_per_s < _slowest(req):
         return (("slower_than_asked", {"need": req.min_tokens_per_s, "speed": o.tokens_per_s}) if req.min_tokens_per_s
                 else ("too_slow", {"speed": o.tokens_per_s}))

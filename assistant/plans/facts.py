@@ -573,6 +573,8 @@ def _purchase_why(ctx: Ctx, o, money) -> str:
         return o.why
     zh = {"over_budget": lambda: f"超出预算 {money(a['by'])}",
           "legacy": lambda: "Ampere 之前的架构（Volta/Turing）：没有 BF16 和 FlashAttention-2，排在新卡之后",
+          "pcie_split": lambda: "拆到多张只有 PCIe 互联（没有 NVLink）的卡上：张量并行的开销比这里的估算大，每张卡都是故障点；"
+                                "服务化部署排在单卡或 NVLink 方案之后" + ("（GeForce 驱动许可也不允许数据中心部署）" if a.get("geforce") else ""),
           "grey_market": lambda: "美国出口管制（3A090）禁止对华销售：国内只有水货渠道（无保修、价格不稳），价格表里的价格都不可靠；"
                                  "排在国内能正规买到的卡之后（能买到的话请填报价）",
           "slower_than_asked": lambda: f"低于你要的 {a['need']:g} token/s（{a['speed']:g}）",
