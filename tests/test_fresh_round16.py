@@ -471,3 +471,11 @@ def test_a_served_purchase_prefers_one_card_to_a_pcie_split():
     assert m and "GeForce" not in m.group(1)
     assert "in bf16" not in a.split("\n\n")[1]
     assert "split over several cards with only PCIe between them" in a
+
+
+# --- 'the biggest dense model we can pretrain in 3 weeks': the window's compute, not a question back --------------------------
+def test_the_biggest_model_to_pretrain_in_a_window_is_sized_from_its_compute():
+    a = ask("we have 64 H100s for 3 weeks. what's the biggest dense model we can pretrain chinchilla-optimal in that window?")
+    # C = 64 x 989e12 x 0.40 x 504 h x 3,600 = 4.6e22 FLOPs; C = 6·N·20N = 120·N² -> N = √(4.6e22 / 120) ≈ 19.6B on ~0.39T
+    assert a.status == "answered"
+    assert "**4.60e+22 FLOPs**" in a.answer and re.search(r"≈ \*\*(19|20|21)B parameters\*\*", a.answer)

@@ -951,7 +951,7 @@ def largest_model(text: str) -> dict:
            r"(?:kv|cache|context|batch|memory|vram|weights?|checkpoint|activations?|file|download|bill|cost))|"
            + w(r"how big (?:a |of a )?(?:model|llm)|(?:largest|biggest) (?:model|llm)|what size (?:model|llm)|"
                r"(?:largest|biggest) [a-z][a-z0-9.\-]{1,16}(?: \d[\w.]*)? (?:model )?(?:i|we|you) (?:can|could) (?:run|serve|deploy|train|"
-               r"fine[\s-]?tune|fit|host|load)|"
+               r"pre[\s-]?train|fine[\s-]?tune|fit|host|load)|"
                r"what (?:models?|llms?) (?:can|could|will|would) (?:i|we) (?:run|train|fine[\s-]?tune|fit)|"
                r"what (?:models?|llms?) (?:fit|fits)|max(?:imum)? model size"), text):
         return {"largest_model": True}
