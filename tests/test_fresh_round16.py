@@ -479,3 +479,21 @@ def test_the_biggest_model_to_pretrain_in_a_window_is_sized_from_its_compute():
     # C = 64 x 989e12 x 0.40 x 504 h x 3,600 = 4.6e22 FLOPs; C = 6·N·20N = 120·N² -> N = √(4.6e22 / 120) ≈ 19.6B on ~0.39T
     assert a.status == "answered"
     assert "**4.60e+22 FLOPs**" in a.answer and re.search(r"≈ \*\*(19|20|21)B parameters\*\*", a.answer)
+
+
+# --- a power bill, the same for another card, then 'this machine' per million tokens --------------------------------------------
+POWER3 = ("8 卡 4090 机器满载跑一年电费多少？电价 1 元/度。换成 8 卡 H20 呢？\n"
+          "另外如果这台 4090 跑 Qwen2.5-7B 总吞吐 8000 tok/s，每天跑满 20 小时，电费摊到每百万 token 多少钱？")
+
+
+def test_a_move_asked_before_a_measurement_is_not_the_measured_set_up_moved():
+    r = _req(POWER3)
+    assert not r.measured_gpu and set(r.gpus) == {"rtx-4090", "h20"}
+
+
+def test_this_machine_keeps_its_count_and_electricity_price():
+    a = ask(POWER3).answer
+    # 8 x 450 W + 300 W host / 0.9 PSU = 4.33 kW x PUE 1.3 x ¥1 = ¥5.63 an hour over 8,000 x 3,600 = 28.8M tokens
+    # -> ¥0.196 per million tokens of electricity (the hours a day cancel out of a per-token figure)
+    part = a.split("### 2.")[1]
+    assert "8× RTX 4090" in part and "**每百万 token 电费 ¥0.19" in part

@@ -361,6 +361,9 @@ def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Read
             first = before[-1][2]
     target = None
     for m in re.finditer(_MOVE, low):
+        if rate_at and m.end() < rate_at.start() and re.search(r"[。？！?!\n]", low[m.end():rate_at.start()]):
+            continue  # ('… 一年电费多少？换成 8 卡 H20 呢？另外这台 4090 跑 … 8000 tok/s'): a move asked before the
+            # measurement, in a question of its own, is not a move of the measured set-up
         later = [sp for sp in spans if 0 <= sp[0] - m.end() <= 40 and sp[2] != first] or \
                 [sp for sp in spans if 0 <= m.start() - sp[1] <= 24 and sp[2] != first and "instead" in m.group(0)]
         if later:

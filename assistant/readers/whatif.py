@@ -37,6 +37,13 @@ def what_if_asks(text: str, req, catalog) -> list[Ask]:
     second = read(clause, catalog, previous=first.model_dump()).request
     base = first.model_dump()
     update = {k: v for k, v in second.model_dump().items() if k not in NOT_JOB and v != base.get(k)}
+    if re.search(r"这台|这套|这个机器|这机器|同一台|(?<![a-z])(?:this|that|the same) (?:box|machine|server|rig|node)(?![a-z])",
+                 clause.lower()):
+        # ('…一年电费多少？电价 1 元/度 … 另外如果这台 4090 跑 … 电费摊到每百万 token 多少'): the machine referred back to
+        # keeps its count, its electricity price and currency unless the clause states its own
+        for k in ("num_gpus", "gpus_per_node", "nodes", "server", "electricity_per_kwh", "currency", "pue"):
+            if update.get(k, "unset") is None:
+                update.pop(k)
     if not update:
         return []
     main_update = {k: v for k, v in base.items() if k not in NOT_JOB and v != getattr(req, k)}
