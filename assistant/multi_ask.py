@@ -817,12 +817,28 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     """Which alternative wins and by how much, from the answers' own figures; an alternative timed but not fitting is
     named first, whatever wins among the rest."""
     text = _compare(asks, answers, zh, question, prices, calls)
+    room = _room_at_long_context(asks, answers, zh)
+    if text and room:
+        text += room
     unfit = [a for a, x in zip(asks, answers) if a.compare and x.status == "answered"
              and x.intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0]
     if text and unfit and not re.search(r"does not fit|放不下|holds none", text):
         text = (("；".join(f"{a.text} 放不下" for a in unfit) + "。") if zh else
                 ("; ".join(f"{a.text} does not fit" for a in unfit) + ". ")) + text
     return text
+
+
+def _room_at_long_context(asks: list[Ask], answers: list[Answer], zh: bool) -> str:
+    """Set-ups compared on speed for long requests ('对外 API，长上下文请求比较多'): how many such requests each holds at
+    once (its KV cache room), which a long-context service turns on as much as on speed."""
+    rows = [(a, x.figures.get("max_batch_that_fits"), (x.request or {}).get("context")) for a, x in zip(asks, answers)
+            if a.compare == "gpu" and x.intent == "inference_speed"]
+    if len(rows) < 2 or any(not n or not c or c < 16_384 for _, n, c in rows):
+        return ""
+    c = rows[0][2]
+    listed = ("；" if zh else "; ").join(f"{a.text} {n:,}" for a, n, _ in rows)
+    return (f" 按 {c:,} token 的长请求，显存能同时放下：{listed} 条。" if zh else
+            f" At {c:,}-token requests, each holds at once: {listed} (KV cache room: what long-context traffic turns on).")
 
 
 # 'LoRA or QLoRA / full or LoRA, which one?': a tie on time between methods is decided by what else they cost

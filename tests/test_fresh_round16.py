@@ -497,3 +497,20 @@ def test_this_machine_keeps_its_count_and_electricity_price():
     # -> ¥0.196 per million tokens of electricity (the hours a day cancel out of a per-token figure)
     part = a.split("### 2.")[1]
     assert "8× RTX 4090" in part and "**每百万 token 电费 ¥0.19" in part
+
+
+# --- 'H20 in FP8, or A800 in BF16?': each card in its own format, and the room for long requests --------------------------
+QWEN_API = "部署 Qwen3-235B-A22B，8 卡 H20 跑 FP8，还是 8 卡 A800 跑 BF16？哪个更合适？主要做对外 API，长上下文请求比较多"
+
+
+def test_each_card_is_compared_in_the_format_written_with_it():
+    assert [(a.update["gpu"], a.update["precision"]) for a in _asks(QWEN_API)] == [("h20", "fp8"), ("a800", "bf16")]
+
+
+def test_long_context_traffic_compares_the_room_each_set_up_leaves():
+    head = ask(QWEN_API).answer.split("###")[0]
+    # FP8 weights ≈ 236 GB on 8 x 96 GB leave ~500 GB for KV; BF16 ≈ 470 GB on 8 x 80 GB leave ~110 GB: several times the
+    # 16,384-token requests at once on the H20s (KV 188 KiB a token = 94 layers x 4 KV heads x 128 x 2 x 2 B)
+    m = re.search(r"按 16,384 token 的长请求，显存能同时放下：8× HGX H20 96GB (\d+)；8× A800 80GB SXM4 (\d+) 条", head)
+    assert m and int(m.group(1)) >= 2.5 * int(m.group(2))
+    assert "**8× HGX H20 96GB 最好**" in head

@@ -210,6 +210,8 @@ def alternatives(low: str, req: Request) -> list[Ask]:
             named = [(i, v) for i, v in named if v in ("bf16", "fp16", "fp8")]
         if len(named) >= 2 and not req.model and req.family:
             return []  # ('部署 Qwen3 … Q4_K_M 还是 AWQ？'): which Qwen3 decides both; asked first, not a stand-in model's ratio
+        if setting == "precision" and len(named) >= 2 and len(set(req.gpus)) >= 2 and _formats_ride_cards(text, named):
+            return []  # ('8 卡 H20 跑 FP8，还是 8 卡 A800 跑 BF16'): each option is a card with its format, compared as cards
         if len(named) >= 2:
             if any(paired(named[i][0], named[i + 1][0]) for i in range(len(named) - 1)):
                 # ('Q4 和 Q8 分别多快', 'int8 and int4: how long a context each?': both, each computed)
@@ -259,6 +261,22 @@ def alternatives(low: str, req: Request) -> list[Ask]:
             return [Ask(text=_label(setting, off, zh), intent=intent, update={setting: off}, compare=setting),
                     Ask(text=_label(setting, on, zh), intent=intent, update={setting: on}, compare=setting)]
     return []
+
+
+def _formats_ride_cards(text: str, named: list) -> bool:
+    """Each format written right after a different card ('8 卡 H20 跑 FP8，还是 8 卡 A800 跑 BF16', '2x H100 in fp8 or
+    4x L40S in awq'): the options are set-ups, one format each."""
+    from assistant.readers.names import find_names
+    from knowledge.catalog import default_catalog
+
+    spans = sorted(find_names(text, default_catalog())[0].gpu_spans)
+    owners = []
+    for at, _ in named:
+        before = [sp for sp in spans if sp[1] <= at and at - sp[1] <= 16]
+        if not before:
+            return False
+        owners.append(before[-1][2])
+    return len(set(owners)) == len(owners)
 
 
 def _what_if_near(text: str, at: int) -> bool:
@@ -1142,8 +1160,10 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     counts = [counts_near_gpus(work, Names(gpus=[sp[2]], gpu_spans=[sp]))[0] for sp in spans]
     if job == "training_memory" and ((not all(counts) and not re.search(COUNT_ASK, low)) or req.family_flagship):
         return []  # (a training job's memory on each card needs each card's count; a bare family asks its size first)
+    fmts = _values_named(low, "precision")
     own_inputs = len(set(counts)) > 1 or bool(_rate_in(low)) or per_token_cost(low) or (
-        job == "training_memory" and all(counts))  # ('8x A100 40G PCIe or 8x A100 80G SXM4: does the 40G box work?')
+        job == "training_memory" and all(counts)) or (len(fmts) >= 2 and _formats_ride_cards(low, fmts))
+    # ('8 卡 H20 跑 FP8，还是 8 卡 A800 跑 BF16': each card in its own format is a set-up of its own)  # ('8x A100 40G PCIe or 8x A100 80G SXM4: does the 40G box work?')
     how_much_faster = re.search(COMPARATIVE, low) and job == "inference_speed" and not req.purchase
     if not own_inputs and not how_much_faster and job not in ("serving", "price") and \
             req.intent in ("recommend", "compare", "training_time"):
