@@ -1407,6 +1407,8 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
                           f"(sized below); the family's {mid_name} runs on far less hardware. Tell me which one you mean.\n\n",
                           f"**是哪个 {ctx.req.model_text or flag_name}？** 只写名字按旗舰 {flag_name} 计算（见下）；同系列的 {mid_name} "
                           "要的硬件少得多。说一下具体是哪个。\n\n")
+    if not which and answer.status == "answered" and not ctx.one_of_several:
+        which = _which_server(ctx)
     text = restate(shown, ctx.deps.catalog, ctx.assumed) + "\n\n" + premise + _closed_model_line(ctx) + \
         _unknown_model_line(ctx) + which + (sizes + "\n\n" if sizes else "") + body
     if ctx.ignored:
@@ -1422,6 +1424,44 @@ def _finish(ctx: Ctx, answer: Answer) -> Answer:
             slots["answered_num_gpus"] = n
     return answer.model_copy(update={"answer": text, "request": req_dict, "slots": slots, "ignored": ctx.ignored,
                                      "tool_calls": answer.tool_calls or ctx.calls})
+
+
+# the 8-GPU boxes 'a DGX' can mean, each generation's GPU (catalog ids): the answer flips between them
+SERVER_GENERATIONS = (("DGX A100 40GB", "a100-40gb"), ("DGX A100 80GB", "a100-80gb"), ("DGX H100", "h100"),
+                      ("DGX H200", "h200"), ("DGX B200", "b200"))
+
+
+def _which_server(ctx: Ctx) -> str:
+    """'the vendor quoted us "a DGX": is one enough for full fine-tuning of a 70B?': the generation decides it (320 GB
+    to 1.4 TB of GPU memory): which one, asked, with the job's fit on each meanwhile (the body sizes the default)."""
+    req = ctx.req
+    if "gpu" in req.stated or not req.model or req.intent not in ("training_memory", "inference_memory") or \
+            not re.search(r"(?<![a-z])(?:dgx|hgx)(?![a-z]|\s*[abh]\d)", ctx.question.lower()):
+        return ""
+    from assistant.plans.infer import fits_on
+    from assistant.plans.train import memory_at
+
+    model, rows = ctx.model(), []
+    for label, gid in SERVER_GENERATIONS:
+        try:
+            gpu = ctx.deps.catalog.gpu(gid)[0]
+            if req.intent == "training_memory":
+                r = memory_at(ctx, model, gpu, 8)
+                ok, need = r.fits, r.min_gpus
+            else:
+                r = fits_on(model, gpu, 8, req.precision or model.native_precision, req.context or 4096, req.batch or 1)
+                ok, need = r.fits, r.min_gpus
+        except (ValueError, LookupError):
+            continue
+        verdict = ctx.t("fits" if ok else f"does not fit (needs {need or 'more'})",
+                        "放得下" if ok else f"放不下（至少 {need or '更多'} 张）")
+        rows.append([label, f"8 × {gpu.memory_gb:g} = {8 * gpu.memory_gb:,.0f} GB", f"{r.per_gpu_gb:,.1f}", verdict])
+    if len(rows) < 3:
+        return ""
+    head = [ctx.t("box", "机型"), ctx.t("GPU memory", "显存合计"), ctx.t("GB per GPU", "每卡 GB"), ctx.t("this job", "这个任务")]
+    return ctx.t("**Which DGX?** The generation decides it (the default below is a DGX A100 80GB); this job on each:",
+                 "**是哪一代 DGX？** 答案取决于它（下面默认按 DGX A100 80GB 计算）；这个任务在各代上：") + "\n\n" + \
+        md_table(head, rows) + "\n\n"
 
 
 def _api_bill_question(ctx: Ctx) -> Answer:

@@ -514,3 +514,18 @@ def test_long_context_traffic_compares_the_room_each_set_up_leaves():
     m = re.search(r"按 16,384 token 的长请求，显存能同时放下：8× HGX H20 96GB (\d+)；8× A800 80GB SXM4 (\d+) 条", head)
     assert m and int(m.group(1)) >= 2.5 * int(m.group(2))
     assert "**8× HGX H20 96GB 最好**" in head
+
+
+# --- 'a DGX' without its generation: which one, asked, with the job on each ---------------------------------------------------
+def test_a_bare_dgx_asks_which_generation_with_the_job_on_each():
+    a = ask('vendor quoted us "a DGX" for full-param fine-tuning Llama 3.1 70B. is one enough?').answer
+    # full FT: 16 B x 70.55B = 1,129 GB of states + activations; 8 x 40/80 = 320/640 GB no; 8 x 141 = 1,128 GB no (just);
+    # 8 x 180 = 1,440 GB yes
+    assert "**Which DGX?**" in a
+    rows = dict(re.findall(r"\| (DGX [A-Z0-9 ]+?) \| [^|]+\| [\d.]+ \| ([^|]+?) \|", a))
+    assert rows["DGX A100 40GB"].startswith("does not fit") and rows["DGX H100"].startswith("does not fit")
+    assert rows["DGX H200"].startswith("does not fit") and rows["DGX B200"] == "fits"
+
+
+def test_a_named_dgx_generation_is_not_asked_again():
+    assert "**Which DGX?**" not in ask("is one DGX H200 enough for full fine-tuning of Llama 3.1 70B?").answer
