@@ -1600,6 +1600,12 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
             # the method changes the time several-fold: asked with the tokens (full fine-tuning assumed until told)
             text += "\n\n" + ctx.t("And which method: full fine-tuning, LoRA or QLoRA (full assumed until you say)?",
                                     "另外是全参微调、LoRA 还是 QLoRA？（没说就按全参算）")
+        from assistant.readers.rules import DEADLINE_WORDS
+
+        if not ctx.req.deadline_hours and re.search(DEADLINE_WORDS, ctx.question.lower()):
+            # ('… by end of month?'): the deadline in days is the other half of the count
+            text += "\n\n" + ctx.t("And how many days of training time does the deadline leave (GPUs = GPU-hours of the job "
+                                    "÷ hours available)?", "另外离截止还剩几天可以训练？（卡数 = 任务卡时 ÷ 可用小时数）")
     if "gpu" in missing and ctx.req.intent == "cost" and ctx.req.budget and (ctx.req.break_even or re.search(
             r"租.{0,8}买|买.{0,8}租|" + slots.w(r"rent\w*|lease\w*") + r".{0,30}" + slots.w(r"buy\w*|purchas\w*|own\w*"),
             ctx.question.lower())):

@@ -529,3 +529,18 @@ def test_a_bare_dgx_asks_which_generation_with_the_job_on_each():
 
 def test_a_named_dgx_generation_is_not_asked_again():
     assert "**Which DGX?**" not in ask("is one DGX H200 enough for full fine-tuning of Llama 3.1 70B?").answer
+
+
+# --- 'how many GPUs to fine-tune by end of month?': the data, the method and the days are asked ----------------------------
+@pytest.mark.parametrize("text, days_asked", [
+    ("how many H100s do we need to fine-tune our 70B model by end of month?", True),
+    ("月底前要把我们的 70B 模型微调完，要几张 H100？", True),
+    ("how many H100s to LoRA fine-tune Llama 3.1 70B within 10 days?", False),
+])
+def test_a_count_for_a_fine_tune_deadline_asks_for_the_data(text, days_asked):
+    a = ask(text)
+    # GPUs = the job's GPU-hours (6·N·D for full, ~4·N·D for LoRA, over MFU x peak) / the hours available: without the
+    # tokens D there is no count; a deadline in words also needs its days
+    assert a.status == "needs_clarification" and a.intent == "training_time"
+    assert ("How much data" in a.answer) or ("数据有多少" in a.answer)
+    assert (("how many days" in a.answer) or ("还剩几天" in a.answer)) == days_asked

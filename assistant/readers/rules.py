@@ -1997,6 +1997,12 @@ def _is_follow_up(low: str, stated: dict, prev: dict) -> bool:
     return "model" not in stated and bool(prev.get("model"))
 
 
+# a deadline written as a date in words ('by end of month', '月底前'): a time asked for, its days not given
+DEADLINE_WORDS = (r"(?<![a-z])by (?:the )?end of (?:the |this |next )?(?:month|quarter|week|year|sprint)(?![a-z])|"
+                  r"(?<![a-z])(?:before|by) (?:q[1-4]|the deadline|launch|our launch|next month)(?![a-z])|"
+                  r"月底|月末|年底|季度末|下个?月前|周末前|上线前")
+
+
 def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: str, low: str, follow: bool,
             prev: dict | None, catalog: Catalog) -> str:
     """The best supported intent; the previous turn's for a follow-up that brings no strong evidence of its own."""
@@ -2206,6 +2212,11 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if s.get("recommend", 0) >= 3 and has_model and len(gpus) >= 2 and (trainish or inferish):
         top_memory = max(s.get("training_memory", 0), s.get("inference_memory", 0))
         s["recommend"] = max(s["recommend"], top_memory + 1)  # '哪个显存大？推理 70B 选哪个': size the job on each card
+    if trainish and "tokens" not in stated and re.search(slots.COUNT_ASK, low) and (
+            "deadline_hours" in stated or re.search(DEADLINE_WORDS, low)):
+        # ('how many H100s to fine-tune our 70B by end of month?'): a count for a deadline is a time question; the
+        # tokens it turns on are asked
+        s["training_time"] = max(s.values(), default=0) + 1
     if has_model and re.search(slots.COUNT_ASK, low) and not explaining and not asked_concept and \
             max(s.values(), default=0) < 3:
         # ('how many H100 SXM do we need in bf16 vs fp8? … the longest context?'): a count for the model is a sizing
