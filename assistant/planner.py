@@ -1089,6 +1089,11 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if answer.status == "answered" and not one_of_several and _job_unstated(ctx):
         # 'how many A100s do I need for Llama 3.1 70B?': running it and training it differ ~10x; both shown, and asked
         answer = _run_or_train(ctx, answer)
+    if answer.status == "answered" and not one_of_several and req.intent == "compare" and not req.model and \
+            len(set(req.gpus)) >= 2 and re.search(VALUE_ASK, question.lower()) and re.search(SERVE_WORDS, question.lower()):
+        # '公司想自建推理，H20 和 L20 哪个更划算？': the value flips with the model served: which one, asked, with the cards
+        # each common size takes meanwhile
+        answer = _value_by_model_size(ctx, answer)
     if answer.status == "answered" and not one_of_several and req.intent in ("inference_memory", "serving",
                                                                             "training_memory") and req.gpu:
         # 'a node of A100s: enough for 405B?': 40 GB or 80 GB turns the verdict; the other version's is given, and asked
@@ -2163,6 +2168,50 @@ def _job_unstated(ctx: Ctx) -> bool:
                              req.precision, req.method, req.methods, req.tokens, req.team_size, req.tokens_per_day,
                              req.throughput_tokens_per_s, req.daily_active_users, req.period_hours, req.deadline_hours,
                              req.price_per_gpu_hour, req.budget, req.purchase, req.batch_items, req.batch_output_tokens)))
+
+
+VALUE_ASK = r"划算|性价比|值不值|更值|省钱|" + slots.w(r"cost[\s-]?effective|better value|more value|bang for|worth it|cheaper|best value")
+SERVE_WORDS = r"推理|部署|自建|上线|服务|" + slots.w(r"inference|serv\w*|deploy\w*|self[\s-]?host\w*|host\w*")
+VALUE_SIZES = ("qwen2.5-7b", "qwen2.5-32b", "llama-3.3-70b", "qwen3-235b-a22b")  # small, mid, large dense, large MoE
+
+
+def _value_by_model_size(ctx: Ctx, answer: Answer) -> Answer:
+    """Two cards compared on value for serving with no model named: the cards each common model size takes (8-bit
+    weights, 4k context, a few users) on each, and which model, asked; the spec comparison below stays."""
+    from assistant.plans.infer import fits_on
+    from tools.formats import supported_on
+
+    cards = [ctx.deps.catalog.gpu(g)[0] for g in dict.fromkeys(ctx.req.gpus)][:3]
+    rows = []
+    for mid in VALUE_SIZES:
+        try:
+            model = ctx.deps.catalog.model(mid)[0]
+        except LookupError:
+            continue
+        cells = []
+        for g in cards:
+            fmt = "fp8" if supported_on("fp8", g)[0] else "int8"
+            try:
+                r = fits_on(model, g, 1, fmt, 4096, 8)
+                need = 1 if r.fits else r.min_gpus
+            except ValueError:
+                need = None
+            cells.append(str(need) if need else "-")
+        rows.append([model.name] + cells)
+    if not rows:
+        return answer
+    head = [ctx.t("model (8-bit, 4k context, 8 users)", "模型（8 位，4k 上下文，8 路）")] + [g.name.replace("NVIDIA ", "") for g in cards]
+    text = ctx.t("**Which model will you serve, and for how many users?** Value flips with it: a model that fits the "
+                 "smaller card needs no more, while a large one needs the bigger card's memory and bandwidth. Cards each "
+                 "size takes:", "**打算跑哪个模型、多少人用？** 划不划算取决于它：小卡放得下的模型用不着大卡；大模型才需要大卡的显存和带宽。"
+                 "各尺寸需要的卡数：") + "\n\n" + md_table(head, rows) + "\n\n"
+    clar = Clarification(missing=["model"], question=ctx.t("Which model (size) and how many concurrent users?",
+                                                           "跑哪个模型（多大）、多少并发？"),
+                         suggestions=["Qwen2.5-32B", "Llama 3.3 70B", "Qwen3-235B-A22B"])
+    body = answer.answer
+    cut = body.find("\n\n")
+    return answer.model_copy(update={"answer": body[:cut + 2] + text + body[cut + 2:] if cut > 0 else text + body,
+                                     "clarification": clar})
 
 
 def _run_or_train(ctx: Ctx, answer: Answer) -> Answer:

@@ -544,3 +544,13 @@ def test_a_count_for_a_fine_tune_deadline_asks_for_the_data(text, days_asked):
     assert a.status == "needs_clarification" and a.intent == "training_time"
     assert ("How much data" in a.answer) or ("数据有多少" in a.answer)
     assert (("how many days" in a.answer) or ("还剩几天" in a.answer)) == days_asked
+
+
+# --- 'H20 or L20, which is better value for inference?' with no model: which model, asked, with the cards per size ---------
+@pytest.mark.parametrize("text", ["公司想自建推理，H20 和 L20 哪个更划算？", "for self-hosted inference, H20 or L20: which is better value?"])
+def test_value_between_cards_for_serving_asks_the_model_with_the_cards_per_size(text):
+    a = ask(text)
+    # 8-bit weights: 7B ≈ 8 GB fits either; 70B ≈ 71 GB fits one 96 GB H20, needs two 48 GB L20s
+    assert a.clarification is not None and "model" in a.clarification.missing
+    m = re.search(r"\| Llama 3\.3 70B Instruct \| (\d) \| (\d) \|", a.answer)
+    assert m and (int(m.group(1)), int(m.group(2))) == (1, 2)
