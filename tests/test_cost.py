@@ -7,6 +7,10 @@ import json
 import pytest
 from pydantic import ValidationError
 
+# An H100 SXM's power at the wall: its 700 W TDP and its share of the 8-GPU server around it (DGX H100 datasheet: 10.2 kW
+# maximum for 8 x 700 W of GPUs) = 0.7 x 10.2 / 5.6 = 1.275 kW a GPU (tools/power.py)
+H100_WALL_KW = 0.7 * 10.2 / 5.6
+
 from knowledge.prices import shipped_prices
 from knowledge.schemas import Price
 from tools.cost import CostRequest, estimate_cost
@@ -36,16 +40,17 @@ def test_rent_is_gpus_times_hours_times_price(h100):
 def test_buy_cost_is_capital_share_plus_hosting_share_plus_power(h100):
     res = estimate_cost(CostRequest(gpu=h100, num_gpus=8, hours=100, mode="buy", purchase_price_per_gpu=20_000,
                                     basis="share"))
-    # power: 8 GPUs x 0.7 kW (H100 TDP) x 100 h x PUE 1.3 x $0.12/kWh = $87.36
-    assert res.buy_breakdown["power"] == pytest.approx(8 * 0.7 * 100 * 1.3 * 0.12)
-    assert res.buy_breakdown["power"] == pytest.approx(87.36)
+    # power: 8 GPUs x 1.275 kW (H100 TDP 0.7 kW and its share of the server, H100_WALL_KW) x 100 h x PUE 1.3 x
+    # $0.12/kWh = $159.12
+    assert res.buy_breakdown["power"] == pytest.approx(8 * H100_WALL_KW * 100 * 1.3 * 0.12)
+    assert res.buy_breakdown["power"] == pytest.approx(159.12)
     # capital: 8 x 100 h x $20,000 x (1 - 0.2 resale) / (4 years x 8760 h x 0.7 utilization) = $521.85
     assert res.buy_breakdown["capital"] == pytest.approx(8 * 100 * 20_000 * 0.8 / (4 * 8760 * 0.7), abs=0.01)
     assert res.buy_breakdown["capital"] == pytest.approx(521.85, abs=0.01)
     # hosting: 8 x 100 h x $150 per GPU-month / (730 h per month x 0.7) = $234.83
     assert res.buy_breakdown["hosting"] == pytest.approx(8 * 100 * 150 / (730 * 0.7), abs=0.01)
     assert res.buy_breakdown["hosting"] == pytest.approx(234.83, abs=0.01)
-    assert res.buy_cost.typical == pytest.approx(521.85 + 234.83 + 87.36, abs=0.02)
+    assert res.buy_cost.typical == pytest.approx(521.85 + 234.83 + 159.12, abs=0.02)
     text = " ".join(res.assumptions)
     for default in ("electricity 0.12 USD/kWh", "PUE 1.3", "utilization 0.7", "hosting 150 USD", "4 years", "resale at 20%"):
         assert default in text
@@ -54,12 +59,12 @@ def test_buy_cost_is_capital_share_plus_hosting_share_plus_power(h100):
 def test_break_even_by_hand(h100):
     res = estimate_cost(CostRequest(gpu=h100, num_gpus=8, hours=100, price_per_hour=2.0, purchase_price_per_gpu=20_000,
                                     utilization=0.5, basis="share"))
-    # per GPU-month at 50%: rent 2.00 x 730 x 0.5 = 730; hosting 150; power 0.7 x 1.3 x 0.12 x 730 x 0.5 = 39.858
-    # months = 20,000 / (730 - 150 - 39.858) = 37.03
-    assert res.break_even_months == pytest.approx(20_000 / (730 - 150 - 0.7 * 1.3 * 0.12 * 365), abs=0.01)
-    assert res.break_even_months == pytest.approx(37.03, abs=0.01)
-    # utilization: (20,000 x 0.8 / (4 x 8760) + 12 x 150 / 8760) / (2.00 - 0.1092) = 0.6621 / 1.8908 = 0.3502
-    assert res.break_even_utilization == pytest.approx((20_000 * 0.8 / 35_040 + 1800 / 8760) / (2 - 0.1092), abs=1e-4)
+    # per GPU-month at 50%: rent 2.00 x 730 x 0.5 = 730; hosting 150; power 1.275 x 1.3 x 0.12 x 730 x 0.5 = 72.59
+    # months = 20,000 / (730 - 150 - 72.59) = 39.42
+    assert res.break_even_months == pytest.approx(20_000 / (730 - 150 - H100_WALL_KW * 1.3 * 0.12 * 365), abs=0.01)
+    assert res.break_even_months == pytest.approx(39.42, abs=0.01)
+    # utilization: (20,000 x 0.8 / (4 x 8760) + 12 x 150 / 8760) / (2.00 - 0.1989) = 0.6621 / 1.8011 = 0.3676
+    assert res.break_even_utilization == pytest.approx((20_000 * 0.8 / 35_040 + 1800 / 8760) / (2 - H100_WALL_KW * 1.3 * 0.12), abs=1e-4)
     assert res.cheaper == "buy"  # 50% > 35%: owning is cheaper per working hour
 
 
@@ -67,39 +72,40 @@ def test_a_one_off_job_buys_for_its_period_and_sells_at_the_end(h100):
     # 8 H100 for one month (730 h) at $2.50/GPU-h, bought at $30,000 each:
     # rent = 8 x 730 x 2.50 = $14,600
     # resale after 730 h: 0.7 - (0.7 - 0.2) x 730 / (4 x 8760) = 0.7 - 0.5 x 0.020833 = 0.689583
-    # own = 8 x [30,000 x (1 - 0.689583) + 150 hosting x 1 month + 0.7 kW x 1.3 x $0.12 x 730 h]
-    #     = 8 x [9,312.50 + 150 + 79.716] = 8 x 9,542.216 = $76,337.73
+    # own = 8 x [30,000 x (1 - 0.689583) + 150 hosting x 1 month + 1.275 kW x 1.3 x $0.12 x 730 h]
+    #     = 8 x [9,312.50 + 150 + 145.197] = 8 x 9,607.697 = $76,861.58
     res = estimate_cost(CostRequest(gpu=h100, num_gpus=8, hours=730, price_per_hour=2.5, purchase_price_per_gpu=30_000))
     assert res.rent_cost.typical == pytest.approx(14_600)
     assert res.buy_breakdown["capital"] == pytest.approx(8 * 30_000 * (1 - 0.689583), abs=1)
-    assert res.buy_cost.typical == pytest.approx(76_337.73, abs=0.5)
+    assert res.buy_cost.typical == pytest.approx(76_861.58, abs=0.5)
     assert res.cheaper == "rent"  # a one-month job: rent, even though buying wins for long use
     wins = res.buy_wins_after_months
     assert wins is not None and 1 < wins < 48
     # at the break-even, owning (sold then) costs what renting the same working hours does: check by hand at `wins`
     m, u = wins, 0.7
-    own = 30_000 * (1 - (0.7 - 0.5 * m * 730 / 35_040)) + 150 * m + 0.7 * 1.3 * 0.12 * 730 * u * m
+    own = 30_000 * (1 - (0.7 - 0.5 * m * 730 / 35_040)) + 150 * m + H100_WALL_KW * 1.3 * 0.12 * 730 * u * m
     assert own == pytest.approx(2.5 * 730 * u * m, rel=0.02)
 
 
 def test_three_years_at_60_percent_buys_and_credits_the_resale(h100):
     # 3 years held (26,280 h), working 60% (15,768 h), $2.50/GPU-h vs $30,000:
     # rent = 15,768 x 2.50 = $39,420 per GPU
-    # resale after 3 of 4 years: 0.7 - 0.5 x 0.75 = 0.325; own = 30,000 x 0.675 + 150 x 36 + 0.1092 x 15,768
+    # resale after 3 of 4 years: 0.7 - 0.5 x 0.75 = 0.325; own = 30,000 x 0.675 + 150 x 36 + 0.1989 x 15,768
     #      = 20,250 + 5,400 + 1,721.87 = $27,371.87 per GPU
     res = estimate_cost(CostRequest(gpu=h100, hours=15_768, period_hours=26_280, utilization=0.6, price_per_hour=2.5,
                                     purchase_price_per_gpu=30_000))
     assert res.rent_cost.typical == pytest.approx(39_420)
-    assert res.buy_cost.typical == pytest.approx(20_250 + 5_400 + 0.7 * 1.3 * 0.12 * 15_768, abs=0.5)
+    assert res.buy_cost.typical == pytest.approx(20_250 + 5_400 + H100_WALL_KW * 1.3 * 0.12 * 15_768, abs=0.5)
     assert res.cheaper == "buy"
 
 
 def test_a_desk_card_pays_no_hosting(gpu):
-    # an RTX 4090 at home: electricity only. Cash payback at $0.40/h, 70% use: 2,000 / (0.40 x 511 - 0.45 x 1.3 x
-    # 0.12 x 511) = 2,000 / (204.4 - 35.87) = 11.87 months
+    # an RTX 4090 at home: electricity only, the card's 450 W TDP and the desktop around it (300 W host through a 90%
+    # power supply: (450 + 300) / 0.9 = 833 W at the wall, tools/power.py). Cash payback at $0.40/h, 70% use:
+    # 2,000 / (0.40 x 511 - 0.8333 x 1.3 x 0.12 x 511) = 2,000 / (204.4 - 66.43) = 14.50 months
     res = estimate_cost(CostRequest(gpu=gpu("rtx-4090"), hours=730, price_per_hour=0.4, purchase_price_per_gpu=2000))
     assert res.buy_breakdown["hosting"] == 0
-    assert res.break_even_months == pytest.approx(2000 / (0.4 * 511 - 0.45 * 1.3 * 0.12 * 511), abs=0.01)
+    assert res.break_even_months == pytest.approx(2000 / (0.4 * 511 - (450 + 300) / 0.9 / 1000 * 1.3 * 0.12 * 511), abs=0.01)
     assert any("desk card" in a for a in res.assumptions)
 
 
@@ -217,7 +223,7 @@ def test_cli_cost_json_keys_and_arithmetic(run):
                      "--purchase-price", "20000", "--json")
     assert COST_KEYS <= set(data)
     json.dumps(data)
-    assert data["rent_cost"]["typical"] == 1600.0 and data["buy_breakdown"]["power"] == pytest.approx(87.36)
+    assert data["rent_cost"]["typical"] == 1600.0 and data["buy_breakdown"]["power"] == pytest.approx(159.12)
     assert "rent, this job" in text and "1,600.00" in text and "Assumptions:" in text
 
 

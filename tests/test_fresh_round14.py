@@ -197,13 +197,15 @@ def test_owning_per_working_hour_is_written_off_over_the_users_horizon():
     a = ask("rent vs buy 8x H100 SXM over 3 years? we'd keep them busy ~60% of the time")
     price = float(re.search(r"buying at \$([\d,]+) per GPU", a.answer).group(1).replace(",", ""))
     # capital over the 3 years' working hours: price / (3 × 8,760 × 0.6); hosting $150 a GPU-month / (730 × 0.6);
-    # power 0.7 kW × PUE 1.3 × $0.12 = $0.1092 per working hour; no resale credited
-    per_hour = price / (3 * 8760 * 0.6) + 150 / (730 * 0.6) + 0.7 * 1.3 * 0.12
+    # power at the wall: 0.7 kW TDP × 10.2 / 5.6 (its share of the 8-GPU server, DGX H100's rating) = 1.275 kW ×
+    # PUE 1.3 × $0.12 = $0.1989 per working hour; no resale credited
+    wall_kw = 0.7 * 10.2 / 5.6
+    per_hour = price / (3 * 8760 * 0.6) + 150 / (730 * 0.6) + wall_kw * 1.3 * 0.12
     assert f"${per_hour:,.2f} per working GPU-hour" in a.answer
     assert "3-year horizon" in a.answer
     # break-even utilization over 3 years: (price / (3 × 8,760) + 150 / 730) per calendar hour over (rent - power)
     rent = float(re.search(r"matches renting at \$([\d.]+)", a.answer).group(1))
-    u = (price / (3 * 8760) + 150 / 730) / (rent - 0.7 * 1.3 * 0.12)
+    u = (price / (3 * 8760) + 150 / 730) / (rent - wall_kw * 1.3 * 0.12)
     assert f"**{u:.0%} utilization**" in a.answer
     # the market still pays the default curve at 36 months: 70% - (70% - 20%) × 3/4 = 32.5% of 8 cards
     back = 8 * price * (0.7 - 0.5 * 0.75)

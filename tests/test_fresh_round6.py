@@ -441,10 +441,11 @@ def test_a_servers_price_written_after_it_is_its_purchase_price(text, price):
 
 def test_the_stated_server_price_sets_the_break_even():
     # $280k / 8 = $35,000 a GPU; a month saved at 60%: 2.49 x 730 x 0.6 = $1,090.6, less colo $1,500/8 = $187.5 and
-    # power 0.7 kW x 1.3 x $0.12 x 730 x 0.6 = $47.8 -> $855.3; 35,000 / 855.3 = 40.9 months
+    # power at the wall 0.7 kW x 10.2 / 5.6 (the GPU's share of the 8-GPU server, DGX H100's rating) = 1.275 kW x 1.3 x
+    # $0.12 x 730 x 0.6 = $87.1 -> $816.0; 35,000 / 816.0 = 42.9 months
     ans = ask("rent vs buy: H100 on-demand is $2.49/gpu-hr. an 8x H100 SXM server is $280k. power $0.12/kWh, colo "
               "$1,500/mo per server. we'd be ~60% utilized. when do we break even?")
-    assert "**40.9 months**" in ans.answer
+    assert "**42.9 months**" in ans.answer
 
 
 @pytest.mark.parametrize("q", [

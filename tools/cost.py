@@ -292,14 +292,20 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
         pick = purchase_price(req)
         buy, used = pick.per_gpu, used + pick.used
         notes += pick.notes
-        watts = req.power_watts_per_gpu or req.gpu.tdp_w
-        if watts is None:
+        if req.power_watts_per_gpu is None and req.gpu.tdp_w is None:
             raise ValueError(f"no TDP for {req.gpu.id} in the GPU table; give the power per GPU (--power-watts-per-gpu)")
         if req.power_watts_per_gpu is not None:
+            watts = req.power_watts_per_gpu
             notes.append(f"power: {watts:g} W per GPU while the job runs (given)")
-        else:
-            notes.append(f"power: {req.gpu.id} TDP {watts:g} W per GPU while the job runs (GPU table); the server's "
-                         "CPUs, memory, fans and network add more (a DGX H100 is rated 10.2 kW for 5.6 kW of GPUs)")
+        else:  # the machine's draw at the wall, shared over its GPUs (tools.power: one place for it)
+            from tools.power import machine_power_w, module_card
+
+            per_box = min(req.num_gpus, GPUS_PER_SERVER) if not module_card(req.gpu) else GPUS_PER_SERVER
+            watts = machine_power_w(req.gpu, per_box) / per_box
+            notes.append(f"power: {watts:,.0f} W per GPU at the wall while the job runs ({req.gpu.id} TDP "
+                         f"{req.gpu.tdp_w:g} W plus its share of the machine: " + (
+                             "an 8-GPU server's CPUs, NVSwitches, NICs and fans, as DGX H100's 10.2 kW for 5.6 kW of "
+                             "GPUs" if module_card(req.gpu) else "the host's CPU and board through its power supply") + ")")
         e = default(req.electricity_price, DEFAULT_ELECTRICITY_PER_KWH[cur],
                     f"electricity {DEFAULT_ELECTRICITY_PER_KWH[cur]:g} {cur}/kWh (default; --electricity-price)")
         pue = default(req.pue, DEFAULT_PUE, f"PUE {DEFAULT_PUE:g} (default, cooling and power delivery; --pue)")

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.schemas import GPU, ModelSpec, Price
 from tools.cost import DEFAULT_CNY_PER_USD, GPUS_PER_SERVER, _convert
 from tools.driver_licence import geforce_licence
+from tools.power import DESK_HOST_W, MAC_POWER_W, PSU_EFFICIENCY, SERVER_POWER_FACTOR, machine_power_w, module_card  # noqa: F401
 from tools.export_rules import barred_from_china
 
 # A host for n PCIe cards (CPU, board with enough slots and lanes, 64-256 GB RAM, PSU, case, SSD), USD. An
@@ -139,8 +140,7 @@ def _same_machine(gpu: GPU, price_gpu: str) -> bool:
 def _counts(gpu: GPU) -> tuple[int, ...]:
     if gpu.vendor == "Apple":
         return (1,)
-    form = (gpu.form_factor or "").lower()
-    return (GPUS_PER_SERVER,) if ("sxm" in form or "oam" in form or "module" in form) else COUNTS
+    return (GPUS_PER_SERVER,) if module_card(gpu) else COUNTS
 
 
 def _ladder(req: PurchaseRequest, gpu: GPU) -> list[str]:
@@ -217,15 +217,6 @@ def _training(req: PurchaseRequest, gpu: GPU, n: int) -> tuple[str, float, float
     return req.task, m.per_gpu_gb, hours, 0
 
 
-# A machine's draw at the wall under load. An 8-GPU server: NVIDIA's DGX H100 is rated 10.2 kW maximum for 8 x 700 W
-# GPUs (DGX H100 datasheet), so the CPUs, NICs, NVSwitches and fans add ~0.8x the GPUs' TDP. A desk machine: the cards'
-# TDP plus ~300 W for CPU, board, drives and fans, through a ~90%-efficient power supply. A Mac: its own rating.
-SERVER_POWER_FACTOR = 10_200 / (8 * 700)
-DESK_HOST_W = 300.0
-PSU_EFFICIENCY = 0.9
-MAC_POWER_W = 480.0  # Mac Studio (M2/M3 Ultra): Apple's maximum continuous power, 480 W
-
-
 # A machine's height in a rack (U = 44.45 mm). SXM/OAM baseboards: 8 GPUs in 6U (Dell PowerEdge XE9680, 6U, 8x H100/H200
 # SXM or MI300X; StorageReview, 2024) to 8U (NVIDIA DGX H100 datasheet: 8U); 4 SXM GPUs in 4U (Dell PowerEdge XE8640,
 # Dell generative-AI design guide, 2023). Double-width PCIe cards: 4 in 2U (Dell PowerEdge R760xa; Supermicro
@@ -270,16 +261,6 @@ def machine_rack_units(gpu: GPU, n: int) -> int:
         return boxes * SXM_SERVER_U[8] + (SXM_SERVER_U[4] if 0 < rest <= 4 else SXM_SERVER_U[8] if rest else 0)
     boxes, rest = divmod(n, 8)
     return boxes * 4 + (next(u for k, u in PCIE_SERVER_U if rest <= k) if rest else 0)
-
-
-def machine_power_w(gpu: GPU, n: int) -> float:
-    """Watts a machine of `n` of these cards draws at the wall under load (see the constants above)."""
-    if gpu.vendor == "Apple":
-        return gpu.tdp_w or MAC_POWER_W
-    tdp = (gpu.tdp_w or 300.0) * n
-    if _counts(gpu) == (GPUS_PER_SERVER,):
-        return tdp * SERVER_POWER_FACTOR
-    return (tdp + DESK_HOST_W) / PSU_EFFICIENCY
 
 
 def plan_purchase(req: PurchaseRequest) -> PurchasePlan:

@@ -1040,7 +1040,8 @@ def _clause_intent(clause: str, req: Request) -> str | None:
             re.search(_QUESTION, clause) and (req.intent.startswith("training") or
                                               req.method in ("full", "lora", "qlora", "pretrain")):
         return "inference_memory"  # ('训完推理用一张 4090 能不能跑，能开多长上下文': serving the trained model, a clause of its own)
-    if not strong and req.model and re.search(_RUN_ASK, clause) and not re.search(FINETUNE_CUE, clause):
+    if not strong and req.model and re.search(_RUN_ASK, clause) and not re.search(FINETUNE_CUE, clause) and \
+            req.intent in ("price", "cost", "recommend", "compare", "spec"):
         return "inference_memory"  # ('… 买断多少钱？租一个月什么价？另外这台能不能跑满血 R1？': whether the model runs on it)
     if not strong:
         return None
@@ -1186,8 +1187,8 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
     if shared is None and len(given) == 1 and counts[0]:  # '4 张 A100 跑 36 小时；换 H100 …': the other card at the
         shared = next(iter(given))  # same count ('used 4090, new 5090, or 2x used 3090': a count on a later option
         # only is that option's own; the ones before it are single cards)
-    elif shared is None and given and not counts[0]:
-        shared = 1
+    elif shared is None and given and not counts[0] and not re.search(r"[。？！?!\n]|\.\s", low[spans[0][0]:spans[-1][1]]):
+        shared = 1  # (options listed in one sentence; a card named in an earlier sentence is no option with a count)
     # a measured rate written with one card before any other ('measured ~2,400 tok/s on one H100 … H200s?'): that
     # card's, with its count
     rate_at = re.search(TPS_RATE, low)

@@ -159,6 +159,8 @@ def quoted_runs(text: str) -> tuple[str, list[str]]:
                                                               r"报告|官方", x))  # ('… 2.788M H800 GPU-hours x $2/hr': the
               # run's price basis is its own, not an offer to the user)
               and not re.search(_CLIENT, x)  # ('client wants Qwen3 on their box: 4x H100 NVL': the job, a client's)
+              and not re.search(r"\d+(?:\.\d+)?\s*(?:x|×|倍)\s*(?:as fast|faster|slower|quicker|the speed|快|慢)", x)
+              # ('colleague says a 5090 will be 2x faster': a claim about the user's own choice, judged; not a run)
               and re.search(_RUN_FIGURE, x)]  # a run is quoted by its figures: 'procurement says no NVIDIA' is a rule,
     # 'want to adapt Mistral Small 24B' names the user's model
     own = [i for i, x in enumerate(low) if (re.search(_FIRST_PERSON, x) or (
@@ -1508,7 +1510,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # 'micro-batch 4 per GPU, grad accumulation 4' on 8 GPUs: 4 x 4 x 8 = 128 sequences per optimizer step
         stated["global_batch"] = stated["micro_batch"] * accum * stated["num_gpus"]
     quoted = _quoted_only_cards(low, names.gpu_spans)
-    if quoted and stated.get("gpu") not in quoted[0] and quoted[1] and len(stated.get("gpus") or []) > 1:
+    if quoted and stated.get("gpu") not in quoted[0] and quoted[1] and len(stated.get("gpus") or []) > 1 and any(
+            re.search(slots.TPS_RATE, sent) for sent in re.split(r"[。？！\n]|[.?!](?:\s|$)", low)
+            if re.search(slots.QUOTE_CUE, sent) and not re.search(slots.OWN_SETUP, sent)):
         # ('我们自己压测 4 卡 L20 … 网上看到有人说 8 卡 H20 能跑到 5000 tok/s … 要几台我们这种 L20'): the quoted card is
         # another's run, not an option of the user's; its rate is neither a target nor the user's measurement
         stated["gpus"] = [g for g in stated["gpus"] if g not in quoted[0]] or [stated["gpu"]]
