@@ -1676,17 +1676,23 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
     if r.buy_breakdown and r.buy_breakdown.get("power") is not None and gpu.tdp_w:
         from tools.cost import DEFAULT_PUE
 
-        watts = base.get("power_watts_per_gpu") or gpu.tdp_w
+        from tools.cost import GPUS_PER_SERVER
+        from tools.power import machine_power_w, module_card
+
+        box = GPUS_PER_SERVER if module_card(gpu) else min(n, GPUS_PER_SERVER)
+        stated_w = base.get("power_watts_per_gpu")
+        watts = stated_w or machine_power_w(gpu, box) / box  # (the same share of the machine the cost tool charges)
         pue = base.get("pue") or DEFAULT_PUE
         kw = n * watts / 1000
-        lines.append(ctx.t(f"Power: {n} × {watts:,.0f} W = {kw:,.1f} kW" + (" (your server's draw)" if req.power_kw else " for the GPUs")
-                           + f", {kw * pue:,.1f} kW at the wall with cooling (PUE {pue:g}"
-                           + ("" if req.power_kw else "; the server's CPUs, memory and fans add more") + "); electricity for "
+        lines.append(ctx.t(f"Power: {n} × {watts:,.0f} W = {kw:,.1f} kW" + (" (your figures)" if stated_w else
+                                                                            f" at the wall (each GPU's {gpu.tdp_w:g} W TDP "
+                                                                            "and its share of the machine)")
+                           + f", {kw * pue:,.1f} kW with cooling (PUE {pue:g}); electricity for "
                            f"{hours:,.0f} h: {s}{r.buy_breakdown['power']:,.0f}"
                            + (" (in your hosting fee)" if req.hosting_includes_power else "") + ".",
-                           f"功耗：{n} × {watts:,.0f} W = {kw:,.1f} kW" + ("（你给的整机功耗）" if req.power_kw else "（GPU）")
-                           + f"，含制冷约 {kw * pue:,.1f} kW（PUE {pue:g}" + ("" if req.power_kw else "；服务器的 CPU、内存、风扇另计")
-                           + f"）；{hours:,.0f} 小时电费 {s}{r.buy_breakdown['power']:,.0f}"
+                           f"功耗：{n} × {watts:,.0f} W = {kw:,.1f} kW" + ("（你给的）" if stated_w else
+                                                                        f"（整机插座处：每卡 TDP {gpu.tdp_w:g} W 加它分摊的服务器功耗）")
+                           + f"，含制冷约 {kw * pue:,.1f} kW（PUE {pue:g}）；{hours:,.0f} 小时电费 {s}{r.buy_breakdown['power']:,.0f}"
                            + ("（已含在托管费里）" if req.hosting_includes_power else "") + "。"))
     if r.cheaper:
         held_m = (r.period_hours or hours) / HOURS_PER_MONTH
