@@ -1616,15 +1616,24 @@ def _precision_tradeoff(done: list[tuple[Ask, Answer]], rows: list, zh: bool) ->
     hi, lo = ranked[0], ranked[-1]
     if not hi[3] or not lo[3] or hi[2] <= lo[2]:
         return None
-    card = getattr(_card(hi[1].gpu), "name", None) or hi[1].gpu or ""
+    gpu = _card(hi[1].gpu)
+    card = getattr(gpu, "name", None) or hi[1].gpu or ""
     speed = hi[2] / lo[2]
     eight = lo[2] >= 8
+    from tools.formats import supported_on
+
+    native = gpu is not None and (lo[0].update or {}).get("precision") == "fp8" and supported_on("fp8", gpu)[0]
+    # (FP8 tensor cores: the matrix multiplies run at twice the BF16 rate too, so the gain holds when compute binds)
+    high_en = ("and the card's FP8 tensor cores run the matrix multiplies at 2× the BF16 rate, so prefill and busy "
+               "batches gain too" if native else "less at high concurrency where compute dominates")
+    high_zh = ("而且这张卡有 FP8 张量核心，矩阵乘按 BF16 的 2 倍算力跑，预填充和高并发也一样受益" if native else
+               "高并发算力成为瓶颈时差距变小")
     if zh:
         quality = ("8 位（FP8/INT8，按通道或按 token 缩放）在标准评测上通常和 BF16 很接近" if eight else
                    "4 位损失更多一些，先出现在长上下文检索、数学、代码和小语种上，平均分会掩盖")
         return (f"**卡数没给，所以不是“谁放得下”的问题**：{hi[0].text} 要 {hi[3]} 张 {card}，{lo[0].text} {lo[3]} 张就放得下"
                 f"（放在 {hi[3]} 张上能给 KV cache 留出多得多的空间：更多并发或更长文档）。同样的卡上，{lo[0].text} 每解码一个 token "
-                f"读的权重字节是 {hi[0].text} 的 1/{speed:.0f}：低并发时最多快约 {speed:.0f} 倍，高并发算力成为瓶颈时差距变小。质量：{quality}"
+                f"读的权重字节是 {hi[0].text} 的 1/{speed:.0f}：低并发时最多快约 {speed:.0f} 倍，{high_zh}。质量：{quality}"
                 f"（`docs/quantization.zh.md`）。**建议**：质量优先的话，先用你自己几百条真实请求（法律、长文档这类要看引用和细节）评测"
                 f" {lo[0].text}；结果不掉就用它（卡更少、更快），掉了就留在 {hi[0].text}、{hi[3]} 张 {card}。")
     quality = ("8-bit (FP8/INT8 with per-channel or per-token scales) is usually close to BF16 on standard benchmarks" if eight
@@ -1633,8 +1642,8 @@ def _precision_tradeoff(done: list[tuple[Ask, Answer]], rows: list, zh: bool) ->
     return (f"**No GPU count was given, so this is not a question of what fits**: {hi[0].text} needs {hi[3]}× {card}, "
             f"{lo[0].text} fits on {lo[3]}× (and on {hi[3]}× it leaves far more room for KV cache: more users or "
             f"longer documents). On the same GPUs, {lo[0].text} reads 1/{speed:.0f} of {hi[0].text}'s weight bytes per "
-            f"decoded token: up to ~{speed:.0f}× faster at low concurrency, less at high concurrency where compute "
-            f"dominates. Quality: {quality} (`docs/quantization.en.md`). **Recommendation**: if quality comes first, "
+            f"decoded token: up to ~{speed:.0f}× faster at low concurrency, {high_en}. Quality: {quality} "
+            f"(`docs/quantization.en.md`). **Recommendation**: if quality comes first, "
             f"evaluate {lo[0].text} on a few hundred of your own real prompts (scored on the details your users care "
             f"about); keep it if it holds (fewer GPUs, faster), else stay on {hi[0].text} on {hi[3]}× {card}.")
 

@@ -554,3 +554,12 @@ def test_value_between_cards_for_serving_asks_the_model_with_the_cards_per_size(
     assert a.clarification is not None and "model" in a.clarification.missing
     m = re.search(r"\| Llama 3\.3 70B Instruct \| (\d) \| (\d) \|", a.answer)
     assert m and (int(m.group(1)), int(m.group(2))) == (1, 2)
+
+
+# --- 'FP8 or BF16?' on a card with FP8 tensor cores: the compute doubles too -------------------------------------------------
+@pytest.mark.parametrize("card, native", [("H100s", True), ("A100s", False)])
+def test_fp8_on_a_card_with_fp8_tensor_cores_gains_when_compute_binds_too(card, native):
+    a = ask(f"Serving Llama 3.1 70B on {card} for a legal summarization product. FP8 or stay BF16? quality matters more "
+            "than cost but cost still matters").answer
+    # H100: 1,979 dense FP8 vs 989 BF16 TFLOPS (2x); A100 has no FP8 tensor cores (8-bit there is weight-only)
+    assert ("FP8 tensor cores run the matrix multiplies at 2× the BF16 rate" in a) == native
