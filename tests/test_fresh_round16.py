@@ -563,3 +563,14 @@ def test_fp8_on_a_card_with_fp8_tensor_cores_gains_when_compute_binds_too(card, 
             "than cost but cost still matters").answer
     # H100: 1,979 dense FP8 vs 989 BF16 TFLOPS (2x); A100 has no FP8 tensor cores (8-bit there is weight-only)
     assert ("FP8 tensor cores run the matrix multiplies at 2× the BF16 rate" in a) == native
+
+
+# --- one user's speed and how many at once, both asked: the per-user speed at that load is shown ---------------------------
+def test_single_user_speed_and_concurrency_asked_together_show_the_speed_at_the_load():
+    a = ask("Qwen3-30B-A3B on one L40S in FP8 - roughly what tok/s for a single user, and how many concurrent chats at 8k "
+            "context can it hold?").answer
+    # 30.5B x 1 B ≈ 31 GB of FP8 weights on 48 GB: ~12 chats of 8k at 96 KiB a token; one stream reads ~3.3B active
+    # weights a token (~89 tok/s); twelve at once share the card: each gets far less than one alone
+    one = float(re.search(r"\| decode per sequence \| ([\d.]+) tokens/s", a).group(1))
+    m = re.search(r"\| serving (\d+) sequences at once \| [\d,]+ tokens/s in total, ([\d.]+) each", a)
+    assert m and int(m.group(1)) >= 8 and float(m.group(2)) < one

@@ -2410,8 +2410,11 @@ def inference_speed(ctx: Ctx) -> Answer:
                            + (f"；KV cache 每 token {kvb / 1024:,.0f} KiB（一条 {prompt:,} token 输入占 {kvb * prompt / 1e9:,.2f} GB）"
                               if kvb else ""))])
     batched = None
-    if batch == 1 and not (req.batch or req.concurrent_users or req.max_throughput) and gpu.vendor != "Apple" and \
-            (r.max_batch_that_fits or 0) > 1:
+    also_many = req.batch == 1 and bool(re.search(r"多少(?:个|路)?(?:并发|用户|人)|能(?:撑|扛|带)多少|" + w(
+        r"how many (?:concurrent|simultaneous|parallel)|how many (?:chats|users|sessions|requests)|max(?:imum)? concurren\w*"),
+        ctx.question.lower()))  # ('tok/s for a single user, and how many concurrent chats?': both asked)
+    if batch == 1 and (not (req.batch or req.concurrent_users or req.max_throughput) or also_many) and \
+            gpu.vendor != "Apple" and (r.max_batch_that_fits or 0) > 1:
         # one stream is what a chat user sees; a server's throughput is the batch: both, unless one was asked
         many = min(r.max_batch_that_fits, BATCHED_SEQS)
         batched = ctx.call("time_infer", {"model": model.id, "gpu": gpu.id, **args, "batch": many},
