@@ -1510,9 +1510,15 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # 'micro-batch 4 per GPU, grad accumulation 4' on 8 GPUs: 4 x 4 x 8 = 128 sequences per optimizer step
         stated["global_batch"] = stated["micro_batch"] * accum * stated["num_gpus"]
     quoted = _quoted_only_cards(low, names.gpu_spans)
-    if quoted and stated.get("gpu") not in quoted[0] and quoted[1] and len(stated.get("gpus") or []) > 1 and any(
-            re.search(slots.TPS_RATE, sent) for sent in re.split(r"[。？！\n]|[.?!](?:\s|$)", low)
-            if re.search(slots.QUOTE_CUE, sent) and not re.search(slots.OWN_SETUP, sent)):
+    sentences = re.split(r"[。？！\n]|[.?!](?:\s|$)", low)
+    heard_rate = any(re.search(slots.TPS_RATE, sent) for sent in sentences
+                     if re.search(slots.QUOTE_CUE, sent) and not re.search(slots.OWN_SETUP, sent))
+    own_rate = any(re.search(slots.TPS_RATE, sent) and re.search(slots.OWN_MEASUREMENT, sent) and
+                   not re.search(slots.QUOTE_CUE, sent) for sent in sentences)
+    if heard_rate and not own_rate:
+        quoted = None  # ('guy on reddit gets 30 tok/s on his M2 Ultra; I have an M4 Max: what will I get?'): the claim is
+        # checked against its own card's ceiling (the premise check), so both cards stay
+    if quoted and stated.get("gpu") not in quoted[0] and quoted[1] and len(stated.get("gpus") or []) > 1 and heard_rate:
         # ('我们自己压测 4 卡 L20 … 网上看到有人说 8 卡 H20 能跑到 5000 tok/s … 要几台我们这种 L20'): the quoted card is
         # another's run, not an option of the user's; its rate is neither a target nor the user's measurement
         stated["gpus"] = [g for g in stated["gpus"] if g not in quoted[0]] or [stated["gpu"]]
