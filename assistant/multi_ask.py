@@ -817,6 +817,13 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     """Which alternative wins and by how much, from the answers' own figures; an alternative timed but not fitting is
     named first, whatever wins among the rest."""
     text = _compare(asks, answers, zh, question, prices, calls)
+    if text and re.search(r"差别|区别|差多少|不同|差异|" + r"(?<![a-z])(?:difference|differ\w*|vs\.?|versus)(?![a-z])",
+                          question.lower()) and all(a.compare == "gpu" for a in asks) and len(asks) == 2 and \
+            "What the difference buys" not in text and "差价买到的" not in text and "规格：" not in text and "Specs:" not in text:
+        # ('A100 40G 和 80G 差别大吗？… 8 张 40G 跑 70B'): the cards' own differences beside the job on each
+        spec = _spec_line([(x.request or {}).get("gpu") for x in answers], zh, priced=False)
+        if spec:
+            text += (" " if not zh else "") + spec + ("。" if zh else ".")
     room = _room_at_long_context(asks, answers, zh)
     if text and room:
         text += room

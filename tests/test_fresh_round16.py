@@ -574,3 +574,17 @@ def test_single_user_speed_and_concurrency_asked_together_show_the_speed_at_the_
     one = float(re.search(r"\| decode per sequence \| ([\d.]+) tokens/s", a).group(1))
     m = re.search(r"\| serving (\d+) sequences at once \| [\d,]+ tokens/s in total, ([\d.]+) each", a)
     assert m and int(m.group(1)) >= 8 and float(m.group(2)) < one
+
+
+# --- a pick that leaves CUDA names the stack; 'how different are the two versions?' gives the specs -----------------------
+def test_a_pick_of_ascend_for_a_deadline_names_the_stack_and_its_porting_time():
+    a = ask("客户要求 3 个月内从头预训练一个 13B 左右的模型，数据 1T token。H800 和 910B 之间怎么选，各要多少卡？").answer
+    # 6 x 13e9 x 1e12 = 7.8e22 FLOPs; whichever is picked on cost, a from-scratch run on Ascend is a port (CANN/MindSpeed)
+    if "选 " in a and "910B" in a.split("**选 ")[1][:40]:
+        assert "CANN" in a and "MindSpeed" in a
+
+
+def test_two_versions_of_a_card_asked_how_different_give_their_specs():
+    a = ask("A100 40G 和 80G 差别大吗？二手 40G 便宜很多，想凑 8 张 40G 做 Llama-3.1-70B 推理，BF16").answer
+    # A100 40GB SXM4: 1,555 GB/s; 80GB SXM4: 2,039 GB/s (NVIDIA A100 datasheet): decode ~0.76x on the 40 GB
+    assert "带宽 1,555 vs 2,039 GB/s" in a.split("###")[0]

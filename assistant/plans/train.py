@@ -891,6 +891,18 @@ def _per_card_pick(ctx: Ctx, model, results, per_card: dict[str, int], figures: 
     note = ctx.t("Each card at the fewest GPUs that hold the job" + (" and finish by the deadline" if req.deadline_hours
                                                                      else "") + " (whole 8-GPU servers past one):",
                  "每种卡按放得下任务" + ("并赶得上截止时间" if req.deadline_hours else "") + "的最少卡数（超过一台按整台 8 卡）：")
+    vendors = {o[1].vendor for o in opts}
+    if g.vendor in ("Huawei", "AMD") and len(vendors) > 1:  # the pick leaves CUDA: the stack is part of the cost
+        pick += ctx.t(" Mind the stack: " + ("Ascend runs on CANN with MindSpeed / MindSpeed-LLM (PyTorch via torch_npu), "
+                                             "not CUDA: porting and validating a from-scratch run takes weeks and "
+                                             "brings its own stability work" if g.vendor == "Huawei" else
+                                             "ROCm, not CUDA: kernels and images differ") +
+                      (f"; under a hard {req.deadline_hours / 24:,.0f}-day deadline, plan that time in or take the CUDA "
+                       "option" if req.deadline_hours else "") + ".",
+                      " 注意软件栈：" + ("昇腾用 CANN + MindSpeed / MindSpeed-LLM（PyTorch 经 torch_npu），不是 CUDA：从头预训练的"
+                                        "迁移和验证要几周，稳定性也要额外投入" if g.vendor == "Huawei" else "ROCm 不是 CUDA：内核和镜像都不同")
+                      + (f"；有 {req.deadline_hours / 24:,.0f} 天的硬期限时，要把这段时间算进去，或者选 CUDA 方案"
+                         if req.deadline_hours else "") + "。")
     return note + "\n\n" + md_table(head, rows) + "\n\n" + pick
 
 
