@@ -588,3 +588,9 @@ def test_two_versions_of_a_card_asked_how_different_give_their_specs():
     a = ask("A100 40G 和 80G 差别大吗？二手 40G 便宜很多，想凑 8 张 40G 做 Llama-3.1-70B 推理，BF16").answer
     # A100 40GB SXM4: 1,555 GB/s; 80GB SXM4: 2,039 GB/s (NVIDIA A100 datasheet): decode ~0.76x on the 40 GB
     assert "带宽 1,555 vs 2,039 GB/s" in a.split("###")[0]
+
+
+def test_distills_offered_in_place_of_the_full_model_carry_a_quality_caveat():
+    a = ask("DeepSeek 能在 4 张 4090 上跑吗？想部署到公司内网。").answer
+    # 671B does not fit 4 x 24 GB in any format; the distills (Qwen 32B / Llama 70B bases) do, at a real quality cost
+    assert "蒸馏版是用" in a and "明显不如满血版" in a

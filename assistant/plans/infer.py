@@ -1100,8 +1100,13 @@ def _family_fits(ctx: Ctx, model, gpu, n: int, context: int) -> list[str]:
     if not parts:
         return ["", ctx.t(f"No other {family} model on record fits {n}× {gpu.name} either.",
                           f"{family} 系列里也没有别的型号放得进 {n} 张 {gpu.name}。")]
+    distilled = any("distill" in p.lower() for p in parts) and model.params_total > 1e11
+    caveat = ctx.t(f" The distills are smaller Qwen / Llama models trained on {model.name}'s outputs: far weaker than the "
+                   "full model on hard reasoning, maths and long answers; try one on your own tasks before choosing it.",
+                   f" 蒸馏版是用 {model.name} 的输出训练的小模型（Qwen / Llama 底座）：在难推理、数学和长回答上明显不如满血版；"
+                   "先拿你们自己的任务试一试再定。") if distilled else ""
     return ["", ctx.t(f"**The {family} models that do fit {n}× {gpu.name}** (largest on record per format): ",
-                      f"**{family} 系列里放得进 {n} 张 {gpu.name} 的型号**（每种格式里最大的）：") + "; ".join(parts) + "."]
+                      f"**{family} 系列里放得进 {n} 张 {gpu.name} 的型号**（每种格式里最大的）：") + "; ".join(parts) + "." + caveat]
 
 
 def _users_from_rate(ctx: Ctx, model, gpu, context: int) -> int:
