@@ -684,6 +684,7 @@ def _beyond_the_limit(ctx: Ctx, limit: int) -> None:
 
 
 SHORT_CHAT_PROMPT, SHORT_CHAT_OUTPUT = 1024, 256  # a chat turn with a little history, and its reply
+DAILY_PEAK = 2.0  # a day's busiest hours over its average request rate: commonly 2-3x for business traffic (assumed, said)
 LONG_AGENT_CONTEXT = 32_768  # a coding agent's request: open files, repository context and the conversation so far
 CODING_AGENT = r"agent|智能体|ide|插件|代码|编程|coding|code (?:assistant|completion|model)|copilot|cursor|codebase|repo"
 LONG_DOCUMENT_CONTEXT = 16_384  # a few dozen pages in and a summary out; RAG prompts with several retrieved chunks
@@ -787,6 +788,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         ctx.assume(f"{small} requests in flight at the busiest moment: a group of {small} can all ask at once (an "
                    "assumption; state your peak concurrency to replace it)",
                    f"最忙时同时处理 {small} 个请求：{small} 个人可能同时在用（假设值；给出实际峰值并发可替换）")
+    if req.rate_from_daily and not req.peak_factor and req.requests_per_s and not req.tokens_per_day and \
+            not req.throughput_tokens_per_s and req.intent == "serving":
+        # ('~1M requests/day … how many L40S?'): a day's average is no peak; busy hours run 2-3x it
+        ctx.assume(f"a peak of {DAILY_PEAK:g}× the day's average (traffic is uneven across a day, typically 2-3× in the "
+                   "busy hours; give your peak rate or ratio to replace it)",
+                   f"峰值按日均的 {DAILY_PEAK:g} 倍（一天里流量不均，忙时通常是平均的 2-3 倍；给出你的峰值或倍数可替换）")
+        req = ctx.req = req.model_copy(update={"peak_factor": DAILY_PEAK})
     if req.peak_factor and req.peak_factor > 1 and req.requests_per_s and not req.tokens_per_day and \
             req.intent in ("serving", "inference_memory", "inference_speed"):
         # '日活 1 万，每人每天 10 轮 … 高峰是平均的 5 倍': the plan carries the peak, not the day's average

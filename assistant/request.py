@@ -174,6 +174,8 @@ class Request(BaseModel):
     tokens_per_day: float | None = Field(None, gt=0, le=1e15, description="tokens the service must make a day (a "
                                          "monthly volume over 730/24 days)")
     peak_factor: float | None = Field(None, ge=1, le=100, description="peak load over the day's average")
+    rate_from_daily: bool | None = Field(None, description="requests_per_s is a daily count's average ('1M requests a "
+                                         "day'), not a peak: the plan is sized at a peak over it")
     load_rate_stated: bool | None = Field(None, description="tokens_per_day is a rate the user must carry ('peak will be "
                                           "40k output tok/s', '要做到 2 万 tok/s'), held all day: the fleet is sized for "
                                           "that rate, with no peak assumed on top of it")

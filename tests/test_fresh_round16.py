@@ -594,3 +594,16 @@ def test_distills_offered_in_place_of_the_full_model_carry_a_quality_caveat():
     a = ask("DeepSeek 能在 4 张 4090 上跑吗？想部署到公司内网。").answer
     # 671B does not fit 4 x 24 GB in any format; the distills (Qwen 32B / Llama 70B bases) do, at a real quality cost
     assert "蒸馏版是用" in a and "明显不如满血版" in a
+
+
+# --- a day's request count is an average: the plan carries a peak over it -----------------------------------------------------
+def test_requests_a_day_are_served_at_a_stated_peak_over_the_average():
+    a = ask("Qwen2.5-7B-Instruct for a classification-ish workload: ~1M requests/day, each ~800 input tokens and ~10 output "
+            "tokens. How many L40S do we need?")
+    # 1e6 / 86,400 = 11.6 requests/s on average; busy hours run 2-3x: 23.1 at the default 2x, said as an assumption
+    assert "a peak of 2× the day's average" in a.answer and "23.1" in a.answer.split("\n\n")[0]
+
+
+def test_a_stated_peak_ratio_replaces_the_default():
+    r = _req("~1M requests/day, peak is 3x the average, Qwen2.5-7B, 800 in / 10 out: how many L40S?")
+    assert r.peak_factor == 3 and r.rate_from_daily

@@ -1518,7 +1518,11 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if heard_rate and not own_rate:
         quoted = None  # ('guy on reddit gets 30 tok/s on his M2 Ultra; I have an M4 Max: what will I get?'): the claim is
         # checked against its own card's ceiling (the premise check), so both cards stay
-    if quoted and stated.get("gpu") not in quoted[0] and quoted[1] and len(stated.get("gpus") or []) > 1 and heard_rate:
+    offered = bool(quoted) and any(re.search(_OFFER, sent) or re.search(r"还是|或者|(?<![a-z])(?:or|vs\.?|versus|which)(?![a-z])", sent)
+                                   for sent in sentences)
+    # ('Cloud B offers H200 at $3.79/GPU-hr, and a benchmark shows one H200 doing 1,300 tok/s': an option, priced)
+    if quoted and stated.get("gpu") not in quoted[0] and quoted[1] and len(stated.get("gpus") or []) > 1 and heard_rate \
+            and not offered:
         # ('我们自己压测 4 卡 L20 … 网上看到有人说 8 卡 H20 能跑到 5000 tok/s … 要几台我们这种 L20'): the quoted card is
         # another's run, not an option of the user's; its rate is neither a target nor the user's measurement
         stated["gpus"] = [g for g in stated["gpus"] if g not in quoted[0]] or [stated["gpu"]]
@@ -1703,8 +1707,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     skip = {"intent", "lang", "follow_up", "stated"}
     req = Request(**{k: v for k, v in merged.items() if k in Request.model_fields and k not in skip},
                   intent=intent, lang=lang, follow_up=follow,
-                  stated=sorted(k for k in stated if k in Request.model_fields and k != "models"
-                                and not (k == "gpus" and len(stated["gpus"]) < 2)))
+                  stated=sorted(k for k in stated if k in Request.model_fields and k not in ("models", "rate_from_daily")
+                                and not (k == "gpus" and len(stated["gpus"]) < 2)))  # (a reading's note, not an input)
     return Reading(request=req, warnings=warnings, scores=scores, invalid=invalid)
 
 

@@ -755,6 +755,8 @@ def users(text: str) -> dict:
                 per = {"min": 60, "minute": 60, "分钟": 60, "hour": 3600, "hr": 3600, "小时": 3600, "day": 86400,
                        "天": 86400}[unit]
                 out["requests_per_s"] = round(v / per, 4)
+                if per == 86400:
+                    out["rate_from_daily"] = True  # ('1M requests a day'): an average over the day, not its peak
     think = re.search(r"(?:every|each)\s*(?:~|about|around|roughly)?\s*(\d+(?:\.\d+)?)\s*(s|secs?|seconds?|min|mins|minutes?)"
                       r"(?![a-z])|每\s*(?:隔)?\s*(\d+(?:\.\d+)?)\s*(秒|分钟)", text)
     if think and out.get("concurrent_users") and "requests_per_s" not in out and \
