@@ -145,8 +145,9 @@ def test_a_reserved_term_zero_resale_and_the_jobs_own_period_are_all_used():
     assert r["period_hours"] == 18 * 730 and r["resale_fraction"] == 0 and r["rent_committed"]
     # rent: a reserved term pays every hour: 8 x 13,140 h x $2.10 = $220,752
     assert a.figures["rent_cost"] == pytest.approx(220_752, abs=1)
-    # own: $260,000 (written off) + $1,800 x 18 = $32,400 + power 8 x 0.7 kW x 1.3 x 9,198 h x $0.12 = $8,035: $300,435
-    assert a.figures["buy_cost"] == pytest.approx(300_435, rel=0.01)
+    # own: $260,000 (written off) + $1,800 x 18 = $32,400 + power at the wall: 8 x 0.7 kW x (10.2 kW / 5.6 kW, the server
+    # around the GPUs, DGX H100's rating) = 10.2 kW x 1.3 x 9,198 h x $0.12 = $14,636: $307,036
+    assert a.figures["buy_cost"] == pytest.approx(307_036, rel=0.01)
     assert "Cheaper for this: **rent**, by $79," in a.answer
 
 
@@ -161,10 +162,11 @@ def test_a_resale_stated_is_read(text, frac):
 
 def test_without_a_word_of_resale_owning_is_costed_in_cash_and_the_resale_case_shown():
     a = ask("租还是买？8卡4090服务器报价22万，租的话4090是1.8元/卡时。我们用2年，平均每天跑14小时左右。电费0.8元/度。机柜放公司自己机房不另算钱。哪个划算？")
-    # rent: 8 x (730 x 24 months x 14/24 h) = 8 x 10,220 h x ¥1.8 = ¥147,168; own in cash: ¥220,000 + power
-    # 8 x 0.45 kW x 1.3 x 10,220 h x ¥0.8 = ¥38,264, no hosting: ¥258,264 > rent, so rent
+    # rent: 8 x (730 x 24 months x 14/24 h) = 8 x 10,220 h x ¥1.8 = ¥147,168; own in cash: ¥220,000 + power at the wall,
+    # (8 x 450 W + a 300 W host) / 0.9 power supply = 4.333 kW x 1.3 x 10,220 h x ¥0.8 = ¥46,058, no hosting:
+    # ¥266,058 > rent, so rent
     assert a.figures["rent_cost"] == pytest.approx(147_168, abs=1)
-    assert a.figures["buy_cost"] == pytest.approx(258_264, abs=2)
+    assert a.figures["buy_cost"] == pytest.approx(266_058, abs=2)
     assert "**租**" in a.answer and "如果期末把卡转卖" in a.answer
     assert "这次是 24.0 个月" in a.answer  # owned for the 2 calendar years, working 14 h a day
 
