@@ -25,7 +25,7 @@ Currency = Literal["USD", "CNY"]
 META_FIELDS = ("intent", "lang", "stated", "follow_up", "compared", "model_text", "gpu_text", "unknown_gpu", "models", "standard_server",
                "family_flagship", "family", "ratio_only", "exact_format", "speedup_gpu", "rent_per_month_server",
                "hosting_includes_power", "unknown_model", "premise_notes", "closed_model", "quoted_tokens_per_s",
-               "memory_asked", "family_desk")
+               "memory_asked", "family_desk", "rate_from_daily")
 
 
 class Request(BaseModel):
