@@ -607,3 +607,19 @@ def test_requests_a_day_are_served_at_a_stated_peak_over_the_average():
 def test_a_stated_peak_ratio_replaces_the_default():
     r = _req("~1M requests/day, peak is 3x the average, Qwen2.5-7B, 800 in / 10 out: how many L40S?")
     assert r.peak_factor == 3 and r.rate_from_daily
+
+
+# --- wording that held wrong figures: the context a count is at; a coder model is no reasoning model ------------------------
+def test_the_sequences_at_once_are_said_at_the_requests_context_not_the_longest():
+    a = ask("max context for Llama 3.1 8B on one H100 in bf16?").answer
+    # the window caps one request at 131,072 tokens; the count of sequences is at the request's 4,096-token context
+    assert "at 4,096 tokens each, up to" in a and "at this context, up to" not in a
+
+
+@pytest.mark.parametrize("name, thinks", [("qwen3-coder-30b-a3b", False), ("qwen3-30b-a3b-instruct-2507", False),
+                                          ("qwen3-32b", True), ("deepseek-r1", True)])
+def test_only_models_that_think_get_the_reasoning_caveat(name, thinks):
+    from assistant.readers.slots import REASONING
+
+    # Qwen3-Coder and the Qwen3 -Instruct-2507 releases answer without a thinking phase (their model cards)
+    assert bool(REASONING.search(name)) == thinks

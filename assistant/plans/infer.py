@@ -631,7 +631,7 @@ def inference_memory(ctx: Ctx) -> Answer:
             fits_on(model, g, 1, main_p, context, batch)))
         if line:
             lines += ["", line]
-    lines += ["", _kv_line(ctx, model, r, batch)]
+    lines += ["", _kv_line(ctx, model, r, batch, context)]
     also, also_figures = _memory_also(ctx, model, gpu, n, main_p, batch, engine, context, r)
     lines += also
     lines += ["", ctx.t(f"Breakdown per GPU ({main_p}):", f"每卡显存构成（{main_p}）："),
@@ -1157,7 +1157,7 @@ def _total_line(ctx: Ctx, r, n: int, fmt: str, batch: int, context: int) -> list
                   f"{context:,} token 的 KV cache {r.kv_cache_total_gb:,.1f} GB + 每卡工作区。")]
 
 
-def _kv_line(ctx: Ctx, model, r, batch: int) -> str:
+def _kv_line(ctx: Ctx, model, r, batch: int, context: int | None = None) -> str:
     """KV cache per token, with its formula, and the longest context that fits (what long-context questions ask)."""
     kv = r.kv_cache_bytes_per_token
     if model.mla:
@@ -1182,8 +1182,10 @@ def _kv_line(ctx: Ctx, model, r, batch: int) -> str:
          f"只看显存能放 {longest:,}）" if capped else f"；batch 1 时放得下的最长上下文：**{longest:,} token**")
         + (f"，模型上限 {model.max_context:,}" if longest >= model.max_context and each else "") + ("）" if each else "")))
     if r.max_batch:
-        tail += ctx.t(f"; at this context, up to **{r.max_batch}** sequences at once",
-                      f"；这个上下文下最多同时 **{r.max_batch}** 条序列")
+        at_en = f"at {context:,} tokens each" if context else "at this context"  # (the request's context, not the
+        at_zh = f"每条 {context:,} token 时" if context else "这个上下文下"        # longest one named before it)
+        tail += ctx.t(f"; {at_en}, up to **{r.max_batch}** sequences at once",
+                      f"；{at_zh}最多同时 **{r.max_batch}** 条序列")
     if batch > 1 and r.kv_cache_total_gb:  # '... and for 100 users at 8k, how much in total?'
         tail += ctx.t(f"; for {batch} sequences at this context: **{r.kv_cache_total_gb:,.1f} GB** of KV cache in total",
                       f"；{batch} 条序列、这个上下文下 KV cache 合计 **{r.kv_cache_total_gb:,.1f} GB**")

@@ -185,9 +185,10 @@ def model_size(text: str) -> tuple[str | None, str | None]:
 
 
 # Models that think before they answer, by the names people use: DeepSeek-R1 and its distills (arXiv 2501.12948),
-# QwQ (Qwen blog, 2025-03-06), Qwen3 in its default thinking mode (Qwen3 model cards; the -Instruct-2507 releases do not
-# think), gpt-oss (OpenAI model card, 2025-08-05: reasoning effort low/medium/high); plus the words for the mode.
-REASONING = re.compile(r"(?<![a-z0-9])(?:r1|deepseek[\s-]?r1|qwq|qwen3(?![\w.-]*instruct)|gpt[\s-]?oss|thinking|推理模型|思考模式)"
+# QwQ (Qwen blog, 2025-03-06), Qwen3 in its default thinking mode (Qwen3 model cards; the -Instruct-2507 releases and
+# Qwen3-Coder do not think), gpt-oss (OpenAI model card, 2025-08-05: reasoning effort low/medium/high); plus the words for the mode.
+REASONING = re.compile(r"(?<![a-z0-9])(?:r1|deepseek[\s-]?r1|qwq|qwen3(?![\w.-]*(?:instruct|coder))(?![\s-]*coder)|gpt[\s-]?oss|"
+                       r"thinking|推理模型|思考模式)"
                        r"(?![a-z0-9])")
 
 _METHOD_WORDS = {"qlora": r"q[\s-]?lora", "lora": r"(?<![a-z0-9q])lora(?![a-z0-9])",
