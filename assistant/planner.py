@@ -874,6 +874,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         ctx.assume(f"context {LONG_AGENT_CONTEXT:,}: a coding agent or IDE plug-in sends files and history with each "
                    "request (an assumption; state your longest prompt to replace it)",
                    f"上下文 {LONG_AGENT_CONTEXT:,}：代码 agent / IDE 插件每次请求都带上文件和历史（假设值；给出最长输入可替换）")
+    elif req.long_documents and (req.context or req.prompt_len or req.seq_len):
+        ctx.used.add("long_documents")  # (the lengths stated carry the long documents; nothing left to assume)
     elif req.long_documents and not (req.context or req.prompt_len or req.seq_len) and \
             req.intent in ("inference_memory", "inference_speed", "serving", "recommend"):
         req = ctx.req = req.model_copy(update={"context": LONG_DOCUMENT_CONTEXT})
