@@ -629,3 +629,12 @@ def test_long_documents_with_stated_lengths_are_not_listed_as_unused():
     a = ask("Qwen2.5-32B-Instruct FP8 on one H100 SXM. p95 TTFT has to stay under 1s and prompts are ~8k tokens (RAG). "
             "roughly how many req/s can one GPU take before TTFT blows up?")
     assert not any(i.startswith("long_documents") for i in a.ignored)
+
+
+@pytest.mark.parametrize("text", ["we've got 2,048 H100s booked for 30 days. what's the chinchilla-optimal model size we "
+                                  "could train?", "2048 张 H100 租了 30 天，按 Chinchilla 最优的模型大小是多少？"])
+def test_a_chinchilla_optimal_size_asked_is_the_largest_model_for_the_window(text):
+    a = ask(text)
+    # C = 2,048 x 989e12 x 0.40 x 720 h x 3,600 = 2.1e24 FLOPs; N = √(C / 120) ≈ 132B on 20 x N ≈ 2.65T tokens
+    assert a.status == "answered" and "2.10e+24 FLOPs" in a.answer
+    assert re.search(r"1[23]\dB", a.answer)

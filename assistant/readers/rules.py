@@ -160,6 +160,9 @@ def quoted_runs(text: str) -> tuple[str, list[str]]:
               # run's price basis is its own, not an offer to the user)
               and not re.search(_CLIENT, x)  # ('client wants Qwen3 on their box: 4x H100 NVL': the job, a client's)
               and not re.search(r"\d+(?:\.\d+)?\s*(?:x|×|倍)\s*(?:as fast|faster|slower|quicker|the speed|快|慢)", x)
+              and not (re.search(slots.TPS_RATE, x) and re.search(r"同事|别的组|隔壁组|听说|有人说|colleague|coworker", x))
+              # ('看知乎有人说单卡 4090 跑 70B 能到 30 tok/s', '同事 … 说单卡能跑 3000 tok/s'): a heard speed is checked or
+              # scaled by the speed readers, its model kept
               # ('colleague says a 5090 will be 2x faster': a claim about the user's own choice, judged; not a run)
               and re.search(_RUN_FIGURE, x)]  # a run is quoted by its figures: 'procurement says no NVIDIA' is a rule,
     # 'want to adapt Mistral Small 24B' names the user's model

@@ -956,7 +956,9 @@ def largest_model(text: str) -> dict:
                r"(?:largest|biggest) [a-z][a-z0-9.\-]{1,16}(?: \d[\w.]*)? (?:model )?(?:i|we|you) (?:can|could) (?:run|serve|deploy|train|"
                r"pre[\s-]?train|fine[\s-]?tune|fit|host|load)|"
                r"what (?:models?|llms?) (?:can|could|will|would) (?:i|we) (?:run|train|fine[\s-]?tune|fit)|"
-               r"what (?:models?|llms?) (?:fit|fits)|max(?:imum)? model size"), text):
+               r"what (?:models?|llms?) (?:fit|fits)|max(?:imum)? model size|"
+               r"(?:chinchilla|compute)[\s-]*optimal (?:model )?(?:size|model)") +
+           r"|(?:chinchilla|算力)\s*最优(?:的)?(?:模型)?(?:大小|尺寸|规模|参数量)", text):
         return {"largest_model": True}
     return {}
 
