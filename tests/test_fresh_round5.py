@@ -668,12 +668,13 @@ def test_an_api_bill_without_a_volume_shows_one_sets_month_and_asks_the_volume()
 
 
 def test_a_depreciation_period_is_no_run_length_and_an_owned_server_prices_its_tokens():
-    # ¥200,000 over 3 years = ¥7.61 an hour; 8 x 450 W x PUE 1.3 x ¥0.8 = ¥3.74 an hour; ¥11.35 / (1,500 x 3,600 =
-    # 5.4M tokens) = ¥2.10 per million
+    # ¥200,000 over 3 years = ¥7.61 an hour; power at the wall (8 x 450 W + a 300 W host) / 0.9 power supply = 4.33 kW
+    # x PUE 1.3 x ¥0.8 = ¥4.51 an hour; ¥12.12 / (1,500 x 3,600 = 5.4M tokens) = ¥2.24 per million
     ans = ask("自建 8 卡 4090 服务器跑 Qwen2.5-32B-Instruct-AWQ，机器 20 万，按 3 年折旧，电费 0.8 元/度，实测满载总输出吞吐 "
               "1500 tok/s。算下来每百万 token 成本多少？")
     assert ans.intent == "cost" and not ans.request.get("period_hours") and ans.request["depreciation_years"] == 3
-    assert ans.figures["cost_per_million_tokens"] == pytest.approx((200_000 / 26_280 + 8 * 0.45 * 1.3 * 0.8) / 5.4, rel=0.03)
+    assert ans.figures["cost_per_million_tokens"] == pytest.approx(
+        (200_000 / 26_280 + (8 * 0.45 + 0.3) / 0.9 * 1.3 * 0.8) / 5.4, rel=0.03)
 
 
 def test_a_speed_follow_up_to_a_training_question_compares_training_on_the_new_card():

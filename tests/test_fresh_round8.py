@@ -849,7 +849,9 @@ def test_rent_or_buy_over_the_write_off_years_at_the_stated_hours_a_day_and_a_pr
     assert r["hours_per_day"] == 16 and r["pue"] == 1.0 and r["depreciation_years"] == 3
     work_h = 3 * 8760 * 16 / 24  # the write-off years' working hours
     assert f"¥{8 * 5 * work_h:,.0f}" in a.answer  # rent: 8 cards x ¥5 x the working hours
-    power = 8 * 0.4 * 1.0 * work_h * 0.8  # 8 x 400 W x PUE 1 (included) x hours x ¥0.8
+    # power at the wall: 8 x 400 W x (10.2 kW / 5.6 kW, the HGX server around the modules, DGX H100's rating) x PUE 1
+    # (included in the price) x hours x ¥0.8
+    power = 8 * 0.4 * 10.2 / 5.6 * 1.0 * work_h * 0.8
     own = 1_100_000 + 6000 * 36 + power  # the server, 36 months of hosting, the power
     assert f"¥{own:,.0f}" in a.answer
 
