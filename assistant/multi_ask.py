@@ -725,15 +725,23 @@ def _owned_against_rented(done: list[tuple[Ask, Answer]], zh: bool, question: st
             "card does it.")
 
 
+def _clear_winner(values: list[tuple[Ask, float]], expected: int, margin: float):
+    """The (highest, lowest) of each option's value when every one of `expected` options has one and the highest is
+    at least `margin` times the lowest; None otherwise (a tie stays a tie)."""
+    if len(values) != expected or len(values) < 2:
+        return None
+    hi, lo = max(values, key=lambda av: av[1]), min(values, key=lambda av: av[1])
+    return (hi, lo) if hi[1] >= margin * lo[1] else None
+
+
 def _tie_broken_by_speed(done: list[tuple[Ask, Answer]], listed: str, zh: bool) -> str | None:
     """Serving set-ups that cost the same per token: the one that gives each user 10% or more tokens/s wins (what the
     same money buys a user); None when their speeds are as close."""
     speeds = [(a, 1000 / x.figures["serve_itl_ms"]) for a, x in done if x.figures.get("serve_itl_ms")]
-    if len(speeds) != len(done) or len(speeds) < 2:
+    ends = _clear_winner(speeds, len(done), 1.1)
+    if ends is None:
         return None
-    fast, slow = max(speeds, key=lambda av: av[1]), min(speeds, key=lambda av: av[1])
-    if fast[1] < 1.1 * slow[1]:
-        return None
+    fast, slow = ends
     return (f"{listed}。成本相当（差别不到 3%）；**选 {fast[0].text}**：每个用户 {fast[1]:.0f} token/秒，是 {slow[0].text}"
             f"（{slow[1]:.0f}）的 {fast[1] / slow[1]:.2f} 倍。" if zh else
             f"{listed}. A tie on cost (within 3%); **pick {fast[0].text}**: {fast[1]:.0f} tokens/s per user, "
@@ -744,11 +752,10 @@ def _tie_broken_by_room(done: list[tuple[Ask, Answer]], listed: str, zh: bool, t
     """Cards as fast as each other for one stream: the one with room for a longer conversation (the longest context
     its memory leaves) wins when it holds at least 1.5x as long; None when neither answer says or they are as close."""
     room = [(a, x.figures["max_context"]) for a, x in done if id(a) in tied and x.figures.get("max_context")]
-    if len(room) != len(tied) or len(room) < 2:
+    ends = _clear_winner(room, len(tied), 1.5)
+    if ends is None:
         return None
-    big, small = max(room, key=lambda av: av[1]), min(room, key=lambda av: av[1])
-    if big[1] < 1.5 * small[1]:
-        return None
+    big, small = ends
     return (f"{listed}。单路速度相当（差别不到 3%）；**选 {big[0].text}**：显存留给上下文的空间更大，单条最长约 {big[1]:,} token，"
             f"{small[0].text} 约 {small[1]:,}。" if zh else
             f"{listed}. As fast for one stream (within 3%); **pick {big[0].text}**: more memory left for context, "
@@ -1468,16 +1475,19 @@ def _other_models_line(req: dict, zh: bool) -> str:
     p1, p2 = count_parameters(first), count_parameters(other)
     size = p2.total / p1.total
     speed = (p1.active or p1.total) / (p2.active or p2.total)
-    if zh:
-        line = f" 以上按 {first.name} 计算；{other.name} 的权重约是它的 {size:.1f} 倍（显存按比例变）"
-        if speed > 1.5:
-            line += f"，每个 token 只激活约 {(p2.active or p2.total) / 1e9:.1f}B 参数，解码每 token 读的权重约少 {speed:.0f} 倍：同一张卡上快好几倍"
-        return line + "。"
-    line = f" Sized on {first.name}; {other.name} has {size:.1f}× its weights (memory scales with them)"
+    line = (f" 以上按 {first.name} 计算；{other.name} 的权重约是它的 {size:.1f} 倍（显存按比例变）" if zh else
+            f" Sized on {first.name}; {other.name} has {size:.1f}× its weights (memory scales with them)")
     if speed > 1.5:
-        line += (f" and activates about {(p2.active or p2.total) / 1e9:.1f}B parameters a token, so decoding reads ~{speed:.0f}× "
-                 "fewer weight bytes: several times faster on each of these cards")
-    return line + "."
+        line += ("，" if zh else " and ") + _moe_reads_fewer(p2.active or p2.total, speed, zh)
+    return line + ("。" if zh else ".")
+
+
+def _moe_reads_fewer(active: float, ratio: float, zh: bool, against: str = "") -> str:
+    """An MoE's decode advantage in one clause: the parameters it activates a token (`against`: the dense model's, in
+    brackets) and the ~ratio fewer weight bytes each decoded token reads, so it runs several times faster on a card."""
+    return (f"每个 token 只激活约 {active / 1e9:.1f}B 参数{against}，解码每 token 读的权重约少 {ratio:.0f} 倍：同一张卡上快好几倍"
+            if zh else f"activates about {active / 1e9:.1f}B parameters a token{against}, so decoding reads ~{ratio:.0f}× "
+            "fewer weight bytes a token: several times faster on the same card")
 
 
 def _models_note(done: list[tuple[Ask, Answer]], zh: bool) -> str:
@@ -1510,11 +1520,9 @@ def _models_note(done: list[tuple[Ask, Answer]], zh: bool) -> str:
         ad, sd = dense[0]
         act, full = count_parameters(sm).active, count_parameters(sd).active
         if act and full > 2 * act:
-            out += (f" {am.text} 每个 token 只激活约 {act / 1e9:.1f}B 参数（{sd.name} 是 {full / 1e9:.0f}B），解码时每 token 读的权重"
-                    f"约少 {full / act:.0f} 倍：同样的卡上快好几倍；两者能力不同，按任务选。" if zh else
-                    f" {am.text} activates about {act / 1e9:.1f}B parameters a token ({sd.name}: {full / 1e9:.0f}B), so decoding "
-                    f"reads ~{full / act:.0f}× fewer weight bytes a token: several times faster on the same card; they "
-                    "differ in ability, so the task decides.")
+            against = f"（{sd.name} 是 {full / 1e9:.0f}B）" if zh else f" ({sd.name}: {full / 1e9:.0f}B)"
+            out += (f" {am.text} {_moe_reads_fewer(act, full / act, zh, against)}"
+                    + ("；两者能力不同，按任务选。" if zh else "; they differ in ability, so the task decides."))
     return out
 
 

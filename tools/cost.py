@@ -298,10 +298,9 @@ def estimate_cost(req: CostRequest) -> CostEstimate:
             watts = req.power_watts_per_gpu
             notes.append(f"power: {watts:g} W per GPU while the job runs (given)")
         else:  # the machine's draw at the wall, shared over its GPUs (tools.power: one place for it)
-            from tools.power import machine_power_w, module_card
+            from tools.power import module_card, wall_watts_per_gpu
 
-            per_box = min(req.num_gpus, GPUS_PER_SERVER) if not module_card(req.gpu) else GPUS_PER_SERVER
-            watts = machine_power_w(req.gpu, per_box) / per_box
+            watts = wall_watts_per_gpu(req.gpu, req.num_gpus)
             notes.append(f"power: {watts:,.0f} W per GPU at the wall while the job runs ({req.gpu.id} TDP "
                          f"{req.gpu.tdp_w:g} W plus its share of the machine: " + (
                              "an 8-GPU server's CPUs, NVSwitches, NICs and fans, as DGX H100's 10.2 kW for 5.6 kW of "

@@ -13,8 +13,6 @@ PSU_EFFICIENCY = 0.9
 MAC_POWER_W = 480.0  # Mac Studio (M2/M3 Ultra): Apple's maximum continuous power, 480 W
 
 
-
-
 def module_card(gpu: GPU) -> bool:
     """An SXM / OAM module: it goes only into its own 8-GPU baseboard server."""
     form = (gpu.form_factor or "").lower()
@@ -29,3 +27,12 @@ def machine_power_w(gpu: GPU, n: int) -> float:
     if module_card(gpu):
         return tdp * SERVER_POWER_FACTOR
     return (tdp + DESK_HOST_W) / PSU_EFFICIENCY
+
+
+def wall_watts_per_gpu(gpu: GPU, n: int) -> float:
+    """Each GPU's share of its machine's draw at the wall: a module card shares an 8-GPU server; a PCIe card shares a
+    desk machine of up to 8 of them (the share rent-or-buy charges and the power line shows)."""
+    from tools.cost import GPUS_PER_SERVER
+
+    box = GPUS_PER_SERVER if module_card(gpu) else max(1, min(n, GPUS_PER_SERVER))
+    return machine_power_w(gpu, box) / box

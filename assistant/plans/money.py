@@ -1676,12 +1676,10 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
     if r.buy_breakdown and r.buy_breakdown.get("power") is not None and gpu.tdp_w:
         from tools.cost import DEFAULT_PUE
 
-        from tools.cost import GPUS_PER_SERVER
-        from tools.power import machine_power_w, module_card
+        from tools.power import wall_watts_per_gpu
 
-        box = GPUS_PER_SERVER if module_card(gpu) else min(n, GPUS_PER_SERVER)
         stated_w = base.get("power_watts_per_gpu")
-        watts = stated_w or machine_power_w(gpu, box) / box  # (the same share of the machine the cost tool charges)
+        watts = stated_w or wall_watts_per_gpu(gpu, n)  # (the same share of the machine the cost tool charges)
         pue = base.get("pue") or DEFAULT_PUE
         kw = n * watts / 1000
         lines.append(ctx.t(f"Power: {n} × {watts:,.0f} W = {kw:,.1f} kW" + (" (your figures)" if stated_w else

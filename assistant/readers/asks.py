@@ -139,7 +139,7 @@ _KV = w(r"(?:fp8|bf16|fp16|int8)\s*(?:的\s*)?kv(?:[\s-]*cache)?|kv[\s_-]*(?:cac
         r"(?:fp8|bf16|fp16|int8)")  # ('KV cache to fp8 or keep it bf16?': both the cache's, read as alternatives below)
 
 
-def alternatives(low: str, req: Request) -> list[Ask]:
+def alternatives(low: str, req: Request, catalog=None) -> list[Ask]:
     """The alternatives a message asks to choose between, as asks (empty when it names none)."""
     zh = req.lang == "zh"
     inference = req.intent in ("inference_memory", "inference_speed", "serving") and req.method in (None, "inference")
@@ -210,7 +210,7 @@ def alternatives(low: str, req: Request) -> list[Ask]:
             named = [(i, v) for i, v in named if v in ("bf16", "fp16", "fp8")]
         if len(named) >= 2 and not req.model and req.family:
             return []  # ('部署 Qwen3 … Q4_K_M 还是 AWQ？'): which Qwen3 decides both; asked first, not a stand-in model's ratio
-        if setting == "precision" and len(named) >= 2 and len(set(req.gpus)) >= 2 and _formats_ride_cards(text, named):
+        if setting == "precision" and len(named) >= 2 and len(set(req.gpus)) >= 2 and _formats_ride_cards(text, named, catalog):
             return []  # ('8 卡 H20 跑 FP8，还是 8 卡 A800 跑 BF16'): each option is a card with its format, compared as cards
         if len(named) >= 2:
             if any(paired(named[i][0], named[i + 1][0]) for i in range(len(named) - 1)):
@@ -263,13 +263,13 @@ def alternatives(low: str, req: Request) -> list[Ask]:
     return []
 
 
-def _formats_ride_cards(text: str, named: list) -> bool:
+def _formats_ride_cards(text: str, named: list, catalog=None) -> bool:
     """Each format written right after a different card ('8 卡 H20 跑 FP8，还是 8 卡 A800 跑 BF16', '2x H100 in fp8 or
     4x L40S in awq'): the options are set-ups, one format each."""
     from assistant.readers.names import find_names
     from knowledge.catalog import default_catalog
 
-    spans = sorted(find_names(text, default_catalog())[0].gpu_spans)
+    spans = sorted(find_names(text, catalog or default_catalog())[0].gpu_spans)
     owners = []
     for at, _ in named:
         before = [sp for sp in spans if sp[1] <= at and at - sp[1] <= 16]
@@ -1163,7 +1163,7 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         return []  # (a training job's memory on each card needs each card's count; a bare family asks its size first)
     fmts = _values_named(low, "precision")
     own_inputs = len(set(counts)) > 1 or bool(_rate_in(low)) or per_token_cost(low) or (
-        job == "training_memory" and all(counts)) or (len(fmts) >= 2 and _formats_ride_cards(low, fmts))
+        job == "training_memory" and all(counts)) or (len(fmts) >= 2 and _formats_ride_cards(low, fmts, catalog))
     # ('8 卡 H20 跑 FP8，还是 8 卡 A800 跑 BF16': each card in its own format is a set-up of its own)  # ('8x A100 40G PCIe or 8x A100 80G SXM4: does the 40G box work?')
     how_much_faster = re.search(COMPARATIVE, low) and job == "inference_speed" and not req.purchase
     if not own_inputs and not how_much_faster and job not in ("serving", "price") and \
@@ -1597,7 +1597,7 @@ def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     plans = strategies(low, req, catalog)
     if plans:  # 'ZeRO-3, FSDP or ZeRO-2 + offload: which runs?': each strategy sized on the GPUs named
         return plans
-    alts = alternatives(low, req)
+    alts = alternatives(low, req, catalog)
     if alts and req.model and alts[0].intent != req.intent and req.intent in ("training_time", "serving", "cost") and \
             not (req.intent == "cost" and alts[0].intent == "inference_speed" and not (req.period_hours or req.tokens)):
         main = Ask(text=_intent_label(req), intent=req.intent,

@@ -475,6 +475,13 @@ def _quoted_only_cards(low: str, spans) -> tuple[set, list] | None:
     return (only, own) if only and own else None
 
 
+def _sentences_naming(low: str, spans, cards: set) -> list[str]:
+    """The sentences of `low` that name one of `cards` (by the reader's GPU spans): where an offer or a choice about
+    those cards would be written."""
+    bounds = [0] + [m.end() for m in re.finditer(r"[。？！?!;；\n]|\.(?=\s)", low)] + [len(low)]
+    return [low[a:b] for a, b in zip(bounds, bounds[1:]) if any(a <= x < b and g in cards for x, _, g in spans)]
+
+
 def read(text: str, catalog: Catalog, previous: dict | None = None) -> Reading:
     """The Request a question states, merged with the previous turn's when it is a follow-up; a measured earlier run
     written before the job asked is kept apart (measured_*) and lends the job what it does not restate."""
@@ -1522,7 +1529,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         quoted = None  # ('guy on reddit gets 30 tok/s on his M2 Ultra; I have an M4 Max: what will I get?'): the claim is
         # checked against its own card's ceiling (the premise check), so both cards stay
     offered = bool(quoted) and any(re.search(_OFFER, sent) or re.search(r"还是|或者|(?<![a-z])(?:or|vs\.?|versus|which)(?![a-z])", sent)
-                                   for sent in sentences)
+                                   for sent in _sentences_naming(low, names.gpu_spans, quoted[0]))
     # ('Cloud B offers H200 at $3.79/GPU-hr, and a benchmark shows one H200 doing 1,300 tok/s': an option, priced)
     if quoted and stated.get("gpu") not in quoted[0] and quoted[1] and len(stated.get("gpus") or []) > 1 and heard_rate \
             and not offered:
