@@ -124,7 +124,7 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     try:
         from assistant.claims import paged_attention_claim, published_cost_scope, total_read_as_per_user
 
-        lines = (term_lines(question, req, deps.catalog) + total_read_as_per_user(req) + published_cost_scope(req, question)
+        lines = (term_lines(question, req, deps.catalog, deps.prices()) + total_read_as_per_user(req) + published_cost_scope(req, question)
                  + paged_attention_claim(req, question, deps.catalog))
     except Exception:  # a word ask that fails is left to the answer below (logged, never a traceback)
         log.exception("answering the asks about words failed on %r", question[:200])

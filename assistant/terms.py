@@ -129,11 +129,70 @@ def full_model_meaning(model_id: str | None, catalog: Catalog, zh: bool) -> str:
                     "not."))
 
 
-def term_lines(question: str, req, catalog: Catalog) -> list[str]:
+# 'is the SXM worth it?', '多花的钱值不值': whether the dearer of two cards pays back its price in speed
+WORTH_ASK = (r"值不值|值得吗|值得多花|值得买吗|划算吗|划不划算|(?<![a-z])(?:worth (?:it|the (?:premium|money|extra|upgrade|price|"
+             r"difference))|pay (?:the|a|that) premium|justify the (?:price|premium|cost))(?![a-z])")
+
+
+_TRAIN_WORDS = r"训练|微调|预训练|(?<![a-z])(?:train\w*|fine[\s-]?tun\w*|finetun\w*|sft|lora|qlora|pre[\s-]?train\w*)(?![a-z])"
+
+
+def card_worth(ids: list[str], catalog: Catalog, zh: bool, training: bool, prices=()) -> str | None:
+    """'H100 PCIe or SXM for serving: is the SXM worth it?': the faster card's edge on what the job is bound by
+    (memory bandwidth for decoding, dense compute for training and prefill) against its price ratio (on-demand rent,
+    else the new purchase price, from the price table): worth it when it costs less than its speed-up."""
+    from tools.pricing import gpu_prices
+
+    cards = [catalog.gpu(g)[0] for g in dict.fromkeys(ids)][:2]
+    if len(cards) < 2:
+        return None
+    field, what_en, what_zh = (("bf16_dense_tflops", "dense compute (training, prefill)", "稠密算力（训练、预填充）")
+                               if training else ("memory_bandwidth_gbps", "memory bandwidth (decode speed)",
+                                                 "显存带宽（解码速度）"))
+    vals = [(c, getattr(c, field)) for c in cards]
+    if not all(v for _, v in vals):
+        return None
+    (fast, vf), (slow, vs) = sorted(vals, key=lambda cv: -cv[1])
+    r = vf / vs
+    cur = "CNY" if zh else "USD"
+    sym = "¥" if zh else "$"
+
+    def price(gid: str, kind: str):
+        try:
+            got = gpu_prices(list(prices), gid, cur, kinds=(kind,)).kinds
+        except (LookupError, ValueError):
+            return None
+        return got[0].typical if got else None
+
+    for kind, unit_en, unit_zh in (("rent_on_demand", "/GPU-h rent", "/卡时 租价"), ("buy_new", " to buy", " 购价")):
+        pf, ps = price(fast.id, kind), price(slow.id, kind)
+        if pf and ps:
+            pr = pf / ps
+            yes = pr < r
+            return (f"**值不值**：{fast.name} 的{what_zh}是 {slow.name} 的 {r:.2f} 倍，价格是它的 {pr:.2f} 倍（{sym}{pf:,.2f} 对 "
+                    f"{sym}{ps:,.2f}{unit_zh}，价格表估计）：" + ("**值**，每花一块钱得到的速度更多。" if yes else
+                                                           "**不值**，按这个价格每块钱的速度更低；除非你要它的显存或互联。")
+                    if zh else
+                    f"**Worth it?** {fast.name} has {r:.2f}× {slow.name}'s {what_en} for {pr:.2f}× the price "
+                    f"({sym}{pf:,.2f} vs {sym}{ps:,.2f}{unit_en}, price-table estimates): " +
+                    ("**yes**, more speed per dollar." if yes else "**no** at these prices: less speed per dollar, "
+                     "unless you need its memory or link."))
+    return (f"**值不值**：{fast.name} 的{what_zh}是 {slow.name} 的 {r:.2f} 倍；价格贵不到 {r:.2f} 倍就值（价格表里没有两张卡"
+            "同一种价格；给出你的报价即可算出）。" if zh else
+            f"**Worth it?** {fast.name} has {r:.2f}× {slow.name}'s {what_en}: worth it when it costs less than {r:.2f}× "
+            "as much (the price table has no like-for-like price for both; give your quotes to settle it).")
+
+
+def term_lines(question: str, req, catalog: Catalog, prices=()) -> list[str]:
     """The lines answering the asks about words in the message (none when it has none)."""
     low = question.lower()
     zh = req.lang == "zh"
     out = []
+    if re.search(WORTH_ASK, low) and len(set(req.gpus or [])) >= 2:
+        line = card_worth(list(req.gpus), catalog, zh, str(req.intent).startswith("training") or
+                          req.method in ("full", "lora", "qlora", "pretrain") or bool(re.search(_TRAIN_WORDS, low)), prices)
+        if line:
+            out.append(line)
     if re.search(FULL_MEANING_ASK, low):
         out.append(full_model_meaning(req.model if req.model and not str(req.model)[0].isdigit() else None, catalog, zh))
     support = format_support(question, req, catalog, zh)

@@ -624,6 +624,10 @@ def power_bill(ctx: Ctx) -> Answer:
         ctx.used |= {"tokens", "method", "model"}
         ctx.assume(f"the run's {run:,.0f} h ({run / 24:,.1f} days) from the training-time estimate (its band shifts the bill "
                    "in proportion)", f"按这次训练的 {run:,.0f} 小时（{run / 24:,.1f} 天，来自训练时间估算；时间区间按比例影响电费）")
+    elif not req.period_hours and req.hours_per_day and req.hours_per_day < 24:
+        hours = 8760.0 * req.hours_per_day / 24  # ('每天只用 8 小时'): a year of those working hours
+        ctx.used.add("hours_per_day")
+        ctx.assume(f"one year at {req.hours_per_day:g} h a day = {hours:,.0f} h", f"一年、每天 {req.hours_per_day:g} 小时 = {hours:,.0f} 小时")
     elif not req.period_hours:
         ctx.assume("one year (8,760 h)", "一年（8,760 小时）")
     price = req.electricity_per_kwh
@@ -741,9 +745,11 @@ def _power_in_rent_or_buy(ctx: Ctx, gpu, n: int, watts: float, pue: float, cur: 
     req = ctx.req
     s = _sym(cur)
     rate = req.price_per_gpu_hour or provider_rate(ctx, gpu.id, cur)
+    # how busy the owned cards are: the stated utilization, else the stated hours a day over 24, else the default 70%
+    util = req.utilization or (min(1.0, req.hours_per_day / 24) if req.hours_per_day else None)
     base = {"gpu": gpu, "num_gpus": n, "hours": 730.0, "currency": cur, "prices": ctx.deps.prices(), "price_per_hour": rate,
             "purchase_price_per_gpu": req.purchase_price, "used": bool(req.used), "resale_fraction": 0.0,
-            "power_watts_per_gpu": watts, "pue": pue, "electricity_price": req.electricity_per_kwh}
+            "power_watts_per_gpu": watts, "pue": pue, "electricity_price": req.electricity_per_kwh, "utilization": util}
     try:
         with_power = estimate_rent_and_buy(CostRequest(**base))
         without = estimate_rent_and_buy(CostRequest(**(base | {"electricity_price": 0.0})))
@@ -755,14 +761,18 @@ def _power_in_rent_or_buy(ctx: Ctx, gpu, n: int, watts: float, pue: float, cur: 
     power_h = watts / 1000 * pue * req.electricity_per_kwh
     a, b = without.break_even_months, with_power.break_even_months
     share = power_h / with_power.rent_price_per_gpu_hour.typical
+    busy = util or with_power.utilization or 0.7
+    if util:
+        ctx.used |= {"utilization", "hours_per_day"} & set(req.stated)
     return ctx.t(
         f"**Buy vs rent: power moves the payback from {a:,.1f} to {b:,.1f} months** (buying against renting the same GPUs "
-        f"at {s}{with_power.rent_price_per_gpu_hour.typical:,.2f}/GPU-h, 70% busy, no resale; price-table estimates). Power is "
+        f"at {s}{with_power.rent_price_per_gpu_hour.typical:,.2f}/GPU-h, {busy:.0%} busy, no resale; price-table estimates). Power is "
         f"{s}{power_h:,.2f} per GPU-hour at the wall, {share:.0%} of the rental rate: it matters, but the purchase decides "
-        f"— buy only if the cards stay busy past ~{b:,.0f} months.",
-        f"**买还是租：电费把回本期从 {a:,.1f} 个月推到 {b:,.1f} 个月**（按价格表典型价，对比租同样的卡，利用率 70%，不计残值）。"
+        + (f"— {b:,.0f} months is past a 4-year life: **rent**." if b > 48 else
+           f"— buy only if the cards stay busy past ~{b:,.0f} months."),
+        f"**买还是租：电费把回本期从 {a:,.1f} 个月推到 {b:,.1f} 个月**（按价格表典型价，对比租同样的卡，利用率 {busy:.0%}，不计残值）。"
         f"电费每卡时约 {s}{power_h:,.2f}，是租价（{s}{with_power.rent_price_per_gpu_hour.typical:,.2f}/卡时）的 {share:.0%}：有影响，但决定"
-        f"胜负的是购价——卡能忙够 {b:,.0f} 个月以上才值得买。")
+        + (f"胜负的是购价——{b:,.0f} 个月超过 4 年使用期：**租更划算**。" if b > 48 else f"胜负的是购价——卡能忙够 {b:,.0f} 个月以上才值得买。"))
 
 
 # the 8-GPU servers whose yearly bill is shown when a power bill names no card (what such machines mostly hold)

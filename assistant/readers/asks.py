@@ -556,6 +556,9 @@ _METHOD_WORDS = (("qlora", r"qlora"), ("lora", r"(?<![q])lora"), ("full", r"全�
                  ("pretrain", r"预训练|(?<![a-z])pre[\s-]?train\w*"))
 _SERVE_WORD = r"部署|推理|上线|(?<![a-z])(?:serv(?:e|es|ing)|inference|deploy\w*|host(?:ing)?)(?![a-z])"
 _EACH = r"分别|各(?:要|需要|多少|几)|两件事|都要|(?<![a-z])(?:each|both|vs\.?|versus|respectively)(?![a-z])|和|以及|还是|或"
+# a training job followed by serving ('先做 SFT，然后上线推理', 'fine-tune it, then serve it'): two jobs in sequence
+_THEN = r"然后|之后|完了?再|再(?=上线|部署|推理|serve)|(?<![a-z])(?:then|afterwards|after that)(?![a-z])"
+_TUNE_WORD = r"sft|微调|(?<![a-z])(?:fine[\s-]?tun\w*|finetun\w*)(?![a-z])"
 
 
 def train_and_serve(low: str, req: Request) -> list[Ask]:
@@ -567,14 +570,17 @@ def train_and_serve(low: str, req: Request) -> list[Ask]:
         return []
     method = next((m for m, p in _METHOD_WORDS if re.search(p, low)), None)
     serve = re.search(_SERVE_WORD, low)
-    if not method or not serve or not re.search(_EACH, low) or req.tokens or req.deadline_hours:
+    tune = re.search(_TUNE_WORD, low)
+    then = tune and serve and tune.start() < serve.start() and re.search(_THEN, low[tune.start():serve.end()])
+    if not (method or then) or not serve or not (then or re.search(_EACH, low)) or req.tokens or req.deadline_hours:
         return []
+    # (a fine-tune with no method named, then serving: the training ask compares the methods on the user's cards)
     zh = req.lang == "zh"
     near = [v for at, v in _values_named(low, "precision") if abs(at - serve.start()) <= 24]
     serve_fmt = near[0] if near else None  # ('serve it in bf16', 'FP8 推理'): the serving job's format
     users = req.concurrent_users
     t_label = {"qlora": "QLoRA", "lora": "LoRA", "full": "full fine-tune" if not zh else "全参微调",
-               "pretrain": "pre-training" if not zh else "预训练"}[method]
+               "pretrain": "pre-training" if not zh else "预训练", None: "SFT"}[method]
     return [Ask(text=(f"训练：{t_label}" if zh else f"train: {t_label}"), intent="training_memory", compare="task",
                 update={"method": method, "methods": [], "precision": "nf4" if method == "qlora" else None,
                         "concurrent_users": None, "checkpoint_format": None}),
@@ -1531,6 +1537,19 @@ def _form_difference(low: str, req: Request, catalog) -> Ask | None:
 
 
 def find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
+    """The asks of a message (see _find_asks); an ask whether the dearer of the cards named is worth it is not left
+    'not answered': the cards' speed against their prices answers it (terms.card_worth)."""
+    from assistant.terms import WORTH_ASK
+
+    asks = _find_asks(text, req, catalog)
+    if len(set(req.gpus or [])) >= 2:
+        asks = [a for a in asks if not (a.intent == "out_of_scope" and re.search(WORTH_ASK, a.text.lower()))]
+        if len(asks) == 1 and not asks[0].compare and not asks[0].update:
+            return []
+    return asks
+
+
+def _find_asks(text: str, req: Request, catalog=None) -> list[Ask]:
     """The asks of a message (empty for a message with one ask): alternatives first, then several cards, then several
     values, then several intents. Alternatives computed by another tool than the message's own question come after
     it ('how long on 16 A100s? and do we need offload?': the time, then offload with and without)."""

@@ -475,6 +475,11 @@ def _quoted_only_cards(low: str, spans) -> tuple[set, list] | None:
     return (only, own) if only and own else None
 
 
+# No data-centre GPU sells for more than this each (B200 ~$40-50k, a GB200 superchip's share ~$60-70k in 2025 quotes):
+# a larger purchase price beside a count of GPUs is the set's price, not each card's.
+_MOST_PER_GPU_USD = 100_000
+
+
 def _sentences_naming(low: str, spans, cards: set) -> list[str]:
     """The sentences of `low` that name one of `cards` (by the reader's GPU spans): where an offer or a choice about
     those cards would be written."""
@@ -1026,8 +1031,12 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if stated.get("purchase_price") and stated.get("num_gpus", 0) > 1 and (re.search(
             money.MONEY + r"\s*(?:in\s+)?(?:total|overall|altogether|all[\s-]*in|for (?:all|the whole|everything))(?![a-z])", low)
             or re.search(r"(?:total|总共|合计|总价|一共)\s*(?:capex|cost|price|purchase|投入|花费|采购)?\s*(?:is|of|=|:|约|是|为)?\s*"
-                         + money.MONEY, low)):
-        # 'capex is $1.1M total' for 32 GPUs: the whole purchase, per GPU the total over the count
+                         + money.MONEY, low)
+            or re.search(r"\d+\s*(?:x|×|张|块|卡)\s*[a-z]*\s*[a-z]*\d{2,4}[\w -]{0,16}?\s(?:for|at|costs?|runs?)\s+(?:about|around|~|roughly|"
+                         r"approx\.?|maybe)?\s*" + money.MONEY, low)
+            or stated["purchase_price"] > (_MOST_PER_GPU_USD * (7.2 if stated.get("currency") == "CNY" else 1))):
+        # 'capex is $1.1M total' for 32 GPUs, '8x H100 SXM for about $250k', or a price no single GPU costs: the whole
+        # purchase, per GPU the total over the count
         total = stated["purchase_price"]
         stated["purchase_price"] = total / stated["num_gpus"]
         warnings.append(f"{total:,.0f} is the total for {stated['num_gpus']} GPUs: {total / stated['num_gpus']:,.0f} per GPU")
