@@ -76,6 +76,139 @@ def _per_token_by_model_size(req: Request, deps: Deps, question: str) -> Answer:
                   request=req.model_dump(mode="json"), slots=slots)
 
 
+# a training bill asked with no tokens and no length of time ('训练一个 7B 要多少钱')
+TRAIN_COST_WORDS = (r"训练|预训练|微调|炼|(?<![a-z])(?:train\w*|pre[\s-]?train\w*|fine[\s-]?tun\w*|finetun\w*|sft)(?![a-z])")
+
+
+def _training_cost_by_scale(req: Request, deps: Deps, question: str) -> Answer:
+    """'训练一个 7B 模型要花多少钱？': the model is named but the bill turns on the tokens and the method (from scratch or a
+    fine-tune: a thousandfold apart), so they are asked; meanwhile that model's fine-tunes and pre-training (at the
+    compute-optimal 20 tokens a parameter and at 1T) on the card named (H100 when none), each from the training-time
+    estimate and the rental rate. (No model at all: train.own_model_scenarios.)"""
+    from assistant.request import Clarification
+    from tools.params import count_parameters
+
+    zh = req.lang == "zh"
+    gpu = req.gpu or "h100"
+    rows, calls = [], []
+    total = count_parameters(deps.catalog.model(req.model)[0]).total
+    scales = [("lora", 1e8, "LoRA fine-tune on 100M tokens", "LoRA 微调 100M token"),
+              ("full", 1e9, "full fine-tune on 1B tokens", "全参微调 1B token"),
+              ("pretrain", 20 * total, f"pre-train on {20 * total / 1e9:,.0f}B tokens (20 a parameter)",
+               f"从头预训练 {20 * total / 1e9:,.0f}B token（每参数 20 个）"),
+              ("pretrain", 1e12, "pre-train on 1T tokens", "从头预训练 1T token")]
+    for method, tokens, en, cn in scales:
+        sub = req.model_copy(update={"intent": "cost", "method": method, "tokens": tokens, "gpu": gpu, "gpus": [gpu]})
+        try:
+            a = plan(sub, deps, question)
+        except Exception:  # a row the tools cannot make is left out (logged)
+            log.exception("training cost row %s failed", method)
+            continue
+        calls += a.tool_calls
+        f = a.figures
+        if not f.get("rent_cost") or not f.get("gpu_hours"):
+            continue
+        sym = "¥" if f.get("currency", "USD") == "CNY" or (zh and "currency" not in req.stated) else "$"
+        rows.append(f"| {cn if zh else en} | {f['gpu_hours']:,.0f} | {sym}{f['rent_cost']:,.0f} |")
+    name, mname = deps.catalog.gpu(gpu)[0].name, deps.catalog.model(req.model)[0].name
+    head = (f"**{mname}：用多少数据、从头预训练还是微调？** 费用由训练 token 数和方法决定（两者差上千倍）：请告诉我方法（预训练 / 全参 / "
+            f"LoRA）和数据量（token 或样本数 × 长度）。在此之前，几种常见做法在 {name} 上租用的费用（训练时间估算的默认 MFU，价格表按需价）："
+            if zh else
+            f"**{mname}: how much data, and from scratch or a fine-tune?** The bill turns on the tokens and the method "
+            "(they differ by a factor of a thousand and more): tell me the method (pre-training / full fine-tune / LoRA) "
+            f"and the data (tokens, or samples × length). Meanwhile, what each costs renting {name} (the training-time "
+            "estimate's default MFU, the price table's on-demand rate):")
+    table = "| 任务 | 卡时 | 租用费用 |\n|---|---|---|" if zh else "| job | GPU-hours | rent |\n|---|---|---|"
+    clar = Clarification(missing=["tokens"], question=("用多少 token 的数据？预训练还是微调？" if zh else
+                                                       "How many tokens of data, and pre-training or a fine-tune?"),
+                         suggestions=["1T tokens, pre-training", "100M tokens, LoRA"] if not zh else
+                         ["预训练 1T token", "LoRA 微调 1 亿 token"])
+    body = restate(req, deps.catalog, []) + "\n\n" + head + "\n\n" + table + "\n" + "\n".join(rows)
+    slots = req.model_dump(mode="json") | {"awaiting": ["tokens"]}
+    return Answer(answer=body, lang=req.lang, intent="cost", tool_calls=calls, clarification=clar,
+                  request=req.model_dump(mode="json"), slots=slots, status="needs_clarification")
+
+
+def _training_bill_without_job(req: Request, question: str, invalid) -> bool:
+    """A training bill asked with neither the tokens nor a length of time: '训练一个大模型要多少钱', 'what does it cost
+    to train a 7B?'."""
+    low = question.lower()
+    return (not invalid and req.intent in ("cost", "price") and not req.tokens and not req.samples and not req.period_hours
+            and not req.deadline_hours and not req.break_even and not req.price_per_gpu_hour and not req.purchase_price
+            and not req.measured_step_s and not req.throughput_tokens_per_s and bool(re.search(TRAIN_COST_WORDS, low))
+            and not re.search(r"推理|部署|上线|(?<![a-z])(?:serv(?:e|ing)|inference|deploy\w*)(?![a-z])", low))
+
+
+# 'we have two 8-card A100 servers: is that enough / what can we do with them?': the cards are stated, the job is not
+OWNED_ENOUGH = (r"够不够|够用吗|够吗|够了吗|能干(?:点)?(?:啥|什么)|能做(?:点)?(?:啥|什么)|能跑(?:点)?(?:啥|什么)|能用来(?:干|做)|"
+                r"(?<![a-z])(?:is (?:that|it|this) enough|enough for us|what can (?:we|i) (?:do|run|train|build)|"
+                r"what (?:can|could) (?:these|they|those|it) (?:do|run|handle)|what (?:are|is) (?:they|these|it) good for)(?![a-z])")
+
+
+def _capacity_of_owned(req: Request, deps: Deps, question: str) -> Answer:
+    """'We just got 16 A100 80GB approved. Is that enough for us?': enough turns on the job, so it is asked (which model,
+    training or serving, how many users); meanwhile what the cards hold: the largest model served in bf16 and in
+    4-bit, the largest trained in full and with LoRA, and pre-training tokens a day for an 8B model."""
+    from assistant.request import Clarification
+
+    zh = req.lang == "zh"
+    n, gpu = req.num_gpus, deps.catalog.gpu(req.gpu)[0]
+    base = {"model": None, "models": [], "largest_model": True}
+    lines, calls = [], []
+
+    def run(update: dict) -> dict:
+        try:
+            a = plan(req.model_copy(update=base | update), deps, question)
+        except Exception:  # a capacity the tools cannot give is left out (logged)
+            log.exception("capacity of %s x %s failed", n, req.gpu)
+            return {}
+        calls.extend(a.tool_calls)
+        return a.figures if a.status == "answered" else {}
+
+    served = run({"intent": "inference_memory"})
+    full = run({"intent": "training_memory", "method": "full"})
+    lora = run({"intent": "training_memory", "method": "lora"})
+    pre = run({"intent": "training_time", "largest_model": False, "model": "llama-3.1-8b", "models": ["llama-3.1-8b"],
+               "method": "pretrain", "tokens": 1e10})
+    if served.get("largest_bf16_params_b"):
+        lines.append(f"- 推理（上下文 4k、少量并发）：bf16 最大约 **{served['largest_bf16_params_b']:,.0f}B**，4 位量化约 "
+                     f"**{served.get('largest_int4_params_b', 0):,.0f}B**" if zh else
+                     f"- serving (4k context, a few users): up to **~{served['largest_bf16_params_b']:,.0f}B** in bf16, "
+                     f"**~{served.get('largest_int4_params_b', 0):,.0f}B** in 4-bit")
+    if full.get("largest_full_params_b") or lora.get("largest_lora_params_b"):
+        lines.append(f"- 微调：全参最大约 **{full.get('largest_full_params_b', 0):,.0f}B**，LoRA 约 "
+                     f"**{lora.get('largest_lora_params_b', 0):,.0f}B**（显存上限；时间看数据量）" if zh else
+                     f"- fine-tuning: full up to **~{full.get('largest_full_params_b', 0):,.0f}B**, LoRA "
+                     f"**~{lora.get('largest_lora_params_b', 0):,.0f}B** (memory limits; the time depends on the data)")
+    if pre.get("wall_hours"):
+        per_day = 1e10 / pre["wall_hours"] * 24
+        mfu = pre.get("mfu") or 0.4
+        lines.append(f"- 预训练：8B 模型每天约 **{per_day / 1e9:,.1f}B token**（MFU 约 {mfu:.0%}；1T token 约 "
+                     f"{1e12 / per_day:,.0f} 天）" if zh else
+                     f"- pre-training: an 8B model at **~{per_day / 1e9:,.1f}B tokens a day** (MFU ~{mfu:.0%}; 1T tokens in "
+                     f"~{1e12 / per_day:,.0f} days)")
+    head = (f"**够不够要看做什么：跑哪个模型，训练还是推理服务，多少人同时用？** 在此之前，{n} 张 {gpu.name} 能做的（按显存和算力）："
+            if zh else f"**Enough depends on the job: which model, training or serving, and how many users?** Meanwhile, "
+            f"what {n} × {gpu.name} can do (by memory and compute):")
+    clar = Clarification(missing=["model", "intent"], question=("跑哪个模型？训练还是推理？多少并发？" if zh else
+                                                                "Which model, training or serving, and how many users?"),
+                         suggestions=["Llama 3.1 70B, serve 50 users", "Qwen2.5-32B LoRA"] if not zh else
+                         ["Qwen2.5-72B 推理 50 并发", "Qwen2.5-32B LoRA 微调"])
+    body = restate(req, deps.catalog, []) + "\n\n" + head + "\n" + "\n".join(lines)
+    slots = req.model_dump(mode="json") | {"awaiting": ["model"]}
+    return Answer(answer=body, lang=req.lang, intent=req.intent, tool_calls=calls, clarification=clar,
+                  request=req.model_dump(mode="json"), slots=slots, status="needs_clarification")
+
+
+def _owned_cards_without_job(req: Request, question: str, invalid) -> bool:
+    """Cards stated with a count, no model and no job, and 'enough?' / 'what can we do?' asked."""
+    return (not invalid and bool(req.gpu) and bool(req.num_gpus) and "num_gpus" in req.stated and not req.model
+            and not req.family and not req.tokens and not req.concurrent_users and not req.requests_per_s
+            and not req.largest_model and req.intent in ("spec", "recommend", "compare", "inference_memory",
+                                                         "training_memory")
+            and bool(re.search(OWNED_ENOUGH, question.lower())))
+
+
 def missing_inputs(req: Request) -> list[str]:
     """The essentials the request lacks for its intent (no sensible default exists for these)."""
     out = []
@@ -188,6 +321,10 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
             (req.gpu or len(set(req.gpus)) >= 2) and not invalid and \
             not req.throughput_tokens_per_s and not req.largest_model:
         return _per_token_by_model_size(req, deps, question)
+    if _owned_cards_without_job(req, question, invalid):
+        return _capacity_of_owned(req, deps, question)
+    if _training_bill_without_job(req, question, invalid) and req.model:
+        return _training_cost_by_scale(req, deps, question)
     try:
         asks = find_asks(question, req, deps.catalog) if not invalid else []
     except Exception:  # finding the asks failed: the message's own reading answers it (logged, never a traceback)
@@ -758,13 +895,14 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # '256 H100s for 30 days: the biggest model we can train Chinchilla-optimally?': the budget, not the memory
         ctx.req = req.model_copy(update={"intent": "training_time"})
         return _finish(ctx, _run(ctx, train.compute_optimal))
-    if not (req.model or req.models or req.family or req.unknown_model or req.gpu) and req.intent in ("price", "cost") and \
+    no_model = not (req.model or req.models or req.family or req.unknown_model)
+    any_model = no_model and _training_bill_without_job(req, question, ())  # '训练一个大模型大概要花多少钱？'
+    if no_model and not req.gpu and req.intent in ("price", "cost") and \
             re.search(r"训练|训|(?<![a-z])(?:train\w*|pre[\s-]?train\w*)", question.lower()) and \
-            re.search(r"自己的(?:大)?模型|自研|own (?:llm|model|foundation model)|our own", question.lower()):
+            re.search(r"自己的(?:大)?模型|自研|own (?:llm|model|foundation model)|our own", question.lower()) or any_model:
         req = req.model_copy(update={"intent": "training_time"})  # '训练一个我们自己的大模型要多少钱？': a training job's cost
-    if not (req.model or req.models or req.family or req.unknown_model) and req.intent in ("training_time", "training_memory") \
-            and (req.budget or re.search(r"自己的(?:大)?模型|自研|own (?:llm|model|foundation model)|our own", question.lower())) \
-            and not req.tokens:
+    if no_model and req.intent in ("training_time", "training_memory") and (req.budget or any_model or re.search(
+            r"自己的(?:大)?模型|自研|own (?:llm|model|foundation model)|our own", question.lower())) and not req.tokens:
         # '训练一个我们自己的大模型需要多少张卡、多长时间？预算 500 万': what such a model usually is, each priced
         ctx.req = req.model_copy(update={"intent": "training_time"})
         return _finish(ctx, _run(ctx, train.own_model_scenarios))

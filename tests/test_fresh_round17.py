@@ -89,3 +89,45 @@ def test_worth_it_for_training_compares_compute():
     a = ask("A100 80GB vs H100 SXM for fine-tuning Llama 3.1 8B, is the H100 worth the premium?")
     # training is bound by dense compute: 989.4 / 312 = 3.17x
     assert re.search(r"3\.17× NVIDIA A100 80GB SXM4's dense compute", a.answer)
+
+
+# --- a training bill with no model or data: both asked, common jobs priced meanwhile -------------------------------------
+@pytest.mark.parametrize("text", ["训练一个大模型大概要花多少钱？", "How much does it cost to train an LLM?",
+                                  "what's the cost of training our own model on H100s?"])
+def test_a_training_bill_without_the_job_asks_model_and_tokens(text):
+    a = ask(text)
+    assert a.status == "needs_clarification"
+    assert "tokens" in a.clarification.missing and "model" in a.clarification.missing
+    # a 7B pre-trained from scratch on 2T tokens: 6 x 7.6e9 x 2e12 = 9.1e22 FLOPs (+ attention); on H100 at 989.4e12 x
+    # 0.40 = 3.96e14 FLOP/s -> 2.3e8 GPU-seconds = ~64,000 GPU-hours (H800 in Chinese: the same compute)
+    row = next(line for line in a.answer.splitlines() if "2T" in line or "2 万亿" in line)
+    gpu_hours = float(re.findall(r"\|\s*([\d,]+)\s*\|", row)[-1].replace(",", ""))
+    assert 55_000 < gpu_hours < 75_000
+
+
+def test_a_training_bill_for_a_named_model_asks_the_data_and_method():
+    a = ask("How much does it cost to train a 7B model?")
+    assert a.status == "needs_clarification" and a.clarification.missing == ["tokens"]
+    # 7e9 parameters at 20 tokens each = 140B tokens: 6 x 7e9 x 1.4e11 = 5.9e21 FLOPs / 3.96e14 = 1.49e7 s = ~4,100 GPU-h
+    row = next(line for line in a.answer.splitlines() if "140B tokens" in line)
+    assert 3_500 < float(re.search(r"\|\s*([\d,]+)\s*\|", row).group(1).replace(",", "")) < 4_800
+
+
+def test_a_training_bill_with_the_tokens_is_answered():
+    a = ask("How much does it cost to pretrain a 7B model on 1T tokens on H100s?")
+    assert a.status == "answered" and a.figures["rent_cost"] > 0
+
+
+# --- cards owned, no job: 'enough?' asks the job and says what the cards hold ------------------------------------------
+@pytest.mark.parametrize("text", ["We just got budget approval for 16 A100 80GB. Is that enough for us?",
+                                  "我们有两台8卡A100 80G，想问一下能干点啥，够不够用"])
+def test_owned_cards_with_no_job_ask_the_job_and_show_capacity(text):
+    a = ask(text)
+    assert a.status == "needs_clarification" and "model" in a.clarification.missing
+    # serving in bf16: 16 x 85.1 GB usable (80 GiB each, less the driver's share) / 2 bytes = ~680B before KV and
+    # workspace; full fine-tune at 16 bytes a parameter (weights, grads, fp32 master, Adam m and v): 16 x 85.1 / 16 =
+    # ~85B before activations; an 8B pre-trained at 16 x 312e12 x 0.45 / 4.98e10 FLOPs a token = 45k tokens/s = 3.9B a day
+    nums = [float(x.replace(",", "")) for x in re.findall(r"\*\*~?([\d,.]+)B", a.answer)]
+    bf16, int4, full, lora, per_day = nums[:5]
+    assert 600 < bf16 < 680 and 1_900 < int4 < 2_400 and 65 < full < 85 and full < lora < bf16
+    assert 3.4 < per_day < 4.3
