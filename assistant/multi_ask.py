@@ -835,7 +835,20 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     if text and room:
         text += room
     unfit = [a for a, x in zip(asks, answers) if a.compare and x.status == "answered"
-             and x.intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0]
+             and x.intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0
+             and not x.figures.get("offload_decode_tokens_per_s")]
+    offloaded = [(a, x) for a, x in zip(asks, answers) if x.figures.get("fits") == 0 and x.figures.get("offload_ram_gb")
+                 and x.figures.get("offload_decode_tokens_per_s")]
+    if text and offloaded:  # ('offload or 4-bit?'): the offloaded one runs, with part of the model read from CPU RAM
+        text += "".join((f" {a.text}：{x.figures['offload_ram_gb']:,.1f} GB 在 CPU 内存，每个 token 都要从内存读，所以慢。" if zh else
+                         f" {a.text}: {x.figures['offload_ram_gb']:,.1f} GB sits in CPU RAM and is read for every token, "
+                         "hence the slowdown.") for a, x in offloaded)
+        from assistant.terms import format_quality
+
+        fmts = [str((a.update or {}).get("precision")) for a in asks if (a.update or {}).get("precision")]
+        q = format_quality(fmts, zh) if fmts else None
+        if q and q not in text:
+            text += " " + q
     if text and unfit and not re.search(r"does not fit|放不下|holds none", text):
         text = (("；".join(f"{a.text} 放不下" for a in unfit) + "。") if zh else
                 ("; ".join(f"{a.text} does not fit" for a in unfit) + ". ")) + text
@@ -1004,7 +1017,8 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
         key = ("serve_cost_per_million_output_usd", "lower", "USD per 1M output tokens (same GPU count)",
                "美元/百万输出 token（卡数相同）")  # a tie on GPUs is decided by what the same GPUs deliver
     name, better, en, cn = key
-    unfit = [a for a, x in done if intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0]
+    unfit = [a for a, x in done if intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0
+             and not x.figures.get("offload_decode_tokens_per_s")]  # (layers in CPU RAM: it runs, slower)
     vals = [(a, x.figures.get(name)) for a, x in done if isinstance(x.figures.get(name), (int, float)) and a not in unfit]
     if unfit:
         note = ("；".join(f"{a.text} 放不下" for a in unfit) + "。") if zh else ("; ".join(f"{a.text} does not fit" for a in unfit) + ". ")

@@ -183,11 +183,50 @@ def card_worth(ids: list[str], catalog: Catalog, zh: bool, training: bool, price
             "as much (the price table has no like-for-like price for both; give your quotes to settle it).")
 
 
+# 'how much quality do we lose with AWQ?', 'FP8 掉点多少': what a format keeps of the 16-bit model's accuracy
+QUALITY_ASK = (r"质量|精度损失|掉点|掉多少|损失多少|效果(?:差|损失|下降|会差)|变笨|降智|(?<![a-z])(?:quality|accuracy|how much (?:do|would|will) "
+               r"(?:we|i|you) lose|lose|degrad\w*|dumber|worse answers)(?![a-z])")
+
+
+def format_quality(fmts: list[str], zh: bool) -> str | None:
+    """Each format's share of the 16-bit model's accuracy on published evaluations (tools.formats.QUALITY), and the
+    caveat that the average hides the tasks that lose first."""
+    from tools.formats import quality_kept, weight_format
+
+    rows = []
+    for f in dict.fromkeys(fmts):
+        q = quality_kept(f)
+        if q is None:
+            continue
+        lo, hi, verdict = q
+        name = weight_format(f).id.upper()
+        kept = f"{lo:g}%" if lo == hi else f"{lo:g}-{hi:g}%"
+        if zh:
+            from tools.formats import QUALITY_ZH
+
+            rows.append(f"{name} 保留 16 位模型平均分的约 {kept}（{QUALITY_ZH.get(verdict, verdict)}）")
+        else:
+            rows.append(f"{name} keeps ~{kept} of the 16-bit model's average score ({verdict})")
+    if not rows:
+        return None
+    return (("**质量**：" + "；".join(rows) + "（公开评测的平均，Kurtic 等 2024、llama.cpp 困惑度表）。平均分会掩盖先掉的任务："
+             "数学、代码、长上下文检索和小语种；模型越小损失越大。上线前用你们自己的几百条真实问题对比。") if zh else
+            ("**Quality**: " + "; ".join(rows) + " (averages over published evaluations: Kurtic et al. 2024, llama.cpp "
+             "perplexity tables). The average hides the tasks that lose first: maths, code, long-context retrieval and "
+             "less-represented languages, and small models lose more. Compare on a few hundred of your own prompts "
+             "before committing."))
+
+
 def term_lines(question: str, req, catalog: Catalog, prices=()) -> list[str]:
     """The lines answering the asks about words in the message (none when it has none)."""
     low = question.lower()
     zh = req.lang == "zh"
     out = []
+    if re.search(QUALITY_ASK, low):
+        fmts = [f for f in _formats_named(low) if f not in ("bf16", "fp16", "fp32")]
+        line = format_quality(fmts, zh) if fmts else None
+        if line:
+            out.append(line)
     if re.search(WORTH_ASK, low) and len(set(req.gpus or [])) >= 2:
         line = card_worth(list(req.gpus), catalog, zh, str(req.intent).startswith("training") or
                           req.method in ("full", "lora", "qlora", "pretrain") or bool(re.search(_TRAIN_WORDS, low)), prices)

@@ -131,3 +131,49 @@ def test_owned_cards_with_no_job_ask_the_job_and_show_capacity(text):
     bf16, int4, full, lora, per_day = nums[:5]
     assert 600 < bf16 < 680 and 1_900 < int4 < 2_400 and 65 < full < 85 and full < lora < bf16
     assert 3.4 < per_day < 4.3
+
+
+# --- offload or quantize: both sized, compared on speed, with each format's quality -----------------------------------
+@pytest.mark.parametrize("text", [
+    "Only have one RTX 4090 (24GB) and 64GB RAM. To run Qwen2.5-32B, is it better to offload layers to CPU or just use "
+    "a 4-bit quant?",
+    "一张4090，内存64G，跑Qwen2.5-32B是把一部分层放到内存好，还是直接上4bit量化？",
+])
+def test_offload_or_quantize_compares_both(text):
+    asks = _asks(text)
+    assert [a.update["precision"] for a in asks] == ["q8_0", "q4_k_m"]
+    a = ask(text)
+    # Q8_0: 32.8e9 x 8.5 bits = 34.8 GB; ~22 GB of layers on the 24 GB card, ~13 GB read from dual-channel DDR5 at
+    # ~54 GB/s effective each token -> ~0.25 s -> ~4 tokens/s. Q4_K_M: 32.8e9 x 4.85 bits = 19.9 GB, all on the card:
+    # 1,008 GB/s x 0.8 / ~20 GB -> ~40 tokens/s. About 10x apart.
+    speeds = [x.figures["decode_tokens_per_s_per_seq"] for x in a.asks]
+    assert 2 < speeds[0] < 6 and 30 < speeds[1] < 50
+    assert ("Quality" in a.answer or "质量" in a.answer) and "99.5" in a.answer
+
+
+# --- 'how much quality do we lose': each format's share of the 16-bit score, sourced ------------------------------------
+@pytest.mark.parametrize("text, fmt", [
+    ("Llama 3.3 70B in FP8 vs 4-bit AWQ on 2x L40S — how much quality do we lose with each?", "AWQ keeps ~97-99%"),
+    ("Qwen2.5-72B用AWQ量化后效果会差多少？单卡A100 80G能跑吗", "AWQ 保留 16 位模型平均分的约 97-99%"),
+    ("does Q4_K_M make Llama 3.1 8B noticeably dumber? runs on my 3060?", "Q4_K_M keeps ~97-99%"),
+])
+def test_quality_asked_is_answered_per_format(text, fmt):
+    assert fmt in ask(text).answer
+
+
+# --- offload asked for: the host RAM it takes and how much slower each step is -----------------------------------------
+def test_optimizer_offload_says_host_ram_and_slowdown():
+    a = ask("单卡A100 40G想全参微调Qwen2.5-7B，开ZeRO-3 offload到CPU的话需要多少内存，会慢多少？")
+    # host: fp32 master + Adam m, v = 12 B x 7.62e9 = 91 GB, plus bf16 gradients 2 B x 7.62e9 = 15 GB -> ~106-115 GB
+    ram = float(re.search(r"卸载的状态占 ([\d,]+) GB", a.answer).group(1).replace(",", ""))
+    assert 100 <= ram <= 120
+    # per step: 4 B x 7.62e9 = 30.5 GB over PCIe at 25 GB/s = 1.2 s, CPU Adam 0.25 s x 7.62 = 1.9 s; compute at
+    # micro-batch 1: 6 x 7.62e9 x 2048 / (312e12 x 0.45) = 0.67 s -> (0.67 + 3.1) / 0.67 = ~5.6x
+    slower = float(re.search(r"慢 ([\d.]+) 倍", a.answer).group(1))
+    assert 4.5 <= slower <= 7
+
+
+# --- a figure quoted on other cards: the user's own cards keep their own count ------------------------------------------
+def test_own_cards_keep_their_count_beside_a_quoted_run():
+    r = _req("有人说4张4090跑Qwen2.5-72B能到每秒2000 token，这靠谱吗？我们自己想用2张A100 80G跑同样的模型，大概多少？")
+    assert r.gpu == "a100-80gb" and r.num_gpus == 2

@@ -108,6 +108,36 @@ for _id, _f_ in list(FORMATS.items()):
                               "vllm-gguf-plugin; serve GGUF with llama.cpp or Ollama" if _f_.family == "gguf" else "")
     FORMATS[_id] = _f_.model_copy(update={"vllm": note})
 WEIGHT_FORMATS = tuple(k for k in FORMATS if k != "fp32")
+
+# What each format keeps of the 16-bit model's accuracy on published evaluations (average over many tasks; the loss
+# is larger on small models and shows first in maths, code, long-context retrieval and less-represented languages).
+QUALITY_SOURCE = ("Kurtic et al. 2024, 'Give Me BF16 or Give Me Death? Accuracy-Performance Trade-Offs in LLM Quantization' "
+                  "(arXiv 2411.02355; Llama 3.1 8B/70B/405B, >500k evaluations): FP8 W8A8 ~99.5-100% recovery, INT8 W8A8 "
+                  "~98-99%, INT4 weight-only (GPTQ) ~97-99%; llama.cpp perplexity tables (tools/perplexity README: Q8_0 "
+                  "+~0.01%, Q6_K +~0.1%, Q4_K_M +~1-2%, Q3 and below several %); Dettmers et al. 2023 (QLoRA, NF4 "
+                  "~16-bit MMLU after fine-tuning); NVIDIA NVFP4 model cards (DeepSeek-R1 FP4 within ~1% of FP8)")
+QUALITY: dict[str, tuple[float, float, str]] = {  # format -> (low %, high % of 16-bit accuracy kept, verdict)
+    "bf16": (100, 100, "the published weights"), "fp16": (100, 100, "the published weights"),
+    "fp8": (99.5, 100, "near-lossless"), "q8_0": (99.5, 100, "near-lossless"), "int8": (98, 99.5, "close to 16-bit"),
+    "q6_k": (99, 100, "near-lossless"), "q5_k_m": (98.5, 99.5, "close to 16-bit"),
+    "nvfp4": (98, 99.5, "a small loss"), "mxfp4": (98, 99.5, "a small loss"),
+    "awq": (97, 99, "a small loss, larger on small models"), "gptq": (97, 99, "a small loss, larger on small models"),
+    "int4": (97, 99, "a small loss, larger on small models"), "nf4": (97, 99, "a small loss, larger on small models"),
+    "q4_k_m": (97, 99, "a small loss, larger on small models"), "q4_0": (95, 98, "a clear small loss"),
+    "iq4_xs": (97, 99, "a small loss"), "q3_k_m": (90, 96, "a clear loss"), "iq3_xxs": (88, 95, "a clear loss"),
+    "q2_k": (80, 92, "a large loss"), "iq2_xxs": (75, 90, "a large loss"),
+}
+QUALITY_ZH = {"the published weights": "官方权重", "near-lossless": "几乎无损", "close to 16-bit": "接近 16 位",
+              "a small loss": "小幅损失", "a small loss, larger on small models": "小幅损失，小模型更明显",
+              "a clear small loss": "可见的小幅损失", "a clear loss": "明显损失", "a large loss": "大幅损失"}
+
+
+def quality_kept(fmt: str) -> tuple[float, float, str] | None:
+    """(low %, high %, verdict) of the 16-bit model's average benchmark accuracy a format keeps (QUALITY_SOURCE)."""
+    try:
+        return QUALITY.get(weight_format(fmt).id)
+    except ValueError:
+        return None
 WeightFormatId = Literal[WEIGHT_FORMATS]  # type: ignore[valid-type]  # the ids as a type, for schemas
 # What a bare 'Q2' … 'Q8' names: the GGUF quant people usually mean at that level (Q4 is Q4_K_M, llama.cpp's
 # recommended 4-bit; Q2 is Q2_K, ~3.35 bits, not a 4-bit weight). 'Q4 2025' is a quarter, not a quant.

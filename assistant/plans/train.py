@@ -195,6 +195,36 @@ def _pick_method(ctx: Ctx, options, host_gb: dict | None = None) -> str:
 
 
 PCIE_GBPS = 25.0  # PCIe 4.0 x16 sustained host-to-device, per card (datasheet 32 GB/s per direction)
+# DeepSpeed's CPU-Adam updates about a billion fp32 parameters in a quarter of a second on a server CPU (Ren et al.
+# 2021, ZeRO-Offload, USENIX ATC: CPU-Adam 5-7x faster than PyTorch's CPU Adam); desktop CPUs are slower
+CPU_ADAM_S_PER_BILLION = 0.25
+
+
+def _offload_cost(ctx: Ctx, model, gpu, n: int, r) -> str:
+    """'开 ZeRO-3 offload 需要多少内存，会慢多少': the host RAM the offloaded states take and what each optimizer step adds:
+    bf16 gradients down and bf16 weights back over PCIe (4 bytes a parameter, split over the cards' links) and the
+    Adam update on the CPU, against the step's own compute at micro-batch 1 (larger batches spread it thinner)."""
+    if not r.host_ram_gb or not gpu.bf16_dense_tflops:
+        return ""
+    from tools import efficiency as eff
+
+    p = r.total_params
+    move_s = 4 * p / (PCIE_GBPS * 1e9 * n)
+    adam_s = CPU_ADAM_S_PER_BILLION * p / 1e9
+    tokens = (ctx.req.seq_len or 2048) * (ctx.req.micro_batch or 1) * n
+    mfu = eff.default_mfu(gpu, "bf16").point
+    step_s = 6 * p * tokens / (n * gpu.bf16_dense_tflops * 1e12 * mfu)
+    extra = move_s + adam_s
+    return ctx.t(
+        f"**Offload's cost**: {r.host_ram_gb:,.0f} GB of host RAM for the offloaded states; each optimizer step adds "
+        f"~{extra:,.1f} s ({4 * p / 1e9:,.0f} GB of bf16 gradients and weights over PCIe at ~{PCIE_GBPS:g} GB/s per card: "
+        f"{move_s:,.1f} s; Adam on the CPU: ~{adam_s:,.1f} s) to a compute step of ~{step_s:,.1f} s at micro-batch 1: "
+        f"about **{(step_s + extra) / step_s:,.1f}× slower** per step, less with gradient accumulation (the offload cost "
+        "is paid once per optimizer step).",
+        f"**卸载的代价**：卸载的状态占 {r.host_ram_gb:,.0f} GB 主机内存；每个优化器步多花约 {extra:,.1f} 秒（bf16 梯度和权重 "
+        f"{4 * p / 1e9:,.0f} GB 经 PCIe 往返，每卡约 {PCIE_GBPS:g} GB/s：{move_s:,.1f} 秒；CPU 上跑 Adam：约 {adam_s:,.1f} 秒），"
+        f"而 micro-batch 1 时一步计算约 {step_s:,.1f} 秒：每步约**慢 {(step_s + extra) / step_s:,.1f} 倍**；用梯度累积会摊薄"
+        "（卸载开销每个优化器步只付一次）。")
 OFFLOAD_PASSES = 3  # frozen weights cross PCIe for the forward, the recomputed forward and the backward
 
 
@@ -541,6 +571,11 @@ def training_memory(ctx: Ctx) -> Answer:
                                "显存碎片都会让它放不下（有 OOM 风险）；") + _headroom(ctx, model, gpu, o.method, o.per_gpu_gb)
     if fix_fits:  # a change on the same GPUs that fits comes before moving states to the CPU
         lines += fixes
+    if req.offload in ("optimizer", "all"):
+        for o in options:
+            line = _offload_cost(ctx, model, gpu, n, results[o.method]) if o.fits else ""
+            if line:
+                lines.append("- " + line)
     if offload is not None:
         lines.append("- " + T(lang, "tm_offload", gb=offload.per_gpu_gb, host=offload.host_ram_gb / 1000,
                               fits=T(lang, "yes") if offload.fits else T(lang, "no")).replace(" 8 ", f" {offload.num_gpus} "))

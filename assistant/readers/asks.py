@@ -139,6 +139,10 @@ _KV = w(r"(?:fp8|bf16|fp16|int8)\s*(?:的\s*)?kv(?:[\s-]*cache)?|kv[\s_-]*(?:cac
         r"(?:fp8|bf16|fp16|int8)")  # ('KV cache to fp8 or keep it bf16?': both the cache's, read as alternatives below)
 
 
+_OFFLOAD_WORD = r"卸载|offload|放到?内存|放到?\s*cpu|(?<![a-z])(?:cpu|ram)[\s-]*offload|(?<![a-z])(?:to|onto|in|into) (?:the )?(?:cpu|system ram|ram)(?![a-z])"
+_QUANT_WORD = r"量化|4\s*bit|4\s*位|int4|awq|gptq|q4|gguf|(?<![a-z])(?:quant\w*)(?![a-z])"
+
+
 def alternatives(low: str, req: Request, catalog=None) -> list[Ask]:
     """The alternatives a message asks to choose between, as asks (empty when it names none)."""
     zh = req.lang == "zh"
@@ -154,6 +158,15 @@ def alternatives(low: str, req: Request, catalog=None) -> list[Ask]:
                     compare="num_gpus"),
                 Ask(text=(f"{n + 1} 张 {name}" if zh else f"{n + 1}× {name}"), intent=req.intent,
                     update={"num_gpus": n + 1}, compare="num_gpus")]
+    if inference and req.model and req.gpu and re.search(_OFFLOAD_WORD, low) and re.search(_QUANT_WORD, low) and \
+            re.search(r"还是|或者|(?<![a-z])(?:or|vs\.?|versus|instead)(?![a-z])", low):
+        # 'offload layers to CPU or just use a 4-bit quant?': the model kept at 8 bits with the layers that do not fit
+        # in RAM (llama.cpp -ngl), against a 4-bit file on the card; compared on one stream's speed
+        return [Ask(text=("卸载到内存：Q8_0，显卡放不下的层放 CPU 内存" if zh else "offload: Q8_0, the layers beyond the GPU in CPU RAM"),
+                    intent="inference_speed", update={"precision": "q8_0", "exact_format": True, "engine": "llamacpp"},
+                    compare="precision"),
+                Ask(text=("4 位量化：Q4_K_M 全在显卡上" if zh else "4-bit: Q4_K_M, all on the GPU"), intent="inference_speed",
+                    update={"precision": "q4_k_m", "exact_format": True, "engine": "llamacpp"}, compare="precision")]
     for setting in SETTINGS:
         if setting == "offload" and inference:
             continue  # ('CPU offload to run it on one card?'): inference offload is the answer's own plan (weights or

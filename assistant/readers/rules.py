@@ -1566,8 +1566,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
 
         near = lambda gs: [counts_near_gpus(low, Names(gpus=[sp[2]], gpu_spans=[sp]))[0]  # noqa: E731
                            for sp in names.gpu_spans if sp[2] in gs]
-        if stated.get("num_gpus") in near(quoted[0]) and not any(near(set(quoted[1]))):
+        own_counts = [c for c in near(set(quoted[1])) if c]
+        if stated.get("num_gpus") in near(quoted[0]) and not own_counts:
             for k in ("num_gpus", "gpus_per_node", "nodes"):  # ('vLLM does 12,000 tok/s on one H100'): the quoted run's count
+                stated.pop(k, None)
+        elif own_counts and stated.get("num_gpus") != own_counts[0] and stated.get("num_gpus") in near(quoted[0]):
+            # ('有人说 4 张 4090 … 我们想用 2 张 A100'): the user's own cards carry their own count
+            stated["num_gpus"] = own_counts[0]
+            for k in ("gpus_per_node", "nodes"):
                 stated.pop(k, None)
         warnings.append(f"{', '.join(sorted(quoted[0]))}: the card of the figure you quoted; your job is sized on "
                         f"{quoted[1][0]}" if lang != "zh" else
