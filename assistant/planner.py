@@ -76,6 +76,10 @@ def _per_token_by_model_size(req: Request, deps: Deps, question: str) -> Answer:
                   request=req.model_dump(mode="json"), slots=slots)
 
 
+# 'our own (industry) model': what such a model is, not yet known (train.own_model_scenarios prices what it usually is)
+OWN_MODEL_WORDS = r"自己的\w{0,6}模型|自有\w{0,4}模型|自研|行业大模型|(?<![a-z])(?:own (?:\w+ ){0,2}(?:llm|model|foundation model)|our own)(?![a-z])"
+
+
 # a training bill asked with no tokens and no length of time ('训练一个 7B 要多少钱')
 TRAIN_COST_WORDS = (r"训练|预训练|微调|炼|(?<![a-z])(?:train\w*|pre[\s-]?train\w*|fine[\s-]?tun\w*|finetun\w*|sft)(?![a-z])")
 
@@ -899,10 +903,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     any_model = no_model and _training_bill_without_job(req, question, ())  # '训练一个大模型大概要花多少钱？'
     if no_model and not req.gpu and req.intent in ("price", "cost") and \
             re.search(r"训练|训|(?<![a-z])(?:train\w*|pre[\s-]?train\w*)", question.lower()) and \
-            re.search(r"自己的(?:大)?模型|自研|own (?:llm|model|foundation model)|our own", question.lower()) or any_model:
+            re.search(OWN_MODEL_WORDS, question.lower()) or any_model:
         req = req.model_copy(update={"intent": "training_time"})  # '训练一个我们自己的大模型要多少钱？': a training job's cost
     if no_model and req.intent in ("training_time", "training_memory") and (req.budget or any_model or re.search(
-            r"自己的(?:大)?模型|自研|own (?:llm|model|foundation model)|our own", question.lower())) and not req.tokens:
+            OWN_MODEL_WORDS, question.lower())) and not req.tokens:
         # '训练一个我们自己的大模型需要多少张卡、多长时间？预算 500 万': what such a model usually is, each priced
         ctx.req = req.model_copy(update={"intent": "training_time"})
         return _finish(ctx, _run(ctx, train.own_model_scenarios))
@@ -1777,6 +1781,14 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
             clar = clar.model_copy(update={"question": clar.question + ctx.t(" And which method: full, LoRA or QLoRA?",
                                                                              " 另外是全参、LoRA 还是 QLoRA？")})
             text = clar.question + "\n\n" + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions)
+        from assistant.readers.rules import DEADLINE_WORDS
+
+        if not ctx.req.deadline_hours and re.search(DEADLINE_WORDS, ctx.question.lower()):
+            # ('in time for the Q3 launch?'): the deadline is named but not its date: how many days are left, asked
+            clar = clar.model_copy(update={"question": clar.question + ctx.t(
+                " And how many days until the deadline (training has to finish before it, with room for evaluation)?",
+                " 离截止日期还有多少天（训练要在那之前完成，还要留出评测时间）？")})
+            text = clar.question + "\n\n" + ctx.t("For example: ", "例如：") + " / ".join(clar.suggestions)
         rows = []
         saved = ctx.req
         try:
@@ -2425,9 +2437,11 @@ def _serving_asks_and_tiers(ctx: Ctx) -> tuple[str, str]:
     if not req.gpu:
         asks.append(ctx.t("which GPU you have in mind (H100 assumed below)", "打算用哪种卡（下面按 H100 算）"))
     more = ctx.t("Also: " + "; ".join(asks) + ".", "另外：" + "；".join(asks) + "。") if asks else ""
-    if ctx.req.intent == "inference_speed" or (ctx.req.intent == "serving" and not (req.concurrent_users or
+    if (ctx.req.intent == "inference_speed" and not req.gpu) or (ctx.req.intent == "serving" and not (req.concurrent_users or
                                                                                    req.requests_per_s)):
         return more, ""
+    if ctx.req.intent == "inference_speed":
+        return more, _speed_by_model_size(ctx)
     lines = []
     for mid in SERVING_TIERS:
         try:
@@ -2449,6 +2463,40 @@ def _serving_asks_and_tiers(ctx: Ctx) -> tuple[str, str]:
                   ctx.t("Meanwhile, a small and a large model for one request at a time (more users at once need more "
                         "KV cache, so more memory or GPUs):", "先按一小一大两个模型、一次一个请求估（同时用的人多了要更多 "
                         "KV cache，也就要更多显存或卡）：")) + "\n" + "\n".join(lines)
+
+
+SPEED_TIERS = ("llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.1-70b")  # the sizes people run on one box
+
+
+def _speed_by_model_size(ctx: Ctx) -> str:
+    """'4090 跑大模型一秒能出多少字？': one user's decode speed on the GPUs named at a few model sizes, each in the
+    most faithful format that fits (published weights, then 8-bit, then 4-bit); a size that fits in none is said."""
+    req = ctx.req
+    rows = []
+    for mid in SPEED_TIERS:
+        name = ctx.deps.catalog.model(mid)[0].name
+        got = None
+        for fmt in (None, "int8", "int4"):
+            try:
+                a = plan(req.model_copy(update={
+                    "model": mid, "models": [mid], "precision": fmt, "intent": "inference_speed",
+                    "num_gpus": req.num_gpus or 1,
+                    "stated": list(dict.fromkeys(list(req.stated) + ["num_gpus"] + (["precision"] if fmt else [])))}),
+                    ctx.deps, ctx.question)
+            except Exception:  # a size the tools cannot time is left out (logged)
+                log.exception("speed tier %s failed", mid)
+                break
+            f = a.figures
+            if a.status == "answered" and f.get("fits") == 1 and f.get("decode_tokens_per_s_per_seq"):
+                ctx.calls.extend(a.tool_calls)
+                got = (f["decode_tokens_per_s_per_seq"], str(f.get("precision") or fmt or "").upper())
+                break
+        rows.append(f"- {name}: " + (ctx.t(f"~{got[0]:,.0f} tokens/s ({got[1]})", f"约 {got[0]:,.0f} token/秒（{got[1]}）")
+                                     if got else ctx.t("does not fit even in 4-bit", "4 位量化也放不下")))
+    return ctx.t("Meanwhile, one user's decode speed at a few model sizes, each in the most faithful format that fits "
+                 "(a token is ~0.75 English words):",
+                 "先按几种模型大小估单个用户的解码速度（各用放得下的最高精度；中文一个 token 约 1-1.5 个字）：") + \
+        "\n" + "\n".join(rows)
 
 
 def _headline(answer: Answer) -> str:

@@ -177,3 +177,47 @@ def test_optimizer_offload_says_host_ram_and_slowdown():
 def test_own_cards_keep_their_count_beside_a_quoted_run():
     r = _req("有人说4张4090跑Qwen2.5-72B能到每秒2000 token，这靠谱吗？我们自己想用2张A100 80G跑同样的模型，大概多少？")
     assert r.gpu == "a100-80gb" and r.num_gpus == 2
+
+
+# --- a quarter is not a quant level -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["Will 8x A100 40GB be enough to train our model in time for the Q3 launch?",
+                                  "we need it live by Q3, can 2x 4090 serve Llama 3.1 8B?", "Q4 2025 budget for GPUs?",
+                                  "Q3 上线前要训完，8 张 A800 够吗"])
+def test_a_quarter_is_not_a_gguf_level(text):
+    assert _req(text).precision is None
+
+
+@pytest.mark.parametrize("text, fmt", [("llama 3.1 70b at q3 on two 3090s?", "q3_k_m"), ("q2 or q3 for 70b?", "q3_k_m"),
+                                       ("run qwen 32b q4 on a 4090", "q4_k_m")])
+def test_bare_quant_levels_still_read(text, fmt):
+    assert _req(text).precision == fmt
+
+
+# --- questions back that the answer needs -------------------------------------------------------------------------------
+def test_a_gpu_count_for_a_launch_with_no_model_asks_model_and_load():
+    a = ask("We're launching a customer-support chatbot next month. How many GPUs should we get?")
+    assert a.status == "needs_clarification" and a.intent == "serving" and "model" in a.clarification.missing
+    assert "peak load" in a.answer
+
+
+def test_training_in_time_for_a_launch_asks_model_tokens_method_and_days():
+    a = ask("Will 8x A100 40GB be enough to train our model in time for the Q3 launch?")
+    assert a.status == "needs_clarification" and a.intent == "training_time"
+    q = a.clarification.question
+    assert "model" in q and "tokens" in q and "method" in q and "days until the deadline" in q
+
+
+@pytest.mark.parametrize("text", ["4090 跑大模型一秒能出多少字？", "how many tokens per second can an H100 do?"])
+def test_a_card_speed_with_no_model_asks_it_and_times_sizes(text):
+    a = ask(text)
+    assert a.status == "needs_clarification" and a.intent == "inference_speed"
+    # one stream is bound by memory bandwidth: Llama 3.1 8B in bf16 = 16.1 GB read a token; 4090 1,008 GB/s x ~0.8 /
+    # 16.1 GB = ~50 tokens/s (less the fixed per-step costs); H100 3,350 x 0.8 / 16.1 = ~166 (about 120 with them)
+    got = float(re.search(r"Llama 3\.1 8B: (?:~|约 )(\d+)", a.answer).group(1))
+    assert (35 <= got <= 60) if "4090" in text else (90 <= got <= 170)
+    assert "Llama 3.1 70B" in a.answer
+
+
+def test_our_own_industry_model_prices_what_it_usually_is():
+    a = ask("我们公司想训练一个自己的行业大模型，大概需要多少卡？")
+    assert a.status == "needs_clarification" and "从零训练还是在开源模型上微调" in a.answer

@@ -142,7 +142,10 @@ WeightFormatId = Literal[WEIGHT_FORMATS]  # type: ignore[valid-type]  # the ids 
 # What a bare 'Q2' … 'Q8' names: the GGUF quant people usually mean at that level (Q4 is Q4_K_M, llama.cpp's
 # recommended 4-bit; Q2 is Q2_K, ~3.35 bits, not a 4-bit weight). 'Q4 2025' is a quarter, not a quant.
 BARE_QUANT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "7": "q6_k", "8": "q8_0"}
-BARE_QUANT_PATTERN = r"(?<![a-z0-9_-])q([2-8])(?![a-z0-9_])(?!\s*(?:20\d\d|'\d\d|fy|财年|季度|earnings|results|revenue))"
+# 'Q3 launch', 'by Q3', 'Q4 2025', 'Q3 上线前': a quarter of the year, not a GGUF quant level
+NOT_A_QUARTER = (r"(?!\s*(?:20\d\d|'\d\d|fy|财年|季度|earnings|results|revenue|launch|release|deadline|roadmap|target|planning|"
+                 r"goal|ship|rollout|go[\s-]?live|上线|发布|前|之前|底|末))(?<!\bby q[2-8])")
+BARE_QUANT_PATTERN = r"(?<![a-z0-9_-])q([2-8])(?![a-z0-9_])" + NOT_A_QUARTER
 
 
 def bare_quant(token: str) -> str | None:

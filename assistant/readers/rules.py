@@ -2039,6 +2039,7 @@ def _is_follow_up(low: str, stated: dict, prev: dict) -> bool:
 # a deadline written as a date in words ('by end of month', '月底前'): a time asked for, its days not given
 DEADLINE_WORDS = (r"(?<![a-z])by (?:the )?end of (?:the |this |next )?(?:month|quarter|week|year|sprint)(?![a-z])|"
                   r"(?<![a-z])(?:before|by) (?:q[1-4]|the deadline|launch|our launch|next month)(?![a-z])|"
+                  r"(?<![a-z])in time (?:for|before)(?![a-z])|赶得上|来得及|赶在|"
                   r"月底|月末|年底|季度末|下个?月前|周末前|上线前")
 
 
@@ -2058,6 +2059,17 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
 
     def add(k: str, v: float) -> None:
         s[k] = s.get(k, 0.0) + v
+
+    if not has_model and not gpu_named and not follow and re.search(
+            r"(?:几|多少)(?:张|块|台)(?:卡|gpu|显卡|服务器)?|(?<![a-z])how many (?:gpus?|cards?|servers?|nodes?)(?![a-z])", low) and \
+            re.search(r"客服|机器人|助手|聊天|问答|上线|部署|推理|(?<![a-z])(?:chat\s*bot|bot|assistant|serv(?:e|ing)|deploy\w*|"
+                      r"inference|users?|launch\w*|production)(?![a-z])", low) and not trainish:
+        return "serving"  # ('launching a customer-support chatbot next month: how many GPUs?'): a serving plan, its model
+        # and load asked
+    if not has_model and gpu_named and not follow and not trainish and re.search(
+            r"(?:一秒|每秒)(?:钟)?(?:能)?(?:出|吐|生成|输出)(?:多少|几个)|多少字|出字(?:速度|多快)|(?:速度|生成)多快|"
+            r"(?<![a-z])(?:how (?:fast|many tokens)|tokens? (?:per|a) second|tok/s|tokens?/s)(?![a-z])", low):
+        return "inference_speed"  # ('4090 跑大模型一秒能出多少字？'): a speed that turns on the model, asked with sizes
 
     if "concurrent_users" in stated or "requests_per_s" in stated or "daily_active_users" in stated or "team_size" in stated:
         add("serving", 6)  # users to serve decide the question unless a speed is asked
@@ -2251,7 +2263,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if s.get("recommend", 0) >= 3 and has_model and len(gpus) >= 2 and (trainish or inferish):
         top_memory = max(s.get("training_memory", 0), s.get("inference_memory", 0))
         s["recommend"] = max(s["recommend"], top_memory + 1)  # '哪个显存大？推理 70B 选哪个': size the job on each card
-    if trainish and "tokens" not in stated and re.search(slots.COUNT_ASK, low) and (
+    if (trainish or re.search(r"(?<![a-z])train\w*|训练|训完", low)) and "tokens" not in stated and (
+            re.search(slots.COUNT_ASK, low) or re.search(r"够不够|够吗|(?<![a-z])enough(?![a-z])", low)) and (
             "deadline_hours" in stated or re.search(DEADLINE_WORDS, low)):
         # ('how many H100s to fine-tune our 70B by end of month?'): a count for a deadline is a time question; the
         # tokens it turns on are asked

@@ -9,7 +9,7 @@ import re
 
 from assistant.readers.numbers import (CN_COUNT, EN_WORDS, LEN, MAG, NUM, TIME_UNIT, duration_hours, length,
                                        magnitude, number, to_number)
-from tools.formats import BARE_QUANT_PATTERN, bare_quant
+from tools.formats import BARE_QUANT_PATTERN, NOT_A_QUARTER, bare_quant
 
 
 def w(pattern: str) -> str:
@@ -284,8 +284,9 @@ def precision(text: str) -> dict:
     unquantised = has(r"原版|不量化|未量化|无量化|" + w(r"unquantized|unquantised|no quantization|without quantization"), text)
     for p, pattern in (("iq4_xs", w(r"iq4_xs|iq4_nl")), ("iq3_xxs", w(r"iq3_[a-z]+")), ("iq2_xxs", w(r"iq2_[a-z]+")),
                        ("nvfp4", w("nvfp4")),  # (llama.cpp's i-quants and Blackwell's FP4: each its own bytes)
-                       ("q3_k_m", w(r"q3(?:_k(?:_[ms])?)?|3[\s-]?bit") + r"|3位|三位"),  # ('at Q2/Q3': the larger, Q3)
-                       ("q2_k", w(r"q2(?:_k)?|2[\s-]?bit") + r"|2位|二位"),
+                       ("q3_k_m", w(r"q3_k(?:_[ms])?|3[\s-]?bit") + r"|(?<![a-z0-9_-])q3(?![a-z0-9_])" + NOT_A_QUARTER
+                        + r"|3位|三位"),  # ('at Q2/Q3': the larger, Q3; 'the Q3 launch': a quarter)
+                       ("q2_k", w(r"q2_k|2[\s-]?bit") + r"|(?<![a-z0-9_-])q2(?![a-z0-9_])" + NOT_A_QUARTER + r"|2位|二位"),
                        ("bare", BARE_QUANT_PATTERN),  # ('Q4', 'Q8' not read as a checkpoint's name: formats.bare_quant)
                        ("nf4", w("nf4")), ("fp8", w("fp8|e4m3")), ("bf16", w("bf16|bfloat16")),
                        ("fp16", w("fp16|float16|half precision") + "|半精度"), ("fp32", w("fp32|float32|full precision") + "|全精度"),
