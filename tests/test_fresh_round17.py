@@ -221,3 +221,25 @@ def test_a_card_speed_with_no_model_asks_it_and_times_sizes(text):
 def test_our_own_industry_model_prices_what_it_usually_is():
     a = ask("我们公司想训练一个自己的行业大模型，大概需要多少卡？")
     assert a.status == "needs_clarification" and "从零训练还是在开源模型上微调" in a.answer
+
+
+# --- users 'at the same time' are in flight; a quoted run's 'single H100' is not the user's count -----------------------
+@pytest.mark.parametrize("text, users", [("We need 2,000 users streaming at the same time on Llama 3.1 8B", 2000),
+                                         ("3,000 users simultaneously on Qwen3-8B, how many L40S?", 3000)])
+def test_users_at_the_same_time_are_concurrent(text, users):
+    r = _req(text)
+    assert r.concurrent_users == users and not r.daily_active_users
+
+
+def test_a_user_base_stays_a_user_base():
+    assert _req("we have 10k users, Llama 3.1 8B, how many H100").daily_active_users == 10_000
+
+
+def test_a_count_only_in_a_quoted_run_is_not_the_users_and_the_count_is_answered():
+    text = ('Saw a blog post: "Llama 3.1 8B on a single H100 does 12,000 tok/s with vLLM". We need 2,000 users streaming '
+            "at the same time, each wanting ~20 tok/s, with ~4k tokens of context each. So 2000*20/12000 ≈ 4 H100s?")
+    assert _req(text).num_gpus is None
+    a = ask(text)
+    # 2,000 x 20 tokens/s = 40,000 tokens/s in total; one H100 holds ~83-96 streams at >= 20 tokens/s each with 4k
+    # prompts (the KV pool and the step time), so ~21-25 H100s, not the 4 the blog's burst total suggests
+    assert 16 <= a.figures["serve_total_gpus"] <= 30

@@ -1799,7 +1799,7 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
 
     if ctx.zh and barred_from_china(gpu):  # buying it in mainland China: grey channels only
         lines.append(f"注意：{gpu.name} 受美国出口管制（3A090），国内正规渠道买不到，只能走水货或海外采购（保修、合规都是风险）；"
-                     "国内云上通常也租不到，在国内部署请换 H20、国产卡或海外云。")
+                     "国内云上能租到的只是禁令前进口的存量（价格和供应都不稳定）；长期在国内部署可考虑 H20、国产卡或海外云。")
     text = "\n".join(lines) + assumptions_md(lang, ctx.notes + r.assumptions)
     return Answer(answer=text, lang=lang, intent="cost", figures=figures, tool_calls=ctx.calls,
                   verdict=Verdict(gpu=gpu.id, num_gpus=n), clarification=ctx.clarify)

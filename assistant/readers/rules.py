@@ -1578,6 +1578,25 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         warnings.append(f"{', '.join(sorted(quoted[0]))}: the card of the figure you quoted; your job is sized on "
                         f"{quoted[1][0]}" if lang != "zh" else
                         f"{'、'.join(sorted(quoted[0]))} 是你引用的那个数字所用的卡；你的任务按 {quoted[1][0]} 计算")
+    if stated.get("num_gpus") and not quoted and re.search(slots.COUNT_ASK + r"|(?<![a-z])how many(?![a-z])|[≈~]\s*\d+\s*(?:x\s*)?"
+                                                          r"[a-z]*\d{2,4}s?\s*[?？]|几张|多少张", low):
+        # ('blog: "8B on a single H100 does 12,000 tok/s". 2,000 users … so ≈ 4 H100s?'): a count written only in the
+        # quoted run's sentence is that run's; the count is what is asked
+        from assistant.readers.names import Names, counts_near_gpus
+
+        bounds = [0] + [m.end() for m in re.finditer(r"[。？！?!;；\n]|\.(?=\s)", low)] + [len(low)]
+        quoted_n, own_n = set(), set()
+        for a, b in zip(bounds, bounds[1:]):
+            sent = low[a:b]
+            for sp in [sp for sp in names.gpu_spans if a <= sp[0] < b]:
+                c = counts_near_gpus(low, Names(gpus=[sp[2]], gpu_spans=[sp]))[0]
+                if c:
+                    (quoted_n if re.search(slots.QUOTE_CUE, sent) and not re.search(slots.OWN_SETUP, sent) else own_n).add(c)
+        if stated["num_gpus"] in quoted_n and stated["num_gpus"] not in own_n and not re.search(
+                r"(?<![\w.])(?:one|single|a|1)\s*(?:x\s*)?[a-z]+\d{2,4}", "".join(
+                    low[a:b] for a, b in zip(bounds, bounds[1:]) if not re.search(slots.QUOTE_CUE, low[a:b])) or "-"):
+            for k in ("num_gpus", "gpus_per_node", "nodes"):
+                stated.pop(k, None)
     usage = slots.gpu_hours_usage(low, names.gpu_spans)
     if usage:  # ('our use is ~200 H100-GPU-hours a month'): what is rented now, per month; not a count nor a period
         stated["usage_gpu_hours_per_month"], gid = usage

@@ -721,7 +721,8 @@ def users(text: str) -> dict:
                         re.match(r"[^.?!。？]{0,20}?" + w(r"at (?:the same time|once)|simultaneously|concurrently|in parallel|"
                                                           r"in[\s-]flight|outstanding"),
                                  text[hit.end():]):  # '4 such sequences at the same time', '30 requests in flight'
-                    at_once_said = re.search(w(r"concurrent|simultaneous|parallel|active|in[\s-]flight|at once") +
+                    at_once_said = re.search(w(r"concurrent|simultaneous|parallel|active|in[\s-]flight|at once|at the same time|"
+                                               r"simultaneously|concurrently|in parallel|streaming") +
                                              r"|并发|同时|在线|路", hit.group(0) + " " + text[hit.end():hit.end() + 30])
                     if v >= USER_BASE_MIN and hit is m and not at_once_said and \
                             re.search(w("users?|people|ppl|clients?") + "|用户|人", hit.group(0)) and \
