@@ -253,6 +253,7 @@ def term_lines(question: str, req, catalog: Catalog, prices=()) -> list[str]:
 SUPPORT_ASK = re.compile(r"(?:支持|能跑|能用|可以用|有没有)\s*(fp8|fp4|nvfp4|mxfp4|bf16|int8|int4)\s*(?:吗|么|不|嘛|没有|\?|？)|"
                          r"(fp8|fp4|bf16|int8)\s*(?:支持吗|能用吗|能跑吗)|"
                          r"(?<![a-z])(?:support|supports|do|does|handle|run)\s+(?:native\s+)?(fp8|fp4|nvfp4|bf16|int8)(?![a-z0-9])"
+                         r"(?!\s*(?:weights?\s+)?(?:fits?|work|need|version|model|or))"
                          r"(?=[^.?!]{0,30}[?？]|\s*(?:natively|at all|tensor|compute))", re.I)
 
 

@@ -17,7 +17,10 @@ CUES: list[tuple[str, float, str]] = [
                      r"msrp|street price|going rate|hourly rate|rent(?:al)? price|rental cost|hourly rental|rental per hour|"
                      r"on-demand price|price per (?:gpu[\s-]?)?hour|per hour in|how much per hour|cost per (?:gpu[\s-]?)?hour|"
                      r"what does an? \S+ cost")),
-    ("price", 3, r"租.{0,6}(?:一小时|每小时|一天|一个月).{0,4}(?:多少|几块)|(?:一小时|每小时).{0,4}多少"),
+    ("price", 3, r"租.{0,6}(?:一小时|每小时|一天|一个月).{0,4}(?:多少|几块)|(?:一小时|每小时).{0,4}多少|"
+                 r"(?:\$|¥|￥)\s*/\s*(?:hr|hour|h|gpu[\s-]*h\w*|month|mo)(?![a-z])(?=.{0,40}(?:rent|租))|"
+                 r"(?:rent|租)\w*\s+(?:that|the|this|a|one|an)\s+(?:node|box|server|machine|整机|机器|服务器).{0,20}"
+                 r"(?:per hour|an hour|a month|/hr|/h|\?)"),
     ("price", 1, w(r"price|prices|cost of an?|on the cloud|per hour") + r"|租一小时|租.{0,4}一小时|一小时多少|每小时多少|多少钱一小时|租金|租价"),
     ("cost", 3, RENT_OR_BUY + "|" + API_VS_SELF + r"|成本|花多少|要花|费用|花费|开销|总价|电费|自建还是|还是租|还是买|回本|划算|省钱|账单|"
                 + w(r"how much (?:would|will|does|did) (?:it|this|that) cost|cost(?:s)? to|total cost|rent(?:ing)? or buy(?:ing)?|"

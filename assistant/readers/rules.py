@@ -1772,7 +1772,11 @@ _TUNED_MODEL = re.compile(r"(?:自己|我们|我)?(?:微调|训练|调)(?:过|�
                           r"(?:如果|要是)?(?:放得下|装得下|跑得起来|能放下)(?:的话|之后)|"
                           r"(?:if|assuming|once|given)\s+(?:it|that|the model|this)\s+(?:fits|runs|does fit)")
 _QUESTION_ZH = re.compile(r"[吗呢吧么嘛]|多少|能否|是否|怎么|什么|可以|能不能|够不够|够吗|能跑|需要|几张|几块|几台")
-_PATH = re.compile(r"(?<![\w/.~])((?:\.{1,2}/|~/|/)[^\s，。？?！!、；;'\"（）()<>]+)")
+_PATH = re.compile(r"(?<![\w/.~$¥￥%)\]])((?:\.{1,2}/|~/|/)[^\s，。？?！!、；;'\"（）()<>]+)")
+# '$/hr', '/GPU-hour', '/1M tokens', '/kWh': a unit after a slash, not a path to a model's folder
+_UNIT_AFTER_SLASH = re.compile(r"/(?:hr|hrs|h|hour|hours|mo|month|day|d|wk|week|yr|year|s|sec|second|min|gpu[\w-]*|card\w*|"
+                               r"node\w*|server\w*|token\w*|tok\w*|m|1m|mtok|kwh|kw|w|user\w*|req\w*|query|seq\w*|"
+                               r"卡时|小时|月|天|年|度)$", re.I)
 
 
 def _flagship_on(flagship: str, gpu_id: str, catalog: Catalog) -> str:
@@ -1853,6 +1857,8 @@ def config_path(text: str, low: str) -> tuple[dict | None, str]:
     if not m or len(m.group(1)) < 3:
         return None, low
     path = m.group(1).rstrip(".,:;")
+    if _UNIT_AFTER_SLASH.match(path):
+        return None, low
     low = low.replace(path.lower(), " " * len(path), 1)
     try:
         spec, _ = load_config_path(path)
