@@ -243,3 +243,34 @@ def test_a_count_only_in_a_quoted_run_is_not_the_users_and_the_count_is_answered
     # 2,000 x 20 tokens/s = 40,000 tokens/s in total; one H100 holds ~83-96 streams at >= 20 tokens/s each with 4k
     # prompts (the KV pool and the step time), so ~21-25 H100s, not the 4 the blog's burst total suggests
     assert 16 <= a.figures["serve_total_gpus"] <= 30
+
+
+# --- words read as what they are -----------------------------------------------------------------------------------------
+def test_dollar_per_hour_is_a_unit_and_renting_a_node_per_hour_is_a_price():
+    text = ("Llama 3.3 70B Instruct on one 8x H100 SXM box, bf16. 1) can we use the full 128k context, and for how many "
+            "users at once? 2) what decode speed would a single user see, tok/s? 3) ballpark $/hr to rent that node?")
+    r = _req(text)
+    assert r.model == "llama-3.3-70b" and not r.model_path
+    assert [a.intent for a in _asks(text)][-1] == "price"
+
+
+@pytest.mark.parametrize("text, hours", [("Hard deadline: 3 weeks to pretrain a 1.5B model on 300B tokens.", 504),
+                                         ("截止时间：10 天，继续预训练 7B 50B token", 240)])
+def test_a_deadline_after_a_colon_is_the_deadline_not_a_rental_period(text, hours):
+    r = _req(text)
+    assert r.deadline_hours == hours and r.period_hours is None
+
+
+def test_how_long_the_context_can_go_is_a_memory_question():
+    text = ("Does Qwen3-235B-A22B fit on a single 8x H200 node in BF16? And how long can the context go / how many "
+            "long-context requests at once?")
+    assert _req(text).intent == "inference_memory"
+    assert not any(a.intent in ("out_of_scope", "training_time") for a in _asks(text))
+
+
+def test_a_deadline_pick_keeps_room_to_spare():
+    a = ask("Hard deadline: 3 weeks to pretrain a 1.5B model on 300B tokens. What's the smallest rental cluster that "
+            "makes it, H100s or A100s?")
+    # 6 x 1.5e9 x 3e11 = 2.7e21 FLOPs (+ attention); 4x H100 at 989.4e12 x 0.40 = 1.58e15 FLOP/s -> ~475-495 h: inside
+    # 504 h but without 15% to spare (495 x 1.15 = 569 > 504); 8x H100 -> ~250 h, with room
+    assert "**Pick: 8× h100**" in a.answer and "with 15% to spare" in a.answer

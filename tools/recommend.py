@@ -37,6 +37,8 @@ class RecommendRequest(BaseModel):
     batch: int = Field(1, ge=1, le=100_000, description="inference: concurrent sequences")
     budget: float | None = Field(None, gt=0, description="USD for the whole job (training) or per hour (inference)")
     deadline_hours: float | None = Field(None, gt=0)
+    deadline_slack: float = Field(0.0, ge=0, le=1, description="training: the share of the deadline kept spare "
+                                  "(restarts, evaluation, a slower MFU): an option makes it when hours x (1 + slack) fit")
     train_gpus: int | None = Field(None, ge=1, le=MAX_GPUS, description="training: every option at this many GPUs (the "
                                    "count the user named, '8x H100 or 8x A100'), or at the least that holds the job if more")
     box_gpus: int | None = Field(None, ge=1, le=8, description="inference: every option is one machine of this many "
@@ -99,7 +101,8 @@ def _train_option(req: RecommendRequest, gpu: GPU, tokens: float) -> Option:
     if req.train_gpus:  # the count named for every option ('8x H100 or 8x A100'): kept where it holds the job
         n = max(n, req.train_gpus)
     t = timed(n)
-    while req.deadline_hours and not req.train_gpus and t.wall_hours > req.deadline_hours and n * 2 <= MAX_GPUS:
+    while req.deadline_hours and not req.train_gpus and t.wall_hours * (1 + req.deadline_slack) > req.deadline_hours \
+            and n * 2 <= MAX_GPUS:
         faster = timed(n * 2)
         if faster.wall_hours >= t.wall_hours * 0.95:  # more GPUs stopped helping (slow links)
             break
@@ -171,7 +174,8 @@ def recommend(req: RecommendRequest) -> Recommendation:
     rejected = [o for o in opts if not o.fits]
     inf = float("inf")
     if req.deadline_hours and req.task != "inference":
-        key = lambda o: (o.wall_hours > req.deadline_hours, o.cost if o.cost is not None else inf, o.wall_hours)
+        key = lambda o: (o.wall_hours * (1 + req.deadline_slack) > req.deadline_hours, o.cost if o.cost is not None
+                         else inf, o.wall_hours)
     elif req.budget:
         key = lambda o: ((o.cost or inf) > req.budget, o.wall_hours or 0, -(o.tokens_per_second or 0))
     else:
@@ -211,10 +215,13 @@ def _why(o: Option, best: Option, req: RecommendRequest) -> str:
         return "no rental price in the table for this GPU (add one to your prices file)"
     if req.deadline_hours and o.wall_hours is not None and o.wall_hours > req.deadline_hours:
         return f"misses the {req.deadline_hours:g} h deadline by {o.wall_hours - req.deadline_hours:,.1f} h"
+    if req.deadline_hours and o.wall_hours is not None and o.wall_hours * (1 + req.deadline_slack) > req.deadline_hours:
+        return f"only just: inside the {req.deadline_hours:g} h deadline, without {req.deadline_slack:.0%} to spare"
     if req.budget and o.cost > req.budget:
         return f"over the budget by ${o.cost - req.budget:,.0f}"
     if o is best:
-        return ("cheapest that meets the deadline" if req.deadline_hours else
+        return ((f"cheapest that meets the deadline with {req.deadline_slack:.0%} to spare" if req.deadline_slack else
+                 "cheapest that meets the deadline") if req.deadline_hours else
                 "fastest within the budget" if req.budget else "cheapest")
     if best.cost is not None and o.cost > best.cost:
         more = f"${o.cost - best.cost:,.0f} more than {best.gpu}"

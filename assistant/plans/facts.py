@@ -849,9 +849,11 @@ def recommend(ctx: Ctx) -> Answer:
         load["train_gpus"] = req.num_gpus  # ('8x H100 or 8x A100 80GB: which is cheaper?'): each option at that count
         ctx.used |= {"num_gpus", "nodes", "gpus_per_node"}
     args |= load
+    from assistant.plans.train import DEADLINE_SLACK
+
     res = ctx.call("recommend", args, rank(RecommendRequest(
         model=model, task=task, gpus=candidates, prices=ctx.deps.prices(), tokens=tokens, budget=budget,
-        deadline_hours=req.deadline_hours, **load)))
+        deadline_hours=req.deadline_hours, deadline_slack=DEADLINE_SLACK if req.deadline_hours else 0.0, **load)))
     hourly = task == "inference"  # the recommender prices inference per hour, training as the whole job
     digits = 2 if hourly else 0
     timed = not hourly and any(o.wall_hours for o in res.options[:6])  # (a training pick: each option's time beside its cost)
@@ -883,7 +885,7 @@ def recommend(ctx: Ctx) -> Answer:
             other = ctx.deps.catalog.model(mid)[0]
             r2 = ctx.call("recommend", args | {"model": other.id}, rank(RecommendRequest(
                 model=other, task=task, gpus=candidates, prices=ctx.deps.prices(), tokens=tokens, budget=budget,
-                deadline_hours=req.deadline_hours, **load)))
+                deadline_hours=req.deadline_hours, deadline_slack=DEADLINE_SLACK if req.deadline_hours else 0.0, **load)))
         except (ValueError, LookupError):
             continue
         if r2.options:

@@ -964,6 +964,10 @@ def _unanswerable(clause: str, at: int) -> bool:
     if re.search(r"^(?:and\s+|but\s+|also\s+)?(?:(?:we|i)(?:'d| would)?\s+)?(?:would\s+)?(?:rather|prefer|don'?t want|do not want|"
                  r"want to avoid|hope to|'?d like to avoid)\b|^(?:我们|我)?(?:宁愿|宁可|更希望|希望|不想|不希望|尽量)", clause.strip()):
         return False  # ('would rather not overpay for a huge cluster'): a preference the answer's pick weighs, not an ask
+    if re.search(r"(?:context|上下文|prompt).{0,25}(?:go|get|be|reach|长|多长|多少)|how many .{0,30}(?:requests?|users?|"
+                 r"sequences?|sessions?|chats?).{0,25}(?:at once|concurrent\w*|simultaneous\w*|in parallel)|同时.{0,6}(?:几|多少)", clause):
+        return False  # ('how long can the context go / how many long-context requests at once?'): the memory answer's
+        # longest context and sequences at once
     if re.search(ESTIMATE_ASK + "|" + SCALE_CHECK + "|" + CONTEXT_LEFT, clause):
         return False  # ('that can't be right. what's the realistic estimate?': the message's own figure, asked again)
     if re.search(r"req(?:uest)?s?\s*/\s*s|requests? (?:per|a|each) second|(?<![a-z])(?:qps|rps|sla|ttft|tpot|itl)(?![a-z])|"

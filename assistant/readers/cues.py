@@ -33,7 +33,8 @@ CUES: list[tuple[str, float, str]] = [
     ("training_time", 3, r"多久|多长时间|多少时间|几天|多少天|几周|几个月|多少小时|几个小时|训练时间|耗时|(?:小时|天|周)还是(?:天|周|月)|(?<![一每/])卡时|要跑多|跑多久|训多久|"
                          r"每步(?:要|大概|约)?(?:多少|几)秒|每个?\s*step\s*(?:要|大概)?(?:多少|几)秒|步时|"
                          r"快多少|慢多少|快几倍|慢几倍|"
-                         + w(r"how long|how many (?:days|hours|weeks|months)|wall[\s-]?clock|time to (?:train|finish|complete)|"
+                         + w(r"how long(?! (?:can|could|may|will) (?:the |a |my |our )?(?:context|prompts?|inputs?|conversations?|"
+                             r"sequences?|documents?|chats?))(?! (?:a |of a )?(?:context|prompt|input|sequence))|how many (?:days|hours|weeks|months)|wall[\s-]?clock|time to (?:train|finish|complete)|"
                              r"(?:minutes|hours|days|weeks) or (?:hours|days|weeks|months)|"  # ('are we talking hours or days?')
                              r"time per (?:optimizer |training )?step|step time|seconds per step|s/step|"
                              r"how many (?:optimizer |training |total )?steps|number of (?:optimizer |training )?steps|steps\?|"

@@ -1597,6 +1597,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
                     low[a:b] for a, b in zip(bounds, bounds[1:]) if not re.search(slots.QUOTE_CUE, low[a:b])) or "-"):
             for k in ("num_gpus", "gpus_per_node", "nodes"):
                 stated.pop(k, None)
+    if stated.get("deadline_hours") and stated.get("period_hours") == stated["deadline_hours"] and \
+            re.search(r"deadline|截止|期限|(?<![a-z])(?:within|by)(?![a-z])|之内|以内|内完成|内训完", low):
+        stated.pop("period_hours")  # ('Hard deadline: 3 weeks to pretrain …'): one duration, the deadline
     usage = slots.gpu_hours_usage(low, names.gpu_spans)
     if usage:  # ('our use is ~200 H100-GPU-hours a month'): what is rented now, per month; not a count nor a period
         stated["usage_gpu_hours_per_month"], gid = usage

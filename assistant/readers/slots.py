@@ -975,7 +975,8 @@ TIME_ENOUGH = re.compile(
 
 def deadline(text: str) -> dict:
     m = re.search(r"(" + NUM + r")\s*(" + TIME_UNIT + r")\s*(?:内|以内|之内|之前|搞定|完成|训完|跑完)", text) or \
-        re.search(r"(?:within|in under|in less than|under|by|deadline(?: of| is)?|before)\s+(" + NUM + r"|a|one)\s*(" + TIME_UNIT
+        re.search(r"(?:within|in under|in less than|under|by|deadline(?: of| is)?\s*[:：]?|截止(?:时间|日期)?\s*[:：]?|before)\s*(" + NUM
+                  + r"|a|one)\s*(" + TIME_UNIT
                   + r")(?![a-z])", text) or \
         re.search(r"(?:<|≤|<=|少于|不超过|不到)\s*(" + NUM + r")\s*(" + TIME_UNIT + r")(?![a-z])", text) or \
         re.search(r"(?:(?<![a-z])(?:only|just)\s+(?:have|got)|(?<![a-z])(?:have|got)\s+(?:only|just)|only|just|只有|只剩|就|仅有|"
