@@ -899,6 +899,12 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # '256 H100s for 30 days: the biggest model we can train Chinchilla-optimally?': the budget, not the memory
         ctx.req = req.model_copy(update={"intent": "training_time"})
         return _finish(ctx, _run(ctx, train.compute_optimal))
+    if req.model and req.num_gpus and (req.period_hours or req.deadline_hours) and not req.tokens and re.search(
+            r"(?:多少|几)\s*(?:个)?\s*token|(?:喂|训)(?:多少|几)|(?<![a-z])how many tokens|token budget|how much data", question.lower()) \
+            and re.search(r"训|(?<![a-z])(?:train\w*|pre[\s-]?train\w*)", question.lower()):
+        # '13B 基座，128 张 H800、3 个月：最多能喂多少 token？': the tokens the compute buys for that model
+        ctx.req = req.model_copy(update={"intent": "training_time"})
+        return _finish(ctx, _run(ctx, train.tokens_in_window))
     no_model = not (req.model or req.models or req.family or req.unknown_model)
     any_model = no_model and _training_bill_without_job(req, question, ())  # '训练一个大模型大概要花多少钱？'
     if no_model and not req.gpu and req.intent in ("price", "cost") and \

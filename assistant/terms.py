@@ -217,11 +217,39 @@ def format_quality(fmts: list[str], zh: bool) -> str | None:
              "before committing."))
 
 
+# 'can two 4090s act as one 48 GB card?': memory pooled over cards
+POOL_ASK = (r"(?:当|当成|当作|作为|合成|合并成?|变成|看成|看作|拼成|凑成)\s*(?:一张|1\s*张|一块|一个)\s*\d{2,3}\s*g|显存(?:能|可以)?(?:叠加|相加|合并|共享)|"
+            r"(?<![a-z])(?:as|into|like) (?:one|a single|a) \d{2,3}\s*gb?(?![a-z0-9])|(?:pool|combine|add up|stack)\w* (?:the |their )?"
+            r"(?:vram|memory)")
+
+
+def pooled_memory(gpu, n: int, zh: bool) -> str:
+    """Memory over several cards: the weights split by tensor or pipeline parallelism add the cards' memory up, less
+    each card's own runtime, and the cards talk over their link (PCIe on consumer cards: fine for splitting layers,
+    slower for tensor parallelism); no software makes them one device."""
+    link = "NVLink" if (gpu.nvlink_gbps or 0) > 100 else "PCIe"
+    total = n * (gpu.memory_gb or 0)
+    return (f"**显存能合起来用，但不是一张 {total:g}G 的卡**：推理引擎把模型切到 {n} 张卡上（vLLM 张量并行 `--tensor-parallel-size {n}`，"
+            f"或 llama.cpp 按层切分），可用显存约等于 {n} × {gpu.memory_gb:g} GB 减去每张卡各自的运行开销；卡间走 {link}"
+            + ("（没有 NVLink：按层切分影响小，张量并行每层都要通信，会慢一些）" if link == "PCIe" else "") + "。下面按这样切分计算。"
+            if zh else
+            f"**The memory adds up, but they are not one {total:g} GB card**: an engine splits the model over the {n} cards "
+            f"(vLLM tensor parallelism `--tensor-parallel-size {n}`, or llama.cpp by layers), so the room is about {n} × "
+            f"{gpu.memory_gb:g} GB less each card's own runtime; the cards talk over {link}"
+            + (" (no NVLink: splitting by layers barely notices, tensor parallelism talks every layer and runs slower)"
+               if link == "PCIe" else "") + ". Sized that way below.")
+
+
 def term_lines(question: str, req, catalog: Catalog, prices=()) -> list[str]:
     """The lines answering the asks about words in the message (none when it has none)."""
     low = question.lower()
     zh = req.lang == "zh"
     out = []
+    if re.search(POOL_ASK, low) and req.gpu and (req.num_gpus or 1) >= 2:
+        try:
+            out.append(pooled_memory(catalog.gpu(req.gpu)[0], req.num_gpus, zh))
+        except LookupError:
+            pass
     if re.search(QUALITY_ASK, low):
         fmts = [f for f in _formats_named(low) if f not in ("bf16", "fp16", "fp32")]
         line = format_quality(fmts, zh) if fmts else None

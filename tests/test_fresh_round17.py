@@ -274,3 +274,26 @@ def test_a_deadline_pick_keeps_room_to_spare():
     # 6 x 1.5e9 x 3e11 = 2.7e21 FLOPs (+ attention); 4x H100 at 989.4e12 x 0.40 = 1.58e15 FLOP/s -> ~475-495 h: inside
     # 504 h but without 15% to spare (495 x 1.15 = 569 > 504); 8x H100 -> ~250 h, with room
     assert "**Pick: 8× h100**" in a.answer and "with 15% to spare" in a.answer
+
+
+@pytest.mark.parametrize("text, rate", [("Peak ~25 new requests/s, Llama 3.1 70B on H100", 25),
+                                        ("about 12 incoming requests per second to Qwen3-8B", 12)])
+def test_a_request_rate_with_an_adjective_is_read(text, rate):
+    assert _req(text).requests_per_s == rate
+
+
+@pytest.mark.parametrize("text", ["两张 4090 能不能当一张 48G 用？想跑 Qwen2.5-32B-Instruct 的 BF16。",
+                                  "can 2x 3090 act as one 48GB card for llama 3.1 70b q4?"])
+def test_two_cards_as_one_big_card_is_pooling_not_a_modded_card(text):
+    r = _req(text)
+    assert r.num_gpus == 2 and r.gpu in ("rtx-4090", "rtx-3090")
+    a = ask(text)
+    assert "48" in a.answer.split("\n\n")[1] and ("not one 48 GB card" in a.answer or "不是一张 48G 的卡" in a.answer)
+
+
+def test_tokens_a_window_of_gpus_buys_for_a_named_model():
+    a = ask("我们要训一个 13B 的中文基座，资源是 128 张 H800、3 个月。最多能喂多少 token？按 Chinchilla 算够不够？")
+    # 128 x 989.4e12 x 0.40 x (3 x 730 h x 3,600 s) = 4.0e23 FLOPs; 6 x 13e9 = 7.8e10 FLOPs a token (8.05e10 with
+    # attention) -> ~5.0e12 tokens; Chinchilla 20 x 13e9 = 2.6e11 -> ~19x over it
+    assert 4.0e12 <= a.figures["tokens_in_window"] <= 5.5e12
+    assert a.figures["chinchilla_optimal_tokens"] == pytest.approx(2.6e11, rel=0.01)

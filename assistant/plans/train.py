@@ -1883,6 +1883,55 @@ def compute_optimal(ctx: Ctx) -> Answer:
                   figures=figures)
 
 
+def tokens_in_window(ctx: Ctx) -> Answer:
+    """'13B 基座，128 张 H800、3 个月，最多能喂多少 token？按 Chinchilla 够不够？': the compute the GPUs give in the window
+    (GPUs × dense peak × MFU × seconds, the time estimate's MFU band), over the model's FLOPs a token (the training-time
+    tool's 6·N plus attention), against Chinchilla's 20 tokens a parameter."""
+    from tools.train_time import TrainingTimeRequest, estimate_training_time
+
+    req = ctx.req
+    model, gpu = ctx.model(), ctx.gpu(default="h100")
+    n, hours = req.num_gpus, req.period_hours or req.deadline_hours
+    probe = 1e10
+    t = ctx.call("time_train", {"model": model.id, "gpu": gpu.id, "num_gpus": n, "tokens": probe, "method": "full"},
+                 estimate_training_time(TrainingTimeRequest(model=model, gpu=gpu, num_gpus=n, tokens=probe,
+                                                            method="full")))
+    tokens = probe * hours / t.wall_hours
+    lo, hi = probe * hours / t.wall_hours_range[1], probe * hours / t.wall_hours_range[0]
+    from tools.params import count_parameters
+
+    p = count_parameters(model).total
+    opt = 20 * p
+    ctx.used |= {"num_gpus", "gpu", "period_hours", "deadline_hours", "model", "method"}
+    verdict = (ctx.t(f"**{tokens / opt:,.1f}× the Chinchilla-optimal {opt / 1e9:,.0f}B tokens** (20 a parameter): enough "
+                     "for a compute-optimal run, and room to over-train as Llama and Qwen do (a better model to serve at the "
+                     "same size).",
+                     f"**是 Chinchilla 最优（每参数 20 个 token，{opt / 1e9:,.0f}B）的 {tokens / opt:,.1f} 倍**：按算力最优够了，"
+                     "还能像 Llama、Qwen 那样多喂数据（同样大小、推理时更好的模型）。")
+               if tokens >= opt else
+               ctx.t(f"**Short of Chinchilla's {opt / 1e9:,.0f}B tokens** (20 a parameter): {tokens / opt:.0%} of it; a "
+                     "smaller model or more GPU time would be compute-optimal.",
+                     f"**不到 Chinchilla 最优的 {opt / 1e9:,.0f}B token**（每参数 20 个）：只有 {tokens / opt:.0%}；要算力最优，"
+                     "换小一点的模型或加卡时。"))
+    lines = [ctx.t(f"**About {tokens / 1e12:,.2f}T tokens** ({lo / 1e12:,.2f}-{hi / 1e12:,.2f}T over the MFU band) in "
+                   f"{hours:,.0f} h on {n:,} × {gpu.name}: the time estimate runs {probe / 1e9:,.0f}B tokens of "
+                   f"{model.name} in {t.wall_hours:,.1f} h at MFU {t.mfu:.0%} ({t.total_flops / probe:,.3g} FLOPs a token, "
+                   f"6 × {p / 1e9:,.1f}B parameters plus attention), so the window holds {hours:,.0f} / "
+                   f"{t.wall_hours:,.1f} × {probe / 1e9:,.0f}B.",
+                   f"**约 {tokens / 1e12:,.2f}T token**（MFU 区间对应 {lo / 1e12:,.2f}-{hi / 1e12:,.2f}T）：{n:,} 张 {gpu.name}、"
+                   f"{hours:,.0f} 小时；时间估算里 {model.name} 训 {probe / 1e9:,.0f}B token 要 {t.wall_hours:,.1f} 小时（MFU "
+                   f"{t.mfu:.0%}，每 token {t.total_flops / probe:,.3g} FLOPs = 6 × {p / 1e9:,.1f}B 参数另加注意力），所以 "
+                   f"{hours:,.0f} ÷ {t.wall_hours:,.1f} × {probe / 1e9:,.0f}B。"),
+             verdict,
+             ctx.t("Plan on 5-15% of the window lost to restarts, evaluation and checkpoints, and on having that much good "
+                   "data (deduplicated; repeating it more than ~4 epochs stops helping).",
+                   "计划时留出 5-15% 的时间给故障重启、评测和存检查点；还要有这么多高质量数据（去重后；重复超过约 4 遍收益就很小）。")]
+    figures = {"tokens_in_window": float(f"{tokens:.3g}"), "tokens_low": float(f"{lo:.3g}"), "tokens_high": float(f"{hi:.3g}"),
+               "chinchilla_optimal_tokens": opt, "mfu": t.mfu}
+    return Answer(answer="\n\n".join(lines) + assumptions_md(ctx.lang, ctx.notes + list(t.assumptions)), lang=ctx.lang,
+                  intent="training_time", figures=figures)
+
+
 _OWN_MODEL_SCENARIOS = (  # (label en, label zh, model, method, tokens, GPUs): what "our own LLM" usually turns out to be
     ("fine-tune an open 7B (LoRA, 100M tokens)", "微调开源 7B（LoRA，1 亿 token）", "qwen2.5-7b", "lora", 1e8, 8),
     ("fine-tune an open 72B (LoRA, 100M tokens)", "微调开源 72B（LoRA，1 亿 token）", "qwen2.5-72b", "lora", 1e8, 8),

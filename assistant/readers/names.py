@@ -68,6 +68,10 @@ def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     """(the names found, the text with them masked)."""
     out = Names()
     work = low
+    pooled = re.search(r"(?:当|当成|当作|作为|合成|合并成?|变成|看成|看作|拼成|凑成)\s*(?:一张|1\s*张|一块|一个)\s*\d{2,3}\s*g(?:b)?(?![a-z0-9])|"
+                       r"(?<![a-z])(?:as|into|like) (?:one|a single|a) \d{2,3}\s*gb?(?![a-z0-9])(?:\s*(?:card|gpu))?", work)
+    if pooled:  # ('两张 4090 能不能当一张 48G 用'): two cards' memory pooled, asked about; not a 48 GB version of the card
+        work = mask(work, pooled.start(), pooled.end())
     # 1. checkpoint format suffixes: 'qwen2.5-72b-instruct-awq', 'llama-3.1-8b-instruct-q4_k_m.gguf', 'awq版'
     for pattern, name, precision in FORMATS:
         m = re.search(r"(?:(?<![a-z0-9])|(?<=[a-z0-9][-_]))(" + pattern + r")(?![a-z0-9])", work)

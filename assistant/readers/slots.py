@@ -733,7 +733,8 @@ def users(text: str) -> dict:
                         break
                     out["concurrent_users"] = int(v)
                     break
-    m = re.search(r"(?:qps|rps)\s*(?:of|=|:|：|是|为|约|大概)?\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:qps|rps|requests?\s*(?:per|/|a)\s*"
+    m = re.search(r"(?:qps|rps)\s*(?:of|=|:|：|是|为|约|大概)?\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:(?:new|incoming|user|api|chat|"
+                  r"inference|peak|concurrent)\s+)?(?:qps|rps|requests?\s*(?:per|/|a)\s*"
                   r"s(?:ec(?:ond)?)?|req/s|个?请求每秒)|每秒\s*(\d+(?:\.\d+)?)\s*个?请求", text)
     if m:
         out["requests_per_s"] = float(next(g for g in m.groups() if g))
