@@ -616,6 +616,9 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
         return (f"{listed}。两者" + ("解码" if intent == "inference_speed" else "") + "相当（差别不到 3%）。" + tail + worth) \
             if zh else f"{listed}. A tie (within 3%).{tail}{worth}"
     verdict = _claimed_faster(question, win[0], other[0], done, zh)
+    one_node = _one_node_near_tie(done, win, other, ratio, intent, zh, listed)
+    if one_node:
+        return verdict + one_node
     unpriced = [a.text for a, v, _ in rows if not isinstance(v, (int, float))] if "cost" in name or "usd" in name else []
     note = ((f"{'、'.join(unpriced)} 价格表里没有价格，没参与按成本排名（给出你的报价即可比较）。" if zh else
              f" {', '.join(unpriced)}: no price in the table, so not ranked on cost (give your quote to compare).")
@@ -634,6 +637,25 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
                  f" Mind that {win[0].text} runs Ascend's CANN/MindIE stack, not CUDA.")
     return verdict + (f"{listed}。**{win[0].text} 最好**，比第二名 {other[0].text} 好 {ratio:.2f} 倍。" if zh else
                       f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.") + note
+
+
+def _one_node_near_tie(done, win, other, ratio: float, intent: str, zh: bool, listed: str) -> str | None:
+    """Serving set-ups within 10% of each other where the winner spans several 8-GPU servers and the other fits in
+    one: the one server wins (no inter-node InfiniBand/RoCE to buy and tune, tensor parallelism inside NVLink, one
+    machine to run), said with the margin it gives up."""
+    if intent != "serving" or ratio > 1.10:
+        return None
+    n = lambda ax: ((ax[1].request or {}).get("num_gpus") or (ax[1].figures.get("serve_total_gpus") or 0))  # noqa: E731
+    pair = {id(a): (a, x) for a, x in done}
+    w, o = pair.get(id(win[0])), pair.get(id(other[0]))
+    if not w or not o or not (n(w) > 8 >= n(o) > 0):
+        return None
+    return (f"{listed}。两者相差不到 10%（{ratio:.2f} 倍）；**选 {other[0].text}**：一台机器就放得下，张量并行全在 NVLink 内，"
+            f"不用买和调跨机的 InfiniBand/RoCE 网络；{win[0].text} 要 {n(w)} 张卡分两台以上，跨机通信还会让实际速度低于估算。" if zh else
+            f"{listed}. Within 10% of each other ({ratio:.2f}×); **pick {other[0].text}**: it fits in one server, tensor "
+            f"parallelism stays inside NVLink, and there is no inter-node InfiniBand/RoCE to buy and tune; {win[0].text} "
+            f"spreads {n(w)} GPUs over two or more servers, and the traffic between them makes it slower in practice than "
+            "estimated.")
 
 
 def _card_of(label: str) -> str:

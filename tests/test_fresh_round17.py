@@ -297,3 +297,29 @@ def test_tokens_a_window_of_gpus_buys_for_a_named_model():
     # attention) -> ~5.0e12 tokens; Chinchilla 20 x 13e9 = 2.6e11 -> ~19x over it
     assert 4.0e12 <= a.figures["tokens_in_window"] <= 5.5e12
     assert a.figures["chinchilla_optimal_tokens"] == pytest.approx(2.6e11, rel=0.01)
+
+
+def test_one_request_length_is_not_a_daily_volume():
+    r = _req("做 RAG 问答，模型用 Qwen3-8B，日均 20 万次请求，每次输入约 3k token（检索内容），输出 300 左右。买 4090、L40S 还是 H20？")
+    # 200,000 requests / 86,400 s = 2.31 requests/s; 3k is each request's prompt
+    assert r.prompt_len == 3072 and r.requests_per_s == pytest.approx(2.3148, rel=1e-3) and not r.tokens_per_day
+
+
+def test_offload_that_host_ram_cannot_hold_is_ruled_out_and_the_ram_is_used():
+    a = ask("Qwen2.5-7B 做意图分类+信息抽取，要不要全参微调？还是 LoRA 就够？卡就 2 张 4090，机器内存 64G。")
+    # offloaded optimizer: 12 B x 7.62e9 = 91 GB (+ 15 GB of bf16 gradients) > 64 GB x 0.85 = 54 GB usable
+    assert "这台机器卸载不了" in a.answer and "内存 64 GB" not in a.answer.split("未使用的输入")[-1][:200] \
+        if "未使用的输入" in a.answer else "这台机器卸载不了" in a.answer
+    assert "Biderman" in a.answer  # LoRA against full, by the task (classification and extraction)
+
+
+def test_long_outputs_in_words_are_the_output_length():
+    assert _req("DeepSeek-R1 满血版，20 个人同时用，长思维链（输出经常上万 token），8卡 H200 够吗").output_len == 10_000
+
+
+def test_near_tie_between_two_servers_and_one_picks_the_one_server():
+    a = ask("DeepSeek-R1 满血版，内部研发用，大概 20 个人同时用，都是长思维链那种（输出经常上万 token）。是上 2 台 8卡 H100 还是 "
+            "1 台 8卡 H200？")
+    # both hold the FP8 weights (671B x ~1 byte = ~673 GB: 16 x 80 GB or 8 x 141 GB); per-token costs within 10% of
+    # each other, so the one server (no inter-node network) is the pick
+    assert "**选 8× H200 141GB SXM5**" in a.answer

@@ -494,6 +494,8 @@ def lengths(text: str) -> dict:
     if m:
         out["output_len"] = length(m.group(1))
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    elif re.search(rf"(?:{_OUTPUT})[^。；;,，.]{{0,10}}?(?:上万|过万|破万)|(?:上万|过万)\s*(?:个)?\s*token\s*的?\s*(?:{_OUTPUT})", text):
+        out["output_len"] = 10_000  # ('长思维链，输出经常上万 token'): ten thousand and more, the floor of what is said
     cue = (r"seq(?:uence)?[\s_-]*len(?:gth)?s?|seq|max[\s_-]*(?:seq[\s_-]*)?len(?:gth)?|cutoff(?:[\s_-]*len)?|model_max_length|"
            r"max_model_len|max[\s_-]*length|block[\s_-]*size|"
            r"context[\s_-]*(?:length|len|window|size)?|ctx|num_ctx|max_model_len|上下文(?:长度)?|序列长度|序列|文本长度|长度")
@@ -1437,6 +1439,10 @@ def token_volume(text: str) -> tuple[dict, tuple[int, int] | None]:
             "hour" if re.search(_HOUR, unpriced[:16] + " | " + before[-12:]) else None
         if per is None:
             continue
+        if re.search(r"(?:每次|每个请求|每条|每轮|单次|一次)\s*(?:的)?\s*(?:输入|输出|请求)?\s*(?:约|大概|大约|平均)?\s*$|"
+                     r"(?<![a-z])(?:each|per|every) (?:request|call|query|prompt|conversation)\w*\s*(?:is|of|has|at|~|about|around)?\s*$",
+                     before):
+            continue  # ('日均 20 万次请求，每次输入约 3k token'): one request's length, not the day's volume
         v = float(m.group(1).replace(",", "")) * VOLUME_MAG.get(m.group(2) or "", 1)
         if v < 1000:
             continue
