@@ -77,6 +77,14 @@ def combine(req: Request, asks: list[Ask], answers: list[Answer], question: str 
     except Exception:  # a comparison the figures cannot make: the sections stand without it (logged, never a traceback)
         log.exception("comparison failed for %r", question[:200])
         comparison = None
+    if comparison and {a.compare for a in asks} == {"precision"} and not re.search(r"\*\*(?:Quality|质量)\*\*", comparison):
+        # (formats compared: what each keeps of the model's accuracy, beside what it costs in memory and speed)
+        from assistant.terms import format_quality
+
+        q = format_quality([str((a.update or {}).get("precision")) for a in asks
+                            if (a.update or {}).get("precision") not in (None, "bf16", "fp16")], zh)
+        if q:
+            comparison += " " + q
     if comparison and {a.compare for a in asks} == {"precision"} and "gpu" not in req.stated and not req.gpus and \
             not re.search(LESS_MEMORY_ASK, question.lower()):
         # ('which takes less VRAM?': the sizes answer it on any card; the card and engine decide only a pick)
@@ -1038,6 +1046,11 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
             all("serve_cost_per_million_output_usd" in x.figures for _, x in done):
         key = ("serve_cost_per_million_output_usd", "lower", "USD per 1M output tokens (same GPU count)",
                "美元/百万输出 token（卡数相同）")  # a tie on GPUs is decided by what the same GPUs deliver
+    if intent == "inference_speed" and re.search(r"吞吐|(?<![a-z])(?:throughput|aggregate|total tokens|tokens per gpu)(?![a-z])",
+                                                 question.lower()) and \
+            all(x.figures.get("batched_tokens_per_s_total") for _, x in done):
+        # ('… we care about throughput'): the whole batch's tokens/s at full load, not one stream's
+        key = ("batched_tokens_per_s_total", "higher", "tokens/s in total at full load", "token/秒（满载合计）")
     name, better, en, cn = key
     unfit = [a for a, x in done if intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0
              and not x.figures.get("offload_decode_tokens_per_s")]  # (layers in CPU RAM: it runs, slower)
@@ -1146,7 +1159,8 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
     word = {"wall_hours": ("faster", "更快"), "decode_tokens_per_s_per_seq": ("faster", "更快"),
             "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜"),
             "max_concurrent_sequences": ("more sequences at once", "同时容纳更多"),
-            "serve_cost_per_million_output_usd": ("cheaper per token", "每 token 更便宜")}[name]
+            "serve_cost_per_million_output_usd": ("cheaper per token", "每 token 更便宜"),
+            "batched_tokens_per_s_total": ("more throughput at full load", "满载吞吐更高")}[name]
     text = (f"{listed}。**{win[0].text} 胜出**：{word[1]}，是 {other[0].text} 的 {ratio:.2f} 倍。" if zh else
             f"{listed}. **{win[0].text} wins**: {word[0]} by {ratio:.2f}× over {other[0].text}.")
     methods_compared = {str((a.update or {}).get("method")) for a in asks} if asks[0].compare == "method" else set()

@@ -323,3 +323,15 @@ def test_near_tie_between_two_servers_and_one_picks_the_one_server():
     # both hold the FP8 weights (671B x ~1 byte = ~673 GB: 16 x 80 GB or 8 x 141 GB); per-token costs within 10% of
     # each other, so the one server (no inter-node network) is the pick
     assert "**选 8× H200 141GB SXM5**" in a.answer
+
+
+def test_moving_from_one_format_to_another_or_staying_is_compared_on_throughput_when_asked():
+    text = ("Should we move our Llama 3.1 8B inference from BF16 to FP8 on H100s or stay BF16? 1 GPU per replica right "
+            "now, prompts ~500 tok, answers ~300 tok, we care about throughput.")
+    assert [a.update["precision"] for a in _asks(text)] == ["bf16", "fp8"]
+    a = ask(text)
+    # at full load the batch is compute-bound: FP8 doubles the dense peak (989 -> 1,979 TFLOPS) but attention, norms
+    # and the KV cache stay 16-bit, so the whole-batch gain is well under 2x; one stream (bandwidth-bound) gains ~1.5x
+    m = re.search(r"more throughput at full load by ([\d.]+)×", a.answer)
+    assert m and 1.05 <= float(m.group(1)) <= 2.0
+    assert "**Quality**: FP8 keeps ~99.5-100%" in a.answer

@@ -204,6 +204,9 @@ def alternatives(low: str, req: Request, catalog=None) -> list[Ask]:
         def paired(a: int, b: int) -> bool:
             between = text[a:b]
             return bool((len(between) <= 40 and re.search(_OR_WORD, between)) or _need_near(text, a) or _need_near(text, b)
+                        or (setting in ("precision", "kv_dtype", "engine") and re.fullmatch(
+                            r"[\w.-]+\s*(?:to|->|→|换成|改成|换到|到)\s*", between) and re.search(r"(?:from|从)\s*$", text[max(0, a - 8):a])
+                            and re.search(_OR_WORD + r"|(?<![a-z])(?:should|worth|stay|keep)(?![a-z])|值得|要不要|还是", text))
                         or (len(between) <= 14 and re.search(_AND_WORD, between) and setting in ("precision", "kv_dtype", "engine"))
                         or (setting in ("precision", "kv_dtype") and len(between) <= 80 and re.search(
                             r"(?:what|how) about (?:a |an |the |in )?$|(?:what if|and if) (?:i|we|you) (?:go|use|switch to|try|"
