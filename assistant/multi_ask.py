@@ -1576,6 +1576,50 @@ def _models_note(done: list[tuple[Ask, Answer]], zh: bool) -> str:
     return out
 
 
+def _models_pick(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str:
+    """Two models that both fit the user's GPUs ('gpt-oss-120b or Qwen3-235B-A22B on 4x H100? which, and the
+    tradeoff? do we need CPU offload?'): the weight bytes each decoded token reads (active parameters × the format's
+    bytes), so which is faster per token and by about how much; the larger one's capacity as the reason to pay that;
+    'offload?' answered from the fit; the pick left to the user's own evaluation on the task."""
+    from knowledge.catalog import default_catalog
+    from tools.formats import FORMATS
+    from tools.params import count_parameters
+
+    cat = default_catalog()
+    rows = []
+    for a, x in done:
+        v, req = x.verdict, x.request or {}
+        fmt = x.figures.get("precision") or req.get("precision")
+        try:
+            spec = cat.model(req.get("model"))[0]
+        except (LookupError, ValueError, TypeError):
+            return ""
+        if v is None or not v.fits or fmt not in FORMATS:
+            return ""
+        p = count_parameters(spec)
+        rows.append((a, spec, fmt, (p.active or p.total) * FORMATS[fmt].bits / 8, p.total, v.per_gpu_gb))
+    if len(rows) != 2:
+        return ""
+    fast, slow = sorted(rows, key=lambda r: r[3])
+    ratio = slow[3] / fast[3]
+    text = (f" 两个都放得下。每生成一个 token 读的权重：{fast[0].text} 约 {fast[3] / 1e9:,.1f} GB（{fast[2].upper()}），"
+            f"{slow[0].text} 约 {slow[3] / 1e9:,.1f} GB（{slow[2].upper()}）：**{fast[0].text} 每路解码约快 {ratio:,.1f} 倍**，"
+            f"每卡显存也更省（{fast[5]:.1f} 对 {slow[5]:.1f} GB），给长上下文和并发留的 KV 空间更多；{slow[0].text} 总参数更大"
+            f"（{slow[4] / 1e9:,.0f}B 对 {fast[4] / 1e9:,.0f}B），能力上限可能更高。选哪个取决于你们任务上的效果：用几十个真实任务各跑一遍再定。"
+            if zh else
+            f" Both fit. Weights read per generated token: {fast[0].text} ~{fast[3] / 1e9:,.1f} GB ({fast[2].upper()}), "
+            f"{slow[0].text} ~{slow[3] / 1e9:,.1f} GB ({slow[2].upper()}): **{fast[0].text} decodes about {ratio:,.1f}× "
+            f"faster per stream** and uses less memory per GPU ({fast[5]:.1f} vs {slow[5]:.1f} GB), leaving more KV cache "
+            f"for long contexts and concurrency; {slow[0].text} is the larger model ({slow[4] / 1e9:,.0f}B vs "
+            f"{fast[4] / 1e9:,.0f}B total), which may buy quality. The task decides: run a few dozen of your real tasks "
+            "through both before choosing.")
+    if re.search(r"offload|卸载|放到?内存", question.lower()):
+        text += (" **不需要 CPU offload**：两个模型按上面的格式都完全放在显卡上（卸载到内存会让每个 token 都经 PCIe，慢一个数量级）。"
+                 if zh else " **No CPU offload needed**: both fit on the GPUs in the formats above (offloading would send "
+                 "weights over PCIe for every token, an order of magnitude slower).")
+    return text
+
+
 def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = "") -> str:
     """Fits first, then the least memory per GPU; 'do we need X' is answered as needed / not needed; several values
     of one input are listed side by side; 'which takes less VRAM?' is answered by memory alone."""
@@ -1597,7 +1641,7 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
                 f"{listed}. **{small[0].text} takes the least memory**: {small[1].per_gpu_gb:.1f} GB per GPU, "
                 f"{big[1].per_gpu_gb - small[1].per_gpu_gb:.1f} GB less than {big[0].text}.")
     if done[0][0].compare == "model":
-        return listed + ("。" if zh else ".") + _models_note(done, zh)
+        return listed + ("。" if zh else ".") + _models_note(done, zh) + _models_pick(done, zh, question)
     if done[0][0].compare in VALUE_GROUPS:
         return listed + ("。" if zh else ".")
     first_a, first_v = rows[0]

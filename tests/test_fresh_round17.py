@@ -335,3 +335,13 @@ def test_moving_from_one_format_to_another_or_staying_is_compared_on_throughput_
     m = re.search(r"more throughput at full load by ([\d.]+)×", a.answer)
     assert m and 1.05 <= float(m.group(1)) <= 2.0
     assert "**Quality**: FP8 keeps ~99.5-100%" in a.answer
+
+
+def test_two_models_that_fit_are_compared_on_bytes_read_per_token_and_offload_is_answered():
+    a = ask("Coding agent backend: gpt-oss-120b or Qwen3-235B-A22B? We have 4x H100 80GB (NVLink). Which would you run "
+            "and what's the tradeoff? Also do we need CPU offload for the Qwen one?")
+    # gpt-oss-120b: ~5.1B active in MXFP4 (~4.25 bits) -> ~3 GB a token; Qwen3-235B-A22B in FP8: ~22B active x 1 byte
+    # -> ~22 GB a token: gpt-oss decodes several times faster per stream; both fit, so no offload
+    m = re.search(r"gpt-oss-120b decodes about ([\d.]+)× faster", a.answer)
+    assert m and 4 <= float(m.group(1)) <= 9
+    assert "No CPU offload needed" in a.answer
