@@ -345,3 +345,13 @@ def test_two_models_that_fit_are_compared_on_bytes_read_per_token_and_offload_is
     m = re.search(r"gpt-oss-120b decodes about ([\d.]+)× faster", a.answer)
     assert m and 4 <= float(m.group(1)) <= 9
     assert "No CPU offload needed" in a.answer
+
+
+def test_capacity_with_no_user_target_also_gives_the_load_at_chat_speed():
+    a = ask("Qwen2.5-72B-Instruct 做客服，单机八卡 A800 80G。每个请求输入 2k、输出 500 左右，整机大概能扛多少 QPS？每路速度大概多少？")
+    # a full KV pool (~540 sequences of 2.5k tokens) leaves each user ~3 tokens/s: a queue; at >= 20 tokens/s each the
+    # batch is a few dozen sequences; each request costs its prefill (~0.2 s) plus 500 tokens of the batch's decode
+    f = a.figures if "requests_per_s_at_chat_speed" in a.figures else next(
+        x.figures for x in a.asks if "requests_per_s_at_chat_speed" in x.figures)
+    assert f["tokens_per_s_per_user_at_chat_speed"] >= 20 and 1.0 <= f["requests_per_s_at_chat_speed"] <= 4.0
+    assert f["sequences_at_chat_speed"] < f.get("max_concurrent_sequences", 10_000)

@@ -1206,6 +1206,9 @@ def _kv_line(ctx: Ctx, model, r, batch: int, context: int | None = None) -> str:
         ("。" if ctx.zh else ".")
 
 
+CHAT_TOKENS_PER_S = 20.0  # a chat user's comfortable stream: ITL <= 50 ms, the latency target serving plans use
+
+
 def _request_shape(req, context: int) -> tuple[int, int]:
     """(prompt, output) tokens of one request of a serving load: as stated, else an output of an eighth of the
     context (at most 512) and the rest of the context as the prompt."""
@@ -1250,7 +1253,22 @@ def _rate_at_capacity(ctx: Ctx, model, gpu, fmt: str, context: int, seqs: int) -
                  f"同时 {seqs} 路时：约 **{shown_zh}** = **每秒 {made:,.0f} 个输出 token**（每个输入 {prompt:,} + 输出 {out:,} token：每个请求预填充 "
                  f"{one.ttft_s:.2f} 秒，加上整批每秒 {full.decode_tokens_per_s_total:,.0f} token 的解码）。此时每个用户约 "
                  f"{per_user:,.1f} token/秒（别人的提示在预填充时解码会暂停）；同时在线的少，每人就快。") + alone
-    return ["", line], {"requests_per_s_at_capacity": round(rps, 2),
+    figs = {}
+    if per_user < CHAT_TOKENS_PER_S and not req.tokens_per_s_per_user and seqs > 1:
+        # a full KV pool is a queue, not a service: the load at which each user still reads comfortably
+        got = _users_at_rate(ctx, model, gpu, fmt, context, CHAT_TOKENS_PER_S, seqs)
+        if got and got[0] >= 1:
+            n2, each = got
+            at = estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, batch=n2, **base))
+            rps2 = requests_per_s(one.ttft_s, out, at.decode_tokens_per_s_total) if at.decode_tokens_per_s_total else 0
+            figs = {"requests_per_s_at_chat_speed": round(rps2, 2), "sequences_at_chat_speed": n2,
+                    "tokens_per_s_per_user_at_chat_speed": round(each, 1)}
+            line += ctx.t(f" **At a chat speed of ≥ {CHAT_TOKENS_PER_S:g} tokens/s each** (ITL ≤ 50 ms, the usual target): "
+                          f"**{n2} in flight, about {rps2:,.1f} requests/s** ({each:,.1f} tokens/s each) — the figure to "
+                          "plan a service on.",
+                          f"**按聊天常用的每路 ≥ {CHAT_TOKENS_PER_S:g} token/秒**（每 token ≤ 50 毫秒）：**同时 {n2} 路，约每秒 "
+                          f"{rps2:,.1f} 个请求**（每路 {each:,.1f} token/秒）——按这个数规划服务。")
+    return ["", line], figs | {"requests_per_s_at_capacity": round(rps, 2),
                         "tokens_per_s_at_capacity": full.decode_tokens_per_s_total,
                         "tokens_per_s_per_user_at_capacity": round(per_user, 2),
                         "output_tokens_per_s_at_capacity": round(made)}
