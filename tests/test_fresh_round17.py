@@ -355,3 +355,13 @@ def test_capacity_with_no_user_target_also_gives_the_load_at_chat_speed():
         x.figures for x in a.asks if "requests_per_s_at_chat_speed" in x.figures)
     assert f["tokens_per_s_per_user_at_chat_speed"] >= 20 and 1.0 <= f["requests_per_s_at_chat_speed"] <= 4.0
     assert f["sequences_at_chat_speed"] < f.get("max_concurrent_sequences", 10_000)
+
+
+def test_the_users_own_scaling_after_an_approx_sign_is_checked_not_used_as_the_run():
+    a = ask("Meta's model card says Llama 3.1 405B took 30.84M H100 GPU-hours. We want to pretrain a 7B from scratch on "
+            "1T tokens on H100s, so roughly 30.84M x (7/405) ≈ 533k GPU-hours, right? How many days is that on 256 H100s?")
+    # the 30.84M were for ~15.6T tokens: 30.84e6 x (7/405) x (1/15.6) = ~34,000 GPU-hours, not 533k; the estimate:
+    # 6 x 7e9 x 1e12 = 4.2e22 FLOPs / (989.4e12 x 0.40) = 1.06e8 s = ~29,500 GPU-hours (+ attention ~30,600):
+    # on 256 GPUs ~5 days
+    assert "**No: not 533,000 GPU-hours, about 34," in a.answer
+    assert 4 <= a.figures["wall_days"] <= 6.5

@@ -976,7 +976,7 @@ def _same_compute(ctx: Ctx, a: str, b: str) -> bool:
 def _claimed_gpu_hours(question: str) -> float | None:
     """GPU-hours the user worked out themselves ('… 7/405 = ~530k GPU-hours, right?', '算下来约 53 万卡时对吧'): a result
     written after '=' or '算下来', or None."""
-    m = re.search(r"(?:=|算下来|算出来|折算下来|that'?s)\s*(?:~|≈|about |around |roughly |约|大约|大概)?\s*(\d+(?:\.\d+)?)\s*"
+    m = re.search(r"(?:=|≈|~=|≃|算下来|算出来|折算下来|that'?s)\s*(?:~|≈|about |around |roughly |约|大约|大概)?\s*(\d+(?:\.\d+)?)\s*"
                   r"(万|亿|k|m|million|thousand)?\s*(?:[a-z0-9-]+\s*)?(?:gpu[\s-]*hours?|gpu[\s-]*hrs?|卡时|gpu\s*小时)",
                   question.lower())
     if not m:

@@ -798,7 +798,7 @@ def quoted_run_figures(text: str) -> tuple[float, float, str] | None:
         m = re.search(r"(\d+(?:\.\d+)?)\s*(万|亿|k|m|million|thousand)?\s*(?:[a-z0-9-]+\s*)?(?:gpu[\s-]*hours?|gpu[\s-]*hrs?|卡时|gpu\s*小时)",
                       sentence)
         found = tokens(sentence).get("tokens")
-        if m and re.search(r"=\s*(?:~|≈|about |around |roughly |约|大约)?\s*$", sentence[:m.start()]):
+        if m and re.search(r"(?:=|≈|~=|≃)\s*(?:~|≈|about |around |roughly |约|大约)?\s*$", sentence[:m.start()]):
             continue  # ('so that's ~30.84M x 7/405 = ~530k GPU-hours'): the user's own arithmetic, not a run quoted
         if m and found:
             hours = float(m.group(1)) * {"万": 1e4, "亿": 1e8, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(
