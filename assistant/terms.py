@@ -137,7 +137,26 @@ WORTH_ASK = (r"值不值|值得吗|值得多花|值得买吗|划算吗|划不划
 _TRAIN_WORDS = r"训练|微调|预训练|(?<![a-z])(?:train\w*|fine[\s-]?tun\w*|finetun\w*|sft|lora|qlora|pre[\s-]?train\w*)(?![a-z])"
 
 
-def card_worth(ids: list[str], catalog: Catalog, zh: bool, training: bool, prices=()) -> str | None:
+def _stated_discount(question: str, fast, slow) -> float | None:
+    """The price of `fast` over `slow` the message states ('PCIe is ~30% cheaper', 'SXM 贵 40%'), or None."""
+    low = (question or "").lower()
+    m = re.search(r"([a-z]*\d{0,4}\s*(?:pcie|sxm\d?|nvl)|[a-z]+\d{2,4}\w*)\s*(?:is|are|版)?\s*(?:about|~|roughly|around|约|大约)?\s*"
+                  r"(\d{1,2})\s*%\s*(cheaper|more expensive|dearer|便宜|贵)", low)
+    if not m:
+        return None
+    word, pct, way = m.group(1).strip(), int(m.group(2)) / 100, m.group(3)
+    def names(g) -> str:
+        return f"{g.id} {g.name} {g.form_factor}".lower()
+    target = fast if word and word.split()[-1] in names(fast) and word.split()[-1] not in names(slow) else \
+        slow if word and word.split()[-1] in names(slow) and word.split()[-1] not in names(fast) else None
+    if target is None or not 0 < pct < 1:
+        return None
+    cheap = way in ("cheaper", "便宜")
+    ratio = (1 / (1 - pct)) if cheap else (1 + pct)  # the dearer one's price over the other's
+    return ratio if (target is slow) == cheap else 1 / ratio
+
+
+def card_worth(ids: list[str], catalog: Catalog, zh: bool, training: bool, prices=(), question: str = "") -> str | None:
     """'H100 PCIe or SXM for serving: is the SXM worth it?': the faster card's edge on what the job is bound by
     (memory bandwidth for decoding, dense compute for training and prefill) against its price ratio (on-demand rent,
     else the new purchase price, from the price table): worth it when it costs less than its speed-up."""
@@ -164,6 +183,16 @@ def card_worth(ids: list[str], catalog: Catalog, zh: bool, training: bool, price
             return None
         return got[0].typical if got else None
 
+    cheaper = _stated_discount(question, fast, slow)
+    if cheaper:  # ('PCIe is ~30% cheaper per GPU'): the user's own price ratio decides it
+        pr = cheaper
+        yes = pr < r
+        return (f"**值不值**：{fast.name} 的{what_zh}是 {slow.name} 的 {r:.2f} 倍，按你说的价差贵 {pr:.2f} 倍：" +
+                ("**值**，每花一块钱得到的速度更多。" if yes else "**不值**，每块钱的速度更低；除非你要它的显存或互联。")
+                if zh else
+                f"**Worth it?** {fast.name} has {r:.2f}× {slow.name}'s {what_en} for {pr:.2f}× the price (your quoted "
+                "difference): " + ("**yes**, more speed per dollar." if yes else "**no**: less speed per dollar, unless "
+                                   "you need its memory or link."))
     for kind, unit_en, unit_zh in (("rent_on_demand", "/GPU-h rent", "/卡时 租价"), ("buy_new", " to buy", " 购价")):
         pf, ps = price(fast.id, kind), price(slow.id, kind)
         if pf and ps:
@@ -255,9 +284,11 @@ def term_lines(question: str, req, catalog: Catalog, prices=()) -> list[str]:
         line = format_quality(fmts, zh) if fmts else None
         if line:
             out.append(line)
-    if re.search(WORTH_ASK, low) and len(set(req.gpus or [])) >= 2:
+    if (re.search(WORTH_ASK, low) or re.search(r"\d\s*%\s*(?:cheaper|more expensive|dearer|便宜|贵)", low)) and \
+            len(set(req.gpus or [])) >= 2:
         line = card_worth(list(req.gpus), catalog, zh, str(req.intent).startswith("training") or
-                          req.method in ("full", "lora", "qlora", "pretrain") or bool(re.search(_TRAIN_WORDS, low)), prices)
+                          req.method in ("full", "lora", "qlora", "pretrain") or bool(re.search(_TRAIN_WORDS, low)), prices,
+                          question)
         if line:
             out.append(line)
     if re.search(FULL_MEANING_ASK, low):

@@ -365,3 +365,14 @@ def test_the_users_own_scaling_after_an_approx_sign_is_checked_not_used_as_the_r
     # on 256 GPUs ~5 days
     assert "**No: not 533,000 GPU-hours, about 34," in a.answer
     assert 4 <= a.figures["wall_days"] <= 6.5
+
+
+@pytest.mark.parametrize("text, ratio", [
+    ("whats the real diff between H100 PCIe and H100 SXM for serving 70B models? vendor quoted both, PCIe is ~30% "
+     "cheaper per GPU", 1 / 0.7),
+    ("H100 PCIe vs H100 SXM for serving Llama 3.1 70B: SXM is 20% more expensive, worth it?", 1.2),
+])
+def test_a_stated_price_difference_decides_worth_it(text, ratio):
+    a = ask(text)
+    # decode is bound by memory bandwidth: 3,350 / 2,000 GB/s = 1.68x for SXM; the user's price ratio is below it: yes
+    assert f"for {ratio:.2f}× the price (your quoted difference): **yes**" in a.answer
