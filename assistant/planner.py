@@ -1598,14 +1598,18 @@ def _which_server(ctx: Ctx) -> str:
     """'the vendor quoted us "a DGX": is one enough for full fine-tuning of a 70B?': the generation decides it (320 GB
     to 1.4 TB of GPU memory): which one, asked, with the job's fit on each meanwhile (the body sizes the default)."""
     req = ctx.req
-    if "gpu" in req.stated or not req.model or req.intent not in ("training_memory", "inference_memory") or \
-            not re.search(r"(?<![a-z])(?:dgx|hgx)(?![a-z]|\s*[abh]\d)", ctx.question.lower()):
+    low = ctx.question.lower()
+    a100_any = re.search(r"(?<![a-z])dgx[\s-]*a100(?![\s-]*(?:40|80|320|640))", low)  # 'a DGX A100': 320 GB or 640 GB
+    if not req.model or req.intent not in ("training_memory", "inference_memory") or not (a100_any or (
+            "gpu" not in req.stated and re.search(r"(?<![a-z])(?:dgx|hgx)(?![a-z]|\s*[abh]\d)", low))):
         return ""
     from assistant.plans.infer import fits_on
     from assistant.plans.train import memory_at
 
     model, rows = ctx.model(), []
-    for label, gid in SERVER_GENERATIONS:
+    serve_too = req.intent == "training_memory" and re.search(r"推理|部署|(?<![a-z])(?:inference|serv(?:e|ing)|deploy\w*)(?![a-z])", low)
+    gens = [g for g in SERVER_GENERATIONS if g[1].startswith("a100")] if a100_any else SERVER_GENERATIONS
+    for label, gid in gens:
         try:
             gpu = ctx.deps.catalog.gpu(gid)[0]
             if req.intent == "training_memory":
@@ -1614,14 +1618,25 @@ def _which_server(ctx: Ctx) -> str:
             else:
                 r = fits_on(model, gpu, 8, req.precision or model.native_precision, req.context or 4096, req.batch or 1)
                 ok, need = r.fits, r.min_gpus
+            served = fits_on(model, gpu, 8, model.native_precision, req.context or 4096, 1) if serve_too else None
         except (ValueError, LookupError):
             continue
         verdict = ctx.t("fits" if ok else f"does not fit (needs {need or 'more'})",
                         "放得下" if ok else f"放不下（至少 {need or '更多'} 张）")
-        rows.append([label, f"8 × {gpu.memory_gb:g} = {8 * gpu.memory_gb:,.0f} GB", f"{r.per_gpu_gb:,.1f}", verdict])
-    if len(rows) < 3:
+        row = [label, f"8 × {gpu.memory_gb:g} = {8 * gpu.memory_gb:,.0f} GB", f"{r.per_gpu_gb:,.1f}", verdict]
+        if served is not None:
+            row.append(ctx.t(f"fits ({served.per_gpu_gb:,.1f} GB/GPU)" if served.fits else "does not fit",
+                             f"放得下（每卡 {served.per_gpu_gb:,.1f} GB）" if served.fits else "放不下"))
+        rows.append(row)
+    if len(rows) < (2 if a100_any else 3):
         return ""
     head = [ctx.t("box", "机型"), ctx.t("GPU memory", "显存合计"), ctx.t("GB per GPU", "每卡 GB"), ctx.t("this job", "这个任务")]
+    if serve_too:
+        head.append(ctx.t(f"inference, {model.native_precision.upper()}", f"推理（{model.native_precision.upper()}）"))
+    if a100_any:
+        return ctx.t("**Which DGX A100?** It was sold with 40 GB cards (320 GB) and with 80 GB cards (640 GB); this job on "
+                     "each:", "**是哪一款 DGX A100？** 有 40 GB 卡（共 320 GB）和 80 GB 卡（共 640 GB）两种；这个任务在两种上：") + \
+            "\n\n" + md_table(head, rows) + "\n\n"
     return ctx.t("**Which DGX?** The generation decides it (the default below is a DGX A100 80GB); this job on each:",
                  "**是哪一代 DGX？** 答案取决于它（下面默认按 DGX A100 80GB 计算）；这个任务在各代上：") + "\n\n" + \
         md_table(head, rows) + "\n\n"

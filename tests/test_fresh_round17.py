@@ -376,3 +376,13 @@ def test_a_stated_price_difference_decides_worth_it(text, ratio):
     a = ask(text)
     # decode is bound by memory bandwidth: 3,350 / 2,000 GB/s = 1.68x for SXM; the user's price ratio is below it: yes
     assert f"for {ratio:.2f}× the price (your quoted difference): **yes**" in a.answer
+
+
+def test_a_dgx_a100_without_its_memory_shows_both_versions_and_inference():
+    a = ask('we\'re being offered "a DGX A100" for cheap. can it do full fine-tuning of Llama 3.1 70B or is it only good '
+            "for inference?")
+    # full fine-tune: 16 B x 70.6e9 = 1.13 TB of states > 320 GB and > 640 GB; BF16 inference: 141 GB of weights fits
+    # either box (8 x 40 = 320 GB, 8 x 80 = 640 GB)
+    assert "**Which DGX A100?**" in a.answer
+    rows = [line for line in a.answer.splitlines() if line.startswith("| DGX A100")]
+    assert len(rows) == 2 and all("does not fit" in r and "| fits (" in r for r in rows)
