@@ -386,3 +386,11 @@ def test_a_dgx_a100_without_its_memory_shows_both_versions_and_inference():
     assert "**Which DGX A100?**" in a.answer
     rows = [line for line in a.answer.splitlines() if line.startswith("| DGX A100")]
     assert len(rows) == 2 and all("does not fit" in r and "| fits (" in r for r in rows)
+
+
+def test_turning_on_fp8_kv_asks_the_with_and_without():
+    text = "Llama-3.1-8B 要支持 128k 上下文，单卡 L40S。最多几个 128k 的请求能同时跑？开 FP8 KV cache 能翻倍吗？首 token 大概要等多久？"
+    assert [a.update.get("kv_dtype") for a in _asks(text)] == ["bf16", "fp8"]
+    # KV per token: 2 x 32 layers x 8 KV heads x 128 x 2 B = 128 KiB (bf16), 64 KiB (fp8); one 128k request: 17.2 GB
+    # (bf16) or 8.6 GB (fp8); L40S 48 GB less 16 GB of weights and the runtime leaves room for 1 (bf16) or 2 (fp8)
+    assert "2.00 倍" in ask(text).answer

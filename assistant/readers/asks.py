@@ -56,7 +56,10 @@ def _need_near(low: str, at: int) -> bool:
     before, after = low[max(0, at - 36):at], low[at:at + 48]
     return bool(re.search(r"(?:" + _NEED + r")[^.?!。？！]{0,14}$", before)
                 or re.search(r"^[^.?!。？！]{0,30}?(?:" + w(r"needed|required|necessary|worth it|a must|need(?:ed)? at all") +
-                             r"|有必要|必要吗|需要吗|必须吗|要开吗|要用吗)", after))
+                             r"|有必要|必要吗|需要吗|必须吗|要开吗|要用吗)", after)
+                or (re.search(r"(?:开|打开|启用|开启|用上|(?<![a-z])(?:enable|turn on|switch on|with))\s*$", before) and
+                    re.search(r"^[^.?!。？！]{0,30}?(?:能|可以|会)?(?:翻倍|加倍|多一倍|double|twice|多多少|多几|more|提升多少|快多少)",
+                              after)))
 
 
 # 'how much more / less', '差多少', 'which is cheaper': a follow-up asking the difference between the thread's alternatives
