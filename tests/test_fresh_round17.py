@@ -394,3 +394,15 @@ def test_turning_on_fp8_kv_asks_the_with_and_without():
     # KV per token: 2 x 32 layers x 8 KV heads x 128 x 2 B = 128 KiB (bf16), 64 KiB (fp8); one 128k request: 17.2 GB
     # (bf16) or 8.6 GB (fp8); L40S 48 GB less 16 GB of weights and the runtime leaves room for 1 (bf16) or 2 (fp8)
     assert "2.00 倍" in ask(text).answer
+
+
+def test_what_batch_and_seq_is_answered_with_a_micro_batch_table():
+    a = ask("Full fine-tune of Mistral 7B on a single RTX 6000 Ada (48GB): possible? what batch/seq can we do? or should "
+            "we just LoRA?")
+    # full: 16 B x 7.24e9 = 116 GB of states > 48 GB; LoRA: 14.5 GB of bf16 weights leaves ~30 GB for activations, and
+    # with full recomputation each 2k-token sequence keeps only its layer inputs, so the batch halves as the length doubles
+    assert "Micro-batch per GPU that fits" in a.answer and "what batch/seq" not in a.answer.split("**Not answered**")[-1] \
+        if "**Not answered**" in a.answer else "Micro-batch per GPU that fits" in a.answer
+    rows = re.findall(r"\| ([\d,]+) \| (\d+) \|", a.answer)
+    got = {int(s.replace(",", "")): int(b) for s, b in rows}
+    assert got[2048] >= 2 * got[8192] >= 2

@@ -442,6 +442,37 @@ def _standard_fixes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[s
     return out, figs
 
 
+# 'what batch/seq can we do?', '能开多大 batch、多长序列': the micro-batch each sequence length allows
+BATCH_SEQ_ASK = (r"(?<![a-z])(?:what|which|how (?:big|large|much)|max(?:imum)?)\s+(?:micro[\s-]?)?batch|batch\s*/\s*seq|"
+                 r"batch (?:size )?(?:and|&|/) ?seq|(?:多大|最大)(?:的)?\s*(?:micro[\s-]?)?batch|batch\s*(?:能|可以)?(?:开|设)(?:多大|到多少)")
+BATCH_LENGTHS = (2048, 4096, 8192, 16384)
+BATCH_SIZES = (1, 2, 4, 8, 16, 32)
+
+
+def _batch_by_length(ctx: Ctx, model, gpu, method: str) -> str:
+    """The largest micro-batch per GPU that fits at each common sequence length for `method` (the same settings
+    otherwise), as a table; a length where even one sequence does not fit says so."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    rows = []
+    for seq in BATCH_LENGTHS:
+        best = None
+        for b in BATCH_SIZES:
+            try:
+                args = _memory_args(ctx, method) | _stated_layout(ctx) | {"seq_len": seq, "micro_batch": b}
+                r = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args))
+            except ValueError:
+                break
+            if not r.fits:
+                break
+            best = (b, r.per_gpu_gb)
+        rows.append([f"{seq:,}", str(best[0]) if best else ctx.t("none", "放不下"), f"{best[1]:.1f}" if best else "-"])
+    return ctx.t(f"**Micro-batch per GPU that fits** ({method}, the same settings otherwise; reach a larger global batch "
+                 "with gradient accumulation):", f"**每卡能放下的 micro-batch**（{method}，其余设置不变；更大的全局 batch 用梯度累积）：") + \
+        "\n\n" + md_table([ctx.t("sequence length", "序列长度"), ctx.t("largest micro-batch", "最大 micro-batch"),
+                             ctx.t("GB per GPU", "每卡 GB")], rows)
+
+
 def _headroom(ctx: Ctx, model, gpu, method: str, per_gpu_gb: float) -> str:
     """A tight fit's way to headroom: each usual change not yet made, with what it saves per GPU."""
     saves, prev = [], per_gpu_gb
@@ -635,6 +666,13 @@ def training_memory(ctx: Ctx) -> Answer:
             figures_extra = {}
     else:
         figures_extra = {}
+    if re.search(BATCH_SEQ_ASK, ctx.question.lower()):  # 'what batch/seq can we do?': the micro-batch at each length
+        fit = next((o for o in options if o.fits), None)
+        if fit is not None:
+            table = _batch_by_length(ctx, model, gpu, fit.method)
+            if table:
+                lines += ["", table]
+                ctx.used |= {"seq_len", "micro_batch"}
     adapters = [(m, r) for m, r in results.items() if m in ("lora", "qlora")]
     if adapters:  # what LoRA trains: the adapter's parameters, a sliver of the model's
         m, r = adapters[0]

@@ -974,6 +974,10 @@ def _unanswerable(clause: str, at: int) -> bool:
                  r"sequences?|sessions?|chats?).{0,25}(?:at once|concurrent\w*|simultaneous\w*|in parallel)|同时.{0,6}(?:几|多少)", clause):
         return False  # ('how long can the context go / how many long-context requests at once?'): the memory answer's
         # longest context and sequences at once
+    from assistant.plans.train import BATCH_SEQ_ASK
+
+    if re.search(BATCH_SEQ_ASK, clause):
+        return False  # ('what batch/seq can we do?'): the memory answer's micro-batch at each length
     if re.search(ESTIMATE_ASK + "|" + SCALE_CHECK + "|" + CONTEXT_LEFT, clause):
         return False  # ('that can't be right. what's the realistic estimate?': the message's own figure, asked again)
     if re.search(r"req(?:uest)?s?\s*/\s*s|requests? (?:per|a|each) second|(?<![a-z])(?:qps|rps|sla|ttft|tpot|itl)(?![a-z])|"
