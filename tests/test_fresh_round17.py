@@ -406,3 +406,15 @@ def test_what_batch_and_seq_is_answered_with_a_micro_batch_table():
     rows = re.findall(r"\| ([\d,]+) \| (\d+) \|", a.answer)
     got = {int(s.replace(",", "")): int(b) for s, b in rows}
     assert got[2048] >= 2 * got[8192] >= 2
+
+
+def test_a_minimum_number_of_8_gpu_nodes_is_answered_in_nodes():
+    text = ("Thinking about full fine-tune (SFT) of Llama 3.1 405B on ~500M tokens. Minimum number of 8x H100 nodes, and "
+            "how long would it run?")
+    r = _req(text)
+    assert r.gpus_per_node == 8 and r.num_gpus is None
+    a = ask(text)
+    # full fine-tune states: 16 B x 405.9e9 = 6.5 TB; at ~84.7 GB usable per H100 (less activations and buffers) that is
+    # ~114 GPUs, in whole 8-GPU nodes 15 (120 GPUs); 6 x 405.9e9 x 5e8 = 1.2e21 FLOPs / (120 x 989.4e12 x 0.40) = ~7 h
+    assert "**15 × 8-GPU nodes (120 GPUs)**" in a.answer
+    assert 4 <= a.figures["wall_hours"] <= 11

@@ -1514,6 +1514,13 @@ def training_time(ctx: Ctx) -> Answer:
     ctx.req = req
     n = req.num_gpus or 1
     lines = [T(lang, "tt_head", model=model.name, n=n, tokens=tokens, method=results[0].method)]
+    per = req.gpus_per_node if "gpus_per_node" in req.stated and "num_gpus" not in req.stated else None
+    if per and n >= per:  # ('minimum number of 8x H100 nodes?'): the count in whole nodes first
+        nodes = math.ceil(n / per)
+        lines.insert(0, ctx.t(f"**{nodes} × {per}-GPU nodes ({nodes * per} GPUs)**: the count this job is sized on (why: see "
+                              "the assumptions); the time on them below.",
+                              f"**{nodes} 台 {per} 卡机（{nodes * per} 张卡）**：这个任务按这么多卡估算（原因见假设）；"
+                              "下面是在这些卡上的时间。"))
     if per_card and len(set(per_card.values())) > 1:
         lines[0] = T(lang, "tt_head", model=model.name, n="/".join(str(per_card[g]) for g in gpus), tokens=tokens,
                      method=results[0].method)

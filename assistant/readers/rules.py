@@ -977,7 +977,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             counts = {"num_gpus": int(bare.group(1))}
     stated |= {k: v for k, v in counts.items() if v is not None}
     per_box = re.search(r"(?:几|多少)\s*(?:台|个)\s*(\d{1,2})\s*(?:卡|张卡|gpu)|" + slots.w(
-        r"how many (\d{1,2})[\s-]*(?:gpu|card|x)[\s-]*(?:\w+[\s-]+)?(?:servers?|nodes?|boxes|box|machines?)"), low)
+        r"(?:how many|(?:minimum|min|smallest|least) (?:number|count) of|number of) (\d{1,2})[\s-]*(?:gpu|card|x)[\s-]*"
+        r"(?:\w+[\s-]+)?(?:servers?|nodes?|boxes|box|machines?)"), low)
     if per_box:  # '几台 8 卡 H20 整机够？': the server's size is given, their number is asked
         stated["gpus_per_node"] = int(per_box.group(1) or per_box.group(2))
         if stated.get("num_gpus") == stated["gpus_per_node"] and not stated.get("nodes"):
