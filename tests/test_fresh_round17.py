@@ -418,3 +418,14 @@ def test_a_minimum_number_of_8_gpu_nodes_is_answered_in_nodes():
     # ~114 GPUs, in whole 8-GPU nodes 15 (120 GPUs); 6 x 405.9e9 x 5e8 = 1.2e21 FLOPs / (120 x 989.4e12 x 0.40) = ~7 h
     assert "**15 × 8-GPU nodes (120 GPUs)**" in a.answer
     assert 4 <= a.figures["wall_hours"] <= 11
+
+
+def test_a_70b_on_one_4090_names_the_routes_people_use_on_that_card():
+    a = ask("can I run llama 3 70b on a 4090?")
+    # Q4_K_M 70.6e9 x 4.85 bits = 42.8 GB: ~22 GB on the card, ~21 GB read from dual-channel DDR5 (89.6 GB/s x 0.6)
+    # each token -> ~0.4 s -> ~2.5 tokens/s; Qwen2.5 32B Q4_K_M = 32.8e9 x 4.85 / 8 = 19.9 GB fits whole:
+    # 1,008 x 0.8 / 19.9 = ~40 tokens/s
+    line = next(x for x in a.answer.split("\n\n") if x.startswith("**What does fit**"))
+    m = re.search(r"~([\d.]+) tokens/s on dual-channel DDR5", line)
+    assert m and 1.5 <= float(m.group(1)) <= 4
+    assert "a smaller model whole on the card: Qwen2.5 32B in Q4_K_M" in line

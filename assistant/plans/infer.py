@@ -937,15 +937,45 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
     box = _cheapest_box(ctx, model, gpu, n, fmt, context, batch) if gpu.vendor != "Apple" else None
     if box:
         ways.append(box)
-    if desk_card(gpu) and gpu.vendor != "Apple" and batch <= 4 and (not total or total > 8):
-        # ('DeepSeek-V3 on two 4090s'): more desk cards than a machine holds; what such users run is a hybrid
+    if desk_card(gpu) and gpu.vendor != "Apple" and batch <= 4 and (not total or total > 8 or n == 1):
+        # ('DeepSeek-V3 on two 4090s', 'Llama 3 70B on a 4090?'): more than the desk cards hold; what such users run is
+        # a hybrid (layers in system RAM)
         hybrid = _hybrid_offload(ctx, model, gpu, n, context)
         if hybrid:
             ways.append(hybrid)
+    if desk_card(gpu) and gpu.vendor != "Apple" and n == 1 and batch <= 4:
+        smaller = _smaller_model_on(ctx, model, gpu, context)
+        if smaller:
+            ways.append(smaller)
     if not ways:
         return []
     return ["", ctx.t("**What does fit**: ", "**放得下的方案**：") + ("; " if not ctx.zh else "；").join(ways)
             + ("." if not ctx.zh else "。")]
+
+
+SMALLER_ON_ONE_CARD = ("qwen2.5-32b", "qwen3-14b", "llama-3.1-8b")  # strong open models a desk card runs in 4-bit
+
+
+def _smaller_model_on(ctx: Ctx, model, gpu, context: int) -> str | None:
+    """A model too big for one desk card: the largest of a few strong smaller open models that fits it whole in
+    Q4_K_M (what people run instead), with its one-stream speed bound (memory bandwidth over the weight bytes)."""
+    from tools.params import count_parameters
+
+    big = count_parameters(model).total
+    for mid in SMALLER_ON_ONE_CARD:
+        try:
+            other = ctx.deps.catalog.model(mid)[0]
+        except LookupError:
+            continue
+        if count_parameters(other).total >= 0.8 * big:
+            continue
+        x = fits_on(other, gpu, 1, "q4_k_m", min(context, 8192), 1)
+        if x.fits:
+            tps = 0.8 * (gpu.memory_bandwidth_gbps or 0) / max(x.weights_total_gb, 0.1)
+            return ctx.t(f"a smaller model whole on the card: {other.name} in Q4_K_M ({x.per_gpu_gb:.1f} GB, up to "
+                         f"~{tps:,.0f} tokens/s for one user)",
+                         f"换小一点的模型整个放进这张卡：{other.name} Q4_K_M（{x.per_gpu_gb:.1f} GB，单人最快约 {tps:,.0f} token/秒）")
+    return None
 
 
 def _cheapest_box(ctx: Ctx, model, gpu, n: int, fmt: str, context: int, batch: int) -> str | None:
