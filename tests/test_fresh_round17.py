@@ -429,3 +429,14 @@ def test_a_70b_on_one_4090_names_the_routes_people_use_on_that_card():
     m = re.search(r"~([\d.]+) tokens/s on dual-channel DDR5", line)
     assert m and 1.5 <= float(m.group(1)) <= 4
     assert "a smaller model whole on the card: Qwen2.5 32B in Q4_K_M" in line
+
+
+@pytest.mark.parametrize("text, n", [("self-host a 70B for ~30 internal users, what GPUs?", 30),
+                                     ("Qwen3-32B for 120 company users, how many L40S?", 120)])
+def test_internal_users_are_a_team_not_requests_in_flight(text, n):
+    r = _req(text)
+    assert r.team_size == n and not r.concurrent_users
+
+
+def test_internal_users_at_once_are_in_flight():
+    assert _req("self-host a 70B for 30 internal users at once, what GPUs?").concurrent_users == 30

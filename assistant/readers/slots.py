@@ -620,7 +620,9 @@ TEAM = (r"(\d+)\s*(?:来|多|余)?\s*(?:个|号)?人(?:左右|上下)?\s*(?:的)
           r"(?:team|group|lab)\s*[(,:]\s*(?:~|about |around |roughly )?(\d+)\s*(?:ppl|people|persons|folks|users|devs|"
           r"engineers)|"
           r"(?:for|by)\s*(?:~|about |around |roughly )?(\d+)\s*(?:ppl|people|persons|folks)(?! (?:at once|concurrently|"
-          r"simultaneously|in parallel))"))
+          r"simultaneously|in parallel))|"
+          r"(?:~|about |around |roughly )?(\d+)\s*(?:internal|in-house|company|office|employee)\s+users(?! (?:at once|"
+          r"concurrently|simultaneously|in parallel|online))"))  # ('~30 internal users'): the people, not requests in flight
 
 
 def load_words(text: str) -> str:
