@@ -440,3 +440,12 @@ def test_internal_users_are_a_team_not_requests_in_flight(text, n):
 
 def test_internal_users_at_once_are_in_flight():
     assert _req("self-host a 70B for 30 internal users at once, what GPUs?").concurrent_users == 30
+
+
+def test_a_deployment_budget_with_no_model_is_held_against_each_size():
+    a = ask("我们想做大模型私有化部署，预算 100 万够不够？")
+    assert a.status == "needs_clarification" and "model" in a.clarification.missing
+    # the full DeepSeek-V3/R1 in FP8 needs 8 x 96 GB H20 (~671 GB of weights): the price table's ~¥1.2M for the cards,
+    # over ¥1M; a 72B in BF16 on 2 H20 (~¥300k) is within it
+    verdict = next(p for p in a.answer.split("\n\n") if p.startswith("**对照你的 ¥1,000,000**"))
+    assert "不够 DeepSeek-V3" in verdict and "Qwen2.5 72B" in verdict.split("不够")[0]

@@ -1948,7 +1948,7 @@ def deployment_tiers(ctx: Ctx) -> Answer:
 
     cur = _currency(ctx)
     s = _sym(cur)
-    rows = []
+    rows, bought = [], []
     for mid, gid, n in _DEPLOY_TIERS["zh" if ctx.zh else "en"]:
         try:
             model, gpu = ctx.deps.catalog.model(mid)[0], ctx.deps.catalog.gpu(gid)[0]
@@ -1972,6 +1972,7 @@ def deployment_tiers(ctx: Ctx) -> Answer:
         buy = next((k.typical for k in gpu_prices(ctx.deps.prices(), gid, cur, kinds=("buy_new",)).kinds), None)
         rows.append([model.name, f"{n}× {gpu.name.replace('NVIDIA ', '')} ({fmt.upper()})",
                      f"{s}{rate * n * HOURS_PER_MONTH:,.0f}" if rate else "-", f"{s}{buy * n:,.0f}" if buy else "-"])
+        bought.append((model.name, buy * n if buy else None))
     head = [ctx.t("model size", "模型"), ctx.t("hardware that holds it (8k context, a few users)", "放得下的硬件（8k 上下文，少量并发）"),
             ctx.t("rent a month (24×7)", "租一个月（全天）"), ctx.t("buy the cards", "买卡")]
     text = ctx.t("**It turns on which model and how much use**: the same question runs from a few hundred to over a hundred "
@@ -1981,6 +1982,20 @@ def deployment_tiers(ctx: Ctx) -> Answer:
         + "\n\n" + md_table(head, rows) + "\n\n" + ctx.t(
             "More users at once need more cards (or replicas) on top; an API instead costs per token and nothing when idle.",
             "同时用的人多了要在此基础上加卡（或副本）；调用 API 则按 token 计费，闲时不花钱。")
+    budget = ctx.req.budget
+    if budget and any(b for _, b in bought):  # ('预算 100 万够不够'): each size's cards against the budget
+        within = [m for m, b in bought if b and b <= budget]
+        over = [m for m, b in bought if b and b > budget]
+        ctx.used.add("budget")
+        text += "\n\n" + ctx.t(
+            f"**Against your {s}{budget:,.0f}** (the cards' price above; leave room for the server, network and storage "
+            "where the price is the cards alone): "
+            + (f"enough for {', '.join(within)}" if within else "none of these sizes")
+            + (f"; not for {', '.join(over)}" if over else "") + ". Fine-tuning on the same machine needs more memory "
+            "than serving: say if the budget covers it.",
+            f"**对照你的 {s}{budget:,.0f}**（按上表买卡的价格；只含卡价的还要留出服务器、网络和存储的钱）："
+            + (f"够 {'、'.join(within)}" if within else "这几档都不够")
+            + (f"；不够 {'、'.join(over)}" if over else "") + "。如果同一台机器还要做微调，显存要比推理多得多：请说明预算是否包含微调。")
     clar = Clarification(missing=["model", "concurrent_users"], question=ctx.t(
         "Which model (or how good must it be), how many people at once (or tokens a day), and must it run on your own "
         "hardware?", "用哪个模型（或对效果要求多高）？同时多少人用（或每天多少 token）？必须私有化部署吗？"), suggestions=[])

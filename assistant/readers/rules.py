@@ -2095,6 +2095,10 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
                       r"inference|users?|launch\w*|production)(?![a-z])", low) and not trainish:
         return "serving"  # ('launching a customer-support chatbot next month: how many GPUs?'): a serving plan, its model
         # and load asked
+    if not has_model and not gpu_named and not follow and not trainish and stated.get("budget") and re.search(
+            r"私有化|部署|上线|自建|本地化|(?<![a-z])(?:self[\s-]?host\w*|on[\s-]?prem\w*|deploy\w*)(?![a-z])", low) and \
+            re.search(r"够不够|够吗|够用|能做什么|能干什么|能买什么|怎么配|(?<![a-z])(?:enough|what can|what (?:should|do) we buy)(?![a-z])", low):
+        return "recommend"  # ('私有化部署，预算 100 万够不够？'): what the budget buys at each model size, the model asked
     if not has_model and gpu_named and not follow and not trainish and re.search(
             r"(?:一秒|每秒)(?:钟)?(?:能)?(?:出|吐|生成|输出)(?:多少|几个)|多少字|出字(?:速度|多快)|(?:速度|生成)多快|"
             r"(?<![a-z])(?:how (?:fast|many tokens)|tokens? (?:per|a) second|tok/s|tokens?/s)(?![a-z])", low):
