@@ -449,3 +449,10 @@ def test_a_deployment_budget_with_no_model_is_held_against_each_size():
     # over ¥1M; a 72B in BF16 on 2 H20 (~¥300k) is within it
     verdict = next(p for p in a.answer.split("\n\n") if p.startswith("**对照你的 ¥1,000,000**"))
     assert "不够 DeepSeek-V3" in verdict and "Qwen2.5 72B" in verdict.split("不够")[0]
+
+
+def test_switching_from_an_api_asks_the_bill_and_says_how_to_tell():
+    a = ask("我们现在一直在调大模型 API，想换成自己部署，能省多少钱？")
+    assert a.status == "needs_clarification" and "api_spend_per_month" in a.clarification.missing
+    assert a.answer.split("\n\n")[1].startswith("**现在 API 每月花多少钱")
+    assert "**怎么判断**" in a.answer

@@ -1999,6 +1999,25 @@ def deployment_tiers(ctx: Ctx) -> Answer:
     clar = Clarification(missing=["model", "concurrent_users"], question=ctx.t(
         "Which model (or how good must it be), how many people at once (or tokens a day), and must it run on your own "
         "hardware?", "用哪个模型（或对效果要求多高）？同时多少人用（或每天多少 token）？必须私有化部署吗？"), suggestions=[])
+    if re.search(r"api|调用|接口|openai|gpt|按\s*token", ctx.question.lower()):
+        # ('we call an API now; how much would self-hosting save?'): the saving is the API bill less the hardware's
+        # month, so the bill (or the monthly tokens and the API's prices) is what is asked
+        month = next((r for r in rows if r[2] != "-"), None)
+        clar = Clarification(missing=["api_spend_per_month", "model"], question=ctx.t(
+            "What do you spend on the API a month (or how many input and output tokens a month, on which API model), and "
+            "which open model would do the work?",
+            "现在 API 每月花多少钱（或每月多少输入、输出 token，用的哪个 API 模型）？打算用哪个开源模型替代？"), suggestions=[])
+        text += "\n\n" + ctx.t(
+            "**How to tell**: self-hosted hardware is paid every hour, busy or idle; an API only per token. The saving is "
+            "your monthly API bill less the hardware's month (above, plus power and staff), so it pays only past a "
+            "volume: the hardware's month ÷ the API's price per million tokens"
+            + (f" (e.g. {month[2]} a month for {month[0]} ÷ {s}1 per million = {month[2]}M tokens a month)" if month else "")
+            + ". Below that volume the API is cheaper.",
+            "**怎么判断**：自建的卡不管忙闲按小时付钱，API 只按 token 付钱。省下的钱 = 每月 API 账单 − 硬件的月成本（上表，另加电费和人力），"
+            "所以只有用量超过某个点才划算：硬件月成本 ÷ API 每百万 token 的价格"
+            + (f"（例如 {month[0]} 每月 {month[2]}，API 按 {s}1/百万 token 算就是每月 {month[2].lstrip(s)} 百万 token）" if month else "")
+            + "；低于这个量用 API 更便宜。")
+    text = f"**{clar.question}**\n\n" + text  # (the question back, said first: the figures are meanwhile)
     ctx.used |= {"currency"}
     return Answer(answer=text + assumptions_md(ctx.lang, ctx.notes), lang=ctx.lang, intent="cost",
                   status="needs_clarification", clarification=clar)
