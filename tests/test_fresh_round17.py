@@ -456,3 +456,14 @@ def test_switching_from_an_api_asks_the_bill_and_says_how_to_tell():
     assert a.status == "needs_clarification" and "api_spend_per_month" in a.clarification.missing
     assert a.answer.split("\n\n")[1].startswith("**现在 API 每月花多少钱")
     assert "**怎么判断**" in a.answer
+
+
+def test_self_hosting_against_an_api_is_also_judged_at_half_load():
+    a = ask("DeepSeek-R1 满血版，打算用 2 台 8卡 H800 自建（租的，每台每月 ¥7 万）。算下来每百万 token 成本多少？跟官方 API（输入 ¥4/M，"
+            "输出 ¥16/M）比划算吗？")
+    # at a cost per million output tokens c at full load, 2c at 50%; the API costs 16 + 4 r per million output tokens
+    # at r input tokens per output token: break-even r = (2c - 16) / 4 at half load
+    m = re.search(r"自建满负荷 ¥([\d.]+)", a.answer)
+    c = float(m.group(1))
+    m2 = re.search(r"要超过 ([\d.]+):1 才比 API 便宜", a.answer)
+    assert m2 and float(m2.group(1)) == pytest.approx((2 * c - 16) / 4, abs=0.1)

@@ -340,10 +340,15 @@ def _against_api(ctx: Ctx, per_m: float, ref: float, s: str) -> list[str]:
             verdict_zh = (f"**自建更便宜**，不管输入输出比例多少（只比输出就已经更便宜）——前提是卡一直有活：闲着也要付钱，"
                           f"1:1 时利用率要高于约 {u1:.0%}（提示更长时门槛更低）")
         else:
+            half = 2 * per_m  # at 50% average load: the hours are paid, half the tokens come out
+            even_half = (half - ref) / inp
             verdict_en = (f"**the API is cheaper unless your requests carry more than {even:,.1f} input tokens per output "
-                          f"token** (at {even:,.1f}:1 both cost {s}{per_m:,.3f} per million output tokens)")
+                          f"token** (at {even:,.1f}:1 both cost {s}{per_m:,.3f} per million output tokens) — and that is "
+                          f"with the GPUs busy every hour; at a more usual 50% average load self-hosting costs "
+                          f"{s}{half:,.3f}, and the API wins below {even_half:,.1f}:1")
             verdict_zh = (f"**除非每个输出 token 对应超过 {even:,.1f} 个输入 token，否则 API 更便宜**（{even:,.1f}:1 时两者都是"
-                          f"每百万输出 {s}{per_m:,.3f}）")
+                          f"每百万输出 {s}{per_m:,.3f}）——这还是卡每个小时都满载的情况；按更常见的平均 50% 负载，自建每百万输出"
+                          f" {s}{half:,.3f}，要超过 {even_half:,.1f}:1 才比 API 便宜")
         return [ctx.t(f"Against the API, counting its input price ({s}{inp:,.3g} per million input tokens): its cost per "
                       f"million output tokens is {s}{ref:,.3g} + ratio × {s}{inp:,.3g} ({table}); self-hosting is "
                       f"{s}{per_m:,.3f} at full use, so {verdict_en}. Long prompts also slow a self-hosted GPU (more "
