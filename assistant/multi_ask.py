@@ -864,6 +864,16 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     room = _room_at_long_context(asks, answers, zh)
     if text and room:
         text += room
+    priced = [(a, x) for a, x in zip(asks, answers) if a.compare == "gpu" and x.intent == "training_time"
+              and x.figures.get("cost_at_your_price")]
+    if text and len(priced) >= 2 and len(priced) == sum(1 for a in asks if a.compare == "gpu") and \
+            not re.search(r"at your prices|按你给的价格", text):
+        # ('H100 at $2.50/GPU-hr, H200 at $3.50': the job's bill on each at the user's own prices, and the cheaper)
+        cheap = min(priced, key=lambda ax: ax[1].figures["cost_at_your_price"])
+        sym = "¥" if (cheap[1].request or {}).get("currency") == "CNY" else "$"
+        bills = ("; " if not zh else "；").join(f"{a.text} {sym}{x.figures['cost_at_your_price']:,.2f}" for a, x in priced)
+        text += (f" 按你给的价格，这次训练的费用：{bills}；**更便宜的是 {cheap[0].text}**。" if zh else
+                 f" The job's bill at your prices: {bills}; **cheaper: {cheap[0].text}**.")
     unfit = [a for a, x in zip(asks, answers) if a.compare and x.status == "answered"
              and x.intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0
              and not x.figures.get("offload_decode_tokens_per_s")]

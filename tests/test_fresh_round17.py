@@ -467,3 +467,16 @@ def test_self_hosting_against_an_api_is_also_judged_at_half_load():
     c = float(m.group(1))
     m2 = re.search(r"要超过 ([\d.]+):1 才比 API 便宜", a.answer)
     assert m2 and float(m2.group(1)) == pytest.approx((2 * c - 16) / 4, abs=0.1)
+
+
+def test_a_weekly_fine_tune_and_serving_on_two_priced_cards():
+    text = ("We need to LoRA fine-tune Llama 3.1 70B weekly on ~50M new tokens AND serve it 24/7 for moderate traffic. "
+            "Our cloud has H100 at $2.50/GPU-hr and H200 at $3.50/GPU-hr. H100 or H200, or mix?")
+    assert _req(text).tokens == 5e7
+    intents = [a.intent for a in _asks(text)]
+    assert intents == ["training_time", "training_time", "serving", "serving"]
+    a = ask(text)
+    # LoRA 4 x 70.6e9 x 5e7 = 1.4e19 FLOPs (+ attention, recompute): a few hours on 2 cards; the bill is hours x 2 x the
+    # user's rate: H100 ~7.5 h x 2 x $2.50 = ~$37, H200 ~5 h x 2 x $3.50 = ~$35 -> close, the H200 slightly cheaper
+    m = re.search(r"The job's bill at your prices: H100 80GB SXM5 \$([\d.]+); H200 141GB SXM5 \$([\d.]+)", a.answer)
+    assert m and 20 <= float(m.group(1)) <= 60 and 20 <= float(m.group(2)) <= 60

@@ -1369,6 +1369,19 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                 a.update.pop("checkpoint_format")
                 if a.update.get("precision") == req.precision:
                     a.update.pop("precision")
+    if asks and job == "training_time" and req.method in ("lora", "qlora", "full") and re.search(
+            r"(?<![a-z])(?:and|also|then|plus)\s+(?:to\s+)?serv(?:e|ing)|24\s*/\s*7|然后.{0,6}(?:推理|上线|部署)|同时.{0,6}(?:推理|上线|部署)|"
+            r"(?:还要|也要|并且|再)\s*(?:推理|上线|部署)", low):
+        # ('LoRA weekly on 50M tokens AND serve it 24/7: H100 or H200, or mix?'): the serving job on each card too
+        for a in list(asks):
+            gid = a.update.get("gpu")
+            name = catalog.gpu(gid)[0].name.replace("NVIDIA ", "") if gid else a.text
+            fp8 = bool(gid) and bool(catalog.gpu(gid)[0].fp8_dense_tflops)  # (served in FP8 where the card computes it)
+            asks.append(Ask(text=(f"推理：{name}" + ("（FP8）" if fp8 else "") if req.lang == "zh" else
+                                  f"serve: {name}" + (" (FP8)" if fp8 else "")), intent="serving",
+                            update={"gpu": gid, "gpus": [gid] if gid else [], "num_gpus": None, "method": "inference",
+                                    "methods": [], "tokens": None, "price_per_gpu_hour": a.update.get("price_per_gpu_hour")}
+                            | ({"precision": "fp8"} if fp8 else {})))
     return asks
 
 

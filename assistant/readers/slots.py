@@ -836,6 +836,8 @@ def tokens(text: str) -> dict:
         return total if total >= 1e6 and (x.group(2) or total >= 1e7) else None
 
     m = next((x for x in re.finditer(rf"(?<!每)(?<!per )(?<!每个)({NUM})\s*({MAG})?[\s-]*(?:个)?\s*"
+                                     rf"(?:(?:new|fresh|additional|extra|more|domain|in-domain|instruction|code|chat|clean|"
+                                     rf"curated|english|chinese|multilingual)\s+)?"
                                      rf"(?:(?:training|train|pre[\s-]?training|fine[\s-]?tuning|sft|dataset|data|unique|high-quality)\s+)?"
                                      rf"(?:tok(?:en|ne)s?|词元|token数)",
                                      text)
