@@ -480,3 +480,18 @@ def test_a_weekly_fine_tune_and_serving_on_two_priced_cards():
     # user's rate: H100 ~7.5 h x 2 x $2.50 = ~$37, H200 ~5 h x 2 x $3.50 = ~$35 -> close, the H200 slightly cheaper
     m = re.search(r"The job's bill at your prices: H100 80GB SXM5 \$([\d.]+); H200 141GB SXM5 \$([\d.]+)", a.answer)
     assert m and 20 <= float(m.group(1)) <= 60 and 20 <= float(m.group(2)) <= 60
+
+
+def test_a_multi_day_run_carries_an_allowance_for_restarts_and_evals():
+    a = ask("Plan: continued pretraining of Qwen2.5-72B on 50B tokens of code. We can get 64 H100 SXM (8 nodes, IB). How "
+            "many days? Assume whatever MFU is realistic and tell me what you assumed.")
+    # 6 x 72.7e9 x 5e10 = 2.2e22 FLOPs / (64 x 989.4e12 x 0.40) = 8.6e5 s = ~240 h; plus 5-15%: ~250-280 h
+    h = a.figures["wall_hours"]
+    assert 180 <= h <= 320
+    assert a.figures["wall_hours_with_allowance"] == pytest.approx(h * 1.15, rel=0.01)
+    assert "node failures and restarts" in a.answer
+
+
+def test_a_short_run_carries_no_allowance():
+    a = ask("how long to LoRA fine-tune llama 3.1 8b on 100M tokens on 8 H100?")
+    assert "wall_hours_with_allowance" not in a.figures
