@@ -495,3 +495,11 @@ def test_a_multi_day_run_carries_an_allowance_for_restarts_and_evals():
 def test_a_short_run_carries_no_allowance():
     a = ask("how long to LoRA fine-tune llama 3.1 8b on 100M tokens on 8 H100?")
     assert "wall_hours_with_allowance" not in a.figures
+
+
+def test_the_number_of_examples_is_used_in_lora_or_full():
+    a = ask("For fine-tuning Llama 3.1 70B on ~20k instruction examples (legal domain), LoRA or full FT? We have exactly "
+            "one 8x H100 80GB node, not getting more.")
+    # full: 16 B x 70.6e9 = 1.13 TB of states > 8 x 80 GB; LoRA fits (141 GB of bf16 weights over 8 cards)
+    assert "**Pick: lora**" in a.answer and "Your 20,000 examples" in a.answer
+    assert "samples" not in " ".join(a.answer.split("**Not used**")[1:])
