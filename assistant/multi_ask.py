@@ -647,6 +647,53 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
                       f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.") + note
 
 
+def _mac_against_gpus(asks: list[Ask], answers: list[Answer], zh: bool) -> str:
+    """A Mac beside NVIDIA cards for one model ('M2 Ultra 192GB or two 4090s for a 70B, team of 5?'): what each is
+    for. The Mac's unified memory holds the model in 8 bits (or 16) with long contexts; the cards decode and, above
+    all, prefill faster (a long prompt waits many times longer on the Mac) but hold only a 4-bit file with short
+    contexts. The 8-bit size is said against the Mac's memory."""
+    from knowledge.catalog import default_catalog
+    from tools.formats import FORMATS
+    from tools.params import count_parameters
+
+    cat = default_catalog()
+    rows = []
+    for a, x in zip(asks, answers):
+        gid = (a.update or {}).get("gpu") or (x.request or {}).get("gpu")
+        try:
+            g = cat.gpu(gid)[0]
+        except (LookupError, ValueError, TypeError):
+            return ""
+        rows.append((a, x, g))
+    macs = [r for r in rows if r[2].vendor == "Apple"]
+    cards = [r for r in rows if r[2].vendor != "Apple"]
+    if len(macs) != 1 or not cards or asks[0].intent != "inference_speed":
+        return ""
+    (ma, mx, mg), (ca, cx, cg) = macs[0], cards[0]
+    try:
+        spec = cat.model((mx.request or {}).get("model"))[0]
+    except (LookupError, ValueError, TypeError):
+        return ""
+    eight = count_parameters(spec).total * FORMATS["q8_0"].bits / 8 / 1e9
+    room = (mg.memory_gb or 0) * 0.75  # macOS wires about 75% of unified memory for the GPU by default (raisable)
+    t_m, t_c = mx.figures.get("ttft_s"), cx.figures.get("ttft_s")
+    b_m, b_c = mx.figures.get("batch") or 1, cx.figures.get("batch") or 1
+    p_len = (mx.request or {}).get("prompt_len") or 2048
+    pre = (f"; the first token waits {t_m:,.1f} s on the Mac ({b_m} prompts of {p_len:,} tokens at once) against "
+           f"{t_c:,.1f} s on {ca.text} ({b_c} at once)" if t_m and t_c else "")
+    pre_zh = (f"；首 token 在 Mac 上要等 {t_m:,.1f} 秒（{b_m} 个 {p_len:,} token 的提示同时），{ca.text} 上 {t_c:,.1f} 秒（{b_c} 个同时）"
+              if t_m and t_c else "")
+    fits8 = eight <= room
+    return (f" **怎么选**：{ma.text} 的统一内存能放下 8 位的 {spec.name}（约 {eight:,.0f} GB，默认可给 GPU 用约 {room:,.0f} GB）"
+            + ("" if fits8 else "（要调高 GPU 可用内存上限）") + f"，质量更好、上下文更长、安静省电；{ca.text} 解码更快、预填充快得多"
+            f"{pre_zh}，但只能放 4 位文件、上下文短。少数几个人、提示不长：Mac 可用；多人同时用或长文档：选 N 卡。" if zh else
+            f" **Which for what**: {ma.text}'s unified memory holds {spec.name} in 8 bits (~{eight:,.0f} GB, ~{room:,.0f} GB "
+            "usable by the GPU by default" + ("" if fits8 else ", raise the wired limit") + "): better quality, long "
+            f"contexts, quiet and low power; {ca.text} decode faster and prefill far faster{pre}, but hold only a 4-bit file "
+            "with short contexts. A few people with short prompts: the Mac is reasonable; several at once or long "
+            "documents: the cards.")
+
+
 def _one_node_near_tie(done, win, other, ratio: float, intent: str, zh: bool, listed: str) -> str | None:
     """Serving set-ups within 10% of each other where the winner spans several 8-GPU servers and the other fits in
     one: the one server wins (no inter-node InfiniBand/RoCE to buy and tune, tensor parallelism inside NVLink, one
@@ -864,6 +911,9 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     room = _room_at_long_context(asks, answers, zh)
     if text and room:
         text += room
+    mac = _mac_against_gpus(asks, answers, zh)
+    if text and mac:
+        text += mac
     priced = [(a, x) for a, x in zip(asks, answers) if a.compare == "gpu" and x.intent == "training_time"
               and x.figures.get("cost_at_your_price")]
     if text and len(priced) >= 2 and len(priced) == sum(1 for a in asks if a.compare == "gpu") and \

@@ -503,3 +503,14 @@ def test_the_number_of_examples_is_used_in_lora_or_full():
     # full: 16 B x 70.6e9 = 1.13 TB of states > 8 x 80 GB; LoRA fits (141 GB of bf16 weights over 8 cards)
     assert "**Pick: lora**" in a.answer and "Your 20,000 examples" in a.answer
     assert "samples" not in " ".join(a.answer.split("**Not used**")[1:])
+
+
+def test_a_mac_against_gpu_cards_says_what_each_is_for():
+    a = ask("Is a Mac Studio M2 Ultra 192GB a reasonable way to run Llama 3.3 70B for a team of 5? What speed should we "
+            "expect vs a pair of 4090s?")
+    # 8-bit 70.6e9 x 8.5 bits = 75 GB fits 192 GB x 0.75 = 144 GB for the Mac's GPU; two 24 GB cards hold only ~4-bit
+    assert "**Which for what**" in a.answer and "in 8 bits (~75 GB" in a.answer
+    # decode: Q4_K_M ~43 GB read a token: Mac 800 GB/s x ~0.7 / 43 = ~13; two 4090s split by layers ~1,008 x 0.8 / 21.5
+    # per card but run in turn -> ~19-28 tokens/s
+    m = re.search(r"192 GB \(1 GPU, q4_k_m, batch \d\): ([\d.]+) tokens/s", a.answer)
+    assert m and 8 <= float(m.group(1)) <= 18
