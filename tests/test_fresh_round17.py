@@ -514,3 +514,15 @@ def test_a_mac_against_gpu_cards_says_what_each_is_for():
     # per card but run in turn -> ~19-28 tokens/s
     m = re.search(r"192 GB \(1 GPU, q4_k_m, batch \d\): ([\d.]+) tokens/s", a.answer)
     assert m and 8 <= float(m.group(1)) <= 18
+
+
+def test_cards_the_buyer_says_they_can_buy_are_not_ranked_down_for_export_rules():
+    a = ask("预算 50 万人民币，想搭一个能跑 Qwen3-235B-A22B 的推理环境，公司内部 50 人用。4090、L20、H20 都能买到，买什么？")
+    # 235B in AWQ: 235e9 x ~4.25 bits = ~124 GB over 8 x 24 GB 4090s (192 GB); 8 used 4090s ~¥190k with the host, within
+    # ¥500k; 8 H20 ~¥1.2M over it; L20 has no purchase price on record (said)
+    assert "**建议购买：8 张 NVIDIA GeForce RTX 4090" in a.answer
+
+
+def test_without_the_buyers_word_the_export_rule_still_ranks_a_barred_card_down():
+    a = ask("预算 50 万人民币，想搭一个能跑 Qwen3-235B-A22B 的推理环境，公司内部 50 人用。4090、L20、H20 买什么？")
+    assert "**建议购买：8 张 NVIDIA GeForce RTX 4090" not in a.answer

@@ -52,6 +52,8 @@ class PurchaseRequest(BaseModel):
     host_price: float | None = Field(None, gt=0, allow_inf_nan=False, description="the user's price for the machine the "
                                      "PCIe cards go in (board, CPU, RAM, power supply, case), in currency; None: HOST_USD")
     prefer_low_power: bool = Field(False, description="quiet / low power wanted: among near ties the lower draw wins")
+    buyable: list[str] = Field(default_factory=list, description="card ids the buyer says they can buy ('4090、L20、H20 "
+                               "都能买到'): not ranked down for export rules, whatever the currency")
     cny_per_usd: float = Field(DEFAULT_CNY_PER_USD, gt=0)
     power_limit_w: float | None = Field(None, gt=0, le=1e8, allow_inf_nan=False,
                                         description="watts one machine may draw at the wall (an outlet, a rack's share)")
@@ -288,7 +290,8 @@ def plan_purchase(req: PurchaseRequest) -> PurchasePlan:
                                            total=None, why="no purchase price in the table for this card"))
             continue
         each, condition, server, local = price
-        grey = req.currency == "CNY" and barred_from_china(gpu)  # a card China cannot buy through official channels,
+        grey = req.currency == "CNY" and barred_from_china(gpu) and gpu.id not in req.buyable
+        # (a card China cannot buy through official channels,
         # whatever price is on record (a grey-market quote in yuan included): ranked after the cards it can
         best = None
         for n in _counts(gpu):

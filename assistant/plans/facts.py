@@ -288,7 +288,12 @@ def purchase(ctx: Ctx) -> Answer:
             context=context, users=users, host_owned=bool(req.host_owned), power_limit_w=req.power_limit_w,
             rack_units=req.rack_units, host_price=host_price,
             format=req.precision if "precision" in req.stated else None, min_tokens_per_s=req.tokens_per_s_per_user,
-            prefer_low_power=bool(req.quiet), served=served)))
+            prefer_low_power=bool(req.quiet), served=served, buyable=buyable)))
+    # ('4090、L20、H20 都能买到'): the buyer's own word that the cards named are available to them
+    buyable = list(req.gpus) if re.search(r"都能买到|都买得到|能买到|买得到|可以买到|有渠道|(?<![a-z])(?:we can (?:buy|get|source)|"
+                                         r"available to us|can source)(?![a-z])", ctx.question.lower()) else []
+    if buyable:
+        args["buyable"] = buyable
     res = buy(task)
     for lighter in several[1:] if req.budget else []:
         # 'LoRA 和全参微调' where the budget buys no machine for the full fine-tune: the next method asked, said
