@@ -647,6 +647,41 @@ def _compare_cards(done: list[tuple[Ask, Answer]], zh: bool, question: str, pric
                       f"{listed}. **Best: {win[0].text}**, {ratio:.2f}× better than the next, {other[0].text}.") + note
 
 
+def _memory_versions(asks: list[Ask], answers: list[Answer], zh: bool, question: str) -> str:
+    """Two memory versions of one card that both hold the job ('A100 40G 和 80G 差别大吗？二手价差挺多的…8B 全参微调加推理'):
+    what the larger buys — room left for the KV cache when serving the model on one card (longer contexts, more users),
+    the bandwidth difference, larger models — so the price gap is weighed against a use, not against the job that fits
+    on both."""
+    from knowledge.catalog import default_catalog
+    from assistant.plans.infer import fits_on
+
+    if len(asks) != 2 or {a.compare for a in asks} != {"gpu"} or not all(x.verdict and x.verdict.fits for x in answers):
+        return ""
+    cat = default_catalog()
+    try:
+        cards = [cat.gpu((a.update or {}).get("gpu"))[0] for a in asks]
+        model = cat.model((answers[0].request or {}).get("model"))[0]
+    except (LookupError, ValueError, TypeError):
+        return ""
+    small, big = sorted(cards, key=lambda g: g.memory_gb or 0)
+    if small.id.split("-")[0] != big.id.split("-")[0] or not small.memory_gb or big.memory_gb < 1.5 * small.memory_gb:
+        return ""
+    room = []
+    for g in (small, big):
+        r = fits_on(model, g, 1, model.native_precision, 4096, 1)
+        room.append(max(0.0, r.usable_gb - (r.per_gpu_gb - r.kv_cache_gb)) if r.fits else 0.0)
+    bw = (big.memory_bandwidth_gbps or 0) / (small.memory_bandwidth_gbps or 1)
+    return (f" **{big.memory_gb:g}G 多花的钱买到的**：这个任务两种都放得下；推理时单卡给 KV cache 留的空间约 {room[0]:,.0f} 对 {room[1]:,.0f} GB"
+            f"（更长的上下文、更多人同时用），带宽 {bw:.2f} 倍（解码更快），以及能放更大的模型（30B 以上）。"
+            f"只做 {model.name} 这一级的微调和少量推理，{small.memory_gb:g}G 就够，价差不值；以后要跑更大的模型或长上下文、多并发，再选 {big.memory_gb:g}G。"
+            if zh else
+            f" **What the {big.memory_gb:g} GB version buys**: this job fits on both; serving the model on one card leaves "
+            f"~{room[0]:,.0f} vs ~{room[1]:,.0f} GB for the KV cache (longer contexts, more users at once), {bw:.2f}× the "
+            f"bandwidth (faster decoding), and room for larger models (30B and up). For {model.name}-class fine-tuning and "
+            f"light inference the {small.memory_gb:g} GB is enough and the price gap is not worth it; pick the "
+            f"{big.memory_gb:g} GB for larger models, long contexts or many users.")
+
+
 def _mac_against_gpus(asks: list[Ask], answers: list[Answer], zh: bool) -> str:
     """A Mac beside NVIDIA cards for one model ('M2 Ultra 192GB or two 4090s for a 70B, team of 5?'): what each is
     for. The Mac's unified memory holds the model in 8 bits (or 16) with long contexts; the cards decode and, above
@@ -914,6 +949,9 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
     mac = _mac_against_gpus(asks, answers, zh)
     if text and mac:
         text += mac
+    versions = _memory_versions(asks, answers, zh, question)
+    if text and versions:
+        text += versions
     priced = [(a, x) for a, x in zip(asks, answers) if a.compare == "gpu" and x.intent == "training_time"
               and x.figures.get("cost_at_your_price")]
     if text and len(priced) >= 2 and len(priced) == sum(1 for a in asks if a.compare == "gpu") and \

@@ -526,3 +526,13 @@ def test_cards_the_buyer_says_they_can_buy_are_not_ranked_down_for_export_rules(
 def test_without_the_buyers_word_the_export_rule_still_ranks_a_barred_card_down():
     a = ask("预算 50 万人民币，想搭一个能跑 Qwen3-235B-A22B 的推理环境，公司内部 50 人用。4090、L20、H20 买什么？")
     assert "**建议购买：8 张 NVIDIA GeForce RTX 4090" not in a.answer
+
+
+def test_two_memory_versions_that_both_fit_say_what_the_larger_buys():
+    a = ask("A100 40G 和 80G 差别大吗？二手价差挺多的。主要用途：Llama-3.1-8B / Qwen2.5-7B 的全参微调，加上平时推理。打算买 8 张。")
+    # 8B full fine-tune over 8 cards: 16 B x 8.03e9 / 8 = 16 GB of states per card + activations: fits 40 GB and 80 GB;
+    # serving 8B in bf16 on one card leaves ~42 - 17 = 25 GB (40G) vs ~85 - 17 = 68 GB (80G) for the KV cache;
+    # bandwidth 2,039 / 1,555 = 1.31x
+    m = re.search(r"KV cache 留的空间约 (\d+) 对 (\d+) GB", a.answer)
+    assert m and 20 <= int(m.group(1)) <= 30 and 60 <= int(m.group(2)) <= 72
+    assert "带宽 1.31 倍" in a.answer and "40G 就够" in a.answer
