@@ -1230,6 +1230,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # '70B 能单卡跑吗？要量化到几 bit？': one card, none named: the formats against the usual memory sizes, and asked
         answer = infer.memory_tiers(ctx, answer)
     if answer.status == "answered" and req.intent == "serving" and not (req.concurrent_users or req.requests_per_s) and \
+            not (req.prompt_len or req.output_len or "context" in req.stated) and not one_of_several and re.search(
+                r"qps|rps|每秒.{0,4}请求|(?<![a-z])(?:requests? (?:per|a) second|req/s|max(?:imum)? (?:qps|throughput))(?![a-z])",
+                question.lower()):
+        # ('what's the max QPS one H100 can do with Qwen3-8B?'): it swings several-fold with the request shape, so the
+        # lengths are asked, with the rate at a few shapes meanwhile
+        answer = _qps_by_shape(ctx, answer)
+    if answer.status == "answered" and req.intent == "serving" and not (req.concurrent_users or req.requests_per_s) and \
             answer.figures.get("max_concurrent_sequences") and re.search(
                 r"用户|人|(?<![a-z])(?:users?|people|seats?|customers?)(?![a-z])", question.lower()):
         # ('how many concurrent users can it handle? it's a chat app'): streams generating at once are not people online
@@ -2518,6 +2525,42 @@ def _speed_by_model_size(ctx: Ctx) -> str:
                  "(a token is ~0.75 English words):",
                  "先按几种模型大小估单个用户的解码速度（各用放得下的最高精度；中文一个 token 约 1-1.5 个字）：") + \
         "\n" + "\n".join(rows)
+
+
+QPS_SHAPES = ((500, 200), (2000, 500), (8000, 500))  # (prompt, output) tokens: short chat, RAG-style, long documents
+
+
+def _qps_by_shape(ctx: Ctx, answer: Answer) -> Answer:
+    """A maximum request rate asked with no request shape: the rate at chat speed (>= 20 tokens/s each) for a short
+    chat, a RAG-style and a long-document request, and the lengths (and any latency target) asked."""
+    from assistant.request import Clarification
+
+    rows = []
+    for prompt, out in QPS_SHAPES:
+        sub = ctx.req.model_copy(update={"prompt_len": prompt, "output_len": out, "context": prompt + out,
+                                         "stated": list(ctx.req.stated) + ["prompt_len", "output_len"]})
+        try:
+            a = plan(sub, ctx.deps, ctx.question, one_of_several=True)
+        except Exception:  # a shape the tools cannot size is left out (logged)
+            log.exception("qps shape %s/%s failed", prompt, out)
+            continue
+        f = a.figures
+        rps = f.get("requests_per_s_at_chat_speed") or f.get("requests_per_s_at_capacity")
+        if rps:
+            ctx.calls.extend(a.tool_calls)
+            rows.append(f"| {prompt:,} / {out:,} | {rps:,.1f} | {f.get('sequences_at_chat_speed') or f.get('max_concurrent_sequences') or '-'} |")
+    if not rows:
+        return answer
+    head = ctx.t("**What are your prompt and output lengths, and is there a latency target?** The rate swings several-fold "
+                 "with them; at chat speed (≥ 20 tokens/s each) on these GPUs:",
+                 "**每个请求输入、输出多长？有没有延迟要求？** QPS 随它们差好几倍；按聊天速度（每路 ≥ 20 token/秒）在这些卡上：")
+    table = ctx.t("| prompt / output tokens | requests/s | in flight |", "| 输入 / 输出 token | 每秒请求 | 同时在途 |") + \
+        "\n|---|---|---|\n" + "\n".join(rows)
+    clar = Clarification(missing=["prompt_len", "output_len"], question=ctx.t(
+        "What are your prompt and output lengths, and is there a latency target?", "每个请求输入、输出多长？有没有延迟要求？"),
+        suggestions=["500 in / 200 out", "2000 in / 500 out, TTFT < 1 s"])
+    return answer.model_copy(update={"answer": after_headline(answer.answer, head + "\n\n" + table),
+                                     "clarification": clar})
 
 
 def _headline(answer: Answer) -> str:

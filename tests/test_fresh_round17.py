@@ -536,3 +536,12 @@ def test_two_memory_versions_that_both_fit_say_what_the_larger_buys():
     m = re.search(r"KV cache 留的空间约 (\d+) 对 (\d+) GB", a.answer)
     assert m and 20 <= int(m.group(1)) <= 30 and 60 <= int(m.group(2)) <= 72
     assert "带宽 1.31 倍" in a.answer and "40G 就够" in a.answer
+
+
+def test_a_max_qps_with_no_request_shape_asks_the_lengths_and_shows_the_swing():
+    a = ask("whats the max QPS one H100 can do with Qwen3-8B? need a number for the capacity plan")
+    assert a.clarification is not None and "prompt_len" in a.clarification.missing
+    rates = [float(x.replace(",", "")) for x in re.findall(r"\| [\d,]+ / [\d,]+ \| ([\d,.]+) \|", a.answer)]
+    # per request: its prefill plus its output at the batch's decode rate; longer prompts cost more prefill and KV,
+    # so the rate falls with the shape: short chat > RAG-style > long documents
+    assert len(rates) == 3 and rates[0] > rates[1] > rates[2] > 0
