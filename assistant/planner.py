@@ -2788,10 +2788,18 @@ def _per_billion_tokens(ctx: Ctx) -> tuple[str | None, float | None]:
                       "run these can take as long as the training; save sparingly and to fast storage.",
                       f"计算之外：开始要加载 {p * 2 / 1e9:,.0f} GB 的 BF16 权重，每个含优化器状态的 checkpoint 约 "
                       f"{p * 16 / 1e12:,.1f} TB（每参数 16 字节）要写盘：训练很短时这些可能和训练本身一样久；少存几次、存到快的存储。")
+    mem = ""
+    if req.num_gpus == 1 and req.gpu:  # one card: whether the job fits there, which the time takes for granted
+        from assistant.plans.train import _memory_verdict
+
+        try:
+            mem = " " + (_memory_verdict(ctx, ctx.model(), ctx.gpu(), 1) or "")
+        except (ValueError, LookupError):
+            mem = ""
     return ctx.t(f"Meanwhile, per **1B training tokens** on {req.num_gpus} GPUs: **{hours:,.1f} h**{basis}{bill}; the time "
-                 "and the bill scale with the tokens (dataset tokens × epochs)." + per_step + fixed,
+                 "and the bill scale with the tokens (dataset tokens × epochs)." + per_step + fixed + mem.rstrip(),
                  f"在此之前先给每 **10 亿（1B）训练 token** 的数字：{req.num_gpus} 张卡 **{hours:,.1f} 小时**{basis}{bill}；"
-                 "时间和费用都与 token 数（数据量 × epoch）成正比。" + per_step + fixed), hours
+                 "时间和费用都与 token 数（数据量 × epoch）成正比。" + per_step + fixed + mem.rstrip()), hours
 
 
 def _quoted_rate_unclear(ctx: Ctx) -> Answer:

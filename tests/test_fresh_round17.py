@@ -545,3 +545,10 @@ def test_a_max_qps_with_no_request_shape_asks_the_lengths_and_shows_the_swing():
     # per request: its prefill plus its output at the batch's decode rate; longer prompts cost more prefill and KV,
     # so the rate falls with the shape: short chat > RAG-style > long documents
     assert len(rates) == 3 and rates[0] > rates[1] > rates[2] > 0
+
+
+def test_a_time_on_one_card_says_whether_the_job_fits_there():
+    a = ask("how long to LoRA fine-tune llama 3.1 8b on 10k examples with one 4090?")
+    # LoRA on 8B: 16.1 GB of bf16 weights + adapters + activations (full recompute, 2k tokens) ~20 GB of 24.9 usable
+    m = re.search(r"Memory on 1× NVIDIA GeForce RTX 4090: ([\d.]+) GB per GPU of ([\d.]+) usable — fits", a.answer)
+    assert m and 17 <= float(m.group(1)) <= float(m.group(2))
