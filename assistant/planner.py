@@ -2479,6 +2479,21 @@ def _serving_asks_and_tiers(ctx: Ctx) -> tuple[str, str]:
             log.exception("sizing the %s tier failed", mid)
             continue
         head = _headline(a).strip()
+        from assistant.readers.asks import CONTEXT_LEFT
+
+        longest = a.figures.get("max_context")
+        if longest and re.search(CONTEXT_LEFT, ctx.question.lower()):
+            # ('2x L40S: what's the longest context we can serve?'): each model's longest context on the cards, capped
+            # by the model's own window
+            fmt = str(a.figures.get("precision") or "").upper()
+            spec = ctx.deps.catalog.model(mid)[0]
+            cap = spec.max_context_extended or spec.max_context
+            kv8 = a.figures.get("fp8_kv_max_context") or longest
+            head = (ctx.t(f"the longest context for one request: the model's own **{cap:,} tokens** (memory alone would "
+                          f"hold {longest:,} in {fmt})", f"单个请求最长上下文：到模型自身上限 **{cap:,} token**（只看显存，{fmt} 能放 "
+                          f"{longest:,}）") if longest >= cap else
+                    ctx.t(f"the longest context for one request ≈ **{longest:,} tokens** ({fmt}; {min(kv8, cap):,} with an "
+                          "FP8 KV cache)", f"单个请求最长上下文约 **{longest:,} token**（{fmt}；FP8 KV cache 约 {min(kv8, cap):,}）"))
         if a.status in ("answered", "needs_clarification") and head:
             ctx.calls.extend(a.tool_calls)
             lines.append(f"- {ctx.deps.catalog.model(mid)[0].name}: {head}")

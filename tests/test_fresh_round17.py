@@ -552,3 +552,12 @@ def test_a_time_on_one_card_says_whether_the_job_fits_there():
     # LoRA on 8B: 16.1 GB of bf16 weights + adapters + activations (full recompute, 2k tokens) ~20 GB of 24.9 usable
     m = re.search(r"Memory on 1× NVIDIA GeForce RTX 4090: ([\d.]+) GB per GPU of ([\d.]+) usable — fits", a.answer)
     assert m and 17 <= float(m.group(1)) <= float(m.group(2))
+
+
+def test_longest_context_with_no_model_shows_it_per_model_size():
+    a = ask("We have 2x L40S in a box. What's the longest context we can serve?")
+    assert a.status == "needs_clarification" and "model" in a.clarification.missing
+    # 70B in FP8 on 2 x 47.5 GB: ~73 GB of weights + runtime leaves ~11 GB at 320 KiB a token: ~35k tokens
+    m = re.search(r"Llama 3\.1 70B: the longest context for one request ≈ \*\*([\d,]+) tokens", a.answer)
+    assert m and 25_000 <= int(m.group(1).replace(",", "")) <= 45_000
+    assert "Llama 3.1 8B: the longest context for one request: the model's own **131,072 tokens**" in a.answer
