@@ -967,6 +967,15 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
              and not x.figures.get("offload_decode_tokens_per_s")]
     offloaded = [(a, x) for a, x in zip(asks, answers) if x.figures.get("fits") == 0 and x.figures.get("offload_ram_gb")
                  and x.figures.get("offload_decode_tokens_per_s")]
+    whole = [(a, x) for a, x in zip(asks, answers) if x.figures.get("fits") == 1 and x.figures.get("offload_ram_gb", 1) < 1]
+    if text and offloaded and whole and re.search(r"要不要|需不需要|需要.{0,6}吗|有必要|(?<![a-z])(?:do (?:i|we) need|should (?:i|we)|"
+                                                  r"is it worth|worth it)(?![a-z])", question.lower()):
+        a_w, x_w = whole[0]
+        a_o, x_o = offloaded[0]
+        ratio = (x_w.figures.get("decode_tokens_per_s_per_seq") or 0) / max(x_o.figures.get("decode_tokens_per_s_per_seq") or 1, 0.01)
+        text = (f"**不需要**：{a_w.text}，整个放得进显卡；只有想用更大的文件（{a_o.text}）才要卸载，代价是慢约 {ratio:,.0f} 倍。" if zh else
+                f"**Not needed**: {a_w.text} fits the card whole; offloading is only for a larger file ({a_o.text}), at "
+                f"~{ratio:,.0f}× slower. ") + text
     if text and offloaded:  # ('offload or 4-bit?'): the offloaded one runs, with part of the model read from CPU RAM
         text += "".join((f" {a.text}：{x.figures['offload_ram_gb']:,.1f} GB 在 CPU 内存，每个 token 都要从内存读，所以慢。" if zh else
                          f" {a.text}: {x.figures['offload_ram_gb']:,.1f} GB sits in CPU RAM and is read for every token, "

@@ -561,3 +561,9 @@ def test_longest_context_with_no_model_shows_it_per_model_size():
     m = re.search(r"Llama 3\.1 70B: the longest context for one request ≈ \*\*([\d,]+) tokens", a.answer)
     assert m and 25_000 <= int(m.group(1).replace(",", "")) <= 45_000
     assert "Llama 3.1 8B: the longest context for one request: the model's own **131,072 tokens**" in a.answer
+
+
+def test_do_we_need_offload_answers_no_when_a_4_bit_file_fits_the_card():
+    a = ask("推理要不要上 CPU offload？想用一张 4090 跑 Qwen3-32B，看到说 llama.cpp 可以把一部分层放内存里。机器内存 128G，DDR5 双通道。")
+    # Qwen3-32B Q4_K_M: 32.8e9 x 4.85 / 8 = 19.9 GB fits 24 GB whole; Q8_0 (34.8 GB) needs ~13 GB in RAM: ~10x slower
+    assert "**不需要**" in a.answer and "慢约 10 倍" in a.answer

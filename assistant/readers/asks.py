@@ -161,8 +161,12 @@ def alternatives(low: str, req: Request, catalog=None) -> list[Ask]:
                     compare="num_gpus"),
                 Ask(text=(f"{n + 1} 张 {name}" if zh else f"{n + 1}× {name}"), intent=req.intent,
                     update={"num_gpus": n + 1}, compare="num_gpus")]
-    if inference and req.model and req.gpu and re.search(_OFFLOAD_WORD, low) and re.search(_QUANT_WORD, low) and \
-            re.search(r"还是|或者|(?<![a-z])(?:or|vs\.?|versus|instead)(?![a-z])", low):
+    if inference and req.model and req.gpu and re.search(_OFFLOAD_WORD, low) and (
+            (re.search(_QUANT_WORD, low) and re.search(r"还是|或者|(?<![a-z])(?:or|vs\.?|versus|instead)(?![a-z])", low)) or
+            (re.search(r"要不要|需不需要|需要.{0,6}吗|有必要|值得|(?<![a-z])(?:do (?:i|we) need|should (?:i|we)|is it worth|"
+                       r"worth it)(?![a-z])", low) and (req.num_gpus or 1) == 1 and not req.precision)):
+        # ('推理要不要上 CPU offload？一张 4090 跑 Qwen3-32B'): offload is needed only for a larger file than the card
+        # holds; the 4-bit file that fits whole is the comparison
         # 'offload layers to CPU or just use a 4-bit quant?': the model kept at 8 bits with the layers that do not fit
         # in RAM (llama.cpp -ngl), against a 4-bit file on the card; compared on one stream's speed
         return [Ask(text=("卸载到内存：Q8_0，显卡放不下的层放 CPU 内存" if zh else "offload: Q8_0, the layers beyond the GPU in CPU RAM"),
