@@ -1229,6 +1229,14 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             req.num_gpus and "num_gpus" in req.stated and not one_of_several and not req.device_kind:
         # '70B 能单卡跑吗？要量化到几 bit？': one card, none named: the formats against the usual memory sizes, and asked
         answer = infer.memory_tiers(ctx, answer)
+    if answer.status == "answered" and (req.intent == "inference_memory" or (req.intent == "serving" and not one_of_several)) \
+            and req.model and req.gpu and (req.num_gpus or 1) >= 4 and not req.tensor_parallel and re.search(
+                r"tp\s*(?:怎么|如何)\s*(?:切|分|设)|怎么切|张量并行.{0,6}(?:怎么|多少|几)|(?<![a-z])(?:how (?:should|do) (?:i|we) "
+                r"(?:split|shard)|which tp|what tp|tp size|tensor[\s-]parallel(?:ism)? (?:size|degree))(?![a-z])", question.lower()):
+        # ('8 卡 A800 跑 72B，TP 怎么切？'): the layouts that hold the model, and which to pick for what
+        line = _tp_layouts(ctx)
+        if line:
+            answer = answer.model_copy(update={"answer": after_headline(answer.answer, line)})
     if answer.status == "answered" and req.intent == "serving" and not (req.concurrent_users or req.requests_per_s) and \
             not (req.prompt_len or req.output_len or "context" in req.stated) and not one_of_several and re.search(
                 r"qps|rps|每秒.{0,4}请求|(?<![a-z])(?:requests? (?:per|a) second|req/s|max(?:imum)? (?:qps|throughput))(?![a-z])",
@@ -2540,6 +2548,42 @@ def _speed_by_model_size(ctx: Ctx) -> str:
                  "(a token is ~0.75 English words):",
                  "先按几种模型大小估单个用户的解码速度（各用放得下的最高精度；中文一个 token 约 1-1.5 个字）：") + \
         "\n" + "\n".join(rows)
+
+
+def _tp_layouts(ctx: Ctx) -> str:
+    """Tensor-parallel widths for a model on the user's GPUs: the narrowest that holds the weights with room for the
+    KV cache (weights at most 70% of a card) gives the most replicas (throughput, no all-reduce between replicas);
+    the full width gives the lowest latency and the longest context per request."""
+    from assistant.plans.infer import fits_on
+
+    req = ctx.req
+    model, gpu, n = ctx.model(), ctx.gpu(), req.num_gpus
+    fmt = req.precision or model.native_precision
+    heads = model.num_attention_heads or 0
+    ok = []
+    for tp in (1, 2, 4, 8):
+        if tp > n or n % tp or (heads and heads % tp):
+            continue
+        try:
+            x = fits_on(model, gpu, tp, fmt, req.context or 4096, 1)
+        except ValueError:
+            continue
+        if x.fits and x.weights_total_gb / tp <= 0.7 * x.usable_gb:
+            ok.append((tp, x.weights_total_gb / tp, x.usable_gb))
+    if not ok:
+        return ""
+    narrow, wide = ok[0], ok[-1]
+    if narrow[0] == wide[0]:
+        return ctx.t(f"**Tensor parallelism: TP{narrow[0]}** ({narrow[1]:.0f} GB of {fmt.upper()} weights a card), "
+                     f"{n // narrow[0]} replica(s).", f"**张量并行：TP{narrow[0]}**（每卡 {fmt.upper()} 权重 {narrow[1]:.0f} GB），"
+                     f"{n // narrow[0]} 个副本。")
+    return ctx.t(f"**How to split {n} GPUs**: TP{narrow[0]} × {n // narrow[0]} replicas ({narrow[1]:.0f} GB of weights a card, "
+                 f"the rest for the KV cache) for the most throughput — replicas share no all-reduce; TP{wide[0]} × "
+                 f"{n // wide[0]} ({wide[1]:.0f} GB a card) for the lowest latency per request and the longest contexts. "
+                 f"For a chat service, start with TP{narrow[0]} × {n // narrow[0]}.",
+                 f"**{n} 张卡怎么切**：TP{narrow[0]} × {n // narrow[0]} 个副本（每卡权重 {narrow[1]:.0f} GB，其余给 KV cache）吞吐最高——副本之间"
+                 f"没有 all-reduce；TP{wide[0]} × {n // wide[0]}（每卡 {wide[1]:.0f} GB）单请求延迟最低、能开的上下文最长。"
+                 f"做对话服务，先用 TP{narrow[0]} × {n // narrow[0]}。")
 
 
 QPS_SHAPES = ((500, 200), (2000, 500), (8000, 500))  # (prompt, output) tokens: short chat, RAG-style, long documents

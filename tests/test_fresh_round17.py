@@ -567,3 +567,10 @@ def test_do_we_need_offload_answers_no_when_a_4_bit_file_fits_the_card():
     a = ask("推理要不要上 CPU offload？想用一张 4090 跑 Qwen3-32B，看到说 llama.cpp 可以把一部分层放内存里。机器内存 128G，DDR5 双通道。")
     # Qwen3-32B Q4_K_M: 32.8e9 x 4.85 / 8 = 19.9 GB fits 24 GB whole; Q8_0 (34.8 GB) needs ~13 GB in RAM: ~10x slower
     assert "**不需要**" in a.answer and "慢约 10 倍" in a.answer
+
+
+def test_how_to_split_tensor_parallelism_is_answered_with_layouts():
+    a = ask("Qwen2.5-72B-Instruct 做客服，单机八卡 A800 80G。BF16 能放下吗？TP 怎么切比较合适？")
+    # 72.7e9 x 2 B = 145 GB: TP2 puts 73 GB on an 80 GB card (no room for the KV cache); TP4 36 GB a card (2 replicas);
+    # TP8 18 GB a card (1 replica, lowest latency); 64 heads divide by 2, 4 and 8
+    assert "**8 张卡怎么切**：TP4 × 2 个副本" in a.answer and "TP8 × 1" in a.answer
