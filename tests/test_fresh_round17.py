@@ -574,3 +574,28 @@ def test_how_to_split_tensor_parallelism_is_answered_with_layouts():
     # 72.7e9 x 2 B = 145 GB: TP2 puts 73 GB on an 80 GB card (no room for the KV cache); TP4 36 GB a card (2 replicas);
     # TP8 18 GB a card (1 replica, lowest latency); 64 heads divide by 2, 4 and 8
     assert "**8 张卡怎么切**：TP4 × 2 个副本" in a.answer and "TP8 × 1" in a.answer
+
+
+@pytest.mark.parametrize("text, ratio", [("roughly 80% of tokens are input, 3B tokens/month", 4.0),
+                                         ("3B tokens a month, 75% of the traffic is input", 3.0)])
+def test_an_input_share_of_the_tokens_is_the_ratio(text, ratio):
+    assert money_ratio(text) == pytest.approx(ratio)
+
+
+def money_ratio(text):
+    from assistant.readers.money import input_output_ratio
+    return input_output_ratio(text.lower())
+
+
+def test_an_extended_context_the_model_card_allows_is_said():
+    a = ask("Does Qwen3-235B-A22B fit on a single 8x H200 node in BF16? And how long can the context go?")
+    # Qwen3: 40,960 native, 131,072 with YaRN (the model card); at 188 KiB a token 131k is ~24 GiB: fits
+    assert "allows 131,072 with RoPE scaling (YaRN), which also fits" in a.answer
+
+
+def test_full_fine_tune_on_one_card_names_offload_on_that_card_and_the_8_bit_optimizer():
+    a = ask("Full fine-tune of Mistral 7B on a single RTX 6000 Ada (48GB): possible? or should we just LoRA?")
+    # offloaded optimizer: the card keeps bf16 weights and gradients (2 + 2 B x 7.24e9 = 29 GB) - fits 48 GB, host RAM
+    # ~12 + 2 B x 7.24e9 = ~100 GB; 8-bit AdamW with fp32 master weights: 2 + 2 + 4 + 2 = 10 B x 7.24e9 = 72 GB: no
+    assert "full fine-tune on 1 GPUs with the optimizer offloaded to CPU" in a.answer and "**Offload's cost**" in a.answer
+    assert "8-bit AdamW" in a.answer and "does not fit either" in a.answer

@@ -1200,16 +1200,20 @@ def _kv_line(ctx: Ctx, model, r, batch: int, context: int | None = None) -> str:
     each = longest // batch if longest and batch > 1 else None
     capped = bool(longest) and not each and longest >= model.max_context
     cap_kv = kv * model.max_context / 2**30 if kv else 0
+    ext = model.max_context_extended if (model.max_context_extended or 0) > model.max_context else None
     tail = ("" if longest is None else ctx.t(
         (f"; with {batch} sequences at once, about **{each:,} tokens each** (the pool holds {longest:,} tokens; one "
          f"sequence alone could take them all" if each else
          f"; the longest context one request can have: **{model.max_context:,} tokens, the model's own limit** (its "
-         f"{cap_kv:,.0f} GiB of KV cache fits; memory alone would hold {longest:,})" if capped else
+         f"{cap_kv:,.0f} GiB of KV cache fits; memory alone would hold {longest:,}"
+         + (f"; the model card allows {ext:,} with RoPE scaling (YaRN), which "
+            + ("also fits" if longest >= ext else f"fits up to {longest:,}") if ext else "") + ")" if capped else
          f"; the longest context that fits at batch 1: **{longest:,} tokens**")
         + (f", the model's limit is {model.max_context:,}" if longest >= model.max_context and each else "") + (")" if each else ""),
         (f"；同时 {batch} 条时每条约 **{each:,} token**（KV 池共 {longest:,} token，单条可以全用" if each else
          f"；单个请求最长上下文：**{model.max_context:,} token，是模型自身上限**（对应 KV cache {cap_kv:,.0f} GiB，放得下；"
-         f"只看显存能放 {longest:,}）" if capped else f"；batch 1 时放得下的最长上下文：**{longest:,} token**")
+         f"只看显存能放 {longest:,}" + (f"；模型卡允许用 RoPE 缩放（YaRN）扩到 {ext:,}，"
+                                    + ("也放得下" if longest >= ext else f"显存最多放 {longest:,}") if ext else "") + "）" if capped else f"；batch 1 时放得下的最长上下文：**{longest:,} token**")
         + (f"，模型上限 {model.max_context:,}" if longest >= model.max_context and each else "") + ("）" if each else "")))
     if r.max_batch:
         at_en = f"at {context:,} tokens each" if context else "at this context"  # (the request's context, not the

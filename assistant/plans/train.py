@@ -532,11 +532,15 @@ def training_memory(ctx: Ctx) -> Answer:
                    "这个方案没有卸载到主机内存，内存大小不构成限制")
     offload = None
     if "full" in results and not results["full"].fits and req.offload is None:
-        n_off = n if n > 1 else 8
-        args = _memory_args(ctx, "full") | {"num_gpus": n_off, "offload": "optimizer"}
-        args.pop("zero", None) if args.get("zero") == 0 else None
-        offload = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
-                           estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+        offload = None
+        for n_off in dict.fromkeys([n, 8] if n == 1 else [n]):
+            # (on the user's own cards first: one card with its optimizer in host RAM is a route people run; else 8)
+            args = _memory_args(ctx, "full") | {"num_gpus": n_off, "offload": "optimizer"}
+            args.pop("zero", None) if args.get("zero") == 0 else None
+            offload = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **args},
+                               estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args)))
+            if offload.fits:
+                break
     nothing_fits = not any(r.fits for r in results.values())  # a route is named when no asked method fits as is
     routes, route_figs = _offload_routes(ctx, model, gpu, n, results) if req.offload is None and nothing_fits else ([], {})
     fixes: list[str] = []
@@ -635,6 +639,22 @@ def training_memory(ctx: Ctx) -> Answer:
         if short:  # (the RAM decided it: not an input left unused)
             ctx.used.add("ram_gb")
             ctx.ignored = [x for x in ctx.ignored if not x.startswith("ram_gb=")]
+        elif offload.fits and offload.num_gpus == n:  # the route on the user's own cards: what it costs
+            cost = _offload_cost(ctx, model, gpu, n, offload)
+            if cost:
+                lines.append("  " + cost)
+        if offload.num_gpus == n and n <= 2:  # on one or two cards: the lighter optimizer people try before offloading
+            try:
+                args8 = _memory_args(ctx, "full") | {"num_gpus": n, "optimizer": "adamw-8bit"} | _RECOMPUTE
+                r8 = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args8))
+            except ValueError:
+                r8 = None
+            if r8 is not None:
+                lines.append("- " + ctx.t(
+                    f"full fine-tune with 8-bit AdamW (bitsandbytes; its two moments in 1 byte each), full recomputation: "
+                    f"{r8.per_gpu_gb:.1f} GB per GPU — " + ("**fits**" if r8.fits else "does not fit either"),
+                    f"全参微调改用 8-bit AdamW（bitsandbytes，两个动量各 1 字节）、完整重计算：每卡 {r8.per_gpu_gb:.1f} GB —— "
+                    + ("**放得下**" if r8.fits else "也放不下")))
     lines += [] if fix_fits and not route_figs.get("fix_tight") else routes if fix_fits else fixes + routes
     if results.get("full") and results["full"].states_total_gb:  # the figure 'how much memory does full FT need' asks
         full = results["full"]

@@ -516,7 +516,8 @@ def input_output_ratio(text: str) -> float | None:
     per = re.search(RATIO_PER, text)
     if per:  # ('~3 input tokens per output token')
         return float(per.group(1) or per.group(2))
-    share = re.search(r"(\d{1,2}(?:\.\d+)?)\s*%\s*(?:of (?:it|them|that|those|the tokens|which)\s*(?:is|are)?\s*)?"
+    share = re.search(r"(\d{1,2}(?:\.\d+)?)\s*%\s*(?:of (?:it|them|that|those|(?:the |our |all )?(?:tokens|traffic|volume)|which)\s*"
+                      r"(?:is|are)?\s*)?"
                       r"(?:are |is )?(input|prompt|output|completion)s?(?![a-z])|"
                       r"(输入|输出|prompt|input|output)\s*(?:token)?\s*(?:占比|约占|大约占|占|比例|比重)\s*(?:约|大约|大概)?\s*(\d{1,2}(?:\.\d+)?)\s*%",
                       text)
