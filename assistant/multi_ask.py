@@ -658,10 +658,12 @@ def _memory_versions(asks: list[Ask], answers: list[Answer], zh: bool, question:
     if len(asks) != 2 or {a.compare for a in asks} != {"gpu"} or not all(x.verdict and x.verdict.fits for x in answers):
         return ""
     cat = default_catalog()
+    if not all((a.update or {}).get("gpu") for a in asks) or not (answers[0].request or {}).get("model"):
+        return ""
     try:
         cards = [cat.gpu((a.update or {}).get("gpu"))[0] for a in asks]
         model = cat.model((answers[0].request or {}).get("model"))[0]
-    except (LookupError, ValueError, TypeError):
+    except (LookupError, ValueError, TypeError, AttributeError):
         return ""
     small, big = sorted(cards, key=lambda g: g.memory_gb or 0)
     if small.id.split("-")[0] != big.id.split("-")[0] or not small.memory_gb or big.memory_gb < 1.5 * small.memory_gb:
@@ -695,9 +697,11 @@ def _mac_against_gpus(asks: list[Ask], answers: list[Answer], zh: bool) -> str:
     rows = []
     for a, x in zip(asks, answers):
         gid = (a.update or {}).get("gpu") or (x.request or {}).get("gpu")
+        if not gid:
+            return ""
         try:
             g = cat.gpu(gid)[0]
-        except (LookupError, ValueError, TypeError):
+        except (LookupError, ValueError, TypeError, AttributeError):
             return ""
         rows.append((a, x, g))
     macs = [r for r in rows if r[2].vendor == "Apple"]
@@ -705,9 +709,11 @@ def _mac_against_gpus(asks: list[Ask], answers: list[Answer], zh: bool) -> str:
     if len(macs) != 1 or not cards or asks[0].intent != "inference_speed":
         return ""
     (ma, mx, mg), (ca, cx, cg) = macs[0], cards[0]
+    if not (mx.request or {}).get("model"):
+        return ""
     try:
         spec = cat.model((mx.request or {}).get("model"))[0]
-    except (LookupError, ValueError, TypeError):
+    except (LookupError, ValueError, TypeError, AttributeError):
         return ""
     eight = count_parameters(spec).total * FORMATS["q8_0"].bits / 8 / 1e9
     room = (mg.memory_gb or 0) * 0.75  # macOS wires about 75% of unified memory for the GPU by default (raisable)
@@ -1697,9 +1703,11 @@ def _models_pick(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str
     for a, x in done:
         v, req = x.verdict, x.request or {}
         fmt = x.figures.get("precision") or req.get("precision")
+        if not req.get("model"):
+            return ""
         try:
             spec = cat.model(req.get("model"))[0]
-        except (LookupError, ValueError, TypeError):
+        except (LookupError, ValueError, TypeError, AttributeError):
             return ""
         if v is None or not v.fits or fmt not in FORMATS:
             return ""

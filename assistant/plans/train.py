@@ -533,7 +533,10 @@ def training_memory(ctx: Ctx) -> Answer:
     offload = None
     if "full" in results and not results["full"].fits and req.offload is None:
         offload = None
-        for n_off in dict.fromkeys([n, 8] if n == 1 else [n]):
+        from tools.params import count_parameters
+
+        own_holds = 2 * count_parameters(model).total / 1e9 < n * gpu.memory_gb  # (bf16 weights alone on the user's cards)
+        for n_off in dict.fromkeys([n, 8] if n == 1 and own_holds else [8] if n == 1 else [n]):
             # (on the user's own cards first: one card with its optimizer in host RAM is a route people run; else 8)
             args = _memory_args(ctx, "full") | {"num_gpus": n_off, "offload": "optimizer"}
             args.pop("zero", None) if args.get("zero") == 0 else None
