@@ -81,7 +81,7 @@ OWN_MODEL_WORDS = r"自己的\w{0,6}模型|自有\w{0,4}模型|自研|行业大�
 
 
 # a training bill asked with no tokens and no length of time ('训练一个 7B 要多少钱')
-TRAIN_COST_WORDS = (r"训练|预训练|微调|炼|(?<![a-z])(?:train\w*|pre[\s-]?train\w*|fine[\s-]?tun\w*|finetun\w*|sft)(?![a-z])")
+TRAIN_COST_WORDS = (r"训练|预训练|微调|(?<!百)炼(?:丹|模型|大模型)|(?<![a-z])(?:train\w*|pre[\s-]?train\w*|fine[\s-]?tun\w*|finetun\w*|sft)(?![a-z])")
 
 
 def _training_cost_by_scale(req: Request, deps: Deps, question: str) -> Answer:
@@ -139,7 +139,8 @@ def _training_bill_without_job(req: Request, question: str, invalid) -> bool:
     low = question.lower()
     return (not invalid and req.intent in ("cost", "price") and not req.tokens and not req.samples and not req.period_hours
             and not req.deadline_hours and not req.break_even and not req.price_per_gpu_hour and not req.purchase_price
-            and not req.measured_step_s and not req.throughput_tokens_per_s and bool(re.search(TRAIN_COST_WORDS, low))
+            and not req.measured_step_s and not req.throughput_tokens_per_s and not req.tokens_per_day
+            and not req.reference_per_million and not req.api_spend_per_month and bool(re.search(TRAIN_COST_WORDS, low))
             and not re.search(r"推理|部署|上线|(?<![a-z])(?:serv(?:e|ing)|inference|deploy\w*)(?![a-z])", low))
 
 
@@ -210,7 +211,10 @@ def _owned_cards_without_job(req: Request, question: str, invalid) -> bool:
             and not req.family and not req.tokens and not req.concurrent_users and not req.requests_per_s
             and not req.largest_model and req.intent in ("spec", "recommend", "compare", "inference_memory",
                                                          "training_memory")
-            and bool(re.search(OWNED_ENOUGH, question.lower())))
+            and bool(re.search(OWNED_ENOUGH, question.lower()))
+            and not re.search(r"知识库|问答|客服|助手|聊天|推理|部署|上线|服务|训练|微调|(?<![a-z])(?:rag|chat\w*|bot|assistant|serv\w*|"
+                              r"deploy\w*|inference|train\w*|fine[\s-]?tun\w*|app|users?)(?![a-z])", question.lower()))
+    # (a job named, 'enough for our knowledge-base Q&A?', is sized as that job with the model asked)
 
 
 def missing_inputs(req: Request) -> list[str]:

@@ -2099,7 +2099,7 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
             r"私有化|部署|上线|自建|本地化|(?<![a-z])(?:self[\s-]?host\w*|on[\s-]?prem\w*|deploy\w*)(?![a-z])", low) and \
             re.search(r"够不够|够吗|够用|能做什么|能干什么|能买什么|怎么配|(?<![a-z])(?:enough|what can|what (?:should|do) we buy)(?![a-z])", low):
         return "recommend"  # ('私有化部署，预算 100 万够不够？'): what the budget buys at each model size, the model asked
-    if not has_model and gpu_named and not follow and not trainish and re.search(
+    if not has_model and gpu_named and not follow and not trainish and not stated.get("largest_model") and re.search(
             r"(?:一秒|每秒)(?:钟)?(?:能)?(?:出|吐|生成|输出)(?:多少|几个)|多少字|出字(?:速度|多快)|(?:速度|生成)多快|"
             r"(?<![a-z])(?:how (?:fast|many tokens)|tokens? (?:per|a) second|tok/s|tokens?/s)(?![a-z])", low):
         return "inference_speed"  # ('4090 跑大模型一秒能出多少字？'): a speed that turns on the model, asked with sizes
