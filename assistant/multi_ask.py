@@ -969,8 +969,8 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
         text += (f" 按你给的价格，这次训练的费用：{bills}；**更便宜的是 {cheap[0].text}**。" if zh else
                  f" The job's bill at your prices: {bills}; **cheaper: {cheap[0].text}**.")
     unfit = [a for a, x in zip(asks, answers) if a.compare and x.status == "answered"
-             and x.intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0
-             and not x.figures.get("offload_decode_tokens_per_s")]
+             and x.intent in ("inference_speed", "training_time") and x.figures.get("fits") == 0]
+    # (an option that runs only with part of the model in CPU RAM does not fit the GPUs: said first, its speed beside)
     offloaded = [(a, x) for a, x in zip(asks, answers) if x.figures.get("fits") == 0 and x.figures.get("offload_ram_gb")
                  and x.figures.get("offload_decode_tokens_per_s")]
     whole = [(a, x) for a, x in zip(asks, answers) if x.figures.get("fits") == 1 and x.figures.get("offload_ram_gb", 1) < 1]
@@ -993,8 +993,10 @@ def compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = ""
         if q and q not in text:
             text += " " + q
     if text and unfit and not re.search(r"does not fit|放不下|holds none", text):
-        text = (("；".join(f"{a.text} 放不下" for a in unfit) + "。") if zh else
-                ("; ".join(f"{a.text} does not fit" for a in unfit) + ". ")) + text
+        ram = {id(a) for a, x in zip(asks, answers) if x.figures.get("offload_decode_tokens_per_s")}
+        text = (("；".join(f"{a.text} 放不下" + ("显卡（只能把一部分放进内存跑）" if id(a) in ram else "") for a in unfit) + "。")
+                if zh else ("; ".join(f"{a.text} does not fit" + (" the GPUs (it runs only with part of it in CPU RAM)"
+                                                                   if id(a) in ram else "") for a in unfit) + ". ")) + text
     return text
 
 

@@ -646,7 +646,8 @@ def training_memory(ctx: Ctx) -> Answer:
             cost = _offload_cost(ctx, model, gpu, n, offload)
             if cost:
                 lines.append("  " + cost)
-        if offload.num_gpus == n and n <= 2:  # on one or two cards: the lighter optimizer people try before offloading
+        if offload.num_gpus == n and n <= 2 and "optimizer" not in req.stated:
+            # on one or two cards: the lighter optimizer people try before offloading (never in place of one stated)
             try:
                 args8 = _memory_args(ctx, "full") | {"num_gpus": n, "optimizer": "adamw-8bit"} | _RECOMPUTE
                 r8 = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **args8))

@@ -1394,7 +1394,8 @@ def _card_job_intent(low: str, req: Request) -> str | None:
     tokens), the speed at full load (an inference job), or the hourly cost (prices per card, no job to time)."""
     if req.concurrent_users or req.requests_per_s:
         return "serving"
-    if req.model and (req.daily_active_users or 0) >= 50 and req.method in (None, "inference"):
+    if req.model and ((req.daily_active_users or 0) >= 50 or ((req.team_size or 0) >= 50 and (
+            req.gpu_purchase_prices or req.purchase_price_per_server or req.purchase_price))) and req.method in (None, "inference"):
         return "serving"  # ('serve gpt-oss-120b for ~200 employees … 2x PRO 6000, 1x H100 NVL or 4x 5090?'): each at the
         # load (a handful of colleagues is the purchase table's users, not a user base)
     if req.model and re.search(r"(?:最多|更多|多少|几)\s*(?:个|路)?\s*(?:并发|用户|人|路)|" + w(

@@ -2101,7 +2101,8 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         return "recommend"  # ('私有化部署，预算 100 万够不够？'): what the budget buys at each model size, the model asked
     if not has_model and gpu_named and not follow and not trainish and not stated.get("largest_model") and re.search(
             r"(?:一秒|每秒)(?:钟)?(?:能)?(?:出|吐|生成|输出)(?:多少|几个)|多少字|出字(?:速度|多快)|(?:速度|生成)多快|"
-            r"(?<![a-z])(?:how (?:fast|many tokens)|tokens? (?:per|a) second|tok/s|tokens?/s)(?![a-z])", low):
+            r"(?<![a-z])(?:how fast|how many tokens (?:per|a) second|how many (?:tok/s|tokens/s))(?![a-z])", low) and \
+            not stated.get("throughput_tokens_per_s"):
         return "inference_speed"  # ('4090 跑大模型一秒能出多少字？'): a speed that turns on the model, asked with sizes
 
     if "concurrent_users" in stated or "requests_per_s" in stated or "daily_active_users" in stated or "team_size" in stated:
