@@ -286,9 +286,12 @@ def term_lines(question: str, req, catalog: Catalog, prices=()) -> list[str]:
             out.append(line)
     if (re.search(WORTH_ASK, low) or re.search(r"\d\s*%\s*(?:cheaper|more expensive|dearer|便宜|贵)", low)) and \
             len(set(req.gpus or [])) >= 2:
-        line = card_worth(list(req.gpus), catalog, zh, str(req.intent).startswith("training") or
-                          req.method in ("full", "lora", "qlora", "pretrain") or bool(re.search(_TRAIN_WORDS, low)), prices,
-                          question)
+        # the work that decides it: inference (decode, bound by bandwidth) when it is named, training (compute) when
+        # only training is; '主要跑推理，偶尔微调' is an inference purchase
+        infer = re.search(r"推理|部署|上线|(?<![a-z])(?:inference|serv(?:e|ing)|deploy\w*|chat\w*)(?![a-z])", low)
+        training = (str(req.intent).startswith("training") or req.method in ("full", "lora", "qlora", "pretrain") or
+                    bool(re.search(_TRAIN_WORDS, low))) and not infer
+        line = card_worth(list(req.gpus), catalog, zh, training, prices, question)
         if line:
             out.append(line)
     if re.search(FULL_MEANING_ASK, low):

@@ -599,3 +599,16 @@ def test_full_fine_tune_on_one_card_names_offload_on_that_card_and_the_8_bit_opt
     # ~12 + 2 B x 7.24e9 = ~100 GB; 8-bit AdamW with fp32 master weights: 2 + 2 + 4 + 2 = 10 B x 7.24e9 = 72 GB: no
     assert "full fine-tune on 1 GPUs with the optimizer offloaded to CPU" in a.answer and "**Offload's cost**" in a.answer
     assert "8-bit AdamW" in a.answer and "does not fit either" in a.answer
+
+
+@pytest.mark.parametrize("text", ["我们要连续跑一年推理服务，一张 4090 买划算还是租划算？",
+                                  "8卡A100 7×24 跑推理，租还是买？"])
+def test_running_continuously_is_full_utilization(text):
+    assert _req(text).utilization == 1.0
+
+
+def test_worth_it_for_mostly_inference_is_judged_on_bandwidth_even_with_some_fine_tuning():
+    a = ask("单机八卡，买 H20 还是 L20？主要跑 Qwen3-32B 推理，公司几百人用，偶尔也要做 LoRA 微调。预算能上 H20，但老板觉得 L20 便宜一大截，"
+            "值不值？")
+    # decode is bound by memory bandwidth: H20 4,000 GB/s / L20 864 GB/s = 4.63x (dense compute is only ~1.2x apart)
+    assert "的显存带宽（解码速度）是 NVIDIA L20 48GB PCIe 的 4.63 倍" in a.answer

@@ -259,7 +259,7 @@ def money(text: str) -> dict:
     # ('running at ~70% of max power on average': the average draw as a share of the rated one)
     if m:
         out["utilization"] = float(next(g for g in m.groups() if g)) / 100
-    elif has(r"24/7|24x7|7x24|全天候|不间断|持续(?:训练|运行|跑|使用)|一直跑|满负荷|" +
+    elif has(r"24/7|24x7|7x24|7×24|24×7|全天候|不间断|不停|持续(?:训练|运行|跑|使用)|连续(?:跑|运行|训练|使用|开|服务)|一直跑|满负荷|" +
              w(r"around the clock|non[\s-]?stop|continuous(?:ly)?|full[\s-]?time|flat[\s-]?out"), text):
         out["utilization"] = 1.0  # 'a year of continuous training': the GPUs work all the time
     m = re.search(r"(?<![\d.])24\s*(?:个)?\s*(?:小时|h|hours?|hrs?)(?![a-z/])\s*(?:都|全|一直)?\s*(?:满负荷|满载|不停|不间断|全开|开机|运行|"
