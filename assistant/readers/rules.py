@@ -456,10 +456,15 @@ def _each_card_counted(work: str, names) -> bool:
     return all(counts) and len(set(counts)) > 1
 
 
+def _sentence_bounds(low: str) -> list[int]:
+    """Where the sentences of `low` start and end (0, each end mark, the end): one split for every sentence-scoped check."""
+    return [0] + [m.end() for m in re.finditer(r"[。？！?!;；\n]|\.(?=\s)", low)] + [len(low)]
+
+
 def _quoted_only_cards(low: str, spans) -> tuple[set, list] | None:
     """(cards named only in sentences that quote someone else's figure, cards named in sentences about the user's own
     setup) when both exist: 'saw a blog … on one H100. We … put it on an L40S'."""
-    bounds = [0] + [m.end() for m in re.finditer(r"[。？！?!;；\n]|\.(?=\s)", low)] + [len(low)]
+    bounds = _sentence_bounds(low)
     quoted, own = {}, []
     for a, b in zip(bounds, bounds[1:]):
         sentence = low[a:b]
@@ -483,7 +488,7 @@ _MOST_PER_GPU_USD = 100_000
 def _sentences_naming(low: str, spans, cards: set) -> list[str]:
     """The sentences of `low` that name one of `cards` (by the reader's GPU spans): where an offer or a choice about
     those cards would be written."""
-    bounds = [0] + [m.end() for m in re.finditer(r"[。？！?!;；\n]|\.(?=\s)", low)] + [len(low)]
+    bounds = _sentence_bounds(low)
     return [low[a:b] for a, b in zip(bounds, bounds[1:]) if any(a <= x < b and g in cards for x, _, g in spans)]
 
 
@@ -1585,7 +1590,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # quoted run's sentence is that run's; the count is what is asked
         from assistant.readers.names import Names, counts_near_gpus
 
-        bounds = [0] + [m.end() for m in re.finditer(r"[。？！?!;；\n]|\.(?=\s)", low)] + [len(low)]
+        bounds = _sentence_bounds(low)
         quoted_n, own_n = set(), set()
         for a, b in zip(bounds, bounds[1:]):
             sent = low[a:b]
