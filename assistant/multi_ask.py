@@ -901,6 +901,35 @@ def _priced_throughput(done: list[tuple[Ask, Answer]], vals: list, zh: bool) -> 
             f". At your prices: {listed}. **Pick {best[0].text}**: {other[2] / best[2]:.2f}× cheaper per token.")
 
 
+def _count_speedup(done, vals, zh: bool) -> str:
+    """'how long on one H100, and how much faster on 8?': each count's hours, the speed-up against the GPU ratio, and
+    why it differs from the ratio when it does (a layout the larger count's memory allows, or communication)."""
+    (a1, h1), (a2, h2) = vals
+    x = {id(a): r for a, r in done}
+    n1, n2 = ((x[id(a)].request or {}).get("num_gpus") or 1 for a in (a1, a2))
+    ratio, ideal = h1 / h2 if h2 else 0, n2 / n1 if n1 else 0
+    head = (f"{a1.text}：{h1:,.3g} 小时；{a2.text}：{h2:,.3g} 小时，**快 {ratio:.1f} 倍**（卡数是 {ideal:g} 倍）" if zh else
+            f"{a1.text}: {h1:,.3g} h; {a2.text}: {h2:,.3g} h, **{ratio:.1f}× faster** ({ideal:g}× the GPUs)")
+    if not ideal or not ratio:
+        return head
+    if ratio > ideal * 1.05:
+        why = ("：卡多了，显存够用，不必重算激活值（省掉一次前向），所以超过卡数的倍数" if zh else
+               ": with more GPUs the memory allows skipping activation recomputation (one forward pass fewer), so it beats "
+               "the GPU ratio")
+    elif ratio < ideal * 0.9:
+        why = ("：卡之间的通信（梯度、分片权重）吃掉了一部分" if zh else
+               ": communication between the GPUs (gradients, sharded weights) takes part of it")
+    else:
+        why = "：基本按卡数线性加速" if zh else ": close to linear in the GPUs"
+    if ratio > ideal * 1.05:
+        tail = "。总卡时反而更少，租金也更省。" if zh else ". The GPU-hours, and so the rent, even drop."
+    elif ratio >= ideal * 0.9:
+        tail = "。总卡时相近，租金差不多，只是更快拿到结果。" if zh else ". The GPU-hours are about the same, so the rent is too: you get it sooner."
+    else:
+        tail = "。总卡时更多，租金更高。" if zh else ". The GPU-hours, and so the rent, rise."
+    return head + why + tail
+
+
 def _rank_per_token(done: list[tuple[Ask, Answer]], zh: bool, question: str) -> str:
     """Cards with their own price and throughput: ranked per million tokens, and per hour too when the hourly
     price is asked ('按小时算哪个最便宜？按每百万 token 算哪个最便宜？')."""
@@ -1223,6 +1252,8 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
                 listed += (f"。**选 {best[0].text}**{why}：同样的卡上同时容纳的请求最多。" if zh else
                            f". **Pick {best[0].text}**{why}: it holds the most requests at once on the same GPUs.")
             return listed
+        if intent == "training_time" and asks[0].compare == "num_gpus" and len(vals) == 2:
+            return _count_speedup(done, vals, zh)
         return "; ".join(f"{a.text}: {v:,.4g} {cn if zh else en}" for a, v in vals)
     priced = _priced_throughput(done, vals, zh) if intent == "inference_speed" and "tokens_per_s" in name else None
     if priced:  # each option at the user's own price: the throughput per unit of money decides

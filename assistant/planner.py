@@ -265,7 +265,9 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     try:
         from assistant.claims import paged_attention_claim, published_cost_scope, total_read_as_per_user
 
-        lines = (term_lines(question, req, deps.catalog, deps.prices()) + total_read_as_per_user(req) + published_cost_scope(req, question)
+        job_hours = {(x.request or {}).get("gpu"): x.figures.get("wall_hours") for x in answer.asks
+                     if x.intent == "training_time" and x.figures.get("wall_hours")}  # each card's time on the job
+        lines = (term_lines(question, req, deps.catalog, deps.prices(), job_hours) + total_read_as_per_user(req) + published_cost_scope(req, question)
                  + paged_attention_claim(req, question, deps.catalog))
     except Exception:  # a word ask that fails is left to the answer below (logged, never a traceback)
         log.exception("answering the asks about words failed on %r", question[:200])
@@ -282,6 +284,21 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     return answer.model_copy(update={"answer": text, "not_answered": missed})
 
 
+def _prices_from_ratio(req: Request, deps: Deps) -> Deps:
+    """The dearer card's on-demand rent set to the cheaper card's (the price table's typical rate) x the ratio the user
+    states, for this answer; the cheaper card keeps the table's rate."""
+    from knowledge.prices import session_rental_override
+    from tools.pricing import on_demand_rate
+
+    base = next((g for g, r in req.price_ratios.items() if r == 1.0), None)
+    currency = req.currency or ("CNY" if req.lang == "zh" else "USD")
+    rate = on_demand_rate(deps.prices(), base, currency) if base else None
+    if not rate:
+        return deps
+    return deps.with_prices([session_rental_override(g, round(rate.typical * r, 4), currency)
+                             for g, r in req.price_ratios.items() if r != 1.0])
+
+
 def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
     from assistant.multi_ask import combine, own_card_rate, sub_request
     from assistant.readers.asks import find_asks
@@ -293,6 +310,8 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
 
         deps = deps.with_prices([session_rental_override(g, p, req.currency or "USD")
                                  for g, p in req.gpu_rental_prices.items()])
+    if req.price_ratios and not req.gpu_rental_prices:
+        deps = _prices_from_ratio(req, deps)  # 'H800 租金差不多是 A800 的两倍': the dearer card's rent from the other's
     if req.gpu_purchase_prices:  # each card's stated purchase price replaces the table's (new and used) for this answer
         from knowledge.prices import session_purchase_override
 
@@ -338,6 +357,9 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
     except Exception:  # finding the asks failed: the message's own reading answers it (logged, never a traceback)
         log.exception("finding the asks failed on %r", question[:200])
         asks = []
+    if len(asks) >= 2 and any(a.intent == "out_of_scope" and re.search(COUNT_WORDS + r"|reserve|buy|order", a.text.lower())
+                              for a in asks) and _count_for_an_unstated_load(Ctx(req=req, deps=deps, question=question)):
+        asks = []  # ('H100 or H200, and how many should we reserve?'): one question, the count by load on each card
     if len(asks) == 1 and asks[0].intent not in (req.intent, "out_of_scope"):
         req = sub_request(req, asks[0])  # the one ask the message makes, read in place of its first reading
     if len(asks) < 2:
@@ -896,6 +918,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "explain": facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared), one_of_several=one_of_several)
     tokens_defaulted = False  # (set where the compute-optimal token budget stands in for an unstated one)
+    if req.price_ratios and not req.gpu_rental_prices:  # (the prices themselves were set in plan_message)
+        ctx.used.add("price_ratios")
+        base = next((g for g, r in req.price_ratios.items() if r == 1.0), "")
+        for g, r in req.price_ratios.items():
+            if r != 1.0:
+                ctx.assume(f"{g}'s rent = {base}'s (the price table's typical on-demand rate) × {r:g}, as you said",
+                           f"{g} 的租金 = {base} 的（价格表按需典型价）× {r:g}（按你说的比例）")
     if _scales_a_quoted_run(req, invalid):
         return _finish(ctx, _run(ctx, train.scaled_published_run))
     if req.largest_model and req.num_gpus and (req.period_hours or req.deadline_hours) and re.search(
@@ -1266,6 +1295,14 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if answer.status == "answered" and not one_of_several and _job_unstated(ctx):
         # 'how many A100s do I need for Llama 3.1 70B?': running it and training it differ ~10x; both shown, and asked
         answer = _run_or_train(ctx, answer)
+    if answer.status == "answered" and not one_of_several and req.quoted_tokens_per_s and not req.claimed_tokens_per_s \
+            and req.model and req.gpu:
+        # '我们压测 1000 tok/s，要几张？另外网上有人说 4090 跑 8B 能到 5000 tok/s，是真的吗': the heard figure judged apart
+        answer = _heard_figure_judged(ctx, answer)
+    if answer.status == "answered" and not one_of_several and _training_count_without_data(ctx):
+        # '想把 Qwen2.5-72B 微调一下，需要几张 H800？': memory sets the floor; the method, the data and the deadline the
+        # count above it, so they are asked, with each method's time on its floor for a usual amount of data meanwhile
+        answer = _method_and_data_asked(ctx, answer)
     if answer.status == "answered" and not one_of_several and req.intent == "compare" and not req.model and \
             len(set(req.gpus)) >= 2 and re.search(VALUE_ASK, question.lower()) and re.search(SERVE_WORDS, question.lower()):
         # '公司想自建推理，H20 和 L20 哪个更划算？': the value flips with the model served: which one, asked, with the cards
@@ -1283,7 +1320,20 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
     if _count_for_an_unstated_load(ctx) and answer.status == "answered" and not one_of_several:
         # '客服机器人上线要买几张 H20？': the count turns on the peak load, which is not given: asked, with the counts at
         # a few loads (the memory answer above is the floor)
-        lines = _counts_by_load(ctx)
+        per_node = _server_size(req, question)
+        cards = list(dict.fromkeys(req.gpus or [req.gpu]))
+        lines = []
+        for gid in cards:  # ('H100 or H200, and how many should we reserve?'): each card's counts
+            rows = _counts_by_load(ctx, gid if len(cards) > 1 else None, per_node)
+            if rows and len(cards) > 1:
+                lines.append(f"**{ctx.deps.catalog.gpu(gid)[0].name}**")
+            lines += rows
+        if lines:
+            lines.append(ctx.t("The rule behind them: replicas = peak users at once ÷ the users one replica carries at that "
+                               "speed; GPUs = replicas × GPUs per replica, plus one replica spare for failures and deploys. "
+                               "Longer prompts hold more KV cache per user, so fewer fit.",
+                               "背后的规则：副本数 = 峰值同时用户数 ÷ 一个副本在这个速度下能带的用户数；卡数 = 副本数 × 每副本卡数，"
+                               "再留一个副本做故障和发布的冗余。输入越长，每路占的 KV cache 越多，能带的人越少。"))
         if lines:
             clar = Clarification(missing=["concurrent_users"], question=ctx.t(
                 "What peak load: how many users at once (or requests a second), and how long are prompts?",
@@ -1661,6 +1711,62 @@ def _which_server(ctx: Ctx) -> str:
         md_table(head, rows) + "\n\n"
 
 
+API_BILL_MODELS = ("gpt-4o", "gpt-4o-mini")  # a frontier and a small API model: the volume a bill buys spans ~17x
+SELF_HOST_SETS = (("llama-3.1-8b", "h100", 1, "bf16"), ("llama-3.3-70b", "h100", 2, "fp8"))  # an 8B and a 70B set
+
+
+def _api_bill_bounds(ctx: Ctx, bill: float, cur: str, sym: str) -> str:
+    """An API bill with no API model and no machine named: the tokens a month it buys at two list prices (input and
+    output at API_INPUT_PER_OUTPUT), and what an 8B and a 70B self-hosted set cost a month to rent and make at full
+    load, so the user can place their volume; the costs beside the GPUs said."""
+    from knowledge.api_prices import api_prices, blended_per_million
+    from tools.pricing import on_demand_rate
+
+    recs = {r.id: r for r in api_prices() if r.currency == cur}
+    bought = []
+    for mid in API_BILL_MODELS:
+        rec = recs.get(mid)
+        if rec:
+            per = blended_per_million(rec, API_INPUT_PER_OUTPUT)
+            out = bill / per / (1 + API_INPUT_PER_OUTPUT)  # (M tokens: the output share of what the bill buys)
+            bought.append(ctx.t(f"{rec.name}: ~{out:,.0f}M output tokens a month (with {API_INPUT_PER_OUTPUT:g} input tokens "
+                                f"each; {sym}{per:.2f} per 1M blended)",
+                                f"{rec.name}：每月约 {out:,.0f}M 输出 token（每个输出配 {API_INPUT_PER_OUTPUT:g} 个输入；综合每百万 "
+                                f"{sym}{per:.2f}）"))
+    sets = []
+    for mid, gid, n, fmt in SELF_HOST_SETS:
+        rate = on_demand_rate(ctx.deps.prices(), gid, cur)
+        if not rate:
+            continue
+        try:
+            a = plan(ctx.req.model_copy(update={"intent": "inference_speed", "model": mid, "models": [mid], "gpu": gid,
+                                                "gpus": [gid], "num_gpus": n, "precision": fmt, "max_throughput": True,
+                                                "api_spend_per_month": None}), ctx.deps, ctx.question, one_of_several=True)
+        except Exception:  # a set the tools cannot size is left out (logged)
+            log.exception("self-host set %s failed", mid)
+            continue
+        ctx.calls.extend(a.tool_calls)
+        tps = a.figures.get("decode_tokens_per_s_total") if (a.figures.get("batch") or 1) > 1 else None
+        if not tps:
+            continue
+        month = rate.typical * n * 730
+        name, card = ctx.deps.catalog.model(mid)[0].name, ctx.deps.catalog.gpu(gid)[0].name
+        sets.append(ctx.t(f"{name} on {n}× {card} ({fmt}): {sym}{month:,.0f} a month rented, up to ~{tps * 3600 * 730 / 1e6:,.0f}M "
+                          "output tokens a month at full load",
+                          f"{name}，{n} 张 {card}（{fmt}）：租一个月 {sym}{month:,.0f}，满载每月最多约 {tps * 3600 * 730 / 1e6:,.0f}M 输出 token"))
+    if not (bought or sets):
+        return ""
+    return ctx.t("\n\nMeanwhile, to place your volume:\n- what the bill buys: " + "; ".join(bought)
+                 + "\n- self-hosted, per set: " + "; ".join(sets)
+                 + f"\n\nIf your tokens a month fit in one set and an open model of that size does the work, owning or "
+                 "renting it costs a fraction of the bill; a 70B-class model is closer to GPT-4o-mini than to GPT-4o on "
+                 "hard tasks. Add what the GPUs leave out: an engineer's time to run it (often the largest line at this "
+                 "size), redundancy (two sets for uptime) and idle hours at night (rented sets are paid busy or idle).",
+                 "\n\n先帮你定位用量：\n- 这笔账单能买到：" + "；".join(bought) + "\n- 自建每套：" + "；".join(sets)
+                 + "\n\n如果你每月的 token 放得进一套、且同等规模的开源模型能胜任，自建只要账单的一小部分；70B 级模型在难题上更接近 GPT-4o-mini 而不是 GPT-4o。"
+                 "另外要算上 GPU 之外的：运维人力（这个规模常常是最大的一项）、冗余（为了可用性要两套）、夜间空闲（租的卡忙闲都计费）。")
+
+
 def _api_bill_question(ctx: Ctx) -> Answer:
     """An API bill to beat, no model named to replace it: which model and volume, asked; meanwhile what the machine
     named costs a month to own (purchase over the default write-off, hosting, power at full load) against the bill."""
@@ -1695,6 +1801,8 @@ def _api_bill_question(ctx: Ctx) -> Answer:
                 f"{sym}{DEFAULT_HOSTING * n:,.0f}、满载电费约 {sym}{power:,.0f}（PUE {DEFAULT_PUE:g}，{sym}{DEFAULT_ELECTRICITY:g}/度）："
                 f"**每月约 {sym}{month:,.0f}**，对比你现在的 {sym}{bill:,.0f}，还没算人力。前提是它能跑的开源模型在你的用量下"
                 "能替代现在的效果。")
+    if not req.gpu:
+        meanwhile = _api_bill_bounds(ctx, bill, cur, sym)
     text = ctx.t(f"**Which model do you call, and how many tokens a month?** Whether owning beats {sym}{bill:,.0f} a month "
                  "turns on the volume the bill buys (its list prices give it: name the API model, or give input and "
                  "output tokens a month) and on which open model would do the same work at your quality bar (its size "
@@ -2362,12 +2470,95 @@ def _job_unstated(ctx: Ctx) -> bool:
     from assistant.readers.slots import FINETUNE_CUE, INFER_CUE
 
     req, low = ctx.req, ctx.question.lower()
-    return bool(req.intent == "inference_memory" and req.model and req.gpu and "num_gpus" not in req.stated
+    return bool(req.intent == "inference_memory" and req.model and "num_gpus" not in req.stated
                 and re.search(COUNT_WORDS, low) and not re.search(INFER_CUE + "|" + FINETUNE_CUE + "|" + SERVICE_WORDS, low)
                 and not any((req.concurrent_users, req.requests_per_s, req.batch, req.context, req.prompt_len,
                              req.precision, req.method, req.methods, req.tokens, req.team_size, req.tokens_per_day,
                              req.throughput_tokens_per_s, req.daily_active_users, req.period_hours, req.deadline_hours,
                              req.price_per_gpu_hour, req.budget, req.purchase, req.batch_items, req.batch_output_tokens)))
+
+
+def _heard_figure_judged(ctx: Ctx, answer: Answer) -> Answer:
+    """A speed someone else reported, asked about beside the user's own job: judged on the same model and card (one
+    stream's ceiling, and as a total over many streams), in a section after the job's answer; the job used only the
+    user's own figures."""
+    req = ctx.req
+    sub = req.model_copy(update={"intent": "inference_speed", "claimed_tokens_per_s": req.quoted_tokens_per_s,
+                                 "quoted_tokens_per_s": None, "requests_per_s": None, "concurrent_users": None,
+                                 "throughput_tokens_per_s": None, "throughput_scope": None, "measured_concurrency": None,
+                                 "tokens_per_s_per_user": None, "num_gpus": None, "prompt_len": None, "output_len": None})
+    try:
+        judged = plan(sub, ctx.deps, ctx.question, one_of_several=True)
+    except Exception:  # the judgement the tools cannot make is left out (logged)
+        log.exception("judging the heard figure failed")
+        return answer
+    body = judged.answer.split("\n\n**Assumptions**")[0].split("\n\n**假设**")[0]
+    body = body.split("\n\n", 1)[1] if body.startswith(("Understood", "理解为")) and "\n\n" in body else body
+    head = ctx.t(f"**The {req.quoted_tokens_per_s:,.0f} tokens/s you heard** (judged apart; the sizing above uses only "
+                 "your own figures):", f"**你听说的 {req.quoted_tokens_per_s:,.0f} token/秒**（单独判断；上面的卡数只用你自己的数据）：")
+    ctx.calls.extend(judged.tool_calls)
+    return answer.model_copy(update={"answer": _before_assumptions(answer.answer, head + "\n\n" + body),
+                                     "tool_calls": answer.tool_calls + judged.tool_calls})
+
+
+def _before_assumptions(text: str, section: str) -> str:
+    """A section put before the answer's assumptions (at the end when it has none)."""
+    for mark in ("\n\n**Assumptions**", "\n\n**假设**", "\n\n**Not used**", "\n\n**未使用的输入**"):
+        i = text.find(mark)
+        if i >= 0:
+            return text[:i] + "\n\n" + section + text[i:]
+    return text + "\n\n" + section
+
+
+def _training_count_without_data(ctx: Ctx) -> bool:
+    """A GPU count asked for fine-tuning a model with the method, the data and the time all unstated."""
+    req, low = ctx.req, ctx.question.lower()
+    return bool(req.intent == "training_memory" and req.model and "num_gpus" not in req.stated and not req.methods
+                and (not req.method or "method" not in req.stated) and not (req.tokens or req.samples or req.deadline_hours
+                                                                            or req.period_hours or req.budget)
+                and re.search(COUNT_WORDS, low))
+
+
+TYPICAL_TUNE_TOKENS = 1e8  # a usual fine-tuning set: ~50k examples of ~2k tokens (an order of magnitude, stated)
+
+
+def _method_and_data_asked(ctx: Ctx, answer: Answer) -> Answer:
+    """The fewest GPUs per method stand (memory); the method, the data and the deadline are asked, and each method's
+    time on its fewest GPUs for 100M tokens is given meanwhile (more GPUs divide it, nearly linearly)."""
+    req, f = ctx.req, answer.figures
+    lines = []
+    for method in ("qlora", "lora", "full"):
+        n = f.get(f"{method}_min_gpus")
+        if not n:
+            continue
+        try:
+            t = plan(req.model_copy(update={"intent": "training_time", "method": method, "num_gpus": n,
+                                            "tokens": TYPICAL_TUNE_TOKENS}), ctx.deps, ctx.question, one_of_several=True)
+        except Exception:  # a row the tools cannot make is left out (logged)
+            log.exception("method time %s failed", method)
+            continue
+        ctx.calls.extend(t.tool_calls)
+        hours = t.figures.get("wall_hours")
+        if hours:
+            label = {"qlora": "QLoRA", "lora": "LoRA", "full": ctx.t("full fine-tune", "全参微调")}[method]
+            lines.append(ctx.t(f"- {label} on {n} GPU(s): ~{hours:,.1f} h per 100M tokens",
+                               f"- {label}，{n} 张：每 1 亿 token 约 {hours:,.1f} 小时"))
+    if not lines:
+        return answer
+    text = ctx.t("**Which method (QLoRA, LoRA or full), how much data, and by when?** Memory sets the fewest GPUs per "
+                 "method (below); above that the count is chosen for the deadline: the time scales with the tokens "
+                 "(6 × parameters × tokens FLOPs for full, about 2/3 of it for LoRA) and shrinks nearly in proportion to "
+                 "the GPUs. For 100M tokens (~50k examples of 2k tokens) on the fewest GPUs:",
+                 "**用哪种方法（QLoRA、LoRA 还是全参）、多少数据、什么时候要完成？** 显存决定每种方法的最少卡数（见下）；在此之上卡数按工期选："
+                 "时间与 token 数成正比（全参 6 × 参数量 × token 数 FLOPs，LoRA 约其 2/3），卡数加倍时间约减半。以 1 亿 token（约 5 万条 × "
+                 "2k）在最少卡数上为例：") + "\n" + "\n".join(lines)
+    clar = Clarification(missing=["method", "tokens"], question=ctx.t(
+        "Which method (QLoRA, LoRA or full), how many tokens of data (or examples × length), and by when?",
+        "用哪种方法（QLoRA、LoRA 还是全参）、多少数据（token 数或条数 × 长度）、什么时候要完成？"),
+        suggestions=[ctx.t("LoRA, 20k examples of 2k tokens, within a week", "LoRA，2 万条 × 2k token，一周内"),
+                     ctx.t("full fine-tune, 500M tokens", "全参，5 亿 token")])
+    return answer.model_copy(update={"answer": after_headline(answer.answer, text), "status": "needs_clarification",
+                                     "clarification": clar})
 
 
 VALUE_ASK = r"划算|性价比|值不值|更值|省钱|" + slots.w(r"cost[\s-]?effective|better value|more value|bang for|worth it|cheaper|best value")
@@ -2419,21 +2610,28 @@ def _run_or_train(ctx: Ctx, answer: Answer) -> Answer:
     QLoRA, LoRA and full fine-tuning are added (tools.train_memory at its defaults), and the job is asked."""
     from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 
-    model, gpu = ctx.model(), ctx.gpu()
+    model = ctx.model()
+    if ctx.req.gpu:
+        gpu = ctx.gpu()
+    elif answer.verdict and answer.verdict.gpu:  # ('how many GPUs for llama 70B?'): the card the sizing assumed
+        gpu = ctx.deps.catalog.gpu(answer.verdict.gpu)[0]
+    else:
+        return answer
     rows = []
     for method in ("qlora", "lora", "full"):
         try:
             one = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, method=method, num_gpus=1))
             n = 1 if one.fits else one.min_gpus
-            if n and n > 1:
-                at = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, method=method, num_gpus=n))
-                gb = at.per_gpu_gb
-            else:
-                gb = one.per_gpu_gb
+            at = estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, method=method, num_gpus=n)) \
+                if n and n > 1 else one
+            gb = at.per_gpu_gb
         except (ValueError, LookupError):
             continue
+        tight = bool(at.usable_gb and gb > TIGHT_SHARE * at.usable_gb)  # (over 90% of usable: one more card in practice)
         rows.append([{"qlora": "QLoRA", "lora": "LoRA", "full": ctx.t("full fine-tune", "全参微调")}[method],
-                     str(n or "-"), f"{gb:,.1f}"])
+                     str(n or "-"), f"{gb:,.1f}" + (ctx.t(f" (over 90% of {at.usable_gb:.0f} usable: tight, one more "
+                                                           "GPU in practice)", f"（超过可用 {at.usable_gb:.0f} GB 的 90%：很紧，"
+                                                           "实际多留一张）") if tight else "")])
     if not rows:
         return answer
     other = ""
@@ -2896,8 +3094,19 @@ def _quoted_rate_unclear(ctx: Ctx) -> Answer:
     return _question_back(ctx, text, clar, "throughput_scope")
 
 
-SERVICE_WORDS = (r"客服|机器人|上线|线上|生产|对外|用户|客户|首\s*token|首字|(?<![a-z])(?:chatbot|bot|production|go live|launch|customers?|users|"
-                 r"public|service)(?![a-z])")
+SERVICE_WORDS = (r"客服|机器人|上线|线上|生产|对外|用户|客户|部署|私有化|采购|首\s*token|首字|(?<![a-z])(?:chatbot|bot|production|go live|"
+                 r"launch\w*|customers?|users|public|service|deploy\w*|serv(?:e|ing)|reserve|our app|api|endpoint)(?![a-z])")
+# the floor asked ('最少要几张'), a concurrency asked ('能支持多少并发'), one person's use: no load to ask for
+NO_LOAD_TO_ASK = (r"最少|至少|最低|多少并发|多少路|自己用|个人|我自己|(?<![a-z])(?:min(?:imum)?|fewest|at least|how many (?:concurrent|"
+                  r"users|people|requests|sessions|chats)|myself|just me|for me|personal|at home|hobby)(?![a-z])")
+NODES_ASKED = r"几台|多少台|(?<![a-z])how many (?:\w+ )?(?:servers?|nodes?|boxes|machines)(?![a-z])"
+
+
+def _server_size(req: Request, question: str) -> int | None:
+    """'要采购几台（八卡）': the 8 is the size of the server whose count is asked, not a count of GPUs."""
+    if req.num_gpus in (2, 4, 8, 16) and re.search(NODES_ASKED, question.lower()):
+        return req.num_gpus
+    return None
 
 
 def _count_for_an_unstated_load(ctx: Ctx) -> bool:
@@ -2909,8 +3118,11 @@ def _count_for_an_unstated_load(ctx: Ctx) -> bool:
                   and re.search(QUOTE_CUE, low) and not re.search(OWN_MEASUREMENT, low))
     # ('有人说 4090 跑 7B 能到 2000 tok/s，买几张？': someone else's rate is no load of the user's)
     return (req.intent in ("inference_memory", "serving", "inference_speed", "recommend") and bool(req.model)
-            and bool(req.gpu) and len(set(req.gpus or [req.gpu])) == 1
-            and ("num_gpus" not in req.stated or quoted) and bool(re.search(COUNT_WORDS + r"|够用|才够|买几|enough", low))
+            and bool(req.gpu) and len(set(req.gpus or [req.gpu])) <= 3 and not req.budget
+            and ("num_gpus" not in req.stated or quoted or bool(_server_size(req, ctx.question)))
+            and bool(re.search(COUNT_WORDS + r"|够用|才够|买几|enough|how many (?:should|do|would) (?:we|i) (?:reserve|buy|"
+                               r"rent|order|get|need)", low))
+            and not re.search(NO_LOAD_TO_ASK, low)
             and bool(re.search(SERVICE_WORDS, low) or quoted or req.ttft_s or req.itl_ms)
             and not any((req.concurrent_users, req.requests_per_s, req.tokens_per_day, req.batch, req.team_size,
                          req.daily_active_users, req.throughput_tokens_per_s and not quoted)))
@@ -2934,13 +3146,15 @@ def _quoted_total_line(ctx: Ctx, answer: Answer) -> str:
 LOAD_SPEED = 10.0  # tokens/s each user reads comfortably (an assumption, said): the speed the example counts keep
 
 
-def _counts_by_load(ctx: Ctx) -> list[str]:
+def _counts_by_load(ctx: Ctx, gid: str | None = None, per_node: int | None = None) -> list[str]:
     """The GPUs a serving plan takes at a few peak loads (10, 50, 200 users at once), each user at LOAD_SPEED or more,
-    from the planner's own answers."""
+    from the planner's own answers; on card `gid` (the request's when None), in servers of `per_node` when the count
+    is asked in servers."""
     out = []
+    card = {"gpu": gid, "gpus": [gid]} if gid else {}
     for users in (10, 50, 200):
         sub = ctx.req.model_copy(update={"intent": "serving", "concurrent_users": users, "num_gpus": None,
-                                         "tokens_per_s_per_user": LOAD_SPEED})  # (a usable reading pace each)
+                                         "tokens_per_s_per_user": LOAD_SPEED} | card)  # (a usable reading pace each)
         try:
             a = plan(sub, ctx.deps, ctx.question, one_of_several=True)
         except Exception:
@@ -2950,7 +3164,9 @@ def _counts_by_load(ctx: Ctx) -> list[str]:
         itl = a.figures.get("serve_itl_ms")
         if a.status != "answered" or not n:
             continue
-        out.append(f"- {users} " + ctx.t(f"users at once: **{n} GPUs**", f"路同时：**{n} 张**")
+        boxes = ctx.t(f" = {math.ceil(n / per_node)} server(s) of {per_node}", f" = {math.ceil(n / per_node)} 台 {per_node} 卡"
+                      ) if per_node else ""
+        out.append(f"- {users} " + ctx.t(f"users at once: **{n} GPUs**", f"路同时：**{n} 张**") + boxes
                    + (ctx.t(f" (~{1000 / itl:.0f} tokens/s each)", f"（每路约 {1000 / itl:.0f} token/秒）") if itl else ""))
     return out
 

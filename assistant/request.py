@@ -201,6 +201,10 @@ class Request(BaseModel):
     gpu_rental_prices: dict[str, float] = Field(default_factory=dict, description="a rental price per GPU-hour the "
                                                 "user states for each of several cards ('L4 $0.80, L40S $1.90, H100 "
                                                 "$4.50'), in `currency`: used instead of the table's")
+    price_ratios: dict[str, float] = Field(default_factory=dict, description="each of two cards' price relative to the "
+                                           "cheaper one (1.0), as the user states it ('H800 租金差不多是 A800 的两倍' -> "
+                                           "{'h800': 2.0, 'a800': 1.0}): the dearer card's price is the cheaper one's x "
+                                           "the ratio, in place of the table's")
     gpu_purchase_prices: dict[str, float] = Field(default_factory=dict, description="a purchase price per card the user "
                                                   "states for each of several cards ('二手 3090 5500 一张，4090 1.9 万，5090 "
                                                   "2.3 万'), in `currency`: used instead of the table's")

@@ -140,7 +140,8 @@ _TRAIN_WORDS = r"训练|微调|预训练|(?<![a-z])(?:train\w*|fine[\s-]?tun\w*|
 def _stated_discount(question: str, fast, slow) -> float | None:
     """The price of `fast` over `slow` the message states ('PCIe is ~30% cheaper', 'SXM 贵 40%'), or None."""
     low = (question or "").lower()
-    m = re.search(r"([a-z]*\d{0,4}\s*(?:pcie|sxm\d?|nvl)|[a-z]+\d{2,4}\w*)\s*(?:is|are|版)?\s*(?:about|~|roughly|around|约|大约)?\s*"
+    m = re.search(r"([a-z]*\d{0,4}\s*(?:pcie|sxm\d?|nvl)|[a-z]+\d{2,4}\w*)(?:\s+(?:box(?:es)?|servers?|nodes?|quotes?|options?|"
+                  r"cards?|versions?|prices?|ones?|systems?)){0,3}\s*(?:is|are|版)?\s*(?:about|~|roughly|around|约|大约)?\s*"
                   r"(\d{1,2})\s*%\s*(cheaper|more expensive|dearer|便宜|贵)", low)
     if not m:
         return None
@@ -156,7 +157,8 @@ def _stated_discount(question: str, fast, slow) -> float | None:
     return ratio if (target is slow) == cheap else 1 / ratio
 
 
-def card_worth(ids: list[str], catalog: Catalog, zh: bool, training: bool, prices=(), question: str = "") -> str | None:
+def card_worth(ids: list[str], catalog: Catalog, zh: bool, training: bool, prices=(), question: str = "",
+               job_hours: dict | None = None) -> str | None:
     """'H100 PCIe or SXM for serving: is the SXM worth it?': the faster card's edge on what the job is bound by
     (memory bandwidth for decoding, dense compute for training and prefill) against its price ratio (on-demand rent,
     else the new purchase price, from the price table): worth it when it costs less than its speed-up."""
@@ -169,6 +171,11 @@ def card_worth(ids: list[str], catalog: Catalog, zh: bool, training: bool, price
                                if training else ("memory_bandwidth_gbps", "memory bandwidth (decode speed)",
                                                  "显存带宽（解码速度）"))
     vals = [(c, getattr(c, field)) for c in cards]
+    if training and job_hours and all(job_hours.get(c.id) for c in cards):
+        # the job's own computed time on each (compute, memory layout and the link between the cards): its speed
+        vals = [(c, 1 / job_hours[c.id]) for c in cards]
+        what_en, what_zh = "speed on this job (its computed time, the link between the cards included)", \
+            "这个任务上的速度（按算出的训练时间，含卡间互联的影响）"
     if not all(v for _, v in vals):
         return None
     (fast, vf), (slow, vs) = sorted(vals, key=lambda cv: -cv[1])
@@ -269,7 +276,7 @@ def pooled_memory(gpu, n: int, zh: bool) -> str:
                if link == "PCIe" else "") + ". Sized that way below.")
 
 
-def term_lines(question: str, req, catalog: Catalog, prices=()) -> list[str]:
+def term_lines(question: str, req, catalog: Catalog, prices=(), job_hours: dict | None = None) -> list[str]:
     """The lines answering the asks about words in the message (none when it has none)."""
     low = question.lower()
     zh = req.lang == "zh"
@@ -291,7 +298,7 @@ def term_lines(question: str, req, catalog: Catalog, prices=()) -> list[str]:
         infer = re.search(r"推理|部署|上线|(?<![a-z])(?:inference|serv(?:e|ing)|deploy\w*|chat\w*)(?![a-z])", low)
         training = (str(req.intent).startswith("training") or req.method in ("full", "lora", "qlora", "pretrain") or
                     bool(re.search(_TRAIN_WORDS, low))) and not infer
-        line = card_worth(list(req.gpus), catalog, zh, training, prices, question)
+        line = card_worth(list(req.gpus), catalog, zh, training, prices, question, job_hours)
         if line:
             out.append(line)
     if re.search(FULL_MEANING_ASK, low):

@@ -134,6 +134,20 @@ def _infer_option(req: RecommendRequest, gpu: GPU) -> Option:
                          ServeRequest(**shape, ttft_s=DEFAULT_TTFT_S, itl_ms=DEFAULT_ITL_MS))
     except ValueError as e:
         why = str(e).split(": try")[0]
+        if req.box_gpus and not shape.get("kv_dtype"):
+            try:  # a near miss on one box: an 8-bit KV cache (vLLM --kv-cache-dtype fp8) halves the context's memory
+                p8 = plan_serving(ServeRequest(**shape, tp=req.box_gpus, kv_dtype="fp8"))
+            except ValueError:
+                p8 = None
+            if p8 is not None and p8.total_gpus <= req.box_gpus:
+                return Option(gpu=gpu.id, num_gpus=p8.total_gpus,
+                              config={"engine": "vllm", "tp": p8.tp, "pp": p8.pp, "replicas": p8.replicas,
+                                      "itl_ms": p8.itl_ms, "ttft_s": p8.ttft_s, "kv_cache": "fp8",
+                                      "max_concurrent_sequences": p8.max_concurrent_sequences},
+                              fits=True, per_gpu_gb=p8.per_gpu_gb, wall_hours=None, cost=p8.cost_per_hour_usd,
+                              tokens_per_second=p8.output_tokens_per_s,
+                              why="fits only with the KV cache in FP8 (vLLM --kv-cache-dtype fp8): in 16-bit the "
+                                  f"weights and one {ctx:,}-token sequence pass its memory")
         if req.box_gpus:
             need = _boxes_needed(req, gpu, ctx)
             why = f"one box of {req.box_gpus} does not hold it" + (f" in {req.precision}" if req.precision else "") \

@@ -911,6 +911,12 @@ def recommend(ctx: Ctx) -> Answer:
                                "(msModelSlim W8A8, MindIE)",
                                f"- {o.gpu}：权重用 {o.config['format'].replace('Ascend has no FP8', '昇腾不支持 FP8')}——显存与 FP8 相同，"
                                "是那里的 8 位方案（msModelSlim W8A8，MindIE 部署）"))
+        if o.config.get("kv_cache") == "fp8":  # ('5090, Qwen3-32B AWQ at 32k'): a near miss held with an 8-bit cache
+            lines.append(ctx.t(f"- {o.gpu}: fits only with the KV cache in FP8 (vLLM `--kv-cache-dtype fp8`, llama.cpp "
+                               f"`-ctk q8_0 -ctv q8_0`), {o.per_gpu_gb:.1f} GB: in 16-bit the weights and the context pass "
+                               "its memory; quality loss from an 8-bit cache is small on published evaluations",
+                               f"- {o.gpu}：KV cache 用 FP8 才放得下（vLLM `--kv-cache-dtype fp8`，llama.cpp `-ctk q8_0 -ctv q8_0`），"
+                               f"每卡 {o.per_gpu_gb:.1f} GB；16 位 KV 时权重加上下文超出显存；8 位 KV 对质量的影响在公开评测里很小"))
     if task == "inference" and len(req.gpus) < 2:  # what the model needs, before the ranking
         from assistant.context import smallest_cards
         from assistant.plans.infer import fits_on

@@ -2891,6 +2891,8 @@ def quoted_speed_claim(ctx: Ctx) -> Answer:
                             f"**偏低**：{n} 张 {gpu.name} 单路估算约 **{est:,.0f} token/秒**；{claimed:g} 说明引擎或设置偏慢"
                             "（没开 CUDA graph、部分卸载到 CPU、提示很长）。")
         lines.insert(0, verdict)
+        if claimed > est * hi and not local:
+            lines.insert(1, _claim_as_a_total(ctx, model, gpu, run_n, args, claimed))
     else:
         lines.append(ctx.t(f"one stream decodes at about **{est:,.0f} tokens/s** (ceiling {ceiling:,.0f})"
                            + (f", so {claimed:g} tokens/s is plausible on {run_n} cards, not on {n}." if est * lo <= claimed
@@ -2918,6 +2920,30 @@ def quoted_speed_claim(ctx: Ctx) -> Answer:
                "ceiling_tokens_per_s": round(ceiling, 1), "fits": x.fits, "min_gpus": x.min_gpus, "gpus_estimated": run_n}
     return Answer(answer=text, lang=lang, intent="inference_speed", figures=figures, tool_calls=ctx.calls,
                   verdict=Verdict(fits=x.fits, gpu=gpu.id, num_gpus=n, min_gpus=x.min_gpus, method="inference"))
+
+
+CLAIM_BATCH_CONTEXT = 1024  # batched benchmarks quoted online run short prompts (~1k tokens in flight each; an assumption)
+
+
+def _claim_as_a_total(ctx: Ctx, model, gpu, n: int, args: dict, claimed: float) -> str:
+    """A speed beyond one stream, read as a total over many streams: the estimate at full load (short prompts, as batched
+    benchmarks run them, up to 256 in flight or what memory holds), and whether the figure fits under it."""
+    try:
+        one = timed(ctx, model, gpu, num_gpus=n, **(args | {"context": CLAIM_BATCH_CONTEXT}))
+        batch = max(1, min(256, one.max_batch_that_fits or 1))
+        full = timed(ctx, model, gpu, num_gpus=n, **(args | {"context": CLAIM_BATCH_CONTEXT, "batch": batch}))
+    except ValueError:
+        return ""
+    total = full.decode_tokens_per_s_total
+    ok = claimed <= total * CLAIM_BAND[1]
+    return ctx.t(f"**As a total over many streams** ({batch} in flight, ~{CLAIM_BATCH_CONTEXT:,}-token contexts, as batched "
+                 f"benchmarks run): the estimate is **{total:,.0f} tokens/s** on {n}× {gpu.name}, so {claimed:g} is "
+                 + ("plausible as a whole-card total (each user then gets a small share of it; long prompts lower it)."
+                    if ok else "still above it: more likely a smaller model, a lower-bit format, or input tokens counted too."),
+                 f"**如果是多路并发的总吞吐**（同时 {batch} 路、每路约 {CLAIM_BATCH_CONTEXT:,} token 上下文，批量压测通常这样测）："
+                 f"{n} 张 {gpu.name} 估算约 **{total:,.0f} token/秒**，所以 {claimed:g} "
+                 + ("作为整卡总吞吐说得通（分到每个用户只是一小份；提示越长越低）。" if ok else
+                    "仍然偏高：更可能是更小的模型、更低位宽的格式，或者把输入 token 也算进去了。"))
 
 
 _TIER_SIZES = (24, 32, 48, 80, 96, 141)  # the usual single-card memory classes, GB as marketed

@@ -146,6 +146,46 @@ _OFFLOAD_WORD = r"卸载|offload|放到?内存|放到?\s*cpu|(?<![a-z])(?:cpu|ra
 _QUANT_WORD = r"量化|4\s*bit|4\s*位|int4|awq|gptq|q4|gguf|(?<![a-z])(?:quant\w*)(?![a-z])"
 
 
+_ZH_COUNT = {"两": 2, "二": 2, "四": 4, "八": 8, "十六": 16}
+# a GPU count as people write one: '2x H100', '8 张', '8-GPU box', '8 of them', '八卡', '16 cards'
+_GPU_COUNT = (r"(?<![\d.$¥k])(\d{1,4})\s*(?:x|×|张|块|卡|(?=\s*(?:[a-z]+\s+)?(?:h100|h200|h20|h800|a100|a800|l40s|l20|4090|5090|"
+              r"mi300x|910b)s?(?![a-z0-9]))|[\s-]*(?:gpus?|cards?)(?![a-z])|\s+of (?:them|those|these)(?![a-z]))|"
+              r"(两|二|四|八|十六)\s*(?:张|块|卡)")
+_SPEEDUP_ASK = r"快多少|快几倍|能快|提速|加速比|" + w(r"how much faster|faster (?:if|with|on)|speed[\s-]?up|scale (?:to|up to)")
+
+
+def gpu_count_alternatives(low: str, req: Request) -> list[Ask]:
+    """Two GPU counts of one card set against each other: '2x H100 enough, or do we need a full 8-GPU box?' (an 'or'
+    between them), or a speed-up asked for a second count ('one H100: how long? how much faster if we rent 8?'). Each
+    count is its own ask on the same job, compared (the job's own count first)."""
+    if not req.model or len(set(req.gpus)) >= 2 or req.intent not in ("training_time", "training_memory", "inference_speed",
+                                                                       "serving", "inference_memory"):
+        return []
+    found = []
+    for m in re.finditer(_GPU_COUNT, low):
+        n = int(m.group(1)) if m.group(1) else _ZH_COUNT[m.group(2)]
+        if 1 <= n <= 4096:
+            found.append((m.start(), m.end(), n))
+    if req.num_gpus == 1 and not any(n == 1 for _, _, n in found):
+        one = re.search(r"单卡|一张|(?<![a-z])(?:a single|one|single)(?![a-z])", low)
+        if one:
+            found.insert(0, (one.start(), one.end(), 1))
+    values = list(dict.fromkeys(n for _, _, n in found))
+    if len(values) < 2:
+        return []
+    first, second = found[0], next(f for f in found if f[2] != found[0][2])
+    between = low[first[1]:second[0]]
+    speedup = re.search(_SPEEDUP_ASK, low)
+    if not (speedup or (len(between) <= 80 and re.search(_OR_WORD, between))):
+        return []
+    if re.search(r"[.?!。？]\s", between) and not speedup:
+        return []  # (counts in two sentences, no 'or' asked between them)
+    job = "training_time" if req.intent in ("training_time", "training_memory") and (req.tokens or req.samples) else req.intent
+    zh, name = req.lang == "zh", req.gpu_text or req.gpu or ""
+    return [Ask(text=(f"{n} 张 {name}" if zh else f"{n}× {name}").strip(), intent=job, update={"num_gpus": n},
+                compare="num_gpus") for n in (first[2], second[2])]
+
+
 def alternatives(low: str, req: Request, catalog=None) -> list[Ask]:
     """The alternatives a message asks to choose between, as asks (empty when it names none)."""
     zh = req.lang == "zh"
@@ -161,6 +201,9 @@ def alternatives(low: str, req: Request, catalog=None) -> list[Ask]:
                     compare="num_gpus"),
                 Ask(text=(f"{n + 1} 张 {name}" if zh else f"{n + 1}× {name}"), intent=req.intent,
                     update={"num_gpus": n + 1}, compare="num_gpus")]
+    counts = gpu_count_alternatives(low, req)
+    if counts:  # '2x H100 enough, or a full 8-GPU box?', 'how long on one H100? how much faster on 8?': each count
+        return counts
     if inference and req.model and req.gpu and re.search(_OFFLOAD_WORD, low) and (
             (re.search(_QUANT_WORD, low) and re.search(r"还是|或者|(?<![a-z])(?:or|vs\.?|versus|instead)(?![a-z])", low)) or
             (re.search(r"要不要|需不需要|需要.{0,6}吗|有必要|值得|(?<![a-z])(?:do (?:i|we) need|should (?:i|we)|is it worth|"
@@ -322,6 +365,9 @@ def _job_intent(req: Request, setting: str, low: str = "") -> str:
         return "training_time"  # 'FP8 or BF16 for this run?': the time decides
     if setting == "offload" and req.intent == "training_time":
         return "training_memory"  # the time model does not price offload: whether it is needed is a memory question
+    if setting in ("zero", "recompute") and req.intent in ("training_time", "cost") and re.search(
+            _NEED + r"|显存|够吗|够不够|放得下|" + w(r"memory|vram|fit|fits|enough"), low):
+        return "training_memory"  # ('显存够吗，需不需要上 ZeRO-3？'): a sharding stage is needed when memory says so
     if setting in ("precision", "kv_dtype") and req.intent == "inference_memory" and re.search(
             r"快|速度|吞吐|" + w(r"faster|slower|speed\w*|throughput|tokens?/s|latency|worth"), low):
         return "inference_speed"  # 'is FP8 worth it, how much faster?': the speed decides (and the GPUs it takes)

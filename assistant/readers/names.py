@@ -64,9 +64,24 @@ def mask(text: str, start: int, end: int) -> str:
     return text[:start] + " " * (end - start) + text[end:]
 
 
+_SIZED_FIRST = re.compile(r"(?<![\d.])(\d{2,3})\s*g(?:i?b)?\s*(?:的|版的?|版本的?|显存的?)?\s*"
+                          r"(h20|h100|h200|h800|a100|a800|l40s|l40|l20|rtx\s*4090|rtx\s*5090|4090|5090|mi300x|910b|v100|a6000)"
+                          r"(?![a-z0-9])")
+
+
+def _memory_after_card(low: str) -> str:
+    """'换 141G 的 H20', '40GB的A100': the memory written before the card, moved after it ('h20 141g') in the same
+    number of characters, so every position in the text stays where it was."""
+    def moved(m: re.Match) -> str:
+        text = f"{m.group(2)} {m.group(1)}g"
+        return text + " " * (len(m.group(0)) - len(text)) if len(text) <= len(m.group(0)) else m.group(0)
+    return _SIZED_FIRST.sub(moved, low)
+
+
 def find_names(low: str, catalog: Catalog) -> tuple[Names, str]:
     """(the names found, the text with them masked)."""
     out = Names()
+    low = _memory_after_card(low)
     work = low
     pooled = re.search(r"(?:当|当成|当作|作为|合成|合并成?|变成|看成|看作|拼成|凑成)\s*(?:一张|1\s*张|一块|一个)\s*\d{2,3}\s*g(?:b)?(?![a-z0-9])|"
                        r"(?<![a-z])(?:as|into|like) (?:one|a single|a) \d{2,3}\s*gb?(?![a-z0-9])(?:\s*(?:card|gpu))?", work)

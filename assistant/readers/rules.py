@@ -206,6 +206,42 @@ def fine_tuned_model(text: str) -> str:
     return _FINE_TUNED_MODEL.sub(lambda m: "our " if m.group(0).lower().startswith(("our", "a ", "the", "my")) else " ", text)
 
 
+_TIMES = {"两": 2.0, "二": 2.0, "三": 3.0, "一倍半": 1.5, "一点五": 1.5, "twice": 2.0, "double": 2.0, "triple": 3.0,
+          "three times": 3.0, "half": 0.5, "一半": 0.5}
+_RATIO = (r"(\d+(?:\.\d+)?)\s*(?:x|×|倍)|(两|二|三|一倍半|一点五)\s*倍|(twice|double|triple|three times)|(half|一半)")
+_PRICE_WORD = r"租金|租价|价格|价钱|价|贵|便宜|(?<![a-z])(?:price\w*|rent\w*|cost\w*|rates?|expensive|cheap\w*|\$/hr)(?![a-z])"
+
+
+def price_ratio_between_cards(low: str, spans: list) -> dict[str, float]:
+    """{card: price relative to the cheaper (1.0)} for two cards whose price ratio the message states, with no price
+    of either written ('H800 租金差不多是 A800 的两倍', 'H100 costs ~2x the A100 per hour', 'the A100 is half the price
+    of the H100', 'H800 比 A800 贵一倍'); {} otherwise. The first card of the sentence is the one the ratio is of."""
+    cards = sorted(spans)
+    for (s1, e1, a), (s2, e2, b) in zip(cards, cards[1:]):
+        if a == b:
+            continue
+        between = low[e1:s2]
+        after = low[e2:e2 + 24]
+        if re.search(r"[。？！?!;；\n]", between) or len(between) > 40:
+            continue
+        text = between + " " + after
+        if not re.search(_PRICE_WORD, text):
+            continue
+        m = re.search(_RATIO, text)
+        more = re.search(r"贵\s*(?:一倍|(\d+(?:\.\d+)?)\s*倍)", text)  # '贵一倍' = twice the price
+        if more:
+            ratio = 2.0 if not more.group(1) else 1 + float(more.group(1))
+        elif m:
+            ratio = float(m.group(1)) if m.group(1) else _TIMES[m.group(2) or m.group(3) or m.group(4)]
+        else:
+            continue
+        if not 0.1 <= ratio <= 10 or ratio == 1:
+            continue
+        # the ratio is of the first card against the second ('A 是 B 的两倍', 'A ~2x B', 'A is half of B')
+        return {a: round(ratio, 4), b: 1.0} if ratio > 1 else {b: round(1 / ratio, 4), a: 1.0}
+    return {}
+
+
 def _prices_by_card(low: str, spans: list) -> dict[str, float]:
     """{gpu id: price per GPU-hour} for cards each written with its own hourly price ('L4 $0.80, A10 24GB $1.00',
     'H100 ¥15/卡时、A100 ¥8/卡时'); a price must sit right after its card (a variant word or 'at' between)."""
@@ -634,8 +670,8 @@ def _measured_speed_recounted(reading: Reading, text: str) -> Reading:
             scores=reading.scores, invalid=reading.invalid)
     rates = list(re.finditer(_STREAM_RATE, low))
     first = next((m for m in rates if re.search(_MEASURED_NEAR, low[max(0, m.start() - 40):m.start()])), None)
-    if first is None:
-        return reading
+    if first is None or float(first.group(1)) == req.tokens_per_s_per_user:
+        return reading  # ('单路 ≥20 tok/s 就行'): a floor for each stream, read as the target, not a measurement
     counts = [int(c.group(1) or c.group(2)) for c in re.finditer(
         r"(?<![\d.])(\d{1,2})\s*(?:张|块|x|×|cards?|gpus?)(?![a-z0-9])|(?<![a-z])tp\s*[=:]?\s*(\d{1,2})(?![\d])", low)]
     distinct = list(dict.fromkeys(c for c in counts if 1 <= c <= 64))
@@ -915,6 +951,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         # full model is sized (said) with the question and the distill beside it
         stated["family_flagship"] = True
         stated.setdefault("model_text", "DeepSeek R1")
+    ratios = price_ratio_between_cards(low, names.gpu_spans)
+    if ratios:  # 'H800 租金差不多是 A800 的两倍': the dearer card priced from the cheaper one's, not from the table
+        stated["price_ratios"] = ratios
     per_card = _prices_by_card(low, names.gpu_spans)
     if len(per_card) >= 2:  # 'prices we see per gpu-hr: L4 $0.80, A10 24GB $1.00, L40S $1.90': each card's own price
         stated["gpu_rental_prices"] = per_card
@@ -950,7 +989,10 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         if faster:
             stated["speedup_gpu"] = faster
     warnings += names.notes
-    if not names.gpus and not names.unknown_gpu and re.search(YOUR_GPUS, low):
+    if not names.gpus and not names.unknown_gpu and re.search(YOUR_GPUS, low) and not re.search(
+            r"self[\s-]?host\w*|自建|自己部署|私有化|on[\s-]?prem\w*|(?<![a-z])(?:instead of|vs\.?|versus|or) (?:the |an? )?(?:api|openai)",
+            low):
+        # (not 'self-hosting on our own GPUs': GPUs that do not exist yet, the API bill's alternative)
         names.unknown_gpu = "your GPUs"  # 'how many of our GPUs will we need?': which they are decides it: asked
     if names.unknown_gpu == "your GPUs":
         stated["unknown_gpu"] = names.unknown_gpu
@@ -1154,6 +1196,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated.pop(k, None)
         if stated.get("tokens_per_s_per_user") == claim:
             stated.pop("tokens_per_s_per_user")  # (the figure judged is no target)
+    heard = None if claim else _heard_speed(low)
+    if heard:  # 'we measured 1,000 tok/s … someone online says 5,000, true?': our figure sizes, theirs is judged apart
+        stated["quoted_tokens_per_s"] = heard
+        for k in ("tokens_per_s_per_user", "throughput_tokens_per_s"):
+            if stated.get(k) == heard:
+                stated.pop(k)
+                if k == "throughput_tokens_per_s":
+                    stated.pop("throughput_scope", None)
     impossible = None if claim else _single_stream_beyond_bandwidth(low, stated, catalog)
     if impossible:
         warnings.append(impossible)
@@ -1397,6 +1447,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if len(gp) == 2 and gp[1] == gp[0] + "-pcie" and stated.get("model") and \
             intent in ("inference_memory", "compare", "spec", "recommend", "price"):
         intent = "inference_speed"  # the SXM and PCIe forms hold the same memory: for serving, speed is the difference
+    if intent in ("inference_speed", "inference_memory") and stated.get("method") in ("lora", "qlora", "full", "pretrain") \
+            and re.search(r"训|微调|(?<![a-z])(?:train\w*|pre[\s-]?train\w*|fine[\s-]?tun\w*|finetun\w*)(?![a-z])", low) and \
+            not re.search(r"推理|部署|上线|解码|(?<![a-z])(?:serv(?:e|ing)|inference|deploy\w*|decode|tok(?:en)?s?/s|"
+                          r"latency|users?)(?![a-z])", low):
+        # ('PCIe or SXM H100 for LoRA fine-tuning a 70B on 8 cards: a big difference?'): the job named is training
+        intent = "training_time" if intent == "inference_speed" else "training_memory"
+        if intent == "training_time" and len(set(gp)) >= 2 and "tokens" not in stated:
+            stated["ratio_only"] = True  # (the cards against each other: the ratio hardly depends on the data)
     if follow and intent == "inference_speed" and str(prev.get("intent", "")).startswith("training") and \
             prev.get("method") in ("full", "lora", "qlora", "pretrain") and not re.search(
                 r"推理|部署|上线|生成|解码|" + slots.w(r"inference|serv\w*|deploy\w*|decode|generation|tokens?/s"), low):
@@ -1964,6 +2022,26 @@ def _time_claimed(low: str, stated: dict) -> float | None:
     return hours if hours > 0 else None
 
 
+def _heard_speed(low: str) -> float | None:
+    """A speed heard or read, asked about beside a job of the user's own ('我们压测 1000 tok/s … 要几张？另外网上有人说 4090
+    跑 8B 能到 5000 tok/s，是真的吗'): the one rate whose sentence says it is someone else's, in a message that asks to
+    believe it, with another rate of the user's own."""
+    if not re.search(CLAIM_CHECK, low):
+        return None
+    rates = list(re.finditer(slots.TPS_RATE, low))
+    if len(rates) < 2:
+        return None
+    heard = [m for m in rates if re.search(slots.QUOTE_CUE + r"|说|(?<![a-z])(?:says?|said|claims?)(?![a-z])",
+                                           low[max(0, m.start() - 40):m.start()])
+             and not re.search(slots.OWN_MEASUREMENT, low[max(0, m.start() - 40):m.start()])]
+    if len(heard) != 1:
+        return None
+    value = slots.tps_value(heard[0])
+    if any(slots.tps_value(m) == value for m in rates if m is not heard[0]):
+        return None  # ('we measured 2,400 total … coworker says users see 2400 each'): our figure, read another way
+    return value
+
+
 def _speed_claimed(low: str, stated: dict) -> float | None:
     """The decode speed someone else reported for a model on a card, when the message asks whether to believe it
     ('看知乎有人说单卡 4090 跑 70B int4 能到 30 tok/s，靠谱吗', 'a reddit post says 8B does 150 tok/s on a 4090 - realistic?'):
@@ -2198,8 +2276,16 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
         add("training_time", 3)
     if s.get("fact_check", 0) and not (has_model or stated.get("gpu") or re.search(r"\d", work)):
         s["fact_check"] = 0  # 'is it true that...' with nothing to compute is a concept question
-    if _pasted_paragraph(low) and not any(re.match(r"\d+GB:", str(g)) for g in stated.get("gpus") or [stated.get("gpu")]):
+    own_payback = bool(stated.get("break_even") and (stated.get("price_per_gpu_hour") or stated.get("purchase_price") or
+                                                     stated.get("purchase_price_per_server")) and not re.search(slots.QUOTE_CUE, low))
+    if _pasted_paragraph(low) and not own_payback and \
+            not any(re.match(r"\d+GB:", str(g)) for g in stated.get("gpus") or [stated.get("gpu")]):
         return "fact_check"  # (a vendor's spec sheet pasted is a card to size, not an article's claims to check)
+    if s.get("fact_check", 0) and own_payback:
+        # ('payback math check pls: $280k vs $2.20/GPU-hr, 10 kW, PUE 1.4 …'): the user's own inputs, the payback
+        # computed from them is the check
+        s.pop("fact_check")
+        add("cost", 4)
     if s.get("fact_check", 0) >= 3 and (has_model or gpu_named):
         add("fact_check", 3)  # 'an article says X fits on Y; is it true?': check the claim
     explaining = bool(strong_explain and re.search(cues.CONCEPTS, work) and not gpu_named and not any(

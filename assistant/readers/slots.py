@@ -1139,6 +1139,9 @@ def targets(text: str) -> dict:
          or re.search(r"(?:each|every (?:user|one|client|session)|per user|each user|每人|每个人|每个用户|每用户)[^0-9\n。.?？]{0,28}?"
                       r"(?:at least|min(?:imum)?|≥|>=|不低于|至少|不少于)?\s*" + rate, text)
          or re.search(r"(?:per|each)[\s-]*(?:user|person|stream|request)[^0-9\n]{0,24}?" + rate, text))
+    if not m:  # '单路 ≥20 tok/s 就行', '每路 20 tok/s 以上即可': a floor for each stream
+        m = re.search(r"单路\s*(?:(?:≥|>=|>|至少|不低于|不少于)\s*)?" + rate + r"(?=\s*(?:就行|就够|即可|以上|足够))|"
+                      r"单路\s*(?:≥|>=|>|至少|不低于|不少于)\s*" + rate, text)
     if not m:  # 'one user … need at least 40 tok/s', '要求 ≥30 tok/s': a speed required of the stream, not one measured
         need = re.search(r"(?:(?<![a-z])(?:need|needs|require[sd]?|want|at least|min(?:imum)?|no less than|more than|over|"
                          r"above|say)(?![a-z])|≥|>=|>|要求|至少|"

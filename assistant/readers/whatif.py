@@ -48,6 +48,8 @@ def what_if_asks(text: str, req, catalog) -> list[Ask]:
         return []
     main_update = {k: v for k, v in base.items() if k not in NOT_JOB and v != getattr(req, k)}
     label = ("主问题" if req.lang == "zh" else "as asked")
-    return [Ask(text=label, intent=first.intent, update=main_update),
+    # ('单卡要多久？换成 8 卡能快多少？'): only the count changes on a training time: the two counts compared (a speed-up)
+    counts = "num_gpus" if set(update) == {"num_gpus"} and first.intent == second.intent == "training_time" else None
+    return [Ask(text=label, intent=first.intent, update=main_update, compare=counts),
             Ask(text=clause if len(clause) <= 60 else clause[:57] + "…", intent=second.intent,
-                update=main_update | update)]
+                update=main_update | update, compare=counts)]
