@@ -1188,8 +1188,9 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
         key = ("max_concurrent_sequences", "higher", f"sequences at once on your {n} GPUs", f"路同时在线（你的 {n} 张卡）")
     elif intent == "serving" and len({x.figures.get("serve_total_gpus") for _, x in done}) == 1 and \
             all("serve_cost_per_million_output_usd" in x.figures for _, x in done):
-        key = ("serve_cost_per_million_output_usd", "lower", "USD per 1M output tokens (same GPU count)",
-               "美元/百万输出 token（卡数相同）")  # a tie on GPUs is decided by what the same GPUs deliver
+        key = ("serve_tokens_per_s_per_gpu", "higher", "output tokens/s per GPU (same GPU count, same load)",
+               "每卡输出 token/秒（卡数、负载相同）")  # a tie on GPUs is decided by what the same GPUs deliver (the cost
+        # per output token splits the hour between prefill and decode, which moves with the format: not comparable)
     if intent == "inference_speed" and re.search(r"吞吐|(?<![a-z])(?:throughput|aggregate|total tokens|tokens per gpu)(?![a-z])",
                                                  question.lower()) and \
             all(x.figures.get("batched_tokens_per_s_total") for _, x in done):
@@ -1306,6 +1307,7 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
             "serve_total_gpus": ("fewer GPUs", "卡更少"), "rent_cost": ("cheaper", "更便宜"),
             "max_concurrent_sequences": ("more sequences at once", "同时容纳更多"),
             "serve_cost_per_million_output_usd": ("cheaper per token", "每 token 更便宜"),
+            "serve_tokens_per_s_per_gpu": ("more output per GPU", "每卡产出更多"),
             "batched_tokens_per_s_total": ("more throughput at full load", "满载吞吐更高")}[name]
     text = (f"{listed}。**{win[0].text} 胜出**：{word[1]}，是 {other[0].text} 的 {ratio:.2f} 倍。" if zh else
             f"{listed}. **{win[0].text} wins**: {word[0]} by {ratio:.2f}× over {other[0].text}.")

@@ -272,7 +272,8 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     except Exception:  # a word ask that fails is left to the answer below (logged, never a traceback)
         log.exception("answering the asks about words failed on %r", question[:200])
         lines = []
-    if not lines:
+    lines = [x for x in lines if not (x[:12] in ("**Quality**:", "**质量**：") and x[:12] in answer.answer)]
+    if not lines:  # (the comparison's own quality line said it already)
         return answer
     head, sep, rest = answer.answer.partition("\n\n")
     if not re.match(r"(?:Understood|理解为)", head):
@@ -949,6 +950,12 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # '训练一个我们自己的大模型需要多少张卡、多长时间？预算 500 万': what such a model usually is, each priced
         ctx.req = req.model_copy(update={"intent": "training_time"})
         return _finish(ctx, _run(ctx, train.own_model_scenarios))
+    if req.model and not (req.gpu or req.gpus or req.num_gpus) and req.intent in ("cost", "price", "recommend") and not (
+            req.tokens or req.period_hours or req.price_per_gpu_hour or req.tokens_per_day or req.api_spend_per_month
+            or req.method in ("full", "lora", "qlora", "pretrain")) and re.search(money.DEPLOY_COST_ASK, question.lower()):
+        # '本地部署 DeepSeek 大概要花多少钱，什么量级？': the machines that run it, priced to buy (whole boxes)
+        ctx.req = req.model_copy(update={"intent": "recommend", "purchase": True})
+        return _finish(ctx, _run(ctx, facts.recommend))
     if not (req.model or req.gpu or req.models or req.family or req.unknown_model) and req.intent in ("cost", "price", "recommend") \
             and re.search(money.DEPLOY_COST_ASK, question.lower()):
         # '老板让我评估一下部署大模型要花多少钱': nothing known; the usual sizes priced, and what decides it asked
@@ -1002,8 +1009,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                    f"最忙时同时处理 {peak} 个请求 = 团队 {req.team_size:,} 人的 {share:.0%}"
                    + ("（假设值：几百人的公司里同一时刻在等回答的人不多，内部对话常见 5-10%；给出实际峰值并发可替换）" if big else
                       "（按工作时间内都会用来估计；给出实际峰值并发可替换）"))
+    chinchilla_said = bool(re.search(r"chinchilla|compute[\s-]*optimal|算力最优|计算最优", question.lower()))
     if req.intent in ("training_time", "cost") and req.method == "pretrain" and req.model and not req.tokens and \
-            not req.period_hours and not req.deadline_hours:
+            ((not req.period_hours and not req.deadline_hours) or chinchilla_said):
+        # ('pretrain a 7B chinchilla-optimal: how many H100s for a month?'): the tokens the user named by the rule
         # 'how long to pretrain a 3B model from scratch on 8 H100s?': the compute-optimal budget (20 tokens per
         # parameter, Hoffmann et al. 2022) is the default a practitioner states; the user's own count replaces it
         try:
@@ -1016,12 +1025,18 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         if n_params:
             tokens = round(20 * n_params, -8)
             req = ctx.req = req.model_copy(update={"tokens": tokens})
-            tokens_defaulted = True
-            ctx.assume(f"{tokens / 1e9:,.0f}B tokens: the compute-optimal 20 tokens per parameter (Chinchilla, Hoffmann et "
-                       "al. 2022); many runs train far longer (Llama 3 8B: 15T); give yours to replace it; the time scales "
-                       "with the tokens",
-                       f"{tokens / 1e9:,.0f}B token：按算力最优的每参数 20 token（Chinchilla，Hoffmann 等 2022）；很多模型训得更久"
-                       "（Llama 3 8B 用了 15T）；给出你的 token 数可替换，时间与 token 数成正比")
+            tokens_defaulted = not chinchilla_said  # (named by the user: their budget, not a default to ask about)
+            if chinchilla_said:
+                ctx.used.add("tokens")
+                ctx.note(ctx.t(f"Chinchilla-optimal, as you said: 20 tokens per parameter (Hoffmann et al. 2022) = "
+                               f"{tokens / 1e9:,.0f}B tokens", f"按你说的 Chinchilla 最优：每参数 20 token（Hoffmann 等 2022）= "
+                               f"{tokens / 1e9:,.0f}B token"))
+            else:
+                ctx.assume(f"{tokens / 1e9:,.0f}B tokens: the compute-optimal 20 tokens per parameter (Chinchilla, Hoffmann "
+                           "et al. 2022); many runs train far longer (Llama 3 8B: 15T); give yours to replace it; the time "
+                           "scales with the tokens",
+                           f"{tokens / 1e9:,.0f}B token：按算力最优的每参数 20 token（Chinchilla，Hoffmann 等 2022）；很多模型训得"
+                           "更久（Llama 3 8B 用了 15T）；给出你的 token 数可替换，时间与 token 数成正比")
     step_batch_missing = False
     if req.measured_step_s and req.intent in ("training_time", "cost") and not req.period_hours and req.tokens:
         # '一步 2.4 秒，global batch 128 × 2048': the user's own step, with the tokens it holds, times the job (the

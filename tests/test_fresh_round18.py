@@ -271,3 +271,37 @@ def test_an_api_bill_alone_asks_model_and_volume_and_places_them():
     m = re.search(r"GPT-4o: ~([\d,]+)M output tokens a month", a.answer)
     assert m and abs(int(m.group(1).replace(",", "")) - 12_000 / 17.5) <= 2
     assert "self-hosted, per set:" in a.answer and "engineer" in a.answer
+
+
+# --- 'chinchilla-optimal' names the tokens: 20 a parameter, no question back -------------------------------------------
+def test_chinchilla_optimal_stated_sets_the_tokens():
+    a = ask("planning to pretrain a 7B from scratch, chinchilla-optimal. how many H100s to get it done in about a month?")
+    assert a.status == "answered" and a.request["tokens"] == pytest.approx(20 * 7e9, rel=0.01)  # 140B tokens
+    # 6 x 7e9 x 1.4e11 = 5.9e21 FLOPs; one H100 at 40% of 989 TFLOPS = 3.96e14 FLOP/s: 1.49e7 GPU-seconds = 4,130
+    # GPU-hours; within 730 h with 15% to spare (635 h): at least 7 GPUs, one whole 8-GPU server
+    m = re.search(r"\*\*([\d,.]+) hours .*? on (\d+) GPUs", a.answer)
+    assert m and int(m.group(2)) == 8 and float(m.group(1).replace(",", "")) <= 730
+
+
+# --- a benchmark of a multi-card machine scales in machines, and says how many more ---------------------------------------
+def test_a_measured_machine_scales_in_machines():
+    a = ask("我们自己压测的：vLLM 跑 Qwen2.5-72B-Instruct-AWQ，单机 4 张 L20，并发 32 时总吞吐 900 tok/s，TTFT p50 1.8 秒，"
+            "用户觉得速度还行。现在业务要撑 120 并发，输入输出长度不变，要加几台一样的机器？")
+    # 120 / 32 per machine = 3.75 -> 4 machines of 4 cards = 16 cards: 3 more than the one they have
+    assert "**4 套（4 卡） = 16 张卡，即在现有基础上再加 3 套**" in a.answer
+    assert a.request["ttft_s"] is None  # the p50 the benchmark measured, no target
+
+
+# --- each stream's measured speed at a measured concurrency is the card's total ------------------------------------------
+def test_a_measured_per_stream_speed_times_its_concurrency_is_the_total():
+    a = ask("每百万 token 成本怎么算？H100 租 2 美元一小时，跑 Qwen3-30B-A3B，我们实测单卡 8 并发时每路 60 tok/s。")
+    # 8 x 60 = 480 tok/s on the card; $2 / (480 x 3,600 / 1e6 = 1.728M tokens an hour) = $1.157 per 1M
+    assert a.request["throughput_tokens_per_s"] == 480 and "$1.157" in a.answer
+
+
+# --- what deploying a named model costs: the machines that run it, priced to buy --------------------------------------------
+def test_what_deploying_a_named_model_costs_is_priced_as_machines():
+    a = ask("老板让我评估一下本地部署 DeepSeek 大概要花多少钱，什么量级？")
+    assert a.intent == "recommend" and "整机" in a.answer
+    # 671B in FP8 is ~673 GB of weights: an 8-card H20 96GB server (768 GB) at ~¥150,000 a card = ¥1.2M is one option
+    assert "¥1,200,000" in a.answer

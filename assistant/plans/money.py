@@ -1251,13 +1251,17 @@ def per_token(ctx: Ctx) -> Answer:
         if req.measured_concurrency and users and users > req.measured_concurrency:
             # '并发 16 时总吞吐 600 … 线上 200 并发要几张': the units that hold the load at the measured per-user speed
             k = math.ceil(users / req.measured_concurrency)
+            more = re.search(r"加几|再加|再买|扩|(?<![a-z])(?:add|more|additional|extra)(?![a-z])", ctx.question.lower())
+            sets_en = "" if per_gpu else (f" = {k * unit_gpus} GPUs" + (f": {k - 1} more like yours" if more and k > 1 else ""))
+            sets_zh = "" if per_gpu else (f" = {k * unit_gpus} 张卡" + (f"，即在现有基础上再加 {k - 1} 套" if more and k > 1 else ""))
             lines.insert(0, ctx.t(
-                f"**{k} × {gpu.name if per_gpu else unit_en}** for {users} concurrent users at the speed you measured: "
+                f"**{k} × {gpu.name if per_gpu else unit_en}{sets_en}** for {users} concurrent users at the speed you measured: "
                 f"{users} / {req.measured_concurrency} per {'GPU' if per_gpu else unit_en} = {users / req.measured_concurrency:,.1f}"
                 f" → {k}, each user at ~{each:,.1f} tokens/s ({k * tps:,.0f} tokens/s in total). A card can run more "
                 f"than {req.measured_concurrency} at once if its KV cache holds them, each a little slower: measure at "
                 "a higher concurrency to need fewer.",
-                f"**{k} 张 {gpu.name}**" + ("" if per_gpu else f"（按{unit_zh}）") + f"扛 {users} 并发，按你实测的单路速度："
+                (f"**{k} 张 {gpu.name}**" if per_gpu else f"**{k} {unit_zh}{sets_zh}**")
+                + f"扛 {users} 并发，按你实测的单路速度："
                 f"{users} ÷ 每{'卡' if per_gpu else unit_zh} {req.measured_concurrency} 并发 = {users / req.measured_concurrency:,.1f}"
                 f" → {k}，每个用户约 {each:,.1f} token/秒（合计 {k * tps:,.0f} token/秒）。KV cache 放得下的话一张卡能同时跑"
                 f"多于 {req.measured_concurrency} 路，每路会慢一些：在更高并发下再压测，可能用更少的卡。"))

@@ -1196,6 +1196,14 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated.pop(k, None)
         if stated.get("tokens_per_s_per_user") == claim:
             stated.pop("tokens_per_s_per_user")  # (the figure judged is no target)
+    if stated.get("measured_concurrency") and stated.get("tokens_per_s_per_user") and not stated.get("throughput_tokens_per_s") \
+            and re.search(slots.OWN_MEASUREMENT, low) and not re.search(slots.NEEDED, low):
+        # ('我们实测单卡 8 并发时每路 60 tok/s'): each stream's measured speed at that concurrency is the card's total
+        each = stated.pop("tokens_per_s_per_user")
+        stated["throughput_tokens_per_s"] = each * stated["measured_concurrency"]
+        stated["throughput_scope"] = "gpu" if (stated.get("num_gpus") or 1) == 1 else "node"
+        warnings.append(f"your measured {each:g} tokens/s per stream x {stated['measured_concurrency']} in flight = "
+                        f"{stated['throughput_tokens_per_s']:g} tokens/s in total")
     heard = None if claim else _heard_speed(low)
     if heard:  # 'we measured 1,000 tok/s … someone online says 5,000, true?': our figure sizes, theirs is judged apart
         stated["quoted_tokens_per_s"] = heard

@@ -1123,6 +1123,9 @@ def targets(text: str) -> dict:
     bounded = [m for m in found if re.search(r"<|≤|以内|以下|不超过|不高于|低于|小于|控制在|要求|目标|p9\d|" + w(
         r"under|below|within|less than|at most|max(?:imum)?|target|sla|slo|no more than"), m.group(0))]
     m = bounded[0] if bounded else (found[0] if found else None)
+    if m and not bounded and (re.search(r"p50|median|mean|avg|average|平均|中位", m.group(0)) or
+                              re.search(OWN_MEASUREMENT, text[max(0, m.start() - 80):m.start()])):
+        m = None  # ('我们压测的 … 并发 32 时 TTFT p50 1.8 秒'): what the benchmark measured, no target
     if m:
         out["ttft_s"] = _ms(m.group(1), m.group(2)) / 1000
     m = re.search(r"(?:itl|inter[\s-]*token[\s-]*latency|tpot|time[\s-]*per[\s-]*output[\s-]*token|per[\s-]*token[\s-]*latency|"
