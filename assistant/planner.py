@@ -1355,9 +1355,10 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "峰值有多少并发（或每秒多少请求）？平均输入多长？"), suggestions=[])
             answer = answer.model_copy(update={
                 "answer": answer.answer + "\n\n" + ctx.t(
-                    "**How many users at once at peak?** The count to buy turns on it (the memory above is the floor); at "
-                    f"{ctx.req.context or 4096:,}-token conversations, each user at ≥ {LOAD_SPEED:g} tokens/s:",
-                    f"**峰值同时有多少用户？** 要买几张取决于它（上面的显存是下限）；按每路 {ctx.req.context or 4096:,} token、"
+                    "**How many users at once at peak, and how long are prompts and replies?** The count to buy turns on "
+                    f"them (the memory above is the floor); at {ctx.req.context or 4096:,}-token conversations, each user at "
+                    f"≥ {LOAD_SPEED:g} tokens/s:",
+                    f"**峰值同时有多少用户？输入、输出大概多长？** 要买几张取决于它们（上面的显存是下限）；按每路 {ctx.req.context or 4096:,} token、"
                     f"每路不低于 {LOAD_SPEED:g} token/秒：")
                 + "\n" + "\n".join(lines) + _quoted_total_line(ctx, answer),
                 "status": "needs_clarification", "clarification": clar})
@@ -3112,8 +3113,10 @@ def _quoted_rate_unclear(ctx: Ctx) -> Answer:
 SERVICE_WORDS = (r"客服|机器人|上线|线上|生产|对外|用户|客户|部署|私有化|采购|首\s*token|首字|(?<![a-z])(?:chatbot|bot|production|go live|"
                  r"launch\w*|customers?|users|public|service|deploy\w*|serv(?:e|ing)|reserve|our app|api|endpoint)(?![a-z])")
 # the floor asked ('最少要几张'), a concurrency asked ('能支持多少并发'), one person's use: no load to ask for
-NO_LOAD_TO_ASK = (r"最少|至少|最低|多少并发|多少路|自己用|个人|我自己|(?<![a-z])(?:min(?:imum)?|fewest|at least|how many (?:concurrent|"
-                  r"users|people|requests|sessions|chats)|myself|just me|for me|personal|at home|hobby)(?![a-z])")
+NO_LOAD_TO_ASK = (r"最少|至少|最低|多少并发|多少路|多少\s*qps|每秒多少|自己用|个人|我自己|(?<![a-z])(?:min(?:imum)?|fewest|at least|"
+                  r"how many (?:concurrent|users|people|requests|sessions|chats|req|qps|rps)|req(?:uest)?s?\s*/\s*s|qps|rps|"
+                  r"requests? (?:per|a) second|myself|just me|for me|personal|at home|hobby)(?![a-z])")
+# ('how many req/s per GPU before TTFT blows up?': the capacity is the question, no load to ask for)
 NODES_ASKED = r"几台|多少台|(?<![a-z])how many (?:\w+ )?(?:servers?|nodes?|boxes|machines)(?![a-z])"
 
 

@@ -305,3 +305,32 @@ def test_what_deploying_a_named_model_costs_is_priced_as_machines():
     assert a.intent == "recommend" and "整机" in a.answer
     # 671B in FP8 is ~673 GB of weights: an 8-card H20 96GB server (768 GB) at ~¥150,000 a card = ¥1.2M is one option
     assert "¥1,200,000" in a.answer
+
+
+# --- a quoted MFU with the user's job and 'how long at that?': the job timed, the figure judged ------------------------
+def test_a_quoted_mfu_beside_the_users_job_is_timed_not_checked_as_a_claim():
+    a = ask("看到一篇文章说 H100 上训 Llama 70B MFU 能到 55%。我们用 64 张 H800 做 70B 的 SFT（全参），数据 200 亿 token，"
+            "按 55% 算要多久？")
+    assert a.intent == "training_time"
+    # 6 x 70e9 x 2e10 = 8.4e21 FLOPs (+ attention) / (64 x 989e12 x 0.55 = 3.48e16 FLOP/s) = 2.4e5 s = 67 h
+    m = re.search(r"64 张卡约 ([\d.]+) 小时", a.answer)
+    assert m and 60 <= float(m.group(1)) <= 76
+    assert "上限" in a.answer  # 55% is said to be the top of what the card's published runs reach
+
+
+# --- prices written as a row after a row of cards, and a bare rent beside GPU-hours --------------------------------------
+def test_a_row_of_prices_after_a_row_of_cards_is_each_cards():
+    r = _req("options: L4, L40S, H100 at roughly $0.70 / $1.00 / $2.50 per GPU-hr. how many of each for Llama 3.1 8B at "
+             "20 req/s, and which is cheapest?")
+    assert r.gpu_rental_prices == {"l4": 0.7, "l40s": 1.0, "h100": 2.5} and not r.purchase
+
+
+def test_a_bare_rent_beside_gpu_hours_is_a_rate_per_gpu_hour():
+    r = _req("We bought an 8x H100 server for $280k. What's our effective $/GPU-hour over 4 years at ~60% utilization, "
+             "vs just renting at $2.20?")
+    assert r.price_per_gpu_hour == 2.2
+
+
+def test_a_count_before_a_card_is_no_price_ratio():
+    r = _req("Self-hosting would be one 8x H200 node or an 8x MI300X node, rented at ~$3.50/GPU-hr.")
+    assert not r.price_ratios and r.price_per_gpu_hour == 3.5

@@ -65,6 +65,17 @@ def money(text: str) -> dict:
             if cur:
                 out["currency"] = cur
             text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    if "price_per_gpu_hour" not in out and re.search(r"gpu[\s-]?h(?:ou)?rs?|/\s*gpu|卡时|per hour|an hour|hourly|/h", whole):
+        # ('effective $/GPU-hour … vs just renting at $2.20'): a bare rent beside GPU-hours is a rate per GPU-hour
+        m = re.search(r"(?:rent(?:ing|ed|al)?|租(?:用|的话)?|租金|租价)\s*(?:it|them|one|cards?|gpus?)?\s*(?:at|for|is|of|@|:|是|为)?"
+                      r"\s*(?:~|about|around|roughly|约|大概)?\s*" + MONEY, text)
+        got = _money(m) if m else None
+        if got and 0 < got[0] <= (300 if got[1] == "CNY" else 50) and not re.match(
+                r"\s*(?:k|m|万|千|/\s*(?:mo|month|yr|year)|(?:a|per) (?:month|year)|每月|一个月|/月|月)", text[m.end():]):
+            out["price_per_gpu_hour"], cur = got
+            if cur:
+                out.setdefault("currency", cur)
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     budget_words = r"预算|经费|资金|拨款|批了|拨了|上限|封顶|budget|最多花|手上有|手里有|to spend|可以花|能花|" + w(
         r"approved|allocated|earmarked|set aside|signed off on") + "|" + w(
         r"(?:i|we) (?:have|got|can spend|can afford)|(?:i|we)'ve got|spend(?:ing)? up to")

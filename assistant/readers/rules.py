@@ -208,7 +208,9 @@ def fine_tuned_model(text: str) -> str:
 
 _TIMES = {"两": 2.0, "二": 2.0, "三": 3.0, "一倍半": 1.5, "一点五": 1.5, "twice": 2.0, "double": 2.0, "triple": 3.0,
           "three times": 3.0, "half": 0.5, "一半": 0.5}
-_RATIO = (r"(\d+(?:\.\d+)?)\s*(?:x|×|倍)|(两|二|三|一倍半|一点五)\s*倍|(twice|double|triple|three times)|(half|一半)")
+_RATIO = (r"(\d+(?:\.\d+)?)\s*(?:x|×|倍)(?!\s*(?:\d|h\d|a\d|l\d|l40|b\d|mi\d|rtx|gpu|card|node|server|box|nvidia|amd|"
+          r"[a-z]*\d{2,}))|(两|二|三|一倍半|一点五)\s*倍|(twice|double|triple|three times)|(half|一半)")
+# ('8x H200 node' is a count, not a ratio: a 'x' followed by a card or a count word is no price ratio)
 _PRICE_WORD = r"租金|租价|价格|价钱|价|贵|便宜|(?<![a-z])(?:price\w*|rent\w*|cost\w*|rates?|expensive|cheap\w*|\$/hr)(?![a-z])"
 
 
@@ -216,6 +218,8 @@ def price_ratio_between_cards(low: str, spans: list) -> dict[str, float]:
     """{card: price relative to the cheaper (1.0)} for two cards whose price ratio the message states, with no price
     of either written ('H800 租金差不多是 A800 的两倍', 'H100 costs ~2x the A100 per hour', 'the A100 is half the price
     of the H100', 'H800 比 A800 贵一倍'); {} otherwise. The first card of the sentence is the one the ratio is of."""
+    if re.search(r"[$¥￥]\s*\d|\d\s*(?:元|块|美元|usd|rmb)", low):
+        return {}  # (prices written out: they are the prices, no ratio needed)
     cards = sorted(spans)
     for (s1, e1, a), (s2, e2, b) in zip(cards, cards[1:]):
         if a == b:
@@ -242,9 +246,27 @@ def price_ratio_between_cards(low: str, spans: list) -> dict[str, float]:
     return {}
 
 
+def _prices_in_order(low: str, spans: list) -> dict[str, float]:
+    """'L4, L40S, H100 at roughly $0.70 / $1.00 / $2.50 per GPU-hr': as many hourly prices in a row as cards named
+    before them, each card's in the order named."""
+    m = re.search(r"([$¥￥]?\s*\d+(?:\.\d+)?(?:\s*(?:/|,|、|and|和)\s*[$¥￥]?\s*\d+(?:\.\d+)?){1,4})\s*(?:/|per|每|an?)\s*"
+                  r"(?:gpu[\s-]*)?(?:hr|hour|h|小时|卡时)(?![a-z])", low)
+    if not m or not re.search(r"[$¥￥]", m.group(1)):
+        return {}
+    values = [float(v) for v in re.findall(r"\d+(?:\.\d+)?", m.group(1))]
+    cards = list(dict.fromkeys(gid for start, _, gid in sorted(spans) if start < m.start()))
+    if len(values) != len(cards) or len(cards) < 2 or not all(0 < v <= 1000 for v in values):
+        return {}
+    return dict(zip(cards, values))
+
+
 def _prices_by_card(low: str, spans: list) -> dict[str, float]:
     """{gpu id: price per GPU-hour} for cards each written with its own hourly price ('L4 $0.80, A10 24GB $1.00',
-    'H100 ¥15/卡时、A100 ¥8/卡时'); a price must sit right after its card (a variant word or 'at' between)."""
+    'H100 ¥15/卡时、A100 ¥8/卡时'); a price must sit right after its card (a variant word or 'at' between); or a row of
+    prices after a row of cards, in order (_prices_in_order)."""
+    ordered = _prices_in_order(low, spans)
+    if ordered:
+        return ordered
     out: dict[str, float] = {}
     for start, end, gid in spans:
         lead = (r"\s*(?:\d+\s*gb|sxm\d?|pcie|nvl|80g|40g|24g|48g|\(|\))*\s*"
@@ -957,6 +979,8 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     per_card = _prices_by_card(low, names.gpu_spans)
     if len(per_card) >= 2:  # 'prices we see per gpu-hr: L4 $0.80, A10 24GB $1.00, L40S $1.90': each card's own price
         stated["gpu_rental_prices"] = per_card
+        if stated.get("price_per_gpu_hour") in per_card.values():
+            stated.pop("price_per_gpu_hour")  # (one card's price, not every card's)
     bought, used_cards, bought_cur = _purchase_prices_by_card(low, names.gpu_spans)
     monthly_rents: set = set()
     named = list(dict.fromkeys(names.gpus))
@@ -2289,6 +2313,12 @@ def _intent(scores: dict[str, float], last: dict[str, int], stated: dict, work: 
     if _pasted_paragraph(low) and not own_payback and \
             not any(re.match(r"\d+GB:", str(g)) for g in stated.get("gpus") or [stated.get("gpu")]):
         return "fact_check"  # (a vendor's spec sheet pasted is a card to size, not an article's claims to check)
+    if s.get("fact_check", 0) and "tokens" in stated and has_model and (gpu_named or "num_gpus" in stated) and \
+            re.search(_DURATION_ASK, low) and (trainish or re.search(r"训|sft|(?<![a-z])(?:train\w*|pre[\s-]?train\w*)", low)):
+        # ('看到一篇文章说 MFU 能到 55%。我们用 64 张 H800 做 70B SFT，200 亿 token，按 55% 算要多久？'): the user's job, timed
+        # at the quoted figure and at the usual one (planner._quoted_mfu)
+        s.pop("fact_check")
+        add("training_time", 4)
     if s.get("fact_check", 0) and own_payback:
         # ('payback math check pls: $280k vs $2.20/GPU-hr, 10 kW, PUE 1.4 …'): the user's own inputs, the payback
         # computed from them is the check
@@ -2429,6 +2459,9 @@ def _buys(intent: str, stated: dict, work: str) -> bool:
     buying named in a choice ('what should I buy with $5k', 'which should our team of 20 buy')."""
     if slots.affirmed(slots.RENT_CUE, work):
         return False  # ('buying, not renting' asks for a purchase)
+    if (stated.get("gpu_rental_prices") or stated.get("price_per_gpu_hour")) and not re.search(
+            r"买|购|" + slots.w(r"buy\w*|purchas\w*|own"), work):
+        return False  # ('options: L4, L40S, H100 at $0.70 / $1.00 / $2.50 per GPU-hr'): rented by the hour
     if intent in ("inference_speed", "inference_memory") and stated.get("budget") and not re.search(_PERIOD_PRICE, work) \
             and re.search(r"(?:买|购)(?:什么|哪|啥)|" + slots.w(r"what (?:should|do|can|would) (?:i|we) (?:buy|get|purchase|build)|"
                                                         r"what to (?:buy|get|build)|which .{0,20}(?:buy|get)"), work):
