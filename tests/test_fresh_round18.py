@@ -334,3 +334,33 @@ def test_a_bare_rent_beside_gpu_hours_is_a_rate_per_gpu_hour():
 def test_a_count_before_a_card_is_no_price_ratio():
     r = _req("Self-hosting would be one 8x H200 node or an 8x MI300X node, rented at ~$3.50/GPU-hr.")
     assert not r.price_ratios and r.price_per_gpu_hour == 3.5
+
+
+# --- a new sentence that asks is an ask of its own ------------------------------------------------------------------
+def test_can_it_run_and_a_monthly_rent_in_the_next_sentence_are_two_asks():
+    text = ("quick one — can Llama 3.3 70B run on 2x H100 80GB in bf16? if yes whats the longest context one user could "
+            "get (we'd like 128k). and what would renting that pair 24/7 cost per month at ~$2.50/gpu-hr")
+    assert {a.intent for a in _asks(text)} == {"cost", "inference_memory"}
+    a = ask(text)
+    assert "$3,650" in a.answer  # 2 GPUs x 730 h x $2.50
+    # 128k of KV at 320 KiB a token = 43 GB beside 141 GB of bf16 weights: 191.6 GB > 2 x 80 GB
+    assert "does not fit on 2 x NVIDIA H100 80GB SXM5" in a.answer and "longest context" in a.answer
+
+
+# --- every training method named beside serving is sized ---------------------------------------------------------------
+def test_full_and_lora_beside_serving_are_all_sized():
+    a = ask("一台 910B 的机器（8卡）能跑 Qwen2.5-72B 吗？推理和 LoRA 微调都想做，全参能不能做？")
+    # full: 16 B x 72.7e9 = 1,163 GB of states over 8 x 64 GB: does not fit (at least ~20 cards)
+    m = re.search(r"全参：8 张卡\*\*放不下\*\*（每卡 [\d.]+ GB），至少需要 (\d+) 张", a.answer)
+    assert m and int(m.group(1)) >= 19
+    assert "lora：**放得下**" in a.answer
+
+
+# --- buying cards for a training job compares them on the job ---------------------------------------------------------
+def test_buying_one_of_two_cards_for_pretraining_is_judged_on_the_job():
+    r = _req("做 70B 的继续预训练（大概 500 亿 token），买 H20 还是 H800？H800 单价差不多是 H20 的两倍多。")
+    assert r.price_ratios == {"h800": 2.0, "h20": 1.0}  # the ratio is the H800's over the H20's
+    assert not r.purchase  # not the inference purchase table
+    a = ask("做 70B 的继续预训练（大概 500 亿 token），买 H20 还是 H800？H800 单价差不多是 H20 的两倍多。")
+    # 6 x 70e9 x 5e10 = 2.1e22 FLOPs: H800's 989 dense TFLOPS against H20's 148 (6.7x) outweighs twice the price
+    assert "**选 16 张 h800**" in a.answer and "6.69 倍" in a.answer

@@ -648,11 +648,15 @@ def train_and_serve(low: str, req: Request) -> list[Ask]:
     near = [v for at, v in _values_named(low, "precision") if abs(at - serve.start()) <= 24]
     serve_fmt = near[0] if near else None  # ('serve it in bf16', 'FP8 推理'): the serving job's format
     users = req.concurrent_users
-    t_label = {"qlora": "QLoRA", "lora": "LoRA", "full": "full fine-tune" if not zh else "全参微调",
-               "pretrain": "pre-training" if not zh else "预训练", None: "SFT"}[method]
+    names = {"qlora": "QLoRA", "lora": "LoRA", "full": "full fine-tune" if not zh else "全参微调",
+             "pretrain": "pre-training" if not zh else "预训练", None: "SFT"}
+    several = [m for m in req.methods if m in names] if len(req.methods) >= 2 else []
+    # ('推理和 LoRA 微调都想做，全参能不能做？'): every method named is sized, side by side, in the training ask
+    t_label = ("、" if zh else " / ").join(names[m] for m in several) if several else names[method]
+    t_update = {"method": None, "methods": several} if several else {
+        "method": method, "methods": [], "precision": "nf4" if method == "qlora" else None}
     return [Ask(text=(f"训练：{t_label}" if zh else f"train: {t_label}"), intent="training_memory", compare="task",
-                update={"method": method, "methods": [], "precision": "nf4" if method == "qlora" else None,
-                        "concurrent_users": None, "checkpoint_format": None}),
+                update=t_update | {"concurrent_users": None, "checkpoint_format": None}),
             Ask(text=(f"推理：{serve_fmt.upper() if serve_fmt else '官方权重'}" if zh else
                       f"serve: {serve_fmt.upper() if serve_fmt else 'published weights'}"),
                 intent="serving" if users else "inference_memory", compare="task",
@@ -839,6 +843,8 @@ _CLAUSE = re.compile(r"[?？;；]|(?:^|(?<=[\s,，:：;；.。]))(?=[(（]\d[)�
                      r"。(?=\s*(?:帮我|请|麻烦|再)?\s*(?:算|计算|估算|估|评估)\s*(?:一下)?)|"
                      r"(?<=显存|时间|时长|费用|成本|吞吐|速度|多久)\s*(?:、|和|以及|及|,|，)\s*(?=(?:总|训练|每卡|单卡)?\s*(?:显存|时间|时长|费用|成本|吞吐|速度|多久))|"
                      # '… $1.80/GPU-hr. Memory per GPU, wall time, total cost?': the figures asked after the config
+                     # '… (we'd like 128k). and what would renting that pair cost per month?': a new sentence that asks
+                     r"(?<=[a-z0-9)%])\.\s+(?=(?:and|also|plus)\s+(?:what|how|which|can|could|does|do|will|would|should|is)\s)|"
                      r"(?<=[a-z0-9)%])\.\s+(?=(?:and\s+)?(?:peak\s+)?(?:memory|vram|wall[\s-]?(?:clock|time)|total cost|cost|"
                      r"throughput|how (?:long|much|many))\b)|"
                      # 'Memory per GPU and wall-clock?': two figures named side by side
@@ -1101,6 +1107,7 @@ def _clause_gpus(clause: str) -> int | None:
 
 _RUN_ASK = (r"能不能跑|能跑吗|能否跑|跑得动|跑不跑得动|跑得起来|放得下|放不放得下|装得下|能不能部署|能部署吗|" +
             w(r"can (?:it|this|that|one|we|a single \w+) (?:run|host|serve|fit|load)|will (?:it|this|that) (?:run|fit)|"
+              r"(?:can|could|will|would|does|do) (?:[\w.\-]+\s+){1,5}(?:run|fit) (?:on|in|into)|"
               r"does (?:it|this|that) fit|would (?:it|this|that) (?:run|fit)|enough to (?:run|host|serve|load)"))
 
 

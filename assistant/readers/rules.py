@@ -225,7 +225,7 @@ def price_ratio_between_cards(low: str, spans: list) -> dict[str, float]:
         if a == b:
             continue
         between = low[e1:s2]
-        after = low[e2:e2 + 24]
+        after = re.split(r"[。？！?!;；\n]", low[e2:e2 + 24])[0]
         if re.search(r"[。？！?!;；\n]", between) or len(between) > 40:
             continue
         text = between + " " + after
@@ -2459,6 +2459,9 @@ def _buys(intent: str, stated: dict, work: str) -> bool:
     buying named in a choice ('what should I buy with $5k', 'which should our team of 20 buy')."""
     if slots.affirmed(slots.RENT_CUE, work):
         return False  # ('buying, not renting' asks for a purchase)
+    if stated.get("method") in ("pretrain", "full", "lora", "qlora") and stated.get("tokens") and \
+            len(set(stated.get("gpus") or [])) >= 2 and not stated.get("budget"):
+        return False  # ('70B 继续预训练 500 亿 token，买 H20 还是 H800？'): the cards timed on the job, against their prices
     if (stated.get("gpu_rental_prices") or stated.get("price_per_gpu_hour")) and not re.search(
             r"买|购|" + slots.w(r"buy\w*|purchas\w*|own"), work):
         return False  # ('options: L4, L40S, H100 at $0.70 / $1.00 / $2.50 per GPU-hr'): rented by the hour
