@@ -1044,6 +1044,18 @@ def _room_at_long_context(asks: list[Ask], answers: list[Answer], zh: bool) -> s
 
 # 'LoRA or QLoRA / full or LoRA, which one?': a tie on time between methods is decided by what else they cost
 # (the first pair that the compared methods hold decides)
+def _lora_when_full_does_not_fit(zh: bool) -> str:
+    """LoRA picked because full fine-tuning does not fit the user's cards: what full would have bought in quality, and
+    the routes that squeeze it in (an 8-bit optimizer, optimizer offload) at their cost."""
+    why_zh, why_en = _METHOD_TIE_BREAK[frozenset({"full", "lora"})]
+    return (f" 质量上：LoRA {why_zh}全参在这些卡上只有靠 8 位优化器或把优化器卸载到 CPU 才跑得动（很紧或每步慢好几倍），为了约 1 个点"
+            "通常不值得；先用 LoRA（所有线性层、rank 16-64）训，在自己的验证集上评估，不够再考虑全参（Biderman 等 2024）。" if zh else
+            f" On quality: LoRA has {why_en} Full fine-tuning on these GPUs runs only with an 8-bit optimizer or the "
+            "optimizer offloaded to the CPU (tight, or several times slower per step), rarely worth about a point; train "
+            "LoRA on all linear layers (rank 16-64), evaluate on a held-out slice of your own data, and go full only if it "
+            "falls short (Biderman et al. 2024).")
+
+
 _METHOD_TIE_BREAK = {
     frozenset({"lora", "qlora"}): (
         "16 位底座没有量化损失，显存放得下就用它；只有显存不够时才用 QLoRA（4 位底座，省显存，质量略低、每步多一次反量化）。",
@@ -1209,6 +1221,9 @@ def _compare(asks: list[Ask], answers: list[Answer], zh: bool, question: str = "
                 only = vals[0][0].text
                 text += (f"。**推荐 {only}**：在你的卡上只有它放得下。" if zh else
                          f". **Pick {only}**: it is the one that fits on your GPUs.")
+                methods = {str((a.update or {}).get("method")) for a in asks} if asks[0].compare == "method" else set()
+                if {"full", "lora"} <= methods and only == "lora":  # what full would have bought
+                    text += _lora_when_full_does_not_fit(zh)
             return text
     if len(vals) < 2:
         return None
@@ -1825,6 +1840,11 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
             u = av[0].update
             if compare == "zero" and "offload" in u:  # strategies: no CPU offload first (each step's PCIe and CPU
                 return (u.get("offload") not in (None, "none"), u.get("zero", 9))  # optimizer), then the lower stage
+            if compare == "method" and any(x.update.get("offload") not in (None, "none") for x, _ in fitting):
+                # ('16-bit LoRA with offload, or just QLoRA?'): what runs on the GPUs alone first; offloaded weights
+                # stream over PCIe every pass, several times slower than QLoRA's dequantization
+                m = u.get("method")
+                return (u.get("offload") not in (None, "none"), prefer.index(m) if m in prefer else 99)
             v = u.get(compare, list(u.values())[0])
             if compare == "precision":  # the most faithful: the most bits per weight (the format table's)
                 from tools.formats import FORMATS
@@ -1832,7 +1852,13 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
                 return -FORMATS[v].bits if v in FORMATS else 99
             return prefer.index(v) if v in prefer else 99
         cheapest = min(fitting, key=rank)
-        why = PREFER_WHY["offload" if compare == "zero" and any(
+        why = ("it runs on the GPUs alone: the other fits only with the 16-bit weights in CPU RAM, streamed over PCIe on "
+               "every pass (several times slower per step); QLoRA's 4-bit base scores within about a point of 16-bit LoRA "
+               "(Dettmers et al. 2023)",
+               "它只用显卡就放得下：另一种要把 16 位权重放到内存、每次前向反向都经 PCIe 搬运（每步慢好几倍）；QLoRA 的 4 位底座与 16 位 LoRA "
+               "效果只差约 1 个点以内（Dettmers 等 2023）") if compare == "method" and any(
+            a.update.get("offload") == "all" for a, _ in fitting) and cheapest[0].update.get("offload") in (None, "none") \
+            else PREFER_WHY["offload" if compare in ("zero", "method") and any(
             a.update.get("offload") not in (None, "none") for a, _ in fitting) and cheapest[0].update.get("offload") in
             (None, "none") else compare]
         own = (" 换格式前，用你自己的几百条真实请求分别跑两种格式对比一下再定（公开评测是多任务平均）。" if zh else
@@ -1850,8 +1876,11 @@ def _compare_memory(done: list[tuple[Ask, Answer]], zh: bool, question: str = ""
     if tradeoff:  # 'FP8 or stay BF16?' on 'H100s': each format at its own count, speed and quality, not 'only FP8 fits'
         return f"{listed}{'。' if zh else '. '}{tradeoff}"
     if len(fitting) == 1:  # the only one that fits is the pick
+        methods = {str(a.update.get("method")) for a, _ in rows} if done[0][0].compare == "method" else set()
+        extra = _lora_when_full_does_not_fit(zh) if {"full", "lora"} <= methods and \
+            fitting[0][0].update.get("method") == "lora" else ""  # ('want the best quality'): what full would buy
         return (f"{listed}。只有 {fitting[0][0].text} 放得下：**选 {fitting[0][0].text}**。" if zh else
-                f"{listed}. Only {fitting[0][0].text} fits: **pick {fitting[0][0].text}**.")
+                f"{listed}. Only {fitting[0][0].text} fits: **pick {fitting[0][0].text}**.") + extra
     return (f"{listed}。只有 {'、'.join(a.text for a, _ in fitting)} 放得下。" if zh else
             f"{listed}. Only {', '.join(a.text for a, _ in fitting)} fits.")
 

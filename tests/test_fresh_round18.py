@@ -364,3 +364,24 @@ def test_buying_one_of_two_cards_for_pretraining_is_judged_on_the_job():
     a = ask("做 70B 的继续预训练（大概 500 亿 token），买 H20 还是 H800？H800 单价差不多是 H20 的两倍多。")
     # 6 x 70e9 x 5e10 = 2.1e22 FLOPs: H800's 989 dense TFLOPS against H20's 148 (6.7x) outweighs twice the price
     assert "**选 16 张 h800**" in a.answer and "6.69 倍" in a.answer
+
+
+# --- LoRA picked because full does not fit, with what full would have bought ------------------------------------------
+def test_lora_picked_over_a_full_fine_tune_that_does_not_fit_says_what_quality_it_gives_up():
+    a = ask("LoRA or full fine-tune for Llama 3.1 8B? ~50k instruction examples, avg ~800 tokens each. We have exactly one "
+            "A100 80GB. Want the best quality we can realistically get.")
+    # full: 16 B x 8.03e9 = 128 GB of states > 80 GB; LoRA: 16 GB of bf16 weights + adapters and activations fits
+    assert "Only lora fits: **pick lora**" in a.comparison and "8-bit optimizer" in a.comparison
+    assert "Biderman" in a.comparison
+
+
+# --- 'do we need offload, or just QLoRA?' compares 16-bit LoRA with offload against QLoRA -----------------------------
+def test_offload_or_qlora_compares_the_two_routes():
+    text = ("Trying to LoRA fine-tune Qwen2.5-32B on 2x RTX 4090. Do we need CPU offload (deepspeed) or should we just go "
+            "QLoRA? box has 128GB RAM.")
+    asks = _asks(text)
+    assert [(x.update["method"], x.update["offload"]) for x in asks] == [("lora", "all"), ("qlora", "none")]
+    # 16-bit LoRA: 32.76e9 x 2 B = 65.5 GB of frozen weights > 2 x 24 GB, so it fits only with the weights in CPU RAM;
+    # QLoRA: ~0.5 B a weight = ~18 GB, on the GPUs alone
+    a = ask(text)
+    assert "**QLoRA is enough**" in a.comparison and "PCIe" in a.comparison
