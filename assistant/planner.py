@@ -1314,6 +1314,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             and req.model and req.gpu:
         # '我们压测 1000 tok/s，要几张？另外网上有人说 4090 跑 8B 能到 5000 tok/s，是真的吗': the heard figure judged apart
         answer = _heard_figure_judged(ctx, answer)
+    if answer.status == "answered" and not one_of_several and req.intent == "training_time" and req.tokens and \
+            req.method == "pretrain" and "num_gpus" not in req.stated and not (req.deadline_hours or req.period_hours or
+                                                                              req.budget) and \
+            re.search(COUNT_WORDS + r"|买什么|买哪|(?<![a-z])what (?:to|should we) buy(?![a-z])", question.lower()):
+        # '从头训练一个 7B，1T token，要买什么卡、买多少张？': the count turns on the time allowed, which is asked, with the
+        # counts for a few deadlines meanwhile
+        answer = _counts_by_deadline(ctx, answer)
     if answer.status == "answered" and not one_of_several and _training_count_without_data(ctx):
         # '想把 Qwen2.5-72B 微调一下，需要几张 H800？': memory sets the floor; the method, the data and the deadline the
         # count above it, so they are asked, with each method's time on its floor for a usual amount of data meanwhile
@@ -2492,6 +2499,44 @@ def _job_unstated(ctx: Ctx) -> bool:
                              req.precision, req.method, req.methods, req.tokens, req.team_size, req.tokens_per_day,
                              req.throughput_tokens_per_s, req.daily_active_users, req.period_hours, req.deadline_hours,
                              req.price_per_gpu_hour, req.budget, req.purchase, req.batch_items, req.batch_output_tokens)))
+
+
+DEADLINE_MONTHS = (1, 3, 6)  # deadlines a pre-training count is shown at when none is given (months of 730 h)
+
+
+def _counts_by_deadline(ctx: Ctx, answer: Answer) -> Answer:
+    """A pre-training count asked with no time allowed: the GPUs (whole 8-GPU servers, 15% to spare) and the rent for a
+    few deadlines, from the training-time plan; the deadline asked."""
+    req = ctx.req
+    rows = []
+    for months in DEADLINE_MONTHS:
+        try:
+            a = plan(req.model_copy(update={"deadline_hours": 730.0 * months, "num_gpus": None}), ctx.deps, ctx.question,
+                     one_of_several=True)
+        except Exception:  # a deadline the tools cannot plan is left out (logged)
+            log.exception("count for %d months failed", months)
+            continue
+        n, days = (a.request or {}).get("num_gpus"), a.figures.get("wall_days")
+        if not n or not days:
+            continue
+        ctx.calls.extend(a.tool_calls)
+        cost = a.figures.get("cost_usd")
+        rows.append([ctx.t(f"{months} month" + ("s" if months > 1 else ""), f"{months} 个月"), str(n), f"{days:,.0f}",
+                     ctx.money(cost) if cost else "-"])
+    if not rows:
+        return answer
+    card = ctx.gpu().name if req.gpu else ctx.deps.catalog.gpu(answer.verdict.gpu)[0].name if answer.verdict and \
+        answer.verdict.gpu else "H100"
+    text = ctx.t(f"**By when must it finish (or what budget)?** The count is set by the time allowed: the compute is fixed "
+                 f"by the tokens, and more GPUs finish it sooner. On {card} (whole 8-GPU servers, 15% to spare):",
+                 f"**要多久训完（或预算多少）？** 卡数由工期决定：计算量由 token 数定死，卡越多越快。在 {card} 上（按整台 8 卡、留 15% 余量）：") + \
+        "\n\n" + md_table([ctx.t("finish within", "工期"), ctx.t("GPUs", "卡数"), ctx.t("days", "天数"),
+                            ctx.t("rent (on demand)", "租用（按需）")], rows)
+    clar = Clarification(missing=["deadline_hours"], question=ctx.t("By when must the run finish, or what is the budget?",
+                                                                    "要多久训完，或者预算多少？"),
+                         suggestions=[ctx.t("within 3 months", "3 个月内"), ctx.t("budget $200k", "预算 150 万")])
+    return answer.model_copy(update={"answer": after_headline(answer.answer, text), "status": "needs_clarification",
+                                     "clarification": clar})
 
 
 def _heard_figure_judged(ctx: Ctx, answer: Answer) -> Answer:

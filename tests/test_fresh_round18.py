@@ -385,3 +385,24 @@ def test_offload_or_qlora_compares_the_two_routes():
     # QLoRA: ~0.5 B a weight = ~18 GB, on the GPUs alone
     a = ask(text)
     assert "**QLoRA is enough**" in a.comparison and "PCIe" in a.comparison
+
+
+# --- someone's speed on one card, and the user's expectation on theirs ---------------------------------------------------
+def test_a_quoted_speed_is_carried_to_the_users_cards_and_their_expectation_checked():
+    a = ask("saw a reddit post getting 45 tok/s on Llama 3.1 70B Q4 with 2x 3090. I have 2x 4090 so I should get roughly "
+            "double, ~90 tok/s right? planning a purchase based on that")
+    # decode is bandwidth-bound: 4090 1,008 GB/s against 3090 936 GB/s is ~1.08x, not 2x: ~45-50 tok/s, far below 90
+    m = re.search(r"2× NVIDIA GeForce RTX 4090: ~([\d.]+) tokens/s per sequence\*\*.*?\*\*misses\*\* your 90", a.answer)
+    assert m and 35 <= float(m.group(1)) <= 55
+
+
+# --- a pre-training count with no time allowed: the deadline asked, counts for a few deadlines --------------------------
+def test_a_pretraining_count_with_no_deadline_asks_it_with_counts_by_deadline():
+    a = ask("我们要从头训练一个 7B 模型，1T token，要买什么卡、买多少张？")
+    assert a.status == "needs_clarification" and a.clarification.missing == ["deadline_hours"]
+    rows = re.findall(r"\| (\d) 个月 \| (\d+) \| (\d+) \|", a.answer)
+    assert [int(r[0]) for r in rows] == [1, 3, 6]
+    # 6 x 7e9 x 1e12 = 4.2e22 FLOPs: the count falls as the time allowed grows, each finishing within its deadline
+    counts = [int(r[1]) for r in rows]
+    assert counts[0] > counts[1] > counts[2]
+    assert all(int(r[2]) <= 30.4 * int(r[0]) for r in rows)

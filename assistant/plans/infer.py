@@ -2385,6 +2385,8 @@ def inference_speed(ctx: Ctx) -> Answer:
     from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
 
     req, lang = ctx.req, ctx.lang
+    if req.measured_gpu and req.throughput_tokens_per_s and req.model and req.measured_gpu != req.gpu:
+        return measured_speed_moved(ctx)  # (first: a measured set-up carried to another card, llama.cpp's too)
     if _offloads(ctx) and not _unified(ctx):
         return offload(ctx)
     if (req.batch_items or req.batch_output_tokens) and req.model:

@@ -396,9 +396,13 @@ def _measured_run_split(text: str) -> tuple[str, str] | None:
     return " ".join(parts[:cut]), rest
 
 
-_MOVE = (r"换成|换到|迁移到|升级到|改用|换用|换上|换(?=\s*(?:张|块|台|\d|[a-z]))|" +
+_MOVE = (r"换成|换到|迁移到|升级到|改用|换用|换上|换(?=\s*(?:张|块|台|\d|[a-z]))|我有|我们有|我手上|我们手上|" +
          slots.w(r"move to|moving to|moved to|switch(?:ing)? to|migrate to|upgrade to|go(?:ing)? to|if we (?:get|buy|use|rent)|"
-                 r"replace (?:them|it|those) with|instead"))
+                 r"replace (?:them|it|those) with|instead|i have|we have|i've got|we've got|i got|mine (?:is|are)"))
+# ('saw a reddit post: 45 tok/s on 2x 3090. I have 2x 4090, so I should get ~90, right?'): the quoted set-up's speed
+# carried to the user's own cards, the figure they expect checked against it
+_EXPECTED = r"(?:~|about|roughly|around|约|大概)?\s*(\d+(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s|t/s|tps)"
+_EXPECT_WORD = r"should|would|expect|翻倍|应该|能到|(?<![a-z])(?:double|get|right\?)(?![a-z])"
 
 
 def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Reading:
@@ -463,6 +467,10 @@ def _measured_speed_moved(reading: Reading, text: str, catalog: Catalog) -> Read
               "measured_num_gpus": req.num_gpus or 1, "interconnect": None, "gpu_counts": counts}
     if one:
         update["batch"] = 1
+    hoped = [m for m in re.finditer(_EXPECTED, low) if float(m.group(1)) != req.throughput_tokens_per_s and
+             re.search(_EXPECT_WORD, low[max(0, m.start() - 40):m.end() + 12])]
+    if hoped and not req.tokens_per_s_per_user:  # the figure the user expects on the new card: checked, not measured
+        update["tokens_per_s_per_user"] = float(hoped[-1].group(1))
     stated = sorted((set(req.stated) - {"interconnect", "utilization"}) | {"measured_gpu", "measured_num_gpus"}
                     | ({"batch"} if one else set()) | ({"gpu_counts"} if counts else set()))
     new = req.model_copy(update=update | {"stated": stated, "utilization": None})
@@ -1460,6 +1468,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
     if follow and prev.get("intent") == "serving" and intent == "inference_speed" and stated and \
             set(stated) <= {"ttft_s", "itl_ms", "tokens_per_s_per_user"}:
         intent = "serving"  # ('如果要求首 token 延迟 < 1 秒呢' after a serving plan): the same load, with the target
+    if intent == "training_memory" and stated.get("method") == "pretrain" and stated.get("tokens") and \
+            "num_gpus" not in stated and re.search(slots.COUNT_ASK + r"|(?<![a-z])how many(?![a-z])|买什么|买哪", low):
+        intent = "training_time"  # ('从头训练一个 7B，1T token，要买什么卡、买多少张？'): the count is set by the time allowed
     if stated.pop("_time_claim", None):
         intent = "fact_check"  # a worked-out training time to check: the time computed against it
     elif stated.get("budget") and stated.get("model") and re.search(r"训|(?<![a-z])(?:train\w*|pre[\s-]?train\w*)(?![a-z])", low) \
