@@ -3254,7 +3254,7 @@ def _on_the_suggested_cards(ctx: Ctx, gpus: list[str]) -> list[str]:
             continue
         sub = ctx.req.model_copy(update={"gpu": gid, "gpus": [gid], "unknown_gpu": None, "gpu_text": None})
         try:
-            a = plan(sub, ctx.deps, ctx.question)
+            a = plan(sub, ctx.deps, ctx.question, one_of_several=True)  # (the card's own figures, no questions back)
         except Exception:  # a card the job cannot be sized on is left out (logged), never a traceback
             log.exception("sizing on %s failed", gid)
             continue

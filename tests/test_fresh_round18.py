@@ -391,9 +391,11 @@ def test_offload_or_qlora_compares_the_two_routes():
 def test_a_quoted_speed_is_carried_to_the_users_cards_and_their_expectation_checked():
     a = ask("saw a reddit post getting 45 tok/s on Llama 3.1 70B Q4 with 2x 3090. I have 2x 4090 so I should get roughly "
             "double, ~90 tok/s right? planning a purchase based on that")
-    # decode is bandwidth-bound: 4090 1,008 GB/s against 3090 936 GB/s is ~1.08x, not 2x: ~45-50 tok/s, far below 90
-    m = re.search(r"2× NVIDIA GeForce RTX 4090: ~([\d.]+) tokens/s per sequence\*\*.*?\*\*misses\*\* your 90", a.answer)
-    assert m and 35 <= float(m.group(1)) <= 55
+    # decode is bandwidth-bound: 4090 1,008 GB/s against 3090 936 GB/s is ~1.08x, not 2x; the 90 hoped for is no
+    # measurement of the 4090 (a speed checked, not a rate to price)
+    m = re.search(r"\*\*Best: 2× GeForce RTX 4090\*\*, ([\d.]+)× better than the next, 2× GeForce RTX 3090", a.answer)
+    assert m and float(m.group(1)) == pytest.approx(1008 / 936, abs=0.05)
+    assert "90 tokens/s is your measurement" not in a.answer
 
 
 # --- a pre-training count with no time allowed: the deadline asked, counts for a few deadlines --------------------------

@@ -1343,7 +1343,13 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
         tp = next((t for t in (slots_throughput(low[e0:next((sp[0] for sp in every if sp[0] > e0 and sp[2] != gid), len(low))])
                                for _, e0, g0 in every if g0 == gid) if t.get("throughput_tokens_per_s")), {}) \
             if own_rates else {}  # after any mention of this card, up to the next card
-        if tp.get("throughput_tokens_per_s"):  # 'A：4090，2 元/小时，实测 1,800 tok/s': this card's own measurement
+        v = tp.get("throughput_tokens_per_s")
+        at = re.search(r"(?<![\d.,])" + re.escape(f"{v:g}") + r"\s*(?:tok|token|t/s)", low) if v else None
+        if at and re.search(r"should|would|expect|right\?|应该|能到|能不能到", low[max(0, at.start() - 40):at.end() + 14]):
+            # ('I have 2x 4090 so I should get ~90 tok/s, right?'): a speed hoped for on this card, checked, not measured
+            update["tokens_per_s_per_user"] = v
+            update["throughput_tokens_per_s"] = update["throughput_scope"] = None
+        elif v:  # 'A：4090，2 元/小时，实测 1,800 tok/s': this card's own measurement
             update["throughput_tokens_per_s"] = tp["throughput_tokens_per_s"]
             update["throughput_scope"] = "total" if total and total > 1 else "gpu"
         elif req.throughput_tokens_per_s and measured_on and (req.tokens_per_day or req.requests_per_s):

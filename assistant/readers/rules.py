@@ -396,9 +396,9 @@ def _measured_run_split(text: str) -> tuple[str, str] | None:
     return " ".join(parts[:cut]), rest
 
 
-_MOVE = (r"换成|换到|迁移到|升级到|改用|换用|换上|换(?=\s*(?:张|块|台|\d|[a-z]))|我有|我们有|我手上|我们手上|" +
+_MOVE = (r"换成|换到|迁移到|升级到|改用|换用|换上|换(?=\s*(?:张|块|台|\d|[a-z]))|" +
          slots.w(r"move to|moving to|moved to|switch(?:ing)? to|migrate to|upgrade to|go(?:ing)? to|if we (?:get|buy|use|rent)|"
-                 r"replace (?:them|it|those) with|instead|i have|we have|i've got|we've got|i got|mine (?:is|are)"))
+                 r"replace (?:them|it|those) with|instead"))
 # ('saw a reddit post: 45 tok/s on 2x 3090. I have 2x 4090, so I should get ~90, right?'): the quoted set-up's speed
 # carried to the user's own cards, the figure they expect checked against it
 _EXPECTED = r"(?:~|about|roughly|around|约|大概)?\s*(\d+(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s|t/s|tps)"
