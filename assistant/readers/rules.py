@@ -1492,8 +1492,9 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         intent = "inference_speed"  # the SXM and PCIe forms hold the same memory: for serving, speed is the difference
     if intent in ("inference_speed", "inference_memory") and stated.get("method") in ("lora", "qlora", "full", "pretrain") \
             and re.search(r"训|微调|(?<![a-z])(?:train\w*|pre[\s-]?train\w*|fine[\s-]?tun\w*|finetun\w*)(?![a-z])", low) and \
-            not re.search(r"推理|部署|上线|解码|(?<![a-z])(?:serv(?:e|ing)|inference|deploy\w*|decode|tok(?:en)?s?/s|"
-                          r"latency|users?)(?![a-z])", low):
+            not re.search(r"推理|部署|上线|解码|本地跑|跑模型|(?<![a-z])(?:serv(?:e|ing)|inference|deploy\w*|decode|tok(?:en)?s?/s|"
+                          r"latency|users?|locally|run(?:ning)? (?:[\w.-]+ ){0,3}models?)(?![a-z])", low) and \
+            not re.search(_LATER, low):
         # ('PCIe or SXM H100 for LoRA fine-tuning a 70B on 8 cards: a big difference?'): the job named is training
         intent = "training_time" if intent == "inference_speed" else "training_memory"
         if intent == "training_time" and len(set(gp)) >= 2 and "tokens" not in stated:
