@@ -408,3 +408,18 @@ def test_a_pretraining_count_with_no_deadline_asks_it_with_counts_by_deadline():
     counts = [int(r[1]) for r in rows]
     assert counts[0] > counts[1] > counts[2]
     assert all(int(r[2]) <= 30.4 * int(r[0]) for r in rows)
+
+
+# --- requests a second within a TTFT target that one prompt alone misses -----------------------------------------------
+def test_a_rate_within_a_ttft_target_one_prompt_misses_is_none_and_fp8s_is_given():
+    a = ask("Our SLA is TTFT < 500 ms at p95, prompts are ~16k tokens, model is Llama 3.1 8B on H100. How many req/s per "
+            "GPU before TTFT blows up?")
+    assert a.status == "answered"
+    # prefill 16,384 x 2 x 8e9 = 2.6e14 FLOPs (+ attention) at ~55% of 989 TFLOPS ≈ 0.5-0.6 s: over 0.5 s alone
+    assert "**No request rate meets TTFT ≤ 0.5 s as it stands**" in a.answer
+    m = re.search(r"In FP8 a prefill takes ~([\d.]+) s, so about \*\*([\d.]+) prompts a second\*\*", a.answer)
+    assert m
+    p, lam = float(m.group(1)), float(m.group(2))
+    # M/D/1: T = P + ρP/(2(1-ρ)), ρ = λP: with k = (T-P)/P, ρ = 2k/(1+2k), λ = ρ/P
+    k = (0.5 - p) / p
+    assert lam == pytest.approx((2 * k / (1 + 2 * k)) / p, abs=0.06)

@@ -2500,6 +2500,12 @@ def inference_speed(ctx: Ctx) -> Answer:
                             "decode of running requests, which shares the GPUs, lowers it further).",
                             f"**每秒最多约 {lam:.1f} 个这样的请求**，平均首 token 仍在 {req.ttft_s:g} 秒内（每次预填充 {one.ttft_s:.2f} 秒；"
                             "M/D/1 排队：TTFT = P + ρP/(2(1-ρ))；正在解码的请求也占 GPU，实际还会更低）。"))
+    elif req.ttft_s and r.ttft_s > req.ttft_s and re.search(
+            r"每秒|qps|rps|req(?:uest)?s?\s*/\s*s|requests? (?:per|a) second|" + w(r"how many (?:requests|prompts)"),
+            ctx.question.lower()):
+        # 'how many req/s per GPU before TTFT blows up?' where one prompt alone already misses it: none as it stands;
+        # what FP8 (a faster prefill) would take, where the card computes it
+        checks.append(_rate_if_fp8(ctx, model, gpu, args, fmt))
     sized_fmt = next((c.result for c in reversed(ctx.calls) if c.name == "size_infer" and c.args.get("precision") == fmt), None)
     remedy = _standard_fix(ctx, model, gpu, n, fmt, prompt + out, batch) if (
         sized_fmt and not sized_fmt.get("fits") and not queued) else None
@@ -2789,6 +2795,37 @@ def _speed_format(ctx: Ctx, model, gpu, batch: int, context: int, n: int | None 
             return fmt
     ctx.assume(f"{ladder[0]} weights (the published checkpoint; no format fits)", f"{ladder[0]} 权重（官方格式；都放不下）")
     return ladder[0]
+
+
+def _rate_if_fp8(ctx: Ctx, model, gpu, args: dict, fmt: str) -> str:
+    """One prompt alone misses the TTFT target: no request rate meets it on this set-up; in FP8 (about twice the prefill
+    speed where the card computes FP8) the rate that keeps the mean within it, halved for a p95 target."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+    from tools.serve_load import max_rate_within_ttft
+
+    req = ctx.req
+    head = ctx.t(f"**No request rate meets TTFT ≤ {req.ttft_s:g} s as it stands**: one {args.get('context', 0):,}-token "
+                 "prompt alone takes longer to prefill.", f"**按现在的配置，没有哪个请求速率能守住首 token ≤ {req.ttft_s:g} 秒**："
+                 "单个提示自己的预填充就已经超时。")
+    if _bits(fmt) < 16 or not supported_on("fp8", gpu)[0]:
+        return head + ctx.t(" Tensor parallelism over more GPUs, or shorter prompts (prefix caching of shared context), "
+                            "shortens prefill.", " 多卡张量并行，或缩短提示（共享上下文用前缀缓存）能缩短预填充。")
+    try:
+        f8 = estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, **(args | {"batch": 1, "precision": "fp8"})))
+    except ValueError:
+        return head
+    lam = max_rate_within_ttft(f8.ttft_s, req.ttft_s)
+    ctx.call("max_rate_within_ttft", {"prefill_s": f8.ttft_s, "ttft_s": req.ttft_s}, {"prompts_per_s": round(lam, 3)})
+    if lam <= 0:
+        return head + ctx.t(f" In FP8 one prefill still takes {f8.ttft_s:.2f} s: it needs tensor parallelism or shorter "
+                            "prompts.", f" 换 FP8 单次预填充仍要 {f8.ttft_s:.2f} 秒：需要多卡张量并行或更短的提示。")
+    return head + ctx.t(f" In FP8 a prefill takes ~{f8.ttft_s:.2f} s, so about **{lam:.1f} prompts a second** keep the mean "
+                        f"TTFT within {req.ttft_s:g} s (M/D/1: TTFT = P + ρP/(2(1-ρ))); a p95 target leaves roughly half "
+                        f"that, ~{lam / 2:.1f} a second, and decode of running requests lowers it further: load-test at "
+                        "your prompt length before committing.",
+                        f" 换 FP8 后单次预填充约 {f8.ttft_s:.2f} 秒，每秒约 **{lam:.1f} 个**请求能让平均首 token 守在 {req.ttft_s:g} 秒内"
+                        f"（M/D/1：TTFT = P + ρP/(2(1-ρ))）；p95 目标大约只剩一半，约每秒 {lam / 2:.1f} 个，正在解码的请求还会再拉低：上线前按"
+                        "你的提示长度压测。")
 
 
 def _target_checks(ctx: Ctx, r) -> list[str]:
