@@ -919,6 +919,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                 "explain": facts.explain}
     ctx = Ctx(req=req, deps=deps, question=question, shared=frozenset(shared), one_of_several=one_of_several)
     tokens_defaulted = False  # (set where the compute-optimal token budget stands in for an unstated one)
+    long_context_assumed = False  # (set where a long-document context stands in for an unstated one)
     if req.price_ratios and not req.gpu_rental_prices:  # (the prices themselves were set in plan_message)
         ctx.used.add("price_ratios")
         base = next((g for g, r in req.price_ratios.items() if r == 1.0), "")
@@ -1074,6 +1075,7 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         ctx.used.add("long_documents")  # (the lengths stated carry the long documents; nothing left to assume)
     elif req.long_documents and not (req.context or req.prompt_len or req.seq_len) and \
             req.intent in ("inference_memory", "inference_speed", "serving", "recommend"):
+        long_context_assumed = True  # (the capacity by prompt length is shown below when a concurrency is asked)
         req = ctx.req = req.model_copy(update={"context": LONG_DOCUMENT_CONTEXT})
         ctx.used.add("long_documents")
         ctx.assume(f"context {LONG_DOCUMENT_CONTEXT:,}: documents to summarise or search run long (an assumption; a "
@@ -1321,6 +1323,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # '从头训练一个 7B，1T token，要买什么卡、买多少张？': the count turns on the time allowed, which is asked, with the
         # counts for a few deadlines meanwhile
         answer = _counts_by_deadline(ctx, answer)
+    if answer.status == "answered" and not one_of_several and long_context_assumed and \
+            answer.figures.get("kv_pool_tokens") and re.search(
+                r"多少(?:个|路)?(?:并发|用户|人)|能(?:撑|扛|带)多少|并发|(?<![a-z])(?:how many (?:concurrent|users|chats|"
+                r"sessions|requests)|concurren\w*)(?![a-z])", question.lower()):
+        # ('我们的 RAG 应用用 Qwen2.5-32B，单卡 A100，能撑多少并发？'): the count turns on the prompt length, which is asked,
+        # with what the KV pool holds at a few lengths meanwhile
+        answer = _capacity_by_length(ctx, answer)
     if answer.status == "answered" and not one_of_several and _training_count_without_data(ctx):
         # '想把 Qwen2.5-72B 微调一下，需要几张 H800？': memory sets the floor; the method, the data and the deadline the
         # count above it, so they are asked, with each method's time on its floor for a usual amount of data meanwhile
@@ -2499,6 +2508,27 @@ def _job_unstated(ctx: Ctx) -> bool:
                              req.precision, req.method, req.methods, req.tokens, req.team_size, req.tokens_per_day,
                              req.throughput_tokens_per_s, req.daily_active_users, req.period_hours, req.deadline_hours,
                              req.price_per_gpu_hour, req.budget, req.purchase, req.batch_items, req.batch_output_tokens)))
+
+
+PROMPT_LENGTHS = (2048, 4096, 8192, 16384)  # the lengths a RAG capacity is shown at when the prompt length is unstated
+
+
+def _capacity_by_length(ctx: Ctx, answer: Answer) -> Answer:
+    """A concurrency asked for long-document work with no length given: the requests the answer's own KV pool holds
+    at a few prompt lengths (pool tokens over the length each), and the length asked."""
+    pool = int(answer.figures["kv_pool_tokens"])
+    rows = [[f"{n:,}", f"{pool // n:,}"] for n in PROMPT_LENGTHS]
+    text = ctx.t(f"**How long are your prompts (retrieved chunks + question) and answers?** The count turns on it: the KV "
+                 f"pool holds {pool:,} tokens, so requests at once by length (memory; the speed each gets falls as more "
+                 "share the GPU):", f"**你们每次请求的输入（检索片段 + 问题）和输出大概多长？** 并发取决于它：KV 池共 {pool:,} token，"
+                 "按长度能同时容纳的请求数（只看显存；同时的越多，每路越慢）：") + "\n\n" + \
+        md_table([ctx.t("tokens per request", "每个请求 token 数"), ctx.t("requests at once", "同时请求数")], rows)
+    clar = Clarification(missing=["prompt_len"], question=ctx.t(
+        "How long are prompts (chunks + question) and answers, and what speed per user do you need?",
+        "输入（检索片段 + 问题）和输出大概多长？每路需要多快？"), suggestions=[ctx.t("4k in, 500 out", "输入 4k，输出 500"),
+                                                                   ctx.t("8k in, 1k out", "输入 8k，输出 1k")])
+    return answer.model_copy(update={"answer": after_headline(answer.answer, text), "status": "needs_clarification",
+                                     "clarification": clar})
 
 
 DEADLINE_MONTHS = (1, 3, 6)  # deadlines a pre-training count is shown at when none is given (months of 730 h)

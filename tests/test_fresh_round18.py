@@ -423,3 +423,13 @@ def test_a_rate_within_a_ttft_target_one_prompt_misses_is_none_and_fp8s_is_given
     # M/D/1: T = P + ρP/(2(1-ρ)), ρ = λP: with k = (T-P)/P, ρ = 2k/(1+2k), λ = ρ/P
     k = (0.5 - p) / p
     assert lam == pytest.approx((2 * k / (1 + 2 * k)) / p, abs=0.06)
+
+
+# --- a concurrency for long-document work with no length: the length asked, the pool at a few lengths -------------------
+def test_a_rag_concurrency_with_no_length_asks_it_with_requests_by_length():
+    a = ask("我们的 RAG 应用用 Qwen2.5-32B，单卡 A100 80G，能撑多少并发？")
+    assert a.status == "needs_clarification" and a.clarification.missing == ["prompt_len"]
+    pool = int(re.search(r"KV 池共 ([\d,]+) token", a.answer).group(1).replace(",", ""))
+    # each row: the pool over the request's length (KV 2 x 64 layers x 8 heads x 128 x 2 B = 256 KiB a token)
+    for n, k in re.findall(r"\| ([\d,]+) \| (\d+) \|", a.answer):
+        assert int(k) == pool // int(n.replace(",", ""))
