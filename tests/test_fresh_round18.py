@@ -442,3 +442,12 @@ def test_a_16_bit_lora_that_does_not_fit_names_qlora():
     # activations and the bf16 embeddings: ~20-28 GB, inside 42 GB
     m = re.search(r"\*\*Or QLoRA\*\* \(a 4-bit NF4 base in place of the 16-bit one\): \*\*([\d.]+) GB per GPU\*\*", a.answer)
     assert m and 15 <= float(m.group(1)) <= 32
+
+
+# --- a budget and a machine to build among named cards: a purchase within the budget --------------------------------------
+def test_a_budget_and_cards_to_choose_among_for_a_team_is_a_purchase_within_it():
+    a = ask("预算 50 万人民币，想搭一台本地推理机，主要跑 Qwen3-32B，偶尔要跑 Llama 3.3 70B，给 50 人的研发团队用。"
+            "L20、4090 48G 魔改版、RTX 6000 Ada、H20 里怎么选？")
+    assert a.intent == "recommend" and "预算 ¥500,000" in a.answer
+    # an 8x H20 96GB server at ~¥150,000 a card is ¥1.2M: over the budget, said
+    assert "超出预算 ¥700,000" in a.answer

@@ -952,6 +952,9 @@ def several_intents(low: str, req: Request, catalog=None) -> list[Ask]:
             continue  # the speed of a training job is the time answer's throughput
         if intent in ("training_memory", "inference_memory") and not req.model:
             continue
+        if intent == "inference_memory" and req.intent == "serving" and req.concurrent_users and \
+                re.search(r"够不够|够吗|够用|(?<![a-z])enough(?![a-z])", clause) and not re.search(CONTEXT_LEFT, clause):
+            continue  # ('an A100 server for 50 users at 8k: is that enough?'): the capacity answer's verdict is the fit
         if intent in ("training_memory", "inference_memory") and re.search(COUNT_ASK, clause) and (
                 req.intent == "serving" or (req.intent == "training_time" and req.deadline_hours) or
                 (req.intent == "inference_speed" and (req.batch_items or req.batch_output_tokens))):

@@ -2501,7 +2501,8 @@ def _buys(intent: str, stated: dict, work: str) -> bool:
         return False
     asks_which = intent == "recommend" or bool(re.search(r"哪|什么|" + slots.w(r"which|what"), work))
     if stated.get("budget") and not re.search(_PERIOD_PRICE, work) and (
-            intent == "recommend" or re.search(r"配置|怎么配|配一台|配台|方案|买|" + slots.w(r"setup|set-up|build|rig|hardware|buy|what|which"), work)):
+            intent == "recommend" or re.search(r"配置|怎么配|配一台|配台|搭一台|攒一台|方案|买|怎么选|选哪|选什么|" +
+                                               slots.w(r"setup|set-up|build|rig|hardware|buy|what|which"), work)):
         return True
     return asks_which and bool(re.search(slots.BUY_CUE, work) or (stated.get("budget") and re.search(slots.HOME_CUE, work)))
 
