@@ -1010,6 +1010,12 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
                    f"最忙时同时处理 {peak} 个请求 = 团队 {req.team_size:,} 人的 {share:.0%}"
                    + ("（假设值：几百人的公司里同一时刻在等回答的人不多，内部对话常见 5-10%；给出实际峰值并发可替换）" if big else
                       "（按工作时间内都会用来估计；给出实际峰值并发可替换）"))
+    quoted_run = _quoted_other_run(req, question)
+    if quoted_run is not None and not req.gpu:
+        # ('DeepSeek V3 took 2.788M H800 GPU-hours … our dense 70B on 15T: a few million too?'): the quoted run's card
+        req = ctx.req = req.model_copy(update={"gpu": quoted_run.gpu, "gpus": [quoted_run.gpu]})
+        ctx.assume(f"the card of the run you quoted ({quoted_run.name}: {ctx.deps.catalog.gpu(quoted_run.gpu)[0].name})",
+                   f"按你引用的那次训练用的卡（{quoted_run.name}：{ctx.deps.catalog.gpu(quoted_run.gpu)[0].name}）")
     chinchilla_said = bool(re.search(r"chinchilla|compute[\s-]*optimal|算力最优|计算最优", question.lower()))
     if req.intent in ("training_time", "cost") and req.method == "pretrain" and req.model and not req.tokens and \
             ((not req.period_hours and not req.deadline_hours) or chinchilla_said):
@@ -1330,6 +1336,8 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         # ('我们的 RAG 应用用 Qwen2.5-32B，单卡 A100，能撑多少并发？'): the count turns on the prompt length, which is asked,
         # with what the KV pool holds at a few lengths meanwhile
         answer = _capacity_by_length(ctx, answer)
+    if answer.status == "answered" and not one_of_several and quoted_run is not None and answer.figures.get("total_flops"):
+        answer = _against_quoted_run(ctx, answer, quoted_run)
     if answer.status == "answered" and not one_of_several and _training_count_without_data(ctx):
         # '想把 Qwen2.5-72B 微调一下，需要几张 H800？': memory sets the floor; the method, the data and the deadline the
         # count above it, so they are asked, with each method's time on its floor for a usual amount of data meanwhile
@@ -2508,6 +2516,47 @@ def _job_unstated(ctx: Ctx) -> bool:
                              req.precision, req.method, req.methods, req.tokens, req.team_size, req.tokens_per_day,
                              req.throughput_tokens_per_s, req.daily_active_users, req.period_hours, req.deadline_hours,
                              req.price_per_gpu_hour, req.budget, req.purchase, req.batch_items, req.batch_output_tokens)))
+
+
+def _quoted_other_run(req: Request, question: str):
+    """A published run the message quotes beside a training job of the user's own on another model ('DeepSeek V3 took
+    2.788M H800 GPU-hours … we want a dense 70B on 15T tokens'), or None."""
+    from knowledge.runs import find_run
+
+    if req.intent not in ("training_time", "cost") or not req.model or not req.tokens or req.scale_run:
+        return None
+    try:
+        run = find_run(question)
+    except Exception:  # a run table that cannot be read leaves the job as asked (logged)
+        log.exception("finding a quoted run failed")
+        return None
+    return run if run is not None and run.model != req.model and run.gpu_hours else None
+
+
+def _against_quoted_run(ctx: Ctx, answer: Answer, run) -> Answer:
+    """The user's job set against the run they quoted: compute (6 × active parameters × tokens each), the GPU-hours
+    it would take at the run's own rate of FLOPs per GPU-hour, and why the quoted cost does not carry over."""
+    mine = answer.figures["total_flops"]
+    theirs = 6 * (run.active_params or run.params) * run.tokens
+    ratio = mine / theirs
+    hours = run.gpu_hours * ratio
+    moe = bool(run.active_params and run.active_params < run.params)
+    scaled = f"At {run.name}'s own efficiency" in answer.answer or f"按 {run.name} 的效率" in answer.answer
+    line = ctx.t(
+        f"**Against {run.name}**: your job is {mine:.2e} FLOPs, theirs 6 × {(run.active_params or run.params) / 1e9:,.0f}B "
+        f"{'active ' if moe else ''}parameters × {run.tokens / 1e12:,.1f}T tokens = {theirs:.2e}: **{ratio:.1f}×** theirs"
+        + ("" if scaled else f"; at their own rate ({run.gpu_hours / 1e6:,.2f}M GPU-hours for it) that is **~"
+           f"{hours / 1e6:,.1f}M GPU-hours**") + f", so about {ratio:.1f}× their bill at the same efficiency. "
+        "Their figure counts the final run only (no experiments or ablations)"
+        + (", on an MoE that computes only its active parameters per token, in FP8 with engineering few teams match; "
+           "a dense model pays for every parameter on every token." if moe else "."),
+        f"**和 {run.name} 比**：你的任务 {mine:.2e} FLOPs，他们的是 6 × {(run.active_params or run.params) / 1e9:,.0f}B"
+        f"{'激活' if moe else ''}参数 × {run.tokens / 1e12:,.1f}T token = {theirs:.2e}：是他们的 **{ratio:.1f} 倍**"
+        + ("" if scaled else f"，按他们自己的效率（那次用了 {run.gpu_hours / 1e6:,.2f}M 卡时）约 **{hours / 1e6:,.1f}M 卡时**")
+        + f"，同样的效率下费用也约是他们的 {ratio:.1f} 倍。他们的数字只算最终那一次"
+        "训练（不含实验、消融）" + ("，而且是 MoE：每个 token 只算激活参数，还用了 FP8 和很少团队能复现的工程优化；稠密模型每个 token 所有参数都要算。"
+                                    if moe else "。"))
+    return answer.model_copy(update={"answer": after_headline(answer.answer, line)})
 
 
 PROMPT_LENGTHS = (2048, 4096, 8192, 16384)  # the lengths a RAG capacity is shown at when the prompt length is unstated

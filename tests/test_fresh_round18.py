@@ -451,3 +451,14 @@ def test_a_budget_and_cards_to_choose_among_for_a_team_is_a_purchase_within_it()
     assert a.intent == "recommend" and "预算 ¥500,000" in a.answer
     # an 8x H20 96GB server at ~¥150,000 a card is ¥1.2M: over the budget, said
     assert "超出预算 ¥700,000" in a.answer
+
+
+# --- a published run quoted beside the user's own job on another model: its card, and the FLOPs against it -------------
+def test_a_quoted_run_beside_a_dense_job_sets_the_card_and_the_compute_ratio():
+    a = ask("DeepSeek V3 号称只用了 278.8 万 H800 GPU 小时、557 万美元就训完了。我们想训一个 70B 的 dense 模型，15T token，"
+            "是不是也就几百万美元的事？")
+    assert a.request["gpu"] == "h800"  # the quoted run's card, said as an assumption
+    # theirs: 6 x 37e9 active x 14.8e12 = 3.29e24 FLOPs; ours: 6 x 70e9 x 15e12 = 6.3e24 (+ attention): ~2x
+    m = re.search(r"是他们的 \*\*([\d.]+) 倍\*\*", a.answer)
+    assert m and 1.8 <= float(m.group(1)) <= 2.2
+    assert "MoE" in a.answer
