@@ -2523,8 +2523,13 @@ def _quoted_other_run(req: Request, question: str):
     2.788M H800 GPU-hours … we want a dense 70B on 15T tokens'), or None."""
     from knowledge.runs import find_run
 
-    if req.intent not in ("training_time", "cost") or not req.model or not req.tokens or req.scale_run:
-        return None
+    from assistant.readers.slots import QUOTE_CUE
+
+    low = question.lower()
+    if req.intent not in ("training_time", "cost") or not req.model or not req.tokens or req.scale_run or \
+            req.unknown_gpu or not re.search(QUOTE_CUE + r"|号称|据说|(?<![a-z])(?:took|claims?|reportedly)(?![a-z])", low) or \
+            not re.search(r"gpu[\s-]?h(?:ou)?rs?|卡时|gpu\s*小时|万美元|万元|\$\s*\d|\d\s*(?:m|million)\b", low):
+        return None  # (a run quoted with its figures: a model named for the user's own job is no quote)
     try:
         run = find_run(question)
     except Exception:  # a run table that cannot be read leaves the job as asked (logged)

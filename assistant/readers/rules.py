@@ -1022,8 +1022,7 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
             stated["speedup_gpu"] = faster
     warnings += names.notes
     if not names.gpus and not names.unknown_gpu and re.search(YOUR_GPUS, low) and not re.search(
-            r"self[\s-]?host\w*|自建|自己部署|私有化|on[\s-]?prem\w*|(?<![a-z])(?:instead of|vs\.?|versus|or) (?:the |an? )?(?:api|openai)",
-            low):
+            r"(?<![a-z])(?:api|openai|gpt-?[\d.o]+\w*|claude)(?![a-z])", low):
         # (not 'self-hosting on our own GPUs': GPUs that do not exist yet, the API bill's alternative)
         names.unknown_gpu = "your GPUs"  # 'how many of our GPUs will we need?': which they are decides it: asked
     if names.unknown_gpu == "your GPUs":
