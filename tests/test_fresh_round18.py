@@ -462,3 +462,21 @@ def test_a_quoted_run_beside_a_dense_job_sets_the_card_and_the_compute_ratio():
     m = re.search(r"是他们的 \*\*([\d.]+) 倍\*\*", a.answer)
     assert m and 1.8 <= float(m.group(1)) <= 2.2
     assert "MoE" in a.answer
+
+
+# --- a fine-tune timed on one card says whether it fits; 'hours or days?' quotes no run ---------------------------------
+def test_a_fine_tune_on_one_card_says_it_fits_and_quotes_no_run():
+    a = ask("ballpark: QLoRA on Llama 3.1 70B, single H100 80GB, 10M-token dataset x 3 epochs. are we talking hours or days?")
+    # NF4 base 70.6e9 x ~0.55 B = ~39 GB + adapters, their states and activations: ~50 GB of 84.7 usable
+    assert re.search(r"\*\*Memory on 1× NVIDIA H100 80GB SXM5: [\d.]+ GB per GPU of [\d.]+ usable — fits\*\*", a.answer)
+    assert "own efficiency" not in a.answer  # Meta's pre-training run says nothing about a QLoRA fine-tune
+
+
+# --- a purchase for a service many rely on: two of the machine --------------------------------------------------------------
+def test_a_purchase_for_a_team_says_to_buy_two_when_the_budget_allows():
+    a = ask("need to self-host gpt-oss-120b for ~200 internal users (devs, chat + some coding agents). budget ~$60k to buy "
+            "hardware. what should we get?")
+    m = re.search(r"about \$([\d,]+) for the whole machine", a.answer)
+    assert m
+    one = int(m.group(1).replace(",", ""))
+    assert f"buy two of it (${2 * one:,}" in a.answer and 2 * one <= 60_000

@@ -329,6 +329,15 @@ def purchase(ctx: Ctx) -> Answer:
             f"{model.name} in {top.format}{speed}.",
             f"**建议购买：{top.num_gpus} 张 {top.name}（{cond(top)}），整机约 {money(top.total)}** —— {model.name} 用 "
             f"{top.format}{speed}。"))
+        served = req.team_size or req.daily_active_users or (users if users >= 10 else 0)
+        if task == "inference" and served and top.total and (not req.budget or 2 * top.total <= req.budget):
+            # ('200 internal users, $60k budget: one GPU?'): a service people rely on has no single point of failure
+            lines.append(ctx.t(
+                f"For a service {served:,} people rely on, buy two of it ({money(2 * top.total)}"
+                + (f", within your {money(req.budget)}" if req.budget else "") + "): one box is a single point of failure "
+                "(a driver update or a dead fan takes everyone offline), and the second doubles the users it carries.",
+                f"给 {served:,} 人用的服务，建议买两套（{money(2 * top.total)}" + (f"，在 {money(req.budget)} 预算内" if req.budget else "")
+                + "）：一台机器就是单点故障（升级驱动、坏一个风扇，所有人都停），第二套还能让承载的人数翻倍。"))
     elif top:
         lines.append(ctx.t(
             f"**Nothing in the price table runs {model.name} within {money(req.budget)}.** The nearest: "

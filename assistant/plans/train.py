@@ -1208,9 +1208,12 @@ def _published_efficiency(ctx: Ctx, model, gpu_id: str, tokens: float, n: int, f
     import unicodedata
 
     low = unicodedata.normalize("NFKC", ctx.question).lower()
-    if not ctx.req.scale_run and not re.search(r"卡时|gpu\s*小时|[a-z0-9]+[\s-]*hours|技术报告|论文|报告|paper|report|model card|"
-                                                r"reference|参考", low):
-        return []  # a model named is not a run quoted: 'Llama 3.1 8B' alone brings no published figures
+    if not ctx.req.scale_run and not re.search(r"卡时|gpu\s*小时|(?:gpu|[a-z]\d{2,4}|card|node)[\s-]*hours|技术报告|论文|报告|paper|"
+                                                r"report|model card|reference|参考", low):
+        return []  # a model named is not a run quoted: 'Llama 3.1 8B' alone brings no published figures ('hours or
+        # days?' asks a duration, it quotes nothing)
+    if not ctx.req.scale_run and ctx.req.method in ("lora", "qlora"):
+        return []  # a pre-training run's efficiency says nothing about an adapter fine-tune's
     run = find_run(low)
     if run is None and ctx.req.scale_run:  # ('文章说 V3 只花了 557.6 万美元 … 用类似方法': the run the reader found quoted)
         run = next((r for r in load_training_runs() if r.id == ctx.req.scale_run), None)
@@ -1703,8 +1706,10 @@ def training_time(ctx: Ctx) -> Answer:
     if unfit:  # 'full fine-tune of a 32B on 4 A100s: how long?': a time for a job the GPUs cannot hold, said first
         lines.insert(1, unfit)
         figures["fits"] = 0
-    elif re.search(FEASIBLE_ASK, ctx.question.lower()):
+    elif re.search(FEASIBLE_ASK, ctx.question.lower()) or (n == 1 and len(results) == 1 and
+                                                           req.method in ("lora", "qlora", "full")):
         # 'single A100 80GB. feasible? how long?', '24G 显存够不够？': the memory verdict on each card timed, beside the time
+        # (a fine-tune timed on one card: whether it fits there is said too)
         lines[1:1] = [x for x in (_memory_verdict(ctx, model, ctx.gpu(r.gpu), (figures.get(f"{r.gpu}_num_gpus") or n))
                                   for r in results) if x]
     if req.checkpoint_stall or req.time_lost:  # the user's own overheads: the wall clock they asked for
