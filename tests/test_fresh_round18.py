@@ -480,3 +480,23 @@ def test_a_purchase_for_a_team_says_to_buy_two_when_the_budget_allows():
     assert m
     one = int(m.group(1).replace(",", ""))
     assert f"buy two of it (${2 * one:,}" in a.answer and 2 * one <= 60_000
+
+
+# --- the engineering caveats beside the arithmetic ---------------------------------------------------------------------
+def test_a_multi_year_purchase_that_pays_back_says_what_the_payback_assumes():
+    a = ask("租还是买：我们要长期跑一个 8 卡 H20 推理集群。买一台整机大概 110 万，租的话 IDC 报价每月 4.5 万（含电和机柜）。"
+            "买的话机柜电费每月大概 8000。按 3 年算怎么回本？")
+    # rent 36 x ¥45,000 = ¥1,620,000; buy ¥1,100,000 + 36 x ¥8,000 = ¥1,388,000: buying saves ¥232,000; payback
+    # ¥1,100,000 / (¥45,000 - ¥8,000) = 29.7 months
+    assert "**买**，省 ¥232,000" in a.answer and "先租" in a.answer
+
+
+def test_a_concurrency_at_a_per_user_target_advises_a_load_test():
+    a = ask("单机 8 卡 H100 跑 Llama-3.3-70B FP8（vLLM），平均输入 3000 token、输出 500，要求 p50 每路 ≥ 25 tok/s。"
+            "最多能接多少并发？折算成 QPS 大概多少？")
+    assert "每人 ≥ 25 token/秒时最多" in a.answer and "压测" in a.answer
+
+
+def test_fp8_training_says_what_the_recipe_needs():
+    a = ask("继续预训练 Qwen2.5-72B，数据 100B token，用 64 张 H800 FP8 训练要多久？")
+    assert "loss" in a.answer and "Transformer Engine" in a.answer

@@ -1707,6 +1707,12 @@ def serving(ctx: Ctx) -> Answer:
                     at_target, rate_t = _rate_at_capacity(ctx, model, gpu, fmt, context, got[0])
                     lines[1:1 + len(rate_line)] = at_target
                     rate = (rate or {}) | {k + "_at_target": v for k, v in (rate_t or {}).items()}
+                lines.append(ctx.t(
+                    "These are roofline estimates; before committing to a concurrency limit, load-test the real "
+                    "prompt mix (vLLM `benchmarks/benchmark_serving.py` or guidellm at rising request rates) and read "
+                    "the per-user speed and TTFT at p50 and p95: prefill bursts and long prompts pull both down.",
+                    "这些是 roofline 估算；定并发上限前用真实的提示分布压测（vLLM `benchmarks/benchmark_serving.py` 或 guidellm，"
+                    "逐步加大请求速率），看 p50 和 p95 的每路速度和首 token：预填充突发和长提示会把两者都拉低。"))
     cites = ctx.deps.search("vLLM KV cache 并发" if ctx.zh else "vLLM KV cache concurrency PagedAttention")
     figures = {"per_gpu_gb": r.per_gpu_gb, "kv_cache_gb": r.kv_cache_total_gb, "kv_pool_tokens": r.vllm_kv_cache_tokens,
                "max_concurrent_sequences": max_seqs, "min_gpus": r.min_gpus, "concurrent_users": users,

@@ -1750,6 +1750,17 @@ def _rent_or_buy(ctx: Ctx) -> Answer:
         verdict = ctx.t(f"Cheaper for this: **{r.cheaper}**" + (f", by {s}{gap:,.0f}" if gap else "") + ".",
                         f"这种用法更省钱的是：**{'租' if r.cheaper == 'rent' else '买'}**" + (f"，省 {s}{gap:,.0f}" if gap else "") + "。")
         lines.append((be + cash).strip() if nominal else verdict + be + cash)
+        if r.cheaper == "buy" and (held or ctx.req.period_hours or 0) >= 365 * 24:
+            # ('租还是买：按 3 年算怎么回本？'): the arithmetic holds only if the demand and the cards do
+            lines.append(ctx.t(
+                "Before buying on it: the payback assumes the cards stay busy for the whole horizon. Against it: "
+                "staff time to run them, failures (spares, a 1-3% yearly GPU failure rate at scale), newer cards "
+                "that cut the cost per token within 1-2 years, and supply or export rules; renting keeps the exit "
+                "open. If the demand for the full period is not certain, rent (or take a shorter commitment) first "
+                "and buy once the load is proven.",
+                "按这个结论买之前：回本的前提是整个周期卡都一直忙。不利因素：运维人力、故障（备件；大规模下每年 1-3% 的卡会坏）、"
+                "1-2 年内新一代卡会把每 token 成本打下来、供货和出口管制；租则随时可以退出。如果整个周期的需求并不确定，"
+                "先租（或签更短的合约），负载稳定了再买。"))
         per_day = _break_even_hours_a_day(ctx, r, s, base, held or ctx.req.period_hours)
         lines += per_day or _per_used_hour(ctx, r, s)  # (the hours a day over the period held answer the break-even
         # asked; a utilization over the default write-off years beside it would be a second, different break-even)

@@ -1585,6 +1585,15 @@ def training_time(ctx: Ctx) -> Answer:
     elif req.precision and req.precision not in ("bf16", "fp16", "fp8"):
         ctx.ignore("precision", "training time is computed for BF16 or FP8 tensor math",
                    "训练时间按 BF16 或 FP8 算力计算")
+    if req.precision == "fp8":
+        # ('如果上 FP8 训练能省多少？'): the speed-up is real, the recipe is not free
+        ctx.note(ctx.t("FP8 training needs a validated recipe: Transformer Engine (or torchao) with per-tensor or "
+                       "finer-grained scaling, BF16 kept for the sensitive layers, and a loss-parity check against BF16 "
+                       "on a short run before the long one; the speed-up on real runs is ~1.3-1.5×, not the 2× of the "
+                       "peak figures (DeepSeek-V3 trained in FP8 with fine-grained scaling)",
+                       "FP8 训练需要验证过的方案：Transformer Engine（或 torchao）按张量或更细粒度缩放、敏感层保留 BF16，"
+                       "正式开训前用一段短训练和 BF16 对比 loss 是否一致；实际提速约 1.3-1.5 倍，不是峰值算力的 2 倍"
+                       "（DeepSeek-V3 用细粒度缩放做了 FP8 训练）"))
     results = []
     for gid in gpus:
         gpu = ctx.gpu(gid)
