@@ -500,3 +500,12 @@ def test_a_concurrency_at_a_per_user_target_advises_a_load_test():
 def test_fp8_training_says_what_the_recipe_needs():
     a = ask("继续预训练 Qwen2.5-72B，数据 100B token，用 64 张 H800 FP8 训练要多久？")
     assert "loss" in a.answer and "Transformer Engine" in a.answer
+
+
+# --- a model far beyond desk cards, for a group: the hybrid they heard of, for one user -------------------------------------
+def test_a_full_r1_on_two_desk_cards_for_a_group_names_the_hybrid_for_one_user():
+    a = ask("两张 4090 能跑满血版 DeepSeek R1 吗？网上说用 KTransformers 就行。我们想给部门 20 个人一起用。")
+    # 671B in FP8 is ~673 GB against 2 x 24 GB; in Q4_K_M ~400 GB with the routed experts in RAM: a few tokens/s for one
+    m = re.search(r"KTransformers，q4_k_m）：约需 ([\d,]+) GB 内存，双通道 DDR5（[\d.]+ GB/s）约 ([\d.]+) token/秒", a.answer)
+    assert m and 300 <= int(m.group(1).replace(",", "")) <= 450 and float(m.group(2)) < 15
+    assert "带不了" in a.answer

@@ -1636,6 +1636,15 @@ def serving(ctx: Ctx) -> Answer:
                      f"{n}× {gpu.name} hold up to **{max_seqs}**; {need_en}.",
                      f"**不够**：{users} 路 {context:,} token 的请求需要 {r.kv_cache_total_gb:.1f} GB KV cache；"
                      f"{n} 张 {gpu.name} 最多 **{max_seqs}** 路；{need_zh}。")
+        if not max_seqs and desk_card(gpu) and gpu.vendor != "Apple" and (r.min_gpus or 0) > 8:
+            # ('两张 4090 跑满血 R1 给 20 个人用？网上说用 KTransformers 就行'): what such cards do run, for one user, and
+            # why it carries no group
+            hybrid = _hybrid_offload(ctx, model, gpu, n, context)
+            if hybrid:
+                head += ctx.t(f" What people do run on such cards is a hybrid, {hybrid}: one user at a time, not "
+                              f"{users} at once (each extra user shares the same RAM-bound speed).",
+                              f" 这类卡上实际能跑的是内存混合方案：{hybrid}；这是单用户的速度，带不了 {users} 路同时使用（多一个人就分走同样的"
+                              "内存带宽）。")
     if smaller:
         head = ctx.t(f"**Not in {smaller[0]}** (the published weights need at least {smaller[1]} GPUs), **but in "
                      f"{smaller[2]} your {n} are enough** without buying more. ",
