@@ -509,3 +509,14 @@ def test_a_full_r1_on_two_desk_cards_for_a_group_names_the_hybrid_for_one_user()
     m = re.search(r"KTransformers，q4_k_m）：约需 ([\d,]+) GB 内存，双通道 DDR5（[\d.]+ GB/s）约 ([\d.]+) token/秒", a.answer)
     assert m and 300 <= int(m.group(1).replace(",", "")) <= 450 and float(m.group(2)) < 15
     assert "带不了" in a.answer
+
+
+# --- 'which quant should I use' on the card named is the format ladder, not a card pick --------------------------------
+def test_which_quant_on_the_named_card_is_the_format_that_fits():
+    text = ("Mistral Small 3.1 (24B) on one 4090: 1) does it fit at FP8? 2) if not, which quant should I use 3) roughly "
+            "how many tok/s for a single user 4) how much context can I keep around?")
+    quant = next(x for x in _asks(text) if "which quant" in x.text)
+    assert quant.intent == "inference_memory" and quant.update["precision"] is None
+    a = ask(text)
+    # 24B x 1 B (FP8) = 24 GB + runtime > 24 GB; 4-bit ~0.6 B x 24B = ~14 GB + KV: fits
+    assert "**Yes, in int4**" in a.answer and "Pick: 1× h20" not in a.answer

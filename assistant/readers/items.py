@@ -348,6 +348,12 @@ def _asks_of_items(head: str, items: list[str], req, catalog, carry: set | None 
         if re.search(r"电费|耗电|功耗.{0,6}(?:多少|几)|" + w(r"(?:electricity|power) (?:bill|cost)s?|cost of (?:electricity|power)"),
                      item.lower()) and intent != "cost":
             intent = "cost"  # ('3）一年电费多少（电价按 1 元/度）' beside a serving plan: the power bill of that machine)
+        if intent in ("recommend", "compare") and req.gpu and re.search(
+                r"(?<![a-z])(?:which|what) (?:quant\w*|format|precision|bits?|gguf|file)|(?:哪种|什么|哪个|用啥)\s*(?:量化|格式|精度)|"
+                r"量化(?:用|选)(?:哪|什么)", item.lower()):
+            # ('2) if not, which quant should I use' on the 4090 named): the formats that fit the card, the best one
+            intent = "inference_memory"
+            update = update | {"precision": None, "exact_format": False, "checkpoint_format": None}
         split = _values_in_item(item, r, intent)
         if split:  # '(2) decode tok/s at batch 1, and total tok/s at batch 32?': the item asked at each value
             asks += [Ask(text=f"{_title(item)} — {v.text}", intent=intent, update=update | v.update) for v in split]
