@@ -2026,10 +2026,18 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
                                                              "平均每条样本多少 token？"),
                                            "suggestions": [ctx.t(f"{n} tokens per sample", f"每条 {n} token")
                                                            for n in (500, 1000, 2000)]})
-            text = ctx.t(f"How many tokens is one sample on average (prompt + response)? {ctx.req.samples:,} samples × that "
-                         f"× {ctx.req.epochs or 1:g} epoch(s) are the tokens the time needs.",
-                         f"平均每条样本多少 token（输入 + 回答）？{ctx.req.samples:,} 条 × 每条长度 × {ctx.req.epochs or 1:g} 个 epoch "
-                         "就是训练 token 数。")
+            epochs_asked = "epochs" not in ctx.req.stated
+            text = ctx.t(f"How many tokens is one sample on average (prompt + response)" + (", and how many epochs" if
+                                                                                          epochs_asked else "")
+                         + f"? {ctx.req.samples:,} samples × that × {ctx.req.epochs or 1:g} epoch(s)"
+                         + (" (1 assumed below; fine-tunes often run 2-3, the time scales with them)" if epochs_asked else "")
+                         + " are the tokens the time needs.",
+                         f"平均每条样本多少 token（输入 + 回答）" + ("，跑几个 epoch" if epochs_asked else "")
+                         + f"？{ctx.req.samples:,} 条 × 每条长度 × {ctx.req.epochs or 1:g} 个 epoch"
+                         + ("（下面按 1 个；微调常跑 2-3 个，时间成倍增加）" if epochs_asked else "") + "就是训练 token 数。")
+            fits_one = _fits_one_card_note(ctx)
+            if fits_one:
+                text += ctx.t(" ", "") + fits_one
         rate, hours = _per_billion_tokens(ctx)
         sizes = _family_sizes_per_billion(ctx) if ctx.req.family_flagship else ""
         if sizes:  # 'fine-tune llama on 8x A100, how long?': the family's size decides it as much as the data
@@ -2055,6 +2063,27 @@ def _ask(ctx: Ctx, missing: list[str]) -> Answer:
     return Answer(answer=restate(ctx.req, ctx.deps.catalog, []) + "\n\n" + text, lang=ctx.lang, intent=ctx.req.intent,
                   status="needs_clarification", clarification=clar, request=ctx.req.model_dump(mode="json"),
                   slots=req_dict, tool_calls=ctx.calls)
+
+
+def _fits_one_card_note(ctx: Ctx) -> str:
+    """A fine-tune on several cards whose job fits one of them: plain data parallelism, each card a full copy, no
+    sharding traffic (what matters on cards without NVLink)."""
+    from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
+
+    req = ctx.req
+    if (req.num_gpus or 1) < 2 or req.method not in ("lora", "qlora", "full") or not req.model or not req.gpu:
+        return ""
+    try:
+        one = estimate_training_memory(TrainingMemoryRequest(model=ctx.model(), gpu=ctx.gpu(), method=req.method,
+                                                             num_gpus=1))
+    except (ValueError, LookupError):
+        return ""
+    if not one.fits:
+        return ""
+    return ctx.t(f"The {req.method} job fits one {ctx.gpu().name} ({one.per_gpu_gb:.1f} GB), so the {req.num_gpus} cards run "
+                 "plain data parallelism (a full copy each, only the small gradients exchanged): no NVLink needed.",
+                 f"这个 {req.method} 任务单张 {ctx.gpu().name} 就放得下（{one.per_gpu_gb:.1f} GB），{req.num_gpus} 张卡直接做数据并行"
+                 "（每张一份完整副本，只同步很小的梯度）：不需要 NVLink。")
 
 
 def _family_desk_sizes(ctx: Ctx) -> str:

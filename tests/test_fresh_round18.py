@@ -520,3 +520,12 @@ def test_which_quant_on_the_named_card_is_the_format_that_fits():
     a = ask(text)
     # 24B x 1 B (FP8) = 24 GB + runtime > 24 GB; 4-bit ~0.6 B x 24B = ~14 GB + KV: fits
     assert "**Yes, in int4**" in a.answer and "Pick: 1× h20" not in a.answer
+
+
+# --- samples with no length: the length and the epochs asked; a job that fits one card is plain data parallel -----------
+def test_samples_without_a_length_ask_it_and_the_epochs_and_say_one_card_holds_the_job():
+    a = ask("用 8 张 4090 做 Qwen2.5-7B 的 LoRA，10 万条对话数据，大概要跑多久？")
+    assert a.status == "needs_clarification" and "跑几个 epoch" in a.answer
+    # 7.6e9 x 2 B = 15.2 GB of bf16 weights + adapters and activations: ~19 GB of a 24 GB card
+    m = re.search(r"单张 NVIDIA GeForce RTX 4090 就放得下（([\d.]+) GB）", a.answer)
+    assert m and 15 <= float(m.group(1)) <= 23
