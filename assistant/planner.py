@@ -446,10 +446,72 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
             # that do not, in the most faithful format that fits the cards (not left at zero sequences)
             answers = [plan(r, deps, question, invalid, set(shared) | {"models_compared"}, one_of_several=True)
                        if x.verdict and x.verdict.fits is False else x for r, x in zip(subs, answers)]
-        return combine(req, asks, answers, question, deps.prices())
+        combined = combine(req, asks, answers, question, deps.prices())
+        switch = _switch_verdict(req, asks, subs, deps, question)
+        if switch:  # '3) 要是换成一张 L20 48G 会不会更好?': the set-up now against the one asked about, with a verdict
+            head, sep, rest = combined.answer.partition("\n\n")
+            combined = combined.model_copy(update={"answer": head + sep + switch + "\n\n" + rest})
+        return combined
     except Exception:  # splitting the message failed: the message's own reading answers it (logged)
         log.exception("several asks failed on %r", question[:200])
         return plan(req, deps, question, invalid)
+
+
+SWITCH_ASK = (r"换成|改用|换用|(?:会不会|是不是|能不能)更好|更好吗|更合适|(?<![a-z])(?:instead|would (?:a|an|one|two|the) .{0,30}"
+              r"(?:be )?better|better (?:off|choice)|switch(?:ing)? to)(?![a-z])")
+
+
+def _switch_verdict(req: Request, asks: list, subs: list, deps: Deps, question: str) -> str | None:
+    """An ask whether another card would be better than the set-up the message is about ('两张 4090 … 要是换成一张 L20
+    48G 会不会更好?'): both set-ups' room (sequences of the context that fit) and one stream's decode speed, each from
+    the speed estimate, with a verdict and what else differs (cards to split over, a data-centre card)."""
+    from tools.infer_speed import InferenceSpeedRequest, estimate_inference_speed
+
+    if not req.model or not req.gpu or req.intent.startswith("training") or req.method in ("full", "lora", "qlora"):
+        return None
+    alt = next(((a, r) for a, r in zip(asks, subs) if re.search(SWITCH_ASK, a.text.lower()) and r.gpu and
+                (r.gpu != req.gpu or (r.num_gpus or 1) != (req.num_gpus or 1))), None)
+    if alt is None:
+        return None
+    zh = req.lang == "zh"
+    now = next((r for r in subs if r.gpu == req.gpu and r is not alt[1]), req)
+    rows = []
+    for r in (now, alt[1]):
+        try:
+            model, gpu = deps.catalog.model(r.model)[0], deps.catalog.gpu(r.gpu)[0]
+            from tools.formats import runnable_format
+
+            fmt = runnable_format(r.precision or model.native_precision, gpu) or r.precision or model.native_precision
+            sp = estimate_inference_speed(InferenceSpeedRequest(model=model, gpu=gpu, num_gpus=r.num_gpus or 1,
+                                                                precision=fmt, batch=1, context=r.context or 4096,
+                                                                output=256, engine="vllm"))
+        except (ValueError, LookupError):
+            return None
+        rows.append((r.num_gpus or 1, gpu, sp.decode_tokens_per_s_per_seq, sp.max_batch_that_fits or 0))
+    (n1, g1, s1, b1), (n2, g2, s2, b2) = rows
+    name1, name2 = f"{n1}× {g1.name}", f"{n2}× {g2.name}"
+    faster = name1 if s1 > s2 else name2
+    roomier = name1 if b1 > b2 else name2
+    simpler = name2 if n2 < n1 else name1 if n1 < n2 else None
+    ctx_len = req.context or 4096
+    if zh:
+        text = (f"**换不换？** {name1}：单路约 {s1:,.0f} token/秒，{ctx_len:,} token 的请求最多同时 {b1} 路；{name2}：单路约 "
+                f"{s2:,.0f} token/秒，最多 {b2} 路。速度上 **{faster}** 更快（解码看显存带宽），"
+                + (f"容量上 **{roomier}** 放得更多。" if b1 != b2 else "容量相当。"))
+        if simpler:
+            text += f"{simpler} 卡更少：不用跨卡做张量并行（消费级卡之间只有 PCIe），部署和维护更简单。"
+        if g2.form_factor and "pcie" in (g2.form_factor or "").lower() and not g2.name.lower().startswith("nvidia geforce") \
+                and "geforce" in g1.name.lower():
+            text += f"{g2.name} 是数据中心卡（ECC 显存、服务器散热、厂商支持），适合 7×24 服务。"
+    else:
+        text = (f"**Switch?** {name1}: one stream ~{s1:,.0f} tokens/s, up to {b1} requests of {ctx_len:,} tokens at once; "
+                f"{name2}: ~{s2:,.0f} tokens/s, up to {b2}. **{faster}** is faster (decode follows memory bandwidth); "
+                + (f"**{roomier}** holds more at once." if b1 != b2 else "they hold about as many at once."))
+        if simpler:
+            text += f" {simpler} has fewer cards: no tensor parallelism across them (consumer cards talk over PCIe only), simpler to run."
+        if "geforce" in g1.name.lower() and "geforce" not in g2.name.lower():
+            text += f" {g2.name} is a data-centre card (ECC memory, server cooling, vendor support) for a 24/7 service."
+    return text
 
 
 def _quoted_speed_on_another_card(req: Request, deps: Deps, question: str) -> str | None:

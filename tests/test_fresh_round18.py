@@ -529,3 +529,14 @@ def test_samples_without_a_length_ask_it_and_the_epochs_and_say_one_card_holds_t
     # 7.6e9 x 2 B = 15.2 GB of bf16 weights + adapters and activations: ~19 GB of a 24 GB card
     m = re.search(r"单张 NVIDIA GeForce RTX 4090 就放得下（([\d.]+) GB）", a.answer)
     assert m and 15 <= float(m.group(1)) <= 23
+
+
+# --- 'would X be better?' beside the set-up asked about: both, with a verdict ------------------------------------------------
+def test_would_another_card_be_better_compares_both_set_ups():
+    a = ask("内部知识库问答,准备用 Qwen2.5-32B-Instruct-AWQ。1)两张 4090 够不够 2)大概能撑多少并发 3)要是换成一张 L20 48G 会不会更好?")
+    m = re.search(r"\*\*换不换？\*\* 2× NVIDIA GeForce RTX 4090：单路约 (\d+) token/秒.*?1× NVIDIA L20 48GB PCIe：单路约 (\d+) token/秒",
+                  a.answer)
+    assert m
+    # decode reads ~19 GB of AWQ weights a token: two 4090s split it over 2 x 1,008 GB/s, one L20 reads it at 864 GB/s
+    assert int(m.group(1)) > int(m.group(2))
+    assert "数据中心卡" in a.answer
