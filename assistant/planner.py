@@ -957,6 +957,7 @@ def _job_hours_on_one_card(req: Request, invalid) -> bool:
     200 hours on 8x A100; rent that at $1.3, or 8x H100 at $2.40? which is cheaper?'): the other cards run it in
     fewer or more hours, by the speed ratio, never the same hours (assistant/plans/train.py)."""
     return (not invalid and req.intent in ("cost", "compare") and len(set(req.gpus)) >= 2 and "period_hours" in req.stated
+            and (req.period_hours or 0) < 24 * 90  # ('打算用一两年': a horizon of use, not one job's length)
             and bool(req.model) and req.method in ("full", "lora", "qlora", "pretrain") and not req.tokens
             and not req.samples and not req.speedup and not req.deadline_hours)
 

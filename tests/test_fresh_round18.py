@@ -540,3 +540,10 @@ def test_would_another_card_be_better_compares_both_set_ups():
     # decode reads ~19 GB of AWQ weights a token: two 4090s split it over 2 x 1,008 GB/s, one L20 reads it at 864 GB/s
     assert int(m.group(1)) > int(m.group(2))
     assert "数据中心卡" in a.answer
+
+
+# --- a horizon of use is not one job's length ---------------------------------------------------------------------------------
+def test_a_year_or_two_of_use_is_not_a_measured_job_length():
+    a = ask("买 4090 还是租 A100？我们 5 个人的算法组，主要做 7B~14B 模型的 LoRA 微调和评测，预算 10 万以内，打算用一两年。")
+    assert "你实测的 17,520 小时" not in a.answer  # 2 years x 8,760 h is how long the cards are used, not a run
+    assert a.intent == "cost"
