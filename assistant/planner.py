@@ -1018,7 +1018,19 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             req.tokens or req.period_hours or req.price_per_gpu_hour or req.tokens_per_day or req.api_spend_per_month
             or req.method in ("full", "lora", "qlora", "pretrain")) and re.search(money.DEPLOY_COST_ASK, question.lower()):
         # '本地部署 DeepSeek 大概要花多少钱，什么量级？': the machines that run it, priced to buy (whole boxes)
-        ctx.req = req.model_copy(update={"intent": "recommend", "purchase": True})
+        update = {"intent": "recommend", "purchase": True}
+        if not (req.concurrent_users or req.team_size or req.daily_active_users or req.requests_per_s) and re.search(
+                r"公司|老板|部门|团队|企业|内部|(?<![a-z])(?:company|team|boss|internal|business|org\w*)(?![a-z])",
+                question.lower()):
+            # (a company's deployment is no one-person desk machine: a few people at once, said, and asked)
+            update["concurrent_users"] = COMPANY_IN_FLIGHT
+            ctx.assume(f"{COMPANY_IN_FLIGHT} requests in flight at the busiest moment: a company deployment serves several "
+                       "people at once (an assumption; give your users to replace it)",
+                       f"最忙时同时 {COMPANY_IN_FLIGHT} 个请求：公司部署是多人同时用（假设值；给出实际用户数可替换）")
+            ctx.clarify = Clarification(missing=["concurrent_users"], question=ctx.t(
+                "How many people will use it at once, and which model exactly (the full one or a distilled size)?",
+                "同时大概多少人用？具体是哪个模型（满血还是某个蒸馏尺寸）？"), suggestions=[])
+        ctx.req = req.model_copy(update=update)
         return _finish(ctx, _run(ctx, facts.recommend))
     if not (req.model or req.gpu or req.models or req.family or req.unknown_model) and req.intent in ("cost", "price", "recommend") \
             and re.search(money.DEPLOY_COST_ASK, question.lower()):
@@ -1098,6 +1110,13 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
             tokens_defaulted = not chinchilla_said  # (named by the user: their budget, not a default to ask about)
             if chinchilla_said:
                 ctx.used.add("tokens")
+                ctx.note(ctx.t(f"Chinchilla-optimal minimises the compute for a given loss, not the model you get: open "
+                               "7-8B models train on 2-18T tokens (Llama 3 8B: 15T) and are much stronger than a "
+                               f"{tokens / 1e9:,.0f}B-token run of the same size; for a usable model, more data or "
+                               "continued pre-training of an open base is the usual route",
+                               f"Chinchilla 最优是“给定算力下 loss 最低”，不是做出最好用的模型：开源 7-8B 模型都训了 2-18T token"
+                               f"（Llama 3 8B 用了 15T），比同尺寸只训 {tokens / 1e9:,.0f}B token 的强得多；想要能用的模型，通常是加数据，"
+                               "或在开源底座上继续预训练"))
                 ctx.note(ctx.t(f"Chinchilla-optimal, as you said: 20 tokens per parameter (Hoffmann et al. 2022) = "
                                f"{tokens / 1e9:,.0f}B tokens", f"按你说的 Chinchilla 最优：每参数 20 token（Hoffmann 等 2022）= "
                                f"{tokens / 1e9:,.0f}B token"))
@@ -1401,6 +1420,18 @@ def plan(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = (
         answer = _capacity_by_length(ctx, answer)
     if answer.status == "answered" and not one_of_several and quoted_run is not None and answer.figures.get("total_flops"):
         answer = _against_quoted_run(ctx, answer, quoted_run)
+    if answer.status == "answered" and req.intent in ("training_memory", "training_time") and req.gpu and \
+            req.method in ("full", "pretrain") and (req.num_gpus or 1) >= 4 and _pcie_only(ctx):
+        # ('二手 A800 80G PCIe 版 8 卡做 70B 全参'): the states sharded over cards with no NVLink
+        answer = answer.model_copy(update={"answer": _before_assumptions(answer.answer, ctx.t(
+            f"**Over PCIe only**: {ctx.gpu().name} has no NVSwitch (at most an NVLink bridge between pairs), so the all-gathers and reduce-scatters of a "
+            "sharded full fine-tune (ZeRO-3/FSDP, every layer's weights, every step) cross PCIe at ~25-50 GB/s instead of "
+            "hundreds of GB/s: expect it to be communication-bound and several times slower than the same cards in SXM. "
+            "PCIe cards suit inference and LoRA/QLoRA (a full copy per card, small gradients); for a large full fine-tune "
+            "prefer the SXM (NVLink) version.",
+            f"**只有 PCIe 互联**：{ctx.gpu().name} 没有 NVSwitch（最多两两之间一个 NVLink 桥），分片的全参训练（ZeRO-3/FSDP，每一步每一层的权重都要 "
+            "all-gather、reduce-scatter）只能走 PCIe（约 25-50 GB/s，而不是几百 GB/s）：会被通信卡住，比同样的 SXM 卡慢好几倍。"
+            "PCIe 卡适合推理和 LoRA/QLoRA（每卡一份完整副本，梯度很小）；大模型全参训练选 SXM（NVLink）版。"))})
     if answer.status == "answered" and not one_of_several and _training_count_without_data(ctx):
         # '想把 Qwen2.5-72B 微调一下，需要几张 H800？': memory sets the floor; the method, the data and the deadline the
         # count above it, so they are asked, with each method's time on its floor for a usual amount of data meanwhile
@@ -2656,6 +2687,12 @@ def _against_quoted_run(ctx: Ctx, answer: Answer, run) -> Answer:
     return answer.model_copy(update={"answer": after_headline(answer.answer, line)})
 
 
+def _pcie_only(ctx: Ctx) -> bool:
+    """A PCIe card: no NVSwitch, at most an NVLink bridge between pairs, so four or more talk over PCIe."""
+    return "pcie" in (ctx.gpu().form_factor or "").lower()
+
+
+COMPANY_IN_FLIGHT = 10  # requests in flight assumed for a company deployment asked with no users (said, asked)
 PROMPT_LENGTHS = (2048, 4096, 8192, 16384)  # the lengths a RAG capacity is shown at when the prompt length is unstated
 
 

@@ -301,6 +301,19 @@ def term_lines(question: str, req, catalog: Catalog, prices=(), job_hours: dict 
         line = card_worth(list(req.gpus), catalog, zh, training, prices, question, job_hours)
         if line:
             out.append(line)
+    cards = [c for c in (req.gpus or ([req.gpu] if req.gpu else [])) if c]
+    try:
+        ascend = [catalog.gpu(c)[0] for c in cards if catalog.gpu(c)[0].vendor == "Huawei"]
+    except LookupError:
+        ascend = []
+    if ascend and req.model:  # ('一台 910B 的机器能跑 Qwen2.5-72B 吗'): the software the figures assume there
+        out.append("**昇腾的软件栈**：推理用 MindIE（或 vLLM-Ascend），训练用 MindSpeed / MindSpeed-LLM（DeepSpeed、Megatron 的昇腾适配），"
+                   "都在 CANN 之上；8 位是 W8A8 INT8（msModelSlim 量化），没有 FP8；先确认你的模型和算子在这些版本里有支持，"
+                   "下面的显存数字按同样的权重和状态字节数算。" if zh else
+                   "**Ascend's software stack**: inference runs on MindIE (or vLLM-Ascend), training on MindSpeed / MindSpeed-LLM "
+                   "(Ascend ports of DeepSpeed and Megatron), all on CANN; 8-bit is W8A8 INT8 (msModelSlim), not FP8. Check "
+                   "that your model and its operators are supported there; the memory figures below count the same bytes "
+                   "of weights and states.")
     if re.search(FULL_MEANING_ASK, low):
         out.append(full_model_meaning(req.model if req.model and not str(req.model)[0].isdigit() else None, catalog, zh))
     support = format_support(question, req, catalog, zh)

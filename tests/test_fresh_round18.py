@@ -547,3 +547,37 @@ def test_a_year_or_two_of_use_is_not_a_measured_job_length():
     a = ask("买 4090 还是租 A100？我们 5 个人的算法组，主要做 7B~14B 模型的 LoRA 微调和评测，预算 10 万以内，打算用一两年。")
     assert "你实测的 17,520 小时" not in a.answer  # 2 years x 8,760 h is how long the cards are used, not a run
     assert a.intent == "cost"
+
+
+# --- a rate per GPU-hour after two options is each option's -----------------------------------------------------------------
+def test_a_rate_per_gpu_hour_after_two_options_prices_both():
+    text = ("Self-host DeepSeek-V3 or just use their API? We do ~2B input + 0.5B output tokens a month. API is $0.28/M input "
+            "(cache miss) and $0.42/M output. Self-hosting would be one 8x H200 node or an 8x MI300X node, rented at "
+            "~$3.50/GPU-hr.")
+    assert {x.update.get("price_per_gpu_hour") for x in _asks(text) if x.compare == "gpu"} == {3.5}
+
+
+# --- caveats by the card and the data: Ascend's stack, PCIe for sharded training, a Chinchilla run, a light benchmark ---------
+def test_ascend_answers_name_its_stack_and_no_fp8_kv_cache():
+    a = ask("一台 910B 的机器（8卡）能跑 Qwen2.5-72B 吗？推理和 LoRA 微调都想做，全参能不能做？")
+    assert "MindIE" in a.answer and "--kv-cache-dtype fp8" not in a.answer
+
+
+def test_a_full_fine_tune_on_eight_pcie_cards_says_the_link_limits_it():
+    a = ask("A800 跟 A100 到底差在哪？我们要 8 卡做 70B 的全参训练，二手 A800 80G PCIe 版便宜不少，能用吗？")
+    assert "**只有 PCIe 互联**" in a.answer
+
+
+def test_a_chinchilla_run_says_what_it_buys():
+    a = ask("planning to pretrain a 7B from scratch, chinchilla-optimal. how many H100s to get it done in about a month?")
+    assert "15T" in a.answer and "open base" in a.answer
+
+
+def test_a_light_benchmark_on_a_big_card_is_said_to_be_light():
+    a = ask("每百万 token 成本怎么算？H100 租 2 美元一小时，跑 Qwen3-30B-A3B，我们实测单卡 8 并发时每路 60 tok/s。")
+    assert "负载很轻" in a.answer
+
+
+def test_a_company_deployment_cost_assumes_several_people_at_once():
+    a = ask("老板让我评估一下本地部署 DeepSeek 大概要花多少钱，什么量级？")
+    assert a.request["concurrent_users"] == 10 and "公司部署是多人同时用" in a.answer

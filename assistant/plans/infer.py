@@ -697,7 +697,8 @@ def _memory_also(ctx: Ctx, model, gpu, n: int, fmt: str, batch: int, engine: str
             figures[f"kv_gb_per_request_{c}"] = round(gb, 3)
             lines.append(ctx.t(f"At {c:,} tokens: **{gb:,.2f} GB** ({kv / 1024:,.0f} KiB × {c:,}).",
                                f"{c:,} token 时：**{gb:,.2f} GB**（{kv / 1024:,.0f} KiB × {c:,}）。"))
-    if gpu is not None and not ctx.req.kv_dtype and r.fits and kv and not model.mla:
+    if gpu is not None and not ctx.req.kv_dtype and r.fits and kv and not model.mla and gpu.vendor != "Huawei":
+        # (Ascend runs no FP8 KV cache: MindIE's cache stays 16-bit or INT8; no vLLM flag to name there)
         try:
             from tools.infer_memory import InferenceMemoryRequest, estimate_inference_memory
 
@@ -857,7 +858,8 @@ def _ways_that_fit(ctx: Ctx, model, gpu, n: int, context: int, fmt: str, r, batc
     """A 'does not fit' answer names what does: whole servers of this card in this format, the same GPUs in a
     smaller format, and the card with the least memory that holds it on the same count (same vendor first)."""
     ways = []
-    if ctx.req.kv_dtype not in ("fp8", "int8") and not model.mla:  # the same cards, the cache in 8 bits / a shorter context
+    if ctx.req.kv_dtype not in ("fp8", "int8") and not model.mla and gpu.vendor != "Huawei":
+        # the same cards, the cache in 8 bits / a shorter context (not on Ascend: no FP8 KV cache there)
         try:
             q8 = fits_on(model, gpu, n, fmt, context, batch, kv_dtype="fp8")
         except ValueError:
@@ -1651,7 +1653,7 @@ def serving(ctx: Ctx) -> Answer:
                      f"**{smaller[0]} 放不下**（官方权重至少要 {smaller[1]} 张），**但用 {smaller[2]} 你现有的 {n} 张就够**，"
                      "不用再买。") + head
     fp8_kv = None
-    if users > max_seqs and not req.kv_dtype and not model.mla and r.kv_cache_bytes_per_token:
+    if users > max_seqs and not req.kv_dtype and not model.mla and r.kv_cache_bytes_per_token and gpu.vendor != "Huawei":
         # 'hold up to 13 of 16': an FP8 KV cache halves the cache on the same GPUs; said when it changes the answer
         fp8_kv = _sequences_held(ctx, model, gpu, n, context, users, fmt, "fp8")
         if fp8_kv and fp8_kv > max_seqs:

@@ -1215,6 +1215,14 @@ def per_token(ctx: Ctx) -> Answer:
         ctx.used |= {"concurrent_users", "measured_concurrency"}
         lines.append(ctx.t(f"Each user at the measured load: {tps:,.0f} / {conc} concurrent = **{each:,.1f} tokens/s**.",
                            f"实测负载下每个用户：{tps:,.0f} ÷ {conc} 并发 = **{each:,.1f} token/秒**。"))
+        if conc <= 16 and (gpu.memory_gb or 0) >= 40 and each > 30:
+            # ('我们实测单卡 8 并发时每路 60 tok/s'): a light load for a data-centre card; its cost per token is an upper bound
+            lines.append(ctx.t(
+                f"{conc} in flight is a light load for a {gpu.memory_gb:g} GB card: decode reads the weights once per step "
+                "for the whole batch, so at 32-128 in flight the total (and the cost per token) usually improves several "
+                "times, each user a little slower. Measure at higher concurrency before pricing on this figure.",
+                f"{conc} 路并发对 {gpu.memory_gb:g} GB 的卡来说负载很轻：解码每一步读一遍权重、整批共享，并发到 32-128 路时总吞吐（每 token "
+                "成本）通常能好好几倍，每路稍慢。按这个数定价前，先在更高并发下再测。"))
         if req.requests_per_s and req.output_len and each and not req.load_rate_stated:
             # the count again by Little's law: requests in flight = arrivals a second x seconds each request lasts
             first_s = req.ttft_s or 0.0

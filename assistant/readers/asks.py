@@ -1288,6 +1288,11 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                             r"(?: option| one| setup| of them)?)|(?:either|both|each) (?:option|setup|one)s? (?:costs?|is|are|at)|"
                             r"(?:两个|两种|两套|都)(?:都|是)?\s*(?:每小时)?\s*[¥$￥]?\s*\d|价格(?:一样|相同)|同价", low))
     # ('Our cloud charges ~$6/hr for either', '两种都是 40 元/小时': one hourly price for each whole option)
+    tail = low[spans[-1][1]:spans[-1][1] + 80] if spans else ""
+    per_gpu_after_all = bool(spans) and bool(re.search(
+        r"^[^.。;；?？]{0,40}?(?:rent(?:ed|ing)?|at|@|租|都是)\s*(?:at\s*)?(?:~|about|around|约)?\s*[$¥￥]\s*[\d.]+\s*/\s*"
+        r"(?:gpu|卡)", tail)) and not re.search(r"[。？！?!\n]|\.\s", low[spans[0][0]:spans[-1][1]])
+    # ('one 8x H200 node or an 8x MI300X node, rented at ~$3.50/GPU-hr'): one price per GPU-hour for every card named
     shared = req.num_gpus if not any(counts) else None  # '64 卡。用 910B 还是 H800': the count for each
     given = {c for c in counts if c}
     if shared is None and len(given) == 1 and counts[0]:  # '4 张 A100 跑 36 小时；换 H100 …': the other card at the
@@ -1380,6 +1385,8 @@ def several_cards(low: str, req: Request, catalog) -> list[Ask]:
                 update["currency"] = "USD" if m.group(2) in ("美元", "刀", "usd", "$", "dollar", "dollars") else "CNY"
         elif req.price_per_gpu_hour and either:  # '~$6/hr for either': each option's own hour, over its GPUs
             update["price_per_gpu_hour"] = req.price_per_gpu_hour / (total or shared or 1)
+        elif req.price_per_gpu_hour and per_gpu_after_all:
+            update["price_per_gpu_hour"] = req.price_per_gpu_hour  # (the same rate per GPU-hour for each)
         elif req.price_per_gpu_hour:
             update["price_per_gpu_hour"] = None  # a price written beside another card is not this card's
         window = low[end:next((sp[0] for sp in every if sp[0] > end and sp[2] != gid), len(low))]
