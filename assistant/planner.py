@@ -457,8 +457,9 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
         return plan(req, deps, question, invalid)
 
 
-SWITCH_ASK = (r"换成|改用|换用|(?:会不会|是不是|能不能)更好|更好吗|更合适|(?<![a-z])(?:instead|would (?:a|an|one|two|the) .{0,30}"
-              r"(?:be )?better|better (?:off|choice)|switch(?:ing)? to)(?![a-z])")
+SWITCH_ASK = (r"换成|改用|换用|(?:会不会|是不是|能不能)更好|更好吗|更合适|(?:跟|和|与|同)[^，,。？?]{0,16}(?:比|相比|对比)|"
+              r"(?<![a-z])(?:instead|would (?:a|an|one|two|the) .{0,30}(?:be )?better|better (?:off|choice)|switch(?:ing)? to|"
+              r"compared? (?:to|with)|versus|vs\.?)(?![a-z])")
 
 
 def _switch_verdict(req: Request, asks: list, subs: list, deps: Deps, question: str) -> str | None:
@@ -474,9 +475,12 @@ def _switch_verdict(req: Request, asks: list, subs: list, deps: Deps, question: 
     if alt is None:
         return None
     zh = req.lang == "zh"
-    now = next((r for r in subs if r.gpu == req.gpu and r is not alt[1]), req)
+    mine = [r for r in subs if r.gpu == req.gpu and r is not alt[1]] or [req]
+    now = next((r for r in mine if (r.num_gpus or 1) == (alt[1].num_gpus or 1)), None) or \
+        max(mine, key=lambda r: r.num_gpus or 1)  # ('单机八卡 H20 … 跟八卡 H100 比'): the same count, else the largest
+    length = alt[1].context or 4096  # (both at the length the comparison is asked at)
     rows = []
-    for r in (now, alt[1]):
+    for r in (now.model_copy(update={"context": length}), alt[1].model_copy(update={"context": length})):
         try:
             model, gpu = deps.catalog.model(r.model)[0], deps.catalog.gpu(r.gpu)[0]
             from tools.formats import runnable_format
@@ -487,27 +491,29 @@ def _switch_verdict(req: Request, asks: list, subs: list, deps: Deps, question: 
                                                                 output=256, engine="vllm"))
         except (ValueError, LookupError):
             return None
-        rows.append((r.num_gpus or 1, gpu, sp.decode_tokens_per_s_per_seq, sp.max_batch_that_fits or 0))
-    (n1, g1, s1, b1), (n2, g2, s2, b2) = rows
+        rows.append((r.num_gpus or 1, gpu, sp.decode_tokens_per_s_per_seq, sp.max_batch_that_fits or 0, sp.ttft_s))
+    (n1, g1, s1, b1, t1), (n2, g2, s2, b2, t2) = rows
     name1, name2 = f"{n1}× {g1.name}", f"{n2}× {g2.name}"
     faster = name1 if s1 > s2 else name2
     roomier = name1 if b1 > b2 else name2
     simpler = name2 if n2 < n1 else name1 if n1 < n2 else None
-    ctx_len = req.context or 4096
+    ctx_len = length
     if zh:
-        text = (f"**换不换？** {name1}：单路约 {s1:,.0f} token/秒，{ctx_len:,} token 的请求最多同时 {b1} 路；{name2}：单路约 "
-                f"{s2:,.0f} token/秒，最多 {b2} 路。速度上 **{faster}** 更快（解码看显存带宽），"
+        text = (f"**两种配置比一比：** {name1}：单路约 {s1:,.0f} token/秒，{ctx_len:,} token 提示的首 token 约 {t1:.2f} 秒，最多同时 "
+                f"{b1} 路；{name2}：单路约 {s2:,.0f} token/秒，首 token 约 {t2:.2f} 秒，最多 {b2} 路。解码速度上 **{faster}** 更快"
+                f"（看显存带宽），预填充/首 token 上 **{name1 if t1 < t2 else name2}** 更快（看算力），"
                 + (f"容量上 **{roomier}** 放得更多。" if b1 != b2 else "容量相当。"))
-        if simpler:
+        if simpler and "geforce" in (g1.name if simpler == name2 else g2.name).lower():
             text += f"{simpler} 卡更少：不用跨卡做张量并行（消费级卡之间只有 PCIe），部署和维护更简单。"
         if g2.form_factor and "pcie" in (g2.form_factor or "").lower() and not g2.name.lower().startswith("nvidia geforce") \
                 and "geforce" in g1.name.lower():
             text += f"{g2.name} 是数据中心卡（ECC 显存、服务器散热、厂商支持），适合 7×24 服务。"
     else:
-        text = (f"**Switch?** {name1}: one stream ~{s1:,.0f} tokens/s, up to {b1} requests of {ctx_len:,} tokens at once; "
-                f"{name2}: ~{s2:,.0f} tokens/s, up to {b2}. **{faster}** is faster (decode follows memory bandwidth); "
+        text = (f"**The two set-ups side by side:** {name1}: one stream ~{s1:,.0f} tokens/s, first token of a {ctx_len:,}-token "
+                f"prompt ~{t1:.2f} s, up to {b1} requests at once; {name2}: ~{s2:,.0f} tokens/s, ~{t2:.2f} s, up to {b2}. "
+                f"**{faster}** decodes faster (memory bandwidth); **{name1 if t1 < t2 else name2}** prefills faster (compute); "
                 + (f"**{roomier}** holds more at once." if b1 != b2 else "they hold about as many at once."))
-        if simpler:
+        if simpler and "geforce" in (g1.name if simpler == name2 else g2.name).lower():
             text += f" {simpler} has fewer cards: no tensor parallelism across them (consumer cards talk over PCIe only), simpler to run."
         if "geforce" in g1.name.lower() and "geforce" not in g2.name.lower():
             text += f" {g2.name} is a data-centre card (ECC memory, server cooling, vendor support) for a 24/7 service."
