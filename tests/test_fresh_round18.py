@@ -593,3 +593,9 @@ def test_compared_with_another_machine_gives_decode_and_prefill_side_by_side():
     # decode reads the active weights: H20 4.0 TB/s against H100 3.35 TB/s, about even; prefill is compute: 148 against
     # 989 dense BF16 TFLOPS (296 vs 1,979 in FP8), several times slower on H20
     assert 0.7 <= s20 / s100 <= 1.5 and t20 / t100 >= 3
+
+
+def test_a_production_serving_plan_adds_one_replica():
+    a = ask("how many H100 to serve Llama 3.1 70B to 50 concurrent users of our chatbot?")
+    tp = a.figures["serve_tp"] * a.figures["serve_pp"]
+    assert f"add one replica (+{tp} GPU" in a.answer

@@ -2165,6 +2165,14 @@ def _serve_plan(ctx: Ctx, model, gpu, fmt: str, context: int, users: int):
                                  f"ITL ≤ {tight['itl_ms']:g} ms cannot be promised here: {tight.get('why_not')}.",
                                  f"没有给延迟目标，就不强加；首 token ≤ {tight['ttft_s']:g} 秒、每 token ≤ "
                                  f"{tight['itl_ms']:g} 毫秒在这里无法保证：{_why_not_zh(tight, prompt)}。"))
+    if not ctx.one_of_several and re.search(r"客服|上线|线上|生产|对外|用户|客户|(?<![a-z])(?:chatbot|bot|production|customers?|"
+                                            r"users|public|service|launch\w*|app|api)(?![a-z])", ctx.question.lower()):
+        # ('a chatbot doing ~20 req/s at peak: how many?'): a service sized exactly to its peak has no room for a failure
+        unit = plan.tp * plan.pp
+        head += "\n\n" + ctx.t(
+            f"For a production service add one replica (+{unit} GPU{'s' if unit > 1 else ''}, N+1): sized exactly to the "
+            "peak, one failed GPU or a rolling deploy drops you below it.",
+            f"线上服务再加一个副本（+{unit} 张卡，N+1）：正好按峰值配的话，坏一张卡或滚动发布时就扛不住峰值了。")
     return ["", head, "", f"`{plan.launch_command}`"], plan
 
 
