@@ -113,7 +113,8 @@ def _training_cost_by_scale(req: Request, deps: Deps, question: str) -> Answer:
         if not f.get("rent_cost") or not f.get("gpu_hours"):
             continue
         sym = "¥" if f.get("currency", "USD") == "CNY" or (zh and "currency" not in req.stated) else "$"
-        rows.append(f"| {cn if zh else en} | {f['gpu_hours']:,.0f} | {sym}{f['rent_cost']:,.0f} |")
+        days = f" | {f['gpu_hours'] / req.num_gpus / 24:,.1f}" if req.num_gpus else ""  # (on the user's own cards)
+        rows.append(f"| {cn if zh else en} | {f['gpu_hours']:,.0f}{days} | {sym}{f['rent_cost']:,.0f} |")
     name, mname = deps.catalog.gpu(gpu)[0].name, deps.catalog.model(req.model)[0].name
     head = (f"**{mname}：用多少数据、从头预训练还是微调？** 费用由训练 token 数和方法决定（两者差上千倍）：请告诉我方法（预训练 / 全参 / "
             f"LoRA）和数据量（token 或样本数 × 长度）。在此之前，几种常见做法在 {name} 上租用的费用（训练时间估算的默认 MFU，价格表按需价）："
@@ -122,7 +123,10 @@ def _training_cost_by_scale(req: Request, deps: Deps, question: str) -> Answer:
             "(they differ by a factor of a thousand and more): tell me the method (pre-training / full fine-tune / LoRA) "
             f"and the data (tokens, or samples × length). Meanwhile, what each costs renting {name} (the training-time "
             "estimate's default MFU, the price table's on-demand rate):")
-    table = "| 任务 | 卡时 | 租用费用 |\n|---|---|---|" if zh else "| job | GPU-hours | rent |\n|---|---|---|"
+    n = req.num_gpus
+    table = ((f"| 任务 | 卡时 | {n} 张卡上的天数 | 租用费用 |\n|---|---|---|---|" if zh else
+              f"| job | GPU-hours | days on your {n} GPUs | rent |\n|---|---|---|---|") if n else
+             ("| 任务 | 卡时 | 租用费用 |\n|---|---|---|" if zh else "| job | GPU-hours | rent |\n|---|---|---|"))
     clar = Clarification(missing=["tokens"], question=("用多少 token 的数据？预训练还是微调？" if zh else
                                                        "How many tokens of data, and pre-training or a fine-tune?"),
                          suggestions=["1T tokens, pre-training", "100M tokens, LoRA"] if not zh else
@@ -352,6 +356,11 @@ def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | 
     if _owned_cards_without_job(req, question, invalid):
         return _capacity_of_owned(req, deps, question)
     if _training_bill_without_job(req, question, invalid) and req.model:
+        return _training_cost_by_scale(req, deps, question)
+    if not invalid and req.model and req.intent in ("training_memory", "training_time") and not (
+            req.tokens or req.samples or req.method or req.methods) and re.search(OWN_MODEL_WORDS, question.lower()):
+        # ('We have a DGX. Can we train our own 13B model on it?'): from scratch or a fine-tune, and how much data, is
+        # what decides it: asked, with each on the user's cards meanwhile
         return _training_cost_by_scale(req, deps, question)
     try:
         asks = find_asks(question, req, deps.catalog) if not invalid else []

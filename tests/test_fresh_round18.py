@@ -599,3 +599,12 @@ def test_a_production_serving_plan_adds_one_replica():
     a = ask("how many H100 to serve Llama 3.1 70B to 50 concurrent users of our chatbot?")
     tp = a.figures["serve_tp"] * a.figures["serve_pp"]
     assert f"add one replica (+{tp} GPU" in a.answer
+
+
+def test_train_our_own_sized_model_asks_method_and_data_with_days_on_the_cards():
+    a = ask("We have a DGX. Can we train our own 13B model on it?")
+    assert a.status == "needs_clarification" and a.clarification.missing == ["tokens"]
+    # pre-training 13e9 on 1T tokens: 6 x 13e9 x 1e12 = 7.8e22 FLOPs / (8 x 989e12 x 0.4) = 2.46e7 s = 285 days (a DGX
+    # H100 at 40% MFU); 230-420 days for 30-50% MFU
+    m = re.search(r"\| pre-train on 1T tokens \| [\d,]+ \| ([\d,.]+) \|", a.answer)
+    assert m and 230 <= float(m.group(1).replace(",", "")) <= 420
