@@ -608,3 +608,12 @@ def test_train_our_own_sized_model_asks_method_and_data_with_days_on_the_cards()
     # H100 at 40% MFU); 230-420 days for 30-50% MFU
     m = re.search(r"\| pre-train on 1T tokens \| [\d,]+ \| ([\d,.]+) \|", a.answer)
     assert m and 230 <= float(m.group(1).replace(",", "")) <= 420
+
+
+def test_our_own_model_on_stated_cards_times_every_row_on_those_cards():
+    a = ask("我们要训练一个自己的大模型,8 卡 A800 要训多久?")
+    rows = re.findall(r"\| [^|]+ \| (\d+) \| ([\d.,]+) (天|小时) \|", a.answer)
+    assert rows and all(int(n) == 8 for n, _, _ in rows)
+    # continued pre-training of a 7B on 100B tokens: 6 x 7.6e9 x 1e11 = 4.6e21 FLOPs / (8 x 312e12 x 0.45) = 4.1e6 s = 47 days
+    m = re.search(r"在 7B 上继续预训练（1000 亿 token） \| 8 \| ([\d.]+) 天", a.answer)
+    assert m and 35 <= float(m.group(1)) <= 65

@@ -2123,7 +2123,9 @@ def own_model_scenarios(ctx: Ctx) -> Answer:
     sym = "¥" if cur == "CNY" else "$"
     rate = typical_rate(ctx, gpu.id, cur)
     rows = []
+    own = req.num_gpus if "num_gpus" in req.stated else None  # ('8 卡 A800 要训多久？'): every row on the user's cards
     for en, zh, mid, method, tokens, n in _OWN_MODEL_SCENARIOS:
+        n = own or n
         try:
             model = ctx.deps.catalog.model(mid)[0]
             t = estimate_training_time(TrainingTimeRequest(model=model, gpu=gpu, num_gpus=n, tokens=tokens, method=method))
