@@ -617,3 +617,9 @@ def test_our_own_model_on_stated_cards_times_every_row_on_those_cards():
     # continued pre-training of a 7B on 100B tokens: 6 x 7.6e9 x 1e11 = 4.6e21 FLOPs / (8 x 312e12 x 0.45) = 4.1e6 s = 47 days
     m = re.search(r"在 7B 上继续预训练（1000 亿 token） \| 8 \| ([\d.]+) 天", a.answer)
     assert m and 35 <= float(m.group(1)) <= 65
+
+
+@pytest.mark.parametrize("text", ["想搭一台机器跑 Qwen3-235B-A22B 给公司内部用,大概 50 个人。选什么卡?",
+                                  "部署 Qwen3-32B 给团队使用，约 50 个人，要几张 L20？"])
+def test_people_after_internal_use_are_the_team(text):
+    assert _req(text).team_size == 50
