@@ -154,10 +154,6 @@ _GPU_COUNT = (r"(?<![\d.$¥k])(\d{1,4})\s*(?:x|×|张|块|卡|(?=\s*(?:[a-z]+\s+
 _SPEEDUP_ASK = r"快多少|快几倍|能快|提速|加速比|" + w(r"how much faster|faster (?:if|with|on)|speed[\s-]?up|scale (?:to|up to)")
 
 
-def zh_of(req: Request) -> bool:
-    return req.lang == "zh"
-
-
 def gpu_count_alternatives(low: str, req: Request) -> list[Ask]:
     """Two GPU counts of one card set against each other: '2x H100 enough, or do we need a full 8-GPU box?' (an 'or'
     between them), or a speed-up asked for a second count ('one H100: how long? how much faster if we rent 8?'). Each
@@ -210,7 +206,7 @@ def alternatives(low: str, req: Request, catalog=None) -> list[Ask]:
             re.search(_OR_WORD + r"|(?<![a-z])just (?:go|use|do)(?![a-z])|直接", low):
         # ('LoRA on 2x 4090: do we need CPU offload (deepspeed) or should we just go QLoRA?'): 16-bit LoRA with what
         # offload takes to fit (the frozen weights too, where the optimizer alone is not enough) against QLoRA as it is
-        return [Ask(text=("LoRA（16 位）+ CPU 卸载" if zh_of(req) else "LoRA (16-bit) + CPU offload"), intent="training_memory",
+        return [Ask(text=("LoRA（16 位）+ CPU 卸载" if req.lang == "zh" else "LoRA (16-bit) + CPU offload"), intent="training_memory",
                     update={"method": "lora", "methods": [], "offload": "all", "precision": None}, compare="method"),
                 Ask(text="QLoRA", intent="training_memory",
                     update={"method": "qlora", "methods": [], "offload": "none", "precision": None}, compare="method")]
