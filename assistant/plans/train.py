@@ -1057,6 +1057,16 @@ def _per_card_pick(ctx: Ctx, model, results, per_card: dict[str, int], figures: 
                                                                      else "") + " (whole 8-GPU servers past one):",
                  "每种卡按放得下任务" + ("并赶得上截止时间" if req.deadline_hours else "") + "的最少卡数（超过一台按整台 8 卡）：")
     vendors = {o[1].vendor for o in opts}
+    if "geforce" in g.name.lower() and per_card[r.gpu] > 8:
+        # ('3 个月预训练 1.5B：H800 还是 4090 集群？' → 24 × 4090): desk cards across several machines
+        pick += ctx.t(f" Mind the cluster: {per_card[r.gpu]} desk cards are {-(-per_card[r.gpu] // 8)} machines joined by "
+                      "Ethernet (no NVLink, no peer-to-peer): gradient traffic between them is the bottleneck unless the "
+                      "network is 100 Gb/s or more, 24 GB per card leaves little room (sharded optimizer states, small "
+                      "micro-batches), and the time above assumes the MFU holds; one 8-GPU data-centre server avoids all "
+                      "of it.",
+                      f"注意集群：{per_card[r.gpu]} 张消费卡是 {-(-per_card[r.gpu] // 8)} 台机器靠以太网连起来（没有 NVLink，4090 也没有 "
+                      "P2P）：除非网络在 100 Gb/s 以上，机器间的梯度同步会成为瓶颈；每卡 24 GB 余量很小（要切分优化器状态、micro-batch 小）；"
+                      "上面的时间假设 MFU 守得住。一台 8 卡数据中心服务器没有这些问题。")
     if g.vendor in ("Huawei", "AMD") and len(vendors) > 1:  # the pick leaves CUDA: the stack is part of the cost
         pick += ctx.t(" Mind the stack: " + ("Ascend runs on CANN with MindSpeed / MindSpeed-LLM (PyTorch via torch_npu), "
                                              "not CUDA: porting and validating a from-scratch run takes weeks and "
