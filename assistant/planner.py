@@ -2760,6 +2760,12 @@ def _counts_by_deadline(ctx: Ctx, answer: Answer) -> Answer:
                  f"**要多久训完（或预算多少）？** 卡数由工期决定：计算量由 token 数定死，卡越多越快。在 {card} 上（按整台 8 卡、留 15% 余量）：") + \
         "\n\n" + md_table([ctx.t("finish within", "工期"), ctx.t("GPUs", "卡数"), ctx.t("days", "天数"),
                             ctx.t("rent (on demand)", "租用（按需）")], rows)
+    if re.search(r"买|购|(?<![a-z])(?:buy|purchase)(?![a-z])", ctx.question.lower()):
+        # ('要买什么卡、买多少张？' for one run): owning pays only for cards kept busy after it
+        text += "\n\n" + ctx.t("Buy or rent: for one run, renting is usually cheaper; buying pays back only if the cards "
+                               "stay busy for years after it (more runs, fine-tunes, serving). Price both once the deadline "
+                               "is set.", "买还是租：只训这一次的话，租通常更划算；只有训完后卡还会持续用满好几年（后续训练、微调、推理），买才回得了本。"
+                               "定下工期后可以把两种都算一下。")
     clar = Clarification(missing=["deadline_hours"], question=ctx.t("By when must the run finish, or what is the budget?",
                                                                     "要多久训完，或者预算多少？"),
                          suggestions=[ctx.t("within 3 months", "3 个月内"), ctx.t("budget $200k", "预算 150 万")])
