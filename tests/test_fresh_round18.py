@@ -632,3 +632,24 @@ def test_a_desk_card_cluster_pick_for_pretraining_says_what_the_cluster_costs_in
     m = re.search(r"\*\*选 (\d+) 张 NVIDIA GeForce RTX 4090\*\*", a.answer)
     assert m and int(m.group(1)) > 8
     assert f"注意集群：{m.group(1)} 张消费卡是 {-(-int(m.group(1)) // 8)} 台机器" in a.answer
+
+
+# --- AI2's reader classes (after the sealed run) ---------------------------------------------------------------------------
+def test_a_chinese_power_draw_and_a_per_kwh_price_written_first_are_read():
+    r = _req("买一台8卡4090服务器大概23万，电费一度0.8元，整机满载3.5kW；租的话4090每卡时1.8元。按每天跑20小时算，多久回本？")
+    assert r.power_kw == 3.5 and r.electricity_per_kwh == 0.8
+    assert _req("电费 0.8 元/度，整机功率 3.5 kW，一年电费多少").power_kw == 3.5
+
+
+@pytest.mark.parametrize("text, n", [("一台910B能跑满血版DeepSeek-R1吗？", 8), ("两台 H800 训 70B 全参要多久 1000 亿 token", 16),
+                                     ("一台H100能跑70B吗", 8)])
+def test_a_machine_of_a_server_card_is_its_eight_gpu_server(text, n):
+    assert _req(text).num_gpus == n
+
+
+def test_one_desk_card_machine_stays_one_card():
+    assert _req("一台4090能跑32B吗").num_gpus in (None, 1)
+
+
+def test_memory_before_a_geforce_name_names_that_card():
+    assert _req("gpt-oss-20b 能在 16G 显存的 4060Ti 上跑吗？").gpu == "rtx-4060-ti-16gb"

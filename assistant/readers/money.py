@@ -166,8 +166,8 @@ def money(text: str) -> dict:
     if over:  # 'node overhead 2.5 kW': each server's draw beside its GPUs', not the server's whole draw
         out["node_overhead_kw"] = float(over.group(1) or over.group(2))
         text = text[:over.start()] + " " * (over.end() - over.start()) + text[over.end():]
-    m = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s*kw(?![a-z])(?!\s*h)", text)
-    if m and 0 < float(m.group(1)) <= 1000 and re.search(r"draw|功耗|power|耗电|满载|at full load|consum", whole):
+    m = re.search(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)\s*kw(?![a-z])(?!\s*h)", text)  # ('满载3.5kW': a Chinese word before)
+    if m and 0 < float(m.group(1)) <= 1000 and re.search(r"draw|功耗|功率|power|耗电|满载|at full load|consum", whole):
         out["power_kw"] = float(m.group(1))  # 'the node draws 10.2 kW', '整机功耗 3.5kW'
     if "power_kw" not in out:
         m = re.search(r"(?:pulls?|pulling|draws?|drawing|uses|consumes?|功耗|耗电|整机)\s*(?:about|around|roughly|~|约|大概)?\s*"
@@ -327,6 +327,7 @@ def money(text: str) -> dict:
     if period is not None:
         out["period_raw_hours"] = period
     m = re.search(MONEY + r"\s*(?:/|per|每|一)\s*(?:kwh|kw·h|kw-h|度)", text) or \
+        re.search(r"(?:电费|电价)?\s*(?:一|每)\s*度(?:电)?\s*(?:是|为|约|大概|:|：)?\s*" + MONEY, text) or \
         re.search(r"(?:电价|电费单价|electricity(?: price)?(?: is| at| of)?)\s*(?:是|为|约|:|：)?\s*" + MONEY, text)
     if m:
         got = _money(m)

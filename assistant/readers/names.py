@@ -65,8 +65,8 @@ def mask(text: str, start: int, end: int) -> str:
 
 
 _SIZED_FIRST = re.compile(r"(?<![\d.])(\d{2,3})\s*g(?:i?b)?\s*(?:的|版的?|版本的?|显存的?)?\s*"
-                          r"(h20|h100|h200|h800|a100|a800|l40s|l40|l20|rtx\s*4090|rtx\s*5090|4090|5090|mi300x|910b|v100|a6000)"
-                          r"(?![a-z0-9])")
+                          r"(h20|h100|h200|h800|a100|a800|l40s|l40|l20|(?:rtx\s*)?[2345]0[5-9]0(?:\s*(?:ti|super))*|mi300x|910b|"
+                          r"v100|a6000)(?![a-z0-9])")
 
 
 def _memory_after_card(low: str) -> str:

@@ -1032,6 +1032,15 @@ def read_one(text: str, catalog: Catalog, previous: dict | None = None) -> Readi
         warnings.append(f"unknown GPU '{names.unknown_gpu}': not in the GPU table; it was not replaced by another card")
     counts = slots.nodes(work)
     server = slots.standard_server(work)  # 'a node of H100s', 'two H100 nodes': the vendor's standard 8-GPU server, said
+    if not server and len(set(names.gpus)) == 1 and not re.search(r"\d\s*(?:卡|张|块|x|×)", low):
+        # ('一台910B能跑满血版R1吗？', '两台 H800'): a machine of a server card is its standard 8-GPU server
+        box = re.search(rf"({slots.CN_COUNT}|\d+)\s*台\s*(?:nvidia\s*|华为\s*|昇腾\s*|ascend\s*)?"
+                        r"(?:h100|h200|h20|h800|a100|a800|910b|910c|mi300x|b200)(?![\w-]*\s*(?:卡|张|块))", low)
+        card = catalog.gpu(names.gpus[0])[0]
+        if box and "pcie" not in (card.form_factor or "").lower() and (slots.to_number(box.group(1)) or 0) >= 1:
+            n = int(slots.to_number(box.group(1)))
+            server = {"nodes": n, "gpus_per_node": slots.STANDARD_SERVER_GPUS, "num_gpus": n * slots.STANDARD_SERVER_GPUS,
+                      "standard_server": True}
     if server and names.gpus and all(catalog.gpu(g)[0].vendor == "Apple" for g in names.gpus):
         server = {}  # 'a Mac Studio … instead of a GPU box': the Mac is one machine; the box is the alternative
     if not counts:
