@@ -254,6 +254,15 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     that hold the facts (assistant/terms.py), right under what was understood."""
     try:
         answer = _plan_message(req, deps, question, invalid)
+        if req.price_ratios and not req.gpu_rental_prices and not invalid:
+            # the rents the stated ratio set, recorded beside the calls that used them
+            from assistant.answer import ToolCall
+
+            rates = _ratio_rates(req, deps)
+            if rates:
+                answer = answer.model_copy(update={"tool_calls": answer.tool_calls + [ToolCall(
+                    name="price_from_ratio", args={"ratios": dict(req.price_ratios), "currency": req.currency or (
+                        "CNY" if req.lang == "zh" else "USD")}, result={"rent_per_gpu_hour": rates})]})
     except Exception as e:  # a bug outside any one ask's plan: said in words (logged), never a traceback
         log.exception("planning the message failed on %r", question[:200])
         zh = req.lang == "zh"
@@ -277,6 +286,10 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
         log.exception("answering the asks about words failed on %r", question[:200])
         lines = []
     lines = [x for x in lines if not (x[:12] in ("**Quality**:", "**质量**：") and x[:12] in answer.answer)]
+    stack = [x for x in lines if x.startswith(("**Ascend's software stack**", "**昇腾的软件栈**"))]
+    if stack:  # (what runs the figures on Ascend: said after them, the verdict first)
+        lines = [x for x in lines if x not in stack]
+        answer = answer.model_copy(update={"answer": _before_assumptions(answer.answer, stack[0])})
     if not lines:  # (the comparison's own quality line said it already)
         return answer
     head, sep, rest = answer.answer.partition("\n\n")
@@ -289,19 +302,24 @@ def plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | t
     return answer.model_copy(update={"answer": text, "not_answered": missed})
 
 
+def _ratio_rates(req: Request, deps: Deps) -> dict[str, float]:
+    """{card: rent per GPU-hour} for the dearer card(s) of a stated price ratio: the cheaper card's typical on-demand
+    rate in the price table × the ratio ({} when the cheaper card has no rate)."""
+    from tools.pricing import on_demand_rate
+
+    base = next((g for g, r in req.price_ratios.items() if r == 1.0), None)
+    rate = on_demand_rate(deps.prices(), base, req.currency or ("CNY" if req.lang == "zh" else "USD")) if base else None
+    return {g: round(rate.typical * r, 4) for g, r in req.price_ratios.items() if r != 1.0} if rate else {}
+
+
 def _prices_from_ratio(req: Request, deps: Deps) -> Deps:
     """The dearer card's on-demand rent set to the cheaper card's (the price table's typical rate) x the ratio the user
     states, for this answer; the cheaper card keeps the table's rate."""
     from knowledge.prices import session_rental_override
-    from tools.pricing import on_demand_rate
 
-    base = next((g for g, r in req.price_ratios.items() if r == 1.0), None)
     currency = req.currency or ("CNY" if req.lang == "zh" else "USD")
-    rate = on_demand_rate(deps.prices(), base, currency) if base else None
-    if not rate:
-        return deps
-    return deps.with_prices([session_rental_override(g, round(rate.typical * r, 4), currency)
-                             for g, r in req.price_ratios.items() if r != 1.0])
+    rates = _ratio_rates(req, deps)
+    return deps.with_prices([session_rental_override(g, v, currency) for g, v in rates.items()]) if rates else deps
 
 
 def _plan_message(req: Request, deps: Deps, question: str, invalid: list[str] | tuple = ()) -> Answer:
@@ -2725,8 +2743,8 @@ def _capacity_by_length(ctx: Ctx, answer: Answer) -> Answer:
         "How long are prompts (chunks + question) and answers, and what speed per user do you need?",
         "输入（检索片段 + 问题）和输出大概多长？每路需要多快？"), suggestions=[ctx.t("4k in, 500 out", "输入 4k，输出 500"),
                                                                    ctx.t("8k in, 1k out", "输入 8k，输出 1k")])
-    return answer.model_copy(update={"answer": after_headline(answer.answer, text), "status": "needs_clarification",
-                                     "clarification": clar})
+    # (answered at the stated default, the length asked alongside)
+    return answer.model_copy(update={"answer": after_headline(answer.answer, text), "clarification": clar})
 
 
 DEADLINE_MONTHS = (1, 3, 6)  # deadlines a pre-training count is shown at when none is given (months of 730 h)

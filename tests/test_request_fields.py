@@ -205,6 +205,9 @@ PAIRS: dict[str, tuple[str, str]] = {
                             "预算 5 万，想跑 Qwen2.5-32B 给 5 个同事用，3090 6000 一张，4090 1.9 万，5090 2.3 万，推荐怎么配？"),
     "used_gpus": ("预算 5 万，想跑 Qwen2.5-32B 给 5 个同事用，3090 6000 一张，4090 1.9 万，5090 2.3 万，推荐怎么配？",
                   "预算 5 万，想跑 Qwen2.5-32B 给 5 个同事用，二手 3090 6000 一张，4090 1.9 万，5090 2.3 万，推荐怎么配？"),
+    "price_ratios": ("LoRA of Llama 3.1 8B on 1B tokens: which is cheaper to rent, H100 or A100?",
+                     "LoRA of Llama 3.1 8B on 1B tokens: which is cheaper to rent, H100 or A100? The H100 rents for about "
+                     "twice the A100's price."),
     "gpu_rental_prices": ("Cheapest GPU to rent for QLoRA on Qwen2.5-14B, 60M tokens: L4, L40S or H100?",
                           "Cheapest GPU to rent for QLoRA on Qwen2.5-14B, 60M tokens: L4 $0.80, L40S $1.90 or H100 "
                           "$4.50?"),

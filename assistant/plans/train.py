@@ -279,22 +279,6 @@ def _offload_routes(ctx: Ctx, model, gpu, n: int, results: dict) -> tuple[list[s
     from tools.train_memory import TrainingMemoryRequest, estimate_training_memory
 
     out, figs = [], {}
-    if results.get("lora") is not None and not results["lora"].fits and "qlora" not in results:
-        # ('gemma-3-27b LoRA in bf16 on an A100 40GB?'): no; QLoRA, the route most take, sized beside the offload one
-        q_args = _memory_args(ctx, "qlora")
-        try:
-            q = ctx.call("size_train", {"model": model.id, "gpu": gpu.id, **q_args},
-                         estimate_training_memory(TrainingMemoryRequest(model=model, gpu=gpu, **q_args)))
-        except ValueError:
-            q = None
-        if q is not None and q.fits:
-            out.append("- " + ctx.t(
-                f"**Or QLoRA** (a 4-bit NF4 base in place of the 16-bit one): **{q.per_gpu_gb:.1f} GB per GPU**, fits on "
-                f"{n} × {gpu.name} alone, faster than offloading; on published evaluations within about a point of 16-bit "
-                "LoRA (Dettmers et al. 2023).",
-                f"**或者用 QLoRA**（底座换成 4-bit NF4）：**每卡 {q.per_gpu_gb:.1f} GB**，{n} 张 {gpu.name} 直接放得下，比卸载快；"
-                "公开评测上与 16 位 LoRA 只差约 1 个点以内（Dettmers 等 2023）。"))
-            figs["qlora_alternative_per_gpu_gb"] = q.per_gpu_gb
     for method in ("qlora", "lora"):
         r = results.get(method)
         if r is None or r.fits:
