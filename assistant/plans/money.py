@@ -973,7 +973,11 @@ def per_token(ctx: Ctx) -> Answer:
             raise ValueError("a cost per token needs the throughput (e.g. '2,500 tokens/s') or the model to estimate it")
         speed = inference_speed(Ctx(req=req.model_copy(update={"intent": "inference_speed", "max_throughput": True}),
                                               deps=ctx.deps, question=ctx.question))
-        tps = speed.figures["decode_tokens_per_s_total"]
+        tps = speed.figures.get("decode_tokens_per_s_total") or speed.figures.get("offload_decode_tokens_per_s")
+        if not tps:  # (a set-up the speed answer could not time: said, never a KeyError)
+            raise ValueError(ctx.t(f"no throughput estimate for {req.model} on {gpu.name} in this set-up: give your "
+                                   "measured tokens/s (e.g. '2,500 tokens/s') to price it",
+                                   f"{gpu.name} 上这种配置估不出 {req.model} 的吞吐：请给出实测的 token/秒（如“每秒 2500 token”）再算成本"))
         ctx.calls += speed.tool_calls
         if not req.num_gpus and speed.verdict and speed.verdict.num_gpus and speed.verdict.num_gpus != n:
             # the set the speed was timed on is the unit priced: never one card for a model one card cannot hold
